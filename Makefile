@@ -1,0 +1,46 @@
+# agentmux: build, run, test. `make demo` runs two simulated agents; `make test` is what CI runs.
+GO        ?= go
+BIN       ?= bin/agentmux
+FUZZTIME  ?= 30s
+ARGS      ?=
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env GOPATH)/bin/staticcheck)
+
+.PHONY: build run demo test test-short lint fuzz bench clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/agentmux
+
+run: build
+	./$(BIN) $(ARGS)
+
+demo: build
+	./$(BIN) demo
+
+# The whole suite with the race detector, then a short run of every fuzz target.
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	@if [ -x "$(STATICCHECK)" ]; then $(STATICCHECK) ./...; else echo "staticcheck not installed: $(GO) install honnef.co/go/tools/cmd/staticcheck@latest"; exit 1; fi
+
+# Every FuzzXxx target in the module, each for FUZZTIME.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+	  for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/func //'); do \
+	    echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
+	    log=$$(mktemp); \
+	    if ! $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg >$$log 2>&1; then cat $$log; rm -f $$log; exit 1; fi; \
+	    rm -f $$log; \
+	  done; \
+	done
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,61 @@
+// The import graph is checked from `go list`'s view of each package's direct, non-test
+// imports, so a forbidden import fails here before it spreads.
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/agentmux/agentmux"
+
+// allowed maps a project package (relative to the module) to the project packages it may
+// import directly. A package missing from the map may import nothing of the project.
+var allowed = map[string][]string{
+	"cmd/agentmux": {"ui", "demo", "ptyhost", "keys", "vterm", "relay", "parser"},
+	"ui":           {"relay", "parser", "ptyhost", "vterm", "keys"},
+	"relay":        {"parser"},
+}
+
+// tuiOnly are external packages that only ui may import.
+var tuiOnly = []string{
+	"github.com/charmbracelet/bubbletea",
+	"github.com/charmbracelet/lipgloss",
+}
+
+func TestImportGraph(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		pkg := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		seen++
+		ok := map[string]bool{}
+		for _, a := range allowed[pkg] {
+			ok[a] = true
+		}
+		for _, imp := range fields[1:] {
+			if rel, inProject := strings.CutPrefix(imp, module+"/"); inProject {
+				if !ok[rel] {
+					t.Errorf("%s imports %s: not allowed by the package graph", pkg, rel)
+				}
+				continue
+			}
+			for _, tui := range tuiOnly {
+				if (imp == tui || strings.HasPrefix(imp, tui+"/")) && pkg != "ui" {
+					t.Errorf("%s imports %s: only ui may", pkg, imp)
+				}
+			}
+		}
+	}
+	if seen < 2 {
+		t.Fatalf("go list saw %d packages; expected the whole module", seen)
+	}
+}
