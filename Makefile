@@ -44,3 +44,6 @@ bench:
 
 clean:
 	rm -rf bin
+
+# Real agent CLIs against a local fake model server (not in CI: downloads ~870 MB with npm).
+-include mk/agents.mk
