@@ -1,0 +1,114 @@
+package mockmodel
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// anthropicRequest is the part of a Messages API request body the server reads.
+type anthropicRequest struct {
+	Model    string `json:"model"`
+	Stream   bool   `json:"stream"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+	OutputFormat *anthropicFormat `json:"output_format"`
+	OutputConfig *struct {
+		Format *anthropicFormat `json:"format"`
+	} `json:"output_config"`
+}
+
+// anthropicFormat is a structured-output request: {"type":"json_schema","schema":{...}}.
+type anthropicFormat struct {
+	Type   string         `json:"type"`
+	Schema map[string]any `json:"schema"`
+}
+
+// schema returns the JSON schema the answer must follow, or nil. Claude Code asks for one in
+// its title request (output_config.format).
+func (a *anthropicRequest) schema() map[string]any {
+	f := a.OutputFormat
+	if f == nil && a.OutputConfig != nil {
+		f = a.OutputConfig.Format
+	}
+	if f == nil || f.Type != "json_schema" {
+		return nil
+	}
+	if f.Schema == nil {
+		return map[string]any{}
+	}
+	return f.Schema
+}
+
+// lastUser returns the typed text of the last user message.
+func (a *anthropicRequest) lastUser() string {
+	for i := len(a.Messages) - 1; i >= 0; i-- {
+		if a.Messages[i].Role == "user" {
+			return joinTyped(textParts(a.Messages[i].Content, "text"))
+		}
+	}
+	return ""
+}
+
+// handleAnthropic answers POST /v1/messages. A request asking for structured output (Claude
+// Code's session title) or not streamed is a side request, answered at once; any other is a
+// conversation turn, streamed word by word: message_start, content_block_start,
+// content_block_delta per word, content_block_stop, message_delta (end_turn), message_stop.
+func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) {
+	var req anthropicRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeJSON(w, http.StatusBadRequest, apiError("invalid_request_error", "mock: body is not JSON"))
+		rec.Status, rec.Err = http.StatusBadRequest, err.Error()
+		return
+	}
+	model := req.Model
+	if model == "" {
+		model = "mock"
+	}
+	rec.API, rec.Model, rec.Stream, rec.Prompt = APIAnthropic, req.Model, req.Stream, req.lastUser()
+	rec.Status = http.StatusOK
+	sch := req.schema()
+	if sch != nil || !req.Stream {
+		rec.Kind, rec.Reply = KindSide, s.opts.SideText
+		if sch != nil {
+			rec.Reply = sampleJSONText(sch)
+		}
+	} else {
+		rec.Kind, rec.N = KindTurn, s.nextTurn()
+		rec.Reply = s.opts.Reply(Prompt{API: APIAnthropic, Model: req.Model, Text: rec.Prompt, N: rec.N})
+	}
+	if !req.Stream {
+		writeJSON(w, http.StatusOK, map[string]any{
+			"id": "msg_mock", "type": "message", "role": "assistant", "model": model,
+			"content":     []any{map[string]any{"type": "text", "text": rec.Reply}},
+			"stop_reason": "end_turn", "stop_sequence": nil,
+			"usage": map[string]any{"input_tokens": 1, "output_tokens": 1},
+		})
+		return
+	}
+	deltas := chunks(rec.Reply)
+	out := startSSE(w)
+	out.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": "msg_mock", "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 1},
+	}})
+	out.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+		"content_block": map[string]any{"type": "text", "text": ""}})
+	pace := s.pacer(r, rec.Kind, len(deltas))
+	for _, d := range deltas {
+		if !pace.wait() {
+			rec.Err = "stream cut: client or server gone"
+			return
+		}
+		out.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+			"delta": map[string]any{"type": "text_delta", "text": d}})
+	}
+	out.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	out.event("message_delta", map[string]any{"type": "message_delta",
+		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": len(deltas)}})
+	if err := out.event("message_stop", map[string]any{"type": "message_stop"}); err != nil {
+		rec.Err = err.Error()
+	}
+}

@@ -1,0 +1,107 @@
+package mockmodel
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// openaiRequest is the part of a Responses API request body the server reads.
+type openaiRequest struct {
+	Model  string          `json:"model"`
+	Stream bool            `json:"stream"`
+	Input  json.RawMessage `json:"input"`
+	Text   *struct {
+		Format *struct {
+			Type   string         `json:"type"`
+			Schema map[string]any `json:"schema"`
+		} `json:"format"`
+	} `json:"text"`
+}
+
+// lastUser returns the typed text of the last user message of the input (a plain string
+// input is the message itself).
+func (o *openaiRequest) lastUser() string {
+	var s string
+	if json.Unmarshal(o.Input, &s) == nil {
+		return s
+	}
+	var items []struct {
+		Type    string          `json:"type"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(o.Input, &items) != nil {
+		return ""
+	}
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		if it.Role == "user" && (it.Type == "" || it.Type == "message") {
+			return joinTyped(textParts(it.Content, "input_text", "text"))
+		}
+	}
+	return ""
+}
+
+// schema returns the JSON schema the request asks the answer to follow, or nil.
+func (o *openaiRequest) schema() map[string]any {
+	if o.Text == nil || o.Text.Format == nil || o.Text.Format.Type != "json_schema" {
+		return nil
+	}
+	if o.Text.Format.Schema == nil {
+		return map[string]any{}
+	}
+	return o.Text.Format.Schema
+}
+
+// handleOpenAI answers POST /v1/responses. A request with a JSON schema for its output is a
+// side request (Codex's thread title) answered with JSON that fits; any other is a turn.
+// Both stream the answer as Codex expects: response.created, response.output_item.added,
+// response.output_text.delta per word, response.output_item.done, response.completed.
+func (s *Server) handleOpenAI(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) {
+	var req openaiRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeJSON(w, http.StatusBadRequest, apiError("invalid_request_error", "mock: body is not JSON"))
+		rec.Status, rec.Err = http.StatusBadRequest, err.Error()
+		return
+	}
+	rec.API, rec.Model, rec.Stream, rec.Prompt = APIOpenAI, req.Model, req.Stream, req.lastUser()
+	rec.Status = http.StatusOK
+	if sch := req.schema(); sch != nil {
+		rec.Kind, rec.Reply = KindSide, sampleJSONText(sch)
+	} else {
+		rec.Kind, rec.N = KindTurn, s.nextTurn()
+		rec.Reply = s.opts.Reply(Prompt{API: APIOpenAI, Model: req.Model, Text: rec.Prompt, N: rec.N})
+	}
+	const respID, itemID = "resp_mock", "msg_mock"
+	done := map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "completed",
+		"content": []any{map[string]any{"type": "output_text", "text": rec.Reply, "annotations": []any{}}}}
+	usage := map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
+		"output_tokens": 9, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 19}
+	if !req.Stream {
+		writeJSON(w, http.StatusOK, map[string]any{"id": respID, "object": "response", "status": "completed",
+			"model": req.Model, "output": []any{done}, "usage": usage})
+		return
+	}
+	deltas := chunks(rec.Reply)
+	out := startSSE(w)
+	out.event("response.created", map[string]any{"type": "response.created",
+		"response": map[string]any{"id": respID, "object": "response", "status": "in_progress", "model": req.Model}})
+	out.event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0,
+		"item": map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "in_progress", "content": []any{}}})
+	pace := s.pacer(r, rec.Kind, len(deltas))
+	for _, d := range deltas {
+		if !pace.wait() {
+			rec.Err = "stream cut: client or server gone"
+			return
+		}
+		out.event("response.output_text.delta", map[string]any{"type": "response.output_text.delta",
+			"item_id": itemID, "output_index": 0, "content_index": 0, "delta": d})
+	}
+	out.event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": done})
+	err := out.event("response.completed", map[string]any{"type": "response.completed",
+		"response": map[string]any{"id": respID, "object": "response", "status": "completed", "model": req.Model,
+			"output": []any{}, "usage": usage}})
+	if err != nil {
+		rec.Err = err.Error()
+	}
+}

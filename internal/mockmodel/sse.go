@@ -1,0 +1,114 @@
+package mockmodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// sse writes one server-sent-event stream. Errors stick: after the first failed write (the
+// client went away) every later call is a no-op returning that error.
+type sse struct {
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+	err error
+}
+
+// startSSE sends the status line and headers of an event stream.
+func startSSE(w http.ResponseWriter) *sse {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "close")
+	w.WriteHeader(http.StatusOK)
+	s := &sse{w: w, rc: http.NewResponseController(w)}
+	s.err = s.rc.Flush()
+	return s
+}
+
+// event writes one event (name may be empty: Gemini streams data-only events) carrying v as
+// JSON, and flushes it to the client.
+func (s *sse) event(name string, v any) error {
+	if s.err != nil {
+		return s.err
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		s.err = fmt.Errorf("encode %s event: %w", name, err)
+		return s.err
+	}
+	if name != "" {
+		if _, s.err = fmt.Fprintf(s.w, "event: %s\n", name); s.err != nil {
+			return s.err
+		}
+	}
+	if _, s.err = fmt.Fprintf(s.w, "data: %s\n\n", data); s.err != nil {
+		return s.err
+	}
+	s.err = s.rc.Flush()
+	return s.err
+}
+
+// pacer spaces the deltas of one stream evenly over a duration. wait returns false when the
+// request or the server ends first, so a handler stops streaming to a client that is gone.
+type pacer struct {
+	step time.Duration
+	r    *http.Request
+	stop <-chan struct{}
+}
+
+// newPacer spreads n deltas over d: each delta waits d/n before it is sent.
+func newPacer(r *http.Request, stop <-chan struct{}, d time.Duration, n int) *pacer {
+	p := &pacer{r: r, stop: stop}
+	if n > 0 && d > 0 {
+		p.step = d / time.Duration(n)
+	}
+	return p
+}
+
+// pacer returns the pacer for a stream of n deltas: a turn spreads them over the configured
+// duration; side answers are not part of the visible turn and go at once.
+func (s *Server) pacer(r *http.Request, k Kind, n int) *pacer {
+	d := s.opts.Duration
+	if k != KindTurn {
+		d = 0
+	}
+	return newPacer(r, s.done, d, n)
+}
+
+// wait blocks for one step; it reports whether streaming should go on.
+func (p *pacer) wait() bool {
+	if p.step <= 0 {
+		select {
+		case <-p.r.Context().Done():
+			return false
+		case <-p.stop:
+			return false
+		default:
+			return true
+		}
+	}
+	t := time.NewTimer(p.step)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-p.r.Context().Done():
+		return false
+	case <-p.stop:
+		return false
+	}
+}
+
+// writeJSON answers with status code and v as a JSON body.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		code, data = http.StatusInternalServerError, []byte(`{"error":{"message":"mock: encode failed"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+	w.WriteHeader(code)
+	_, _ = w.Write(data)
+}
