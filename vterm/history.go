@@ -1,0 +1,242 @@
+package vterm
+
+import "unicode/utf8"
+
+// This file stores the main screen's history compactly. A row leaving the top of the
+// screen is encoded as one byte string (one UTF-8 rune per cell; 0x00 for an empty cell,
+// 0xFF for the continuation half of a wide character), style runs, and the rare
+// combining marks, with trailing default blanks dropped. An ordinary 200-column line
+// costs a little over 200 bytes instead of 200 cells of 48 bytes. The ring reuses the
+// buffers of the line it evicts, so a full history takes new lines without allocating.
+
+const (
+	encEmpty = 0x00
+	encCont  = 0xFF
+)
+
+// hline is one history line.
+type hline struct {
+	text    []byte
+	runs    []hrun  // style runs in cell order; empty means every cell has the default style
+	comb    []hcomb // combining marks by cell
+	wrapped bool
+}
+
+// hrun is a run of n cells sharing one style.
+type hrun struct {
+	n  uint16
+	st Style
+}
+
+// hcomb is the combining-mark string of cell x.
+type hcomb struct {
+	x uint16
+	s string
+}
+
+// history is a bounded ring of hlines, oldest first.
+type history struct {
+	lines []hline
+	start int // ring index of the oldest line
+	n     int
+	limit int
+}
+
+func (h *history) len() int { return h.n }
+
+// at returns the i-th oldest held line.
+func (h *history) at(i int) *hline {
+	j := h.start + i
+	if j >= len(h.lines) {
+		j -= len(h.lines)
+	}
+	return &h.lines[j]
+}
+
+// slot returns the hline to encode the next pushed row into, evicting the oldest line
+// when the ring is full.
+func (h *history) slot() *hline {
+	if h.n < h.limit {
+		// start stays 0 until the ring is full, so a growing ring appends in order
+		if h.n == len(h.lines) {
+			h.lines = append(h.lines, hline{})
+		}
+		h.n++
+		return h.at(h.n - 1)
+	}
+	l := &h.lines[h.start]
+	h.start++
+	if h.start == len(h.lines) {
+		h.start = 0
+	}
+	return l
+}
+
+// clear drops every line (ED 3). Buffers are released.
+func (h *history) clear() {
+	h.lines = nil
+	h.start = 0
+	h.n = 0
+}
+
+// pushHistory appends a main-screen row to history.
+func (t *Terminal) pushHistory(r *row) {
+	t.pushed++
+	if t.hist.limit <= 0 {
+		return
+	}
+	t.hist.slot().encode(r.cells, r.wrapped)
+}
+
+// encode stores cells into h, reusing h's buffers.
+func (h *hline) encode(cells []Cell, wrapped bool) {
+	end := len(cells)
+	for end > 0 {
+		c := &cells[end-1]
+		if c.Rune != 0 || c.Width != 1 || c.Style != (Style{}) || c.Comb != "" {
+			break
+		}
+		end--
+	}
+	text := h.text[:0]
+	runs := h.runs[:0]
+	comb := h.comb[:0]
+	var cur Style
+	n := 0
+	for x := range cells[:end] {
+		c := &cells[x]
+		switch {
+		case c.Width == 0:
+			text = append(text, encCont)
+		case c.Rune == 0:
+			text = append(text, encEmpty)
+		case c.Rune < utf8.RuneSelf:
+			text = append(text, byte(c.Rune))
+		default:
+			text = utf8.AppendRune(text, c.Rune)
+		}
+		if c.Comb != "" {
+			comb = append(comb, hcomb{uint16(x), c.Comb})
+		}
+		if c.Style != cur {
+			if n > 0 {
+				runs = append(runs, hrun{uint16(n), cur})
+			}
+			cur, n = c.Style, 0
+		}
+		n++
+	}
+	if n > 0 && (len(runs) > 0 || cur != (Style{})) {
+		runs = append(runs, hrun{uint16(n), cur})
+	}
+	h.text, h.runs, h.comb, h.wrapped = text, runs, comb, wrapped
+}
+
+// decode returns h as exactly cols cells.
+func (h *hline) decode(cols int) []Cell {
+	cells := make([]Cell, cols)
+	copy(cells, blankRow)
+	ri, left := 0, 0
+	var st Style
+	if len(h.runs) > 0 {
+		st, left = h.runs[0].st, int(h.runs[0].n)
+	}
+	x, i := 0, 0
+	for ; i < len(h.text) && x < cols; x++ {
+		b := h.text[i]
+		c := Cell{Width: 1}
+		switch {
+		case b == encCont:
+			c.Width = 0
+			i++
+		case b == encEmpty:
+			i++
+		case b < utf8.RuneSelf:
+			c.Rune = rune(b)
+			i++
+		default:
+			r, size := utf8.DecodeRune(h.text[i:])
+			c.Rune = r
+			i += size
+		}
+		if len(h.runs) > 0 {
+			for left == 0 && ri+1 < len(h.runs) {
+				ri++
+				st, left = h.runs[ri].st, int(h.runs[ri].n)
+			}
+			c.Style = st
+			left--
+		}
+		cells[x] = c
+	}
+	// restore wide leads; a half cut off by a narrower screen becomes a blank
+	for j := range cells {
+		if cells[j].Width != 0 {
+			continue
+		}
+		if j > 0 && cells[j-1].Rune != 0 && cells[j-1].Width == 1 {
+			cells[j-1].Width = 2
+		} else {
+			cells[j] = blankCell(cells[j].Style.BG)
+		}
+	}
+	if i < len(h.text) && h.text[i] == encCont && cells[cols-1].Width == 1 {
+		cells[cols-1] = blankCell(cells[cols-1].Style.BG)
+	}
+	for _, cm := range h.comb {
+		if int(cm.x) < cols && cells[cm.x].Width != 0 {
+			cells[cm.x].Comb = cm.s
+		}
+	}
+	return cells
+}
+
+// appendText appends the plain text of h: wide characters once, empty cells as spaces,
+// trailing blanks trimmed (only trailing empty cells when the line is soft-wrapped,
+// whose spaces belong to the joined line).
+func (h *hline) appendText(b []byte) []byte {
+	start := len(b)
+	ci := 0
+	x := 0
+	for i := 0; i < len(h.text); x++ {
+		c := h.text[i]
+		switch {
+		case c == encCont:
+			i++
+			continue
+		case c == encEmpty:
+			b = append(b, ' ')
+			i++
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			i++
+		default:
+			_, size := utf8.DecodeRune(h.text[i:])
+			b = append(b, h.text[i:i+size]...)
+			i += size
+		}
+		for ci < len(h.comb) && int(h.comb[ci].x) <= x {
+			if int(h.comb[ci].x) == x {
+				b = append(b, h.comb[ci].s...)
+			}
+			ci++
+		}
+	}
+	return trimText(b, start, h.wrapped, h.text)
+}
+
+// trimText drops trailing blanks of the text appended since start. For a soft-wrapped
+// row it keeps spaces the program printed and drops only the empty-cell padding, which
+// it tells apart by the encoded text (empty cells are 0x00 there).
+func trimText(b []byte, start int, wrapped bool, enc []byte) []byte {
+	if !wrapped {
+		for len(b) > start && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+		return b
+	}
+	for i := len(enc) - 1; i >= 0 && len(b) > start && enc[i] == encEmpty; i-- {
+		b = b[:len(b)-1]
+	}
+	return b
+}

@@ -1,0 +1,401 @@
+package vterm
+
+import "unicode/utf8"
+
+// This file is the input state machine, after Paul Williams' DEC parser (tmux input.c
+// has the same shape): a table from (state, byte) to (action, next state), built once.
+// Printable ASCII in the ground state skips the table (the hot path); UTF-8 is decoded
+// in the ground state only, with an incomplete tail carried across writes. DCS, SOS, PM
+// and APC strings are swallowed; OSC strings are buffered up to a bound.
+
+type pstate uint8
+
+const (
+	stGround pstate = iota
+	stEscape
+	stEscInter
+	stCSIEntry
+	stCSIParam
+	stCSIInter
+	stCSIIgnore
+	stOSC
+	stIgnoreString // DCS, SOS, PM, APC: consumed without effect
+	stStringEsc    // ESC inside a string: ST, or the start of a new sequence
+	nStates
+)
+
+type pact uint8
+
+const (
+	aNone pact = iota // ignore the byte
+	aPrint
+	aExecute
+	aCollect
+	aParam
+	aEscDispatch
+	aCSIDispatch
+	aOSCPut
+	aOSCEnd // BEL-terminated OSC
+)
+
+const (
+	maxParams = 32
+	maxParam  = 65535
+	maxOSC    = 64 << 10 // longer OSC strings are dropped
+)
+
+// ptable maps state and byte to action<<4 | next state.
+var ptable [nStates][256]uint8
+
+func init() {
+	set := func(s pstate, lo, hi int, a pact, next pstate) {
+		for b := lo; b <= hi; b++ {
+			ptable[s][b] = uint8(a)<<4 | uint8(next)
+		}
+	}
+	execC0 := func(s pstate) {
+		set(s, 0x00, 0x17, aExecute, s)
+		set(s, 0x19, 0x19, aExecute, s)
+		set(s, 0x1c, 0x1f, aExecute, s)
+	}
+	for s := pstate(0); s < nStates; s++ {
+		set(s, 0, 255, aNone, s)
+	}
+	set(stGround, 0x20, 0xff, aPrint, stGround)
+	set(stGround, 0x7f, 0x7f, aNone, stGround)
+	execC0(stGround)
+
+	execC0(stEscape)
+	set(stEscape, 0x20, 0x2f, aCollect, stEscInter)
+	set(stEscape, 0x30, 0x7e, aEscDispatch, stGround)
+	set(stEscape, 'P', 'P', aNone, stIgnoreString)
+	set(stEscape, 'X', 'X', aNone, stIgnoreString)
+	set(stEscape, '^', '^', aNone, stIgnoreString)
+	set(stEscape, '_', '_', aNone, stIgnoreString)
+	set(stEscape, '[', '[', aNone, stCSIEntry)
+	set(stEscape, ']', ']', aNone, stOSC)
+
+	execC0(stEscInter)
+	set(stEscInter, 0x20, 0x2f, aCollect, stEscInter)
+	set(stEscInter, 0x30, 0x7e, aEscDispatch, stGround)
+
+	execC0(stCSIEntry)
+	set(stCSIEntry, 0x20, 0x2f, aCollect, stCSIInter)
+	set(stCSIEntry, 0x30, 0x3b, aParam, stCSIParam)
+	set(stCSIEntry, 0x3c, 0x3f, aCollect, stCSIParam)
+	set(stCSIEntry, 0x40, 0x7e, aCSIDispatch, stGround)
+
+	execC0(stCSIParam)
+	set(stCSIParam, 0x20, 0x2f, aCollect, stCSIInter)
+	set(stCSIParam, 0x30, 0x3b, aParam, stCSIParam)
+	set(stCSIParam, 0x3c, 0x3f, aNone, stCSIIgnore)
+	set(stCSIParam, 0x40, 0x7e, aCSIDispatch, stGround)
+
+	execC0(stCSIInter)
+	set(stCSIInter, 0x20, 0x2f, aCollect, stCSIInter)
+	set(stCSIInter, 0x30, 0x3f, aNone, stCSIIgnore)
+	set(stCSIInter, 0x40, 0x7e, aCSIDispatch, stGround)
+
+	execC0(stCSIIgnore)
+	set(stCSIIgnore, 0x40, 0x7e, aNone, stGround)
+
+	set(stOSC, 0x20, 0xff, aOSCPut, stOSC)
+	set(stOSC, 0x07, 0x07, aOSCEnd, stGround)
+
+	// anywhere: CAN and SUB abort, ESC starts a sequence (or ends a string)
+	for s := pstate(0); s < nStates; s++ {
+		set(s, 0x18, 0x18, aExecute, stGround)
+		set(s, 0x1a, 0x1a, aExecute, stGround)
+		set(s, 0x1b, 0x1b, aNone, stEscape)
+	}
+	set(stOSC, 0x1b, 0x1b, aNone, stStringEsc)
+	set(stIgnoreString, 0x1b, 0x1b, aNone, stStringEsc)
+}
+
+// parser is the state of the input state machine.
+type parser struct {
+	state   pstate
+	strKind pstate // the string state an ESC interrupted (stStringEsc)
+
+	params [maxParams]int32 // -1: omitted
+	sub    [maxParams]bool  // params[i] follows a colon: a sub-parameter of params[i-1]
+	np     int
+	pover  bool // more than maxParams parameters: the rest are dropped
+
+	prefix    byte // private marker: '<', '=', '>' or '?'
+	inter     [2]byte
+	ni        int
+	interOver bool
+
+	osc     []byte
+	oscOver bool
+
+	u8  [4]byte // incomplete UTF-8 sequence carried across writes
+	u8n int
+}
+
+func (ps *parser) init() {
+	ps.osc = make([]byte, 0, 256)
+}
+
+func (ps *parser) clear() {
+	ps.np = 0
+	ps.pover = false
+	ps.prefix = 0
+	ps.ni = 0
+	ps.interOver = false
+}
+
+// feed runs p through the state machine.
+func (t *Terminal) feed(p []byte) {
+	ps := &t.p
+	for i := 0; i < len(p); {
+		b := p[i]
+		if ps.state == stGround {
+			if ps.u8n > 0 {
+				if b >= 0x80 && b < 0xc0 {
+					t.u8push(b)
+					i++
+					continue
+				}
+				t.u8flush()
+			}
+			if b >= 0x20 && b < 0x7f {
+				if t.activeCharset() == charsetASCII && !t.modes.Insert {
+					j := i + 1
+					for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
+						j++
+					}
+					t.printASCII(p[i:j])
+					i = j
+					continue
+				}
+				t.printRune(rune(b))
+				i++
+				continue
+			}
+			if b >= 0x80 {
+				r, size := utf8.DecodeRune(p[i:])
+				if r == utf8.RuneError && size <= 1 {
+					if !utf8.FullRune(p[i:]) {
+						// an incomplete sequence at the end: keep it for the next write
+						for ; i < len(p); i++ {
+							t.u8push(p[i])
+						}
+						continue
+					}
+					size = 1
+				}
+				t.printRune(r)
+				i += size
+				continue
+			}
+		} else if ps.state == stStringEsc {
+			if ps.strKind == stOSC {
+				t.oscEnd(false)
+			}
+			ps.state = stGround
+			if b == '\\' {
+				i++
+				continue
+			}
+			ps.state = stEscape
+			ps.clear()
+		}
+		t.step(b)
+		i++
+	}
+}
+
+// u8push adds a byte to the carried UTF-8 sequence and prints what completes.
+func (t *Terminal) u8push(b byte) {
+	ps := &t.p
+	if ps.u8n == len(ps.u8) {
+		t.u8flush()
+	}
+	ps.u8[ps.u8n] = b
+	ps.u8n++
+	for ps.u8n > 0 && utf8.FullRune(ps.u8[:ps.u8n]) {
+		r, size := utf8.DecodeRune(ps.u8[:ps.u8n])
+		t.printRune(r)
+		copy(ps.u8[:], ps.u8[size:ps.u8n])
+		ps.u8n -= size
+	}
+}
+
+// u8flush ends an interrupted UTF-8 sequence: each of its bytes shows as U+FFFD, as
+// when the same bytes arrive in one write.
+func (t *Terminal) u8flush() {
+	n := t.p.u8n
+	t.p.u8n = 0
+	for ; n > 0; n-- {
+		t.printRune(utf8.RuneError)
+	}
+}
+
+// step runs one byte through the table.
+func (t *Terminal) step(b byte) {
+	ps := &t.p
+	e := ptable[ps.state][b]
+	act, next := pact(e>>4), pstate(e&15)
+	switch act {
+	case aNone:
+	case aExecute:
+		t.execute(b)
+	case aPrint:
+		t.printRune(rune(b))
+	case aCollect:
+		if b >= 0x3c && b <= 0x3f {
+			ps.prefix = b
+		} else if ps.ni < len(ps.inter) {
+			ps.inter[ps.ni] = b
+			ps.ni++
+		} else {
+			ps.interOver = true
+		}
+	case aParam:
+		ps.param(b)
+	case aEscDispatch:
+		if !ps.interOver {
+			t.escDispatch(b)
+		}
+	case aCSIDispatch:
+		if !ps.interOver {
+			t.csiDispatch(b)
+		}
+	case aOSCPut:
+		if len(ps.osc) < maxOSC {
+			ps.osc = append(ps.osc, b)
+		} else {
+			ps.oscOver = true
+		}
+	case aOSCEnd:
+		t.oscEnd(true)
+	}
+	if next != ps.state {
+		switch next {
+		case stEscape, stCSIEntry:
+			ps.clear()
+		case stOSC:
+			ps.osc = ps.osc[:0]
+			ps.oscOver = false
+		case stStringEsc:
+			ps.strKind = ps.state
+		}
+		ps.state = next
+	}
+}
+
+// param handles a parameter byte: a digit, ';' or ':'.
+func (ps *parser) param(b byte) {
+	if ps.np == 0 {
+		ps.np = 1
+		ps.params[0] = -1
+		ps.sub[0] = false
+	}
+	if b == ';' || b == ':' {
+		if ps.np == maxParams {
+			ps.pover = true
+			return
+		}
+		ps.params[ps.np] = -1
+		ps.sub[ps.np] = b == ':'
+		ps.np++
+		return
+	}
+	if ps.pover {
+		return
+	}
+	v := ps.params[ps.np-1]
+	if v < 0 {
+		v = 0
+	}
+	v = v*10 + int32(b-'0')
+	if v > maxParam {
+		v = maxParam
+	}
+	ps.params[ps.np-1] = v
+}
+
+// arg returns parameter i, or def when it is omitted.
+func (t *Terminal) arg(i, def int) int {
+	if i >= t.p.np || t.p.params[i] < 0 {
+		return def
+	}
+	return int(t.p.params[i])
+}
+
+// count returns parameter i as a count: omitted or 0 means 1.
+func (t *Terminal) count(i int) int {
+	v := t.arg(i, 1)
+	if v == 0 {
+		return 1
+	}
+	return v
+}
+
+// execute runs a C0 control.
+func (t *Terminal) execute(b byte) {
+	switch b {
+	case 0x07:
+		t.bells++
+		t.event(Event{Kind: EventBell})
+	case 0x08:
+		t.backspace()
+	case 0x09:
+		t.tabForward(1)
+	case 0x0a, 0x0b, 0x0c:
+		t.lineFeed()
+	case 0x0d:
+		t.carriageReturn()
+	case 0x0e:
+		t.cur.gl = 1
+	case 0x0f:
+		t.cur.gl = 0
+	}
+}
+
+// escDispatch runs an escape sequence ESC [intermediates] final.
+func (t *Terminal) escDispatch(final byte) {
+	ps := &t.p
+	if ps.ni > 0 {
+		switch ps.inter[0] {
+		case '(', ')':
+			g := 0
+			if ps.inter[0] == ')' {
+				g = 1
+			}
+			if final == '0' {
+				t.cur.g[g] = charsetSpecial
+			} else {
+				t.cur.g[g] = charsetASCII
+			}
+		case '#':
+			if final == '8' {
+				t.alignmentTest()
+			}
+		}
+		return
+	}
+	switch final {
+	case '7':
+		t.saveCursor()
+	case '8':
+		t.restoreCursor()
+	case 'D':
+		t.index()
+	case 'E':
+		t.index()
+		t.cur.x = 0
+	case 'H':
+		t.tabs[t.cur.x] = true
+	case 'M':
+		t.reverseIndex()
+	case 'c':
+		t.fullReset()
+	case '=':
+		t.modes.AppKeypad = true
+	case '>':
+		t.modes.AppKeypad = false
+	}
+}

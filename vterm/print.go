@@ -1,0 +1,203 @@
+package vterm
+
+import (
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// This file writes printable characters into the grid: the ASCII fast path, wide
+// characters, combining marks and ZWJ joins, autowrap with xterm's pending-wrap rule,
+// insert mode and the DEC special graphics set.
+
+// widthCond measures runes: not East Asian ambiguous-wide, emoji by their own width.
+var widthCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+
+const (
+	zwj      = 0x200D
+	maxComb  = 32 // bytes of combining marks kept per cell
+	runeRepl = utf8.RuneError
+)
+
+// runeWidth is the cell width of r: 0 for combining marks and other zero-width runes.
+func runeWidth(r rune) int {
+	if r < 0x300 {
+		// soft hyphen (U+00AD) is shown by terminals as a narrow character
+		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+			return 0
+		}
+		return 1
+	}
+	return widthCond.RuneWidth(r)
+}
+
+// printASCII writes a run of printable ASCII bytes (0x20-0x7e) in the plain character
+// set without insert mode: the hot path.
+func (t *Terminal) printASCII(b []byte) {
+	c := &t.cur
+	pen := c.pen
+	for len(b) > 0 {
+		if c.pending {
+			if t.modes.Autowrap {
+				t.wrapLine()
+			} else {
+				c.pending = false
+			}
+		}
+		r := t.scr.rows[c.y]
+		x := c.x
+		n := min(len(b), t.cols-x)
+		r.fixWide(x, x+n)
+		cells := r.cells[x : x+n]
+		for i, ch := range b[:n] {
+			cells[i] = Cell{Rune: rune(ch), Width: 1, Style: pen}
+		}
+		r.dirty = true
+		b = b[n:]
+		x += n
+		if x >= t.cols {
+			c.x = t.cols - 1
+			c.pending = true
+			if !t.modes.Autowrap && len(b) > 0 {
+				// without autowrap the rest overwrites the last column: only the
+				// final byte stays visible
+				last := b[len(b)-1]
+				r.cells[t.cols-1] = Cell{Rune: rune(last), Width: 1, Style: pen}
+				t.lastRune, t.lastWidth = rune(last), 1
+				return
+			}
+		} else {
+			c.x = x
+		}
+		t.lastRune, t.lastWidth = rune(cells[n-1].Rune), 1
+	}
+}
+
+// wrapLine performs a pending autowrap: mark the row soft-wrapped and move to the start
+// of the next line, scrolling if needed.
+func (t *Terminal) wrapLine() {
+	t.scr.rows[t.cur.y].wrapped = true
+	t.cur.pending = false
+	t.cur.x = 0
+	t.index()
+}
+
+// decSpecial maps 0x5f-0x7e to the DEC special graphics (line drawing) characters.
+var decSpecial = [32]rune{
+	' ', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼',
+	'⎺', '⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+}
+
+// printRune writes one printable rune (any width) at the cursor.
+func (t *Terminal) printRune(r rune) {
+	if r < 0x80 && t.activeCharset() == charsetSpecial && r >= 0x5f && r <= 0x7e {
+		r = decSpecial[r-0x5f]
+	}
+	if r >= 0x80 && r < 0xa0 {
+		return // C1 controls encoded as UTF-8 are not printed
+	}
+	w := runeWidth(r)
+	if w == 0 {
+		t.combine(r)
+		return
+	}
+	if t.joinsPrevious(r) {
+		t.combine(r)
+		return
+	}
+	t.put(r, w)
+}
+
+// joinsPrevious reports whether r continues a ZWJ sequence ending in the previous cell.
+func (t *Terminal) joinsPrevious(r rune) bool {
+	cell := t.previousCell()
+	if cell == nil || cell.Comb == "" {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(cell.Comb)
+	return last == zwj
+}
+
+// previousCell is the cell a combining mark at the cursor joins: the one just written.
+func (t *Terminal) previousCell() *Cell {
+	x := t.cur.x
+	if !t.cur.pending {
+		x--
+	}
+	if x < 0 {
+		return nil
+	}
+	r := t.scr.rows[t.cur.y]
+	if r.cells[x].Width == 0 && x > 0 {
+		x--
+	}
+	c := &r.cells[x]
+	if c.Rune == 0 || c.Width == 0 {
+		return nil
+	}
+	return c
+}
+
+// combine appends a zero-width rune (or a ZWJ-joined rune) to the previous cell.
+func (t *Terminal) combine(r rune) {
+	c := t.previousCell()
+	if c == nil || len(c.Comb)+utf8.RuneLen(r) > maxComb {
+		return
+	}
+	c.Comb += string(r)
+	t.scr.rows[t.cur.y].dirty = true
+}
+
+// put writes rune r of width w (1 or 2) at the cursor, wrapping first if needed.
+func (t *Terminal) put(r rune, w int) {
+	c := &t.cur
+	if w > t.cols {
+		// a wide character cannot fit a one-column screen: show a replacement
+		r, w = runeRepl, 1
+	}
+	if c.pending {
+		if t.modes.Autowrap {
+			t.wrapLine()
+		} else {
+			c.pending = false
+		}
+	}
+	if c.x+w > t.cols {
+		if t.modes.Autowrap {
+			// a wide character in the last column: blank it and wrap, as xterm does
+			t.scr.rows[c.y].fixWide(c.x, c.x+1)
+			t.scr.rows[c.y].fill(c.x, t.cols, DefaultColor)
+			t.wrapLine()
+		} else {
+			c.x = t.cols - w
+		}
+	}
+	row := t.scr.rows[c.y]
+	if t.modes.Insert {
+		row.insertBlanks(c.x, w, DefaultColor)
+	}
+	row.fixWide(c.x, c.x+w)
+	row.cells[c.x] = Cell{Rune: r, Width: uint8(w), Style: c.pen}
+	if w == 2 {
+		row.cells[c.x+1] = Cell{Width: 0, Style: c.pen}
+	}
+	row.dirty = true
+	t.lastRune, t.lastWidth = r, w
+	if c.x+w >= t.cols {
+		c.x = t.cols - 1
+		c.pending = true
+	} else {
+		c.x += w
+	}
+}
+
+// repeat is REP: print the last printed character n more times.
+func (t *Terminal) repeat(n int) {
+	if t.lastRune == 0 {
+		return
+	}
+	n = min(n, t.cols*t.rows) // more repeats only scroll more blank copies
+	for ; n > 0; n-- {
+		t.put(t.lastRune, t.lastWidth)
+	}
+}

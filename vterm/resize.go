@@ -1,0 +1,93 @@
+package vterm
+
+// This file resizes the terminal. Lines do not reflow: a narrower screen cuts rows (a
+// wide character cut in half becomes a blank), a wider one pads them with blanks. When
+// the screen gets shorter, rows above the cursor go to history (main screen) so the
+// cursor's line stays visible; otherwise rows are dropped from the bottom. A taller
+// screen adds blank rows at the bottom. Tab stops set by the program survive; new
+// columns get the default stops.
+
+// Resize changes the screen size. Sizes below 1 become 1 (and above 4096, 4096).
+func (t *Terminal) Resize(cols, rows int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cols, rows = clampSize(cols, rows)
+	if cols == t.cols && rows == t.rows {
+		return
+	}
+	// rows above the cursor leave the top when the screen gets shorter than the cursor row
+	shift := max(0, t.cur.y-(rows-1))
+	for _, s := range []*screen{t.main, t.alt} {
+		n := 0
+		if s == t.scr {
+			n = shift
+		}
+		t.resizeScreen(s, cols, rows, n)
+	}
+	t.cur.y -= shift
+	t.scr.saved.y -= shift
+	t.cols, t.rows = cols, rows
+	t.cur.x = min(t.cur.x, cols-1)
+	t.cur.y = max(0, min(t.cur.y, rows-1))
+	if t.cur.x < cols-1 {
+		t.cur.pending = false
+	}
+	for _, s := range []*screen{t.main, t.alt} {
+		s.saved.x = max(0, min(s.saved.x, cols-1))
+		s.saved.y = max(0, min(s.saved.y, rows-1))
+	}
+	t.margin.top, t.margin.bot = 0, rows-1
+	if len(t.tabs) != cols {
+		old := len(t.tabs)
+		tabs := make([]bool, cols)
+		copy(tabs, t.tabs)
+		if cols > old {
+			resetTabs(tabs, old)
+		}
+		t.tabs = tabs
+	}
+	t.seq++
+}
+
+// resizeScreen gives s the new size; the first shift rows leave the top (into history
+// for the main screen).
+func (t *Terminal) resizeScreen(s *screen, cols, rows, shift int) {
+	if shift > 0 {
+		if s == t.main {
+			for _, r := range s.rows[:shift] {
+				t.pushHistory(r)
+			}
+		}
+		s.rows = s.rows[shift:]
+	}
+	if len(s.rows) > rows {
+		s.rows = s.rows[:rows]
+	}
+	s.rows = append([]*row(nil), s.rows...)
+	for _, r := range s.rows {
+		r.resize(cols)
+	}
+	for len(s.rows) < rows {
+		s.rows = append(s.rows, newRow(cols))
+	}
+}
+
+// resize cuts or pads a row to cols cells.
+func (r *row) resize(cols int) {
+	old := len(r.cells)
+	if cols == old {
+		return
+	}
+	r.dirty = true
+	if cols < old {
+		r.cells = append([]Cell(nil), r.cells[:cols]...)
+		if r.cells[cols-1].Width == 2 {
+			r.cells[cols-1] = blankCell(r.cells[cols-1].Style.BG)
+		}
+		return
+	}
+	cells := make([]Cell, cols)
+	copy(cells, r.cells)
+	copy(cells[old:], blankRow)
+	r.cells = cells
+}

@@ -1,0 +1,316 @@
+package vterm
+
+// This file holds the grid: rows of cells owned by the writer, each with a cached
+// immutable copy for snapshots, and the row-level edits (erase, insert, delete, scroll).
+
+// row is one mutable screen row. snap is the last immutable copy handed out in a
+// Snapshot; dirty says the cells changed since, so the next Snapshot copies them again.
+type row struct {
+	cells   []Cell
+	wrapped bool
+	dirty   bool
+	snap    *Line
+}
+
+// screen is the main or the alternate screen.
+type screen struct {
+	rows  []*row
+	saved savedCursor
+	kitty kittyStack
+}
+
+// kittyStack is the kitty keyboard flags stack of one screen.
+type kittyStack struct {
+	flags [kittyDepth]uint8
+	n     int // entries in use; the current flags are flags[n-1] (0 when n == 0)
+}
+
+const kittyDepth = 16
+
+func (k *kittyStack) top() uint8 {
+	if k.n == 0 {
+		return 0
+	}
+	return k.flags[k.n-1]
+}
+
+func (k *kittyStack) push(f uint8) {
+	if k.n == kittyDepth {
+		copy(k.flags[:], k.flags[1:])
+		k.n--
+	}
+	k.flags[k.n] = f
+	k.n++
+}
+
+func (k *kittyStack) pop(n int) {
+	k.n = max(0, k.n-n)
+}
+
+func (k *kittyStack) set(f uint8) {
+	if k.n == 0 {
+		k.push(f)
+		return
+	}
+	k.flags[k.n-1] = f
+}
+
+// blankCell is an erased cell: no character, width 1, the given background (xterm's
+// background colour erase).
+func blankCell(bg Color) Cell {
+	return Cell{Width: 1, Style: Style{BG: bg}}
+}
+
+// blankRow is a template row of default blank cells, copied to clear rows quickly.
+var blankRow = func() []Cell {
+	r := make([]Cell, maxSize)
+	for i := range r {
+		r[i] = Cell{Width: 1}
+	}
+	return r
+}()
+
+func newRow(cols int) *row {
+	r := &row{cells: make([]Cell, cols), dirty: true}
+	copy(r.cells, blankRow)
+	return r
+}
+
+func newScreen(cols, rows int) *screen {
+	s := &screen{rows: make([]*row, rows)}
+	for i := range s.rows {
+		s.rows[i] = newRow(cols)
+	}
+	return s
+}
+
+// fill sets cells [x0, x1) of r to blanks with background bg.
+func (r *row) fill(x0, x1 int, bg Color) {
+	if x0 >= x1 {
+		return
+	}
+	r.dirty = true
+	if bg == DefaultColor {
+		copy(r.cells[x0:x1], blankRow)
+		return
+	}
+	c := blankCell(bg)
+	for i := x0; i < x1; i++ {
+		r.cells[i] = c
+	}
+}
+
+// clear blanks the whole row and drops its soft-wrap flag.
+func (r *row) clear(bg Color) {
+	r.fill(0, len(r.cells), bg)
+	r.wrapped = false
+}
+
+// fixWide repairs wide characters cut by an edit of cells [x0, x1): a continuation cell
+// at x0 loses its lead and a lead at x1-1 loses its continuation, so both halves become
+// blanks. Call it before overwriting the range.
+func (r *row) fixWide(x0, x1 int) {
+	n := len(r.cells)
+	if x0 > 0 && x0 < n && r.cells[x0].Width == 0 {
+		r.cells[x0-1] = blankCell(r.cells[x0-1].Style.BG)
+		r.cells[x0] = blankCell(r.cells[x0].Style.BG)
+	}
+	if x1 > 0 && x1 < n && r.cells[x1].Width == 0 {
+		r.cells[x1-1] = blankCell(r.cells[x1-1].Style.BG)
+		r.cells[x1] = blankCell(r.cells[x1].Style.BG)
+	}
+}
+
+// insertBlanks shifts cells at x right by n (within the row) and blanks the gap.
+func (r *row) insertBlanks(x, n int, bg Color) {
+	cols := len(r.cells)
+	if x >= cols || n <= 0 {
+		return
+	}
+	n = min(n, cols-x)
+	r.fixWide(x, x)
+	// a wide character pushed across the right edge loses its lead/continuation pair
+	if cols-n > 0 && r.cells[cols-n].Width == 0 {
+		r.cells[cols-n-1] = blankCell(r.cells[cols-n-1].Style.BG)
+	}
+	copy(r.cells[x+n:], r.cells[x:cols-n])
+	r.fill(x, x+n, bg)
+	r.dirty = true
+}
+
+// deleteCells removes n cells at x, shifting the rest left and blanking the end.
+func (r *row) deleteCells(x, n int, bg Color) {
+	cols := len(r.cells)
+	if x >= cols || n <= 0 {
+		return
+	}
+	n = min(n, cols-x)
+	r.fixWide(x, x+n)
+	copy(r.cells[x:], r.cells[x+n:])
+	r.fill(cols-n, cols, bg)
+	r.dirty = true
+}
+
+// scrollUp moves rows [top, bot] of the active screen up by n, blanking n rows at the
+// bottom. Rows leaving the top of the main screen when top is row 0 go to history.
+func (t *Terminal) scrollUp(top, bot, n int) {
+	s := t.scr
+	if n <= 0 || top > bot {
+		return
+	}
+	n = min(n, bot-top+1)
+	if top == 0 && s == t.main {
+		for i := 0; i < n; i++ {
+			t.pushHistory(s.rows[i])
+		}
+	}
+	rotateUp(s.rows[top:bot+1], n)
+	bg := t.cur.pen.BG
+	for i := bot - n + 1; i <= bot; i++ {
+		s.rows[i].clear(bg)
+	}
+}
+
+// scrollDown moves rows [top, bot] down by n, blanking n rows at the top.
+func (t *Terminal) scrollDown(top, bot, n int) {
+	s := t.scr
+	if n <= 0 || top > bot {
+		return
+	}
+	n = min(n, bot-top+1)
+	rotateDown(s.rows[top:bot+1], n)
+	bg := t.cur.pen.BG
+	for i := top; i < top+n; i++ {
+		s.rows[i].clear(bg)
+	}
+}
+
+// rotateUp rotates rs left by n: rs[n] becomes rs[0]; the first n rows move to the end.
+func rotateUp(rs []*row, n int) {
+	if n <= 0 || n >= len(rs) {
+		return
+	}
+	if n == 1 {
+		first := rs[0]
+		copy(rs, rs[1:])
+		rs[len(rs)-1] = first
+		return
+	}
+	reverseRows(rs[:n])
+	reverseRows(rs[n:])
+	reverseRows(rs)
+}
+
+// rotateDown rotates rs right by n.
+func rotateDown(rs []*row, n int) {
+	if n <= 0 || n >= len(rs) {
+		return
+	}
+	rotateUp(rs, len(rs)-n)
+}
+
+func reverseRows(rs []*row) {
+	for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+	}
+}
+
+// eraseDisplay implements ED: 0 below, 1 above, 2 all, 3 history.
+func (t *Terminal) eraseDisplay(mode int) {
+	s := t.scr
+	bg := t.cur.pen.BG
+	x, y := t.cur.x, t.cur.y
+	switch mode {
+	case 0:
+		r := s.rows[y]
+		r.fixWide(x, x)
+		r.fill(x, t.cols, bg)
+		r.wrapped = false
+		for i := y + 1; i < t.rows; i++ {
+			s.rows[i].clear(bg)
+		}
+	case 1:
+		for i := 0; i < y; i++ {
+			s.rows[i].clear(bg)
+		}
+		r := s.rows[y]
+		end := min(x+1, t.cols)
+		r.fixWide(0, end)
+		r.fill(0, end, bg)
+	case 2:
+		for i := 0; i < t.rows; i++ {
+			s.rows[i].clear(bg)
+		}
+	case 3:
+		t.hist.clear()
+	}
+}
+
+// eraseLine implements EL: 0 right of the cursor, 1 left, 2 the whole line.
+func (t *Terminal) eraseLine(mode int) {
+	r := t.scr.rows[t.cur.y]
+	bg := t.cur.pen.BG
+	x := t.cur.x
+	switch mode {
+	case 0:
+		r.fixWide(x, x)
+		r.fill(x, t.cols, bg)
+		r.wrapped = false
+	case 1:
+		end := min(x+1, t.cols)
+		r.fixWide(0, end)
+		r.fill(0, end, bg)
+	case 2:
+		r.clear(bg)
+	}
+}
+
+// eraseChars implements ECH: blank n cells from the cursor without moving anything.
+func (t *Terminal) eraseChars(n int) {
+	r := t.scr.rows[t.cur.y]
+	x := t.cur.x
+	end := min(t.cols, x+n)
+	r.fixWide(x, end)
+	r.fill(x, end, t.cur.pen.BG)
+}
+
+// insertLines implements IL: n blank lines at the cursor row, inside the scroll region.
+func (t *Terminal) insertLines(n int) {
+	y := t.cur.y
+	if y < t.margin.top || y > t.margin.bot {
+		return
+	}
+	t.scrollDown(y, t.margin.bot, n)
+	t.cur.x = 0
+	t.cur.pending = false
+}
+
+// deleteLines implements DL: delete n lines at the cursor row, inside the scroll region.
+// Deleted lines never go to history.
+func (t *Terminal) deleteLines(n int) {
+	y := t.cur.y
+	if y < t.margin.top || y > t.margin.bot {
+		return
+	}
+	s := t.scr
+	n = min(n, t.margin.bot-y+1)
+	rotateUp(s.rows[y:t.margin.bot+1], n)
+	for i := t.margin.bot - n + 1; i <= t.margin.bot; i++ {
+		s.rows[i].clear(t.cur.pen.BG)
+	}
+	t.cur.x = 0
+	t.cur.pending = false
+}
+
+// alignmentTest implements DECALN: fill the screen with 'E'.
+func (t *Terminal) alignmentTest() {
+	for _, r := range t.scr.rows {
+		for i := range r.cells {
+			r.cells[i] = Cell{Rune: 'E', Width: 1}
+		}
+		r.wrapped = false
+		r.dirty = true
+	}
+	t.margin.top, t.margin.bot = 0, t.rows-1
+	t.cur.x, t.cur.y, t.cur.pending = 0, 0, false
+}

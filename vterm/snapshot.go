@@ -1,0 +1,105 @@
+package vterm
+
+import "unicode/utf8"
+
+// This file builds immutable snapshots. Each row keeps the Line it last published; only
+// rows written since are copied, so unchanged rows keep their *Line across snapshots and
+// a snapshot of an unchanged terminal is the cached one.
+
+// Snapshot returns an immutable picture of the terminal. When nothing changed since the
+// last call it returns the same *Snapshot; otherwise rows that did not change keep the
+// same *Line as before.
+func (t *Terminal) Snapshot() *Snapshot {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.snap != nil && t.snap.Seq == t.seq {
+		return t.snap
+	}
+	s := &Snapshot{
+		Cols:       t.cols,
+		Rows:       t.rows,
+		Lines:      make([]*Line, t.rows),
+		Cursor:     t.cursor(),
+		Modes:      t.modes,
+		Title:      t.title,
+		AltScreen:  t.scr == t.alt,
+		HistoryLen: t.hist.len(),
+		Bells:      t.bells,
+		Seq:        t.seq,
+	}
+	for y, r := range t.scr.rows {
+		s.Lines[y] = r.publish()
+	}
+	t.snap = s
+	return s
+}
+
+// publish returns the row's immutable Line, copying the cells when they changed.
+func (r *row) publish() *Line {
+	if r.snap == nil || r.dirty || r.snap.Wrapped != r.wrapped {
+		cells := make([]Cell, len(r.cells))
+		copy(cells, r.cells)
+		r.snap = &Line{Cells: cells, Wrapped: r.wrapped}
+		r.dirty = false
+	}
+	return r.snap
+}
+
+// cursor returns the public cursor, always inside the screen.
+func (t *Terminal) cursor() Cursor {
+	return Cursor{
+		X:       max(0, min(t.cur.x, t.cols-1)),
+		Y:       max(0, min(t.cur.y, t.rows-1)),
+		Visible: !t.cur.hidden,
+		Shape:   t.cur.shape,
+	}
+}
+
+// ScreenText returns the active screen (alternate or main) as plain text, one string
+// per row: wide characters once, empty cells as spaces, trailing blanks trimmed.
+func (t *Terminal) ScreenText() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]string, t.rows)
+	var b []byte
+	for y, r := range t.scr.rows {
+		b = appendCellsText(b[:0], r.cells, false)
+		out[y] = string(b)
+	}
+	return out
+}
+
+// appendCellsText appends the text of cells; see hline.appendText for the trimming.
+func appendCellsText(b []byte, cells []Cell, wrapped bool) []byte {
+	start := len(b)
+	for i := range cells {
+		c := &cells[i]
+		switch {
+		case c.Width == 0:
+			continue
+		case c.Rune == 0:
+			b = append(b, ' ')
+		case c.Rune < 0x80:
+			b = append(b, byte(c.Rune))
+		default:
+			b = utf8.AppendRune(b, c.Rune)
+		}
+		b = append(b, c.Comb...)
+	}
+	if !wrapped {
+		for len(b) > start && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+		return b
+	}
+	for i := len(cells) - 1; i >= 0 && len(b) > start; i-- {
+		if cells[i].Width == 0 {
+			continue
+		}
+		if cells[i].Rune != 0 || cells[i].Comb != "" {
+			break
+		}
+		b = b[:len(b)-1]
+	}
+	return b
+}

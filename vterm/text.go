@@ -1,0 +1,123 @@
+package vterm
+
+// This file gives readers the main screen's history and plain text with absolute row
+// numbers: row r of the main screen is number ScreenTop()+r, history line i (0 = oldest
+// held) is ScreenTop()-HistoryLen+i, and numbers are never reused when old history is
+// dropped or cleared.
+
+// TextLine is one logical line of text: physical rows joined where the program's text
+// soft-wrapped.
+type TextLine struct {
+	// N is the absolute number of the line's first row.
+	N int64
+	// Text is the line's text: wide characters once, trailing blanks trimmed.
+	Text string
+	// Rows is the number of physical rows joined into Text.
+	Rows int
+}
+
+// ScreenTop returns the absolute number of the main screen's first row: the number of
+// rows ever pushed into history.
+func (t *Terminal) ScreenTop() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pushed
+}
+
+// HistoryLen returns the number of lines now held in the main screen's history.
+func (t *Terminal) HistoryLen() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.hist.len()
+}
+
+// HistoryLines returns up to n history lines from index start (0 = the oldest held),
+// each exactly as wide as the screen now. The Lines are immutable; asking again for the
+// same line at the same width usually returns the same *Line.
+func (t *Terminal) HistoryLines(start, n int) []*Line {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	held := t.hist.len()
+	start = max(0, start)
+	if start >= held || n <= 0 {
+		return nil
+	}
+	n = min(n, held-start)
+	out := make([]*Line, n)
+	first := t.pushed - int64(held)
+	for i := range out {
+		abs := first + int64(start+i)
+		slot := &t.hcache[abs%int64(len(t.hcache))]
+		if slot.line == nil || slot.abs != abs || slot.cols != t.cols {
+			h := t.hist.at(start + i)
+			*slot = hcacheEntry{abs: abs, cols: t.cols,
+				line: &Line{Cells: h.decode(t.cols), Wrapped: h.wrapped}}
+		}
+		out[i] = slot.line
+	}
+	return out
+}
+
+// hcacheEntry caches a decoded history line, so a renderer scrolling through history
+// sees the same *Line for the same line.
+type hcacheEntry struct {
+	abs  int64
+	cols int
+	line *Line
+}
+
+const hcacheSize = 512
+
+// TextFrom returns the logical lines of history and main screen whose first row is at or
+// after absolute row n (clamped to what is held), in order. Soft-wrapped rows are joined;
+// empty rows at the bottom of the main screen are left out. The main screen is read even
+// while the alternate screen is active.
+func (t *Terminal) TextFrom(n int64) []TextLine {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	held := int64(t.hist.len())
+	first := t.pushed - held
+	end := t.pushed + int64(t.rows)
+	a := max(n, first)
+	// skip rows continuing a logical line that started before a
+	for a > first && a < end && t.rowWrapped(a-1) {
+		a++
+	}
+	var out []TextLine
+	var b []byte
+	lastNonEmpty := -1
+	for a < end {
+		start := a
+		b = b[:0]
+		for {
+			wrapped := t.rowWrapped(a)
+			b = t.appendRowText(b, a)
+			a++
+			if !wrapped || a >= end {
+				break
+			}
+		}
+		out = append(out, TextLine{N: start, Text: string(b), Rows: int(a - start)})
+		if len(b) > 0 || start < t.pushed {
+			lastNonEmpty = len(out) - 1
+		}
+	}
+	return out[:lastNonEmpty+1]
+}
+
+// rowWrapped reports whether absolute row a is soft-wrapped into the next.
+func (t *Terminal) rowWrapped(a int64) bool {
+	if a >= t.pushed {
+		return t.main.rows[a-t.pushed].wrapped
+	}
+	return t.hist.at(int(a - (t.pushed - int64(t.hist.len())))).wrapped
+}
+
+// appendRowText appends the text of absolute row a.
+func (t *Terminal) appendRowText(b []byte, a int64) []byte {
+	if a >= t.pushed {
+		r := t.main.rows[a-t.pushed]
+		return appendCellsText(b, r.cells, r.wrapped)
+	}
+	return t.hist.at(int(a - (t.pushed - int64(t.hist.len())))).appendText(b)
+}
