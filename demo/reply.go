@@ -1,0 +1,133 @@
+package demo
+
+import (
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// replyFunc computes an agent's answer to a message. It must be deterministic: the same
+// name and message always give the same answer, so tests and demos are repeatable.
+type replyFunc func(name, msg string) string
+
+func parseReply(mode string) (replyFunc, error) {
+	switch mode {
+	case "chat":
+		return chatReply, nil
+	case "echo":
+		return echoReply, nil
+	}
+	return nil, fmt.Errorf("unknown reply mode %q (want chat or echo)", mode)
+}
+
+// echoWords is how many words of the message an echo answer repeats.
+const echoWords = 8
+
+// echoReply answers "NAME heard: " and the first words of the message, on one line.
+func echoReply(name, msg string) string {
+	return name + " heard: " + firstWords(msg, echoWords)
+}
+
+// firstWords returns the first n whitespace-separated words of s, joined by single spaces.
+func firstWords(s string, n int) string {
+	words := strings.Fields(s)
+	if len(words) > n {
+		words = words[:n]
+	}
+	return strings.Join(words, " ")
+}
+
+// attribution matches the first line of a relayed message, "NAME (N):".
+var attribution = regexp.MustCompile(`^(\S+) \((\d+)\):$`)
+
+// splitAttribution separates a relayed message into its sender and its words. A message
+// without the attribution line has an empty sender.
+func splitAttribution(msg string) (sender, words string) {
+	msg = strings.TrimSpace(msg)
+	first, rest, _ := strings.Cut(msg, "\n")
+	if m := attribution.FindStringSubmatch(strings.TrimSpace(first)); m != nil {
+		return m[1], strings.TrimSpace(rest)
+	}
+	return "", msg
+}
+
+// chatTemplates are the shapes of a chat answer: %[1]s is a thanks ("Thanks, bob." or
+// "Thanks."), %[2]s a short quote of the message, %[3]s its topic word.
+var chatTemplates = []string{
+	"%[1]s You said “%[2]s”, and I think %[3]s is the heart of it.",
+	"Agreed on %[3]s. After “%[2]s”, my next step would be a small test.\nWhat would you try first?",
+	"Hmm, “%[2]s”… what if we tried %[3]s the simple way first?",
+	"%[1]s Let me build on “%[2]s”: %[3]s splits nicely into two steps.\nI'll take the first one.",
+	"Noted: “%[2]s”. Shall I sketch a plan around %[3]s?",
+	"Good point about %[3]s. “%[2]s” reminds me to write a test before the code.",
+}
+
+// chatReply answers with a friendly conversational line that quotes the message and picks
+// up its topic, so two linked demo agents hold a visible (if modest) conversation. The
+// template is chosen by a hash of the agent's name and the message.
+func chatReply(name, msg string) string {
+	sender, words := splitAttribution(msg)
+	thanks := "Thanks."
+	if sender != "" {
+		thanks = "Thanks, " + sender + "."
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name + "\x00" + msg))
+	tmpl := chatTemplates[h.Sum32()%uint32(len(chatTemplates))]
+	return fmt.Sprintf(tmpl, thanks, quote(words, 6), topic(words))
+}
+
+// quote returns the first n words of s without quotation marks or trailing punctuation,
+// marking a cut with "…".
+func quote(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '“', '”', '"', '…':
+			return -1
+		}
+		return r
+	}, s)
+	words := strings.Fields(s)
+	cut := len(words) > n
+	if cut {
+		words = words[:n]
+	}
+	q := strings.TrimRightFunc(strings.Join(words, " "), unicode.IsPunct)
+	if q == "" {
+		return "…"
+	}
+	if cut {
+		q += "…"
+	}
+	return q
+}
+
+// stopWords are common words never chosen as a topic.
+var stopWords = map[string]bool{
+	"about": true, "after": true, "again": true, "agreed": true, "could": true, "first": true,
+	"heard": true, "maybe": true, "noted": true, "shall": true, "should": true, "thanks": true,
+	"their": true, "there": true, "these": true, "thing": true, "think": true, "those": true,
+	"together": true, "would": true, "which": true, "while": true, "where": true, "what": true,
+	"simple": true, "sketch": true, "reminds": true, "splits": true, "nicely": true, "build": true,
+}
+
+// topic picks the longest word of five letters or more in s that is not a stop word (the
+// first one on a tie), lower-cased; "this" when there is none.
+func topic(s string) string {
+	best := ""
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+		w = strings.ToLower(strings.Trim(w, "-"))
+		if len([]rune(w)) < 5 || stopWords[w] {
+			continue
+		}
+		if len([]rune(w)) > len([]rune(best)) {
+			best = w
+		}
+	}
+	if best == "" {
+		return "this"
+	}
+	return best
+}
