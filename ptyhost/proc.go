@@ -1,0 +1,240 @@
+package ptyhost
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/creack/pty"
+)
+
+// readBufSize is the reader goroutine's buffer: one Read moves at most this much.
+const readBufSize = 32 << 10
+
+// Proc is a child program running in its own PTY and process group. Write, Resize,
+// Updates, Done, ExitCode, ExitState, Pid and Close are safe for concurrent use.
+type Proc struct {
+	cmd  *exec.Cmd
+	ptm  *os.File // PTY master, non-blocking (poller-backed); closed only by Close
+	pid  int
+	out  io.Writer
+	spec Spec
+
+	queue   *writeQueue
+	updates chan struct{} // capacity 1: "out received new bytes"
+	exited  chan struct{} // closed by the waiter once the exit status is stored
+	drained chan struct{} // closed by the reader when the PTY reports end of output
+	done    chan struct{} // closed by the waiter: exited and (drained or DrainGrace passed)
+	stop    chan struct{} // closed by Close: the writer goroutine ends
+	wg      sync.WaitGroup
+
+	state *os.ProcessState // written by the waiter before exited closes; read after
+
+	closeOnce sync.Once
+	closeErr  error
+	resizeMu  sync.Mutex // orders Resize against the master's Close
+	closed    bool       // guarded by resizeMu
+}
+
+// Start runs s.Argv in a new PTY of s.Cols x s.Rows (set before the program starts),
+// in its own session and process group, with TERM=xterm-256color, COLORTERM=truecolor,
+// AGENTMUX_PANE and AGENTMUX_NAME in its environment. Everything the program prints is
+// written to out by one reader goroutine, in order, and announced on Updates. out.Write
+// must not block on whoever calls Close (Close waits for the reader); its errors are
+// ignored so the child never stalls on a full terminal.
+func Start(s Spec, out io.Writer) (*Proc, error) {
+	if len(s.Argv) == 0 || s.Argv[0] == "" {
+		return nil, ErrNoCommand
+	}
+	path, err := LookPath(s.Argv[0])
+	if err != nil {
+		return nil, err
+	}
+	cmd := &exec.Cmd{Path: path, Args: s.Argv, Dir: s.Dir, Env: environ(s)}
+	ws := &pty.Winsize{Cols: clampSize(s.Cols, DefaultCols), Rows: clampSize(s.Rows, DefaultRows)}
+	// StartWithSize sets the size on the master before the child starts, and starts it
+	// with Setsid and Setctty: the child leads a new session and process group.
+	master, err := pty.StartWithSize(cmd, ws)
+	if err != nil {
+		return nil, fmt.Errorf("start %q: %w", s.Argv[0], err)
+	}
+	ptm, err := pollable(master)
+	if err != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("start %q: %w", s.Argv[0], err)
+	}
+	if s.KillGrace <= 0 {
+		s.KillGrace = DefaultKillGrace
+	}
+	if s.DrainGrace <= 0 {
+		s.DrainGrace = DefaultDrainGrace
+	}
+	p := &Proc{
+		cmd:     cmd,
+		ptm:     ptm,
+		pid:     cmd.Process.Pid,
+		out:     out,
+		spec:    s,
+		queue:   newWriteQueue(),
+		updates: make(chan struct{}, 1),
+		exited:  make(chan struct{}),
+		drained: make(chan struct{}),
+		done:    make(chan struct{}),
+		stop:    make(chan struct{}),
+	}
+	p.wg.Add(3)
+	go p.read()
+	go p.wait()
+	go func() {
+		defer p.wg.Done()
+		p.queue.run(p.ptm, p.stop, p.exited)
+	}()
+	return p, nil
+}
+
+// pollable returns the master as a non-blocking, poller-backed file. creack/pty hands
+// it back in blocking mode (its ioctls go through File.Fd), where a Read stuck in the
+// kernel cannot be interrupted by Close; a non-blocking duplicate can.
+func pollable(master *os.File) (*os.File, error) {
+	defer master.Close()
+	var fd int
+	var err error
+	rc, err := master.SyscallConn()
+	if err != nil {
+		return nil, fmt.Errorf("pty master: %w", err)
+	}
+	cerr := rc.Control(func(s uintptr) {
+		// F_DUPFD_CLOEXEC: the duplicate never leaks into a concurrently started child.
+		r, _, e := syscall.Syscall(syscall.SYS_FCNTL, s, syscall.F_DUPFD_CLOEXEC, 0)
+		fd = int(r)
+		if e != 0 {
+			err = e
+		}
+	})
+	if cerr != nil {
+		return nil, fmt.Errorf("pty master: %w", cerr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dup pty master: %w", err)
+	}
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		_ = syscall.Close(fd)
+		return nil, fmt.Errorf("pty master non-blocking: %w", err)
+	}
+	return os.NewFile(uintptr(fd), master.Name()), nil
+}
+
+// read is the reader goroutine: Read → out.Write → a non-blocking send on updates,
+// until the PTY reports end of output (EIO once every holder of the slave side is gone)
+// or Close closes the master.
+func (p *Proc) read() {
+	defer p.wg.Done()
+	defer close(p.drained)
+	buf := make([]byte, readBufSize)
+	for {
+		n, err := p.ptm.Read(buf)
+		if n > 0 {
+			_, _ = p.out.Write(buf[:n])
+			select {
+			case p.updates <- struct{}{}:
+			default: // a notification is already pending: coalesced.
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// wait is the waiter goroutine: it stores the exit status, closes exited, then closes
+// done once the reader drained the output (or DrainGrace passed, see Spec).
+func (p *Proc) wait() {
+	defer p.wg.Done()
+	_ = p.cmd.Wait() // the status is in cmd.ProcessState; the error only repeats it
+	p.state = p.cmd.ProcessState
+	close(p.exited)
+	t := time.NewTimer(p.spec.DrainGrace)
+	defer t.Stop()
+	select {
+	case <-p.drained:
+	case <-t.C:
+	}
+	close(p.done)
+}
+
+// Updates returns a channel (capacity 1) that receives a value after the reader wrote
+// new bytes to out; bursts coalesce into one value. It is never closed: select on Done
+// as well.
+func (p *Proc) Updates() <-chan struct{} { return p.updates }
+
+// Done returns a channel closed when the child has exited and its output has been
+// drained into out.
+func (p *Proc) Done() <-chan struct{} { return p.done }
+
+// Write copies b and queues it for the writer goroutine, which writes queued bytes to
+// the PTY in the order Write was called. It never blocks; once the child has exited
+// (or Close ran), bytes are dropped.
+func (p *Proc) Write(b []byte) {
+	select {
+	case <-p.exited:
+		return
+	default:
+		p.queue.push(b)
+	}
+}
+
+// Resize sets the PTY window size (each dimension clamped to 1..65535); the kernel
+// sends SIGWINCH to the child's foreground process group. It fails after Close.
+func (p *Proc) Resize(cols, rows int) error {
+	ws := pty.Winsize{Cols: clampSize(cols, 1), Rows: clampSize(rows, 1)}
+	p.resizeMu.Lock()
+	defer p.resizeMu.Unlock()
+	if p.closed {
+		return fmt.Errorf("resize pane %d: %w", p.spec.Pane, os.ErrClosed)
+	}
+	rc, err := p.ptm.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("resize pane %d: %w", p.spec.Pane, err)
+	}
+	var errno syscall.Errno
+	cerr := rc.Control(func(fd uintptr) {
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
+	})
+	if cerr != nil {
+		return fmt.Errorf("resize pane %d: %w", p.spec.Pane, cerr)
+	}
+	if errno != 0 {
+		return fmt.Errorf("resize pane %d: %w", p.spec.Pane, errno)
+	}
+	return nil
+}
+
+// ExitCode returns the child's exit status once it has exited (valid after Done), -1
+// if a signal killed it, and -1 while it still runs. ExitState has the details.
+func (p *Proc) ExitCode() int {
+	select {
+	case <-p.exited:
+		return p.state.ExitCode()
+	default:
+		return -1
+	}
+}
+
+// ExitState returns the child's process state after it exited, nil before.
+func (p *Proc) ExitState() *os.ProcessState {
+	select {
+	case <-p.exited:
+		return p.state
+	default:
+		return nil
+	}
+}
+
+// Pid returns the child's process id, which is also its process group and session id.
+func (p *Proc) Pid() int { return p.pid }

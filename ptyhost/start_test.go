@@ -1,0 +1,123 @@
+package ptyhost
+
+// Start-up behaviour with real programs: the window size is in place before the program
+// runs (stty prints it as its first act), the environment carries the agentmux
+// variables, exit codes and signals come back, and a missing program fails cleanly.
+
+import (
+	"errors"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestSizeSetBeforeStart(t *testing.T) {
+	p, out := start(t, Spec{Argv: []string{"stty", "size"}, Cols: 123, Rows: 45})
+	waitDone(t, p)
+	if got := strings.TrimSpace(out.String()); got != "45 123" {
+		t.Fatalf("stty size = %q, want %q", got, "45 123")
+	}
+	if p.ExitCode() != 0 {
+		t.Fatalf("exit code %d", p.ExitCode())
+	}
+}
+
+func TestDefaultSize(t *testing.T) {
+	out := &syncBuf{}
+	p, err := Start(Spec{Argv: []string{"stty", "size"}}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	waitDone(t, p)
+	if got := strings.TrimSpace(out.String()); got != "24 80" {
+		t.Fatalf("stty size = %q, want 24 80", got)
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	t.Setenv("TERM", "xterm-kitty")
+	t.Setenv("COLUMNS", "999")
+	p, out := start(t, Spec{
+		Argv: []string{"sh", "-c", `echo "T=$TERM C=$COLORTERM P=$AGENTMUX_PANE N=$AGENTMUX_NAME X=$EXTRA W=${COLUMNS-unset} D=$(pwd)"`},
+		Env:  []string{"EXTRA=yes", "TERM=dumb"},
+		Pane: 3, Name: "alice", Dir: "/tmp",
+	})
+	waitDone(t, p)
+	want := "T=xterm-256color C=truecolor P=3 N=alice X=yes W=unset D=/tmp"
+	if got := strings.TrimSpace(out.String()); got != want {
+		t.Fatalf("env line = %q, want %q", got, want)
+	}
+}
+
+func TestExitCodeAndOutputDrained(t *testing.T) {
+	p, out := start(t, Spec{Argv: []string{"sh", "-c", "printf hello; exit 3"}})
+	waitDone(t, p)
+	if got := p.ExitCode(); got != 3 {
+		t.Fatalf("ExitCode = %d, want 3", got)
+	}
+	if got := out.String(); got != "hello" {
+		t.Fatalf("output after Done = %q, want %q", got, "hello")
+	}
+}
+
+func TestExitBySignal(t *testing.T) {
+	p, _ := start(t, Spec{Argv: []string{"sh", "-c", "kill -KILL $$"}})
+	waitDone(t, p)
+	if got := p.ExitCode(); got != -1 {
+		t.Fatalf("ExitCode = %d, want -1", got)
+	}
+	ws, ok := p.ExitState().Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("ExitState = %v, want killed by SIGKILL", p.ExitState())
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	_, err := Start(Spec{Argv: []string{"agentmux-no-such-program"}}, &syncBuf{})
+	if err == nil {
+		t.Fatal("Start of a missing program succeeded")
+	}
+	if !errors.Is(err, exec.ErrNotFound) {
+		t.Fatalf("error %v is not exec.ErrNotFound", err)
+	}
+	if want := `"agentmux-no-such-program": program not found`; err.Error() != want {
+		t.Fatalf("error = %q, want %q", err, want)
+	}
+	if _, err := LookPath("/nonexistent/dir/prog"); !errors.Is(err, exec.ErrNotFound) {
+		t.Fatalf("LookPath with a slash: %v", err)
+	}
+	if _, err := LookPath("/etc"); err == nil || errors.Is(err, exec.ErrNotFound) {
+		t.Fatalf("LookPath(/etc) = %v, want a not-executable error", err)
+	}
+	if path, err := LookPath("sh"); err != nil || !strings.HasSuffix(path, "/sh") {
+		t.Fatalf("LookPath(sh) = %q, %v", path, err)
+	}
+}
+
+func TestEmptyCommand(t *testing.T) {
+	for _, argv := range [][]string{nil, {""}} {
+		if _, err := Start(Spec{Argv: argv}, &syncBuf{}); !errors.Is(err, ErrNoCommand) {
+			t.Fatalf("Start(%q) = %v, want ErrNoCommand", argv, err)
+		}
+	}
+}
+
+func TestOwnProcessGroup(t *testing.T) {
+	p, _ := start(t, Spec{Argv: []string{"sleep", "100"}})
+	pgid, err := syscall.Getpgid(p.Pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid, _, errno := syscall.RawSyscall(syscall.SYS_GETSID, uintptr(p.Pid()), 0, 0)
+	if errno != 0 {
+		t.Fatal(errno)
+	}
+	if pgid != p.Pid() || int(sid) != p.Pid() {
+		t.Fatalf("pid %d: pgid %d sid %d, want both equal to pid", p.Pid(), pgid, sid)
+	}
+	if p.ExitCode() != -1 || p.ExitState() != nil {
+		t.Fatalf("running child: ExitCode %d ExitState %v, want -1 and nil", p.ExitCode(), p.ExitState())
+	}
+}

@@ -1,0 +1,89 @@
+package ptyhost
+
+import (
+	"io"
+	"sync"
+)
+
+// writeQueue is the unbounded FIFO between Proc.Write and the writer goroutine. Its
+// mutex guards pending and dead; signal (capacity 1) wakes the writer goroutine without
+// ever blocking the producer. Once killed, the queue drops everything it holds and all
+// later pushes.
+type writeQueue struct {
+	mu      sync.Mutex
+	pending [][]byte
+	dead    bool
+	signal  chan struct{}
+}
+
+func newWriteQueue() *writeQueue {
+	return &writeQueue{signal: make(chan struct{}, 1)}
+}
+
+// push copies b onto the queue and wakes the writer. It never blocks.
+func (q *writeQueue) push(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	c := make([]byte, len(b))
+	copy(c, b)
+	q.mu.Lock()
+	if q.dead {
+		q.mu.Unlock()
+		return
+	}
+	q.pending = append(q.pending, c)
+	q.mu.Unlock()
+	select {
+	case q.signal <- struct{}{}:
+	default: // a wake-up is already pending; the writer will take everything.
+	}
+}
+
+// take removes and returns everything queued, in order (nil once killed).
+func (q *writeQueue) take() [][]byte {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.dead {
+		return nil
+	}
+	batch := q.pending
+	q.pending = nil
+	return batch
+}
+
+// kill drops what is queued and makes later pushes no-ops.
+func (q *writeQueue) kill() {
+	q.mu.Lock()
+	q.dead = true
+	q.pending = nil
+	q.mu.Unlock()
+}
+
+// len reports how many chunks are waiting (for tests).
+func (q *writeQueue) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.pending)
+}
+
+// run is the writer goroutine: it writes queued chunks to w in order until stop or
+// gone closes, or a write fails (the terminal is gone); then it kills the queue so
+// pending and later writes are dropped.
+func (q *writeQueue) run(w io.Writer, stop, gone <-chan struct{}) {
+	defer q.kill()
+	for {
+		select {
+		case <-q.signal:
+		case <-gone:
+			return
+		case <-stop:
+			return
+		}
+		for _, b := range q.take() {
+			if _, err := w.Write(b); err != nil {
+				return
+			}
+		}
+	}
+}
