@@ -1,0 +1,223 @@
+package parser
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Delta returns the words an agent wrote in lines, the text rows it printed after its
+// baseline (top to bottom, soft-wrapped rows joined): the program's chrome left out, the
+// echo of typed input left out (typed holds what the relay or the person typed into the
+// program; its echo may be reflowed over several rows), answer glyphs stripped
+// ("● Hello" becomes "Hello"), code indentation kept, runs of blank lines collapsed into
+// one, and leading and trailing blank lines trimmed.
+func Delta(p Profile, lines []string, typed []string) string {
+	text, _ := Extract(p, lines, typed)
+	return text
+}
+
+// Extract is Delta that also returns the index in lines of the last row that gave words
+// to the text, or -1 when the text is empty. A caller moves its baseline past that row.
+func Extract(p Profile, lines []string, typed []string) (string, int) {
+	lines = cleanAll(lines)
+	end := LiveStart(p, lines)
+	targets := typedTargets(typed)
+	var out []string
+	last := -1
+	answerAt, answerW := -1, 0 // the current answer block's first output row, prefix width
+	var blocks [][3]int        // answer blocks: first output row, end (exclusive), width
+	closeBlock := func() {
+		if answerAt >= 0 {
+			blocks = append(blocks, [3]int{answerAt, len(out), answerW})
+			answerAt = -1
+		}
+	}
+	firstContent := true
+	for i := 0; i < end; i++ {
+		line := lines[i]
+		if isBlank(line) {
+			out = append(out, "")
+			continue
+		}
+		if p.IsChrome(line) {
+			continue
+		}
+		if pre := p.echoPrefix(line); pre > 0 {
+			if j, ok := matchTyped(lines, i, pre, targets); ok {
+				closeBlock()
+				if !p.StrictEcho {
+					j = max(j, echoBlockEnd(p, lines, i, end))
+				}
+				i = j
+				firstContent = false
+				continue
+			}
+			if !p.StrictEcho {
+				closeBlock()
+				i = echoBlockEnd(p, lines, i, end)
+				firstContent = false
+				continue
+			}
+		} else if firstContent && len(targets) > 0 {
+			if j, ok := matchTyped(lines, i, 0, targets); ok && prefixlessEcho(line, targets) {
+				i = j
+				firstContent = false
+				continue
+			}
+		}
+		firstContent = false
+		if pre := p.answerPrefix(line); pre > 0 {
+			closeBlock()
+			answerAt, answerW = len(out), width(strings.TrimLeft(line[:pre], " "))
+			line = line[pre:]
+		}
+		out = append(out, line)
+		if strings.TrimSpace(line) != "" {
+			last = i
+		}
+	}
+	closeBlock()
+	for _, b := range blocks {
+		dedent(out[b[0]+1:b[1]], b[2])
+	}
+	return joinCollapsed(out), last
+}
+
+// echoBlockEnd returns the index of the last row of the echo block opened at row i: the
+// rows indented under it, across blank rows, up to a row that is chrome, opens an answer
+// or another echo, or is not indented.
+func echoBlockEnd(p Profile, lines []string, i, end int) int {
+	last := i
+	for j := i + 1; j < end; j++ {
+		l := lines[j]
+		if isBlank(l) {
+			continue
+		}
+		if l[0] != ' ' || p.IsChrome(l) || p.answerPrefix(l) > 0 || p.echoPrefix(l) > 0 {
+			break
+		}
+		last = j
+	}
+	return last
+}
+
+// typedTargets returns the typed texts without white space, latest first, empty ones
+// left out.
+func typedTargets(typed []string) []string {
+	var out []string
+	for i := len(typed) - 1; i >= 0; i-- {
+		if t := nonSpace(typed[i]); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// nonSpace returns s without white space, so text compares equal however it was
+// reflowed.
+func nonSpace(s string) string {
+	if strings.IndexFunc(s, unicode.IsSpace) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// matchTyped reports whether the rows from i (the first one after its pre bytes of echo
+// prefix) spell the start of one of the typed targets, and returns the last row that
+// belongs to the longest such echo. Blank rows inside the echo are part of it; a row
+// ending in an ellipsis ends an echo the program cut short.
+func matchTyped(lines []string, i, pre int, targets []string) (int, bool) {
+	best, found := i, false
+	for _, t := range targets {
+		rest := t
+		last := -1
+		for j := i; j < len(lines) && rest != ""; j++ {
+			row := lines[j]
+			if j == i {
+				row = row[pre:]
+			}
+			c := nonSpace(row)
+			if c == "" {
+				if j == i {
+					break
+				}
+				continue
+			}
+			if strings.HasPrefix(rest, c) {
+				rest = rest[len(c):]
+				last = j
+				continue
+			}
+			if cut := strings.TrimSuffix(strings.TrimSuffix(c, "…"), "..."); cut != c && cut != "" && strings.HasPrefix(rest, cut) {
+				last = j
+			}
+			break
+		}
+		if last >= 0 && (!found || last > best) {
+			best, found = last, true
+		}
+	}
+	return best, found
+}
+
+// prefixlessEcho reports whether line, which opens with no echo prefix, is long enough
+// or complete enough to be taken for an echo of typed text rather than words that merely
+// start the same way.
+func prefixlessEcho(line string, targets []string) bool {
+	c := nonSpace(line)
+	for _, t := range targets {
+		if strings.HasPrefix(t, c) && (c == t || utf8.RuneCountInString(c) >= 16) {
+			return true
+		}
+	}
+	return false
+}
+
+// dedent removes w leading spaces from every row of rows when every non-blank row has at
+// least that many: the continuation rows of an answer, indented under its glyph.
+func dedent(rows []string, w int) {
+	if w <= 0 {
+		return
+	}
+	pad := strings.Repeat(" ", w)
+	for _, r := range rows {
+		if r != "" && !strings.HasPrefix(r, pad) {
+			return
+		}
+	}
+	for i, r := range rows {
+		if r != "" {
+			rows[i] = r[w:]
+		}
+	}
+}
+
+// joinCollapsed joins rows with newlines, collapsing runs of blank rows into one and
+// dropping leading and trailing blank rows.
+func joinCollapsed(rows []string) string {
+	var b strings.Builder
+	blank := false
+	for _, r := range rows {
+		if r == "" {
+			blank = b.Len() > 0
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+			if blank {
+				b.WriteByte('\n')
+			}
+		}
+		blank = false
+		b.WriteString(r)
+	}
+	return b.String()
+}

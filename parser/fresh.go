@@ -1,0 +1,186 @@
+package parser
+
+// Fresh finds where new output starts. before holds the rows a program showed when its
+// baseline was taken (its screen, top to bottom), lines what the program shows now from
+// that point on (the main screen's rows from the old screen top, through history, or the
+// transcript accumulated from a full-screen program's frames with Merge). Fresh returns
+// the index in lines of the first row that is not a repeat of before.
+//
+// Rows that are blank or chrome never count. The rows of before's trailing live block (the
+// input box, footers) are ignored: they are redrawn anyway. Two rules skip old rows:
+//   - a reprint: when the last few rows before held (tailRows, with enough text to be
+//     distinctive) appear again, in order and together, everything up to their last
+//     appearance is old (Ink programs clear the screen and reprint the whole transcript);
+//   - the longest run of rows at the start of lines (after any reprint) that appear in
+//     before in the same order is old: it is the part of the screen that stayed, even if
+//     rows between them were erased or the screen scrolled.
+func Fresh(p Profile, before, lines []string) int {
+	before = before[:LiveStart(p, before)]
+	var sigB []string
+	for _, b := range before {
+		if k := sigKey(p, b); k != "" {
+			sigB = append(sigB, k)
+		}
+	}
+	if len(sigB) == 0 {
+		return 0
+	}
+	keys := make([]string, len(lines))
+	for i, l := range lines {
+		keys[i] = sigKey(p, l)
+	}
+	start, ptr := 0, 0
+	if at := lastRun(keys, tail(sigB)); at >= 0 {
+		start, ptr = at, len(sigB)
+	}
+	// Positions of each row of before, for in-order lookups.
+	pos := make(map[string][]int, len(sigB))
+	for i, k := range sigB {
+		pos[k] = append(pos[k], i)
+	}
+	for i := start; i < len(lines); i++ {
+		k := keys[i]
+		if k == "" {
+			continue
+		}
+		next := -1
+		for _, j := range pos[k] {
+			if j >= ptr {
+				next = j
+				break
+			}
+		}
+		if next < 0 {
+			return i
+		}
+		ptr = next + 1
+	}
+	return len(lines)
+}
+
+// tailRows is how many of before's last significant rows make up the reprint anchor, and
+// tailChars how much text they need to hold to be trusted.
+const (
+	tailRows  = 6
+	tailChars = 40
+	tailMin   = 3
+)
+
+// tail returns the reprint anchor: the last significant rows of sig, or nil when they
+// are too few or too short to be distinctive.
+func tail(sig []string) []string {
+	t := sig[max(0, len(sig)-tailRows):]
+	if len(t) < tailMin {
+		return nil
+	}
+	n := 0
+	for _, s := range t {
+		n += len(s)
+	}
+	if n < tailChars {
+		return nil
+	}
+	return t
+}
+
+// lastRun returns the index just after the last row of the last place where the
+// significant rows of keys spell run, in order and with nothing significant between
+// them; -1 if nowhere or run is empty.
+func lastRun(keys []string, run []string) int {
+	if len(run) == 0 {
+		return -1
+	}
+	// Walk backwards matching run from its end.
+	for i := len(keys) - 1; i >= 0; i-- {
+		if keys[i] != run[len(run)-1] {
+			continue
+		}
+		j, k := i, len(run)-1
+		for k >= 0 && j >= 0 {
+			if keys[j] == "" {
+				j--
+				continue
+			}
+			if keys[j] != run[k] {
+				break
+			}
+			j--
+			k--
+		}
+		if k < 0 {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// sigKey returns the comparison key of a row: the row without trailing white space, or ""
+// for a row that is blank or chrome and so never counts.
+func sigKey(p Profile, row string) string {
+	row = clean(row)
+	if isBlank(row) || p.IsChrome(row) {
+		return ""
+	}
+	return row
+}
+
+// maxMerged bounds the transcript Merge keeps; older rows are dropped first.
+const maxMerged = 20000
+
+// Merge adds one frame of a full-screen program to the transcript accumulated from its
+// earlier frames, so text that scrolled off the top stays. screen holds the frame's
+// content rows (top to bottom, the trailing live block already cut, see LiveStart). The
+// frame is aligned with the transcript's end where the most rows agree (a shift means the
+// content scrolled); the transcript keeps what scrolled away and takes the frame for the
+// rest, since the newest frame is the truest. A frame that aligns nowhere is appended.
+// acc is not modified.
+func Merge(acc, screen []string) []string {
+	screen = trimBlankEnd(screen)
+	if len(screen) == 0 {
+		return acc
+	}
+	if len(acc) == 0 {
+		return append([]string(nil), screen...)
+	}
+	bestS, bestScore := -1, 0
+	lo := max(0, len(acc)-2*len(screen))
+	for s := len(acc); s >= lo; s-- {
+		eq, neq := 0, 0
+		n := min(len(screen), len(acc)-s)
+		for i := 0; i < n; i++ {
+			a, b := acc[s+i], screen[i]
+			if isBlank(a) || isBlank(b) {
+				continue
+			}
+			if a == b {
+				eq++
+			} else {
+				neq++
+			}
+		}
+		if eq > 0 && eq > neq && eq-neq > bestScore {
+			bestS, bestScore = s, eq-neq
+		}
+	}
+	var out []string
+	if bestS < 0 {
+		out = make([]string, 0, len(acc)+len(screen))
+		out = append(append(out, acc...), screen...)
+	} else {
+		out = make([]string, 0, bestS+len(screen))
+		out = append(append(out, acc[:bestS]...), screen...)
+	}
+	if len(out) > maxMerged {
+		out = out[len(out)-maxMerged:]
+	}
+	return out
+}
+
+// trimBlankEnd returns rows without its trailing blank rows.
+func trimBlankEnd(rows []string) []string {
+	n := len(rows)
+	for n > 0 && isBlank(rows[n-1]) {
+		n--
+	}
+	return rows[:n]
+}

@@ -1,0 +1,139 @@
+package parser
+
+import (
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Profile describes one agent program as data: how its title and screen say whether it
+// is busy, idle or waiting for approval, which rows are its own chrome rather than the
+// words the agent wrote, and how it marks answers and echoes input.
+type Profile struct {
+	// Name is the profile's name ("claude", "codex", "gemini", "generic", or a user's).
+	Name string
+	// Programs are the program base names that select this profile.
+	Programs []string
+
+	// IdleTitle, BusyTitle and ApprovalTitle classify the terminal title (OSC 0/2).
+	// The title is consulted first; approval wins over busy, busy over idle.
+	IdleTitle, BusyTitle, ApprovalTitle []Pattern
+	// BusyMarkers and ApprovalMarkers are searched in the live region of the screen only
+	// (see LiveRegion), never in scrollback, which keeps stale markers of past turns.
+	BusyMarkers, ApprovalMarkers []Pattern
+	// LiveRows is the least number of rows at the bottom of the screen (trailing blank
+	// rows aside) searched for markers, even when they are not chrome. 0 means 16.
+	LiveRows int
+
+	// Chrome matches rows the program draws around the conversation: input box rules,
+	// empty prompts, footers and hints, spinner and status rows, turn summaries, tips.
+	Chrome []Pattern
+	// AnswerPrefixes are the glyphs that open an answer ("● ", "• ", "✦ "); they are
+	// stripped from the delta, and the answer's continuation rows are dedented by their
+	// width when all of them are indented at least that much.
+	AnswerPrefixes []string
+	// EchoPrefixes open a row that echoes input typed into the program ("❯ ", "› ",
+	// "> "), possibly after up to two spaces of indentation.
+	EchoPrefixes []string
+	// StrictEcho, when set, removes an echo row only when it repeats text known to have
+	// been typed; otherwise every echo block is input, never the agent's words. Set it
+	// for programs whose own output may start with an echo prefix.
+	StrictEcho bool
+}
+
+// liveRows returns p.LiveRows or its default.
+func (p Profile) liveRows() int {
+	if p.LiveRows > 0 {
+		return p.LiveRows
+	}
+	return 16
+}
+
+// IsChrome reports whether line is one of the program's chrome rows.
+func (p Profile) IsChrome(line string) bool { return matchAny(p.Chrome, line) }
+
+// echoPrefix returns the byte length of the echo prefix that opens line (indentation
+// included), or 0 if line does not open with one.
+func (p Profile) echoPrefix(line string) int {
+	return prefixLen(line, p.EchoPrefixes)
+}
+
+// answerPrefix returns the byte length of the answer prefix that opens line, or 0.
+func (p Profile) answerPrefix(line string) int {
+	return prefixLen(line, p.AnswerPrefixes)
+}
+
+// prefixLen returns the length of indentation (at most two spaces) plus the first of
+// prefixes that follows it in line, or 0. A prefix with a trailing space also matches a
+// line that holds the prefix glyph alone.
+func prefixLen(line string, prefixes []string) int {
+	ind := 0
+	for ind < len(line) && ind < 2 && line[ind] == ' ' {
+		ind++
+	}
+	rest := line[ind:]
+	for _, pre := range prefixes {
+		if pre == "" {
+			continue
+		}
+		if strings.HasPrefix(rest, pre) {
+			return ind + len(pre)
+		}
+		if bare := strings.TrimRight(pre, " "); bare != pre && rest == bare {
+			return ind + len(bare)
+		}
+	}
+	return 0
+}
+
+// Profiles is a set of profiles by name.
+type Profiles map[string]Profile
+
+// For returns the profile whose Programs list the base name of argv0 (with any
+// extension such as ".exe" or ".js" removed), or the "generic" profile. It never fails:
+// with no generic profile in the set it returns the built-in one.
+func (ps Profiles) For(argv0 string) Profile {
+	base := programName(argv0)
+	// Prefer a profile named after the program, then any that lists it.
+	if p, ok := ps[base]; ok && listed(p.Programs, base) {
+		return p
+	}
+	best := ""
+	for name, p := range ps {
+		if listed(p.Programs, base) && (best == "" || name < best) {
+			best = name
+		}
+	}
+	if best != "" {
+		return ps[best]
+	}
+	if g, ok := ps["generic"]; ok {
+		return g
+	}
+	return Generic()
+}
+
+// ProfileFor returns the built-in profile for the program argv0 (see Profiles.For).
+func ProfileFor(argv0 string) Profile { return Builtins().For(argv0) }
+
+func listed(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// programName returns the base name of argv0 without a file extension.
+func programName(argv0 string) string {
+	base := filepath.Base(strings.TrimSpace(argv0))
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// width returns the number of runes in s, the column width of the ASCII and
+// single-width glyphs prefixes are made of.
+func width(s string) int { return utf8.RuneCountInString(s) }
