@@ -44,7 +44,8 @@ func (d *altDraw) compose(a *agent) (rows []string, cx, cy int) {
 	}
 	avail := max(a.rows-len(header)-len(bottom), 0)
 	lines := d.transcript(a)
-	end := len(lines) - min(a.scroll, max(len(lines)-avail, 0))
+	a.scroll = min(a.scroll, max(len(lines)-avail, 0)) // only the view knows how far back is the top
+	end := len(lines) - a.scroll
 	view := lines[max(end-avail, 0):end]
 
 	rows = append(rows, header...)

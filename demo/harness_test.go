@@ -129,3 +129,6 @@ func (h *harness) wantNot(ss ...string) {
 
 // title is the last window title the agent set.
 func (h *harness) title() string { return h.vt.Title() }
+
+// fixedNow is a clock that never moves.
+func fixedNow() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }

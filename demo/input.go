@@ -216,8 +216,8 @@ func (d *decoder) csi(b []byte) (int, event) {
 		return 0, nil
 	}
 	final := b[i]
-	if final < 0x40 || final > 0x7e { // malformed: drop the introducer
-		return 2, nil
+	if final < 0x40 || final > 0x7e { // malformed: drop it up to the offending byte
+		return i, nil
 	}
 	params := string(b[2:i])
 	prefix := ""

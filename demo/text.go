@@ -42,19 +42,24 @@ func wrap(text string, w int) []string {
 }
 
 func wrapParagraph(para string, w int) []string {
-	var rows []string
-	line, lineW := "", 0
+	var (
+		rows  []string
+		line  strings.Builder
+		lineW int
+	)
 	flush := func() {
-		rows = append(rows, strings.TrimRight(line, " "))
-		line, lineW = "", 0
+		rows = append(rows, strings.TrimRight(line.String(), " "))
+		line.Reset()
+		lineW = 0
 	}
 	for _, word := range splitKeepSpaces(para) {
 		ww := width(word)
 		if lineW+ww <= w {
-			line, lineW = line+word, lineW+ww
+			line.WriteString(word)
+			lineW += ww
 			continue
 		}
-		if strings.TrimSpace(word) == "" { // a space at the end of a row is dropped
+		if word == " " { // a space at the end of a row is dropped
 			flush()
 			continue
 		}
@@ -66,10 +71,11 @@ func wrapParagraph(para string, w int) []string {
 			if lineW+rw > w && lineW > 0 {
 				flush()
 			}
-			line, lineW = line+string(r), lineW+rw
+			line.WriteRune(r)
+			lineW += rw
 		}
 	}
-	if line != "" || len(rows) == 0 {
+	if line.Len() > 0 || len(rows) == 0 {
 		flush()
 	}
 	return rows
