@@ -1,0 +1,20 @@
+// Command agentmux runs AI coding agents side by side in one terminal, each in its own
+// PTY pane, with the person watching and typing into any of them.
+//
+// This package owns the command line: flags, the AGENT arguments, logging and exit
+// codes; the screen is package ui. Only this package turns errors into exit statuses.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+)
+
+func main() {
+	code, err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentmux: %v\n", err)
+	}
+	os.Exit(code)
+}

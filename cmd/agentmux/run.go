@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/agentmux/agentmux/demo"
+	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/ui"
+)
+
+// version is set at build time (-ldflags "-X main.version=..."); otherwise the module
+// version from the build info, or "dev".
+var version = ""
+
+// agentCommand is the hidden subcommand that runs one simulated agent (agentmux demo).
+const agentCommand = "__agent"
+
+// run is the whole command: it returns the exit status and an error to print on one
+// line (nil when there is nothing to say). Usage errors and programs that are not found
+// give status 2 before the screen is taken over.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	if len(args) > 0 && args[0] == agentCommand {
+		return demo.Main(args[1:], stdin, stdout), nil
+	}
+	o, err := parseArgs(args)
+	switch {
+	case err != nil:
+		return 2, err
+	case o.help:
+		_, err := io.WriteString(stdout, usage)
+		return 0, err
+	case o.version:
+		_, err := fmt.Fprintf(stdout, "agentmux %s\n", versionString())
+		return 0, err
+	}
+	if o.demo {
+		if o.cfg.Panes, err = demoPanes(); err != nil {
+			return 2, err
+		}
+		o.cfg.Link = true
+	}
+	for _, p := range o.cfg.Panes {
+		if _, err := ptyhost.LookPath(p.Argv[0]); err != nil {
+			return 2, err
+		}
+	}
+	in, inOK := stdin.(*os.File)
+	out, outOK := stdout.(*os.File)
+	if !inOK || !outOK {
+		return 2, errors.New("agentmux needs a terminal")
+	}
+
+	logger, logFile := openLog(o.logLevel)
+	defer logFile.Close()
+	o.cfg.Version = versionString()
+	o.cfg.Logger = logger
+	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var caught atomic.Value // the signal that ended the run
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case s := <-sigs:
+			caught.Store(s)
+			logger.Info("signal", "signal", s.String())
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+
+	err = ui.Run(ctx, o.cfg, in, out)
+	if err != nil {
+		logger.Error("exit", "err", err)
+		return 1, err
+	}
+	if s, ok := caught.Load().(syscall.Signal); ok {
+		return 128 + int(s), nil
+	}
+	return 0, nil
+}
+
+// demoPanes are the two simulated agents of agentmux demo: this same binary's hidden
+// agent subcommand, one drawing inline like Claude Code and one on the alternate screen
+// like Codex.
+func demoPanes() ([]ui.PaneSpec, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("demo: find agentmux itself: %w", err)
+	}
+	return []ui.PaneSpec{
+		{Name: "alice", Argv: []string{exe, agentCommand, "--name", "alice", "--style", "inline"}},
+		{Name: "bob", Argv: []string{exe, agentCommand, "--name", "bob", "--style", "alt"}},
+	}, nil
+}
+
+// versionString is agentmux's version.
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

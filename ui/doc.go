@@ -1,0 +1,36 @@
+// Package ui is agentmux's screen: the bubbletea model that shows every pane side by side
+// and forwards what the person types to the focused one. It owns the panes' Host (their
+// emulators and processes), the layout tree, focus, zoom, scroll mode, the prefix key
+// map, the styles, and the composition of the frame. It is the only package that imports
+// bubbletea and lipgloss; it must not be imported by vterm, ptyhost, keys, parser or
+// relay.
+//
+// Event flow (one goroutine owns each piece of mutable state):
+//
+//	 outer terminal (raw mode, alt screen, SGR mouse, paste, focus, kitty flags)
+//	      │ bytes                                              ▲ frames
+//	      ▼                                                    │
+//	 read loop ──chunks──▶ decode loop ──inputMsg──┐      outer (gated writer)
+//	 (cancelreader)       (keys.Decoder,           │           ▲
+//	                       escape timer)           │           │ View(): cached frame,
+//	                                               ▼           │ dirty rows rebuilt
+//	 ┌──────────────────────── bubbletea event loop: model.Update / View ────────────┐
+//	 │ prefix state machine → keys.Encode → Host.Write ─────────────┐                │
+//	 │ paneOutputMsg → mark dirty → frame tick (≤60/s) → Snapshot() │                │
+//	 │ paneExitedMsg → exit code in border                          │                │
+//	 └──────────────────────────────────────────────────────────────┼────────────────┘
+//	      ▲ waitForOutput(id): one per pane,        ▲ waitForExit   │ Proc.Write (FIFO,
+//	      │ re-armed when the snapshot is taken     │               ▼ never blocks)
+//	 ptyhost reader: Read → vterm.Write → Updates() (cap 1)    ptyhost writer → PTY
+//	                          │ replies (DA1, OSC 11, CSI ? u…) ──replySink──▶ writer
+//
+// Lock rule: the model and the Host are touched only by bubbletea's event loop. A
+// pane's vterm.Terminal is written by its ptyhost reader and read (Snapshot, modes) by
+// the event loop; vterm locks internally. Cmds only wait on channels and build messages.
+//
+// Files: host.go (panes, no bubbletea), model.go, update.go (one handler per message),
+// actions.go (the prefix state machine and commands), keys.go (the key map), mouse.go,
+// scroll.go, view.go and help.go (composition), render.go (cells to SGR runs), styles.go,
+// layout.go (the pure split tree), input.go (raw input), term.go (the outer terminal),
+// run.go (wiring and restore).
+package ui

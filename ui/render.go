@@ -1,0 +1,314 @@
+package ui
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// This file turns emulator cells into the bytes the outer terminal draws: one SGR sequence
+// per run of equal styles (never lipgloss per cell), exact for every attribute and colour
+// form vterm stores, wide characters in two columns. Rows are cached per *vterm.Line: a
+// Line in a snapshot is immutable, so an unchanged row keeps its pointer and its bytes.
+
+// renderLine appends exactly width columns of l to b and returns it; see renderSpan.
+func renderLine(b []byte, l *vterm.Line, width, x0, cursorX int, link func(uint32) string) []byte {
+	return renderSpan(b, l, 0, width, x0, cursorX, link)
+}
+
+// renderSpan appends columns [from, to) of l to b and returns it. Columns past the end
+// of l are blank.
+//
+// x0 is the outer-terminal column (0-based) of l's column 0: after a wide or combined
+// character a CHA sequence puts the outer cursor back on the column vterm counted, so a
+// terminal that measures that character differently cannot shift the rest of the row or
+// the borders. cursorX >= 0 draws the block cursor (reverse video) on that column.
+// link resolves OSC 8 hyperlink ids; nil drops hyperlinks.
+//
+// The bytes start from, and end in, the default style with no hyperlink open.
+func renderSpan(b []byte, l *vterm.Line, from, to, x0, cursorX int, link func(uint32) string) []byte {
+	var cells []vterm.Cell
+	if l != nil {
+		cells = l.Cells
+	}
+	if cursorX > 0 && cursorX < len(cells) && cells[cursorX].Width == 0 {
+		cursorX-- // the cursor on a wide character's right half covers the whole character
+	}
+	cur := vterm.Style{}
+	var openLink uint32
+	col := max(from, 0)
+	for col < to {
+		var c vterm.Cell
+		if col < len(cells) {
+			c = cells[col]
+		} else {
+			c = vterm.Cell{Width: 1}
+		}
+		st := c.Style
+		if col == cursorX {
+			st.Attr ^= vterm.AttrReverse
+		}
+		if st.Link != openLink {
+			if openLink != 0 {
+				b = append(b, "\x1b]8;;\x1b\\"...)
+				openLink = 0
+			}
+			if st.Link != 0 && link != nil {
+				if uri := link(st.Link); uri != "" {
+					b = appendLinkOpen(b, uri)
+					openLink = st.Link
+				}
+			}
+		}
+		st.Link = 0
+		if st.Underline == vterm.UnderlineNone {
+			st.UL = vterm.DefaultColor // no underline: its colour shows nowhere
+		}
+		if st != cur {
+			b = appendSGR(b, st, cur != vterm.Style{})
+			cur = st
+		}
+		switch {
+		case c.Width == 2 && col+1 < to:
+			b = appendRune(b, c.Rune)
+			b = appendComb(b, c.Comb)
+			col += 2
+			b = appendCHA(b, x0+col)
+			continue
+		case c.Width == 2, c.Width == 0:
+			// A wide character cut by the pane's edge, or a right half whose lead is not
+			// drawn: a space keeps the columns right.
+			b = append(b, ' ')
+		default:
+			b = appendRune(b, c.Rune)
+			if c.Comb != "" {
+				b = appendComb(b, c.Comb)
+				col++
+				b = appendCHA(b, x0+col)
+				continue
+			}
+		}
+		col++
+	}
+	if openLink != 0 {
+		b = append(b, "\x1b]8;;\x1b\\"...)
+	}
+	if cur != (vterm.Style{}) {
+		b = append(b, "\x1b[m"...)
+	}
+	return b
+}
+
+// appendRune appends r, drawing an empty cell and anything that is not printable text
+// (C0/C1 controls, invalid runes) as a space, so a cell can never move the outer cursor.
+func appendRune(b []byte, r rune) []byte {
+	if r < 0x20 || r >= 0x7f && r < 0xa0 || !utf8.ValidRune(r) {
+		return append(b, ' ')
+	}
+	if r < utf8.RuneSelf {
+		return append(b, byte(r))
+	}
+	return utf8.AppendRune(b, r)
+}
+
+// appendComb appends combining marks, dropping any control character.
+func appendComb(b []byte, s string) []byte {
+	for _, r := range s {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 || r == utf8.RuneError {
+			continue
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return b
+}
+
+// appendCHA appends CSI n G: move to the 0-based outer column col.
+func appendCHA(b []byte, col int) []byte {
+	b = append(b, "\x1b["...)
+	b = strconv.AppendInt(b, int64(col+1), 10)
+	return append(b, 'G')
+}
+
+// appendLinkOpen appends an OSC 8 hyperlink opener for uri, dropping control bytes so
+// the URI cannot end the sequence early.
+func appendLinkOpen(b []byte, uri string) []byte {
+	b = append(b, "\x1b]8;;"...)
+	for i := 0; i < len(uri); i++ {
+		if c := uri[i]; c >= 0x20 && c != 0x7f {
+			b = append(b, c)
+		}
+	}
+	return append(b, "\x1b\\"...)
+}
+
+// appendSGR appends the SGR sequence that selects s. When fromStyled is true the previous
+// run had a non-default style, so the sequence opens with a reset (0); a default s is just
+// a reset.
+func appendSGR(b []byte, s vterm.Style, fromStyled bool) []byte {
+	if s == (vterm.Style{}) {
+		return append(b, "\x1b[m"...)
+	}
+	b = append(b, "\x1b["...)
+	sep := false
+	param := func(p string) {
+		if sep {
+			b = append(b, ';')
+		}
+		b = append(b, p...)
+		sep = true
+	}
+	if fromStyled {
+		param("0")
+	}
+	a := s.Attr
+	if a&vterm.AttrBold != 0 {
+		param("1")
+	}
+	if a&vterm.AttrDim != 0 {
+		param("2")
+	}
+	if a&vterm.AttrItalic != 0 {
+		param("3")
+	}
+	switch s.Underline {
+	case vterm.UnderlineNone:
+	case vterm.UnderlineDouble:
+		param("4:2")
+	case vterm.UnderlineCurly:
+		param("4:3")
+	case vterm.UnderlineDotted:
+		param("4:4")
+	case vterm.UnderlineDashed:
+		param("4:5")
+	default:
+		param("4")
+	}
+	if a&vterm.AttrBlink != 0 {
+		param("5")
+	}
+	if a&vterm.AttrReverse != 0 {
+		param("7")
+	}
+	if a&vterm.AttrHidden != 0 {
+		param("8")
+	}
+	if a&vterm.AttrStrike != 0 {
+		param("9")
+	}
+	if a&vterm.AttrOverline != 0 {
+		param("53")
+	}
+	if !s.FG.IsDefault() {
+		if sep {
+			b = append(b, ';')
+		}
+		b = appendColor(b, s.FG, 30, 90, "38")
+		sep = true
+	}
+	if !s.BG.IsDefault() {
+		if sep {
+			b = append(b, ';')
+		}
+		b = appendColor(b, s.BG, 40, 100, "48")
+		sep = true
+	}
+	if !s.UL.IsDefault() && s.Underline != vterm.UnderlineNone {
+		if sep {
+			b = append(b, ';')
+		}
+		b = appendULColor(b, s.UL)
+	}
+	return append(b, 'm')
+}
+
+// appendColor appends the SGR parameters for c: base+i for the 8 ANSI colours,
+// bright+i-8 for the bright ones, ext;5;i for the rest of the palette and ext;2;r;g;b
+// for 24-bit colours.
+func appendColor(b []byte, c vterm.Color, base, bright int, ext string) []byte {
+	if i, ok := c.Index(); ok {
+		switch {
+		case i < 8:
+			return strconv.AppendInt(b, int64(base+int(i)), 10)
+		case i < 16:
+			return strconv.AppendInt(b, int64(bright+int(i)-8), 10)
+		}
+		b = append(b, ext...)
+		b = append(b, ";5;"...)
+		return strconv.AppendInt(b, int64(i), 10)
+	}
+	r, g, bl, _ := c.RGB()
+	b = append(b, ext...)
+	b = append(b, ";2;"...)
+	b = strconv.AppendInt(b, int64(r), 10)
+	b = append(b, ';')
+	b = strconv.AppendInt(b, int64(g), 10)
+	b = append(b, ';')
+	return strconv.AppendInt(b, int64(bl), 10)
+}
+
+// appendULColor appends SGR 58 in its colon form (58:5:i, 58:2::r:g:b), the form
+// terminals with coloured underlines parse.
+func appendULColor(b []byte, c vterm.Color) []byte {
+	if i, ok := c.Index(); ok {
+		b = append(b, "58:5:"...)
+		return strconv.AppendInt(b, int64(i), 10)
+	}
+	r, g, bl, _ := c.RGB()
+	b = append(b, "58:2::"...)
+	b = strconv.AppendInt(b, int64(r), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(g), 10)
+	b = append(b, ':')
+	return strconv.AppendInt(b, int64(bl), 10)
+}
+
+// lineCache keeps the rendered bytes of one pane's rows keyed by *vterm.Line, so a row
+// that did not change since the last rebuild (even if it moved, as when the screen
+// scrolls) is not rendered again. Two maps alternate: rows used in a rebuild survive into
+// the next one, the rest are dropped. Owned by the ui goroutine.
+type lineCache struct {
+	width, x0 int
+	link      func(uint32) string
+	cur, next map[*vterm.Line]string
+	buf       []byte
+}
+
+// reset empties the cache when the geometry (width or start column) changes.
+func (c *lineCache) reset(width, x0 int, link func(uint32) string) {
+	if c.cur == nil {
+		c.cur = make(map[*vterm.Line]string)
+		c.next = make(map[*vterm.Line]string)
+	}
+	if c.width != width || c.x0 != x0 {
+		clear(c.cur)
+		clear(c.next)
+	}
+	c.width, c.x0, c.link = width, x0, link
+}
+
+// row returns the rendered bytes of l; cursorX >= 0 draws the cursor, and such rows are
+// not cached (they change with every cursor move).
+func (c *lineCache) row(l *vterm.Line, cursorX int) string {
+	if cursorX < 0 && l != nil {
+		if s, ok := c.cur[l]; ok {
+			c.next[l] = s
+			return s
+		}
+		if s, ok := c.next[l]; ok {
+			return s
+		}
+	}
+	c.buf = renderLine(c.buf[:0], l, c.width, c.x0, cursorX, c.link)
+	s := string(c.buf)
+	if cursorX < 0 && l != nil {
+		c.next[l] = s
+	}
+	return s
+}
+
+// endRebuild closes one rebuild: only the rows it used stay cached.
+func (c *lineCache) endRebuild() {
+	c.cur, c.next = c.next, c.cur
+	clear(c.next)
+}

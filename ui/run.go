@@ -1,0 +1,148 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// probeTimeout bounds the wait for the outer terminal's answers at start-up (DA1 ends it
+// early; every terminal answers DA1).
+const probeTimeout = 750 * time.Millisecond
+
+// Run takes over the terminal (in, out), starts cfg's panes and runs the ui until the
+// user quits, the last pane is closed, input ends or ctx is cancelled (a signal). The
+// terminal is restored and every child process group ended before Run returns, also on
+// a panic, which comes back as a *PanicError to print after the restore.
+func Run(ctx context.Context, cfg Config, in, out *os.File) (err error) {
+	if len(cfg.Panes) == 0 {
+		return errors.New("no panes to start")
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+		cfg.Logger = log
+	}
+	o, err := openOuter(in, out)
+	if err != nil {
+		return err
+	}
+	host := NewHost(HostOptions{Version: cfg.Version, HistoryLimit: cfg.HistoryLimit, Logger: log})
+	var ir *inputReader
+	defer func() {
+		r := recover()
+		if rerr := o.restore(); rerr != nil {
+			log.Warn("restore terminal", "err", rerr)
+		}
+		if ir != nil {
+			ir.close()
+		}
+		if cerr := host.CloseAll(); cerr != nil {
+			log.Warn("close panes", "err", cerr)
+		}
+		if r != nil {
+			err = &PanicError{Value: r, Stack: debug.Stack()}
+			log.Error("panic", "err", err)
+		}
+	}()
+
+	ir, err = startInput(ctx, in)
+	if err != nil {
+		return err
+	}
+	if err := o.send(enterSeq + probeSeq); err != nil {
+		return fmt.Errorf("set up terminal: %w", err)
+	}
+	early, err := probeTerminal(o, ir, host, log)
+	if err != nil {
+		return err
+	}
+	w, h, err := o.size()
+	if err != nil {
+		return err
+	}
+	if err := startPanes(host, cfg, w, h); err != nil {
+		return err
+	}
+
+	r := lipgloss.NewRenderer(o)
+	r.SetColorProfile(termenv.EnvColorProfile())
+	r.SetHasDarkBackground(true) // never let termenv query the terminal behind our reader
+	m := newModel(cfg, host, modelOptions{width: w, height: h, input: ir.events, renderer: r, initial: early})
+	p := tea.NewProgram(m,
+		tea.WithInput(nil),
+		tea.WithOutput(o),
+		tea.WithContext(ctx),
+		tea.WithoutSignalHandler(),
+		tea.WithoutCatchPanics(),
+		tea.WithoutBracketedPaste(),
+	)
+	final, err := p.Run()
+	if fm, ok := final.(*model); ok && fm.err != nil {
+		return fm.err
+	}
+	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
+		return fmt.Errorf("ui: %w", err)
+	}
+	return nil
+}
+
+// probeTerminal waits for the answers to the start-up queries and applies them: the
+// default colours go to the Host (every emulator answers OSC 10/11 with them) and kitty
+// keyboard support turns on kitty reports. Other input read meanwhile is returned for
+// the model to replay.
+func probeTerminal(o *outer, ir *inputReader, host *Host, log *slog.Logger) ([]any, error) {
+	replies, early, err := ir.probe(probeTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("read terminal: %w", err)
+	}
+	var colors vterm.Colors
+	kitty := false
+	for _, rp := range replies {
+		r := parseReply(rp.Raw)
+		switch r.kind {
+		case replyFG:
+			colors.FG = r.color
+		case replyBG:
+			colors.BG = r.color
+		case replyKitty:
+			kitty = true
+		}
+	}
+	log.Info("terminal probed", "fg", colors.FG, "bg", colors.BG, "kitty", kitty, "answers", len(replies))
+	host.SetColors(colors)
+	if kitty {
+		host.SetKittyKeyboard(true)
+		if err := o.pushKitty(); err != nil {
+			return nil, fmt.Errorf("kitty keyboard: %w", err)
+		}
+	}
+	return early, nil
+}
+
+// startPanes starts every pane at the size the layout gives it on a w×h screen, so each
+// program starts at its final size.
+func startPanes(host *Host, cfg Config, w, h int) error {
+	ids := make([]int, len(cfg.Panes))
+	for i := range ids {
+		ids[i] = i + 1
+	}
+	rects := buildLayout(cfg.Layout, ids).rects(rect{0, 0, w, max(h-1, 0)})
+	for i, spec := range cfg.Panes {
+		r := rects[i].R
+		if _, err := host.Start(spec, r.W-2, r.H-2); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// styles are the lipgloss styles of agentmux's own chrome: borders, titles, the status
+// line, prompts and the help box. Pane contents never go through lipgloss (render.go).
+// Colours are fixed palette colours, never adaptive ones: an adaptive colour would make
+// termenv query the terminal's background behind our input reader's back.
+type styles struct {
+	border, borderFocus lipgloss.Style
+	title, titleFocus   lipgloss.Style
+	running, exited     lipgloss.Style
+	exitedBad           lipgloss.Style
+	status, statusKey   lipgloss.Style
+	statusMode          lipgloss.Style
+	statusMsg           lipgloss.Style
+	prompt              lipgloss.Style
+	helpBox, helpKey    lipgloss.Style
+	helpTitle           lipgloss.Style
+
+	// Pre-rendered pieces that do not depend on a pane.
+	vbar, vbarFocus string
+}
+
+// newStyles builds the styles for renderer r (tests pin its colour profile).
+func newStyles(r *lipgloss.Renderer) styles {
+	c := func(s string) lipgloss.Color { return lipgloss.Color(s) }
+	s := styles{
+		border:      r.NewStyle().Foreground(c("240")),
+		borderFocus: r.NewStyle().Foreground(c("39")),
+		title:       r.NewStyle().Foreground(c("250")),
+		titleFocus:  r.NewStyle().Foreground(c("231")).Bold(true),
+		running:     r.NewStyle().Foreground(c("71")),
+		exited:      r.NewStyle().Foreground(c("244")),
+		exitedBad:   r.NewStyle().Foreground(c("203")),
+		status:      r.NewStyle().Foreground(c("252")).Background(c("236")),
+		statusKey:   r.NewStyle().Foreground(c("16")).Background(c("39")).Bold(true),
+		statusMode:  r.NewStyle().Foreground(c("16")).Background(c("214")).Bold(true),
+		statusMsg:   r.NewStyle().Foreground(c("223")).Background(c("236")),
+		prompt:      r.NewStyle().Foreground(c("16")).Background(c("214")).Bold(true),
+		helpBox: r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("39")).
+			Padding(0, 1),
+		helpKey:   r.NewStyle().Foreground(c("39")).Bold(true),
+		helpTitle: r.NewStyle().Bold(true),
+	}
+	s.vbar = s.border.Render("│")
+	s.vbarFocus = s.borderFocus.Render("│")
+	return s
+}
+
+// topBorder draws a pane's top border, w columns wide: "╭ 1 alice ─ running ───╮".
+// The title is cut to fit; a pane narrower than its corners gets spaces.
+func (s styles) topBorder(w int, title, state string, focused, bad bool) string {
+	if w < 2 {
+		return strings.Repeat(" ", max(w, 0))
+	}
+	bs, ts := s.border, s.title
+	if focused {
+		bs, ts = s.borderFocus, s.titleFocus
+	}
+	ss := s.running
+	if state != "running" {
+		ss = s.exited
+		if bad {
+			ss = s.exitedBad
+		}
+	}
+	inner := w - 2
+	var b strings.Builder
+	b.WriteString(bs.Render("╭"))
+	used := 0
+	piece := func(text string, st lipgloss.Style) {
+		if used >= inner || text == "" {
+			return
+		}
+		text = ansi.Truncate(text, inner-used, "")
+		used += ansi.StringWidth(text)
+		b.WriteString(st.Render(text))
+	}
+	piece(" "+title+" ", ts)
+	if state != "" && inner-used >= ansi.StringWidth(state)+3 {
+		piece("─", bs)
+		piece(" "+state+" ", ss)
+	}
+	if rest := inner - used; rest > 0 {
+		b.WriteString(bs.Render(strings.Repeat("─", rest)))
+	}
+	b.WriteString(bs.Render("╮"))
+	return b.String()
+}
+
+// bottomBorder draws a pane's bottom border, w columns wide.
+func (s styles) bottomBorder(w int, focused bool) string {
+	if w < 2 {
+		return strings.Repeat(" ", max(w, 0))
+	}
+	bs := s.border
+	if focused {
+		bs = s.borderFocus
+	}
+	return bs.Render("╰" + strings.Repeat("─", w-2) + "╯")
+}

@@ -1,0 +1,202 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agentmux/agentmux/keys"
+)
+
+// errInputClosed says the outer terminal's input ended.
+var errInputClosed = errors.New("terminal input closed")
+
+// syncTimeout bounds how long a pane in synchronized output (mode 2026) may hold back
+// its frame, as terminals do, so a program that never ends its update cannot freeze it.
+const syncTimeout = 200 * time.Millisecond
+
+// Update routes each message to its handler. Every handler runs on bubbletea's event
+// loop, the single owner of the model and the Host.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case inputMsg:
+		return m, m.handleInput(msg)
+	case paneOutputMsg:
+		return m, m.handlePaneOutput(msg)
+	case frameMsg:
+		return m, m.handleFrame(msg)
+	case paneExitedMsg:
+		return m, m.handlePaneExited(msg)
+	case paneClosedMsg:
+		return m, m.handlePaneClosed(msg)
+	case tea.WindowSizeMsg:
+		return m, m.handleWindowSize(msg)
+	case fatalMsg:
+		return m, m.handleFatal(msg)
+	}
+	return m, nil
+}
+
+// handleInput handles one read's worth of outer-terminal events, in order, then re-arms
+// the input wait.
+func (m *model) handleInput(msg inputMsg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(msg.Events)+1)
+	for _, ev := range msg.Events {
+		switch ev := ev.(type) {
+		case keys.Key:
+			cmds = append(cmds, m.handleKey(ev))
+		case keys.Paste:
+			cmds = append(cmds, m.handlePaste(ev))
+		case keys.Mouse:
+			cmds = append(cmds, m.handleMouse(ev))
+		case keys.Focus:
+			m.handleFocus(ev)
+		case keys.Reply:
+			m.handleReply(ev)
+		}
+	}
+	switch {
+	case msg.Err != nil && (errors.Is(msg.Err, io.EOF) || errors.Is(msg.Err, errInputClosed)):
+		m.log.Info("terminal input ended; quitting")
+		return tea.Batch(append(cmds, tea.Quit)...)
+	case msg.Err != nil:
+		m.err = fmt.Errorf("read terminal input: %w", msg.Err)
+		return tea.Batch(append(cmds, tea.Quit)...)
+	case !msg.replay && m.input != nil:
+		cmds = append(cmds, waitForInput(m.input))
+	}
+	return tea.Batch(cmds...)
+}
+
+// handlePaneOutput marks a pane dirty and makes sure a frame is coming. Output is
+// coalesced to the frame rate: the pane's wait is re-armed only when its snapshot is
+// taken, so a flood costs one message per pane per frame.
+//
+// Relay seam: this is the moment a pane printed (the idle timer's reset point).
+func (m *model) handlePaneOutput(msg paneOutputMsg) tea.Cmd {
+	v := m.views[msg.ID]
+	if v == nil {
+		return nil
+	}
+	v.dirty, v.waiting = true, false
+	return m.scheduleFrame()
+}
+
+// scheduleFrame draws now when the last frame is at least a frame interval old, and
+// otherwise makes sure one tick comes at the end of the interval.
+func (m *model) scheduleFrame() tea.Cmd {
+	now := m.now()
+	due := m.lastFrame.Add(frameInterval)
+	if !due.After(now) {
+		return m.takeFrame()
+	}
+	return m.armFrame(due, now)
+}
+
+// armFrame arms a frame tick at due unless one no later than that is already coming.
+func (m *model) armFrame(due, now time.Time) tea.Cmd {
+	if m.frameArmed && !m.frameAt.After(due) {
+		return nil
+	}
+	m.frameArmed, m.frameAt = true, due
+	return frameAfter(due.Sub(now), due)
+}
+
+// handleFrame is the frame tick.
+func (m *model) handleFrame(msg frameMsg) tea.Cmd {
+	if msg.at.Equal(m.frameAt) {
+		m.frameArmed = false
+	}
+	return m.takeFrame()
+}
+
+// takeFrame snapshots every dirty pane and re-arms its output wait. A pane in the middle
+// of a synchronized update keeps its previous picture until the update ends (or
+// syncTimeout passes).
+func (m *model) takeFrame() tea.Cmd {
+	now := m.now()
+	m.lastFrame = now
+	var cmds []tea.Cmd
+	var retry time.Time
+	for _, p := range m.host.Panes() {
+		v := m.views[p.ID]
+		if v == nil || !v.dirty {
+			continue
+		}
+		snap := p.Term.Snapshot()
+		if snap.Modes.SyncOutput && !p.Exited {
+			if v.syncSince.IsZero() {
+				v.syncSince = now
+			}
+			if end := v.syncSince.Add(syncTimeout); end.After(now) {
+				if retry.IsZero() || end.Before(retry) {
+					retry = end
+				}
+				cmds = append(cmds, m.armOutput(p, v))
+				continue
+			}
+		}
+		v.syncSince = time.Time{}
+		v.dirty = false
+		if v.snap == nil || snap.Seq != v.snap.Seq {
+			v.snap = snap
+			v.stale = true
+			m.frameOK = false
+		}
+		cmds = append(cmds, m.armOutput(p, v))
+	}
+	if !retry.IsZero() {
+		cmds = append(cmds, m.armFrame(retry, now))
+	}
+	return tea.Batch(cmds...)
+}
+
+// armOutput re-arms pane p's output wait unless one is outstanding or the pane is done.
+func (m *model) armOutput(p *Pane, v *paneView) tea.Cmd {
+	if v.waiting || p.Exited {
+		return nil
+	}
+	v.waiting = true
+	return waitForOutput(p.ID, p.Proc.Updates(), p.Proc.Done())
+}
+
+// handlePaneExited keeps the pane on screen with its exit code until it is closed.
+func (m *model) handlePaneExited(msg paneExitedMsg) tea.Cmd {
+	p := m.host.Pane(msg.ID)
+	v := m.views[msg.ID]
+	if p == nil || v == nil {
+		return nil
+	}
+	m.host.MarkExited(msg.ID, msg.Code)
+	v.dirty, v.stale = true, true
+	m.frameOK = false
+	m.setStatus(fmt.Sprintf("pane %d %s exited (%d): %s x closes it", p.ID, p.Name, msg.Code, prefixLabel(m.cfg.PrefixSpec)))
+	return m.scheduleFrame()
+}
+
+// handlePaneClosed logs how a closed pane's process group ended.
+func (m *model) handlePaneClosed(msg paneClosedMsg) tea.Cmd {
+	if msg.Err != nil {
+		m.log.Warn("close pane", "pane", msg.ID, "err", msg.Err)
+	}
+	return nil
+}
+
+// handleWindowSize re-lays out every pane for the outer terminal's new size.
+func (m *model) handleWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
+	if msg.Width == m.width && msg.Height == m.height {
+		return nil
+	}
+	m.width, m.height = max(msg.Width, 1), max(msg.Height, 1)
+	m.relayout()
+	return nil
+}
+
+// handleFatal ends the program with the error (a panic caught in a goroutine).
+func (m *model) handleFatal(msg fatalMsg) tea.Cmd {
+	m.err = msg.Err
+	return tea.Quit
+}

@@ -1,0 +1,215 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// View returns the whole screen: exactly height lines of exactly width columns, panes
+// with their borders and the status line. It is called after every message, so it
+// returns the cached frame unless something visible changed, and then rebuilds only the
+// rows of panes whose snapshot, size, focus or scroll position changed.
+func (m *model) View() string {
+	if m.frameOK {
+		return m.frame
+	}
+	for _, pr := range m.rects {
+		if v := m.views[pr.Pane]; v != nil && v.stale {
+			m.buildRows(pr.Pane, v)
+		}
+	}
+	lines := make([]string, m.height)
+	var b strings.Builder
+	for y := 0; y < m.height-1; y++ {
+		b.Reset()
+		m.writeSpan(&b, y, 0, m.width)
+		lines[y] = b.String()
+	}
+	lines[m.height-1] = m.statusLine()
+	if m.mode == modeHelp {
+		m.overlayHelp(lines)
+	}
+	m.frame = strings.Join(lines, "\n")
+	m.frameOK = true
+	return m.frame
+}
+
+// buildRows renders a pane's content rows from its snapshot (or its scroll view),
+// reusing cached rows for lines that did not change.
+func (m *model) buildRows(id int, v *paneView) {
+	v.stale = false
+	p := m.host.Pane(id)
+	c := v.content
+	if p == nil || v.snap == nil {
+		v.rows, v.lines = v.rows[:0], v.lines[:0]
+		return
+	}
+	v.cache.reset(c.W, c.X, p.Term.Link)
+	lines := v.snap.Lines
+	if v.scroll != nil {
+		lines = scrollLines(p, v, c.H)
+	}
+	v.cursorRow, v.cursorX = -1, -1
+	if cur := v.snap.Cursor; id == m.focus && v.scroll == nil && cur.Visible && !p.Exited {
+		v.cursorRow, v.cursorX = cur.Y, cur.X
+	}
+	v.rows = resize(v.rows, c.H)
+	v.lines = resize(v.lines, c.H)
+	for r := range c.H {
+		var l *vterm.Line
+		if r < len(lines) {
+			l = lines[r]
+		}
+		cx := -1
+		if r == v.cursorRow {
+			cx = v.cursorX
+		}
+		v.lines[r] = l
+		v.rows[r] = v.cache.row(l, cx)
+	}
+	v.cache.endRebuild()
+}
+
+// resize returns s with length n, reusing its storage.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// writeSpan writes columns [from, to) of screen row y of the pane area.
+func (m *model) writeSpan(b *strings.Builder, y, from, to int) {
+	x := from
+	for _, pr := range m.rects {
+		r := pr.R
+		if y < r.Y || y >= r.Y+r.H || r.X+r.W <= from || r.X >= to {
+			continue
+		}
+		a, e := max(r.X, from), min(r.X+r.W, to)
+		if a > x {
+			b.WriteString(strings.Repeat(" ", a-x))
+		}
+		m.writePaneSpan(b, pr, y, a, e)
+		x = e
+	}
+	if x < to {
+		b.WriteString(strings.Repeat(" ", to-x))
+	}
+}
+
+// writePaneSpan writes columns [a, e) of pane pr's row y: border or content.
+func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
+	r := pr.R
+	v := m.views[pr.Pane]
+	p := m.host.Pane(pr.Pane)
+	if v == nil || p == nil || r.W < 2 || r.H < 2 {
+		b.WriteString(strings.Repeat(" ", e-a))
+		return
+	}
+	full := a == r.X && e == r.X+r.W
+	focused := pr.Pane == m.focus
+	if y == r.Y || y == r.Y+r.H-1 {
+		m.borders(p, v, r.W, focused)
+		s := v.bottom
+		if y == r.Y {
+			s = v.top
+		}
+		if !full {
+			s = ansi.Cut(s, a-r.X, e-r.X)
+		}
+		b.WriteString(s)
+		return
+	}
+	bar := m.st.vbar
+	if focused {
+		bar = m.st.vbarFocus
+	}
+	if a == r.X {
+		b.WriteString(bar)
+	}
+	row := y - r.Y - 1
+	c := v.content
+	ca, ce := max(a, c.X), min(e, c.X+c.W)
+	switch {
+	case ce <= ca:
+	case row >= len(v.rows):
+		b.WriteString(strings.Repeat(" ", ce-ca))
+	case ca == c.X && ce == c.X+c.W:
+		b.WriteString(v.rows[row])
+	default:
+		cx := -1
+		if row == v.cursorRow {
+			cx = v.cursorX
+		}
+		b.Write(renderSpan(nil, v.lines[row], ca-c.X, ce-c.X, c.X, cx, p.Term.Link))
+	}
+	if e == r.X+r.W {
+		b.WriteString(bar)
+	}
+}
+
+// borders refreshes a pane's cached top and bottom border rows when its width, title,
+// state or focus changed.
+func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
+	state := "running"
+	if p.Exited {
+		state = fmt.Sprintf("exited (%d)", p.Code)
+	}
+	title := fmt.Sprintf("%d %s", p.ID, p.Name)
+	key := fmt.Sprintf("%d|%t|%s|%s", w, focused, title, state)
+	if key == v.borderKey {
+		return
+	}
+	v.borderKey = key
+	v.top = m.st.topBorder(w, title, state, focused, p.Exited && p.Code != 0)
+	v.bottom = m.st.bottomBorder(w, focused)
+}
+
+// statusLine draws the bottom line: the prefix hint, the mode, and a message or a
+// question, padded to the full width.
+func (m *model) statusLine() string {
+	w := m.width
+	if m.mode == modeConfirm && m.confirm != nil {
+		text := ansi.Truncate(" "+m.confirm.prompt+" ", w, "")
+		return m.st.prompt.Render(text) + m.st.status.Render(strings.Repeat(" ", max(w-ansi.StringWidth(text), 0)))
+	}
+	var parts []string
+	used := 0
+	add := func(text string, st func(...string) string) {
+		if used >= w || text == "" {
+			return
+		}
+		text = ansi.Truncate(text, w-used, "")
+		used += ansi.StringWidth(text)
+		parts = append(parts, st(text))
+	}
+	pl := prefixLabel(m.cfg.PrefixSpec)
+	add(" "+pl+" ", m.st.statusKey.Render)
+	add(" ? help ", m.st.status.Render)
+	switch {
+	case m.mode == modePrefix:
+		add(" PREFIX ", m.st.statusMode.Render)
+	case m.mode == modeLink:
+		add(" LINK ", m.st.statusMode.Render)
+	case m.mode == modeHelp:
+		add(" HELP ", m.st.statusMode.Render)
+	}
+	if v, p := m.views[m.focus], m.focusedPane(); v != nil && p != nil && v.scroll != nil {
+		add(" "+scrollLabel(p, v)+" ", m.st.statusMode.Render)
+	}
+	if m.zoomed {
+		add(" ZOOM ", m.st.statusMode.Render)
+	}
+	if m.status != "" {
+		add(" "+m.status, m.st.statusMsg.Render)
+	}
+	if used < w {
+		parts = append(parts, m.st.status.Render(strings.Repeat(" ", w-used)))
+	}
+	return strings.Join(parts, "")
+}
