@@ -7,22 +7,22 @@
 //
 // Event flow (one goroutine owns each piece of mutable state):
 //
-//	 outer terminal (raw mode, alt screen, SGR mouse, paste, focus, kitty flags)
-//	      │ bytes                                              ▲ frames
-//	      ▼                                                    │
-//	 read loop ──chunks──▶ decode loop ──inputMsg──┐      outer (gated writer)
-//	 (cancelreader)       (keys.Decoder,           │           ▲
-//	                       escape timer)           │           │ View(): cached frame,
-//	                                               ▼           │ dirty rows rebuilt
-//	 ┌──────────────────────── bubbletea event loop: model.Update / View ────────────┐
-//	 │ prefix state machine → keys.Encode → Host.Write ─────────────┐                │
-//	 │ paneOutputMsg → mark dirty → frame tick (≤60/s) → Snapshot() │                │
-//	 │ paneExitedMsg → exit code in border                          │                │
-//	 └──────────────────────────────────────────────────────────────┼────────────────┘
-//	      ▲ waitForOutput(id): one per pane,        ▲ waitForExit   │ Proc.Write (FIFO,
-//	      │ re-armed when the snapshot is taken     │               ▼ never blocks)
-//	 ptyhost reader: Read → vterm.Write → Updates() (cap 1)    ptyhost writer → PTY
-//	                          │ replies (DA1, OSC 11, CSI ? u…) ──replySink──▶ writer
+//	outer terminal (raw mode, alt screen, SGR mouse, paste, focus, kitty flags)
+//	     │ bytes                                              ▲ frames
+//	     ▼                                                    │
+//	read loop ──chunks──▶ decode loop ──inputMsg──┐      outer (gated writer)
+//	(cancelreader)       (keys.Decoder,           │           ▲
+//	                      escape timer)           │           │ View(): cached frame,
+//	                                              ▼           │ dirty rows rebuilt
+//	┌──────────────────────── bubbletea event loop: model.Update / View ────────────┐
+//	│ prefix state machine → keys.Encode → Host.Write ─────────────┐                │
+//	│ paneOutputMsg → mark dirty → frame tick (≤60/s) → Snapshot() │                │
+//	│ paneExitedMsg → exit code in border                          │                │
+//	└──────────────────────────────────────────────────────────────┼────────────────┘
+//	     ▲ waitForOutput(id): one per pane,        ▲ waitForExit   │ Proc.Write (FIFO,
+//	     │ re-armed when the snapshot is taken     │               ▼ never blocks)
+//	ptyhost reader: Read → vterm.Write → Updates() (cap 1)    ptyhost writer → PTY
+//	                         │ replies (DA1, OSC 11, CSI ? u…) ──replySink──▶ writer
 //
 // Lock rule: the model and the Host are touched only by bubbletea's event loop. A
 // pane's vterm.Terminal is written by its ptyhost reader and read (Snapshot, modes) by

@@ -31,19 +31,19 @@ type confirmation struct {
 // paneView is the ui's drawing state for one pane: its last snapshot, its rendered rows
 // and its scroll position. Owned by the ui goroutine.
 type paneView struct {
-	snap    *vterm.Snapshot
-	cache   lineCache
-	rows    []string      // rendered content rows, one per content line
-	lines   []*vterm.Line // the lines rows were rendered from (for clipped redraws)
+	snap  *vterm.Snapshot
+	cache lineCache
+	rows  []string      // rendered content rows, one per content line
+	lines []*vterm.Line // the lines rows were rendered from (for clipped redraws)
 	// cursorRow and cursorX are where rows drew the cursor (-1: not drawn).
 	cursorRow, cursorX int
-	content rect     // where the rows go on the outer screen
-	dirty   bool     // output arrived: take a snapshot at the next frame
-	waiting bool     // a waitForOutput for this pane is outstanding
-	stale   bool     // rows must be rebuilt from the snapshot
+	content            rect // where the rows go on the outer screen
+	dirty              bool // output arrived: take a snapshot at the next frame
+	waiting            bool // a waitForOutput for this pane is outstanding
+	stale              bool // rows must be rebuilt from the snapshot
 	// syncSince is when the pane was first seen mid synchronized update (zero: not).
 	syncSince time.Time
-	scroll  *scrollState
+	scroll    *scrollState
 	// top and bottom are the cached border rows; borderKey says what they were drawn for.
 	top, bottom string
 	borderKey   string
