@@ -1,6 +1,9 @@
 package vterm
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // This file stores the main screen's history compactly. A row leaving the top of the
 // screen is encoded as one byte string (one UTF-8 rune per cell; 0x00 for an empty cell,
@@ -85,7 +88,7 @@ func (t *Terminal) pushHistory(r *row) {
 	if t.hist.limit <= 0 {
 		return
 	}
-	t.hist.slot().encode(r.cells, r.wrapped)
+	t.hist.slot().encode(r.cells[:r.hi], r.wrapped)
 }
 
 // encode stores cells into h, reusing h's buffers.
@@ -98,13 +101,20 @@ func (h *hline) encode(cells []Cell, wrapped bool) {
 		}
 		end--
 	}
-	text := h.text[:0]
+	text := slices.Grow(h.text[:0], end)
 	runs := h.runs[:0]
 	comb := h.comb[:0]
 	var cur Style
 	n := 0
-	for x := range cells[:end] {
+	for x := 0; x < end; x++ {
 		c := &cells[x]
+		if c.Style != cur {
+			if n > 0 {
+				runs = append(runs, hrun{uint16(n), cur})
+			}
+			cur, n = c.Style, 0
+		}
+		n++
 		switch {
 		case c.Width == 0:
 			text = append(text, encCont)
@@ -118,13 +128,6 @@ func (h *hline) encode(cells []Cell, wrapped bool) {
 		if c.Comb != "" {
 			comb = append(comb, hcomb{uint16(x), c.Comb})
 		}
-		if c.Style != cur {
-			if n > 0 {
-				runs = append(runs, hrun{uint16(n), cur})
-			}
-			cur, n = c.Style, 0
-		}
-		n++
 	}
 	if n > 0 && (len(runs) > 0 || cur != (Style{})) {
 		runs = append(runs, hrun{uint16(n), cur})

@@ -47,12 +47,19 @@ func (t *Terminal) printASCII(b []byte) {
 		r := t.scr.rows[c.y]
 		x := c.x
 		n := min(len(b), t.cols-x)
+		r.touch()
 		r.fixWide(x, x+n)
 		cells := r.cells[x : x+n]
 		for i, ch := range b[:n] {
-			cells[i] = Cell{Rune: rune(ch), Width: 1, Style: pen}
+			c := &cells[i]
+			c.Rune = rune(ch)
+			c.Width = 1
+			c.Style = pen
+			if c.Comb != "" {
+				c.Comb = ""
+			}
 		}
-		r.dirty = true
+		r.hi = max(r.hi, x+n)
 		b = b[n:]
 		x += n
 		if x >= t.cols {
@@ -63,6 +70,7 @@ func (t *Terminal) printASCII(b []byte) {
 				// final byte stays visible
 				last := b[len(b)-1]
 				r.cells[t.cols-1] = Cell{Rune: rune(last), Width: 1, Style: pen}
+				r.hi = t.cols
 				t.lastRune, t.lastWidth = rune(last), 1
 				return
 			}
@@ -140,12 +148,12 @@ func (t *Terminal) previousCell() *Cell {
 
 // combine appends a zero-width rune (or a ZWJ-joined rune) to the previous cell.
 func (t *Terminal) combine(r rune) {
+	t.scr.rows[t.cur.y].touch()
 	c := t.previousCell()
 	if c == nil || len(c.Comb)+utf8.RuneLen(r) > maxComb {
 		return
 	}
 	c.Comb += string(r)
-	t.scr.rows[t.cur.y].dirty = true
 }
 
 // put writes rune r of width w (1 or 2) at the cursor, wrapping first if needed.
@@ -173,6 +181,7 @@ func (t *Terminal) put(r rune, w int) {
 		}
 	}
 	row := t.scr.rows[c.y]
+	row.touch()
 	if t.modes.Insert {
 		row.insertBlanks(c.x, w, DefaultColor)
 	}
@@ -181,7 +190,7 @@ func (t *Terminal) put(r rune, w int) {
 	if w == 2 {
 		row.cells[c.x+1] = Cell{Width: 0, Style: c.pen}
 	}
-	row.dirty = true
+	row.hi = max(row.hi, c.x+w)
 	t.lastRune, t.lastWidth = r, w
 	if c.x+w >= t.cols {
 		c.x = t.cols - 1

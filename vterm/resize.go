@@ -79,8 +79,10 @@ func (r *row) resize(cols int) {
 		return
 	}
 	r.dirty = true
+	r.shared = false // both branches build a new cells array
 	if cols < old {
 		r.cells = append([]Cell(nil), r.cells[:cols]...)
+		r.hi = min(r.hi, cols)
 		if r.cells[cols-1].Width == 2 {
 			r.cells[cols-1] = blankCell(r.cells[cols-1].Style.BG)
 		}

@@ -3,13 +3,30 @@ package vterm
 // This file holds the grid: rows of cells owned by the writer, each with a cached
 // immutable copy for snapshots, and the row-level edits (erase, insert, delete, scroll).
 
-// row is one mutable screen row. snap is the last immutable copy handed out in a
-// Snapshot; dirty says the cells changed since, so the next Snapshot copies them again.
+// row is one mutable screen row, copied on write: snap is the Line last handed out in a
+// Snapshot, which shares the cells array while shared is set; the first change after
+// that copies the cells (touch). dirty says the cells changed since snap was made.
 type row struct {
-	cells   []Cell
+	cells []Cell
+	// hi bounds the used part of the row: every cell at or after hi is a default blank
+	// (no rune, width 1, default style). Erasing and history encoding stop there.
+	hi      int
 	wrapped bool
 	dirty   bool
+	shared  bool
 	snap    *Line
+}
+
+// touch prepares the row for a change of its cells: it takes a private copy when a
+// snapshot shares them and marks the row dirty. Call it before writing any cell.
+func (r *row) touch() {
+	if r.shared {
+		cells := make([]Cell, len(r.cells))
+		copy(cells, r.cells)
+		r.cells = cells
+		r.shared = false
+	}
+	r.dirty = true
 }
 
 // screen is the main or the alternate screen.
@@ -89,11 +106,17 @@ func (r *row) fill(x0, x1 int, bg Color) {
 	if x0 >= x1 {
 		return
 	}
-	r.dirty = true
+	r.touch()
 	if bg == DefaultColor {
-		copy(r.cells[x0:x1], blankRow)
+		if x1 >= r.hi {
+			x1, r.hi = r.hi, min(r.hi, x0)
+		}
+		if x0 < x1 {
+			copy(r.cells[x0:x1], blankRow)
+		}
 		return
 	}
+	r.hi = max(r.hi, x1)
 	c := blankCell(bg)
 	for i := x0; i < x1; i++ {
 		r.cells[i] = c
@@ -112,10 +135,12 @@ func (r *row) clear(bg Color) {
 func (r *row) fixWide(x0, x1 int) {
 	n := len(r.cells)
 	if x0 > 0 && x0 < n && r.cells[x0].Width == 0 {
+		r.touch()
 		r.cells[x0-1] = blankCell(r.cells[x0-1].Style.BG)
 		r.cells[x0] = blankCell(r.cells[x0].Style.BG)
 	}
 	if x1 > 0 && x1 < n && r.cells[x1].Width == 0 {
+		r.touch()
 		r.cells[x1-1] = blankCell(r.cells[x1-1].Style.BG)
 		r.cells[x1] = blankCell(r.cells[x1].Style.BG)
 	}
@@ -128,14 +153,16 @@ func (r *row) insertBlanks(x, n int, bg Color) {
 		return
 	}
 	n = min(n, cols-x)
+	r.touch()
 	r.fixWide(x, x)
 	// a wide character pushed across the right edge loses its lead/continuation pair
 	if cols-n > 0 && r.cells[cols-n].Width == 0 {
 		r.cells[cols-n-1] = blankCell(r.cells[cols-n-1].Style.BG)
 	}
 	copy(r.cells[x+n:], r.cells[x:cols-n])
+	r.hi = min(cols, r.hi+n)
+	copy(r.cells[x:x+n], blankRow) // the gap may lie past hi: make it blank first
 	r.fill(x, x+n, bg)
-	r.dirty = true
 }
 
 // deleteCells removes n cells at x, shifting the rest left and blanking the end.
@@ -145,10 +172,10 @@ func (r *row) deleteCells(x, n int, bg Color) {
 		return
 	}
 	n = min(n, cols-x)
+	r.touch()
 	r.fixWide(x, x+n)
 	copy(r.cells[x:], r.cells[x+n:])
 	r.fill(cols-n, cols, bg)
-	r.dirty = true
 }
 
 // scrollUp moves rows [top, bot] of the active screen up by n, blanking n rows at the
@@ -281,7 +308,6 @@ func (t *Terminal) insertLines(n int) {
 		return
 	}
 	t.scrollDown(y, t.margin.bot, n)
-	t.cur.x = 0
 	t.cur.pending = false
 }
 
@@ -298,18 +324,18 @@ func (t *Terminal) deleteLines(n int) {
 	for i := t.margin.bot - n + 1; i <= t.margin.bot; i++ {
 		s.rows[i].clear(t.cur.pen.BG)
 	}
-	t.cur.x = 0
 	t.cur.pending = false
 }
 
 // alignmentTest implements DECALN: fill the screen with 'E'.
 func (t *Terminal) alignmentTest() {
 	for _, r := range t.scr.rows {
+		r.touch()
 		for i := range r.cells {
 			r.cells[i] = Cell{Rune: 'E', Width: 1}
 		}
+		r.hi = len(r.cells)
 		r.wrapped = false
-		r.dirty = true
 	}
 	t.margin.top, t.margin.bot = 0, t.rows-1
 	t.cur.x, t.cur.y, t.cur.pending = 0, 0, false

@@ -34,12 +34,12 @@ func (t *Terminal) Snapshot() *Snapshot {
 	return s
 }
 
-// publish returns the row's immutable Line, copying the cells when they changed.
+// publish returns the row's immutable Line. A changed row's Line shares its cells array;
+// the row copies it before its next change (row.touch).
 func (r *row) publish() *Line {
 	if r.snap == nil || r.dirty || r.snap.Wrapped != r.wrapped {
-		cells := make([]Cell, len(r.cells))
-		copy(cells, r.cells)
-		r.snap = &Line{Cells: cells, Wrapped: r.wrapped}
+		r.snap = &Line{Cells: r.cells[:len(r.cells):len(r.cells)], Wrapped: r.wrapped}
+		r.shared = true
 		r.dirty = false
 	}
 	return r.snap
