@@ -100,7 +100,7 @@ func TestDecodeFunctionKeys(t *testing.T) {
 		{"\x1b[11~\x1b[12~\x1b[13~\x1b[14~", "key f1 | key f2 | key f3 | key f4"}, // rxvt; kitty's F3
 		{"\x1b[13;5~", "key ctrl+f3"},
 		{"\x1b[25~\x1b[34~", "key f13 | key f20"}, // VT220
-		{"\x1b[[A\x1b[[E", "key f1 | key f5"},      // Linux console
+		{"\x1b[[A\x1b[[E", "key f1 | key f5"},     // Linux console
 		{"\x1b[99~", "key unknown"},
 		// Application keypad (SS3) keys.
 		{"\x1bOp\x1bOy\x1bOM\x1bOk\x1bOX", "key kp_0 | key kp_9 | key kp_enter | key kp_add | key kp_equal"},
@@ -208,20 +208,20 @@ func TestDecodeMouseAndFocus(t *testing.T) {
 
 func TestDecodeReplies(t *testing.T) {
 	runDecode(t, []decCase{
-		{"\x1b[?62;22c", `reply "\x1b[?62;22c"`},                 // DA1
-		{"\x1b[>1;10;0c", `reply "\x1b[>1;10;0c"`},               // DA2
-		{"\x1b[?7u", `reply "\x1b[?7u"`},                         // kitty flags
-		{"\x1b[12;40R", `reply "\x1b[12;40R"`},                   // CPR
-		{"\x1b[1;1R", `reply "\x1b[1;1R"`},                       // CPR at the origin
-		{"\x1b[?12;40R", `reply "\x1b[?12;40R"`},                 // DECXCPR
-		{"\x1b[?2026;2$y", `reply "\x1b[?2026;2$y"`},             // DECRPM
-		{"\x1b[0n", `reply "\x1b[0n"`},                           // DSR
-		{"\x1b[8;24;80t", `reply "\x1b[8;24;80t"`},               // window size
+		{"\x1b[?62;22c", `reply "\x1b[?62;22c"`},     // DA1
+		{"\x1b[>1;10;0c", `reply "\x1b[>1;10;0c"`},   // DA2
+		{"\x1b[?7u", `reply "\x1b[?7u"`},             // kitty flags
+		{"\x1b[12;40R", `reply "\x1b[12;40R"`},       // CPR
+		{"\x1b[1;1R", `reply "\x1b[1;1R"`},           // CPR at the origin
+		{"\x1b[?12;40R", `reply "\x1b[?12;40R"`},     // DECXCPR
+		{"\x1b[?2026;2$y", `reply "\x1b[?2026;2$y"`}, // DECRPM
+		{"\x1b[0n", `reply "\x1b[0n"`},               // DSR
+		{"\x1b[8;24;80t", `reply "\x1b[8;24;80t"`},   // window size
 		{"\x1b]11;rgb:1c1c/1c1c/1c1c\x1b\\", `reply "\x1b]11;rgb:1c1c/1c1c/1c1c\x1b\\"`},
 		{"\x1b]10;rgb:ffff/ffff/ffff\a", `reply "\x1b]10;rgb:ffff/ffff/ffff\a"`},
 		{"\x1bP>|kitty(0.31)\x1b\\", `reply "\x1bP>|kitty(0.31)\x1b\\"`}, // XTVERSION
-		{"\x1bP1$r0m\x1b\\", `reply "\x1bP1$r0m\x1b\\"`},               // DECRQSS
-		{"\x1b_Gi=1;OK\x1b\\", `reply "\x1b_Gi=1;OK\x1b\\"`},           // kitty graphics
+		{"\x1bP1$r0m\x1b\\", `reply "\x1bP1$r0m\x1b\\"`},                 // DECRQSS
+		{"\x1b_Gi=1;OK\x1b\\", `reply "\x1b_Gi=1;OK\x1b\\"`},             // kitty graphics
 		// Replies mixed with keys, as they arrive at start-up.
 		{"a\x1b]11;rgb:0/0/0\x07\x1b[?62c\x1b[Ab", `key a | reply "\x1b]11;rgb:0/0/0\a" | reply "\x1b[?62c" | key up | key b`},
 		// An ESC that cuts a string short ends it.
