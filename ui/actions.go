@@ -170,7 +170,7 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 			m.ask(fmt.Sprintf("close pane %d %s? (y/n)", p.ID, p.Name), func() tea.Cmd { return m.closePane(id) })
 		}
 	case actQuit:
-		m.ask("quit agentmux? (y/n)", func() tea.Cmd { return tea.Quit })
+		m.ask("quit agentmux? (y/n)", m.quit)
 	case actSendPrefix:
 		m.forwardKey(k)
 	}
@@ -243,7 +243,7 @@ func (m *model) closePane(id int) tea.Cmd {
 	m.setStatus(fmt.Sprintf("closed pane %d %s", p.ID, p.Name))
 	cmd := endProcess(p.ID, p.Proc)
 	if len(m.host.Panes()) == 0 {
-		return tea.Sequence(cmd, tea.Quit)
+		return tea.Sequence(cmd, m.quit())
 	}
 	return cmd
 }

@@ -88,8 +88,9 @@ type model struct {
 	frame      string
 	frameOK    bool
 
-	initial []any
-	err     error // why the program quit, when it was an error
+	initial  []any
+	quitting bool  // tea.Quit has been returned
+	err      error // why the program quit, when it was an error
 }
 
 var _ tea.Model = (*model)(nil)
@@ -207,4 +208,10 @@ func (m *model) focusedPane() *Pane { return m.host.Pane(m.focus) }
 func (m *model) setStatus(s string) {
 	m.status = s
 	m.frameOK = false
+}
+
+// quit ends the program (run.go restores the terminal and closes the panes).
+func (m *model) quit() tea.Cmd {
+	m.quitting = true
+	return tea.Quit
 }

@@ -24,7 +24,7 @@ type scrollState struct {
 // screen's top row (the bottom-most scroll position).
 func scrollBounds(p *Pane) (oldest, bottom int64) {
 	bottom = p.Term.ScreenTop()
-	return bottom - int64(p.Term.Snapshot().HistoryLen), bottom
+	return bottom - int64(p.Term.HistoryLen()), bottom
 }
 
 // enterScroll puts the focused pane in scroll mode at the bottom.
@@ -108,7 +108,7 @@ func (m *model) wheel(p *Pane, v *paneView, up bool) {
 func scrollLines(p *Pane, v *paneView, n int) []*vterm.Line {
 	out := make([]*vterm.Line, n)
 	bottom := p.Term.ScreenTop()
-	oldest := bottom - int64(v.snap.HistoryLen)
+	oldest := bottom - int64(p.Term.HistoryLen())
 	top := max(v.scroll.top, oldest)
 	if top < bottom {
 		hist := p.Term.HistoryLines(int(top-oldest), int(min(bottom-top, int64(n))))

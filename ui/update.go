@@ -61,10 +61,10 @@ func (m *model) handleInput(msg inputMsg) tea.Cmd {
 	switch {
 	case msg.Err != nil && (errors.Is(msg.Err, io.EOF) || errors.Is(msg.Err, errInputClosed)):
 		m.log.Info("terminal input ended; quitting")
-		return tea.Batch(append(cmds, tea.Quit)...)
+		return tea.Batch(append(cmds, m.quit())...)
 	case msg.Err != nil:
 		m.err = fmt.Errorf("read terminal input: %w", msg.Err)
-		return tea.Batch(append(cmds, tea.Quit)...)
+		return tea.Batch(append(cmds, m.quit())...)
 	case !msg.replay && m.input != nil:
 		cmds = append(cmds, waitForInput(m.input))
 	}
@@ -198,5 +198,5 @@ func (m *model) handleWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 // handleFatal ends the program with the error (a panic caught in a goroutine).
 func (m *model) handleFatal(msg fatalMsg) tea.Cmd {
 	m.err = msg.Err
-	return tea.Quit
+	return m.quit()
 }

@@ -1,0 +1,432 @@
+package ui
+
+// Model tests drive Update with the messages bubbletea would deliver (decoded input
+// events, pane output, exits, window sizes) over fake panes whose emulators are real, and
+// check what each pane's program was sent, the model's state, and golden View()s at
+// 120×40.
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/vterm"
+)
+
+func TestViewTwoPanes(t *testing.T) {
+	hs := newHarness(t, 120, 40, "claude", "codex")
+	hs.output(1, "\x1b[1;32mClaude Code\x1b[m ready\r\n\x1b[38;2;255;128;0m> \x1b[mhello")
+	hs.output(2, "\x1b[?1049h\x1b[H\x1b[44m codex \x1b[m\x1b[3;1Hwide: 世界 ok")
+	hs.golden("two-panes")
+	txt := hs.text()
+	for _, want := range []string{"1 claude", "2 codex", "running", "Claude Code ready", "> hello", "wide: 世界 ok", "^A", "? help"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("view lacks %q", want)
+		}
+	}
+}
+
+func TestPanesStartAtTheirLayoutSize(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	for id, want := range map[int][2]int{1: {58, 37}, 2: {58, 37}} {
+		if got := hs.procs[id].lastSize(); got != want {
+			t.Errorf("pane %d started at %v, want %v", id, got, want)
+		}
+		if c, r := hs.host.Pane(id).Term.Size(); c != want[0] || r != want[1] {
+			t.Errorf("pane %d emulator is %dx%d, want %v", id, c, r, want)
+		}
+	}
+}
+
+func TestTypingGoesToTheFocusedPaneOnly(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	hs.press(textKeys("hi")...)
+	hs.press(codeKey(keys.KeyEnter))
+	if got := hs.procs[1].sent(); got != "hi\r" {
+		t.Errorf("pane 1 got %q, want %q", got, "hi\r")
+	}
+	if got := hs.procs[2].sent(); got != "" {
+		t.Errorf("pane 2 got %q, want nothing", got)
+	}
+	hs.press(testPrefix, runeKey('2'))
+	hs.press(runeKey('x'))
+	if got := hs.procs[2].sent(); got != "x" {
+		t.Errorf("after prefix 2, pane 2 got %q, want x", got)
+	}
+	if got := hs.procs[1].sent(); got != "" {
+		t.Errorf("after prefix 2, pane 1 got %q", got)
+	}
+}
+
+func TestKeysHonourThePaneModes(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a")
+	hs.press(codeKey(keys.KeyUp))
+	hs.output(1, "\x1b[?1h") // DECCKM
+	hs.press(codeKey(keys.KeyUp))
+	hs.press(keys.Key{Code: keys.KeyTab, Mod: keys.ModShift}, keys.Key{Code: keys.KeyRune, Rune: 'x', Mod: keys.ModAlt}, codeKey(keys.KeyF5))
+	if got, want := hs.procs[1].sent(), "\x1b[A\x1bOA\x1b[Z\x1bx\x1b[15~"; got != want {
+		t.Errorf("sent %q, want %q", got, want)
+	}
+}
+
+func TestKittyEncodingNeedsTheOuterTerminal(t *testing.T) {
+	shiftEnter := keys.Key{Code: keys.KeyEnter, Mod: keys.ModShift}
+	hs := newHarness(t, 120, 40, "codex")
+	hs.output(1, "\x1b[>7u") // Codex pushes kitty flags
+	hs.press(shiftEnter)
+	if got := hs.procs[1].sent(); got != "\r" {
+		t.Errorf("legacy outer terminal: shift+enter sent %q, want CR", got)
+	}
+	hs.input(keys.Reply{Raw: []byte("\x1b[?1u")})
+	if !hs.host.KittyKeyboard() {
+		t.Fatal("a CSI ? u answer did not turn kitty support on")
+	}
+	hs.press(shiftEnter)
+	if got := hs.procs[1].sent(); got != "\x1b[13;2u" {
+		t.Errorf("kitty outer terminal: shift+enter sent %q, want CSI 13;2u", got)
+	}
+}
+
+func TestPrefixStateMachine(t *testing.T) {
+	cases := []struct {
+		name   string
+		keys   []keys.Key
+		focus  int
+		mode   inputMode
+		sent   [3]string // what panes 1..3 were sent (index 0 unused)
+		status string
+	}{
+		{name: "prefix alone waits", keys: []keys.Key{testPrefix}, focus: 1, mode: modePrefix},
+		{name: "prefix prefix sends the prefix", keys: []keys.Key{testPrefix, testPrefix}, focus: 1, sent: [3]string{"", "\x01"}},
+		{name: "prefix digit focuses", keys: []keys.Key{testPrefix, runeKey('2'), runeKey('z')}, focus: 2, sent: [3]string{"", "", "z"}},
+		{name: "prefix missing pane", keys: []keys.Key{testPrefix, runeKey('7')}, focus: 1, status: "no pane 7"},
+		{name: "unknown command eats one key only", keys: []keys.Key{testPrefix, runeKey('k'), runeKey('j')}, focus: 1, sent: [3]string{"", "j"}},
+		{name: "prefix o cycles", keys: []keys.Key{testPrefix, runeKey('o'), testPrefix, runeKey('o'), testPrefix, runeKey('o')}, focus: 1},
+		{name: "prefix arrow moves right", keys: []keys.Key{testPrefix, codeKey(keys.KeyRight)}, focus: 2},
+		{name: "prefix arrow at the edge stays", keys: []keys.Key{testPrefix, codeKey(keys.KeyLeft)}, focus: 1},
+		{name: "link waits for a pane", keys: []keys.Key{testPrefix, runeKey('l')}, focus: 1, mode: modeLink},
+		{name: "link then digit", keys: []keys.Key{testPrefix, runeKey('l'), runeKey('2')}, focus: 1, status: relayUnavailable},
+		{name: "relay keys", keys: []keys.Key{testPrefix, runeKey('L')}, focus: 1, status: relayUnavailable},
+		{name: "help then any key closes it", keys: []keys.Key{testPrefix, runeKey('?'), runeKey('x'), runeKey('y')}, focus: 1, sent: [3]string{"", "y"}},
+		{name: "close asks", keys: []keys.Key{testPrefix, runeKey('x')}, focus: 1, mode: modeConfirm},
+		{name: "close cancelled", keys: []keys.Key{testPrefix, runeKey('x'), runeKey('n'), runeKey('a')}, focus: 1, sent: [3]string{"", "a"}},
+		{name: "ctrl+A matches like ctrl+a", keys: []keys.Key{{Code: keys.KeyRune, Rune: 'A', Mod: keys.ModCtrl}, runeKey('3')}, focus: 3},
+		{name: "a release is ignored", keys: []keys.Key{{Code: keys.KeyRune, Rune: 'a', Mod: keys.ModCtrl, Event: keys.KeyRelease}, runeKey('3')}, focus: 1, sent: [3]string{"", "3"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			hs := newHarness(t, 120, 40, "a", "b", "c")
+			for _, k := range c.keys {
+				hs.press(k)
+			}
+			if hs.m.focus != c.focus {
+				t.Errorf("focus %d, want %d", hs.m.focus, c.focus)
+			}
+			if hs.m.mode != c.mode {
+				t.Errorf("mode %d, want %d", hs.m.mode, c.mode)
+			}
+			for id := 1; id <= 2; id++ {
+				if got := hs.procs[id].sent(); got != c.sent[id] {
+					t.Errorf("pane %d was sent %q, want %q", id, got, c.sent[id])
+				}
+			}
+			if c.status != "" && hs.m.status != c.status {
+				t.Errorf("status %q, want %q", hs.m.status, c.status)
+			}
+		})
+	}
+}
+
+func TestCloseAndQuit(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	hs.press(testPrefix, runeKey('x'))
+	if !strings.Contains(hs.text(), "close pane 1 a? (y/n)") {
+		t.Fatalf("no close question on the status line:\n%s", hs.text())
+	}
+	cmd := hs.send(inputMsg{Events: []any{runeKey('y')}})
+	if hs.host.Pane(1) != nil || hs.m.focus != 2 {
+		t.Fatalf("pane 1 not closed (focus %d)", hs.m.focus)
+	}
+	if cmd == nil {
+		t.Fatal("closing returned no Cmd to end the process")
+	}
+	if got := rectsString(hs.m.rects); got != "2:0,0 120x39" {
+		t.Errorf("after close, layout %s", got)
+	}
+	if got := hs.procs[2].lastSize(); got != [2]int{118, 37} {
+		t.Errorf("pane 2 not resized to the full width: %v", got)
+	}
+	hs.press(testPrefix, runeKey('q'))
+	if !strings.Contains(hs.text(), "quit agentmux? (y/n)") {
+		t.Fatal("no quit question")
+	}
+	hs.press(runeKey('y'))
+	if !hs.m.quitting {
+		t.Error("y to quit did not quit")
+	}
+}
+
+func TestClosingTheLastPaneQuits(t *testing.T) {
+	hs := newHarness(t, 80, 24, "a")
+	hs.press(testPrefix, runeKey('x'), runeKey('y'))
+	if !hs.m.quitting {
+		t.Error("closing the last pane did not quit")
+	}
+}
+
+func TestExitedPaneKeepsItsCode(t *testing.T) {
+	hs := newHarness(t, 120, 40, "ok", "fails")
+	hs.output(2, "error: no API key\r\n")
+	hs.exit(2, 3)
+	hs.golden("exited")
+	if !strings.Contains(hs.text(), "exited (3)") {
+		t.Error("no exit code in the border")
+	}
+	hs.press(testPrefix, runeKey('2'))
+	hs.press(runeKey('x'))
+	if got := hs.procs[2].sent(); got != "" {
+		t.Errorf("an exited pane was sent %q", got)
+	}
+	if !strings.Contains(hs.m.status, "has exited") {
+		t.Errorf("status %q does not say the pane exited", hs.m.status)
+	}
+}
+
+func TestWindowResizeRelaysOut(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b", "c", "d")
+	hs.send(tea.WindowSizeMsg{Width: 200, Height: 51})
+	want := "1:0,0 100x25 2:100,0 100x25 3:0,25 100x25 4:100,25 100x25"
+	if got := rectsString(hs.m.rects); got != want {
+		t.Errorf("layout %s, want %s", got, want)
+	}
+	for id := 1; id <= 4; id++ {
+		if got := hs.procs[id].lastSize(); got != [2]int{98, 23} {
+			t.Errorf("pane %d resized to %v, want 98x23", id, got)
+		}
+	}
+	hs.view() // geometry checked by view()
+}
+
+func TestZoom(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	hs.press(testPrefix, runeKey('2'), testPrefix, runeKey('z'))
+	if got := rectsString(hs.m.rects); got != "2:0,0 120x39" {
+		t.Errorf("zoomed layout %s", got)
+	}
+	if got := hs.procs[2].lastSize(); got != [2]int{118, 37} {
+		t.Errorf("zoomed pane size %v", got)
+	}
+	if !strings.Contains(hs.text(), "ZOOM") {
+		t.Error("no ZOOM on the status line")
+	}
+	hs.press(testPrefix, runeKey('z'))
+	if got := rectsString(hs.m.rects); got != "1:0,0 60x39 2:60,0 60x39" {
+		t.Errorf("unzoomed layout %s", got)
+	}
+}
+
+func TestPaste(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a")
+	hs.input(keys.Paste{Text: "one\ntwo"})
+	if got := hs.procs[1].sent(); got != "one\ntwo" && got != "one\rtwo" {
+		t.Errorf("plain paste sent %q", got)
+	}
+	hs.output(1, "\x1b[?2004h")
+	hs.input(keys.Paste{Text: "x\x1b[201~y"})
+	if got, want := hs.procs[1].sent(), "\x1b[200~xy\x1b[201~"; got != want {
+		t.Errorf("bracketed paste sent %q, want %q", got, want)
+	}
+	// A paste cancels a pending prefix instead of being swallowed by it.
+	hs.press(testPrefix)
+	hs.input(keys.Paste{Text: "z"})
+	if hs.m.mode != modeNormal || hs.procs[1].sent() != "\x1b[200~z\x1b[201~" {
+		t.Error("paste after the prefix was not delivered")
+	}
+}
+
+func TestFocusEventsGoOnlyToPanesThatAsked(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	hs.output(2, "\x1b[?1004h")
+	hs.input(keys.Focus{In: false})
+	if got := hs.procs[1].sent(); got != "" {
+		t.Errorf("pane 1 (no 1004) got %q", got)
+	}
+	if got := hs.procs[2].sent(); got != "\x1b[O" {
+		t.Errorf("pane 2 got %q, want CSI O", got)
+	}
+	// Moving focus between panes sends nothing.
+	hs.press(testPrefix, runeKey('2'), testPrefix, runeKey('1'))
+	if got := hs.procs[2].sent(); got != "" {
+		t.Errorf("switching panes sent %q to pane 2", got)
+	}
+}
+
+func TestOuterColoursReachTheEmulators(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a")
+	hs.input(keys.Reply{Raw: []byte("\x1b]11;rgb:1e1e/2020/3030\x1b\\")})
+	hs.output(1, "\x1b]11;?\x1b\\")
+	if got := hs.procs[1].sent(); !strings.Contains(got, "rgb:1e1e/2020/3030") {
+		t.Errorf("OSC 11 answer %q does not carry the outer background", got)
+	}
+}
+
+func TestMouse(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	// A click on pane 2 focuses it; its program did not ask for the mouse: nothing sent.
+	hs.input(keys.Mouse{X: 80, Y: 10, Button: keys.ButtonLeft, Action: keys.MousePress})
+	hs.input(keys.Mouse{X: 80, Y: 10, Button: keys.ButtonLeft, Action: keys.MouseRelease})
+	if hs.m.focus != 2 || hs.procs[2].sent() != "" {
+		t.Fatalf("click: focus %d", hs.m.focus)
+	}
+	// Pane 1 asks for SGR mouse reports: a click arrives in pane-local coordinates.
+	hs.output(1, "\x1b[?1000h\x1b[?1006h")
+	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.ButtonLeft, Action: keys.MousePress})
+	hs.input(keys.Mouse{X: 70, Y: 3, Button: keys.ButtonLeft, Action: keys.MouseRelease})
+	if hs.m.focus != 1 {
+		t.Errorf("focus %d after clicking pane 1", hs.m.focus)
+	}
+	// Content starts at (1,1): (5,3) is (4,2), 1-based (5,3); the release outside the
+	// pane is clamped to its last column (57).
+	if got, want := hs.procs[1].sent(), "\x1b[<0;5;3M\x1b[<0;58;3m"; got != want {
+		t.Errorf("mouse reports %q, want %q", got, want)
+	}
+	// The wheel over a program that did not ask scrolls its history.
+	for i := range 60 {
+		hs.output(2, strings.Repeat("x", i%7)+"line\r\n")
+	}
+	hs.input(keys.Mouse{X: 80, Y: 10, Button: keys.WheelUp, Action: keys.MousePress})
+	if v := hs.m.views[2]; v.scroll == nil {
+		t.Fatal("wheel up did not enter scroll mode")
+	}
+	hs.input(keys.Mouse{X: 80, Y: 10, Button: keys.WheelDown, Action: keys.MousePress})
+	if v := hs.m.views[2]; v.scroll != nil {
+		t.Error("wheel down to the bottom did not leave scroll mode")
+	}
+	// The wheel over a program that asked for the mouse is forwarded.
+	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelUp, Action: keys.MousePress})
+	if got := hs.procs[1].sent(); got != "\x1b[<64;5;3M" {
+		t.Errorf("wheel forwarded as %q", got)
+	}
+}
+
+func TestScrollMode(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a")
+	var b strings.Builder
+	for i := 1; i <= 100; i++ {
+		b.WriteString("line " + itoa(i) + "\r\n")
+	}
+	hs.output(1, b.String())
+	hs.press(testPrefix, runeKey('['))
+	hs.press(codeKey(keys.KeyPgUp))
+	hs.golden("scroll")
+	txt := hs.text()
+	// 100 lines on a 37-row pane: 64 in history, the screen starts at line 65; a page up
+	// (36 rows) shows lines 29 to 65.
+	if !strings.Contains(txt, "│line 29 ") || strings.Contains(txt, "line 66") {
+		t.Errorf("PgUp did not show earlier lines:\n%s", txt)
+	}
+	if !strings.Contains(txt, "SCROLL 36 up") {
+		t.Error("status line lacks the scroll position")
+	}
+	// Output arriving meanwhile does not move the view.
+	hs.output(1, "new 1\r\nnew 2\r\n")
+	if got := hs.text(); !strings.Contains(got, "│line 29 ") || !strings.Contains(got, "SCROLL 38 up") {
+		t.Errorf("view moved with new output:\n%s", got)
+	}
+	// Keys are not sent while scrolling; g goes to the top, q leaves.
+	hs.press(runeKey('g'))
+	if !strings.Contains(hs.text(), "line 1 ") {
+		t.Error("g did not go to the oldest line")
+	}
+	hs.press(runeKey('q'))
+	if hs.m.views[1].scroll != nil || hs.procs[1].sent() != "" {
+		t.Error("q did not leave scroll mode cleanly")
+	}
+}
+
+func TestHelpOverlay(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	hs.output(1, "some text under the help")
+	hs.press(testPrefix, runeKey('?'))
+	hs.golden("help")
+	txt := hs.text()
+	for _, b := range keymap {
+		if !strings.Contains(txt, b.desc) {
+			t.Errorf("help lacks %q", b.desc)
+		}
+	}
+}
+
+func TestCursorDrawnOnlyInTheFocusedPane(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	hs.output(1, "ab")
+	hs.output(2, "cd")
+	v := hs.view()
+	if !strings.Contains(v, "ab\x1b[7m \x1b[m") {
+		t.Error("no cursor after the focused pane's text")
+	}
+	if strings.Contains(v, "cd\x1b[7m") {
+		t.Error("cursor drawn in the unfocused pane")
+	}
+	hs.output(1, "\x1b[?25l")
+	if strings.Contains(hs.view(), "ab\x1b[7m") {
+		t.Error("cursor drawn although the program hid it")
+	}
+}
+
+func TestOutputIsCoalescedToTheFrameRate(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a")
+	hs.output(1, "one")
+	before := hs.text()
+	// More output within the same frame interval: no new snapshot yet, a tick is armed.
+	hs.host.Pane(1).Term.Write([]byte(" two"))
+	cmd := hs.send(paneOutputMsg{ID: 1})
+	if cmd == nil || !hs.m.frameArmed {
+		t.Fatal("no frame tick armed for output inside the frame interval")
+	}
+	if hs.text() != before {
+		t.Error("view changed before the frame tick")
+	}
+	hs.clock = hs.clock.Add(frameInterval)
+	hs.send(frameMsg{at: hs.m.frameAt})
+	if !strings.Contains(hs.text(), "one two") {
+		t.Error("frame tick did not draw the new output")
+	}
+}
+
+func TestSynchronizedOutputHoldsTheFrame(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a")
+	hs.output(1, "old")
+	hs.output(1, "\x1b[?2026h\x1b[2J\x1b[Hhalf")
+	if txt := hs.text(); !strings.Contains(txt, "old") || strings.Contains(txt, "half") {
+		t.Error("a half-drawn synchronized frame was shown")
+	}
+	hs.output(1, " done\x1b[?2026l")
+	if txt := hs.text(); !strings.Contains(txt, "half done") {
+		t.Error("the finished synchronized frame was not shown")
+	}
+}
+
+func TestTinyScreenNeverOverflows(t *testing.T) {
+	for _, size := range [][2]int{{1, 1}, {2, 2}, {5, 3}, {7, 4}, {3, 10}} {
+		hs := newHarness(t, size[0], size[1], "a", "b", "c", "d")
+		hs.output(1, "hello 世界")
+		hs.press(testPrefix, runeKey('?'))
+		hs.view() // checks every line is exactly the width
+		hs.press(runeKey('x'))
+		hs.send(tea.WindowSizeMsg{Width: size[0] + 1, Height: size[1] + 1})
+		hs.view()
+	}
+}
+
+// itoa avoids strconv in the table-building helpers above.
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+var _ = vterm.Style{}
