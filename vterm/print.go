@@ -64,7 +64,7 @@ func (t *Terminal) printASCII(b []byte) {
 		x += n
 		if x >= t.cols {
 			c.x = t.cols - 1
-			c.pending = true
+			c.pending = t.modes.Autowrap
 			if !t.modes.Autowrap && len(b) > 0 {
 				// without autowrap the rest overwrites the last column: only the
 				// final byte stays visible
@@ -194,7 +194,7 @@ func (t *Terminal) put(r rune, w int) {
 	t.lastRune, t.lastWidth = r, w
 	if c.x+w >= t.cols {
 		c.x = t.cols - 1
-		c.pending = true
+		c.pending = t.modes.Autowrap
 	} else {
 		c.x += w
 	}
