@@ -36,17 +36,16 @@ var builtins = Profiles{
 			`^\s*│?\s*❯ 1\. Yes`,
 		),
 		Chrome: pats(append([]string{
-			`^\s*❯\s*$`,                              // empty prompt row
-			`^\s*[⏵⏸]`,                               // mode footer: ⏵⏵ auto mode on, ⏸ plan mode on
-			`\(shift\+tab to cycle\)`,                // footer hint
-			`esc to interrupt`,                       // busy footer
-			`· /effort\s*$`,                          // effort indicator row
-			`^\s*\? for shortcuts`,                   // hint row
-			`^[·✢*✶✻✽✳] \S+…`,                        // spinner row: ✽ Quantumizing… (2s · ↓ 3 tokens)
-			`^[·✢*✶✻✽✳] \S+ for \d+[smh]`,            // summary: ✻ Cogitated for 8s · done 12:05 AM
-			`^\s*⎿\s+Tip:`,                           // tips under the spinner
-			`^\s*\S.*·\s*(?:←|→) for agents\s*$`,     // agents hint
-			`^\s{20,}\S.*(?:/effort|for agents)\s*$`, // right-aligned hints
+			`^\s*❯\s*$`,               // empty prompt row
+			`^\s*[⏵⏸]`,                // mode footer: ⏵⏵ auto mode on, ⏸ plan mode on
+			`\(shift\+tab to cycle\)`, // footer hint
+			`esc to interrupt`,        // busy footer
+			`^\s*[◐◑◒◓○●◔◕]\s+\S+ · /effort\s*$`, // effort indicator, right-aligned
+			`^\s*\? for shortcuts`,               // hint row
+			`^[·✢*✶✻✽✳] \S+…`,                    // spinner row: ✽ Quantumizing… (2s · ↓ 3 tokens)
+			`^[·✢*✶✻✽✳] \S+ for \d+[smh]`,        // summary: ✻ Cogitated for 8s · done 12:05 AM
+			`^\s*⎿\s+Tip:`,                       // tips under the spinner
+			`^\s*[⏵⏸].*·\s*(?:←|→) for agents`,   // agents hint in the footer
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"● ", "⏺ "},
 		EchoPrefixes:   []string{"❯ "},

@@ -36,6 +36,7 @@ var ErrUnterminated = errors.New("relay block has no [[/RELAY]]")
 // one space after their indentation is removed.
 func Commands(text string) []Command {
 	var out []Command
+	midLine := false // text starts inside a line, after a block
 	for len(text) > 0 {
 		nl := strings.IndexByte(text, '\n')
 		line := text
@@ -47,17 +48,17 @@ func Commands(text string) []Command {
 			end := strings.Index(rest, blockClose)
 			if end < 0 || end > maxBlockLen {
 				out = append(out, Command{Err: ErrUnterminated})
-				text = advance(text, nl)
+				text, midLine = advance(text, nl), false
 				continue
 			}
 			out = append(out, parseBlock(rest[:end]))
-			text = rest[end+len(blockClose):]
+			text, midLine = rest[end+len(blockClose):], true
 			continue
 		}
-		if c, ok := parseLine(line); ok {
+		if c, ok := parseLine(line); ok && !midLine {
 			out = append(out, c)
 		}
-		text = advance(text, nl)
+		text, midLine = advance(text, nl), false
 	}
 	return out
 }

@@ -20,8 +20,27 @@ func Delta(p Profile, lines []string, typed []string) string {
 // Extract is Delta that also returns the index in lines of the last row that gave words
 // to the text, or -1 when the text is empty. A caller moves its baseline past that row.
 func Extract(p Profile, lines []string, typed []string) (string, int) {
+	return extract(p, newMatcher(p.Chrome), cleanAll(lines), typed)
+}
+
+// Since returns the words that are new in lines compared with before (see Fresh), as
+// Extract does for lines[Fresh(p, before, lines):], with the index of the last row that
+// gave words counted in lines. It is what the relay runs at a turn's end, and shares the
+// work of the two steps.
+func Since(p Profile, before, lines []string, typed []string) (string, int) {
+	chrome := newMatcher(p.Chrome)
 	lines = cleanAll(lines)
-	end := LiveStart(p, lines)
+	from := fresh(p, chrome, cleanAll(before), lines)
+	text, last := extract(p, chrome, lines[from:], typed)
+	if last >= 0 {
+		last += from
+	}
+	return text, last
+}
+
+// extract is Extract on cleaned lines with a matcher for p.Chrome.
+func extract(p Profile, chrome *matcher, lines []string, typed []string) (string, int) {
+	end := liveStart(p, chrome, lines)
 	targets := typedTargets(typed)
 	var out []string
 	last := -1
@@ -40,14 +59,14 @@ func Extract(p Profile, lines []string, typed []string) (string, int) {
 			out = append(out, "")
 			continue
 		}
-		if p.IsChrome(line) {
+		if chrome.match(line) {
 			continue
 		}
 		if pre := p.echoPrefix(line); pre > 0 {
 			if j, ok := matchTyped(lines, i, pre, targets); ok {
 				closeBlock()
 				if !p.StrictEcho {
-					j = max(j, echoBlockEnd(p, lines, i, end))
+					j = max(j, echoBlockEnd(p, chrome, lines, i, end))
 				}
 				i = j
 				firstContent = false
@@ -55,7 +74,7 @@ func Extract(p Profile, lines []string, typed []string) (string, int) {
 			}
 			if !p.StrictEcho {
 				closeBlock()
-				i = echoBlockEnd(p, lines, i, end)
+				i = echoBlockEnd(p, chrome, lines, i, end)
 				firstContent = false
 				continue
 			}
@@ -87,14 +106,14 @@ func Extract(p Profile, lines []string, typed []string) (string, int) {
 // echoBlockEnd returns the index of the last row of the echo block opened at row i: the
 // rows indented under it, across blank rows, up to a row that is chrome, opens an answer
 // or another echo, or is not indented.
-func echoBlockEnd(p Profile, lines []string, i, end int) int {
+func echoBlockEnd(p Profile, chrome *matcher, lines []string, i, end int) int {
 	last := i
 	for j := i + 1; j < end; j++ {
 		l := lines[j]
 		if isBlank(l) {
 			continue
 		}
-		if l[0] != ' ' || p.IsChrome(l) || p.answerPrefix(l) > 0 || p.echoPrefix(l) > 0 {
+		if l[0] != ' ' || chrome.match(l) || p.answerPrefix(l) > 0 || p.echoPrefix(l) > 0 {
 			break
 		}
 		last = j
@@ -117,17 +136,23 @@ func typedTargets(typed []string) []string {
 // nonSpace returns s without white space, so text compares equal however it was
 // reflowed.
 func nonSpace(s string) string {
-	if strings.IndexFunc(s, unicode.IsSpace) < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		if !unicode.IsSpace(r) {
-			b.WriteRune(r)
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f' {
+				b = append(b, c)
+			}
+			i++
+			continue
 		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
 	}
-	return b.String()
+	return string(b)
 }
 
 // matchTyped reports whether the rows from i (the first one after its pre bytes of echo
@@ -204,6 +229,11 @@ func dedent(rows []string, w int) {
 // dropping leading and trailing blank rows.
 func joinCollapsed(rows []string) string {
 	var b strings.Builder
+	n := 0
+	for _, r := range rows {
+		n += len(r) + 2
+	}
+	b.Grow(n)
 	blank := false
 	for _, r := range rows {
 		if r == "" {

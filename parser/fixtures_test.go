@@ -139,6 +139,10 @@ func TestFixtureDelta(t *testing.T) {
 				if last < 0 || !strings.Contains(fresh[last], "Line two done.") {
 					t.Errorf("typed %q: last row %d is not the answer's", typed, last)
 				}
+				got, last = Since(p, base.screen(), lines, typed)
+				if got != answer || last < 0 || !strings.Contains(lines[last], "Line two done.") {
+					t.Errorf("typed %q: Since = %q, %d", typed, got, last)
+				}
 			}
 			// Nothing new after the turn: a baseline at the final screen yields nothing.
 			again := final.rows[final.hist:]

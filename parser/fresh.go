@@ -8,17 +8,22 @@ package parser
 //
 // Rows that are blank or chrome never count. The rows of before's trailing live block (the
 // input box, footers) are ignored: they are redrawn anyway. Two rules skip old rows:
-//   - a reprint: when the last few rows before held (tailRows, with enough text to be
+//   - a reprint: when the last rows before held (up to tailRows, with enough text to be
 //     distinctive) appear again, in order and together, everything up to their last
 //     appearance is old (Ink programs clear the screen and reprint the whole transcript);
 //   - the longest run of rows at the start of lines (after any reprint) that appear in
 //     before in the same order is old: it is the part of the screen that stayed, even if
 //     rows between them were erased or the screen scrolled.
 func Fresh(p Profile, before, lines []string) int {
-	before = before[:LiveStart(p, before)]
+	return fresh(p, newMatcher(p.Chrome), cleanAll(before), cleanAll(lines))
+}
+
+// fresh is Fresh on cleaned rows with a matcher for p.Chrome.
+func fresh(p Profile, chrome *matcher, before, lines []string) int {
+	before = before[:liveStart(p, chrome, before)]
 	var sigB []string
 	for _, b := range before {
-		if k := sigKey(p, b); k != "" {
+		if k := sigKey(chrome, b); k != "" {
 			sigB = append(sigB, k)
 		}
 	}
@@ -27,7 +32,7 @@ func Fresh(p Profile, before, lines []string) int {
 	}
 	keys := make([]string, len(lines))
 	for i, l := range lines {
-		keys[i] = sigKey(p, l)
+		keys[i] = sigKey(chrome, l)
 	}
 	start, ptr := 0, 0
 	if at := lastRun(keys, tail(sigB)); at >= 0 {
@@ -58,12 +63,14 @@ func Fresh(p Profile, before, lines []string) int {
 	return len(lines)
 }
 
-// tailRows is how many of before's last significant rows make up the reprint anchor, and
-// tailChars how much text they need to hold to be trusted.
+// tailRows is how many of before's last significant rows make up the reprint anchor:
+// enough that only a reprint repeats them all in order (an agent's habitual sign-off of a
+// few rows must not look like one), tailMin the fewest it may have, and tailChars how
+// much text they need to hold to be trusted.
 const (
-	tailRows  = 6
-	tailChars = 40
+	tailRows  = 12
 	tailMin   = 3
+	tailChars = 40
 )
 
 // tail returns the reprint anchor: the last significant rows of sig, or nil when they
@@ -114,17 +121,17 @@ func lastRun(keys []string, run []string) int {
 	return -1
 }
 
-// sigKey returns the comparison key of a row: the row without trailing white space, or ""
-// for a row that is blank or chrome and so never counts.
-func sigKey(p Profile, row string) string {
-	row = clean(row)
-	if isBlank(row) || p.IsChrome(row) {
+// sigKey returns the comparison key of a cleaned row: the row itself, or "" for a row
+// that is blank or chrome and so never counts.
+func sigKey(chrome *matcher, row string) string {
+	if isBlank(row) || chrome.match(row) {
 		return ""
 	}
 	return row
 }
 
-// maxMerged bounds the transcript Merge keeps; older rows are dropped first.
+// maxMerged bounds the transcript Merge keeps: past it by a quarter, the oldest rows
+// are dropped down to maxMerged.
 const maxMerged = 20000
 
 // Merge adds one frame of a full-screen program to the transcript accumulated from its
@@ -133,16 +140,14 @@ const maxMerged = 20000
 // frame is aligned with the transcript's end where the most rows agree (a shift means the
 // content scrolled); the transcript keeps what scrolled away and takes the frame for the
 // rest, since the newest frame is the truest. A frame that aligns nowhere is appended.
-// acc is not modified.
+// Like append, Merge may reuse acc's storage: use only the returned slice afterwards.
 func Merge(acc, screen []string) []string {
 	screen = trimBlankEnd(screen)
 	if len(screen) == 0 {
 		return acc
 	}
-	if len(acc) == 0 {
-		return append([]string(nil), screen...)
-	}
-	bestS, bestScore := -1, 0
+	at := len(acc) // where the frame goes: appended unless it aligns
+	bestScore := 0
 	lo := max(0, len(acc)-2*len(screen))
 	for s := len(acc); s >= lo; s-- {
 		eq, neq := 0, 0
@@ -159,19 +164,12 @@ func Merge(acc, screen []string) []string {
 			}
 		}
 		if eq > 0 && eq > neq && eq-neq > bestScore {
-			bestS, bestScore = s, eq-neq
+			at, bestScore = s, eq-neq
 		}
 	}
-	var out []string
-	if bestS < 0 {
-		out = make([]string, 0, len(acc)+len(screen))
-		out = append(append(out, acc...), screen...)
-	} else {
-		out = make([]string, 0, bestS+len(screen))
-		out = append(append(out, acc[:bestS]...), screen...)
-	}
-	if len(out) > maxMerged {
-		out = out[len(out)-maxMerged:]
+	out := append(acc[:at], screen...)
+	if len(out) > maxMerged+maxMerged/4 {
+		out = append([]string(nil), out[len(out)-maxMerged:]...)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -16,8 +17,10 @@ import (
 type Pattern struct {
 	re *regexp.Regexp
 	// first lists the runes a matching line's first non-space rune must be one of; nil
-	// means the pattern gives no such guarantee and must always be tried.
+	// means the pattern gives no such guarantee.
 	first []rune
+	// need lists strings one of which every match contains; nil means no such guarantee.
+	need []string
 }
 
 // Compile parses a regular expression into a Pattern.
@@ -28,7 +31,9 @@ func Compile(expr string) (Pattern, error) {
 	}
 	p := Pattern{re: re}
 	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
-		p.first = firstRunes(tree.Simplify())
+		tree = tree.Simplify()
+		p.first = firstRunes(tree)
+		p.need = required(tree)
 	}
 	return p, nil
 }
@@ -62,6 +67,9 @@ func (p Pattern) Match(s string) bool {
 			return false
 		}
 	}
+	if p.need != nil && !containsAny(s, p.need) {
+		return false
+	}
 	return p.re.MatchString(s)
 }
 
@@ -69,6 +77,15 @@ func (p Pattern) Match(s string) bool {
 func matchAny(ps []Pattern, s string) bool {
 	for _, p := range ps {
 		if p.Match(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
 			return true
 		}
 	}
@@ -214,6 +231,60 @@ func leadRunes(re *syntax.Regexp) []rune {
 			}
 		}
 		return rs
+	}
+	return nil
+}
+
+// maxNeed bounds the alternatives required keeps.
+const maxNeed = 8
+
+// required returns strings one of which every match of re contains (the literal parts it
+// cannot match without), or nil when that cannot be told. Like firstRunes, nil only
+// disables a shortcut.
+func required(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+			return nil
+		}
+		return []string{string(re.Rune)}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min < 1 {
+			return nil
+		}
+		return required(re.Sub[0])
+	case syntax.OpConcat:
+		// The sub whose shortest alternative is longest says the most.
+		var best []string
+		bestLen := 0
+		for _, s := range re.Sub {
+			r := required(s)
+			if r == nil {
+				continue
+			}
+			short := len(r[0])
+			for _, x := range r[1:] {
+				short = min(short, len(x))
+			}
+			if short > bestLen {
+				best, bestLen = r, short
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range re.Sub {
+			r := required(s)
+			if r == nil {
+				return nil
+			}
+			if out = append(out, r...); len(out) > maxNeed {
+				return nil
+			}
+		}
+		return out
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package parser
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // State is what a program's title and screen say about it.
@@ -78,7 +79,7 @@ func LiveRegion(p Profile, screen []string) []string {
 	for end > 0 && isBlank(screen[end-1]) {
 		end--
 	}
-	start := LiveStart(p, screen[:end])
+	start := liveStart(p, newMatcher(p.Chrome), screen[:end])
 	if min := end - p.liveRows(); min < start {
 		start = max(min, 0)
 	}
@@ -91,13 +92,18 @@ func LiveRegion(p Profile, screen []string) []string {
 // StrictEcho only the last non-blank row may be an echo row (the prompt being typed at).
 // It returns len(screen) when the last row is none of those.
 func LiveStart(p Profile, screen []string) int {
+	return liveStart(p, newMatcher(p.Chrome), screen)
+}
+
+// liveStart is LiveStart with a matcher for p.Chrome.
+func liveStart(p Profile, chrome *matcher, screen []string) int {
 	i := len(screen)
 	seen := false // a non-blank row is already in the block
 	for i > 0 {
 		row := clean(screen[i-1])
 		if row != "" {
 			echo := p.echoPrefix(row) > 0 && (!p.StrictEcho || !seen)
-			if !echo && !p.IsChrome(row) {
+			if !echo && !chrome.match(row) {
 				break
 			}
 			seen = true
@@ -126,4 +132,19 @@ func cleanAll(rows []string) []string {
 }
 
 // isBlank reports whether s holds nothing but white space.
-func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsSpace(r) {
+				return false
+			}
+			return strings.TrimSpace(s[i:]) == ""
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,93 @@
+package parser
+
+// Strategy: profiles files as TOML text → the resulting profile set or the exact error
+// the person would read. Overrides replace lists, `add` extends them, `extends` inherits,
+// and every mistake (bad TOML, unknown key, bad pattern, unknown parent, loop) is an
+// error naming where it is.
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLoadProfiles(t *testing.T) {
+	ps, err := LoadProfiles([]byte(`
+[profile.claude]
+busy_title = ['^BUSY']
+
+[profile.claude.add]
+chrome = ['^\s*my footer']
+echo_prefixes = ["» "]
+
+[profile.aider]
+extends = "mybase"
+programs = ["aider"]
+live_rows = 4
+
+[profile.mybase]
+busy_markers = ['Waiting for']
+strict_echo = false
+`))
+	if err != nil {
+		t.Fatalf("LoadProfiles: %v", err)
+	}
+	c := ps["claude"]
+	if len(c.BusyTitle) != 1 || !c.BusyTitle[0].Match("BUSY now") || c.BusyTitle[0].Match("◐ Claude Code") {
+		t.Errorf("claude busy_title not replaced: %v", c.BusyTitle)
+	}
+	if !c.IsChrome("  my footer here") || !c.IsChrome("❯ ") {
+		t.Errorf("claude chrome not extended")
+	}
+	if got := c.EchoPrefixes; len(got) != 2 || got[1] != "» " {
+		t.Errorf("claude echo prefixes = %q", got)
+	}
+	if len(c.IdleTitle) == 0 {
+		t.Errorf("claude idle title lost")
+	}
+	a := ps.For("/usr/bin/aider")
+	if a.Name != "aider" || a.LiveRows != 4 || a.StrictEcho || len(a.BusyMarkers) != 1 {
+		t.Errorf("aider = %+v", a)
+	}
+	if ps["mybase"].Name != "mybase" || !ps["mybase"].IsChrome("$ ") {
+		t.Errorf("mybase does not start from generic")
+	}
+	if ps.For("codex").Name != "codex" {
+		t.Errorf("built-ins missing from the result")
+	}
+	if Builtins()["claude"].BusyTitle[0].Match("BUSY") {
+		t.Errorf("LoadProfiles changed the built-ins")
+	}
+}
+
+func TestLoadProfilesErrors(t *testing.T) {
+	tests := []struct {
+		name, data, want string
+	}{
+		{"bad toml", `[profile.x`, "profiles: toml:"},
+		{"unknown key", "[profile.x]\nchrom = ['a']", "unknown keys: profile.x.chrom"},
+		{"bad pattern", "[profile.x]\nchrome = ['ok', '(unclosed']", `profile "x": chrome[1]: pattern "(unclosed"`},
+		{"bad added pattern", "[profile.x.add]\nbusy_markers = ['[z-a]']", `profile "x": add: busy_markers[0]`},
+		{"unknown parent", "[profile.x]\nextends = 'nope'", `profile "x": extends unknown profile "nope"`},
+		{"loop", "[profile.x]\nextends = 'y'\n[profile.y]\nextends = 'x'", "extends loop"},
+		{"negative live rows", "[profile.x]\nlive_rows = -1", "live_rows must not be negative"},
+		{"wrong type", "[profile.x]\nchrome = 'a'", "profiles: toml:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadProfiles([]byte(tt.data))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadProfilesEmpty(t *testing.T) {
+	ps, err := LoadProfiles(nil)
+	if err != nil {
+		t.Fatalf("LoadProfiles(nil): %v", err)
+	}
+	if len(ps) != len(Builtins()) {
+		t.Fatalf("got %d profiles, want the %d built-ins", len(ps), len(Builtins()))
+	}
+}

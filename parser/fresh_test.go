@@ -1,0 +1,172 @@
+package parser
+
+// Strategy: tables of {screen at the baseline, rows now} → the first new row, covering
+// the ways programs redraw: plain appending, a live region that shrinks and moves (Ink),
+// a scroll into history, a clear-and-reprint of the whole transcript, and rows erased
+// from the middle. Merge is checked on frames of a full-screen program that scrolls,
+// streams into its last row, or changes completely.
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestFresh(t *testing.T) {
+	p := ProfileFor("claude")
+	rule := strings.Repeat("─", 30)
+	box := []string{rule, "❯\u00a0", rule, "  ⏵⏵ auto mode on (shift+tab to cycle)"}
+	header := []string{" ▐▛███▛█   Claude Code v2.1.330", "▝▜██████▀  Opus 5.5 · API Usage Billing"}
+	cat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	long := make([]string, 0, 30)
+	for i := 0; i < 30; i++ {
+		long = append(long, fmt.Sprintf("  old answer row number %02d with some words", i))
+	}
+	signoff := []string{"  Let me know if anything else is needed,", "  I am around all day", "  and tomorrow.", "  Cheers,", "  — Bob", "  (sent from the relay)"}
+	tests := []struct {
+		name   string
+		before []string
+		lines  []string
+		want   int
+	}{
+		{
+			name:   "nothing before",
+			before: nil,
+			lines:  []string{"a"},
+			want:   0,
+		},
+		{
+			name:   "appended after the old content, box moved down",
+			before: cat(header, []string{""}, box),
+			lines:  cat(header, []string{"", "❯ hi", "", "● Hello"}, box),
+			want:   3,
+		},
+		{
+			name:   "nothing new",
+			before: cat(header, box),
+			lines:  cat(header, box),
+			want:   len(header) + len(box),
+		},
+		{
+			name:   "a notice above the box was erased and the echo took its place",
+			before: cat(header, []string{"⚠ Warning: something", "   continued warning"}, box),
+			lines:  cat(header, []string{"❯ hi", "● Hello"}, box),
+			want:   2,
+		},
+		{
+			name:   "clear and reprint of a transcript longer than the screen",
+			before: cat(long[20:], box),
+			lines:  cat(long[20:], header, long, []string{"❯ next", "● New answer"}, box),
+			want:   len(long[20:]) + len(header) + len(long),
+		},
+		{
+			name:   "a short tail is no reprint anchor: only the in-order prefix is old",
+			before: cat([]string{"● ok"}, box),
+			lines:  cat([]string{"● ok", "❯ again", "● ok"}, box),
+			want:   1,
+		},
+		{
+			name:   "a sign-off the agent repeats is no reprint",
+			before: cat(header, []string{"❯ one", "● First answer."}, signoff, box),
+			lines:  cat(header, []string{"❯ one", "● First answer."}, signoff, []string{"❯ two", "● Second answer."}, signoff, box),
+			want:   len(header) + 2 + len(signoff),
+		},
+		{
+			name:   "repeated input and answer after the old ones are new",
+			before: cat([]string{"❯ continue", "● Done."}, box),
+			lines:  cat([]string{"❯ continue", "● Done.", "❯ continue", "● Done."}, box),
+			want:   2,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Fresh(p, tt.before, tt.lines); got != tt.want {
+				t.Errorf("Fresh = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMerge(t *testing.T) {
+	frame := func(from, to int, last string) []string {
+		var out []string
+		for i := from; i < to; i++ {
+			out = append(out, fmt.Sprintf("row %d", i))
+		}
+		if last != "" {
+			out = append(out, last)
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		frames [][]string
+		want   []string
+	}{
+		{
+			name:   "first frame",
+			frames: [][]string{frame(0, 3, "")},
+			want:   frame(0, 3, ""),
+		},
+		{
+			name:   "streaming into the last row replaces it",
+			frames: [][]string{frame(0, 3, "• Hel"), frame(0, 3, "• Hello wor"), frame(0, 3, "• Hello world")},
+			want:   frame(0, 3, "• Hello world"),
+		},
+		{
+			name:   "scrolling keeps what left the top",
+			frames: [][]string{frame(0, 5, ""), frame(2, 7, ""), frame(6, 11, "")},
+			want:   frame(0, 11, ""),
+		},
+		{
+			name:   "a frame that aligns nowhere is appended",
+			frames: [][]string{frame(0, 3, ""), {"something else", "entirely"}},
+			want:   append(frame(0, 3, ""), "something else", "entirely"),
+		},
+		{
+			name:   "blank frames change nothing",
+			frames: [][]string{frame(0, 3, ""), {"", ""}},
+			want:   frame(0, 3, ""),
+		},
+		{
+			name:   "trailing blank rows are dropped",
+			frames: [][]string{{"a", "b", "", ""}},
+			want:   []string{"a", "b"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var acc []string
+			for _, f := range tt.frames {
+				acc = Merge(acc, f)
+			}
+			if !reflect.DeepEqual(acc, tt.want) {
+				t.Errorf("Merge = %q, want %q", acc, tt.want)
+			}
+		})
+	}
+}
+
+func TestMergeBounded(t *testing.T) {
+	var acc []string
+	for i := 0; i < maxMerged/10+10; i++ {
+		f := make([]string, 10)
+		for j := range f {
+			f[j] = fmt.Sprintf("frame %d row %d", i, j)
+		}
+		acc = Merge(acc, f)
+	}
+	if len(acc) < maxMerged || len(acc) > maxMerged+maxMerged/4 {
+		t.Fatalf("len = %d, want %d to %d", len(acc), maxMerged, maxMerged+maxMerged/4)
+	}
+	if want := fmt.Sprintf("frame %d row 9", maxMerged/10+9); acc[len(acc)-1] != want {
+		t.Fatalf("last row %q, want %q", acc[len(acc)-1], want)
+	}
+}

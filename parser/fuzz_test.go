@@ -1,0 +1,109 @@
+package parser
+
+// Strategy: fuzzing with real screens as seeds. FuzzDelta checks that Extract never
+// panics, agrees with a slow reference (the same profile with the first-rune shortcut
+// off, so every pattern runs on every row), never invents text, and never lets a chrome
+// row through (a chrome-looking output row must come from a longer, non-chrome row whose
+// glyph or indentation was stripped). FuzzFresh checks bounds and that Fresh of a
+// transcript against itself finds nothing new. FuzzCommands checks that every command is
+// either well-formed or carries an error.
+
+import (
+	"strings"
+	"testing"
+)
+
+// slowProfile returns p with the first-rune shortcut disabled on every pattern.
+func slowProfile(p Profile) Profile {
+	p = p.clone()
+	for _, l := range [][]Pattern{p.IdleTitle, p.BusyTitle, p.ApprovalTitle, p.BusyMarkers, p.ApprovalMarkers, p.Chrome} {
+		for i := range l {
+			l[i].first = nil
+		}
+	}
+	return p
+}
+
+func seedScreens(f *testing.F) {
+	for _, name := range fixtureNames {
+		ss := loadSamples(f, name)
+		for _, s := range []sample{ss[0], ss[len(ss)/2], ss[len(ss)-1]} {
+			f.Add(strings.Join(s.rows, "\n"), "say hi", uint8(len(name)))
+		}
+	}
+	f.Add("❯ hi\n● Hello\n  world\n❯ ", "hi", uint8(0))
+	f.Add("> x\n\n\n  code\n> ", "x", uint8(3))
+}
+
+var fuzzProfiles = []string{"claude", "codex", "gemini", "generic"}
+
+func FuzzDelta(f *testing.F) {
+	seedScreens(f)
+	f.Fuzz(func(t *testing.T, text, typed string, which uint8) {
+		p := Builtins()[fuzzProfiles[int(which)%len(fuzzProfiles)]]
+		lines := strings.Split(text, "\n")
+		got, last := Extract(p, lines, []string{typed})
+		ref, refLast := Extract(slowProfile(p), lines, []string{typed})
+		if got != ref || last != refLast {
+			t.Fatalf("fast %q/%d, reference %q/%d", got, last, ref, refLast)
+		}
+		if (got == "") != (last < 0) || last >= len(lines) {
+			t.Fatalf("text %q with last %d of %d", got, last, len(lines))
+		}
+		cleaned := cleanAll(lines)
+		for _, out := range strings.Split(got, "\n") {
+			if out == "" {
+				continue
+			}
+			found, fromLonger := false, false
+			for _, in := range cleaned {
+				if strings.HasSuffix(in, out) {
+					found = true
+					if in != out && !p.IsChrome(in) {
+						fromLonger = true
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("output row %q is in no input row", out)
+			}
+			if p.IsChrome(out) && !fromLonger {
+				t.Fatalf("chrome row %q in the delta %q", out, got)
+			}
+		}
+	})
+}
+
+func FuzzFresh(f *testing.F) {
+	seedScreens(f)
+	f.Fuzz(func(t *testing.T, text, before string, which uint8) {
+		p := Builtins()[fuzzProfiles[int(which)%len(fuzzProfiles)]]
+		lines := strings.Split(text, "\n")
+		n := Fresh(p, strings.Split(before, "\n"), lines)
+		if n < 0 || n > len(lines) {
+			t.Fatalf("Fresh = %d for %d rows", n, len(lines))
+		}
+		content := lines[:LiveStart(p, lines)]
+		if k := Fresh(p, lines, content); Delta(p, content[k:], nil) != "" {
+			t.Fatalf("a screen compared with itself has new words: %q", Delta(p, content[k:], nil))
+		}
+		var acc []string
+		for _, frame := range strings.Split(before, "\f") {
+			acc = Merge(acc, strings.Split(frame, "\n"))
+		}
+	})
+}
+
+func FuzzCommands(f *testing.F) {
+	f.Add("@relay:bob hi")
+	f.Add(`[[RELAY]]{"to":"a","text":"b"}[[/RELAY]]`)
+	f.Add("[[RELAY]]{\n\"to\": \"a\",\n\"text\": \"x\"\n}\n[[/RELAY]]\n@relay:c d")
+	f.Add("[[RELAY]][[/RELAY]][[RELAY]]")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, c := range Commands(text) {
+			if c.Err == nil && (c.To == "" || strings.TrimSpace(c.Text) == "") {
+				t.Fatalf("command without error is incomplete: %+v", c)
+			}
+		}
+	})
+}

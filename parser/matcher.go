@@ -1,0 +1,81 @@
+package parser
+
+// matcher answers "is this row chrome?" for many rows of one call, faster than trying
+// every pattern on every row: patterns are indexed by the first non-space rune they need,
+// the rest are screened by the literals they need, and the answer for a row that reached
+// the regexp engine is remembered (transcripts repeat rules, prompts and footers).
+type matcher struct {
+	byRune map[rune][]Pattern
+	rest   []Pattern
+	memo   map[string]bool
+}
+
+// maxMemo bounds the remembered answers of one matcher.
+const maxMemo = 4096
+
+// newMatcher indexes ps.
+func newMatcher(ps []Pattern) *matcher {
+	m := &matcher{byRune: map[rune][]Pattern{}}
+	for _, p := range ps {
+		if p.re == nil {
+			continue
+		}
+		if p.first == nil {
+			m.rest = append(m.rest, p)
+			continue
+		}
+		for _, r := range p.first {
+			m.byRune[r] = append(m.byRune[r], p)
+		}
+	}
+	return m
+}
+
+// match reports whether any pattern matches row. It gives the same answer as matchAny.
+func (m *matcher) match(row string) bool {
+	var cands []Pattern
+	if r, ok := firstNonSpace(row); ok {
+		cands = m.byRune[r]
+	}
+	tried := false
+	for _, p := range cands {
+		if p.need != nil && !containsAny(row, p.need) {
+			continue
+		}
+		if v, ok := m.memo[row]; ok {
+			return v
+		}
+		tried = true
+		if p.re.MatchString(row) {
+			return m.remember(row, true)
+		}
+	}
+	for _, p := range m.rest {
+		if p.need != nil && !containsAny(row, p.need) {
+			continue
+		}
+		if !tried {
+			if v, ok := m.memo[row]; ok {
+				return v
+			}
+			tried = true
+		}
+		if p.re.MatchString(row) {
+			return m.remember(row, true)
+		}
+	}
+	if tried {
+		m.remember(row, false)
+	}
+	return false
+}
+
+func (m *matcher) remember(row string, v bool) bool {
+	if m.memo == nil {
+		m.memo = make(map[string]bool)
+	}
+	if len(m.memo) < maxMemo {
+		m.memo[row] = v
+	}
+	return v
+}
