@@ -1,0 +1,174 @@
+package vterm
+
+// History tests: which operations push rows into history (and which must not), the
+// limit, ED 3, the round trip of the compact encoding (text, styles, wide characters,
+// combining marks, soft-wrap flags), absolute row numbers for TextFrom and ScreenTop,
+// and the memory bound for a full 10 000-line history of 200-column text.
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func historyText(term *Terminal) []string {
+	var out []string
+	for _, l := range term.HistoryLines(0, term.HistoryLen()) {
+		out = append(out, strings.TrimRight(lineString(l), " "))
+	}
+	return out
+}
+
+func lineString(l *Line) string {
+	var b strings.Builder
+	for _, c := range l.Cells {
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+func TestWhatGoesIntoHistory(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"line feeds at the bottom", "1\r\n2\r\n3\r\n4", []string{"1"}},
+		{"autowrap at the bottom", "1\r\n2\r\n3\r\nabcdefgh", []string{"1", "2"}},
+		{"IND", "1\r\n2\r\n3\x1bD", []string{"1"}},
+		{"SU", "1\r\n2\r\n3\x1b[2S", []string{"1", "2"}},
+		{"region starting at the top", "1\r\n2\r\n3\x1b[1;2r\x1b[2;1H\nX", []string{"1"}},
+		{"region not at the top", "1\r\n2\r\n3\x1b[2;3r\x1b[3;1H\n", nil},
+		{"DL never", "1\r\n2\r\n3\x1b[H\x1b[2M", nil},
+		{"ED 2 never", "1\r\n2\r\n3\x1b[2J", nil},
+		{"alternate screen never", "\x1b[?1049h1\r\n2\r\n3\r\n4\r\n5", nil},
+		{"ED 3 clears", "1\r\n2\r\n3\r\n4\r\n5\x1b[3J", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			term := newTerm(5, 3, c.in)
+			if got := historyText(term); strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("history %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestHistoryLimit(t *testing.T) {
+	term := New(Options{Cols: 10, Rows: 2, HistoryLimit: 3})
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(term, "%d\r\n", i)
+	}
+	if got := historyText(term); strings.Join(got, ",") != "6,7,8" {
+		t.Errorf("history %q, want the last three lines", got)
+	}
+	if top := term.ScreenTop(); top != 9 {
+		t.Errorf("ScreenTop %d, want 9 (rows pushed ever)", top)
+	}
+	none := New(Options{Cols: 10, Rows: 2, HistoryLimit: -1})
+	fmt.Fprint(none, "a\r\nb\r\nc\r\n")
+	if none.HistoryLen() != 0 || none.ScreenTop() != 2 {
+		t.Errorf("negative limit: %d lines held, top %d", none.HistoryLen(), none.ScreenTop())
+	}
+}
+
+func TestHistoryRoundTrip(t *testing.T) {
+	in := "\x1b[1;31mred\x1b[0m \x1b[48;2;1;2;3mbg\x1b[0m 中e\u0301\x1b]8;;http://x\x07L\x1b]8;;\x07\x1b[44m  \x1b[0m"
+	term := newTerm(20, 1, in)
+	want := term.Snapshot().Lines[0]
+	term.Write([]byte("\r\n"))
+	got := term.HistoryLines(0, 1)
+	if len(got) != 1 {
+		t.Fatalf("%d history lines", len(got))
+	}
+	for x := range want.Cells {
+		if want.Cells[x] != got[0].Cells[x] {
+			t.Errorf("cell %d: %+v after the round trip, was %+v", x, got[0].Cells[x], want.Cells[x])
+		}
+	}
+	if l := term.Link(got[0].Cells[10].Style.Link); l != "http://x" {
+		t.Errorf("link of history cell: %q", l)
+	}
+	if again := term.HistoryLines(0, 1); again[0] != got[0] {
+		t.Error("asking twice for a history line gave a new *Line")
+	}
+}
+
+func TestHistoryLinesWidth(t *testing.T) {
+	term := newTerm(10, 1, "abcdefgh中\r\n")
+	term.Resize(9, 1)
+	l := term.HistoryLines(0, 1)[0]
+	if len(l.Cells) != 9 || l.Cells[8].Width != 1 || l.Cells[8].Rune != 0 {
+		t.Errorf("narrower read: %d cells, last %+v (a cut wide char must become a blank)", len(l.Cells), l.Cells[8])
+	}
+	term.Resize(15, 1)
+	l = term.HistoryLines(0, 1)[0]
+	if len(l.Cells) != 15 || lineString(l) != "abcdefgh中     " {
+		t.Errorf("wider read: %d cells %q", len(l.Cells), lineString(l))
+	}
+	if term.HistoryLines(5, 3) != nil || term.HistoryLines(-3, 0) != nil {
+		t.Error("out-of-range HistoryLines returned lines")
+	}
+}
+
+func TestTextFrom(t *testing.T) {
+	term := newTerm(5, 3, "one\r\nabcdefgh\r\nthree\r\nfour")
+	// rows: history "one", "abcde"(wrapped); screen "fgh", "three", "four"
+	got := term.TextFrom(0)
+	want := []TextLine{{0, "one", 1}, {1, "abcdefgh", 2}, {3, "three", 1}, {4, "four", 1}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("TextFrom(0) = %v, want %v", got, want)
+	}
+	if top := term.ScreenTop(); top != 2 {
+		t.Errorf("ScreenTop = %d, want 2", top)
+	}
+	// a row continuing a line that started earlier is skipped
+	if got := term.TextFrom(2); fmt.Sprint(got) != fmt.Sprint(want[2:]) {
+		t.Errorf("TextFrom(2) = %v, want %v", got, want[2:])
+	}
+	if got := term.TextFrom(99); len(got) != 0 {
+		t.Errorf("TextFrom past the end = %v", got)
+	}
+	// numbers stay absolute when history is dropped
+	term.Write([]byte("\x1b[3J"))
+	if got := term.TextFrom(0); len(got) == 0 || got[0].N != 2 {
+		t.Errorf("after ED 3, TextFrom(0) = %v, want to start at row 2", got)
+	}
+	// blank rows at the bottom are left out; spaces inside a wrapped row are kept
+	term = newTerm(4, 4, "ab  cd")
+	if got := term.TextFrom(0); fmt.Sprint(got) != fmt.Sprint([]TextLine{{0, "ab  cd", 2}}) {
+		t.Errorf("TextFrom = %v", got)
+	}
+	// the main screen is read while the alternate screen is shown
+	term = newTerm(10, 3, "main\x1b[?1049halt")
+	if got := term.TextFrom(0); len(got) != 1 || got[0].Text != "main" {
+		t.Errorf("TextFrom on alt screen = %v", got)
+	}
+}
+
+func TestHistoryMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates a full history")
+	}
+	line := strings.Repeat("the quick brown fox jumps over the lazy dog 0123456789 ", 4)[:200]
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	term := New(Options{Cols: 200, Rows: 50})
+	for i := 0; i < 10050; i++ {
+		term.Write([]byte(line))
+		term.Write([]byte("\r\n"))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if term.HistoryLen() != 10000 {
+		t.Fatalf("history holds %d lines", term.HistoryLen())
+	}
+	used := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("10 000 lines of 200 columns: %.2f MB", float64(used)/1e6)
+	if used > 10<<20 {
+		t.Errorf("history of 10 000 200-column lines uses %d bytes, want under 10 MB", used)
+	}
+	runtime.KeepAlive(term)
+}

@@ -1,0 +1,66 @@
+package vterm
+
+// Wide and combining characters: tables of bytes → rows and cursor, plus cell-level
+// checks that a wide character is a lead cell of width 2 followed by a continuation of
+// width 0, and that edits never leave half of one behind.
+
+import "testing"
+
+func TestWideCharacters(t *testing.T) {
+	runScreenCases(t, []screenCase{
+		{"CJK takes two cells", 10, 2, "中文x", rows(2, "中文x"), 5, 0},
+		{"emoji takes two cells", 10, 2, "😀x", rows(2, "😀x"), 3, 0},
+		{"wide wraps at the margin", 10, 3, "abcdefghi中x", rows(3, "abcdefghi", "中x"), 3, 1},
+		{"wide fills a row exactly", 10, 3, "中文字中文x", rows(3, "中文字中文", "x"), 1, 1},
+		{"wide after pending wrap", 10, 3, "abcdefghij中", rows(3, "abcdefghij", "中"), 2, 1},
+		{"overwrite lead blanks the continuation", 10, 2, "中文\x1b[1;1HX", rows(2, "X 文"), 1, 0},
+		{"overwrite continuation blanks the lead", 10, 2, "中文\x1b[1;2HX", rows(2, " X文"), 2, 0},
+		{"wide over a wide half", 10, 2, "a中文\x1b[1;1H字", rows(2, "字 文"), 2, 0},
+		{"combining mark joins the previous cell", 10, 2, "e\u0301x", rows(2, "e\u0301x"), 2, 0},
+		{"combining after wide", 10, 2, "中\u0301x", rows(2, "中\u0301x"), 3, 0},
+		{"combining at pending wrap joins the last cell", 3, 2, "abc\u0301", rows(2, "abc\u0301"), 2, 0},
+		{"combining at column 0 is dropped", 10, 2, "\u0301x", rows(2, "x"), 1, 0},
+		{"ZWJ sequence is one cell", 10, 2, "👩\u200d💻x", rows(2, "👩\u200d💻x"), 3, 0},
+		{"variation selector joins", 10, 2, "☺\ufe0fx", rows(2, "☺\ufe0fx"), 2, 0},
+		{"wide on a one-column screen", 1, 2, "中", rows(2, "\ufffd"), 0, 0},
+		{"wide without autowrap at the margin", 5, 2, "\x1b[?7labcde中", rows(2, "abc中"), 4, 0},
+		{"ICH through a wide char", 10, 2, "中文字中文\x1b[1;2H\x1b[@", rows(2, "   文字中"), 1, 0},
+		{"DCH on a wide lead", 10, 2, "中文字\x1b[1;3H\x1b[P", rows(2, "中 字"), 2, 0},
+		{"ECH on a continuation", 10, 2, "中文字\x1b[1;4H\x1b[X", rows(2, "中  字"), 3, 0},
+		{"EL from a continuation", 10, 2, "中文字\x1b[1;4H\x1b[K", rows(2, "中"), 3, 0},
+	})
+}
+
+func TestWideCells(t *testing.T) {
+	term := newTerm(6, 2, "a中b")
+	cells := term.Snapshot().Lines[0].Cells
+	if cells[1].Rune != '中' || cells[1].Width != 2 || cells[2].Width != 0 || cells[2].Rune != 0 {
+		t.Errorf("wide cells: %+v %+v", cells[1], cells[2])
+	}
+	if cells[2].String() != "" || cells[1].String() != "中" || cells[4].String() != " " {
+		t.Errorf("Cell.String: %q %q %q", cells[1].String(), cells[2].String(), cells[4].String())
+	}
+	// wrapping a wide character from the last column leaves a blank there
+	term = newTerm(4, 2, "abc中")
+	s := term.Snapshot()
+	if c := s.Lines[0].Cells[3]; c.Rune != 0 || c.Width != 1 {
+		t.Errorf("padding cell before a wrapped wide char: %+v", c)
+	}
+	if !s.Lines[0].Wrapped {
+		t.Error("row holding a wrapped wide char is not marked wrapped")
+	}
+	if got := term.TextFrom(0); len(got) != 1 || got[0].Text != "abc中" {
+		t.Errorf("TextFrom joins the wrapped wide char as %+v, want one line \"abc中\"", got)
+	}
+}
+
+func TestCombiningIsBounded(t *testing.T) {
+	in := "e"
+	for i := 0; i < 1000; i++ {
+		in += "\u0301"
+	}
+	term := newTerm(5, 1, in)
+	if c := term.Snapshot().Lines[0].Cells[0]; len(c.Comb) > maxComb {
+		t.Errorf("combining marks grew to %d bytes", len(c.Comb))
+	}
+}
