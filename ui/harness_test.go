@@ -23,6 +23,7 @@ import (
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/vterm"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -224,10 +225,12 @@ func (hs *harness) golden(name string) {
 // key helpers
 func runeKey(r rune) keys.Key      { return keys.Key{Code: keys.KeyRune, Rune: r} }
 func codeKey(c keys.Code) keys.Key { return keys.Key{Code: c} }
-func ctrlKey(r rune) keys.Key      { return keys.Key{Code: keys.KeyRune, Rune: r, Mod: keys.ModCtrl} }
 func textKeys(s string) (ks []keys.Key) {
 	for _, r := range s {
 		ks = append(ks, runeKey(r))
 	}
 	return ks
 }
+
+// rgb is a vterm.RGBColor.
+func rgb(r, g, b uint8) vterm.RGBColor { return vterm.RGBColor{R: r, G: g, B: b} }

@@ -35,20 +35,26 @@ type chunk struct {
 
 // inputReader owns the goroutines that read and decode the terminal's input.
 type inputReader struct {
-	events chan inputMsg
-	cr     cancelreader.CancelReader
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	events  chan inputMsg
+	escWait time.Duration // escTimeout; tests change it
+	cr      cancelreader.CancelReader
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 }
 
 // startInput starts reading r (the terminal, in raw mode).
 func startInput(ctx context.Context, r io.Reader) (*inputReader, error) {
+	return startInputWait(ctx, r, escTimeout)
+}
+
+// startInputWait is startInput with a chosen escape timeout.
+func startInputWait(ctx context.Context, r io.Reader, escWait time.Duration) (*inputReader, error) {
 	cr, err := cancelreader.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("terminal input: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	ir := &inputReader{events: make(chan inputMsg, 16), cr: cr, cancel: cancel}
+	ir := &inputReader{events: make(chan inputMsg, 16), escWait: escWait, cr: cr, cancel: cancel}
 	chunks := make(chan chunk, 4)
 	ir.wg.Go(func() { ir.readLoop(ctx, chunks) })
 	ir.wg.Go(func() { ir.decodeLoop(ctx, chunks) })
@@ -94,7 +100,7 @@ func (ir *inputReader) decodeLoop(ctx context.Context, in <-chan chunk) {
 		}
 	}()
 	var d keys.Decoder
-	timer := time.NewTimer(escTimeout)
+	timer := time.NewTimer(ir.escWait)
 	timer.Stop()
 	defer timer.Stop()
 	for {
@@ -108,7 +114,7 @@ func (ir *inputReader) decodeLoop(ctx context.Context, in <-chan chunk) {
 			}
 			evs := d.Feed(c.b)
 			if d.Pending() {
-				timer.Reset(escTimeout)
+				timer.Reset(ir.escWait)
 			} else {
 				timer.Stop()
 			}

@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agentmux/agentmux/keys"
-	"github.com/agentmux/agentmux/vterm"
 )
 
 func TestViewTwoPanes(t *testing.T) {
@@ -428,5 +427,3 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
-
-var _ = vterm.Style{}

@@ -24,7 +24,19 @@ const probeTimeout = 750 * time.Millisecond
 // user quits, the last pane is closed, input ends or ctx is cancelled (a signal). The
 // terminal is restored and every child process group ended before Run returns, also on
 // a panic, which comes back as a *PanicError to print after the restore.
-func Run(ctx context.Context, cfg Config, in, out *os.File) (err error) {
+func Run(ctx context.Context, cfg Config, in, out *os.File) error {
+	return run(ctx, cfg, in, out, runOptions{})
+}
+
+// runOptions are Run's seams for tests: fake processes, and a wrapper around the model
+// (to make it panic, say).
+type runOptions struct {
+	start StartFunc
+	wrap  func(tea.Model) tea.Model
+}
+
+// run is Run with test seams.
+func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err error) {
 	if len(cfg.Panes) == 0 {
 		return errors.New("no panes to start")
 	}
@@ -37,7 +49,7 @@ func Run(ctx context.Context, cfg Config, in, out *os.File) (err error) {
 	if err != nil {
 		return err
 	}
-	host := NewHost(HostOptions{Version: cfg.Version, HistoryLimit: cfg.HistoryLimit, Logger: log})
+	host := NewHost(HostOptions{Start: ro.start, Version: cfg.Version, HistoryLimit: cfg.HistoryLimit, Logger: log})
 	var ir *inputReader
 	defer func() {
 		r := recover()
@@ -79,7 +91,11 @@ func Run(ctx context.Context, cfg Config, in, out *os.File) (err error) {
 	r.SetColorProfile(termenv.EnvColorProfile())
 	r.SetHasDarkBackground(true) // never let termenv query the terminal behind our reader
 	m := newModel(cfg, host, modelOptions{width: w, height: h, input: ir.events, renderer: r, initial: early})
-	p := tea.NewProgram(m,
+	var tm tea.Model = m
+	if ro.wrap != nil {
+		tm = ro.wrap(m)
+	}
+	p := tea.NewProgram(tm,
 		tea.WithInput(nil),
 		tea.WithOutput(o),
 		tea.WithContext(ctx),
@@ -87,9 +103,9 @@ func Run(ctx context.Context, cfg Config, in, out *os.File) (err error) {
 		tea.WithoutCatchPanics(),
 		tea.WithoutBracketedPaste(),
 	)
-	final, err := p.Run()
-	if fm, ok := final.(*model); ok && fm.err != nil {
-		return fm.err
+	_, err = p.Run()
+	if m.err != nil { // the event loop has ended: m is ours again
+		return m.err
 	}
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
 		return fmt.Errorf("ui: %w", err)

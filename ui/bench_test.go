@@ -1,0 +1,111 @@
+package ui
+
+// Benchmarks for the two ui performance targets: a full 4-pane 240×60 frame of coloured
+// text (every row rebuilt, < 2 ms), and a keystroke's way from Update to the pane's
+// Proc.Write (median < 1 ms). The frame benchmarks also report the cached case, where
+// only the rows that changed are rebuilt.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/keys"
+)
+
+// colouredScreen is a screenful of text with a new SGR colour every few words, in 16,
+// 256 and 24-bit forms, with bold and underline mixed in.
+func colouredScreen(cols, rows, seed int) string {
+	var b strings.Builder
+	words := []string{"func", "return", "agentmux", "pane", "relay", "vterm", "snapshot", "render", "世界", "ok"}
+	for r := range rows {
+		col := 0
+		fmt.Fprintf(&b, "\x1b[%d;1H", r+1)
+		for i := 0; col < cols-12; i++ {
+			n := seed + r*7 + i
+			switch n % 4 {
+			case 0:
+				fmt.Fprintf(&b, "\x1b[3%dm", n%8)
+			case 1:
+				fmt.Fprintf(&b, "\x1b[1;38;5;%dm", n%256)
+			case 2:
+				fmt.Fprintf(&b, "\x1b[38;2;%d;%d;%dm", n%256, (n*3)%256, (n*7)%256)
+			case 3:
+				fmt.Fprintf(&b, "\x1b[4;48;5;%dm", (n*5)%256)
+			}
+			w := words[n%len(words)]
+			b.WriteString(w + " ")
+			col += len([]rune(w)) + 1
+			if strings.ContainsRune(w, '世') {
+				col += 2
+			}
+			b.WriteString("\x1b[m")
+		}
+	}
+	return b.String()
+}
+
+// fourPanes is a 240×60 screen of four panes full of coloured text.
+func fourPanes(b *testing.B) *harness {
+	hs := newHarness(b, 240, 60, "a", "b", "c", "d")
+	for id := 1; id <= 4; id++ {
+		c, r := hs.host.Pane(id).Term.Size()
+		hs.output(id, colouredScreen(c, r, id))
+	}
+	hs.view()
+	return hs
+}
+
+func BenchmarkFrameFull4x240x60(b *testing.B) {
+	hs := fourPanes(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, v := range hs.m.views {
+			clear(v.cache.cur) // every row rebuilt from cells
+			clear(v.cache.next)
+			v.stale = true
+			v.borderKey = ""
+		}
+		hs.m.frameOK = false
+		_ = hs.m.View()
+	}
+}
+
+func BenchmarkFrameOneRowChanged4x240x60(b *testing.B) {
+	hs := fourPanes(b)
+	p := hs.host.Pane(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		p.Term.Write([]byte(fmt.Sprintf("\x1b[5;1H\x1b[32mtick %d\x1b[m", i)))
+		hs.m.views[1].snap = p.Term.Snapshot()
+		hs.m.views[1].stale = true
+		hs.m.frameOK = false
+		_ = hs.m.View()
+	}
+}
+
+// BenchmarkKeystrokeToWrite measures Update(inputMsg{key}) until the key's bytes reach
+// the pane's Proc.Write, and reports the median.
+func BenchmarkKeystrokeToWrite(b *testing.B) {
+	hs := newHarness(b, 240, 60, "a", "b", "c", "d")
+	f := hs.procs[1]
+	var at time.Time
+	f.onWrite = func() { at = time.Now() }
+	msg := inputMsg{Events: []any{keys.Key{Code: keys.KeyRune, Rune: 'x'}}}
+	lat := make([]time.Duration, 0, 1<<16)
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		hs.m.Update(msg)
+		lat = append(lat, at.Sub(start))
+		if f.in.Len() > 1<<20 {
+			f.in.Reset()
+		}
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "ns-median")
+}
