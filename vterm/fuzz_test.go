@@ -116,7 +116,7 @@ func FuzzWrite(f *testing.F) {
 			}()
 			done <- fuzzOne(decodeFuzzInput(data))
 		}()
-		timer := time.NewTimer(fuzzDeadline)
+		timer := time.NewTimer(fuzzDeadline * raceSlowdown)
 		defer timer.Stop()
 		select {
 		case err := <-done:

@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -196,10 +197,24 @@ func diffHistory(a, b *vterm.Terminal) string {
 	return ""
 }
 
+// raceSlowdown is how much longer work takes under the race detector (which records
+// itself in the test binary's build settings), so deadlines catch hangs, not slowness.
+var raceSlowdown = func() time.Duration {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-race" && s.Value == "true" {
+				return 10
+			}
+		}
+	}
+	return 1
+}()
+
 // within runs f in a goroutine and fails the test if it panics or does not finish within
-// d. A hang leaves the goroutine behind, which is acceptable in a failing test.
+// d (times raceSlowdown). A hang leaves the goroutine behind, acceptable in a failing test.
 func within(t *testing.T, d time.Duration, what string, f func()) {
 	t.Helper()
+	d *= raceSlowdown
 	done := make(chan any, 1)
 	go func() {
 		defer func() { done <- recover() }()
