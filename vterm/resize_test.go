@@ -1,0 +1,81 @@
+package vterm
+
+// Resize: no reflow. Rows are cut or padded, the cursor stays on screen, rows above the
+// cursor go to history when the screen gets shorter, tab stops survive, and every size
+// down to 1×1 keeps the structural invariants (row widths, whole wide characters).
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestResize(t *testing.T) {
+	cases := []struct {
+		name         string
+		cols, rows   int
+		in           string
+		ncols, nrows int
+		want         []string
+		x, y         int
+		history      []string
+	}{
+		{"narrower cuts", 10, 2, "abcdefghij\r\nxy", 5, 2, rows(2, "abcde", "xy"), 2, 1, nil},
+		{"wider pads", 5, 2, "abc", 10, 2, rows(2, "abc"), 3, 0, nil},
+		{"cut wide char becomes blank", 6, 1, "ab中文", 5, 1, rows(1, "ab中"), 4, 0, nil},
+		{"shorter with cursor at the bottom pushes to history", 5, 4, "1\r\n2\r\n3\r\n4", 5, 2, rows(2, "3", "4"), 1, 1, []string{"1", "2"}},
+		{"shorter with cursor at the top drops the bottom", 5, 4, "1\r\n2\r\n3\r\n4\x1b[H", 5, 2, rows(2, "1", "2"), 0, 0, nil},
+		{"taller adds rows at the bottom", 5, 2, "1\r\n2", 5, 4, rows(4, "1", "2"), 1, 1, nil},
+		{"cursor clamps into a narrower screen", 10, 2, "\x1b[1;9H", 4, 2, rows(2), 3, 0, nil},
+		{"one by one", 10, 3, "hello\r\nworld", 1, 1, rows(1, "w"), 0, 0, []string{"h"}},
+		{"zero becomes one", 10, 3, "x", 0, -5, rows(1, "x"), 0, 0, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			term := newTerm(c.cols, c.rows, c.in)
+			term.Resize(c.ncols, c.nrows)
+			checkScreen(t, term, c.want, c.x, c.y)
+			if got := historyText(term); strings.Join(got, "|") != strings.Join(c.history, "|") {
+				t.Errorf("history %q, want %q", got, c.history)
+			}
+		})
+	}
+}
+
+func TestResizeKeepsTabStopsAndResetsMargins(t *testing.T) {
+	term := newTerm(20, 4, "\x1b[3g\x1b[1;4H\x1bH\x1b[2;3r")
+	term.Resize(30, 5)
+	term.Write([]byte("\r\tA\tB"))
+	// the custom stop at column 3 survives; the new columns get default stops (24)
+	if got := term.ScreenText()[0]; got != "   A                    B" {
+		t.Errorf("row %q", got)
+	}
+	if term.margin.top != 0 || term.margin.bot != 4 {
+		t.Errorf("margins %d-%d after resize", term.margin.top, term.margin.bot)
+	}
+}
+
+func TestResizeAnySize(t *testing.T) {
+	term := newTerm(12, 5, "中文字\x1b[?1049h中文\x1b[5;12H")
+	for _, sz := range [][2]int{{1, 1}, {2, 1}, {3, 7}, {13, 2}, {1, 9}, {40, 40}, {7, 3}} {
+		term.Resize(sz[0], sz[1])
+		term.Write([]byte("x中y\r\nz"))
+		s := term.Snapshot()
+		if s.Cols != sz[0] || s.Rows != sz[1] || len(s.Lines) != sz[1] {
+			t.Fatalf("size %dx%d → snapshot %dx%d", sz[0], sz[1], s.Cols, s.Rows)
+		}
+		if s.Cursor.X >= s.Cols || s.Cursor.Y >= s.Rows {
+			t.Errorf("cursor %+v off a %dx%d screen", s.Cursor, s.Cols, s.Rows)
+		}
+		for y, l := range s.Lines {
+			if len(l.Cells) != s.Cols {
+				t.Fatalf("row %d has %d cells at %dx%d", y, len(l.Cells), s.Cols, s.Rows)
+			}
+			for x, c := range l.Cells {
+				if c.Width == 2 && (x+1 >= len(l.Cells) || l.Cells[x+1].Width != 0) ||
+					c.Width == 0 && (x == 0 || l.Cells[x-1].Width != 2) {
+					t.Errorf("broken wide char at %d,%d at %dx%d", x, y, s.Cols, s.Rows)
+				}
+			}
+		}
+	}
+}
