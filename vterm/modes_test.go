@@ -60,8 +60,8 @@ func TestModes(t *testing.T) {
 
 func TestCursorShapeAndVisibility(t *testing.T) {
 	for in, want := range map[string]Cursor{
-		"":                  {Visible: true},
-		"\x1b[?25l":         {},
+		"":                   {Visible: true},
+		"\x1b[?25l":          {},
 		"\x1b[?25l\x1b[?25h": {Visible: true},
 		"\x1b[6 q":           {Visible: true, Shape: CursorBar},
 		"\x1b[2 q\x1b[0 q":   {Visible: true, Shape: CursorDefault},
