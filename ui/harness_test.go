@@ -26,7 +26,13 @@ import (
 	"github.com/agentmux/agentmux/vterm"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+// updating reports whether -update was given: rewrite the golden files under
+// testdata/golden. The flag itself is defined by charmbracelet/x/exp/golden, which
+// teatest links into this test binary (defining it twice would panic).
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // fakeProc is a Process with no process behind it.
 type fakeProc struct {
@@ -191,7 +197,7 @@ func (hs *harness) golden(name string) {
 	raw := hs.view()
 	txt := ansi.Strip(raw)
 	base := filepath.Join("testdata", "golden", name)
-	if *update {
+	if updating() {
 		if err := os.WriteFile(base+".ansi", []byte(raw), 0o644); err != nil {
 			hs.t.Fatal(err)
 		}

@@ -133,14 +133,18 @@ func parseAgents(args []string) ([]ui.PaneSpec, error) {
 }
 
 // validName reports whether s can be a pane name in NAME=COMMAND: letters, digits and
-// _ . - only, so a command with = in its arguments is not mistaken for a name.
+// _ . - only, not starting with - or ., so a command with = in its arguments (a flag
+// like --opt=1, a path) is not mistaken for a name.
 func validName(s string) bool {
+	if s == "" || s[0] == '-' || s[0] == '.' {
+		return false
+	}
 	for _, r := range s {
 		if !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
 			return false
 		}
 	}
-	return s != ""
+	return true
 }
 
 // uniqueNames gives repeated names a suffix, in order: claude, claude-2, claude-3.

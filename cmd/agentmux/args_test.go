@@ -1,0 +1,159 @@
+package main
+
+// Command-line tests: tables of arguments in, the parsed configuration (pane names and
+// argument vectors, flags) or a one-line usage error out; run() is checked for its exit
+// statuses on everything that must fail before the screen is taken over.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/ui"
+)
+
+func TestParseAgents(t *testing.T) {
+	cases := []struct {
+		args []string
+		want []ui.PaneSpec
+	}{
+		{[]string{"claude", "codex"}, []ui.PaneSpec{{Name: "claude", Argv: []string{"claude"}}, {Name: "codex", Argv: []string{"codex"}}}},
+		{[]string{"claude", "claude", "claude"}, []ui.PaneSpec{
+			{Name: "claude", Argv: []string{"claude"}}, {Name: "claude-2", Argv: []string{"claude"}}, {Name: "claude-3", Argv: []string{"claude"}}}},
+		{[]string{"alice=claude", `bob=codex --full-auto`}, []ui.PaneSpec{
+			{Name: "alice", Argv: []string{"claude"}}, {Name: "bob", Argv: []string{"codex", "--full-auto"}}}},
+		{[]string{"/usr/local/bin/gemini --yolo", "gemini"}, []ui.PaneSpec{
+			{Name: "gemini", Argv: []string{"/usr/local/bin/gemini", "--yolo"}}, {Name: "gemini-2", Argv: []string{"gemini"}}}},
+		{[]string{`sh -c 'echo a=b'`}, []ui.PaneSpec{{Name: "sh", Argv: []string{"sh", "-c", "echo a=b"}}}},
+		{[]string{`x="a b"`}, []ui.PaneSpec{{Name: "x", Argv: []string{"a b"}}}},
+		{[]string{`--opt=1 prog`}, []ui.PaneSpec{{Name: "--opt=1", Argv: []string{"--opt=1", "prog"}}}},
+		{[]string{"a=sh", "a=sh", "sh"}, []ui.PaneSpec{
+			{Name: "a", Argv: []string{"sh"}}, {Name: "a-2", Argv: []string{"sh"}}, {Name: "sh", Argv: []string{"sh"}}}},
+	}
+	for _, c := range cases {
+		got, err := parseAgents(c.args)
+		if err != nil {
+			t.Errorf("%q: %v", c.args, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q:\n got %+v\nwant %+v", c.args, got, c.want)
+		}
+	}
+}
+
+func TestParseArgs(t *testing.T) {
+	o, err := parseArgs([]string{"--link", "--turns", "3", "--idle", "2s", "--prefix", "ctrl+b", "--layout", "rows", "--log-level", "debug", "a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := o.cfg
+	if !c.Link || c.Turns != 3 || c.Idle != 2*time.Second || c.Layout != ui.LayoutRows || c.PrefixSpec != "ctrl+b" || o.logLevel.String() != "DEBUG" {
+		t.Errorf("parsed %+v level %v", c, o.logLevel)
+	}
+	if want := (keys.Key{Code: keys.KeyRune, Rune: 'b', Mod: keys.ModCtrl}); !c.Prefix.Matches(want) {
+		t.Errorf("prefix %v, want ctrl+b", c.Prefix)
+	}
+	o, err = parseArgs([]string{"a"})
+	if err != nil || o.cfg.Turns != 8 || o.cfg.Idle != 1500*time.Millisecond || o.cfg.Link || o.cfg.PrefixSpec != "ctrl+a" || o.cfg.Layout != ui.LayoutAuto {
+		t.Errorf("defaults: %+v, %v", o.cfg, err)
+	}
+	if o, err := parseArgs([]string{"demo"}); err != nil || !o.demo {
+		t.Errorf("demo: %+v %v", o, err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--bogus", "a"}, "flag provided but not defined: -bogus"},
+		{[]string{}, "no agents given"},
+		{[]string{"--turns", "0", "a"}, "--turns must be at least 1"},
+		{[]string{"--turns", "x", "a"}, "invalid value"},
+		{[]string{"--idle", "-1s", "a"}, "--idle must be a positive duration"},
+		{[]string{"--prefix", "ctrl+nonsense", "a"}, "--prefix"},
+		{[]string{"--layout", "grid", "a"}, "--layout"},
+		{[]string{"--log-level", "loud", "a"}, "--log-level"},
+		{[]string{""}, "empty command"},
+		{[]string{"name="}, "empty command"},
+		{[]string{"'unterminated"}, "unterminated"},
+	}
+	for _, c := range cases {
+		_, err := parseArgs(c.args)
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: error %v, want one line containing %q", c.args, err, c.msg)
+		}
+	}
+}
+
+func TestRunFailsBeforeTheScreen(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"no-such-program-agentmux-test"}, 2, "program not found"},
+		{[]string{"sh", "no-such-program-agentmux-test --flag"}, 2, `"no-such-program-agentmux-test": program not found`},
+		{[]string{"sh"}, 2, "needs a terminal"}, // a bytes.Buffer is not a terminal
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code, err := run(context.Background(), c.args, strings.NewReader(""), &out, &errb)
+		if code != c.code || err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: exit %d, %v; want %d and %q", c.args, code, err, c.code, c.msg)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%q: wrote to stdout: %q", c.args, out.String())
+		}
+	}
+}
+
+func TestRunHelpAndVersion(t *testing.T) {
+	var out bytes.Buffer
+	if code, err := run(context.Background(), []string{"--version"}, nil, &out, &out); code != 0 || err != nil || !strings.HasPrefix(out.String(), "agentmux ") {
+		t.Errorf("--version: %d %v %q", code, err, out.String())
+	}
+	out.Reset()
+	if code, err := run(context.Background(), []string{"--help"}, nil, &out, &out); code != 0 || err != nil || !strings.Contains(out.String(), "usage: agentmux") {
+		t.Errorf("--help: %d %v %q", code, err, out.String())
+	}
+}
+
+func TestLogPathFollowsXDG(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if p, err := logPath(); err != nil || p != "/state/agentmux/agentmux.log" {
+		t.Errorf("logPath = %q, %v", p, err)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/x")
+	if p, err := logPath(); err != nil || p != "/home/x/.local/state/agentmux/agentmux.log" {
+		t.Errorf("logPath = %q, %v", p, err)
+	}
+}
+
+func TestOpenLogWritesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	log, f := openLog(-4)
+	log.Debug("hello log")
+	f.Close()
+	p, _ := logPath()
+	if b, err := readFile(p); err != nil || !strings.Contains(b, "hello log") {
+		t.Errorf("log file: %q %v", b, err)
+	}
+}
+
+// readFile reads a whole file as a string.
+func readFile(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	return string(b), err
+}
