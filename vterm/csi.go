@@ -172,6 +172,16 @@ func (t *Terminal) csiGreater(inter, final byte) {
 	case 'u': // kitty keyboard push
 		t.scr.kitty.push(uint8(t.arg(0, 0) & kittyMask))
 		t.syncKitty()
+	case 'm': // XTMODKEYS: only modifyOtherKeys (resource 4) is tracked
+		if t.p.np == 0 {
+			t.modes.ModifyOtherKeys = 0
+		} else if t.arg(0, 0) == 4 {
+			t.modes.ModifyOtherKeys = uint8(min(t.arg(1, 0), 2))
+		}
+	case 'n': // XTMODKEYS reset
+		if t.arg(0, 0) == 4 {
+			t.modes.ModifyOtherKeys = 0
+		}
 	}
 }
 

@@ -47,6 +47,9 @@ func TestModes(t *testing.T) {
 		{"kitty flags are masked", "\x1b[>255u", with(func(m *Modes) { m.KittyFlags = 31 })},
 		{"kitty stacks are per screen", "\x1b[>1u\x1b[?1049h\x1b[>2u", with(func(m *Modes) { m.KittyFlags = 2 })},
 		{"main stack back after alt", "\x1b[>1u\x1b[?1049h\x1b[>2u\x1b[?1049l", with(func(m *Modes) { m.KittyFlags = 1 })},
+		{"modifyOtherKeys", "\x1b[>4;2m", with(func(m *Modes) { m.ModifyOtherKeys = 2 })},
+		{"modifyOtherKeys reset", "\x1b[>4;2m\x1b[>4m", def},
+		{"modifyOtherKeys disable", "\x1b[>4;1m\x1b[>4n", def},
 		{"RIS resets modes", "\x1b[?1h\x1b[?2004h\x1b[>3u\x1bc", def},
 	}
 	for _, c := range cases {

@@ -182,6 +182,9 @@ type Modes struct {
 	// KittyFlags are the kitty keyboard protocol flags on top of the stack of the active
 	// screen (0 = legacy encoding).
 	KittyFlags uint8
+	// ModifyOtherKeys is xterm's modifyOtherKeys level set by XTMODKEYS (CSI > 4 ; n m):
+	// 0 off, 1 or 2 (Codex asks for 2 when the kitty protocol is not answered).
+	ModifyOtherKeys uint8
 }
 
 // Snapshot is an immutable picture of the terminal at one moment. Its Lines are shared
