@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
-// Close ends the child's whole process group and releases the PTY: SIGHUP to the
-// group, then, if the child has not exited within the kill grace (Spec.KillGrace),
-// SIGKILL to the group. SIGKILL also goes to the group when the child is gone but
-// other members linger (grandchildren that ignore SIGHUP). Close then closes the
-// master, drops pending writes and waits for the reader, writer and waiter goroutines.
-// It is idempotent and safe to call concurrently; every call returns the first result.
+// Close ends the child's process group and releases the PTY: SIGHUP (and SIGCONT, so
+// stopped jobs see it) to the child's process group and to the terminal's foreground
+// process group when a job-control shell moved a job there; then, if the child has not
+// exited within the kill grace (Spec.KillGrace), SIGKILL to both. SIGKILL also goes out
+// when the child is gone but other members linger (grandchildren that ignore SIGHUP).
+// Close then closes the master, drops pending writes and waits for the reader, writer
+// and waiter goroutines. It is idempotent and safe to call concurrently; every call
+// returns the first call's result.
 func (p *Proc) Close() error {
 	p.closeOnce.Do(func() { p.closeErr = p.close() })
 	return p.closeErr
@@ -20,20 +23,28 @@ func (p *Proc) Close() error {
 
 func (p *Proc) close() error {
 	var errs []error
-	if err := p.signalGroup(syscall.SIGHUP); err != nil {
-		errs = append(errs, err)
+	groups := []int{p.pid}
+	if fg := p.foreground(); fg > 0 && fg != p.pid {
+		groups = append(groups, fg)
 	}
+	signal := func(sig syscall.Signal) {
+		for _, g := range groups {
+			if err := signalGroup(g, sig); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	signal(syscall.SIGHUP)
+	signal(syscall.SIGCONT)
 	t := time.NewTimer(p.spec.KillGrace)
 	select {
 	case <-p.exited:
 	case <-t.C:
 	}
 	t.Stop()
-	// Whatever is left of the group (the child after the grace, or grandchildren that
-	// outlived it) is killed; ESRCH means the group is already empty.
-	if err := p.signalGroup(syscall.SIGKILL); err != nil {
-		errs = append(errs, err)
-	}
+	// Whatever is left (the child after the grace, or members that outlived it) is
+	// killed; an empty group is not an error.
+	signal(syscall.SIGKILL)
 	<-p.exited
 	p.queue.kill()
 	close(p.stop)
@@ -47,11 +58,27 @@ func (p *Proc) close() error {
 	return errors.Join(errs...)
 }
 
-// signalGroup sends sig to the child's process group; an empty group is not an error.
-func (p *Proc) signalGroup(sig syscall.Signal) error {
-	err := syscall.Kill(-p.pid, sig)
+// foreground returns the terminal's foreground process group, 0 if unknown.
+func (p *Proc) foreground() int {
+	rc, err := p.ptm.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	var pgrp int32
+	var errno syscall.Errno
+	if err := rc.Control(func(fd uintptr) {
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGPGRP, uintptr(unsafe.Pointer(&pgrp)))
+	}); err != nil || errno != 0 {
+		return 0
+	}
+	return int(pgrp)
+}
+
+// signalGroup sends sig to process group pgid; an empty group is not an error.
+func signalGroup(pgid int, sig syscall.Signal) error {
+	err := syscall.Kill(-pgid, sig)
 	if err == nil || errors.Is(err, syscall.ESRCH) {
 		return nil
 	}
-	return fmt.Errorf("signal %v to process group %d: %w", sig, p.pid, err)
+	return fmt.Errorf("signal %v to process group %d: %w", sig, pgid, err)
 }

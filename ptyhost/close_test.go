@@ -20,6 +20,7 @@ func TestCloseKillsGroupIgnoringHUP(t *testing.T) {
 	})
 	s := waitContains(t, p, out, "grandchild ")
 	gc := field(t, s, "grandchild")
+	t.Cleanup(func() { _ = syscall.Kill(gc, syscall.SIGKILL) }) // only if the test failed
 	if !alive(gc) || !alive(p.Pid()) {
 		t.Fatalf("child %d or grandchild %d not running before Close", p.Pid(), gc)
 	}
@@ -133,4 +134,24 @@ func TestNoGoroutineLeak(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+func TestCloseKillsForegroundJob(t *testing.T) {
+	// With job control (set -m) the shell runs its foreground job in a process group of
+	// its own; the job ignores SIGHUP, so only SIGKILL to that group ends it.
+	p, out := start(t, Spec{
+		Argv:      []string{"sh", "-c", `set -m; trap "" HUP; echo "shell $$"; sh -c 'echo "job $$ $(ps -o pgid= -p $$)"; exec sleep 1000'`},
+		KillGrace: 200 * time.Millisecond,
+	})
+	s := waitContains(t, p, out, "job ")
+	job := field(t, s, "job")
+	t.Cleanup(func() { _ = syscall.Kill(job, syscall.SIGKILL) }) // only if the test failed
+	pg, err := syscall.Getpgid(job)
+	if err != nil || pg == p.Pid() {
+		t.Skipf("this sh gave the job no process group of its own (pgid %d, %v)", pg, err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the foreground job to die", func() bool { return !alive(job) && len(groupMembers(pg)) == 0 })
 }
