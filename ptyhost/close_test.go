@@ -20,7 +20,11 @@ func TestCloseKillsGroupIgnoringHUP(t *testing.T) {
 	})
 	s := waitContains(t, p, out, "grandchild ")
 	gc := field(t, s, "grandchild")
-	t.Cleanup(func() { _ = syscall.Kill(gc, syscall.SIGKILL) }) // only if the test failed
+	t.Cleanup(func() {
+		if t.Failed() { // it may have survived; once dead its pid must not be touched
+			_ = syscall.Kill(gc, syscall.SIGKILL)
+		}
+	})
 	if !alive(gc) || !alive(p.Pid()) {
 		t.Fatalf("child %d or grandchild %d not running before Close", p.Pid(), gc)
 	}
@@ -145,7 +149,11 @@ func TestCloseKillsForegroundJob(t *testing.T) {
 	})
 	s := waitContains(t, p, out, "job ")
 	job := field(t, s, "job")
-	t.Cleanup(func() { _ = syscall.Kill(job, syscall.SIGKILL) }) // only if the test failed
+	t.Cleanup(func() {
+		if t.Failed() { // it may have survived; once dead its pid must not be touched
+			_ = syscall.Kill(job, syscall.SIGKILL)
+		}
+	})
 	pg, err := syscall.Getpgid(job)
 	if err != nil || pg == p.Pid() {
 		t.Skipf("this sh gave the job no process group of its own (pgid %d, %v)", pg, err)
