@@ -99,6 +99,9 @@ func encodeKitty(k Key, m Mode) []byte {
 		}
 	}
 	if k.Code == KeyRune {
+		if k.Rune < 0x20 || k.Rune == 0x7f || !utf8.ValidRune(k.Rune) {
+			return nil
+		}
 		return kittyText(k, f)
 	}
 	// A keypad key that types a character sends it, like any text key.
@@ -200,9 +203,14 @@ func kittyText(k Key, f uint8) []byte {
 	if base == 0 {
 		base = char
 		if lower := unicode.ToLower(char); lower != char && unicode.ToUpper(lower) == char {
-			base, shifted = lower, char
-			if mods&(ModShift|ModCapsLock) == 0 {
-				mods |= ModShift // legacy input said "A": that is shift+a
+			base = lower
+			// Legacy input "A" or ESC "A" is shift+a (alt+shift+a). Under Ctrl the case
+			// says nothing: no legacy terminal tells ctrl+A from ctrl+a.
+			if mods&ModCtrl == 0 || mods&ModShift != 0 {
+				shifted = char
+				if mods&(ModShift|ModCapsLock) == 0 {
+					mods |= ModShift
+				}
 			}
 		}
 	} else if char != base {

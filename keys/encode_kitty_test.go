@@ -25,6 +25,10 @@ func TestEncodeKittyDisambiguate(t *testing.T) {
 		{ch('c', ModCtrl), k1, "\x1b[99;5u"},
 		{ch('a', ModAlt), k1, "\x1b[97;3u"},
 		{ch('A', ModCtrl|ModShift), k1, "\x1b[97;6u"},
+		{ch('A', ModCtrl), k1, "\x1b[97;5u"}, // no legacy terminal tells ctrl+A from ctrl+a
+		{ch('X', ModAlt), k1, "\x1b[120;4u"}, // legacy ESC X: alt+shift+x
+		{Key{Code: KeyRune}, k1, ""},         // no character: nothing to send
+		{Key{Code: KeyRune, Rune: 0x7f}, k1, ""},
 		{ch('a', ModCtrl|ModAlt), k1, "\x1b[97;7u"},
 		{ch(' ', ModCtrl), k1, "\x1b[32;5u"},
 		{ch(' ', ModAlt), k1, "\x1b[32;3u"},
