@@ -111,6 +111,7 @@ var stopWords = map[string]bool{
 	"their": true, "there": true, "these": true, "thing": true, "think": true, "those": true,
 	"together": true, "would": true, "which": true, "while": true, "where": true, "what": true,
 	"simple": true, "sketch": true, "reminds": true, "splits": true, "nicely": true, "build": true,
+	"hello": true, "hey": true, "please": true, "great": true, "right": true, "really": true,
 }
 
 // topic picks the longest word of five letters or more in s that is not a stop word (the
