@@ -190,6 +190,16 @@ func (t *Terminal) feed(p []byte) {
 				i += size
 				continue
 			}
+		} else if (ps.state == stCSIParam || ps.state == stCSIEntry) && b >= '0' && b <= ';' {
+			// parameter bytes: the second hottest path (SGR and cursor addressing)
+			j := i
+			for j < len(p) && p[j] >= '0' && p[j] <= ';' {
+				ps.param(p[j])
+				j++
+			}
+			ps.state = stCSIParam
+			i = j
+			continue
 		} else if ps.state == stStringEsc {
 			if ps.strKind == stOSC {
 				t.oscEnd(false)
