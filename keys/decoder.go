@@ -175,9 +175,9 @@ func controlKey(c byte, raw []byte) Key {
 // pasteStep consumes paste text from b up to and including the end marker. A tail
 // that could be the start of the end marker stays pending.
 func (d *Decoder) pasteStep(b []byte) (any, int) {
-	max := d.MaxPaste
-	if max <= 0 {
-		max = DefaultMaxPaste
+	limit := d.MaxPaste
+	if limit <= 0 {
+		limit = DefaultMaxPaste
 	}
 	if j := bytes.Index(b, pasteEnd); j >= 0 {
 		d.paste.raw = append(d.paste.raw, b[:j+len(pasteEnd)]...)
@@ -190,7 +190,7 @@ func (d *Decoder) pasteStep(b []byte) (any, int) {
 	if n == 0 {
 		return nil, 0
 	}
-	room := max - (len(d.paste.raw) - d.paste.textStart)
+	room := limit - (len(d.paste.raw) - d.paste.textStart)
 	if n >= room {
 		// Deliver what fills this Paste; the rest continues in the next one.
 		d.paste.raw = append(d.paste.raw, b[:room]...)
