@@ -1,0 +1,232 @@
+package relay
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agentmux/agentmux/parser"
+)
+
+// delivery is one member's words on their way into another member.
+type delivery struct {
+	id       int
+	from, to int
+	words    string // the delta, cut to the limit
+	framed   string // words with attribution
+	phase    Phase
+	submitAt time.Time // Typed: when to submit
+	deadline time.Time // Submitted: when the confirm window closes
+	retried  bool      // the carriage return was sent a second time
+	entry    *Entry
+}
+
+// endTurn takes the words p wrote since its baseline, moves the baseline, and queues a
+// delivery to every other member while the group's budget lasts.
+func (r *Relay) endTurn(p *pane, now time.Time) {
+	text := p.delta()
+	p.setBaseline()
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	g := p.group
+	if echoOf(text, p.typed) {
+		r.notice(now, p.id, "%d %s repeated what was typed into it: not relayed", p.id, p.name)
+		return
+	}
+	if text == g.last {
+		r.notice(now, p.id, "%d %s said the same as the last delivery: not relayed", p.id, p.name)
+		return
+	}
+	g.last = text
+	words := cut(sanitize(text, true), r.cfg.Limit)
+	framed := frame(r.cfg.Template, p.name, p.id, words)
+	for _, id := range g.members {
+		q := r.panes[id]
+		if id == p.id || q == nil {
+			continue
+		}
+		if g.used >= g.budget {
+			break
+		}
+		g.used++
+		r.nDeliv++
+		d := &delivery{id: r.nDeliv, from: p.id, to: id, words: words, framed: framed, phase: Waiting}
+		d.entry = r.log(Entry{
+			At: now, Delivery: d.id, From: p.id, FromName: p.name, To: id, ToName: q.name,
+			Size: utf8.RuneCountInString(words), Words: summary(words), Phase: Waiting,
+		})
+		q.queue = append(q.queue, d)
+	}
+	if g.used >= g.budget {
+		r.sever(g, now)
+	}
+}
+
+// blocked returns why nothing can be typed into p now, and false when it is ready: it
+// must have started, be idle, not held, and no person may be typing in it.
+func (r *Relay) blocked(p *pane, now time.Time) (Phase, bool) {
+	switch {
+	case p.held:
+		return Held, true
+	case p.state == parser.NeedsApproval || p.typing(now, r.cfg):
+		return WaitingPerson, true
+	case !p.started || !p.quietFor(now, r.cfg):
+		return Waiting, true
+	}
+	return 0, false
+}
+
+// typeNext types p's next delivery: the baseline moves first, so neither the text nor
+// its echo ever counts as p's words.
+func (r *Relay) typeNext(p *pane, now time.Time) Action {
+	d := p.queue[0]
+	p.queue = p.queue[1:]
+	bracketed := p.scr.Info().BracketedPaste
+	text := sanitize(d.framed, bracketed)
+	p.setBaseline()
+	p.remember(text)
+	p.remember(d.words)
+	p.inflight = d
+	d.submitAt = now.Add(r.cfg.SubmitDelay)
+	r.setPhase(d, Typed, now, "")
+	return Type{Pane: p.id, Delivery: d.id, Text: text, Bracketed: bracketed}
+}
+
+// advance moves p's in-flight delivery on: the submit after the delay, then a second
+// carriage return or failure when the target does not go busy in time.
+func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
+	d := p.inflight
+	switch d.phase {
+	case Typed:
+		if now.Before(d.submitAt) {
+			return acts
+		}
+		d.deadline = now.Add(r.cfg.Confirm)
+		r.setPhase(d, Submitted, now, "")
+		return append(acts, Submit{Pane: p.id, Delivery: d.id})
+	case Submitted:
+		if now.Before(d.deadline) {
+			return acts
+		}
+		if !d.retried {
+			d.retried = true
+			d.deadline = now.Add(r.cfg.Confirm)
+			r.setPhase(d, Submitted, now, "no reaction: carriage return sent again")
+			return append(acts, Submit{Pane: p.id, Delivery: d.id})
+		}
+		r.setPhase(d, Failed, now, "the target never went busy")
+		p.inflight = nil
+	}
+	return acts
+}
+
+// confirm marks p's submitted delivery delivered when p reacted: it went busy, or for a
+// program whose state is unknown it printed, or it already answered (a quick program may
+// go busy and idle between two reads).
+func (r *Relay) confirm(p *pane, d *delivery, now time.Time) {
+	switch {
+	case p.state == parser.Busy, p.state == parser.Unknown:
+	case p.group != nil && p.delta() != "":
+	default:
+		return
+	}
+	r.setPhase(d, Confirmed, now, "")
+	p.inflight = nil
+}
+
+// setPhase records a delivery's new phase in it and its log entry.
+func (r *Relay) setPhase(d *delivery, ph Phase, now time.Time, note string) {
+	if d.phase == ph && (note == "" || d.entry.Note == note) {
+		return
+	}
+	d.phase = ph
+	d.entry.Phase, d.entry.Changed = ph, now
+	if note != "" {
+		d.entry.Note = note
+	}
+}
+
+// echoOf reports whether text is, but for white space, one of the texts typed into the
+// pane: an echo, never the agent's own words.
+func echoOf(text string, typed []string) bool {
+	var t string // computed once, only if a typed text is about as long
+	for _, s := range typed {
+		if len(text) > 2*len(s)+64 {
+			continue // far longer than what was typed: no echo of it
+		}
+		if t == "" {
+			t = strings.Join(strings.Fields(text), "")
+		}
+		if t == strings.Join(strings.Fields(s), "") {
+			return true
+		}
+	}
+	return false
+}
+
+// cut shortens text to limit characters, with a visible marker of what was cut.
+func cut(text string, limit int) string {
+	n := utf8.RuneCountInString(text)
+	if n <= limit {
+		return text
+	}
+	r := []rune(text)
+	return strings.TrimRightFunc(string(r[:limit]), unicode.IsSpace) +
+		fmt.Sprintf("\n\n[… cut by agentmux: %d of %d characters shown]", limit, n)
+}
+
+// frame fills the attribution template.
+func frame(tmpl, name string, id int, words string) string {
+	return strings.NewReplacer("{name}", name, "{pane}", strconv.Itoa(id), "{text}", words).Replace(tmpl)
+}
+
+// sanitize makes text safe to type: paste markers and control characters removed (tabs
+// and newlines kept for a bracketed paste, turned into spaces otherwise), line endings
+// made "\n", invalid UTF-8 replaced.
+func sanitize(text string, bracketed bool) string {
+	if bracketed && clean(text) {
+		return strings.TrimRightFunc(text, unicode.IsSpace)
+	}
+	text = strings.ToValidUTF8(text, "\uFFFD")
+	text = strings.NewReplacer("\x1b[200~", "", "\x1b[201~", "", "\r\n", "\n", "\r", "\n").Replace(text)
+	var b strings.Builder
+	b.Grow(len(text))
+	for _, c := range text {
+		switch {
+		case c == '\n' || c == '\t':
+			if bracketed {
+				b.WriteRune(c)
+			} else {
+				b.WriteByte(' ')
+			}
+		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return strings.TrimRightFunc(b.String(), unicode.IsSpace)
+}
+
+// clean reports whether text is valid UTF-8 with no control characters but newlines and
+// tabs: nothing for sanitize to change in a bracketed paste.
+func clean(text string) bool {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			return false
+		}
+		if c >= 0x80 {
+			if !utf8.ValidString(text[i:]) {
+				return false
+			}
+			return !strings.ContainsFunc(text[i:], func(r rune) bool {
+				return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || (r >= 0x80 && r < 0xa0)
+			})
+		}
+	}
+	return true
+}

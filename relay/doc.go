@@ -1,0 +1,25 @@
+// Package relay links panes so the agents in them talk: when a member of a group finishes
+// a turn, the words it wrote since its baseline are typed into every other member, framed
+// with attribution, once that member is idle and no person is typing there, within a
+// turn budget.
+//
+// It owns groups and links, per-pane baselines, idle gating, the delivery queue, submit
+// confirmation, turn budgets, the relay log and the status summary. It is a pure state
+// machine: events and the time come in (Handle, Tick), the writes to make come out as
+// Actions, and NextWake says when to call Tick next. It has no goroutines, never sleeps,
+// does no I/O and reads no clock; it reads terminals only through the small Screen
+// interface it declares.
+//
+// Event flow for a host (the ui package):
+//
+//	pane output burst ──► Handle(Output{pane}, now) ───┐
+//	person's key      ──► Handle(Keystroke{...}, now) ─┤
+//	person's Enter    ──► Handle(Sent{...}, now) ──────┤
+//	prefix l/L/u/p    ──► Handle(Link{...}, now) ──────┼─► []Action ─► write a.Bytes() to pane a.Target()
+//	pane exit/close   ──► Handle(Exit{pane}, now) ─────┤               through its ordered writer
+//	timer fires       ──► Tick(now) ───────────────────┘
+//	after each call: NextWake() ─► (re)arm one timer; false: no timer needed
+//
+// relay imports only parser (profiles and text functions). It must not import ui,
+// ptyhost, vterm, keys, bubbletea or lipgloss.
+package relay

@@ -1,0 +1,141 @@
+package relay
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// group is a set of linked panes sharing one turn budget.
+type group struct {
+	id      int
+	members []int
+	used    int
+	budget  int
+	last    string // the words of the group's last delivery, to skip repeats
+}
+
+// label renders the members as "1⇄2⇄3".
+func (g *group) label() string {
+	ids := make([]string, len(g.members))
+	for i, m := range g.members {
+		ids[i] = fmt.Sprint(m)
+	}
+	return strings.Join(ids, "⇄")
+}
+
+// newGroup makes an empty group with a fresh budget.
+func (r *Relay) newGroup() *group {
+	r.nGroups++
+	g := &group{id: r.nGroups, budget: r.cfg.Turns}
+	r.groups[g.id] = g
+	return g
+}
+
+// join adds p to g (members stay in pane order) and takes its baseline: what it shows
+// now is never delivered.
+func (r *Relay) join(g *group, p *pane) {
+	i, _ := slices.BinarySearch(g.members, p.id)
+	g.members = slices.Insert(g.members, i, p.id)
+	p.group = g
+	p.setBaseline()
+}
+
+// link puts pane a into the group of pane b.
+func (r *Relay) link(a, b int, now time.Time) {
+	pa, pb := r.live(a), r.live(b)
+	if pa == nil || pb == nil || a == b || (pa.group != nil && pa.group == pb.group) {
+		return
+	}
+	if pa.group != nil {
+		r.leave(pa, now, "target moved to another group")
+	}
+	g := pb.group
+	if g == nil {
+		g = r.newGroup()
+		r.join(g, pb)
+	}
+	r.join(g, pa)
+	r.notice(now, a, "linked %s (%d/%d turns)", g.label(), g.used, g.budget)
+}
+
+// linkAll puts the listed live panes into one new group.
+func (r *Relay) linkAll(ids []int, now time.Time) {
+	var ps []*pane
+	for _, id := range ids {
+		if p := r.live(id); p != nil && !slices.Contains(ps, p) {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) < 2 {
+		return
+	}
+	for _, p := range ps {
+		if p.group != nil {
+			r.leave(p, now, "target moved to another group")
+		}
+	}
+	g := r.newGroup()
+	for _, p := range ps {
+		r.join(g, p)
+	}
+	r.notice(now, 0, "linked %s (%d/%d turns)", g.label(), g.used, g.budget)
+}
+
+// leave takes p out of its group, dropping the deliveries waiting for it (why says
+// why); a group left with one member ends.
+func (r *Relay) leave(p *pane, now time.Time, why string) {
+	g := p.group
+	if g == nil {
+		return
+	}
+	p.group = nil
+	p.printed, p.acc, p.accAlt = false, nil, false
+	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })
+	r.dropQueue(p, now, why)
+	if len(g.members) < 2 {
+		r.notice(now, 0, "group %d ended: one member left", g.id)
+		r.dissolve(g)
+	}
+}
+
+// sever ends a group whose budget is spent. Deliveries already paid for still go.
+func (r *Relay) sever(g *group, now time.Time) {
+	r.notice(now, 0, "budget spent (%d/%d): %s severed; relink to continue", g.used, g.budget, g.label())
+	r.dissolve(g)
+}
+
+// dissolve removes g and frees its members.
+func (r *Relay) dissolve(g *group) {
+	for _, id := range g.members {
+		if p := r.panes[id]; p != nil && p.group == g {
+			p.group = nil
+			p.printed, p.acc, p.accAlt = false, nil, false
+		}
+	}
+	g.members = nil
+	delete(r.groups, g.id)
+}
+
+// exit marks p gone: out of its group, nothing waiting for it or half typed into it.
+func (r *Relay) exit(p *pane, now time.Time) {
+	if p.group != nil {
+		r.leave(p, now, "target exited")
+	}
+	r.dropQueue(p, now, "target exited")
+	if d := p.inflight; d != nil {
+		r.setPhase(d, Dropped, now, "target exited")
+		p.inflight = nil
+	}
+	p.exited = true
+	r.notice(now, p.id, "%d %s exited", p.id, p.name)
+}
+
+// dropQueue drops every delivery waiting for p.
+func (r *Relay) dropQueue(p *pane, now time.Time, why string) {
+	for _, d := range p.queue {
+		r.setPhase(d, Dropped, now, why)
+	}
+	p.queue = nil
+}

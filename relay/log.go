@@ -1,0 +1,237 @@
+package relay
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/parser"
+)
+
+// Phase is where a delivery stands, as the relay log shows it.
+type Phase int
+
+// The phases of a delivery. Waiting, WaitingPerson and Held are queued; Typed and
+// Submitted are in flight; the rest are final.
+const (
+	// Waiting means waiting for the target to be idle (or for earlier deliveries to it).
+	Waiting Phase = iota
+	// WaitingPerson means a person is typing in the target or must answer a prompt there.
+	WaitingPerson
+	// Held means the target's deliveries are held (prefix p).
+	Held
+	// Typed means the text was typed; the submitting carriage return follows.
+	Typed
+	// Submitted means the carriage return was sent; the target has not gone busy yet.
+	Submitted
+	// Confirmed means the target went busy after the submit: delivered.
+	Confirmed
+	// Failed means the target never went busy, even after a second carriage return.
+	Failed
+	// Dropped means the delivery was abandoned: the target left, exited or was closed.
+	Dropped
+)
+
+// String returns the phase as the relay log shows it.
+func (p Phase) String() string {
+	switch p {
+	case Waiting:
+		return "waiting for idle"
+	case WaitingPerson:
+		return "waiting for the person"
+	case Held:
+		return "held"
+	case Typed:
+		return "typed"
+	case Submitted:
+		return "submitted"
+	case Confirmed:
+		return "confirmed"
+	case Failed:
+		return "failed"
+	case Dropped:
+		return "dropped"
+	}
+	return fmt.Sprintf("phase(%d)", int(p))
+}
+
+// Final reports whether the phase will not change again.
+func (p Phase) Final() bool { return p >= Confirmed }
+
+// Entry is one line of the relay log: a delivery (Delivery > 0), whose Phase changes
+// in place as it progresses, or a notice (Delivery == 0) such as a link, a group severed
+// because its budget is spent, or a repeated delta that was not sent.
+type Entry struct {
+	// At is when the entry was made; Changed when it last changed.
+	At, Changed time.Time
+	// Delivery numbers a delivery (from 1); 0 for a notice.
+	Delivery int
+	// From and To are pane numbers (0 when not about one pane), FromName and ToName
+	// their names.
+	From, To         int
+	FromName, ToName string
+	// Size is the delivery's length in characters, words included, frame excluded.
+	Size int
+	// Words are the delivery's first words, on one line.
+	Words string
+	// Phase is the delivery's phase (meaningless for a notice).
+	Phase Phase
+	// Note says more: why a delivery was dropped, or the notice itself.
+	Note string
+}
+
+// String renders the entry as one relay-log line.
+func (e Entry) String() string {
+	ts := e.At.Format("15:04:05")
+	if e.Delivery == 0 {
+		return ts + "  " + e.Note
+	}
+	s := fmt.Sprintf("%s  %d %s → %d %s  %d chars  %q  %s", ts, e.From, e.FromName, e.To, e.ToName, e.Size, e.Words, e.Phase)
+	if e.Note != "" {
+		s += " (" + e.Note + ")"
+	}
+	return s
+}
+
+// firstWords is how many characters of a delivery's words its log entry shows.
+const firstWords = 60
+
+// summary returns the first words of text on one line.
+func summary(text string) string {
+	s := strings.Join(strings.Fields(text), " ")
+	if r := []rune(s); len(r) > firstWords {
+		s = string(r[:firstWords-1]) + "…"
+	}
+	return s
+}
+
+// log appends an entry, dropping the oldest past the limit, and returns it for later
+// updates.
+func (r *Relay) log(e Entry) *Entry {
+	if e.Changed.IsZero() {
+		e.Changed = e.At
+	}
+	p := &e
+	r.entries = append(r.entries, p)
+	if over := len(r.entries) - r.cfg.LogLimit; over > 0 {
+		r.entries = append(r.entries[:0], r.entries[over:]...)
+	}
+	return p
+}
+
+// notice logs a notice about pane (0 for none).
+func (r *Relay) notice(now time.Time, pane int, format string, args ...any) {
+	e := Entry{At: now, Note: fmt.Sprintf(format, args...)}
+	if p := r.panes[pane]; p != nil {
+		e.From, e.FromName = p.id, p.name
+	}
+	r.log(e)
+}
+
+// Log returns a copy of the relay log, oldest first.
+func (r *Relay) Log() []Entry {
+	out := make([]Entry, len(r.entries))
+	for i, e := range r.entries {
+		out[i] = *e
+	}
+	return out
+}
+
+// GroupStatus describes one group for the status line.
+type GroupStatus struct {
+	// ID numbers the group (from 1, never reused).
+	ID int
+	// Members are the member panes, by number.
+	Members []int
+	// Used and Budget are the turns spent and allowed.
+	Used, Budget int
+}
+
+// String renders the group as the status line shows it, e.g. "1⇄2 3/8".
+func (g GroupStatus) String() string {
+	ids := make([]string, len(g.Members))
+	for i, m := range g.Members {
+		ids[i] = fmt.Sprint(m)
+	}
+	return fmt.Sprintf("%s %d/%d", strings.Join(ids, "⇄"), g.Used, g.Budget)
+}
+
+// Status summarises the relay for the status line.
+type Status struct {
+	// Groups are the live groups, by ID.
+	Groups []GroupStatus
+	// Waiting counts deliveries not yet typed; InFlight those typed and not yet
+	// confirmed or failed.
+	Waiting, InFlight int
+}
+
+// String renders the summary, e.g. "1⇄2 3/8 · 1 waiting"; "" when there is nothing to say.
+func (s Status) String() string {
+	var parts []string
+	for _, g := range s.Groups {
+		parts = append(parts, g.String())
+	}
+	if s.Waiting > 0 {
+		parts = append(parts, fmt.Sprintf("%d waiting", s.Waiting))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Status returns the summary for the status line.
+func (r *Relay) Status() Status {
+	var s Status
+	for _, g := range r.groups {
+		s.Groups = append(s.Groups, GroupStatus{ID: g.id, Members: append([]int(nil), g.members...), Used: g.used, Budget: g.budget})
+	}
+	sort.Slice(s.Groups, func(i, j int) bool { return s.Groups[i].ID < s.Groups[j].ID })
+	for _, p := range r.panes {
+		s.Waiting += len(p.queue)
+		if p.inflight != nil {
+			s.InFlight++
+		}
+	}
+	return s
+}
+
+// PaneStatus describes one pane for its border.
+type PaneStatus struct {
+	// State is what the pane's title and screen last said (Unknown for a program no
+	// profile reads); Idle is also reported once a quiet program passed --idle.
+	State parser.State
+	// Started is true once the program was idle at least once: only then is anything
+	// typed into it.
+	Started bool
+	// Group is the pane's group ID, 0 when not linked.
+	Group int
+	// Held is true while deliveries into the pane are held; Typing while a person's
+	// draft or recent keystrokes hold them.
+	Held, Typing bool
+	// Waiting counts deliveries queued for the pane.
+	Waiting int
+	// Exited is true once the pane's program exited or it was closed.
+	Exited bool
+}
+
+// Pane returns a pane's status, and false for a pane never opened.
+func (r *Relay) Pane(id int) (PaneStatus, bool) {
+	p := r.panes[id]
+	if p == nil {
+		return PaneStatus{}, false
+	}
+	s := PaneStatus{
+		State:   p.state,
+		Started: p.started,
+		Held:    p.held,
+		Typing:  p.typing(r.now, r.cfg),
+		Waiting: len(p.queue),
+		Exited:  p.exited,
+	}
+	if s.State == parser.Unknown && p.quietFor(r.now, r.cfg) {
+		s.State = parser.Idle
+	}
+	if p.group != nil {
+		s.Group = p.group.id
+	}
+	return s, true
+}

@@ -1,0 +1,141 @@
+package relay
+
+import (
+	"time"
+
+	"github.com/agentmux/agentmux/parser"
+)
+
+// maxTyped is how many typed texts a pane remembers for echo removal.
+const maxTyped = 4
+
+// pane is the relay's state for one pane.
+type pane struct {
+	id      int
+	name    string
+	prof    parser.Profile
+	scr     Screen
+	exited  bool
+	state   parser.State // what Classify said at the last output
+	lastOut time.Time    // last output, or when the pane was opened
+	started bool         // idle at least once
+
+	group *group
+
+	// The baseline (members only): everything the pane showed when it was taken is old.
+	// baseTop is the main screen's top row then and baseMain its text from there;
+	// baseAlt the content rows of the alternate screen if it was active. acc gathers the
+	// alternate screen's frames since, so an answer longer than the screen stays whole.
+	baseTop  int64
+	baseMain []string
+	baseAlt  []string
+	acc      []string
+	accAlt   bool // acc holds frames
+	printed  bool // output arrived since the baseline
+	typed    []string
+
+	// The person at the keyboard.
+	draft   bool
+	lastKey time.Time
+	held    bool
+
+	queue    []*delivery
+	inflight *delivery
+}
+
+// quiet returns how long the pane must stay quiet to count as idle given what its
+// profile says, and false when it cannot be idle at all now (busy, needs approval).
+func (p *pane) quiet(cfg Config) (time.Duration, bool) {
+	switch p.state {
+	case parser.Idle:
+		return cfg.Settle, true
+	case parser.Unknown:
+		return cfg.Idle, true
+	}
+	return 0, false
+}
+
+// quietFor reports whether the pane is idle at now: its title or screen says idle (or
+// nothing says) and it has been quiet long enough.
+func (p *pane) quietFor(now time.Time, cfg Config) bool {
+	d, ok := p.quiet(cfg)
+	return ok && !now.Before(p.lastOut.Add(d))
+}
+
+// idleAt returns when the pane will count as idle if nothing else arrives, and false
+// when that depends on more output.
+func (p *pane) idleAt(cfg Config) (time.Time, bool) {
+	d, ok := p.quiet(cfg)
+	return p.lastOut.Add(d), ok
+}
+
+// typing reports whether a person's draft or recent keystrokes hold deliveries.
+func (p *pane) typing(now time.Time, cfg Config) bool {
+	return p.draft || (!p.lastKey.IsZero() && now.Before(p.lastKey.Add(cfg.TypingHold)))
+}
+
+// remember adds text to what was typed into the pane.
+func (p *pane) remember(text string) {
+	p.typed = append(p.typed, text)
+	if len(p.typed) > maxTyped {
+		p.typed = append(p.typed[:0], p.typed[len(p.typed)-maxTyped:]...)
+	}
+}
+
+// observe reads the pane's terminal after output: its state, and for a member on the
+// alternate screen the frame, merged into the turn's transcript.
+func (p *pane) observe() {
+	info := p.scr.Info()
+	if info.MidFrame {
+		return // half a frame: the output that ends it will come
+	}
+	rows := p.scr.ScreenText()
+	p.state = parser.Classify(p.prof, info.Title, rows)
+	if p.group != nil && info.AltScreen {
+		p.acc = parser.Merge(p.acc, rows[:parser.LiveStart(p.prof, rows)])
+		p.accAlt = true
+	}
+}
+
+// setBaseline makes everything the pane shows now old.
+func (p *pane) setBaseline() {
+	p.printed = false
+	p.acc, p.accAlt = nil, false
+	p.baseTop = p.scr.ScreenTop()
+	p.baseMain = lineTexts(p.scr.TextFrom(p.baseTop))
+	p.baseAlt = nil
+	if p.scr.Info().AltScreen {
+		rows := p.scr.ScreenText()
+		p.baseAlt = append([]string(nil), rows[:parser.LiveStart(p.prof, rows)]...)
+	}
+}
+
+// delta returns the words the pane wrote since its baseline. A turn spent on the
+// alternate screen is read from the frames gathered during it (the last one included),
+// any other from the main screen's text since the baseline's screen top.
+func (p *pane) delta() string {
+	info := p.scr.Info()
+	if info.AltScreen && !info.MidFrame {
+		rows := p.scr.ScreenText()
+		p.acc = parser.Merge(p.acc, rows[:parser.LiveStart(p.prof, rows)])
+		p.accAlt = true
+	}
+	if p.accAlt {
+		before := p.baseAlt
+		if before == nil {
+			before = p.baseMain
+		}
+		text, _ := parser.Since(p.prof, before, p.acc, p.typed)
+		return text
+	}
+	text, _ := parser.Since(p.prof, p.baseMain, lineTexts(p.scr.TextFrom(p.baseTop)), p.typed)
+	return text
+}
+
+func lineTexts(ls []Line) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.Text
+	}
+	return out
+}

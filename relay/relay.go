@@ -1,0 +1,209 @@
+package relay
+
+import (
+	"slices"
+	"time"
+
+	"github.com/agentmux/agentmux/parser"
+)
+
+// Relay is the state machine. It is not safe for concurrent use: one goroutine (the
+// UI's update loop) owns it and calls Handle, Tick and the accessors.
+type Relay struct {
+	cfg     Config
+	panes   map[int]*pane
+	order   []int // pane numbers, ascending: every pass visits panes in this order
+	groups  map[int]*group
+	nGroups int // groups ever made, for IDs
+	nDeliv  int // deliveries ever made, for IDs
+	entries []*Entry
+	now     time.Time // the latest time seen
+}
+
+// New returns a relay with no panes.
+func New(c Config) *Relay {
+	return &Relay{
+		cfg:    c.withDefaults(),
+		panes:  map[int]*pane{},
+		groups: map[int]*group{},
+	}
+}
+
+// Config returns the configuration in effect, defaults filled in.
+func (r *Relay) Config() Config { return r.cfg }
+
+// Handle applies an event that happened at now and returns what the host must write
+// now, in order. Events about panes never opened, or already exited, are ignored.
+func (r *Relay) Handle(ev Event, now time.Time) []Action {
+	if now.After(r.now) {
+		r.now = now
+	}
+	switch e := ev.(type) {
+	case Open:
+		r.open(e, now)
+	case Output:
+		if p := r.live(e.Pane); p != nil {
+			r.output(p, now)
+		}
+	case Keystroke:
+		if p := r.live(e.Pane); p != nil {
+			p.draft, p.lastKey = e.Draft, now
+		}
+	case Sent:
+		if p := r.live(e.Pane); p != nil {
+			p.remember(e.Text)
+			p.draft, p.lastKey = false, now
+		}
+	case Hold:
+		if p := r.live(e.Pane); p != nil && p.held != e.On {
+			p.held = e.On
+			if e.On {
+				r.notice(now, p.id, "deliveries into %d %s held", p.id, p.name)
+			} else {
+				r.notice(now, p.id, "deliveries into %d %s released", p.id, p.name)
+			}
+		}
+	case Link:
+		r.link(e.Pane, e.With, now)
+	case LinkAll:
+		r.linkAll(e.Panes, now)
+	case Unlink:
+		if p := r.live(e.Pane); p != nil && p.group != nil {
+			r.notice(now, p.id, "%d %s unlinked", p.id, p.name)
+			r.leave(p, now, "target unlinked")
+		}
+	case Exit:
+		if p := r.live(e.Pane); p != nil {
+			r.exit(p, now)
+		}
+	}
+	return r.step(now)
+}
+
+// Tick advances the clock to now (the wake-up NextWake asked for, or any time) and
+// returns what the host must write.
+func (r *Relay) Tick(now time.Time) []Action {
+	if now.After(r.now) {
+		r.now = now
+	}
+	return r.step(now)
+}
+
+// NextWake returns when the relay next needs Tick if no event comes first: a quiet
+// deadline, the end of a typing hold, a submit delay or a confirm window. false means
+// nothing is pending: only an event can change anything. The host keeps one timer for
+// it (re-armed after every Handle and Tick; a stale timer is harmless).
+func (r *Relay) NextWake() (time.Time, bool) {
+	var best time.Time
+	ok := false
+	consider := func(t time.Time) {
+		if t.After(r.now) && (!ok || t.Before(best)) {
+			best, ok = t, true
+		}
+	}
+	for _, id := range r.order {
+		p := r.panes[id]
+		if p.exited {
+			continue
+		}
+		idle, idleKnown := p.idleAt(r.cfg)
+		if idleKnown && (!p.started || (p.group != nil && p.printed && p.inflight == nil)) {
+			consider(idle)
+		}
+		if d := p.inflight; d != nil {
+			switch d.phase {
+			case Typed:
+				consider(d.submitAt)
+			case Submitted:
+				consider(d.deadline)
+			}
+			continue
+		}
+		if len(p.queue) > 0 {
+			if idleKnown {
+				consider(idle)
+			}
+			if !p.draft && !p.lastKey.IsZero() {
+				consider(p.lastKey.Add(r.cfg.TypingHold))
+			}
+		}
+	}
+	return best, ok
+}
+
+// live returns an opened pane that has not exited, or nil.
+func (r *Relay) live(id int) *pane {
+	if p := r.panes[id]; p != nil && !p.exited {
+		return p
+	}
+	return nil
+}
+
+// open registers a pane, replacing any earlier one with its number.
+func (r *Relay) open(e Open, now time.Time) {
+	if e.Screen == nil {
+		return
+	}
+	if old := r.live(e.Pane); old != nil {
+		r.exit(old, now)
+	}
+	p := &pane{id: e.Pane, name: e.Name, prof: e.Profile, scr: e.Screen, lastOut: now}
+	if p.prof.Name == "" {
+		p.prof = parser.Generic()
+	}
+	if _, seen := r.panes[e.Pane]; !seen {
+		r.order = append(r.order, e.Pane)
+		slices.Sort(r.order)
+	}
+	r.panes[e.Pane] = p
+	p.observe()
+}
+
+// output handles new bytes in a pane's terminal.
+func (r *Relay) output(p *pane, now time.Time) {
+	p.lastOut = now
+	p.observe()
+	if p.group != nil {
+		p.printed = true
+	}
+	if d := p.inflight; d != nil && d.phase == Submitted {
+		r.confirm(p, d, now)
+	}
+}
+
+// step runs every decision that may be due at now and returns the writes.
+func (r *Relay) step(now time.Time) []Action {
+	var acts []Action
+	for _, id := range r.order {
+		p := r.panes[id]
+		if !p.exited && !p.started && p.quietFor(now, r.cfg) {
+			p.started = true
+			if p.group != nil && len(p.typed) == 0 {
+				p.setBaseline() // a banner printed while starting is no turn
+			}
+		}
+	}
+	for _, id := range r.order {
+		p := r.panes[id]
+		if !p.exited && p.group != nil && p.printed && p.inflight == nil && !p.draft && p.quietFor(now, r.cfg) {
+			r.endTurn(p, now)
+		}
+	}
+	for _, id := range r.order {
+		if p := r.panes[id]; !p.exited && p.inflight != nil {
+			acts = r.advance(p, now, acts)
+		}
+	}
+	for _, id := range r.order {
+		p := r.panes[id]
+		if p.exited || p.inflight != nil || len(p.queue) == 0 {
+			continue
+		}
+		if why, ok := r.blocked(p, now); ok {
+			r.setPhase(p.queue[0], why, now, "")
+			continue
+		}
+		acts = append(acts, r.typeNext(p, now))
+	}
+	return acts
+}

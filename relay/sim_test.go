@@ -1,0 +1,333 @@
+package relay
+
+// This file is the test harness, not a test: a discrete-event simulation with a fake
+// clock. Fake agents own fake screens (main-screen line REPLs or alternate-screen
+// programs, with or without a title that says busy/idle); the harness hands every relay
+// Action to the target agent (typing fills its input row, a carriage return submits it),
+// reports the agent's output back to the relay as an Output event at the same instant,
+// and advances time to whichever comes first: the relay's NextWake or an agent's next
+// scheduled reply. Nothing sleeps; a run ends at a given time or when nothing is pending.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/parser"
+)
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// fakeScreen implements Screen over an agent's transcript.
+type fakeScreen struct {
+	a *fakeAgent
+}
+
+func (s fakeScreen) Info() Info {
+	return Info{Title: s.a.title(), AltScreen: s.a.alt, BracketedPaste: s.a.bracketed, MidFrame: s.a.midFrame}
+}
+
+// all returns every main-screen row: transcript, then the input row.
+func (s fakeScreen) all() []string {
+	if s.a.alt {
+		return nil
+	}
+	return append(append([]string(nil), s.a.lines...), s.a.inputRow()...)
+}
+
+func (s fakeScreen) ScreenTop() int64 {
+	return int64(max(0, len(s.all())-s.a.rows))
+}
+
+func (s fakeScreen) ScreenText() []string {
+	if s.a.alt {
+		// The transcript's last rows, blank padding, the input row at the bottom.
+		room := s.a.rows - len(s.a.inputRow())
+		body := s.a.lines[max(0, len(s.a.lines)-room):]
+		out := append([]string(nil), body...)
+		for len(out) < room {
+			out = append(out, "")
+		}
+		return append(out, s.a.inputRow()...)
+	}
+	all := s.all()
+	return all[s.ScreenTop():]
+}
+
+func (s fakeScreen) TextFrom(n int64) []Line {
+	all := s.all()
+	var out []Line
+	for i := max(n, 0); i < int64(len(all)); i++ {
+		out = append(out, Line{N: i, Text: all[i]})
+	}
+	return out
+}
+
+// fakeAgent is a simulated agent program.
+type fakeAgent struct {
+	h         *harness
+	id        int
+	rows      int
+	alt       bool // draws on the alternate screen
+	titled    bool // sets "idle"/"busy" titles (the test profile reads them)
+	bracketed bool
+	midFrame  bool
+	think     time.Duration          // time from submit to answer
+	reply     func(in string) string // the answer to an input; nil: never answers
+	deaf      bool                   // ignores carriage returns
+	approval  bool                   // shows a permission prompt
+	echoBare  bool                   // echoes input without the "> " prefix
+	lines     []string               // transcript
+	draft     string                 // text in the input row
+	busy      bool                   // working on a turn
+	inputs    []string               // everything submitted to it
+	pending   []simEvent             // scheduled output
+	onSubmit  func(a *fakeAgent, in string)
+}
+
+type simEvent struct {
+	at time.Time
+	fn func()
+}
+
+func (a *fakeAgent) title() string {
+	if !a.titled {
+		return ""
+	}
+	if a.busy {
+		return "busy"
+	}
+	return "idle"
+}
+
+func (a *fakeAgent) inputRow() []string {
+	if a.approval {
+		return []string{"Do you want to proceed?", "> 1. Yes"}
+	}
+	return []string{"> " + strings.ReplaceAll(a.draft, "\n", " ")}
+}
+
+// print appends rows to the transcript and reports output.
+func (a *fakeAgent) print(rows ...string) {
+	a.lines = append(a.lines, rows...)
+	a.h.output(a.id)
+}
+
+// answer prints an answer: "● " before the first row, two spaces before the others.
+func (a *fakeAgent) answer(text string) {
+	var rows []string
+	for i, l := range strings.Split(text, "\n") {
+		if i == 0 {
+			rows = append(rows, "● "+l)
+		} else {
+			rows = append(rows, "  "+l)
+		}
+	}
+	a.busy = false
+	a.print(append(rows, "")...)
+}
+
+// typeText is what the PTY does with typed bytes: they land in the input row.
+func (a *fakeAgent) typeText(text string) {
+	a.draft += text
+	a.h.output(a.id)
+}
+
+// enter is a carriage return: the draft is submitted and echoed, the agent gets busy and
+// answers after its think time.
+func (a *fakeAgent) enter() {
+	if a.deaf || a.draft == "" {
+		return
+	}
+	in := a.draft
+	a.draft = ""
+	a.inputs = append(a.inputs, in)
+	echo := strings.Split(in, "\n")
+	for i := range echo {
+		if i == 0 && !a.echoBare {
+			echo[i] = "> " + echo[i]
+		} else if i > 0 {
+			echo[i] = "  " + echo[i]
+		}
+	}
+	a.busy = true
+	a.print(echo...)
+	if a.onSubmit != nil {
+		a.onSubmit(a, in)
+	}
+	if a.reply == nil {
+		return
+	}
+	out := a.reply(in)
+	a.pending = append(a.pending, simEvent{at: a.h.now.Add(a.think), fn: func() { a.answer(out) }})
+}
+
+// testProfile reads the fake agents: titles "busy"/"idle", "> " prompts and echoes,
+// "● " answers, a permission prompt.
+func testProfile() parser.Profile {
+	return parser.Profile{
+		Name:            "fake",
+		IdleTitle:       []parser.Pattern{parser.MustCompile(`^idle$`)},
+		BusyTitle:       []parser.Pattern{parser.MustCompile(`^busy$`)},
+		ApprovalMarkers: []parser.Pattern{parser.MustCompile(`^Do you want to proceed\?`)},
+		Chrome:          []parser.Pattern{parser.MustCompile(`^>\s*$`), parser.MustCompile(`^> 1\. Yes`)},
+		AnswerPrefixes:  []string{"● "},
+		EchoPrefixes:    []string{"> "},
+	}
+}
+
+// typedRec is one Type action as the harness saw it.
+type typedRec struct {
+	at        time.Time
+	to        int
+	text      string
+	bracketed bool
+}
+
+// harness runs a relay and fake agents on a fake clock.
+type harness struct {
+	t       *testing.T
+	r       *Relay
+	now     time.Time
+	agents  map[int]*fakeAgent
+	typed   []typedRec
+	submits []typedRec
+	writes  map[int][]string // raw writes per pane, in order
+}
+
+func newHarness(t *testing.T, cfg Config) *harness {
+	return &harness{t: t, r: New(cfg), now: t0, agents: map[int]*fakeAgent{}, writes: map[int][]string{}}
+}
+
+// agent opens pane id with a fake agent; the agent is idle from the start.
+func (h *harness) agent(id int, name string, a *fakeAgent) *fakeAgent {
+	a.h, a.id = h, id
+	if a.rows == 0 {
+		a.rows = 12
+	}
+	if a.think == 0 {
+		a.think = 2 * time.Second
+	}
+	h.agents[id] = a
+	h.handle(Open{Pane: id, Name: name, Profile: testProfile(), Screen: fakeScreen{a}})
+	return a
+}
+
+// handle gives the relay an event now and carries out its actions.
+func (h *harness) handle(ev Event) {
+	h.apply(h.r.Handle(ev, h.now))
+}
+
+func (h *harness) output(id int) { h.handle(Output{Pane: id}) }
+
+func (h *harness) apply(acts []Action) {
+	for _, act := range acts {
+		a := h.agents[act.Target()]
+		h.writes[act.Target()] = append(h.writes[act.Target()], string(act.Bytes()))
+		switch act := act.(type) {
+		case Type:
+			h.typed = append(h.typed, typedRec{at: h.now, to: act.Pane, text: act.Text, bracketed: act.Bracketed})
+			if a != nil {
+				a.typeText(act.Text)
+			}
+		case Submit:
+			h.submits = append(h.submits, typedRec{at: h.now, to: act.Pane})
+			if a != nil {
+				a.enter()
+			}
+		}
+	}
+}
+
+// person types text into pane id and submits it, as a person at the keyboard does.
+func (h *harness) person(id int, text string) {
+	a := h.agents[id]
+	for _, r := range text {
+		a.draft += string(r)
+		h.handle(Keystroke{Pane: id, Draft: true})
+		a.h.output(id)
+	}
+	h.handle(Sent{Pane: id, Text: text})
+	a.enter()
+}
+
+// run advances the clock through relay wake-ups and agent events up to d after t0.
+func (h *harness) run(d time.Duration) {
+	end := t0.Add(d)
+	for i := 0; ; i++ {
+		if i > 100000 {
+			h.t.Fatal("simulation does not settle")
+		}
+		at, ok := h.r.NextWake()
+		var ev *simEvent
+		var owner *fakeAgent
+		for _, a := range h.agents {
+			for j := range a.pending {
+				if ev == nil || a.pending[j].at.Before(ev.at) {
+					ev, owner = &a.pending[j], a
+				}
+			}
+		}
+		if ev != nil && (!ok || !at.Before(ev.at)) {
+			if ev.at.After(end) {
+				break
+			}
+			h.now = maxTime(h.now, ev.at)
+			fn := ev.fn
+			for j := range owner.pending {
+				if &owner.pending[j] == ev {
+					owner.pending = append(owner.pending[:j], owner.pending[j+1:]...)
+					break
+				}
+			}
+			fn()
+			continue
+		}
+		if !ok || at.After(end) {
+			break
+		}
+		h.now = maxTime(h.now, at)
+		h.apply(h.r.Tick(h.now))
+	}
+	h.now = maxTime(h.now, end)
+	h.apply(h.r.Tick(h.now))
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// phases returns the log's deliveries as "from→to phase" strings.
+func (h *harness) phases() []string {
+	var out []string
+	for _, e := range h.r.Log() {
+		if e.Delivery > 0 {
+			out = append(out, fmt.Sprintf("%d→%d %s", e.From, e.To, e.Phase))
+		}
+	}
+	return out
+}
+
+// notes returns the log's notices.
+func (h *harness) notes() []string {
+	var out []string
+	for _, e := range h.r.Log() {
+		if e.Delivery == 0 {
+			out = append(out, e.Note)
+		}
+	}
+	return out
+}
+
+// counter returns a reply function that answers "NAME reply K" (K counting from 1).
+func counter(name string) func(string) string {
+	k := 0
+	return func(string) string {
+		k++
+		return fmt.Sprintf("%s reply %d", name, k)
+	}
+}

@@ -1,0 +1,222 @@
+package relay
+
+import (
+	"time"
+
+	"github.com/agentmux/agentmux/parser"
+)
+
+// Screen is the relay's read-only view of one pane's terminal. The host adapts its
+// emulator to it (for vterm: TextFrom, ScreenTop and ScreenText map one to one; Info comes
+// from a Snapshot). The relay calls it only from inside Handle and Tick.
+type Screen interface {
+	// Info returns the title and the modes the relay needs.
+	Info() Info
+	// ScreenTop returns the absolute number of the main screen's first row: rows pushed
+	// into history keep their numbers, so a number is never reused.
+	ScreenTop() int64
+	// ScreenText returns the active screen (alternate or main) as plain text rows, top to
+	// bottom.
+	ScreenText() []string
+	// TextFrom returns the logical lines (soft-wrapped rows joined) of the main screen's
+	// history and screen that start at or after absolute row n, clamped to what is held.
+	TextFrom(n int64) []Line
+}
+
+// Line is one logical line of main-screen text.
+type Line struct {
+	// N is the absolute number of the line's first row.
+	N int64
+	// Text is the line's text, trailing blanks trimmed.
+	Text string
+}
+
+// Info is what the relay reads about a terminal besides its text.
+type Info struct {
+	// Title is the last title the program set (OSC 0/2).
+	Title string
+	// AltScreen is true while the alternate screen is active.
+	AltScreen bool
+	// BracketedPaste is true when the program enabled bracketed paste (mode 2004).
+	BracketedPaste bool
+	// MidFrame is true while the program holds synchronized output (mode 2026) on: the
+	// screen is half drawn and not worth reading.
+	MidFrame bool
+}
+
+// Config holds the relay's tunables. Zero fields take the defaults.
+type Config struct {
+	// Turns is a new group's budget: deliveries before it is severed (--turns, 8).
+	Turns int
+	// Idle is the quiet time after which a program no profile can read counts as idle
+	// (--idle, 1.5 s).
+	Idle time.Duration
+	// Settle is the quiet time a program must also keep after its title or screen says
+	// idle, so a turn is not cut between two bursts (300 ms, never more than Idle).
+	Settle time.Duration
+	// TypingHold is how long after a person's last keystroke in a pane deliveries into it
+	// wait (3 s).
+	TypingHold time.Duration
+	// SubmitDelay is the wait between typing a delivery and submitting it with a lone
+	// carriage return (200 ms): Codex and Gemini CLI take an Enter that follows input
+	// closely as a newline.
+	SubmitDelay time.Duration
+	// Confirm is how long a submitted delivery has to make its target busy before the
+	// carriage return is sent once more, and then before the delivery counts as failed
+	// (2.5 s).
+	Confirm time.Duration
+	// Limit is the most characters of words one delivery carries; longer deltas are cut
+	// with a visible marker (8000).
+	Limit int
+	// Template frames a delivery: {name} and {pane} are the sender's name and number,
+	// {text} the words ("{name} ({pane}):\n\n{text}").
+	Template string
+	// LogLimit is how many relay log entries are kept (500).
+	LogLimit int
+}
+
+// DefaultTemplate is the attribution a delivery carries unless configured otherwise.
+const DefaultTemplate = "{name} ({pane}):\n\n{text}"
+
+// withDefaults returns c with zero fields set to their defaults.
+func (c Config) withDefaults() Config {
+	if c.Turns <= 0 {
+		c.Turns = 8
+	}
+	if c.Idle <= 0 {
+		c.Idle = 1500 * time.Millisecond
+	}
+	if c.Settle <= 0 {
+		c.Settle = 300 * time.Millisecond
+	}
+	c.Settle = min(c.Settle, c.Idle)
+	if c.TypingHold <= 0 {
+		c.TypingHold = 3 * time.Second
+	}
+	if c.SubmitDelay <= 0 {
+		c.SubmitDelay = 200 * time.Millisecond
+	}
+	if c.Confirm <= 0 {
+		c.Confirm = 2500 * time.Millisecond
+	}
+	if c.Limit <= 0 {
+		c.Limit = 8000
+	}
+	if c.Template == "" {
+		c.Template = DefaultTemplate
+	}
+	if c.LogLimit <= 0 {
+		c.LogLimit = 500
+	}
+	return c
+}
+
+// Event is something that happened, handed to Relay.Handle.
+type Event interface{ isEvent() }
+
+// Open registers a pane: its number, its name as shown in attributions, the profile of
+// its program and its terminal. A pane must be opened before any other event names it;
+// opening a number again replaces the pane.
+type Open struct {
+	Pane    int
+	Name    string
+	Profile parser.Profile
+	Screen  Screen
+}
+
+// Output reports that a pane's terminal received new bytes (coalesced: once per burst
+// is enough). Title changes arrive this way too.
+type Output struct{ Pane int }
+
+// Keystroke reports a key a person typed into a pane. Draft is true while the person
+// has unsent input there (the host tracks it from the keys it forwards: printable keys
+// and pastes add, Enter and Ctrl+C/U clear).
+type Keystroke struct {
+	Pane  int
+	Draft bool
+}
+
+// Sent reports that a person submitted Text in a pane (pressed Enter on a draft). The
+// relay remembers it so its echo never becomes part of a delta.
+type Sent struct {
+	Pane int
+	Text string
+}
+
+// Hold holds (On) or releases deliveries into a pane: a person is driving it.
+type Hold struct {
+	Pane int
+	On   bool
+}
+
+// Link puts Pane into the group of With (creating a group of the two if With has
+// none), leaving Pane's old group.
+type Link struct{ Pane, With int }
+
+// LinkAll puts every listed pane into one new group with a fresh budget.
+type LinkAll struct{ Panes []int }
+
+// Unlink takes a pane out of its group; deliveries waiting for it are dropped.
+type Unlink struct{ Pane int }
+
+// Exit reports that a pane was closed or its program exited: it leaves its group, and
+// deliveries to it, waiting or half done, are dropped. Nothing is ever typed into it
+// again.
+type Exit struct{ Pane int }
+
+func (Open) isEvent()      {}
+func (Output) isEvent()    {}
+func (Keystroke) isEvent() {}
+func (Sent) isEvent()      {}
+func (Hold) isEvent()      {}
+func (Link) isEvent()      {}
+func (LinkAll) isEvent()   {}
+func (Unlink) isEvent()    {}
+func (Exit) isEvent()      {}
+
+// Action is something the host must do now: write Bytes to the pane's program (through
+// its ordered writer).
+type Action interface {
+	// Target returns the pane number to write to.
+	Target() int
+	// Bytes returns exactly what to write.
+	Bytes() []byte
+}
+
+// Type types a delivery into a pane: as one bracketed paste when the program enabled
+// bracketed paste, otherwise as plain text with newlines turned into spaces. Text is
+// already free of control characters and paste markers.
+type Type struct {
+	Pane      int
+	Delivery  int
+	Text      string
+	Bracketed bool
+}
+
+// Submit sends the lone carriage return that submits a typed delivery.
+type Submit struct {
+	Pane     int
+	Delivery int
+}
+
+// Target returns the pane to type into.
+func (t Type) Target() int { return t.Pane }
+
+// Bytes returns the text, wrapped in bracketed-paste markers when Bracketed.
+func (t Type) Bytes() []byte {
+	if t.Bracketed {
+		return []byte("\x1b[200~" + t.Text + "\x1b[201~")
+	}
+	return []byte(t.Text)
+}
+
+// Target returns the pane to submit in.
+func (s Submit) Target() int { return s.Pane }
+
+// Bytes returns "\r".
+func (s Submit) Bytes() []byte { return []byte{'\r'} }
+
+var (
+	_ Action = Type{}
+	_ Action = Submit{}
+)
