@@ -21,6 +21,19 @@
 // Write with the mutex held: they must not block and must not call back into the
 // Terminal (hand the bytes to a writer goroutine instead).
 //
+// # Queries and events
+//
+// Answered: DA1 (CSI ?62;22c), DA2, XTVERSION (DCS >|agentmux VERSION ST), DSR 5n, 6n
+// and ?6n, DECRQM for the modes in Modes (and IRM/LNM), XTWINOPS 14t/16t/18t (8×16
+// pixel cells), OSC 10/11/12 and OSC 4 colour queries (ending with the query's own
+// terminator, BEL or ST), and the kitty keyboard query CSI ? u only when the host says
+// it encodes keys that way (Options.KittyKeyboard, SetKittyKeyboard). DCS, SOS, PM, APC
+// and unknown OSC strings are swallowed. OnEvent reports BEL, titles (OSC 0/2) and
+// notifications (OSC 9, OSC 777); OSC 8 hyperlinks become Style.Link ids (see Link).
+//
+// Where xterm and tmux disagree (halves of wide characters, REP at the margin, CHT,
+// HPR, VPR, DECSTR, invalid UTF-8), vterm follows xterm.
+//
 // # Snapshots
 //
 // A Snapshot is immutable. Rows that did not change between two snapshots are the same
