@@ -106,6 +106,13 @@ func (r *row) fill(x0, x1 int, bg Color) {
 	if x0 >= x1 {
 		return
 	}
+	if r.shared && x0 == 0 && x1 == len(r.cells) && bg == DefaultColor {
+		// the whole row is blanked: a fresh array beats copying the shared one
+		r.cells = make([]Cell, len(r.cells))
+		copy(r.cells, blankRow)
+		r.shared, r.hi, r.dirty = false, 0, true
+		return
+	}
 	r.touch()
 	if bg == DefaultColor {
 		if x1 >= r.hi {
