@@ -103,8 +103,8 @@ func newScreen(cols, rows int) *screen {
 
 // fill sets cells [x0, x1) of r to blanks with background bg.
 func (r *row) fill(x0, x1 int, bg Color) {
-	if x0 >= x1 {
-		return
+	if x0 >= x1 || bg == DefaultColor && x0 >= r.hi {
+		return // nothing to do: cells past hi are default blanks already
 	}
 	if r.shared && x0 == 0 && x1 == len(r.cells) && bg == DefaultColor {
 		// the whole row is blanked: a fresh array beats copying the shared one
