@@ -76,7 +76,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		cfg.reply = r
 		return err
 	})
-	fs.IntVar(&cfg.exitAfter, "exit-after", cfg.exitAfter, "exit after `N` answers (0: right after start; negative: never)")
+	fs.IntVar(&cfg.exitAfter, "exit-after", cfg.exitAfter, "exit after answering `N` messages (0: right after start; negative: never)")
 	fs.IntVar(&cfg.exitCode, "exit-code", 0, "the exit status used by -exit-after")
 	fs.Int64Var(&cfg.flood, "flood", 0, "print this many `bytes` of filler lines at start, then idle")
 	fs.BoolVar(&cfg.queries, "queries", false, "send DA1, CPR and OSC 11 queries at start and show whether answers came")

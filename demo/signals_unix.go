@@ -8,8 +8,9 @@ import (
 	"syscall"
 )
 
-// stopSignals end the agent cleanly, restoring the terminal.
-var stopSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP}
+// stopSignals end the agent cleanly, restoring the terminal. (In raw mode Ctrl+C is a
+// key, so SIGINT comes only from kill.)
+var stopSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT}
 
 // notifyResize delivers the terminal's size changes (SIGWINCH) on c.
 func notifyResize(c chan os.Signal) { signal.Notify(c, syscall.SIGWINCH) }

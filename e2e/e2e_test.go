@@ -283,18 +283,30 @@ func abs(x int) int {
 }
 
 // TestKittyShiftEnterReachesAgent runs under an outer terminal that speaks the kitty
-// keyboard protocol: Shift+Enter (CSI 13;2u) must reach the Codex-like agent, which pushed
-// kitty flags, as a newline in its draft, distinct from Enter, which submits.
+// keyboard protocol: Shift+Enter (CSI 13;2u) must reach both agents as a newline in their
+// draft, distinct from Enter, which submits: the Codex-like one, which pushed kitty flags
+// at start, and the Claude-like one, which pushes them once its query is answered.
 func TestKittyShiftEnterReachesAgent(t *testing.T) {
-	s := startWith(t, options{kitty: true}, agent("bob", "--style", "alt"))
-	s.waitScreen("bob ready", func(scr *screen) bool { return scr.paneHas(1, "› Ask bob to do anything") }, waitLong)
-	s.send("one\x1b[13;2utwo")
-	s.waitScreen("a two-line draft", func(scr *screen) bool {
-		p, ok := scr.pane(1)
-		return ok && p.has("› one\n  two")
+	s := startWith(t, options{kitty: true}, agent("alice", "--style", "inline"), agent("bob", "--style", "alt"))
+	s.waitScreen("both ready", func(scr *screen) bool {
+		return scr.paneHas(1, "alice · simulated agent") && scr.paneHas(2, "› Ask bob to do anything")
 	}, waitLong)
-	s.send("\r")
-	s.waitScreen("the answer to both lines", func(scr *screen) bool { return scr.paneHas(1, "• bob heard: one two") }, waitLong)
+	for _, c := range []struct {
+		pane          int
+		draft, answer string
+	}{
+		{1, "❯ one\n  two", "● alice heard: one two"},
+		{2, "› one\n  two", "• bob heard: one two"},
+	} {
+		s.send(prefix + strconv.Itoa(c.pane))
+		s.send("one\x1b[13;2utwo")
+		s.waitScreen(fmt.Sprintf("a two-line draft in pane %d", c.pane), func(scr *screen) bool {
+			p, ok := scr.pane(c.pane)
+			return ok && p.has(c.draft)
+		}, waitLong)
+		s.send("\r")
+		s.waitScreen("the answer to both lines", func(scr *screen) bool { return scr.paneHas(c.pane, c.answer) }, waitLong)
+	}
 }
 
 // TestPasteReachesAgentAsOnePaste pastes two lines into agentmux (the outer terminal's
