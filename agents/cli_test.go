@@ -1,0 +1,287 @@
+//go:build agents
+
+package agents
+
+// What each CLI needs to run offline against the mock server (the setup recorded in
+// ../shared/fixtures/agent-streams/README.md), and how its screen and title say it is ready,
+// busy or idle. Claude Code and Gemini CLI get a fresh HOME per test; Codex copies ~400 MB
+// into each new HOME and leaves an app-server daemon behind, so it gets one HOME in the
+// cache folder, reused across runs, and the daemon is stopped when the test ends.
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/internal/mockmodel"
+)
+
+// dummyKey is the API key every CLI is given; nothing checks it. Claude Code asks about a
+// custom key once unless its last 20 characters are pre-approved.
+const dummyKey = "sk-ant-agentmux-test-0123456789abcdefghij"
+
+// cacheDir is where install.sh put the CLIs (and where Codex's reused HOME lives).
+func cacheDir() string {
+	if d := os.Getenv("AGENTMUX_AGENTS_CACHE"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "agentmux-agents")
+}
+
+// binDir returns the folder holding the claude, codex and gemini commands, failing the test
+// with the fix when install.sh has not run.
+func binDir(t *testing.T) string {
+	t.Helper()
+	d := filepath.Join(cacheDir(), "node_modules", ".bin")
+	for _, b := range []string{"claude", "codex", "gemini"} {
+		if _, err := os.Stat(filepath.Join(d, b)); err != nil {
+			t.Fatalf("%s not installed in %s: run agents/install.sh (make test-agents does)", b, d)
+		}
+	}
+	return d
+}
+
+// baseEnv is the environment every CLI runs with: like the fixture recordings (an env -i
+// style minimum), plus what agentmux's panes get (COLORTERM).
+func baseEnv(t *testing.T, home string) []string {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node not found: the CLIs need Node.js 20+: %v", err)
+	}
+	path := strings.Join([]string{binDir(t), filepath.Dir(node), "/usr/local/bin", "/usr/bin", "/bin"}, ":")
+	return []string{"PATH=" + path, "HOME=" + home, "TERM=xterm-256color", "COLORTERM=truecolor",
+		"LANG=C.UTF-8", "USER=" + os.Getenv("USER")}
+}
+
+// startMock serves a mockmodel.Server with the given answers on 127.0.0.1; it is closed when
+// the test ends, after its request log has been written to the test log.
+func startMock(t *testing.T, name string, reply mockmodel.ReplyFunc, d time.Duration) (*mockmodel.Server, string) {
+	t.Helper()
+	s := mockmodel.New(mockmodel.Options{Reply: reply, Duration: d})
+	hs := httptest.NewServer(s)
+	t.Cleanup(func() {
+		var b strings.Builder
+		for _, r := range s.Requests() {
+			fmt.Fprintln(&b, "  ", r)
+		}
+		t.Logf("%s mock server requests:\n%s", name, b.String())
+		s.Close()
+		hs.Close()
+	})
+	return s, hs.URL
+}
+
+// writeFile writes data (a string, or any value as JSON) to path, making its folder.
+func writeFile(t *testing.T, path string, data any) {
+	t.Helper()
+	var b []byte
+	switch v := data.(type) {
+	case string:
+		b = []byte(v)
+	default:
+		var err error
+		if b, err = json.MarshalIndent(v, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// setupClaude seeds home so Claude Code starts without dialogs against url, with the
+// renderer pinned ("default": main screen; "fullscreen": alternate screen). It returns the
+// extra environment.
+func setupClaude(t *testing.T, home, project, url, renderer string) []string {
+	writeFile(t, filepath.Join(home, ".claude.json"), map[string]any{
+		"hasCompletedOnboarding": true,
+		"autoUpdates":            false,
+		"customApiKeyResponses":  map[string]any{"approved": []string{dummyKey[len(dummyKey)-20:]}, "rejected": []string{}},
+		"projects":               map[string]any{project: map[string]any{"hasTrustDialogAccepted": true}},
+	})
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), map[string]any{"tui": renderer})
+	return []string{"ANTHROPIC_API_KEY=" + dummyKey, "ANTHROPIC_BASE_URL=" + url, "DISABLE_AUTOUPDATER=1"}
+}
+
+// setupCodex writes Codex's config for url into home (reused: see codexHome) and returns
+// the extra environment.
+func setupCodex(t *testing.T, home, project, url string) []string {
+	writeFile(t, filepath.Join(home, ".codex", "config.toml"), fmt.Sprintf(`# written by agentmux's agents tests
+model_provider = "mock"
+
+[model_providers.mock]
+name = "mock"
+base_url = %q
+env_key = "MOCK_API_KEY"
+wire_api = "responses"
+supports_websockets = false
+
+[projects.%q]
+trust_level = "trusted"
+`, url+"/v1", project))
+	return []string{"MOCK_API_KEY=dummy"}
+}
+
+// setupGemini seeds home so Gemini CLI uses an API key and trusts project, and returns the
+// extra environment.
+func setupGemini(t *testing.T, home, project, url string) []string {
+	writeFile(t, filepath.Join(home, ".gemini", "settings.json"),
+		map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), map[string]any{project: "TRUST_FOLDER"})
+	return []string{"GEMINI_API_KEY=dummy", "GOOGLE_GEMINI_BASE_URL=" + url}
+}
+
+// freshHome makes a new HOME with a project folder in it.
+func freshHome(t *testing.T) (home, project string) {
+	home = t.TempDir()
+	project = filepath.Join(home, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return home, project
+}
+
+// codexHome returns the HOME reused by every test that runs Codex (Codex installs ~400 MB of
+// app-server into each new HOME), and registers the stop of the app-server daemon Codex
+// leaves running there.
+func codexHome(t *testing.T) (home, project string) {
+	home = filepath.Join(cacheDir(), "home")
+	project = filepath.Join(home, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopCodexDaemon(t, home) })
+	return home, project
+}
+
+// stopCodexDaemon runs `codex app-server daemon stop` under home, then ends the helper
+// processes the daemon leaves (its pid-update loop), found by their executable living under
+// home's .codex folder: only processes this test's Codex started.
+func stopCodexDaemon(t *testing.T, home string) {
+	cmd := exec.Command(filepath.Join(binDir(t), "codex"), "app-server", "daemon", "stop")
+	cmd.Env = append(baseEnv(t, home), "MOCK_API_KEY=dummy")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Logf("codex app-server daemon stop: %v\n%s", err, out)
+	}
+	prefix := filepath.Join(home, ".codex") + "/"
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.HasPrefix(string(b), prefix) {
+			continue
+		}
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		if err == nil && pid != os.Getpid() {
+			t.Logf("stopping leftover Codex helper %d: %s", pid, strings.ReplaceAll(string(b), "\x00", " "))
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+		}
+	}
+}
+
+// cli describes one agent CLI for the tests: its command, the setup it needs and its signals.
+type cli struct {
+	// name names the test; bin is the command (default: name).
+	name, bin string
+	// setup prepares home for the CLI talking to url and returns extra environment.
+	setup func(t *testing.T, home, project, url string) []string
+	// home gives the HOME to use: fresh, or Codex's reused one.
+	home func(t *testing.T) (home, project string)
+	// ready reports whether the CLI has started and waits for input.
+	ready func(screen []string, title string) bool
+	// busy and idle classify a title (the first-choice turn signal of the relay's profiles).
+	busy, idle func(title string) bool
+	// bullet starts the answer line on screen.
+	bullet string
+}
+
+// spinnerTitle reports whether a title starts with a braille spinner glyph and a space.
+func spinnerTitle(title string) bool {
+	r := []rune(title)
+	return len(r) > 1 && r[0] >= 0x2800 && r[0] <= 0x28ff && r[1] == ' '
+}
+
+// contains reports whether any screen row contains s.
+func contains(screen []string, s string) bool {
+	for _, row := range screen {
+		if strings.Contains(row, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// command returns the CLI's command name.
+func (c cli) command() string {
+	if c.bin != "" {
+		return c.bin
+	}
+	return c.name
+}
+
+// clis are the three CLIs with the signals measured on them (Claude Code 2.1.197 busy
+// titles are braille spinners, 2.1.330's are ◐/◑: either counts).
+var clis = []cli{
+	{
+		name: "claude",
+		setup: func(t *testing.T, home, project, url string) []string {
+			return setupClaude(t, home, project, url, "default")
+		},
+		home:  freshHome,
+		ready: func(s []string, title string) bool { return title == "✳ Claude Code" && contains(s, "❯") },
+		busy: func(title string) bool {
+			return strings.HasSuffix(title, " Claude Code") && !strings.HasPrefix(title, "✳")
+		},
+		idle:   func(title string) bool { return title == "✳ Claude Code" },
+		bullet: "●",
+	},
+	{
+		name: "claude-fullscreen", bin: "claude",
+		setup: func(t *testing.T, home, project, url string) []string {
+			return setupClaude(t, home, project, url, "fullscreen")
+		},
+		home:  freshHome,
+		ready: func(s []string, title string) bool { return title == "✳ Claude Code" && contains(s, "❯") },
+		busy: func(title string) bool {
+			return strings.HasSuffix(title, " Claude Code") && !strings.HasPrefix(title, "✳")
+		},
+		idle:   func(title string) bool { return title == "✳ Claude Code" },
+		bullet: "●",
+	},
+	{
+		name:  "codex",
+		setup: setupCodex,
+		home:  codexHome,
+		ready: func(s []string, title string) bool {
+			return contains(s, "Ask Codex to do anything") && title != "" && !spinnerTitle(title)
+		},
+		busy:   spinnerTitle,
+		idle:   func(title string) bool { return title != "" && !spinnerTitle(title) },
+		bullet: "•",
+	},
+	{
+		name:  "gemini",
+		setup: setupGemini,
+		home:  freshHome,
+		ready: func(s []string, title string) bool {
+			// The title says Ready ~2 s before Enter submits; the "? for shortcuts" hint
+			// appears when it does.
+			return strings.HasPrefix(title, "◇  Ready") && contains(s, "Type your message") &&
+				contains(s, "? for shortcuts")
+		},
+		busy:   func(title string) bool { return strings.HasPrefix(title, "✦  Working") },
+		idle:   func(title string) bool { return strings.HasPrefix(title, "◇  Ready") },
+		bullet: "✦",
+	},
+}

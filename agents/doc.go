@@ -1,0 +1,14 @@
+// Package agents holds the real-agent tests of `make test-agents`: the actual Claude Code,
+// Codex and Gemini CLIs, installed with npm by install.sh into a cache folder, run in PTYs
+// against the fake model server of internal/mockmodel, first alone (a smoke test per CLI:
+// it starts, a typed message is submitted, the mock's answer appears, the title goes busy
+// and back to idle) and then inside the agentmux binary, linked, to check the relayed
+// conversation end to end.
+//
+// Every test file carries the build tag `agents`, so `go test ./...` builds only this doc:
+// the tests need the CLIs and minutes of wall time, and never run in CI. Run them with
+// `make test-agents` (or `go test -tags agents ./agents/...` once install.sh has run).
+//
+// The package has no code of its own; its tests import vterm (to read the screens),
+// internal/mockmodel and creack/pty, and nothing imports it.
+package agents

@@ -1,0 +1,88 @@
+//go:build agents
+
+package agents
+
+// Smoke test per CLI, run directly in a 120×40 PTY read through vterm (no agentmux): with a
+// seeded HOME and the mock model server it must start without dialogs, accept `say hi` typed
+// then Enter 300 ms later, send exactly that to the model, show the mock's answer after its
+// bullet, and signal the turn in its title (busy, then idle again). The timings are logged:
+// they are what the relay's idle detection has to live with.
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/internal/mockmodel"
+)
+
+// answerTime is how long the mock takes to stream one answer: long enough to see busy.
+const answerTime = 3 * time.Second
+
+func TestSmoke(t *testing.T) {
+	for _, c := range clis {
+		t.Run(c.name, func(t *testing.T) { smoke(t, c) })
+	}
+}
+
+func smoke(t *testing.T, c cli) {
+	label := strings.ToUpper(strings.ReplaceAll(c.name, "-", ""))
+	srv, url := startMock(t, c.name, mockmodel.Numbered(label, 6), answerTime)
+	home, project := c.home(t)
+	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
+	tm := startTerm(t, c.name, []string{filepath.Join(binDir(t), c.command())}, project, env, 120, 40)
+
+	ready := tm.waitFor("the CLI to be ready for input", 90*time.Second, c.ready)
+	tm.submit("say hi")
+	typed := time.Since(tm.start)
+	// Confirm the submit as the relay does: the title should go busy within seconds; if not,
+	// Enter once more (Gemini CLI sometimes takes the first Enter after start-up as a newline).
+	retries := 0
+	for ; retries < 2; retries++ {
+		_, err := tm.await(8*time.Second, func(_ []string, _ string) bool {
+			_, ok := tm.titleSeen(typed, c.busy)
+			return ok
+		})
+		if err == nil {
+			break
+		}
+		t.Logf("%s: no busy title %v after Enter; pressing Enter again\n%s", c.name, err, tm.dump())
+		tm.typeText("\r")
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	turn, err := srv.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn })
+	if err != nil {
+		t.Fatalf("the model never got the turn: %v\n%s", err, tm.dump())
+	}
+	if turn.Prompt != "say hi" {
+		t.Errorf("the model got %q, want %q", turn.Prompt, "say hi")
+	}
+	want := label + "-1 to: say hi"
+	answered := tm.waitText(60*time.Second, c.bullet+" "+want)
+	idle := tm.waitFor("an idle title after the answer", 60*time.Second, func(_ []string, title string) bool {
+		return c.idle(title)
+	})
+	busy, sawBusy := tm.titleSeen(typed, c.busy)
+	if !sawBusy {
+		t.Errorf("no busy title between the submit and idle; titles: %s", tm.titleLog())
+	}
+	backIdle, sawIdle := tm.titleSeen(busy.At, c.idle)
+	if !sawIdle {
+		t.Errorf("title never went back to idle after busy %q; titles: %s", busy.Title, tm.titleLog())
+	}
+	if n := len(srv.Turns()); n != 1 {
+		t.Errorf("the model got %d turns, want 1", n)
+	}
+	if retries > 0 {
+		t.Logf("%s: the submit needed %d extra Enter", c.name, retries)
+	}
+	t.Logf("%s: ready at %.1fs; after the Enter: busy title %q at +%.1fs, answer on screen at +%.1fs, "+
+		"idle title %q at +%.1fs (idle seen by the test at +%.1fs); model turn took %.1fs",
+		c.name, ready.Seconds(), strings.TrimSpace(busy.Title), (busy.At - typed).Seconds(), (answered - typed).Seconds(),
+		strings.TrimSpace(backIdle.Title), (backIdle.At - typed).Seconds(), (idle - typed).Seconds(),
+		turn.End.Sub(turn.Start).Seconds())
+}
