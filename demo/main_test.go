@@ -44,14 +44,17 @@ func (o *liveOutput) String() string {
 	return o.buf.String()
 }
 
+// deadline bounds every wait of these tests.
+func deadline() <-chan time.Time { return time.After(10 * time.Second) }
+
 // waitFor waits until the output contains s.
 func (o *liveOutput) waitFor(t *testing.T, s string) {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	timeout := deadline()
 	for !strings.Contains(o.String(), s) {
 		select {
 		case <-o.changed:
-		case <-deadline:
+		case <-timeout:
 			t.Fatalf("output never contained %q; it is:\n%q", s, o.String())
 		}
 	}
@@ -78,7 +81,7 @@ func (m *running) wait(t *testing.T) int {
 	select {
 	case c := <-m.code:
 		return c
-	case <-time.After(10 * time.Second):
+	case <-deadline():
 		t.Fatalf("Main did not return; output:\n%q", m.out.String())
 		return -1
 	}
