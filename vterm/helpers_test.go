@@ -430,6 +430,7 @@ type shadow struct {
 	prevWasTxt bool
 	irm        bool // insert mode
 	altUsed    bool // the alternate screen may hold text (it was not left through 1047)
+	midRegion  bool // a scroll region not starting at the first row was set
 }
 
 func newShadow(cfg genConfig) *shadow {
@@ -612,6 +613,7 @@ func (s *shadow) apply(o op) bool {
 			s.top, s.bot = 0, c.rows-1
 		} else {
 			s.top, s.bot = o.a-1, o.b-1
+			s.midRegion = s.midRegion || s.top > 0
 		}
 		s.x, s.y, s.pending = 0, 0, false
 	case opRI:
@@ -651,6 +653,18 @@ func validOps(cfg genConfig, ops []op) bool {
 		s.apply(o)
 	}
 	return true
+}
+
+// historyComparable reports whether the history of a valid stream means the same in
+// tmux and here: tmux also keeps the lines scrolled out of a region that does not start
+// at the first row (xterm and the issue do not), and the stream must end on the main
+// screen.
+func historyComparable(cfg genConfig, ops []op) bool {
+	s := newShadow(cfg)
+	for _, o := range ops {
+		s.apply(o)
+	}
+	return !s.midRegion && s.alt == 0
 }
 
 // runeCells is the width the generator assumes for the runes it uses.

@@ -161,9 +161,11 @@ type tmuxOracle struct {
 
 // tmuxScreen is what tmux shows after a stream.
 type tmuxScreen struct {
-	rows   []string
-	cx, cy int
-	alt    bool
+	rows    []string
+	cx, cy  int
+	alt     bool
+	history []string // oldest first
+	joined  []string // history and screen with soft-wrapped rows joined (capture-pane -J)
 }
 
 func newTmuxOracle(t *testing.T) *tmuxOracle {
@@ -180,8 +182,9 @@ func newTmuxOracle(t *testing.T) *tmuxOracle {
 	}
 	// The base session keeps the server alive between plays; kill-server runs before the
 	// temporary directory is removed (cleanups run last-registered first).
+	// scroll-on-clear off: tmux 3.3a would push the screen into history on ED 2, xterm does not.
 	if _, err := o.cmd("new-session", "-d", "-s", "base", "-x", "80", "-y", "24", "exec sleep 100000",
-		";", "set-option", "-g", "status", "off"); err != nil {
+		";", "set-option", "-g", "status", "off", ";", "set-option", "-g", "scroll-on-clear", "off"); err != nil {
 		t.Fatalf("start tmux server: %v", err)
 	}
 	t.Cleanup(func() { _, _ = o.cmd("kill-server") })
@@ -237,15 +240,31 @@ func (o *tmuxOracle) play(cols, rows int, b []byte) (tmuxScreen, error) {
 		return tmuxScreen{}, err
 	}
 	st, err := o.cmd("display-message", "-p", "-t", name,
-		"#{cursor_x} #{cursor_y} #{alternate_on} #{pane_width} #{pane_height}")
+		"#{cursor_x} #{cursor_y} #{alternate_on} #{pane_width} #{pane_height} #{history_size}")
 	if err != nil {
 		return tmuxScreen{}, err
 	}
 	var s tmuxScreen
-	var alt, w, h int
-	if _, err := fmt.Sscan(st, &s.cx, &s.cy, &alt, &w, &h); err != nil {
+	var alt, w, h, hist int
+	if _, err := fmt.Sscan(st, &s.cx, &s.cy, &alt, &w, &h, &hist); err != nil {
 		return tmuxScreen{}, fmt.Errorf("parse tmux state %q: %w", st, err)
 	}
+	if hist > 0 {
+		out, err := o.cmd("capture-pane", "-p", "-t", name, "-S", "-", "-E", "-1")
+		if err != nil {
+			return tmuxScreen{}, err
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != hist {
+			return tmuxScreen{}, fmt.Errorf("tmux history_size %d but %d history lines captured", hist, len(lines))
+		}
+		s.history = trimRows(lines)
+	}
+	joined, err := o.cmd("capture-pane", "-p", "-J", "-t", name, "-S", "-")
+	if err != nil {
+		return tmuxScreen{}, err
+	}
+	s.joined = trimRows(strings.Split(strings.TrimSuffix(joined, "\n"), "\n"))
 	if w != cols || h != rows {
 		return tmuxScreen{}, fmt.Errorf("tmux pane is %dx%d, want %dx%d", w, h, cols, rows)
 	}
@@ -255,8 +274,14 @@ func (o *tmuxOracle) play(cols, rows int, b []byte) (tmuxScreen, error) {
 	return s, nil
 }
 
-// diffTmux compares our screen with tmux's for one stream, returning "" when equal.
-func (o *tmuxOracle) diffTmux(cols, rows int, b []byte) (string, error) {
+// tmuxCompare says what diffTmux compares beyond the screen, cursor and screen in use.
+type tmuxCompare struct {
+	history bool // the history rows
+	joins   bool // TextFrom(0) against capture-pane -J (history and screen, soft wraps joined)
+}
+
+// diffTmux compares our terminal with tmux's for one stream, returning "" when equal.
+func (o *tmuxOracle) diffTmux(cols, rows int, b []byte, cmp tmuxCompare) (string, error) {
 	want, err := o.play(cols, rows, b)
 	if err != nil {
 		return "", err
@@ -271,7 +296,53 @@ func (o *tmuxOracle) diffTmux(cols, rows int, b []byte) (string, error) {
 	if snap.AltScreen != want.alt {
 		d += fmt.Sprintf("alternate screen: want %v, got %v\n", want.alt, snap.AltScreen)
 	}
+	if cmp.history {
+		var got []string
+		for _, l := range term.HistoryLines(0, snap.HistoryLen) {
+			got = append(got, rowsOfSnapshot(&vterm.Snapshot{Lines: []*vterm.Line{l}})[0])
+		}
+		if hd := diffRows(want.history, got); hd != "" {
+			d += "history (oldest first):\n" + hd
+		}
+	}
+	if cmp.joins {
+		var joined []string
+		for _, tl := range term.TextFrom(0) {
+			joined = append(joined, strings.TrimRight(tl.Text, " "))
+		}
+		if hd := diffRows(dropTrailingEmpty(want.joined), dropTrailingEmpty(joined)); hd != "" {
+			d += "TextFrom(0) against capture-pane -J (logical lines):\n" + hd
+		}
+	}
 	return d, nil
+}
+
+// comparable says what of a generated stream's result tmux and the issue agree on.
+func comparable(cfg genConfig, ops []op) tmuxCompare {
+	h := historyComparable(cfg, ops)
+	return tmuxCompare{history: h, joins: h && joinsComparable(ops)}
+}
+
+// joinsComparable reports whether a stream avoids the operations after which tmux and
+// xterm may disagree about which rows are soft-wrapped into the next: tmux un-wraps the
+// row above lines it inserts, deletes, scrolls or wholly erases, and above the screen
+// after an alternate-screen round trip.
+func joinsComparable(ops []op) bool {
+	for _, o := range ops {
+		switch o.kind {
+		case opIL, opDL, opSU, opSD, opRI, opED, opEL, opECH, opICH, opDCH, opAlt:
+			return false
+		}
+	}
+	return true
+}
+
+// dropTrailingEmpty drops the empty lines at the end of a list.
+func dropTrailingEmpty(l []string) []string {
+	for len(l) > 0 && l[len(l)-1] == "" {
+		l = l[:len(l)-1]
+	}
+	return l
 }
 
 func TestOracleTmux(t *testing.T) {
@@ -289,7 +360,7 @@ func TestOracleTmux(t *testing.T) {
 				cfg := cfg
 				cfg.wide = cfg.cols%2 == 0 && seed%2 == 0
 				ops := genStream(rand.New(rand.NewPCG(seed, uint64(cfg.cols)+1000)), cfg, 20+int(seed%80))
-				d, err := o.diffTmux(cfg.cols, cfg.rows, encodeOps(ops))
+				d, err := o.diffTmux(cfg.cols, cfg.rows, encodeOps(ops), comparable(cfg, ops))
 				if err != nil {
 					t.Fatalf("seed %d: %v", seed, err)
 				}
@@ -297,11 +368,11 @@ func TestOracleTmux(t *testing.T) {
 					continue
 				}
 				small := shrinkOps(cfg, ops, func(c []op) bool {
-					d, err := o.diffTmux(cfg.cols, cfg.rows, encodeOps(c))
+					d, err := o.diffTmux(cfg.cols, cfg.rows, encodeOps(c), comparable(cfg, c))
 					return err == nil && d != ""
 				}, 150)
 				sb := encodeOps(small)
-				d, _ = o.diffTmux(cfg.cols, cfg.rows, sb)
+				d, _ = o.diffTmux(cfg.cols, cfg.rows, sb, comparable(cfg, small))
 				t.Errorf("seed %d at %dx%d (wide %v) differs from tmux; shrunk stream (%d of %d ops):\n%s\n%s",
 					seed, cfg.cols, cfg.rows, cfg.wide, len(small), len(ops), quoteStream(sb), d)
 				if failures++; failures == 2 {
@@ -363,7 +434,37 @@ func TestOracleTmuxCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := o.diffTmux(c.cols, c.rows, []byte(c.in))
+			d, err := o.diffTmux(c.cols, c.rows, []byte(c.in), tmuxCompare{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d != "" {
+				t.Errorf("stream %q at %dx%d differs from tmux:\n%s", c.in, c.cols, c.rows, d)
+			}
+		})
+	}
+}
+
+// TestOracleTmuxJoins compares history and soft-wrap joins (TextFrom) for hand-written
+// streams whose logical lines are unambiguous.
+func TestOracleTmuxJoins(t *testing.T) {
+	o := newTmuxOracle(t)
+	cases := []struct {
+		name       string
+		cols, rows int
+		in         string
+	}{
+		{"wrapped line joins", 4, 3, "abcdefghij"},
+		{"wrapped line joins across history", 4, 3, "abcdefghijklmnopq\r\nx\r\ny"},
+		{"printed spaces at the wrap point stay", 4, 3, "ab  cd\r\n"},
+		{"blank cells inside a wrapped row are spaces", 4, 3, "abcdef\x1b[1;1H\x1b[2P"},
+		{"wide character wraps early", 5, 3, "abcd中x"},
+		{"overwritten wrapped row keeps joining", 4, 3, "abcdefgh\x1b[1;1HXY"},
+		{"CRLF at the margin does not join", 4, 3, "abcd\r\nefgh"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := o.diffTmux(c.cols, c.rows, []byte(c.in), tmuxCompare{history: true, joins: true})
 			if err != nil {
 				t.Fatal(err)
 			}
