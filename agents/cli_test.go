@@ -153,17 +153,32 @@ func freshHome(t *testing.T) (home, project string) {
 	return home, project
 }
 
-// codexHome returns the HOME reused by every test that runs Codex (Codex installs ~400 MB of
-// app-server into each new HOME), and registers the stop of the app-server daemon Codex
-// leaves running there.
-func codexHome(t *testing.T) (home, project string) {
+// codexHomePath returns the HOME reused for Codex and its project folder.
+func codexHomePath() (home, project string) {
 	home = filepath.Join(cacheDir(), "home")
-	project = filepath.Join(home, "project")
+	return home, filepath.Join(home, "project")
+}
+
+// codexHome returns the HOME reused by every test that runs Codex (Codex installs ~400 MB of
+// app-server into each new HOME).
+func codexHome(t *testing.T) (home, project string) {
+	home, project = codexHomePath()
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stopCodexDaemon(t, home) })
 	return home, project
+}
+
+// cleanUpAgents registers, before the programs start (so it runs after they are stopped), the
+// stop of what agent CLIs leave behind: Codex's app-server daemon when home is Codex's, then
+// any process still working in project.
+func cleanUpAgents(t *testing.T, home, project string) {
+	t.Cleanup(func() {
+		if codex, _ := codexHomePath(); home == codex {
+			stopCodexDaemon(t, home)
+		}
+		killStragglers(t, project)
+	})
 }
 
 // stopCodexDaemon runs `codex app-server daemon stop` under home, then ends the helper
@@ -187,6 +202,29 @@ func stopCodexDaemon(t *testing.T, home string) {
 			t.Logf("stopping leftover Codex helper %d: %s", pid, strings.ReplaceAll(string(b), "\x00", " "))
 			_ = syscall.Kill(pid, syscall.SIGTERM)
 		}
+	}
+}
+
+// killStragglers ends processes still running in project after the test (agent CLIs whose
+// pane outlived agentmux), found by their working directory: only this test's processes.
+func killStragglers(t *testing.T, project string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cwd")
+	for _, p := range procs {
+		dir, err := os.Readlink(p)
+		if err != nil || dir != project {
+			continue
+		}
+		pidDir := filepath.Dir(p)
+		cmdline, _ := os.ReadFile(filepath.Join(pidDir, "cmdline"))
+		t.Logf("killing leftover process %s: %s", filepath.Base(pidDir), strings.ReplaceAll(string(cmdline), "\x00", " "))
+		killPid(filepath.Base(pidDir))
+	}
+}
+
+// killPid sends SIGKILL to the process with the given decimal pid.
+func killPid(pid string) {
+	if n, err := strconv.Atoi(pid); err == nil && n != os.Getpid() {
+		_ = syscall.Kill(n, syscall.SIGKILL)
 	}
 }
 

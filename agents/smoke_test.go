@@ -31,6 +31,7 @@ func smoke(t *testing.T, c cli) {
 	label := strings.ToUpper(strings.ReplaceAll(c.name, "-", ""))
 	srv, url := startMock(t, c.name, mockmodel.Numbered(label, 6), answerTime)
 	home, project := c.home(t)
+	cleanUpAgents(t, home, project)
 	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
 	tm := startTerm(t, c.name, []string{filepath.Join(binDir(t), c.command())}, project, env, 120, 40)
 
