@@ -49,6 +49,11 @@ type paneView struct {
 	borderKey   string
 }
 
+// presenter draws frames on the outer terminal (screenWriter); nil in tests.
+type presenter interface {
+	present(lines []string, w, h int)
+}
+
 // modelOptions are the model's dependencies that differ between the real program and
 // tests.
 type modelOptions struct {
@@ -57,6 +62,7 @@ type modelOptions struct {
 	renderer      *lipgloss.Renderer // lipgloss renderer (tests pin its colour profile)
 	now           func() time.Time   // the clock for frame throttling
 	initial       []any              // input read while probing the terminal, replayed first
+	screen        presenter          // where frames go; nil: only View
 }
 
 // model is the bubbletea model: it renders the Host's snapshots and forwards input to it.
@@ -86,7 +92,11 @@ type model struct {
 	frameAt    time.Time //
 	lastFrame  time.Time
 	frame      string
+	frameLines []string // frame split in rows, handed to the screen writer
 	frameOK    bool
+	frameGen   uint64 // counts rebuilt frames
+	shownGen   uint64 // the frame last handed to scr
+	scr        presenter
 
 	initial  []any
 	quitting bool  // tea.Quit has been returned
@@ -119,6 +129,7 @@ func newModel(cfg Config, host *Host, o modelOptions) *model {
 		height:  max(o.height, 1),
 		views:   make(map[int]*paneView),
 		initial: o.initial,
+		scr:     o.screen,
 	}
 	for _, p := range host.Panes() {
 		m.views[p.ID] = &paneView{snap: p.Term.Snapshot(), stale: true}

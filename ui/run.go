@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -51,8 +53,12 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 	}
 	host := NewHost(HostOptions{Start: ro.start, Version: cfg.Version, HistoryLimit: cfg.HistoryLimit, Logger: log})
 	var ir *inputReader
+	var scr *screenWriter
 	defer func() {
 		r := recover()
+		if scr != nil {
+			scr.close()
+		}
 		if rerr := o.restore(); rerr != nil {
 			log.Warn("restore terminal", "err", rerr)
 		}
@@ -90,7 +96,9 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 	r := lipgloss.NewRenderer(o)
 	r.SetColorProfile(termenv.EnvColorProfile())
 	r.SetHasDarkBackground(true) // never let termenv query the terminal behind our reader
-	m := newModel(cfg, host, modelOptions{width: w, height: h, input: ir.events, renderer: r, initial: early})
+	scr = newScreenWriter(o)
+	m := newModel(cfg, host, modelOptions{width: w, height: h, input: ir.events, renderer: r, initial: early, screen: scr})
+	m.present() // the first frame, before any message arrives
 	var tm tea.Model = m
 	if ro.wrap != nil {
 		tm = ro.wrap(m)
@@ -98,11 +106,14 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 	p := tea.NewProgram(tm,
 		tea.WithInput(nil),
 		tea.WithOutput(o),
+		tea.WithoutRenderer(), // frames go through scr (screen.go)
 		tea.WithContext(ctx),
 		tea.WithoutSignalHandler(),
 		tea.WithoutCatchPanics(),
 		tea.WithoutBracketedPaste(),
 	)
+	stopWinch := followResize(o, p, log)
+	defer stopWinch()
 	_, err = p.Run()
 	if m.err != nil { // the event loop has ended: m is ours again
 		return m.err
@@ -161,4 +172,35 @@ func startPanes(host *Host, cfg Config, w, h int) error {
 		}
 	}
 	return nil
+}
+
+// followResize sends the program a WindowSizeMsg whenever the terminal's size changes
+// (SIGWINCH; bubbletea only watches it when it renders itself), and once at start in
+// case it changed before the signal was caught. The returned func stops it.
+func followResize(o *outer, p *tea.Program, log *slog.Logger) func() {
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			w, h, err := o.size()
+			if err != nil {
+				log.Warn("terminal size", "err", err)
+			} else {
+				p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+			}
+			select {
+			case <-winch:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(winch)
+		close(stop)
+		<-done // a Send in flight returns: Run cancels the program's context when it ends
+	}
 }

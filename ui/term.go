@@ -15,13 +15,14 @@ import (
 )
 
 // This file owns the outer terminal: raw mode, the modes agentmux turns on and off, the
-// start-up queries and their answers, and a gated writer that bubbletea renders through.
+// start-up queries and their answers, and a gated writer that frames go through.
 
 // The outer terminal's modes, in the order they are set; restoreSeq undoes them in
-// reverse. Mouse: 1000 presses, 1002 drags, 1006 SGR coordinates. 2004 bracketed paste,
-// 1004 focus reports.
+// reverse. Autowrap off (7), so a row can never spill onto the next one while a resize
+// is on its way. Mouse: 1000 presses, 1002 drags, 1006 SGR coordinates. 2004 bracketed
+// paste, 1004 focus reports.
 const (
-	enterSeq = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l" +
+	enterSeq = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?7l" +
 		"\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h"
 	// probeSeq asks for the kitty keyboard flags, the default foreground and background,
 	// then DA1, which every terminal answers: its reply marks the end of the answers.
@@ -29,12 +30,13 @@ const (
 	kittyPush  = "\x1b[>1u" // disambiguate escape codes: Shift+Enter, Ctrl+I vs Tab...
 	kittyPop   = "\x1b[<u"
 	restoreSeq = "\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l" +
-		"\x1b[m\x1b[?25h\x1b[?1049l"
+		"\x1b[?7h\x1b[m\x1b[?25h\x1b[?1049l"
 )
 
-// outer is the outer terminal. It is also the io.Writer (and term.File) bubbletea renders
-// to: writes are serialised with agentmux's own, and dropped once the terminal has been
-// restored, so a late frame can never land on the user's shell.
+// outer is the outer terminal. It is also the io.Writer the screen writer draws through
+// (and bubbletea's output, a term.File): writes are serialised with agentmux's own, and
+// dropped once the terminal has been restored, so a late frame can never land on the
+// user's shell.
 type outer struct {
 	in, out *os.File
 	saved   *term.State

@@ -18,26 +18,34 @@ var errInputClosed = errors.New("terminal input closed")
 // its frame, as terminals do, so a program that never ends its update cannot freeze it.
 const syncTimeout = 200 * time.Millisecond
 
-// Update routes each message to its handler. Every handler runs on bubbletea's event
-// loop, the single owner of the model and the Host.
+// Update routes each message to its handler, then hands the frame to the screen writer
+// if it changed. Every handler runs on bubbletea's event loop, the single owner of the
+// model and the Host.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.dispatch(msg)
+	m.present()
+	return m, cmd
+}
+
+// dispatch calls the message's handler.
+func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case inputMsg:
-		return m, m.handleInput(msg)
+		return m.handleInput(msg)
 	case paneOutputMsg:
-		return m, m.handlePaneOutput(msg)
+		return m.handlePaneOutput(msg)
 	case frameMsg:
-		return m, m.handleFrame(msg)
+		return m.handleFrame(msg)
 	case paneExitedMsg:
-		return m, m.handlePaneExited(msg)
+		return m.handlePaneExited(msg)
 	case paneClosedMsg:
-		return m, m.handlePaneClosed(msg)
+		return m.handlePaneClosed(msg)
 	case tea.WindowSizeMsg:
-		return m, m.handleWindowSize(msg)
+		return m.handleWindowSize(msg)
 	case fatalMsg:
-		return m, m.handleFatal(msg)
+		return m.handleFatal(msg)
 	}
-	return m, nil
+	return nil
 }
 
 // handleInput handles one read's worth of outer-terminal events, in order, then re-arms

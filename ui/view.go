@@ -34,8 +34,23 @@ func (m *model) View() string {
 		m.overlayHelp(lines)
 	}
 	m.frame = strings.Join(lines, "\n")
+	m.frameLines = lines
+	m.frameGen++
 	m.frameOK = true
 	return m.frame
+}
+
+// present hands the current frame to the screen writer when it changed since the last
+// one it was given (tests run without a writer and read View).
+func (m *model) present() {
+	if m.scr == nil {
+		return
+	}
+	m.View()
+	if m.frameGen != m.shownGen {
+		m.shownGen = m.frameGen
+		m.scr.present(m.frameLines, m.width, m.height)
+	}
 }
 
 // buildRows renders a pane's content rows from its snapshot (or its scroll view),

@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"io"
+	"strconv"
+	"sync"
+)
+
+// This file draws frames on the outer terminal. bubbletea's own renderer is not used
+// (tea.WithoutRenderer): it repaints on a 60 Hz ticker even when nothing changed, and it
+// measures every line with its own width tables, truncating or erasing the end of a row
+// when they disagree with the emulator's (an emoji with a variation selector is enough
+// to lose a border). This writer is event-driven and never measures: each changed row
+// is written at its absolute position, exactly as composed.
+//
+//	model.Update ──present(frame)──▶ [latest frame slot] ──kick──▶ writer goroutine ──▶ outer
+//
+// The slot holds only the newest frame, so a slow terminal skips intermediate frames
+// instead of queueing them. Each write is one synchronized update (mode 2026), so a
+// terminal that supports it never shows half a frame.
+
+// screenWriter owns the goroutine that writes frames to the outer terminal.
+type screenWriter struct {
+	out io.Writer
+
+	mu   sync.Mutex
+	next []string // newest frame not yet written; nil when none
+	w, h int
+
+	kick chan struct{} // capacity 1: "a frame is waiting"
+	stop chan struct{}
+	done chan struct{}
+
+	// Owned by the writer goroutine.
+	last         []string
+	lastW, lastH int
+	buf          []byte
+}
+
+// newScreenWriter starts the writer goroutine.
+func newScreenWriter(out io.Writer) *screenWriter {
+	s := &screenWriter{out: out, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go s.loop()
+	return s
+}
+
+// present hands the writer a frame of h lines of w columns. The model must not change
+// the slice afterwards (it builds a new one per frame). It never blocks.
+func (s *screenWriter) present(lines []string, w, h int) {
+	s.mu.Lock()
+	s.next, s.w, s.h = lines, w, h
+	s.mu.Unlock()
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// close writes the frame still waiting, then stops the goroutine.
+func (s *screenWriter) close() {
+	close(s.stop)
+	<-s.done
+}
+
+// loop writes frames as they come.
+func (s *screenWriter) loop() {
+	defer close(s.done)
+	for {
+		select {
+		case <-s.kick:
+			s.flush()
+		case <-s.stop:
+			s.flush()
+			return
+		}
+	}
+}
+
+// flush writes the newest frame: the rows that differ from the last one written, or
+// everything (after clearing) when the size changed.
+func (s *screenWriter) flush() {
+	s.mu.Lock()
+	lines, w, h := s.next, s.w, s.h
+	s.next = nil
+	s.mu.Unlock()
+	if lines == nil {
+		return
+	}
+	full := s.last == nil || w != s.lastW || h != s.lastH
+	b := append(s.buf[:0], "\x1b[?2026h"...)
+	if full {
+		b = append(b, "\x1b[m\x1b[H\x1b[2J"...)
+	}
+	changed := 0
+	for i, l := range lines {
+		if !full && i < len(s.last) && s.last[i] == l {
+			continue
+		}
+		changed++
+		b = append(b, "\x1b["...)
+		b = strconv.AppendInt(b, int64(i+1), 10)
+		b = append(b, ";1H"...)
+		b = append(b, l...)
+	}
+	b = append(b, "\x1b[?2026l"...)
+	s.buf = b
+	if changed == 0 && !full {
+		return
+	}
+	if _, err := s.out.Write(b); err != nil {
+		s.last = nil // the next frame repaints everything
+		return
+	}
+	s.last, s.lastW, s.lastH = lines, w, h
+}

@@ -1,0 +1,105 @@
+package ui
+
+// The screen writer is checked by what it writes: the first frame and any frame of a new
+// size repaint everything, later frames only their changed rows at absolute positions,
+// each inside one synchronized update; and the bytes, replayed into a vterm of the same
+// size, must show exactly the frames' text. Writes are awaited on a channel.
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// chanWriter records each Write and signals it.
+type chanWriter struct {
+	mu     sync.Mutex
+	writes []string
+	c      chan struct{}
+}
+
+func (w *chanWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.writes = append(w.writes, string(p))
+	w.mu.Unlock()
+	w.c <- struct{}{}
+	return len(p), nil
+}
+
+func (w *chanWriter) wait(t *testing.T) string {
+	t.Helper()
+	select {
+	case <-w.c:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no write")
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writes[len(w.writes)-1]
+}
+
+func TestScreenWriter(t *testing.T) {
+	w := &chanWriter{c: make(chan struct{}, 8)}
+	s := newScreenWriter(w)
+	defer s.close()
+	term := vterm.New(vterm.Options{Cols: 10, Rows: 3})
+	show := func(lines ...string) string {
+		s.present(lines, 10, len(lines))
+		out := w.wait(t)
+		term.Write([]byte(out))
+		if got := strings.Join(term.ScreenText(), "|"); got != strings.Join(trimAll(lines), "|") {
+			t.Errorf("terminal shows %q, want %q", got, lines)
+		}
+		if !strings.HasPrefix(out, "\x1b[?2026h") || !strings.HasSuffix(out, "\x1b[?2026l") {
+			t.Errorf("frame not one synchronized update: %q", out)
+		}
+		return out
+	}
+	out := show("aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc")
+	if !strings.Contains(out, "\x1b[2J") || !strings.Contains(out, "\x1b[3;1Hcccccccccc") {
+		t.Errorf("first frame not a full paint: %q", out)
+	}
+	out = show("aaaaaaaaaa", "bbbbXbbbbb", "cccccccccc")
+	if want := "\x1b[?2026h\x1b[2;1HbbbbXbbbbb\x1b[?2026l"; out != want {
+		t.Errorf("one changed row wrote %q, want %q", out, want)
+	}
+	term.Resize(10, 2)
+	out = show("xxxxxxxxxx", "yyyyyyyyyy")
+	if !strings.Contains(out, "\x1b[2J") {
+		t.Errorf("a new size did not repaint everything: %q", out)
+	}
+}
+
+// trimAll trims trailing blanks of every line, as ScreenText does.
+func trimAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimRight(l, " ")
+	}
+	return out
+}
+
+// TestScreenWriterShowsTheModelsFrame replays a real frame through the writer into a
+// vterm and compares its text with the view: what the person sees is what View built.
+func TestScreenWriterShowsTheModelsFrame(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	hs.output(1, "\x1b[31mred\x1b[m 世界 e\u0301 ok")
+	hs.output(2, "right pane")
+	hs.view()
+	w := &chanWriter{c: make(chan struct{}, 8)}
+	s := newScreenWriter(w)
+	defer s.close()
+	s.present(hs.m.frameLines, 120, 40)
+	term := vterm.New(vterm.Options{Cols: 120, Rows: 40})
+	term.Write([]byte(w.wait(t)))
+	want := trimAll(strings.Split(hs.text(), "\n"))
+	got := term.ScreenText()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d:\n got %q\nwant %q", i, got[i], want[i])
+		}
+	}
+}
