@@ -58,7 +58,7 @@ func (a *anthropicRequest) lastUser() string {
 func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) {
 	var req anthropicRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, apiError("invalid_request_error", "mock: body is not JSON"))
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "mock: body is not JSON")
 		rec.Status, rec.Err = http.StatusBadRequest, err.Error()
 		return
 	}

@@ -84,7 +84,7 @@ func geminiCandidate(text string, final bool) map[string]any {
 func decodeGemini(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) (*geminiRequest, bool) {
 	var req geminiRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, apiError("invalid_request_error", "mock: body is not JSON"))
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "mock: body is not JSON")
 		rec.Status, rec.Err = http.StatusBadRequest, err.Error()
 		return nil, false
 	}

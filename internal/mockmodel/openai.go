@@ -60,7 +60,7 @@ func (o *openaiRequest) schema() map[string]any {
 func (s *Server) handleOpenAI(w http.ResponseWriter, r *http.Request, body []byte, rec *Request) {
 	var req openaiRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, apiError("invalid_request_error", "mock: body is not JSON"))
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "mock: body is not JSON")
 		rec.Status, rec.Err = http.StatusBadRequest, err.Error()
 		return
 	}

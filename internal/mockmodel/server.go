@@ -80,7 +80,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.BodyLen = len(body)
 	if err != nil {
 		rec.Err = fmt.Sprintf("read body: %v", err)
-		writeJSON(w, http.StatusBadRequest, apiError("invalid_request_error", "mock: cannot read body"))
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "mock: cannot read body")
 		rec.Status = http.StatusBadRequest
 	} else {
 		s.route(r)(w, r, body, &rec)
@@ -130,13 +130,13 @@ func handleCountTokens(w http.ResponseWriter, _ *http.Request, _ []byte, rec *Re
 }
 
 func handleNotFound(w http.ResponseWriter, _ *http.Request, _ []byte, rec *Request) {
-	writeJSON(w, http.StatusNotFound, apiError("not_found_error", "mock: not found"))
+	writeError(w, http.StatusNotFound, "not_found_error", "mock: not found")
 	rec.Status = http.StatusNotFound
 }
 
-// apiError is an error body every one of the three clients can read.
-func apiError(typ, msg string) map[string]any {
-	return map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg, "code": 404}}
+// writeError answers with an error body every one of the three clients can read.
+func writeError(w http.ResponseWriter, code int, typ, msg string) {
+	writeJSON(w, code, map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg, "code": code}})
 }
 
 // Serve answers on addr (e.g. "127.0.0.1:0") until ctx ends. ready, when not nil, is called
