@@ -8,21 +8,24 @@
 // Event flow (one goroutine owns each piece of mutable state):
 //
 //	outer terminal (raw mode, alt screen, SGR mouse, paste, focus, kitty flags)
-//	     │ bytes                                              ▲ frames
-//	     ▼                                                    │
-//	read loop ──chunks──▶ decode loop ──inputMsg──┐      outer (gated writer)
-//	(cancelreader)       (keys.Decoder,           │           ▲
-//	                      escape timer)           │           │ View(): cached frame,
-//	                                              ▼           │ dirty rows rebuilt
-//	┌──────────────────────── bubbletea event loop: model.Update / View ────────────┐
+//	     │ bytes                                                ▲ changed rows, one
+//	     ▼                                                      │ synchronized update
+//	read loop ──chunks──▶ decode loop ──inputMsg──┐      screen writer goroutine
+//	(cancelreader)       (keys.Decoder,           │      (newest-frame slot)
+//	                      escape timer)           │             ▲ present(frame)
+//	                                              ▼             │ after each Update
+//	┌────────────── bubbletea event loop (no renderer): model.Update ───────────────┐
 //	│ prefix state machine → keys.Encode → Host.Write ─────────────┐                │
-//	│ paneOutputMsg → mark dirty → frame tick (≤60/s) → Snapshot() │                │
-//	│ paneExitedMsg → exit code in border                          │                │
-//	└──────────────────────────────────────────────────────────────┼────────────────┘
+//	│ paneOutputMsg → mark dirty → frame tick (≤60/s) → Snapshot() │ View: cached   │
+//	│ paneExitedMsg → exit code in border; SIGWINCH → WindowSizeMsg│ frame, only    │
+//	└──────────────────────────────────────────────────────────────┼─dirty rows─────┘
 //	     ▲ waitForOutput(id): one per pane,        ▲ waitForExit   │ Proc.Write (FIFO,
 //	     │ re-armed when the snapshot is taken     │               ▼ never blocks)
 //	ptyhost reader: Read → vterm.Write → Updates() (cap 1)    ptyhost writer → PTY
 //	                         │ replies (DA1, OSC 11, CSI ? u…) ──replySink──▶ writer
+//
+// Nothing runs on a timer while nothing changes: the frame tick is armed only by pane
+// output, the escape timer only by an incomplete escape sequence.
 //
 // Lock rule: the model and the Host are touched only by bubbletea's event loop. A
 // pane's vterm.Terminal is written by its ptyhost reader and read (Snapshot, modes) by
@@ -30,7 +33,7 @@
 //
 // Files: host.go (panes, no bubbletea), model.go, update.go (one handler per message),
 // actions.go (the prefix state machine and commands), keys.go (the key map), mouse.go,
-// scroll.go, view.go and help.go (composition), render.go (cells to SGR runs), styles.go,
-// layout.go (the pure split tree), input.go (raw input), term.go (the outer terminal),
-// run.go (wiring and restore).
+// scroll.go, view.go and help.go (composition), render.go (cells to SGR runs), screen.go
+// (frames to the terminal), styles.go, layout.go (the pure split tree), input.go (raw
+// input), term.go (the outer terminal), run.go (wiring and restore).
 package ui

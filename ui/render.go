@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/mattn/go-runewidth"
+
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -20,10 +22,10 @@ func renderLine(b []byte, l *vterm.Line, width, x0, cursorX int, link func(uint3
 // renderSpan appends columns [from, to) of l to b and returns it. Columns past the end
 // of l are blank.
 //
-// x0 is the outer-terminal column (0-based) of l's column 0: after a wide or combined
-// character a CHA sequence puts the outer cursor back on the column vterm counted, so a
-// terminal that measures that character differently cannot shift the rest of the row or
-// the borders. cursorX >= 0 draws the block cursor (reverse video) on that column.
+// x0 is the outer-terminal column (0-based) of l's column 0: after characters whose
+// width terminals disagree on (see unsure) a CHA sequence puts the outer cursor back on
+// the column vterm counted, so such a character cannot shift the rest of the row or the
+// borders. cursorX >= 0 draws the block cursor (reverse video) on that column.
 // link resolves OSC 8 hyperlink ids; nil drops hyperlinks.
 //
 // The bytes start from, and end in, the default style with no hyperlink open.
@@ -37,6 +39,7 @@ func renderSpan(b []byte, l *vterm.Line, from, to, x0, cursorX int, link func(ui
 	}
 	cur := vterm.Style{}
 	var openLink uint32
+	drift := false // an uncertain-width character was drawn since the last CHA
 	col := max(from, 0)
 	for col < to {
 		var c vterm.Cell
@@ -69,27 +72,40 @@ func renderSpan(b []byte, l *vterm.Line, from, to, x0, cursorX int, link func(ui
 			b = appendSGR(b, st, cur != vterm.Style{})
 			cur = st
 		}
-		switch {
-		case c.Width == 2 && col+1 < to:
-			b = appendRune(b, c.Rune)
-			b = appendComb(b, c.Comb)
-			col += 2
+		blank := c.Width == 0 || c.Width == 2 && col+1 >= to // drawn as a space
+		sure := blank || c.Comb == "" && !unsure(c.Rune)
+		if drift && sure {
 			b = appendCHA(b, x0+col)
-			continue
-		case c.Width == 2, c.Width == 0:
+			drift = false
+		}
+		switch {
+		case blank:
 			// A wide character cut by the pane's edge, or a right half whose lead is not
 			// drawn: a space keeps the columns right.
 			b = append(b, ' ')
+			col++
+			continue
+		case c.Width == 2:
+			b = appendRune(b, c.Rune)
+			b = appendComb(b, c.Comb)
+			col += 2
 		default:
 			b = appendRune(b, c.Rune)
-			if c.Comb != "" {
-				b = appendComb(b, c.Comb)
-				col++
-				b = appendCHA(b, x0+col)
-				continue
-			}
+			b = appendComb(b, c.Comb)
+			col++
 		}
-		col++
+		switch {
+		case c.Comb != "" || c.Width == 2 && !sure:
+			// Emoji and combined sequences are where terminals disagree most: put the
+			// cursor back where vterm counted after each one.
+			b = appendCHA(b, x0+col)
+			drift = false
+		case !sure:
+			drift = true // resynchronise once the run of uncertain characters ends
+		}
+	}
+	if drift {
+		b = appendCHA(b, x0+col)
 	}
 	if openLink != 0 {
 		b = append(b, "\x1b]8;;\x1b\\"...)
@@ -98,6 +114,23 @@ func renderSpan(b []byte, l *vterm.Line, from, to, x0, cursorX int, link func(ui
 		b = append(b, "\x1b[m"...)
 	}
 	return b
+}
+
+// unsure reports whether terminals may draw r at a width other than the one vterm gave
+// it: the symbol blocks agents decorate with (U+2000-U+2BFF: punctuation, arrows,
+// technical symbols, box drawing, shapes, dingbats), emoji, and East Asian ambiguous
+// characters beyond the alphabetic scripts (private-use icons, CJK symbols). After such
+// characters the row's column is restated with CHA, so a disagreement cannot shift the
+// rest of the row or the borders. Alphabetic scripts below U+1100 are narrow in every
+// terminal agentmux targets.
+func unsure(r rune) bool {
+	switch {
+	case r < 0x1100:
+		return false
+	case r >= 0x2000 && r < 0x2c00, r >= 0x1f000 && r < 0x20000:
+		return true
+	}
+	return runewidth.IsAmbiguousWidth(r)
 }
 
 // appendRune appends r, drawing an empty cell and anything that is not printable text

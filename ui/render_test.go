@@ -68,7 +68,11 @@ func TestRenderLine(t *testing.T) {
 		{"dotted and dashed", line(vterm.Style{Underline: vterm.UnderlineDotted}, "x", vterm.Style{Underline: vterm.UnderlineDashed}, "y"), 2, -1,
 			"\x1b[4:4mx\x1b[0;4:5my\x1b[m"},
 		{"underline colour without underline is dropped", line(vterm.Style{UL: vterm.Indexed(5)}, "x"), 1, -1, "x"},
-		{"wide char resyncs column", line("a世b"), 4, -1, "a世\x1b[4Gb"},
+		{"CJK is certain: no resync", line("a世界b"), 6, -1, "a世界b"},
+		{"emoji resyncs after each", line("a👍👍b"), 6, -1, "a👍\x1b[4G👍\x1b[6Gb"},
+		{"ambiguous run resyncs once", line("──╮x"), 4, -1, "──╮\x1b[4Gx"},
+		{"ambiguous run at the end resyncs", line("a─"), 2, -1, "a─\x1b[3G"},
+		{"latin-1 is certain", line("café"), 4, -1, "café"},
 		{"wide char cut at edge", line("ab世"), 3, -1, "ab "},
 		{"orphan continuation", &vterm.Line{Cells: []vterm.Cell{{Width: 0}, {Rune: 'x', Width: 1}}}, 2, -1, " x"},
 		{"combining mark", &vterm.Line{Cells: []vterm.Cell{{Rune: 'e', Comb: "\u0301", Width: 1}, {Rune: 'x', Width: 1}}}, 2, -1,
@@ -76,7 +80,7 @@ func TestRenderLine(t *testing.T) {
 		{"cursor reverse", line("abc"), 3, 1, "a\x1b[7mb\x1b[mc"},
 		{"cursor on reverse text un-reverses", line(vterm.Style{Attr: vterm.AttrReverse}, "ab"), 2, 0, "a\x1b[7mb\x1b[m"},
 		{"cursor past text", line("a"), 3, 2, "a \x1b[7m \x1b[m"},
-		{"cursor on wide right half", line("世"), 2, 1, "\x1b[7m世\x1b[3G\x1b[m"},
+		{"cursor on wide right half", line("世"), 2, 1, "\x1b[7m世\x1b[m"},
 		{"controls never reach the terminal", &vterm.Line{Cells: []vterm.Cell{{Rune: 0x1b, Width: 1}, {Rune: '\n', Width: 1}, {Rune: 0x9b, Width: 1}}}, 3, -1, "   "},
 		{"empty cell is a space", &vterm.Line{Cells: []vterm.Cell{{Width: 1}, {Rune: 'x', Width: 1}}}, 2, -1, " x"},
 	}
@@ -91,8 +95,8 @@ func TestRenderLine(t *testing.T) {
 }
 
 func TestRenderLineCHAUsesOuterColumn(t *testing.T) {
-	got := string(renderLine(nil, line("世x"), 3, 10, -1, nil))
-	if want := "世\x1b[13Gx"; got != want {
+	got := string(renderLine(nil, line("👍x"), 3, 10, -1, nil))
+	if want := "👍\x1b[13Gx"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -106,7 +110,7 @@ func TestRenderSpan(t *testing.T) {
 		{0, 2, "ab"},
 		{1, 3, "b "},       // the wide char does not fit: a space
 		{3, 5, " c"},       // starts on the right half: a space
-		{2, 4, "世\x1b[5G"}, // CHA after the wide char, at outer column x0+4
+		{2, 4, "世"},
 		{4, 8, "cd  "},
 	}
 	for _, c := range cases {
