@@ -108,8 +108,8 @@ func TestRenderSpan(t *testing.T) {
 		want     string
 	}{
 		{0, 2, "ab"},
-		{1, 3, "b "},       // the wide char does not fit: a space
-		{3, 5, " c"},       // starts on the right half: a space
+		{1, 3, "b "}, // the wide char does not fit: a space
+		{3, 5, " c"}, // starts on the right half: a space
 		{2, 4, "世"},
 		{4, 8, "cd  "},
 	}
