@@ -1,9 +1,6 @@
 package vterm
 
-import (
-	"slices"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // This file stores the main screen's history compactly. A row leaving the top of the
 // screen is encoded as one byte string (one UTF-8 rune per cell; 0x00 for an empty cell,
@@ -22,6 +19,7 @@ type hline struct {
 	text    []byte
 	runs    []hrun  // style runs in cell order; empty means every cell has the default style
 	comb    []hcomb // combining marks by cell
+	cols    uint16  // the row's width when it was pushed
 	wrapped bool
 }
 
@@ -88,11 +86,13 @@ func (t *Terminal) pushHistory(r *row) {
 	if t.hist.limit <= 0 {
 		return
 	}
-	t.hist.slot().encode(r.cells[:r.hi], r.wrapped)
+	t.hist.slot().encode(r.cells[:r.hi], len(r.cells), r.wrapped)
 }
 
-// encode stores cells into h, reusing h's buffers.
-func (h *hline) encode(cells []Cell, wrapped bool) {
+// encode stores cells into h, reusing h's buffers. A new text buffer gets room for a
+// whole row of width cols, and a new run buffer room for several runs, so that once the
+// ring is full, recycled slots take new lines without allocating.
+func (h *hline) encode(cells []Cell, cols int, wrapped bool) {
 	end := len(cells)
 	for end > 0 {
 		c := &cells[end-1]
@@ -101,7 +101,10 @@ func (h *hline) encode(cells []Cell, wrapped bool) {
 		}
 		end--
 	}
-	text := slices.Grow(h.text[:0], end)
+	text := h.text[:0]
+	if cap(text) < end {
+		text = make([]byte, 0, max(end, cols))
+	}
 	runs := h.runs[:0]
 	comb := h.comb[:0]
 	var cur Style
@@ -110,6 +113,9 @@ func (h *hline) encode(cells []Cell, wrapped bool) {
 		c := &cells[x]
 		if c.Style != cur {
 			if n > 0 {
+				if cap(runs) == 0 {
+					runs = make([]hrun, 0, 8)
+				}
 				runs = append(runs, hrun{uint16(n), cur})
 			}
 			cur, n = c.Style, 0
@@ -130,9 +136,13 @@ func (h *hline) encode(cells []Cell, wrapped bool) {
 		}
 	}
 	if n > 0 && (len(runs) > 0 || cur != (Style{})) {
+		if cap(runs) == 0 {
+			runs = make([]hrun, 0, 8)
+		}
 		runs = append(runs, hrun{uint16(n), cur})
 	}
 	h.text, h.runs, h.comb, h.wrapped = text, runs, comb, wrapped
+	h.cols = uint16(cols)
 }
 
 // decode returns h as exactly cols cells.
@@ -194,21 +204,25 @@ func (h *hline) decode(cols int) []Cell {
 	return cells
 }
 
-// appendText appends the plain text of h: wide characters once, empty cells as spaces,
-// trailing blanks trimmed (only trailing empty cells when the line is soft-wrapped,
-// whose spaces belong to the joined line).
-func (h *hline) appendText(b []byte) []byte {
+// appendText appends the plain text of h: wide characters once, empty cells as spaces.
+// A line that does not wrap loses its trailing blanks; a soft-wrapped one keeps them
+// (they are part of the joined line), except the blank left in the last column when a
+// wide character wrapped (padEnd: the next row starts with a wide character).
+func (h *hline) appendText(b []byte, padEnd bool) []byte {
 	start := len(b)
 	ci := 0
 	x := 0
+	lastBlank := false
 	for i := 0; i < len(h.text); x++ {
 		c := h.text[i]
+		lastBlank = false
 		switch {
 		case c == encCont:
 			i++
 			continue
 		case c == encEmpty:
 			b = append(b, ' ')
+			lastBlank = true
 			i++
 		case c < utf8.RuneSelf:
 			b = append(b, c)
@@ -225,20 +239,31 @@ func (h *hline) appendText(b []byte) []byte {
 			ci++
 		}
 	}
-	return trimText(b, start, h.wrapped, h.text)
+	if !h.wrapped {
+		return trimSpaces(b, start)
+	}
+	for ; x < int(h.cols); x++ {
+		b = append(b, ' ')
+		lastBlank = true
+	}
+	if padEnd && lastBlank {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
-// trimText drops trailing blanks of the text appended since start. For a soft-wrapped
-// row it keeps spaces the program printed and drops only the empty-cell padding, which
-// it tells apart by the encoded text (empty cells are 0x00 there).
-func trimText(b []byte, start int, wrapped bool, enc []byte) []byte {
-	if !wrapped {
-		for len(b) > start && b[len(b)-1] == ' ' {
-			b = b[:len(b)-1]
-		}
-		return b
+// startsWide reports whether the line's first cell is a wide character.
+func (h *hline) startsWide() bool {
+	if len(h.text) == 0 || h.text[0] == encCont || h.text[0] == encEmpty {
+		return false
 	}
-	for i := len(enc) - 1; i >= 0 && len(b) > start && enc[i] == encEmpty; i-- {
+	_, size := utf8.DecodeRune(h.text)
+	return size < len(h.text) && h.text[size] == encCont
+}
+
+// trimSpaces drops trailing spaces of the text appended since start.
+func trimSpaces(b []byte, start int) []byte {
+	for len(b) > start && b[len(b)-1] == ' ' {
 		b = b[:len(b)-1]
 	}
 	return b

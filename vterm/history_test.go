@@ -140,6 +140,19 @@ func TestTextFrom(t *testing.T) {
 	if got := term.TextFrom(0); fmt.Sprint(got) != fmt.Sprint([]TextLine{{0, "ab  cd", 2}}) {
 		t.Errorf("TextFrom = %v", got)
 	}
+	// erased cells inside a wrapped row are spaces of the joined line, on screen and in
+	// history; the blank left by a wrapping wide character is not
+	for _, c := range []struct{ in, want string }{
+		{"abcdef\x1b[1;1H\x1b[2P", "cd  ef"},
+		{"abcdef\x1b[1;1H\x1b[2P\x1b[3;1H\n\n\n", "cd  ef"},
+		{"abc中x", "abc中x"},
+		{"abc中x\x1b[3;1H\n\n\n", "abc中x"},
+	} {
+		term = newTerm(4, 3, c.in)
+		if got := term.TextFrom(0); len(got) == 0 || got[0].Text != c.want {
+			t.Errorf("%q: TextFrom = %v, want first line %q", c.in, got, c.want)
+		}
+	}
 	// the main screen is read while the alternate screen is shown
 	term = newTerm(10, 3, "main\x1b[?1049halt")
 	if got := term.TextFrom(0); len(got) != 1 || got[0].Text != "main" {

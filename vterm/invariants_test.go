@@ -85,7 +85,7 @@ func (t *Terminal) checkInvariants() string {
 		h := t.hist.at(i)
 		cells := h.decode(16) // wider than any row the test makes
 		var enc hline
-		enc.encode(cells, h.wrapped)
+		enc.encode(cells, 16, h.wrapped)
 		if string(enc.text) != string(h.text) {
 			return "history line does not round-trip"
 		}

@@ -63,14 +63,14 @@ func (t *Terminal) ScreenText() []string {
 	out := make([]string, t.rows)
 	var b []byte
 	for y, r := range t.scr.rows {
-		b = appendCellsText(b[:0], r.cells, false)
+		b = appendCellsText(b[:0], r.cells, false, false)
 		out[y] = string(b)
 	}
 	return out
 }
 
 // appendCellsText appends the text of cells; see hline.appendText for the trimming.
-func appendCellsText(b []byte, cells []Cell, wrapped bool) []byte {
+func appendCellsText(b []byte, cells []Cell, wrapped, padEnd bool) []byte {
 	start := len(b)
 	for i := range cells {
 		c := &cells[i]
@@ -87,18 +87,9 @@ func appendCellsText(b []byte, cells []Cell, wrapped bool) []byte {
 		b = append(b, c.Comb...)
 	}
 	if !wrapped {
-		for len(b) > start && b[len(b)-1] == ' ' {
-			b = b[:len(b)-1]
-		}
-		return b
+		return trimSpaces(b, start)
 	}
-	for i := len(cells) - 1; i >= 0 && len(b) > start; i-- {
-		if cells[i].Width == 0 {
-			continue
-		}
-		if cells[i].Rune != 0 || cells[i].Comb != "" {
-			break
-		}
+	if last := len(cells) - 1; padEnd && last >= 0 && cells[last].Rune == 0 && cells[last].Width == 1 {
 		b = b[:len(b)-1]
 	}
 	return b

@@ -91,7 +91,7 @@ func (t *Terminal) TextFrom(n int64) []TextLine {
 		b = b[:0]
 		for {
 			wrapped := t.rowWrapped(a)
-			b = t.appendRowText(b, a)
+			b = t.appendRowText(b, a, wrapped && a+1 < end && t.rowStartsWide(a+1))
 			a++
 			if !wrapped || a >= end {
 				break
@@ -110,14 +110,28 @@ func (t *Terminal) rowWrapped(a int64) bool {
 	if a >= t.pushed {
 		return t.main.rows[a-t.pushed].wrapped
 	}
-	return t.hist.at(int(a - (t.pushed - int64(t.hist.len())))).wrapped
+	return t.histAt(a).wrapped
 }
 
-// appendRowText appends the text of absolute row a.
-func (t *Terminal) appendRowText(b []byte, a int64) []byte {
+// appendRowText appends the text of absolute row a; padEnd says the next row starts
+// with a wide character (so a blank last cell is wrap padding, not text).
+func (t *Terminal) appendRowText(b []byte, a int64, padEnd bool) []byte {
 	if a >= t.pushed {
 		r := t.main.rows[a-t.pushed]
-		return appendCellsText(b, r.cells, r.wrapped)
+		return appendCellsText(b, r.cells, r.wrapped, padEnd)
 	}
-	return t.hist.at(int(a - (t.pushed - int64(t.hist.len())))).appendText(b)
+	return t.histAt(a).appendText(b, padEnd)
+}
+
+// rowStartsWide reports whether absolute row a starts with a wide character.
+func (t *Terminal) rowStartsWide(a int64) bool {
+	if a >= t.pushed {
+		return t.main.rows[a-t.pushed].cells[0].Width == 2
+	}
+	return t.histAt(a).startsWide()
+}
+
+// histAt returns the history line with absolute number a (which must be held).
+func (t *Terminal) histAt(a int64) *hline {
+	return t.hist.at(int(a - (t.pushed - int64(t.hist.len()))))
 }
