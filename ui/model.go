@@ -46,7 +46,16 @@ type paneView struct {
 	scroll    *scrollState
 	// top and bottom are the cached border rows; borderKey says what they were drawn for.
 	top, bottom string
-	borderKey   string
+	borderKey   borderKey
+}
+
+// borderKey is everything a pane's border rows depend on.
+type borderKey struct {
+	w       int
+	focused bool
+	exited  bool
+	code    int
+	name    string
 }
 
 // presenter draws frames on the outer terminal (screenWriter); nil in tests.
@@ -93,6 +102,7 @@ type model struct {
 	lastFrame  time.Time
 	frame      string
 	frameLines []string // frame split in rows, handed to the screen writer
+	lineCap    int      // longest row built so far, to size the next ones
 	frameOK    bool
 	frameGen   uint64 // counts rebuilt frames
 	shownGen   uint64 // the frame last handed to scr

@@ -25,6 +25,12 @@ type styles struct {
 
 	// Pre-rendered pieces that do not depend on a pane.
 	vbar, vbarFocus string
+	paints          statusPaints
+}
+
+// statusPaints are the status line's styles as escape sequences (built every frame).
+type statusPaints struct {
+	status, statusKey, statusMode, statusMsg, prompt paint
 }
 
 // newStyles builds the styles for renderer r (tests pin its colour profile).
@@ -50,8 +56,30 @@ func newStyles(r *lipgloss.Renderer) styles {
 	}
 	s.vbar = s.border.Render("│")
 	s.vbarFocus = s.borderFocus.Render("│")
+	s.paints = statusPaints{
+		status: paintOf(s.status), statusKey: paintOf(s.statusKey), statusMode: paintOf(s.statusMode),
+		statusMsg: paintOf(s.statusMsg), prompt: paintOf(s.prompt),
+	}
 	return s
 }
+
+// paint is a style's opening and closing escape sequences, taken from lipgloss once, so
+// long border rows are built by concatenation instead of a lipgloss Render (which
+// measures every grapheme) per frame.
+type paint struct{ pre, suf string }
+
+// paintOf extracts st's escape sequences by rendering a single marker character.
+func paintOf(st lipgloss.Style) paint {
+	out := st.Render("X")
+	i := strings.IndexByte(out, 'X')
+	if i < 0 {
+		return paint{}
+	}
+	return paint{pre: out[:i], suf: out[i+1:]}
+}
+
+// wrap returns text in p's style.
+func (p paint) wrap(text string) string { return p.pre + text + p.suf }
 
 // topBorder draws a pane's top border, w columns wide: "╭ 1 alice ─ running ───╮".
 // The title is cut to fit; a pane narrower than its corners gets spaces.
@@ -70,9 +98,10 @@ func (s styles) topBorder(w int, title, state string, focused, bad bool) string 
 			ss = s.exitedBad
 		}
 	}
+	bp := paintOf(bs)
 	inner := w - 2
 	var b strings.Builder
-	b.WriteString(bs.Render("╭"))
+	b.WriteString(bp.wrap("╭"))
 	used := 0
 	piece := func(text string, st lipgloss.Style) {
 		if used >= inner || text == "" {
@@ -87,10 +116,7 @@ func (s styles) topBorder(w int, title, state string, focused, bad bool) string 
 		piece("─", bs)
 		piece(" "+state+" ", ss)
 	}
-	if rest := inner - used; rest > 0 {
-		b.WriteString(bs.Render(strings.Repeat("─", rest)))
-	}
-	b.WriteString(bs.Render("╮"))
+	b.WriteString(bp.wrap(strings.Repeat("─", max(inner-used, 0)) + "╮"))
 	return b.String()
 }
 
@@ -103,5 +129,5 @@ func (s styles) bottomBorder(w int, focused bool) string {
 	if focused {
 		bs = s.borderFocus
 	}
-	return bs.Render("╰" + strings.Repeat("─", w-2) + "╯")
+	return paintOf(bs).wrap("╰" + strings.Repeat("─", w-2) + "╯")
 }

@@ -12,7 +12,9 @@ import (
 // View returns the whole screen: exactly height lines of exactly width columns, panes
 // with their borders and the status line. It is called after every message, so it
 // returns the cached frame unless something visible changed, and then rebuilds only the
-// rows of panes whose snapshot, size, focus or scroll position changed.
+// rows of panes whose snapshot, size, focus or scroll position changed. With a screen
+// writer attached (the real program, where bubbletea renders nothing) it builds the
+// rows for the writer and returns "".
 func (m *model) View() string {
 	if m.frameOK {
 		return m.frame
@@ -25,18 +27,23 @@ func (m *model) View() string {
 	lines := make([]string, m.height)
 	var b strings.Builder
 	for y := 0; y < m.height-1; y++ {
-		b.Reset()
+		b = strings.Builder{}
+		b.Grow(m.lineCap)
 		m.writeSpan(&b, y, 0, m.width)
 		lines[y] = b.String()
+		m.lineCap = max(m.lineCap, b.Len())
 	}
 	lines[m.height-1] = m.statusLine()
 	if m.mode == modeHelp {
 		m.overlayHelp(lines)
 	}
-	m.frame = strings.Join(lines, "\n")
 	m.frameLines = lines
 	m.frameGen++
 	m.frameOK = true
+	m.frame = ""
+	if m.scr == nil { // tests read the frame; the program draws frameLines itself
+		m.frame = strings.Join(lines, "\n")
+	}
 	return m.frame
 }
 
@@ -171,16 +178,16 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 // borders refreshes a pane's cached top and bottom border rows when its width, title,
 // state or focus changed.
 func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
+	key := borderKey{w: w, focused: focused, exited: p.Exited, code: p.Code, name: p.Name}
+	if key == v.borderKey && v.top != "" {
+		return
+	}
+	v.borderKey = key
+	title := fmt.Sprintf("%d %s", p.ID, sanitize(p.Name))
 	state := "running"
 	if p.Exited {
 		state = fmt.Sprintf("exited (%d)", p.Code)
 	}
-	title := fmt.Sprintf("%d %s", p.ID, p.Name)
-	key := fmt.Sprintf("%d|%t|%s|%s", w, focused, title, state)
-	if key == v.borderKey {
-		return
-	}
-	v.borderKey = key
 	v.top = m.st.topBorder(w, title, state, focused, p.Exited && p.Code != 0)
 	v.bottom = m.st.bottomBorder(w, focused)
 }
@@ -189,42 +196,64 @@ func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
 // question, padded to the full width.
 func (m *model) statusLine() string {
 	w := m.width
+	sp := m.st.paints
 	if m.mode == modeConfirm && m.confirm != nil {
-		text := ansi.Truncate(" "+m.confirm.prompt+" ", w, "")
-		return m.st.prompt.Render(text) + m.st.status.Render(strings.Repeat(" ", max(w-ansi.StringWidth(text), 0)))
+		text := ansi.Truncate(" "+sanitize(m.confirm.prompt)+" ", w, "")
+		return sp.prompt.wrap(text) + sp.status.wrap(strings.Repeat(" ", max(w-ansi.StringWidth(text), 0)))
 	}
 	var parts []string
 	used := 0
-	add := func(text string, st func(...string) string) {
+	add := func(text string, st paint) {
 		if used >= w || text == "" {
 			return
 		}
-		text = ansi.Truncate(text, w-used, "")
+		text = ansi.Truncate(sanitize(text), w-used, "")
 		used += ansi.StringWidth(text)
-		parts = append(parts, st(text))
+		parts = append(parts, st.wrap(text))
 	}
 	pl := prefixLabel(m.cfg.PrefixSpec)
-	add(" "+pl+" ", m.st.statusKey.Render)
-	add(" ? help ", m.st.status.Render)
+	add(" "+pl+" ", sp.statusKey)
+	add(" ? help ", sp.status)
 	switch {
 	case m.mode == modePrefix:
-		add(" PREFIX ", m.st.statusMode.Render)
+		add(" PREFIX ", sp.statusMode)
 	case m.mode == modeLink:
-		add(" LINK ", m.st.statusMode.Render)
+		add(" LINK ", sp.statusMode)
 	case m.mode == modeHelp:
-		add(" HELP ", m.st.statusMode.Render)
+		add(" HELP ", sp.statusMode)
 	}
 	if v, p := m.views[m.focus], m.focusedPane(); v != nil && p != nil && v.scroll != nil {
-		add(" "+scrollLabel(p, v)+" ", m.st.statusMode.Render)
+		add(" "+scrollLabel(p, v)+" ", sp.statusMode)
 	}
 	if m.zoomed {
-		add(" ZOOM ", m.st.statusMode.Render)
+		add(" ZOOM ", sp.statusMode)
 	}
 	if m.status != "" {
-		add(" "+m.status, m.st.statusMsg.Render)
+		add(" "+m.status, sp.statusMsg)
 	}
 	if used < w {
-		parts = append(parts, m.st.status.Render(strings.Repeat(" ", w-used)))
+		parts = append(parts, sp.status.wrap(strings.Repeat(" ", w-used)))
 	}
 	return strings.Join(parts, "")
+}
+
+// sanitize drops control characters from text agentmux itself shows (pane names,
+// messages), so nothing in them can act on the terminal.
+func sanitize(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+			return -1
+		}
+		return r
+	}, s)
 }
