@@ -203,6 +203,18 @@ func (tm *term) titleSeen(since time.Duration, match func(string) bool) (titleAt
 	return titleAt{}, false
 }
 
+// lastTitle returns the last title change matching match.
+func (tm *term) lastTitle(match func(string) bool) (titleAt, bool) {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	for i := len(tm.titles) - 1; i >= 0; i-- {
+		if match(tm.titles[i].Title) {
+			return tm.titles[i], true
+		}
+	}
+	return titleAt{}, false
+}
+
 // titleLog returns the distinct titles seen, in order, for reports.
 func (tm *term) titleLog() string {
 	tm.mu.Lock()
