@@ -229,6 +229,7 @@ func (m *model) closePane(id int) tea.Cmd {
 		return nil
 	}
 	delete(m.views, id)
+	m.zoomed = false
 	if m.mouseDown == id {
 		m.mouseDown = 0
 	}

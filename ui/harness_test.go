@@ -65,10 +65,18 @@ func (f *fakeProc) Resize(cols, rows int) error {
 	return nil
 }
 
+// Close ends the fake child as ptyhost does: Done is closed.
 func (f *fakeProc) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.closed = true
+	if !f.closed {
+		f.closed = true
+		select {
+		case <-f.done:
+		default:
+			close(f.done)
+		}
+	}
 	return nil
 }
 

@@ -175,10 +175,12 @@ func (ir *inputReader) probe(timeout time.Duration) (replies []keys.Reply, other
 	}
 }
 
-// close stops both goroutines and waits for them.
+// close stops both goroutines, waits for them, and closes the events channel (a
+// waitForInput still pending then returns).
 func (ir *inputReader) close() {
 	ir.cancel()
 	ir.cr.Cancel()
 	ir.wg.Wait()
 	_ = ir.cr.Close()
+	close(ir.events)
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -80,6 +81,38 @@ func (s *ptyScreen) waitFor(t *testing.T, want string) {
 			t.Fatalf("no %q in the output:\n%q", want, s.String())
 		}
 	}
+}
+
+// noLeaks waits (like goleak, with a deadline) until no goroutine of the ui, bubbletea
+// or the input reader is left: every goroutine the run started must end. The test's own
+// goroutines and the runtime's signal loop are not counted.
+func noLeaks(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := leftovers()
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines left running:\n%s", len(left), strings.Join(left, "\n\n"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// leftovers returns the stacks of goroutines that belong to a run.
+func leftovers() []string {
+	buf := make([]byte, 1<<20)
+	var out []string
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		ours := strings.Contains(g, "agentmux/ui.") || strings.Contains(g, "bubbletea") || strings.Contains(g, "cancelreader")
+		test := strings.Contains(g, "ui.noLeaks") || strings.Contains(g, "ptyScreen") || strings.Contains(g, "ui.TestRunRestoresTheTerminal(")
+		if ours && !test {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // panicky makes Update panic on the key '!'.
@@ -204,12 +237,15 @@ func TestRunRestoresTheTerminal(t *testing.T) {
 				}
 			}
 			mu.Lock()
-			defer mu.Unlock()
 			for _, f := range procs {
+				f.mu.Lock()
 				if !f.closed {
 					t.Errorf("pane %d not closed", f.spec.Pane)
 				}
+				f.mu.Unlock()
 			}
+			mu.Unlock()
+			noLeaks(t)
 		})
 	}
 }

@@ -84,6 +84,8 @@ func (m *model) scrollKey(v *paneView, k keys.Key) {
 		m.scrollTo(p, v, bottom)
 	case k.Code == keys.KeyEscape, isRune && r == 'q':
 		m.leaveScroll(v)
+	default:
+		m.setStatus("scroll mode: PgUp/PgDn, arrows, g/G move; q or Esc leaves")
 	}
 }
 
