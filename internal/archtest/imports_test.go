@@ -16,6 +16,8 @@ var allowed = map[string][]string{
 	"cmd/agentmux": {"ui", "demo", "ptyhost", "keys", "vterm", "relay", "parser"},
 	"ui":           {"relay", "parser", "ptyhost", "vterm", "keys"},
 	"relay":        {"parser"},
+	// The standalone fake model server used by `make test-agents`.
+	"internal/mockmodel/cmd/mockmodel": {"internal/mockmodel"},
 }
 
 // tuiOnly are external packages that only ui may import.
