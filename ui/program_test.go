@@ -53,6 +53,10 @@ func TestProgram(t *testing.T) {
 		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 	tm.Send(inputMsg{Events: []any{keys.Key{Code: keys.KeyRune, Rune: 'y'}}})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	// As Run does after the program: end the panes, which ends their watchers.
+	if err := hs.host.CloseAll(); err != nil {
+		t.Error(err)
+	}
 	if got := hs.procs[2].sent(); strings.Contains(got, "hi") {
 		t.Errorf("pane 2 got pane 1's keys: %q", got)
 	}
