@@ -134,6 +134,9 @@ func sigKey(chrome *matcher, row string) string {
 // are dropped down to maxMerged.
 const maxMerged = 20000
 
+// mergeBack is how many rows beyond twice a frame's height Merge looks back to align it.
+const mergeBack = 200
+
 // Merge adds one frame of a full-screen program to the transcript accumulated from its
 // earlier frames, so text that scrolled off the top stays. screen holds the frame's
 // content rows (top to bottom, the trailing live block already cut, see LiveStart). The
@@ -148,7 +151,9 @@ func Merge(acc, screen []string) []string {
 	}
 	at := len(acc) // where the frame goes: appended unless it aligns
 	bestScore := 0
-	lo := max(0, len(acc)-2*len(screen))
+	// The previous frame is the end of acc, and may have been much taller than this one
+	// (a logo that went away), so look back further than this frame's height.
+	lo := max(0, len(acc)-2*len(screen)-mergeBack)
 	for s := len(acc); s >= lo; s-- {
 		eq, neq := 0, 0
 		n := min(len(screen), len(acc)-s)

@@ -126,6 +126,11 @@ func TestMerge(t *testing.T) {
 			want:   frame(0, 11, ""),
 		},
 		{
+			name:   "a shorter frame replaces a taller one (a logo went away)",
+			frames: [][]string{append(frame(0, 2, ""), "logo 1", "logo 2", "logo 3", "logo 4", "logo 5", "logo 6", "logo 7"), frame(0, 2, "")},
+			want:   frame(0, 2, ""),
+		},
+		{
 			name:   "a frame that aligns nowhere is appended",
 			frames: [][]string{frame(0, 3, ""), {"something else", "entirely"}},
 			want:   append(frame(0, 3, ""), "something else", "entirely"),

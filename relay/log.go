@@ -199,8 +199,8 @@ type PaneStatus struct {
 	// State is what the pane's title and screen last said (Unknown for a program no
 	// profile reads); Idle is also reported once a quiet program passed --idle.
 	State parser.State
-	// Started is true once the program was idle at least once: only then is anything
-	// typed into it.
+	// Started is true once the program finished starting (idle and quiet for --idle):
+	// only then is anything typed into it, or a turn of it relayed.
 	Started bool
 	// Group is the pane's group ID, 0 when not linked.
 	Group int

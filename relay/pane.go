@@ -18,7 +18,8 @@ type pane struct {
 	exited  bool
 	state   parser.State // what Classify said at the last output
 	lastOut time.Time    // last output, or when the pane was opened
-	started bool         // idle at least once
+	outSeen bool         // any output at all
+	started bool         // finished starting: idle and quiet for --idle at least once
 
 	group *group
 
@@ -67,6 +68,40 @@ func (p *pane) quietFor(now time.Time, cfg Config) bool {
 func (p *pane) idleAt(cfg Config) (time.Time, bool) {
 	d, ok := p.quiet(cfg)
 	return p.lastOut.Add(d), ok
+}
+
+// startedBy reports whether the pane has finished starting at now: it printed, it can
+// be idle, and it has been quiet for the full --idle time whatever its title says (Ink
+// programs set an idle title before they finish painting their banner). A program whose
+// profile reads idle titles must also show one; if it never does, four times --idle of
+// quiet will do, so a changed title format never leaves a pane unusable.
+func (p *pane) startedBy(now time.Time, cfg Config) bool {
+	if !p.outSeen {
+		return false
+	}
+	switch {
+	case p.state == parser.Idle:
+		return !now.Before(p.lastOut.Add(cfg.Idle))
+	case p.state == parser.Unknown && len(p.prof.IdleTitle) == 0:
+		return !now.Before(p.lastOut.Add(cfg.Idle))
+	case p.state == parser.Unknown:
+		return !now.Before(p.lastOut.Add(4 * cfg.Idle))
+	}
+	return false
+}
+
+// startAt returns when the pane will have started if nothing else arrives, and false
+// when that needs more output first.
+func (p *pane) startAt(cfg Config) (time.Time, bool) {
+	switch {
+	case !p.outSeen:
+		return time.Time{}, false
+	case p.state == parser.Idle, p.state == parser.Unknown && len(p.prof.IdleTitle) == 0:
+		return p.lastOut.Add(cfg.Idle), true
+	case p.state == parser.Unknown:
+		return p.lastOut.Add(4 * cfg.Idle), true
+	}
+	return time.Time{}, false
 }
 
 // typing reports whether a person's draft or recent keystrokes hold deliveries.

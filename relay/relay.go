@@ -38,6 +38,9 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	if now.After(r.now) {
 		r.now = now
 	}
+	// Deadlines that passed before the event count first, even if the host's timer was
+	// late: a pane quiet for --idle before this output had started, a turn had ended.
+	acts := r.step(now)
 	switch e := ev.(type) {
 	case Open:
 		r.open(e, now)
@@ -77,7 +80,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 			r.exit(p, now)
 		}
 	}
-	return r.step(now)
+	return append(acts, r.step(now)...)
 }
 
 // Tick advances the clock to now (the wake-up NextWake asked for, or any time) and
@@ -106,8 +109,13 @@ func (r *Relay) NextWake() (time.Time, bool) {
 		if p.exited {
 			continue
 		}
+		if !p.started {
+			if at, ok := p.startAt(r.cfg); ok {
+				consider(at)
+			}
+		}
 		idle, idleKnown := p.idleAt(r.cfg)
-		if idleKnown && (!p.started || (p.group != nil && p.printed && p.inflight == nil)) {
+		if idleKnown && p.started && p.group != nil && p.printed && p.inflight == nil {
 			consider(idle)
 		}
 		if d := p.inflight; d != nil {
@@ -161,7 +169,7 @@ func (r *Relay) open(e Open, now time.Time) {
 
 // output handles new bytes in a pane's terminal.
 func (r *Relay) output(p *pane, now time.Time) {
-	p.lastOut = now
+	p.lastOut, p.outSeen = now, true
 	p.observe()
 	if p.group != nil {
 		p.printed = true
@@ -176,7 +184,7 @@ func (r *Relay) step(now time.Time) []Action {
 	var acts []Action
 	for _, id := range r.order {
 		p := r.panes[id]
-		if !p.exited && !p.started && p.quietFor(now, r.cfg) {
+		if !p.exited && !p.started && p.startedBy(now, r.cfg) {
 			p.started = true
 			if p.group != nil && len(p.typed) == 0 {
 				p.setBaseline() // a banner printed while starting is no turn
@@ -185,7 +193,7 @@ func (r *Relay) step(now time.Time) []Action {
 	}
 	for _, id := range r.order {
 		p := r.panes[id]
-		if !p.exited && p.group != nil && p.printed && p.inflight == nil && !p.draft && p.quietFor(now, r.cfg) {
+		if !p.exited && p.started && p.group != nil && p.printed && p.inflight == nil && !p.draft && p.quietFor(now, r.cfg) {
 			r.endTurn(p, now)
 		}
 	}

@@ -342,7 +342,7 @@ func TestSubmitConfirm(t *testing.T) {
 		h.run(time.Second)
 		h.handle(Link{Pane: 1, With: 2})
 		h.person(1, "hi")
-		for len(h.submits) == 0 {
+		for len(h.submits) == 0 && h.now.Before(t0.Add(time.Minute)) {
 			h.run(h.now.Sub(t0) + 100*time.Millisecond)
 		}
 		bob.deaf = false // the first return was lost, the second one lands
@@ -513,8 +513,8 @@ func TestQuietLinkedPanesNeedNoWake(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.agent(1, "alice", &fakeAgent{titled: true})
 	h.agent(2, "bob", &fakeAgent{})
-	if at, ok := h.r.NextWake(); !ok || !at.Equal(t0.Add(300*time.Millisecond)) {
-		t.Fatalf("start-up wake %v %v, want alice's settle time", at, ok)
+	if at, ok := h.r.NextWake(); !ok || !at.Equal(t0.Add(1500*time.Millisecond)) {
+		t.Fatalf("start-up wake %v %v, want --idle after opening", at, ok)
 	}
 	h.run(10 * time.Second)
 	h.handle(Link{Pane: 1, With: 2})
@@ -573,4 +573,37 @@ func TestConfigDefaults(t *testing.T) {
 		c.Confirm != 2500*time.Millisecond || c.Limit != 8000 || c.Template != DefaultTemplate || c.LogLimit != 500 {
 		t.Errorf("defaults %+v", c)
 	}
+}
+
+func TestStartNeedsOutputAndQuiet(t *testing.T) {
+	h := newHarness(t, Config{})
+	silent := &fakeAgent{titled: true}
+	silent.h, silent.id, silent.rows = h, 1, 12
+	h.agents[1] = silent
+	h.handle(Open{Pane: 1, Name: "silent", Profile: testProfile(), Screen: fakeScreen{silent}})
+	untitled := h.agent(2, "untitled", &fakeAgent{}) // the profile reads titles; this one sets none
+	h.run(5 * time.Second)
+	if st, _ := h.r.Pane(1); st.Started {
+		t.Errorf("a program that printed nothing counts as started")
+	}
+	if st, _ := h.r.Pane(2); st.Started {
+		t.Errorf("a program whose idle title never came started after 5s")
+	}
+	h.run(6 * time.Second)
+	if st, _ := h.r.Pane(2); !st.Started {
+		t.Errorf("no fallback start after four times --idle of quiet")
+	}
+	// A banner painted after an idle title restarts the wait: --idle after the last paint.
+	late := h.agent(3, "late", &fakeAgent{titled: true})
+	h.run(7 * time.Second)
+	late.print("banner line 1")
+	h.run(8*time.Second + 400*time.Millisecond)
+	if st, _ := h.r.Pane(3); st.Started {
+		t.Errorf("started 1.4s after the last paint")
+	}
+	h.run(8*time.Second + 600*time.Millisecond)
+	if st, _ := h.r.Pane(3); !st.Started {
+		t.Errorf("not started 1.6s after the last paint")
+	}
+	_ = untitled
 }

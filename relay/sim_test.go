@@ -211,6 +211,7 @@ func (h *harness) agent(id int, name string, a *fakeAgent) *fakeAgent {
 	}
 	h.agents[id] = a
 	h.handle(Open{Pane: id, Name: name, Profile: testProfile(), Screen: fakeScreen{a}})
+	h.output(id) // the program draws its prompt
 	return a
 }
 
