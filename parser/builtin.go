@@ -36,10 +36,9 @@ var builtins = Profiles{
 			`^\s*│?\s*❯ 1\. Yes`,
 		),
 		Chrome: pats(append([]string{
-			`^\s*❯\s*$`,               // empty prompt row
-			`^\s*[⏵⏸]`,                // mode footer: ⏵⏵ auto mode on, ⏸ plan mode on
-			`\(shift\+tab to cycle\)`, // footer hint
-			`esc to interrupt`,        // busy footer
+			`^\s*❯\s*$`,        // empty prompt row
+			`^\s*[⏵⏸]`,         // mode footer: ⏵⏵ auto mode on, ⏸ plan mode on
+			`esc to interrupt`, // busy footer
 			`^\s*[◐◑◒◓○●◔◕]\s+\S+ · /effort\s*$`, // effort indicator, right-aligned
 			`^\s*\? for shortcuts`,               // hint row
 			`^[·✢*✶✻✽✳] \S+…`,                    // spinner row: ✽ Quantumizing… (2s · ↓ 3 tokens)

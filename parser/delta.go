@@ -20,7 +20,8 @@ func Delta(p Profile, lines []string, typed []string) string {
 // Extract is Delta that also returns the index in lines of the last row that gave words
 // to the text, or -1 when the text is empty. A caller moves its baseline past that row.
 func Extract(p Profile, lines []string, typed []string) (string, int) {
-	return extract(p, newMatcher(p.Chrome), cleanAll(lines), typed)
+	lines = cleanAll(lines)
+	return extract(p, newMatcher(p.Chrome), lines, chromeRows(newMatcher(p.Chrome), lines), typed)
 }
 
 // Since returns the words that are new in lines compared with before (see Fresh), as
@@ -30,8 +31,9 @@ func Extract(p Profile, lines []string, typed []string) (string, int) {
 func Since(p Profile, before, lines []string, typed []string) (string, int) {
 	chrome := newMatcher(p.Chrome)
 	lines = cleanAll(lines)
-	from := fresh(p, chrome, cleanAll(before), lines)
-	text, last := extract(p, chrome, lines[from:], typed)
+	isChrome := chromeRows(chrome, lines)
+	from := fresh(p, chrome, cleanAll(before), lines, isChrome)
+	text, last := extract(p, chrome, lines[from:], isChrome[from:], typed)
 	if last >= 0 {
 		last += from
 	}
@@ -39,10 +41,11 @@ func Since(p Profile, before, lines []string, typed []string) (string, int) {
 }
 
 // extract is Extract on cleaned lines with a matcher for p.Chrome.
-func extract(p Profile, chrome *matcher, lines []string, typed []string) (string, int) {
+func extract(p Profile, chrome *matcher, lines []string, isChrome []bool, typed []string) (string, int) {
 	end := liveStart(p, chrome, lines)
 	targets := typedTargets(typed)
-	var out []string
+	lead := prefixLeads(p)
+	out := make([]string, 0, end)
 	last := -1
 	answerAt, answerW := -1, 0 // the current answer block's first output row, prefix width
 	var blocks [][3]int        // answer blocks: first output row, end (exclusive), width
@@ -59,14 +62,15 @@ func extract(p Profile, chrome *matcher, lines []string, typed []string) (string
 			out = append(out, "")
 			continue
 		}
-		if chrome.match(line) {
+		if isChrome[i] {
 			continue
 		}
-		if pre := p.echoPrefix(line); pre > 0 {
+		prefixed := lead[firstByte(line)]
+		if pre := p.echoPrefix(line); prefixed && pre > 0 {
 			if j, ok := matchTyped(lines, i, pre, targets); ok {
 				closeBlock()
 				if !p.StrictEcho {
-					j = max(j, echoBlockEnd(p, chrome, lines, i, end))
+					j = max(j, echoBlockEnd(p, lines, isChrome, i, end))
 				}
 				i = j
 				firstContent = false
@@ -74,7 +78,7 @@ func extract(p Profile, chrome *matcher, lines []string, typed []string) (string
 			}
 			if !p.StrictEcho {
 				closeBlock()
-				i = echoBlockEnd(p, chrome, lines, i, end)
+				i = echoBlockEnd(p, lines, isChrome, i, end)
 				firstContent = false
 				continue
 			}
@@ -86,7 +90,7 @@ func extract(p Profile, chrome *matcher, lines []string, typed []string) (string
 			}
 		}
 		firstContent = false
-		if pre := p.answerPrefix(line); pre > 0 {
+		if pre := p.answerPrefix(line); prefixed && pre > 0 {
 			closeBlock()
 			answerAt, answerW = len(out), width(strings.TrimLeft(line[:pre], " "))
 			line = line[pre:]
@@ -103,17 +107,57 @@ func extract(p Profile, chrome *matcher, lines []string, typed []string) (string
 	return joinCollapsed(out), last
 }
 
+// chromeRows tells for each cleaned row whether it is chrome (blank rows are not).
+func chromeRows(chrome *matcher, lines []string) []bool {
+	out := make([]bool, len(lines))
+	for i, l := range lines {
+		out[i] = !isBlank(l) && chrome.match(l)
+	}
+	return out
+}
+
+// prefixLeads returns the first bytes of p's echo and answer prefixes: a row whose first
+// byte after up to two spaces is none of them opens with no prefix.
+func prefixLeads(p Profile) *[256]bool {
+	var t [256]bool
+	for _, l := range [][]string{p.EchoPrefixes, p.AnswerPrefixes} {
+		for _, pre := range l {
+			switch {
+			case pre == "":
+			case pre[0] == ' ': // indentation is part of this prefix: no shortcut
+				for i := range t {
+					t[i] = true
+				}
+				return &t
+			default:
+				t[pre[0]] = true
+			}
+		}
+	}
+	return &t
+}
+
+// firstByte returns the first byte of line after up to two spaces (0 for none).
+func firstByte(line string) byte {
+	for i := 0; i < len(line) && i < 3; i++ {
+		if line[i] != ' ' {
+			return line[i]
+		}
+	}
+	return 0
+}
+
 // echoBlockEnd returns the index of the last row of the echo block opened at row i: the
 // rows indented under it, across blank rows, up to a row that is chrome, opens an answer
 // or another echo, or is not indented.
-func echoBlockEnd(p Profile, chrome *matcher, lines []string, i, end int) int {
+func echoBlockEnd(p Profile, lines []string, isChrome []bool, i, end int) int {
 	last := i
 	for j := i + 1; j < end; j++ {
 		l := lines[j]
 		if isBlank(l) {
 			continue
 		}
-		if l[0] != ' ' || chrome.match(l) || p.answerPrefix(l) > 0 || p.echoPrefix(l) > 0 {
+		if l[0] != ' ' || isChrome[j] || p.answerPrefix(l) > 0 || p.echoPrefix(l) > 0 {
 			break
 		}
 		last = j

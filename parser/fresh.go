@@ -1,5 +1,12 @@
 package parser
 
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // Fresh finds where new output starts. before holds the rows a program showed when its
 // baseline was taken (its screen, top to bottom), lines what the program shows now from
 // that point on (the main screen's rows from the old screen top, through history, or the
@@ -10,16 +17,20 @@ package parser
 // input box, footers) are ignored: they are redrawn anyway. Two rules skip old rows:
 //   - a reprint: when the last rows before held (up to tailRows, with enough text to be
 //     distinctive) appear again, in order and together, everything up to their last
-//     appearance is old (Ink programs clear the screen and reprint the whole transcript);
+//     appearance is old (Ink programs clear the screen and reprint the whole transcript).
+//     The same holds for the last streamChars of their text compared without white
+//     space, so a reprint at another width, wrapped differently, is found too;
 //   - the longest run of rows at the start of lines (after any reprint) that appear in
 //     before in the same order is old: it is the part of the screen that stayed, even if
 //     rows between them were erased or the screen scrolled.
 func Fresh(p Profile, before, lines []string) int {
-	return fresh(p, newMatcher(p.Chrome), cleanAll(before), cleanAll(lines))
+	chrome := newMatcher(p.Chrome)
+	lines = cleanAll(lines)
+	return fresh(p, chrome, cleanAll(before), lines, chromeRows(chrome, lines))
 }
 
 // fresh is Fresh on cleaned rows with a matcher for p.Chrome.
-func fresh(p Profile, chrome *matcher, before, lines []string) int {
+func fresh(p Profile, chrome *matcher, before, lines []string, isChrome []bool) int {
 	before = before[:liveStart(p, chrome, before)]
 	var sigB []string
 	for _, b := range before {
@@ -32,10 +43,12 @@ func fresh(p Profile, chrome *matcher, before, lines []string) int {
 	}
 	keys := make([]string, len(lines))
 	for i, l := range lines {
-		keys[i] = sigKey(chrome, l)
+		if !isChrome[i] && !isBlank(l) {
+			keys[i] = l
+		}
 	}
 	start, ptr := 0, 0
-	if at := lastRun(keys, tail(sigB)); at >= 0 {
+	if at := max(lastRun(keys, tail(sigB)), lastReflowed(keys, sigB)); at >= 0 {
 		start, ptr = at, len(sigB)
 	}
 	// Positions of each row of before, for in-order lookups.
@@ -88,6 +101,69 @@ func tail(sig []string) []string {
 		return nil
 	}
 	return t
+}
+
+// streamChars is how much of before's last text, white space removed, anchors a reprint
+// at another width.
+const streamChars = 400
+
+// lastReflowed returns the index just after the last row of lines where the text of
+// before's last significant rows ends, compared without white space so that rows wrapped
+// at another width still match; the text must end exactly at a row's end. -1 if nowhere
+// or the text is too short to be distinctive.
+func lastReflowed(keys, sigB []string) int {
+	var parts []string
+	n := 0
+	for i := len(sigB) - 1; i >= 0 && n < streamChars; i-- {
+		s := nonSpace(sigB[i])
+		parts = append(parts, s)
+		n += len(s)
+	}
+	slices.Reverse(parts)
+	anchor := strings.Join(parts, "")
+	for len(anchor) > streamChars {
+		_, size := utf8.DecodeRuneInString(anchor)
+		anchor = anchor[size:]
+	}
+	if utf8.RuneCountInString(anchor) < tailChars {
+		return -1
+	}
+	end, _ := utf8.DecodeLastRuneInString(anchor)
+	budget := reflowBudget
+	for i := len(keys) - 1; i >= 0 && budget > 0; i-- {
+		// Keys are trimmed: their last rune is the last rune of their text.
+		if last, _ := utf8.DecodeLastRuneInString(keys[i]); keys[i] != "" && last == end && endsWith(keys, i, anchor, &budget) {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// reflowBudget bounds the characters lastReflowed compares, so very repetitive output
+// (the same rows in every answer) cannot make it slow; past it no reprint is found.
+const reflowBudget = 20000
+
+// endsWith reports whether the significant rows of keys up to and including row i,
+// joined without white space, end with anchor, counting the characters it compares off
+// budget. It allocates nothing.
+func endsWith(keys []string, i int, anchor string, budget *int) bool {
+	k := len(anchor)
+	for j := i; j >= 0 && k > 0; j-- {
+		row := keys[j]
+		for m := len(row); m > 0 && k > 0; *budget-- {
+			r, n := utf8.DecodeLastRuneInString(row[:m])
+			m -= n
+			if unicode.IsSpace(r) {
+				continue
+			}
+			a, an := utf8.DecodeLastRuneInString(anchor[:k])
+			if a != r {
+				return false
+			}
+			k -= an
+		}
+	}
+	return k == 0
 }
 
 // lastRun returns the index just after the last row of the last place where the

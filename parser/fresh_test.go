@@ -67,6 +67,12 @@ func TestFresh(t *testing.T) {
 			want:   len(long[20:]) + len(header) + len(long),
 		},
 		{
+			name:   "clear and reprint at another width: rows wrapped differently",
+			before: cat(long[20:], box),
+			lines:  cat(header, reflow(long, 23), []string{"❯ next", "● New answer"}, box),
+			want:   len(header) + len(reflow(long, 23)),
+		},
+		{
 			name:   "a short tail is no reprint anchor: only the in-order prefix is old",
 			before: cat([]string{"● ok"}, box),
 			lines:  cat([]string{"● ok", "❯ again", "● ok"}, box),
@@ -92,6 +98,24 @@ func TestFresh(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reflow rewraps rows as a program would at another width: words joined and wrapped at
+// width, continuation rows indented by two spaces.
+func reflow(rows []string, width int) []string {
+	var out []string
+	for _, r := range rows {
+		line := ""
+		for _, w := range strings.Fields(r) {
+			if line != "" && len(line)+1+len(w) > width {
+				out = append(out, line)
+				line = " "
+			}
+			line += " " + w
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 func TestMerge(t *testing.T) {
@@ -156,6 +180,25 @@ func TestMerge(t *testing.T) {
 				t.Errorf("Merge = %q, want %q", acc, tt.want)
 			}
 		})
+	}
+}
+
+func TestRedrawAtAnotherWidthIsNotNew(t *testing.T) {
+	p := ProfileFor("codex")
+	frame := []string{
+		"• The parser keeps the answer whole while the screen scrolls, and",
+		"  the relay types it into the other pane once that one is idle.",
+		"• A second answer, long enough to be wrapped differently when the",
+		"  pane gets narrower than it was before.",
+	}
+	acc := Merge(nil, frame)
+	acc = Merge(acc, reflow(frame, 30)) // the pane was zoomed out: the same text, rewrapped
+	if n := Fresh(p, frame, acc); Delta(p, acc[n:], nil) != "" {
+		t.Fatalf("a redraw at another width has new words: %q", Delta(p, acc[n:], nil))
+	}
+	acc = Merge(acc, append(reflow(frame, 30), "• Then a new answer."))
+	if n := Fresh(p, frame, acc); Delta(p, acc[n:], nil) != "Then a new answer." {
+		t.Fatalf("new words after the redraw: %q", Delta(p, acc[n:], nil))
 	}
 }
 

@@ -10,8 +10,12 @@ type matcher struct {
 	memo   map[string]bool
 }
 
-// maxMemo bounds the remembered answers of one matcher.
-const maxMemo = 4096
+// maxMemo bounds the remembered answers of one matcher; rows shorter than minMemo are
+// cheaper to match again than to look up.
+const (
+	maxMemo = 4096
+	minMemo = 64
+)
 
 // newMatcher indexes ps.
 func newMatcher(ps []Pattern) *matcher {
@@ -38,12 +42,15 @@ func (m *matcher) match(row string) bool {
 		cands = m.byRune[r]
 	}
 	tried := false
+	memo := len(row) >= minMemo
 	for _, p := range cands {
 		if p.need != nil && !containsAny(row, p.need) {
 			continue
 		}
-		if v, ok := m.memo[row]; ok {
-			return v
+		if !tried && memo {
+			if v, ok := m.memo[row]; ok {
+				return v
+			}
 		}
 		tried = true
 		if p.re.MatchString(row) {
@@ -54,12 +61,12 @@ func (m *matcher) match(row string) bool {
 		if p.need != nil && !containsAny(row, p.need) {
 			continue
 		}
-		if !tried {
+		if !tried && memo {
 			if v, ok := m.memo[row]; ok {
 				return v
 			}
-			tried = true
 		}
+		tried = true
 		if p.re.MatchString(row) {
 			return m.remember(row, true)
 		}
@@ -71,6 +78,9 @@ func (m *matcher) match(row string) bool {
 }
 
 func (m *matcher) remember(row string, v bool) bool {
+	if len(row) < minMemo {
+		return v
+	}
 	if m.memo == nil {
 		m.memo = make(map[string]bool)
 	}
