@@ -71,7 +71,9 @@ func BenchmarkTurnToType(b *testing.B) {
 		bob := &staticScreen{title: "idle", rows: 40, all: []string{"> "}}
 		r.Handle(Open{Pane: 1, Name: "alice", Profile: testProfile(), Screen: alice}, now)
 		r.Handle(Open{Pane: 2, Name: "bob", Profile: testProfile(), Screen: bob}, now)
-		r.Tick(now.Add(time.Second))
+		r.Handle(Output{Pane: 1}, now)
+		r.Handle(Output{Pane: 2}, now)
+		r.Tick(now.Add(time.Second + 600*time.Millisecond)) // both started
 		r.Handle(Link{Pane: 1, With: 2}, now.Add(time.Second))
 		alice.all = append(append([]string(nil), hist...), "> ")
 		r.Handle(Output{Pane: 1}, now.Add(2*time.Second))
@@ -95,7 +97,9 @@ func BenchmarkIdleToType(b *testing.B) {
 		bob := &staticScreen{title: "idle", rows: 40, all: append(transcript(400), "> ")}
 		r.Handle(Open{Pane: 1, Name: "alice", Profile: testProfile(), Screen: alice}, now)
 		r.Handle(Open{Pane: 2, Name: "bob", Profile: testProfile(), Screen: bob}, now)
-		r.Tick(now.Add(time.Second))
+		r.Handle(Output{Pane: 1}, now)
+		r.Handle(Output{Pane: 2}, now)
+		r.Tick(now.Add(time.Second + 600*time.Millisecond)) // both started
 		r.Handle(Link{Pane: 1, With: 2}, now.Add(time.Second))
 		bob.title = "busy"
 		r.Handle(Output{Pane: 2}, now.Add(time.Second))
