@@ -24,7 +24,9 @@ import (
 //	busy_markers = ['Waiting for']
 //
 // Patterns are Go regular expressions (RE2), matched against one row of text; use TOML
-// literal strings ('...') to keep backslashes as they are.
+// literal strings ('...') to keep backslashes as they are. The caller reads the file:
+// by convention profiles.toml in agentmux's folder under os.UserConfigDir (for example
+// ~/.config/agentmux/profiles.toml).
 
 // profileFile is the shape of a profiles file.
 type profileFile struct {
