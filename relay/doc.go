@@ -12,6 +12,7 @@
 //
 // Event flow for a host (the ui package):
 //
+//	pane started      ──► Handle(Open{pane, name, profile, screen}, now)
 //	pane output burst ──► Handle(Output{pane}, now) ───┐
 //	person's key      ──► Handle(Keystroke{...}, now) ─┤
 //	person's Enter    ──► Handle(Sent{...}, now) ──────┤
