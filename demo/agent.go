@@ -53,6 +53,7 @@ type agent struct {
 	dec  decoder
 	now  func() time.Time
 	out  bytes.Buffer
+	log  transcriptLog // -transcript; its writer is set by Main
 
 	cols, rows int
 
@@ -192,6 +193,7 @@ func (a *agent) submit() {
 	}
 	a.draft = ""
 	a.scroll = 0
+	a.log.received(msg)
 	if a.busy {
 		a.queued = append(a.queued, msg)
 		return
@@ -240,6 +242,7 @@ func (a *agent) finishTurn() {
 	a.busy = false
 	a.scroll = 0
 	a.history = append(a.history, entry{kind: entryReply, text: answer})
+	a.log.answered(answer)
 	if a.cfg.exitAfter > 0 && a.answers >= a.cfg.exitAfter {
 		a.quit(a.cfg.exitCode)
 	} else {

@@ -18,7 +18,9 @@
 //
 // After each message the agent is busy for a while (a spinner animates on a time.Ticker that
 // runs only while busy), then answers: a friendly conversational line quoting what it was
-// told, or "NAME heard: first words" for tests.
+// told, or "NAME heard: first words" for tests. With -transcript FILE it also appends every
+// message it receives and every answer it gives to FILE as JSON lines (transcript.go), so
+// end-to-end tests can compare exactly what was delivered to it.
 //
 // The package owns the agent's state machine (agent.go), its input decoding (input.go), the
 // three renderers (draw_*.go) and the reply generators (reply.go). Everything runs on one

@@ -53,6 +53,9 @@ type config struct {
 	queries   bool  // send DA1, CPR and OSC 11 at start and show the answers
 	pidfile   string
 	greet     string // an opening line answered as a first turn, with no message
+	// transcript names a file to which every message received and every answer given is
+	// appended, one JSON object a line ({"in": TEXT} or {"out": TEXT}), for tests.
+	transcript string
 }
 
 // parseFlags parses args. Usage and errors go to out, the terminal the agent runs in.
@@ -82,6 +85,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&cfg.queries, "queries", false, "send DA1, CPR and OSC 11 queries at start and show whether answers came")
 	fs.StringVar(&cfg.pidfile, "pidfile", "", "write the process id to this `file` at start")
 	fs.StringVar(&cfg.greet, "greet", "", "answer this `text` as a first turn, without being asked")
+	fs.StringVar(&cfg.transcript, "transcript", "", "append every message received and answer given to this `file`, as JSON lines {\"in\": TEXT} / {\"out\": TEXT}")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

@@ -35,6 +35,15 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 			return 1
 		}
 	}
+	var transcript *os.File
+	if cfg.transcript != "" {
+		transcript, err = os.OpenFile(cfg.transcript, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintf(stdout, "agent: open transcript: %v\r\n", err)
+			return 1
+		}
+		defer transcript.Close()
+	}
 	t, err := openTerminal(stdin, stdout)
 	if err != nil {
 		fmt.Fprintf(stdout, "agent: %v\r\n", err)
@@ -43,6 +52,9 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 	defer t.restore()
 	a := newAgent(cfg, t.cols, t.rows, time.Now)
 	a.dec.lfSubmits = !t.raw
+	if transcript != nil {
+		a.log.w = transcript
+	}
 	return run(a, stdin, stdout, t)
 }
 
