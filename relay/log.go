@@ -113,6 +113,7 @@ func (r *Relay) log(e Entry) *Entry {
 		e.Changed = e.At
 	}
 	p := &e
+	r.logged++
 	r.entries = append(r.entries, p)
 	if over := len(r.entries) - r.cfg.LogLimit; over > 0 {
 		r.entries = append(r.entries[:0], r.entries[over:]...)
@@ -128,6 +129,11 @@ func (r *Relay) notice(now time.Time, pane int, format string, args ...any) {
 	}
 	r.log(e)
 }
+
+// Logged returns how many entries were ever added to the relay log (old ones are
+// dropped past the limit; this count never goes down), so a host can tell what is new
+// without copying the log.
+func (r *Relay) Logged() int { return r.logged }
 
 // Log returns a copy of the relay log, oldest first.
 func (r *Relay) Log() []Entry {

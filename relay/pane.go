@@ -20,6 +20,9 @@ type pane struct {
 	lastOut time.Time    // last output, or when the pane was opened
 	outSeen bool         // any output at all
 	started bool         // finished starting: idle and quiet for --idle at least once
+	// bootTurn is set when the program went busy while starting (a turn of its own, such
+	// as an opening line): the baseline was taken then, and that turn is relayed.
+	bootTurn bool
 
 	group *group
 
@@ -126,6 +129,14 @@ func (p *pane) observe() {
 	}
 	rows := p.scr.ScreenText()
 	p.state = parser.Classify(p.prof, info.Title, rows)
+	if !p.started && !p.bootTurn && p.state == parser.Busy && p.group != nil {
+		// Busy before it ever was idle: what it shows now is its banner, what follows a
+		// turn it takes by itself (an agent started with a task or an opening line).
+		p.bootTurn = true
+		p.setBaseline()
+		p.printed = true
+		return
+	}
 	if p.group != nil && info.AltScreen {
 		p.acc = parser.Merge(p.acc, rows[:parser.LiveStart(p.prof, rows)])
 		p.accAlt = true

@@ -17,6 +17,7 @@ type Relay struct {
 	nGroups int // groups ever made, for IDs
 	nDeliv  int // deliveries ever made, for IDs
 	entries []*Entry
+	logged  int       // entries ever logged
 	now     time.Time // the latest time seen
 }
 
@@ -186,7 +187,7 @@ func (r *Relay) step(now time.Time) []Action {
 		p := r.panes[id]
 		if !p.exited && !p.started && p.startedBy(now, r.cfg) {
 			p.started = true
-			if p.group != nil && len(p.typed) == 0 {
+			if p.group != nil && len(p.typed) == 0 && !p.bootTurn {
 				p.setBaseline() // a banner printed while starting is no turn
 			}
 		}
