@@ -11,9 +11,6 @@ import (
 // This file is the prefix-key state machine and what its commands do. Everything that is
 // not the prefix or a command goes to the focused pane untouched.
 
-// relayUnavailable is shown for the relay's keys until the relay task wires them.
-const relayUnavailable = "relay not yet available"
-
 // handleKey runs one key through the state machine.
 func (m *model) handleKey(k keys.Key) tea.Cmd {
 	if k.Event == keys.KeyRelease {
@@ -38,9 +35,10 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 	case modeLink:
 		m.mode = modeNormal
 		m.frameOK = false
-		if _, ok := digitKey(k); ok {
-			m.setStatus(relayUnavailable)
+		if n, ok := digitKey(k); ok {
+			return m.linkWith(n)
 		}
+		m.setStatus("link cancelled")
 		return nil
 	}
 	if m.status != "" {
@@ -55,21 +53,19 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.scrollKey(v, k)
 		return nil
 	}
-	m.forwardKey(k)
-	return nil
+	return m.forwardKey(k)
 }
 
-// forwardKey sends k to the focused pane, encoded for the modes its program set now.
-//
-// Relay seam: a key typed into a pane is the "human is mid-typing" signal.
-func (m *model) forwardKey(k keys.Key) {
+// forwardKey sends k to the focused pane, encoded for the modes its program set now,
+// and tells the relay a person typed there (its draft holds deliveries into the pane).
+func (m *model) forwardKey(k keys.Key) tea.Cmd {
 	p := m.focusedPane()
 	if p == nil {
-		return
+		return nil
 	}
 	if p.Exited {
 		m.setStatus(fmt.Sprintf("pane %d has exited: %s x closes it", p.ID, prefixLabel(m.cfg.PrefixSpec)))
-		return
+		return nil
 	}
 	md := p.Term.Snapshot().Modes
 	mode := keys.Mode{AppCursor: md.AppCursor, AppKeypad: md.AppKeypad}
@@ -77,6 +73,8 @@ func (m *model) forwardKey(k keys.Key) {
 		mode.KittyFlags = md.KittyFlags
 	}
 	m.host.Write(p.ID, keys.Encode(k, mode))
+	m.rl.key(p.ID, k, m.now())
+	return m.afterRelay()
 }
 
 // handlePaste delivers a paste to the focused pane as one bracketed paste when its
@@ -95,7 +93,8 @@ func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 		m.leaveScroll(v)
 	}
 	m.host.Write(p.ID, keys.EncodePaste(ev.Text, p.Term.Snapshot().Modes.BracketedPaste))
-	return nil
+	m.rl.paste(p.ID, ev.Text, m.now())
+	return m.afterRelay()
 }
 
 // handleFocus forwards the outer terminal's focus change to every pane whose program
@@ -153,8 +152,14 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	case actLink:
 		m.mode = modeLink
 		m.setStatus("link with pane: 1..9")
-	case actLinkAll, actUnlink, actHold, actRelayLog:
-		m.setStatus(relayUnavailable)
+	case actLinkAll:
+		return m.linkAll()
+	case actUnlink:
+		return m.unlink()
+	case actHold:
+		return m.toggleHold()
+	case actRelayLog:
+		m.toggleLog()
 	case actZoom:
 		m.zoomed = !m.zoomed && len(m.host.Panes()) > 1
 		m.relayout()
@@ -172,7 +177,7 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	case actQuit:
 		m.ask("quit agentmux? (y/n)", m.quit)
 	case actSendPrefix:
-		m.forwardKey(k)
+		return m.forwardKey(k)
 	}
 	return nil
 }
@@ -241,8 +246,10 @@ func (m *model) closePane(id int) tea.Cmd {
 		}
 	}
 	m.relayout()
+	m.rl.exit(p.ID, m.now())
+	wake := m.afterRelay()
 	m.setStatus(fmt.Sprintf("closed pane %d %s", p.ID, p.Name))
-	cmd := endProcess(p.ID, p.Proc)
+	cmd := tea.Batch(endProcess(p.ID, p.Proc), wake)
 	if len(m.host.Panes()) == 0 {
 		return tea.Sequence(cmd, m.quit())
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/parser"
 )
 
 // Config is everything the command line decided, handed to Run.
@@ -17,11 +18,15 @@ type Config struct {
 	// Layout is the arrangement of the panes.
 	Layout LayoutKind
 
-	// Link, Turns and Idle configure the relay (UX.md: --link, --turns, --idle). They are
-	// parsed and kept now; the relay task wires them in.
+	// Link, Turns and Idle configure the relay (UX.md: --link, --turns, --idle): Link
+	// puts every pane in one group at start; zero Turns and Idle take the relay's
+	// defaults.
 	Link  bool
 	Turns int
 	Idle  time.Duration
+	// Profiles are the agent profiles panes are matched against by program name (the
+	// built-ins merged with the user's profiles file); nil means parser.Builtins().
+	Profiles parser.Profiles
 
 	// Version is agentmux's version (XTVERSION answers, --version).
 	Version string

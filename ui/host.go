@@ -46,6 +46,9 @@ func StartPTY(spec ptyhost.Spec, out io.Writer) (Process, error) {
 type PaneSpec struct {
 	Name string
 	Argv []string
+	// Profile names the relay profile for the pane's program ("claude", "codex",
+	// "generic", or one from the profiles file); "" picks it by the program's name.
+	Profile string
 }
 
 // Pane is one pane: its number, name, emulator and process, and whether it still runs.

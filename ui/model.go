@@ -53,9 +53,9 @@ type paneView struct {
 type borderKey struct {
 	w       int
 	focused bool
-	exited  bool
-	code    int
 	name    string
+	state   string // what the border says about the pane (borderState)
+	kind    stateKind
 }
 
 // presenter draws frames on the outer terminal (screenWriter); nil in tests.
@@ -91,6 +91,13 @@ type model struct {
 	focus         int
 	zoomed        bool
 	views         map[int]*paneView
+
+	rl        *relayWire // the relay and the drafts typed into panes
+	wakeArmed bool       // a relay wake-up tick is coming at wakeAt
+	wakeAt    time.Time  //
+	wakeGen   uint64     // the armed tick's generation: any other is stale
+	logOpen   bool       // the relay log overlay is shown
+	relaySum  string     // the relay status last drawn on the status line
 
 	mode      inputMode
 	confirm   *confirmation
@@ -148,6 +155,8 @@ func newModel(cfg Config, host *Host, o modelOptions) *model {
 		}
 	}
 	m.relayout()
+	m.rl = newRelayWire(cfg, host, m.now())
+	m.relaySum = m.rl.r.Status().String()
 	return m
 }
 
@@ -164,6 +173,7 @@ func (m *model) Init() tea.Cmd {
 		}
 		cmds = append(cmds, waitForOutput(p.ID, p.Proc.Updates(), p.Proc.Done()), waitForExit(p.ID, p.Proc))
 	}
+	cmds = append(cmds, m.armWake())
 	if len(m.initial) > 0 {
 		ev := m.initial
 		m.initial = nil

@@ -16,9 +16,11 @@ type styles struct {
 	title, titleFocus   lipgloss.Style
 	running, exited     lipgloss.Style
 	exitedBad           lipgloss.Style
+	busy, needsYou      lipgloss.Style
 	status, statusKey   lipgloss.Style
 	statusMode          lipgloss.Style
 	statusMsg           lipgloss.Style
+	statusRelay         lipgloss.Style
 	prompt              lipgloss.Style
 	helpBox, helpKey    lipgloss.Style
 	helpTitle           lipgloss.Style
@@ -30,7 +32,7 @@ type styles struct {
 
 // statusPaints are the status line's styles as escape sequences (built every frame).
 type statusPaints struct {
-	status, statusKey, statusMode, statusMsg, prompt paint
+	status, statusKey, statusMode, statusMsg, statusRelay, prompt paint
 }
 
 // newStyles builds the styles for renderer r (tests pin its colour profile).
@@ -44,10 +46,13 @@ func newStyles(r *lipgloss.Renderer) styles {
 		running:     r.NewStyle().Foreground(c("71")),
 		exited:      r.NewStyle().Foreground(c("244")),
 		exitedBad:   r.NewStyle().Foreground(c("203")),
+		busy:        r.NewStyle().Foreground(c("214")),
+		needsYou:    r.NewStyle().Foreground(c("203")).Bold(true),
 		status:      r.NewStyle().Foreground(c("252")).Background(c("236")),
 		statusKey:   r.NewStyle().Foreground(c("16")).Background(c("39")).Bold(true),
 		statusMode:  r.NewStyle().Foreground(c("16")).Background(c("214")).Bold(true),
 		statusMsg:   r.NewStyle().Foreground(c("223")).Background(c("236")),
+		statusRelay: r.NewStyle().Foreground(c("16")).Background(c("114")).Bold(true),
 		prompt:      r.NewStyle().Foreground(c("16")).Background(c("214")).Bold(true),
 		helpBox: r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("39")).
 			Padding(0, 1),
@@ -58,7 +63,7 @@ func newStyles(r *lipgloss.Renderer) styles {
 	s.vbarFocus = s.borderFocus.Render("│")
 	s.paints = statusPaints{
 		status: paintOf(s.status), statusKey: paintOf(s.statusKey), statusMode: paintOf(s.statusMode),
-		statusMsg: paintOf(s.statusMsg), prompt: paintOf(s.prompt),
+		statusMsg: paintOf(s.statusMsg), statusRelay: paintOf(s.statusRelay), prompt: paintOf(s.prompt),
 	}
 	return s
 }
@@ -83,7 +88,7 @@ func (p paint) wrap(text string) string { return p.pre + text + p.suf }
 
 // topBorder draws a pane's top border, w columns wide: "╭ 1 alice ─ running ───╮".
 // The title is cut to fit; a pane narrower than its corners gets spaces.
-func (s styles) topBorder(w int, title, state string, focused, bad bool) string {
+func (s styles) topBorder(w int, title, state string, focused bool, kind stateKind) string {
 	if w < 2 {
 		return strings.Repeat(" ", max(w, 0))
 	}
@@ -92,11 +97,15 @@ func (s styles) topBorder(w int, title, state string, focused, bad bool) string 
 		bs, ts = s.borderFocus, s.titleFocus
 	}
 	ss := s.running
-	if state != "running" {
+	switch kind {
+	case kindBusy:
+		ss = s.busy
+	case kindNeedsYou:
+		ss = s.needsYou
+	case kindExited:
 		ss = s.exited
-		if bad {
-			ss = s.exitedBad
-		}
+	case kindExitedBad:
+		ss = s.exitedBad
 	}
 	bp := paintOf(bs)
 	inner := w - 2
@@ -131,3 +140,15 @@ func (s styles) bottomBorder(w int, focused bool) string {
 	}
 	return paintOf(bs).wrap("╰" + strings.Repeat("─", w-2) + "╯")
 }
+
+// stateKind is how a pane's border colours its state.
+type stateKind uint8
+
+const (
+	kindRunning   stateKind = iota // running, or idle: the quiet default
+	kindIdle                       // idle: ready for input
+	kindBusy                       // working on a turn
+	kindNeedsYou                   // waiting for the person (an approval prompt)
+	kindExited                     // exited with status 0
+	kindExitedBad                  // exited with another status
+)

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/relay"
 )
 
 // errInputClosed says the outer terminal's input ended.
@@ -42,6 +43,8 @@ func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.handlePaneClosed(msg)
 	case tea.WindowSizeMsg:
 		return m.handleWindowSize(msg)
+	case relayWakeMsg:
+		return m.handleRelayWake(msg)
 	case fatalMsg:
 		return m.handleFatal(msg)
 	}
@@ -83,14 +86,15 @@ func (m *model) handleInput(msg inputMsg) tea.Cmd {
 // coalesced to the frame rate: the pane's wait is re-armed only when its snapshot is
 // taken, so a flood costs one message per pane per frame.
 //
-// Relay seam: this is the moment a pane printed (the idle timer's reset point).
+// It is also the moment the relay hears that the pane printed (its quiet deadline's
+// reset point, and where a turn's alternate-screen frames are gathered).
 func (m *model) handlePaneOutput(msg paneOutputMsg) tea.Cmd {
 	v := m.views[msg.ID]
 	if v == nil {
 		return nil
 	}
 	v.dirty, v.waiting = true, false
-	return m.scheduleFrame()
+	return tea.Batch(m.relayEvent(relay.Output{Pane: msg.ID}), m.scheduleFrame())
 }
 
 // scheduleFrame draws now when the last frame is at least a frame interval old, and
@@ -181,8 +185,10 @@ func (m *model) handlePaneExited(msg paneExitedMsg) tea.Cmd {
 	m.host.MarkExited(msg.ID, msg.Code)
 	v.dirty, v.stale = true, true
 	m.frameOK = false
+	m.rl.exit(msg.ID, m.now())
+	wake := m.afterRelay()
 	m.setStatus(fmt.Sprintf("pane %d %s exited (%d): %s x closes it", p.ID, p.Name, msg.Code, prefixLabel(m.cfg.PrefixSpec)))
-	return m.scheduleFrame()
+	return tea.Batch(wake, m.scheduleFrame())
 }
 
 // handlePaneClosed logs how a closed pane's process group ended.

@@ -36,6 +36,8 @@ func (m *model) View() string {
 	lines[m.height-1] = m.statusLine()
 	if m.mode == modeHelp {
 		m.overlayHelp(lines)
+	} else if m.logOpen {
+		m.overlayLog(lines)
 	}
 	m.frameLines = lines
 	m.frameGen++
@@ -178,17 +180,14 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 // borders refreshes a pane's cached top and bottom border rows when its width, title,
 // state or focus changed.
 func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
-	key := borderKey{w: w, focused: focused, exited: p.Exited, code: p.Code, name: p.Name}
+	state, kind := m.rl.borderState(p)
+	key := borderKey{w: w, focused: focused, name: p.Name, state: state, kind: kind}
 	if key == v.borderKey && v.top != "" {
 		return
 	}
 	v.borderKey = key
 	title := fmt.Sprintf("%d %s", p.ID, sanitize(p.Name))
-	state := "running"
-	if p.Exited {
-		state = fmt.Sprintf("exited (%d)", p.Code)
-	}
-	v.top = m.st.topBorder(w, title, state, focused, p.Exited && p.Code != 0)
+	v.top = m.st.topBorder(w, title, state, focused, kind)
 	v.bottom = m.st.bottomBorder(w, focused)
 }
 
@@ -214,6 +213,9 @@ func (m *model) statusLine() string {
 	pl := prefixLabel(m.cfg.PrefixSpec)
 	add(" "+pl+" ", sp.statusKey)
 	add(" ? help ", sp.status)
+	if m.relaySum != "" {
+		add(" "+m.relaySum+" ", sp.statusRelay)
+	}
 	switch {
 	case m.mode == modePrefix:
 		add(" PREFIX ", sp.statusMode)

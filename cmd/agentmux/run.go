@@ -52,6 +52,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return 2, err
 		}
 	}
+	if o.cfg.Profiles, err = loadProfiles(); err != nil {
+		return 2, err
+	}
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK {
@@ -91,18 +94,45 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 0, nil
 }
 
-// demoPanes are the two simulated agents of agentmux demo: this same binary's hidden
-// agent subcommand, one drawing inline like Claude Code and one on the alternate screen
-// like Codex.
+// demoPanes are the simulated agents of agentmux demo (demo.Agents: alice opens the
+// conversation): this same binary's hidden agent subcommand. Each gets the relay
+// profile of the real program its style imitates.
 func demoPanes() ([]ui.PaneSpec, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("demo: find agentmux itself: %w", err)
 	}
-	return []ui.PaneSpec{
-		{Name: "alice", Argv: []string{exe, agentCommand, "--name", "alice", "--style", "inline"}},
-		{Name: "bob", Argv: []string{exe, agentCommand, "--name", "bob", "--style", "alt"}},
-	}, nil
+	var specs []ui.PaneSpec
+	for _, args := range demo.Agents() {
+		specs = append(specs, ui.PaneSpec{
+			Name:    flagValue(args, "--name"),
+			Argv:    append([]string{exe, agentCommand}, args...),
+			Profile: styleProfile(flagValue(args, "--style")),
+		})
+	}
+	return specs, nil
+}
+
+// styleProfile is the relay profile for a simulated agent's screen style: inline draws
+// like Claude Code, alt like Codex, plain like nothing in particular.
+func styleProfile(style string) string {
+	switch style {
+	case "inline":
+		return "claude"
+	case "alt":
+		return "codex"
+	}
+	return "generic"
+}
+
+// flagValue returns the word after flag in args ("" when absent).
+func flagValue(args []string, flag string) string {
+	for i, a := range args {
+		if a == flag && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
 }
 
 // versionString is agentmux's version.
