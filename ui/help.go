@@ -73,7 +73,7 @@ func (m *model) overlayLog(lines []string) {
 	if areaH < 3 || m.width < 8 {
 		return
 	}
-	innerW := m.width - 4 // border and one column of padding each side
+	innerW := m.width - 4                      // border and one column of padding each side
 	n := max(min(areaH-3, max(areaH/2, 6)), 1) // entry rows
 	rows := []string{m.st.helpTitle.Render(ansi.Truncate(logTitle, innerW, "…"))}
 	entries := m.rl.logRows(n, innerW)

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/vterm"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // This file is the relay's place next to the Host: the relay state machine, the
