@@ -1,0 +1,238 @@
+package ui
+
+// Strategy: the headless harness (fake panes whose output the test writes into their real
+// emulators, a fake clock, Update driven by hand) with the real relay inside the model.
+// Panes run plain line programs (the generic profile: idle after --idle of quiet), so a
+// turn ends when the clock passes --idle; relay wake-ups are delivered as the relayWakeMsg
+// the armed tick would send, and the fake processes record what was typed into them.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/relay"
+)
+
+// newRelayHarness is newHarness with cfg's relay settings, set before the model exists.
+func newRelayHarness(t *testing.T, link bool, names ...string) *harness {
+	t.Helper()
+	hs := newHarness(t, 120, 30, names...)
+	if link {
+		// Rebuild the model as Run would with --link (panes are already started).
+		hs.m.cfg.Link = true
+		hs.m.rl = newRelayWire(hs.m.cfg, hs.host, hs.clock)
+		hs.m.relaySum = hs.m.rl.r.Status().String()
+		hs.m.frameOK = false
+	}
+	return hs
+}
+
+// wake delivers the relay's armed tick if it is due by the clock; it reports whether one
+// was armed.
+func (hs *harness) wake() bool {
+	if !hs.m.wakeArmed {
+		return false
+	}
+	if hs.m.wakeAt.After(hs.clock) {
+		hs.clock = hs.m.wakeAt
+	}
+	hs.send(relayWakeMsg{gen: hs.m.wakeGen})
+	return true
+}
+
+// advance moves the clock by d, delivering every relay wake-up due on the way.
+func (hs *harness) advance(d time.Duration) {
+	end := hs.clock.Add(d)
+	for hs.m.wakeArmed && !hs.m.wakeAt.After(end) {
+		hs.wake()
+	}
+	hs.clock = end
+}
+
+// statusLine is the last row of the view, without escapes.
+func (hs *harness) statusLine() string {
+	lines := strings.Split(hs.text(), "\n")
+	return lines[len(lines)-1]
+}
+
+// startBoth makes panes 1 and 2 print a prompt and go quiet long enough to count as
+// started.
+func (hs *harness) startBoth() {
+	hs.output(1, "> ")
+	hs.output(2, "> ")
+	hs.advance(2 * time.Second)
+}
+
+func TestLinkKeysShowGroupOnStatusLine(t *testing.T) {
+	hs := newRelayHarness(t, false, "a", "b")
+	hs.press(testPrefix, runeKey('l'), runeKey('2'))
+	if s := hs.statusLine(); !strings.Contains(s, "1⇄2 0/8") {
+		t.Fatalf("status line %q lacks the group 1⇄2 0/8", s)
+	}
+	if st, _ := hs.m.rl.r.Pane(1); st.Group == 0 {
+		t.Fatal("pane 1 is not linked")
+	}
+	if !strings.Contains(hs.text(), "linked") {
+		t.Errorf("no border says linked:\n%s", hs.text())
+	}
+	hs.press(testPrefix, runeKey('u'))
+	if s := hs.statusLine(); strings.Contains(s, "1⇄2") {
+		t.Errorf("status line %q still shows the group after unlink", s)
+	}
+}
+
+func TestLinkAtStartLinksAll(t *testing.T) {
+	hs := newRelayHarness(t, true, "a", "b", "c")
+	if s := hs.statusLine(); !strings.Contains(s, "1⇄2⇄3 0/8") {
+		t.Fatalf("status line %q: want all three panes in one group", s)
+	}
+}
+
+func TestDeliveryTypedIntoOtherPane(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	hs.procs[1].sent()
+	hs.procs[2].sent()
+	hs.output(1, "\r\nhello from alice\r\n> ")
+	hs.advance(2 * time.Second) // alice's turn ends; bob is idle: typed, then submitted
+	got := hs.procs[2].sent()
+	if !strings.Contains(got, "alice (1): ") || !strings.Contains(got, "hello from alice") || !strings.HasSuffix(got, "\r") {
+		t.Fatalf("bob was sent %q: want the attributed words, then a carriage return", got)
+	}
+	if s := hs.procs[1].sent(); s != "" {
+		t.Errorf("alice was sent %q: nothing goes back to the sender", s)
+	}
+	if s := hs.statusLine(); !strings.Contains(s, "1⇄2 1/8") {
+		t.Errorf("status line %q: one turn spent", s)
+	}
+}
+
+func TestDraftHoldsDelivery(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	hs.press(testPrefix, runeKey('2')) // focus bob
+	hs.press(textKeys("half a thought")...)
+	hs.procs[2].sent()
+	if st, _ := hs.m.rl.r.Pane(2); !st.Typing {
+		t.Fatal("the relay did not hear the person typing in bob")
+	}
+	hs.output(1, "\r\nhello from alice\r\n> ")
+	hs.advance(10 * time.Second)
+	if got := hs.procs[2].sent(); strings.Contains(got, "alice (1)") {
+		t.Fatalf("typed into bob while a draft was there: %q", got)
+	}
+	if !strings.Contains(hs.statusLine(), "1 waiting") {
+		t.Errorf("status line %q: want 1 waiting", hs.statusLine())
+	}
+	// Erasing the draft with Ctrl+U frees it after the typing hold.
+	hs.press(keys.Key{Code: keys.KeyRune, Rune: 'u', Mod: keys.ModCtrl})
+	hs.advance(5 * time.Second)
+	if got := hs.procs[2].sent(); !strings.Contains(got, "alice (1)") {
+		t.Fatalf("not delivered after the draft was cleared: %q", got)
+	}
+}
+
+func TestSentDraftIsNoTurn(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	hs.press(textKeys("hi")...)
+	hs.press(codeKey(keys.KeyEnter))
+	if _, ok := hs.m.rl.drafts[1]; ok {
+		t.Fatal("draft kept after Enter")
+	}
+	hs.output(1, "hi\r\n> ") // the echo of what the person typed
+	hs.advance(10 * time.Second)
+	if got := hs.procs[2].sent(); strings.Contains(got, "alice (1)") {
+		t.Errorf("the echo of a person's input was relayed: %q", got)
+	}
+}
+
+func TestHoldKey(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	hs.press(testPrefix, runeKey('2'), testPrefix, runeKey('p'))
+	if st, _ := hs.m.rl.r.Pane(2); !st.Held {
+		t.Fatal("prefix p did not hold bob")
+	}
+	if !strings.Contains(hs.text(), "held") {
+		t.Errorf("bob's border does not say held")
+	}
+	hs.procs[2].sent()
+	hs.output(1, "\r\nhello from alice\r\n> ")
+	hs.advance(10 * time.Second)
+	if got := hs.procs[2].sent(); got != "" {
+		t.Fatalf("typed into a held pane: %q", got)
+	}
+	hs.press(testPrefix, runeKey('p'))
+	hs.advance(5 * time.Second)
+	if got := hs.procs[2].sent(); !strings.Contains(got, "hello from alice") {
+		t.Fatalf("not delivered after release: %q", got)
+	}
+}
+
+func TestRelayLogOverlay(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	hs.output(1, "\r\nhello from alice\r\n> ")
+	hs.advance(5 * time.Second)
+	hs.press(testPrefix, runeKey('r'))
+	txt := hs.text()
+	if !strings.Contains(txt, "relay log") || !strings.Contains(txt, "1 alice → 2 bob") || !strings.Contains(txt, "hello from alice") {
+		t.Fatalf("relay log overlay missing or incomplete:\n%s", txt)
+	}
+	hs.press(testPrefix, runeKey('r'))
+	if strings.Contains(hs.text(), "relay log") {
+		t.Errorf("prefix r did not hide the log")
+	}
+}
+
+func TestStaleWakeIgnored(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	if hs.m.wakeArmed {
+		t.Fatalf("a timer is armed with nothing pending (at %v)", hs.m.wakeAt)
+	}
+	hs.output(1, "\r\nhello\r\n> ")
+	if !hs.m.wakeArmed {
+		t.Fatal("no wake-up armed for alice's quiet deadline")
+	}
+	stale := relayWakeMsg{gen: hs.m.wakeGen - 1}
+	hs.clock = hs.clock.Add(5 * time.Second)
+	hs.send(stale)
+	if got := hs.procs[2].sent(); got != "" {
+		t.Fatalf("a stale tick ran the relay: bob was sent %q", got)
+	}
+	if !hs.m.wakeArmed {
+		t.Fatal("a stale tick disarmed the current one")
+	}
+	hs.wake()
+	if got := hs.procs[2].sent(); !strings.Contains(got, "alice (1)") {
+		t.Fatalf("the current tick did not deliver: %q", got)
+	}
+}
+
+func TestNoTimerWhenQuiet(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	hs.output(1, "\r\nhello\r\n> ")
+	hs.advance(30 * time.Second) // delivered, submitted, confirm window over
+	if at, ok := hs.m.rl.r.NextWake(); ok || hs.m.wakeArmed {
+		t.Fatalf("linked quiet panes keep a timer: relay %v %v, armed %v", at, ok, hs.m.wakeArmed)
+	}
+}
+
+func TestExitLeavesGroup(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	hs.exit(2, 0)
+	if s := hs.statusLine(); strings.Contains(s, "1⇄2") {
+		t.Errorf("status line %q: the group should end when bob exits", s)
+	}
+	if st, _ := hs.m.rl.r.Pane(2); !st.Exited {
+		t.Error("the relay was not told bob exited")
+	}
+}
+
+var _ relay.Screen = termScreen{}
