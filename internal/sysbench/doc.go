@@ -1,0 +1,19 @@
+// Package sysbench holds the whole-program benchmarks of agentmux that `make bench` runs
+// next to the in-process ones: agentmux built from cmd/agentmux and run in a PTY, its
+// output read back through a vterm.Terminal, and tmux 3.3a measured on the same work in
+// the same run, so the ratios hold on whatever machine runs them.
+//
+// The benchmarks live in the package's _test.go files; the package itself has no code and
+// imports nothing. The benchmarks (test code) import vterm to read agentmux's screen and
+// github.com/creack/pty for the PTYs; nothing may import sysbench.
+//
+//   - BenchmarkCatColoredLog: `cat` of a 64 MB SGR-coloured log in one agentmux pane vs a
+//     tmux pane of the same size (agentmux_s, tmux_s, ratio).
+//   - BenchmarkPTYThroughput/{plain,sgr,redraw}: the emulator alone (vterm fed from a PTY
+//     master) vs a tmux pane, in MB/s.
+//   - BenchmarkIdleCPU: CPU of agentmux with four idle panes, unlinked and --link, over a
+//     window set by -sysbench.idle (default 10s).
+//   - BenchmarkMemory: peak and current RSS with four panes that each printed a screenful.
+//   - BenchmarkKeystrokeEcho: key written to the outer PTY until its echo from a raw `cat`
+//     is on agentmux's screen (median and p95).
+package sysbench
