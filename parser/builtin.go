@@ -72,6 +72,7 @@ var builtins = Profiles{
 			`^\s*(?:─+ )?Worked for \d`,          // turn summary
 			`^\s*>_ OpenAI Codex`,                // header
 			`^\s*│?\s*(?:model|directory):\s`,    // header fields
+			`^\s*│?\s{3,}~/\S*\s*│?\s*$`,         // header: the directory alone (Codex 0.169 at 110 columns)
 			`\? for shortcuts`,                   // hints
 			`f2 to view\s*$`,                     // warnings hint
 			`esc to interrupt`,                   // busy hints
