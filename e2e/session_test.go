@@ -47,6 +47,10 @@ type session struct {
 
 	rawMu sync.Mutex
 	raw   []byte // everything agentmux wrote, when options.record is set
+
+	// diag, when set, adds to every failure message after the last screen (the relay
+	// tests print their agents' transcripts there).
+	diag func() string
 }
 
 // options adjust a session before it starts.
@@ -184,9 +188,9 @@ func (s *session) waitScreen(what string, cond func(*screen) bool, timeout time.
 			if scr := s.screen(); cond(scr) {
 				return scr
 			}
-			s.t.Fatalf("agentmux ended while waiting for %s; last screen:\n%s", what, s.screen().dump())
+			s.t.Fatalf("agentmux ended while waiting for %s; last screen:\n%s", what, s.describe())
 		case <-deadline.C:
-			s.t.Fatalf("timed out after %v waiting for %s; last screen:\n%s", timeout, what, s.screen().dump())
+			s.t.Fatalf("timed out after %v waiting for %s; last screen:\n%s", timeout, what, s.describe())
 		}
 	}
 }
@@ -204,6 +208,15 @@ func (s *session) waitText(timeout time.Duration, texts ...string) *screen {
 	}, timeout)
 }
 
+// describe is the last screen, with row numbers, and whatever diag adds.
+func (s *session) describe() string {
+	d := s.screen().dump()
+	if s.diag != nil {
+		d += s.diag()
+	}
+	return d
+}
+
 // waitExit waits for agentmux to exit and returns its status.
 func (s *session) waitExit(timeout time.Duration) int {
 	s.t.Helper()
@@ -211,7 +224,7 @@ func (s *session) waitExit(timeout time.Duration) int {
 	case <-s.exited:
 		return s.code
 	case <-time.After(timeout):
-		s.t.Fatalf("agentmux did not exit within %v; screen:\n%s", timeout, s.screen().dump())
+		s.t.Fatalf("agentmux did not exit within %v; screen:\n%s", timeout, s.describe())
 		return -1
 	}
 }
