@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -124,6 +125,7 @@ type session struct {
 	eof     chan struct{} // closed when the PTY has no more output
 	exited  chan struct{} // closed when the program has exited
 	closeMu sync.Once
+	outN    atomic.Int64 // bytes read from the PTY so far
 }
 
 // startSession runs argv in a PTY; it is ended by tb's cleanup if not before.
@@ -165,6 +167,7 @@ func (s *session) read() {
 	for {
 		n, err := s.pty.Read(buf)
 		if n > 0 {
+			s.outN.Add(int64(n))
 			s.vt.Write(buf[:n])
 			select {
 			case s.updates <- struct{}{}:
