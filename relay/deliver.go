@@ -29,13 +29,20 @@ type delivery struct {
 func (r *Relay) endTurn(p *pane, now time.Time) {
 	text := p.delta()
 	p.setBaseline()
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" || echoOf(text, p.typed) && p.group == nil {
 		return
 	}
-	g := p.group
 	if echoOf(text, p.typed) {
 		r.notice(now, p.id, "%d %s repeated what was typed into it: not relayed", p.id, p.name)
 		return
+	}
+	if cmds := parser.Commands(text); len(cmds) > 0 {
+		r.route(p, cmds, now)
+		return
+	}
+	g := p.group
+	if g == nil {
+		return // not linked: its turns are its own
 	}
 	if text == g.last {
 		r.notice(now, p.id, "%d %s said the same as the last delivery: not relayed", p.id, p.name)
@@ -130,7 +137,7 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 func (r *Relay) confirm(p *pane, d *delivery, now time.Time) {
 	switch {
 	case p.state == parser.Busy, p.state == parser.Unknown:
-	case p.group != nil && p.delta() != "":
+	case p.delta() != "":
 	default:
 		return
 	}

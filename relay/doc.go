@@ -10,6 +10,15 @@
 // does no I/O and reads no clock; it reads terminals only through the small Screen
 // interface it declares.
 //
+// Explicit addressing (address.go): every pane's turns are watched, linked or not, for
+// `@relay:NAME message` lines and [[RELAY]]{"to": NAME, "text": ...}[[/RELAY]] blocks
+// (parser.Commands). They are the agents' own requests, so they work between any two
+// panes, by name or number; a turn holding one delivers each message to its addressee
+// only, instead of the whole turn to the group. They stay loop-limited: within a group a
+// command spends the group's turns; between panes not in one group it spends a direct
+// budget of --turns per pair, renewed when a person links either pane. Malformed or
+// misaddressed commands are not sent and are noted in the log.
+//
 // Event flow for a host (the ui package):
 //
 //	pane started      ──► Handle(Open{pane, name, profile, screen}, now)

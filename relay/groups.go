@@ -51,6 +51,8 @@ func (r *Relay) link(a, b int, now time.Time) {
 	if pa.group != nil {
 		r.leave(pa, now, "target moved to another group")
 	}
+	r.renewDirect(a)
+	r.renewDirect(b)
 	g := pb.group
 	if g == nil {
 		g = r.newGroup()
@@ -78,6 +80,7 @@ func (r *Relay) linkAll(ids []int, now time.Time) {
 	}
 	g := r.newGroup()
 	for _, p := range ps {
+		r.renewDirect(p.id)
 		r.join(g, p)
 	}
 	r.notice(now, 0, "linked %s (%d/%d turns)", g.label(), g.used, g.budget)
@@ -91,7 +94,7 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 		return
 	}
 	p.group = nil
-	p.printed, p.acc, p.accAlt = false, nil, false
+	p.setBaseline()
 	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })
 	r.dropQueue(p, now, why)
 	if len(g.members) < 2 {
@@ -111,7 +114,7 @@ func (r *Relay) dissolve(g *group) {
 	for _, id := range g.members {
 		if p := r.panes[id]; p != nil && p.group == g {
 			p.group = nil
-			p.printed, p.acc, p.accAlt = false, nil, false
+			p.setBaseline()
 		}
 	}
 	g.members = nil

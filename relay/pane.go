@@ -129,7 +129,7 @@ func (p *pane) observe() {
 	}
 	rows := p.scr.ScreenText()
 	p.state = parser.Classify(p.prof, info.Title, rows)
-	if !p.started && !p.bootTurn && p.state == parser.Busy && p.group != nil {
+	if !p.started && !p.bootTurn && p.state == parser.Busy && p.group != nil && p.outSeen {
 		// Busy before it ever was idle: what it shows now is its banner, what follows a
 		// turn it takes by itself (an agent started with a task or an opening line).
 		p.bootTurn = true
@@ -137,7 +137,7 @@ func (p *pane) observe() {
 		p.printed = true
 		return
 	}
-	if p.group != nil && info.AltScreen {
+	if info.AltScreen {
 		p.acc = parser.Merge(p.acc, rows[:parser.LiveStart(p.prof, rows)])
 		p.accAlt = true
 	}

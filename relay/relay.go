@@ -14,8 +14,9 @@ type Relay struct {
 	panes   map[int]*pane
 	order   []int // pane numbers, ascending: every pass visits panes in this order
 	groups  map[int]*group
-	nGroups int // groups ever made, for IDs
-	nDeliv  int // deliveries ever made, for IDs
+	nGroups int          // groups ever made, for IDs
+	nDeliv  int          // deliveries ever made, for IDs
+	direct  map[pair]int // turns spent by @relay commands between panes not in one group
 	entries []*Entry
 	logged  int       // entries ever logged
 	now     time.Time // the latest time seen
@@ -27,6 +28,7 @@ func New(c Config) *Relay {
 		cfg:    c.withDefaults(),
 		panes:  map[int]*pane{},
 		groups: map[int]*group{},
+		direct: map[pair]int{},
 	}
 }
 
@@ -116,7 +118,7 @@ func (r *Relay) NextWake() (time.Time, bool) {
 			}
 		}
 		idle, idleKnown := p.idleAt(r.cfg)
-		if idleKnown && p.started && p.group != nil && p.printed && p.inflight == nil {
+		if idleKnown && p.started && p.printed && p.inflight == nil {
 			consider(idle)
 		}
 		if d := p.inflight; d != nil {
@@ -172,9 +174,7 @@ func (r *Relay) open(e Open, now time.Time) {
 func (r *Relay) output(p *pane, now time.Time) {
 	p.lastOut, p.outSeen = now, true
 	p.observe()
-	if p.group != nil {
-		p.printed = true
-	}
+	p.printed = true
 	if d := p.inflight; d != nil && d.phase == Submitted {
 		r.confirm(p, d, now)
 	}
@@ -187,14 +187,14 @@ func (r *Relay) step(now time.Time) []Action {
 		p := r.panes[id]
 		if !p.exited && !p.started && p.startedBy(now, r.cfg) {
 			p.started = true
-			if p.group != nil && len(p.typed) == 0 && !p.bootTurn {
+			if len(p.typed) == 0 && !p.bootTurn {
 				p.setBaseline() // a banner printed while starting is no turn
 			}
 		}
 	}
 	for _, id := range r.order {
 		p := r.panes[id]
-		if !p.exited && p.started && p.group != nil && p.printed && p.inflight == nil && !p.draft && p.quietFor(now, r.cfg) {
+		if !p.exited && p.started && p.printed && p.inflight == nil && !p.draft && p.quietFor(now, r.cfg) {
 			r.endTurn(p, now)
 		}
 	}

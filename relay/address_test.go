@@ -1,0 +1,109 @@
+package relay
+
+// Strategy: the fake-clock simulation (sim_test.go). Agents print turns holding
+// `@relay:NAME message` lines or [[RELAY]] blocks; the test checks who is typed into,
+// with what, and that the group or direct budget limits them.
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// trio opens alice, bob and carol, all idle, none linked, and lets them start.
+func trio(t *testing.T, cfg Config) (*harness, *fakeAgent) {
+	h := newHarness(t, cfg)
+	alice := h.agent(1, "alice", &fakeAgent{titled: true})
+	h.agent(2, "bob", &fakeAgent{titled: true, reply: counter("bob")})
+	h.agent(3, "carol", &fakeAgent{titled: true, reply: counter("carol")})
+	h.run(3 * time.Second)
+	return h, alice
+}
+
+// typedTo returns the texts typed into pane id.
+func (h *harness) typedTo(id int) []string {
+	var out []string
+	for _, rec := range h.typed {
+		if rec.to == id {
+			out = append(out, rec.text)
+		}
+	}
+	return out
+}
+
+func TestAddressUnlinked(t *testing.T) {
+	h, alice := trio(t, Config{})
+	alice.answer("Let me ask.\n@relay:bob can you check the tests?")
+	h.run(10 * time.Second)
+	got := h.typedTo(2)
+	if len(got) != 1 || strings.Join(strings.Fields(got[0]), " ") != "alice (1): can you check the tests?" {
+		t.Fatalf("bob was typed %q: want the addressed message alone, attributed", got)
+	}
+	if c := h.typedTo(3); len(c) != 0 {
+		t.Errorf("carol was typed %q: only the addressee gets it", c)
+	}
+	if len(h.r.Status().Groups) != 0 {
+		t.Errorf("an @relay command made a group: %+v", h.r.Status())
+	}
+}
+
+func TestAddressByNumberAndBlock(t *testing.T) {
+	h, alice := trio(t, Config{})
+	alice.answer(`[[RELAY]]{"to": "3", "text": "hello carol"}[[/RELAY]]`)
+	h.run(10 * time.Second)
+	if got := h.typedTo(3); len(got) != 1 || !strings.HasSuffix(got[0], "hello carol") {
+		t.Fatalf("carol was typed %q", got)
+	}
+}
+
+func TestAddressDirectBudget(t *testing.T) {
+	h, alice := trio(t, Config{Turns: 2})
+	for i, at := range []time.Duration{10, 20, 30} {
+		alice.answer("@relay:bob message " + string(rune('A'+i)))
+		h.run(at * time.Second)
+	}
+	if got := h.typedTo(2); len(got) != 2 {
+		t.Fatalf("bob was typed %d messages, want 2 (the direct budget): %q", len(got), got)
+	}
+	if !strings.Contains(strings.Join(h.notes(), "\n"), "direct budget spent (2/2) between 1 and 2") {
+		t.Errorf("no notice of the spent budget: %q", h.notes())
+	}
+	// A person's link renews it.
+	h.handle(Link{Pane: 1, With: 3})
+	alice.answer("@relay:bob message D")
+	h.run(40 * time.Second)
+	if got := h.typedTo(2); len(got) != 3 {
+		t.Errorf("after a link, bob was typed %d messages, want 3", len(got))
+	}
+}
+
+func TestAddressInGroupSpendsGroupBudget(t *testing.T) {
+	h, alice := trio(t, Config{Turns: 8})
+	h.handle(LinkAll{Panes: []int{1, 2, 3}})
+	alice.answer("@relay:carol just you")
+	h.run(10 * time.Second)
+	if got := h.typedTo(3); len(got) == 0 || !strings.HasSuffix(got[0], "just you") {
+		t.Fatalf("carol was typed %q", got)
+	}
+	if b := h.typedTo(2); len(b) != 0 && strings.Contains(strings.Join(b, "\n"), "just you") {
+		t.Errorf("bob got a message addressed to carol: %q", b)
+	}
+	if g := h.r.Status().Groups; len(g) != 1 || g[0].Used < 1 {
+		t.Errorf("the group's budget was not spent: %+v", g)
+	}
+}
+
+func TestAddressBadCommandsNotSent(t *testing.T) {
+	h, alice := trio(t, Config{})
+	alice.answer("@relay:nobody hello\n@relay:alice me\n[[RELAY]]{bad json}[[/RELAY]]")
+	h.run(10 * time.Second)
+	if len(h.typed) != 0 {
+		t.Fatalf("typed %+v", h.typed)
+	}
+	notes := strings.Join(h.notes(), "\n")
+	for _, want := range []string{`addressed "nobody": no such pane`, "addressed itself", "bad JSON"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("no notice %q in %q", want, notes)
+		}
+	}
+}
