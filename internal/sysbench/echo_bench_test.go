@@ -1,0 +1,69 @@
+package sysbench
+
+// BenchmarkKeystrokeEcho: the issue's "its echo is on screen within one frame" (16.7 ms).
+// agentmux runs in a 200×50 PTY with one pane: sh -c "stty raw -echo; printf READY; exec
+// cat", so the pane's program (not the line discipline) echoes every key. The position of
+// the READY marker on agentmux's screen gives the pane's first column. Each op writes one
+// letter to the outer PTY and waits until that letter is drawn in its cell, as read back
+// through vterm: the whole path (agentmux reads and decodes the key, writes it to the
+// pane's PTY, cat echoes it, agentmux parses and draws it, the frame crosses the outer
+// PTY). Keys fill a run of 40 cells; before each new run an untimed CR takes cat's cursor
+// back to the first column, and the runs alternate lower and upper case so every key
+// changes its cell. Metrics: median_us and p95_us over the b.N keystrokes.
+//
+// Two cadences. typed: each key is sent typeGap after the previous echo was seen (50 keys
+// a second, faster than anyone types; the gap is the input's pace, not a wait for anything,
+// and counts in ns/op so b.N stays small): the latency of one key. burst: each key right after the previous echo; as
+// agentmux draws at most one frame per 1/60 s, this measures that cap (about 16.7 ms
+// minus the path) rather than the path.
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/vterm"
+)
+
+const (
+	echoRun = 40
+	typeGap = 20 * time.Millisecond
+)
+
+func BenchmarkKeystrokeEcho(b *testing.B) {
+	b.Run("typed", func(b *testing.B) { benchEcho(b, typeGap) })
+	b.Run("burst", func(b *testing.B) { benchEcho(b, 0) })
+}
+
+// benchEcho types b.N keys, each gap after the previous echo, and reports the latencies.
+func benchEcho(b *testing.B, gap time.Duration) {
+	bin := agentmux(b)
+	s := startSession(b, bin, `echo=sh -c "stty raw -echo; printf 'READY-%s' MARK; exec cat"`)
+	snap := s.waitText(20*time.Second, "READY-MARK")
+	row, col, _ := find(snap, "READY-MARK")
+	lat := make([]time.Duration, 0, b.N)
+	pace := time.NewTimer(0)
+	b.ResetTimer()
+	for k := range b.N {
+		if k%echoRun == 0 {
+			s.send([]byte{'\r'})
+		}
+		<-pace.C
+		ch := rune('a' + k%26)
+		if k/echoRun%2 == 1 {
+			ch = rune('A' + k%26)
+		}
+		x := col + k%echoRun
+		start := time.Now()
+		s.send([]byte{byte(ch)})
+		s.waitScreen("the echo of "+string(ch), 10*time.Second, func(snap *vterm.Snapshot) bool {
+			return snap.Lines[row].Cells[x].Rune == ch
+		})
+		lat = append(lat, time.Since(start))
+		pace.Reset(gap)
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "median_us")
+	b.ReportMetric(float64(lat[(len(lat)*95)/100].Microseconds()), "p95_us")
+}
