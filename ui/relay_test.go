@@ -16,7 +16,7 @@ import (
 )
 
 // newRelayHarness is newHarness with cfg's relay settings, set before the model exists.
-func newRelayHarness(t *testing.T, link bool, names ...string) *harness {
+func newRelayHarness(t testing.TB, link bool, names ...string) *harness {
 	t.Helper()
 	hs := newHarness(t, 120, 30, names...)
 	if link {

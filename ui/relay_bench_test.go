@@ -1,0 +1,38 @@
+package ui
+
+// Strategy: the headless harness with two linked fake panes; each iteration ends one
+// turn of pane 1 with a 200-line answer and measures the relay wake-up that decides pane
+// 2 is idle, from the message entering Update to the delivery's bytes reaching pane 2's
+// process (fakeProc.Write): the decision-to-first-byte latency, delta extraction
+// included. Setting the panes up is outside the timer.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func BenchmarkDecisionToFirstByte(b *testing.B) {
+	var answer strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&answer, "line %d of a long answer from alice\r\n", i)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		hs := newRelayHarness(b, true, "alice", "bob")
+		hs.startBoth()
+		hs.procs[2].sent()
+		hs.output(1, "\r\n"+answer.String()+"> ")
+		// alice's turn ends at her quiet deadline; bob is idle already.
+		hs.clock = hs.m.wakeAt.Add(time.Millisecond)
+		gen := hs.m.wakeGen
+		b.StartTimer()
+		hs.send(relayWakeMsg{gen: gen})
+		b.StopTimer()
+		if got := hs.procs[2].sent(); !strings.Contains(got, "alice (1)") {
+			b.Fatalf("not delivered: %q", got)
+		}
+		b.StartTimer()
+	}
+}
