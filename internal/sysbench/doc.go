@@ -8,12 +8,15 @@
 // github.com/creack/pty for the PTYs; nothing may import sysbench.
 //
 //   - BenchmarkCatColoredLog: `cat` of a 64 MB SGR-coloured log in one agentmux pane vs a
-//     tmux pane of the same size (agentmux_s, tmux_s, ratio).
+//     detached tmux pane of the same size (agentmux_s, tmux_s, ratio), and vs tmux with a
+//     client attached in a PTY read the same way as agentmux (tmux_attached_s).
 //   - BenchmarkPTYThroughput/{plain,sgr,redraw}: the emulator alone (vterm fed from a PTY
 //     master) vs a tmux pane, in MB/s.
 //   - BenchmarkIdleCPU: CPU of agentmux with four idle panes, unlinked and --link, over a
-//     window set by -sysbench.idle (default 10s).
+//     window set by -sysbench.idle (default 10s; for the issue's 30s:
+//     go test -run '^$' -bench IdleCPU ./internal/sysbench/ -args -sysbench.idle=30s).
 //   - BenchmarkMemory: peak and current RSS with four panes that each printed a screenful.
 //   - BenchmarkKeystrokeEcho: key written to the outer PTY until its echo from a raw `cat`
-//     is on agentmux's screen (median and p95).
+//     is on agentmux's screen (median and p95), typed (keys a little over a frame apart)
+//     and burst (back to back, bounded by agentmux's 60 fps frame cap).
 package sysbench
