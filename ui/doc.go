@@ -24,14 +24,27 @@
 //	ptyhost reader: Read → vterm.Write → Updates() (cap 1)    ptyhost writer → PTY
 //	                         │ replies (DA1, OSC 11, CSI ? u…) ──replySink──▶ writer
 //
+// The relay (relay.go, relay_update.go) lives in the same loop: a relayWire holds the
+// relay.Relay, every pane opened in it with a Screen over its emulator, and the drafts a
+// person is typing. Pane output, forwarded keys and pastes, prefix l/L/u/p and pane exits
+// become relay events; the Actions they return are written through Host.Write (the
+// pane's ordered writer); one tea.Tick with a generation number is armed for NextWake
+// (a stale tick is ignored; nothing pending means no timer).
+//
+//	paneOutputMsg ─► Output ─┐   forwardKey/handlePaste ─► Keystroke/Sent ─┐
+//	prefix l/L/u/p ─► Link… ─┼─► relay.Handle ─► []Action ─► Host.Write     │
+//	relayWakeMsg{gen} ─► Tick┘        └─► NextWake ─► armWake (one tea.Tick)┘
+//
 // Nothing runs on a timer while nothing changes: the frame tick is armed only by pane
-// output, the escape timer only by an incomplete escape sequence.
+// output, the escape timer only by an incomplete escape sequence, the relay's tick only
+// while it has a deadline pending.
 //
 // Lock rule: the model and the Host are touched only by bubbletea's event loop. A
 // pane's vterm.Terminal is written by its ptyhost reader and read (Snapshot, modes) by
 // the event loop; vterm locks internally. Cmds only wait on channels and build messages.
 //
-// Files: host.go (panes, no bubbletea), model.go, update.go (one handler per message),
+// Files: host.go (panes, no bubbletea), relay.go (the relay's wiring, no bubbletea),
+// relay_update.go (its messages, keys and timer), model.go, update.go (one handler per message),
 // actions.go (the prefix state machine and commands), keys.go (the key map), mouse.go,
 // scroll.go, view.go and help.go (composition), render.go (cells to SGR runs), screen.go
 // (frames to the terminal), styles.go, layout.go (the pure split tree), input.go (raw
