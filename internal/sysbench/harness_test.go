@@ -101,16 +101,18 @@ func agentmux(tb testing.TB) string {
 }
 
 // childEnv is the environment of every program the benchmarks start: a fresh HOME and
-// XDG folders (agentmux's log goes there), TERM=xterm-256color, and no TMUX, so a tmux
-// started here never talks to a server the benchmark runs inside of.
-func childEnv(home string) []string {
+// XDG folders (agentmux's log goes there), TERM=xterm-256color, no TMUX, so a tmux started
+// here never talks to a server the benchmark runs inside of, and TMUX_TMPDIR in the run's
+// scratch folder, so the sockets of the private tmux servers go away with it.
+func childEnv(tb testing.TB) []string {
+	home := tb.TempDir()
 	env := make([]string, 0, len(os.Environ())+4)
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") && !strings.HasPrefix(kv, "TERM=") {
+		if !strings.HasPrefix(kv, "TMUX") && !strings.HasPrefix(kv, "TERM=") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "TERM=xterm-256color", "HOME="+home,
+	return append(env, "TERM=xterm-256color", "HOME="+home, "TMUX_TMPDIR="+scratch(tb),
 		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"))
 }
 
@@ -148,7 +150,7 @@ func startSession(tb testing.TB, argv ...string) *session {
 		},
 	})
 	s.cmd = exec.Command(argv[0], argv[1:]...)
-	s.cmd.Env = childEnv(tb.TempDir())
+	s.cmd.Env = childEnv(tb)
 	f, err := pty.StartWithSize(s.cmd, &pty.Winsize{Cols: outerCols, Rows: outerRows})
 	if err != nil {
 		tb.Fatalf("start %s: %v", argv[0], err)

@@ -57,7 +57,7 @@ func vtermThroughPTY(b *testing.B, file string) time.Duration {
 	b.Helper()
 	vt := vterm.New(vterm.Options{Cols: outerCols, Rows: outerRows})
 	cmd := exec.Command("sh", "-c", fmt.Sprintf("cat '%s'", file))
-	cmd.Env = childEnv(b.TempDir())
+	cmd.Env = childEnv(b)
 	start := time.Now()
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: outerCols, Rows: outerRows})
 	if err != nil {

@@ -31,14 +31,14 @@ type tmuxServer struct {
 	tb   testing.TB
 	path string
 	sock string
-	home string
+	env  []string
 }
 
 // newTmux names a private server; it starts with the first session and is killed by
 // tb's cleanup.
 func newTmux(tb testing.TB, path string) *tmuxServer {
 	tb.Helper()
-	s := &tmuxServer{tb: tb, path: path, home: tb.TempDir(),
+	s := &tmuxServer{tb: tb, path: path, env: childEnv(tb),
 		sock: fmt.Sprintf("agentmux-sysbench-%d-%d", os.Getpid(), tmuxSeq.Add(1))}
 	tb.Cleanup(s.kill)
 	return s
@@ -54,7 +54,7 @@ func (s *tmuxServer) run(args ...string) string {
 	s.tb.Helper()
 	argv := s.argv(args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = childEnv(s.home)
+	cmd.Env = s.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		s.tb.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -66,7 +66,7 @@ func (s *tmuxServer) run(args ...string) string {
 func (s *tmuxServer) kill() {
 	argv := s.argv("kill-server")
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = childEnv(s.home)
+	cmd.Env = s.env
 	_ = cmd.Run()
 }
 
