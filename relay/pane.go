@@ -125,7 +125,14 @@ func (p *pane) remember(text string) {
 func (p *pane) observe() {
 	info := p.scr.Info()
 	if info.MidFrame {
-		return // half a frame: the output that ends it will come
+		// Half a frame: the screen is not worth reading until the output that ends it
+		// comes, but the title is set whole, and Codex sets it between frames that
+		// follow each other closely: what it says counts now (unless the screen asked
+		// for the person, which only a whole frame can take back).
+		if st := parser.Classify(p.prof, info.Title, nil); st != parser.Unknown && p.state != parser.NeedsApproval {
+			p.state = st
+		}
+		return
 	}
 	rows := p.scr.ScreenText()
 	p.state = parser.Classify(p.prof, info.Title, rows)
