@@ -18,8 +18,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 )
 
 const prefix = "\x01" // ctrl+a, the default prefix
@@ -337,10 +335,7 @@ func TestResizeRelaysOutPanes(t *testing.T) {
 		return scr.paneHas(1, "alice · simulated agent") && scr.paneHas(2, "› Ask bob")
 	}, waitLong)
 	const newCols, newRows = 90, 30
-	s.vt.Resize(newCols, newRows)
-	if err := pty.Setsize(s.pty, &pty.Winsize{Cols: newCols, Rows: newRows}); err != nil {
-		t.Fatal(err)
-	}
+	s.resize(newCols, newRows)
 	s.waitScreen("both panes inside 90×30 with alice's box at its new width", func(scr *screen) bool {
 		p1, ok1 := scr.pane(1)
 		p2, ok2 := scr.pane(2)

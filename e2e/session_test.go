@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/creack/pty"
 
@@ -100,12 +101,28 @@ func startWith(t *testing.T, o options, args ...string) *session {
 	if err != nil {
 		t.Fatalf("start agentmux: %v", err)
 	}
-	s.pty = f
+	s.pty = pollable(t, f)
 	go s.read(o.record)
 	go s.write()
 	go s.wait()
 	t.Cleanup(s.close)
 	return s
+}
+
+// pollable returns f's descriptor as a non-blocking file that Go's poller watches, and
+// closes f. On a blocking descriptor, Close waits for a Read in progress to return, so
+// closing the master (the terminal going away) would wait for agentmux's next output.
+func pollable(t *testing.T, f *os.File) *os.File {
+	t.Helper()
+	fd, err := syscall.Dup(int(f.Fd()))
+	if err != nil {
+		t.Fatalf("dup the PTY master: %v", err)
+	}
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		t.Fatalf("PTY master non-blocking: %v", err)
+	}
+	f.Close()
+	return os.NewFile(uintptr(fd), "ptmx")
 }
 
 func (s *session) read(record bool) {
@@ -156,6 +173,31 @@ func (s *session) wait() {
 		s.code = -1
 	}
 	close(s.exited)
+}
+
+// resize sets the outer terminal's size: the test's emulator and the PTY's window (which
+// signals SIGWINCH to agentmux).
+func (s *session) resize(c, r int) {
+	s.t.Helper()
+	s.vt.Resize(c, r)
+	s.setWinsize(c, r)
+}
+
+// setWinsize sets the PTY's window size only. It goes through SyscallConn, not Fd, which
+// would put the master back in blocking mode.
+func (s *session) setWinsize(c, r int) {
+	s.t.Helper()
+	ws := struct{ rows, cols, x, y uint16 }{uint16(r), uint16(c), 0, 0}
+	rc, err := s.pty.SyscallConn()
+	if err != nil {
+		s.t.Fatalf("resize: %v", err)
+	}
+	var errno syscall.Errno
+	if err := rc.Control(func(fd uintptr) {
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
+	}); err != nil || errno != 0 {
+		s.t.Fatalf("resize to %d×%d: %v %v", c, r, err, errno)
+	}
 }
 
 // output is everything agentmux wrote so far (with options.record).
