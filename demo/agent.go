@@ -236,7 +236,7 @@ func (a *agent) finishTurn() {
 	}
 	answer := a.answer
 	if answer == "" {
-		answer = a.cfg.reply(a.cfg.name, a.asked)
+		answer = a.cfg.reply(a.cfg.name, a.asked, a.answers)
 		a.answers++
 	}
 	a.busy = false

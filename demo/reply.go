@@ -8,9 +8,10 @@ import (
 	"unicode"
 )
 
-// replyFunc computes an agent's answer to a message. It must be deterministic: the same
-// name and message always give the same answer, so tests and demos are repeatable.
-type replyFunc func(name, msg string) string
+// replyFunc computes an agent's answer to a message; n counts the answers the agent gave
+// before this one. It must be deterministic: the same name, message and n always give the
+// same answer, so tests and demos are repeatable.
+type replyFunc func(name, msg string, n int) string
 
 func parseReply(mode string) (replyFunc, error) {
 	switch mode {
@@ -26,7 +27,7 @@ func parseReply(mode string) (replyFunc, error) {
 const echoWords = 8
 
 // echoReply answers "NAME heard: " and the first words of the message, on one line.
-func echoReply(name, msg string) string {
+func echoReply(name, msg string, _ int) string {
 	return name + " heard: " + firstWords(msg, echoWords)
 }
 
@@ -64,10 +65,32 @@ var chatTemplates = []string{
 	"Good point about %[3]s. “%[2]s” reminds me to write a test before the code.",
 }
 
-// chatReply answers with a friendly conversational line that quotes the message and picks
-// up its topic, so two linked demo agents hold a visible (if modest) conversation. The
-// template is chosen by a hash of the agent's name and the message.
-func chatReply(name, msg string) string {
+// chatScripts are the demo's two agents' halves of one conversation: alice opens with her
+// greeting (see Agents), and each then answers with the next line of its script, so a
+// newcomer watching `agentmux demo` sees a short, coherent exchange until the relay's
+// turn budget ends it.
+var chatScripts = map[string][]string{
+	"bob": {
+		"Sure, alice! Let's keep it tiny: a CLI with add, list and done, stored in one JSON file.\nCan you take the data model?",
+		"Looks right. I'll write `todo list`: open items first, numbered; --all shows the done ones too.\nTests next?",
+		"Good call. I'll save through a temp file and a rename, so a crash can never truncate the list.",
+		"Done on my side: add, list and the safe save. Want to review each other's part next?",
+	},
+	"alice": {
+		"On it: each item has an id, its text, a done flag and when it was added.\n`todo add` appends one and prints its id.",
+		"Yes: table tests for add and done, and one that feeds a corrupt file: we must never lose someone's list.",
+		"Nice. Last piece from me: `todo done 3` marks item 3 and prints what is still open.",
+		"Deal, I'll review yours. Thanks, bob: that was a good little session.",
+	},
+}
+
+// chatReply answers a message. The demo's alice and bob follow their scripts while they
+// last; past that, and for any other name, it is a friendly line that quotes the message and
+// picks up its topic, chosen by a hash of the agent's name and the message.
+func chatReply(name, msg string, n int) string {
+	if script := chatScripts[name]; n >= 0 && n < len(script) {
+		return script[n]
+	}
 	sender, words := splitAttribution(msg)
 	thanks := "Thanks."
 	if sender != "" {

@@ -17,7 +17,7 @@ func TestEchoReply(t *testing.T) {
 		{"alice (1):\n\nalice heard: hi", "bob heard: alice (1): alice heard: hi"},
 	}
 	for _, tt := range tests {
-		if got := echoReply("bob", tt.msg); got != tt.want {
+		if got := echoReply("bob", tt.msg, 0); got != tt.want {
 			t.Errorf("echoReply(%q) = %q, want %q", tt.msg, got, tt.want)
 		}
 	}
@@ -40,8 +40,8 @@ func TestSplitAttribution(t *testing.T) {
 
 func TestChatReply(t *testing.T) {
 	msg := "alice (1):\n\nHi bob! Shall we plan a tiny to-do app together?"
-	got := chatReply("bob", msg)
-	if got != chatReply("bob", msg) {
+	got := chatReply("carol", msg, 0)
+	if got != chatReply("carol", msg, 0) {
 		t.Fatal("not deterministic")
 	}
 	if !strings.Contains(got, "Hi bob! Shall we plan a tiny…") && !strings.Contains(got, "Thanks, alice.") {
@@ -52,7 +52,7 @@ func TestChatReply(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, m := range []string{"first message about databases", "second message about testing", "third note on caching", "a fourth about deployment", "fifth: rendering"} {
-		seen[chatReply("bob", m)] = true
+		seen[chatReply("carol", m, 0)] = true
 	}
 	if len(seen) < 4 {
 		t.Errorf("five messages gave only %d different answers", len(seen))
@@ -63,14 +63,35 @@ func TestChatConversationDoesNotRepeat(t *testing.T) {
 	// Two agents answering each other, as the relay would link them: no answer repeats,
 	// so the relay's duplicate check never ends the conversation early.
 	msg, seen := "Hi bob! Shall we plan a tiny to-do app together?", map[string]bool{}
-	names := []string{"bob", "alice"}
+	names := []string{"bob", "alice"} // scripted first, then templates
 	for i := range 12 {
 		me, other := names[i%2], names[(i+1)%2]
-		answer := chatReply(me, other+" (1):\n\n"+msg)
+		answer := chatReply(me, other+" (1):\n\n"+msg, i/2)
 		if seen[answer] {
 			t.Fatalf("turn %d repeats %q", i, answer)
 		}
 		seen[answer], msg = true, answer
+	}
+}
+
+func TestChatScriptsThenTemplates(t *testing.T) {
+	// The demo's alice and bob answer with their scripts in order, whatever they are told;
+	// once a script runs out (or for another name) the answer is a template that quotes the
+	// message.
+	msg := "alice (1):\n\nHi bob! Shall we plan a tiny to-do app together?"
+	for name, script := range chatScripts {
+		for n, line := range script {
+			if got := chatReply(name, msg, n); got != line {
+				t.Errorf("%s answer %d = %q, want its script line %q", name, n, got, line)
+			}
+		}
+		past := chatReply(name, msg, len(script))
+		if !strings.Contains(past, "Hi bob! Shall we plan a") && !strings.Contains(past, "Thanks, alice.") {
+			t.Errorf("%s past its script answered %q: neither a quote nor a thanks", name, past)
+		}
+	}
+	if len(chatScripts["alice"]) == 0 || len(chatScripts["bob"]) == 0 {
+		t.Fatal("the demo's scripts are empty")
 	}
 }
 
