@@ -49,6 +49,10 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.frameOK = false
 		return nil
 	}
+	if m.logv.open {
+		m.logKey(k)
+		return nil
+	}
 	if v := m.views[m.focus]; v != nil && v.scroll != nil {
 		m.scrollKey(v, k)
 		return nil
@@ -91,6 +95,9 @@ func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 	}
 	if v := m.views[p.ID]; v != nil && v.scroll != nil {
 		m.leaveScroll(v)
+	}
+	if m.logv.open {
+		m.toggleLog() // the paste goes to the pane, whose input row the log covered
 	}
 	m.host.Write(p.ID, keys.EncodePaste(ev.Text, p.Term.Snapshot().Modes.BracketedPaste))
 	m.rl.paste(p.ID, ev.Text, m.now())

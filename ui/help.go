@@ -28,7 +28,8 @@ func (m *model) helpText() string {
 		rows = append(rows, "  "+m.st.helpKey.Render(label)+pad+"  "+b.desc)
 	}
 	rows = append(rows, "",
-		"Everything else goes to the focused pane.",
+		"Everything else goes to the focused pane, except in scroll mode",
+		"and while the relay log is shown: they take the keys until closed.",
 		"Mouse: a click focuses a pane; the wheel scrolls its history.",
 		"Any key closes this help.")
 	return m.st.helpBox.Render(strings.Join(rows, "\n"))
@@ -58,43 +59,6 @@ func (m *model) overlayHelp(lines []string) {
 		m.writeSpan(&b, y, 0, x0)
 		b.WriteString(bl)
 		m.writeSpan(&b, y, end, m.width)
-		lines[y] = b.String()
-	}
-}
-
-// logTitle heads the relay log overlay.
-const logTitle = "relay log: time, from → to, size, first words, state (prefix r hides it)"
-
-// overlayLog draws the relay log over the lower part of the pane area: the newest
-// entries that fit, oldest at the top. Like the help, the rows beside it are redrawn
-// clipped.
-func (m *model) overlayLog(lines []string) {
-	areaH := m.height - 1
-	if areaH < 3 || m.width < 8 {
-		return
-	}
-	innerW := m.width - 4                      // border and one column of padding each side
-	n := max(min(areaH-3, max(areaH/2, 6)), 1) // entry rows
-	rows := []string{m.st.helpTitle.Render(ansi.Truncate(logTitle, innerW, "…"))}
-	entries := m.rl.logRows(n, innerW)
-	if len(entries) == 0 {
-		entries = []string{"nothing yet: link panes with prefix l then a pane number, or prefix L"}
-	}
-	for _, e := range entries {
-		rows = append(rows, ansi.Truncate(e, innerW, "…"))
-	}
-	box := strings.Split(m.st.helpBox.Width(innerW+2).Render(strings.Join(rows, "\n")), "\n")
-	y0 := max(areaH-len(box), 0)
-	var b strings.Builder
-	for i, bl := range box {
-		y := y0 + i
-		if y >= areaH {
-			break
-		}
-		bl = ansi.Truncate(bl, m.width, "")
-		b.Reset()
-		b.WriteString(bl)
-		m.writeSpan(&b, y, ansi.StringWidth(bl), m.width)
 		lines[y] = b.String()
 	}
 }

@@ -96,7 +96,7 @@ type model struct {
 	wakeArmed bool       // a relay wake-up tick is coming at wakeAt
 	wakeAt    time.Time  //
 	wakeGen   uint64     // the armed tick's generation: any other is stale
-	logOpen   bool       // the relay log overlay is shown
+	logv      logView    // the relay log overlay (relaylog.go)
 	relaySum  string     // the relay status last drawn on the status line
 
 	mode      inputMode

@@ -39,6 +39,9 @@ func (m *model) handleMouse(ev keys.Mouse) tea.Cmd {
 		m.forwardMouse(id, ev, true)
 		return nil
 	}
+	if m.logMouse(ev) {
+		return nil // over the relay log: the wheel scrolls it, clicks do nothing
+	}
 	id := m.paneAt(ev.X, ev.Y)
 	p, v := m.host.Pane(id), m.views[id]
 	if p == nil || v == nil {

@@ -42,7 +42,7 @@ func (m *model) afterRelay() tea.Cmd {
 		m.relaySum = s
 		m.frameOK = false
 	}
-	if m.logOpen {
+	if m.logv.open {
 		m.frameOK = false
 	}
 	for _, pr := range m.rects {
@@ -123,13 +123,4 @@ func (m *model) toggleHold() tea.Cmd {
 		return nil
 	}
 	return m.relayEvent(relay.Hold{Pane: m.focus, On: !ps.Held})
-}
-
-// toggleLog shows or hides the relay log overlay (prefix r).
-func (m *model) toggleLog() {
-	m.logOpen = !m.logOpen
-	for _, v := range m.views {
-		v.stale = true // the overlay's rows are drawn over pane rows
-	}
-	m.frameOK = false
 }

@@ -36,7 +36,7 @@ func (m *model) View() string {
 	lines[m.height-1] = m.statusLine()
 	if m.mode == modeHelp {
 		m.overlayHelp(lines)
-	} else if m.logOpen {
+	} else if m.logv.open {
 		m.overlayLog(lines)
 	}
 	m.frameLines = lines

@@ -1,0 +1,220 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/relay"
+)
+
+// This file is the relay log overlay (prefix r): a box over the lower part of the pane
+// area listing the relay's log, one entry a row, newest at the bottom. While it is shown
+// it takes the keyboard, like scroll mode: PgUp/PgDn, arrows, g/G (Home/End) and the
+// mouse wheel over it scroll it; q, Esc or prefix r close it; other keys are not sent to
+// any pane (the box covers the focused pane's input row, so typing there blind would
+// surprise), and the status line says how to leave. Other prefix commands still work.
+//
+// Each delivery row reads: time, from → to, its state word (waiting for idle, waiting for
+// the person, held, typed, submitted, confirmed, failed, dropped), size, first words.
+// The state comes before the words so a narrow screen cuts words, never the state.
+
+// logView is the overlay's state. Owned by the event loop.
+type logView struct {
+	open bool
+	// bottom is the absolute number (counted as relay.Logged counts: the n-th entry ever
+	// made is n-1) of the newest entry shown; -1 follows the newest as entries arrive, so what a
+	// reader scrolled to stays put.
+	bottom int
+	// y0 and h are the box's rows on screen when last drawn (for the mouse wheel).
+	y0, h int
+}
+
+// logHint is the status line's reminder while the log takes the keys.
+const logHint = "relay log: PgUp/PgDn, arrows, g/G scroll; q or Esc closes"
+
+// stateWidth is the widest state word, so the columns after it line up.
+var stateWidth = len(relay.WaitingPerson.String())
+
+// toggleLog shows or hides the relay log overlay (prefix r); it opens following the
+// newest entry.
+func (m *model) toggleLog() {
+	m.logv.open = !m.logv.open
+	m.logv.bottom = -1
+	for _, v := range m.views {
+		v.stale = true // the overlay's rows are drawn over pane rows
+	}
+	m.frameOK = false
+}
+
+// logRowsShown is how many entry rows the overlay has room for.
+func (m *model) logRowsShown() int {
+	areaH := m.height - 1
+	return max(min(areaH-3, max(areaH/2, 6)), 1)
+}
+
+// logWindow returns the slice of the log the overlay shows, and the absolute number of
+// its first entry, clamping the scroll position.
+func (m *model) logWindow() (shown []relay.Entry, first, total int) {
+	log := m.rl.r.Log()
+	total = m.rl.r.Logged()
+	base := total - len(log) // absolute number of log[0]
+	n := m.logRowsShown()
+	end := len(log)
+	if m.logv.bottom >= 0 {
+		end = min(max(m.logv.bottom-base+1, min(n, len(log))), len(log))
+		if end == len(log) {
+			m.logv.bottom = -1 // scrolled back to the newest: follow again
+		}
+	}
+	start := max(end-n, 0)
+	return log[start:end], base + start, total
+}
+
+// scrollLog moves the overlay by delta entries (negative: towards older ones).
+func (m *model) scrollLog(delta int) {
+	total := m.rl.r.Logged()
+	if total == 0 {
+		return
+	}
+	b := m.logv.bottom
+	if b < 0 {
+		b = total - 1
+	}
+	base := total - len(m.rl.r.Log())
+	b = max(b+delta, base+min(m.logRowsShown(), total-base)-1) // no further than the oldest page
+	if b >= total-1 {
+		b = -1 // the newest: follow
+	}
+	m.logv.bottom = b
+	m.logChanged()
+}
+
+// logChanged makes the next frame redraw the overlay and the rows beside it.
+func (m *model) logChanged() { m.frameOK = false }
+
+// logKey handles a key typed while the log is shown.
+func (m *model) logKey(k keys.Key) {
+	page := max(m.logRowsShown()-1, 1)
+	r, isRune := plainRune(k)
+	switch {
+	case k.Code == keys.KeyPgUp:
+		m.scrollLog(-page)
+	case k.Code == keys.KeyPgDn:
+		m.scrollLog(page)
+	case k.Code == keys.KeyUp:
+		m.scrollLog(-1)
+	case k.Code == keys.KeyDown:
+		m.scrollLog(1)
+	case k.Code == keys.KeyHome, isRune && r == 'g':
+		m.scrollLog(-m.rl.r.Logged())
+	case k.Code == keys.KeyEnd, isRune && r == 'G':
+		m.logv.bottom = -1
+		m.logChanged()
+	case k.Code == keys.KeyEscape, isRune && r == 'q':
+		m.toggleLog()
+	default:
+		m.setStatus(logHint)
+	}
+}
+
+// logMouse takes a mouse event over the shown log: the wheel scrolls it, other events
+// do nothing. It reports whether the event was over the log.
+func (m *model) logMouse(ev keys.Mouse) bool {
+	if !m.logv.open || ev.Y < m.logv.y0 || ev.Y >= m.logv.y0+m.logv.h {
+		return false
+	}
+	switch ev.Button {
+	case keys.WheelUp:
+		m.scrollLog(-wheelLines)
+	case keys.WheelDown:
+		m.scrollLog(wheelLines)
+	}
+	return true
+}
+
+// logTitle heads the relay log overlay; position says which entries are shown.
+func logTitle(position string) string {
+	return "relay log" + position + " · PgUp/PgDn ↑↓ g/G scroll · q, Esc or prefix r closes"
+}
+
+// overlayLog draws the relay log over the lower part of the pane area. Like the help,
+// the rows beside it are redrawn clipped.
+func (m *model) overlayLog(lines []string) {
+	areaH := m.height - 1
+	m.logv.h = 0
+	if areaH < 3 || m.width < 8 {
+		return
+	}
+	innerW := m.width - 4 // border and one column of padding each side
+	shown, first, total := m.logWindow()
+	pos := ""
+	if len(shown) > 0 && len(shown) < len(m.rl.r.Log()) {
+		pos = fmt.Sprintf(" %d-%d of %d", first+1, first+len(shown), total)
+	}
+	rows := []string{m.st.helpTitle.Render(ansi.Truncate(logTitle(pos), innerW, "…"))}
+	if len(shown) == 0 {
+		rows = append(rows, "nothing yet: link panes with prefix l then a pane number, or prefix L")
+	}
+	for _, e := range shown {
+		rows = append(rows, m.logRow(e, innerW))
+	}
+	box := strings.Split(m.st.helpBox.Width(innerW+2).Render(strings.Join(rows, "\n")), "\n")
+	y0 := max(areaH-len(box), 0)
+	m.logv.y0, m.logv.h = y0, min(len(box), areaH)
+	var b strings.Builder
+	for i, bl := range box {
+		y := y0 + i
+		if y >= areaH {
+			break
+		}
+		bl = ansi.Truncate(bl, m.width, "")
+		b.Reset()
+		b.WriteString(bl)
+		m.writeSpan(&b, y, ansi.StringWidth(bl), m.width)
+		lines[y] = b.String()
+	}
+}
+
+// logRow renders one entry in w columns: "15:04:05  1 alice → 2 bob  confirmed
+// 120 chars  first words…", or "15:04:05  note" for a notice. Only the words (or the
+// note) are cut to fit.
+func (m *model) logRow(e relay.Entry, w int) string {
+	ts := e.At.Format("15:04:05") + "  "
+	if e.Delivery == 0 {
+		st := m.st.exited
+		if strings.Contains(e.Note, "budget spent") || strings.Contains(e.Note, "not sent") {
+			st = m.st.needsYou
+		}
+		return ts + st.Render(ansi.Truncate(sanitize(e.Note), max(w-len(ts), 0), "…"))
+	}
+	route := fmt.Sprintf("%d %s → %d %s  ", e.From, sanitize(e.FromName), e.To, sanitize(e.ToName))
+	state := e.Phase.String()
+	pad := strings.Repeat(" ", max(stateWidth-len(state), 0)) + "  "
+	words := fmt.Sprintf("%d chars  %q", e.Size, sanitize(e.Words))
+	if e.Note != "" {
+		words += " (" + sanitize(e.Note) + ")"
+	}
+	head := ts + route
+	used := ansi.StringWidth(head)
+	if used+len(state) > w {
+		return ansi.Truncate(head+state, w, "…")
+	}
+	return head + m.phaseStyle(e.Phase).Render(state) + ansi.Truncate(pad+words, max(w-used-len(state), 0), "…")
+}
+
+// phaseStyle colours a delivery's state: queued in amber, in flight plain, confirmed
+// green, failed or dropped red.
+func (m *model) phaseStyle(p relay.Phase) interface{ Render(...string) string } {
+	switch p {
+	case relay.Waiting, relay.WaitingPerson, relay.Held:
+		return m.st.busy
+	case relay.Confirmed:
+		return m.st.running
+	case relay.Failed, relay.Dropped:
+		return m.st.needsYou
+	}
+	return m.st.title
+}

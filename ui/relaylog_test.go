@@ -1,0 +1,127 @@
+package ui
+
+// Strategy: the relay harness (fake panes, real relay, fake clock) fills the relay log
+// with notices one second apart (prefix p holds and releases a pane: one notice each), so
+// every entry is known by its time; the test opens the overlay with prefix r and checks
+// which times the screen shows after each scrolling key, that keys do not leak into the
+// focused pane while it is shown, and that delivery rows keep their state word on a
+// narrow screen.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/keys"
+)
+
+// fillLog makes n notices, one a second; it returns the clock times they carry.
+func fillLog(hs *harness, n int) []string {
+	var times []string
+	for range n {
+		hs.clock = hs.clock.Add(time.Second)
+		times = append(times, hs.clock.Format("15:04:05"))
+		hs.press(testPrefix, runeKey('p'))
+	}
+	return times
+}
+
+// shownTimes reports which of times the overlay shows.
+func shownTimes(hs *harness, times []string) (shown []int) {
+	txt := hs.text()
+	for i, ts := range times {
+		if strings.Contains(txt, ts+"  deliveries into") {
+			shown = append(shown, i)
+		}
+	}
+	return shown
+}
+
+func TestRelayLogScrolls(t *testing.T) {
+	hs := newRelayHarness(t, false, "alice", "bob")
+	hs.startBoth()
+	times := fillLog(hs, 40)
+	hs.procs[1].sent()
+	hs.press(testPrefix, runeKey('r'))
+	n := hs.m.logRowsShown()
+	check := func(what string, first, last int) {
+		t.Helper()
+		got := shownTimes(hs, times)
+		if len(got) == 0 || got[0] != first || got[len(got)-1] != last || len(got) != last-first+1 {
+			t.Fatalf("%s: entries %v shown, want %d..%d\n%s", what, got, first, last, hs.text())
+		}
+	}
+	check("opened", 40-n, 39)
+	hs.press(codeKey(keys.KeyPgUp))
+	check("PgUp", 40-n-(n-1), 39-(n-1))
+	hs.press(codeKey(keys.KeyDown))
+	check("Down", 40-n-(n-1)+1, 39-(n-1)+1)
+	hs.press(runeKey('g'))
+	check("g", 0, n-1)
+	hs.press(codeKey(keys.KeyUp))
+	check("Up at the top", 0, n-1)
+	if !strings.Contains(hs.text(), "relay log 1-") {
+		t.Errorf("the title does not say which entries are shown:\n%s", hs.text())
+	}
+	// New entries do not move a scrolled view.
+	hs.m.rl.tick(hs.clock)
+	hs.press(testPrefix, runeKey('1'))
+	hs.press(runeKey('x')) // not a log key: a hint, and nothing sent
+	if got := hs.procs[1].sent(); got != "" {
+		t.Fatalf("a key typed while the log was shown reached the pane: %q", got)
+	}
+	if !strings.Contains(hs.statusLine(), "q or Esc closes") {
+		t.Errorf("no hint on the status line: %q", hs.statusLine())
+	}
+	hs.press(codeKey(keys.KeyPgDn))
+	check("PgDn", n-1, 2*n-2)
+	hs.press(runeKey('G'))
+	check("G", 40-n, 39)
+	// The wheel over the box scrolls it.
+	hs.input(keys.Mouse{X: 10, Y: hs.m.logv.y0 + 2, Button: keys.WheelUp, Action: keys.MousePress})
+	check("wheel up", 40-n-wheelLines, 39-wheelLines)
+	hs.press(runeKey('q'))
+	if strings.Contains(hs.text(), "relay log") {
+		t.Fatalf("q did not close the log:\n%s", hs.text())
+	}
+	hs.press(runeKey('y'))
+	if got := hs.procs[1].sent(); got != "y" {
+		t.Errorf("after closing, a key reached pane 1 as %q, want \"y\"", got)
+	}
+	for _, closeKey := range [][]keys.Key{{codeKey(keys.KeyEscape)}, {testPrefix, runeKey('r')}} {
+		hs.press(testPrefix, runeKey('r'))
+		hs.press(closeKey...)
+		if hs.m.logv.open || strings.Contains(hs.text(), "relay log") {
+			t.Errorf("%v did not close the log", closeKey)
+		}
+	}
+}
+
+// TestRelayLogShowsStateOnNarrowScreen queues a delivery behind a person's draft on an
+// 80-column screen: its row must end in view with its state word, the long first words
+// cut instead.
+func TestRelayLogShowsStateOnNarrowScreen(t *testing.T) {
+	hs := newHarness(t, 80, 30, "alice", "bob")
+	hs.output(1, "> ")
+	hs.output(2, "> ")
+	hs.clock = hs.clock.Add(2 * time.Second)
+	hs.m.rl.tick(hs.clock)
+	hs.press(testPrefix, runeKey('l'), runeKey('2'))
+	hs.press(testPrefix, runeKey('2'))
+	hs.press(textKeys("draft")...)
+	hs.output(1, "\r\nalice has a great deal to say about this, more than fits in one row of the log\r\n> ")
+	for range 10 {
+		hs.clock = hs.clock.Add(time.Second)
+		hs.send(relayWakeMsg{gen: hs.m.wakeGen})
+	}
+	hs.press(testPrefix, runeKey('r'))
+	var row string
+	for _, l := range strings.Split(hs.text(), "\n") {
+		if strings.Contains(l, "1 alice → 2 bob") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "waiting for the person") || !strings.Contains(row, "alice has") {
+		t.Fatalf("delivery row %q lacks its state or first words:\n%s", row, hs.text())
+	}
+}
