@@ -57,6 +57,18 @@ func redrawStream(frames int) []byte {
 	return b.Bytes()
 }
 
+// wideStream is non-ASCII text that never forms clusters: box drawing, CJK, emoji and
+// accented letters, each rune checked against the grapheme rules.
+func wideStream(lines int) []byte {
+	var b bytes.Buffer
+	for i := 0; i < lines; i++ {
+		b.WriteString("│ ─────────── ")
+		b.WriteString(strconv.Itoa(i))
+		b.WriteString(" 中文字符的宽度 ✅ 😀 déjà vu — ünïcödé ⏺ ⎿ ───────────── │\r\n")
+	}
+	return b.Bytes()
+}
+
 func TestSteadyStateWritesDoNotAllocate(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -65,6 +77,7 @@ func TestSteadyStateWritesDoNotAllocate(t *testing.T) {
 		{"plain", plainStream(50)},
 		{"sgr", sgrStream(50)},
 		{"redraw", redrawStream(1)},
+		{"wide", wideStream(50)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			term := New(Options{Cols: 200, Rows: 50, HistoryLimit: 100})
@@ -91,6 +104,7 @@ func benchWrite(b *testing.B, data []byte) {
 func BenchmarkInternalPlain(b *testing.B)  { benchWrite(b, plainStream(1000)) }
 func BenchmarkInternalSGR(b *testing.B)    { benchWrite(b, sgrStream(1000)) }
 func BenchmarkInternalRedraw(b *testing.B) { benchWrite(b, redrawStream(20)) }
+func BenchmarkInternalWide(b *testing.B)   { benchWrite(b, wideStream(1000)) }
 
 // BenchmarkInternalSnapshotChanged touches every row (one character each) and takes a
 // snapshot: the cost of a fully changed screen, plus a small write.

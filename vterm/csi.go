@@ -40,9 +40,10 @@ func (t *Terminal) csiDispatch(final byte) {
 func (t *Terminal) csiPlain(final byte) {
 	switch final {
 	case '@': // ICH
-		if t.cur.pending {
+		if t.cur.pending && t.modes.Autowrap {
 			return
 		}
+		t.cur.pending = false
 		t.scr.rows[t.cur.y].insertBlanks(t.cur.x, min(t.count(0), t.cols), t.cur.pen.BG)
 	case 'A': // CUU
 		t.cursorUp(t.count(0))

@@ -15,7 +15,8 @@ const (
 type cursorState struct {
 	x, y int
 	// pending is xterm's wrap flag: a character was written in the last column and the
-	// next printable character wraps first.
+	// next printable character wraps first (with autowrap off, it overwrites that
+	// column instead). A combining mark in this state joins the cell under the cursor.
 	pending bool
 	pen     Style
 	hidden  bool

@@ -26,10 +26,12 @@ func (t *Terminal) setPrivateMode(m int, on bool) {
 		md.Origin = on
 		t.moveToOrigin(0, 0)
 	case 7:
-		md.Autowrap = on
-		if !on {
+		if md.Autowrap != on {
+			// a pending wrap does not survive the change (nor a last-column write
+			// made without autowrap start wrapping)
 			t.cur.pending = false
 		}
+		md.Autowrap = on
 	case 25:
 		t.cursorVisible(on)
 	case 66:

@@ -7,15 +7,17 @@ import (
 )
 
 // This file writes printable characters into the grid: the ASCII fast path, wide
-// characters, combining marks and ZWJ joins, autowrap with xterm's pending-wrap rule,
-// insert mode and the DEC special graphics set.
+// characters, grapheme clusters (combining marks, ZWJ sequences, emoji modifiers, flags,
+// VS16), autowrap with xterm's pending-wrap rule, insert mode and the DEC special
+// graphics set.
 
 // widthCond measures runes: not East Asian ambiguous-wide, emoji by their own width.
 var widthCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
 
 const (
 	zwj      = 0x200D
-	maxComb  = 32 // bytes of combining marks kept per cell
+	vs16     = 0xFE0F // VARIATION SELECTOR-16: emoji presentation
+	maxComb  = 32     // bytes of combining marks kept per cell
 	runeRepl = utf8.RuneError
 )
 
@@ -62,9 +64,10 @@ func (t *Terminal) printASCII(b []byte) {
 		r.hi = max(r.hi, x+n)
 		b = b[n:]
 		x += n
+		t.lastComb = ""
 		if x >= t.cols {
 			c.x = t.cols - 1
-			c.pending = t.modes.Autowrap
+			c.pending = true
 			if !t.modes.Autowrap && len(b) > 0 {
 				// without autowrap the rest overwrites the last column: only the
 				// final byte stays visible
@@ -109,31 +112,22 @@ func (t *Terminal) printRune(r rune) {
 		t.combine(r)
 		return
 	}
-	if t.joinsPrevious(r) {
-		t.combine(r)
+	if t.joinCluster(r) {
 		return
 	}
 	t.put(r, w)
 }
 
-// joinsPrevious reports whether r continues a ZWJ sequence ending in the previous cell.
-func (t *Terminal) joinsPrevious(r rune) bool {
-	cell := t.previousCell()
-	if cell == nil || cell.Comb == "" {
-		return false
-	}
-	last, _ := utf8.DecodeLastRuneInString(cell.Comb)
-	return last == zwj
-}
-
-// previousCell is the cell a combining mark at the cursor joins: the one just written.
-func (t *Terminal) previousCell() *Cell {
+// previousCell is the cell a combining mark at the cursor joins: the one just written
+// (in the pending-wrap state, the one under the cursor). It returns the cell's column,
+// or nil when there is none. Call row.touch before changing the cell.
+func (t *Terminal) previousCell() (*Cell, int) {
 	x := t.cur.x
 	if !t.cur.pending {
 		x--
 	}
 	if x < 0 {
-		return nil
+		return nil, 0
 	}
 	r := t.scr.rows[t.cur.y]
 	if r.cells[x].Width == 0 && x > 0 {
@@ -141,27 +135,59 @@ func (t *Terminal) previousCell() *Cell {
 	}
 	c := &r.cells[x]
 	if c.Rune == 0 || c.Width == 0 {
-		return nil
+		return nil, 0
 	}
-	return c
+	return c, x
 }
 
-// combine appends a zero-width rune (or a ZWJ-joined rune) to the previous cell.
-func (t *Terminal) combine(r rune) {
-	t.scr.rows[t.cur.y].touch()
-	c := t.previousCell()
-	if c == nil || len(c.Comb)+utf8.RuneLen(r) > maxComb {
+// widen turns the narrow cell at column x of the cursor row into a wide one, after a
+// join made its cluster two cells wide. The cell to its right becomes the continuation
+// and the cursor moves past it. A cell in the last column moves to the next line when
+// autowrap is on (as a wide character would have wrapped) and stays narrow otherwise.
+func (t *Terminal) widen(x int) {
+	c := &t.cur
+	row := t.scr.rows[c.y]
+	cell := row.cells[x]
+	if x+1 >= t.cols {
+		if !t.modes.Autowrap || t.cols < 2 || !c.pending || c.x != x {
+			return
+		}
+		c.pending = false // put blanks the last column and wraps
+		cell.Width = 2
+		t.putCell(cell)
 		return
 	}
-	c.Comb += string(r)
+	row.touch()
+	if t.modes.Insert {
+		row.insertBlanks(x+1, 1, DefaultColor)
+	}
+	row.fixWide(x+1, x+2)
+	row.cells[x].Width = 2
+	row.cells[x+1] = Cell{Width: 0, Style: cell.Style}
+	row.hi = max(row.hi, x+2)
+	t.lastWidth = 2
+	if !c.pending && c.x == x+1 {
+		if x+2 >= t.cols {
+			c.x, c.pending = t.cols-1, true
+		} else {
+			c.x = x + 2
+		}
+	}
 }
 
 // put writes rune r of width w (1 or 2) at the cursor, wrapping first if needed.
 func (t *Terminal) put(r rune, w int) {
+	t.putCell(Cell{Rune: r, Width: uint8(w), Style: t.cur.pen})
+}
+
+// putCell writes cell (width 1 or 2, with its joined runes) at the cursor, wrapping
+// first if needed. A wide cell that cannot fit a one-column screen shows U+FFFD.
+func (t *Terminal) putCell(cell Cell) {
 	c := &t.cur
+	w := int(cell.Width)
 	if w > t.cols {
 		// a wide character cannot fit a one-column screen: show a replacement
-		r, w = runeRepl, 1
+		cell.Rune, cell.Comb, cell.Width, w = runeRepl, "", 1, 1
 	}
 	if c.pending {
 		if t.modes.Autowrap {
@@ -186,27 +212,30 @@ func (t *Terminal) put(r rune, w int) {
 		row.insertBlanks(c.x, w, DefaultColor)
 	}
 	row.fixWide(c.x, c.x+w)
-	row.cells[c.x] = Cell{Rune: r, Width: uint8(w), Style: c.pen}
+	row.cells[c.x] = cell
 	if w == 2 {
-		row.cells[c.x+1] = Cell{Width: 0, Style: c.pen}
+		row.cells[c.x+1] = Cell{Width: 0, Style: cell.Style}
 	}
 	row.hi = max(row.hi, c.x+w)
-	t.lastRune, t.lastWidth = r, w
+	t.lastRune, t.lastWidth, t.lastComb = cell.Rune, w, cell.Comb
 	if c.x+w >= t.cols {
+		// the next character wraps first, or overwrites the last column when
+		// autowrap is off; either way a combining mark joins this cell
 		c.x = t.cols - 1
-		c.pending = t.modes.Autowrap
+		c.pending = true
 	} else {
 		c.x += w
 	}
 }
 
-// repeat is REP: print the last printed character n more times.
+// repeat is REP: print the last printed character (with its joined runes) n more times.
 func (t *Terminal) repeat(n int) {
 	if t.lastRune == 0 {
 		return
 	}
 	n = min(n, t.cols*t.rows) // more repeats only scroll more blank copies
+	cell := Cell{Rune: t.lastRune, Width: uint8(t.lastWidth), Comb: t.lastComb, Style: t.cur.pen}
 	for ; n > 0; n-- {
-		t.put(t.lastRune, t.lastWidth)
+		t.putCell(cell)
 	}
 }

@@ -94,9 +94,10 @@ type Terminal struct {
 	tabs   []bool
 	lnm    bool // LNM: LF also returns the carriage
 
-	// last printed character, for REP
+	// last printed character (with the runes joined to it), for REP
 	lastRune  rune
 	lastWidth int
+	lastComb  string
 
 	title string
 	bells uint64
@@ -108,6 +109,7 @@ type Terminal struct {
 
 	links  linkTable
 	hcache [hcacheSize]hcacheEntry
+	gclass gclassCache
 
 	p parser
 
@@ -172,7 +174,7 @@ func (t *Terminal) resetState() {
 	t.alt.saved = savedCursor{}
 	t.main.kitty = kittyStack{}
 	t.alt.kitty = kittyStack{}
-	t.lastRune, t.lastWidth = 0, 0
+	t.lastRune, t.lastWidth, t.lastComb = 0, 0, ""
 }
 
 // cursorVisible records DECTCEM; the snapshot reads it from cur.

@@ -21,7 +21,7 @@ func TestWideCharacters(t *testing.T) {
 		{"combining at pending wrap joins the last cell", 3, 2, "abc\u0301", rows(2, "abc\u0301"), 2, 0},
 		{"combining at column 0 is dropped", 10, 2, "\u0301x", rows(2, "x"), 1, 0},
 		{"ZWJ sequence is one cell", 10, 2, "👩\u200d💻x", rows(2, "👩\u200d💻x"), 3, 0},
-		{"variation selector joins", 10, 2, "☺\ufe0fx", rows(2, "☺\ufe0fx"), 2, 0},
+		{"VS16 joins and widens an emoji-capable character", 10, 2, "☺\ufe0fx", rows(2, "☺\ufe0fx"), 3, 0},
 		{"wide on a one-column screen", 1, 2, "中", rows(2, "\ufffd"), 0, 0},
 		{"wide without autowrap at the margin", 5, 2, "\x1b[?7labcde中", rows(2, "abc中"), 4, 0},
 		{"ICH through a wide char", 10, 2, "中文字中文\x1b[1;2H\x1b[@", rows(2, "   文字中"), 1, 0},
@@ -29,6 +29,68 @@ func TestWideCharacters(t *testing.T) {
 		{"ECH on a continuation", 10, 2, "中文字\x1b[1;4H\x1b[X", rows(2, "中  字"), 3, 0},
 		{"EL from a continuation", 10, 2, "中文字\x1b[1;4H\x1b[K", rows(2, "中"), 3, 0},
 	})
+}
+
+// TestGraphemeClusters covers the clusters uniseg joins beyond combining marks: emoji
+// modifiers, flags, VS16 presentation, Hangul and Indic spacing joins, and where a
+// widened cluster goes when it no longer fits.
+func TestGraphemeClusters(t *testing.T) {
+	runScreenCases(t, []screenCase{
+		{"skin tone joins the emoji", 10, 2, "👍🏻x", rows(2, "👍🏻x"), 3, 0},
+		{"every skin tone joins", 12, 2, "👋🏻👋🏼👋🏽👋🏾👋🏿", rows(2, "👋🏻👋🏼👋🏽👋🏾👋🏿"), 10, 0},
+		{"skin tone inside a ZWJ sequence", 10, 2, "🧑🏽\u200d💻x", rows(2, "🧑🏽\u200d💻x"), 3, 0},
+		{"family ZWJ sequence is one wide cell", 10, 2, "👨\u200d👩\u200d👧x", rows(2, "👨\u200d👩\u200d👧x"), 3, 0},
+		{"flag is one wide cell", 10, 2, "🇫🇷x", rows(2, "🇫🇷x"), 3, 0},
+		{"two flags", 10, 2, "🇫🇷🇩🇪x", rows(2, "🇫🇷🇩🇪x"), 5, 0},
+		{"a third indicator starts a new cell", 10, 2, "🇫🇷🇫x", rows(2, "🇫🇷🇫x"), 4, 0},
+		{"flag at the last column wraps", 4, 2, "abc🇫🇷", rows(2, "abc", "🇫🇷"), 2, 1},
+		{"heart with VS16 is two cells", 10, 2, "❤\ufe0fx", rows(2, "❤\ufe0fx"), 3, 0},
+		{"warning sign with VS16 is two cells", 10, 2, "⚠\ufe0fx", rows(2, "⚠\ufe0fx"), 3, 0},
+		{"heart without VS16 stays narrow", 10, 2, "❤x", rows(2, "❤x"), 2, 0},
+		{"VS16 on a character that is no emoji changes nothing", 10, 2, "a\ufe0fx", rows(2, "a\ufe0fx"), 2, 0},
+		{"VS16 widening fills the last two columns", 4, 2, "ab❤\ufe0fx", rows(2, "ab❤\ufe0f", "x"), 1, 1},
+		{"VS16 at the last column moves the emoji down", 4, 2, "abc❤\ufe0fx", rows(2, "abc", "❤\ufe0fx"), 3, 1},
+		{"VS16 at the last column without autowrap stays narrow", 4, 2, "\x1b[?7labc❤\ufe0f", rows(2, "abc❤\ufe0f"), 3, 0},
+		{"VS16 widening covers the next cell", 10, 2, "❤yz\x1b[1;2H\ufe0f", rows(2, "❤\ufe0fz"), 2, 0},
+		{"VS16 widening in insert mode pushes the rest right", 10, 2, "❤yz\x1b[1;2H\x1b[4h\ufe0f", rows(2, "❤\ufe0fyz"), 2, 0},
+		{"Hangul leading and vowel jamo join", 10, 2, "\u1100\u1161x", rows(2, "\u1100\u1161x"), 3, 0},
+		{"Devanagari spacing mark joins its consonant", 10, 2, "\u0915\u093ex", rows(2, "\u0915\u093ex"), 3, 0},
+		{"skin tone after a letter joins it (UAX #29)", 10, 2, "a🏻x", rows(2, "a🏻x"), 2, 0},
+		{"lone skin tone is its own emoji", 10, 2, "🏻x", rows(2, "🏻x"), 3, 0},
+		{"CJK characters never join", 10, 2, "中文字", rows(2, "中文字"), 6, 0},
+		{"REP repeats the whole cluster", 10, 2, "👍🏻\x1b[2b", rows(2, "👍🏻👍🏻👍🏻"), 6, 0},
+		{"cursor move ends the cluster", 10, 2, "🇫\x1b[1;5H🇷", rows(2, "🇫   🇷"), 5, 0},
+	})
+}
+
+// TestCombiningAtTheRightEdge: a mark after a character written in the last column
+// joins that character, whether autowrap is on (pending wrap) or off.
+func TestCombiningAtTheRightEdge(t *testing.T) {
+	runScreenCases(t, []screenCase{
+		{"pending wrap", 5, 2, "abcde\u0301", rows(2, "abcde\u0301"), 4, 0},
+		{"autowrap off", 5, 2, "\x1b[?7labcde\u0301", rows(2, "abcde\u0301"), 4, 0},
+		{"autowrap off, overwritten last column", 5, 2, "\x1b[?7labcdefg\u0301", rows(2, "abcdg\u0301"), 4, 0},
+		{"autowrap off, rune path", 5, 2, "\x1b[?7labcdé\u0301", rows(2, "abcdé\u0301"), 4, 0},
+		{"autowrap off, wide last", 5, 2, "\x1b[?7labc中\u0301", rows(2, "abc中\u0301"), 4, 0},
+		{"autowrap off, next character overwrites", 5, 2, "\x1b[?7labcde\u0301X", rows(2, "abcdX"), 4, 0},
+		{"autowrap off, BS then mark joins left of the cursor", 5, 2, "\x1b[?7labcde\b\u0301", rows(2, "abc\u0301de"), 3, 0},
+		{"autowrap back on does not wrap", 5, 2, "\x1b[?7labcde\x1b[?7hX", rows(2, "abcdX"), 4, 0},
+		{"ICH at the last column without autowrap", 5, 2, "\x1b[?7labcde\x1b[@", rows(2, "abcd"), 4, 0},
+		{"skin tone at pending wrap", 4, 2, "ab👍🏻", rows(2, "ab👍🏻"), 3, 0},
+	})
+}
+
+func TestClusterCells(t *testing.T) {
+	cells := newTerm(6, 1, "🇫🇷❤\ufe0f").Snapshot().Lines[0].Cells
+	if c := cells[0]; c.Rune != 0x1F1EB || c.Comb != "\U0001F1F7" || c.Width != 2 || cells[1].Width != 0 {
+		t.Errorf("flag cells: %+v %+v", cells[0], cells[1])
+	}
+	if c := cells[2]; c.Rune != '❤' || c.Comb != "\ufe0f" || c.Width != 2 || cells[3].Width != 0 {
+		t.Errorf("VS16 heart cells: %+v %+v", cells[2], cells[3])
+	}
+	if got := newTerm(6, 1, "🇫🇷❤\ufe0f").ScreenText()[0]; got != "🇫🇷❤\ufe0f" {
+		t.Errorf("ScreenText = %q", got)
+	}
 }
 
 func TestWideCells(t *testing.T) {

@@ -1,0 +1,134 @@
+package vterm
+
+import (
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
+
+// This file joins runes into grapheme clusters: zero-width marks and VS16 (combine),
+// and runes of their own width that Unicode's rules (UAX #29, as uniseg implements
+// them) attach to the previous cell (joinCluster). uniseg decides every join; a small
+// per-terminal cache of what each rune can do keeps the common case (a rune that starts
+// a new cluster) off uniseg's tables.
+
+// combine appends a zero-width rune to the previous cell. A VS16 turns an
+// emoji-capable narrow character (❤, ⚠) into its two-cell emoji presentation.
+func (t *Terminal) combine(r rune) {
+	t.scr.rows[t.cur.y].touch()
+	c, x := t.previousCell()
+	if c == nil || !t.appendComb(c, r) {
+		return
+	}
+	if r == vs16 && c.Width == 1 {
+		var buf [maxComb + utf8.UTFMax]byte
+		n := utf8.EncodeRune(buf[:], c.Rune)
+		n += copy(buf[n:], c.Comb)
+		if cl, _, w, _ := uniseg.FirstGraphemeCluster(buf[:n], -1); len(cl) == n && w == 2 {
+			t.widen(x)
+		}
+	}
+}
+
+// joinCluster adds r to the previous cell when it continues that cell's grapheme
+// cluster: anything after a ZWJ (as tmux and xterm join it), and what Unicode's
+// grapheme rules (UAX #29, through uniseg) join: emoji modifiers, the second regional
+// indicator of a flag, spacing marks, Hangul jamo. A cluster that uniseg measures two
+// cells wide widens a narrow cell. It reports whether r was taken.
+func (t *Terminal) joinCluster(r rune) bool {
+	c, x := t.previousCell()
+	if c == nil {
+		return false
+	}
+	if c.Comb != "" {
+		if last, _ := utf8.DecodeLastRuneInString(c.Comb); last == zwj {
+			t.scr.rows[t.cur.y].touch()
+			c, _ = t.previousCell()
+			t.appendComb(c, r)
+			return true
+		}
+	}
+	if r < 0x80 || c.Rune < 0x80 && r < 0x300 {
+		return false // ASCII and Latin text: no cluster continues across these
+	}
+	if t.gclass.of(r)&gcContinues == 0 {
+		last, _ := utf8.DecodeLastRuneInString(c.Comb)
+		if c.Comb == "" {
+			last = c.Rune
+		}
+		if t.gclass.of(last)&gcPrepend == 0 {
+			return false // the common case, decided without asking uniseg
+		}
+	}
+	var buf [maxComb + 2*utf8.UTFMax]byte
+	n := utf8.EncodeRune(buf[:], c.Rune)
+	n += copy(buf[n:], c.Comb)
+	n += utf8.EncodeRune(buf[n:], r)
+	cl, _, w, _ := uniseg.FirstGraphemeCluster(buf[:n], -1)
+	if len(cl) != n {
+		return false
+	}
+	t.scr.rows[t.cur.y].touch()
+	c, _ = t.previousCell()
+	if t.appendComb(c, r) && w >= 2 && c.Width == 1 {
+		t.widen(x)
+	}
+	return true
+}
+
+// appendComb appends r to c's joined runes, within the maxComb bound; it reports
+// whether r was kept. The cell's row must have been touched.
+func (t *Terminal) appendComb(c *Cell, r rune) bool {
+	if len(c.Comb)+utf8.RuneLen(r) > maxComb {
+		return false
+	}
+	c.Comb += string(r)
+	t.lastRune, t.lastWidth, t.lastComb = c.Rune, int(c.Width), c.Comb
+	return true
+}
+
+// The grapheme classes gclassCache records for a rune.
+const (
+	gcKnown     = 1 << iota // the entry holds a computed class
+	gcContinues             // can continue a cluster another rune began (Extend, SpacingMark, ZWJ, regional indicator, Hangul jamo and syllables)
+	gcPrepend               // joins the rune after it (Prepend)
+)
+
+// gclassCacheSize is the number of runes whose class is cached (direct mapped).
+const gclassCacheSize = 4096
+
+// gclassCache maps runes to their grapheme classes: rune<<3 | class, direct mapped by
+// the rune's low bits. Entries are filled on first use, by asking uniseg.
+type gclassCache [gclassCacheSize]uint32
+
+// of returns r's grapheme class bits.
+func (g *gclassCache) of(r rune) uint32 {
+	e := &g[uint32(r)%gclassCacheSize]
+	if *e&gcKnown != 0 && *e>>3 == uint32(r) {
+		return *e & 7
+	}
+	class := uint32(gcKnown)
+	// a rune that joins one of these openers can continue some cluster: any rune
+	// (Extend, SpacingMark, ZWJ), a Hangul leading jamo (L, V, LV, LVT), a Hangul LV
+	// syllable (V, T) and a regional indicator (the second of a flag)
+	for _, first := range [...]rune{'a', 0x1100, 0xAC00, 0x1F1E6} {
+		if joins(first, r) {
+			class |= gcContinues
+			break
+		}
+	}
+	if joins(r, 'a') {
+		class |= gcPrepend
+	}
+	*e = uint32(r)<<3 | class
+	return class
+}
+
+// joins reports whether uniseg puts a and b in one grapheme cluster.
+func joins(a, b rune) bool {
+	var buf [2 * utf8.UTFMax]byte
+	n := utf8.EncodeRune(buf[:], a)
+	n += utf8.EncodeRune(buf[n:], b)
+	cl, _, _, _ := uniseg.FirstGraphemeCluster(buf[:n], -1)
+	return len(cl) == n
+}
