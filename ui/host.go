@@ -71,6 +71,7 @@ type Pane struct {
 
 	cols, rows int
 	reply      *replySink
+	alerts     *paneAlerts // bells and notifications (alerts.go)
 }
 
 // HostOptions configure a Host.
@@ -118,6 +119,7 @@ func (h *Host) Start(spec PaneSpec, cols, rows int) (*Pane, error) {
 	cols, rows = max(cols, 1), max(rows, 1)
 	id := h.nextID
 	sink := &replySink{}
+	alerts := &paneAlerts{}
 	term := vterm.New(vterm.Options{
 		Cols:          cols,
 		Rows:          rows,
@@ -127,6 +129,7 @@ func (h *Host) Start(spec PaneSpec, cols, rows int) (*Pane, error) {
 		KittyKeyboard: h.kitty,
 		Version:       h.opts.Version,
 		OnEvent: func(ev vterm.Event) {
+			alerts.record(ev)
 			h.log.Debug("pane event", "pane", id, "kind", ev.Kind, "text", ev.Text)
 		},
 	})
@@ -142,7 +145,7 @@ func (h *Host) Start(spec PaneSpec, cols, rows int) (*Pane, error) {
 	}
 	sink.attach(proc)
 	h.nextID++
-	p := &Pane{ID: id, Name: spec.Name, Argv: spec.Argv, Term: term, Proc: proc, cols: cols, rows: rows, reply: sink}
+	p := &Pane{ID: id, Name: spec.Name, Argv: spec.Argv, Term: term, Proc: proc, cols: cols, rows: rows, reply: sink, alerts: alerts}
 	h.panes = append(h.panes, p)
 	h.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "cols", cols, "rows", rows)
 	return p, nil

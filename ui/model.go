@@ -44,6 +44,11 @@ type paneView struct {
 	// syncSince is when the pane was first seen mid synchronized update (zero: not).
 	syncSince time.Time
 	scroll    *scrollState
+	// alertsSeen is the pane's alert count last looked at; bell flags an alert raised
+	// while it was not focused, until it is; noteSeen is the last notification shown.
+	alertsSeen uint64
+	bell       bool
+	noteSeen   string
 	// top and bottom are the cached border rows; borderKey says what they were drawn for.
 	top, bottom string
 	borderKey   borderKey
@@ -56,6 +61,8 @@ type borderKey struct {
 	name    string
 	state   string // what the border says about the pane (borderState)
 	kind    stateKind
+	bell    bool   // the pane rang while not focused
+	ptitle  string // the title the pane's program set (OSC 0/2)
 }
 
 // presenter draws frames on the outer terminal (screenWriter); nil in tests.
@@ -226,6 +233,7 @@ func (m *model) setFocus(id int) {
 	}
 	m.focus = id
 	m.views[id].stale = true
+	m.views[id].bell = false
 	if m.zoomed {
 		m.relayout()
 	}

@@ -86,9 +86,11 @@ func paintOf(st lipgloss.Style) paint {
 // wrap returns text in p's style.
 func (p paint) wrap(text string) string { return p.pre + text + p.suf }
 
-// topBorder draws a pane's top border, w columns wide: "╭ 1 alice ─ running ───╮".
-// The title is cut to fit; a pane narrower than its corners gets spaces.
-func (s styles) topBorder(w int, title, state string, focused bool, kind stateKind) string {
+// topBorder draws a pane's top border, w columns wide:
+// "╭ 1 alice ─ idle ─ 🔔 ─ ✳ Claude Code ───╮". The "N name" title comes first and is cut
+// to fit; then the state, the bell mark when bell is set, and the program's own title
+// (ptitle), each only when it fits whole. A pane narrower than its corners gets spaces.
+func (s styles) topBorder(w int, title, state string, focused bool, kind stateKind, bell bool, ptitle string) string {
 	if w < 2 {
 		return strings.Repeat(" ", max(w, 0))
 	}
@@ -121,10 +123,17 @@ func (s styles) topBorder(w int, title, state string, focused bool, kind stateKi
 		b.WriteString(st.Render(text))
 	}
 	piece(" "+title+" ", ts)
-	if state != "" && inner-used >= ansi.StringWidth(state)+3 {
-		piece("─", bs)
-		piece(" "+state+" ", ss)
+	whole := func(text string, st lipgloss.Style) {
+		if text != "" && inner-used >= ansi.StringWidth(text)+3 {
+			piece("─", bs)
+			piece(" "+text+" ", st)
+		}
 	}
+	whole(state, ss)
+	if bell {
+		whole(bellMark, s.needsYou)
+	}
+	whole(ptitle, s.exited)
 	b.WriteString(bp.wrap(strings.Repeat("─", max(inner-used, 0)) + "╮"))
 	return b.String()
 }

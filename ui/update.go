@@ -94,6 +94,9 @@ func (m *model) handlePaneOutput(msg paneOutputMsg) tea.Cmd {
 		return nil
 	}
 	v.dirty, v.waiting = true, false
+	if p := m.host.Pane(msg.ID); p != nil {
+		m.checkAlerts(p, v)
+	}
 	return tea.Batch(m.relayEvent(relay.Output{Pane: msg.ID}), m.scheduleFrame())
 }
 

@@ -181,13 +181,16 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 // state or focus changed.
 func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
 	state, kind := m.rl.borderState(p)
-	key := borderKey{w: w, focused: focused, name: p.Name, state: state, kind: kind}
+	key := borderKey{w: w, focused: focused, name: p.Name, state: state, kind: kind, bell: v.bell && !focused}
+	if v.snap != nil {
+		key.ptitle = v.snap.Title
+	}
 	if key == v.borderKey && v.top != "" {
 		return
 	}
 	v.borderKey = key
 	title := fmt.Sprintf("%d %s", p.ID, sanitize(p.Name))
-	v.top = m.st.topBorder(w, title, state, focused, kind)
+	v.top = m.st.topBorder(w, title, state, focused, kind, key.bell, sanitize(key.ptitle))
 	v.bottom = m.st.bottomBorder(w, focused)
 }
 
