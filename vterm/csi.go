@@ -225,6 +225,8 @@ func (t *Terminal) fullReset() {
 	t.resetState()
 	resetTabs(t.tabs, 0)
 	t.title = ""
+	clear(t.titles)
+	t.titles = t.titles[:0]
 	t.setColors(t.colors)
 }
 

@@ -51,12 +51,43 @@ func (t *Terminal) oscEnd(bel bool) {
 }
 
 func (t *Terminal) setTitle(b []byte) {
-	title := strings.ToValidUTF8(string(b), "\uFFFD")
+	t.setTitleString(strings.ToValidUTF8(string(b), "\uFFFD"))
+}
+
+// setTitleString changes the title, reporting an EventTitle when it differs.
+func (t *Terminal) setTitleString(title string) {
 	if title == t.title {
 		return
 	}
 	t.title = title
 	t.event(Event{Kind: EventTitle, Text: title})
+}
+
+// maxTitles bounds the title stack (xterm keeps 10 too); pushing onto a full stack
+// drops the oldest title.
+const maxTitles = 10
+
+// titleStack is XTPUSHTITLE / XTPOPTITLE (CSI 22 ; Ps t and CSI 23 ; Ps t): Ps 0 (both
+// titles), 2 (window title) or omitted push or pop the title; Ps 1 (the icon name, which
+// agentmux does not keep) does nothing.
+func (t *Terminal) titleStack(push bool) {
+	if which := t.arg(1, 0); which != 0 && which != 2 {
+		return
+	}
+	if push {
+		if len(t.titles) == maxTitles {
+			copy(t.titles, t.titles[1:])
+			t.titles = t.titles[:maxTitles-1]
+		}
+		t.titles = append(t.titles, t.title)
+		return
+	}
+	if n := len(t.titles); n > 0 {
+		title := t.titles[n-1]
+		t.titles[n-1] = ""
+		t.titles = t.titles[:n-1]
+		t.setTitleString(title)
+	}
 }
 
 // oscNotify9 is OSC 9 ; body. ConEmu's OSC 9 ; N ; ... extensions (progress and the

@@ -5,8 +5,9 @@ import "unicode/utf8"
 // This file is the input state machine, after Paul Williams' DEC parser (tmux input.c
 // has the same shape): a table from (state, byte) to (action, next state), built once.
 // Printable ASCII in the ground state skips the table (the hot path); UTF-8 is decoded
-// in the ground state only, with an incomplete tail carried across writes. DCS, SOS, PM
-// and APC strings are swallowed; OSC strings are buffered up to a bound.
+// in the ground state only, with an incomplete tail carried across writes. OSC and DCS
+// strings are buffered up to a bound (longer ones are dropped); SOS, PM and APC strings
+// are swallowed.
 
 type pstate uint8
 
@@ -19,7 +20,8 @@ const (
 	stCSIInter
 	stCSIIgnore
 	stOSC
-	stIgnoreString // DCS, SOS, PM, APC: consumed without effect
+	stDCS          // device control string: buffered for DECRQSS and XTGETTCAP
+	stIgnoreString // SOS, PM, APC: consumed without effect
 	stStringEsc    // ESC inside a string: ST, or the start of a new sequence
 	nStates
 )
@@ -36,12 +38,14 @@ const (
 	aCSIDispatch
 	aOSCPut
 	aOSCEnd // BEL-terminated OSC
+	aDCSPut
 )
 
 const (
 	maxParams = 32
 	maxParam  = 65535
 	maxOSC    = 64 << 10 // longer OSC strings are dropped
+	maxDCS    = 1024     // longer DCS strings (sixel images...) are dropped
 )
 
 // ptable maps state and byte to action<<4 | next state.
@@ -68,7 +72,7 @@ func init() {
 	execC0(stEscape)
 	set(stEscape, 0x20, 0x2f, aCollect, stEscInter)
 	set(stEscape, 0x30, 0x7e, aEscDispatch, stGround)
-	set(stEscape, 'P', 'P', aNone, stIgnoreString)
+	set(stEscape, 'P', 'P', aNone, stDCS)
 	set(stEscape, 'X', 'X', aNone, stIgnoreString)
 	set(stEscape, '^', '^', aNone, stIgnoreString)
 	set(stEscape, '_', '_', aNone, stIgnoreString)
@@ -102,6 +106,8 @@ func init() {
 	set(stOSC, 0x20, 0xff, aOSCPut, stOSC)
 	set(stOSC, 0x07, 0x07, aOSCEnd, stGround)
 
+	set(stDCS, 0x20, 0xff, aDCSPut, stDCS) // C0 controls inside are ignored
+
 	// anywhere: CAN and SUB abort, ESC starts a sequence (or ends a string)
 	for s := pstate(0); s < nStates; s++ {
 		set(s, 0x18, 0x18, aExecute, stGround)
@@ -109,6 +115,7 @@ func init() {
 		set(s, 0x1b, 0x1b, aNone, stEscape)
 	}
 	set(stOSC, 0x1b, 0x1b, aNone, stStringEsc)
+	set(stDCS, 0x1b, 0x1b, aNone, stStringEsc)
 	set(stIgnoreString, 0x1b, 0x1b, aNone, stStringEsc)
 }
 
@@ -130,12 +137,16 @@ type parser struct {
 	osc     []byte
 	oscOver bool
 
+	dcs     []byte
+	dcsOver bool
+
 	u8  [4]byte // incomplete UTF-8 sequence carried across writes
 	u8n int
 }
 
 func (ps *parser) init() {
 	ps.osc = make([]byte, 0, 256)
+	ps.dcs = make([]byte, 0, 64)
 }
 
 func (ps *parser) clear() {
@@ -201,8 +212,11 @@ func (t *Terminal) feed(p []byte) {
 			i = j
 			continue
 		} else if ps.state == stStringEsc {
-			if ps.strKind == stOSC {
+			switch {
+			case ps.strKind == stOSC:
 				t.oscEnd(false)
+			case ps.strKind == stDCS && b == '\\':
+				t.dcsEnd() // only a real ST ends a DCS; ESC and anything else aborts it
 			}
 			ps.state = stGround
 			if b == '\\' {
@@ -281,6 +295,12 @@ func (t *Terminal) step(b byte) {
 		}
 	case aOSCEnd:
 		t.oscEnd(true)
+	case aDCSPut:
+		if len(ps.dcs) < maxDCS {
+			ps.dcs = append(ps.dcs, b)
+		} else {
+			ps.dcsOver = true
+		}
 	}
 	if next != ps.state {
 		switch next {
@@ -289,6 +309,9 @@ func (t *Terminal) step(b byte) {
 		case stOSC:
 			ps.osc = ps.osc[:0]
 			ps.oscOver = false
+		case stDCS:
+			ps.dcs = ps.dcs[:0]
+			ps.dcsOver = false
 		case stStringEsc:
 			ps.strKind = ps.state
 		}

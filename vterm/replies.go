@@ -64,10 +64,14 @@ func (t *Terminal) kittyQuery() {
 }
 
 // windowOps answers XTWINOPS 14t (text area in pixels), 16t (cell size) and 18t (text
-// area in characters); the window-changing operations are ignored.
+// area in characters) and keeps the title stack (22t, 23t); the window-changing
+// operations are ignored.
 func (t *Terminal) windowOps() {
 	var a, h, w int
 	switch t.arg(0, 0) {
+	case 22, 23: // XTPUSHTITLE, XTPOPTITLE
+		t.titleStack(t.arg(0, 0) == 22)
+		return
 	case 14:
 		a, h, w = 4, t.rows*cellPixelH, t.cols*cellPixelW
 	case 16:

@@ -64,6 +64,32 @@ func TestReplies(t *testing.T) {
 		{"DECRQM alt screen", Options{}, "\x1b[?1049h\x1b[?1049$p", []string{"\x1b[?1049;1$y"}},
 		{"DECRQM ANSI insert mode", Options{}, "\x1b[4h\x1b[4$p", []string{"\x1b[4;1$y"}},
 		{"queries split across writes", Options{}, "\x1b[", nil},
+		{"DECRQSS SGR default", Options{}, "\x1bP$qm\x1b\\", []string{"\x1bP1$r0m\x1b\\"}},
+		{"DECRQSS SGR attributes and colours", Options{},
+			"\x1b[1;3;4:3;7;53;31;104;58;2;1;2;3m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;1;3;7;53;4:3;31;104;58;2;1;2;3m\x1b\\"}},
+		{"DECRQSS SGR palette and 24-bit", Options{},
+			"\x1b[2;5;9;21;38;5;200;48:2::10:20:30m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;2;5;9;4:2;38;5;200;48;2;10;20;30m\x1b\\"}},
+		{"DECRQSS SGR bright and underline", Options{}, "\x1b[4;95;8m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;8;4;95m\x1b\\"}},
+		{"DECRQSS DECSTBM full screen", Options{Cols: 80, Rows: 24}, "\x1bP$qr\x1b\\", []string{"\x1bP1$r1;24r\x1b\\"}},
+		{"DECRQSS DECSTBM region", Options{Cols: 80, Rows: 24}, "\x1b[5;10r\x1bP$qr\x1b\\", []string{"\x1bP1$r5;10r\x1b\\"}},
+		{"DECRQSS DECSCUSR default", Options{}, "\x1bP$q q\x1b\\", []string{"\x1bP1$r1 q\x1b\\"}},
+		{"DECRQSS DECSCUSR bar", Options{}, "\x1b[6 q\x1bP$q q\x1b\\", []string{"\x1bP1$r6 q\x1b\\"}},
+		{"DECRQSS unknown setting", Options{}, "\x1bP$q\"p\x1b\\", []string{"\x1bP0$r\x1b\\"}},
+		{"DECRQSS aborted by ESC is not answered", Options{}, "\x1bP$qm\x1b[m", nil},
+		{"DECRQSS aborted by CAN is not answered", Options{}, "\x1bP$qm\x18", nil},
+		{"DCS ending in BEL is still open", Options{}, "\x1bP$qm\x07\x1b\\", []string{"\x1bP1$r0m\x1b\\"}},
+		{"oversized DCS is dropped", Options{}, "\x1bP$qm" + strings.Repeat("x", maxDCS) + "\x1b\\\x1bP$qr\x1b\\",
+			[]string{"\x1bP1$r1;24r\x1b\\"}},
+		{"sixel DCS is not answered", Options{}, "\x1bP0;1;0q#0;2;0;0;0#0!10~\x1b\\", nil},
+		{"XTGETTCAP TN", Options{}, "\x1bP+q544e\x1b\\", []string{"\x1bP1+r544e=787465726D2D323536636F6C6F72\x1b\\"}},
+		{"XTGETTCAP Co and colors", Options{}, "\x1bP+q436F;636f6c6f7273\x1b\\",
+			[]string{"\x1bP1+r436F=323536\x1b\\", "\x1bP1+r636f6c6f7273=323536\x1b\\"}},
+		{"XTGETTCAP unknown", Options{}, "\x1bP+q524742\x1b\\", []string{"\x1bP0+r\x1b\\"}},
+		{"XTGETTCAP stops at the first unknown", Options{}, "\x1bP+q544e;6b637575;436f\x1b\\",
+			[]string{"\x1bP1+r544e=787465726D2D323536636F6C6F72\x1b\\", "\x1bP0+r\x1b\\"}},
+		{"XTGETTCAP malformed hex", Options{}, "\x1bP+q54Z\x1b\\", []string{"\x1bP0+r\x1b\\"}},
+		{"XTGETTCAP long name", Options{}, "\x1bP+q" + strings.Repeat("41", 100) + "\x1b\\", []string{"\x1bP0+r\x1b\\"}},
+		{"OSC 52 clipboard is swallowed", Options{}, "\x1b]52;c;aGVsbG8=\x07\x1b]52;c;?\x07", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,6 +140,15 @@ func TestEvents(t *testing.T) {
 		{"notify OSC 777", "\x1b]777;notify;Claude;Task done\x1b\\", []Event{{Kind: EventNotify, Title: "Claude", Text: "Task done"}}},
 		{"OSC 777 with title only", "\x1b]777;notify;Hi\x07", []Event{{Kind: EventNotify, Text: "Hi"}}},
 		{"invalid UTF-8 in title", "\x1b]0;a\xffb\x07", []Event{{Kind: EventTitle, Text: "a\ufffdb"}}},
+		{"title push and pop", "\x1b]2;A\x07\x1b[22;0t\x1b]2;B\x07\x1b[23;0t",
+			[]Event{{Kind: EventTitle, Text: "A"}, {Kind: EventTitle, Text: "B"}, {Kind: EventTitle, Text: "A"}}},
+		{"title push and pop with 2 and omitted", "\x1b]2;A\x07\x1b[22t\x1b]2;B\x07\x1b[22;2t\x1b]2;C\x07\x1b[23;2t\x1b[23t",
+			[]Event{{Kind: EventTitle, Text: "A"}, {Kind: EventTitle, Text: "B"}, {Kind: EventTitle, Text: "C"},
+				{Kind: EventTitle, Text: "B"}, {Kind: EventTitle, Text: "A"}}},
+		{"icon-name push does nothing", "\x1b]2;A\x07\x1b[22;1t\x1b]2;B\x07\x1b[23;0t", []Event{{Kind: EventTitle, Text: "A"}, {Kind: EventTitle, Text: "B"}}},
+		{"pop of an empty stack does nothing", "\x1b]2;A\x07\x1b[23;0t", []Event{{Kind: EventTitle, Text: "A"}}},
+		{"pop to the same title is no event", "\x1b]2;A\x07\x1b[22;0t\x1b[23;0t", []Event{{Kind: EventTitle, Text: "A"}}},
+		{"OSC 52 clipboard is no event", "\x1b]52;c;aGVsbG8=\x07", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -133,6 +168,38 @@ func TestEvents(t *testing.T) {
 	term := newTerm(10, 2, "\x07\x07\x1b]2;T\x07")
 	if s := term.Snapshot(); s.Bells != 2 || s.Title != "T" || term.Title() != "T" {
 		t.Errorf("bells %d title %q", s.Bells, s.Title)
+	}
+}
+
+func TestTitleStackIsBounded(t *testing.T) {
+	term := New(Options{Cols: 10, Rows: 2})
+	for i := 0; i < maxTitles+5; i++ {
+		term.Write([]byte("\x1b]2;T" + itoa(i) + "\x07\x1b[22;0t"))
+	}
+	if n := len(term.titles); n != maxTitles {
+		t.Fatalf("title stack holds %d titles, want %d", n, maxTitles)
+	}
+	// the newest titles survive: popping them all ends at the oldest kept one
+	for i := 0; i < maxTitles+5; i++ {
+		term.Write([]byte("\x1b[23;0t"))
+	}
+	if got, want := term.Title(), "T5"; got != want {
+		t.Errorf("title after popping everything = %q, want %q", got, want)
+	}
+	term.Write([]byte("\x1b[22;0t\x1bc"))
+	if len(term.titles) != 0 {
+		t.Error("RIS kept the title stack")
+	}
+}
+
+// TestOSC52IsSwallowed: clipboard writes and reads leave no trace on the screen, in the
+// title or in replies (agentmux does not give panes the clipboard).
+func TestOSC52IsSwallowed(t *testing.T) {
+	var got []string
+	term := replyTerm(Options{Cols: 10, Rows: 2}, &got)
+	term.Write([]byte("a\x1b]52;c;aGVsbG8=\x07b\x1b]52;p;?\x1b\\c"))
+	if s := term.ScreenText(); s[0] != "abc" || term.Title() != "" || len(got) != 0 {
+		t.Errorf("OSC 52 left a trace: screen %q title %q replies %q", s, term.Title(), got)
 	}
 }
 

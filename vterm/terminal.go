@@ -99,8 +99,9 @@ type Terminal struct {
 	lastWidth int
 	lastComb  string
 
-	title string
-	bells uint64
+	title  string
+	titles []string // the title stack (XTPUSHTITLE), at most maxTitles
+	bells  uint64
 
 	hist history
 	// pushed counts every main-screen row ever pushed into history: the absolute
