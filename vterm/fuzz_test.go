@@ -74,6 +74,9 @@ var nastySeeds = []string{
 	"\t\t\t\x1bH\x1b[3g\x1b[0g\x1b[9I\x1b[9Z", "\x1b[?7l" + strings.Repeat("中", 50), "\x1b[4h" + strings.Repeat("ab中", 40),
 	"\x1b[" + strings.Repeat("1;", 5000) + "m", "\x1b[" + strings.Repeat("9", 5000) + "m",
 	"\x1b[" + strings.Repeat(":", 5000) + "m", "\x1b]" + strings.Repeat("1;", 5000) + "\x07",
+	"👍🏻🇫🇷🇩🇪🇫❤\ufe0f⚠\ufe0f\u1100\u1161\u0915\u093e", "\x1b[?7lab❤\ufe0f\x1b[1;1H\x1b[4h❤\ufe0f🏻", "🏻🏻🏻\x1b[5b",
+	"\x1bP$qm\x1b\\\x1bP$qr\x1b\\\x1bP$q q\x1b\\\x1bP+q544e;436f;zz\x1b\\", "\x1bP" + strings.Repeat("$q", 2000),
+	strings.Repeat("\x1b[22;0t", 30) + strings.Repeat("\x1b[23;2t", 40), "\x1b]52;c;" + strings.Repeat("QUFB", 500) + "\x07",
 }
 
 // fuzzSeedInputs returns the seed corpus: nasty sequences at a few sizes, generator
