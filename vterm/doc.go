@@ -27,12 +27,57 @@
 // and ?6n, DECRQM for the modes in Modes (and IRM/LNM), XTWINOPS 14t/16t/18t (8×16
 // pixel cells), OSC 10/11/12 and OSC 4 colour queries (ending with the query's own
 // terminator, BEL or ST), and the kitty keyboard query CSI ? u only when the host says
-// it encodes keys that way (Options.KittyKeyboard, SetKittyKeyboard). DCS, SOS, PM, APC
-// and unknown OSC strings are swallowed. OnEvent reports BEL, titles (OSC 0/2) and
-// notifications (OSC 9, OSC 777); OSC 8 hyperlinks become Style.Link ids (see Link).
+// it encodes keys that way (Options.KittyKeyboard, SetKittyKeyboard).
+//
+// DECRQSS (DCS $ q Pt ST) is answered as xterm answers it for SGR (m: the pen as
+// "0;..." parameters), DECSTBM (r) and DECSCUSR ( q; the default shape reports as 1,
+// xterm's blinking block): DCS 1 $ r ... ST, and DCS 0 $ r ST for any other setting.
+// XTGETTCAP (DCS + q hex ST) knows two capabilities, TN (xterm-256color, the TERM
+// agentmux gives its panes) and Co/colors (256), answered DCS 1 + r name=value ST with
+// the value hex-encoded; at the first other name it answers DCS 0 + r ST and stops, as
+// xterm does, so programs fall back to their terminfo entry. A DCS string is kept up to
+// 1 KB and answered only when a real ST (ESC \) ends it; longer ones (sixel images)
+// and every other DCS are dropped.
+//
+// SOS, PM, APC and unknown OSC strings are swallowed. OSC 52 (clipboard) is swallowed
+// too, on purpose: no reply to a read, no change on a write, no event, so a program in
+// a pane can neither read nor overwrite the user's clipboard behind agentmux's back. A
+// host that wants to offer the clipboard can add it deliberately later.
+//
+// OnEvent reports BEL, titles (OSC 0/2) and notifications (OSC 9, OSC 777); OSC 8
+// hyperlinks become Style.Link ids (see Link). The title stack XTPUSHTITLE /
+// XTPOPTITLE (CSI 22 ; Ps t, CSI 23 ; Ps t with Ps 0, 2 or omitted; Ps 1, the icon
+// name, is ignored) holds 10 titles, dropping the oldest when full; a pop that changes
+// the title reports it like OSC 2. RIS empties it.
 //
 // Where xterm and tmux disagree (halves of wide characters, REP at the margin, CHT,
 // HPR, VPR, DECSTR, invalid UTF-8), vterm follows xterm.
+//
+// # Characters and grapheme clusters
+//
+// A rune's width comes from go-runewidth (East Asian ambiguous characters narrow). Runes
+// join the cell before them into one grapheme cluster (Cell.Comb) when they are zero
+// width (combining marks, VS15/VS16, ZWJ), when they follow a ZWJ (as tmux and xterm
+// join them), or when Unicode's grapheme rules (UAX #29, through rivo/uniseg) say so:
+// emoji skin-tone modifiers, the second regional indicator of a flag (a lone indicator
+// is one cell, a flag two), spacing marks, Hangul jamo. A join that uniseg measures two
+// cells wide widens a narrow cell: a flag, an Indic consonant with its spacing vowel
+// (two columns, as terminals that draw them separately also use).
+//
+// VS16 (U+FE0F) after an emoji-capable character that defaults to text presentation
+// (❤ U+2764, ⚠ U+26A0, ☺ U+263A) makes it a two-cell emoji, as kitty, WezTerm, foot
+// and Ghostty draw it; tmux 3.3a keeps such a character one cell wide, so there vterm
+// differs from tmux on purpose (programs that print ❤️ expect the modern width). Only
+// characters with the Extended_Pictographic property widen: a keycap sequence (1 VS16
+// U+20E3) stays one cell. VS15 never narrows a character already drawn wide. A
+// cluster that widens in the last column moves to the next line when autowrap is on,
+// as a wide character would have wrapped, and stays one cell wide when it is off.
+//
+// A combining mark joins the character just written: the one under the cursor after a
+// write to the last column (whether autowrap is on, the pending-wrap state, or off),
+// otherwise the one left of the cursor. Joined runes are kept up to 32 bytes per cell;
+// they are the only per-character allocation, and ordinary text (ASCII, and non-ASCII
+// that starts new clusters) allocates nothing.
 //
 // # Snapshots
 //
@@ -42,20 +87,23 @@
 //
 // # Resize
 //
-// Lines do not reflow on resize. A narrower screen cuts rows (a cut wide character
-// becomes a blank) and a wider one pads them; a shorter screen moves the rows above the
-// cursor into history when the cursor would fall off, otherwise it drops bottom rows; a
-// taller screen adds blank rows at the bottom (history is not pulled back, so absolute
-// row numbers stay unique). The cursor always stays on screen, the scroll region is
-// reset, and tab stops survive (new columns get the default stops). History lines keep
-// their own width and are cut or padded to the screen width when read.
+// Lines do not reflow on resize, because the relay depends on stable absolute row
+// numbers: it asks for "everything printed after row N" (TextFrom), and reflowing
+// would renumber rows it has already read and move text across them. A narrower
+// screen cuts rows (a cut wide character becomes a blank) and a wider one pads them;
+// a shorter screen moves the rows above the cursor into history when the cursor would
+// fall off, otherwise it drops bottom rows; a taller screen adds blank rows at the
+// bottom (history is not pulled back, so absolute row numbers stay unique). The cursor
+// always stays on screen, the scroll region is reset, and tab stops survive (new
+// columns get the default stops). History lines keep their own width and are cut or
+// padded to the screen width when read.
 //
 // # History and text
 //
 // Rows scrolled off the top of the main screen (line feeds, autowrap, IND, SU and any
 // scroll region whose top is the first row) go into a bounded history (10 000 lines by
-// default), stored compactly: one UTF-8 rune per cell plus style runs, with trailing
-// default blanks dropped. Every row carries a soft-wrap flag, so TextFrom can join
-// wrapped rows back into the lines the program printed. Absolute row numbers count every
-// row ever pushed into history and are never reused.
+// default), stored compactly: one UTF-8 rune per cell plus style runs and the rare
+// joined runes, with trailing default blanks dropped. Every row carries a soft-wrap
+// flag, so TextFrom can join wrapped rows back into the lines the program printed.
+// Absolute row numbers count every row ever pushed into history and are never reused.
 package vterm

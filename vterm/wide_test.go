@@ -91,6 +91,15 @@ func TestClusterCells(t *testing.T) {
 	if got := newTerm(6, 1, "🇫🇷❤\ufe0f").ScreenText()[0]; got != "🇫🇷❤\ufe0f" {
 		t.Errorf("ScreenText = %q", got)
 	}
+	// joined and widened cells keep their width and runes through history
+	term := newTerm(6, 1, "🇫🇷❤\ufe0f\r\n")
+	h := term.HistoryLines(0, 1)
+	if len(h) != 1 {
+		t.Fatalf("history holds %d lines, want 1", len(h))
+	}
+	if c := h[0].Cells; c[0].Comb != "\U0001F1F7" || c[0].Width != 2 || c[2].Comb != "\ufe0f" || c[2].Width != 2 || c[3].Width != 0 {
+		t.Errorf("history cells: %+v", c[:4])
+	}
 }
 
 func TestWideCells(t *testing.T) {
