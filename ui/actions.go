@@ -77,8 +77,9 @@ func (m *model) forwardKey(k keys.Key) tea.Cmd {
 		mode.KittyFlags = md.KittyFlags
 	}
 	m.host.Write(p.ID, keys.Encode(k, mode))
+	echo := m.expectEcho(p.ID)
 	m.rl.key(p.ID, k, m.now())
-	return m.afterRelay()
+	return tea.Batch(echo, m.afterRelay())
 }
 
 // handlePaste delivers a paste to the focused pane as one bracketed paste when its
@@ -100,8 +101,9 @@ func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 		m.toggleLog() // the paste goes to the pane, whose input row the log covered
 	}
 	m.host.Write(p.ID, keys.EncodePaste(ev.Text, p.Term.Snapshot().Modes.BracketedPaste))
+	echo := m.expectEcho(p.ID)
 	m.rl.paste(p.ID, ev.Text, m.now())
-	return m.afterRelay()
+	return tea.Batch(echo, m.afterRelay())
 }
 
 // handleFocus forwards the outer terminal's focus change to every pane whose program

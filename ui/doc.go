@@ -35,6 +35,11 @@
 //	prefix l/L/u/p ─► Link… ─┼─► relay.Handle ─► []Action ─► Host.Write     │
 //	relayWakeMsg{gen} ─► Tick┘        └─► NextWake ─► armWake (one tea.Tick)┘
 //
+// Frames from pane output are at most frameInterval (1/60 s) apart, except the echo of a
+// key: the first output of the pane a key or paste was just written to draws as soon as
+// echoGap (2 ms) has passed since the last frame, once per key (update.go scheduleEcho),
+// so typing fast is not held to the 60 Hz cap while floods still are.
+//
 // Nothing runs on a timer while nothing changes: the frame tick is armed only by pane
 // output, the escape timer only by an incomplete escape sequence, the relay's tick only
 // while it has a deadline pending.

@@ -111,6 +111,10 @@ type model struct {
 	status    string // a one-off message on the status line, cleared by the next key
 	mouseDown int    // pane that received a forwarded button press (drags go there)
 
+	// echoPane is the pane a key was just written to (0: none); its output before
+	// echoBy may draw a frame early, once (scheduleEcho).
+	echoPane   int
+	echoBy     time.Time
 	frameArmed bool      // a frame tick is coming at frameAt
 	frameAt    time.Time //
 	lastFrame  time.Time

@@ -42,6 +42,14 @@ type fatalMsg struct{ Err error }
 // bubbletea's own render rate).
 const frameInterval = time.Second / 60
 
+// echoGap is the least time between a frame and one drawn early for the echo of a key
+// (scheduleEcho); echoWindow is how long after a key its pane's output counts as the
+// echo.
+const (
+	echoGap    = 2 * time.Millisecond
+	echoWindow = 100 * time.Millisecond
+)
+
 // PanicError is a panic caught in one of the ui's goroutines, with its stack, returned
 // after the terminal has been restored.
 type PanicError struct {

@@ -97,6 +97,9 @@ func (m *model) handlePaneOutput(msg paneOutputMsg) tea.Cmd {
 	if p := m.host.Pane(msg.ID); p != nil {
 		m.checkAlerts(p, v)
 	}
+	if m.echoPane == msg.ID && !m.now().After(m.echoBy) {
+		return tea.Batch(m.relayEvent(relay.Output{Pane: msg.ID}), m.scheduleEcho())
+	}
 	return tea.Batch(m.relayEvent(relay.Output{Pane: msg.ID}), m.scheduleFrame())
 }
 
@@ -109,6 +112,33 @@ func (m *model) scheduleFrame() tea.Cmd {
 		return m.takeFrame()
 	}
 	return m.armFrame(due, now)
+}
+
+// scheduleEcho is scheduleFrame for the first output of the pane a key was just sent
+// to (its echo, most likely): the frame comes as soon as echoGap has passed since the
+// last one, not a whole frame interval. Each forwarded key or paste grants one such
+// frame (takeFrame spends it), so a flood still draws at most frameInterval apart
+// unless a person types, and then at most once per key.
+func (m *model) scheduleEcho() tea.Cmd {
+	now := m.now()
+	due := m.lastFrame.Add(echoGap)
+	if !due.After(now) {
+		return m.takeFrame()
+	}
+	return m.armFrame(due, now)
+}
+
+// expectEcho grants pane id one early frame for output arriving within echoWindow: a
+// key or paste was just written to it. A pane already marked dirty for the next frame
+// has no output wait outstanding (waits are re-armed when its snapshot is taken), so
+// its wait is re-armed now, or the echo would only be seen at the next frame tick.
+func (m *model) expectEcho(id int) tea.Cmd {
+	m.echoPane, m.echoBy = id, m.now().Add(echoWindow)
+	p, v := m.host.Pane(id), m.views[id]
+	if p == nil || v == nil {
+		return nil
+	}
+	return m.armOutput(p, v)
 }
 
 // armFrame arms a frame tick at due unless one no later than that is already coming.
@@ -134,6 +164,7 @@ func (m *model) handleFrame(msg frameMsg) tea.Cmd {
 func (m *model) takeFrame() tea.Cmd {
 	now := m.now()
 	m.lastFrame = now
+	m.echoPane = 0 // the echo credit is spent by any frame
 	var cmds []tea.Cmd
 	var retry time.Time
 	for _, p := range m.host.Panes() {
