@@ -9,7 +9,6 @@ import (
 	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/vterm"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // This file is the relay's place next to the Host: the relay state machine, the
@@ -212,17 +211,4 @@ func (w *relayWire) borderState(p *Pane) (string, stateKind) {
 		parts = append(parts, fmt.Sprintf("%d waiting", ps.Waiting))
 	}
 	return strings.Join(parts, " · "), kind
-}
-
-// logRows renders the newest relay log entries that fit in n rows of width columns.
-func (w *relayWire) logRows(n, width int) []string {
-	log := w.r.Log()
-	if len(log) > n {
-		log = log[len(log)-n:]
-	}
-	rows := make([]string, len(log))
-	for i, e := range log {
-		rows[i] = ansi.Truncate(sanitize(e.String()), width, "…")
-	}
-	return rows
 }

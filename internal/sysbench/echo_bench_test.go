@@ -13,9 +13,10 @@ package sysbench
 //
 // Two cadences. typed: each key is sent typeGap after the previous echo was seen (50 keys
 // a second, faster than anyone types; the gap is the input's pace, not a wait for anything,
-// and counts in ns/op so b.N stays small): the latency of one key. burst: each key right after the previous echo; as
-// agentmux draws at most one frame per 1/60 s, this measures that cap (about 16.7 ms
-// minus the path) rather than the path.
+// and counts in ns/op so b.N stays small): the latency of one key. burst: each key right
+// after the previous echo. Frames are capped at 60 a second, but the echo of a key may draw
+// 2 ms after the previous frame (one early frame per key), so burst measures that path
+// rather than the 16.7 ms cap.
 
 import (
 	"slices"
