@@ -215,6 +215,10 @@ type PaneStatus struct {
 	Held, Typing bool
 	// Waiting counts deliveries queued for the pane.
 	Waiting int
+	// Typed is true while a delivery has been typed into the pane and its submitting
+	// carriage return has not been sent yet: a host holds the person's input to the
+	// pane meanwhile, so it cannot mix into the delivery (see Submit).
+	Typed bool
 	// Exited is true once the pane's program exited or it was closed.
 	Exited bool
 }
@@ -231,6 +235,7 @@ func (r *Relay) Pane(id int) (PaneStatus, bool) {
 		Held:    p.held,
 		Typing:  p.typing(r.now, r.cfg),
 		Waiting: len(p.queue),
+		Typed:   p.inflight != nil && p.inflight.phase == Typed,
 		Exited:  p.exited,
 	}
 	if s.State == parser.Unknown && p.quietFor(r.now, r.cfg) {

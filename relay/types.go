@@ -193,7 +193,12 @@ type Type struct {
 	Bracketed bool
 }
 
-// Submit sends the lone carriage return that submits a typed delivery.
+// Submit sends the lone carriage return that submits a typed delivery. Between a Type
+// and its Submit (PaneStatus.Typed) the host must hold back whatever a person types
+// into the pane and write it right after the carriage return, in order: written in
+// between, it would join the delivery's text and be submitted with it. Keystroke
+// events for those keys still go to the relay when they are typed, so it holds further
+// deliveries for the draft they start.
 type Submit struct {
 	Pane     int
 	Delivery int

@@ -49,16 +49,36 @@ func (s termScreen) TextFrom(n int64) []relay.Line {
 }
 
 // relayWire owns the relay and what it needs from the ui: the drafts a person has typed
-// into each pane and not sent, and the Host its actions are written through.
+// into each pane and not sent, each pane's input gate, and the Host its actions are
+// written through.
+//
+// The input gate: between a delivery's Type and its Submit (about 200 ms) whatever the
+// ui writes to that pane for the person (keys, pastes, mouse and focus reports) is held
+// in order and written right after the submitting carriage return, so none of it joins
+// the delivery's text or is submitted with it. The gate sits in each opened pane's
+// Process (paneInput), so every ui write passes it; the relay's own writes and the
+// emulator's query replies go to the program directly.
 //
 // Lock rule: owned by the ui's event loop, like the Host.
 type relayWire struct {
 	r        *relay.Relay
 	host     *Host
 	profiles parser.Profiles
-	drafts   map[int][]rune // unsent input per pane
-	logged   int            // relay log entries already announced
+	drafts   map[int][]rune   // unsent input per pane
+	procs    map[int]Process  // each opened pane's own process, past its gate
+	held     map[int][][]byte // panes whose gate is closed: the person's writes held, in order
+	logged   int              // relay log entries already announced
 }
+
+// paneInput is a pane's Process with the relay wire's input gate in front of Write.
+type paneInput struct {
+	Process
+	w  *relayWire
+	id int
+}
+
+// Write passes b to the program, or holds it while a delivery waits for its submit.
+func (in *paneInput) Write(b []byte) { in.w.input(in.id, b) }
 
 // newRelayWire makes the relay for cfg and opens every pane of host in it; with
 // cfg.Link the panes start linked in one group.
@@ -68,6 +88,8 @@ func newRelayWire(cfg Config, host *Host, now time.Time) *relayWire {
 		host:     host,
 		profiles: cfg.Profiles,
 		drafts:   map[int][]rune{},
+		procs:    map[int]Process{},
+		held:     map[int][][]byte{},
 	}
 	if w.profiles == nil {
 		w.profiles = parser.Builtins()
@@ -80,6 +102,7 @@ func newRelayWire(cfg Config, host *Host, now time.Time) *relayWire {
 				prof = named
 			}
 		}
+		w.gate(p)
 		w.handle(relay.Open{Pane: p.ID, Name: p.Name, Profile: prof, Screen: termScreen{p.Term}}, now)
 		ids = append(ids, p.ID)
 	}
@@ -98,10 +121,67 @@ func (w *relayWire) handle(ev relay.Event, now time.Time) {
 // tick advances the relay's clock and writes what it decides.
 func (w *relayWire) tick(now time.Time) { w.run(w.r.Tick(now)) }
 
-// run writes each action to its pane through the pane's ordered writer.
+// run writes each action to its pane through the pane's ordered writer. A Type closes
+// the pane's input gate and its Submit opens it again, writing what the person typed
+// meanwhile right after the carriage return. A gate whose delivery the relay no longer
+// has waiting for its submit (none today but an exited pane's) opens as well.
 func (w *relayWire) run(acts []relay.Action) {
 	for _, a := range acts {
-		w.host.Write(a.Target(), a.Bytes())
+		id := a.Target()
+		proc := w.procs[id]
+		if p := w.host.Pane(id); p == nil || p.Exited || proc == nil {
+			continue
+		}
+		proc.Write(a.Bytes())
+		switch a.(type) {
+		case relay.Type:
+			if _, ok := w.held[id]; !ok {
+				w.held[id] = nil
+			}
+		case relay.Submit:
+			w.release(id)
+		}
+	}
+	for id := range w.held {
+		if ps, ok := w.r.Pane(id); !ok || !ps.Typed {
+			w.release(id)
+		}
+	}
+}
+
+// gate puts the input gate in front of pane p's process (once: a gate already there
+// from an earlier wire is replaced).
+func (w *relayWire) gate(p *Pane) {
+	proc := p.Proc
+	if in, ok := proc.(*paneInput); ok {
+		proc = in.Process
+	}
+	w.procs[p.ID] = proc
+	p.Proc = &paneInput{Process: proc, w: w, id: p.ID}
+}
+
+// input writes b, which the ui sends to pane id for the person, or holds it while the
+// pane's gate is closed.
+func (w *relayWire) input(id int, b []byte) {
+	if q, closed := w.held[id]; closed {
+		w.held[id] = append(q, append([]byte(nil), b...))
+		return
+	}
+	w.procs[id].Write(b)
+}
+
+// release opens pane id's gate, writing what it held in order.
+func (w *relayWire) release(id int) {
+	q, closed := w.held[id]
+	if !closed {
+		return
+	}
+	delete(w.held, id)
+	if p := w.host.Pane(id); p == nil || p.Exited {
+		return
+	}
+	for _, b := range q {
+		w.procs[id].Write(b)
 	}
 }
 
@@ -156,6 +236,7 @@ func (w *relayWire) setDraft(id int, d []rune) {
 // exit tells the relay pane id is gone.
 func (w *relayWire) exit(id int, now time.Time) {
 	delete(w.drafts, id)
+	delete(w.held, id) // nothing more reaches a program that is gone
 	w.handle(relay.Exit{Pane: id}, now)
 }
 

@@ -236,3 +236,92 @@ func TestExitLeavesGroup(t *testing.T) {
 }
 
 var _ relay.Screen = termScreen{}
+
+// typeIntoBob runs alice's turn until the relay has typed it into bob (bracketed paste
+// on) and not yet submitted it, and returns what bob was sent.
+func typeIntoBob(t *testing.T, hs *harness) string {
+	t.Helper()
+	hs.output(2, "\x1b[?2004h")
+	hs.startBoth()
+	hs.procs[2].sent()
+	hs.output(1, "\r\nhello from alice\r\n> ")
+	for i := 0; i < 10 && !strings.Contains(hs.procs[2].in.String(), "hello from alice"); i++ {
+		if !hs.wake() {
+			t.Fatal("no wake-up armed before the delivery was typed")
+		}
+	}
+	if st, _ := hs.m.rl.r.Pane(2); !st.Typed {
+		t.Fatalf("bob's delivery is not waiting for its submit: %+v", st)
+	}
+	got := hs.procs[2].sent()
+	if !strings.HasPrefix(got, "\x1b[200~alice (1):") || !strings.HasSuffix(got, "\x1b[201~") {
+		t.Fatalf("bob was sent %q: want one bracketed paste", got)
+	}
+	return got
+}
+
+func TestKeysBetweenTypeAndSubmitFollowTheSubmit(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	paste := typeIntoBob(t, hs)
+	// The person moves to bob (the prefix still works) and types there before the
+	// submit: a key, a paste, another key.
+	hs.press(testPrefix, runeKey('2'))
+	if hs.m.focus != 2 {
+		t.Fatalf("prefix 2 did not focus bob (focus %d)", hs.m.focus)
+	}
+	hs.press(runeKey('x'))
+	hs.input(keys.Paste{Text: "yz"})
+	hs.press(runeKey('!'))
+	if got := hs.procs[2].sent(); got != "" {
+		t.Fatalf("the person's input reached bob before the submit: %q", got)
+	}
+	if st, _ := hs.m.rl.r.Pane(2); !st.Typing {
+		t.Error("the relay did not hear the person start a draft in bob")
+	}
+	hs.advance(time.Second) // the submit
+	want := "\r" + "x" + "\x1b[200~yz\x1b[201~" + "!"
+	if got := hs.procs[2].sent(); got != want {
+		t.Fatalf("after the paste %q bob was sent %q, want %q", paste, got, want)
+	}
+	// Keys go straight through again.
+	hs.press(runeKey('?'))
+	if got := hs.procs[2].sent(); got != "?" {
+		t.Errorf("a key after the submit: bob was sent %q, want %q", got, "?")
+	}
+	// The draft the person started holds alice's next delivery.
+	hs.output(1, "\r\nsecond from alice\r\n> ")
+	hs.advance(10 * time.Second)
+	if got := hs.procs[2].sent(); strings.Contains(got, "second from alice") {
+		t.Errorf("typed into bob over the person's draft: %q", got)
+	}
+	if st, _ := hs.m.rl.r.Pane(2); st.Waiting != 1 {
+		t.Errorf("bob has %d deliveries waiting, want 1", st.Waiting)
+	}
+}
+
+func TestKeysHeldForClosedPaneAreDropped(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	typeIntoBob(t, hs)
+	hs.press(testPrefix, runeKey('2'), runeKey('x'))
+	hs.exit(2, 0)
+	hs.advance(5 * time.Second)
+	if got := hs.procs[2].sent(); got != "" {
+		t.Errorf("an exited pane was sent %q", got)
+	}
+	if len(hs.m.rl.held) != 0 {
+		t.Errorf("input still held for an exited pane: %v", hs.m.rl.held)
+	}
+	log := hs.m.rl.r.Log()
+	if e := log[len(log)-1]; e.Delivery == 0 && !strings.Contains(e.String(), "exited") {
+		t.Errorf("last log entry %q", e.String())
+	}
+	found := false
+	for _, e := range log {
+		if e.Delivery != 0 && e.Phase == relay.Dropped && strings.Contains(e.Note, "exited") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the typed delivery was not logged dropped:\n%v", log)
+	}
+}
