@@ -20,9 +20,11 @@ import (
 //     appearance is old (Ink programs clear the screen and reprint the whole transcript).
 //     The same holds for the last streamChars of their text compared without white
 //     space, so a reprint at another width, wrapped differently, is found too;
-//   - the longest run of rows at the start of lines (after any reprint) that appear in
-//     before in the same order is old: it is the part of the screen that stayed, even if
-//     rows between them were erased or the screen scrolled.
+//   - rows of lines (after any reprint) that appear in before in the same order are old:
+//     the part of the screen that stayed, even if rows between them were erased or the
+//     screen scrolled. Up to maxRedrawn rows that are not in before but lie between old
+//     rows are old too (redrawn differently: a header's animation frame, a changed
+//     notice); new output starts at the first row not in before after the last old one.
 func Fresh(p Profile, before, lines []string) int {
 	chrome := newMatcher(p.Chrome)
 	lines = cleanAll(lines)
@@ -56,6 +58,7 @@ func fresh(p Profile, chrome *matcher, before, lines []string, isChrome []bool) 
 	for i, k := range sigB {
 		pos[k] = append(pos[k], i)
 	}
+	newAt, gap := -1, 0 // the first significant row since the last old one that is not old
 	for i := start; i < len(lines); i++ {
 		k := keys[i]
 		if k == "" {
@@ -69,12 +72,29 @@ func fresh(p Profile, chrome *matcher, before, lines []string, isChrome []bool) 
 			}
 		}
 		if next < 0 {
-			return i
+			if newAt < 0 {
+				newAt = i
+			}
+			if gap++; gap > maxRedrawn {
+				break
+			}
+			continue
 		}
-		ptr = next + 1
+		ptr, newAt, gap = next+1, -1, 0
 	}
-	return len(lines)
+	if newAt < 0 {
+		return len(lines)
+	}
+	return newAt
 }
+
+// maxRedrawn is how many significant rows that are not in before may sit between rows
+// that are, and still count as old: rows the program redrew differently above content
+// that stayed (a logo's animation frame, a banner or notice that changed), which must
+// neither count as new nor make the old rows after them look new. A new answer comes
+// after all the old rows, so only a run of old rows after it could be taken for such a
+// redraw; the bound keeps rows far into new output from ever matching a stale row.
+const maxRedrawn = 12
 
 // tailRows is how many of before's last significant rows make up the reprint anchor:
 // enough that only a reprint repeats them all in order (an agent's habitual sign-off of a

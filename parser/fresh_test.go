@@ -18,6 +18,7 @@ func TestFresh(t *testing.T) {
 	rule := strings.Repeat("─", 30)
 	box := []string{rule, "❯\u00a0", rule, "  ⏵⏵ auto mode on (shift+tab to cycle)"}
 	header := []string{" ▐▛███▛█   Claude Code v2.1.330", "▝▜██████▀  Opus 5.5 · API Usage Billing"}
+	header2 := []string{"▗▟▛███▛█▄  Claude Code v2.1.330", " ▜██████▘  Opus 5.5 · API Usage Billing"} // another frame of its logo
 	cat := func(parts ...[]string) []string {
 		var out []string
 		for _, p := range parts {
@@ -83,6 +84,24 @@ func TestFresh(t *testing.T) {
 			before: cat(header, []string{"❯ one", "● First answer."}, signoff, box),
 			lines:  cat(header, []string{"❯ one", "● First answer."}, signoff, []string{"❯ two", "● Second answer."}, signoff, box),
 			want:   len(header) + 2 + len(signoff),
+		},
+		{
+			name:   "the header redrawn (a logo animation frame) is no new output",
+			before: cat(header2, []string{"", "▎ A notice about modes.", "", "❯ one", "● First answer."}, box),
+			lines:  cat(header, []string{"", "▎ A notice about modes.", "", "❯ one", "● First answer.", "❯ two", "● Second answer."}, box),
+			want:   len(header) + 5,
+		},
+		{
+			name:   "the header redrawn and nothing else: nothing new",
+			before: cat(header2, []string{"▎ A notice about modes.", "● First answer."}, box),
+			lines:  cat(header, []string{"▎ A notice about modes.", "● First answer."}, box),
+			want:   len(header) + 2 + len(box),
+		},
+		{
+			name:   "a stale row of before far into new output does not make it old",
+			before: cat([]string{"● First answer.", "⚠ transient"}, box),
+			lines:  cat([]string{"● First answer."}, long[:maxRedrawn+1], []string{"⚠ transient"}, box),
+			want:   1,
 		},
 		{
 			name:   "repeated input and answer after the old ones are new",

@@ -472,3 +472,34 @@ func checkStates(t *testing.T, sc streamCase, titles []titleChange, res replayRe
 		t.Logf("timeline: %s", strings.Join(seq, " → "))
 	}
 }
+
+// TestRecordedFullscreenLateLogoFrame replays Claude Code's fullscreen turn with the last
+// frame of its logo animation (1.95 s, and what followed it before the input) arriving
+// late, as a slow host or a program busy at start-up can make it: after the pane started
+// and its baseline was taken, and in a second run during the turn (just after the
+// Enter). The redrawn header rows are no turn of their own and do not pull the banner and
+// old transcript into the answer's delivery.
+func TestRecordedFullscreenLateLogoFrame(t *testing.T) {
+	sc := streamCases[1]
+	rec := loadRecording(t, sc.name)
+	_, end := turnWindow(sc, rec, streamTitles(rec.raw))
+	enter := rec.inputs[len(rec.inputs)-1].at
+	for _, late := range []time.Duration{rec.inputs[0].at - 400*time.Millisecond, enter + 100*time.Millisecond} {
+		reads := slices.Clone(rec.reads)
+		moved := 0
+		for i := range reads {
+			if reads[i].at >= 1900*time.Millisecond && reads[i].at < late {
+				reads[i].at = late
+				moved++
+			}
+		}
+		if moved == 0 || !slices.IsSortedFunc(reads, func(a, b piece) int { return int(a.at - b.at) }) {
+			t.Fatalf("late %v: %d reads moved, or out of order", late, moved)
+		}
+		res := replayStream(t, sc, reads, rec.inputs, 0)
+		checkDelivery(t, sc, res, end)
+		if t.Failed() {
+			t.Fatalf("the logo's last frame at %v: failed", late)
+		}
+	}
+}
