@@ -242,6 +242,21 @@ type cli struct {
 	busy, idle func(title string) bool
 	// bullet starts the answer line on screen.
 	bullet string
+	// paneReady are texts that, all on screen inside its pane, show the CLI ready for input
+	// when it runs in agentmux (where the title is not the outer terminal's).
+	paneReady []string
+}
+
+// cliNamed returns the CLI called name.
+func cliNamed(t *testing.T, name string) cli {
+	t.Helper()
+	for _, c := range clis {
+		if c.name == name {
+			return c
+		}
+	}
+	t.Fatalf("no CLI named %q", name)
+	return cli{}
 }
 
 // spinnerTitle reports whether a title starts with a braille spinner glyph and a space.
@@ -281,8 +296,9 @@ var clis = []cli{
 		busy: func(title string) bool {
 			return strings.HasSuffix(title, " Claude Code") && !strings.HasPrefix(title, "✳")
 		},
-		idle:   func(title string) bool { return title == "✳ Claude Code" },
-		bullet: "●",
+		idle:      func(title string) bool { return title == "✳ Claude Code" },
+		bullet:    "●",
+		paneReady: []string{"? for shortcuts", "❯"},
 	},
 	{
 		name: "claude-fullscreen", bin: "claude",
@@ -304,9 +320,10 @@ var clis = []cli{
 		ready: func(s []string, title string) bool {
 			return contains(s, "Ask Codex to do anything") && title != "" && !spinnerTitle(title)
 		},
-		busy:   spinnerTitle,
-		idle:   func(title string) bool { return title != "" && !spinnerTitle(title) },
-		bullet: "•",
+		busy:      spinnerTitle,
+		idle:      func(title string) bool { return title != "" && !spinnerTitle(title) },
+		bullet:    "•",
+		paneReady: []string{"Ask Codex to do anything"},
 	},
 	{
 		name:  "gemini",
@@ -318,8 +335,9 @@ var clis = []cli{
 			return strings.HasPrefix(title, "◇  Ready") && contains(s, "Type your message") &&
 				contains(s, "? for shortcuts")
 		},
-		busy:   func(title string) bool { return strings.HasPrefix(title, "✦  Working") },
-		idle:   func(title string) bool { return strings.HasPrefix(title, "◇  Ready") },
-		bullet: "✦",
+		busy:      func(title string) bool { return strings.HasPrefix(title, "✦  Working") },
+		idle:      func(title string) bool { return strings.HasPrefix(title, "◇  Ready") },
+		bullet:    "✦",
+		paneReady: []string{"Type your message"},
 	},
 }

@@ -2,19 +2,20 @@
 
 package agents
 
-// The linked conversation, end to end, to the UX.md contract: `agentmux --link --turns 2
-// claude codex` with each CLI talking to its own mock server (answers "CLAUDE-n to: ..." and
-// "CODEX-n to: ..."), an opening message typed into pane 1, then no more input. The mock
-// servers' request logs show exactly what each agent was sent, so the test checks:
+// The linked conversation, end to end, to the UX.md contract, for each pair of CLIs A⇄B
+// (claude⇄codex, claude⇄gemini, codex⇄gemini): `agentmux --link --turns 2 A B` with each CLI
+// talking to its own mock server (answers "A-n to: ..." and "B-n to: ..."), an opening
+// message typed into pane 1, then no more input. The mock servers' request logs show exactly
+// what each agent was sent, so the test checks:
 //
-//  1. Claude gets the opening message;
-//  2. Codex gets `claude (1):` + Claude's answer words, nothing else (no chrome, no echo), and
-//     pane 2 shows `claude (1):`;
-//  3. Claude gets `codex (2):` + Codex's answer words;
-//  4. the budget of 2 deliveries is then spent: Claude's second answer is never delivered, so
-//     Codex gets no second turn.
+//  1. A gets the opening message;
+//  2. B gets `a (1):` + A's answer words, nothing else (no chrome, no echo), and pane 2
+//     shows `a (1):`;
+//  3. A gets `b (2):` + B's answer words;
+//  4. the budget of 2 deliveries is then spent: A's second answer is never delivered, so B
+//     gets no second turn.
 //
-// Step 4 is a negative check and so needs a time window: after Claude's second answer is on
+// Step 4 is a negative check and so needs a time window: after A's second answer is on
 // screen, the test allows the relay far longer than an idle period plus a delivery would
 // take (linkQuiet) to show it stops.
 
@@ -101,57 +102,79 @@ func inHalf(snap *vterm.Snapshot, s string, right bool) bool {
 
 func TestLinkedConversation(t *testing.T) {
 	bin := buildAgentmux(t)
-	claudeSrv, claudeURL := startMock(t, "claude", mockmodel.Numbered("CLAUDE", 6), answerTime)
-	codexSrv, codexURL := startMock(t, "codex", mockmodel.Numbered("CODEX", 6), answerTime)
-	home, project := codexHome(t)
+	for _, pair := range [][2]string{{"claude", "codex"}, {"claude", "gemini"}, {"codex", "gemini"}} {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			linkedConversation(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]))
+		})
+	}
+}
+
+// linkedConversation runs `agentmux --link --turns 2 A B` and checks the conversation.
+func linkedConversation(t *testing.T, bin string, a, b cli) {
+	aLabel, bLabel := strings.ToUpper(a.name), strings.ToUpper(b.name)
+	aSrv, aURL := startMock(t, a.name, mockmodel.Numbered(aLabel, 6), answerTime)
+	bSrv, bURL := startMock(t, b.name, mockmodel.Numbered(bLabel, 6), answerTime)
+	home, project := freshHome(t)
+	if a.name == "codex" || b.name == "codex" {
+		home, project = codexHome(t)
+	}
 	cleanUpAgents(t, home, project)
 	env := baseEnv(t, home)
-	env = append(env, setupClaude(t, home, project, claudeURL, "default")...)
-	env = append(env, setupCodex(t, home, project, codexURL)...)
+	env = append(env, a.setup(t, home, project, aURL)...)
+	env = append(env, b.setup(t, home, project, bURL)...)
 
 	const cols, rows = 220, 50
-	tm := startTerm(t, "agentmux", []string{bin, "--link", "--turns", "2", "claude", "codex"}, project, env, cols, rows)
-	// Ready: Claude's footer in pane 1 (left half), Codex's composer in pane 2 (right half).
-	// Codex's footer also says "? for shortcuts", so the halves matter.
-	tm.waitFor("claude ready in pane 1 and codex in pane 2", 120*time.Second, func([]string, string) bool {
+	tm := startTerm(t, "agentmux", []string{bin, "--link", "--turns", "2", a.command(), b.command()}, project, env, cols, rows)
+	// Ready: each CLI's input texts in its half (pane 1 left, pane 2 right). Codex's footer
+	// also says "? for shortcuts", so the halves matter.
+	tm.waitFor(a.name+" ready in pane 1 and "+b.name+" in pane 2", 120*time.Second, func([]string, string) bool {
 		snap := tm.vt.Snapshot()
-		return inHalf(snap, "? for shortcuts", false) && inHalf(snap, "❯", false) &&
-			inHalf(snap, "Ask Codex to do anything", true)
+		for _, s := range a.paneReady {
+			if !inHalf(snap, s, false) {
+				return false
+			}
+		}
+		for _, s := range b.paneReady {
+			if !inHalf(snap, s, true) {
+				return false
+			}
+		}
+		return true
 	})
 	tm.typeText("\x01" + "1") // prefix 1: focus pane 1 (it should be already)
 
 	const opening = "hello from the linked test, please reply"
 	tm.submit(opening)
 
-	c1 := waitTurn(t, tm, claudeSrv, "claude", 1, 60*time.Second)
-	if c1.Prompt != opening {
-		t.Errorf("claude's first message = %q, want the opening %q", c1.Prompt, opening)
+	a1 := waitTurn(t, tm, aSrv, a.name, 1, 60*time.Second)
+	if a1.Prompt != opening {
+		t.Errorf("%s's first message = %q, want the opening %q", a.name, a1.Prompt, opening)
+	}
+	header1, header2 := a.name+" (1):", b.name+" (2):"
+	b1 := waitTurn(t, tm, bSrv, b.name+" (relay wired to --link?)", 1, 120*time.Second)
+	if want := header1 + "\n\n" + a1.Reply; !sameWords(b1.Prompt, want) {
+		t.Errorf("delivery 1 (%s → %s) = %q\nwant the words of %q", a.name, b.name, b1.Prompt, want)
+	}
+	tm.waitText(30*time.Second, header1)
+	if snap := tm.vt.Snapshot(); !inHalf(snap, header1, true) {
+		t.Errorf("%q shown at columns %v, want it in pane 2 (the right half)\n%s",
+			header1, textAt(snap, header1), tm.dump())
 	}
 
-	x1 := waitTurn(t, tm, codexSrv, "codex (is the relay wired to --link?)", 1, 120*time.Second)
-	if want := "claude (1):\n\n" + c1.Reply; !sameWords(x1.Prompt, want) {
-		t.Errorf("delivery 1 (claude → codex) = %q\nwant the words of %q", x1.Prompt, want)
+	a2 := waitTurn(t, tm, aSrv, a.name, 2, 120*time.Second)
+	if want := header2 + "\n\n" + b1.Reply; !sameWords(a2.Prompt, want) {
+		t.Errorf("delivery 2 (%s → %s) = %q\nwant the words of %q", b.name, a.name, a2.Prompt, want)
 	}
-	tm.waitText(30*time.Second, "claude (1):")
-	if snap := tm.vt.Snapshot(); !inHalf(snap, "claude (1):", true) {
-		t.Errorf("`claude (1):` shown at columns %v, want it in pane 2 (the right half)\n%s",
-			textAt(snap, "claude (1):"), tm.dump())
-	}
-
-	c2 := waitTurn(t, tm, claudeSrv, "claude", 2, 120*time.Second)
-	if want := "codex (2):\n\n" + x1.Reply; !sameWords(c2.Prompt, want) {
-		t.Errorf("delivery 2 (codex → claude) = %q\nwant the words of %q", c2.Prompt, want)
-	}
-	tm.waitText(60*time.Second, mockmodel.FirstWords(c2.Reply, 4)) // claude's answer to delivery 2 is on screen
+	tm.waitText(60*time.Second, mockmodel.FirstWords(a2.Reply, 4)) // a's answer to delivery 2 is on screen
 
 	ctx, cancel := context.WithTimeout(context.Background(), linkQuiet)
 	defer cancel()
-	if r, err := codexSrv.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == 2 }); err == nil {
-		t.Errorf("a third delivery reached codex after the budget of 2 was spent: %q\n%s", r.Prompt, tm.dump())
+	if r, err := bSrv.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == 2 }); err == nil {
+		t.Errorf("a third delivery reached %s after the budget of 2 was spent: %q\n%s", b.name, r.Prompt, tm.dump())
 	}
-	if n := len(claudeSrv.Turns()); n != 2 {
-		t.Errorf("claude got %d turns, want 2 (the opening and delivery 2)", n)
+	if n := len(aSrv.Turns()); n != 2 {
+		t.Errorf("%s got %d turns, want 2 (the opening and delivery 2)", a.name, n)
 	}
-	t.Logf("conversation: opening → claude %q → codex %q → claude %q; then the budget stopped it",
-		c1.Reply, x1.Reply, c2.Reply)
+	t.Logf("conversation: opening → %s %q → %s %q → %s %q; then the budget stopped it",
+		a.name, a1.Reply, b.name, b1.Reply, a.name, a2.Reply)
 }

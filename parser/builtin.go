@@ -114,6 +114,7 @@ var builtins = Profiles{
 			`^\s*ℹ `,                                                           // info notices
 			`^\s*⚠ `,                                                           // warnings
 			`^\s*│`,                                                            // boxes: tool calls and dialogs
+			`^\s*[▀▄]{3,}\s*$`,                                                 // half-block rules above and below the input box and typed messages (true-colour terminals)
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"✦ "},
 		EchoPrefixes:   []string{"> "},

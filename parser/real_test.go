@@ -1,0 +1,106 @@
+package parser
+
+// Strategy: screens recorded from the real CLIs (by the agents tests, `make test-agents`
+// with AGENTS_UPDATE_SCREENS=1) are replayed through the built-in profiles, so CI, which
+// has no real CLIs, keeps the knowledge: Classify must give the recorded state (an
+// approval prompt must say NeedsApproval), and where a turn was recorded, Since must
+// extract exactly the model's words from the screen after the baseline's rows. Each file
+// testdata/screens/real-PROFILE-WHAT.txt holds `# ` comment lines, `@@ title "..."`,
+// `@@ state NAME`, `@@ typed "..."` and `@@ delta "..."` (Go-quoted), then `@@ before`
+// and `@@ screen` sections of text rows.
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// realScreen is one recorded screen file.
+type realScreen struct {
+	title, state, typed, delta string
+	hasDelta                   bool
+	before, screen             []string
+}
+
+// readRealScreen parses a recorded screen file.
+func readRealScreen(t *testing.T, path string) realScreen {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs realScreen
+	var rows *[]string
+	unquote := func(s string) string {
+		u, err := strconv.Unquote(s)
+		if err != nil {
+			t.Fatalf("%s: bad quoted value %s: %v", path, s, err)
+		}
+		return u
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if rows == nil && strings.HasPrefix(line, "# ") {
+			continue
+		}
+		key, val, _ := strings.Cut(strings.TrimPrefix(line, "@@ "), " ")
+		if !strings.HasPrefix(line, "@@ ") {
+			if rows == nil {
+				t.Fatalf("%s: row %q outside a section", path, line)
+			}
+			*rows = append(*rows, line)
+			continue
+		}
+		switch key {
+		case "title":
+			rs.title = unquote(val)
+		case "state":
+			rs.state = val
+		case "typed":
+			rs.typed = unquote(val)
+		case "delta":
+			rs.delta, rs.hasDelta = unquote(val), true
+		case "before":
+			rs.before, rows = []string{}, &rs.before
+		case "screen":
+			rs.screen, rows = []string{}, &rs.screen
+		default:
+			t.Fatalf("%s: unknown key %q", path, key)
+		}
+	}
+	return rs
+}
+
+func TestRealScreens(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "screens", "real-*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded screens: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "real-"), ".txt")
+		t.Run(name, func(t *testing.T) {
+			prof, _, _ := strings.Cut(name, "-")
+			p := ProfileFor(prof)
+			if p.Name != prof {
+				t.Fatalf("no built-in profile %q for %s", prof, f)
+			}
+			rs := readRealScreen(t, f)
+			if rs.state != "" {
+				if got := Classify(p, rs.title, rs.screen).String(); got != rs.state {
+					t.Errorf("Classify(title %q) = %s, want %s; live region:\n%s", rs.title, got, rs.state,
+						strings.Join(LiveRegion(p, rs.screen), "\n"))
+				}
+			}
+			if rs.hasDelta {
+				var typed []string
+				if rs.typed != "" {
+					typed = []string{rs.typed}
+				}
+				if got, _ := Since(p, rs.before, rs.screen, typed); got != rs.delta {
+					t.Errorf("Since = %q\nwant   %q", got, rs.delta)
+				}
+			}
+		})
+	}
+}
