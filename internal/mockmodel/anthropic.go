@@ -2,6 +2,7 @@ package mockmodel
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 )
 
@@ -13,6 +14,7 @@ type anthropicRequest struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
+	Tools        json.RawMessage  `json:"tools"`
 	OutputFormat *anthropicFormat `json:"output_format"`
 	OutputConfig *struct {
 		Format *anthropicFormat `json:"format"`
@@ -41,14 +43,23 @@ func (a *anthropicRequest) schema() map[string]any {
 	return f.Schema
 }
 
-// lastUser returns the typed text of the last user message.
-func (a *anthropicRequest) lastUser() string {
+// lastUser returns the typed text of the last user message, and whether that message
+// brings back a tool's result.
+func (a *anthropicRequest) lastUser() (string, bool) {
 	for i := len(a.Messages) - 1; i >= 0; i-- {
 		if a.Messages[i].Role == "user" {
-			return joinTyped(textParts(a.Messages[i].Content, "text"))
+			var parts []struct {
+				Type string `json:"type"`
+			}
+			_ = json.Unmarshal(a.Messages[i].Content, &parts)
+			result := false
+			for _, p := range parts {
+				result = result || p.Type == "tool_result"
+			}
+			return joinTyped(textParts(a.Messages[i].Content, "text")), result
 		}
 	}
-	return ""
+	return "", false
 }
 
 // handleAnthropic answers POST /v1/messages. A request asking for structured output (Claude
@@ -66,9 +77,11 @@ func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []
 	if model == "" {
 		model = "mock"
 	}
-	rec.API, rec.Model, rec.Stream, rec.Prompt = APIAnthropic, req.Model, req.Stream, req.lastUser()
+	prompt, result := req.lastUser()
+	rec.API, rec.Model, rec.Stream, rec.Prompt = APIAnthropic, req.Model, req.Stream, prompt
 	rec.Status = http.StatusOK
 	sch := req.schema()
+	var tc *call
 	if sch != nil || !req.Stream {
 		rec.Kind, rec.Reply = KindSide, s.opts.SideText
 		if sch != nil {
@@ -76,7 +89,17 @@ func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []
 		}
 	} else {
 		rec.Kind, rec.N = KindTurn, s.nextTurn()
-		rec.Reply = s.opts.Reply(Prompt{API: APIAnthropic, Model: req.Model, Text: rec.Prompt, N: rec.N})
+		p := Prompt{API: APIAnthropic, Model: req.Model, Text: rec.Prompt, N: rec.N, ToolResult: result}
+		if s.opts.Tool.wants(p) && req.Stream {
+			c := s.opts.Tool.shellCall(toolNames(req.Tools), "Bash")
+			tc, rec.Reply = &c, c.String()
+		} else {
+			rec.Reply = s.opts.Reply(p)
+		}
+	}
+	if tc != nil {
+		s.anthropicToolUse(w, r, model, *tc, rec)
+		return
 	}
 	if !req.Stream {
 		writeJSON(w, http.StatusOK, map[string]any{
@@ -108,6 +131,32 @@ func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []
 	out.event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": len(deltas)}})
+	if err := out.event("message_stop", map[string]any{"type": "message_stop"}); err != nil {
+		rec.Err = err.Error()
+	}
+}
+
+// anthropicToolUse streams an answer that is one tool_use block calling c, with the
+// input as one input_json_delta, ending with stop_reason tool_use.
+func (s *Server) anthropicToolUse(w http.ResponseWriter, r *http.Request, model string, c call, rec *Request) {
+	out := startSSE(w)
+	out.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": "msg_mock_tool", "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 1},
+	}})
+	id := fmt.Sprintf("toolu_mock_%d", rec.N)
+	out.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+		"content_block": map[string]any{"type": "tool_use", "id": id, "name": c.Name, "input": map[string]any{}}})
+	if !s.pacer(r, rec.Kind, 1).wait() {
+		rec.Err = "stream cut: client or server gone"
+		return
+	}
+	out.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+		"delta": map[string]any{"type": "input_json_delta", "partial_json": c.argsJSON()}})
+	out.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	out.event("message_delta", map[string]any{"type": "message_delta",
+		"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": 5}})
 	if err := out.event("message_stop", map[string]any{"type": "message_stop"}); err != nil {
 		rec.Err = err.Error()
 	}

@@ -11,9 +11,11 @@ type geminiRequest struct {
 	Contents []struct {
 		Role  string `json:"role"`
 		Parts []struct {
-			Text *string `json:"text"`
+			Text             *string         `json:"text"`
+			FunctionResponse json.RawMessage `json:"functionResponse"`
 		} `json:"parts"`
 	} `json:"contents"`
+	Tools            json.RawMessage `json:"tools"`
 	GenerationConfig *struct {
 		ResponseMimeType   string         `json:"responseMimeType"`
 		ResponseJSONSchema map[string]any `json:"responseJsonSchema"`
@@ -40,6 +42,19 @@ func (g *geminiRequest) lastUser() string {
 		return joinTyped(texts)
 	}
 	return ""
+}
+
+// toolResult reports whether the last content brings back a function's response.
+func (g *geminiRequest) toolResult() bool {
+	if len(g.Contents) == 0 {
+		return false
+	}
+	for _, p := range g.Contents[len(g.Contents)-1].Parts {
+		if len(p.FunctionResponse) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // wantsJSON reports whether the request asks for a JSON answer, and its schema if it has one.
@@ -122,7 +137,14 @@ func (s *Server) handleGeminiStream(w http.ResponseWriter, r *http.Request, body
 		rec.Kind, rec.Reply = KindSide, sampleJSONText(schema)
 	} else {
 		rec.Kind, rec.N = KindTurn, s.nextTurn()
-		rec.Reply = s.opts.Reply(Prompt{API: APIGemini, Model: rec.Model, Text: rec.Prompt, N: rec.N})
+		p := Prompt{API: APIGemini, Model: rec.Model, Text: rec.Prompt, N: rec.N, ToolResult: req.toolResult()}
+		if s.opts.Tool.wants(p) {
+			c := s.opts.Tool.shellCall(toolNames(req.Tools), "run_shell_command")
+			rec.Reply = c.String()
+			s.geminiFunctionCall(w, r, c, rec)
+			return
+		}
+		rec.Reply = s.opts.Reply(p)
 	}
 	deltas := chunks(rec.Reply)
 	if len(deltas) == 0 {
@@ -145,5 +167,23 @@ func (s *Server) handleGeminiStream(w http.ResponseWriter, r *http.Request, body
 			rec.Err = err.Error()
 			return
 		}
+	}
+}
+
+// geminiFunctionCall streams one chunk whose candidate holds a functionCall part for c.
+func (s *Server) geminiFunctionCall(w http.ResponseWriter, r *http.Request, c call, rec *Request) {
+	out := startSSE(w)
+	if !s.pacer(r, rec.Kind, 1).wait() {
+		rec.Err = "stream cut: client or server gone"
+		return
+	}
+	err := out.event("", map[string]any{
+		"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP", "content": map[string]any{"role": "model",
+			"parts": []any{map[string]any{"functionCall": map[string]any{"name": c.Name, "args": c.Args}}}}}},
+		"usageMetadata": map[string]any{"promptTokenCount": 5, "candidatesTokenCount": 5, "totalTokenCount": 10},
+		"modelVersion":  rec.Model,
+	})
+	if err != nil {
+		rec.Err = err.Error()
 	}
 }

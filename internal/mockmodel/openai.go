@@ -2,7 +2,9 @@ package mockmodel
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 )
 
 // openaiRequest is the part of a Responses API request body the server reads.
@@ -10,6 +12,7 @@ type openaiRequest struct {
 	Model  string          `json:"model"`
 	Stream bool            `json:"stream"`
 	Input  json.RawMessage `json:"input"`
+	Tools  json.RawMessage `json:"tools"`
 	Text   *struct {
 		Format *struct {
 			Type   string         `json:"type"`
@@ -42,6 +45,17 @@ func (o *openaiRequest) lastUser() string {
 	return ""
 }
 
+// toolResult reports whether the input's last item brings back a tool's output.
+func (o *openaiRequest) toolResult() bool {
+	var items []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(o.Input, &items) != nil || len(items) == 0 {
+		return false
+	}
+	return strings.HasSuffix(items[len(items)-1].Type, "_call_output")
+}
+
 // schema returns the JSON schema the request asks the answer to follow, or nil.
 func (o *openaiRequest) schema() map[string]any {
 	if o.Text == nil || o.Text.Format == nil || o.Text.Format.Type != "json_schema" {
@@ -70,7 +84,14 @@ func (s *Server) handleOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 		rec.Kind, rec.Reply = KindSide, sampleJSONText(sch)
 	} else {
 		rec.Kind, rec.N = KindTurn, s.nextTurn()
-		rec.Reply = s.opts.Reply(Prompt{API: APIOpenAI, Model: req.Model, Text: rec.Prompt, N: rec.N})
+		p := Prompt{API: APIOpenAI, Model: req.Model, Text: rec.Prompt, N: rec.N, ToolResult: req.toolResult()}
+		if s.opts.Tool.wants(p) && req.Stream {
+			c := s.opts.Tool.shellCall(toolNames(req.Tools), "shell_command")
+			rec.Reply = c.String()
+			s.openaiFunctionCall(w, r, req.Model, c, rec)
+			return
+		}
+		rec.Reply = s.opts.Reply(p)
 	}
 	const respID, itemID = "resp_mock", "msg_mock"
 	done := map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "completed",
@@ -100,6 +121,38 @@ func (s *Server) handleOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 	out.event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": done})
 	err := out.event("response.completed", map[string]any{"type": "response.completed",
 		"response": map[string]any{"id": respID, "object": "response", "status": "completed", "model": req.Model,
+			"output": []any{}, "usage": usage}})
+	if err != nil {
+		rec.Err = err.Error()
+	}
+}
+
+// openaiFunctionCall streams a response whose one output item is a function_call of c:
+// response.created, response.output_item.added, response.function_call_arguments.delta,
+// response.output_item.done, response.completed.
+func (s *Server) openaiFunctionCall(w http.ResponseWriter, r *http.Request, model string, c call, rec *Request) {
+	id, callID := fmt.Sprintf("fc_mock_%d", rec.N), fmt.Sprintf("call_mock_%d", rec.N)
+	item := func(status, args string) map[string]any {
+		return map[string]any{"type": "function_call", "id": id, "call_id": callID, "name": c.Name,
+			"arguments": args, "status": status}
+	}
+	usage := map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
+		"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}
+	out := startSSE(w)
+	out.event("response.created", map[string]any{"type": "response.created",
+		"response": map[string]any{"id": "resp_mock_tool", "object": "response", "status": "in_progress", "model": model}})
+	out.event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0,
+		"item": item("in_progress", "")})
+	if !s.pacer(r, rec.Kind, 1).wait() {
+		rec.Err = "stream cut: client or server gone"
+		return
+	}
+	out.event("response.function_call_arguments.delta", map[string]any{"type": "response.function_call_arguments.delta",
+		"item_id": id, "output_index": 0, "delta": c.argsJSON()})
+	out.event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0,
+		"item": item("completed", c.argsJSON())})
+	err := out.event("response.completed", map[string]any{"type": "response.completed",
+		"response": map[string]any{"id": "resp_mock_tool", "object": "response", "status": "completed", "model": model,
 			"output": []any{}, "usage": usage}})
 	if err != nil {
 		rec.Err = err.Error()

@@ -33,6 +33,9 @@ type Prompt struct {
 	// N counts the conversation turns this server has answered, this one included (1-based).
 	// Side requests do not count.
 	N int
+	// ToolResult is set when the request brings back the result of a tool call (the last
+	// message holds it): the turn goes on after a tool ran.
+	ToolResult bool
 }
 
 // ReplyFunc returns the answer to one conversation turn. It is called from the request's

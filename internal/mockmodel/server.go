@@ -26,6 +26,8 @@ type Options struct {
 	SideText string
 	// Log, when set, receives one line per request as it completes.
 	Log io.Writer
+	// Tool, when set, answers turns whose prompt holds its trigger with a shell tool call.
+	Tool *Tool
 }
 
 // Server is the fake model server: an http.Handler answering the three model APIs. Its

@@ -1,0 +1,94 @@
+package mockmodel
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Tool makes the server answer some turns with a call of the client's shell tool instead
+// of text, so a test can bring up a CLI's permission prompt: a turn whose prompt contains
+// Trigger, and that does not carry a tool's result, is answered with a call running
+// Command. The turn that brings the result back is answered with text as usual.
+type Tool struct {
+	// Trigger is the word in a prompt that asks for the tool call (e.g. "run-tool").
+	Trigger string
+	// Command is the shell command the call asks to run.
+	Command string
+}
+
+// call is one tool call the server decided to make: the tool's name and its arguments.
+type call struct {
+	Name string
+	Args map[string]any
+}
+
+// String is how a call shows in the request log (Request.Reply).
+func (c call) String() string {
+	b, _ := json.Marshal(c.Args)
+	return "tool call " + c.Name + " " + string(b)
+}
+
+// wants reports whether a turn with prompt p is to be answered with a tool call.
+func (t *Tool) wants(p Prompt) bool {
+	return t != nil && t.Trigger != "" && !p.ToolResult && strings.Contains(p.Text, t.Trigger)
+}
+
+// The shell tools the CLIs offer, by name, and how each takes its command: Claude Code's
+// Bash and Gemini CLI's run_shell_command take a string; Codex offers one of
+// shell_command (a string), exec_command (a string in "cmd") or shell (an argv).
+var shellTools = []string{"Bash", "run_shell_command", "shell_command", "exec_command", "shell"}
+
+// shellCall returns the call of the first shell tool among offered (the request's tool
+// names), falling back to fallback when the request lists none of them.
+func (t *Tool) shellCall(offered []string, fallback string) call {
+	name := fallback
+	for _, s := range shellTools {
+		if contains(offered, s) {
+			name = s
+			break
+		}
+	}
+	desc := "Run the command the test asked for"
+	switch name {
+	case "exec_command":
+		return call{name, map[string]any{"cmd": t.Command}}
+	case "shell":
+		return call{name, map[string]any{"command": []string{"bash", "-lc", t.Command}}}
+	case "shell_command":
+		return call{name, map[string]any{"command": t.Command}}
+	}
+	return call{name, map[string]any{"command": t.Command, "description": desc}}
+}
+
+// argsJSON returns the call's arguments encoded.
+func (c call) argsJSON() string {
+	b, err := json.Marshal(c.Args)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+// toolNames returns the names in a list of tools shaped {"name": ...} (Anthropic, OpenAI
+// Responses) or {"functionDeclarations": [{"name": ...}]} (Gemini).
+func toolNames(raw json.RawMessage) []string {
+	var tools []struct {
+		Name  string `json:"name"`
+		Decls []struct {
+			Name string `json:"name"`
+		} `json:"functionDeclarations"`
+	}
+	if json.Unmarshal(raw, &tools) != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range tools {
+		if t.Name != "" {
+			out = append(out, t.Name)
+		}
+		for _, d := range t.Decls {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}

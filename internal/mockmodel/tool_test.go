@@ -1,0 +1,103 @@
+package mockmodel
+
+// Tool calls: with Options.Tool set, a turn whose prompt holds the trigger is answered, in
+// each API's own shape, with a call of the shell tool the request offers (its input being
+// the configured command); the turn that brings the tool's result back, though its history
+// still holds the trigger, is answered with text; a prompt without the trigger is text.
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var testTool = &Tool{Trigger: "run-tool", Command: "echo agentmux-tool"}
+
+func TestAnthropicToolUse(t *testing.T) {
+	s, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: testTool})
+	req := `{"model":"m","stream":true,"tools":[{"name":"Read"},{"name":"Bash"}],
+	 "messages":[{"role":"user","content":[{"type":"text","text":"please run-tool now"}]}]}`
+	_, _, body := post(t, hs.URL+"/v1/messages", req)
+	evs := parseSSE(t, body)
+	equal(t, "events", strings.Join(names(evs), ","),
+		"message_start,content_block_start,content_block_delta,content_block_stop,message_delta,message_stop")
+	equal(t, "block type", get(evs[1].Data, "content_block", "type"), any("tool_use"))
+	equal(t, "tool name", get(evs[1].Data, "content_block", "name"), any("Bash"))
+	var input map[string]any
+	if err := json.Unmarshal([]byte(get(evs[2].Data, "delta", "partial_json").(string)), &input); err != nil {
+		t.Fatalf("partial_json: %v", err)
+	}
+	equal(t, "command", input["command"], any("echo agentmux-tool"))
+	equal(t, "stop reason", get(evs[4].Data, "delta", "stop_reason"), any("tool_use"))
+
+	result := `{"model":"m","stream":true,"tools":[{"name":"Bash"}],"messages":[
+	 {"role":"user","content":[{"type":"text","text":"please run-tool now"}]},
+	 {"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}]},
+	 {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"agentmux-tool"}]}]}`
+	_, _, body = post(t, hs.URL+"/v1/messages", result)
+	evs = parseSSE(t, body)
+	equal(t, "after the result: block type", get(evs[1].Data, "content_block", "type"), any("text"))
+	turns := s.Turns()
+	equal(t, "turns", len(turns), 2)
+	equal(t, "logged call", turns[0].Reply, `tool call Bash {"command":"echo agentmux-tool","description":"Run the command the test asked for"}`)
+	equal(t, "logged answer", turns[1].Reply, "done")
+}
+
+func TestOpenAIFunctionCall(t *testing.T) {
+	for tool, want := range map[string]string{
+		"shell_command": `{"command":"echo agentmux-tool"}`,
+		"exec_command":  `{"cmd":"echo agentmux-tool"}`,
+		"shell":         `{"command":["bash","-lc","echo agentmux-tool"]}`,
+	} {
+		t.Run(tool, func(t *testing.T) {
+			_, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: testTool})
+			req := `{"model":"m","stream":true,"tools":[{"type":"function","name":"` + tool + `"}],
+			 "input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"run-tool please"}]}]}`
+			_, _, body := post(t, hs.URL+"/v1/responses", req)
+			evs := parseSSE(t, body)
+			equal(t, "events", strings.Join(names(evs), ","), "response.created,response.output_item.added,"+
+				"response.function_call_arguments.delta,response.output_item.done,response.completed")
+			done := evs[3].Data
+			equal(t, "item type", get(done, "item", "type"), any("function_call"))
+			equal(t, "name", get(done, "item", "name"), any(tool))
+			equal(t, "arguments", get(done, "item", "arguments"), any(want))
+			if get(done, "item", "call_id") == nil {
+				t.Error("no call_id")
+			}
+
+			result := `{"model":"m","stream":true,"input":[
+			 {"type":"message","role":"user","content":[{"type":"input_text","text":"run-tool please"}]},
+			 {"type":"function_call","call_id":"c1","name":"` + tool + `","arguments":"{}"},
+			 {"type":"function_call_output","call_id":"c1","output":"agentmux-tool"}]}`
+			_, _, body = post(t, hs.URL+"/v1/responses", result)
+			evs = parseSSE(t, body)
+			equal(t, "after the output: item type", get(evs[1].Data, "item", "type"), any("message"))
+		})
+	}
+}
+
+func TestGeminiFunctionCall(t *testing.T) {
+	_, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: testTool})
+	url := hs.URL + "/v1beta/models/g:streamGenerateContent?alt=sse"
+	req := `{"tools":[{"functionDeclarations":[{"name":"read_file"},{"name":"run_shell_command"}]}],
+	 "contents":[{"role":"user","parts":[{"text":"run-tool please"}]}]}`
+	_, _, body := post(t, url, req)
+	evs := parseSSE(t, body)
+	equal(t, "chunks", len(evs), 1)
+	equal(t, "function", get(evs[0].Data, "candidates", 0, "content", "parts", 0, "functionCall", "name"), any("run_shell_command"))
+	equal(t, "command", get(evs[0].Data, "candidates", 0, "content", "parts", 0, "functionCall", "args", "command"), any("echo agentmux-tool"))
+
+	result := `{"contents":[{"role":"user","parts":[{"text":"run-tool please"}]},
+	 {"role":"model","parts":[{"functionCall":{"name":"run_shell_command","args":{}}}]},
+	 {"role":"user","parts":[{"functionResponse":{"name":"run_shell_command","response":{"output":"x"}}}]}]}`
+	_, _, body = post(t, url, result)
+	evs = parseSSE(t, body)
+	equal(t, "after the response: text", get(evs[0].Data, "candidates", 0, "content", "parts", 0, "text"), any("done"))
+}
+
+func TestNoTriggerNoTool(t *testing.T) {
+	_, hs := newTestServer(t, Options{Reply: Fixed("plain"), Tool: testTool})
+	_, _, body := post(t, hs.URL+"/v1/messages", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hello"}]}`)
+	evs := parseSSE(t, body)
+	equal(t, "block type", get(evs[1].Data, "content_block", "type"), any("text"))
+}
