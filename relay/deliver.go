@@ -18,6 +18,7 @@ type delivery struct {
 	words    string // the delta, cut to the limit
 	framed   string // words with attribution
 	phase    Phase
+	typedAt  time.Time // when it was typed
 	submitAt time.Time // Typed: when to submit
 	deadline time.Time // Submitted: when the confirm window closes
 	retried  bool      // the carriage return was sent a second time
@@ -98,13 +99,15 @@ func (r *Relay) typeNext(p *pane, now time.Time) Action {
 	p.remember(text)
 	p.remember(d.words)
 	p.inflight = d
-	d.submitAt = now.Add(r.cfg.SubmitDelay)
+	d.typedAt, d.submitAt = now, now.Add(r.cfg.SubmitDelay)
 	r.setPhase(d, Typed, now, "")
 	return Type{Pane: p.id, Delivery: d.id, Text: text, Bracketed: bracketed}
 }
 
 // advance moves p's in-flight delivery on: the submit after the delay, then a second
-// carriage return or failure when the target does not go busy in time.
+// carriage return or failure when the target does not go busy in time. The second
+// carriage return is never sent once a person has typed into the pane after the
+// delivery was typed: it would submit their draft.
 func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 	d := p.inflight
 	switch d.phase {
@@ -117,6 +120,13 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 		return append(acts, Submit{Pane: p.id, Delivery: d.id})
 	case Submitted:
 		if now.Before(d.deadline) {
+			return acts
+		}
+		if !p.lastKey.IsZero() && !p.lastKey.Before(d.typedAt) {
+			// A person typed there since (their keys follow the first carriage return):
+			// another one would submit their half-typed words.
+			r.setPhase(d, Failed, now, "the target never went busy; not submitted again: a person is typing there")
+			p.inflight = nil
 			return acts
 		}
 		if !d.retried {

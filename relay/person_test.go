@@ -3,7 +3,8 @@ package relay
 // Strategy: fake-clock scenarios (sim_test.go) seen from the person who lives with the
 // relay: a delivery that arrives while they type in the target waits through their own
 // message and its answer; a group whose budget was spent starts afresh when they relink
-// it; a pane closed between Type and Submit drops its delivery with a note.
+// it; a pane closed between Type and Submit drops its delivery with a note; an
+// unconfirmed delivery is not submitted a second time over keys they typed since.
 
 import (
 	"reflect"
@@ -115,4 +116,45 @@ func TestExitBetweenTypeAndSubmitIsNoted(t *testing.T) {
 	if ps, _ := h.r.Pane(2); ps.Typed {
 		t.Error("an exited pane still has a delivery waiting for its submit")
 	}
+}
+
+func TestNoSecondSubmitOverPersonsKeys(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
+	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, deaf: true}) // takes the Enter as a newline
+	h.run(time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "hi")
+	for i := 0; len(h.submits) == 0 && i < 200; i++ {
+		h.run(h.now.Sub(t0) + 100*time.Millisecond)
+	}
+	if len(h.submits) != 1 {
+		t.Fatalf("%d submits", len(h.submits))
+	}
+	// The person starts their own words in bob after the submit.
+	h.now = h.now.Add(time.Second)
+	bob.draft += " and mine"
+	h.handle(Keystroke{Pane: 2, Draft: true})
+	h.output(2)
+	h.run(h.now.Sub(t0) + 20*time.Second)
+	if len(h.submits) != 1 {
+		t.Fatalf("%d carriage returns sent: the second would submit the person's draft", len(h.submits))
+	}
+	if got := h.phases(); !reflect.DeepEqual(got, []string{"1→2 failed"}) {
+		t.Errorf("phases %q", got)
+	}
+	if !strings.Contains(lastDeliveryNote(h), "a person is typing there") {
+		t.Errorf("no note on why it was not submitted again: %q", lastDeliveryNote(h))
+	}
+}
+
+// lastDeliveryNote returns the note of the log's last delivery entry.
+func lastDeliveryNote(h *harness) string {
+	note := ""
+	for _, e := range h.r.Log() {
+		if e.Delivery > 0 {
+			note = e.Note
+		}
+	}
+	return note
 }
