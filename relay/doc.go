@@ -30,6 +30,11 @@
 //	timer fires       ──► Tick(now) ───────────────────┘
 //	after each call: NextWake() ─► (re)arm one timer; false: no timer needed
 //
+// Between a Type and its Submit (PaneStatus.Typed, about 200 ms) the host holds what a
+// person types into that pane and writes it right after the Submit's carriage return;
+// the Keystroke events still come at once, so the relay holds further deliveries for
+// the draft they start.
+//
 // relay imports only parser (profiles and text functions). It must not import ui,
 // ptyhost, vterm, keys, bubbletea or lipgloss.
 package relay
