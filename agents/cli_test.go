@@ -67,6 +67,12 @@ func baseEnv(t *testing.T, home string) []string {
 func startMock(t *testing.T, name string, reply mockmodel.ReplyFunc, d time.Duration) (*mockmodel.Server, string) {
 	t.Helper()
 	s := mockmodel.New(mockmodel.Options{Reply: reply, Duration: d})
+	return s, serveMock(t, name, s)
+}
+
+// serveMock serves s on 127.0.0.1 like startMock, for a server the test configured itself.
+func serveMock(t *testing.T, name string, s *mockmodel.Server) string {
+	t.Helper()
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() {
 		var b strings.Builder
@@ -77,7 +83,7 @@ func startMock(t *testing.T, name string, reply mockmodel.ReplyFunc, d time.Dura
 		s.Close()
 		hs.Close()
 	})
-	return s, hs.URL
+	return hs.URL
 }
 
 // writeFile writes data (a string, or any value as JSON) to path, making its folder.
@@ -118,8 +124,13 @@ func setupClaude(t *testing.T, home, project, url, renderer string) []string {
 // setupCodex writes Codex's config for url into home (reused: see codexHome) and returns
 // the extra environment.
 func setupCodex(t *testing.T, home, project, url string) []string {
+	return setupCodexWith(t, home, project, url, "")
+}
+
+// setupCodexWith is setupCodex with extra top-level config lines (e.g. an approval policy).
+func setupCodexWith(t *testing.T, home, project, url, extra string) []string {
 	writeFile(t, filepath.Join(home, ".codex", "config.toml"), fmt.Sprintf(`# written by agentmux's agents tests
-model_provider = "mock"
+%smodel_provider = "mock"
 
 [model_providers.mock]
 name = "mock"
@@ -130,7 +141,7 @@ supports_websockets = false
 
 [projects.%q]
 trust_level = "trusted"
-`, url+"/v1", project))
+`, extra, url+"/v1", project))
 	return []string{"MOCK_API_KEY=dummy"}
 }
 
