@@ -4,9 +4,10 @@ package agents
 
 // Approval prompts of the real CLIs: the mock model answers a prompt holding the trigger
 // word with a call of the CLI's shell tool (internal/mockmodel Tool), each CLI run with its
-// permissions at their default (Codex with an approval policy that asks), so it stops and
+// permissions at their default (Codex with approval_policy on-request, the call asking to leave its sandbox), so it stops and
 // asks the person. The test waits for the parser's built-in profile to say NeedsApproval
-// on the screen and title (failing, with the screen, when it never does), records that
+// on the screen and title, then on the rows alone (failing, with the screen, when it never
+// does), records that
 // screen for parser/testdata (AGENTS_UPDATE_SCREENS=1), approves with Enter (the first,
 // highlighted choice: run it once), and checks that the CLI leaves the approval state,
 // runs the command (its file appears), sends the result back and ends idle with the mock's
@@ -45,7 +46,7 @@ func approval(t *testing.T, c cli) {
 	_ = os.Remove(filepath.Join(project, probeFile))
 	env := baseEnv(t, home)
 	if c.name == "codex" {
-		env = append(env, setupCodexWith(t, home, project, url, "approval_policy = \"untrusted\"\n")...)
+		env = append(env, setupCodexWith(t, home, project, url, "approval_policy = \"on-request\"\n")...)
 	} else {
 		env = append(env, c.setup(t, home, project, url)...)
 	}
@@ -70,7 +71,17 @@ func approval(t *testing.T, c cli) {
 	asked := tm.waitFor("the parser to see an approval prompt", 60*time.Second, func(s []string, title string) bool {
 		return parser.Classify(prof, title, s) == parser.NeedsApproval
 	})
+	// The title may say it first (Codex): the prompt's rows must say it too, as they are
+	// all a program without such titles (or a user profile without them) gives.
+	byTitle := parser.Classify(prof, tm.vt.Title(), nil) == parser.NeedsApproval
+	rows, err := tm.await(15*time.Second, func(s []string, _ string) bool {
+		return parser.Classify(prof, "", s) == parser.NeedsApproval
+	})
+	if err != nil {
+		t.Errorf("%s: the approval prompt's rows never matched the profile's ApprovalMarkers: %v\n%s", c.name, err, tm.dump())
+	}
 	screen, title := tm.vt.ScreenText(), tm.vt.Title()
+	t.Logf("%s: title says approval: %v; rows say it at +%.1fs", c.name, byTitle, (rows - typed).Seconds())
 	t.Logf("%s: tool call %s; approval seen at +%.1fs after the Enter, title %q\n%s",
 		c.name, call.Reply, (asked - typed).Seconds(), strings.TrimSpace(title), tm.dump())
 	if _, err := os.Stat(filepath.Join(project, probeFile)); err == nil {

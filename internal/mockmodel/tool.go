@@ -14,6 +14,9 @@ type Tool struct {
 	Trigger string
 	// Command is the shell command the call asks to run.
 	Command string
+	// Name is the tool to call; "" picks the first shell tool the request offers, or the
+	// API's usual one when it lists none (Codex sends no tool list to an unknown model).
+	Name string
 }
 
 // call is one tool call the server decided to make: the tool's name and its arguments.
@@ -43,19 +46,29 @@ var shellTools = []string{"Bash", "run_shell_command", "shell_command", "exec_co
 func (t *Tool) shellCall(offered []string, fallback string) call {
 	name := fallback
 	for _, s := range shellTools {
+		if t.Name != "" {
+			name = t.Name
+			break
+		}
 		if contains(offered, s) {
 			name = s
 			break
 		}
 	}
 	desc := "Run the command the test asked for"
+	// Codex's tools run in its sandbox without asking unless the call asks to leave it.
+	escalate := func(args map[string]any) call {
+		args["sandbox_permissions"] = "require_escalated"
+		args["justification"] = desc
+		return call{name, args}
+	}
 	switch name {
 	case "exec_command":
-		return call{name, map[string]any{"cmd": t.Command}}
+		return escalate(map[string]any{"cmd": t.Command})
 	case "shell":
-		return call{name, map[string]any{"command": []string{"bash", "-lc", t.Command}}}
+		return escalate(map[string]any{"command": []string{"bash", "-lc", t.Command}})
 	case "shell_command":
-		return call{name, map[string]any{"command": t.Command}}
+		return escalate(map[string]any{"command": t.Command})
 	}
 	return call{name, map[string]any{"command": t.Command, "description": desc}}
 }

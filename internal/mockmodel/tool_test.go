@@ -3,7 +3,8 @@ package mockmodel
 // Tool calls: with Options.Tool set, a turn whose prompt holds the trigger is answered, in
 // each API's own shape, with a call of the shell tool the request offers (its input being
 // the configured command); the turn that brings the tool's result back, though its history
-// still holds the trigger, is answered with text; a prompt without the trigger is text.
+// still holds the trigger, is answered with text; a prompt without the trigger is text. A
+// request offering no shell tool gets the API's usual one, or Tool.Name when set.
 
 import (
 	"encoding/json"
@@ -44,10 +45,11 @@ func TestAnthropicToolUse(t *testing.T) {
 }
 
 func TestOpenAIFunctionCall(t *testing.T) {
+	const esc = `"justification":"Run the command the test asked for","sandbox_permissions":"require_escalated"}`
 	for tool, want := range map[string]string{
-		"shell_command": `{"command":"echo agentmux-tool"}`,
-		"exec_command":  `{"cmd":"echo agentmux-tool"}`,
-		"shell":         `{"command":["bash","-lc","echo agentmux-tool"]}`,
+		"shell_command": `{"command":"echo agentmux-tool",` + esc,
+		"exec_command":  `{"cmd":"echo agentmux-tool",` + esc,
+		"shell":         `{"command":["bash","-lc","echo agentmux-tool"],` + esc,
 	} {
 		t.Run(tool, func(t *testing.T) {
 			_, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: testTool})
@@ -100,4 +102,20 @@ func TestNoTriggerNoTool(t *testing.T) {
 	_, _, body := post(t, hs.URL+"/v1/messages", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hello"}]}`)
 	evs := parseSSE(t, body)
 	equal(t, "block type", get(evs[1].Data, "content_block", "type"), any("text"))
+}
+
+func TestToolFallbackAndName(t *testing.T) {
+	noTools := `{"model":"m","stream":true,"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"run-tool"}]}]}`
+	for _, tc := range []struct {
+		tool *Tool
+		want string
+	}{
+		{testTool, "exec_command"}, // Codex 0.169 sends an unknown model no tool list, and runs exec_command
+		{&Tool{Trigger: "run-tool", Command: "true", Name: "shell"}, "shell"},
+	} {
+		_, hs := newTestServer(t, Options{Tool: tc.tool})
+		_, _, body := post(t, hs.URL+"/v1/responses", noTools)
+		evs := parseSSE(t, body)
+		equal(t, "tool name", get(evs[3].Data, "item", "name"), any(tc.want))
+	}
 }
