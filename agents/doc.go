@@ -3,7 +3,11 @@
 // against the fake model server of internal/mockmodel, first alone (a smoke test per CLI:
 // it starts, a typed message is submitted, the mock's answer appears, the title goes busy
 // and back to idle) and then inside the agentmux binary, linked, to check the relayed
-// conversation end to end.
+// conversation end to end (every pair of the three). Approval prompts are brought up by the
+// mock answering a trigger word with a shell tool call: each CLI alone must show one the
+// parser's built-in profile calls NeedsApproval (recorded into parser/testdata with
+// AGENTS_UPDATE_SCREENS=1), and in agentmux a linked pane showing one must say `needs you`
+// and get nothing typed into it until the person answers.
 //
 // Every test file carries the build tag `agents`, so `go test ./...` builds only this doc:
 // the tests need the CLIs and minutes of wall time, and never run in CI. Run them with

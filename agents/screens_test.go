@@ -15,8 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/agentmux/agentmux/vterm"
 )
 
 // recording is one saved screen: the rows a program showed (and, for a delta, the rows of
@@ -33,15 +31,6 @@ type recording struct {
 	typed, delta string
 	// before and screen are text rows.
 	before, screen []string
-}
-
-// lineTexts returns the texts of logical lines.
-func lineTexts(ls []vterm.TextLine) []string {
-	out := make([]string, len(ls))
-	for i, l := range ls {
-		out[i] = l.Text
-	}
-	return out
 }
 
 // saveScreen writes rec to parser/testdata/screens/real-NAME.txt when AGENTS_UPDATE_SCREENS=1.
