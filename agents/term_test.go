@@ -2,42 +2,36 @@
 
 package agents
 
-// The harness: a program in a PTY whose output is read through our emulator (vterm), with the
-// emulator's query replies written back to the PTY, so the CLIs see a capable terminal. Tests
-// wait on the screen or the title with a deadline: every read wakes the waiter through a
-// capacity-1 channel (no polling), and a timeout fails with the last screen and the titles
-// seen, so a failure shows what the program was doing.
+// The harness: a program in a PTY whose output internal/ptytest reads through our emulator
+// (vterm), with the emulator's query replies written back to the PTY, so the CLIs see a
+// capable terminal. Tests wait on the screen or the title with a deadline: every read wakes
+// the waiter (no polling), and a timeout fails with the last screen and the titles seen, so
+// a failure shows what the program was doing. The title log and the raw-output dump are the
+// agents tests' own.
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-
+	"github.com/agentmux/agentmux/internal/ptytest"
 	"github.com/agentmux/agentmux/vterm"
 )
 
 // term is one program running in a PTY, drawn by a vterm.Terminal.
 type term struct {
-	t    *testing.T
-	name string
-	cmd  *exec.Cmd
-	ptmx *os.File
-	vt   *vterm.Terminal
-
-	updated chan struct{} // capacity 1: the screen or title changed
-	writes  chan []byte   // to the writer goroutine: replies and typed input, in order
-	exited  chan struct{} // closed when the program has exited; waitErr is then set
-	drained chan struct{} // closed when the reader has seen the PTY close
-	waitErr error
-	start   time.Time
+	t     *testing.T
+	name  string
+	pt    *ptytest.Term
+	vt    *vterm.Terminal
+	start time.Time
 
 	mu     sync.Mutex
 	titles []titleAt // every title the program set, in order
@@ -53,80 +47,38 @@ type titleAt struct {
 // startTerm runs argv in dir with env (the whole environment) in a cols×rows PTY.
 func startTerm(t *testing.T, name string, argv []string, dir string, env []string, cols, rows int) *term {
 	t.Helper()
-	tm := &term{t: t, name: name, updated: make(chan struct{}, 1), writes: make(chan []byte, 256),
-		exited: make(chan struct{}), drained: make(chan struct{})}
-	tm.vt = vterm.New(vterm.Options{
-		Cols: cols, Rows: rows, Version: "agents-test",
-		Reply: func(b []byte) {
-			select { // must not block: the PTY writer goroutine does the writing
-			case tm.writes <- append([]byte(nil), b...):
-			default:
-			}
+	tm := &term{t: t, name: name, start: time.Now()}
+	pt, err := ptytest.Start(argv, ptytest.Options{
+		Cols: cols, Rows: rows, CellWidth: 8, CellHeight: 16,
+		Dir: dir, Env: env,
+		EndOnExit: true, // a CLI's daemon child may keep the PTY open after it exits
+		VT: vterm.Options{
+			Version: "agents-test",
+			OnEvent: func(e vterm.Event) {
+				if e.Kind == vterm.EventTitle {
+					tm.mu.Lock()
+					tm.titles = append(tm.titles, titleAt{time.Since(tm.start), e.Text})
+					tm.mu.Unlock()
+				}
+			},
 		},
-		OnEvent: func(e vterm.Event) {
-			if e.Kind == vterm.EventTitle {
-				tm.mu.Lock()
-				tm.titles = append(tm.titles, titleAt{time.Since(tm.start), e.Text})
-				tm.mu.Unlock()
-			}
+		OnOutput: func(p []byte) {
+			tm.mu.Lock()
+			tm.raw.Write(p)
+			tm.mu.Unlock()
 		},
 	})
-	tm.cmd = exec.Command(argv[0], argv[1:]...)
-	tm.cmd.Dir, tm.cmd.Env = dir, env
-	tm.start = time.Now()
-	ptmx, err := pty.StartWithSize(tm.cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows), X: uint16(cols * 8), Y: uint16(rows * 16)})
 	if err != nil {
 		t.Fatalf("start %s (%q): %v", name, argv, err)
 	}
-	tm.ptmx = ptmx
-	go func() { tm.waitErr = tm.cmd.Wait(); close(tm.exited) }()
-	go tm.readLoop()
-	go tm.writeLoop()
+	tm.pt, tm.vt = pt, pt.VT()
 	t.Cleanup(tm.stop)
 	return tm
 }
 
-// readLoop feeds the program's output to the emulator and wakes the waiter.
-func (tm *term) readLoop() {
-	defer close(tm.drained)
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := tm.ptmx.Read(buf)
-		if n > 0 {
-			tm.mu.Lock()
-			tm.raw.Write(buf[:n])
-			tm.mu.Unlock()
-			tm.vt.Write(buf[:n])
-			select {
-			case tm.updated <- struct{}{}:
-			default:
-			}
-		}
-		if err != nil {
-			return // EIO once the program and its children closed the PTY
-		}
-	}
-}
-
-// writeLoop writes replies and typed input to the PTY in order until the PTY closes.
-func (tm *term) writeLoop() {
-	for {
-		select {
-		case b := <-tm.writes:
-			if _, err := tm.ptmx.Write(b); err != nil {
-				return
-			}
-		case <-tm.drained:
-			return
-		}
-	}
-}
-
 // typeText sends s to the program as typed input.
 func (tm *term) typeText(s string) {
-	select {
-	case tm.writes <- []byte(s):
-	case <-tm.exited:
+	if err := tm.pt.Send([]byte(s)); err != nil {
 		tm.t.Fatalf("%s exited before %q could be typed\n%s", tm.name, s, tm.dump())
 	}
 }
@@ -158,23 +110,16 @@ func (tm *term) waitFor(what string, timeout time.Duration, cond func(screen []s
 // await is waitFor without failing: it returns an error when the program exits or the
 // timeout passes first.
 func (tm *term) await(timeout time.Duration, cond func(screen []string, title string) bool) (time.Duration, error) {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	for {
-		if cond(tm.vt.ScreenText(), tm.vt.Title()) {
-			return time.Since(tm.start), nil
-		}
-		select {
-		case <-tm.updated:
-		case <-tm.exited:
-			if cond(tm.vt.ScreenText(), tm.vt.Title()) {
-				return time.Since(tm.start), nil
-			}
-			return 0, fmt.Errorf("exited (%v)", tm.waitErr)
-		case <-deadline.C:
-			return 0, fmt.Errorf("timed out after %v", timeout)
-		}
+	ctx, cancel := context.WithTimeoutCause(context.Background(), timeout, fmt.Errorf("timed out after %v", timeout))
+	defer cancel()
+	_, err := tm.pt.Await(ctx, func(*vterm.Snapshot) bool { return cond(tm.vt.ScreenText(), tm.vt.Title()) })
+	if errors.Is(err, ptytest.ErrEnded) {
+		return 0, fmt.Errorf("exited (%v)", tm.pt.ExitErr())
 	}
+	if err != nil {
+		return 0, err
+	}
+	return time.Since(tm.start), nil
 }
 
 // waitText waits until the screen shows every one of texts.
@@ -254,18 +199,9 @@ func (tm *term) stop() {
 		_ = os.WriteFile(dir+"/"+tm.name+".raw", tm.raw.Bytes(), 0o644)
 		tm.mu.Unlock()
 	}
-	pgid := tm.cmd.Process.Pid // pty.Start makes the child a session and group leader
-	_ = syscall.Kill(-pgid, syscall.SIGHUP)
-	select {
-	case <-tm.exited:
-	case <-time.After(5 * time.Second):
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-tm.exited
-	}
-	_ = tm.ptmx.Close() // unblocks the reader even if a daemon child still holds the PTY
-	select {
-	case <-tm.drained:
-	case <-time.After(5 * time.Second):
+	tm.pt.Stop(syscall.SIGHUP, 5*time.Second) // as a closing terminal does
+	_ = tm.pt.Close()                         // ends the reader even if a daemon child still holds the PTY
+	if !tm.pt.Drain(5 * time.Second) {
 		tm.t.Errorf("%s: PTY reader still running 5 s after the program ended", tm.name)
 	}
 }

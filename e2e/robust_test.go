@@ -128,7 +128,7 @@ func TestOuterTerminalGoneEndsEverything(t *testing.T) {
 	}, waitLong)
 	pids := []int{readPid(t, pidA), readPid(t, pidB), readPid(t, pidC)}
 	closed := time.Now()
-	if err := s.pty.Close(); err != nil {
+	if err := s.term.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// The bound is the kill grace for the child that ignores SIGHUP (2 s), with room for

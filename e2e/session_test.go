@@ -1,28 +1,23 @@
 package e2e
 
-// session runs agentmux in a PTY and reads its screen through vterm. One goroutine reads
-// the PTY into the emulator and signals a capacity-1 update channel (bursts coalesce);
-// another writes to the PTY, in order, both the test's keys and the emulator's answers to
-// agentmux's start-up queries, so agentmux meets a terminal that answers like a real one.
-// Tests wait on the update channel for a screen condition, with a deadline that prints the
-// last screen; nothing sleeps.
+// session runs agentmux in a PTY through internal/ptytest, which reads its screen into
+// vterm and writes the test's keys and the emulator's answers to agentmux's start-up
+// queries to the PTY in order, so agentmux meets a terminal that answers like a real one.
+// What is e2e's own: agentmux's environment (fresh HOME, the race detector's log in a
+// temporary folder checked at cleanup), the raw-output record, the pane-aware screen and
+// the diag hook in failure messages. Tests wait for a screen condition with a deadline
+// that prints the last screen; nothing sleeps.
 
 import (
-	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
-	"github.com/creack/pty"
-
+	"github.com/agentmux/agentmux/internal/ptytest"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -34,17 +29,12 @@ const (
 
 type session struct {
 	t       *testing.T
-	cmd     *exec.Cmd
-	pty     *os.File
-	vt      *vterm.Terminal
+	term    *ptytest.Term
 	raceDir string
 
-	keys    chan []byte   // to the PTY, in order: keys and query answers
-	updates chan struct{} // capacity 1: the screen changed
-	eof     chan struct{} // closed when the PTY has no more output
-	exited  chan struct{} // closed when agentmux has exited; code is then valid
-	code    int
-	dropped atomic.Int64 // query answers that did not fit in keys
+	updates <-chan struct{} // capacity 1: the screen changed
+	eof     <-chan struct{} // closed when the PTY has no more output
+	exited  <-chan struct{} // closed when agentmux has exited
 
 	rawMu sync.Mutex
 	raw   []byte // everything agentmux wrote, when options.record is set
@@ -69,134 +59,50 @@ func start(t *testing.T, args ...string) *session {
 func startWith(t *testing.T, o options, args ...string) *session {
 	t.Helper()
 	home := t.TempDir()
-	s := &session{
-		t:       t,
-		raceDir: t.TempDir(),
-		keys:    make(chan []byte, 256),
-		updates: make(chan struct{}, 1),
-		eof:     make(chan struct{}),
-		exited:  make(chan struct{}),
-	}
-	s.vt = vterm.New(vterm.Options{
-		Cols: cols, Rows: rows,
-		KittyKeyboard: o.kitty,
-		Reply: func(b []byte) { // inside vterm's Write: never block
-			select {
-			case s.keys <- bytes.Clone(b):
-			default:
-				s.dropped.Add(1)
-			}
-		},
-	})
-	s.cmd = exec.Command(agentmuxBin, args...)
-	s.cmd.Env = append(os.Environ(),
+	s := &session{t: t, raceDir: t.TempDir()}
+	env := append(os.Environ(),
 		"TERM=xterm-256color",
 		"HOME="+home,
 		"XDG_STATE_HOME="+filepath.Join(home, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(home, "config"),
 		"GORACE=log_path="+filepath.Join(s.raceDir, "race"),
 	)
-	s.cmd.Env = append(s.cmd.Env, o.env...)
-	f, err := pty.StartWithSize(s.cmd, &pty.Winsize{Cols: cols, Rows: rows})
+	po := ptytest.Options{
+		Cols: cols, Rows: rows,
+		Env:      append(env, o.env...),
+		VT:       vterm.Options{KittyKeyboard: o.kitty},
+		Describe: s.describe,
+	}
+	if o.record {
+		po.OnOutput = func(p []byte) {
+			s.rawMu.Lock()
+			s.raw = append(s.raw, p...)
+			s.rawMu.Unlock()
+		}
+	}
+	term, err := ptytest.Start(append([]string{agentmuxBin}, args...), po)
 	if err != nil {
 		t.Fatalf("start agentmux: %v", err)
 	}
-	s.pty = pollable(t, f)
-	go s.read(o.record)
-	go s.write()
-	go s.wait()
+	s.term, s.updates, s.eof, s.exited = term, term.Updates(), term.EOF(), term.Exited()
 	t.Cleanup(s.close)
 	return s
-}
-
-// pollable returns f's descriptor as a non-blocking file that Go's poller watches, and
-// closes f. On a blocking descriptor, Close waits for a Read in progress to return, so
-// closing the master (the terminal going away) would wait for agentmux's next output.
-func pollable(t *testing.T, f *os.File) *os.File {
-	t.Helper()
-	fd, err := syscall.Dup(int(f.Fd()))
-	if err != nil {
-		t.Fatalf("dup the PTY master: %v", err)
-	}
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		t.Fatalf("PTY master non-blocking: %v", err)
-	}
-	f.Close()
-	return os.NewFile(uintptr(fd), "ptmx")
-}
-
-func (s *session) read(record bool) {
-	defer close(s.eof)
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := s.pty.Read(buf)
-		if n > 0 {
-			if record {
-				s.rawMu.Lock()
-				s.raw = append(s.raw, buf[:n]...)
-				s.rawMu.Unlock()
-			}
-			s.vt.Write(buf[:n])
-			select {
-			case s.updates <- struct{}{}:
-			default:
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (s *session) write() {
-	for {
-		select {
-		case b := <-s.keys:
-			if _, err := s.pty.Write(b); err != nil {
-				return
-			}
-		case <-s.eof:
-			return
-		}
-	}
-}
-
-func (s *session) wait() {
-	err := s.cmd.Wait()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		s.code = 0
-	case errors.As(err, &ee):
-		s.code = ee.ExitCode()
-	default:
-		s.code = -1
-	}
-	close(s.exited)
 }
 
 // resize sets the outer terminal's size: the test's emulator and the PTY's window (which
 // signals SIGWINCH to agentmux).
 func (s *session) resize(c, r int) {
 	s.t.Helper()
-	s.vt.Resize(c, r)
-	s.setWinsize(c, r)
+	if err := s.term.Resize(c, r); err != nil {
+		s.t.Fatal(err)
+	}
 }
 
-// setWinsize sets the PTY's window size only. It goes through SyscallConn, not Fd, which
-// would put the master back in blocking mode.
+// setWinsize sets the PTY's window size only.
 func (s *session) setWinsize(c, r int) {
 	s.t.Helper()
-	ws := struct{ rows, cols, x, y uint16 }{uint16(r), uint16(c), 0, 0}
-	rc, err := s.pty.SyscallConn()
-	if err != nil {
-		s.t.Fatalf("resize: %v", err)
-	}
-	var errno syscall.Errno
-	if err := rc.Control(func(fd uintptr) {
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
-	}); err != nil || errno != 0 {
-		s.t.Fatalf("resize to %d×%d: %v %v", c, r, err, errno)
+	if err := s.term.SetWinsize(c, r); err != nil {
+		s.t.Fatal(err)
 	}
 }
 
@@ -208,33 +114,25 @@ func (s *session) output() string {
 }
 
 // send types keys into agentmux.
-func (s *session) send(keys string) { s.keys <- []byte(keys) }
+func (s *session) send(keys string) {
+	if err := s.term.Send([]byte(keys)); err != nil {
+		s.t.Errorf("typing %q: agentmux %v", keys, err)
+	}
+}
 
 // screen is the current screen.
-func (s *session) screen() *screen { return newScreen(s.vt.Snapshot()) }
+func (s *session) screen() *screen { return newScreen(s.term.VT().Snapshot()) }
 
 // waitScreen waits until cond holds for the screen and returns that screen. On timeout,
 // or if agentmux exits first, it fails the test, printing the last screen.
 func (s *session) waitScreen(what string, cond func(*screen) bool, timeout time.Duration) *screen {
 	s.t.Helper()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	for {
-		scr := s.screen()
-		if cond(scr) {
-			return scr
-		}
-		select {
-		case <-s.updates:
-		case <-s.eof:
-			if scr := s.screen(); cond(scr) {
-				return scr
-			}
-			s.t.Fatalf("agentmux ended while waiting for %s; last screen:\n%s", what, s.describe())
-		case <-deadline.C:
-			s.t.Fatalf("timed out after %v waiting for %s; last screen:\n%s", timeout, what, s.describe())
-		}
-	}
+	var last *screen
+	s.term.Wait(s.t, timeout, what, func(snap *vterm.Snapshot) bool {
+		last = newScreen(snap)
+		return cond(last)
+	})
+	return last
 }
 
 // waitText waits until the screen shows every one of texts.
@@ -264,7 +162,7 @@ func (s *session) waitExit(timeout time.Duration) int {
 	s.t.Helper()
 	select {
 	case <-s.exited:
-		return s.code
+		return s.term.ExitCode()
 	case <-time.After(timeout):
 		s.t.Fatalf("agentmux did not exit within %v; screen:\n%s", timeout, s.describe())
 		return -1
@@ -275,30 +173,19 @@ func (s *session) waitExit(timeout time.Duration) int {
 // output to end, and fails the test if the race detector reported anything or a query
 // answer was dropped.
 func (s *session) close() {
-	select {
-	case <-s.exited:
-	default:
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.exited:
-		case <-time.After(waitLong):
-			s.t.Errorf("agentmux ignored SIGTERM for %v; killing it", waitLong)
-			_ = s.cmd.Process.Kill()
-			<-s.exited
-		}
+	if s.term.Stop(syscall.SIGTERM, waitLong) {
+		s.t.Errorf("agentmux ignored SIGTERM for %v; killed it", waitLong)
 	}
-	select {
-	case <-s.eof:
-	case <-time.After(waitLong):
+	if !s.term.Drain(waitLong) {
 		s.t.Errorf("the PTY still had output %v after agentmux exited", waitLong)
 	}
-	s.pty.Close()
+	s.term.Close()
 	reports, _ := filepath.Glob(filepath.Join(s.raceDir, "race*"))
 	for _, r := range reports {
 		b, _ := os.ReadFile(r)
 		s.t.Errorf("the race detector reported in %s:\n%s", filepath.Base(r), b)
 	}
-	if n := s.dropped.Load(); n > 0 {
+	if n := s.term.Dropped(); n > 0 {
 		s.t.Errorf("%d terminal answers were dropped (the key queue was full)", n)
 	}
 }

@@ -16,6 +16,8 @@ var allowed = map[string][]string{
 	"cmd/agentmux": {"ui", "demo", "ptyhost", "keys", "vterm", "relay", "parser"},
 	"ui":           {"relay", "parser", "ptyhost", "vterm", "keys"},
 	"relay":        {"parser"},
+	// The PTY harness the tests of e2e, internal/sysbench and agents share.
+	"internal/ptytest": {"vterm"},
 	// The standalone fake model server used by `make test-agents`.
 	"internal/mockmodel/cmd/mockmodel": {"internal/mockmodel"},
 }

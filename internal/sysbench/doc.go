@@ -4,8 +4,9 @@
 // the same run, so the ratios hold on whatever machine runs them.
 //
 // The benchmarks live in the package's _test.go files; the package itself has no code and
-// imports nothing. The benchmarks (test code) import vterm to read agentmux's screen and
-// github.com/creack/pty for the PTYs; nothing may import sysbench.
+// imports nothing. The benchmarks (test code) run programs in PTYs read through vterm with
+// internal/ptytest, import vterm to read agentmux's screen and github.com/creack/pty for
+// the emulator-only PTY benchmark; nothing may import sysbench.
 //
 //   - BenchmarkCatColoredLog: `cat` of a 64 MB SGR-coloured log in one agentmux pane vs a
 //     detached tmux pane of the same size (agentmux_s, tmux_s, ratio), and vs tmux with a

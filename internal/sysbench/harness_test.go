@@ -1,15 +1,15 @@
 package sysbench
 
 // The harness: agentmux is built once per test binary (sync.Once) into a temporary folder
-// that TestMain removes, and runs in a PTY whose master one goroutine reads into a
-// vterm.Terminal, signalling a capacity-1 update channel (bursts coalesce). Another
-// goroutine writes to the PTY, in order, the benchmark's keys and the emulator's answers to
-// the start-up queries, so agentmux (or an attached tmux client) meets a terminal that
-// answers like a real one. Waits are on the update channel for a screen condition, with a
-// deadline; nothing sleeps to synchronise.
+// that TestMain removes, and runs in a PTY through internal/ptytest, which reads the master
+// into a vterm.Terminal, signalling a capacity-1 update channel (bursts coalesce), and
+// writes to the PTY, in order, the benchmark's keys and the emulator's answers to the
+// start-up queries, so agentmux (or an attached tmux client) meets a terminal that answers
+// like a real one. What is sysbench's own: the build, the children's environment, the count
+// of output bytes and the quiet wait. Waits are on the update channel for a screen
+// condition, with a deadline; nothing sleeps to synchronise.
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -22,8 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-
+	"github.com/agentmux/agentmux/internal/ptytest"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -116,16 +115,12 @@ func childEnv(tb testing.TB) []string {
 		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"))
 }
 
-// session is a program running in a PTY of outerCols×outerRows, read through vterm.
+// session is a program running in a PTY of outerCols×outerRows, read through vterm by
+// ptytest.
 type session struct {
 	tb      testing.TB
-	cmd     *exec.Cmd
-	pty     *os.File
-	vt      *vterm.Terminal
-	keys    chan []byte   // to the PTY, in order: keys and query answers
-	updates chan struct{} // capacity 1: output arrived
-	eof     chan struct{} // closed when the PTY has no more output
-	exited  chan struct{} // closed when the program has exited
+	term    *ptytest.Term
+	exited  <-chan struct{} // closed when the program has exited
 	closeMu sync.Once
 	outN    atomic.Int64 // bytes read from the PTY so far
 }
@@ -133,96 +128,36 @@ type session struct {
 // startSession runs argv in a PTY; it is ended by tb's cleanup if not before.
 func startSession(tb testing.TB, argv ...string) *session {
 	tb.Helper()
-	s := &session{
-		tb:      tb,
-		keys:    make(chan []byte, 1024),
-		updates: make(chan struct{}, 1),
-		eof:     make(chan struct{}),
-		exited:  make(chan struct{}),
-	}
-	s.vt = vterm.New(vterm.Options{
+	s := &session{tb: tb}
+	term, err := ptytest.Start(argv, ptytest.Options{
 		Cols: outerCols, Rows: outerRows,
-		Reply: func(b []byte) { // inside vterm's Write: must not block
-			select {
-			case s.keys <- bytes.Clone(b):
-			default:
-			}
-		},
+		Env:      childEnv(tb),
+		Queue:    1024,
+		OnOutput: func(p []byte) { s.outN.Add(int64(len(p))) },
 	})
-	s.cmd = exec.Command(argv[0], argv[1:]...)
-	s.cmd.Env = childEnv(tb)
-	f, err := pty.StartWithSize(s.cmd, &pty.Winsize{Cols: outerCols, Rows: outerRows})
 	if err != nil {
-		tb.Fatalf("start %s: %v", argv[0], err)
+		tb.Fatal(err)
 	}
-	s.pty = f
-	go s.read()
-	go s.write()
-	go func() { _ = s.cmd.Wait(); close(s.exited) }()
+	s.term, s.exited = term, term.Exited()
 	tb.Cleanup(s.close)
 	return s
 }
 
-func (s *session) read() {
-	defer close(s.eof)
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := s.pty.Read(buf)
-		if n > 0 {
-			s.outN.Add(int64(n))
-			s.vt.Write(buf[:n])
-			select {
-			case s.updates <- struct{}{}:
-			default:
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (s *session) write() {
-	for {
-		select {
-		case b := <-s.keys:
-			if _, err := s.pty.Write(b); err != nil {
-				return
-			}
-		case <-s.eof:
-			return
-		}
-	}
-}
-
 // send queues bytes for the PTY (after any query answers already queued).
-func (s *session) send(b []byte) { s.keys <- b }
+func (s *session) send(b []byte) {
+	if err := s.term.Send(b); err != nil {
+		s.tb.Fatalf("send %q: %s %v; screen:\n%s", b, s.term.Name(), err, s.dump())
+	}
+}
 
 // pid is the program's process id.
-func (s *session) pid() int { return s.cmd.Process.Pid }
+func (s *session) pid() int { return s.term.Pid() }
 
 // waitScreen waits until cond holds for the screen and returns that snapshot; on
 // timeout, or if the output ends first, it fails the benchmark with the last screen.
 func (s *session) waitScreen(what string, timeout time.Duration, cond func(*vterm.Snapshot) bool) *vterm.Snapshot {
 	s.tb.Helper()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	for {
-		snap := s.vt.Snapshot()
-		if cond(snap) {
-			return snap
-		}
-		select {
-		case <-s.updates:
-		case <-s.eof:
-			if snap := s.vt.Snapshot(); cond(snap) {
-				return snap
-			}
-			s.tb.Fatalf("output ended while waiting for %s; last screen:\n%s", what, s.dump())
-		case <-deadline.C:
-			s.tb.Fatalf("timed out after %v waiting for %s; last screen:\n%s", timeout, what, s.dump())
-		}
-	}
+	return s.term.Wait(s.tb, timeout, what, cond)
 }
 
 // waitText waits until every one of texts is on the screen.
@@ -247,43 +182,32 @@ func (s *session) waitQuiet(quiet, timeout time.Duration) bool {
 	defer still.Stop()
 	for {
 		select {
-		case <-s.updates:
+		case <-s.term.Updates():
 			still.Reset(quiet)
 		case <-still.C:
 			return true
 		case <-deadline.C:
 			return false
-		case <-s.eof:
+		case <-s.term.EOF():
 			return false
 		}
 	}
 }
 
 // dump is the screen as text, for failure messages.
-func (s *session) dump() string { return strings.Join(s.vt.ScreenText(), "\n") }
+func (s *session) dump() string { return s.term.Describe() }
 
 // close ends the program (SIGTERM, SIGKILL to its process group after a grace period)
 // and waits for its output to end.
 func (s *session) close() {
 	s.closeMu.Do(func() {
-		select {
-		case <-s.exited:
-		default:
-			_ = s.cmd.Process.Signal(syscall.SIGTERM)
-			select {
-			case <-s.exited:
-			case <-time.After(10 * time.Second):
-				s.tb.Errorf("%s ignored SIGTERM for 10s; killing it", s.cmd.Path)
-				_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-				<-s.exited
-			}
+		if s.term.Stop(syscall.SIGTERM, 10*time.Second) {
+			s.tb.Errorf("%s ignored SIGTERM for 10s; killed it", s.term.Name())
 		}
-		select {
-		case <-s.eof:
-		case <-time.After(10 * time.Second):
-			s.tb.Errorf("the PTY of %s still had output 10s after it exited", s.cmd.Path)
+		if !s.term.Drain(10 * time.Second) {
+			s.tb.Errorf("the PTY of %s still had output 10s after it exited", s.term.Name())
 		}
-		s.pty.Close()
+		s.term.Close()
 	})
 }
 
