@@ -76,11 +76,16 @@ func (m *model) forwardKey(k keys.Key) tea.Cmd {
 	if m.host.KittyKeyboard() {
 		mode.KittyFlags = md.KittyFlags
 	}
-	m.host.Write(p.ID, keys.Encode(k, mode))
+	m.toPane(p.ID, keys.Encode(k, mode))
 	echo := m.expectEcho(p.ID)
 	m.rl.key(p.ID, k, m.now())
 	return tea.Batch(echo, m.afterRelay())
 }
+
+// toPane writes what the person sends to pane id (keys, pastes, mouse and focus reports)
+// through the relay wire's input gate, so it never lands inside a delivery the relay has
+// typed but not yet submitted.
+func (m *model) toPane(id int, b []byte) { m.rl.input(id, b) }
 
 // handlePaste delivers a paste to the focused pane as one bracketed paste when its
 // program enabled mode 2004, as plain bytes otherwise. A pending prefix, question or
@@ -100,7 +105,7 @@ func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 	if m.logv.open {
 		m.toggleLog() // the paste goes to the pane, whose input row the log covered
 	}
-	m.host.Write(p.ID, keys.EncodePaste(ev.Text, p.Term.Snapshot().Modes.BracketedPaste))
+	m.toPane(p.ID, keys.EncodePaste(ev.Text, p.Term.Snapshot().Modes.BracketedPaste))
 	echo := m.expectEcho(p.ID)
 	m.rl.paste(p.ID, ev.Text, m.now())
 	return tea.Batch(echo, m.afterRelay())
@@ -111,7 +116,7 @@ func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 func (m *model) handleFocus(ev keys.Focus) {
 	for _, p := range m.host.Panes() {
 		if !p.Exited && p.Term.Snapshot().Modes.FocusEvents {
-			m.host.Write(p.ID, keys.EncodeFocus(ev.In))
+			m.toPane(p.ID, keys.EncodeFocus(ev.In))
 		}
 	}
 }

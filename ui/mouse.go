@@ -64,7 +64,7 @@ func (m *model) handleMouse(ev keys.Mouse) tea.Cmd {
 			}
 			b := keys.Encode(arrow, keys.Mode{AppCursor: snap.Modes.AppCursor})
 			for range wheelLines {
-				m.host.Write(id, b)
+				m.toPane(id, b)
 			}
 		default:
 			m.wheel(p, v, up)
@@ -100,5 +100,5 @@ func (m *model) forwardMouse(id int, ev keys.Mouse, clamp bool) {
 		y = min(max(y, 0), max(v.content.H-1, 0))
 	}
 	md := p.Term.Snapshot().Modes
-	m.host.Write(id, keys.EncodeMouse(ev, x, y, keys.MouseMode(md.Mouse), keys.MouseEncoding(md.MouseEnc)))
+	m.toPane(id, keys.EncodeMouse(ev, x, y, keys.MouseMode(md.Mouse), keys.MouseEncoding(md.MouseEnc)))
 }

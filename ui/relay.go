@@ -53,11 +53,11 @@ func (s termScreen) TextFrom(n int64) []relay.Line {
 // written through.
 //
 // The input gate: between a delivery's Type and its Submit (about 200 ms) whatever the
-// ui writes to that pane for the person (keys, pastes, mouse and focus reports) is held
-// in order and written right after the submitting carriage return, so none of it joins
-// the delivery's text or is submitted with it. The gate sits in each opened pane's
-// Process (paneInput), so every ui write passes it; the relay's own writes and the
-// emulator's query replies go to the program directly.
+// ui writes to that pane for the person (keys, pastes, mouse and focus reports: all of it
+// goes through input, via model.toPane) is held in order and written right after the
+// submitting carriage return, so none of it joins the delivery's text or is submitted
+// with it. The relay's own writes and the emulator's query replies go to the program
+// directly.
 //
 // Lock rule: owned by the ui's event loop, like the Host.
 type relayWire struct {
@@ -65,20 +65,9 @@ type relayWire struct {
 	host     *Host
 	profiles parser.Profiles
 	drafts   map[int][]rune   // unsent input per pane
-	procs    map[int]Process  // each opened pane's own process, past its gate
 	held     map[int][][]byte // panes whose gate is closed: the person's writes held, in order
 	logged   int              // relay log entries already announced
 }
-
-// paneInput is a pane's Process with the relay wire's input gate in front of Write.
-type paneInput struct {
-	Process
-	w  *relayWire
-	id int
-}
-
-// Write passes b to the program, or holds it while a delivery waits for its submit.
-func (in *paneInput) Write(b []byte) { in.w.input(in.id, b) }
 
 // newRelayWire makes the relay for cfg and opens every pane of host in it; with
 // cfg.Link the panes start linked in one group.
@@ -88,7 +77,6 @@ func newRelayWire(cfg Config, host *Host, now time.Time) *relayWire {
 		host:     host,
 		profiles: cfg.Profiles,
 		drafts:   map[int][]rune{},
-		procs:    map[int]Process{},
 		held:     map[int][][]byte{},
 	}
 	if w.profiles == nil {
@@ -102,7 +90,6 @@ func newRelayWire(cfg Config, host *Host, now time.Time) *relayWire {
 				prof = named
 			}
 		}
-		w.gate(p)
 		w.handle(relay.Open{Pane: p.ID, Name: p.Name, Profile: prof, Screen: termScreen{p.Term}}, now)
 		ids = append(ids, p.ID)
 	}
@@ -128,11 +115,10 @@ func (w *relayWire) tick(now time.Time) { w.run(w.r.Tick(now)) }
 func (w *relayWire) run(acts []relay.Action) {
 	for _, a := range acts {
 		id := a.Target()
-		proc := w.procs[id]
-		if p := w.host.Pane(id); p == nil || p.Exited || proc == nil {
+		if p := w.host.Pane(id); p == nil || p.Exited {
 			continue
 		}
-		proc.Write(a.Bytes())
+		w.host.Write(id, a.Bytes())
 		switch a.(type) {
 		case relay.Type:
 			if _, ok := w.held[id]; !ok {
@@ -149,17 +135,6 @@ func (w *relayWire) run(acts []relay.Action) {
 	}
 }
 
-// gate puts the input gate in front of pane p's process (once: a gate already there
-// from an earlier wire is replaced).
-func (w *relayWire) gate(p *Pane) {
-	proc := p.Proc
-	if in, ok := proc.(*paneInput); ok {
-		proc = in.Process
-	}
-	w.procs[p.ID] = proc
-	p.Proc = &paneInput{Process: proc, w: w, id: p.ID}
-}
-
 // input writes b, which the ui sends to pane id for the person, or holds it while the
 // pane's gate is closed.
 func (w *relayWire) input(id int, b []byte) {
@@ -167,7 +142,7 @@ func (w *relayWire) input(id int, b []byte) {
 		w.held[id] = append(q, append([]byte(nil), b...))
 		return
 	}
-	w.procs[id].Write(b)
+	w.host.Write(id, b)
 }
 
 // release opens pane id's gate, writing what it held in order.
@@ -181,7 +156,7 @@ func (w *relayWire) release(id int) {
 		return
 	}
 	for _, b := range q {
-		w.procs[id].Write(b)
+		w.host.Write(id, b)
 	}
 }
 
