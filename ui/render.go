@@ -194,43 +194,22 @@ func appendSGR(b []byte, s vterm.Style, fromStyled bool) []byte {
 	if fromStyled {
 		param("0")
 	}
-	a := s.Attr
-	if a&vterm.AttrBold != 0 {
-		param("1")
+	for _, f := range sgrAttrsBeforeUnderline {
+		if s.Attr&f.attr != 0 {
+			param(f.param)
+		}
 	}
-	if a&vterm.AttrDim != 0 {
-		param("2")
+	if u := s.Underline; u != vterm.UnderlineNone {
+		if int(u) < len(underlineParams) {
+			param(underlineParams[u])
+		} else {
+			param("4") // a style this renderer does not know still underlines
+		}
 	}
-	if a&vterm.AttrItalic != 0 {
-		param("3")
-	}
-	switch s.Underline {
-	case vterm.UnderlineNone:
-	case vterm.UnderlineDouble:
-		param("4:2")
-	case vterm.UnderlineCurly:
-		param("4:3")
-	case vterm.UnderlineDotted:
-		param("4:4")
-	case vterm.UnderlineDashed:
-		param("4:5")
-	default:
-		param("4")
-	}
-	if a&vterm.AttrBlink != 0 {
-		param("5")
-	}
-	if a&vterm.AttrReverse != 0 {
-		param("7")
-	}
-	if a&vterm.AttrHidden != 0 {
-		param("8")
-	}
-	if a&vterm.AttrStrike != 0 {
-		param("9")
-	}
-	if a&vterm.AttrOverline != 0 {
-		param("53")
+	for _, f := range sgrAttrsAfterUnderline {
+		if s.Attr&f.attr != 0 {
+			param(f.param)
+		}
 	}
 	if !s.FG.IsDefault() {
 		if sep {
@@ -254,6 +233,26 @@ func appendSGR(b []byte, s vterm.Style, fromStyled bool) []byte {
 	}
 	return append(b, 'm')
 }
+
+// sgrAttr pairs an attribute with its SGR parameter. The two tables keep the parameters
+// in SGR's numeric order around the underline, so equal styles always give equal bytes.
+type sgrAttr struct {
+	attr  vterm.Attr
+	param string
+}
+
+var (
+	sgrAttrsBeforeUnderline = []sgrAttr{{vterm.AttrBold, "1"}, {vterm.AttrDim, "2"}, {vterm.AttrItalic, "3"}}
+	sgrAttrsAfterUnderline  = []sgrAttr{
+		{vterm.AttrBlink, "5"}, {vterm.AttrReverse, "7"}, {vterm.AttrHidden, "8"},
+		{vterm.AttrStrike, "9"}, {vterm.AttrOverline, "53"},
+	}
+	// underlineParams is the SGR parameter of each underline style (single is plain 4).
+	underlineParams = [...]string{
+		vterm.UnderlineSingle: "4", vterm.UnderlineDouble: "4:2", vterm.UnderlineCurly: "4:3",
+		vterm.UnderlineDotted: "4:4", vterm.UnderlineDashed: "4:5",
+	}
+)
 
 // appendColor appends the SGR parameters for c: base+i for the 8 ANSI colours,
 // bright+i-8 for the bright ones, ext;5;i for the rest of the palette and ext;2;r;g;b
