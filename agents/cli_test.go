@@ -3,7 +3,7 @@
 package agents
 
 // What each CLI needs to run offline against the mock server (the setup recorded in
-// ../shared/fixtures/agent-streams/README.md), and how its screen and title say it is ready,
+// testdata/agent-streams/README.md), and how its screen and title say it is ready,
 // busy or idle. Claude Code and Gemini CLI get a fresh HOME per test; Codex copies ~400 MB
 // into each new HOME and leaves an app-server daemon behind, so it gets one HOME in the
 // cache folder, reused across runs, and the daemon is stopped when the test ends.

@@ -1,7 +1,7 @@
 package parser
 
 // The built-in profiles were measured on Claude Code 2.1.330, Codex CLI 0.169.0 and
-// Gemini CLI 0.61.0 (../shared/fixtures/agent-streams): the patterns below are exactly
+// Gemini CLI 0.61.0 (testdata/agent-streams): the patterns below are exactly
 // what those versions print. A user's profiles file can override or extend any of them.
 
 // pats compiles a list of built-in expressions.

@@ -2,7 +2,7 @@ package parser
 
 // This file regenerates testdata/screens/*.txt, the pre-rendered screens the fixture tests
 // read. It is skipped unless -update is given, and needs tmux: every sample replays a prefix
-// of a recorded agent stream (../../shared/fixtures/agent-streams/NAME.raw, cut at a read
+// of a recorded agent stream (../testdata/agent-streams/NAME.raw, cut at a read
 // boundary of NAME.chunks.json) into a fresh 120x40 tmux pane and captures it. A cursor
 // position query after the replay makes sure tmux parsed every byte before the capture.
 //
@@ -23,7 +23,7 @@ import (
 
 var update = flag.Bool("update", false, "regenerate testdata/screens with tmux")
 
-const fixtureDir = "../../shared/fixtures/agent-streams"
+const fixtureDir = "../testdata/agent-streams"
 
 // fixtureNames are the recorded turns rendered into testdata/screens.
 var fixtureNames = []string{"claude-code-turn", "claude-code-fullscreen-turn", "codex-turn", "gemini-turn"}

@@ -1,6 +1,6 @@
 package ui
 
-// Strategy: the recorded agent turns (../shared/fixtures/agent-streams/*-turn.raw, real
+// Strategy: the recorded agent turns (testdata/agent-streams/*-turn.raw, real
 // Claude Code classic and fullscreen, Codex and Gemini CLI output) end to end in process,
 // through everything the ui uses except the PTY: the raw bytes are written, read by read,
 // into a real vterm.Terminal (120×40, replies discarded) at the recorded read times on a
@@ -43,7 +43,7 @@ import (
 const streamAnswer = "Hello from the offline mock server. Line two done."
 
 // streamDir holds the recordings.
-var streamDir = filepath.Join("..", "..", "shared", "fixtures", "agent-streams")
+var streamDir = filepath.Join("..", "testdata", "agent-streams")
 
 // piece is some bytes the pane's program printed, read at a time since it started.
 type piece struct {

@@ -1,7 +1,7 @@
 package vterm_test
 
 // Fixture replay: the real start-up and turn streams of Claude Code, Codex and Gemini CLI
-// (../shared/fixtures/agent-streams/NAME.raw, recorded at 120×40) are played into a
+// (testdata/agent-streams/NAME.raw, recorded at 120×40) are played into a
 // Terminal of the same size. The screen must match the "Final screen" block of NAME.md
 // (what tmux 3.3a showed for the same bytes; rows not listed must be blank), as must the
 // replay state line (alt, cx, cy, title). Every query in the stream must get its reply

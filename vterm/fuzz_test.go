@@ -92,7 +92,7 @@ func fuzzSeedInputs() [][]byte {
 		ops := genStream(rand.New(rand.NewPCG(seed, 99)), cfg, 60)
 		out = append(out, fuzzInput(cfg.cols, cfg.rows, 7, 3, byte(seed*37), encodeOps(ops)))
 	}
-	raws, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "agent-streams", "*.raw"))
+	raws, _ := filepath.Glob(filepath.Join("..", "testdata", "agent-streams", "*.raw"))
 	for i, p := range raws {
 		b, err := os.ReadFile(p)
 		if err != nil {

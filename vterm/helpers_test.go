@@ -21,17 +21,17 @@ import (
 	"github.com/agentmux/agentmux/vterm"
 )
 
-// fixtureDir returns the agent-stream fixtures folder that sits beside the repository
-// (../../shared/fixtures/agent-streams from this package), or skips the test when the
-// checkout does not have it.
+// fixtureDir returns the recorded agent streams kept in the repository
+// (testdata/agent-streams at the module root). A checkout without them is broken, so the
+// test fails rather than skips.
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "fixtures", "agent-streams"))
+	dir, err := filepath.Abs(filepath.Join("..", "testdata", "agent-streams"))
 	if err != nil {
 		t.Fatalf("resolve fixture dir: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		t.Skipf("agent-stream fixtures not found at %s (expected shared/ beside the repository): %v", dir, err)
+		t.Fatalf("agent-stream fixtures missing at %s: %v", dir, err)
 	}
 	return dir
 }

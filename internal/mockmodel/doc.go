@@ -12,8 +12,8 @@
 // such as [Numbered]), streamed word by word over a configurable duration so the client's busy
 // UI is visible. Side requests the CLIs make on their own (title generation, routing, the
 // next-speaker check) get a short answer, as JSON shaped by the request's schema when one is
-// given. Anything else is answered 200 `{}`-style or 404 like the Python reference in
-// ../shared/fixtures/agent-streams/tools. Every request is recorded in a log the tests can read
+// given. Anything else is answered 200 `{}`-style or 404 like the Python reference that
+// recorded the streams in testdata/agent-streams. Every request is recorded in a log the tests can read
 // ([Server.Requests]) or wait on ([Server.WaitFor]).
 //
 // The package owns only the HTTP side of the fake: it imports nothing of the project, and no
