@@ -107,7 +107,7 @@ func BenchmarkKeystrokeToWrite(b *testing.B) {
 	f := hs.procs[1]
 	var at time.Time
 	f.onWrite = func() { at = time.Now() }
-	msg := inputMsg{Events: []any{keys.Key{Code: keys.KeyRune, Rune: 'x'}}}
+	msg := inputMsg{Events: []keys.Event{keys.Key{Code: keys.KeyRune, Rune: 'x'}}}
 	lat := make([]time.Duration, 0, 1<<16)
 	b.ReportAllocs()
 	for b.Loop() {

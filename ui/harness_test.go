@@ -160,7 +160,7 @@ func (hs *harness) output(id int, s string) {
 
 // press delivers keys as one input batch.
 func (hs *harness) press(ks ...keys.Key) {
-	evs := make([]any, len(ks))
+	evs := make([]keys.Event, len(ks))
 	for i, k := range ks {
 		evs[i] = k
 	}
@@ -168,7 +168,7 @@ func (hs *harness) press(ks ...keys.Key) {
 }
 
 // input delivers arbitrary events as one batch.
-func (hs *harness) input(evs ...any) { hs.send(inputMsg{Events: evs}) }
+func (hs *harness) input(evs ...keys.Event) { hs.send(inputMsg{Events: evs}) }
 
 // exit ends pane id's program with code.
 func (hs *harness) exit(id, code int) {

@@ -145,7 +145,7 @@ func (ir *inputReader) fail(ctx context.Context, err error) {
 // probe reads the answers to the start-up queries until the DA1 sentinel arrives or
 // timeout passes. It returns the answers, and every other event (keys typed meanwhile)
 // so they can be replayed into the model: nothing typed at start-up is lost.
-func (ir *inputReader) probe(timeout time.Duration) (replies []keys.Reply, other []any, err error) {
+func (ir *inputReader) probe(timeout time.Duration) (replies []keys.Reply, other []keys.Event, err error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {

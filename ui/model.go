@@ -77,7 +77,7 @@ type modelOptions struct {
 	input         <-chan inputMsg    // decoded outer input; nil when tests feed inputMsg
 	renderer      *lipgloss.Renderer // lipgloss renderer (tests pin its colour profile)
 	now           func() time.Time   // the clock for frame throttling
-	initial       []any              // input read while probing the terminal, replayed first
+	initial       []keys.Event       // input read while probing the terminal, replayed first
 	screen        presenter          // where frames go; nil: only View
 }
 
@@ -126,7 +126,7 @@ type model struct {
 	shownGen   uint64 // the frame last handed to scr
 	scr        presenter
 
-	initial  []any
+	initial  []keys.Event
 	quitting bool  // tea.Quit has been returned
 	err      error // why the program quit, when it was an error
 }

@@ -145,7 +145,7 @@ func TestCloseAndQuit(t *testing.T) {
 	if !strings.Contains(hs.text(), "close pane 1 a? (y/n)") {
 		t.Fatalf("no close question on the status line:\n%s", hs.text())
 	}
-	cmd := hs.send(inputMsg{Events: []any{runeKey('y')}})
+	cmd := hs.send(inputMsg{Events: []keys.Event{runeKey('y')}})
 	if hs.host.Pane(1) != nil || hs.m.focus != 2 {
 		t.Fatalf("pane 1 not closed (focus %d)", hs.m.focus)
 	}

@@ -6,13 +6,15 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agentmux/agentmux/keys"
 )
 
 // inputMsg carries the events decoded from one read of the outer terminal (keys.Key,
 // keys.Paste, keys.Mouse, keys.Focus, keys.Reply), in order. Err is set when input ended
 // (the terminal went away) or its goroutines failed.
 type inputMsg struct {
-	Events []any
+	Events []keys.Event
 	Err    error
 	// replay marks input read before the program started: handling it does not re-arm
 	// waitForInput (exactly one wait is outstanding at any time, so batches keep order).

@@ -35,7 +35,7 @@ func TestProgram(t *testing.T) {
 		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 
 	// Keys typed go to pane 1.
-	tm.Send(inputMsg{Events: []any{runeKey('h'), runeKey('i')}})
+	tm.Send(inputMsg{Events: []keys.Event{runeKey('h'), runeKey('i')}})
 	deadline := time.After(5 * time.Second)
 	for got := ""; got != "hi"; {
 		select {
@@ -48,10 +48,10 @@ func TestProgram(t *testing.T) {
 		}
 	}
 
-	tm.Send(inputMsg{Events: []any{testPrefix, runeKey('q')}})
+	tm.Send(inputMsg{Events: []keys.Event{testPrefix, runeKey('q')}})
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("quit agentmux?")) },
 		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
-	tm.Send(inputMsg{Events: []any{keys.Key{Code: keys.KeyRune, Rune: 'y'}}})
+	tm.Send(inputMsg{Events: []keys.Event{keys.Key{Code: keys.KeyRune, Rune: 'y'}}})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	// As Run does after the program: end the panes, which ends their watchers.
 	if err := hs.host.CloseAll(); err != nil {

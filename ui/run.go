@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -128,7 +129,7 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 // default colours go to the Host (every emulator answers OSC 10/11 with them) and kitty
 // keyboard support turns on kitty reports. Other input read meanwhile is returned for
 // the model to replay.
-func probeTerminal(o *outer, ir *inputReader, host *Host, log *slog.Logger) ([]any, error) {
+func probeTerminal(o *outer, ir *inputReader, host *Host, log *slog.Logger) ([]keys.Event, error) {
 	replies, early, err := ir.probe(probeTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("read terminal: %w", err)
