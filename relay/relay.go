@@ -17,9 +17,11 @@ type Relay struct {
 	nGroups int          // groups ever made, for IDs
 	nDeliv  int          // deliveries ever made, for IDs
 	direct  map[pair]int // turns spent by @relay commands between panes not in one group
-	entries []*Entry
-	logged  int       // entries ever logged
-	now     time.Time // the latest time seen
+	// external counts the turns external members spent into each pane (message.go).
+	external map[extPair]int
+	entries  []*Entry
+	logged   int       // entries ever logged
+	now      time.Time // the latest time seen
 }
 
 // New returns a relay with no panes.
