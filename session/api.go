@@ -160,6 +160,18 @@ type (
 	GroupStatus = relay.GroupStatus
 )
 
+// The phases of a delivery (relay.Phase), for clients that show them.
+const (
+	Waiting       = relay.Waiting
+	WaitingPerson = relay.WaitingPerson
+	HeldPhase     = relay.Held
+	Typed         = relay.Typed
+	Submitted     = relay.Submitted
+	Confirmed     = relay.Confirmed
+	Failed        = relay.Failed
+	Dropped       = relay.Dropped
+)
+
 // Status summarises the relay for a status line.
 type Status struct {
 	// Summary reads e.g. "1⇄2 3/8 · 1 waiting"; "" when there is nothing to say.

@@ -79,8 +79,9 @@ func (s *Session) Input(id int, b []byte) {
 }
 
 // Resize sets pane id's emulator and window size (at least 1×1); nothing when unchanged.
+// It returns once the emulator has its new size, so a Snapshot taken next shows it.
 func (s *Session) Resize(id, cols, rows int) {
-	s.post(func() {
+	s.call(func() {
 		p := s.pane(id)
 		cols, rows := max(cols, 1), max(rows, 1)
 		if p == nil || p.cols == cols && p.rows == rows {

@@ -6,7 +6,12 @@ import (
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/session"
 )
+
+// PaneSpec is a pane to start: its name, its program's argument vector and its relay
+// profile (the session's own type; Run fills in the size the layout gives it).
+type PaneSpec = session.PaneSpec
 
 // Config is everything the command line decided, handed to Run.
 type Config struct {
@@ -18,7 +23,7 @@ type Config struct {
 	// Layout is the arrangement of the panes.
 	Layout LayoutKind
 
-	// Link, Turns and Idle configure the relay (UX.md: --link, --turns, --idle): Link
+	// Link, Turns and Idle configure the relay (--link, --turns, --idle): Link
 	// puts every pane in one group at start; zero Turns and Idle take the relay's
 	// defaults.
 	Link  bool
