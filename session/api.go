@@ -57,8 +57,9 @@ func StartPTY(spec ptyhost.Spec, out io.Writer) (Process, error) {
 // real clock is the default; tests drive a fake one.
 type Clock interface {
 	Now() time.Time
-	// Timer returns a channel that receives once d has passed, and a func that stops it.
-	Timer(d time.Duration) (<-chan time.Time, func())
+	// Timer returns a channel that receives once the clock reaches at (at once when it
+	// has already), and a func that stops it.
+	Timer(at time.Time) (<-chan time.Time, func())
 }
 
 // Options configure a Session.
@@ -89,7 +90,8 @@ type Options struct {
 	Clock Clock
 	// OutputInterval is the least time between two observations of one pane's output
 	// (relay and subscribers), so a flood costs one observation per interval; the first
-	// output after a person's input is observed at once. Zero means 1/60 s.
+	// output after a person's input is observed at once. Zero means 1/60 s; negative
+	// observes every output signal at once (tests that pace frames themselves).
 	OutputInterval time.Duration
 }
 

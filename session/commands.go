@@ -252,7 +252,8 @@ func (s *Session) RegisterMember(name string, sink Sink) (func(), error) {
 	return func() { s.post(func() { delete(s.external, strings.ToLower(name)) }) }, nil
 }
 
-// Sync returns once every command called before it has run.
+// Sync returns once every command called before it has run, and its events have gone
+// to the subscribers.
 func (s *Session) Sync() { s.call(func() {}) }
 
 // Subscribe returns a new subscription to the session's events from now on, with a

@@ -107,11 +107,15 @@ func (c *fakeClock) Now() time.Time {
 	return c.now
 }
 
-func (c *fakeClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+func (c *fakeClock) Timer(at time.Time) (<-chan time.Time, func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), c: make(chan time.Time, 1)}
-	c.timers[t] = true
+	t := &fakeTimer{at: at, c: make(chan time.Time, 1)}
+	if !at.After(c.now) {
+		t.c <- c.now // due already: fires at once, as a real timer would
+	} else {
+		c.timers[t] = true
+	}
 	return t.c, func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()

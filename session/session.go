@@ -71,6 +71,9 @@ type Session struct {
 	external  map[string]Sink
 	colors    vterm.Colors
 	kitty     bool
+	// answered are the calls that ran this step: closed once its events are out and the
+	// timer is re-armed, so a caller that waits sees everything its command caused.
+	answered []chan struct{}
 }
 
 // Start starts every pane of o at its size, opens them in the relay (linked with
@@ -85,8 +88,11 @@ func Start(o Options) (*Session, error) {
 	if o.Clock == nil {
 		o.Clock = realClock{}
 	}
-	if o.OutputInterval <= 0 {
+	switch {
+	case o.OutputInterval == 0:
 		o.OutputInterval = defaultInterval
+	case o.OutputInterval < 0:
+		o.OutputInterval = 0
 	}
 	log := o.Logger
 	if log == nil {
@@ -226,6 +232,10 @@ func (s *Session) run() {
 		}
 		s.publish(true)
 		s.armTimer()
+		for _, c := range s.answered {
+			close(c)
+		}
+		s.answered = s.answered[:0]
 	}
 }
 
@@ -272,7 +282,7 @@ func (s *Session) armTimer() {
 	}
 	s.stopTimer()
 	s.timerAt = at
-	s.timerC, s.timerStop = s.clock.Timer(max(at.Sub(s.clock.Now()), 0))
+	s.timerC, s.timerStop = s.clock.Timer(at)
 }
 
 // stopTimer stops the armed timer, if any.
@@ -368,6 +378,7 @@ func (s *Session) onExit(id int) {
 	s.gate.open(id) // nothing more reaches a program that is gone
 	s.act(s.rl.Handle(relay.Exit{Pane: id}, now))
 	s.log.Info("pane exited", "pane", id, "code", p.code)
+	s.publish(true) // the relay's notices about it first: the exit is the last word
 	s.emit(Exit{Pane: id, Code: p.code})
 }
 
@@ -469,11 +480,12 @@ func (s *Session) post(f func()) {
 	}
 }
 
-// call runs f on the loop and waits for it; false when the session has stopped.
+// call runs f on the loop and waits until the loop step it ran in is over (its events
+// published, the timer re-armed); false when the session has stopped.
 func (s *Session) call(f func()) bool {
 	ran := make(chan struct{})
 	select {
-	case s.cmds <- func() { f(); close(ran) }:
+	case s.cmds <- func() { f(); s.answered = append(s.answered, ran) }:
 	case <-s.done:
 		return false
 	}
@@ -490,8 +502,8 @@ type realClock struct{}
 
 func (realClock) Now() time.Time { return time.Now() }
 
-func (realClock) Timer(d time.Duration) (<-chan time.Time, func()) {
-	t := time.NewTimer(d)
+func (realClock) Timer(at time.Time) (<-chan time.Time, func()) {
+	t := time.NewTimer(max(time.Until(at), 0))
 	return t.C, func() { t.Stop() }
 }
 

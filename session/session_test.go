@@ -113,3 +113,23 @@ func TestAlertsAreReported(t *testing.T) {
 	ev := r.await(func(ev Event) bool { _, ok := ev.(Alert); return ok })
 	assert.Equal(t, Alert{Pane: 1, Text: "build done"}, ev)
 }
+
+func TestFloodIsPacedButTheEchoIsNot(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: time.Second}, "a")
+	r.printed(1, "> ")
+	r.s.Key(1, keys.Key{Code: keys.KeyRune, Rune: 'x'})
+	r.procs[1].print("x") // the echo: observed without the clock moving
+	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
+
+	r.procs[1].print(" more") // no key: paced again
+	r.s.Sync()
+	select {
+	case <-r.sub.Ready():
+		if evs := r.sub.Next(); len(evs) > 0 {
+			t.Fatalf("output inside the interval was observed at once: %v", evs)
+		}
+	default:
+	}
+	r.advance(time.Second)
+	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
+}

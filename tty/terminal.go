@@ -21,19 +21,20 @@ import (
 // This file owns the outer terminal: raw mode, the modes agentmux turns on and off, the
 // start-up queries, and a gated writer that frames go through.
 
-// The outer terminal's modes, in the order they are set; restoreSeq undoes them in
-// reverse. Autowrap off (7), so a row can never spill onto the next one while a resize
-// is on its way. Mouse: 1000 presses, 1002 drags, 1006 SGR coordinates. 2004 bracketed
-// paste, 1004 focus reports.
+// The outer terminal's modes, in the order they are set (EnterSeq); RestoreSeq undoes
+// them in reverse. Autowrap off (7), so a row can never spill onto the next one while a
+// resize is on its way. Mouse: 1000 presses, 1002 drags, 1006 SGR coordinates. 2004
+// bracketed paste, 1004 focus reports. KittyPush asks for kitty keyboard reports after
+// the probe showed support; KittyPop, sent first on restore, undoes it.
 const (
-	enterSeq = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?7l" +
+	EnterSeq = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?7l" +
 		"\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h"
-	// probeSeq asks for the kitty keyboard flags, the default foreground and background,
+	// ProbeSeq asks for the kitty keyboard flags, the default foreground and background,
 	// then DA1, which every terminal answers: its reply marks the end of the answers.
-	probeSeq   = "\x1b[?u\x1b]10;?\x1b\\\x1b]11;?\x1b\\\x1b[c"
-	kittyPush  = "\x1b[>1u" // disambiguate escape codes: Shift+Enter, Ctrl+I vs Tab...
-	kittyPop   = "\x1b[<u"
-	restoreSeq = "\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l" +
+	ProbeSeq   = "\x1b[?u\x1b]10;?\x1b\\\x1b]11;?\x1b\\\x1b[c"
+	KittyPush  = "\x1b[>1u" // disambiguate escape codes: Shift+Enter, Ctrl+I vs Tab...
+	KittyPop   = "\x1b[<u"
+	RestoreSeq = "\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l" +
 		"\x1b[?7h\x1b[m\x1b[?25h\x1b[?1049l"
 )
 
@@ -93,7 +94,7 @@ func (o *Terminal) PushKitty() error {
 		return nil
 	}
 	o.kitty = true
-	_, err := io.WriteString(o.out, kittyPush)
+	_, err := io.WriteString(o.out, KittyPush)
 	return err
 }
 
@@ -109,9 +110,9 @@ func (o *Terminal) Restore() error {
 		return nil
 	}
 	o.closed = true
-	seq := restoreSeq
+	seq := RestoreSeq
 	if o.kitty {
-		seq = kittyPop + seq
+		seq = KittyPop + seq
 	}
 	_, werr := io.WriteString(o.out, seq)
 	rerr := term.Restore(o.in.Fd(), o.saved)
@@ -144,7 +145,7 @@ var _ term.File = (*Terminal)(nil)
 // autowrap off, mouse, bracketed paste, focus reports) and sends the start-up queries
 // (Probe reads their answers).
 func (o *Terminal) Setup() error {
-	if err := o.send(enterSeq + probeSeq); err != nil {
+	if err := o.send(EnterSeq + ProbeSeq); err != nil {
 		return fmt.Errorf("set up terminal: %w", err)
 	}
 	return nil

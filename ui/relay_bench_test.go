@@ -2,7 +2,7 @@ package ui
 
 // Strategy: the headless harness with two linked fake panes; each iteration ends one
 // turn of pane 1 with a 200-line answer and measures the relay wake-up that decides pane
-// 2 is idle, from the message entering Update to the delivery's bytes reaching pane 2's
+// 2 is idle, from the session's timer firing to the delivery's bytes reaching pane 2's
 // process (fakeProc.Write): the decision-to-first-byte latency, delta extraction
 // included. Setting the panes up is outside the timer.
 
@@ -25,10 +25,13 @@ func BenchmarkDecisionToFirstByte(b *testing.B) {
 		hs.procs[2].sent()
 		hs.output(1, "\r\n"+answer.String()+"> ")
 		// alice's turn ends at her quiet deadline; bob is idle already.
-		hs.clock = hs.m.wakeAt.Add(time.Millisecond)
-		gen := hs.m.wakeGen
+		at, ok := hs.clock.next()
+		if !ok {
+			b.Fatal("no wake-up armed")
+		}
 		b.StartTimer()
-		hs.send(relayWakeMsg{gen: gen})
+		hs.clock.set(at.Add(time.Millisecond))
+		hs.s.Sync()
 		b.StopTimer()
 		if got := hs.procs[2].sent(); !strings.Contains(got, "alice (1)") {
 			b.Fatalf("not delivered: %q", got)
