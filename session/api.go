@@ -62,6 +62,10 @@ type Clock interface {
 	Timer(at time.Time) (<-chan time.Time, func())
 }
 
+// Profiles are the agent profiles panes are matched against (parser's own type,
+// re-exported so clients configure a session without importing parser).
+type Profiles = parser.Profiles
+
 // Options configure a Session.
 type Options struct {
 	// Panes are the panes to start, numbered 1..N in this order.

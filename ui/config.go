@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/keys"
-	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/session"
 )
 
@@ -30,8 +29,8 @@ type Config struct {
 	Turns int
 	Idle  time.Duration
 	// Profiles are the agent profiles panes are matched against by program name (the
-	// built-ins merged with the user's profiles file); nil means parser.Builtins().
-	Profiles parser.Profiles
+	// built-ins merged with the user's profiles file); nil means the built-ins.
+	Profiles session.Profiles
 
 	// Version is agentmux's version (XTVERSION answers, --version).
 	Version string
