@@ -657,7 +657,7 @@ func validOps(cfg genConfig, ops []op) bool {
 
 // historyComparable reports whether the history of a valid stream means the same in
 // tmux and here: tmux also keeps the lines scrolled out of a region that does not start
-// at the first row (xterm and the issue do not), and the stream must end on the main
+// at the first row (xterm and vterm do not), and the stream must end on the main
 // screen.
 func historyComparable(cfg genConfig, ops []op) bool {
 	s := newShadow(cfg)
