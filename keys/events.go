@@ -87,7 +87,7 @@ type Reply struct {
 }
 
 // MouseMode is the mouse tracking a program asked for. The values mirror vterm's
-// MouseMode, so the ui converts with keys.MouseMode(snapshot.Modes.Mouse).
+// MouseMode, so the session converts with keys.MouseMode(snapshot.Modes.Mouse).
 type MouseMode uint8
 
 // The mouse tracking modes (DECSET 9, 1000, 1002, 1003).

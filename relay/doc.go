@@ -19,7 +19,7 @@
 // budget of --turns per pair, renewed when a person links either pane. Malformed or
 // misaddressed commands are not sent and are noted in the log.
 //
-// Event flow for a host (the ui package):
+// Event flow for a host (package session):
 //
 //	pane started      ──► Handle(Open{pane, name, profile, screen}, now)
 //	pane output burst ──► Handle(Output{pane}, now) ───┐

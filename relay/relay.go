@@ -8,7 +8,7 @@ import (
 )
 
 // Relay is the state machine. It is not safe for concurrent use: one goroutine (the
-// UI's update loop) owns it and calls Handle, Tick and the accessors.
+// session's loop) owns it and calls Handle, Tick and the accessors.
 type Relay struct {
 	cfg     Config
 	panes   map[int]*pane
