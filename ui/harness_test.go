@@ -25,7 +25,6 @@ import (
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/tty"
-	"github.com/agentmux/agentmux/vterm"
 )
 
 // fakeProc is a session.Process with no process behind it.
@@ -395,6 +394,3 @@ func textKeys(s string) (ks []keys.Key) {
 	}
 	return ks
 }
-
-// rgb is a vterm.RGBColor.
-func rgb(r, g, b uint8) vterm.RGBColor { return vterm.RGBColor{R: r, G: g, B: b} }
