@@ -117,7 +117,7 @@ func BenchmarkKeystrokeToWrite(b *testing.B) {
 		start := time.Now()
 		hs.m.Update(msg)
 		lat = append(lat, (<-got).Sub(start))
-		if len(f.peek()) > 1<<20 {
+		if f.size() > 1<<20 {
 			f.sent()
 		}
 	}

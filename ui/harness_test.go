@@ -97,6 +97,13 @@ func (f *fakeProc) peek() string {
 	return f.in.String()
 }
 
+// size is how many bytes the program was sent and not yet taken.
+func (f *fakeProc) size() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.in.Len()
+}
+
 // isClosed reports whether the process was ended.
 func (f *fakeProc) isClosed() bool {
 	f.mu.Lock()
