@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/agentmux/agentmux/keys"
@@ -274,7 +276,7 @@ func (s *Session) Members() []Member {
 		for _, p := range s.panes {
 			out = append(out, s.member(p))
 		}
-		for name := range s.external {
+		for _, name := range slices.Sorted(maps.Keys(s.external)) {
 			out = append(out, Member{Name: name, External: true, State: Idle})
 		}
 	})

@@ -133,3 +133,18 @@ func TestFloodIsPacedButTheEchoIsNot(t *testing.T) {
 	r.advance(time.Second)
 	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
 }
+
+func TestExternalMembers(t *testing.T) {
+	r := newRig(t, Options{}, "a")
+	undo, err := r.s.RegisterMember("ops", func(Message) {})
+	require.NoError(t, err)
+	_, err = r.s.RegisterMember("A", func(Message) {})
+	assert.ErrorIs(t, err, ErrNameTaken, "a pane's name")
+	_, err = r.s.RegisterMember("OPS", func(Message) {})
+	assert.ErrorIs(t, err, ErrNameTaken)
+	ms := r.s.Members()
+	require.Len(t, ms, 2)
+	assert.Equal(t, Member{Name: "ops", External: true, State: Idle}, ms[1])
+	undo()
+	assert.Len(t, r.s.Members(), 1)
+}

@@ -38,4 +38,8 @@ type Config struct {
 	Logger *slog.Logger
 	// HistoryLimit is the lines of history per pane (0: vterm's default).
 	HistoryLimit int
+	// OnStart, when set, is called with the session once its panes have started and
+	// before the ui takes input: where another client of the session (the session
+	// socket) is attached. It must not block; the session stops when Run returns.
+	OnStart func(*session.Session)
 }

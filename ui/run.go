@@ -102,6 +102,9 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 	if err != nil {
 		return err
 	}
+	if cfg.OnStart != nil {
+		cfg.OnStart(s)
+	}
 
 	r := lipgloss.NewRenderer(o)
 	r.SetColorProfile(termenv.EnvColorProfile())
