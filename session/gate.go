@@ -41,12 +41,3 @@ func (g *gate) open(id int) [][]byte {
 	delete(g.held, id)
 	return q
 }
-
-// closedPanes returns the panes whose gate is closed.
-func (g *gate) closedPanes() []int {
-	ids := make([]int, 0, len(g.held))
-	for id := range g.held {
-		ids = append(ids, id)
-	}
-	return ids
-}

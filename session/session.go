@@ -384,8 +384,9 @@ func (s *Session) onExit(id int) {
 
 // act writes the relay's actions to their panes. A Type closes the pane's gate and its
 // Submit opens it again, writing what the person sent meanwhile right after the carriage
-// return. A gate whose delivery the relay no longer has in flight (its pane exited or
-// left) opens too.
+// return. A typed delivery leaves the relay only by its Submit or with its pane (the
+// relay drops it on Exit), so the gate has no other way to stay closed: onExit and Close
+// open it.
 func (s *Session) act(acts []relay.Action) {
 	for _, a := range acts {
 		p := s.pane(a.Target())
@@ -398,15 +399,6 @@ func (s *Session) act(acts []relay.Action) {
 			s.gate.close(p.id)
 		case relay.Submit:
 			s.release(p)
-		}
-	}
-	for _, id := range s.gate.closedPanes() {
-		if ps, ok := s.rl.Pane(id); !ok || !ps.Typed {
-			if p := s.pane(id); p != nil {
-				s.release(p)
-			} else {
-				s.gate.open(id)
-			}
 		}
 	}
 }
