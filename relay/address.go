@@ -52,7 +52,7 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 				continue // severed below already; nothing more this turn
 			}
 			g.used++
-			r.queue(p, q, c.Text, now)
+			r.queue(p, q, c.Body, now)
 			if g.used >= g.budget {
 				r.sever(g, now)
 			}
@@ -64,7 +64,7 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 			continue
 		}
 		r.direct[k]++
-		r.queue(p, q, c.Text, now)
+		r.queue(p, q, c.Body, now)
 	}
 }
 

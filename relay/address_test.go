@@ -49,7 +49,7 @@ func TestAddressUnlinked(t *testing.T) {
 
 func TestAddressByNumberAndBlock(t *testing.T) {
 	h, alice := trio(t, Config{})
-	alice.answer(`[[RELAY]]{"to": "3", "text": "hello carol"}[[/RELAY]]`)
+	alice.answer(`[[RELAY]]{"to": "3", "type": "message", "text": "hello carol"}[[/RELAY]]`)
 	h.run(10 * time.Second)
 	if got := h.typedTo(3); len(got) != 1 || !strings.HasSuffix(got[0], "hello carol") {
 		t.Fatalf("carol was typed %q", got)
