@@ -2,6 +2,7 @@ package relay
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -111,8 +112,8 @@ func (r *Relay) briefText(p *pane) string {
 		if q == nil || q == p {
 			continue
 		}
-		prog := q.program
-		if prog == "" {
+		prog := filepath.Base(q.program)
+		if q.program == "" {
 			prog = q.prof.Name
 		}
 		fmt.Fprintf(&list, "  %d %s (%s)", q.id, q.name, prog)

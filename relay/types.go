@@ -129,7 +129,8 @@ type Open struct {
 	Name    string
 	Profile parser.Profile
 	Screen  Screen
-	// Program is the program's name as the brief shows it ("" shows the profile's).
+	// Program is the program (its base name is shown in the brief; "" shows the
+	// profile's name).
 	Program string
 }
 

@@ -73,7 +73,7 @@ type relayWire struct {
 // cfg.Link the panes start linked in one group.
 func newRelayWire(cfg Config, host *Host, now time.Time) *relayWire {
 	w := &relayWire{
-		r:        relay.New(relay.Config{Turns: cfg.Turns, Idle: cfg.Idle}),
+		r:        relay.New(relay.Config{Turns: cfg.Turns, Idle: cfg.Idle, Address: cfg.Address, Brief: cfg.Brief}),
 		host:     host,
 		profiles: cfg.Profiles,
 		drafts:   map[int][]rune{},
@@ -90,7 +90,7 @@ func newRelayWire(cfg Config, host *Host, now time.Time) *relayWire {
 				prof = named
 			}
 		}
-		w.handle(relay.Open{Pane: p.ID, Name: p.Name, Profile: prof, Screen: termScreen{p.Term}}, now)
+		w.handle(relay.Open{Pane: p.ID, Name: p.Name, Profile: prof, Screen: termScreen{p.Term}, Program: p.Argv[0]}, now)
 		ids = append(ids, p.ID)
 	}
 	if cfg.Link {

@@ -18,12 +18,15 @@ import (
 // usage is printed by -h/--help.
 const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux demo
+       agentmux parse [--prefix P]... [--no-inline] [--no-block] [--max-block-bytes N] [--jsonl] [FILE]
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
 NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
 
 flags:
   --link           link all panes into one relay group at start
+  --address        let agents address panes they are not linked with (@relay:NAME)
+  --brief          tell each agent, once ready, its name, the other panes and how to address them
   --turns N        turn budget per link (default 8)
   --idle D         quiet time before a pane counts as idle (default 1.5s)
   --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
@@ -63,6 +66,8 @@ func parseArgs(args []string) (options, error) {
 	fs := flag.NewFlagSet("agentmux", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&o.cfg.Link, "link", false, "")
+	fs.BoolVar(&o.cfg.Address, "address", false, "")
+	fs.BoolVar(&o.cfg.Brief, "brief", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
 	prefix := fs.String("prefix", "ctrl+a", "")
