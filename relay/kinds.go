@@ -31,14 +31,16 @@ func (r *Relay) logKind(p, q *pane, c parser.Command, now time.Time) {
 	if c.Data != nil {
 		body = strings.TrimRight(body, "\n") + "\n" + string(c.Data)
 	}
-	r.log(Entry{
+	e := Entry{
 		At: now, From: p.id, FromName: p.name, To: q.id, ToName: q.name,
 		Size: utf8.RuneCountInString(body), Words: summary(body),
-		Kind: c.Kind, Thread: c.Thread, Body: body, Note: "not typed",
-	})
+		Kind: c.Kind, Thread: c.Thread, Body: body,
+	}
+	e.Note = e.kindString() // a notice's line, as hosts show notices
+	r.log(e)
 }
 
-// kindString renders a thinking or state entry.
+// kindString renders a thinking or state entry: "1 alice → 2 bob  thinking  "words"".
 func (e Entry) kindString() string {
 	s := fmt.Sprintf("%d %s → %d %s  %s  %q", e.From, e.FromName, e.To, e.ToName, e.Kind, e.Words)
 	if e.Thread != "" {

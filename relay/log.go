@@ -90,9 +90,6 @@ type Entry struct {
 // String renders the entry as one relay-log line.
 func (e Entry) String() string {
 	ts := e.At.Format("15:04:05")
-	if e.Delivery == 0 && e.Kind != "" {
-		return ts + "  " + e.kindString()
-	}
 	if e.Delivery == 0 {
 		return ts + "  " + e.Note
 	}
