@@ -66,7 +66,7 @@ type Pane struct {
 	Proc Process
 	// Exited is true once the child has exited; Code is its exit status then.
 	Exited bool
-	// Code is the exit status (valid when Exited; -1 when killed by a signal).
+	// Code is the exit status (valid when Exited): a ptyhost.ExitStatus, -N when signal N killed it.
 	Code int
 
 	cols, rows int
