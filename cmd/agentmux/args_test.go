@@ -10,6 +10,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +126,36 @@ func TestRunHelpAndVersion(t *testing.T) {
 	out.Reset()
 	if code, err := run(context.Background(), []string{"--help"}, nil, &out, &out); code != 0 || err != nil || !strings.Contains(out.String(), "usage: agentmux") {
 		t.Errorf("--help: %d %v %q", code, err, out.String())
+	}
+}
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	vcs := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i+1 < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	rev := "3dc3fed1a2b4c5d6e7f80910111213141516171a"
+	cases := []struct {
+		set  string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"v9.9.9", &debug.BuildInfo{GoVersion: "go1.26.8"}, "v9.9.9"},
+		{"", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.4.0"}}, "v0.4.0"},
+		{"", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: vcs("vcs", "git", "vcs.revision", rev, "vcs.modified", "true")}, "devel-3dc3fed1a2b4-dirty"},
+		{"", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: vcs("vcs.revision", rev, "vcs.modified", "false")}, "devel-3dc3fed1a2b4"},
+		{"", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}, "devel"},
+		{"", nil, "devel"},
+	}
+	for _, c := range cases {
+		if got := versionOf(c.set, c.bi); got != c.want {
+			t.Errorf("versionOf(%q, %+v) = %q, want %q", c.set, c.bi, got, c.want)
+		}
 	}
 }
 
