@@ -21,6 +21,7 @@ const usage = `usage: agentmux [flags] AGENT [AGENT...]
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
 NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
+Flags may also follow the agents; -- ends them.
 
 flags:
   --link           link all panes into one relay group at start
@@ -57,7 +58,21 @@ type options struct {
 	version  bool
 }
 
-// parseArgs parses the flags and AGENT arguments. It does not look programs up.
+// subcommands are the words that, as the first argument after the flags, run something
+// other than the agents given: each gets the options and the arguments after its word.
+var subcommands = map[string]func(o *options, args []string) error{
+	"demo": func(o *options, args []string) error {
+		if len(args) > 0 {
+			return usagef("demo takes no agents, only flags (got %q)", args[0])
+		}
+		o.demo = true
+		return nil
+	},
+}
+
+// parseArgs parses the flags, wherever they stand before "--" (agentmux bash sh --link
+// is agentmux --link bash sh), then the AGENT arguments or a subcommand. It does not
+// look programs up.
 func parseArgs(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("agentmux", flag.ContinueOnError)
@@ -69,12 +84,13 @@ func parseArgs(args []string) (options, error) {
 	layout := fs.String("layout", "", "")
 	level := fs.String("log-level", "info", "")
 	fs.BoolVar(&o.version, "version", false, "")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			o.help = true
 			return o, nil
 		}
-		return o, usagef("%v", err)
+		return o, err
 	}
 	if o.version {
 		return o, nil
@@ -87,7 +103,7 @@ func parseArgs(args []string) (options, error) {
 	}
 	k, err := keys.ParseKey(*prefix)
 	if err != nil {
-		return o, usagef("--prefix %q: %v", *prefix, err)
+		return o, usagef("--prefix: %v", err)
 	}
 	o.cfg.Prefix, o.cfg.PrefixSpec = k, *prefix
 	if o.cfg.Layout, err = ui.ParseLayout(*layout); err != nil {
@@ -96,16 +112,89 @@ func parseArgs(args []string) (options, error) {
 	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
 		return o, usagef("--log-level %q: want debug, info, warn or error", *level)
 	}
-	rest := fs.Args()
-	switch {
-	case len(rest) == 0:
+	if len(rest) == 0 {
 		return o, usagef("no agents given (agentmux [flags] AGENT [AGENT...], or agentmux demo)")
-	case rest[0] == "demo" && len(rest) == 1:
-		o.demo = true
-		return o, nil
+	}
+	if sub, ok := subcommands[rest[0]]; ok {
+		return o, sub(&o, rest[1:])
 	}
 	o.cfg.Panes, err = parseAgents(rest)
 	return o, err
+}
+
+// parseFlags sets fs's flags from args wherever they stand, up to a "--", and returns
+// the other arguments in their order (with everything after "--"). A flag is -name or
+// --name, its value after "=" or else in the next argument (a boolean flag takes none:
+// --link, --link=false). A lone "-" is an argument. -h and --help give flag.ErrHelp.
+// Errors are usageErrors that name the flag as the user wrote it.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(rest, args[i+1:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name == "" || name[0] == '-' {
+			return nil, usagef("malformed flag %s", a)
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			if name == "h" || name == "help" {
+				return nil, flag.ErrHelp
+			}
+			return nil, unknownFlag(a, rest)
+		}
+		if !hasValue {
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+				value = "true"
+			} else if i+1 < len(args) {
+				i++
+				value = args[i]
+			} else {
+				return nil, usagef("--%s needs a value", name)
+			}
+		}
+		if err := fs.Set(name, value); err != nil {
+			return nil, badValue(f, value, err)
+		}
+	}
+	return rest, nil
+}
+
+// unknownFlag is the error for flag a that fs does not define; after an agent it says
+// where that agent's own flags go.
+func unknownFlag(a string, before []string) error {
+	name, _, _ := strings.Cut(a, "=")
+	if len(before) > 0 {
+		agent := before[len(before)-1]
+		return usagef("unknown flag %s (if it is for %s, put it inside the quotes: '%s %s')", name, agent, agent, a)
+	}
+	return usagef("unknown flag %s (agentmux --help lists them)", name)
+}
+
+// badValue is the error for a value flag f refused, saying what it takes.
+func badValue(f *flag.Flag, value string, err error) error {
+	var v any
+	if g, ok := f.Value.(flag.Getter); ok {
+		v = g.Get()
+	}
+	switch v.(type) {
+	case time.Duration:
+		if _, perr := strconv.ParseFloat(value, 64); perr == nil {
+			return usagef("--%s %s needs a unit, e.g. %ss or %sms", f.Name, value, value, value)
+		}
+		return usagef("--%s %q: want a duration such as 1.5s, 500ms or 2m", f.Name, value)
+	case int:
+		return usagef("--%s %q: want a whole number", f.Name, value)
+	case bool:
+		return usagef("--%s=%s: want true or false", f.Name, value)
+	}
+	return usagef("--%s %q: %v", f.Name, value, err)
 }
 
 // parseAgents turns AGENT arguments into pane specs with unique names.

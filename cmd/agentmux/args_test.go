@@ -70,15 +70,48 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
+// Flags may stand anywhere before "--", as in most command-line programs.
+func TestFlagsAnywhere(t *testing.T) {
+	o, err := parseArgs([]string{"bash", "sh", "--link"})
+	if err != nil || !o.cfg.Link || len(o.cfg.Panes) != 2 || o.cfg.Panes[1].Name != "sh" {
+		t.Errorf("bash sh --link: %+v %v", o.cfg, err)
+	}
+	o, err = parseArgs([]string{"demo", "--turns", "3"})
+	if err != nil || !o.demo || o.cfg.Turns != 3 {
+		t.Errorf("demo --turns 3: demo %v turns %d %v", o.demo, o.cfg.Turns, err)
+	}
+	o, err = parseArgs([]string{"a", "-turns=4", "b", "--idle=2s", "--link=false"})
+	if err != nil || o.cfg.Turns != 4 || o.cfg.Idle != 2*time.Second || o.cfg.Link || len(o.cfg.Panes) != 2 {
+		t.Errorf("a -turns=4 b --idle=2s --link=false: %+v %v", o.cfg, err)
+	}
+	o, err = parseArgs([]string{"a", "--", "--link", "-"})
+	if err != nil || o.cfg.Link || len(o.cfg.Panes) != 3 || o.cfg.Panes[1].Argv[0] != "--link" || o.cfg.Panes[2].Argv[0] != "-" {
+		t.Errorf("a -- --link -: %+v %v", o.cfg, err)
+	}
+	if o, err := parseArgs([]string{"a", "--help"}); err != nil || !o.help {
+		t.Errorf("a --help: %+v %v", o, err)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string
 		msg  string
 	}{
-		{[]string{"--bogus", "a"}, "flag provided but not defined: -bogus"},
+		{[]string{"--bogus", "a"}, "unknown flag --bogus (agentmux --help lists them)"},
+		{[]string{"-bogus=1", "a"}, "unknown flag -bogus "},
+		{[]string{"a", "codex", "--full-auto"}, "unknown flag --full-auto (if it is for codex, put it inside the quotes: 'codex --full-auto')"},
+		{[]string{"---link", "a"}, "malformed flag ---link"},
 		{[]string{}, "no agents given"},
+		{[]string{"--link"}, "no agents given"},
+		{[]string{"demo", "a"}, `demo takes no agents, only flags (got "a")`},
 		{[]string{"--turns", "0", "a"}, "--turns must be at least 1"},
-		{[]string{"--turns", "x", "a"}, "invalid value"},
+		{[]string{"--turns", "x", "a"}, `--turns "x": want a whole number`},
+		{[]string{"a", "--turns"}, "--turns needs a value"},
+		{[]string{"--idle", "5", "a"}, "--idle 5 needs a unit, e.g. 5s"},
+		{[]string{"--idle=0.5", "a"}, "--idle 0.5 needs a unit, e.g. 0.5s"},
+		{[]string{"--idle", "soon", "a"}, `--idle "soon": want a duration such as 1.5s`},
+		{[]string{"--link=maybe", "a"}, "--link=maybe: want true or false"},
 		{[]string{"--idle", "-1s", "a"}, "--idle must be a positive duration"},
 		{[]string{"--prefix", "ctrl+nonsense", "a"}, "--prefix"},
 		{[]string{"--layout", "grid", "a"}, "--layout"},
@@ -101,7 +134,7 @@ func TestRunFailsBeforeTheScreen(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"--bogus"}, 2, "unknown flag --bogus"},
 		{[]string{"no-such-program-agentmux-test"}, 2, "program not found"},
 		{[]string{"sh", "no-such-program-agentmux-test --flag"}, 2, `"no-such-program-agentmux-test": program not found`},
 		{[]string{"sh"}, 2, "needs a terminal"}, // a bytes.Buffer is not a terminal
