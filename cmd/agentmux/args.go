@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ui"
@@ -105,6 +106,9 @@ func parseArgs(args []string) (options, error) {
 	if err != nil {
 		return o, usagef("--prefix: %v", err)
 	}
+	if err := usablePrefix(k); err != nil {
+		return o, usagef("--prefix %q: %v", *prefix, err)
+	}
 	o.cfg.Prefix, o.cfg.PrefixSpec = k, *prefix
 	if o.cfg.Layout, err = ui.ParseLayout(*layout); err != nil {
 		return o, usagef("--layout: %v", err)
@@ -195,6 +199,24 @@ func badValue(f *flag.Flag, value string, err error) error {
 		return usagef("--%s=%s: want true or false", f.Name, value)
 	}
 	return usagef("--%s %q: %v", f.Name, value, err)
+}
+
+// usablePrefix refuses prefix keys that would swallow ordinary typing: a letter, digit
+// or space without Ctrl, Alt or Super (every word typed would start a command), and
+// Enter, Tab, Backspace or Escape on their own.
+func usablePrefix(k keys.Key) error {
+	if k.Mod&(keys.ModCtrl|keys.ModAlt|keys.ModSuper|keys.ModHyper|keys.ModMeta) != 0 {
+		return nil
+	}
+	switch k.Code {
+	case keys.KeyRune:
+		if r := k.Rune; r == ' ' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return errors.New("a plain letter, digit or space is typed all the time; use a modifier, e.g. ctrl+a")
+		}
+	case keys.KeyEnter, keys.KeyTab, keys.KeyBackspace, keys.KeyEscape:
+		return fmt.Errorf("%v on its own is typed all the time; use a modifier, e.g. ctrl+a", k.Code)
+	}
+	return nil
 }
 
 // parseAgents turns AGENT arguments into pane specs with unique names.

@@ -93,6 +93,20 @@ func TestFlagsAnywhere(t *testing.T) {
 	}
 }
 
+func TestPrefixChoices(t *testing.T) {
+	for _, p := range []string{"ctrl+b", "C-a", "alt+a", "f12", "`", "ctrl+space"} {
+		if _, err := parseArgs([]string{"--prefix", p, "a"}); err != nil {
+			t.Errorf("--prefix %q refused: %v", p, err)
+		}
+	}
+	for _, p := range []string{"a", "A", "shift+a", "1", "space", "enter", "tab", "esc", "é"} {
+		_, err := parseArgs([]string{"--prefix", p, "a"})
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "use a modifier, e.g. ctrl+a") {
+			t.Errorf("--prefix %q: %v, want it refused with a hint", p, err)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string
