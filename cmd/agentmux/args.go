@@ -22,7 +22,8 @@ const usage = `usage: agentmux [flags] AGENT [AGENT...]
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
 NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
-Flags may also follow the agents; -- ends them.
+Leading upper-case VAR=value words set environment variables, as in a shell:
+agentmux 'FOO=bar bash'. Flags may also follow the agents; -- ends them.
 
 flags:
   --link           link all panes into one relay group at start
@@ -223,24 +224,66 @@ func usablePrefix(k keys.Key) error {
 func parseAgents(args []string) ([]ui.PaneSpec, error) {
 	specs := make([]ui.PaneSpec, 0, len(args))
 	for _, a := range args {
-		name, line := "", a
-		if i := strings.IndexByte(a, '='); i > 0 && validName(a[:i]) {
-			name, line = a[:i], a[i+1:]
-		}
-		argv, err := splitWords(line)
+		spec, err := parseAgent(a)
 		if err != nil {
-			return nil, usagef("agent %q: %v", a, err)
+			return nil, err
 		}
-		if len(argv) == 0 || argv[0] == "" {
-			return nil, usagef("agent %q: empty command", a)
-		}
-		if name == "" {
-			name = filepath.Base(argv[0])
-		}
-		specs = append(specs, ui.PaneSpec{Name: name, Argv: argv})
+		specs = append(specs, spec)
 	}
 	uniqueNames(specs)
 	return specs, nil
+}
+
+// parseAgent parses one AGENT argument: an optional pane name (NAME=, where NAME is not
+// an environment variable's name), then a command line split like a POSIX shell's,
+// whose leading VAR=value words are environment assignments for the program, as in a
+// shell (VAR upper-case: see envName).
+func parseAgent(a string) (ui.PaneSpec, error) {
+	name, line := "", a
+	if i := strings.IndexByte(a, '='); i > 0 && validName(a[:i]) && !envName(a[:i]) {
+		name, line = a[:i], a[i+1:]
+	}
+	words, err := splitWords(line)
+	if err != nil {
+		return ui.PaneSpec{}, usagef("agent %q: %v", a, err)
+	}
+	var env []string
+	for len(words) > 0 {
+		k, _, ok := strings.Cut(words[0], "=")
+		if !ok || !envName(k) {
+			break
+		}
+		env, words = append(env, words[0]), words[1:]
+	}
+	switch {
+	case len(words) == 0 && len(env) > 0:
+		k, v, _ := strings.Cut(env[len(env)-1], "=")
+		return ui.PaneSpec{}, usagef("agent %q: %s=… sets an environment variable and no command follows "+
+			"(upper-case NAME=VALUE words are assignments, as in a shell; to name a pane, use a name with a lower-case letter: %s=%s)",
+			a, k, strings.ToLower(k), v)
+	case len(words) == 0 || words[0] == "":
+		return ui.PaneSpec{}, usagef("agent %q: empty command", a)
+	}
+	if name == "" {
+		name = filepath.Base(words[0])
+	}
+	return ui.PaneSpec{Name: name, Argv: words, Env: env}, nil
+}
+
+// envName reports whether s is written like an environment variable in a shell
+// assignment: upper-case ASCII letters, digits and _, not starting with a digit
+// (FOO, ANTHROPIC_API_KEY, _X). Such a NAME= at the start of an AGENT sets the variable
+// for the program rather than naming the pane.
+func envName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c == '_' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // validName reports whether s can be a pane name in NAME=COMMAND: letters, digits and

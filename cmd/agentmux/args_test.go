@@ -36,6 +36,15 @@ func TestParseAgents(t *testing.T) {
 		{[]string{`--opt=1 prog`}, []ui.PaneSpec{{Name: "--opt=1", Argv: []string{"--opt=1", "prog"}}}},
 		{[]string{"a=sh", "a=sh", "sh"}, []ui.PaneSpec{
 			{Name: "a", Argv: []string{"sh"}}, {Name: "a-2", Argv: []string{"sh"}}, {Name: "sh", Argv: []string{"sh"}}}},
+		// Leading upper-case NAME=VALUE words are environment assignments, as in a shell.
+		{[]string{"FOO=bar bash"}, []ui.PaneSpec{{Name: "bash", Argv: []string{"bash"}, Env: []string{"FOO=bar"}}}},
+		{[]string{`A=1 B_2="x y" sh -c 'echo $A'`}, []ui.PaneSpec{
+			{Name: "sh", Argv: []string{"sh", "-c", "echo $A"}, Env: []string{"A=1", "B_2=x y"}}}},
+		{[]string{"alice=ANTHROPIC_BASE_URL=http://127.0.0.1:9 claude"}, []ui.PaneSpec{
+			{Name: "alice", Argv: []string{"claude"}, Env: []string{"ANTHROPIC_BASE_URL=http://127.0.0.1:9"}}}},
+		{[]string{"Alice=claude", "my-agent=sh x=1"}, []ui.PaneSpec{
+			{Name: "Alice", Argv: []string{"claude"}}, {Name: "my-agent", Argv: []string{"sh", "x=1"}}}},
+		{[]string{"sh FOO=1"}, []ui.PaneSpec{{Name: "sh", Argv: []string{"sh", "FOO=1"}}}},
 	}
 	for _, c := range cases {
 		got, err := parseAgents(c.args)
@@ -133,6 +142,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{""}, "empty command"},
 		{[]string{"name="}, "empty command"},
 		{[]string{"'unterminated"}, "unterminated"},
+		{[]string{"FOO=bar"}, `agent "FOO=bar": FOO=… sets an environment variable and no command follows`},
+		{[]string{"BOB=codex"}, "to name a pane, use a name with a lower-case letter: bob=codex"},
+		{[]string{"alice=FOO=1"}, "no command follows"},
 	}
 	for _, c := range cases {
 		_, err := parseArgs(c.args)
