@@ -46,6 +46,8 @@ func StartPTY(spec ptyhost.Spec, out io.Writer) (Process, error) {
 type PaneSpec struct {
 	Name string
 	Argv []string
+	// Env holds KEY=VALUE entries added to the program's environment.
+	Env []string
 	// Profile names the relay profile for the pane's program ("claude", "codex",
 	// "generic", or one from the profiles file); "" picks it by the program's name.
 	Profile string
@@ -66,7 +68,7 @@ type Pane struct {
 	Proc Process
 	// Exited is true once the child has exited; Code is its exit status then.
 	Exited bool
-	// Code is the exit status (valid when Exited; -1 when killed by a signal).
+	// Code is the exit status (valid when Exited): a ptyhost.ExitStatus, -N when signal N killed it.
 	Code int
 
 	cols, rows int
@@ -135,6 +137,7 @@ func (h *Host) Start(spec PaneSpec, cols, rows int) (*Pane, error) {
 	})
 	proc, err := h.opts.Start(ptyhost.Spec{
 		Argv: spec.Argv,
+		Env:  spec.Env,
 		Cols: cols,
 		Rows: rows,
 		Pane: id,

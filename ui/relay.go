@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/vterm"
 )
@@ -238,9 +239,9 @@ func (w *relayWire) news() string {
 func (w *relayWire) borderState(p *Pane) (string, stateKind) {
 	if p.Exited {
 		if p.Code != 0 {
-			return fmt.Sprintf("exited (%d)", p.Code), kindExitedBad
+			return ptyhost.ExitStatus(p.Code).String(), kindExitedBad
 		}
-		return fmt.Sprintf("exited (%d)", p.Code), kindExited
+		return ptyhost.ExitStatus(p.Code).String(), kindExited
 	}
 	ps, ok := w.r.Pane(p.ID)
 	if !ok {

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
 )
 
@@ -221,7 +222,7 @@ func (m *model) handlePaneExited(msg paneExitedMsg) tea.Cmd {
 	m.frameOK = false
 	m.rl.exit(msg.ID, m.now())
 	wake := m.afterRelay()
-	m.setStatus(fmt.Sprintf("pane %d %s exited (%d): %s x closes it", p.ID, p.Name, msg.Code, prefixLabel(m.cfg.PrefixSpec)))
+	m.setStatus(fmt.Sprintf("pane %d %s %s: %s x closes it", p.ID, p.Name, ptyhost.ExitStatus(msg.Code), prefixLabel(m.cfg.PrefixSpec)))
 	return tea.Batch(wake, m.scheduleFrame())
 }
 
