@@ -1,5 +1,7 @@
 package parser
 
+import "slices"
+
 // The built-in profiles were measured on Claude Code 2.1.330, Codex CLI 0.169.0 and
 // Gemini CLI 0.61.0 (testdata/agent-streams): the patterns below are exactly
 // what those versions print. A user's profiles file can override or extend any of them.
@@ -159,5 +161,7 @@ func (p Profile) clone() Profile {
 	p.Chrome = append([]Pattern(nil), p.Chrome...)
 	p.AnswerPrefixes = append([]string(nil), p.AnswerPrefixes...)
 	p.EchoPrefixes = append([]string(nil), p.EchoPrefixes...)
+	p.Relay.MessagePrefixes = slices.Clone(p.Relay.MessagePrefixes) // nil stays nil: the defaults
+	p.Relay.ThinkingPrefixes = slices.Clone(p.Relay.ThinkingPrefixes)
 	return p
 }

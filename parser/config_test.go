@@ -91,3 +91,45 @@ func TestLoadProfilesEmpty(t *testing.T) {
 		t.Fatalf("got %d profiles, want the %d built-ins", len(ps), len(Builtins()))
 	}
 }
+
+func TestLoadProfilesRelayKeys(t *testing.T) {
+	ps, err := LoadProfiles([]byte(`
+[profile.claude]
+relay_prefixes = [">>relay:", ">>"]
+thinking_prefixes = []
+relay_blocks = false
+max_block_bytes = 4096
+brief = true
+brief_template = "hi {name}"
+
+[profile.mine]
+extends = "claude"
+programs = ["mine"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"claude", "mine"} {
+		p := ps[name]
+		s := p.Relay
+		if len(s.MessagePrefixes) != 2 || s.ThinkingPrefixes == nil || len(s.ThinkingPrefixes) != 0 || !s.NoBlock || s.MaxBlockBytes != 4096 || !p.Brief || p.BriefTemplate != "hi {name}" {
+			t.Errorf("%s: %+v brief %v %q", name, s, p.Brief, p.BriefTemplate)
+		}
+		if got := CommandsWith(s, ">>bob hi\n@relay:bob no\n@thinking:bob no"); len(got) != 1 || got[0].To != "bob" {
+			t.Errorf("%s: parsed %+v", name, got)
+		}
+	}
+	if g := ps["codex"].Relay; g.MessagePrefixes != nil || g.NoBlock {
+		t.Errorf("codex changed: %+v", g)
+	}
+	for _, bad := range []string{
+		"[profile.x]\nrelay_prefixes = [\"\"]",
+		"[profile.x]\nrelay_prefixes = [\"a b\"]",
+		"[profile.x]\nmax_block_bytes = 0",
+		"[profile.x]\nbrief = \"yes\"",
+	} {
+		if _, err := LoadProfiles([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

@@ -39,6 +39,14 @@ type Profile struct {
 	// been typed; otherwise every echo block is input, never the agent's words. Set it
 	// for programs whose own output may start with an echo prefix.
 	StrictEcho bool
+
+	// Relay is which relay commands the program's output may hold (see Syntax).
+	Relay Syntax
+	// Brief, when set, types a first message into the program once it is ready: its
+	// name, the other panes and how to address them. BriefTemplate is that message's
+	// text ("" for the relay's default).
+	Brief         bool
+	BriefTemplate string
 }
 
 // liveRows returns p.LiveRows or its default.

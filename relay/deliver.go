@@ -37,7 +37,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		r.notice(now, p.id, "%d %s repeated what was typed into it: not relayed", p.id, p.name)
 		return
 	}
-	if cmds := parser.Commands(text); len(cmds) > 0 {
+	if cmds := p.commands(text); len(cmds) > 0 {
 		r.route(p, cmds, now)
 		return
 	}

@@ -10,14 +10,17 @@
 // does no I/O and reads no clock; it reads terminals only through the small Screen
 // interface it declares.
 //
-// Explicit addressing (address.go): every pane's turns are watched, linked or not, for
-// `@relay:NAME message` lines and [[RELAY]]{"to": NAME, "text": ...}[[/RELAY]] blocks
-// (parser.Commands). They are the agents' own requests, so they work between any two
-// panes, by name or number; a turn holding one delivers each message to its addressee
-// only, instead of the whole turn to the group. They stay loop-limited: within a group a
-// command spends the group's turns; between panes not in one group it spends a direct
-// budget of --turns per pair, renewed when a person links either pane. Malformed or
-// misaddressed commands are not sent and are noted in the log.
+// Explicit addressing (address.go, kinds.go): every pane's turns are read for relay
+// commands (parser.Parser with the profile's syntax: `@relay:NAME message` lines,
+// `@thinking:` lines, [[RELAY]] blocks), by name, number or `*` for every other pane. It
+// is opt-in: members of one group may address each other; other panes only with
+// addressing on for the session (Config.Address) or the sender (Address events). A turn
+// holding commands delivers each to its addressee only, instead of the whole turn to the
+// group; thinking and state commands are logged, never typed. They stay loop-limited:
+// within a group a command spends the group's turns; between panes not in one group it
+// spends a direct budget of --turns per pair, renewed when a person links either pane.
+// Malformed, misaddressed or disallowed commands are not sent and are noted in the log.
+// The brief (Config.Brief, a profile's Brief, Brief events) tells an agent all this.
 //
 // Event flow for a host (package session):
 //

@@ -79,6 +79,12 @@ type Entry struct {
 	Phase Phase
 	// Note says more: why a delivery was dropped, or the notice itself.
 	Note string
+	// Kind is the kind of the relay command behind the entry ("" for a turn or a
+	// notice): a message or action is a delivery; a thinking or state command is never
+	// typed, and is an entry of its own (Delivery 0) with its whole Body, for history
+	// and protocol clients. Thread is the command's thread.
+	Kind         parser.Kind
+	Thread, Body string
 }
 
 // String renders the entry as one relay-log line.

@@ -60,7 +60,10 @@ func (r *Relay) Message(from, to, text string, now time.Time) ([]Action, error) 
 		if inGroup && p.group.used >= p.group.budget || !inGroup && r.direct[k] >= r.cfg.Turns {
 			return acts, fmt.Errorf("send from %s to %s: %w", p.name, q.name, ErrBudgetSpent)
 		}
-		r.route(p, []parser.Command{{To: to, Text: text}}, now)
+		// A client speaking for a pane is explicit (a script or the agent's own shell
+		// tool ran `agentmux send`), so the opt-in for addressing from screen text does
+		// not apply: it goes straight to the budgets.
+		r.send(p, q, parser.Command{To: to, Kind: parser.KindMessage, Body: text}, now)
 		return append(acts, r.step(now)...), nil
 	}
 	k := extPair{strings.ToLower(from), q.id}

@@ -45,6 +45,11 @@ type pane struct {
 
 	queue    []*delivery
 	inflight *delivery
+
+	program string         // its program, for the brief
+	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
+	address bool           // the person let its output address panes not linked with it
+	brief   *delivery      // the brief typed into it, until the turn answering it ends
 }
 
 // quiet returns how long the pane must stay quiet to count as idle given what its

@@ -84,6 +84,12 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		if p := r.live(e.Pane); p != nil {
 			r.exit(p, now)
 		}
+	case Address:
+		r.setAddress(e, now)
+	case Brief:
+		if p := r.live(e.Pane); p != nil {
+			r.queueBrief(p, now)
+		}
 	}
 	return append(acts, r.step(now)...)
 }
@@ -160,7 +166,7 @@ func (r *Relay) open(e Open, now time.Time) {
 	if old := r.live(e.Pane); old != nil {
 		r.exit(old, now)
 	}
-	p := &pane{id: e.Pane, name: e.Name, prof: e.Profile, scr: e.Screen, lastOut: now}
+	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now}
 	if p.prof.Name == "" {
 		p.prof = parser.Generic()
 	}
@@ -192,12 +198,15 @@ func (r *Relay) step(now time.Time) []Action {
 			if len(p.typed) == 0 && !p.bootTurn {
 				p.setBaseline() // a banner printed while starting is no turn
 			}
+			if r.cfg.Brief || p.prof.Brief {
+				r.queueBrief(p, now)
+			}
 		}
 	}
 	for _, id := range r.order {
 		p := r.panes[id]
 		if !p.exited && p.started && p.printed && p.inflight == nil && !p.draft && p.quietFor(now, r.cfg) {
-			r.endTurn(p, now)
+			r.turnEnded(p, now)
 		}
 	}
 	for _, id := range r.order {

@@ -73,6 +73,13 @@ type Config struct {
 	Template string
 	// LogLimit is how many relay log entries are kept (500).
 	LogLimit int
+	// Address lets every pane's relay commands reach panes not linked with it
+	// (--address); otherwise only linked members, and panes the person turned
+	// addressing on for (Address events), may address others.
+	Address bool
+	// Brief types the brief into every pane once it is ready (--brief); a profile's
+	// Brief does it for that program's panes.
+	Brief bool
 }
 
 // DefaultTemplate is the attribution a delivery carries unless configured otherwise.
@@ -122,6 +129,9 @@ type Open struct {
 	Name    string
 	Profile parser.Profile
 	Screen  Screen
+	// Program is the program (its base name is shown in the brief; "" shows the
+	// profile's name).
+	Program string
 }
 
 // Output reports that a pane's terminal received new bytes (coalesced: once per burst

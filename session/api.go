@@ -15,6 +15,8 @@ import (
 type PaneSpec struct {
 	Name string
 	Argv []string
+	// Env holds KEY=VALUE entries added to the program's environment.
+	Env []string
 	// Profile names the relay profile for the pane's program ("claude", "codex",
 	// "generic", or one from the profiles file); "" picks it by the program's name.
 	Profile string
@@ -75,6 +77,9 @@ type Options struct {
 	Link  bool
 	Turns int
 	Idle  time.Duration
+	// Address and Brief are the relay's Config.Address (--address: relay commands
+	// between unlinked panes) and Config.Brief (--brief).
+	Address, Brief bool
 	// Profiles are the agent profiles panes are matched against by program name; nil
 	// means parser.Builtins().
 	Profiles parser.Profiles
@@ -141,8 +146,8 @@ type Member struct {
 	// Argv is the pane's command; Program its base name.
 	Argv    []string
 	Program string
-	// State is what the member is doing; Code is the exit status once Exited (-1:
-	// killed by a signal).
+	// State is what the member is doing; Code is the exit status once Exited (-N:
+	// killed by signal N; ExitText says it as a shell would).
 	State State
 	Code  int
 	// Group is the relay group's ID, 0 when not linked.
@@ -200,6 +205,10 @@ type Output struct{ Pane int }
 // MemberChanged carries a member whose state, group, hold, typing or waiting count
 // changed (or that appeared).
 type MemberChanged struct{ Member Member }
+
+// ExitText says how a program with exit status code ended, as a shell would:
+// "exited (1)", "killed (SIGSEGV)".
+func ExitText(code int) string { return ptyhost.ExitStatus(code).String() }
 
 // Exit says a pane's program exited with Code; the pane stays until closed.
 type Exit struct{ Pane, Code int }

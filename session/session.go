@@ -107,7 +107,7 @@ func Start(o Options) (*Session, error) {
 		exits:    make(chan int),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
-		rl:       relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle}),
+		rl:       relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief}),
 		profiles: o.Profiles,
 		drafts:   drafts{},
 		pace:     newPacing(o.OutputInterval),
@@ -128,7 +128,7 @@ func Start(o Options) (*Session, error) {
 			return nil, err
 		}
 		s.panes = append(s.panes, p)
-		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}}, now)
+		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}, Program: p.argv[0]}, now)
 	}
 	if o.Link {
 		s.rl.Handle(relay.LinkAll{Panes: s.liveIDs()}, now)
@@ -159,7 +159,7 @@ func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
 			s.log.Debug("pane event", "pane", id, "kind", ev.Kind, "text", ev.Text)
 		},
 	})
-	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Cols: cols, Rows: rows, Pane: id, Name: spec.Name}, term)
+	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name}, term)
 	if err != nil {
 		return nil, fmt.Errorf("start pane %d %q: %w", id, spec.Name, err)
 	}

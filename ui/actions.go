@@ -19,6 +19,11 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		// release events: a stray one has nowhere meaningful to go.
 		return nil
 	}
+	if esc, rest, ok := keys.SplitEscape(k); ok && !m.prefix.Matches(k) && m.prefix.Matches(rest) {
+		// Esc and the prefix typed together read as Alt+prefix (ESC, then the prefix's
+		// byte): take them as the two presses they are.
+		return tea.Batch(m.handleKey(esc), m.handleKey(rest))
+	}
 	switch m.mode {
 	case modeConfirm:
 		return m.answerConfirm(k)

@@ -28,6 +28,9 @@ type Config struct {
 	Link  bool
 	Turns int
 	Idle  time.Duration
+	// Address and Brief are the relay's Config.Address (--address) and Config.Brief
+	// (--brief).
+	Address, Brief bool
 	// Profiles are the agent profiles panes are matched against by program name (the
 	// built-ins merged with the user's profiles file); nil means the built-ins.
 	Profiles session.Profiles

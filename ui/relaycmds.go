@@ -69,7 +69,7 @@ func (m *model) toggleHold() tea.Cmd {
 // needs you or exited (code), and whether it is linked, held or has deliveries waiting.
 func borderState(mb session.Member) (string, stateKind) {
 	if mb.State == session.Exited {
-		s := fmt.Sprintf("exited (%d)", mb.Code)
+		s := session.ExitText(mb.Code)
 		if mb.Code != 0 {
 			return s, kindExitedBad
 		}

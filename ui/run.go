@@ -156,6 +156,8 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		Link:          cfg.Link,
 		Turns:         cfg.Turns,
 		Idle:          cfg.Idle,
+		Address:       cfg.Address,
+		Brief:         cfg.Brief,
 		Profiles:      cfg.Profiles,
 		Version:       cfg.Version,
 		HistoryLimit:  cfg.HistoryLimit,

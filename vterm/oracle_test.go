@@ -431,6 +431,11 @@ func TestOracleTmuxCases(t *testing.T) {
 		{"CAN aborts CSI", 10, 3, "ab\x1b[3\x18C"},
 		{"unknown CSI is ignored", 10, 3, "ab\x1b[?1234zcd"},
 		{"OSC and APC are invisible", 20, 2, "a\x1b]0;title\x07b\x1b_Gi=1;AAAA\x1b\\c\x1b]7501;?\x07d"},
+		{"EL at pending wrap", 10, 3, "0123456789\x1b[KX"},
+		{"ECH DCH ICH at pending wrap", 10, 4, "0123456789\x1b[X\x1b[P\x1b[@X\r\n0123456789\x1b[3P"},
+		{"ED at pending wrap", 10, 3, "\x1b[2;1Hbelow\x1b[1;1H0123456789\x1b[JX"},
+		{"EL at pending wrap without autowrap", 10, 3, "\x1b[?7l0123456789\x1b[K"},
+		{"EL 1 and 2 at pending wrap", 10, 3, "0123456789\x1b[1K\r\n0123456789\x1b[2KX"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
