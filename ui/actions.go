@@ -28,11 +28,7 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 	case modeConfirm:
 		return m.answerConfirm(k)
 	case modeHelp:
-		m.mode = modeNormal
-		m.fr.invalidate()
-		if m.prefix.Matches(k) {
-			m.mode = modePrefix
-		}
+		m.helpKey(k)
 		return nil
 	case modePrefix:
 		m.mode = modeNormal
@@ -43,6 +39,10 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.fr.invalidate()
 		if n, ok := digitKey(k); ok {
 			return m.linkWith(n)
+		}
+		if isEscape(k) {
+			m.setStatus("") // cancelled quietly: the prompt goes too
+			return nil
 		}
 		m.setStatus("link cancelled")
 		return nil
@@ -107,6 +107,9 @@ func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 
 // runCommand runs the command bound to k after the prefix.
 func (m *model) runCommand(k keys.Key) tea.Cmd {
+	if isEscape(k) {
+		return nil // prefix then Esc: cancelled, nothing sent, nothing said
+	}
 	act, arg, ok := lookup(k, m.prefix)
 	if !ok {
 		m.setStatus(fmt.Sprintf("no command on that key: %s ? lists them", prefixLabel(m.cfg.PrefixSpec)))
@@ -147,6 +150,7 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		}
 	case actHelp:
 		m.mode = modeHelp
+		m.helpTop = 0
 	case actClose:
 		if v := m.focused(); v != nil {
 			id := m.focus
@@ -233,3 +237,6 @@ func (m *model) closePane(id int) tea.Cmd {
 	}
 	return nil
 }
+
+// isEscape reports whether k is a plain Esc.
+func isEscape(k keys.Key) bool { return k.Code == keys.KeyEscape && k.Mod == 0 }

@@ -113,6 +113,7 @@ type model struct {
 	relaySum string  // the relay status shown on the status line
 
 	mode      inputMode
+	helpTop   int // the first help row shown when the help is taller than the screen
 	confirm   *confirmation
 	status    string // a one-off message on the status line, cleared by the next key
 	mouseDown int    // pane that received a forwarded button press (drags go there)

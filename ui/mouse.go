@@ -22,7 +22,12 @@ func (m *model) paneAt(x, y int) int {
 // handleMouse handles one mouse event.
 func (m *model) handleMouse(ev keys.Mouse) {
 	if m.mode == modeHelp {
-		if ev.Action == keys.MousePress {
+		switch {
+		case ev.Button == keys.WheelUp:
+			m.scrollHelp(-wheelLines)
+		case ev.Button == keys.WheelDown:
+			m.scrollHelp(wheelLines)
+		case ev.Action == keys.MousePress:
 			m.mode = modeNormal
 			m.fr.invalidate()
 		}

@@ -1,0 +1,60 @@
+package ui
+
+// The help is checked on a screen too short for it: its window must move with the
+// arrows and PgUp/PgDn (so every binding can be read), say where it is, and close on
+// any other key. Prefix then Esc must cancel without a word or a byte sent.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentmux/agentmux/keys"
+)
+
+func TestHelpScrollsOnASmallScreen(t *testing.T) {
+	hs := newHarness(t, 50, 12, "a")
+	hs.press(testPrefix, runeKey('?'))
+	seen := map[string]bool{}
+	look := func() string {
+		txt := hs.text()
+		for _, b := range keymap {
+			if strings.Contains(txt, b.desc[:min(len(b.desc), 20)]) {
+				seen[b.desc] = true
+			}
+		}
+		return txt
+	}
+	first := look()
+	if !strings.Contains(first, "1-8 of ") {
+		t.Fatalf("help on 50×12 does not say which rows it shows:\n%s", first)
+	}
+	for range 6 {
+		hs.press(codeKey(keys.KeyPgDn))
+		look()
+		if hs.m.mode != modeHelp {
+			t.Fatal("PgDn closed the help")
+		}
+	}
+	for _, b := range keymap {
+		if !seen[b.desc] {
+			t.Errorf("scrolling the help never showed %q", b.desc)
+		}
+	}
+	hs.press(codeKey(keys.KeyUp))
+	if hs.m.mode != modeHelp {
+		t.Fatal("up closed the help")
+	}
+	hs.press(runeKey('x'))
+	if hs.m.mode != modeNormal || hs.procs[1].sent() != "" {
+		t.Errorf("x did not close the help quietly: mode %d", hs.m.mode)
+	}
+}
+
+func TestPrefixEscapeCancelsQuietly(t *testing.T) {
+	hs := newHarness(t, 80, 24, "a", "b")
+	hs.press(testPrefix, codeKey(keys.KeyEscape))
+	hs.press(testPrefix, runeKey('l'), codeKey(keys.KeyEscape))
+	if hs.m.mode != modeNormal || hs.m.status != "" || hs.procs[1].sent() != "" {
+		t.Errorf("prefix Esc: mode %d, status %q, sent %q", hs.m.mode, hs.m.status, hs.procs[1].peek())
+	}
+}
