@@ -32,7 +32,8 @@ func (m *model) helpRows() []string {
 	rows = append(rows, "",
 		"Everything else goes to the focused pane, except in scroll mode",
 		"and while the relay log is shown: they take the keys until closed.",
-		"Mouse: a click focuses a pane; the wheel scrolls its history.",
+		"Mouse: a click focuses a pane; the wheel scrolls its history",
+		"(arrow keys for less, man and the like).",
 		"Any other key closes this help.")
 	return rows
 }

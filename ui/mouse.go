@@ -6,8 +6,9 @@ import (
 )
 
 // This file routes the outer terminal's mouse events: a press focuses the pane under
-// it; the wheel scrolls that pane's history; a program that enabled mouse reporting gets
-// its events in pane-local coordinates instead.
+// it; the wheel scrolls that pane's history, or sends arrow keys to a program on the
+// alternate screen; a program that enabled mouse reporting gets its events in
+// pane-local coordinates instead.
 
 // paneAt returns the visible pane whose rectangle holds (x, y), or 0.
 func (m *model) paneAt(x, y int) int {
@@ -58,9 +59,11 @@ func (m *model) handleMouse(ev keys.Mouse) {
 		switch {
 		case wants:
 			m.forwardMouse(id, ev, false)
-		case v.scroll == nil && !v.exited() && snap.AltScreen && snap.Modes.AltScroll:
-			// xterm's alternate scroll mode: the wheel becomes arrow keys on the
-			// alternate screen of a program that does not report the mouse.
+		case v.scroll == nil && !v.exited() && snap.AltScreen:
+			// On the alternate screen of a program that does not report the mouse
+			// (less, man, vim without mouse=a) the wheel becomes arrow keys, three a
+			// notch, as tmux and most terminals do (xterm's alternateScroll, always on
+			// here: the alternate screen has no history to scroll).
 			arrow := keys.Key{Code: keys.KeyDown}
 			if up {
 				arrow.Code = keys.KeyUp
