@@ -157,6 +157,9 @@ type Member struct {
 	Held, Typing bool
 	// Waiting counts deliveries queued for the pane.
 	Waiting int
+	// Addressing is true while the pane's relay commands may reach panes it is not
+	// linked with: its own switch (Address) or the session's (Options.Address) is on.
+	Addressing bool
 	// Cols and Rows are the pane's size.
 	Cols, Rows int
 	// External marks a registered member that is not a pane (RegisterMember).

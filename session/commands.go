@@ -188,6 +188,32 @@ func (s *Session) hold(a int, on bool) error {
 	})
 }
 
+// Address turns pane a's own addressing switch on or off: with it on, the relay commands
+// pane a's program prints may reach panes it is not linked with (--address turns it on
+// for every pane; see the README's Addressing: a risk). The relay notes the change in
+// its log; Member.Addressing follows.
+func (s *Session) Address(a int, on bool) error {
+	return s.command(func() error {
+		if p := s.pane(a); p == nil || p.exited {
+			return fmt.Errorf("address %d: %w", a, ErrNoPane)
+		}
+		s.act(s.rl.Handle(relay.Address{Pane: a, On: on}, s.clock.Now()))
+		return nil
+	})
+}
+
+// Brief queues the brief for pane a again (its name, the other panes, how to address
+// them), typed like a delivery once the pane is idle; it costs no turn.
+func (s *Session) Brief(a int) error {
+	return s.command(func() error {
+		if p := s.pane(a); p == nil || p.exited {
+			return fmt.Errorf("brief %d: %w", a, ErrNoPane)
+		}
+		s.act(s.rl.Handle(relay.Brief{Pane: a}, s.clock.Now()))
+		return nil
+	})
+}
+
 // Close removes pane a: it leaves the relay (deliveries to it are dropped), subscribers
 // get Closed at once, and its process group is ended in the background (a second Closed
 // with Done set carries how that went).

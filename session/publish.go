@@ -65,6 +65,7 @@ func (s *Session) member(p *pane) Member {
 		return m
 	}
 	m.Group, m.Held, m.Typing, m.Waiting = ps.Group, ps.Held, ps.Typing, ps.Waiting
+	m.Addressing = s.rl.Addressing(p.id)
 	if p.exited {
 		return m
 	}
@@ -84,6 +85,7 @@ func (s *Session) member(p *pane) Member {
 func sameMember(a, b Member) bool {
 	return a.Pane == b.Pane && a.Name == b.Name && a.State == b.State && a.Code == b.Code &&
 		a.Group == b.Group && a.Held == b.Held && a.Typing == b.Typing && a.Waiting == b.Waiting &&
+		a.Addressing == b.Addressing &&
 		a.Cols == b.Cols && a.Rows == b.Rows && a.External == b.External
 }
 

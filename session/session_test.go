@@ -148,3 +148,31 @@ func TestExternalMembers(t *testing.T) {
 	undo()
 	assert.Len(t, r.s.Members(), 1)
 }
+
+func TestAddressAndBriefCommands(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	assert.ErrorIs(t, r.s.Address(9, true), ErrNoPane)
+	assert.ErrorIs(t, r.s.Brief(9), ErrNoPane)
+	require.NoError(t, r.s.Address(1, true))
+	r.await(func(ev Event) bool {
+		c, ok := ev.(MemberChanged)
+		return ok && c.Member.Pane == 1 && c.Member.Addressing
+	})
+	m, _ := r.s.Member(2)
+	assert.False(t, m.Addressing, "only pane 1's switch was turned on")
+	// alice may now address bob without a link.
+	r.printed(1, "@relay:bob hello there\r\n> ")
+	r.advance(2 * time.Second)
+	r.advance(time.Second)
+	assert.Contains(t, r.procs[2].sent(), "hello there")
+	require.NoError(t, r.s.Address(1, false))
+	m, _ = r.s.Member(1)
+	assert.False(t, m.Addressing)
+
+	r.printed(2, "ok\r\n> ") // bob answers and goes idle
+	r.advance(2 * time.Second)
+	require.NoError(t, r.s.Brief(2))
+	r.advance(2 * time.Second)
+	assert.Contains(t, r.procs[2].sent(), "you are bob, pane 2")
+}

@@ -139,6 +139,10 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		return m.unlink()
 	case actHold:
 		return m.toggleHold()
+	case actAddress:
+		return m.toggleAddress()
+	case actBrief:
+		return m.rebrief()
 	case actRelayLog:
 		m.toggleLog()
 	case actZoom:

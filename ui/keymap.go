@@ -29,6 +29,8 @@ const (
 	actClose             //
 	actQuit              //
 	actSendPrefix        //
+	actAddress           //
+	actBrief             //
 )
 
 // binding is one row of the key map: how it is shown in the help and which keys match.
@@ -98,6 +100,8 @@ var keymap = []binding{
 	{label: "L", desc: "link all panes into one group", act: actLinkAll, match: runeIs('L')},
 	{label: "u", desc: "unlink the focused pane", act: actUnlink, match: runeIs('u')},
 	{label: "p", desc: "hold / release relays into the focused pane", act: actHold, match: runeIs('p')},
+	{label: "a", desc: "addressing on/off: the focused pane's @relay lines reach any pane", act: actAddress, match: runeIs('a')},
+	{label: "b", desc: "brief the focused pane again: the panes, how to address them", act: actBrief, match: runeIs('b')},
 	{label: "z", desc: "zoom the focused pane / unzoom", act: actZoom, match: runeIs('z')},
 	{label: "[", desc: "scroll mode: PgUp/PgDn, arrows, g/G; q or Esc leaves", act: actScroll, match: runeIs('[')},
 	{label: "r", desc: "relay log: PgUp/PgDn, arrows, g/G; q or Esc closes", act: actRelayLog, match: runeIs('r')},

@@ -287,3 +287,26 @@ func TestKeysHeldForClosedPaneAreDropped(t *testing.T) {
 		t.Errorf("the typed delivery was not logged dropped:\n%v", log)
 	}
 }
+
+// TestAddressAndBriefKeys: prefix a turns the focused pane's own addressing on (its
+// border says so) and off again; prefix b queues its brief, typed once it is idle.
+func TestAddressAndBriefKeys(t *testing.T) {
+	hs := newRelayHarness(t, false, "alice", "bob")
+	hs.startBoth()
+	hs.press(testPrefix, runeKey('a'))
+	if !hs.member(1).Addressing {
+		t.Fatal("prefix a did not turn addressing on for pane 1")
+	}
+	if top := strings.Split(hs.text(), "\n")[0]; !strings.Contains(top, "addressing") {
+		t.Errorf("pane 1's border does not say addressing: %q", top)
+	}
+	hs.press(testPrefix, runeKey('a'))
+	if hs.member(1).Addressing || strings.Contains(strings.Split(hs.text(), "\n")[0], "addressing") {
+		t.Error("prefix a again did not turn addressing off")
+	}
+	hs.press(testPrefix, runeKey('2'), testPrefix, runeKey('b'))
+	hs.advance(2 * time.Second)
+	if got := hs.procs[2].sent(); !strings.Contains(got, "you are bob, pane 2") {
+		t.Errorf("prefix b typed %q into bob, want the brief", got)
+	}
+}

@@ -10,7 +10,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// This file is the relay's prefix commands (l, L, u, p) and what a pane's border says
+// This file is the relay's prefix commands (l, L, u, p, a, b) and what a pane's border says
 // about its member. The relay itself lives in the session; its notices, summary and
 // member states arrive as events (update.go handleSession).
 
@@ -65,9 +65,46 @@ func (m *model) toggleHold() tea.Cmd {
 	return nil
 }
 
+// toggleAddress turns the focused pane's own addressing switch on or off (prefix a):
+// with it on, its relay commands may reach panes it is not linked with.
+func (m *model) toggleAddress() tea.Cmd {
+	v := m.focused()
+	if v == nil || v.exited() {
+		return nil
+	}
+	if m.cfg.Address {
+		m.setStatus("--address is on: every pane may address any pane")
+		return nil
+	}
+	mb, ok := m.s.Member(m.focus) // the session's word, not the mirror's: it may lag
+	if !ok {
+		return nil
+	}
+	if err := m.s.Address(m.focus, !mb.Addressing); err != nil {
+		m.setStatus(err.Error())
+	}
+	return nil
+}
+
+// rebrief queues the brief for the focused pane again (prefix b).
+func (m *model) rebrief() tea.Cmd {
+	v := m.focused()
+	if v == nil || v.exited() {
+		return nil
+	}
+	if err := m.s.Brief(m.focus); err != nil {
+		m.setStatus(err.Error())
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("brief for pane %d %s: typed once it is idle", m.focus, v.member.Name))
+	return nil
+}
+
 // borderState is what a pane's border says about its member: running, idle, busy,
-// needs you or exited (code), and whether it is linked, held or has deliveries waiting.
-func borderState(mb session.Member) (string, stateKind) {
+// needs you or exited (code), and whether it is linked, held, has deliveries waiting or
+// its own addressing switch on (sessionAddress: --address, on for every pane, is not
+// repeated on each border).
+func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 	if mb.State == session.Exited {
 		s := session.ExitText(mb.Code)
 		if mb.Code != 0 {
@@ -93,6 +130,9 @@ func borderState(mb session.Member) (string, stateKind) {
 	}
 	if mb.Waiting > 0 {
 		parts = append(parts, fmt.Sprintf("%d waiting", mb.Waiting))
+	}
+	if mb.Addressing && !sessionAddress {
+		parts = append(parts, "addressing")
 	}
 	return strings.Join(parts, " · "), kind
 }

@@ -176,7 +176,7 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 // borders refreshes a pane's cached top and bottom border rows when its width, title,
 // state or focus changed.
 func (m *model) borders(id int, v *paneView, w int, focused bool) {
-	state, kind := borderState(v.member)
+	state, kind := borderState(v.member, m.cfg.Address)
 	key := borderKey{w: w, focused: focused, name: v.member.Name, state: state, kind: kind, bell: v.bell && !focused}
 	if v.snap != nil {
 		key.ptitle = v.snap.Title
