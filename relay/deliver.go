@@ -65,7 +65,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		d := &delivery{id: r.nDeliv, from: p.id, to: id, words: words, framed: framed, phase: Waiting}
 		d.entry = r.log(Entry{
 			At: now, Delivery: d.id, From: p.id, FromName: p.name, To: id, ToName: q.name,
-			Size: utf8.RuneCountInString(words), Words: summary(words), Phase: Waiting,
+			Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting,
 		})
 		q.queue = append(q.queue, d)
 	}

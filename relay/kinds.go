@@ -100,7 +100,7 @@ func (r *Relay) queueBrief(p *pane, now time.Time) {
 	d := &delivery{id: r.nDeliv, to: p.id, words: text, framed: text, phase: Waiting}
 	d.entry = r.log(Entry{
 		At: now, Delivery: d.id, FromName: "agentmux", To: p.id, ToName: p.name,
-		Size: utf8.RuneCountInString(text), Words: summary(text), Phase: Waiting, Note: "brief",
+		Size: utf8.RuneCountInString(text), Words: summary(text), Body: text, Phase: Waiting, Note: "brief",
 	})
 	p.queue = append(p.queue, d)
 	p.brief = d

@@ -83,8 +83,12 @@ type Entry struct {
 	// notice): a message or action is a delivery; a thinking or state command is never
 	// typed, and is an entry of its own (Delivery 0) with its whole Body, for history
 	// and protocol clients. Thread is the command's thread.
-	Kind         parser.Kind
-	Thread, Body string
+	Kind   parser.Kind
+	Thread string
+	// Body is the whole text behind Words: a delivery's words as typed (frame excluded,
+	// at most Config.Limit characters, so the log stays bounded at LogLimit entries of
+	// that), or a thinking or state command's body; "" for a notice.
+	Body string
 }
 
 // String renders the entry as one relay-log line.

@@ -79,7 +79,7 @@ func (r *Relay) Message(from, to, text string, now time.Time) ([]Action, error) 
 	d := &delivery{id: r.nDeliv, to: q.id, words: words, framed: frame(externalFrame, from, 0, words), phase: Waiting}
 	d.entry = r.log(Entry{
 		At: now, Delivery: d.id, FromName: from, To: q.id, ToName: q.name,
-		Size: utf8.RuneCountInString(words), Words: summary(words), Phase: Waiting, Note: "sent by " + from,
+		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Note: "sent by " + from,
 	})
 	q.queue = append(q.queue, d)
 	return append(acts, r.step(now)...), nil
