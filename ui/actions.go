@@ -34,11 +34,17 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.mode = modeNormal
 		m.fr.invalidate()
 		return m.runCommand(k)
+	case modeDigit:
+		cmd, used := m.secondDigit(k)
+		if used {
+			return cmd
+		}
+		return tea.Batch(cmd, m.handleKey(k))
 	case modeLink:
 		m.mode = modeNormal
 		m.fr.invalidate()
 		if n, ok := digitKey(k); ok {
-			return m.linkWith(n)
+			return m.firstDigit(n, true)
 		}
 		if isEscape(k) {
 			m.setStatus("") // cancelled quietly: the prompt goes too
@@ -117,11 +123,7 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	}
 	switch act {
 	case actFocusN:
-		if m.views[arg] == nil {
-			m.setStatus(fmt.Sprintf("no pane %d", arg))
-			return nil
-		}
-		m.setFocus(arg)
+		return m.firstDigit(arg, false)
 	case actFocusDir:
 		area := rect{0, 0, m.width, max(m.height-1, 0)}
 		if to := neighbor(m.tree.rects(area), m.focus, direction(arg)); to != m.focus {
@@ -132,7 +134,7 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		m.focusNext()
 	case actLink:
 		m.mode = modeLink
-		m.setStatus("link with pane: 1..9")
+		m.setStatus(fmt.Sprintf("link with pane: %s", m.paneRange()))
 	case actLinkAll:
 		return m.linkAll()
 	case actUnlink:
@@ -244,3 +246,11 @@ func (m *model) closePane(id int) tea.Cmd {
 
 // isEscape reports whether k is a plain Esc.
 func isEscape(k keys.Key) bool { return k.Code == keys.KeyEscape && k.Mod == 0 }
+
+// paneRange says which pane numbers exist, for prompts: "1..3", "1..12".
+func (m *model) paneRange() string {
+	if len(m.order) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d..%d", m.order[0], m.order[len(m.order)-1])
+}

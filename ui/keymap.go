@@ -81,7 +81,7 @@ func digitKey(k keys.Key) (int, bool) {
 
 // keymap is every prefix binding, in the order the help shows them.
 var keymap = []binding{
-	{label: "1..9", desc: "focus pane N", act: actFocusN,
+	{label: "N", desc: "focus pane N (10 and up: two digits, e.g. 1 2)", act: actFocusN,
 		match: func(k, _ keys.Key) (int, bool) { return digitKey(k) }},
 	{label: "arrows", desc: "focus the pane in that direction", act: actFocusDir,
 		match: func(k, p keys.Key) (int, bool) {

@@ -22,6 +22,7 @@ const (
 	modeLink                     // prefix l was typed: the next key is a pane number
 	modeConfirm                  // a y/n question is on the status line
 	modeHelp                     // the help overlay is shown
+	modeDigit                    // a first pane digit waits for a second (panenum.go)
 )
 
 // confirmation is a pending y/n question and what "y" does.
@@ -114,6 +115,8 @@ type model struct {
 
 	mode      inputMode
 	helpTop   int // the first help row shown when the help is taller than the screen
+	pending   pendingDigit
+	digitGen  uint64
 	confirm   *confirmation
 	status    string // a one-off message on the status line, cleared by the next key
 	mouseDown int    // pane that received a forwarded button press (drags go there)

@@ -38,6 +38,8 @@ func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.handleWindowSize(msg)
 	case fatalMsg:
 		return m.handleFatal(msg)
+	case digitTimeoutMsg:
+		return m.handleDigitTimeout(msg)
 	}
 	return nil
 }
