@@ -3,7 +3,9 @@ package tty
 // The screen writer is checked by what it writes: the first frame and any frame of a new
 // size repaint everything, later frames only their changed rows at absolute positions,
 // each inside one synchronized update; and the bytes, replayed into a vterm of the same
-// size, must show exactly the frames' text. Writes are awaited on a channel.
+// size, must show exactly the frames' text, with the cursor where and as the frame put
+// it. Sequences queued with Send come after a frame, never inside one. Writes are
+// awaited on a channel.
 
 import (
 	"strings"
@@ -47,7 +49,7 @@ func TestScreenWriter(t *testing.T) {
 	defer s.Close()
 	term := vterm.New(vterm.Options{Cols: 10, Rows: 3})
 	show := func(lines ...string) string {
-		s.Present(lines, 10, len(lines))
+		s.Present(lines, 10, len(lines), Cursor{})
 		out := w.wait(t)
 		term.Write([]byte(out))
 		if got := strings.Join(term.ScreenText(), "|"); got != strings.Join(trimAll(lines), "|") {
@@ -80,4 +82,39 @@ func trimAll(lines []string) []string {
 		out[i] = strings.TrimRight(l, " ")
 	}
 	return out
+}
+
+func TestScreenWriterPutsTheCursor(t *testing.T) {
+	w := &chanWriter{c: make(chan struct{}, 8)}
+	s := NewScreen(w)
+	defer s.Close()
+	term := vterm.New(vterm.Options{Cols: 10, Rows: 3})
+	rows := []string{"aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"}
+	s.Present(rows, 10, 3, Cursor{})
+	term.Write([]byte(w.wait(t)))
+	if term.Snapshot().Cursor.Visible {
+		t.Fatal("a frame with a hidden cursor left it shown")
+	}
+	// Only the cursor changes: it moves, takes the bar shape and shows.
+	s.Present(rows, 10, 3, Cursor{X: 3, Y: 1, Visible: true, Shape: 6})
+	out := w.wait(t)
+	if want := "\x1b[?2026h\x1b[6 q\x1b[2;4H\x1b[?25h\x1b[?2026l"; out != want {
+		t.Errorf("cursor move wrote %q, want %q", out, want)
+	}
+	term.Write([]byte(out))
+	if c := term.Snapshot().Cursor; c.X != 3 || c.Y != 1 || !c.Visible || c.Shape != vterm.CursorShape(6) {
+		t.Errorf("terminal cursor %+v, want bar at (3,1) shown", c)
+	}
+	// A row changes under a shown cursor: hidden while drawing, shown again after, and
+	// the shape, unchanged, is not sent again.
+	rows = []string{"aaaaaaaaaa", "bbbbXbbbbb", "cccccccccc"}
+	s.Present(rows, 10, 3, Cursor{X: 3, Y: 1, Visible: true, Shape: 6})
+	if out, want := w.wait(t), "\x1b[?2026h\x1b[?25l\x1b[2;1HbbbbXbbbbb\x1b[2;4H\x1b[?25h\x1b[?2026l"; out != want {
+		t.Errorf("row under the cursor wrote %q, want %q", out, want)
+	}
+	// A queued sequence is written after a frame, on its own.
+	s.Send("\x1b]52;c;aGk=\x07")
+	if out := w.wait(t); out != "\x1b]52;c;aGk=\x07" {
+		t.Errorf("Send wrote %q", out)
+	}
 }

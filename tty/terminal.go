@@ -25,7 +25,9 @@ import (
 // them in reverse. Autowrap off (7), so a row can never spill onto the next one while a
 // resize is on its way. Mouse: 1000 presses, 1002 drags, 1006 SGR coordinates. 2004
 // bracketed paste, 1004 focus reports. KittyPush asks for kitty keyboard reports after
-// the probe showed support; KittyPop, sent first on restore, undoes it.
+// the probe showed support; KittyPop, sent first on restore, undoes it. The frames move
+// the cursor and set its shape (DECSCUSR) after the focused program's; restore puts the
+// terminal's default shape back (CSI 0 SP q) and shows it.
 const (
 	EnterSeq = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?7l" +
 		"\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h"
@@ -35,7 +37,7 @@ const (
 	KittyPush  = "\x1b[>1u" // disambiguate escape codes: Shift+Enter, Ctrl+I vs Tab...
 	KittyPop   = "\x1b[<u"
 	RestoreSeq = "\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l" +
-		"\x1b[?7h\x1b[m\x1b[?25h\x1b[?1049l"
+		"\x1b[?7h\x1b[m\x1b[0 q\x1b[?25h\x1b[?1049l"
 )
 
 // Terminal is the outer terminal. It is also the io.Writer the screen writer draws through

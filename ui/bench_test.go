@@ -69,7 +69,7 @@ func fourPanes(b *testing.B) *harness {
 // discardScreen is a presenter that drops frames.
 type discardScreen struct{}
 
-func (discardScreen) Present([]string, int, int) {}
+func (discardScreen) Present([]string, int, int, tty.Cursor) {}
 
 func BenchmarkFrameFull4x240x60(b *testing.B) {
 	hs := fourPanes(b)

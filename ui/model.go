@@ -41,8 +41,6 @@ type paneView struct {
 	cache  lineCache
 	rows   []string      // rendered content rows, one per content line
 	lines  []*vterm.Line // the lines rows were rendered from (for clipped redraws)
-	// cursorRow and cursorX are where rows drew the cursor (-1: not drawn).
-	cursorRow, cursorX int
 	content            rect // where the rows go on the outer screen
 	dirty              bool // output arrived: take a snapshot at the next frame
 	stale              bool // rows must be rebuilt from the snapshot
@@ -72,7 +70,7 @@ type borderKey struct {
 
 // presenter draws frames on the outer terminal (tty.Screen); nil in tests.
 type presenter interface {
-	Present(lines []string, w, h int)
+	Present(lines []string, w, h int, cur tty.Cursor)
 }
 
 var _ presenter = (*tty.Screen)(nil)
@@ -125,6 +123,7 @@ type model struct {
 	fr         frameState
 	frame      string
 	frameLines []string // frame split in rows, handed to the screen writer
+	cursor     tty.Cursor // where the frame leaves the outer cursor (outerCursor)
 	lineCap    int      // longest row built so far, to size the next ones
 	scr        presenter
 

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/tty"
 	"github.com/agentmux/agentmux/session"
 )
 
@@ -253,20 +254,41 @@ func TestHelpOverlay(t *testing.T) {
 	}
 }
 
-func TestCursorDrawnOnlyInTheFocusedPane(t *testing.T) {
+// TestOuterCursorFollowsTheFocusedProgram: no reverse block is drawn; the frame puts
+// the outer terminal's cursor where the focused program has it, in its DECSCUSR shape,
+// and hides it when the program hides it or the pane is scrolled or overlaid.
+func TestOuterCursorFollowsTheFocusedProgram(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a", "b")
 	hs.output(1, "ab")
-	hs.output(2, "cd")
-	v := hs.view()
-	if !strings.Contains(v, "ab\x1b[7m \x1b[m") {
-		t.Error("no cursor after the focused pane's text")
+	hs.output(2, "cd\r\nxyz")
+	cursor := func() tty.Cursor { hs.view(); return hs.m.cursor }
+	if v := hs.view(); strings.Contains(v, "\x1b[7m") {
+		t.Error("a reverse block is still drawn for the cursor")
 	}
-	if strings.Contains(v, "cd\x1b[7m") {
-		t.Error("cursor drawn in the unfocused pane")
+	// Pane 1's content starts at (1,1): after "ab" its cursor is at (3,1).
+	if c := cursor(); c != (tty.Cursor{X: 3, Y: 1, Visible: true}) {
+		t.Errorf("cursor %+v, want (3,1) shown in the default shape", c)
 	}
-	hs.output(1, "\x1b[?25l")
-	if strings.Contains(hs.view(), "ab\x1b[7m") {
-		t.Error("cursor drawn although the program hid it")
+	hs.output(1, "\x1b[6 q")
+	if c := cursor(); c.Shape != 6 || !c.Visible {
+		t.Errorf("cursor %+v after ESC[6 q, want the bar (6)", c)
+	}
+	hs.press(testPrefix, runeKey('2'))
+	if c := cursor(); c != (tty.Cursor{X: 61 + 3, Y: 2, Visible: true}) {
+		t.Errorf("cursor %+v after focusing pane 2, want (64,2) in its default shape", c)
+	}
+	hs.press(testPrefix, runeKey('['))
+	if cursor().Visible {
+		t.Error("cursor shown over a scrolled pane")
+	}
+	hs.press(runeKey('q'), testPrefix, runeKey('?'))
+	if cursor().Visible {
+		t.Error("cursor shown under the help")
+	}
+	hs.press(runeKey('x'))
+	hs.output(2, "\x1b[?25l")
+	if cursor().Visible {
+		t.Error("cursor shown although the program hid it")
 	}
 }
 

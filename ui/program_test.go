@@ -120,7 +120,7 @@ func TestScreenWriterShowsTheModelsFrame(t *testing.T) {
 	want := hs.text()
 	outer := newOuterScreen(120, 40)
 	s := tty.NewScreen(outer)
-	s.Present(hs.m.frameLines, 120, 40)
+	s.Present(hs.m.frameLines, 120, 40, hs.m.cursor)
 	s.Close() // writes the frame still waiting
 	got := outer.term.ScreenText()
 	for i, w := range strings.Split(want, "\n") {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentmux/agentmux/tty"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -40,6 +41,7 @@ func (m *model) View() string {
 		m.overlayLog(lines)
 	}
 	m.frameLines = lines
+	m.cursor = m.outerCursor()
 	m.fr.composed()
 	m.frame = ""
 	if m.scr == nil { // tests read the frame; the program draws frameLines itself
@@ -56,8 +58,32 @@ func (m *model) present() {
 	}
 	m.View()
 	if m.fr.unshown() {
-		m.scr.Present(m.frameLines, m.width, m.height)
+		m.scr.Present(m.frameLines, m.width, m.height, m.cursor)
 	}
+}
+
+// outerCursor is where the outer terminal's cursor goes: where the focused pane's
+// program has it, in its shape (DECSCUSR), so IME popups and screen readers follow it.
+// It is hidden when the program hid it, and while the focused pane is scrolled or
+// exited, an overlay (help, relay log) or a question is shown, or it falls outside the
+// pane's content area.
+func (m *model) outerCursor() tty.Cursor {
+	v := m.focused()
+	if v == nil || v.snap == nil || v.scroll != nil || v.exited() || m.mode == modeHelp ||
+		m.mode == modeConfirm || m.logv.open {
+		return tty.Cursor{}
+	}
+	cur := v.snap.Cursor
+	if !cur.Visible || cur.X < 0 || cur.Y < 0 || cur.X >= v.content.W || cur.Y >= v.content.H {
+		return tty.Cursor{}
+	}
+	x := cur.X
+	if cur.Y < len(v.snap.Lines) {
+		if l := v.snap.Lines[cur.Y]; l != nil && x > 0 && x < len(l.Cells) && l.Cells[x].Width == 0 {
+			x-- // on a wide character's right half: its left column
+		}
+	}
+	return tty.Cursor{X: v.content.X + x, Y: v.content.Y + cur.Y, Visible: true, Shape: int(cur.Shape)}
 }
 
 // buildRows renders a pane's content rows from its snapshot (or its scroll view),
@@ -74,10 +100,6 @@ func (m *model) buildRows(id int, v *paneView) {
 	if v.scroll != nil {
 		lines = scrollLines(v, c.H)
 	}
-	v.cursorRow, v.cursorX = -1, -1
-	if cur := v.snap.Cursor; id == m.focus && v.scroll == nil && cur.Visible && !v.exited() {
-		v.cursorRow, v.cursorX = cur.Y, cur.X
-	}
 	v.rows = resize(v.rows, c.H)
 	v.lines = resize(v.lines, c.H)
 	for r := range c.H {
@@ -85,12 +107,8 @@ func (m *model) buildRows(id int, v *paneView) {
 		if r < len(lines) {
 			l = lines[r]
 		}
-		cx := -1
-		if r == v.cursorRow {
-			cx = v.cursorX
-		}
 		v.lines[r] = l
-		v.rows[r] = v.cache.row(l, cx)
+		v.rows[r] = v.cache.row(l, -1) // the real cursor is the outer terminal's (outerCursor)
 	}
 	v.cache.endRebuild()
 }
@@ -162,11 +180,7 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 	case ca == c.X && ce == c.X+c.W:
 		b.WriteString(v.rows[row])
 	default:
-		cx := -1
-		if row == v.cursorRow {
-			cx = v.cursorX
-		}
-		b.Write(renderSpan(nil, v.lines[row], ca-c.X, ce-c.X, c.X, cx, v.screen.Link))
+		b.Write(renderSpan(nil, v.lines[row], ca-c.X, ce-c.X, c.X, -1, v.screen.Link))
 	}
 	if e == r.X+r.W {
 		b.WriteString(bar)
