@@ -34,6 +34,14 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.mode = modeNormal
 		m.fr.invalidate()
 		return m.runCommand(k)
+	case modeSearch:
+		if m.prefix.Matches(k) {
+			m.mode = modePrefix // the prefix cancels the search
+			m.fr.invalidate()
+			return nil
+		}
+		m.searchKey(k)
+		return nil
 	case modeDigit:
 		cmd, used := m.secondDigit(k)
 		if used {

@@ -70,6 +70,7 @@ func fourPanes(b *testing.B) *harness {
 type discardScreen struct{}
 
 func (discardScreen) Present([]string, int, int, tty.Cursor) {}
+func (discardScreen) Send(string)                            {}
 
 func BenchmarkFrameFull4x240x60(b *testing.B) {
 	hs := fourPanes(b)

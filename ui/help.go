@@ -33,7 +33,8 @@ func (m *model) helpRows() []string {
 		"Everything else goes to the focused pane, except in scroll mode",
 		"and while the relay log is shown: they take the keys until closed.",
 		"Mouse: a click focuses a pane; the wheel scrolls its history",
-		"(arrow keys for less, man and the like).",
+		"(arrow keys for less, man and the like); a drag selects and copies",
+		"(OSC 52). Shift+drag selects with the terminal's own selection.",
 		"Any other key closes this help.")
 	return rows
 }

@@ -103,7 +103,7 @@ var keymap = []binding{
 	{label: "a", desc: "addressing on/off: the focused pane's @relay lines reach any pane", act: actAddress, match: runeIs('a')},
 	{label: "b", desc: "brief the focused pane again: the panes, how to address them", act: actBrief, match: runeIs('b')},
 	{label: "z", desc: "zoom the focused pane / unzoom", act: actZoom, match: runeIs('z')},
-	{label: "[", desc: "scroll mode: PgUp/PgDn, arrows, g/G; q or Esc leaves", act: actScroll, match: runeIs('[')},
+	{label: "[", desc: "scroll/copy: arrows PgUp/PgDn g/G, v select, y copy, / search, q leaves", act: actScroll, match: runeIs('[')},
 	{label: "r", desc: "relay log: ↑↓ select, Enter opens whole, PgUp/PgDn g/G; q/Esc closes", act: actRelayLog, match: runeIs('r')},
 	{label: "?", desc: "this help", act: actHelp, match: runeIs('?')},
 	{label: "x", desc: "close the focused pane (asks y/n)", act: actClose, match: runeIs('x')},

@@ -23,6 +23,7 @@ const (
 	modeConfirm                  // a y/n question is on the status line
 	modeHelp                     // the help overlay is shown
 	modeDigit                    // a first pane digit waits for a second (panenum.go)
+	modeSearch                   // copy mode's search text is typed on the status line
 )
 
 // confirmation is a pending y/n question and what "y" does.
@@ -35,15 +36,15 @@ type confirmation struct {
 // described it), its screen, its last snapshot, its rendered rows and its scroll
 // position. Owned by the ui goroutine.
 type paneView struct {
-	member session.Member
-	screen *session.Screen
-	snap   *vterm.Snapshot
-	cache  lineCache
-	rows   []string      // rendered content rows, one per content line
-	lines  []*vterm.Line // the lines rows were rendered from (for clipped redraws)
-	content            rect // where the rows go on the outer screen
-	dirty              bool // output arrived: take a snapshot at the next frame
-	stale              bool // rows must be rebuilt from the snapshot
+	member  session.Member
+	screen  *session.Screen
+	snap    *vterm.Snapshot
+	cache   lineCache
+	rows    []string      // rendered content rows, one per content line
+	lines   []*vterm.Line // the lines rows were rendered from (for clipped redraws)
+	content rect          // where the rows go on the outer screen
+	dirty   bool          // output arrived: take a snapshot at the next frame
+	stale   bool          // rows must be rebuilt from the snapshot
 	// syncSince is when the pane was first seen mid synchronized update (zero: not).
 	syncSince time.Time
 	scroll    *scrollState
@@ -71,6 +72,8 @@ type borderKey struct {
 // presenter draws frames on the outer terminal (tty.Screen); nil in tests.
 type presenter interface {
 	Present(lines []string, w, h int, cur tty.Cursor)
+	// Send writes seq (OSC 52) after the frame being drawn, never inside one.
+	Send(seq string)
 }
 
 var _ presenter = (*tty.Screen)(nil)
@@ -115,6 +118,9 @@ type model struct {
 	helpTop   int // the first help row shown when the help is taller than the screen
 	pending   pendingDigit
 	digitGen  uint64
+	searchBuf string     // the search text being typed (modeSearch)
+	copied    string     // the text last copied to the clipboard
+	drag      *dragState // a left-button drag over a pane that does not take the mouse
 	confirm   *confirmation
 	status    string // a one-off message on the status line, cleared by the next key
 	mouseDown int    // pane that received a forwarded button press (drags go there)
@@ -122,9 +128,9 @@ type model struct {
 	pace       framePacer
 	fr         frameState
 	frame      string
-	frameLines []string // frame split in rows, handed to the screen writer
+	frameLines []string   // frame split in rows, handed to the screen writer
 	cursor     tty.Cursor // where the frame leaves the outer cursor (outerCursor)
-	lineCap    int      // longest row built so far, to size the next ones
+	lineCap    int        // longest row built so far, to size the next ones
 	scr        presenter
 
 	initial  []keys.Event

@@ -12,8 +12,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agentmux/agentmux/keys"
-	"github.com/agentmux/agentmux/tty"
 	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/tty"
 )
 
 func TestViewTwoPanes(t *testing.T) {
@@ -255,8 +255,9 @@ func TestHelpOverlay(t *testing.T) {
 }
 
 // TestOuterCursorFollowsTheFocusedProgram: no reverse block is drawn; the frame puts
-// the outer terminal's cursor where the focused program has it, in its DECSCUSR shape,
-// and hides it when the program hides it or the pane is scrolled or overlaid.
+// the outer terminal's cursor where the focused program has it, in its DECSCUSR shape
+// (in scroll mode: the copy cursor, a block), and hides it when the program hides it
+// or the pane is overlaid.
 func TestOuterCursorFollowsTheFocusedProgram(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a", "b")
 	hs.output(1, "ab")
@@ -278,8 +279,8 @@ func TestOuterCursorFollowsTheFocusedProgram(t *testing.T) {
 		t.Errorf("cursor %+v after focusing pane 2, want (64,2) in its default shape", c)
 	}
 	hs.press(testPrefix, runeKey('['))
-	if cursor().Visible {
-		t.Error("cursor shown over a scrolled pane")
+	if c := cursor(); c != (tty.Cursor{X: 61 + 3, Y: 2, Visible: true, Shape: 2}) {
+		t.Errorf("cursor %+v in scroll mode, want the copy cursor (a steady block) where the program's was", c)
 	}
 	hs.press(runeKey('q'), testPrefix, runeKey('?'))
 	if cursor().Visible {

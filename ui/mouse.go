@@ -34,6 +34,10 @@ func (m *model) handleMouse(ev keys.Mouse) {
 		}
 		return
 	}
+	// A drag over a pane that does not take the mouse selects (copy.go).
+	if ev.Action != keys.MousePress && m.drag != nil && m.copyMouse(ev) {
+		return
+	}
 	// A drag or release belongs to the pane that received the press.
 	if ev.Action != keys.MousePress && m.mouseDown != 0 {
 		id := m.mouseDown
@@ -80,9 +84,12 @@ func (m *model) handleMouse(ev keys.Mouse) {
 	switch ev.Action {
 	case keys.MousePress:
 		m.setFocus(id)
+		m.drag = nil
 		if wants {
 			m.mouseDown = id
 			m.forwardMouse(id, ev, false)
+		} else {
+			m.copyMouse(ev)
 		}
 	default:
 		if wants {

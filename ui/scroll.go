@@ -15,9 +15,13 @@ import (
 // wheelLines is how far one wheel notch scrolls.
 const wheelLines = 3
 
-// scrollState is one pane's scroll position.
+// scrollState is one pane's scroll position and its copy mode (copy.go).
 type scrollState struct {
-	top int64 // absolute number of the top row shown
+	top    int64  // absolute number of the top row shown
+	cur    point  // the copy cursor
+	anchor *point // where the selection started; nil: none
+	search string // the last search text
+	match  *match // the last search hit, highlighted
 }
 
 // scrollBounds returns the absolute numbers of the oldest history row held and of the
@@ -33,7 +37,7 @@ func (m *model) enterScroll(v *paneView) {
 		return
 	}
 	_, bottom := scrollBounds(v)
-	v.scroll = &scrollState{top: bottom}
+	v.scroll = &scrollState{top: bottom, cur: startCursor(v)}
 	v.stale = true
 	m.fr.invalidate()
 }
@@ -57,9 +61,16 @@ func (m *model) scrollTo(v *paneView, top int64) bool {
 	return top == bottom
 }
 
-// scrollKey handles a key typed while the focused pane is in scroll mode: PgUp/PgDn,
-// arrows, g/G (and Home/End) move; q or Esc leaves; other keys are ignored.
+// scrollHint is the status line's reminder of scroll mode's keys.
+const scrollHint = "scroll mode: arrows, PgUp/PgDn, g/G move; v select, y copy, / search; q leaves"
+
+// scrollKey handles a key typed while the focused pane is in scroll mode: the copy
+// keys (copy.go: cursor, selection, search), PgUp/PgDn and g/G (Home/End) move the
+// view, q or Esc leaves; other keys are ignored.
 func (m *model) scrollKey(v *paneView, k keys.Key) {
+	if m.copyKey(v, k) {
+		return
+	}
 	oldest, bottom := scrollBounds(v)
 	page := int64(max(v.content.H-1, 1))
 	top := v.scroll.top
@@ -67,20 +78,20 @@ func (m *model) scrollKey(v *paneView, k keys.Key) {
 	switch {
 	case k.Code == keys.KeyPgUp:
 		m.scrollTo(v, top-page)
+		m.moveCursor(v, point{v.scroll.cur.row - page, v.scroll.cur.col})
 	case k.Code == keys.KeyPgDn:
 		m.scrollTo(v, top+page)
-	case k.Code == keys.KeyUp:
-		m.scrollTo(v, top-1)
-	case k.Code == keys.KeyDown:
-		m.scrollTo(v, top+1)
+		m.moveCursor(v, point{v.scroll.cur.row + page, v.scroll.cur.col})
 	case k.Code == keys.KeyHome, isRune && r == 'g':
 		m.scrollTo(v, oldest)
+		m.moveCursor(v, point{oldest, 0})
 	case k.Code == keys.KeyEnd, isRune && r == 'G':
 		m.scrollTo(v, bottom)
+		m.moveCursor(v, point{lastRow(v), 0})
 	case k.Code == keys.KeyEscape, isRune && r == 'q':
 		m.leaveScroll(v)
 	default:
-		m.setStatus("scroll mode: PgUp/PgDn, arrows, g/G move; q or Esc leaves")
+		m.setStatus(scrollHint)
 	}
 }
 
@@ -90,14 +101,20 @@ func (m *model) wheel(v *paneView, up bool) {
 	if up {
 		if v.scroll == nil {
 			_, bottom := scrollBounds(v)
-			v.scroll = &scrollState{top: bottom}
+			v.scroll = &scrollState{top: bottom, cur: startCursor(v)}
 		}
 		m.scrollTo(v, v.scroll.top-wheelLines)
+		m.keepCursorInView(v)
 		return
 	}
-	if v.scroll != nil && m.scrollTo(v, v.scroll.top+wheelLines) {
-		m.leaveScroll(v)
+	if v.scroll == nil {
+		return
 	}
+	if m.scrollTo(v, v.scroll.top+wheelLines) && v.scroll.anchor == nil {
+		m.leaveScroll(v) // at the bottom with nothing selected: back to the live screen
+		return
+	}
+	m.keepCursorInView(v)
 }
 
 // scrollLines returns the n lines a pane in scroll mode shows: history rows from the

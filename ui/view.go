@@ -63,14 +63,23 @@ func (m *model) present() {
 }
 
 // outerCursor is where the outer terminal's cursor goes: where the focused pane's
-// program has it, in its shape (DECSCUSR), so IME popups and screen readers follow it.
-// It is hidden when the program hid it, and while the focused pane is scrolled or
-// exited, an overlay (help, relay log) or a question is shown, or it falls outside the
-// pane's content area.
+// program has it, in its shape (DECSCUSR), so IME popups and screen readers follow it;
+// in scroll mode, on the copy cursor (a steady block). It is hidden when the program
+// hid it, while the pane is exited, an overlay (help, relay log) or a question is
+// shown, or when it falls outside the pane's content area.
 func (m *model) outerCursor() tty.Cursor {
 	v := m.focused()
-	if v == nil || v.snap == nil || v.scroll != nil || v.exited() || m.mode == modeHelp ||
-		m.mode == modeConfirm || m.logv.open {
+	if v == nil || v.snap == nil || m.mode == modeHelp || m.mode == modeConfirm || m.logv.open {
+		return tty.Cursor{}
+	}
+	if s := v.scroll; s != nil {
+		y := s.cur.row - s.top
+		if y < 0 || y >= int64(v.content.H) || s.cur.col >= v.content.W {
+			return tty.Cursor{}
+		}
+		return tty.Cursor{X: v.content.X + s.cur.col, Y: v.content.Y + int(y), Visible: true, Shape: int(vterm.CursorBlock)}
+	}
+	if v.exited() {
 		return tty.Cursor{}
 	}
 	cur := v.snap.Cursor
@@ -106,6 +115,15 @@ func (m *model) buildRows(id int, v *paneView) {
 		var l *vterm.Line
 		if r < len(lines) {
 			l = lines[r]
+		}
+		if v.scroll != nil {
+			if from, to, ok := markRow(v.scroll, v.scroll.top+int64(r), c.W); ok {
+				// selected or matched: drawn on its own, never cached
+				l = highlighted(l, from, to, c.W)
+				v.lines[r] = l
+				v.rows[r] = string(renderLine(nil, l, c.W, c.X, -1, v.screen.Link))
+				continue
+			}
 		}
 		v.lines[r] = l
 		v.rows[r] = v.cache.row(l, -1) // the real cursor is the outer terminal's (outerCursor)
@@ -236,6 +254,9 @@ func (m *model) statusLine() string {
 		add(" LINK ", sp.statusMode)
 	case m.mode == modeHelp:
 		add(" HELP ", sp.statusMode)
+	case m.mode == modeSearch:
+		add(" SEARCH ", sp.statusMode)
+		add(" / "+m.searchBuf+"▏ Enter searches older rows, Esc cancels", sp.statusMsg)
 	}
 	if v := m.focused(); v != nil && v.scroll != nil {
 		add(" "+scrollLabel(v)+" ", sp.statusMode)
