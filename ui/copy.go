@@ -440,9 +440,9 @@ func (m *model) copyMouse(ev keys.Mouse) bool {
 			m.enterScroll(v)
 			d.entered = true
 		}
-		if v.scroll.anchor == nil {
+		if !d.moved { // a new drag starts a new selection
 			a := d.start
-			v.scroll.anchor = &a
+			v.scroll.anchor, v.scroll.match = &a, nil
 		}
 		d.moved = true
 		m.moveCursor(v, m.pointAt(v, ev.X, ev.Y))

@@ -10,8 +10,9 @@ import (
 )
 
 // helpRows renders the help's rows from the key map, so the help can never disagree with
-// what the keys do.
-func (m *model) helpRows() []string {
+// what the keys do. Rows wider than w columns are wrapped (a binding's description
+// under itself), so a narrow screen loses nothing.
+func (m *model) helpRows(w int) []string {
 	pl := prefixLabel(m.cfg.PrefixSpec)
 	width := 0
 	for _, b := range keymap {
@@ -27,24 +28,29 @@ func (m *model) helpRows() []string {
 			label = pl
 		}
 		pad := strings.Repeat(" ", max(width-ansi.StringWidth(label), 0))
-		rows = append(rows, "  "+m.st.helpKey.Render(label)+pad+"  "+b.desc)
+		indent := 2 + width + 2
+		desc := strings.Split(ansi.Wrap(b.desc, max(w-indent, 10), ""), "\n")
+		rows = append(rows, "  "+m.st.helpKey.Render(label)+pad+"  "+desc[0])
+		for _, d := range desc[1:] {
+			rows = append(rows, strings.Repeat(" ", indent)+d)
+		}
 	}
-	rows = append(rows, "",
-		"Everything else goes to the focused pane, except in scroll mode",
-		"and while the relay log is shown: they take the keys until closed.",
-		"Mouse: a click focuses a pane; the wheel scrolls its history",
-		"(arrow keys for less, man and the like); a drag selects and copies",
-		"(OSC 52). Shift+drag selects with the terminal's own selection.",
-		"Any other key closes this help.")
-	return rows
+	rows = append(rows, "")
+	notes := "Everything else goes to the focused pane, except in scroll mode " +
+		"and while the relay log is shown: they take the keys until closed. " +
+		"Mouse: a click focuses a pane; the wheel scrolls its history " +
+		"(arrow keys for less, man and the like); a drag selects and copies " +
+		"(OSC 52). Shift+drag selects with the terminal's own selection."
+	rows = append(rows, strings.Split(ansi.Wrap(notes, min(max(w, 10), 68), ""), "\n")...)
+	return append(rows, "Any other key closes this help.")
 }
 
 // helpText renders the help box for a screen with room for areaH rows: the whole help
 // when it fits, else the window from m.helpTop (clamped) with a last row saying where
 // it is and how to scroll.
 func (m *model) helpText(areaH int) string {
-	rows := m.helpRows()
-	room := areaH - 2 // the box's border
+	rows := m.helpRows(m.width - 4) // the box's border and padding
+	room := areaH - 2               // the box's border
 	if len(rows) <= room || room < 2 {
 		m.helpTop = 0
 		return m.st.helpBox.Render(strings.Join(rows, "\n"))
