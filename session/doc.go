@@ -7,8 +7,9 @@
 // The API is narrow and safe to call from any goroutine:
 //
 //   - commands go in (Key, Paste, Mouse, FocusReport, Input, Resize, Link, LinkAll,
-//     Unlink, Hold, Close, Send, SetColors, SetKittyKeyboard); each is queued to the
-//     loop in order, and the ones that can be refused wait for the loop's answer;
+//     Unlink, Hold, Release, Address, Brief, Close, Send, SetColors, SetKittyKeyboard);
+//     each is queued to the loop in order, and the ones that can be refused wait for
+//     the loop's answer;
 //   - queries come back as copies (Members, Member, Status, Log, Capture, Sync);
 //   - a pane's picture is read through its Screen (immutable vterm snapshots and history
 //     lines: vterm locks internally, so a renderer reads it on its own goroutine);

@@ -1,7 +1,8 @@
 // Package ui is agentmux's screen: the bubbletea model that shows every pane side by side
 // and forwards what the person types to the focused one. It owns the layout tree, focus,
-// zoom, scroll mode, the prefix key map, the overlays (help, relay log), the styles and
-// the composition of the frame. It is the only package that imports bubbletea and
+// zoom, scroll and copy mode, the prefix key map, the overlays (help, relay log and one
+// entry opened whole), the styles, the composition of the frame and where the outer
+// cursor goes. It is the only package that imports bubbletea and
 // lipgloss. Panes live in a session.Session: ui reaches them only through its API
 // (commands, Screen for pictures, events from a subscription) and never imports ptyhost,
 // relay or parser. The outer terminal is package tty's.
@@ -16,6 +17,7 @@
 //	│ sessionMsg{Output, MemberChanged, Exit, Alert, Notice, StatusChanged, …}   │
 //	│   ─► mark dirty / borders / status ─► framePacer (≤60/s, echo early)      │
 //	│ frameMsg ─► Screen.Snapshot of dirty panes ─► View: cached rows ─► Present │
+//	│   (rows + the outer cursor); copies: Screen.Send(OSC 52) after a frame     │
 //	└─────────────────────────────────────────────────────────────────────────────┘
 //	     ▲ waitForSession (re-armed after each batch)
 //	session loop: panes, relay, typing gate, one timer (package session)
@@ -34,7 +36,9 @@
 //
 // Files: model.go, update.go (one handler per message), msgs.go, frame.go (frame
 // bookkeeping), actions.go (the prefix state machine and commands), keymap.go (the key
-// map), relaycmds.go (link, hold and the border's state words), bell.go, mouse.go,
-// scroll.go, relaylog.go, view.go and help.go (composition), render.go (cells to SGR
-// runs), styles.go, layout.go (the pure split tree), run.go (wiring and restore).
+// map), panenum.go (pane numbers of two digits), relaycmds.go (link, hold, addressing,
+// brief and the border's state words), bell.go, mouse.go, scroll.go, copy.go (selection,
+// search, OSC 52), relaylog.go and logentry.go (the relay log, one entry whole), view.go
+// and help.go (composition, the outer cursor), render.go (cells to SGR runs), styles.go,
+// layout.go (the pure split tree), run.go (wiring and restore).
 package ui
