@@ -123,15 +123,15 @@ var builtins = Profiles{
 }
 
 // Generic returns the profile used for programs no other profile claims: no title
-// knowledge, a few widespread markers, empty prompts and rules as chrome, and echo rows
-// removed only when they repeat typed text.
+// knowledge, a few widespread markers, rules as chrome, empty prompts as prompts (an
+// agent may print a lone ">" among its words), and echo rows removed only when they
+// repeat typed text.
 func Generic() Profile {
 	return Profile{
-		Name:        "generic",
-		BusyMarkers: pats(`esc to interrupt`),
-		Chrome: pats(append([]string{
-			`^\s*[❯›>$%#]\s*$`,
-		}, commonChrome...)...),
+		Name:           "generic",
+		BusyMarkers:    pats(`esc to interrupt`),
+		Chrome:         pats(commonChrome...),
+		Prompts:        pats(`^\s*[❯›>$%#]\s*$`),
 		AnswerPrefixes: []string{"● ", "✦ "},
 		EchoPrefixes:   []string{"❯ ", "› ", "> "},
 		StrictEcho:     true,
@@ -157,6 +157,7 @@ func (p Profile) clone() Profile {
 	p.BusyMarkers = append([]Pattern(nil), p.BusyMarkers...)
 	p.ApprovalMarkers = append([]Pattern(nil), p.ApprovalMarkers...)
 	p.Chrome = append([]Pattern(nil), p.Chrome...)
+	p.Prompts = append([]Pattern(nil), p.Prompts...)
 	p.AnswerPrefixes = append([]string(nil), p.AnswerPrefixes...)
 	p.EchoPrefixes = append([]string(nil), p.EchoPrefixes...)
 	return p

@@ -48,7 +48,7 @@ strict_echo = false
 	if a.Name != "aider" || a.LiveRows != 4 || a.StrictEcho || len(a.BusyMarkers) != 1 {
 		t.Errorf("aider = %+v", a)
 	}
-	if ps["mybase"].Name != "mybase" || !ps["mybase"].IsChrome("$ ") {
+	if ps["mybase"].Name != "mybase" || !matchAny(ps["mybase"].Prompts, "$ ") {
 		t.Errorf("mybase does not start from generic")
 	}
 	if ps.For("codex").Name != "codex" {

@@ -42,8 +42,8 @@ func FuzzDelta(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text, typed string, which uint8) {
 		p := Builtins()[fuzzProfiles[int(which)%len(fuzzProfiles)]]
 		lines := strings.Split(text, "\n")
-		got, last := Extract(p, lines, []string{typed})
-		ref, refLast := Extract(slowProfile(p), lines, []string{typed})
+		got, last := extractLive(p, lines, []string{typed})
+		ref, refLast := extractLive(slowProfile(p), lines, []string{typed})
 		if got != ref || last != refLast {
 			t.Fatalf("fast %q/%d, reference %q/%d", got, last, ref, refLast)
 		}
@@ -79,17 +79,17 @@ func FuzzFresh(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text, before string, which uint8) {
 		p := Builtins()[fuzzProfiles[int(which)%len(fuzzProfiles)]]
 		lines := strings.Split(text, "\n")
-		n := Fresh(p, strings.Split(before, "\n"), lines)
+		n := freshOf(p, strings.Split(before, "\n"), lines)
 		if n < 0 || n > len(lines) {
 			t.Fatalf("Fresh = %d for %d rows", n, len(lines))
 		}
 		content := lines[:LiveStart(p, lines)]
-		if k := Fresh(p, lines, content); Delta(p, content[k:], nil) != "" {
-			t.Fatalf("a screen compared with itself has new words: %q", Delta(p, content[k:], nil))
+		if k := freshOf(p, lines, content); delta(p, content[k:], nil) != "" {
+			t.Fatalf("a screen compared with itself has new words: %q", delta(p, content[k:], nil))
 		}
 		var acc []string
 		for _, frame := range strings.Split(before, "\f") {
-			acc = Merge(acc, strings.Split(frame, "\n"))
+			acc = merge(acc, strings.Split(frame, "\n"))
 		}
 	})
 }

@@ -28,9 +28,22 @@ type delivery struct {
 // endTurn takes the words p wrote since its baseline, moves the baseline, and queues a
 // delivery to every other member while the group's budget lasts.
 func (r *Relay) endTurn(p *pane, now time.Time) {
-	text := p.delta()
+	w := p.delta()
+	turn := p.turn
 	p.setBaseline()
-	if strings.TrimSpace(text) == "" || echoOf(text, p.typed) && p.group == nil {
+	text := w.Text
+	if strings.TrimSpace(text) == "" {
+		if p.group != nil && (turn || w.Redrawn) {
+			// Never silent: the person sees why nothing moved.
+			why := ""
+			if w.Redrawn {
+				why = " (it redrew rows it had shown before)"
+			}
+			r.notice(now, p.id, "%d %s finished a turn: nothing new found to relay%s", p.id, p.name, why)
+		}
+		return
+	}
+	if echoOf(text, p.typed) && p.group == nil {
 		return
 	}
 	if echoOf(text, p.typed) {
@@ -147,12 +160,13 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 func (r *Relay) confirm(p *pane, d *delivery, now time.Time) {
 	switch {
 	case p.state == parser.Busy, p.state == parser.Unknown:
-	case p.delta() != "":
+	case p.delta().Text != "":
 	default:
 		return
 	}
 	r.setPhase(d, Confirmed, now, "")
 	p.inflight = nil
+	p.turn = true // it took the delivery: a turn is under way
 }
 
 // setPhase records a delivery's new phase in it and its log entry.

@@ -59,6 +59,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		if p := r.live(e.Pane); p != nil {
 			p.remember(e.Text)
 			p.draft, p.lastKey = false, now
+			p.turn = true
 		}
 	case Hold:
 		if p := r.live(e.Pane); p != nil && p.held != e.On {

@@ -23,13 +23,10 @@ type Screen interface {
 	TextFrom(n int64) []Line
 }
 
-// Line is one logical line of main-screen text.
-type Line struct {
-	// N is the absolute number of the line's first row.
-	N int64
-	// Text is the line's text, trailing blanks trimmed.
-	Text string
-}
+// Line is one logical line of main-screen text: N is the absolute number of its first
+// row, Text its text with trailing blanks trimmed (the parser's type, so the relay hands
+// a screen's lines to the parser as they are).
+type Line = parser.Line
 
 // Info is what the relay reads about a terminal besides its text.
 type Info struct {
@@ -42,6 +39,12 @@ type Info struct {
 	// MidFrame is true while the program holds synchronized output (mode 2026) on: the
 	// screen is half drawn and not worth reading.
 	MidFrame bool
+	// HasCursor is true when CursorRow says where the cursor is (shown or hidden): the row
+	// of the active screen it is on, counted from the screen's top. A program waiting for
+	// input keeps it on its input row, which tells the relay where a turn's output starts
+	// and stops; without it the relay judges by the profile's chrome alone.
+	HasCursor bool
+	CursorRow int
 }
 
 // Config holds the relay's tunables. Zero fields take the defaults.
