@@ -112,6 +112,6 @@ func BenchmarkMerge(b *testing.B) {
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		acc := append([]string(nil), rows[:1000]...)
-		merge(acc, rows[980:1020])
+		merge(acc, rows[980:1020], rows[960:1000])
 	}
 }

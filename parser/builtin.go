@@ -123,14 +123,14 @@ var builtins = Profiles{
 }
 
 // Generic returns the profile used for programs no other profile claims: no title
-// knowledge, a few widespread markers, rules as chrome, empty prompts as prompts (an
+// knowledge, a few widespread markers, rules and spinner rows as chrome, empty prompts as prompts (an
 // agent may print a lone ">" among its words), and echo rows removed only when they
 // repeat typed text.
 func Generic() Profile {
 	return Profile{
 		Name:           "generic",
 		BusyMarkers:    pats(`esc to interrupt`),
-		Chrome:         pats(commonChrome...),
+		Chrome:         pats(append([]string{`esc to interrupt`}, commonChrome...)...), // a spinner row
 		Prompts:        pats(`^\s*[❯›>$%#]\s*$`),
 		AnswerPrefixes: []string{"● ", "✦ "},
 		EchoPrefixes:   []string{"❯ ", "› ", "> "},

@@ -115,22 +115,66 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 // echo prefix must spell a whole target or enough of one (see prefixlessEcho).
 func leadingEcho(p Profile, lines []string, i int, prompt string, targets []string) (int, bool) {
 	line := lines[i]
-	if pre := p.echoPrefix(line); pre > 0 {
-		if j, ok := matchTyped(lines, i, pre, targets); ok {
-			return j, true
+	best, found := i, false
+	take := func(j int, ok bool) {
+		if ok && (!found || j > best) {
+			best, found = j, true
 		}
 	}
+	if pre := p.echoPrefix(line); pre > 0 {
+		take(matchTyped(lines, i, pre, targets))
+	}
 	// The prompt's own text, then every shorter cut of it down to none.
-	n := commonPrefix(prompt, line)
-	for n >= 0 {
+	for n := commonPrefix(prompt, line); n >= 0; {
 		if j, ok := matchTyped(lines, i, n, targets); ok && (n > 0 || prefixlessEcho(line, targets)) {
-			return j, true
+			take(j, ok)
 		}
 		if n == 0 {
 			break
 		}
 		_, size := utf8.DecodeLastRuneInString(line[:n])
 		n -= size
+	}
+	// The echo that reaches furthest is the echo: a target may begin like another's middle.
+	take(matchTypedTail(lines, i, targets))
+	return best, found
+}
+
+// echoTailMin is the least text (white space aside) rows must spell to be taken for the end
+// of an echo whose start scrolled away.
+const echoTailMin = 24
+
+// matchTypedTail reports whether the rows from i spell the end of one of the typed
+// targets, at least echoTailMin characters of it, and returns the echo's last row: a
+// full-screen program showed a long echo at once and its first rows scrolled away before
+// they were seen.
+func matchTypedTail(lines []string, i int, targets []string) (int, bool) {
+	first := nonSpace(lines[i])
+	if first == "" {
+		return i, false
+	}
+	for _, t := range targets {
+		for at := strings.Index(t, first); at >= 0; {
+			rest, last := t[at+len(first):], i
+			for j := i + 1; j < len(lines) && rest != ""; j++ {
+				c := nonSpace(lines[j])
+				if c == "" {
+					continue
+				}
+				if !strings.HasPrefix(rest, c) {
+					break
+				}
+				rest, last = rest[len(c):], j
+			}
+			if rest == "" && utf8.RuneCountInString(t[at:]) >= echoTailMin {
+				return last, true
+			}
+			next := strings.Index(t[at+1:], first)
+			if next < 0 {
+				break
+			}
+			at += 1 + next
+		}
 	}
 	return i, false
 }

@@ -181,6 +181,11 @@ func TestMerge(t *testing.T) {
 			want: append([]string{"HEADER"}, frame(0, 9, "")...),
 		},
 		{
+			name:   "scrolled by more than a screenful under a fixed header: appended without the header",
+			frames: [][]string{append([]string{"HEADER"}, frame(0, 3, "")...), append([]string{"HEADER"}, frame(5, 8, "")...)},
+			want:   append(append([]string{"HEADER"}, frame(0, 3, "")...), frame(5, 8, "")...),
+		},
+		{
 			name:   "a frame that aligns nowhere is appended",
 			frames: [][]string{frame(0, 3, ""), {"something else", "entirely"}},
 			want:   append(frame(0, 3, ""), "something else", "entirely"),
@@ -198,9 +203,9 @@ func TestMerge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var acc []string
+			var acc, last []string
 			for _, f := range tt.frames {
-				acc = merge(acc, f)
+				acc, last = merge(acc, f, last), f
 			}
 			if !reflect.DeepEqual(acc, tt.want) {
 				t.Errorf("Merge = %q, want %q", acc, tt.want)
@@ -217,12 +222,12 @@ func TestRedrawAtAnotherWidthIsNotNew(t *testing.T) {
 		"• A second answer, long enough to be wrapped differently when the",
 		"  pane gets narrower than it was before.",
 	}
-	acc := merge(nil, frame)
-	acc = merge(acc, reflow(frame, 30)) // the pane was zoomed out: the same text, rewrapped
+	acc := merge(nil, frame, nil)
+	acc = merge(acc, reflow(frame, 30), frame) // the pane was zoomed out: the same text, rewrapped
 	if n := freshOf(p, frame, acc); delta(p, acc[n:], nil) != "" {
 		t.Fatalf("a redraw at another width has new words: %q", delta(p, acc[n:], nil))
 	}
-	acc = merge(acc, append(reflow(frame, 30), "• Then a new answer."))
+	acc = merge(acc, append(reflow(frame, 30), "• Then a new answer."), reflow(frame, 30))
 	if n := freshOf(p, frame, acc); delta(p, acc[n:], nil) != "Then a new answer." {
 		t.Fatalf("new words after the redraw: %q", delta(p, acc[n:], nil))
 	}

@@ -89,7 +89,7 @@ func FuzzFresh(f *testing.F) {
 		}
 		var acc []string
 		for _, frame := range strings.Split(before, "\f") {
-			acc = merge(acc, strings.Split(frame, "\n"))
+			acc = merge(acc, strings.Split(frame, "\n"), nil)
 		}
 	})
 }

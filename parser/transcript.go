@@ -14,6 +14,7 @@ type Transcript struct {
 	old    int      // len(base): rows[:old] were on the screen at the baseline
 	prompt string   // the cursor's row at the baseline ("" when not known)
 	block  []string // the baseline frame's input area, trailing blank rows trimmed
+	last   []string // the content rows of the last frame merged, as on the screen
 }
 
 // NewTranscript starts a transcript at a baseline: screen is the frame shown then (nil
@@ -28,8 +29,9 @@ func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
 		cut = cursorTop(newMatcher(p.Chrome), rows, cursor)
 	}
 	t.block = trimBlankEnd(rows[cut:])
-	t.rows = merge(nil, rows[:cut])
+	t.rows = merge(nil, rows[:cut], nil)
 	t.base = append([]string(nil), t.rows...)
+	t.last = t.base
 	t.old = len(t.rows)
 	return t
 }
@@ -55,7 +57,12 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	if cut < 0 {
 		cut = liveStart(p, p.liveMatcher(), rows)
 	}
-	t.rows = merge(t.rows, rows[:cut])
+	chrome := newMatcher(p.Chrome)
+	for cut > 0 && (isBlank(rows[cut-1]) || chrome.match(rows[cut-1])) {
+		cut-- // a spinner or status row right above the input is no content either
+	}
+	t.rows = merge(t.rows, rows[:cut], t.last)
+	t.last = append(t.last[:0:0], rows[:cut]...)
 	if over := len(t.rows) - maxMerged; over > maxMerged/4 {
 		t.rows = append([]string(nil), t.rows[over:]...)
 		t.base = t.base[min(over, len(t.base)):]
@@ -115,9 +122,11 @@ const mergeBack = 200
 // scrolled away and takes the frame for the rest, since the newest frame is the truest,
 // except for the frame's first rows up to the first that agrees: a header drawn over the
 // rows that scrolled under it, or redrawn in place, never replaces the transcript's rows.
-// A frame that aligns nowhere is appended. Like append, merge may reuse acc's storage:
-// use only the returned slice afterwards.
-func merge(acc, screen []string) []string {
+// A frame that aligns nowhere (its content scrolled by more than a screenful) is
+// appended, without its first rows that are the same as those of the frame before
+// (last), on the same screen rows: a header that stays put. Like append, merge may reuse
+// acc's storage: use only the returned slice afterwards.
+func merge(acc, screen, last []string) []string {
 	screen = trimBlankEnd(screen)
 	if len(screen) == 0 {
 		return acc
@@ -143,6 +152,13 @@ func merge(acc, screen []string) []string {
 		if eq > 0 && eq > neq && eq-neq > bestScore {
 			at, bestScore = s, eq-neq
 		}
+	}
+	if at == len(acc) {
+		h := 0
+		for h < len(screen) && h < len(last) && screen[h] == last[h] {
+			h++
+		}
+		return append(acc, screen[h:]...)
 	}
 	keep := 0 // the frame's leading rows that disagree with acc: acc's are kept
 	for keep < len(screen) && at+keep < len(acc) && (acc[at+keep] != screen[keep] || isBlank(screen[keep])) {

@@ -167,3 +167,31 @@ func TestTranscriptTurn(t *testing.T) {
 		t.Errorf("words %q\nwant  %q", w.Text, strings.Join(answer, "\n"))
 	}
 }
+
+func TestTranscriptEchoScrolledAway(t *testing.T) {
+	g := Generic()
+	frame := func(body []string, input string) []string {
+		body = append([]string(nil), body...)
+		for len(body) < 4 {
+			body = append(body, "")
+		}
+		return append(append([]string{"bot · ready"}, body[len(body)-4:]...), "", input)
+	}
+	msg := "alice (1):\n\nthe first line of a long message\nthe second line of it\nthe third line of it\nthe fourth line of it, its last"
+	tr := NewTranscript(g, frame(nil, "> "), 6)
+	// The whole echo is drawn at once: only its last rows are ever on the screen.
+	var echo []string
+	for i, l := range strings.Split(msg, "\n") {
+		if i == 0 {
+			echo = append(echo, "> "+l)
+		} else {
+			echo = append(echo, "  "+l)
+		}
+	}
+	tr.Add(g, frame(echo, "> "), -1)
+	body := append(echo, "An answer that quotes", "> alice (1):")
+	tr.Add(g, frame(body, "> "), 6)
+	if w := tr.Words(g, []string{msg}); w.Text != "An answer that quotes\n> alice (1):" {
+		t.Errorf("words %q", w.Text)
+	}
+}
