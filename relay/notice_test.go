@@ -37,3 +37,19 @@ func TestEmptyTurnIsNoted(t *testing.T) {
 		t.Fatalf("notes %q, want one saying alice's turn had nothing to relay\nlog:\n%s", notes, logText(h.r))
 	}
 }
+
+// A person who types into a member before it finished starting (linked from the start,
+// as --link does) starts a turn there: the banner printed before is not part of it.
+func TestInputBeforeStartLeavesBannerOut(t *testing.T) {
+	h := newHarness(t, Config{})
+	// No title: nothing says it is busy, so its turn is no start-up turn of its own.
+	alice := h.agent(1, "alice", &fakeAgent{reply: counter("alice")})
+	h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true})
+	h.handle(LinkAll{Panes: []int{1, 2}})
+	alice.print("alice's banner")
+	h.person(1, "hi")
+	h.run(20 * time.Second)
+	if len(h.typed) != 1 || h.typed[0].text != "alice (1):\n\nalice reply 1" {
+		t.Fatalf("typed %+v, want alice's answer alone\nlog:\n%s", h.typed, logText(h.r))
+	}
+}

@@ -57,6 +57,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		}
 	case Sent:
 		if p := r.live(e.Pane); p != nil {
+			r.submitted(p, now)
 			p.remember(e.Text)
 			p.draft, p.lastKey = false, now
 			p.turn = true
@@ -216,4 +217,18 @@ func (r *Relay) step(now time.Time) []Action {
 		acts = append(acts, r.typeNext(p, now))
 	}
 	return acts
+}
+
+// submitted moves p's baseline to where a person's text was just submitted, its cursor
+// on the input row, unless a turn is under way: what the pane printed before (a turn of
+// its own the person's draft held back, relayed now, or a banner while it started) is
+// not part of the turn the text starts.
+func (r *Relay) submitted(p *pane, now time.Time) {
+	switch {
+	case p.inflight != nil || p.turn || p.bootTurn:
+	case p.started && p.printed:
+		r.endTurn(p, now)
+	case !p.started:
+		p.setBaseline()
+	}
 }
