@@ -36,6 +36,8 @@ type region struct {
 	// prompt is the row the cursor was on when the turn's input was typed (its prompt),
 	// "" when not known: an echo at the region's start may open with it.
 	prompt string
+	// noEcho is set when the echo of what was typed is known to lie before the region.
+	noEcho bool
 }
 
 // extract is delta on a region with a matcher for p.Chrome. The echo of typed text is
@@ -70,7 +72,7 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 		if isChrome[i] {
 			continue
 		}
-		if firstContent && len(targets) > 0 {
+		if firstContent && len(targets) > 0 && !rg.noEcho {
 			if j, ok := leadingEcho(p, lines, i, rg.prompt, targets); ok {
 				if !p.StrictEcho && p.echoPrefix(line) > 0 {
 					j = max(j, echoBlockEnd(p, lines, isChrome, i, end))
@@ -124,8 +126,13 @@ func leadingEcho(p Profile, lines []string, i int, prompt string, targets []stri
 	if pre := p.echoPrefix(line); pre > 0 {
 		take(matchTyped(lines, i, pre, targets))
 	}
-	// The prompt's own text, then every shorter cut of it down to none.
-	for n := commonPrefix(prompt, line); n >= 0; {
+	// The prompt's own text, then every shorter cut of it down to none (a prompt is short:
+	// cuts past maxPrompt bytes are not tried).
+	n := min(commonPrefix(prompt, line), maxPrompt)
+	for n > 0 && n < len(line) && !utf8.RuneStart(line[n]) {
+		n--
+	}
+	for n >= 0 {
 		if j, ok := matchTyped(lines, i, n, targets); ok && (n > 0 || prefixlessEcho(line, targets)) {
 			take(j, ok)
 		}
@@ -140,6 +147,9 @@ func leadingEcho(p Profile, lines []string, i int, prompt string, targets []stri
 	return best, found
 }
 
+// maxPrompt bounds the prompt text an echo may open with.
+const maxPrompt = 200
+
 // echoTailMin is the least text (white space aside) rows must spell to be taken for the end
 // of an echo whose start scrolled away.
 const echoTailMin = 24
@@ -149,34 +159,24 @@ const echoTailMin = 24
 // full-screen program showed a long echo at once and its first rows scrolled away before
 // they were seen.
 func matchTypedTail(lines []string, i int, targets []string) (int, bool) {
-	first := nonSpace(lines[i])
-	if first == "" {
+	if nonSpace(lines[i]) == "" {
 		return i, false
 	}
+	best, found := i, false
 	for _, t := range targets {
-		for at := strings.Index(t, first); at >= 0; {
-			rest, last := t[at+len(first):], i
-			for j := i + 1; j < len(lines) && rest != ""; j++ {
-				c := nonSpace(lines[j])
-				if c == "" {
-					continue
-				}
-				if !strings.HasPrefix(rest, c) {
-					break
-				}
-				rest, last = rest[len(c):], j
+		var c []byte // the rows' text from i, white space removed
+		for j := i; j < len(lines) && len(c) <= len(t); j++ {
+			row := nonSpace(lines[j])
+			if row == "" {
+				continue
 			}
-			if rest == "" && utf8.RuneCountInString(t[at:]) >= echoTailMin {
-				return last, true
+			c = append(c, row...)
+			if len(c) <= len(t) && strings.HasSuffix(t, string(c)) && utf8.RuneCount(c) >= echoTailMin && (!found || j > best) {
+				best, found = j, true
 			}
-			next := strings.Index(t[at+1:], first)
-			if next < 0 {
-				break
-			}
-			at += 1 + next
 		}
 	}
-	return i, false
+	return best, found
 }
 
 // commonPrefix returns the byte length of the longest common prefix of a and b that ends

@@ -1,5 +1,10 @@
 package parser
 
+import (
+	"sort"
+	"strings"
+)
+
 // Where a turn's words are on a main screen. The relay keeps, at a pane's baseline, its
 // main screen's lines with their absolute row numbers (vterm's history keeps them) and
 // where the cursor was: an interactive program waits for input with its cursor on its
@@ -77,6 +82,11 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 	w.Redrawn = redrawn && trusted
 	end, cut := inputEnd(chrome, al, after, in, start)
 	rg := region{rows: rows[start:end], isChrome: isChrome[start:end], prompt: in.prompt}
+	if in.line >= 0 && in.line < len(bl) && shows(bl[in.line].Text, typed) && textAt(al, bl[in.line].N) == bl[in.line].Text {
+		// The input row showed what was typed when it was submitted, and stayed: the echo
+		// is there, drawn as it was typed (a line-mode program), and old.
+		rg.noEcho = true
+	}
 	if !cut {
 		rg.live = live
 	}
@@ -87,6 +97,7 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 // input is where a program took input at its baseline.
 type input struct {
 	top    int      // index of the first line of the input and the live block above it (len(lines) when below them all)
+	line   int      // index of the cursor's line, -1 when not known
 	row    int64    // its absolute row
 	prompt string   // the cursor's row, cleaned ("" when not known)
 	block  []string // the input area as drawn: the lines from its top to the last non-blank one
@@ -100,16 +111,16 @@ func inputOf(p Profile, live *matcher, bl []Line, v View) input {
 	for i, l := range bl {
 		texts[i] = l.Text
 	}
-	in := input{top: liveStart(p, live, texts)}
+	in := input{top: liveStart(p, live, texts), line: -1}
 	area := in.top // where the input area starts
 	if ci, ok := cursorLine(bl, v); ok {
 		chrome := newMatcher(p.Chrome)
-		area = ci
+		area, in.line = ci, ci
 		for area > 0 && area <= len(bl) && !isBlank(bl[area-1].Text) && chrome.match(bl[area-1].Text) {
 			area--
 		}
 		in.top = min(in.top, area)
-		in.prompt = clean(v.Input)
+		in.prompt = inputText(bl, ci, v)
 	}
 	switch {
 	case in.top < len(bl):
@@ -218,7 +229,7 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 			return n - k, true
 		}
 	}
-	if ci, ok := cursorLine(after, v); ok && in.prompt != "" && samePrompt(in.prompt, clean(v.Input)) {
+	if ci, ok := cursorLine(after, v); ok && in.prompt != "" && samePrompt(in.prompt, inputText(after, ci, v)) {
 		for ci > start && !isBlank(after[ci-1].Text) && chrome.match(after[ci-1].Text) {
 			ci--
 		}
@@ -227,6 +238,15 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 		}
 	}
 	return len(after), false
+}
+
+// inputText returns the text of the line the cursor is on (ci, from cursorLine): the
+// whole logical line, however many rows a long draft wrapped it over.
+func inputText(lines []Line, ci int, v View) string {
+	if ci < len(lines) {
+		return lines[ci].Text
+	}
+	return clean(v.Input)
 }
 
 // samePrompt reports whether the cursor's row at a turn's end looks like the one at its
@@ -238,6 +258,26 @@ func samePrompt(before, now string) bool {
 	}
 	n := commonPrefix(before, now)
 	return n > 0 && !isBlank(before[:n])
+}
+
+// shows reports whether row holds one of the typed texts (white space aside).
+func shows(row string, typed []string) bool {
+	c := nonSpace(row)
+	for _, t := range typedTargets(typed) {
+		if strings.Contains(c, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// textAt returns the text of the line of lines that starts at absolute row n, "" if none.
+func textAt(lines []Line, n int64) string {
+	i := sort.Search(len(lines), func(i int) bool { return lines[i].N >= n })
+	if i < len(lines) && lines[i].N == n {
+		return lines[i].Text
+	}
+	return ""
 }
 
 // cleanLines returns lines with their text cleaned (see clean), in a new slice.

@@ -105,6 +105,14 @@ func TestMainTurn(t *testing.T) {
 			want:  "The answer.",
 		},
 		{
+			name:   "REPL, baseline when the person pressed Enter: the echo is old, a quote first in the answer stays",
+			before: []string{"a ready.", "a> hello there"},
+			after:  []string{"a ready.", "a> hello there", "hello there", "answer", "a> "},
+			bcur:   1, acur: 4,
+			typed: []string{"hello there"},
+			want:  "hello there\nanswer",
+		},
+		{
 			name:   "nothing but the prompt again: nothing new",
 			before: []string{"a ready.", "a> "},
 			after:  []string{"a ready.", "a> ", "a> "},
@@ -193,5 +201,17 @@ func TestTranscriptEchoScrolledAway(t *testing.T) {
 	tr.Add(g, frame(body, "> "), 6)
 	if w := tr.Words(g, []string{msg}); w.Text != "An answer that quotes\n> alice (1):" {
 		t.Errorf("words %q", w.Text)
+	}
+}
+
+func TestMainTurnWrappedDraft(t *testing.T) {
+	// The person's draft wrapped over two rows of a narrow pane; the cursor is on the
+	// second. Ending the turn there (at the person's Enter) finds nothing to relay.
+	g := Generic()
+	before := screenAt([]string{"a ready.", "a> "}, 0, 1)
+	after := screenAt([]string{"a ready.", "a> a draft long enough to wrap"}, 0, -1)
+	after.Cursor, after.Input = 2, "to wrap" // the row, not the logical line
+	if w := MainTurn(g, before, after, nil); w.Text != "" {
+		t.Errorf("words %q, want none", w.Text)
 	}
 }

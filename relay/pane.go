@@ -137,9 +137,10 @@ func (p *pane) observe() {
 	}
 	rows := p.scr.ScreenText()
 	p.state = parser.Classify(p.prof, info.Title, rows)
-	if !p.started && !p.bootTurn && p.state == parser.Busy && p.group != nil && p.outSeen {
-		// Busy before it ever was idle: what it shows now is its banner, what follows a
-		// turn it takes by itself (an agent started with a task or an opening line).
+	if !p.started && !p.bootTurn && !p.turn && p.state == parser.Busy && p.group != nil && p.outSeen {
+		// Busy before it ever was idle, and not with text typed into it: what it shows now
+		// is its banner, what follows a turn it takes by itself (an agent started with a
+		// task or an opening line).
 		p.bootTurn = true
 		p.setBaseline()
 		p.printed, p.turn = true, true

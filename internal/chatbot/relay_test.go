@@ -6,7 +6,7 @@ package chatbot_test
 // the generic profile through an adapter like the ui's (text, absolute rows, cursor), the
 // relay's writes reach the bots (through an emulated line discipline for the REPL: echo,
 // whole lines), and a person's message starts the conversation in pane 1 as the ui
-// reports it (keystrokes, then Sent). Time jumps to whichever comes first, the relay's
+// reports it (keystrokes, then Sent), at once or after they started. Time jumps to whichever comes first, the relay's
 // NextWake or a bot's next drawing step; nothing sleeps. Checked for each seed: exactly
 // --turns deliveries, alternating, each exactly "NAME (N):", a blank line and the whole
 // answer the sender gave (newlines as spaces into the REPL, which takes no bracketed
@@ -207,13 +207,17 @@ func runConversation(t *testing.T, seed uint64) {
 	}
 	s := newSim(t, relay.Config{Turns: turns}, cfgs...)
 	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-	s.run(3 * time.Second)
+	// The person types at once, or after the bots started (1.5 s of quiet), or later.
+	at := time.Duration(rng.IntN(4000)) * time.Millisecond
+	s.run(at)
+	s.now = later(s.now, start.Add(at))
+	s.apply(s.r.Tick(s.now))
 	msg := []string{"hello there", "> what is in the relay log?", "please say 漢字 🙂 back"}[rng.IntN(3)]
 	s.person(1, msg)
 	s.run(10 * time.Minute)
 	desc := func() string {
-		return fmt.Sprintf("seed %d: %s %v %dx%d ⇄ %s %v %dx%d, --turns %d\nrelay log:\n%s", seed,
-			cfgs[0].Name, cfgs[0].Style, cfgs[0].Cols, cfgs[0].Rows, cfgs[1].Name, cfgs[1].Style, cfgs[1].Cols, cfgs[1].Rows, turns, s.logText())
+		return fmt.Sprintf("seed %d: %s %v %dx%d ⇄ %s %v %dx%d, --turns %d, typed at %v\nrelay log:\n%s", seed,
+			cfgs[0].Name, cfgs[0].Style, cfgs[0].Cols, cfgs[0].Rows, cfgs[1].Name, cfgs[1].Style, cfgs[1].Cols, cfgs[1].Rows, turns, at, s.logText())
 	}
 	if len(s.types) != turns {
 		for _, p := range s.panes {
