@@ -10,6 +10,12 @@
 // does no I/O and reads no clock; it reads terminals only through the small Screen
 // interface it declares.
 //
+// A turn's words are found by where the program took its input (parser.MainTurn,
+// parser.Transcript): the baseline keeps the screen's lines with their absolute row
+// numbers and the cursor's row, taken when a turn ends, before a delivery is typed, and
+// when a person submits text. A member's turn that yields no words is never silent: the
+// log says "N name finished a turn: nothing new found to relay".
+//
 // Explicit addressing (address.go): every pane's turns are watched, linked or not, for
 // `@relay:NAME message` lines and [[RELAY]]{"to": NAME, "text": ...}[[/RELAY]] blocks
 // (parser.Commands). They are the agents' own requests, so they work between any two

@@ -140,7 +140,8 @@ type Keystroke struct {
 }
 
 // Sent reports that a person submitted Text in a pane (pressed Enter on a draft). The
-// relay remembers it so its echo never becomes part of a delta.
+// relay remembers it so its echo never becomes part of a delta, and the turn it starts
+// is read from the pane's input row as it is then (see Relay).
 type Sent struct {
 	Pane int
 	Text string
