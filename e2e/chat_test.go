@@ -3,9 +3,11 @@ package e2e
 // Issue 8 through real PTYs: chat programs that no built-in profile knows, relayed under
 // the generic profile. TestChatBotsRelayExactAnswers runs two bots of internal/chatbot
 // (testdata/chatbot: a line-mode REPL, an inline UI with an input box, a full-screen UI)
-// in agentmux, linked with --link --turns 4, for every ordered pair of different styles
-// and two seeds (12 runs: each style sends and receives): a person's message starts the
-// conversation in pane 1, and each bot logs what it received and answered (a JSON
+// in agentmux, linked with --link --turns 2 and stacked (--layout rows: panes 18 rows
+// tall, so many answers are longer than the pane), for every ordered pair of different
+// styles and two seeds (12 runs: each style sends and receives; the turn budget is
+// checked exactly by the reproduction and the property runs): a person's message starts
+// the conversation in pane 1, and each bot logs what it received and answered (a JSON
 // transcript), so every delivery is compared exactly with the answer it carries:
 // "NAME (N):", a blank line and the whole answer (newlines typed as spaces into the REPL,
 // which takes no bracketed paste). TestIssueReproduction runs the issue's bot.sh, a bash
@@ -54,7 +56,7 @@ type bot struct {
 
 // arg is the AGENT argument running the bot (its name is no built-in profile's).
 func (b *bot) arg(bin string) string {
-	return fmt.Sprintf("%s='%s' --name %s --style %s --seed %d --think 100ms --pace 30ms --max-chars 2400 --transcript '%s'",
+	return fmt.Sprintf("%s='%s' --name %s --style %s --seed %d --think 100ms --pace 30ms --max-chars 1200 --transcript '%s'",
 		b.name, bin, b.name, b.style, b.seed, b.transcript)
 }
 
@@ -88,45 +90,41 @@ func TestChatBotsRelayExactAnswers(t *testing.T) {
 	}
 }
 
-// runChat runs one conversation of four deliveries between a bot of style a and one of
-// style b and checks each delivery.
+// runChat runs one conversation of two deliveries, one each way, between a bot of style
+// a and one of style b, and checks each delivery.
 func runChat(t *testing.T, bin string, seed int, a, b string) {
-	const turns = 4
 	alice := &bot{fake: *newFake(t, 1, "alice", a), seed: 10*seed + 1}
 	bob := &bot{fake: *newFake(t, 2, "bob", b), seed: 10*seed + 2}
-	rs := &relaySession{session: start(t, "--idle", "800ms", "--link", "--turns", fmt.Sprint(turns),
+	rs := &relaySession{session: start(t, "--idle", "800ms", "--layout", "rows", "--link", "--turns", "2",
 		alice.arg(bin), bob.arg(bin)), agents: []*fake{&alice.fake, &bob.fake}}
 	rs.diag = rs.transcripts
 	rs.waitScreen("both bots' first screens", func(scr *screen) bool {
-		return scr.paneHas(1, alice.banner()) && scr.paneHas(2, bob.banner()) && scr.statusHas("1⇄2 0/4")
+		return scr.paneHas(1, alice.banner()) && scr.paneHas(2, bob.banner()) && scr.statusHas("1⇄2 0/2")
 	}, waitLong)
 	rs.send("hello there\r")
-	rs.wait("four deliveries, the group severed, bob's and alice's answers logged", func(scr *screen) bool {
-		return severed(scr) && len(alice.read().out) == 3 && len(bob.read().out) == 2
+	rs.wait("two deliveries, the group severed, alice's second answer logged", func(scr *screen) bool {
+		return severed(scr) && len(alice.read().out) == 2 && len(bob.read().out) == 1
 	})
 	ta, tb := alice.read(), bob.read()
-	if len(ta.in) != 3 || len(tb.in) != 2 || ta.in[0] != "hello there" {
-		t.Fatalf("alice received %d messages (first %q), bob %d; want 3 (the person's first) and 2\n%s",
+	if len(ta.in) != 2 || len(tb.in) != 1 || ta.in[0] != "hello there" {
+		t.Fatalf("alice received %d messages (first %q), bob %d; want 2 (the person's first) and 1\n%s",
 			len(ta.in), ta.in[0], len(tb.in), rs.transcripts())
 	}
 	pairs := []struct {
-		got       string
-		from, to  *bot
-		answer    string
-		delivered int
+		got      string
+		from, to *bot
+		answer   string
 	}{
-		{tb.in[0], alice, bob, ta.out[0], 1},
-		{ta.in[1], bob, alice, tb.out[0], 2},
-		{tb.in[1], alice, bob, ta.out[1], 3},
-		{ta.in[2], bob, alice, tb.out[1], 4},
+		{tb.in[0], alice, bob, ta.out[0]},
+		{ta.in[1], bob, alice, tb.out[0]},
 	}
-	for _, p := range pairs {
+	for i, p := range pairs {
 		want := p.from.frame() + "\n\n" + p.answer
 		if p.to.style == "line" {
 			want = strings.ReplaceAll(want, "\n", " ")
 		}
 		if p.got != want {
-			t.Errorf("delivery %d, %s → %s (%s → %s):\n got %q\nwant %q", p.delivered, p.from.name, p.to.name,
+			t.Errorf("delivery %d, %s → %s (%s → %s):\n got %q\nwant %q", i+1, p.from.name, p.to.name,
 				p.from.style, p.to.style, p.got, want)
 		}
 	}
