@@ -8,7 +8,7 @@ import (
 )
 
 // fresh finds where new output starts by comparing text, for when rows cannot be told
-// by their place (see mainWords): the screen was cleared and reprinted, or rows moved.
+// by their place (see MainTurn): the screen was cleared and reprinted, or rows moved.
 // before holds the baseline's rows above its input (cleaned), lines what the program
 // shows now from the same point on (cleaned, isChrome telling its chrome rows). fresh
 // returns the index in lines of the first row that is not a repeat of before.

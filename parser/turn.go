@@ -12,7 +12,7 @@ import (
 // echo of typed text will open with. At the turn's end the same evidence says where the
 // output stops: the input area the program draws again under its answer.
 //
-// The rule (mainWords): rows are compared with the baseline's at the same absolute row.
+// The rule (MainTurn): rows are compared with the baseline's at the same absolute row.
 // The turn's output starts at the first row that changed; a run of changed rows above
 // the baseline's input that is followed by rows that stayed, still above the input, was
 // redrawn in place (a logo's animation frame, a notice that changed) and is old. Rows at
@@ -22,7 +22,9 @@ import (
 // by their text (fresh). The output stops where the input area begins again: the rows
 // the baseline's input area was drawn with, found again at the bottom; else the cursor's
 // row (with the chrome rows right above it, such as an input box's top rule); else the
-// trailing block of chrome and empty prompts (LiveStart).
+// trailing block of chrome and empty prompts (LiveStart). The echo of what was typed is
+// looked for only where the output starts; when the baseline was taken at a person's
+// Enter and its input row, showing what was typed, stayed, the echo is that row and old.
 
 // Line is one logical line of a terminal's main screen and history: soft-wrapped rows
 // joined.
@@ -98,8 +100,8 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 type input struct {
 	top    int      // index of the first line of the input and the live block above it (len(lines) when below them all)
 	line   int      // index of the cursor's line, -1 when not known
-	row    int64    // its absolute row
-	prompt string   // the cursor's row, cleaned ("" when not known)
+	row    int64    // the absolute row of top
+	prompt string   // the cursor's line, cleaned ("" when not known)
 	block  []string // the input area as drawn: the lines from its top to the last non-blank one
 }
 

@@ -1,7 +1,8 @@
 // Command chatbot runs one bot of package internal/chatbot in its terminal, for the
 // end-to-end tests (built by path: ./... skips testdata).
 //
-//	chatbot --name NAME --style line|inline|full [--seed N] [--think D] [--pace D] [--transcript FILE]
+//	chatbot --name NAME --style line|inline|full [--seed N] [--think D] [--pace D]
+//	        [--max-chars N] [--transcript FILE]
 package main
 
 import (
@@ -22,6 +23,7 @@ func main() {
 	think := flag.Duration("think", 300*time.Millisecond, "time before an answer's first line")
 	pace := flag.Duration("pace", 30*time.Millisecond, "time between the steps of an answer")
 	transcript := flag.String("transcript", "", "log every message and answer to this file")
+	maxChars := flag.Int("max-chars", 0, "the most characters of an answer (0: the package's default)")
 	flag.Parse()
 	st, err := chatbot.ParseStyle(*style)
 	if err != nil {
@@ -47,7 +49,7 @@ func main() {
 		defer f.Close()
 		log = f
 	}
-	b := chatbot.New(chatbot.Config{Name: *name, Style: st, Seed: *seed, Cols: cols, Rows: rows, Think: *think, Pace: *pace})
+	b := chatbot.New(chatbot.Config{Name: *name, Style: st, Seed: *seed, Cols: cols, Rows: rows, Think: *think, Pace: *pace, MaxChars: *maxChars})
 	if err := chatbot.Run(b, os.Stdin, os.Stdout, log); err != nil {
 		fmt.Fprintln(os.Stderr, "chatbot:", err)
 	}
