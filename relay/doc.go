@@ -22,6 +22,15 @@
 // Malformed, misaddressed or disallowed commands are not sent and are noted in the log.
 // The brief (Config.Brief, a profile's Brief, Brief events) tells an agent all this.
 //
+// Delivery rules (modes.go, batch.go, aside.go): a message sent with options (Send,
+// Post) is sequential, important or urgent, may expire, and may have its sender told
+// when it is delivered and reminded later; Remind schedules a reminder into a pane.
+// What waits for a pane goes in one paste when it is ready (at most MaxBatch parts). A
+// person's draft unchanged for InputStale, or met by an urgent message, is set aside:
+// the input line cleared with the profile's keys, the screen checked empty, the paste
+// typed, and the draft typed back without Enter once the answer is complete. Notices
+// for senders that are not panes are Mail (TakeMail).
+//
 // Event flow for a host (the ui package):
 //
 //	pane started      ──► Handle(Open{pane, name, profile, screen}, now)
@@ -30,8 +39,10 @@
 //	person's Enter    ──► Handle(Sent{...}, now) ──────┤
 //	prefix l/L/u/p    ──► Handle(Link{...}, now) ──────┼─► []Action ─► write a.Bytes() to pane a.Target()
 //	pane exit/close   ──► Handle(Exit{pane}, now) ─────┤               through its ordered writer
+//	send / remind     ──► Handle(Send / Remind, now) ──┤               (Type, Submit, Keys)
 //	timer fires       ──► Tick(now) ───────────────────┘
 //	after each call: NextWake() ─► (re)arm one timer; false: no timer needed
+//	                 TakeMail()  ─► notices for senders that are not panes
 //
 // Between a Type and its Submit (PaneStatus.Typed, about 200 ms) the host holds what a
 // person types into that pane and writes it right after the Submit's carriage return;
