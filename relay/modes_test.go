@@ -247,3 +247,51 @@ func TestRemind(t *testing.T) {
 		t.Errorf("typed at %v", h.typed[0].at.Sub(t0))
 	}
 }
+
+func TestUrgentInterruptsAgainForANewMessage(t *testing.T) {
+	h, _, _ := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, think: time.Hour, reply: counter("bob"), noInterrupt: true})
+	h.person(2, "work")
+	h.run(10 * time.Second)
+	h.handle(Send{FromName: "ops", To: 2, Text: "first", Options: Options{Mode: Urgent, Timeout: 100 * time.Millisecond}})
+	h.run(20 * time.Second) // expired before urgent_delay passed
+	h.handle(Send{FromName: "ops", To: 2, Text: "second", Options: Options{Mode: Urgent}})
+	sent := h.now
+	h.run(30 * time.Second)
+	want := []string{"\x1b", "\x1b", "\x15", "\x1b[200~ops:\n\nsecond\x1b[201~", "\r"}
+	if got := h.writes[2]; !reflect.DeepEqual(got, want) {
+		t.Errorf("writes to bob %q\nwant            %q", got, want)
+	}
+	if len(h.typed) != 1 || h.typed[0].at != sent.Add(500*time.Millisecond) {
+		t.Errorf("typed %+v: want the second message 500ms after it was sent", h.typed)
+	}
+}
+
+func TestImportantNeverOverADraft(t *testing.T) {
+	h, _, bob := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
+	h.draft(2, "mine")
+	typed := h.now
+	h.handle(Send{FromName: "ops", To: 2, Text: "now please", Options: Options{Mode: Important}})
+	h.run(typed.Sub(t0) + 2*time.Minute - time.Millisecond)
+	if len(h.writes[2]) != 0 {
+		t.Fatalf("an important message went over the draft: %q", h.writes[2])
+	}
+	h.run(typed.Sub(t0) + 3*time.Minute)
+	if !reflect.DeepEqual(bob.inputs, []string{"ops:\n\nnow please"}) || bob.draft != "mine" {
+		t.Errorf("bob got %q, input row %q", bob.inputs, bob.draft)
+	}
+}
+
+func TestExitWhileDraftAside(t *testing.T) {
+	h, _, _ := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, think: time.Minute, reply: counter("bob")})
+	h.draft(2, "keep me")
+	h.run(h.now.Sub(t0) + 5*time.Second)
+	h.handle(Send{FromName: "ops", To: 2, Text: "now", Options: Options{Mode: Urgent}})
+	h.run(h.now.Sub(t0) + 5*time.Second)
+	if ps, _ := h.r.Pane(2); !ps.Aside {
+		t.Fatalf("bob %+v: want the draft aside while bob answers", ps)
+	}
+	h.handle(Exit{Pane: 2})
+	if !containsNote(h.notes(), `your draft in 2 bob was kept aside: the pane exited: "keep me"`) {
+		t.Errorf("notes %q", h.notes())
+	}
+}
