@@ -142,17 +142,26 @@ func (r *Relay) unset(p *pane, now time.Time, why string) {
 	}
 }
 
-// inputEmpty reports whether p's screen shows its input row empty (a program whose
-// input row cannot be found counts as empty only when no draft was set aside).
+// inputEmpty reports whether p's screen shows its input row empty: blank, or what its
+// profile calls chrome (an empty prompt, a placeholder). With a draft set aside, a row
+// that shows none of the draft counts too (a placeholder the profile does not know),
+// while what is left of the draft, or the draft with more, does not. A program whose
+// input row cannot be found counts as empty only when no draft was set aside.
 func (r *Relay) inputEmpty(p *pane) bool {
 	if p.scr.Info().MidFrame {
 		return false
 	}
 	text, ok := inputRow(p)
-	if !ok {
+	switch row := squash(text); {
+	case !ok:
 		return p.aside == nil
+	case row == "":
+		return true
+	case p.aside != nil:
+		draft := squash(p.aside.text)
+		return !strings.Contains(draft, row) && !strings.Contains(row, draft)
 	}
-	return squash(text) == ""
+	return false
 }
 
 // inputRow returns the text in p's input row: the lowest row that opens with one of the

@@ -108,6 +108,23 @@ func TestStaleDraftFinalCheck(t *testing.T) {
 			t.Errorf("notes %q", h.notes())
 		}
 	})
+	t.Run("an empty row showing a placeholder", func(t *testing.T) {
+		h, bob, _ := staleSetup(t, &fakeAgent{titled: true, bracketed: true, reply: counter("bob"), placeholder: "Ask me anything"})
+		h.run(30 * time.Minute)
+		if got := h.writes[2]; len(got) < 4 || got[3] != "my draft" || len(bob.inputs) == 0 {
+			t.Errorf("writes to bob %q: want the clear, the batch, its submit, the draft back", got)
+		}
+	})
+	t.Run("a clear that leaves part of the draft", func(t *testing.T) {
+		h, bob, _ := staleSetup(t, &fakeAgent{titled: true, bracketed: true, reply: counter("bob"), clearKeep: 5})
+		h.run(30 * time.Minute)
+		if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x15"}) || bob.draft != "draft" {
+			t.Errorf("writes to bob %q, input row %q: want one clear and nothing typed after it", got, bob.draft)
+		}
+		if !containsNote(h.notes(), `the input line in 2 bob did not clear as expected: your draft was "my draft"; messages wait for you`) {
+			t.Errorf("notes %q", h.notes())
+		}
+	})
 	t.Run("a draft the host does not know", func(t *testing.T) {
 		h, _, _ := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true})
 		h.agents[2].draft = "my draft"

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -96,7 +97,7 @@ func (r *Relay) blocked(p *pane, now time.Time) (Phase, bool) {
 // typeNext types p's next batch (batch.go): the baseline moves first, so neither the
 // text nor its echo ever counts as p's words.
 func (r *Relay) typeNext(p *pane, now time.Time) Action {
-	parts := p.queue[:r.batch(p)]
+	parts := slices.Clone(p.queue[:r.batch(p)])
 	p.queue = p.queue[len(parts):]
 	d := parts[0]
 	bracketed := p.scr.Info().BracketedPaste

@@ -88,6 +88,8 @@ type fakeAgent struct {
 	// input row clearLag later, or never with noClear.
 	noInterrupt, noClear bool
 	clearLag             time.Duration
+	clearKeep            int    // the clear keys leave the draft's last clearKeep bytes (a cursor inside it)
+	placeholder          string // what the input row shows when it is empty
 }
 
 // keys is what the agent does with Keys written to it.
@@ -99,7 +101,7 @@ func (a *fakeAgent) keys(k Keys) {
 			a.h.output(a.id)
 		}
 	case Clear:
-		clear := func() { a.draft = ""; a.h.output(a.id) }
+		clear := func() { a.draft = a.draft[len(a.draft)-min(a.clearKeep, len(a.draft)):]; a.h.output(a.id) }
 		switch {
 		case a.noClear:
 		case a.clearLag > 0:
@@ -130,6 +132,9 @@ func (a *fakeAgent) title() string {
 func (a *fakeAgent) inputRow() []string {
 	if a.approval {
 		return []string{"Do you want to proceed?", "> 1. Yes"}
+	}
+	if a.draft == "" && a.placeholder != "" {
+		return []string{"> " + a.placeholder}
 	}
 	return []string{"> " + strings.ReplaceAll(a.draft, "\n", " ")}
 }
