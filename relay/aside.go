@@ -64,7 +64,7 @@ func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 		p.draft = false
 	}
 	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm)}
-	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: Clear})
+	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})
 }
 
 // cleared moves p on once its clear keys were sent: the delivery is typed when the
@@ -131,7 +131,7 @@ func (r *Relay) restore(p *pane, now time.Time, acts []Action) []Action {
 		msgs = "message"
 	}
 	r.notice(now, p.id, "your draft in %d %s was kept aside for %d %s and put back", p.id, p.name, a.n, msgs)
-	return append(acts, Keys{Pane: p.id, Seq: a.text, Purpose: Restore})
+	return append(acts, Keys{Pane: p.id, Seq: a.text, Purpose: PutBack})
 }
 
 // unset forgets p's draft set aside, saying what it was and why it is not put back.

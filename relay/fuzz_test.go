@@ -87,7 +87,7 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 				if d, ok := awaiting[a.Pane]; ok {
 					t.Fatalf("%s keys into %d between delivery %d's typing and its submit", a.Purpose, a.Pane, d)
 				}
-				if a.Purpose == Restore {
+				if a.Purpose == PutBack {
 					restored[a.Pane] = true
 				}
 			}

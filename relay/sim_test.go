@@ -100,7 +100,7 @@ func (a *fakeAgent) keys(k Keys) {
 			a.busy, a.pending = false, nil
 			a.h.output(a.id)
 		}
-	case Clear:
+	case ClearLine:
 		clear := func() { a.draft = a.draft[len(a.draft)-min(a.clearKeep, len(a.draft)):]; a.h.output(a.id) }
 		switch {
 		case a.noClear:
@@ -109,7 +109,7 @@ func (a *fakeAgent) keys(k Keys) {
 		default:
 			clear()
 		}
-	case Restore:
+	case PutBack:
 		a.typeText(k.Seq)
 	}
 }

@@ -280,10 +280,10 @@ type Purpose int
 const (
 	// Interrupt stops a busy agent for an urgent message (Profile.InterruptKeys).
 	Interrupt Purpose = iota
-	// Clear empties the input line (Profile.ClearKeys).
-	Clear
-	// Restore types a person's draft back, as it was, without Enter.
-	Restore
+	// ClearLine empties the input line (Profile.ClearKeys).
+	ClearLine
+	// PutBack types a person's draft back, as it was, without Enter.
+	PutBack
 )
 
 // String names the purpose.
@@ -291,10 +291,10 @@ func (p Purpose) String() string {
 	switch p {
 	case Interrupt:
 		return "interrupt"
-	case Clear:
-		return "clear"
+	case ClearLine:
+		return "clear line"
 	}
-	return "restore"
+	return "put back"
 }
 
 // Target returns the pane to write to.
