@@ -62,6 +62,11 @@ func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 		p.aside = &aside{text: p.draftText, at: now}
 		p.remember(p.draftText) // its row on the screen is input, never the agent's words
 		p.draft = false
+		n, msgs := r.batch(p), "messages go"
+		if n == 1 {
+			msgs = "message goes"
+		}
+		r.notice(now, p.id, "your draft in %d %s is kept aside while %d %s in; it comes back after the answer", p.id, p.name, n, msgs)
 	}
 	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm)}
 	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})

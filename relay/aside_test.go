@@ -47,7 +47,8 @@ func TestStaleDraftSetAsideAndPutBack(t *testing.T) {
 	if h.typed[0].at != typed.Add(2*time.Minute) {
 		t.Errorf("batch typed %v after the draft's last key, want 2m", h.typed[0].at.Sub(typed))
 	}
-	if !containsNote(h.notes(), "your draft in 2 bob was kept aside for 3 messages and put back") {
+	if !containsNote(h.notes(), "your draft in 2 bob is kept aside while 3 messages go in; it comes back after the answer") ||
+		!containsNote(h.notes(), "your draft in 2 bob was kept aside for 3 messages and put back") {
 		t.Errorf("notes %q", h.notes())
 	}
 	// bob's answer went to alice (turn 4) and hers waits for bob (turn 5) behind the
