@@ -10,7 +10,7 @@ import (
 // A person's draft holds deliveries into its pane, but not forever. Once it has not
 // changed for InputStale, and the pane is otherwise ready, the relay sets it aside: it
 // clears the input line with the profile's clear keys, waits for the screen to show the
-// input row empty, types what waits, and once the agent's answer is complete types the
+// input row empty (or a placeholder: none of the draft), types what waits, and once the agent's answer is complete types the
 // draft back as it was, without Enter, and says so ("your draft in 2 bob was kept aside
 // for 2 messages and put back"). An urgent message does the same at once with a draft
 // that is not being typed (TypingHold). A draft is never sent and never mixed with a
