@@ -80,21 +80,21 @@ var builtins = Profiles{
 			`Do you trust the (?:files|contents) (?:in|of) this`,
 		),
 		Chrome: pats(append([]string{
-			`^\s*›\s*$`,                            // empty composer
-			`^\s*›\s+Ask Codex to do anything\s*$`, // empty composer's placeholder
-			`^\s*[•◦] Working \(`,                  // busy row until the first token
-			`^\s*(?:─+ )?Worked for \d`,            // turn summary
-			`^\s*>_ OpenAI Codex`,                  // header
-			`^\s*│?\s*(?:model|directory):\s`,      // header fields
-			`^\s*│?\s{3,}~/\S*\s*│?\s*$`,           // header: the directory alone (Codex 0.169 at 110 columns)
-			`\? for shortcuts`,                     // hints
-			`f2 to view\s*$`,                       // warnings hint
-			`esc to interrupt`,                     // busy hints
-			`^\s*(?:⏎|enter) (?:send|to send)`,     // composer hints
-			`^\s+\S.* · (?:~|/)\S*\s*$`,            // status row: model · ~/project
-			`^\s+\S.* · \d+% context left\s*$`,     // status row: context
-			`^\s*Token usage:`,                     // exit summary
-			`^\s*To continue this session, run `,   // exit summary
+			`^\s*›\s*$`,                          // empty composer
+			`^\s*›\s+Ask Codex to do anything`,   // its placeholder
+			`^\s*[•◦] Working \(`,                // busy row until the first token
+			`^\s*(?:─+ )?Worked for \d`,          // turn summary
+			`^\s*>_ OpenAI Codex`,                // header
+			`^\s*│?\s*(?:model|directory):\s`,    // header fields
+			`^\s*│?\s{3,}~/\S*\s*│?\s*$`,         // header: the directory alone (Codex 0.169 at 110 columns)
+			`\? for shortcuts`,                   // hints
+			`f2 to view\s*$`,                     // warnings hint
+			`esc to interrupt`,                   // busy hints
+			`^\s*(?:⏎|enter) (?:send|to send)`,   // composer hints
+			`^\s+\S.* · (?:~|/)\S*\s*$`,          // status row: model · ~/project
+			`^\s+\S.* · \d+% context left\s*$`,   // status row: context
+			`^\s*Token usage:`,                   // exit summary
+			`^\s*To continue this session, run `, // exit summary
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"• "},
 		EchoPrefixes:   []string{"› "},
