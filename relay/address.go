@@ -153,6 +153,7 @@ func (r *Relay) queue(p, q *pane, text string, c parser.Command, now time.Time) 
 
 // renewDirect restores the direct budgets of every pair with pane id (a person linked it).
 func (r *Relay) renewDirect(id int) {
+	r.renewExternal(id)
 	for k := range r.direct {
 		if k[0] == id || k[1] == id {
 			delete(r.direct, k)

@@ -31,7 +31,7 @@
 // typed, and the draft typed back without Enter once the answer is complete. Notices
 // for senders that are not panes are Mail (TakeMail).
 //
-// Event flow for a host (the ui package):
+// Event flow for a host (package session):
 //
 //	pane started      ──► Handle(Open{pane, name, profile, screen}, now)
 //	pane output burst ──► Handle(Output{pane}, now) ───┐

@@ -8,7 +8,7 @@ import (
 )
 
 // Relay is the state machine. It is not safe for concurrent use: one goroutine (the
-// UI's update loop) owns it and calls Handle, Tick and the accessors.
+// session's loop) owns it and calls Handle, Tick and the accessors.
 type Relay struct {
 	cfg     Config
 	panes   map[int]*pane
@@ -17,12 +17,14 @@ type Relay struct {
 	nGroups int          // groups ever made, for IDs
 	nDeliv  int          // deliveries ever made, for IDs
 	direct  map[pair]int // turns spent by @relay commands between panes not in one group
-	entries []*Entry
-	logged  int       // entries ever logged
-	now     time.Time // the latest time seen
-	timers  []*timer  // reminders and notices to come (modes.go)
-	mail    []Mail    // notices for senders that are not panes, until taken
-	person  int       // the pane a person's event is about, while the deadlines before it run
+	// external counts the turns external members spent into each pane (message.go).
+	external map[extPair]int
+	entries  []*Entry
+	logged   int       // entries ever logged
+	now      time.Time // the latest time seen
+	timers   []*timer  // reminders and notices to come (modes.go)
+	mail     []Mail    // notices for senders that are not panes, until taken
+	person   int       // the pane a person's event is about, while the deadlines before it run
 }
 
 // New returns a relay with no panes.

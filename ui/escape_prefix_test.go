@@ -13,15 +13,9 @@ import (
 )
 
 // decoded returns what the outer terminal's bytes decode to, as one input batch.
-func decoded(b string) []any {
+func decoded(b string) []keys.Event {
 	var d keys.Decoder
-	evs := d.Feed([]byte(b))
-	out := make([]any, 0, len(evs))
-	//lint:ignore S1011 the loop also converts, once Feed returns typed events
-	for _, ev := range evs {
-		out = append(out, ev)
-	}
-	return out
+	return d.Feed([]byte(b))
 }
 
 func TestEscapeThenPrefixInOneRead(t *testing.T) {

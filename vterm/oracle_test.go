@@ -317,7 +317,7 @@ func (o *tmuxOracle) diffTmux(cols, rows int, b []byte, cmp tmuxCompare) (string
 	return d, nil
 }
 
-// comparable says what of a generated stream's result tmux and the issue agree on.
+// comparable says what of a generated stream's result tmux and vterm's contract agree on.
 func comparable(cfg genConfig, ops []op) tmuxCompare {
 	h := historyComparable(cfg, ops)
 	return tmuxCompare{history: h, joins: h && joinsComparable(ops)}
@@ -486,7 +486,7 @@ func TestOracleTmuxJoins(t *testing.T) {
 // (xterm blanks the whole character), garbles ICH of more than half the rest of the row
 // and ignores ICH of all of it, overwrites with the character that wraps in insert mode,
 // lacks CHT, HPR, VPR and DECSTR, stops REP at the
-// margin, and drops invalid UTF-8 (the issue asks for U+FFFD).
+// margin, and drops invalid UTF-8 (vterm's contract: U+FFFD).
 func TestTmuxDeviations(t *testing.T) {
 	cases := []struct {
 		name       string

@@ -58,11 +58,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.cfg.Profiles, err = loadProfiles(); err != nil {
 		return 2, err
 	}
-	// config.toml's [delivery] is relay.Config.Delivery; ui.Config has no field for it
-	// yet (the session core that builds the relay will take it), so it is checked and
-	// logged here.
-	delivery, err := loadDelivery()
-	if err != nil {
+	if o.cfg.Delivery, err = loadDelivery(); err != nil {
 		return 2, err
 	}
 	in, inOK := stdin.(*os.File)
@@ -76,8 +72,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	o.cfg.Version = versionString()
 	o.cfg.Logger = logger
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
-	logger.Info("delivery", "input_stale_timeout", delivery.InputStale, "max_batch", delivery.MaxBatch,
-		"urgent_delay", delivery.UrgentDelay, "default_timeout", delivery.DefaultTimeout)
+	d := o.cfg.Delivery
+	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
