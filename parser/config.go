@@ -23,6 +23,9 @@ import (
 //	echo_prefixes = ["> "]
 //	busy_markers = ['Waiting for']
 //
+// Relay commands and the brief have keys of their own (relayTable): relay_prefixes,
+// thinking_prefixes, relay_blocks, max_block_bytes, brief, brief_template.
+//
 // Patterns are Go regular expressions (RE2), matched against one row of text; use TOML
 // literal strings ('...') to keep backslashes as they are. The caller reads the file:
 // by convention profiles.toml in agentmux's folder under os.UserConfigDir (for example
@@ -54,6 +57,7 @@ type profileTable struct {
 	LiveRows   *int          `toml:"live_rows"`
 	StrictEcho *bool         `toml:"strict_echo"`
 	Add        *profileLists `toml:"add"`
+	relayTable
 }
 
 // LoadProfiles parses a profiles file (the caller reads it) and returns the built-in
@@ -140,6 +144,9 @@ func buildProfile(name string, t profileTable, have Profiles) (Profile, error) {
 	}
 	if t.StrictEcho != nil {
 		p.StrictEcho = *t.StrictEcho
+	}
+	if err := t.relayTable.apply(&p); err != nil {
+		return Profile{}, fmt.Errorf("profile %q: %w", name, err)
 	}
 	if err := setLists(&p, t.profileLists, false); err != nil {
 		return Profile{}, fmt.Errorf("profile %q: %w", name, err)

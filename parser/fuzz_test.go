@@ -145,7 +145,7 @@ func FuzzCommands(f *testing.F) {
 	f.Add("[[RELAY]][[/RELAY]][[RELAY]]")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, c := range Commands(text) {
-			if c.Err == nil && (c.To == "" || strings.TrimSpace(c.Text) == "") {
+			if c.Err == nil && (c.To == "" || c.Kind == "") {
 				t.Fatalf("command without error is incomplete: %+v", c)
 			}
 		}

@@ -44,8 +44,25 @@ type pane struct {
 	lastKey time.Time
 	held    bool
 
+	// The delivery rules (aside.go, batch.go): the draft as the host tracks it, a draft
+	// set aside and when one was put back, a draft the screen would not clear, clear
+	// keys waiting for the screen, when an urgent message interrupted the pane.
+	draftText    string
+	aside        *aside
+	restoredAt   time.Time
+	noAside      string
+	clearing     *clearing
+	interrupted  time.Time
+	interruptFor *delivery
+
 	queue    []*delivery
 	inflight *delivery
+	parts    []*delivery // the rest of inflight's batch
+
+	program string         // its program, for the brief
+	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
+	address bool           // the person let its output address panes not linked with it
+	brief   *delivery      // the brief typed into it, until the turn answering it ends
 }
 
 // quiet returns how long the pane must stay quiet to count as idle given what its

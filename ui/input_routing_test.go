@@ -95,7 +95,7 @@ func TestScrollMode(t *testing.T) {
 	hs.output(1, b.String())
 	hs.press(testPrefix, runeKey('['))
 	hs.press(codeKey(keys.KeyPgUp))
-	hs.golden("scroll")
+	hs.golden()
 	txt := hs.text()
 	// 100 lines on a 37-row pane: 64 in history, the screen starts at line 65; a page up
 	// (36 rows) shows lines 29 to 65.

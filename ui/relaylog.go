@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentmux/agentmux/keys"
-	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/session"
 )
 
 // This file is the relay log overlay (prefix r): a box over the lower part of the pane
@@ -24,7 +24,7 @@ import (
 // logView is the overlay's state. Owned by the event loop.
 type logView struct {
 	open bool
-	// bottom is the absolute number (counted as relay.Logged counts: the n-th entry ever
+	// bottom is the absolute number (counted as session.Log counts: the n-th entry ever
 	// made is n-1) of the newest entry shown; -1 follows the newest as entries arrive, so what a
 	// reader scrolled to stays put.
 	bottom int
@@ -36,7 +36,7 @@ type logView struct {
 const logHint = "relay log: PgUp/PgDn, arrows, g/G scroll; q or Esc closes"
 
 // stateWidth is the widest state word, so the columns after it line up.
-var stateWidth = len(relay.WaitingPerson.String())
+var stateWidth = len(session.WaitingPerson.String())
 
 // toggleLog shows or hides the relay log overlay (prefix r); it opens following the
 // newest entry.
@@ -46,7 +46,7 @@ func (m *model) toggleLog() {
 	for _, v := range m.views {
 		v.stale = true // the overlay's rows are drawn over pane rows
 	}
-	m.frameOK = false
+	m.fr.invalidate()
 }
 
 // logRowsShown is how many entry rows the overlay has room for.
@@ -55,11 +55,12 @@ func (m *model) logRowsShown() int {
 	return max(min(areaH-3, max(areaH/2, 6)), 1)
 }
 
-// logWindow returns the slice of the log the overlay shows, and the absolute number of
-// its first entry, clamping the scroll position.
-func (m *model) logWindow() (shown []relay.Entry, first, total int) {
-	log := m.rl.r.Log()
-	total = m.rl.r.Logged()
+// logWindow returns the slice of the log the overlay shows, the absolute number of its
+// first entry, the entries ever logged and those held, clamping the scroll position.
+func (m *model) logWindow() (shown []session.Entry, first, total, held int) {
+	var log []session.Entry
+	log, total = m.s.Log()
+	held = len(log)
 	base := total - len(log) // absolute number of log[0]
 	n := m.logRowsShown()
 	end := len(log)
@@ -70,12 +71,12 @@ func (m *model) logWindow() (shown []relay.Entry, first, total int) {
 		}
 	}
 	start := max(end-n, 0)
-	return log[start:end], base + start, total
+	return log[start:end], base + start, total, held
 }
 
 // scrollLog moves the overlay by delta entries (negative: towards older ones).
 func (m *model) scrollLog(delta int) {
-	total := m.rl.r.Logged()
+	log, total := m.s.Log()
 	if total == 0 {
 		return
 	}
@@ -83,7 +84,7 @@ func (m *model) scrollLog(delta int) {
 	if b < 0 {
 		b = total - 1
 	}
-	base := total - len(m.rl.r.Log())
+	base := total - len(log)
 	b = max(b+delta, base+min(m.logRowsShown(), total-base)-1) // no further than the oldest page
 	if b >= total-1 {
 		b = -1 // the newest: follow
@@ -93,7 +94,7 @@ func (m *model) scrollLog(delta int) {
 }
 
 // logChanged makes the next frame redraw the overlay and the rows beside it.
-func (m *model) logChanged() { m.frameOK = false }
+func (m *model) logChanged() { m.fr.invalidate() }
 
 // logKey handles a key typed while the log is shown.
 func (m *model) logKey(k keys.Key) {
@@ -109,7 +110,8 @@ func (m *model) logKey(k keys.Key) {
 	case k.Code == keys.KeyDown:
 		m.scrollLog(1)
 	case k.Code == keys.KeyHome, isRune && r == 'g':
-		m.scrollLog(-m.rl.r.Logged())
+		_, total := m.s.Log()
+		m.scrollLog(-total)
 	case k.Code == keys.KeyEnd, isRune && r == 'G':
 		m.logv.bottom = -1
 		m.logChanged()
@@ -149,9 +151,9 @@ func (m *model) overlayLog(lines []string) {
 		return
 	}
 	innerW := m.width - 4 // border and one column of padding each side
-	shown, first, total := m.logWindow()
+	shown, first, total, held := m.logWindow()
 	pos := ""
-	if len(shown) > 0 && len(shown) < len(m.rl.r.Log()) {
+	if len(shown) > 0 && len(shown) < held {
 		pos = fmt.Sprintf(" %d-%d of %d", first+1, first+len(shown), total)
 	}
 	rows := []string{m.st.helpTitle.Render(ansi.Truncate(logTitle(pos), innerW, "…"))}
@@ -181,7 +183,7 @@ func (m *model) overlayLog(lines []string) {
 // logRow renders one entry in w columns: "15:04:05  1 alice → 2 bob  confirmed
 // 120 chars  first words…", or "15:04:05  note" for a notice. Only the words (or the
 // note) are cut to fit.
-func (m *model) logRow(e relay.Entry, w int) string {
+func (m *model) logRow(e session.Entry, w int) string {
 	ts := e.At.Format("15:04:05") + "  "
 	if e.Delivery == 0 {
 		st := m.st.exited
@@ -207,13 +209,13 @@ func (m *model) logRow(e relay.Entry, w int) string {
 
 // phaseStyle colours a delivery's state: queued in amber, in flight plain, confirmed
 // green, failed or dropped red.
-func (m *model) phaseStyle(p relay.Phase) interface{ Render(...string) string } {
+func (m *model) phaseStyle(p session.Phase) interface{ Render(...string) string } {
 	switch p {
-	case relay.Waiting, relay.WaitingPerson, relay.Held:
+	case session.Waiting, session.WaitingPerson, session.HeldPhase:
 		return m.st.busy
-	case relay.Confirmed:
+	case session.Confirmed:
 		return m.st.running
-	case relay.Failed, relay.Dropped:
+	case session.Failed, session.Dropped:
 		return m.st.needsYou
 	}
 	return m.st.title

@@ -19,8 +19,8 @@ import (
 func fillLog(hs *harness, n int) []string {
 	var times []string
 	for range n {
-		hs.clock = hs.clock.Add(time.Second)
-		times = append(times, hs.clock.Format("15:04:05"))
+		hs.clock.set(hs.clock.Now().Add(time.Second))
+		times = append(times, hs.clock.Now().Format("15:04:05"))
 		hs.press(testPrefix, runeKey('p'))
 	}
 	return times
@@ -64,7 +64,7 @@ func TestRelayLogScrolls(t *testing.T) {
 		t.Errorf("the title does not say which entries are shown:\n%s", hs.text())
 	}
 	// New entries do not move a scrolled view.
-	hs.m.rl.tick(hs.clock)
+	hs.advance(0)
 	hs.press(testPrefix, runeKey('1'))
 	hs.press(runeKey('x')) // not a log key: a hint, and nothing sent
 	if got := hs.procs[1].sent(); got != "" {
@@ -104,16 +104,12 @@ func TestRelayLogShowsStateOnNarrowScreen(t *testing.T) {
 	hs := newHarness(t, 80, 30, "alice", "bob")
 	hs.output(1, "> ")
 	hs.output(2, "> ")
-	hs.clock = hs.clock.Add(2 * time.Second)
-	hs.m.rl.tick(hs.clock)
+	hs.advance(2 * time.Second)
 	hs.press(testPrefix, runeKey('l'), runeKey('2'))
 	hs.press(testPrefix, runeKey('2'))
 	hs.press(textKeys("draft")...)
 	hs.output(1, "\r\nalice has a great deal to say about this, more than fits in one row of the log\r\n> ")
-	for range 10 {
-		hs.clock = hs.clock.Add(time.Second)
-		hs.send(relayWakeMsg{gen: hs.m.wakeGen})
-	}
+	hs.advance(10 * time.Second)
 	hs.press(testPrefix, runeKey('r'))
 	var row string
 	for _, l := range strings.Split(hs.text(), "\n") {

@@ -16,7 +16,7 @@ import (
 // writer attached (the real program, where bubbletea renders nothing) it builds the
 // rows for the writer and returns "".
 func (m *model) View() string {
-	if m.frameOK {
+	if m.fr.current() {
 		return m.frame
 	}
 	for _, pr := range m.rects {
@@ -40,8 +40,7 @@ func (m *model) View() string {
 		m.overlayLog(lines)
 	}
 	m.frameLines = lines
-	m.frameGen++
-	m.frameOK = true
+	m.fr.composed()
 	m.frame = ""
 	if m.scr == nil { // tests read the frame; the program draws frameLines itself
 		m.frame = strings.Join(lines, "\n")
@@ -56,9 +55,8 @@ func (m *model) present() {
 		return
 	}
 	m.View()
-	if m.frameGen != m.shownGen {
-		m.shownGen = m.frameGen
-		m.scr.present(m.frameLines, m.width, m.height)
+	if m.fr.unshown() {
+		m.scr.Present(m.frameLines, m.width, m.height)
 	}
 }
 
@@ -66,19 +64,18 @@ func (m *model) present() {
 // reusing cached rows for lines that did not change.
 func (m *model) buildRows(id int, v *paneView) {
 	v.stale = false
-	p := m.host.Pane(id)
 	c := v.content
-	if p == nil || v.snap == nil {
+	if v.snap == nil {
 		v.rows, v.lines = v.rows[:0], v.lines[:0]
 		return
 	}
-	v.cache.reset(c.W, c.X, p.Term.Link)
+	v.cache.reset(c.W, c.X, v.screen.Link)
 	lines := v.snap.Lines
 	if v.scroll != nil {
-		lines = scrollLines(p, v, c.H)
+		lines = scrollLines(v, c.H)
 	}
 	v.cursorRow, v.cursorX = -1, -1
-	if cur := v.snap.Cursor; id == m.focus && v.scroll == nil && cur.Visible && !p.Exited {
+	if cur := v.snap.Cursor; id == m.focus && v.scroll == nil && cur.Visible && !v.exited() {
 		v.cursorRow, v.cursorX = cur.Y, cur.X
 	}
 	v.rows = resize(v.rows, c.H)
@@ -130,15 +127,14 @@ func (m *model) writeSpan(b *strings.Builder, y, from, to int) {
 func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 	r := pr.R
 	v := m.views[pr.Pane]
-	p := m.host.Pane(pr.Pane)
-	if v == nil || p == nil || r.W < 2 || r.H < 2 {
+	if v == nil || r.W < 2 || r.H < 2 {
 		b.WriteString(strings.Repeat(" ", e-a))
 		return
 	}
 	full := a == r.X && e == r.X+r.W
 	focused := pr.Pane == m.focus
 	if y == r.Y || y == r.Y+r.H-1 {
-		m.borders(p, v, r.W, focused)
+		m.borders(pr.Pane, v, r.W, focused)
 		s := v.bottom
 		if y == r.Y {
 			s = v.top
@@ -170,7 +166,7 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 		if row == v.cursorRow {
 			cx = v.cursorX
 		}
-		b.Write(renderSpan(nil, v.lines[row], ca-c.X, ce-c.X, c.X, cx, p.Term.Link))
+		b.Write(renderSpan(nil, v.lines[row], ca-c.X, ce-c.X, c.X, cx, v.screen.Link))
 	}
 	if e == r.X+r.W {
 		b.WriteString(bar)
@@ -179,9 +175,9 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 
 // borders refreshes a pane's cached top and bottom border rows when its width, title,
 // state or focus changed.
-func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
-	state, kind := m.rl.borderState(p)
-	key := borderKey{w: w, focused: focused, name: p.Name, state: state, kind: kind, bell: v.bell && !focused}
+func (m *model) borders(id int, v *paneView, w int, focused bool) {
+	state, kind := borderState(v.member)
+	key := borderKey{w: w, focused: focused, name: v.member.Name, state: state, kind: kind, bell: v.bell && !focused}
 	if v.snap != nil {
 		key.ptitle = v.snap.Title
 	}
@@ -189,7 +185,7 @@ func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
 		return
 	}
 	v.borderKey = key
-	title := fmt.Sprintf("%d %s", p.ID, sanitize(p.Name))
+	title := fmt.Sprintf("%d %s", id, sanitize(v.member.Name))
 	v.top = m.st.topBorder(w, title, state, focused, kind, key.bell, sanitize(key.ptitle))
 	v.bottom = m.st.bottomBorder(w, focused)
 }
@@ -227,8 +223,8 @@ func (m *model) statusLine() string {
 	case m.mode == modeHelp:
 		add(" HELP ", sp.statusMode)
 	}
-	if v, p := m.views[m.focus], m.focusedPane(); v != nil && p != nil && v.scroll != nil {
-		add(" "+scrollLabel(p, v)+" ", sp.statusMode)
+	if v := m.focused(); v != nil && v.scroll != nil {
+		add(" "+scrollLabel(v)+" ", sp.statusMode)
 	}
 	if m.zoomed {
 		add(" ZOOM ", sp.statusMode)

@@ -1,4 +1,4 @@
-package ui
+package tty
 
 // The input reader is tested through a pipe standing in for the terminal: bytes written
 // in must come out as decoded events, one message per read, an incomplete escape
@@ -14,11 +14,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/vterm"
 )
 
 // pipeInput starts an input reader over an os.Pipe and returns its write end.
-func pipeInput(t *testing.T, escWait time.Duration) (*inputReader, *os.File) {
+func pipeInput(t *testing.T, escWait time.Duration) (*Input, *os.File) {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -29,7 +33,7 @@ func pipeInput(t *testing.T, escWait time.Duration) (*inputReader, *os.File) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ir.close()
+		ir.Close()
 		_ = w.Close()
 		_ = r.Close()
 	})
@@ -37,14 +41,14 @@ func pipeInput(t *testing.T, escWait time.Duration) (*inputReader, *os.File) {
 }
 
 // next returns the next message or fails after a deadline.
-func next(t *testing.T, ir *inputReader) inputMsg {
+func next(t *testing.T, ir *Input) Batch {
 	t.Helper()
 	select {
 	case m := <-ir.events:
 		return m
 	case <-time.After(5 * time.Second):
 		t.Fatal("no input message")
-		return inputMsg{}
+		return Batch{}
 	}
 }
 
@@ -86,54 +90,45 @@ func TestInputEndIsAnError(t *testing.T) {
 	if m := next(t, ir); !errors.Is(m.Err, io.EOF) {
 		t.Errorf("end of input gave %v, want EOF", m.Err)
 	}
-	// The model quits on it.
-	hs := newHarness(t, 80, 24, "a")
-	hs.send(inputMsg{Err: io.EOF})
-	if !hs.m.quitting {
-		t.Error("the model did not quit when input ended")
-	}
 }
 
 func TestProbeKeepsKeysTypedMeanwhile(t *testing.T) {
 	ir, w := pipeInput(t, time.Hour)
 	_, _ = w.WriteString("x\x1b[?1u\x1b]11;rgb:ffff/ffff/ffff\x1b\\y\x1b[?62;22cz")
-	replies, other, err := ir.probe(5 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(replies) != 3 {
-		t.Errorf("replies %v, want kitty, OSC 11 and DA1", replies)
-	}
+	p, other, err := ir.Probe(5 * time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, Probed{Colors: vterm.Colors{BG: vterm.RGBColor{R: 255, G: 255, B: 255}}, Kitty: true, Answers: 3}, p)
 	var typed string
 	for _, ev := range other {
 		if k, ok := ev.(keys.Key); ok {
 			typed += string(k.Rune)
 		}
 	}
-	if typed != "xyz" {
-		t.Errorf("keys typed during the probe: %q, want xyz", typed)
-	}
+	assert.Equal(t, "xyz", typed, "keys typed during the probe")
 }
 
-func TestParseReply(t *testing.T) {
+func TestProbedApply(t *testing.T) {
+	rgb := func(r, g, b uint8) vterm.RGBColor { return vterm.RGBColor{R: r, G: g, B: b} }
 	cases := []struct {
-		raw  string
-		want reply
+		raw      string
+		want     Probed
+		sentinel bool
 	}{
-		{"\x1b]10;rgb:ffff/8080/0000\x1b\\", reply{replyFG, rgb(255, 128, 0)}},
-		{"\x1b]11;rgb:1e/20/30\a", reply{replyBG, rgb(0x1e, 0x20, 0x30)}},
-		{"\x1b]11;rgb:f/0/8\x1b\\", reply{replyBG, rgb(255, 0, 136)}},
-		{"\x1b]11;#102030\x1b\\", reply{replyBG, rgb(0x10, 0x20, 0x30)}},
-		{"\x1b]11;rgba:ffff/ffff/ffff/ffff\x1b\\", reply{replyBG, rgb(255, 255, 255)}},
-		{"\x1b]11;nonsense\x1b\\", reply{}},
-		{"\x1b]12;rgb:ffff/ffff/ffff\x1b\\", reply{}},
-		{"\x1b[?31u", reply{kind: replyKitty}},
-		{"\x1b[?62;22c", reply{kind: replyDA1}},
-		{"\x1b[12;4R", reply{}},
+		{"\x1b]10;rgb:ffff/8080/0000\x1b\\", Probed{Colors: vterm.Colors{FG: rgb(255, 128, 0)}}, false},
+		{"\x1b]11;rgb:1e/20/30\a", Probed{Colors: vterm.Colors{BG: rgb(0x1e, 0x20, 0x30)}}, false},
+		{"\x1b]11;rgb:f/0/8\x1b\\", Probed{Colors: vterm.Colors{BG: rgb(255, 0, 136)}}, false},
+		{"\x1b]11;rgba:ffff/ffff/ffff/ffff\x1b\\", Probed{Colors: vterm.Colors{BG: rgb(255, 255, 255)}}, false},
+		{"\x1b]11;nonsense\x1b\\", Probed{}, false},
+		{"\x1b]12;rgb:ffff/ffff/ffff\x1b\\", Probed{}, false},
+		{"\x1b[?31u", Probed{Kitty: true}, false},
+		{"\x1b[?62;22c", Probed{}, true},
+		{"\x1b[12;4R", Probed{}, false},
 	}
 	for _, c := range cases {
-		if got := parseReply([]byte(c.raw)); got != c.want {
-			t.Errorf("parseReply(%q) = %+v, want %+v", c.raw, got, c.want)
-		}
+		var p Probed
+		sentinel := p.Apply(keys.Reply{Raw: []byte(c.raw)})
+		c.want.Answers = 1
+		assert.Equal(t, c.want, p, "%q", c.raw)
+		assert.Equal(t, c.sentinel, sentinel, "%q", c.raw)
 	}
 }

@@ -1,11 +1,11 @@
-package ui
+package session
 
 // Strategy: the recorded agent turns (testdata/agent-streams/*-turn.raw, real
 // Claude Code classic and fullscreen, Codex and Gemini CLI output) end to end in process,
-// through everything the ui uses except the PTY: the raw bytes are written, read by read,
+// through everything the session uses except the PTY: the raw bytes are written, read by read,
 // into a real vterm.Terminal (120×40, replies discarded) at the recorded read times on a
 // fake clock, and the pane's emulator reaches a real relay.Relay through the same
-// termScreen adapter the ui opens panes with, with the profile its program name picks.
+// termScreen adapter the session opens panes with, with the profile its program name picks.
 // The pane is linked with a fake member that is always idle and started: from the start
 // (as --link does, before anything is printed) and, in a second run, a second before the
 // input (prefix l). The person's typing from chunks.json is reported as keystrokes and a

@@ -1,4 +1,4 @@
-package ui
+package tty
 
 // The screen writer is checked by what it writes: the first frame and any frame of a new
 // size repaint everything, later frames only their changed rows at absolute positions,
@@ -43,11 +43,11 @@ func (w *chanWriter) wait(t *testing.T) string {
 
 func TestScreenWriter(t *testing.T) {
 	w := &chanWriter{c: make(chan struct{}, 8)}
-	s := newScreenWriter(w)
-	defer s.close()
+	s := NewScreen(w)
+	defer s.Close()
 	term := vterm.New(vterm.Options{Cols: 10, Rows: 3})
 	show := func(lines ...string) string {
-		s.present(lines, 10, len(lines))
+		s.Present(lines, 10, len(lines))
 		out := w.wait(t)
 		term.Write([]byte(out))
 		if got := strings.Join(term.ScreenText(), "|"); got != strings.Join(trimAll(lines), "|") {
@@ -80,26 +80,4 @@ func trimAll(lines []string) []string {
 		out[i] = strings.TrimRight(l, " ")
 	}
 	return out
-}
-
-// TestScreenWriterShowsTheModelsFrame replays a real frame through the writer into a
-// vterm and compares its text with the view: what the person sees is what View built.
-func TestScreenWriterShowsTheModelsFrame(t *testing.T) {
-	hs := newHarness(t, 120, 40, "a", "b")
-	hs.output(1, "\x1b[31mred\x1b[m 世界 e\u0301 ok")
-	hs.output(2, "right pane")
-	hs.view()
-	w := &chanWriter{c: make(chan struct{}, 8)}
-	s := newScreenWriter(w)
-	defer s.close()
-	s.present(hs.m.frameLines, 120, 40)
-	term := vterm.New(vterm.Options{Cols: 120, Rows: 40})
-	term.Write([]byte(w.wait(t)))
-	want := trimAll(strings.Split(hs.text(), "\n"))
-	got := term.ScreenText()
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("row %d:\n got %q\nwant %q", i, got[i], want[i])
-		}
-	}
 }

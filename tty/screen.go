@@ -1,4 +1,4 @@
-package ui
+package tty
 
 import (
 	"io"
@@ -7,20 +7,20 @@ import (
 )
 
 // This file draws frames on the outer terminal. bubbletea's own renderer is not used
-// (tea.WithoutRenderer): it repaints on a 60 Hz ticker even when nothing changed, and it
+// (the ui runs it with tea.WithoutRenderer): it repaints on a 60 Hz ticker even when nothing changed, and it
 // measures every line with its own width tables, truncating or erasing the end of a row
 // when they disagree with the emulator's (an emoji with a variation selector is enough
 // to lose a border). This writer is event-driven and never measures: each changed row
 // is written at its absolute position, exactly as composed.
 //
-//	model.Update ──present(frame)──▶ [latest frame slot] ──kick──▶ writer goroutine ──▶ outer
+//	ui's Update ──Present(frame)──▶ [latest frame slot] ──kick──▶ writer goroutine ──▶ outer
 //
 // The slot holds only the newest frame, so a slow terminal skips intermediate frames
 // instead of queueing them. Each write is one synchronized update (mode 2026), so a
 // terminal that supports it never shows half a frame.
 
-// screenWriter owns the goroutine that writes frames to the outer terminal.
-type screenWriter struct {
+// Screen owns the goroutine that writes frames to the outer terminal.
+type Screen struct {
 	out io.Writer
 
 	mu   sync.Mutex
@@ -37,16 +37,16 @@ type screenWriter struct {
 	buf          []byte
 }
 
-// newScreenWriter starts the writer goroutine.
-func newScreenWriter(out io.Writer) *screenWriter {
-	s := &screenWriter{out: out, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+// NewScreen starts the writer goroutine drawing on out.
+func NewScreen(out io.Writer) *Screen {
+	s := &Screen{out: out, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go s.loop()
 	return s
 }
 
-// present hands the writer a frame of h lines of w columns. The model must not change
+// Present hands the writer a frame of h lines of w columns. The caller must not change
 // the slice afterwards (it builds a new one per frame). It never blocks.
-func (s *screenWriter) present(lines []string, w, h int) {
+func (s *Screen) Present(lines []string, w, h int) {
 	s.mu.Lock()
 	s.next, s.w, s.h = lines, w, h
 	s.mu.Unlock()
@@ -56,14 +56,14 @@ func (s *screenWriter) present(lines []string, w, h int) {
 	}
 }
 
-// close writes the frame still waiting, then stops the goroutine.
-func (s *screenWriter) close() {
+// Close writes the frame still waiting, then stops the goroutine.
+func (s *Screen) Close() {
 	close(s.stop)
 	<-s.done
 }
 
 // loop writes frames as they come.
-func (s *screenWriter) loop() {
+func (s *Screen) loop() {
 	defer close(s.done)
 	for {
 		select {
@@ -78,7 +78,7 @@ func (s *screenWriter) loop() {
 
 // flush writes the newest frame: the rows that differ from the last one written, or
 // everything (after clearing) when the size changed.
-func (s *screenWriter) flush() {
+func (s *Screen) flush() {
 	s.mu.Lock()
 	lines, w, h := s.next, s.w, s.h
 	s.next = nil

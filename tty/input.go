@@ -1,4 +1,4 @@
-package ui
+package tty
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -15,10 +14,10 @@ import (
 	"github.com/agentmux/agentmux/keys"
 )
 
-// This file reads the outer terminal's raw input itself (bubbletea runs with
-// tea.WithInput(nil): its own key parsing loses Shift+Enter, Ctrl+Space and more).
+// This file reads the outer terminal's raw input itself (the ui runs bubbletea without
+// input: its own key parsing loses Shift+Enter, Ctrl+Space and more).
 //
-//	stdin ──read loop──▶ chunks ──decode loop (keys.Decoder, escape timer)──▶ events ──▶ model
+//	stdin ──read loop──▶ chunks ──decode loop (keys.Decoder, escape timer)──▶ Batch ──▶ ui
 //
 // The decode loop is the only owner of the Decoder. When a read ends inside a possible
 // escape sequence (Decoder.Pending), a timer is armed; if no byte comes before it fires
@@ -33,28 +32,35 @@ type chunk struct {
 	err error
 }
 
-// inputReader owns the goroutines that read and decode the terminal's input.
-type inputReader struct {
-	events  chan inputMsg
+// Batch is the events decoded from one read of the outer terminal, in order. Err is
+// set when input ended (the terminal went away) or its goroutines failed.
+type Batch struct {
+	Events []keys.Event
+	Err    error
+}
+
+// Input owns the goroutines that read and decode the terminal's input.
+type Input struct {
+	events  chan Batch
 	escWait time.Duration // escTimeout; tests change it
 	cr      cancelreader.CancelReader
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 }
 
-// startInput starts reading r (the terminal, in raw mode).
-func startInput(ctx context.Context, r io.Reader) (*inputReader, error) {
+// StartInput starts reading r (the terminal, in raw mode).
+func StartInput(ctx context.Context, r io.Reader) (*Input, error) {
 	return startInputWait(ctx, r, escTimeout)
 }
 
-// startInputWait is startInput with a chosen escape timeout.
-func startInputWait(ctx context.Context, r io.Reader, escWait time.Duration) (*inputReader, error) {
+// startInputWait is StartInput with a chosen escape timeout.
+func startInputWait(ctx context.Context, r io.Reader, escWait time.Duration) (*Input, error) {
 	cr, err := cancelreader.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("terminal input: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	ir := &inputReader{events: make(chan inputMsg, 16), escWait: escWait, cr: cr, cancel: cancel}
+	ir := &Input{events: make(chan Batch, 16), escWait: escWait, cr: cr, cancel: cancel}
 	chunks := make(chan chunk, 4)
 	ir.wg.Go(func() { ir.readLoop(ctx, chunks) })
 	ir.wg.Go(func() { ir.decodeLoop(ctx, chunks) })
@@ -62,10 +68,10 @@ func startInputWait(ctx context.Context, r io.Reader, escWait time.Duration) (*i
 }
 
 // readLoop reads raw bytes until the reader is cancelled or fails.
-func (ir *inputReader) readLoop(ctx context.Context, out chan<- chunk) {
+func (ir *Input) readLoop(ctx context.Context, out chan<- chunk) {
 	defer func() {
 		if r := recover(); r != nil {
-			ir.fail(ctx, &PanicError{Value: r, Stack: debug.Stack()})
+			ir.fail(ctx, Recovered(r))
 		}
 	}()
 	buf := make([]byte, 4096)
@@ -93,10 +99,10 @@ func (ir *inputReader) readLoop(ctx context.Context, out chan<- chunk) {
 
 // decodeLoop turns chunks into events, one message per read, and flushes an incomplete
 // escape sequence after escTimeout.
-func (ir *inputReader) decodeLoop(ctx context.Context, in <-chan chunk) {
+func (ir *Input) decodeLoop(ctx context.Context, in <-chan chunk) {
 	defer func() {
 		if r := recover(); r != nil {
-			ir.fail(ctx, &PanicError{Value: r, Stack: debug.Stack()})
+			ir.fail(ctx, Recovered(r))
 		}
 	}()
 	var d keys.Decoder
@@ -109,7 +115,7 @@ func (ir *inputReader) decodeLoop(ctx context.Context, in <-chan chunk) {
 			return
 		case c := <-in:
 			if c.err != nil {
-				ir.emit(ctx, inputMsg{Events: d.Flush(), Err: c.err})
+				ir.emit(ctx, Batch{Events: d.Flush(), Err: c.err})
 				return
 			}
 			evs := d.Feed(c.b)
@@ -118,15 +124,15 @@ func (ir *inputReader) decodeLoop(ctx context.Context, in <-chan chunk) {
 			} else {
 				timer.Stop()
 			}
-			ir.emit(ctx, inputMsg{Events: evs})
+			ir.emit(ctx, Batch{Events: evs})
 		case <-timer.C:
-			ir.emit(ctx, inputMsg{Events: d.Flush()})
+			ir.emit(ctx, Batch{Events: d.Flush()})
 		}
 	}
 }
 
-// emit hands a batch to the model (waiting for it to take it), skipping empty ones.
-func (ir *inputReader) emit(ctx context.Context, msg inputMsg) {
+// emit hands a batch to the reader of Events (waiting for it to take it), skipping empty ones.
+func (ir *Input) emit(ctx context.Context, msg Batch) {
 	if len(msg.Events) == 0 && msg.Err == nil {
 		return
 	}
@@ -138,20 +144,23 @@ func (ir *inputReader) emit(ctx context.Context, msg inputMsg) {
 
 // fail reports a panic in an input goroutine as an input error, so the program quits
 // and the terminal is restored.
-func (ir *inputReader) fail(ctx context.Context, err error) {
-	ir.emit(ctx, inputMsg{Err: err})
+func (ir *Input) fail(ctx context.Context, err error) {
+	ir.emit(ctx, Batch{Err: err})
 }
 
-// probe reads the answers to the start-up queries until the DA1 sentinel arrives or
-// timeout passes. It returns the answers, and every other event (keys typed meanwhile)
-// so they can be replayed into the model: nothing typed at start-up is lost.
-func (ir *inputReader) probe(timeout time.Duration) (replies []keys.Reply, other []any, err error) {
+// Events returns the decoded batches, one per read; it is closed by Close.
+func (ir *Input) Events() <-chan Batch { return ir.events }
+
+// Probe reads the answers to the start-up queries (Terminal.Setup) until the DA1
+// sentinel arrives or timeout passes. It returns what they said, and every other event
+// (keys typed meanwhile), so the caller replays them: nothing typed at start-up is lost.
+func (ir *Input) Probe(timeout time.Duration) (p Probed, other []keys.Event, err error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		select {
 		case <-timer.C:
-			return replies, other, nil
+			return p, other, nil
 		case msg := <-ir.events:
 			done := false
 			for _, ev := range msg.Events {
@@ -160,24 +169,23 @@ func (ir *inputReader) probe(timeout time.Duration) (replies []keys.Reply, other
 					other = append(other, ev)
 					continue
 				}
-				replies = append(replies, r)
-				if parseReply(r.Raw).kind == replyDA1 {
+				if p.Apply(r) {
 					done = true
 				}
 			}
 			if msg.Err != nil {
-				return replies, other, msg.Err
+				return p, other, msg.Err
 			}
 			if done {
-				return replies, other, nil
+				return p, other, nil
 			}
 		}
 	}
 }
 
-// close stops both goroutines, waits for them, and closes the events channel (a
-// waitForInput still pending then returns).
-func (ir *inputReader) close() {
+// Close stops both goroutines, waits for them, and closes the events channel (a
+// reader still waiting on it then returns).
+func (ir *Input) Close() {
 	ir.cancel()
 	ir.cr.Cancel()
 	ir.wg.Wait()

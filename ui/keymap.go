@@ -8,7 +8,7 @@ import (
 )
 
 // This file is the prefix key map: the one place that says which key after the prefix
-// does what (UX.md's table). The help overlay is generated from it.
+// does what (the README's table). The help overlay is generated from it.
 
 // action is a command run by a key after the prefix.
 type action uint8
