@@ -29,18 +29,18 @@ func TestAddressBroadcastThinkingAndThread(t *testing.T) {
 	// severs the group once they are paid for, so the answers go nowhere.
 	rs := startRelay(t, []string{"--link", "--turns", "3"}, alice, bob, carol)
 	rs.wait("bob and carol answered what they were sent", func(*screen) bool {
-		return len(bob.read().out) == 1 && len(carol.read().out) == 2
+		return len(bob.read().out) == 1 && len(carol.read().out) == 1
 	})
 	b, c, a := bob.read(), carol.read(), alice.read()
 	if len(b.in) != 1 {
 		t.Fatalf("bob received %q: want the broadcast only", b.in)
 	}
 	checkDelivery(t, b.in[0], alice, bob, "hello all", true)
-	if len(c.in) != 2 {
-		t.Fatalf("carol received %q: want the broadcast and the block", c.in)
+	// Both wait for carol when she is ready: one paste, each part with its attribution.
+	if len(c.in) != 1 {
+		t.Fatalf("carol received %q: want the broadcast and the block in one paste", c.in)
 	}
-	checkDelivery(t, c.in[0], alice, carol, "hello all", true)
-	checkDelivery(t, c.in[1], alice, carol, "just carol", true)
+	checkDelivery(t, c.in[0], alice, carol, "hello all\n\n"+alice.frame()+"\n\njust carol", true)
 	if len(a.in) != 0 {
 		t.Errorf("alice received %q: a broadcast never reaches its sender", a.in)
 	}

@@ -45,6 +45,7 @@ type profileLists struct {
 	BusyMarkers     []string `toml:"busy_markers"`
 	ApprovalMarkers []string `toml:"approval_markers"`
 	Chrome          []string `toml:"chrome"`
+	Prompts         []string `toml:"prompts"`
 	AnswerPrefixes  []string `toml:"answer_prefixes"`
 	EchoPrefixes    []string `toml:"echo_prefixes"`
 }
@@ -189,6 +190,7 @@ func setLists(p *Profile, l profileLists, add bool) error {
 		{"busy_markers", l.BusyMarkers, &p.BusyMarkers},
 		{"approval_markers", l.ApprovalMarkers, &p.ApprovalMarkers},
 		{"chrome", l.Chrome, &p.Chrome},
+		{"prompts", l.Prompts, &p.Prompts},
 	}
 	for _, s := range pl {
 		if s.src == nil {

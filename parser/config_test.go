@@ -48,7 +48,7 @@ strict_echo = false
 	if a.Name != "aider" || a.LiveRows != 4 || a.StrictEcho || len(a.BusyMarkers) != 1 {
 		t.Errorf("aider = %+v", a)
 	}
-	if ps["mybase"].Name != "mybase" || !ps["mybase"].IsChrome("$ ") {
+	if ps["mybase"].Name != "mybase" || !matchAny(ps["mybase"].Prompts, "$ ") {
 		t.Errorf("mybase does not start from generic")
 	}
 	if ps.For("codex").Name != "codex" {
@@ -130,6 +130,30 @@ programs = ["mine"]
 	} {
 		if _, err := LoadProfiles([]byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestProfileKeys(t *testing.T) {
+	for _, name := range []string{"claude", "codex", "gemini", "generic"} {
+		p := Builtins()[name]
+		if p.Interrupt() != "\x1b" || p.Clear() != "\x15" {
+			t.Errorf("%s: interrupt %q clear %q, want Escape and Ctrl+U", name, p.Interrupt(), p.Clear())
+		}
+	}
+	ps, err := LoadProfiles([]byte("[profile.aider]\ninterrupt_keys = \"\\u0003\"\nclear_keys = \"\\u0001\\u000b\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := ps["aider"]; a.Interrupt() != "\x03" || a.Clear() != "\x01\x0b" {
+		t.Errorf("aider: interrupt %q clear %q", a.Interrupt(), a.Clear())
+	}
+	if (Profile{}).Clear() != DefaultClearKeys {
+		t.Error("a profile without clear keys does not take the default")
+	}
+	for _, bad := range []string{`clear_keys = ""`, `interrupt_keys = "\r"`} {
+		if _, err := LoadProfiles([]byte("[profile.x]\n" + bad + "\n")); err == nil || !strings.Contains(err.Error(), "keys") {
+			t.Errorf("%s: err %v, want one naming the key", bad, err)
 		}
 	}
 }

@@ -128,10 +128,11 @@ func (r *Relay) exit(p *pane, now time.Time) {
 		r.leave(p, now, "target exited")
 	}
 	r.dropQueue(p, now, "target exited")
-	if d := p.inflight; d != nil {
-		r.setPhase(d, Dropped, now, "target exited")
-		p.inflight = nil
+	if p.inflight != nil {
+		r.flight(p, Dropped, now, "target exited")
 	}
+	r.unset(p, now, "the pane exited")
+	p.clearing = nil
 	p.exited = true
 	r.notice(now, p.id, "%d %s exited", p.id, p.name)
 }

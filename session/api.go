@@ -80,6 +80,9 @@ type Options struct {
 	// Address and Brief are the relay's Config.Address (--address: relay commands
 	// between unlinked panes) and Config.Brief (--brief).
 	Address, Brief bool
+	// Delivery tunes the relay's delivery rules (config.toml's [delivery]); zero
+	// values take the relay's defaults.
+	Delivery DeliveryRules
 	// Profiles are the agent profiles panes are matched against by program name; nil
 	// means parser.Builtins().
 	Profiles parser.Profiles
@@ -208,6 +211,10 @@ type Output struct{ Pane int }
 // MemberChanged carries a member whose state, group, hold, typing or waiting count
 // changed (or that appeared).
 type MemberChanged struct{ Member Member }
+
+// DeliveryRules are the tunables of the relay's delivery rules (stale drafts, batching,
+// urgent messages, timeouts).
+type DeliveryRules = relay.Delivery
 
 // ExitText says how a program with exit status code ended, as a shell would:
 // "exited (1)", "killed (SIGSEGV)".

@@ -12,7 +12,8 @@ import (
 // loop.
 type drafts map[int][]rune
 
-// key records a key forwarded to pane id and returns the relay event it makes:
+// key records a key forwarded to pane id and returns the relay event it makes (with the
+// draft's text, so the relay can set a stale draft aside and type it back):
 // printable keys add to the draft, Backspace takes one character off, Ctrl+C, Ctrl+U
 // and Esc clear it, and Enter on a draft submits it (Sent); Shift/Alt+Enter add a
 // newline, as agent CLIs take them.
@@ -37,7 +38,7 @@ func (d drafts) key(id int, k keys.Key) relay.Event {
 		cur = nil
 	}
 	d.set(id, cur)
-	return relay.Keystroke{Pane: id, Draft: len(cur) > 0}
+	return relay.Keystroke{Pane: id, Draft: len(cur) > 0, Text: string(cur)}
 }
 
 // paste records text pasted into pane id: it joins the draft. Nil for an empty paste.
@@ -46,7 +47,7 @@ func (d drafts) paste(id int, text string) relay.Event {
 		return nil
 	}
 	d.set(id, append(d[id], []rune(text)...))
-	return relay.Keystroke{Pane: id, Draft: true}
+	return relay.Keystroke{Pane: id, Draft: true, Text: string(d[id])}
 }
 
 // set stores pane id's draft, forgetting empty ones.

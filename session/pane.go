@@ -70,7 +70,7 @@ type termScreen struct{ t *vterm.Terminal }
 
 var _ relay.Screen = termScreen{}
 
-// Info reads the title and the modes the relay needs from a snapshot.
+// Info reads the title, the modes and the cursor's row the relay needs from a snapshot.
 func (s termScreen) Info() relay.Info {
 	snap := s.t.Snapshot()
 	return relay.Info{
@@ -78,6 +78,8 @@ func (s termScreen) Info() relay.Info {
 		AltScreen:      snap.AltScreen,
 		BracketedPaste: snap.Modes.BracketedPaste,
 		MidFrame:       snap.Modes.SyncOutput,
+		HasCursor:      true,
+		CursorRow:      snap.Cursor.Y,
 	}
 }
 

@@ -107,7 +107,7 @@ func Start(o Options) (*Session, error) {
 		exits:    make(chan int),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
-		rl:       relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief}),
+		rl:       relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
 		profiles: o.Profiles,
 		drafts:   drafts{},
 		pace:     newPacing(o.OutputInterval),

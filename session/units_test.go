@@ -81,11 +81,11 @@ func TestSubscriptionCoalescesOutputAndDropsTheSlow(t *testing.T) {
 func TestDraftsFollowKeysAndPastes(t *testing.T) {
 	d := drafts{}
 	r := func(c rune) keys.Key { return keys.Key{Code: keys.KeyRune, Rune: c} }
-	assert.Equal(t, relay.Keystroke{Pane: 1, Draft: true}, d.key(1, r('h')))
+	assert.Equal(t, relay.Keystroke{Pane: 1, Draft: true, Text: "h"}, d.key(1, r('h')))
 	d.key(1, r('i'))
 	d.key(1, keys.Key{Code: keys.KeyEnter, Mod: keys.ModShift})
-	d.paste(1, "there")
-	d.key(1, keys.Key{Code: keys.KeyBackspace})
+	assert.Equal(t, relay.Keystroke{Pane: 1, Draft: true, Text: "hi\nthere"}, d.paste(1, "there"))
+	assert.Equal(t, relay.Keystroke{Pane: 1, Draft: true, Text: "hi\nther"}, d.key(1, keys.Key{Code: keys.KeyBackspace}))
 	assert.Equal(t, relay.Sent{Pane: 1, Text: "hi\nther"}, d.key(1, keys.Key{Code: keys.KeyEnter}))
 	assert.Equal(t, relay.Keystroke{Pane: 1}, d.key(1, keys.Key{Code: keys.KeyEnter}))
 	d.key(1, r('x'))

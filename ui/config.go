@@ -31,6 +31,8 @@ type Config struct {
 	// Address and Brief are the relay's Config.Address (--address) and Config.Brief
 	// (--brief).
 	Address, Brief bool
+	// Delivery tunes the relay's delivery rules (config.toml's [delivery]).
+	Delivery session.DeliveryRules
 	// Profiles are the agent profiles panes are matched against by program name (the
 	// built-ins merged with the user's profiles file); nil means the built-ins.
 	Profiles session.Profiles

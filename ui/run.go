@@ -158,6 +158,7 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		Idle:          cfg.Idle,
 		Address:       cfg.Address,
 		Brief:         cfg.Brief,
+		Delivery:      cfg.Delivery,
 		Profiles:      cfg.Profiles,
 		Version:       cfg.Version,
 		HistoryLimit:  cfg.HistoryLimit,

@@ -43,8 +43,9 @@ func loadProfiles() (parser.Profiles, error) {
 	return ps, nil
 }
 
-// fileError is a profiles file that does not parse: "PATH: what is wrong", without the
-// "profiles: " its message starts with (the path already says which file it is).
+// fileError is a profiles or config file that does not parse: "PATH: what is wrong",
+// without the "profiles: " its message starts with (the path already says which file
+// it is).
 type fileError struct {
 	path string
 	err  error

@@ -58,6 +58,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.cfg.Profiles, err = loadProfiles(); err != nil {
 		return 2, err
 	}
+	if o.cfg.Delivery, err = loadDelivery(); err != nil {
+		return 2, err
+	}
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK {
@@ -69,6 +72,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	o.cfg.Version = versionString()
 	o.cfg.Logger = logger
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
+	d := o.cfg.Delivery
+	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
