@@ -138,6 +138,12 @@ func parseArgs(args []string) (options, error) {
 // --link, --link=false). A lone "-" is an argument. -h and --help give flag.ErrHelp.
 // Errors are usageErrors that name the flag as the user wrote it.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	return parseFlagsWith(fs, args, unknownFlag)
+}
+
+// parseFlagsWith is parseFlags with unknown making the error for a flag fs does not
+// define, given the flag as written and the arguments before it.
+func parseFlagsWith(fs *flag.FlagSet, args []string, unknown func(a string, before []string) error) ([]string, error) {
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -157,7 +163,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if name == "h" || name == "help" {
 				return nil, flag.ErrHelp
 			}
-			return nil, unknownFlag(a, rest)
+			return nil, unknown(a, rest)
 		}
 		if !hasValue {
 			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
