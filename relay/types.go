@@ -207,8 +207,11 @@ type Unlink struct{ Pane int }
 
 // Exit reports that a pane was closed or its program exited: it leaves its group, and
 // deliveries to it, waiting or half done, are dropped. Nothing is ever typed into it
-// again.
-type Exit struct{ Pane int }
+// again. Closed says a person closed it (the log says "closed", not "exited").
+type Exit struct {
+	Pane   int
+	Closed bool
+}
 
 func (Open) isEvent()      {}
 func (Output) isEvent()    {}

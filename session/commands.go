@@ -233,7 +233,7 @@ func (s *Session) Close(a int) error {
 		delete(s.drafts, a)
 		s.gate.open(a)
 		delete(s.members, a)
-		s.act(s.rl.Handle(relay.Exit{Pane: a}, s.clock.Now()))
+		s.act(s.rl.Handle(relay.Exit{Pane: a, Closed: true}, s.clock.Now()))
 		s.log.Info("pane closed", "pane", a)
 		s.emit(Closed{Pane: a})
 		s.wg.Go(func() {
