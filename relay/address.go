@@ -61,7 +61,7 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 			r.notice(now, p.id, "%d %s addressed itself: not sent", p.id, p.name)
 			continue
 		case !r.mayAddress(p, q):
-			r.notice(now, p.id, "%d %s addressed %d %s: not sent: addressing panes not linked with it is off (--address, or turn it on for %d)", p.id, p.name, q.id, q.name, p.id)
+			r.notice(now, p.id, "%d %s addressed %d %s: not sent: addressing panes not linked with it is off (--address, or prefix a in pane %d)", p.id, p.name, q.id, q.name, p.id)
 			continue
 		}
 		r.send(p, q, c, now)
