@@ -123,8 +123,9 @@ func (r *Relay) dissolve(g *group) {
 }
 
 // exit marks p gone: out of its group, nothing waiting for it or half typed into it.
-// closed says a person closed it rather than its program ending.
-func (r *Relay) exit(p *pane, now time.Time, closed bool) {
+// closed says a person closed it rather than its program ending; status, if set, is how
+// the program ended, for the notice.
+func (r *Relay) exit(p *pane, now time.Time, closed bool, status string) {
 	how := "exited"
 	if closed {
 		how = "closed"
@@ -139,6 +140,9 @@ func (r *Relay) exit(p *pane, now time.Time, closed bool) {
 	r.unset(p, now, "the pane "+how)
 	p.clearing = nil
 	p.exited = true
+	if !closed && status != "" {
+		how = status
+	}
 	r.notice(now, p.id, "%d %s %s", p.id, p.name, how)
 }
 

@@ -177,3 +177,15 @@ func TestClosedPaneIsNotedAsClosed(t *testing.T) {
 		t.Errorf("notices %q: want 3 carol exited", notes)
 	}
 }
+
+// TestExitNoticeSaysHow: the notice of a program's end says how it ended, as its border
+// does ("killed (SIGSEGV)"), not a bare "exited" beside a border that says killed.
+func TestExitNoticeSaysHow(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.agent(1, "alice", &fakeAgent{titled: true})
+	h.run(time.Second)
+	h.handle(Exit{Pane: 1, Status: "killed (SIGSEGV)"})
+	if notes := strings.Join(h.notes(), "\n"); !strings.Contains(notes, "1 alice killed (SIGSEGV)") {
+		t.Errorf("notices %q: want 1 alice killed (SIGSEGV)", notes)
+	}
+}

@@ -103,7 +103,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		}
 	case Exit:
 		if p := r.live(e.Pane); p != nil {
-			r.exit(p, now, e.Closed)
+			r.exit(p, now, e.Closed, e.Status)
 		}
 	case Address:
 		r.setAddress(e, now)
@@ -208,7 +208,7 @@ func (r *Relay) open(e Open, now time.Time) {
 		return
 	}
 	if old := r.live(e.Pane); old != nil {
-		r.exit(old, now, false)
+		r.exit(old, now, false, "")
 	}
 	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now}
 	if p.prof.Name == "" {

@@ -177,7 +177,7 @@ func (s *Session) onExit(id int) {
 	s.pace.forget(id)
 	delete(s.drafts, id)
 	s.gate.open(id) // nothing more reaches a program that is gone
-	s.act(s.rl.Handle(relay.Exit{Pane: id}, now))
+	s.act(s.rl.Handle(relay.Exit{Pane: id, Status: ExitText(p.code)}, now))
 	s.log.Info("pane exited", "pane", id, "code", p.code)
 	s.publish(true) // the relay's notices about it first: the exit is the last word
 	s.emit(Exit{Pane: id, Code: p.code})
