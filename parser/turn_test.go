@@ -113,6 +113,23 @@ func TestMainTurn(t *testing.T) {
 			want:  "hello there\nanswer",
 		},
 		{
+			name:   "REPL, baseline at Enter, a second line typed ahead while busy: its echo is input too",
+			before: []string{"a ready.", "a> one"},
+			after: []string{"a ready.", "a> one", "two", "a answer 1: I got 3 characters.", "Second line of answer 1.",
+				"a> a answer 2: I got 3 characters.", "Second line of answer 2.", "a> "},
+			bcur: 1, acur: 7,
+			typed: []string{"one", "two"},
+			want:  "a answer 1: I got 3 characters.\nSecond line of answer 1.\na> a answer 2: I got 3 characters.\nSecond line of answer 2.",
+		},
+		{
+			name:   "REPL, baseline at Enter: text typed in an earlier turn, quoted first, stays",
+			before: []string{"a ready.", "a> one"},
+			after:  []string{"a ready.", "a> one", "zero", "answer", "a> "},
+			bcur:   1, acur: 4,
+			typed: []string{"zero", "one"},
+			want:  "zero\nanswer",
+		},
+		{
 			name:   "nothing but the prompt again: nothing new",
 			before: []string{"a ready.", "a> "},
 			after:  []string{"a ready.", "a> ", "a> "},
