@@ -122,6 +122,23 @@ func TestMainTurn(t *testing.T) {
 			want:  "a answer 1: I got 3 characters.\nSecond line of answer 1.\na> a answer 2: I got 3 characters.\nSecond line of answer 2.",
 		},
 		{
+			name:   "REPL, baseline at the prompt, a second line typed ahead while busy: both echoes are input",
+			before: []string{"a ready.", "a> "},
+			after: []string{"a ready.", "a> one", "two", "a answer 1: I got 3 characters.", "Second line of answer 1.",
+				"a> a answer 2: I got 3 characters.", "Second line of answer 2.", "a> "},
+			bcur: 1, acur: 7,
+			typed: []string{"one", "two"},
+			want:  "a answer 1: I got 3 characters.\nSecond line of answer 1.\na> a answer 2: I got 3 characters.\nSecond line of answer 2.",
+		},
+		{
+			name:   "REPL, baseline at the prompt: an answer opening with the message quoted keeps it",
+			before: []string{"a ready.", "a> "},
+			after:  []string{"a ready.", "a> one", "one", "answer", "a> "},
+			bcur:   1, acur: 4,
+			typed: []string{"zero", "one"},
+			want:  "one\nanswer",
+		},
+		{
 			name:   "REPL, baseline at Enter: text typed in an earlier turn, quoted first, stays",
 			before: []string{"a ready.", "a> one"},
 			after:  []string{"a ready.", "a> one", "zero", "answer", "a> "},
