@@ -272,9 +272,14 @@ func (m *model) logRows(entries []session.Entry, w, sel, first int) []string {
 	return rows
 }
 
-// logRoute is a delivery's "1 alice → 2 bob".
+// logRoute is a delivery's "1 alice → 2 bob"; agentmux's own (a brief, pane 0) is
+// "agentmux → 2 bob".
 func logRoute(e session.Entry) string {
-	return fmt.Sprintf("%d %s → %d %s", e.From, sanitize(e.FromName), e.To, sanitize(e.ToName))
+	from := fmt.Sprintf("%d %s", e.From, sanitize(e.FromName))
+	if e.From == 0 {
+		from = "agentmux"
+	}
+	return fmt.Sprintf("%s → %d %s", from, e.To, sanitize(e.ToName))
 }
 
 // drawLogBox draws rows in the log's box at the bottom of the pane area, the rows

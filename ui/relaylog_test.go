@@ -212,3 +212,16 @@ func TestRelayLogColumnsAlign(t *testing.T) {
 		t.Errorf("notice row %q", r)
 	}
 }
+
+// TestRelayLogBriefFromAgentmux: a brief comes from agentmux itself, not from a pane 0.
+func TestRelayLogBriefFromAgentmux(t *testing.T) {
+	hs := newHarness(t, 160, 30, "a", "b")
+	e := session.Entry{At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Delivery: 1, From: 0, FromName: "agentmux",
+		To: 2, ToName: "b", Phase: session.Confirmed, Size: 525, Words: "agentmux: you are b"}
+	if r := ansi.Strip(hs.m.logRows([]session.Entry{e}, 150, -1, 0)[0]); !strings.HasPrefix(r, "03:04:05  agentmux → 2 b  confirmed") {
+		t.Errorf("brief row %q: want it from agentmux, with no pane number", r)
+	}
+	if h := detailHead(&e); !strings.HasPrefix(h, "delivery 1 · 03:04:05 · agentmux → 2 b · confirmed") {
+		t.Errorf("brief opened: head %q", h)
+	}
+}
