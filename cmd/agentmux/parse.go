@@ -21,7 +21,7 @@ const parseCommand = "parse"
 const parseUsage = `usage: agentmux parse [flags] [FILE]
        agentmux parse --jsonl [flags] < cases.jsonl
 
-Reads FILE (or stdin) as one stream of agent output and prints each relay command
+Reads FILE (stdin if none, or -) as one stream of agent output and prints each relay command
 found, in order, as one JSON object a line: {"to", "kind", "body"} and "thread" and
 "data" when present. Malformed blocks go to stderr with the reason. The end of the
 input ends its last line.
@@ -106,7 +106,7 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return parseCases(syn, stdin, enc)
 	}
 	in := stdin
-	if len(files) == 1 {
+	if len(files) == 1 && files[0] != "-" { // "-": stdin, as for most tools
 		f, err := os.Open(files[0])
 		if err != nil {
 			return 2, fmt.Errorf("parse: %w", err)

@@ -159,4 +159,7 @@ func TestParseFlagErrors(t *testing.T) {
 	if _, out, _, err := runParseArgs(t, "", path, "--no-block"); err != nil || out != `{"to":"bob","kind":"message","body":"hi"}`+"\n" {
 		t.Errorf("FILE --no-block (a flag after the file, as the main flags allow): %q, %v", out, err)
 	}
+	if _, out, _, err := runParseArgs(t, "@relay:bob hi\n", "-"); err != nil || out != `{"to":"bob","kind":"message","body":"hi"}`+"\n" {
+		t.Errorf("FILE - (stdin): %q, %v", out, err)
+	}
 }
