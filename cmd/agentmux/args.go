@@ -19,7 +19,7 @@ import (
 // usage is printed by -h/--help.
 const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux demo
-       agentmux parse [--prefix P]... [--no-inline] [--no-block] [--max-block-bytes N] [--jsonl] [FILE]
+       agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
 NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
