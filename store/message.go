@@ -18,6 +18,7 @@ type Message struct {
 	Kind      string
 	Body      string
 	Data      string // JSON text or ""
+	Meta      string // the SEND's payload_meta, JSON text or ""
 	Seq       int64
 	Queued    int64
 	Typed     int64
@@ -61,7 +62,7 @@ func nullStr(s string) any {
 func (s *Store) Insert(ms ...Message) error {
 	if len(ms) == 1 {
 		m := ms[0]
-		_, err := s.insert.Exec(m.ID, m.Session, m.From, m.To, m.Topic, m.Kind, m.Body, nullStr(m.Data), m.Seq, m.Queued)
+		_, err := s.insert.Exec(m.ID, m.Session, m.From, m.To, m.Topic, m.Kind, m.Body, nullStr(m.Data), nullStr(m.Meta), m.Seq, m.Queued)
 		if err != nil {
 			return fmt.Errorf("store message %s: %w", m.ID, err)
 		}
@@ -73,7 +74,7 @@ func (s *Store) Insert(ms ...Message) error {
 	}
 	st := tx.Stmt(s.insert)
 	for _, m := range ms {
-		if _, err := st.Exec(m.ID, m.Session, m.From, m.To, m.Topic, m.Kind, m.Body, nullStr(m.Data), m.Seq, m.Queued); err != nil {
+		if _, err := st.Exec(m.ID, m.Session, m.From, m.To, m.Topic, m.Kind, m.Body, nullStr(m.Data), nullStr(m.Meta), m.Seq, m.Queued); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("store message %s: %w", m.ID, err)
 		}
@@ -99,7 +100,7 @@ func (s *Store) Mark(id, to string, phase Phase, ms int64) (bool, error) {
 	return n > 0, nil
 }
 
-const columns = `id, session, sender, recipient, topic, kind, body, COALESCE(data, ''), seq, queued,
+const columns = `id, session, sender, recipient, topic, kind, body, COALESCE(data, ''), COALESCE(meta, ''), seq, queued,
 	COALESCE(typed, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0)`
 
 func scan(rows *sql.Rows) ([]Message, error) {
@@ -107,7 +108,7 @@ func scan(rows *sql.Rows) ([]Message, error) {
 	var out []Message
 	for rows.Next() {
 		var m Message
-		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Seq, &m.Queued,
+		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
 			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped); err != nil {
 			return nil, err
 		}
@@ -218,7 +219,7 @@ func (s *Store) History(q Query) ([]Message, error) {
 	for rows.Next() {
 		var m Message
 		var r int64
-		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Seq, &m.Queued,
+		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
 			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &r); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}

@@ -64,8 +64,8 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	ins, err := db.Prepare(`INSERT INTO messages (id, session, sender, recipient, topic, kind, body, data, seq, queued)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := db.Prepare(`INSERT INTO messages (id, session, sender, recipient, topic, kind, body, data, meta, seq, queued)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -90,6 +90,7 @@ var migrations = []string{
 		kind      TEXT    NOT NULL,
 		body      TEXT    NOT NULL,
 		data      TEXT,
+		meta      TEXT,
 		seq       INTEGER NOT NULL,
 		queued    INTEGER NOT NULL,
 		typed     INTEGER,
