@@ -84,6 +84,12 @@ func (f *fakeCore) Unregister(name string) {
 	delete(f.registered, name)
 }
 
+func (f *fakeCore) isRegistered(name string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.registered[name]
+}
+
 func (f *fakeCore) Subscribe() hub.Events { return f.ev }
 
 func (f *fakeCore) Actions() []string {

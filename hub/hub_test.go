@@ -158,7 +158,7 @@ func TestNamesAreUnique(t *testing.T) {
 			c.Raw().Close()
 		}
 	}
-	assert.True(t, e.core.registered["bot"])
+	assert.True(t, e.core.isRegistered("bot"))
 }
 
 func TestSendDeliverInOrderAndAck(t *testing.T) {
@@ -278,11 +278,6 @@ func TestResumeSyncReplay(t *testing.T) {
 func TestResumeStale(t *testing.T) {
 	e := start(t, nil, "", nil)
 	alice := e.member("alice", 0)
-	for i := range 3 {
-		_, err := alice.Send("", "carol-away", "x")
-		require.Error(t, err, "carol is no member yet") // names must exist
-		_ = i
-	}
 	bob := e.member("bob", 0)
 	for range 3 {
 		_, err := alice.Send("", "bob", "x")
