@@ -63,7 +63,7 @@ func (s *state) hello(cs *connState, e *proto.Envelope) {
 	if p.Session != nil {
 		tok = p.Session.ResumeToken
 	}
-	if m := s.join(cs, e, p, tok); m != nil {
+	if m := s.join(cs, e, p, tok, ""); m != nil {
 		s.welcome(cs, m.sessionID, m.token, m.name)
 		s.pump(m)
 	}
@@ -71,8 +71,10 @@ func (s *state) hello(cs *connState, e *proto.Envelope) {
 
 // join makes cs a control connection or the connection of member p.Agent, answering
 // failures itself; it returns the member (nil for control and failures; cs.hello says
-// which).
-func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok string) *member {
+// which). A member still connected is taken over when the client proves it is the same
+// one: its resume token, or (RESUME) its session id. The client reconnecting may well
+// be faster than the hub noticing its old connection died.
+func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessionID string) *member {
 	if p.Role == proto.RoleControl {
 		cs.hello, cs.control = true, true
 		s.welcome(cs, s.cfg.Session+"/control-"+strconv.Itoa(cs.c.id), "", "")
@@ -106,7 +108,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok string
 		}
 		s.members[name] = m
 	} else if m.cs != nil {
-		if tok == "" || tok != m.token {
+		if (tok == "" || tok != m.token) && (sessionID == "" || sessionID != m.sessionID) {
 			s.fatal(cs, proto.CodeNameTaken, "a connected member is named "+name, e.ID)
 			return nil
 		}
@@ -147,7 +149,7 @@ func (s *state) resume(cs *connState, e *proto.Envelope) {
 	}
 	m := cs.member
 	if !cs.hello {
-		if m = s.join(cs, e, proto.Hello{Agent: agent}, p.ResumeToken); m == nil {
+		if m = s.join(cs, e, proto.Hello{Agent: agent}, p.ResumeToken, p.SessionID); m == nil {
 			return
 		}
 		s.welcome(cs, m.sessionID, m.token, m.name)
