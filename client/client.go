@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
@@ -294,9 +295,9 @@ func Socket(session string) (string, error) {
 	case 1:
 		return ss[0].Socket, nil
 	}
-	names := ""
-	for _, s := range ss {
-		names += " " + s.Name
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = s.Name
 	}
-	return "", fmt.Errorf("%d sessions are running (%s ); name one with --session", len(ss), names[1:])
+	return "", fmt.Errorf("%d sessions are running (%s); name one with --session", len(ss), strings.Join(names, " "))
 }

@@ -96,6 +96,10 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		return
 	}
 	s.reply(cs, proto.TypeResult, res)
+	if e.Type == proto.TypeEvents {
+		// The stream's first event: a script knows from here on nothing is missed.
+		s.eventTo(cs, proto.Event{Kind: "subscribed"})
+	}
 }
 
 // list is the panes, then the client members (connected or away), by name.

@@ -238,23 +238,24 @@ func (s *state) subscribe(cs *connState, e *proto.Envelope) {
 
 // event sends ev to every X_EVENTS subscriber.
 func (s *state) event(ev proto.Event) {
+	for _, cs := range s.conns {
+		if cs.events && !cs.closing {
+			s.eventTo(cs, ev)
+		}
+	}
+}
+
+// eventTo sends ev to cs as X_EVENT, stamped with the time and session.
+func (s *state) eventTo(cs *connState, ev proto.Event) {
 	if ev.TS == 0 {
 		ev.TS = s.now().UnixMilli()
 	}
 	if ev.Session == "" {
 		ev.Session = s.cfg.Session
 	}
-	var raw json.RawMessage
-	for _, cs := range s.conns {
-		if !cs.events || cs.closing {
-			continue
-		}
-		if raw == nil {
-			raw, _ = json.Marshal(ev)
-		}
-		s.nextID++
-		s.send(cs, &proto.Envelope{V: proto.Version, Type: proto.TypeEvent, ID: "e-" + strconv.Itoa(s.nextID), TS: ev.TS, Payload: raw})
-	}
+	raw, _ := json.Marshal(ev)
+	s.nextID++
+	s.send(cs, &proto.Envelope{V: proto.Version, Type: proto.TypeEvent, ID: "e-" + strconv.Itoa(s.nextID), TS: ev.TS, Payload: raw})
 }
 
 // shutdown says BYE to everyone and lets the writers flush, for at most a heartbeat.

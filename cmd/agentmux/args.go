@@ -32,7 +32,8 @@ flags:
   --version        print the version and exit
 
 Keys: prefix ? shows every binding; prefix q quits.
-`
+
+` + clientUsage
 
 // errUsage marks command-line errors (exit status 2).
 var errUsage = errors.New("usage")

@@ -30,6 +30,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == agentCommand {
 		return demo.Main(args[1:], stdin, stdout), nil
 	}
+	if len(args) > 0 && clientCommands[args[0]] { // clientcmd.go
+		return runClient(ctx, args[0], args[1:], stdin, stdout)
+	}
 	o, err := parseArgs(args)
 	switch {
 	case err != nil:
