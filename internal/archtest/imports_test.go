@@ -14,15 +14,17 @@ const module = "github.com/agentmux/agentmux"
 // import directly. A package missing from the map may import nothing of the project.
 var allowed = map[string][]string{
 	"cmd/agentmux": {"ui", "demo", "ptyhost", "keys", "vterm", "relay", "parser", "hub", "client", "proto", "store"},
-	// The session socket: wire, history, server, client. None of them sees ui.
-	"hub":    {"proto", "store"},
-	"client": {"proto", "hub"},
-	"ui":     {"relay", "parser", "ptyhost", "vterm", "keys"},
-	"relay":  {"parser"},
+	"ui":           {"relay", "parser", "ptyhost", "vterm", "keys"},
+	"relay":        {"parser"},
 	// The PTY harness the tests of e2e, internal/sysbench and agents share.
 	"internal/ptytest": {"vterm"},
 	// The standalone fake model server used by `make test-agents`.
 	"internal/mockmodel/cmd/mockmodel": {"internal/mockmodel"},
+
+	// The session socket: the server (hub) and its client; proto and store import
+	// nothing of the project. None of them sees ui.
+	"hub":    {"proto", "store"},
+	"client": {"proto", "hub"},
 }
 
 // tuiOnly are external packages that only ui may import.
