@@ -12,6 +12,7 @@ var errNoCore = errors.New("this session has no panes")
 
 // ext answers the agentmux extension requests with X_RESULT or a non-fatal ERROR.
 func (s *state) ext(cs *connState, e *proto.Envelope) {
+	s.flush() // the store answers with every phase recorded so far
 	res := proto.Result{Re: e.ID}
 	var err error
 	core := s.cfg.Core

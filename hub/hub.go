@@ -243,8 +243,12 @@ func (h *Hub) loop() {
 			s.prune()
 			prune.Reset(pruneEvery)
 		case <-h.quit:
+			s.flush()
 			s.shutdown()
 			return
+		}
+		if len(h.in) == 0 {
+			s.flush()
 		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 )
 
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	h      *hub.Hub
 	path   string
 	dbPath string
@@ -32,7 +32,7 @@ type env struct {
 }
 
 // start serves a session "test" with a fresh store (or dbPath's), core may be nil.
-func start(t *testing.T, core *fakeCore, dbPath string, mod func(*hub.Config)) *env {
+func start(t testing.TB, core *fakeCore, dbPath string, mod func(*hub.Config)) *env {
 	t.Helper()
 	dir := t.TempDir()
 	if dbPath == "" {
@@ -270,9 +270,9 @@ func TestResumeSyncReplay(t *testing.T) {
 	d := next(t, c, proto.TypeDeliver)
 	assert.Equal(t, id4, d.ID)
 	assert.Equal(t, int64(4), d.Delivery.Seq)
-	ms, err := e.st.Get(ids[2])
+	r, err := deadline(c).Request(proto.TypeRead, proto.Read{ID: ids[2]})
 	require.NoError(t, err)
-	assert.NotZero(t, ms[0].Confirmed, "seq 3 ≤ last_seq counts as received")
+	assert.NotZero(t, r.Message.Confirmed, "seq 3 ≤ last_seq counts as received")
 }
 
 func TestResumeStale(t *testing.T) {

@@ -97,6 +97,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 				return nil
 			}
 		}
+		s.flush()
 		pending, err := s.cfg.Store.Pending(s.cfg.Session, name, store.Confirmed)
 		if err != nil {
 			s.fatal(cs, proto.CodeInternal, err.Error(), e.ID)
@@ -184,7 +185,7 @@ func (s *state) resume(cs *connState, e *proto.Envelope) {
 	has := func(msg store.Message) bool {
 		pos, ok := p.Streams[msg.Topic]
 		if ok && msg.Seq <= pos.LastSeq {
-			s.cfg.Store.Mark(msg.ID, m.name, store.Confirmed, now)
+			s.mark(msg.ID, m.name, store.Confirmed, now)
 			return true
 		}
 		return false
@@ -222,7 +223,7 @@ func (s *state) pump(m *member) {
 		}
 		now := s.now().UnixMilli()
 		if meta.TTLMs > 0 && now > msg.Queued+meta.TTLMs {
-			s.cfg.Store.Mark(msg.ID, m.name, store.Dropped, now)
+			s.mark(msg.ID, m.name, store.Dropped, now)
 			s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: m.name, Peer: msg.From, Phase: "dropped", Text: "ttl expired"})
 			continue
 		}
@@ -230,7 +231,7 @@ func (s *state) pump(m *member) {
 			return
 		}
 		if meta.RequiresAck != nil && !*meta.RequiresAck {
-			s.cfg.Store.Mark(msg.ID, m.name, store.Confirmed, now)
+			s.mark(msg.ID, m.name, store.Confirmed, now)
 			continue
 		}
 		m.inflight[msg.ID] = msg
@@ -272,9 +273,7 @@ func (s *state) ack(cs *connState, e *proto.Envelope) {
 		return // a duplicate, or not ours: at-least-once makes both harmless
 	}
 	delete(m.inflight, p.AckID)
-	if _, err := s.cfg.Store.Mark(p.AckID, m.name, store.Confirmed, s.now().UnixMilli()); err != nil {
-		s.cfg.Logger.Error("mark confirmed", "id", p.AckID, "err", err)
-	}
+	s.mark(p.AckID, m.name, store.Confirmed, s.now().UnixMilli())
 	s.event(proto.Event{Kind: "delivery", ID: p.AckID, Member: m.name, Phase: "confirmed"})
 	s.pump(m)
 }
@@ -300,7 +299,7 @@ func (s *state) nack(cs *connState, e *proto.Envelope) {
 		m.backlog = append([]store.Message{msg}, m.backlog...)
 		return
 	}
-	s.cfg.Store.Mark(p.AckID, m.name, store.Failed, s.now().UnixMilli())
+	s.mark(p.AckID, m.name, store.Failed, s.now().UnixMilli())
 	s.event(proto.Event{Kind: "delivery", ID: p.AckID, Member: m.name, Phase: "failed", Text: p.Code + " " + p.Message})
 	s.pump(m)
 }

@@ -167,9 +167,9 @@ func TestTopicsAndMeta(t *testing.T) {
 	_, err = ctl.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)
 	carol.Raw().Close()
-	ms, err := e.st.Get(ack.MessageID)
+	r, err := ctl.Request(proto.TypeRead, proto.Read{ID: ack.MessageID})
 	require.NoError(t, err)
-	assert.NotZero(t, ms[0].Confirmed)
+	assert.NotZero(t, r.Message.Confirmed)
 	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Member == "carol" && ev.State == "disconnected" })
 	env, err = proto.New(proto.TypeSend, "ttl", 1, proto.Send{Body: "soon stale"})
 	require.NoError(t, err)
@@ -178,12 +178,10 @@ func TestTopicsAndMeta(t *testing.T) {
 	ack = payload[proto.Ack](t, next(t, alice, proto.TypeAck))
 	now.Add(2000)
 	carol2 := e.member("carol", 0)
-	_, err = carol2.Request(proto.TypeList, struct{}{})
+	r, err = carol2.Request(proto.TypeRead, proto.Read{ID: ack.MessageID})
 	require.NoError(t, err)
-	ms, err = e.st.Get(ack.MessageID)
-	require.NoError(t, err)
-	assert.NotZero(t, ms[0].Dropped)
-	assert.Zero(t, ms[0].Confirmed)
+	assert.NotZero(t, r.Message.Dropped)
+	assert.Zero(t, r.Message.Confirmed)
 }
 
 func TestExtensions(t *testing.T) {

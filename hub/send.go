@@ -194,7 +194,7 @@ func (s *state) toPane(msg store.Message) bool {
 	}
 	ref, err := s.cfg.Core.Send(msg.From, msg.To, text)
 	if err != nil {
-		s.cfg.Store.Mark(msg.ID, msg.To, store.Failed, s.now().UnixMilli())
+		s.mark(msg.ID, msg.To, store.Failed, s.now().UnixMilli())
 		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "failed", Text: err.Error()})
 		return false
 	}
@@ -239,9 +239,7 @@ func (s *state) coreEvent(ev proto.Event) {
 			ev.ID = k.id
 			switch ph := store.Phase(ev.Phase); ph {
 			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped:
-				if _, err := s.cfg.Store.Mark(k.id, k.to, ph, s.now().UnixMilli()); err != nil {
-					s.cfg.Logger.Error("mark", "id", k.id, "phase", ph, "err", err)
-				}
+				s.mark(k.id, k.to, ph, s.now().UnixMilli())
 			}
 			if ev.Phase == string(store.Confirmed) || ev.Phase == string(store.Failed) || ev.Phase == string(store.Dropped) {
 				for ref, kk := range s.refs {
@@ -272,6 +270,7 @@ func (s *state) resumePanes() {
 
 // prune applies retention.
 func (s *state) prune() {
+	s.flush()
 	n, err := s.cfg.Store.Prune(s.now().Add(-s.cfg.Retention).UnixMilli())
 	if err != nil {
 		s.cfg.Logger.Error("prune", "err", err)

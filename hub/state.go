@@ -23,6 +23,28 @@ type state struct {
 	refs    map[string]deliveryKey // core delivery ref → message
 	events  Events                 // the core's, or nil
 	nextID  int
+	marks   []store.Mark // phases reached, not yet written (flush)
+}
+
+// mark records a phase; the loop writes marks in one transaction when it has nothing
+// else to do (flush), and before any read of the store. Losing them in a crash costs at
+// most a redelivery, which at-least-once allows: messages themselves are written at once.
+func (s *state) mark(id, to string, ph store.Phase, ms int64) {
+	s.marks = append(s.marks, store.Mark{ID: id, To: to, Phase: ph, Ms: ms})
+	if len(s.marks) >= 1024 {
+		s.flush()
+	}
+}
+
+// flush writes the pending marks.
+func (s *state) flush() {
+	if len(s.marks) == 0 {
+		return
+	}
+	if err := s.cfg.Store.MarkAll(s.marks); err != nil {
+		s.cfg.Logger.Error("mark", "n", len(s.marks), "err", err)
+	}
+	s.marks = s.marks[:0]
 }
 
 type streamKey struct{ to, topic string }

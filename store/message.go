@@ -100,6 +100,44 @@ func (s *Store) Mark(id, to string, phase Phase, ms int64) (bool, error) {
 	return n > 0, nil
 }
 
+// Mark is one phase reached, for MarkAll.
+type Mark struct {
+	ID, To string
+	Phase  Phase
+	Ms     int64
+}
+
+// MarkAll records marks in one transaction (each as Mark would).
+func (s *Store) MarkAll(marks []Mark) error {
+	if len(marks) == 0 {
+		return nil
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("mark: %w", err)
+	}
+	defer tx.Rollback()
+	stmts := map[Phase]*sql.Stmt{}
+	for _, m := range marks {
+		if !m.Phase.valid() {
+			return fmt.Errorf("mark %s: unknown phase %q", m.ID, m.Phase)
+		}
+		st := stmts[m.Phase]
+		if st == nil {
+			col := string(m.Phase)
+			if st, err = tx.Prepare("UPDATE messages SET " + col + " = ? WHERE id = ? AND recipient = ? AND " + col + " IS NULL"); err != nil {
+				return fmt.Errorf("mark: %w", err)
+			}
+			defer st.Close()
+			stmts[m.Phase] = st
+		}
+		if _, err := st.Exec(m.Ms, m.ID, m.To); err != nil {
+			return fmt.Errorf("mark %s %s: %w", m.ID, m.Phase, err)
+		}
+	}
+	return tx.Commit()
+}
+
 const columns = `id, session, sender, recipient, topic, kind, body, COALESCE(data, ''), COALESCE(meta, ''), seq, queued,
 	COALESCE(typed, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0)`
 

@@ -211,3 +211,18 @@ func BenchmarkInsert(b *testing.B) {
 		b.ReportMetric(float64(st.Size())/float64(b.N), "dbbytes/msg")
 	}
 }
+
+func TestMarkAll(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "db"))
+	require.NoError(t, s.Insert(msg("m1", "bob", 1, 10), msg("m2", "bob", 2, 11)))
+	_, err := s.Mark("m2", "bob", Typed, 5)
+	require.NoError(t, err)
+	require.NoError(t, s.MarkAll([]Mark{{"m1", "bob", Confirmed, 20}, {"m2", "bob", Typed, 21}, {"m2", "bob", Failed, 22}}))
+	got, err := s.Get("m1")
+	require.NoError(t, err)
+	assert.Equal(t, int64(20), got[0].Confirmed)
+	got, err = s.Get("m2")
+	require.NoError(t, err)
+	assert.Equal(t, []int64{5, 22}, []int64{got[0].Typed, got[0].Failed}, "first times kept")
+	assert.Error(t, s.MarkAll([]Mark{{"m1", "bob", Phase("x"), 1}}))
+}
