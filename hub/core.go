@@ -21,10 +21,10 @@ type Core interface {
 	// SGR escapes when sgr).
 	Capture(pane string, lines int, sgr bool) (string, error)
 	// Register makes name a member that is not a pane, so that a pane's @relay:name or
-	// broadcast reaches the hub's sink (Hub.Relay); Unregister forgets it. Register fails
-	// when a pane has the name.
-	Register(name string) error
-	Unregister(name string)
+	// broadcast is handed to deliver (which never blocks: call it from the core's loop).
+	// It fails when a pane (or another member) has the name; the func it returns
+	// forgets the name.
+	Register(name string, deliver func(RelayMessage)) (unregister func(), err error)
 	// Subscribe returns the core's events.
 	Subscribe() Events
 }

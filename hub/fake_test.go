@@ -15,6 +15,7 @@ type fakeCore struct {
 	mu         sync.Mutex
 	panes      []proto.Member
 	registered map[string]bool
+	sinks      map[string]func(hub.RelayMessage)
 	actions    []string
 	refs       int
 	sent       chan fakeSend
@@ -25,7 +26,7 @@ type fakeCore struct {
 type fakeSend struct{ ref, from, to, text string }
 
 func newFakeCore(panes ...string) *fakeCore {
-	f := &fakeCore{registered: map[string]bool{}, sent: make(chan fakeSend, 1000), ev: newFakeEvents(), refuse: map[string]error{}}
+	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(hub.RelayMessage){}, sent: make(chan fakeSend, 1000), ev: newFakeEvents(), refuse: map[string]error{}}
 	for i, p := range panes {
 		f.panes = append(f.panes, proto.Member{Number: i + 1, Name: p, Program: "claude", State: "idle"})
 	}
@@ -71,17 +72,29 @@ func (f *fakeCore) Capture(pane string, lines int, sgr bool) (string, error) {
 	return "", fmt.Errorf("no pane %q", pane)
 }
 
-func (f *fakeCore) Register(name string) error {
+func (f *fakeCore) Register(name string, deliver func(hub.RelayMessage)) (func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	for _, p := range f.panes {
+		if p.Name == name {
+			return nil, fmt.Errorf("register %q: name taken", name)
+		}
+	}
 	f.registered[name] = true
-	return nil
+	f.sinks[name] = deliver
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.registered, name)
+	}, nil
 }
 
-func (f *fakeCore) Unregister(name string) {
+// relay is a pane addressing a registered member: the core calls its sink.
+func (f *fakeCore) relay(from, to, text string) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.registered, name)
+	deliver := f.sinks[to]
+	f.mu.Unlock()
+	deliver(hub.RelayMessage{From: from, To: to, Text: text})
 }
 
 func (f *fakeCore) isRegistered(name string) bool {

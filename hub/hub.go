@@ -150,7 +150,7 @@ func (h *Hub) Close() error {
 }
 
 // Relay hands the hub a message the core routes to a member that is not a pane. It
-// never blocks: it is the core's sink.
+// never blocks: it is the sink the hub gives Core.Register.
 func (h *Hub) Relay(m RelayMessage) {
 	h.inboxMu.Lock()
 	h.inbox = append(h.inbox, m)

@@ -92,10 +92,12 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 			return nil
 		}
 		if s.cfg.Core != nil {
-			if err := s.cfg.Core.Register(name); err != nil {
+			unregister, err := s.cfg.Core.Register(name, s.h.Relay)
+			if err != nil {
 				s.fatal(cs, proto.CodeNameTaken, err.Error(), e.ID)
 				return nil
 			}
+			s.unregister = append(s.unregister, unregister)
 		}
 		s.flush()
 		pending, err := s.cfg.Store.Pending(s.cfg.Session, name, store.Confirmed)

@@ -130,7 +130,7 @@ func TestRelayFromPaneToClient(t *testing.T) {
 	core := newFakeCore("claude")
 	e := start(t, core, "", nil)
 	bot := e.member("bot", 0)
-	e.h.Relay(hub.RelayMessage{From: "claude", To: "bot", Text: "@relay:bot done"})
+	core.relay("claude", "bot", "@relay:bot done") // through the sink Register was given
 	d := next(t, bot, proto.TypeDeliver)
 	assert.Equal(t, "claude", d.From)
 	assert.Equal(t, "@relay:bot done", payload[proto.Send](t, d).Body)

@@ -24,6 +24,8 @@ type state struct {
 	events  Events                 // the core's, or nil
 	nextID  int
 	marks   []store.Mark // phases reached, not yet written (flush)
+	// unregister forgets the client members' names in the core when the hub stops.
+	unregister []func()
 }
 
 // mark records a phase; the loop writes marks in one transaction when it has nothing
@@ -282,6 +284,9 @@ func (s *state) eventTo(cs *connState, ev proto.Event) {
 
 // shutdown says BYE to everyone and lets the writers flush, for at most a heartbeat.
 func (s *state) shutdown() {
+	for _, f := range s.unregister {
+		f()
+	}
 	for _, cs := range s.conns {
 		s.reply(cs, proto.TypeBye, proto.Bye{Reason: "session ended"})
 		s.close(cs, errors.New("hub closed"))
