@@ -20,7 +20,7 @@ import (
 // stillWorks checks that alice can still reach bob and bob can ACK.
 func stillWorks(t *testing.T, alice, bob *client.Conn) {
 	t.Helper()
-	id, err := alice.Send("", "bob", "still here")
+	id, err := deadline(alice).Send("", "bob", "still here")
 	require.NoError(t, err)
 	d := next(t, bob, proto.TypeDeliver)
 	require.Equal(t, id, d.ID)

@@ -78,7 +78,8 @@ func (h *Hub) read(c *conn) {
 }
 
 // write is the writer goroutine. A write that cannot finish within two heartbeats (a
-// peer that does not read) ends the connection.
+// peer that does not read) ends the connection. The loop closes out for every
+// connection it knows before it ends (and waits for them); h.done ends the others.
 func (h *Hub) write(c *conn) {
 	defer close(c.gone)
 	defer c.nc.Close()
@@ -98,15 +99,26 @@ func (h *Hub) write(c *conn) {
 			e, _ := proto.New(proto.TypePing, "ping-"+strconv.Itoa(nonce), h.cfg.Now().UnixMilli(), proto.Ping{Nonce: strconv.Itoa(nonce)})
 			body, _ := proto.Encode(e)
 			b = proto.AppendFrame(nil, body)
+		case <-h.done:
+			// The loop ended without knowing this connection (it was accepted while
+			// the hub closed): nobody will close out.
+			return
 		}
 		c.nc.SetWriteDeadline(time.Now().Add(2 * h.cfg.Heartbeat))
 		if _, err := c.nc.Write(b); err != nil {
 			// The reader sees the closed socket and reports the end to the loop;
 			// draining out keeps the loop's sends from ever blocking on us.
 			c.nc.Close()
-			for range c.out {
+			for {
+				select {
+				case _, ok := <-c.out:
+					if !ok {
+						return
+					}
+				case <-h.done:
+					return
+				}
 			}
-			return
 		}
 		ping.Reset(h.cfg.Heartbeat)
 	}
