@@ -228,6 +228,7 @@ func (h *Hub) loop() {
 		case ev := <-h.in:
 			s.handle(ev)
 		case <-h.inboxReady:
+			s.commit()
 			for _, m := range h.takeInbox() {
 				s.relayIn(m)
 			}
@@ -236,18 +237,22 @@ func (h *Hub) loop() {
 				coreReady = nil
 				continue
 			}
+			s.commit()
 			for _, e := range s.events.Next() {
 				s.coreEvent(e)
 			}
 		case <-prune.C:
+			s.commit()
 			s.prune()
 			prune.Reset(pruneEvery)
 		case <-h.quit:
+			s.commit()
 			s.flush()
 			s.shutdown()
 			return
 		}
 		if len(h.in) == 0 {
+			s.commit()
 			s.flush()
 		}
 	}

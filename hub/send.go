@@ -102,7 +102,8 @@ func (s *state) nextSeq(to, topic string) (int64, error) {
 
 // sendIn answers SEND: the message is written to the store for every recipient, then
 // queued (client members) or handed to the core (panes), then the sender gets ACK with
-// the message id, or NACK, or BUSY when a recipient's queue is full.
+// the message id, or NACK, or BUSY when a recipient's queue is full. Consecutive SENDs
+// are written in one transaction (commit) before any of them is queued or answered.
 func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 	p, err := proto.DecodePayload[proto.Send](e)
 	if err != nil {
@@ -129,8 +130,11 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 		return
 	}
 	for _, t := range ts {
-		if t.member != nil && t.member.depth() >= s.cfg.MaxQueue {
-			s.reply(cs, proto.TypeBusy, proto.Busy{RetryAfterMs: s.cfg.Heartbeat.Milliseconds() / 10, QueueDepth: t.member.depth(), AckID: e.ID})
+		if t.member == nil {
+			continue
+		}
+		if d := t.member.depth() + s.batched[t.member]; d >= s.cfg.MaxQueue {
+			s.reply(cs, proto.TypeBusy, proto.Busy{RetryAfterMs: s.cfg.Heartbeat.Milliseconds() / 10, QueueDepth: d, AckID: e.ID})
 			return
 		}
 	}
@@ -139,50 +143,91 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 		b, _ := json.Marshal(e.PayloadMeta)
 		meta = string(b)
 	}
-	id, failed, err := s.queue(from, e.Topic, p, meta, ts)
-	if err != nil {
+	if err := s.prepare(cs, e.ID, from, e.Topic, p, meta, ts); err != nil {
 		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
-		return
 	}
-	if failed == len(ts) {
-		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: "no recipient took it"})
-		return
-	}
-	s.reply(cs, proto.TypeAck, proto.Ack{AckID: e.ID, MessageID: id, Queued: len(ts) - failed})
 }
 
-// queue writes one message for ts and queues it; it returns the id and how many
-// recipients refused it (a pane whose budget is spent, say).
-func (s *state) queue(from, topic string, p proto.Send, meta string, ts []target) (string, int, error) {
+// pendingSend is a message in the batch: its rows, and whom to answer once written.
+type pendingSend struct {
+	cs    *connState // nil: nobody to answer (a relay from the core)
+	ackID string
+	rows  []store.Message
+	ts    []target
+}
+
+// maxBatch bounds the rows written in one transaction.
+const maxBatch = 256
+
+// prepare gives a message its id and per-recipient seqs and adds it to the batch.
+func (s *state) prepare(cs *connState, ackID, from, topic string, p proto.Send, meta string, ts []target) error {
 	now := s.now()
 	id := newID(now)
 	rows := make([]store.Message, len(ts))
 	for i, t := range ts {
 		seq, err := s.nextSeq(t.name, topic)
 		if err != nil {
-			return "", 0, fmt.Errorf("store: %w", err)
+			return fmt.Errorf("store: %w", err)
 		}
 		rows[i] = store.Message{
 			ID: id, Session: s.cfg.Session, From: from, To: t.name, Topic: topic,
 			Kind: p.Kind, Body: p.Body, Data: string(p.Data), Meta: meta, Seq: seq, Queued: now.UnixMilli(),
 		}
+		if t.member != nil {
+			s.batched[t.member]++
+		}
+	}
+	s.batch = append(s.batch, pendingSend{cs: cs, ackID: ackID, rows: rows, ts: ts})
+	s.batchRows += len(rows)
+	if s.batchRows >= maxBatch {
+		s.commit()
+	}
+	return nil
+}
+
+// commit writes the batch in one transaction, then queues each message (client
+// members) or hands it to the core (panes), and answers its sender, in order. The loop
+// commits before anything but another SEND, and whenever it has nothing else to do.
+func (s *state) commit() {
+	if len(s.batch) == 0 {
+		return
+	}
+	batch := s.batch
+	s.batch, s.batchRows = nil, 0
+	clear(s.batched)
+	rows := make([]store.Message, 0, len(batch))
+	for _, ps := range batch {
+		rows = append(rows, ps.rows...)
 	}
 	if err := s.cfg.Store.Insert(rows...); err != nil {
-		return "", 0, err
-	}
-	s.event(proto.Event{Kind: "message", ID: id, Member: from, Peer: peers(ts), Phase: "queued", Text: firstWords(p.Body)})
-	failed := 0
-	for i, t := range ts {
-		if t.member != nil {
-			t.member.backlog = append(t.member.backlog, rows[i])
-			s.pump(t.member)
-			continue
+		s.cfg.Logger.Error("store messages", "n", len(rows), "err", err)
+		for _, ps := range batch {
+			if ps.cs != nil {
+				s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: err.Error()})
+			}
 		}
-		if !s.toPane(rows[i]) {
-			failed++
+		return
+	}
+	for _, ps := range batch {
+		id := ps.rows[0].ID
+		s.event(proto.Event{Kind: "message", ID: id, Member: ps.rows[0].From, Peer: peers(ps.ts), Phase: "queued", Text: firstWords(ps.rows[0].Body)})
+		failed := 0
+		for i, t := range ps.ts {
+			if t.member != nil {
+				t.member.backlog = append(t.member.backlog, ps.rows[i])
+				s.pump(t.member)
+			} else if !s.toPane(ps.rows[i]) {
+				failed++
+			}
+		}
+		switch {
+		case ps.cs == nil:
+		case failed == len(ps.ts):
+			s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: "no recipient took it"})
+		default:
+			s.reply(ps.cs, proto.TypeAck, proto.Ack{AckID: ps.ackID, MessageID: id, Queued: len(ps.ts) - failed})
 		}
 	}
-	return id, failed, nil
 }
 
 // toPane hands a stored message to the core, cut to CutChars with a pointer to the
@@ -226,7 +271,7 @@ func (s *state) relayIn(rm RelayMessage) {
 		s.cfg.Logger.Warn("relay to a name that is no client member", "to", rm.To)
 		return
 	}
-	if _, _, err := s.queue(rm.From, "", proto.Send{Kind: proto.KindMessage, Body: rm.Text}, "", []target{{m.name, m}}); err != nil {
+	if err := s.prepare(nil, "", rm.From, "", proto.Send{Kind: proto.KindMessage, Body: rm.Text}, "", []target{{m.name, m}}); err != nil {
 		s.cfg.Logger.Error("relay to member", "to", rm.To, "err", err)
 	}
 }

@@ -26,6 +26,11 @@ type state struct {
 	marks   []store.Mark // phases reached, not yet written (flush)
 	// unregister forgets the client members' names in the core when the hub stops.
 	unregister []func()
+	// batch holds consecutive SENDs until commit writes them in one transaction;
+	// batched counts its rows per client member (for BUSY).
+	batch     []pendingSend
+	batchRows int
+	batched   map[*member]int
 }
 
 // mark records a phase; the loop writes marks in one transaction when it has nothing
@@ -87,12 +92,16 @@ func newState(h *Hub) *state {
 		seqs:    map[streamKey]int64{},
 		loaded:  map[string]bool{},
 		refs:    map[string]deliveryKey{},
+		batched: map[*member]int{},
 	}
 }
 
 func (s *state) now() time.Time { return s.cfg.Now() }
 
 func (s *state) handle(ev any) {
+	if !batchable(ev) {
+		s.commit()
+	}
 	switch ev := ev.(type) {
 	case connOpened:
 		cs := &connState{c: ev.c}
@@ -115,6 +124,21 @@ func (s *state) handle(ev any) {
 		s.close(cs, ev.err)
 		delete(s.conns, ev.c)
 	}
+}
+
+// batchable reports whether ev may be handled with SENDs still waiting in the batch:
+// another SEND, or frames that touch only messages already written (ACK) or nothing
+// (PONG). Anything else sees the batch committed first.
+func batchable(ev any) bool {
+	f, ok := ev.(frameIn)
+	if !ok {
+		return false
+	}
+	switch f.e.Type {
+	case proto.TypeSend, proto.TypeAck, proto.TypePong:
+		return true
+	}
+	return false
 }
 
 // send encodes e and queues it for cs without blocking; a connection whose queue is full
