@@ -152,23 +152,21 @@ func (c *Conn) Read() (*proto.Envelope, error) {
 	return c.readFrame()
 }
 
-// answers reports whether e answers the request id.
+// answerRef is where an answer names its request.
+type answerRef struct {
+	AckID string `json:"ack_id"`
+	Re    string `json:"re"`
+	Fatal bool   `json:"fatal"`
+}
+
+// answers reports whether e answers the request id: ACK, NACK and BUSY name it in
+// ack_id, X_RESULT and ERROR in re (a fatal ERROR answers whatever was asked), and SYNC
+// answers RESUME.
 func answers(e *proto.Envelope, id string) bool {
 	switch e.Type {
-	case proto.TypeAck, proto.TypeNack, proto.TypeBusy:
-		var p struct {
-			AckID string `json:"ack_id"`
-		}
-		p, _ = proto.DecodePayload[struct {
-			AckID string `json:"ack_id"`
-		}](e)
-		return p.AckID == id
-	case proto.TypeResult, proto.TypeError:
-		p, _ := proto.DecodePayload[struct {
-			Re    string `json:"re"`
-			Fatal bool   `json:"fatal"`
-		}](e)
-		return p.Re == id || e.Type == proto.TypeError && p.Fatal
+	case proto.TypeAck, proto.TypeNack, proto.TypeBusy, proto.TypeResult, proto.TypeError:
+		p, _ := proto.DecodePayload[answerRef](e)
+		return p.AckID == id || p.Re == id || e.Type == proto.TypeError && p.Fatal
 	case proto.TypeSync:
 		return true
 	}
