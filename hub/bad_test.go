@@ -7,7 +7,9 @@ package hub_test
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -131,4 +133,28 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 	}
 	require.Error(t, err, "the hub closed the connection")
 	stillWorks(t, alice, bob)
+}
+
+func TestMemberThatNeverReadsIsBoundedInBytes(t *testing.T) {
+	// A heartbeat of a minute: only the byte bound can drop bob within this test.
+	e := start(t, nil, "", func(c *hub.Config) {
+		c.MaxFrameBytes = 64 << 10
+		c.OutBytes = 128 << 10
+		c.Heartbeat = time.Minute
+	})
+	alice := e.member("alice", 0)
+	carol := e.member("carol", 0)
+	e.member("bob", 512) // says HELLO, then never reads
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	big := strings.Repeat("x", 60<<10)
+	for range 40 { // 2.4 MB: more than the socket's buffers and the bound together
+		_, err := alice.Send("", "bob", big)
+		require.NoError(t, err)
+	}
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Member == "bob" && ev.State == "disconnected" })
+	id, err := deadline(alice).Send("", "carol", "still here")
+	require.NoError(t, err)
+	assert.Equal(t, id, next(t, carol, proto.TypeDeliver).ID)
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentmux/agentmux/proto"
@@ -20,6 +21,8 @@ type conn struct {
 	id  int
 	nc  net.Conn
 	out chan []byte // framed bytes; closed by the loop to end the writer
+	// queued counts the bytes in out: the loop adds, the writer subtracts once written.
+	queued atomic.Int64
 	// gone is closed by the writer when it has closed the socket.
 	gone chan struct{}
 }
@@ -94,6 +97,7 @@ func (h *Hub) write(c *conn) {
 				return
 			}
 			b = m
+			c.queued.Add(-int64(len(m)))
 		case <-ping.C:
 			nonce++
 			e, _ := proto.New(proto.TypePing, "ping-"+strconv.Itoa(nonce), h.cfg.Now().UnixMilli(), proto.Ping{Nonce: strconv.Itoa(nonce)})

@@ -20,6 +20,7 @@ const (
 	DefaultMaxInflight = 256
 	DefaultMaxQueue    = 1024
 	DefaultOutQueue    = 1024
+	DefaultOutBytes    = 16 << 20
 	DefaultMaxConns    = 4096
 	DefaultCutChars    = 4000
 	pruneEvery         = time.Hour
@@ -45,6 +46,9 @@ type Config struct {
 	// OutQueue bounds the frames waiting to be written to one connection: a client
 	// that lets it fill (it does not read) is disconnected.
 	OutQueue int
+	// OutBytes bounds the bytes waiting to be written to one connection, as OutQueue
+	// bounds the frames (16 MiB, at least 2 × MaxFrameBytes).
+	OutBytes int
 	// MaxConns bounds the open connections; more are refused with ERROR.
 	MaxConns int
 	// Retention is how long messages are kept (store.DefaultRetention).
@@ -76,6 +80,12 @@ func (c *Config) defaults() error {
 	}
 	if c.OutQueue <= 0 {
 		c.OutQueue = DefaultOutQueue
+	}
+	if c.OutBytes <= 0 {
+		c.OutBytes = DefaultOutBytes
+	}
+	if c.OutBytes < 2*c.MaxFrameBytes {
+		c.OutBytes = 2 * c.MaxFrameBytes
 	}
 	if c.MaxConns <= 0 {
 		c.MaxConns = DefaultMaxConns

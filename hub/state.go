@@ -152,8 +152,16 @@ func (s *state) send(cs *connState, e *proto.Envelope) bool {
 		s.cfg.Logger.Error("encode", "type", e.Type, "err", err)
 		return false
 	}
+	frame := proto.AppendFrame(make([]byte, 0, 4+len(body)), body)
+	if cs.c.queued.Load()+int64(len(frame)) > int64(s.cfg.OutBytes) {
+		s.cfg.Logger.Warn("connection does not read: dropped", "conn", cs.c.id, "queued bytes", cs.c.queued.Load())
+		s.close(cs, errors.New("outbound bytes over the limit"))
+		cs.c.nc.Close()
+		return false
+	}
+	cs.c.queued.Add(int64(len(frame)))
 	select {
-	case cs.c.out <- proto.AppendFrame(make([]byte, 0, 4+len(body)), body):
+	case cs.c.out <- frame:
 		return true
 	default:
 		s.cfg.Logger.Warn("connection does not read: dropped", "conn", cs.c.id)
