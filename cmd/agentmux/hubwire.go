@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 
@@ -10,19 +12,20 @@ import (
 	"github.com/agentmux/agentmux/store"
 )
 
-// sessionSocket is a running session's socket side: its name, the hub serving it and
-// the store under it.
+// sessionSocket is a running session's socket side: its name and socket, claimed
+// before the panes start (their environment names it), then served by a hub once the
+// session core exists.
 type sessionSocket struct {
 	Name, Socket string
-	hub          *hub.Hub
+	l            *net.UnixListener
 	store        *store.Store
+	hub          *hub.Hub
 }
 
-// serveSession claims the session name (--session, else the base name of the working
-// directory; -2, -3… while live sessions hold it), opens the store and serves the
-// socket with core (nil: protocol clients only). Call it before the panes start, so
-// their environment can carry Env.
-func serveSession(name string, core hub.Core, logger *slog.Logger) (*sessionSocket, error) {
+// claimSession claims the session name (--session, else the base name of the working
+// directory; -2, -3… while live sessions hold it) and its socket, and opens the store.
+// Clients that connect before Serve wait in the socket's backlog.
+func claimSession(name string) (*sessionSocket, error) {
 	if name == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -39,25 +42,14 @@ func serveSession(name string, core hub.Core, logger *slog.Logger) (*sessionSock
 		return nil, err
 	}
 	path, err := store.DefaultPath()
-	if err != nil {
-		l.Close()
-		return nil, err
+	if err == nil {
+		var st *store.Store
+		if st, err = store.Open(path); err == nil {
+			return &sessionSocket{Name: got, Socket: hub.SocketPath(dir, got), l: l, store: st}, nil
+		}
 	}
-	st, err := store.Open(path)
-	if err != nil {
-		l.Close()
-		return nil, err
-	}
-	h, err := hub.Start(hub.Config{Session: got, Store: st, Core: core, Logger: logger}, l)
-	if err != nil {
-		l.Close()
-		st.Close()
-		return nil, err
-	}
-	if logger != nil {
-		logger.Info("session socket", "session", got, "socket", hub.SocketPath(dir, got), "store", path)
-	}
-	return &sessionSocket{Name: got, Socket: hub.SocketPath(dir, got), hub: h, store: st}, nil
+	l.Close()
+	return nil, err
 }
 
 // Env is what every pane's program gets so that `agentmux send` from inside it reaches
@@ -66,8 +58,28 @@ func (s *sessionSocket) Env() []string {
 	return []string{"AGENTMUX_SESSION=" + s.Name, "AGENTMUX_SOCKET=" + s.Socket}
 }
 
-// Close stops the hub (BYE to every client; the socket file goes) and closes the store.
+// Serve starts the hub on the claimed socket with core (nil: protocol clients only).
+func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
+	if s.hub != nil {
+		return errors.New("session socket served twice")
+	}
+	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger}, s.l)
+	if err != nil {
+		return err
+	}
+	s.hub = h
+	if logger != nil {
+		logger.Info("session socket", "session", s.Name, "socket", s.Socket)
+	}
+	return nil
+}
+
+// Close stops the hub (BYE to every client), removes the socket and closes the store.
 func (s *sessionSocket) Close() error {
-	s.hub.Close()
+	if s.hub != nil {
+		s.hub.Close()
+	} else {
+		s.l.Close()
+	}
 	return s.store.Close()
 }
