@@ -350,3 +350,39 @@ func TestHeartbeat(t *testing.T) {
 	}
 	assert.Equal(t, map[string]string{"dead": "away", "live": "connected"}, states)
 }
+
+// After agentmux restarts on the same store, a client member that reconnects the way
+// agent-relay's client does (HELLO with its old token) gets every DELIVER it never
+// ACKed, with the same ids and seqs, and its seqs continue.
+func TestRedeliveryAcrossRestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	e := start(t, nil, db, nil)
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 0)
+	tok := bob.Welcome.ResumeToken
+	var ids []string
+	for _, text := range []string{"one", "two"} {
+		id, err := alice.Send("", "bob", text)
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	d := next(t, bob, proto.TypeDeliver)
+	require.NoError(t, bob.Ack(d))
+	next(t, bob, proto.TypeDeliver) // read, never acknowledged
+	_, err := bob.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err)
+	e.h.Close()
+
+	e2 := start(t, nil, db, nil)
+	bob2, err := client.Dial(e2.path, proto.Hello{Agent: "bob", Session: &proto.HelloSession{ResumeToken: tok}})
+	require.NoError(t, err)
+	defer bob2.Raw().Close()
+	again := next(t, bob2, proto.TypeDeliver)
+	assert.Equal(t, ids[1], again.ID)
+	assert.Equal(t, int64(2), again.Delivery.Seq)
+	require.NoError(t, bob2.Ack(again))
+	alice2 := e2.member("alice", 0)
+	_, err = alice2.Send("", "bob", "three")
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), next(t, bob2, proto.TypeDeliver).Delivery.Seq)
+}
