@@ -2,7 +2,7 @@
 
 package agents
 
-// The linked conversation, end to end, to the UX.md contract, for each pair of CLIs A⇄B
+// The linked conversation, end to end, to the README's contract, for each pair of CLIs A⇄B
 // (claude⇄codex, claude⇄gemini, codex⇄gemini): `agentmux --link --turns 2 A B` with each CLI
 // talking to its own mock server (answers "A-n to: ..." and "B-n to: ..."), an opening
 // message typed into pane 1, then no more input. The mock servers' request logs show exactly

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 const rule = "────────"
@@ -227,25 +229,9 @@ func TestInlineLiveRegionFitsTinyScreens(t *testing.T) {
 			t.Fatalf("%v: live region has %d rows, more than the screen", size, len(rows))
 		}
 		for _, r := range rows {
-			if w := width(stripSGR(r)); w > size[0] {
+			if w := width(ansi.Strip(r)); w > size[0] {
 				t.Fatalf("%v: live row %q is %d wide", size, r, w)
 			}
 		}
 	}
-}
-
-// stripSGR removes SGR sequences from a styled row.
-func stripSGR(s string) string {
-	var b strings.Builder
-	for len(s) > 0 {
-		if strings.HasPrefix(s, "\x1b[") {
-			if i := strings.IndexByte(s, 'm'); i >= 0 {
-				s = s[i+1:]
-				continue
-			}
-		}
-		b.WriteByte(s[0])
-		s = s[1:]
-	}
-	return b.String()
 }

@@ -2,16 +2,15 @@ package demo
 
 import (
 	"bytes"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/agentmux/agentmux/keys"
 )
 
-// The decoder turns the raw bytes a terminal sends into events: keys (legacy bytes, xterm
-// modifyOtherKeys and kitty keyboard protocol encodings), bracketed pastes, mouse wheel
-// reports and the answers to the agent's queries. It keeps incomplete sequences across
-// reads, so a paste split over many reads arrives as one event.
+// The decoder turns the raw bytes a terminal sends into the agent's events: keys (legacy
+// bytes, xterm modifyOtherKeys and kitty keyboard protocol encodings), bracketed pastes,
+// mouse wheel reports and the answers to the agent's queries. The decoding is keys'
+// (keys.Decoder, the same one agentmux reads its own terminal with); this file only maps
+// its events to the few the agent reacts to.
 
 // event is one decoded input: keyEvent, pasteEvent or replyEvent.
 type event interface{ isEvent() }
@@ -61,309 +60,115 @@ func (keyEvent) isEvent()   {}
 func (pasteEvent) isEvent() {}
 func (replyEvent) isEvent() {}
 
-const (
-	pasteStart = "\x1b[200~"
-	pasteEnd   = "\x1b[201~"
-	// maxPending bounds an unterminated escape sequence kept across reads; past it the
-	// bytes are dropped rather than held forever.
-	maxPending = 4096
-	// maxPaste bounds the text of one paste.
-	maxPaste = 1 << 20
-)
+// maxPaste bounds the text of one paste event (longer pastes arrive in pieces).
+const maxPaste = 1 << 20
 
 // decoder is the input state machine. Its zero value is ready; lfSubmits makes a line
 // feed submit like Enter (for a stdin that is not a terminal, where lines end in "\n").
 type decoder struct {
 	lfSubmits bool
-	pending   []byte // the start of a sequence not yet complete
-	pasting   bool
-	paste     []byte
+	d         keys.Decoder
 }
 
 // feed decodes p and returns the events completed by it. A lone ESC at the end of p is
 // the Escape key: a terminal writes a whole sequence at once, so an escape sequence is
-// practically never split right after its ESC.
+// practically never split right after its ESC (the agent has no escape timer).
 func (d *decoder) feed(p []byte) []event {
-	buf := append(d.pending, p...)
-	d.pending = nil
+	d.d.MaxPaste = maxPaste
+	in := d.d.Feed(p)
+	if len(p) > 0 && p[len(p)-1] == 0x1b && d.d.Pending() {
+		in = append(in, d.d.Flush()...)
+	}
 	var evs []event
-	for len(buf) > 0 {
-		if d.pasting {
-			var done bool
-			buf, done = d.feedPaste(buf)
-			if done {
-				evs = append(evs, pasteEvent{text: string(d.paste)})
-				d.paste = nil
-			}
-			continue
+	for _, ev := range in {
+		if e := d.convert(ev); e != nil {
+			evs = append(evs, e)
 		}
-		n, ev := d.next(buf)
-		if n == 0 { // incomplete: keep for the next read, within bounds
-			if len(buf) <= maxPending {
-				d.pending = append([]byte(nil), buf...)
-			}
-			break
-		}
-		if ev != nil {
-			evs = append(evs, ev)
-		}
-		buf = buf[n:]
 	}
 	return evs
 }
 
-// feedPaste consumes paste text up to the end marker. It returns what follows the marker
-// and true, or nil and false when the paste goes on (a possible partial marker at the end
-// is kept pending).
-func (d *decoder) feedPaste(buf []byte) ([]byte, bool) {
-	if i := bytes.Index(buf, []byte(pasteEnd)); i >= 0 {
-		d.addPaste(buf[:i])
-		d.pasting = false
-		return buf[i+len(pasteEnd):], true
-	}
-	keep := 0
-	for k := min(len(buf), len(pasteEnd)-1); k > 0; k-- {
-		if bytes.HasSuffix(buf, []byte(pasteEnd[:k])) {
-			keep = k
-			break
+// convert maps one keys event to the agent's, or nil for what the agent ignores.
+func (d *decoder) convert(ev keys.Event) event {
+	switch ev := ev.(type) {
+	case keys.Key:
+		return d.key(ev)
+	case keys.Paste:
+		return pasteEvent{text: ev.Text}
+	case keys.Mouse:
+		switch {
+		case ev.Action != keys.MousePress:
+		case ev.Button == keys.WheelUp:
+			return keyEvent{kind: keyWheelUp}
+		case ev.Button == keys.WheelDown:
+			return keyEvent{kind: keyWheelDown}
 		}
+	case keys.Reply:
+		return reply(ev)
 	}
-	d.addPaste(buf[:len(buf)-keep])
-	if keep > 0 {
-		d.pending = append([]byte(nil), buf[len(buf)-keep:]...)
-	}
-	return nil, false
+	return nil
 }
 
-func (d *decoder) addPaste(p []byte) {
-	if room := maxPaste - len(d.paste); len(p) > room {
-		p = p[:max(room, 0)]
-	}
-	d.paste = append(d.paste, p...)
-}
-
-// next decodes one key or sequence at the start of b. It returns the bytes used (0 when b
-// holds only the start of a sequence) and the event, nil for input the agent ignores.
-func (d *decoder) next(b []byte) (int, event) {
-	switch c := b[0]; {
-	case c == 0x1b:
-		return d.escape(b)
-	case c == '\r':
-		return 1, keyEvent{kind: keyEnter}
-	case c == '\n':
-		if d.lfSubmits {
-			return 1, keyEvent{kind: keyEnter}
-		}
-		return 1, keyEvent{kind: keyNewline}
-	case c == 0x7f || c == 0x08:
-		return 1, keyEvent{kind: keyBackspace}
-	case c == 0x03:
-		return 1, keyEvent{kind: keyCtrlC}
-	case c == 0x04:
-		return 1, keyEvent{kind: keyCtrlD}
-	case c == 0x15:
-		return 1, keyEvent{kind: keyCtrlU}
-	case c < 0x20:
-		return 1, nil
-	}
-	if !utf8.FullRune(b) {
-		return 0, nil
-	}
-	r, n := utf8.DecodeRune(b)
-	if r == utf8.RuneError || !unicode.IsPrint(r) {
-		return n, nil
-	}
-	return n, keyEvent{kind: keyText, text: string(r)}
-}
-
-// escape decodes a sequence starting with ESC.
-func (d *decoder) escape(b []byte) (int, event) {
-	if len(b) == 1 {
-		return 1, keyEvent{kind: keyEscape}
-	}
-	switch b[1] {
-	case '[':
-		return d.csi(b)
-	case ']':
-		return osc(b)
-	case 'P', '_', '^', 'X': // DCS, APC, PM, SOS strings (an XTVERSION answer): skipped
-		n, _ := stringSeq(b)
-		return n, nil
-	case 'O': // SS3: application-mode arrows and F1-F4, ignored
-		if len(b) < 3 {
-			return 0, nil
-		}
-		return 3, nil
-	case '\r':
-		return 2, keyEvent{kind: keyNewline}
-	case 0x1b:
-		return 1, keyEvent{kind: keyEscape}
-	}
-	if !utf8.FullRune(b[1:]) { // Alt+key: ignored
-		return 0, nil
-	}
-	_, n := utf8.DecodeRune(b[1:])
-	return 1 + n, nil
-}
-
-// csi decodes ESC [ params final.
-func (d *decoder) csi(b []byte) (int, event) {
-	i := 2
-	for i < len(b) && b[i] >= 0x20 && b[i] <= 0x3f {
-		i++
-	}
-	if i == len(b) {
-		return 0, nil
-	}
-	final := b[i]
-	if final < 0x40 || final > 0x7e { // malformed: drop it up to the offending byte
-		return i, nil
-	}
-	params := string(b[2:i])
-	prefix := ""
-	if params != "" && strings.ContainsRune("<=>?", rune(params[0])) {
-		prefix, params = params[:1], params[1:]
-	}
-	n := i + 1
-	fields := strings.Split(params, ";")
-	switch {
-	case final == '~' && prefix == "" && params == "200":
-		d.pasting = true
-		d.paste = nil
-		return n, nil
-	case final == '~' && prefix == "" && fields[0] == "27" && len(fields) == 3: // modifyOtherKeys
-		return n, keyFromCode(atoi(fields[2]), 0, atoi(fields[1]), 1, "")
-	case final == 'u' && prefix == "?":
-		return n, replyEvent{kind: replyKitty, text: params}
-	case final == 'u' && prefix == "":
-		return n, kittyKey(fields)
-	case final == 'c' && prefix == "?":
-		return n, replyEvent{kind: replyDA1, text: params}
-	case final == 'R' && prefix == "":
-		return n, replyEvent{kind: replyCPR, text: params}
-	case (final == 'M') && prefix == "<": // SGR mouse press: only the wheel matters
-		if btn := atoi(fields[0]); btn&64 != 0 {
-			if btn&1 == 0 {
-				return n, keyEvent{kind: keyWheelUp}
-			}
-			return n, keyEvent{kind: keyWheelDown}
-		}
-	}
-	return n, nil
-}
-
-// kittyKey decodes the fields of a kitty keyboard protocol report,
-// CSI code[:shifted[:base]] ; mods[:event] ; text u.
-func kittyKey(fields []string) event {
-	codes := strings.Split(fields[0], ":")
-	code, shifted := atoi(codes[0]), 0
-	if len(codes) > 1 {
-		shifted = atoi(codes[1])
-	}
-	mods, kind := 1, 1
-	if len(fields) > 1 {
-		m := strings.Split(fields[1], ":")
-		mods = atoi(m[0])
-		if len(m) > 1 {
-			kind = atoi(m[1])
-		}
-	}
-	text := ""
-	if len(fields) > 2 {
-		for _, cp := range strings.Split(fields[2], ":") {
-			if r := rune(atoi(cp)); unicode.IsPrint(r) {
-				text += string(r)
-			}
-		}
-	}
-	return keyFromCode(code, shifted, mods, kind, text)
-}
-
-// keyFromCode maps a key code with its modifiers (1 + shift 1, alt 2, ctrl 4, ...) and
-// event type (1 press, 2 repeat, 3 release) to the agent's keys.
-func keyFromCode(code, shifted, mods, kind int, text string) event {
-	if kind == 3 {
+// key maps a key press.
+func (d *decoder) key(k keys.Key) event {
+	if k.Event == keys.KeyRelease {
 		return nil
 	}
-	m := max(mods-1, 0)
-	shift, alt, ctrl := m&1 != 0, m&2 != 0, m&4 != 0
-	switch code {
-	case 13, 57414: // Enter, keypad Enter
-		if m != 0 {
-			return keyEvent{kind: keyNewline}
-		}
+	mods := k.Mod &^ (keys.ModCapsLock | keys.ModNumLock)
+	switch {
+	case k.Code == keys.KeyEnter && mods == 0:
 		return keyEvent{kind: keyEnter}
-	case 127, 8:
+	case k.Code == keys.KeyEnter && mods&(keys.ModShift|keys.ModAlt) != 0:
+		return keyEvent{kind: keyNewline}
+	case k.Code == keys.KeyBackspace && mods == 0:
 		return keyEvent{kind: keyBackspace}
-	case 27:
+	case k.Code == keys.KeyEscape && mods == 0:
 		return keyEvent{kind: keyEscape}
-	}
-	if ctrl {
-		switch code {
+	case k.Code != keys.KeyRune:
+		return nil
+	case mods == keys.ModCtrl:
+		switch k.Rune {
 		case 'c':
 			return keyEvent{kind: keyCtrlC}
 		case 'd':
 			return keyEvent{kind: keyCtrlD}
 		case 'u':
 			return keyEvent{kind: keyCtrlU}
+		case 'h': // BS, as many terminals send Backspace
+			return keyEvent{kind: keyBackspace}
 		case 'j':
+			if d.lfSubmits {
+				return keyEvent{kind: keyEnter}
+			}
 			return keyEvent{kind: keyNewline}
 		}
 		return nil
-	}
-	if alt {
+	case mods&^keys.ModShift != 0 || k.Rune < 0x20:
 		return nil
 	}
-	if text != "" {
-		return keyEvent{kind: keyText, text: text}
+	if k.Text != "" {
+		return keyEvent{kind: keyText, text: k.Text}
 	}
-	r := rune(code)
-	if shift {
-		if shifted > 0 {
-			r = rune(shifted)
-		} else {
-			r = unicode.ToUpper(r)
+	return keyEvent{kind: keyText, text: string(k.Rune)}
+}
+
+// reply maps a terminal's answer, with its payload.
+func reply(r keys.Reply) event {
+	raw := r.Raw
+	switch {
+	case r.PrimaryDA():
+		return replyEvent{kind: replyDA1, text: string(raw[3 : len(raw)-1])}
+	case bytes.HasPrefix(raw, []byte("\x1b[?")) && bytes.HasSuffix(raw, []byte("u")):
+		if _, ok := r.KittyFlags(); ok {
+			return replyEvent{kind: replyKitty, text: string(raw[3 : len(raw)-1])}
 		}
+	case bytes.HasPrefix(raw, []byte("\x1b[")) && bytes.HasSuffix(raw, []byte("R")):
+		return replyEvent{kind: replyCPR, text: string(raw[2 : len(raw)-1])}
 	}
-	if r < 0x20 || (r >= 57344 && r <= 63743) || !unicode.IsPrint(r) { // controls, functional keys
-		return nil
+	if n, _, _, _, ok := r.Color(); ok && n == 11 {
+		body := bytes.TrimSuffix(bytes.TrimSuffix(raw, []byte("\x1b\\")), []byte("\a"))
+		_, spec, _ := bytes.Cut(body, []byte(";"))
+		return replyEvent{kind: replyOSC11, text: string(spec)}
 	}
-	return keyEvent{kind: keyText, text: string(r)}
-}
-
-// osc decodes ESC ] payload (BEL | ESC \); only the OSC 11 answer is an event.
-func osc(b []byte) (int, event) {
-	n, payload := stringSeq(b)
-	if n == 0 {
-		return 0, nil
-	}
-	if rest, ok := strings.CutPrefix(payload, "11;"); ok {
-		return n, replyEvent{kind: replyOSC11, text: rest}
-	}
-	return n, nil
-}
-
-// stringSeq measures a string sequence (OSC, DCS, APC…) starting at b[0:2], ended by BEL
-// or ST. It returns its length and payload, or 0 when the terminator has not arrived.
-func stringSeq(b []byte) (int, string) {
-	for i := 2; i < len(b); i++ {
-		switch {
-		case b[i] == 0x07:
-			return i + 1, string(b[2:i])
-		case b[i] == 0x1b && i+1 < len(b) && b[i+1] == '\\':
-			return i + 2, string(b[2:i])
-		case b[i] == 0x1b && i+1 < len(b): // an ESC that does not end it: broken, stop here
-			return i, ""
-		}
-	}
-	return 0, ""
-}
-
-// atoi parses a decimal parameter; anything else is 0.
-func atoi(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0
-	}
-	return n
+	return nil
 }

@@ -66,7 +66,7 @@ func TestDecoderTable(t *testing.T) {
 		{"XTVERSION answer skipped", "\x1bP>|xterm(388)\x1b\\k", []event{text("k")}},
 		{"wheel", "\x1b[<64;3;4M\x1b[<65;3;4M", []event{key(keyWheelUp), key(keyWheelDown)}},
 		{"click ignored", "\x1b[<0;3;4M\x1b[<0;3;4m", nil},
-		{"malformed CSI dropped", "\x1b[1\x01x", []event{text("x")}},
+		{"malformed CSI: keys' reading (Alt+[, 1, Ctrl+A, x)", "\x1b[1\x01x", []event{text("1"), text("x")}},
 		{"invalid UTF-8 skipped", "\xffa", []event{text("a")}},
 	}
 	for _, tt := range tests {
@@ -75,8 +75,8 @@ func TestDecoderTable(t *testing.T) {
 			if got := d.feed([]byte(tt.in)); !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("feed(%q) = %#v, want %#v", tt.in, got, tt.want)
 			}
-			if len(d.pending) != 0 || d.pasting {
-				t.Fatalf("left state behind: pending %q pasting %v", d.pending, d.pasting)
+			if d.d.Pending() {
+				t.Fatal("left an incomplete sequence behind")
 			}
 		})
 	}
@@ -130,19 +130,24 @@ func TestDecoderPasteAcrossManyReads(t *testing.T) {
 	}
 }
 
-func TestDecoderBoundsUnterminatedInput(t *testing.T) {
+func TestDecoderBoundsLongPastes(t *testing.T) {
 	var d decoder
-	d.feed([]byte("\x1b]11;" + strings.Repeat("x", 2*maxPending)))
-	if len(d.pending) != 0 {
-		t.Fatalf("an unterminated sequence past the bound is kept (%d bytes)", len(d.pending))
-	}
-	d = decoder{}
-	d.feed([]byte("\x1b[200~"))
+	var got []event
+	got = append(got, d.feed([]byte("\x1b[200~"))...)
 	for range 3 {
-		d.feed([]byte(strings.Repeat("y", maxPaste/2)))
+		got = append(got, d.feed([]byte(strings.Repeat("y", maxPaste/2)))...)
 	}
-	if len(d.paste) != maxPaste {
-		t.Fatalf("paste grew to %d bytes, want the bound %d", len(d.paste), maxPaste)
+	got = append(got, d.feed([]byte("\x1b[201~"))...)
+	total := 0
+	for _, ev := range got {
+		p, ok := ev.(pasteEvent)
+		if !ok || len(p.text) > maxPaste {
+			t.Fatalf("event %T of %d bytes: want pastes of at most %d", ev, len(p.text), maxPaste)
+		}
+		total += len(p.text)
+	}
+	if total != 3*maxPaste/2 {
+		t.Fatalf("pastes carry %d bytes, want %d", total, 3*maxPaste/2)
 	}
 }
 

@@ -2,7 +2,7 @@ package e2e
 
 // End-to-end tests: agentmux runs in a PTY at 120×40 with fake agents (package demo's
 // simulated CLIs) in its panes; each test types keys as a person would and waits for the
-// screen to show the result (see session.waitScreen). The contract under test is UX.md:
+// screen to show the result (see session.waitScreen). The contract under test is the README's:
 // panes side by side with "N name" titles, keys to the focused pane only, prefix + number
 // to move focus, exit codes in borders, quitting with no process left, responsiveness
 // under a flood of output, errors before the screen is taken, and agentmux demo.

@@ -1,7 +1,7 @@
 package e2e
 
 // Relay tests: agentmux links fake agents (the demo's simulated CLIs, answering
-// "NAME heard: first words" after a short busy time) and the tests check, against UX.md,
+// "NAME heard: first words" after a short busy time) and the tests check, against the README,
 // what the agents received: each fake agent logs every message submitted to it and every
 // answer it gives (demo --transcript), so a delivery is compared exactly with the answer
 // it carries. A human message starts each conversation; the relay carries it on. Waits

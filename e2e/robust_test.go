@@ -92,7 +92,7 @@ func TestResizeStorm(t *testing.T) {
 }
 
 // TestChildKilledMidFlood kills a pane's program with SIGKILL while it floods: its border
-// must show that it exited, and agentmux must go on echoing keys in the other pane.
+// must say it was killed (SIGKILL), and agentmux must go on echoing keys in the other pane.
 func TestChildKilledMidFlood(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "flood.pid")
 	s := start(t, script(t, "flood", `echo $$ > "$1"; exec yes flooding`, pidFile), agent("c", "--style", "plain"))
@@ -103,7 +103,7 @@ func TestChildKilledMidFlood(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill the flood: %v", err)
 	}
-	s.waitScreen("pane 1 exited", func(scr *screen) bool { return scr.titleHas(1, "exited (") }, waitLong)
+	s.waitScreen("pane 1 killed", func(scr *screen) bool { return scr.titleHas(1, "killed (SIGKILL)") }, waitLong)
 	s.send(prefix + "2")
 	s.send("still here\r")
 	s.waitScreen("c's answer", func(scr *screen) bool { return scr.paneHas(2, "c heard: still here") }, waitLong)

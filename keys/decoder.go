@@ -53,7 +53,7 @@ type pasting struct {
 
 // Feed decodes p (appended to whatever was pending) and returns the complete events
 // in order. An incomplete sequence at the end stays pending.
-func (d *Decoder) Feed(p []byte) []any {
+func (d *Decoder) Feed(p []byte) []Event {
 	d.buf = append(d.buf, p...)
 	return d.decode(false)
 }
@@ -70,7 +70,7 @@ func (d *Decoder) Pending() bool {
 // key, ESC plus a character is Alt+character, an unfinished CSI is Alt+[ followed by
 // its bytes as keys, a cut UTF-8 character is a KeyUnknown. A bracketed paste in
 // progress is left alone.
-func (d *Decoder) Flush() []any {
+func (d *Decoder) Flush() []Event {
 	if d.paste != nil {
 		return nil
 	}
@@ -88,8 +88,8 @@ func (d *Decoder) held() int {
 
 // decode consumes as much of d.buf as it can. With final set, nothing stays pending
 // except a paste in progress.
-func (d *Decoder) decode(final bool) []any {
-	var evs []any
+func (d *Decoder) decode(final bool) []Event {
+	var evs []Event
 	b := d.buf
 	i := 0
 	for i < len(b) {
@@ -116,8 +116,8 @@ func (d *Decoder) decode(final bool) []any {
 		case beginSkip:
 			d.skip = e.kind
 			evs = append(evs, Reply{Raw: e.raw})
-		default:
-			evs = append(evs, ev)
+		case Event:
+			evs = append(evs, e)
 		}
 		i += n
 	}

@@ -20,5 +20,5 @@
 //
 // Package keys must not import anything of the agentmux project (vterm, ui, relay,
 // parser, ptyhost) nor bubbletea or lipgloss. Its MouseMode and MouseEncoding values
-// mirror vterm's, so the ui converts between them with a plain conversion.
+// mirror vterm's, so the session converts between them with a plain conversion.
 package keys

@@ -1,5 +1,24 @@
 package keys
 
+// Event is one thing the Decoder decoded from the outer terminal's input: a Key, Paste,
+// Mouse, Focus or Reply. The set is closed (the method is unexported), so a type switch
+// over those five is complete.
+type Event interface{ isEvent() }
+
+func (Key) isEvent()   {}
+func (Paste) isEvent() {}
+func (Mouse) isEvent() {}
+func (Focus) isEvent() {}
+func (Reply) isEvent() {}
+
+var (
+	_ Event = Key{}
+	_ Event = Paste{}
+	_ Event = Mouse{}
+	_ Event = Focus{}
+	_ Event = Reply{}
+)
+
 // Paste is a bracketed paste from the outer terminal (ESC[200~ ... ESC[201~), whole.
 // A paste longer than the decoder's MaxPaste arrives as several Paste events in order.
 type Paste struct {
@@ -68,7 +87,7 @@ type Reply struct {
 }
 
 // MouseMode is the mouse tracking a program asked for. The values mirror vterm's
-// MouseMode, so the ui converts with keys.MouseMode(snapshot.Modes.Mouse).
+// MouseMode, so the session converts with keys.MouseMode(snapshot.Modes.Mouse).
 type MouseMode uint8
 
 // The mouse tracking modes (DECSET 9, 1000, 1002, 1003).

@@ -31,7 +31,7 @@ func FuzzDecoder(f *testing.F) {
 			rng ^= rng << 17
 			return rng
 		}
-		check := func(evs []any, what string) {
+		check := func(evs []Event, what string) {
 			for _, ev := range evs {
 				raw := rawOf(ev)
 				if len(raw) == 0 {

@@ -15,7 +15,7 @@ func key(c Code, m Mod) Key { return Key{Code: c, Mod: m} }
 func ch(r rune, m Mod) Key { return Key{Code: KeyRune, Rune: r, Mod: m} }
 
 // describe renders an event without its Raw bytes.
-func describe(ev any) string {
+func describe(ev Event) string {
 	switch e := ev.(type) {
 	case Key:
 		s := "key " + e.String()
@@ -44,7 +44,7 @@ func describe(ev any) string {
 	return fmt.Sprintf("unexpected %T", ev)
 }
 
-func describeAll(evs []any) string {
+func describeAll(evs []Event) string {
 	parts := make([]string, len(evs))
 	for i, ev := range evs {
 		parts[i] = describe(ev)
@@ -69,7 +69,7 @@ func actionName(a MouseAction) string {
 }
 
 // rawOf returns the Raw bytes of any event.
-func rawOf(ev any) []byte {
+func rawOf(ev Event) []byte {
 	switch e := ev.(type) {
 	case Key:
 		return e.Raw

@@ -12,7 +12,7 @@ import (
 )
 
 // decodeOne decodes b completely and returns its events.
-func decodeOne(b []byte) []any {
+func decodeOne(b []byte) []Event {
 	var d Decoder
 	return append(d.Feed(b), d.Flush()...)
 }

@@ -12,8 +12,8 @@ import (
 )
 
 // feedSplit feeds in in pieces of n bytes and returns the events (no Flush).
-func feedSplit(d *Decoder, in string, n int) []any {
-	var evs []any
+func feedSplit(d *Decoder, in string, n int) []Event {
+	var evs []Event
 	for len(in) > 0 {
 		k := min(n, len(in))
 		evs = append(evs, d.Feed([]byte(in[:k]))...)
@@ -82,7 +82,7 @@ func TestPendingAndFlush(t *testing.T) {
 func TestUTF8SplitAcrossFeeds(t *testing.T) {
 	for _, s := range []string{"é", "世", "🙂", "a🙂b"} {
 		var d Decoder
-		var evs []any
+		var evs []Event
 		for i := range len(s) {
 			evs = append(evs, d.Feed([]byte{s[i]})...)
 		}
@@ -110,7 +110,7 @@ func TestPasteAcrossFeeds(t *testing.T) {
 	in := "k\x1b[200~" + text + "\x1b[201~j"
 	for _, n := range []int{1, 2, 5, 6, 7, 4096} {
 		var d Decoder
-		var evs []any
+		var evs []Event
 		for len(in) > 0 {
 			k := min(n, len(in))
 			evs = append(evs, d.Feed([]byte(in[:k]))...)
@@ -176,7 +176,7 @@ func TestBoundedOnGarbage(t *testing.T) {
 		var d Decoder
 		total := 0
 		var raw []byte
-		collect := func(evs []any) {
+		collect := func(evs []Event) {
 			for _, ev := range evs {
 				raw = append(raw, rawOf(ev)...)
 				if _, ok := ev.(Key); ok {

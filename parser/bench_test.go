@@ -1,7 +1,8 @@
 package parser
 
 // Strategy: the performance targets as benchmarks. Delta extraction over a 10,000-row
-// history must take under 5 ms (issue 4); Fresh over the same history, Classify of one
+// history must take under 5 ms (issue 4), and so must a whole main-screen turn's words
+// (MainTurn, "Since"); the content rule (fresh) over the same history, Classify of one
 // screen and Merge of one frame run on every turn end or output event, so they are
 // measured too.
 
@@ -64,7 +65,7 @@ func BenchmarkDelta10k(b *testing.B) {
 	b.ReportAllocs()
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
-		if Delta(p, rows, typed) == "" {
+		if delta(p, rows, typed) == "" {
 			b.Fatal("empty delta")
 		}
 	}
@@ -77,19 +78,19 @@ func BenchmarkFresh10k(b *testing.B) {
 	b.ReportAllocs()
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
-		Fresh(p, before, rows)
+		freshOf(p, before, rows)
 	}
 }
 
 func BenchmarkSince10k(b *testing.B) {
 	p := ProfileFor("claude")
 	rows := history10k()
-	before := rows[:40]
+	before, after := viewOf(rows[:40]), viewOf(rows)
 	typed := []string{"alice (1): please look at step 3 of the plan and say what you would change"}
 	b.ReportAllocs()
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
-		if text, _ := Since(p, before, rows, typed); text == "" {
+		if MainTurn(p, before, after, typed).Text == "" {
 			b.Fatal("empty delta")
 		}
 	}
@@ -111,6 +112,6 @@ func BenchmarkMerge(b *testing.B) {
 	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		acc := append([]string(nil), rows[:1000]...)
-		Merge(acc, rows[980:1020])
+		merge(acc, rows[980:1020], rows[960:1000])
 	}
 }

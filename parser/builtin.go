@@ -1,8 +1,19 @@
 package parser
 
+import "slices"
+
 // The built-in profiles were measured on Claude Code 2.1.330, Codex CLI 0.169.0 and
 // Gemini CLI 0.61.0 (testdata/agent-streams): the patterns below are exactly
 // what those versions print. A user's profiles file can override or extend any of them.
+//
+// Interrupt and clear keys: all three take the defaults, Escape and Ctrl+U. Checked from
+// what each CLI says, not from a run: their own busy rows name Escape ("esc to interrupt"
+// in Claude Code's and Codex's recorded screens, "(esc to cancel" in Gemini CLI's, the
+// busy markers below); Ctrl+U deletes from the cursor to the start of the line in Gemini
+// CLI's keyboard-shortcuts doc, Claude Code's interactive-mode shortcuts and Codex's
+// composer (readline keys). It clears a one-line draft whose cursor is at its end, the
+// only draft the relay sets aside; the relay checks the screen's input row is empty
+// before it types, so a CLI that ignores it costs a delivery's wait, never a draft.
 
 // pats compiles a list of built-in expressions.
 func pats(exprs ...string) []Pattern {
@@ -48,6 +59,8 @@ var builtins = Profiles{
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"● ", "⏺ "},
 		EchoPrefixes:   []string{"❯ "},
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
 	},
 	"codex": {
 		Name:          "codex",
@@ -68,6 +81,7 @@ var builtins = Profiles{
 		),
 		Chrome: pats(append([]string{
 			`^\s*›\s*$`,                          // empty composer
+			`^\s*›\s+Ask Codex to do anything`,   // its placeholder
 			`^\s*[•◦] Working \(`,                // busy row until the first token
 			`^\s*(?:─+ )?Worked for \d`,          // turn summary
 			`^\s*>_ OpenAI Codex`,                // header
@@ -84,6 +98,8 @@ var builtins = Profiles{
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"• "},
 		EchoPrefixes:   []string{"› "},
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
 	},
 	"gemini": {
 		Name:          "gemini",
@@ -118,23 +134,27 @@ var builtins = Profiles{
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"✦ "},
 		EchoPrefixes:   []string{"> "},
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
 	},
 	"generic": Generic(),
 }
 
 // Generic returns the profile used for programs no other profile claims: no title
-// knowledge, a few widespread markers, empty prompts and rules as chrome, and echo rows
-// removed only when they repeat typed text.
+// knowledge, a few widespread markers, rules and spinner rows as chrome, empty prompts as prompts (an
+// agent may print a lone ">" among its words), and echo rows removed only when they
+// repeat typed text.
 func Generic() Profile {
 	return Profile{
-		Name:        "generic",
-		BusyMarkers: pats(`esc to interrupt`),
-		Chrome: pats(append([]string{
-			`^\s*[❯›>$%#]\s*$`,
-		}, commonChrome...)...),
+		Name:           "generic",
+		BusyMarkers:    pats(`esc to interrupt`),
+		Chrome:         pats(append([]string{`esc to interrupt`}, commonChrome...)...), // a spinner row
+		Prompts:        pats(`^\s*[❯›>$%#]\s*$`),
 		AnswerPrefixes: []string{"● ", "✦ "},
 		EchoPrefixes:   []string{"❯ ", "› ", "> "},
 		StrictEcho:     true,
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
 	}
 }
 
@@ -157,7 +177,10 @@ func (p Profile) clone() Profile {
 	p.BusyMarkers = append([]Pattern(nil), p.BusyMarkers...)
 	p.ApprovalMarkers = append([]Pattern(nil), p.ApprovalMarkers...)
 	p.Chrome = append([]Pattern(nil), p.Chrome...)
+	p.Prompts = append([]Pattern(nil), p.Prompts...)
 	p.AnswerPrefixes = append([]string(nil), p.AnswerPrefixes...)
 	p.EchoPrefixes = append([]string(nil), p.EchoPrefixes...)
+	p.Relay.MessagePrefixes = slices.Clone(p.Relay.MessagePrefixes) // nil stays nil: the defaults
+	p.Relay.ThinkingPrefixes = slices.Clone(p.Relay.ThinkingPrefixes)
 	return p
 }

@@ -21,7 +21,7 @@ func TestCodexHeaderDirectoryIsChrome(t *testing.T) {
 			t.Errorf("IsChrome(%q) = %v, want %v", c.row, got, c.chrome)
 		}
 	}
-	got := Delta(p, []string{"  >_ OpenAI Codex (v0.169.0)", "     ~/project", "", "• CODEX-1 to: hi", ""}, nil)
+	got := delta(p, []string{"  >_ OpenAI Codex (v0.169.0)", "     ~/project", "", "• CODEX-1 to: hi", ""}, nil)
 	if got != "CODEX-1 to: hi" {
 		t.Errorf("delta %q, want the answer alone", got)
 	}

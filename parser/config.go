@@ -23,6 +23,9 @@ import (
 //	echo_prefixes = ["> "]
 //	busy_markers = ['Waiting for']
 //
+// Relay commands and the brief have keys of their own (relayTable): relay_prefixes,
+// thinking_prefixes, relay_blocks, max_block_bytes, brief, brief_template.
+//
 // Patterns are Go regular expressions (RE2), matched against one row of text; use TOML
 // literal strings ('...') to keep backslashes as they are. The caller reads the file:
 // by convention profiles.toml in agentmux's folder under os.UserConfigDir (for example
@@ -42,6 +45,7 @@ type profileLists struct {
 	BusyMarkers     []string `toml:"busy_markers"`
 	ApprovalMarkers []string `toml:"approval_markers"`
 	Chrome          []string `toml:"chrome"`
+	Prompts         []string `toml:"prompts"`
 	AnswerPrefixes  []string `toml:"answer_prefixes"`
 	EchoPrefixes    []string `toml:"echo_prefixes"`
 }
@@ -53,6 +57,7 @@ type profileTable struct {
 	LiveRows   *int          `toml:"live_rows"`
 	StrictEcho *bool         `toml:"strict_echo"`
 	Add        *profileLists `toml:"add"`
+	relayTable
 }
 
 // LoadProfiles parses a profiles file (the caller reads it) and returns the built-in
@@ -140,6 +145,9 @@ func buildProfile(name string, t profileTable, have Profiles) (Profile, error) {
 	if t.StrictEcho != nil {
 		p.StrictEcho = *t.StrictEcho
 	}
+	if err := t.relayTable.apply(&p); err != nil {
+		return Profile{}, fmt.Errorf("profile %q: %w", name, err)
+	}
 	if err := setLists(&p, t.profileLists, false); err != nil {
 		return Profile{}, fmt.Errorf("profile %q: %w", name, err)
 	}
@@ -182,6 +190,7 @@ func setLists(p *Profile, l profileLists, add bool) error {
 		{"busy_markers", l.BusyMarkers, &p.BusyMarkers},
 		{"approval_markers", l.ApprovalMarkers, &p.ApprovalMarkers},
 		{"chrome", l.Chrome, &p.Chrome},
+		{"prompts", l.Prompts, &p.Prompts},
 	}
 	for _, s := range pl {
 		if s.src == nil {

@@ -48,7 +48,7 @@ strict_echo = false
 	if a.Name != "aider" || a.LiveRows != 4 || a.StrictEcho || len(a.BusyMarkers) != 1 {
 		t.Errorf("aider = %+v", a)
 	}
-	if ps["mybase"].Name != "mybase" || !ps["mybase"].IsChrome("$ ") {
+	if ps["mybase"].Name != "mybase" || !matchAny(ps["mybase"].Prompts, "$ ") {
 		t.Errorf("mybase does not start from generic")
 	}
 	if ps.For("codex").Name != "codex" {
@@ -89,5 +89,71 @@ func TestLoadProfilesEmpty(t *testing.T) {
 	}
 	if len(ps) != len(Builtins()) {
 		t.Fatalf("got %d profiles, want the %d built-ins", len(ps), len(Builtins()))
+	}
+}
+
+func TestLoadProfilesRelayKeys(t *testing.T) {
+	ps, err := LoadProfiles([]byte(`
+[profile.claude]
+relay_prefixes = [">>relay:", ">>"]
+thinking_prefixes = []
+relay_blocks = false
+max_block_bytes = 4096
+brief = true
+brief_template = "hi {name}"
+
+[profile.mine]
+extends = "claude"
+programs = ["mine"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"claude", "mine"} {
+		p := ps[name]
+		s := p.Relay
+		if len(s.MessagePrefixes) != 2 || s.ThinkingPrefixes == nil || len(s.ThinkingPrefixes) != 0 || !s.NoBlock || s.MaxBlockBytes != 4096 || !p.Brief || p.BriefTemplate != "hi {name}" {
+			t.Errorf("%s: %+v brief %v %q", name, s, p.Brief, p.BriefTemplate)
+		}
+		if got := CommandsWith(s, ">>bob hi\n@relay:bob no\n@thinking:bob no"); len(got) != 1 || got[0].To != "bob" {
+			t.Errorf("%s: parsed %+v", name, got)
+		}
+	}
+	if g := ps["codex"].Relay; g.MessagePrefixes != nil || g.NoBlock {
+		t.Errorf("codex changed: %+v", g)
+	}
+	for _, bad := range []string{
+		"[profile.x]\nrelay_prefixes = [\"\"]",
+		"[profile.x]\nrelay_prefixes = [\"a b\"]",
+		"[profile.x]\nmax_block_bytes = 0",
+		"[profile.x]\nbrief = \"yes\"",
+	} {
+		if _, err := LoadProfiles([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestProfileKeys(t *testing.T) {
+	for _, name := range []string{"claude", "codex", "gemini", "generic"} {
+		p := Builtins()[name]
+		if p.Interrupt() != "\x1b" || p.Clear() != "\x15" {
+			t.Errorf("%s: interrupt %q clear %q, want Escape and Ctrl+U", name, p.Interrupt(), p.Clear())
+		}
+	}
+	ps, err := LoadProfiles([]byte("[profile.aider]\ninterrupt_keys = \"\\u0003\"\nclear_keys = \"\\u0001\\u000b\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := ps["aider"]; a.Interrupt() != "\x03" || a.Clear() != "\x01\x0b" {
+		t.Errorf("aider: interrupt %q clear %q", a.Interrupt(), a.Clear())
+	}
+	if (Profile{}).Clear() != DefaultClearKeys {
+		t.Error("a profile without clear keys does not take the default")
+	}
+	for _, bad := range []string{`clear_keys = ""`, `interrupt_keys = "\r"`} {
+		if _, err := LoadProfiles([]byte("[profile.x]\n" + bad + "\n")); err == nil || !strings.Contains(err.Error(), "keys") {
+			t.Errorf("%s: err %v, want one naming the key", bad, err)
+		}
 	}
 }

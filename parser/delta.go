@@ -6,43 +6,50 @@ import (
 	"unicode/utf8"
 )
 
-// Delta returns the words an agent wrote in lines, the text rows it printed after its
+// delta returns the words an agent wrote in lines, the text rows it printed after its
 // baseline (top to bottom, soft-wrapped rows joined): the program's chrome left out, the
-// echo of typed input left out (typed holds what the relay or the person typed into the
-// program; its echo may be reflowed over several rows), answer glyphs stripped
-// ("● Hello" becomes "Hello"), code indentation kept, runs of blank lines collapsed into
-// one, and leading and trailing blank lines trimmed.
-func Delta(p Profile, lines []string, typed []string) string {
-	text, _ := Extract(p, lines, typed)
+// trailing live block (input box, footers) cut, the echo of typed input left out (typed
+// holds what the relay or the person typed into the program; its echo may be reflowed
+// over several rows), answer glyphs stripped ("● Hello" becomes "Hello"), code
+// indentation kept, runs of blank lines collapsed into one, and leading and trailing
+// blank lines trimmed.
+func delta(p Profile, lines []string, typed []string) string {
+	text, _ := extractLive(p, lines, typed)
 	return text
 }
 
-// Extract is Delta that also returns the index in lines of the last row that gave words
-// to the text, or -1 when the text is empty. A caller moves its baseline past that row.
-func Extract(p Profile, lines []string, typed []string) (string, int) {
+// extractLive is delta that also returns the index in lines of the last row that gave
+// words to the text, or -1 when the text is empty.
+func extractLive(p Profile, lines []string, typed []string) (string, int) {
 	lines = cleanAll(lines)
-	return extract(p, newMatcher(p.Chrome), lines, chromeRows(newMatcher(p.Chrome), lines), typed)
-}
-
-// Since returns the words that are new in lines compared with before (see Fresh), as
-// Extract does for lines[Fresh(p, before, lines):], with the index of the last row that
-// gave words counted in lines. It is what the relay runs at a turn's end, and shares the
-// work of the two steps.
-func Since(p Profile, before, lines []string, typed []string) (string, int) {
 	chrome := newMatcher(p.Chrome)
-	lines = cleanAll(lines)
-	isChrome := chromeRows(chrome, lines)
-	from := fresh(p, chrome, cleanAll(before), lines, isChrome)
-	text, last := extract(p, chrome, lines[from:], isChrome[from:], typed)
-	if last >= 0 {
-		last += from
-	}
-	return text, last
+	return extract(p, chrome, region{rows: lines, isChrome: chromeRows(chrome, lines), live: p.liveMatcher()}, typed)
 }
 
-// extract is Extract on cleaned lines with a matcher for p.Chrome.
-func extract(p Profile, chrome *matcher, lines []string, isChrome []bool, typed []string) (string, int) {
-	end := liveStart(p, chrome, lines)
+// region is the rows of one turn, cleaned, as extract reads them.
+type region struct {
+	rows     []string
+	isChrome []bool
+	// live, when set, cuts the trailing live block (see LiveStart): nothing else told
+	// where the program's input is.
+	live *matcher
+	// prompt is the row the cursor was on when the turn's input was typed (its prompt),
+	// "" when not known: an echo at the region's start may open with it.
+	prompt string
+	// noEcho is set when the echo of what was typed is known to lie before the region.
+	noEcho bool
+}
+
+// extract is delta on a region with a matcher for p.Chrome. The echo of typed text is
+// looked for where the region starts (after a prefix the prompt row shares, or an echo
+// prefix); for a profile without StrictEcho, rows opening with an echo prefix anywhere
+// are input too (see Profile.StrictEcho).
+func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int) {
+	lines, isChrome := rg.rows, rg.isChrome
+	end := len(lines)
+	if rg.live != nil {
+		end = liveStart(p, rg.live, lines)
+	}
 	targets := typedTargets(typed)
 	lead := prefixLeads(p)
 	out := make([]string, 0, end)
@@ -65,31 +72,27 @@ func extract(p Profile, chrome *matcher, lines []string, isChrome []bool, typed 
 		if isChrome[i] {
 			continue
 		}
-		prefixed := lead[firstByte(line)]
-		if pre := p.echoPrefix(line); prefixed && pre > 0 {
-			if j, ok := matchTyped(lines, i, pre, targets); ok {
-				closeBlock()
-				if !p.StrictEcho {
+		if firstContent && len(targets) > 0 && !rg.noEcho {
+			if j, ok := leadingEcho(p, lines, i, rg.prompt, targets); ok {
+				if !p.StrictEcho && p.echoPrefix(line) > 0 {
 					j = max(j, echoBlockEnd(p, lines, isChrome, i, end))
 				}
 				i = j
 				firstContent = false
 				continue
 			}
-			if !p.StrictEcho {
-				closeBlock()
-				i = echoBlockEnd(p, lines, isChrome, i, end)
-				firstContent = false
-				continue
-			}
-		} else if firstContent && len(targets) > 0 {
-			if j, ok := matchTyped(lines, i, 0, targets); ok && prefixlessEcho(line, targets) {
-				i = j
-				firstContent = false
-				continue
-			}
 		}
 		firstContent = false
+		prefixed := lead[firstByte(line)]
+		if pre := p.echoPrefix(line); prefixed && pre > 0 && !p.StrictEcho {
+			closeBlock()
+			j, ok := matchTyped(lines, i, pre, targets)
+			if !ok {
+				j = i
+			}
+			i = max(j, echoBlockEnd(p, lines, isChrome, i, end))
+			continue
+		}
 		if pre := p.answerPrefix(line); prefixed && pre > 0 {
 			closeBlock()
 			answerAt, answerW = len(out), width(strings.TrimLeft(line[:pre], " "))
@@ -105,6 +108,90 @@ func extract(p Profile, chrome *matcher, lines []string, isChrome []bool, typed 
 		dedent(out[b[0]+1:b[1]], b[2])
 	}
 	return joinCollapsed(out), last
+}
+
+// leadingEcho reports whether the rows from i, the first content row of a turn, echo one
+// of the typed targets, and returns the last row of the echo. The echo may open with an
+// echo prefix of p, or with any part of the prompt row it shares (the program printed
+// its prompt and the typed text after it), or with nothing; a row that opens with no
+// echo prefix must spell a whole target or enough of one (see prefixlessEcho).
+func leadingEcho(p Profile, lines []string, i int, prompt string, targets []string) (int, bool) {
+	line := lines[i]
+	best, found := i, false
+	take := func(j int, ok bool) {
+		if ok && (!found || j > best) {
+			best, found = j, true
+		}
+	}
+	if pre := p.echoPrefix(line); pre > 0 {
+		take(matchTyped(lines, i, pre, targets))
+	}
+	// The prompt's own text, then every shorter cut of it down to none (a prompt is short:
+	// cuts past maxPrompt bytes are not tried).
+	n := min(commonPrefix(prompt, line), maxPrompt)
+	for n > 0 && n < len(line) && !utf8.RuneStart(line[n]) {
+		n--
+	}
+	for n >= 0 {
+		if j, ok := matchTyped(lines, i, n, targets); ok && (n > 0 || prefixlessEcho(line, targets)) {
+			take(j, ok)
+		}
+		if n == 0 {
+			break
+		}
+		_, size := utf8.DecodeLastRuneInString(line[:n])
+		n -= size
+	}
+	// The echo that reaches furthest is the echo: a target may begin like another's middle.
+	take(matchTypedTail(lines, i, targets))
+	return best, found
+}
+
+// maxPrompt bounds the prompt text an echo may open with.
+const maxPrompt = 200
+
+// echoTailMin is the least text (white space aside) rows must spell to be taken for the end
+// of an echo whose start scrolled away.
+const echoTailMin = 24
+
+// matchTypedTail reports whether the rows from i spell the end of one of the typed
+// targets, at least echoTailMin characters of it, and returns the echo's last row: a
+// full-screen program showed a long echo at once and its first rows scrolled away before
+// they were seen.
+func matchTypedTail(lines []string, i int, targets []string) (int, bool) {
+	if nonSpace(lines[i]) == "" {
+		return i, false
+	}
+	best, found := i, false
+	for _, t := range targets {
+		var c []byte // the rows' text from i, white space removed
+		for j := i; j < len(lines) && len(c) <= len(t); j++ {
+			row := nonSpace(lines[j])
+			if row == "" {
+				continue
+			}
+			c = append(c, row...)
+			if len(c) <= len(t) && strings.HasSuffix(t, string(c)) && utf8.RuneCount(c) >= echoTailMin && (!found || j > best) {
+				best, found = j, true
+			}
+		}
+	}
+	return best, found
+}
+
+// commonPrefix returns the byte length of the longest common prefix of a and b that ends
+// on a rune boundary.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) {
+		ra, sa := utf8.DecodeRuneInString(a[n:])
+		rb, sb := utf8.DecodeRuneInString(b[n:])
+		if ra != rb || sa != sb {
+			break
+		}
+		n += sa
+	}
+	return n
 }
 
 // chromeRows tells for each cleaned row whether it is chrome (blank rows are not).

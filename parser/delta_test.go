@@ -245,14 +245,14 @@ func TestDelta(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, last := Extract(tt.p, tt.lines, tt.typed)
+			got, last := extractLive(tt.p, tt.lines, tt.typed)
 			if got != tt.want {
 				t.Errorf("Extract text = %q, want %q", got, tt.want)
 			}
 			if last != tt.last {
 				t.Errorf("Extract last = %d, want %d", last, tt.last)
 			}
-			if d := Delta(tt.p, tt.lines, tt.typed); d != got {
+			if d := delta(tt.p, tt.lines, tt.typed); d != got {
 				t.Errorf("Delta = %q, Extract = %q", d, got)
 			}
 		})

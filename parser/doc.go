@@ -1,7 +1,8 @@
 // Package parser turns the text of an agent program's terminal into what the relay needs:
 // whether the program is idle, busy or waiting for approval (Classify), the words it
-// wrote since a point in its output (Fresh, Merge, Delta, Extract), and the relay
-// commands in them (Commands). What each program prints is data, in a Profile: built-ins
+// wrote in a turn (MainTurn for the main screen, from its lines' absolute row numbers and
+// the cursor; Transcript for a full-screen program's frames; see turn.go for the rule),
+// and the relay commands in them (Commands). What each program prints is data, in a Profile: built-ins
 // for Claude Code, Codex and Gemini CLI, a generic one for everything else, overridable
 // by a user's TOML file (LoadProfiles).
 //

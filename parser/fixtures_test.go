@@ -120,40 +120,48 @@ func TestFixtureDelta(t *testing.T) {
 			if Classify(p, base.title, base.screen()) != Idle {
 				t.Fatalf("baseline sample t=%.3f is not idle", base.t)
 			}
-			var lines []string
-			if final.alt {
-				// The relay merges each frame's content rows as output arrives.
-				for _, s := range ss[bi+1:] {
-					scr := s.screen()
-					lines = Merge(lines, scr[:LiveStart(p, scr)])
-				}
-			} else {
-				lines = final.rows[base.hist:] // TextFrom(the baseline's screen top)
-			}
-			fresh := lines[Fresh(p, base.screen(), lines):]
 			for _, typed := range [][]string{{"say hi"}, nil} {
-				got, last := Extract(p, fresh, typed)
+				var got string
+				if final.alt {
+					// The relay merges each frame's content rows as output arrives.
+					tr := NewTranscript(p, base.screen(), -1)
+					for _, s := range ss[bi+1:] {
+						tr.Add(p, s.screen(), -1)
+					}
+					got = tr.Words(p, typed).Text
+				} else {
+					// The main screen from the baseline's screen top, numbered as vterm does.
+					got = MainTurn(p, numbered(base.rows[base.hist:], base.hist), numbered(final.rows[base.hist:], base.hist), typed).Text
+				}
 				if got != answer {
-					t.Errorf("typed %q: delta = %q, want %q\nfresh rows:\n%s", typed, got, answer, strings.Join(fresh, "\n"))
-				}
-				if last < 0 || !strings.Contains(fresh[last], "Line two done.") {
-					t.Errorf("typed %q: last row %d is not the answer's", typed, last)
-				}
-				got, last = Since(p, base.screen(), lines, typed)
-				if got != answer || last < 0 || !strings.Contains(lines[last], "Line two done.") {
-					t.Errorf("typed %q: Since = %q, %d", typed, got, last)
+					t.Errorf("typed %q: words = %q, want %q", typed, got, answer)
 				}
 			}
 			// Nothing new after the turn: a baseline at the final screen yields nothing.
-			again := final.rows[final.hist:]
+			var again string
 			if final.alt {
-				again = Merge(nil, again[:LiveStart(p, again)])
+				tr := NewTranscript(p, final.screen(), -1)
+				tr.Add(p, final.screen(), -1)
+				again = tr.Words(p, nil).Text
+			} else {
+				v := numbered(final.screen(), final.hist)
+				again = MainTurn(p, v, v, nil).Text
 			}
-			if d := Delta(p, again[Fresh(p, final.screen(), again):], nil); d != "" {
-				t.Errorf("delta after the turn = %q, want empty", d)
+			if again != "" {
+				t.Errorf("words after the turn = %q, want none", again)
 			}
 		})
 	}
+}
+
+// numbered returns rows as a main screen whose first row is absolute row top, the cursor
+// not known.
+func numbered(rows []string, top int) View {
+	v := viewOf(rows)
+	for i := range v.Lines {
+		v.Lines[i].N += int64(top)
+	}
+	return v
 }
 
 func TestFixtureClassify(t *testing.T) {

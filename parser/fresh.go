@@ -7,33 +7,24 @@ import (
 	"unicode/utf8"
 )
 
-// Fresh finds where new output starts. before holds the rows a program showed when its
-// baseline was taken (its screen, top to bottom), lines what the program shows now from
-// that point on (the main screen's rows from the old screen top, through history, or the
-// transcript accumulated from a full-screen program's frames with Merge). Fresh returns
-// the index in lines of the first row that is not a repeat of before.
+// fresh finds where new output starts by comparing text, for when rows cannot be told
+// by their place (see MainTurn): the screen was cleared and reprinted, or rows moved.
+// before holds the baseline's rows above its input (cleaned), lines what the program
+// shows now from the same point on (cleaned, isChrome telling its chrome rows). fresh
+// returns the index in lines of the first row that is not a repeat of before.
 //
-// Rows that are blank or chrome never count. The rows of before's trailing live block (the
-// input box, footers) are ignored: they are redrawn anyway. Two rules skip old rows:
+// Rows that are blank or chrome never count. Two rules skip old rows:
 //   - a reprint: when the last rows before held (up to tailRows, with enough text to be
 //     distinctive) appear again, in order and together, everything up to their last
 //     appearance is old (Ink programs clear the screen and reprint the whole transcript).
 //     The same holds for the last streamChars of their text compared without white
 //     space, so a reprint at another width, wrapped differently, is found too;
-//   - rows of lines (after any reprint) that appear in before in the same order are old:
-//     the part of the screen that stayed, even if rows between them were erased or the
-//     screen scrolled. Up to maxRedrawn rows that are not in before but lie between old
-//     rows are old too (redrawn differently: a header's animation frame, a changed
-//     notice); new output starts at the first row not in before after the last old one.
-func Fresh(p Profile, before, lines []string) int {
-	chrome := newMatcher(p.Chrome)
-	lines = cleanAll(lines)
-	return fresh(p, chrome, cleanAll(before), lines, chromeRows(chrome, lines))
-}
-
-// fresh is Fresh on cleaned rows with a matcher for p.Chrome.
-func fresh(p Profile, chrome *matcher, before, lines []string, isChrome []bool) int {
-	before = before[:liveStart(p, chrome, before)]
+//   - the rows at the start of lines (after any reprint) that appear in before in the
+//     same order are old: the part of the screen that stayed, even if rows between them
+//     were erased or the screen scrolled. New output starts at the first row that is not
+//     in before: a row redrawn differently is taken as new rather than risk taking an
+//     answer for old.
+func fresh(chrome *matcher, before, lines []string, isChrome []bool) int {
 	var sigB []string
 	for _, b := range before {
 		if k := sigKey(chrome, b); k != "" {
@@ -58,7 +49,6 @@ func fresh(p Profile, chrome *matcher, before, lines []string, isChrome []bool) 
 	for i, k := range sigB {
 		pos[k] = append(pos[k], i)
 	}
-	newAt, gap := -1, 0 // the first significant row since the last old one that is not old
 	for i := start; i < len(lines); i++ {
 		k := keys[i]
 		if k == "" {
@@ -72,29 +62,12 @@ func fresh(p Profile, chrome *matcher, before, lines []string, isChrome []bool) 
 			}
 		}
 		if next < 0 {
-			if newAt < 0 {
-				newAt = i
-			}
-			if gap++; gap > maxRedrawn {
-				break
-			}
-			continue
+			return i
 		}
-		ptr, newAt, gap = next+1, -1, 0
+		ptr = next + 1
 	}
-	if newAt < 0 {
-		return len(lines)
-	}
-	return newAt
+	return len(lines)
 }
-
-// maxRedrawn is how many significant rows that are not in before may sit between rows
-// that are, and still count as old: rows the program redrew differently above content
-// that stayed (a logo's animation frame, a banner or notice that changed), which must
-// neither count as new nor make the old rows after them look new. A new answer comes
-// after all the old rows, so only a run of old rows after it could be taken for such a
-// redraw; the bound keeps rows far into new output from ever matching a stale row.
-const maxRedrawn = 12
 
 // tailRows is how many of before's last significant rows make up the reprint anchor:
 // enough that only a reprint repeats them all in order (an agent's habitual sign-off of a
@@ -224,62 +197,4 @@ func sigKey(chrome *matcher, row string) string {
 		return ""
 	}
 	return row
-}
-
-// maxMerged bounds the transcript Merge keeps: past it by a quarter, the oldest rows
-// are dropped down to maxMerged.
-const maxMerged = 20000
-
-// mergeBack is how many rows beyond twice a frame's height Merge looks back to align it.
-const mergeBack = 200
-
-// Merge adds one frame of a full-screen program to the transcript accumulated from its
-// earlier frames, so text that scrolled off the top stays. screen holds the frame's
-// content rows (top to bottom, the trailing live block already cut, see LiveStart). The
-// frame is aligned with the transcript's end where the most rows agree (a shift means the
-// content scrolled); the transcript keeps what scrolled away and takes the frame for the
-// rest, since the newest frame is the truest. A frame that aligns nowhere is appended.
-// Like append, Merge may reuse acc's storage: use only the returned slice afterwards.
-func Merge(acc, screen []string) []string {
-	screen = trimBlankEnd(screen)
-	if len(screen) == 0 {
-		return acc
-	}
-	at := len(acc) // where the frame goes: appended unless it aligns
-	bestScore := 0
-	// The previous frame is the end of acc, and may have been much taller than this one
-	// (a logo that went away), so look back further than this frame's height.
-	lo := max(0, len(acc)-2*len(screen)-mergeBack)
-	for s := len(acc); s >= lo; s-- {
-		eq, neq := 0, 0
-		n := min(len(screen), len(acc)-s)
-		for i := 0; i < n; i++ {
-			a, b := acc[s+i], screen[i]
-			if isBlank(a) || isBlank(b) {
-				continue
-			}
-			if a == b {
-				eq++
-			} else {
-				neq++
-			}
-		}
-		if eq > 0 && eq > neq && eq-neq > bestScore {
-			at, bestScore = s, eq-neq
-		}
-	}
-	out := append(acc[:at], screen...)
-	if len(out) > maxMerged+maxMerged/4 {
-		out = append([]string(nil), out[len(out)-maxMerged:]...)
-	}
-	return out
-}
-
-// trimBlankEnd returns rows without its trailing blank rows.
-func trimBlankEnd(rows []string) []string {
-	n := len(rows)
-	for n > 0 && isBlank(rows[n-1]) {
-		n--
-	}
-	return rows[:n]
 }

@@ -3,8 +3,9 @@ package parser
 // Strategy: tables of {screen at the baseline, rows now} → the first new row, covering
 // the ways programs redraw: plain appending, a live region that shrinks and moves (Ink),
 // a scroll into history, a clear-and-reprint of the whole transcript, and rows erased
-// from the middle. Merge is checked on frames of a full-screen program that scrolls,
-// streams into its last row, or changes completely.
+// from the middle (the content rule, fresh, which the relay runs when rows moved).
+// merge is checked on frames of a full-screen program that scrolls, streams into its
+// last row, scrolls under a fixed header, or changes completely.
 
 import (
 	"fmt"
@@ -86,21 +87,21 @@ func TestFresh(t *testing.T) {
 			want:   len(header) + 2 + len(signoff),
 		},
 		{
-			name:   "the header redrawn (a logo animation frame) is no new output",
+			name:   "a header redrawn differently is taken as new rather than risk an answer",
 			before: cat(header2, []string{"", "▎ A notice about modes.", "", "❯ one", "● First answer."}, box),
 			lines:  cat(header, []string{"", "▎ A notice about modes.", "", "❯ one", "● First answer.", "❯ two", "● Second answer."}, box),
-			want:   len(header) + 5,
+			want:   0,
 		},
 		{
-			name:   "the header redrawn and nothing else: nothing new",
-			before: cat(header2, []string{"▎ A notice about modes.", "● First answer."}, box),
-			lines:  cat(header, []string{"▎ A notice about modes.", "● First answer."}, box),
-			want:   len(header) + 2 + len(box),
+			name:   "an answer followed by rows that were there before is new (a prompt printed again)",
+			before: []string{"bot ready.", "bot>"},
+			lines:  []string{"bot ready.", "bot> hello", "answer one", "bot>"},
+			want:   1,
 		},
 		{
 			name:   "a stale row of before far into new output does not make it old",
 			before: cat([]string{"● First answer.", "⚠ transient"}, box),
-			lines:  cat([]string{"● First answer."}, long[:maxRedrawn+1], []string{"⚠ transient"}, box),
+			lines:  cat([]string{"● First answer."}, long[:13], []string{"⚠ transient"}, box),
 			want:   1,
 		},
 		{
@@ -112,7 +113,7 @@ func TestFresh(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Fresh(p, tt.before, tt.lines); got != tt.want {
+			if got := freshOf(p, tt.before, tt.lines); got != tt.want {
 				t.Errorf("Fresh = %d, want %d", got, tt.want)
 			}
 		})
@@ -174,6 +175,17 @@ func TestMerge(t *testing.T) {
 			want:   frame(0, 2, ""),
 		},
 		{
+			name: "scrolling under a fixed header keeps the rows that went under it",
+			frames: [][]string{append([]string{"HEADER"}, frame(0, 5, "")...), append([]string{"HEADER"}, frame(1, 6, "")...),
+				append([]string{"HEADER"}, frame(4, 9, "")...)},
+			want: append([]string{"HEADER"}, frame(0, 9, "")...),
+		},
+		{
+			name:   "scrolled by more than a screenful under a fixed header: appended without the header",
+			frames: [][]string{append([]string{"HEADER"}, frame(0, 3, "")...), append([]string{"HEADER"}, frame(5, 8, "")...)},
+			want:   append(append([]string{"HEADER"}, frame(0, 3, "")...), frame(5, 8, "")...),
+		},
+		{
 			name:   "a frame that aligns nowhere is appended",
 			frames: [][]string{frame(0, 3, ""), {"something else", "entirely"}},
 			want:   append(frame(0, 3, ""), "something else", "entirely"),
@@ -191,9 +203,9 @@ func TestMerge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var acc []string
+			var acc, last []string
 			for _, f := range tt.frames {
-				acc = Merge(acc, f)
+				acc, last = merge(acc, f, last), f
 			}
 			if !reflect.DeepEqual(acc, tt.want) {
 				t.Errorf("Merge = %q, want %q", acc, tt.want)
@@ -210,30 +222,34 @@ func TestRedrawAtAnotherWidthIsNotNew(t *testing.T) {
 		"• A second answer, long enough to be wrapped differently when the",
 		"  pane gets narrower than it was before.",
 	}
-	acc := Merge(nil, frame)
-	acc = Merge(acc, reflow(frame, 30)) // the pane was zoomed out: the same text, rewrapped
-	if n := Fresh(p, frame, acc); Delta(p, acc[n:], nil) != "" {
-		t.Fatalf("a redraw at another width has new words: %q", Delta(p, acc[n:], nil))
+	acc := merge(nil, frame, nil)
+	acc = merge(acc, reflow(frame, 30), frame) // the pane was zoomed out: the same text, rewrapped
+	if n := freshOf(p, frame, acc); delta(p, acc[n:], nil) != "" {
+		t.Fatalf("a redraw at another width has new words: %q", delta(p, acc[n:], nil))
 	}
-	acc = Merge(acc, append(reflow(frame, 30), "• Then a new answer."))
-	if n := Fresh(p, frame, acc); Delta(p, acc[n:], nil) != "Then a new answer." {
-		t.Fatalf("new words after the redraw: %q", Delta(p, acc[n:], nil))
+	acc = merge(acc, append(reflow(frame, 30), "• Then a new answer."), reflow(frame, 30))
+	if n := freshOf(p, frame, acc); delta(p, acc[n:], nil) != "Then a new answer." {
+		t.Fatalf("new words after the redraw: %q", delta(p, acc[n:], nil))
 	}
 }
 
-func TestMergeBounded(t *testing.T) {
-	var acc []string
-	for i := 0; i < maxMerged/10+10; i++ {
+func TestTranscriptBounded(t *testing.T) {
+	p := Generic()
+	tr := NewTranscript(p, []string{"old row"}, -1)
+	for i := 0; i < maxMerged/8+10; i++ {
 		f := make([]string, 10)
 		for j := range f {
 			f[j] = fmt.Sprintf("frame %d row %d", i, j)
 		}
-		acc = Merge(acc, f)
+		tr.Add(p, f, -1)
 	}
-	if len(acc) < maxMerged || len(acc) > maxMerged+maxMerged/4 {
-		t.Fatalf("len = %d, want %d to %d", len(acc), maxMerged, maxMerged+maxMerged/4)
+	if n := len(tr.rows); n < maxMerged || n > maxMerged+maxMerged/4 {
+		t.Fatalf("len = %d, want %d to %d", n, maxMerged, maxMerged+maxMerged/4)
 	}
-	if want := fmt.Sprintf("frame %d row 9", maxMerged/10+9); acc[len(acc)-1] != want {
-		t.Fatalf("last row %q, want %q", acc[len(acc)-1], want)
+	if want := fmt.Sprintf("frame %d row 9", maxMerged/8+9); tr.rows[len(tr.rows)-1] != want {
+		t.Fatalf("last row %q, want %q", tr.rows[len(tr.rows)-1], want)
+	}
+	if tr.old != 0 {
+		t.Fatalf("old = %d after the baseline's rows were dropped, want 0", tr.old)
 	}
 }

@@ -5,8 +5,11 @@ package parser
 // off, so every pattern runs on every row), never invents text, and never lets a chrome
 // row through (a chrome-looking output row must come from a longer, non-chrome row whose
 // glyph or indentation was stripped). FuzzFresh checks bounds and that Fresh of a
-// transcript against itself finds nothing new. FuzzCommands checks that every command is
-// either well-formed or carries an error.
+// transcript against itself finds nothing new. FuzzMainTurn checks that the words of a
+// main-screen turn never panic whatever the rows, their numbers and the cursors, never
+// invent text, and that a screen compared with itself has no words; the same for a
+// full-screen transcript. FuzzCommands checks that every command is either well-formed
+// or carries an error.
 
 import (
 	"strings"
@@ -42,8 +45,8 @@ func FuzzDelta(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text, typed string, which uint8) {
 		p := Builtins()[fuzzProfiles[int(which)%len(fuzzProfiles)]]
 		lines := strings.Split(text, "\n")
-		got, last := Extract(p, lines, []string{typed})
-		ref, refLast := Extract(slowProfile(p), lines, []string{typed})
+		got, last := extractLive(p, lines, []string{typed})
+		ref, refLast := extractLive(slowProfile(p), lines, []string{typed})
 		if got != ref || last != refLast {
 			t.Fatalf("fast %q/%d, reference %q/%d", got, last, ref, refLast)
 		}
@@ -79,17 +82,58 @@ func FuzzFresh(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text, before string, which uint8) {
 		p := Builtins()[fuzzProfiles[int(which)%len(fuzzProfiles)]]
 		lines := strings.Split(text, "\n")
-		n := Fresh(p, strings.Split(before, "\n"), lines)
+		n := freshOf(p, strings.Split(before, "\n"), lines)
 		if n < 0 || n > len(lines) {
 			t.Fatalf("Fresh = %d for %d rows", n, len(lines))
 		}
 		content := lines[:LiveStart(p, lines)]
-		if k := Fresh(p, lines, content); Delta(p, content[k:], nil) != "" {
-			t.Fatalf("a screen compared with itself has new words: %q", Delta(p, content[k:], nil))
+		if k := freshOf(p, lines, content); delta(p, content[k:], nil) != "" {
+			t.Fatalf("a screen compared with itself has new words: %q", delta(p, content[k:], nil))
 		}
 		var acc []string
 		for _, frame := range strings.Split(before, "\f") {
-			acc = Merge(acc, strings.Split(frame, "\n"))
+			acc = merge(acc, strings.Split(frame, "\n"), nil)
+		}
+	})
+}
+
+func FuzzMainTurn(f *testing.F) {
+	f.Add("a ready.\na> ", "a ready.\na> hi\nanswer\na> ", int8(1), int8(3), int8(0), "hi", uint8(3))
+	f.Add("", "x", int8(-1), int8(5), int8(2), "", uint8(0))
+	f.Add("one\n\ntwo\n❯ ", "zero\none\n\ntwo\n❯ hi\n● ok\n❯ ", int8(3), int8(2), int8(-1), "hi", uint8(1))
+	f.Fuzz(func(t *testing.T, before, after string, bcur, acur, shift int8, typed string, which uint8) {
+		p := Builtins()[fuzzProfiles[int(which)%len(fuzzProfiles)]]
+		view := func(text string, top int64, cur int8) View {
+			rows := strings.Split(text, "\n")
+			v := screenAt(rows, top, -1)
+			v.Cursor = top + int64(cur) // anywhere: above, inside or below the rows
+			if c := int(cur); c >= 0 && c < len(rows) {
+				v.Input = rows[c]
+			}
+			if cur < 0 && cur%2 == 0 {
+				v.Cursor = -1
+			}
+			return v
+		}
+		b, a := view(before, 10, bcur), view(after, 10+int64(shift), acur)
+		w := MainTurn(p, b, a, []string{typed})
+		for _, l := range strings.Split(w.Text, "\n") {
+			if l != "" && !strings.Contains(after, strings.TrimSpace(l)) {
+				t.Fatalf("row %q is not in the screen %q", l, after)
+			}
+		}
+		if w := MainTurn(p, a, a, nil); w.Text != "" {
+			t.Fatalf("a screen compared with itself has words: %q", w.Text)
+		}
+		rows := strings.Split(after, "\n")
+		tr := NewTranscript(p, strings.Split(before, "\n"), int(bcur))
+		tr.Add(p, rows, -1)
+		tr.Add(p, rows, int(acur))
+		tr.Words(p, []string{typed})
+		same := NewTranscript(p, rows, int(acur))
+		same.Add(p, rows, int(acur))
+		if w := same.Words(p, nil); w.Text != "" {
+			t.Fatalf("a frame compared with itself has words: %q", w.Text)
 		}
 	})
 }
@@ -101,7 +145,7 @@ func FuzzCommands(f *testing.F) {
 	f.Add("[[RELAY]][[/RELAY]][[RELAY]]")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, c := range Commands(text) {
-			if c.Err == nil && (c.To == "" || strings.TrimSpace(c.Text) == "") {
+			if c.Err == nil && (c.To == "" || c.Kind == "") {
 				t.Fatalf("command without error is incomplete: %+v", c)
 			}
 		}

@@ -28,6 +28,10 @@ type Profile struct {
 	// Chrome matches rows the program draws around the conversation: input box rules,
 	// empty prompts, footers and hints, spinner and status rows, turn summaries, tips.
 	Chrome []Pattern
+	// Prompts match a row that is an empty input prompt (">", "$"): part of the live block
+	// at the bottom of the screen, like chrome, but kept among the words of a turn, where
+	// an agent may print such a row itself.
+	Prompts []Pattern
 	// AnswerPrefixes are the glyphs that open an answer ("● ", "• ", "✦ "); they are
 	// stripped from the delta, and the answer's continuation rows are dedented by their
 	// width when all of them are indented at least that much.
@@ -39,6 +43,37 @@ type Profile struct {
 	// been typed; otherwise every echo block is input, never the agent's words. Set it
 	// for programs whose own output may start with an echo prefix.
 	StrictEcho bool
+
+	// Relay is which relay commands the program's output may hold (see Syntax).
+	Relay Syntax
+	// Brief, when set, types a first message into the program once it is ready: its
+	// name, the other panes and how to address them. BriefTemplate is that message's
+	// text ("" for the relay's default).
+	Brief         bool
+	BriefTemplate string
+	// InterruptKeys stop a busy turn (an urgent message goes in then); ClearKeys empty
+	// the input line (a person's draft is set aside before a delivery, put back after).
+	// Empty: the generic keys, Escape and Ctrl+U (DefaultInterruptKeys, DefaultClearKeys).
+	InterruptKeys, ClearKeys string
+}
+
+// The keys most agent CLIs take to interrupt a turn and to empty the input line.
+const (
+	DefaultInterruptKeys = "\x1b"
+	DefaultClearKeys     = "\x15"
+)
+
+// Interrupt returns the keys that interrupt the program's turn.
+func (p Profile) Interrupt() string { return cmpOr(p.InterruptKeys, DefaultInterruptKeys) }
+
+// Clear returns the keys that empty the program's input line.
+func (p Profile) Clear() string { return cmpOr(p.ClearKeys, DefaultClearKeys) }
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // liveRows returns p.LiveRows or its default.
@@ -47,6 +82,12 @@ func (p Profile) liveRows() int {
 		return p.LiveRows
 	}
 	return 16
+}
+
+// liveMatcher returns a matcher for the rows that may make up the live block: chrome and
+// empty prompts.
+func (p Profile) liveMatcher() *matcher {
+	return newMatcher(append(append([]Pattern(nil), p.Chrome...), p.Prompts...))
 }
 
 // IsChrome reports whether line is one of the program's chrome rows.

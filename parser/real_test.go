@@ -4,7 +4,8 @@ package parser
 // with AGENTS_UPDATE_SCREENS=1) are replayed through the built-in profiles, so CI, which
 // has no real CLIs, keeps the knowledge: Classify must give the recorded state (an
 // approval prompt must say NeedsApproval), and where a turn was recorded, Since must
-// extract exactly the model's words from the screen after the baseline's rows. Each file
+// extract exactly the model's words from the screen after the baseline's rows (MainTurn, the
+// rows numbered from the screen's top, the cursor not known). Each file
 // testdata/screens/real-PROFILE-WHAT.txt holds `# ` comment lines, `@@ title "..."`,
 // `@@ state NAME`, `@@ typed "..."` and `@@ delta "..."` (Go-quoted), then `@@ before`
 // and `@@ screen` sections of text rows.
@@ -97,7 +98,7 @@ func TestRealScreens(t *testing.T) {
 				if rs.typed != "" {
 					typed = []string{rs.typed}
 				}
-				if got, _ := Since(p, rs.before, rs.screen, typed); got != rs.delta {
+				if got := since(p, rs.before, rs.screen, typed); got != rs.delta {
 					t.Errorf("Since = %q\nwant   %q", got, rs.delta)
 				}
 			}

@@ -79,7 +79,7 @@ func LiveRegion(p Profile, screen []string) []string {
 	for end > 0 && isBlank(screen[end-1]) {
 		end--
 	}
-	start := liveStart(p, newMatcher(p.Chrome), screen[:end])
+	start := liveStart(p, p.liveMatcher(), screen[:end])
 	if min := end - p.liveRows(); min < start {
 		start = max(min, 0)
 	}
@@ -87,23 +87,23 @@ func LiveRegion(p Profile, screen []string) []string {
 }
 
 // LiveStart returns the index of the first row of the trailing block of rows that are
-// chrome, blank, or open with an echo prefix (an input box and its draft, the footer,
+// chrome, empty prompts, blank, or open with an echo prefix (an input box and its draft, the footer,
 // spinner and status rows): the rows after the last thing the program settled. With
 // StrictEcho only the last non-blank row may be an echo row (the prompt being typed at).
 // It returns len(screen) when the last row is none of those.
 func LiveStart(p Profile, screen []string) int {
-	return liveStart(p, newMatcher(p.Chrome), screen)
+	return liveStart(p, p.liveMatcher(), screen)
 }
 
-// liveStart is LiveStart with a matcher for p.Chrome.
-func liveStart(p Profile, chrome *matcher, screen []string) int {
+// liveStart is LiveStart with a matcher for p.Chrome and p.Prompts (see liveMatcher).
+func liveStart(p Profile, live *matcher, screen []string) int {
 	i := len(screen)
 	seen := false // a non-blank row is already in the block
 	for i > 0 {
 		row := clean(screen[i-1])
 		if row != "" {
 			echo := p.echoPrefix(row) > 0 && (!p.StrictEcho || !seen)
-			if !echo && !chrome.match(row) {
+			if !echo && !live.match(row) {
 				break
 			}
 			seen = true

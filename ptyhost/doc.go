@@ -11,7 +11,7 @@
 //	Write(b) ──► FIFO ──► writer goroutine ──► PTY master ──► child's stdin
 //	child's stdout ──► PTY master ──► reader goroutine ──► out.Write(chunk)
 //	                                                   └──► Updates() (capacity 1, coalesced)
-//	child exits ──► waiter goroutine ──► ExitCode(); Done() once the reader drained too
+//	child exits ──► waiter goroutine ──► ExitStatus(); Done() once the reader drained too
 //
 // The master is kept in non-blocking mode behind Go's poller, so closing it always
 // unblocks the reader and the writer, even when some stray process still holds the

@@ -17,7 +17,7 @@ import (
 const readBufSize = 32 << 10
 
 // Proc is a child program running in its own PTY and process group. Write, Resize,
-// Updates, Done, ExitCode, ExitState, Pid and Close are safe for concurrent use.
+// Updates, Done, ExitCode, ExitStatus, ExitState, Pid and Close are safe for concurrent use.
 type Proc struct {
 	cmd  *exec.Cmd
 	ptm  *os.File // PTY master, non-blocking (poller-backed); closed only by Close
@@ -215,16 +215,21 @@ func (p *Proc) Resize(cols, rows int) error {
 	return nil
 }
 
-// ExitCode returns the child's exit status once it has exited (valid after Done), -1
-// if a signal killed it, and -1 while it still runs. ExitState has the details.
+// ExitCode returns the child's ExitStatus as an int once it has exited (valid after
+// Done): its exit code, or -N when signal N killed it; it returns -1 while the child
+// still runs. ExitStatus formats it; ExitState has the details.
 func (p *Proc) ExitCode() int {
 	select {
 	case <-p.exited:
-		return p.state.ExitCode()
+		return int(statusOf(p.state))
 	default:
 		return -1
 	}
 }
+
+// ExitStatus returns how the child ended once it has exited (valid after Done); -1
+// while it still runs.
+func (p *Proc) ExitStatus() ExitStatus { return ExitStatus(p.ExitCode()) }
 
 // ExitState returns the child's process state after it exited, nil before.
 func (p *Proc) ExitState() *os.ProcessState {

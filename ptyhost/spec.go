@@ -30,8 +30,9 @@ type Spec struct {
 	Argv []string
 	// Dir is the working directory; "" means the current one.
 	Dir string
-	// Env holds extra KEY=VALUE entries added to os.Environ(). TERM, COLORTERM,
-	// AGENTMUX_PANE and AGENTMUX_NAME are always set by Start and win over Env.
+	// Env holds extra KEY=VALUE entries added to os.Environ() (from which Start drops
+	// COLUMNS, LINES, TMUX and TMUX_PANE). TERM, COLORTERM, AGENTMUX_PANE and
+	// AGENTMUX_NAME are always set by Start and win over Env.
 	Env []string
 	// Cols and Rows are the window size set before the program starts (DefaultCols x
 	// DefaultRows when not positive).
@@ -97,15 +98,24 @@ func LookPath(argv0 string) (string, error) {
 	return "", &NotFoundError{Name: argv0, Err: cause}
 }
 
-// environ builds the child's environment: os.Environ() minus COLUMNS and LINES (which
-// would override the PTY size in curses programs and go stale on resize), then s.Env,
-// then the variables agentmux always sets. exec.Cmd keeps the last of duplicate keys.
+// dropped are the variables of agentmux's own environment that its children do not
+// inherit: COLUMNS and LINES would override the PTY size in curses programs and go stale
+// on resize; TMUX and TMUX_PANE name the tmux pane agentmux runs in, not the child's, so
+// a program calling tmux (or deciding it runs inside tmux) would act on the outer pane.
+var dropped = []string{"COLUMNS=", "LINES=", "TMUX=", "TMUX_PANE="}
+
+// environ builds the child's environment: os.Environ() minus the dropped variables,
+// then s.Env, then the variables agentmux always sets. exec.Cmd keeps the last of
+// duplicate keys.
 func environ(s Spec) []string {
 	base := os.Environ()
 	env := make([]string, 0, len(base)+len(s.Env)+4)
+next:
 	for _, kv := range base {
-		if strings.HasPrefix(kv, "COLUMNS=") || strings.HasPrefix(kv, "LINES=") {
-			continue
+		for _, d := range dropped {
+			if strings.HasPrefix(kv, d) {
+				continue next
+			}
 		}
 		env = append(env, kv)
 	}

@@ -39,13 +39,15 @@ func TestDefaultSize(t *testing.T) {
 func TestEnvironment(t *testing.T) {
 	t.Setenv("TERM", "xterm-kitty")
 	t.Setenv("COLUMNS", "999")
+	t.Setenv("TMUX", "/tmp/tmux-0/default,1234,0")
+	t.Setenv("TMUX_PANE", "%7")
 	p, out := start(t, Spec{
-		Argv: []string{"sh", "-c", `echo "T=$TERM C=$COLORTERM P=$AGENTMUX_PANE N=$AGENTMUX_NAME X=$EXTRA W=${COLUMNS-unset} D=$(pwd)"`},
+		Argv: []string{"sh", "-c", `echo "T=$TERM C=$COLORTERM P=$AGENTMUX_PANE N=$AGENTMUX_NAME X=$EXTRA W=${COLUMNS-unset} M=${TMUX-unset},${TMUX_PANE-unset} D=$(pwd)"`},
 		Env:  []string{"EXTRA=yes", "TERM=dumb"},
 		Pane: 3, Name: "alice", Dir: "/tmp",
 	})
 	waitDone(t, p)
-	want := "T=xterm-256color C=truecolor P=3 N=alice X=yes W=unset D=/tmp"
+	want := "T=xterm-256color C=truecolor P=3 N=alice X=yes W=unset M=unset,unset D=/tmp"
 	if got := strings.TrimSpace(out.String()); got != want {
 		t.Fatalf("env line = %q, want %q", got, want)
 	}
@@ -63,14 +65,53 @@ func TestExitCodeAndOutputDrained(t *testing.T) {
 }
 
 func TestExitBySignal(t *testing.T) {
-	p, _ := start(t, Spec{Argv: []string{"sh", "-c", "kill -KILL $$"}})
-	waitDone(t, p)
-	if got := p.ExitCode(); got != -1 {
-		t.Fatalf("ExitCode = %d, want -1", got)
+	cases := []struct {
+		script string
+		sig    syscall.Signal
+		want   string
+		shell  int
+	}{
+		{"kill -KILL $$", syscall.SIGKILL, "killed (SIGKILL)", 137},
+		{"sleep 0.01; kill -TERM $$", syscall.SIGTERM, "killed (SIGTERM)", 143},
 	}
-	ws, ok := p.ExitState().Sys().(syscall.WaitStatus)
-	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("ExitState = %v, want killed by SIGKILL", p.ExitState())
+	for _, c := range cases {
+		p, _ := start(t, Spec{Argv: []string{"sh", "-c", c.script}})
+		waitDone(t, p)
+		if got := p.ExitCode(); got != -int(c.sig) {
+			t.Errorf("%s: ExitCode = %d, want %d", c.script, got, -int(c.sig))
+		}
+		st := p.ExitStatus()
+		if st.String() != c.want || st.Signal() != c.sig || st.ShellCode() != c.shell {
+			t.Errorf("%s: ExitStatus %q signal %v shell code %d, want %q %v %d", c.script, st, st.Signal(), st.ShellCode(), c.want, c.sig, c.shell)
+		}
+		ws, ok := p.ExitState().Sys().(syscall.WaitStatus)
+		if !ok || !ws.Signaled() || ws.Signal() != c.sig {
+			t.Errorf("%s: ExitState = %v, want killed by %v", c.script, p.ExitState(), c.sig)
+		}
+	}
+}
+
+func TestExitStatusString(t *testing.T) {
+	cases := []struct {
+		s     ExitStatus
+		want  string
+		shell int
+	}{
+		{0, "exited (0)", 0},
+		{3, "exited (3)", 3},
+		{255, "exited (255)", 255},
+		{ExitStatus(-int(syscall.SIGSEGV)), "killed (SIGSEGV)", 128 + int(syscall.SIGSEGV)},
+		{ExitStatus(-int(syscall.SIGINT)), "killed (SIGINT)", 130},
+		{ExitStatus(-int(syscall.SIGHUP)), "killed (SIGHUP)", 129},
+		{-40, "killed (signal 40)", 168},
+	}
+	for _, c := range cases {
+		if got := c.s.String(); got != c.want {
+			t.Errorf("ExitStatus(%d).String() = %q, want %q", int(c.s), got, c.want)
+		}
+		if got := c.s.ShellCode(); got != c.shell {
+			t.Errorf("ExitStatus(%d).ShellCode() = %d, want %d", int(c.s), got, c.shell)
+		}
 	}
 }
 

@@ -9,16 +9,26 @@ import (
 	"github.com/agentmux/agentmux/parser"
 )
 
-// Explicit addressing: an agent may address another pane itself, by writing a line
-// `@relay:NAME message` or a block `[[RELAY]]{"to": "NAME", "text": "..."}[[/RELAY]]` in
-// a turn (NAME is a pane's name or number). Every pane's turns are watched for them,
-// linked or not: they are the agents' own requests, so they work between any two panes.
-// A turn that holds valid commands delivers each command's message to its addressee
-// only, instead of the whole turn to the sender's group. The loop limits still hold:
-// between two members of one group a command spends a turn of the group's budget (and
-// severs it when spent); between panes that are not in one group it spends a turn of a
-// direct budget of --turns per pair of panes, which a person's link of either pane
-// renews.
+// Explicit addressing: an agent may address another pane itself with a relay command
+// (parser.Parser: `@relay:NAME message`, `@thinking:NAME ...`, [[RELAY]] blocks), NAME
+// being a pane's name or number, or `*` for every other pane. Every pane's turns are
+// read for them, with the syntax of its profile and a parser of its own, so a fenced
+// code block opened in one turn still hides commands in the next.
+//
+// Addressing is opt-in, since text an agent merely displays (a file, a web page, a
+// log) must not become a prompt in another agent: a pane may address the members of
+// its own group; other panes only when the person turned addressing on, for the
+// session (Config.Address, --address) or for that pane (Address events). A command
+// that may not go is noted in the log, never sent.
+//
+// A turn that holds commands delivers each to its addressee only, instead of the whole
+// turn to the sender's group. Messages and actions are typed (an action as its body,
+// then its data as JSON); thinking and state are never typed into an agent: they are
+// log entries of their own (Entry.Kind), for history and protocol clients. The loop
+// limits still hold: between two members of one group a typed command spends a turn of
+// the group's budget (and severs it when spent); between panes that are not in one
+// group it spends a turn of a direct budget of --turns per pair of panes, which a
+// person's link of either pane renews. A broadcast spends one turn per pane it reaches.
 
 // pair is an unordered pair of pane numbers.
 type pair [2]int
@@ -38,6 +48,10 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 			r.notice(now, p.id, "%d %s wrote a relay command that was not sent: %v", p.id, p.name, c.Err)
 			continue
 		}
+		if c.To == "*" {
+			r.broadcast(p, c, now)
+			continue
+		}
 		q := r.addressee(c.To)
 		switch {
 		case q == nil:
@@ -46,26 +60,67 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 		case q == p:
 			r.notice(now, p.id, "%d %s addressed itself: not sent", p.id, p.name)
 			continue
-		}
-		if g := p.group; g != nil && g == q.group {
-			if g.used >= g.budget {
-				continue // severed below already; nothing more this turn
-			}
-			g.used++
-			r.queue(p, q, c.Text, now)
-			if g.used >= g.budget {
-				r.sever(g, now)
-			}
+		case !r.mayAddress(p, q):
+			r.notice(now, p.id, "%d %s addressed %d %s: not sent: addressing panes not linked with it is off (--address, or turn it on for %d)", p.id, p.name, q.id, q.name, p.id)
 			continue
 		}
-		k := pairOf(p.id, q.id)
-		if r.direct[k] >= r.cfg.Turns {
-			r.notice(now, p.id, "direct budget spent (%d/%d) between %d and %d: @relay from %d %s not sent; link them to continue", r.direct[k], r.cfg.Turns, k[0], k[1], p.id, p.name)
-			continue
-		}
-		r.direct[k]++
-		r.queue(p, q, c.Text, now)
+		r.send(p, q, c, now)
 	}
+}
+
+// broadcast sends c to every other live pane p may address, in pane order.
+func (r *Relay) broadcast(p *pane, c parser.Command, now time.Time) {
+	n := 0
+	for _, id := range r.order {
+		if q := r.live(id); q != nil && q != p && r.mayAddress(p, q) {
+			r.send(p, q, c, now)
+			n++
+		}
+	}
+	if n == 0 {
+		r.notice(now, p.id, "%d %s addressed every pane (*): no pane it may address", p.id, p.name)
+	}
+}
+
+// mayAddress reports whether p's commands may reach q: members of one group always;
+// others when addressing is on for the session or for p.
+func (r *Relay) mayAddress(p, q *pane) bool {
+	return p.group != nil && p.group == q.group || r.cfg.Address || p.address
+}
+
+// send delivers one command from p to q: typed, within the budgets, for a message or an
+// action; logged only for thinking and state.
+func (r *Relay) send(p, q *pane, c parser.Command, now time.Time) {
+	if !c.Kind.Typed() {
+		r.logKind(p, q, c, now)
+		return
+	}
+	text := c.Body
+	if c.Data != nil {
+		text = strings.TrimRight(text, "\n") + "\n" + string(c.Data)
+	}
+	if strings.TrimSpace(text) == "" {
+		r.notice(now, p.id, "%d %s sent %d %s an empty %s: not sent", p.id, p.name, q.id, q.name, c.Kind)
+		return
+	}
+	if g := p.group; g != nil && g == q.group {
+		if g.used >= g.budget {
+			return // severed below already; nothing more this turn
+		}
+		g.used++
+		r.queue(p, q, text, c, now)
+		if g.used >= g.budget {
+			r.sever(g, now)
+		}
+		return
+	}
+	k := pairOf(p.id, q.id)
+	if r.direct[k] >= r.cfg.Turns {
+		r.notice(now, p.id, "direct budget spent (%d/%d) between %d and %d: @relay from %d %s not sent; link them to continue", r.direct[k], r.cfg.Turns, k[0], k[1], p.id, p.name)
+		return
+	}
+	r.direct[k]++
+	r.queue(p, q, text, c, now)
 }
 
 // addressee returns the live pane named to (its name, case-insensitively, or its
@@ -83,20 +138,22 @@ func (r *Relay) addressee(to string) *pane {
 	return nil
 }
 
-// queue puts a delivery of text from p into q's queue.
-func (r *Relay) queue(p, q *pane, text string, now time.Time) {
+// queue puts a delivery of text, c's words, from p into q's queue.
+func (r *Relay) queue(p, q *pane, text string, c parser.Command, now time.Time) {
 	words := cut(sanitize(text, true), r.cfg.Limit)
 	r.nDeliv++
 	d := &delivery{id: r.nDeliv, from: p.id, to: q.id, words: words, framed: frame(r.cfg.Template, p.name, p.id, words), phase: Waiting}
 	d.entry = r.log(Entry{
 		At: now, Delivery: d.id, From: p.id, FromName: p.name, To: q.id, ToName: q.name,
-		Size: utf8.RuneCountInString(words), Words: summary(words), Phase: Waiting, Note: "addressed by @relay",
+		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Note: "addressed by @relay",
+		Kind: c.Kind, Thread: c.Thread,
 	})
 	q.queue = append(q.queue, d)
 }
 
 // renewDirect restores the direct budgets of every pair with pane id (a person linked it).
 func (r *Relay) renewDirect(id int) {
+	r.renewExternal(id)
 	for k := range r.direct {
 		if k[0] == id || k[1] == id {
 			delete(r.direct, k)

@@ -2,7 +2,9 @@ package relay
 
 // Strategy: the fake-clock simulation (sim_test.go). Agents print turns holding
 // `@relay:NAME message` lines or [[RELAY]] blocks; the test checks who is typed into,
-// with what, and that the group or direct budget limits them.
+// with what, and that the group or direct budget limits them. Unlinked panes address
+// each other here with addressing on for the session (--address); kinds_test.go has
+// what happens when it is off.
 
 import (
 	"strings"
@@ -32,7 +34,7 @@ func (h *harness) typedTo(id int) []string {
 }
 
 func TestAddressUnlinked(t *testing.T) {
-	h, alice := trio(t, Config{})
+	h, alice := trio(t, Config{Address: true})
 	alice.answer("Let me ask.\n@relay:bob can you check the tests?")
 	h.run(10 * time.Second)
 	got := h.typedTo(2)
@@ -48,8 +50,8 @@ func TestAddressUnlinked(t *testing.T) {
 }
 
 func TestAddressByNumberAndBlock(t *testing.T) {
-	h, alice := trio(t, Config{})
-	alice.answer(`[[RELAY]]{"to": "3", "text": "hello carol"}[[/RELAY]]`)
+	h, alice := trio(t, Config{Address: true})
+	alice.answer(`[[RELAY]]{"to": "3", "type": "message", "text": "hello carol"}[[/RELAY]]`)
 	h.run(10 * time.Second)
 	if got := h.typedTo(3); len(got) != 1 || !strings.HasSuffix(got[0], "hello carol") {
 		t.Fatalf("carol was typed %q", got)
@@ -57,7 +59,7 @@ func TestAddressByNumberAndBlock(t *testing.T) {
 }
 
 func TestAddressDirectBudget(t *testing.T) {
-	h, alice := trio(t, Config{Turns: 2})
+	h, alice := trio(t, Config{Address: true, Turns: 2})
 	for i, at := range []time.Duration{10, 20, 30} {
 		alice.answer("@relay:bob message " + string(rune('A'+i)))
 		h.run(at * time.Second)
@@ -94,7 +96,7 @@ func TestAddressInGroupSpendsGroupBudget(t *testing.T) {
 }
 
 func TestAddressBadCommandsNotSent(t *testing.T) {
-	h, alice := trio(t, Config{})
+	h, alice := trio(t, Config{Address: true})
 	alice.answer("@relay:nobody hello\n@relay:alice me\n[[RELAY]]{bad json}[[/RELAY]]")
 	h.run(10 * time.Second)
 	if len(h.typed) != 0 {

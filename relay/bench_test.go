@@ -85,7 +85,7 @@ func BenchmarkTurnToType(b *testing.B) {
 	}
 }
 
-// BenchmarkIdleToType measures the "decided idle to first byte typed": a
+// BenchmarkIdleToType measures the target "decided idle to first byte typed": a
 // delivery waits for bob; bob's quiet deadline passes; Tick returns the Type action.
 func BenchmarkIdleToType(b *testing.B) {
 	now := t0

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,21 +24,39 @@ type delivery struct {
 	deadline time.Time // Submitted: when the confirm window closes
 	retried  bool      // the carriage return was sent a second time
 	entry    *Entry
+
+	fromName string    // the sender's name (Send, notices)
+	opts     Options   // a Send's options (zero for relayed turns: sequential)
+	expires  time.Time // not typed by then: expired (zero: never)
+	quiet    bool      // a notice whose answer is not relayed
 }
 
 // endTurn takes the words p wrote since its baseline, moves the baseline, and queues a
 // delivery to every other member while the group's budget lasts.
 func (r *Relay) endTurn(p *pane, now time.Time) {
-	text := p.delta()
+	w := p.delta()
+	turn := p.turn
 	p.setBaseline()
-	if strings.TrimSpace(text) == "" || echoOf(text, p.typed) && p.group == nil {
+	text := w.Text
+	if strings.TrimSpace(text) == "" {
+		if p.group != nil && (turn || w.Redrawn) {
+			// Never silent: the person sees why nothing moved.
+			why := ""
+			if w.Redrawn {
+				why = " (it redrew rows it had shown before)"
+			}
+			r.notice(now, p.id, "%d %s finished a turn: nothing new found to relay%s", p.id, p.name, why)
+		}
+		return
+	}
+	if echoOf(text, p.typed) && p.group == nil {
 		return
 	}
 	if echoOf(text, p.typed) {
 		r.notice(now, p.id, "%d %s repeated what was typed into it: not relayed", p.id, p.name)
 		return
 	}
-	if cmds := parser.Commands(text); len(cmds) > 0 {
+	if cmds := p.commands(text); len(cmds) > 0 {
 		r.route(p, cmds, now)
 		return
 	}
@@ -65,7 +84,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		d := &delivery{id: r.nDeliv, from: p.id, to: id, words: words, framed: framed, phase: Waiting}
 		d.entry = r.log(Entry{
 			At: now, Delivery: d.id, From: p.id, FromName: p.name, To: id, ToName: q.name,
-			Size: utf8.RuneCountInString(words), Words: summary(words), Phase: Waiting,
+			Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting,
 		})
 		q.queue = append(q.queue, d)
 	}
@@ -88,20 +107,55 @@ func (r *Relay) blocked(p *pane, now time.Time) (Phase, bool) {
 	return 0, false
 }
 
-// typeNext types p's next delivery: the baseline moves first, so neither the text nor
-// its echo ever counts as p's words.
+// typeNext types p's next batch (batch.go): the baseline moves first, so neither the
+// text nor its echo ever counts as p's words.
 func (r *Relay) typeNext(p *pane, now time.Time) Action {
-	d := p.queue[0]
-	p.queue = p.queue[1:]
+	parts := slices.Clone(p.queue[:r.batch(p)])
+	p.queue = p.queue[len(parts):]
+	d := parts[0]
 	bracketed := p.scr.Info().BracketedPaste
-	text := sanitize(d.framed, bracketed)
+	framed := make([]string, len(parts))
+	for i, x := range parts {
+		framed[i] = x.framed
+	}
+	text := sanitize(strings.Join(framed, "\n\n"), bracketed)
 	p.setBaseline()
+	for _, x := range parts {
+		p.remember(x.words)
+	}
 	p.remember(text)
-	p.remember(d.words)
-	p.inflight = d
-	d.typedAt, d.submitAt = now, now.Add(r.cfg.SubmitDelay)
-	r.setPhase(d, Typed, now, "")
-	return Type{Pane: p.id, Delivery: d.id, Text: text, Bracketed: bracketed}
+	p.inflight, p.parts = d, parts[1:]
+	if d.quiet {
+		p.brief = d // its answer is not relayed, as the brief's
+	}
+	if a := p.aside; a != nil {
+		a.n += len(parts)
+		a.typed = true
+	}
+	t := Type{Pane: p.id, Delivery: d.id, Text: text, Bracketed: bracketed}
+	for _, x := range parts {
+		x.typedAt = now
+		r.setPhase(x, Typed, now, "")
+		if len(parts) > 1 {
+			t.Parts = append(t.Parts, x.id)
+		}
+	}
+	d.submitAt = now.Add(r.cfg.SubmitDelay)
+	return t
+}
+
+// flight sets the phase of every delivery in p's in-flight batch; a final phase lands
+// it (a confirmed one notifies its sender).
+func (r *Relay) flight(p *pane, ph Phase, now time.Time, note string) {
+	for _, d := range append([]*delivery{p.inflight}, p.parts...) {
+		r.setPhase(d, ph, now, note)
+		if ph == Confirmed {
+			r.notify(d, now)
+		}
+	}
+	if ph.Final() {
+		p.inflight, p.parts = nil, nil
+	}
 }
 
 // advance moves p's in-flight delivery on: the submit after the delay, then a second
@@ -116,7 +170,7 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 			return acts
 		}
 		d.deadline = now.Add(r.cfg.Confirm)
-		r.setPhase(d, Submitted, now, "")
+		r.flight(p, Submitted, now, "")
 		return append(acts, Submit{Pane: p.id, Delivery: d.id})
 	case Submitted:
 		if now.Before(d.deadline) {
@@ -125,18 +179,16 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 		if !p.lastKey.IsZero() && !p.lastKey.Before(d.typedAt) {
 			// A person typed there since (their keys follow the first carriage return):
 			// another one would submit their half-typed words.
-			r.setPhase(d, Failed, now, "the target never went busy; not submitted again: a person is typing there")
-			p.inflight = nil
+			r.flight(p, Failed, now, "the target never went busy; not submitted again: a person is typing there")
 			return acts
 		}
 		if !d.retried {
 			d.retried = true
 			d.deadline = now.Add(r.cfg.Confirm)
-			r.setPhase(d, Submitted, now, "no reaction: carriage return sent again")
+			r.flight(p, Submitted, now, "no reaction: carriage return sent again")
 			return append(acts, Submit{Pane: p.id, Delivery: d.id})
 		}
-		r.setPhase(d, Failed, now, "the target never went busy")
-		p.inflight = nil
+		r.flight(p, Failed, now, "the target never went busy")
 	}
 	return acts
 }
@@ -147,12 +199,12 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 func (r *Relay) confirm(p *pane, d *delivery, now time.Time) {
 	switch {
 	case p.state == parser.Busy, p.state == parser.Unknown:
-	case p.delta() != "":
+	case p.delta().Text != "":
 	default:
 		return
 	}
-	r.setPhase(d, Confirmed, now, "")
-	p.inflight = nil
+	r.flight(p, Confirmed, now, "")
+	p.turn = true // it took the delivery: a turn is under way
 }
 
 // setPhase records a delivery's new phase in it and its log entry.

@@ -4,7 +4,9 @@ package relay
 // screens and titles the fuzzer writes, and checks the invariants no sequence may break:
 // nothing is written to a pane after it exited, a carriage return only follows its own
 // delivery's typing, a delivery is typed at most once, a group never spends more than
-// its budget, and a requested wake-up always lies in the future.
+// its budget, and a requested wake-up always lies in the future. With messages sent in
+// every mode, reminders and drafts the host reports: no keys come between a delivery's
+// typing and its submit, and a draft typed back is never submitted.
 
 import (
 	"testing"
@@ -44,7 +46,7 @@ func FuzzRelay(f *testing.F) {
 
 // fuzzRelayBody is one FuzzRelay run.
 func fuzzRelayBody(t *testing.T, ops []byte) {
-	r := New(Config{Turns: 3})
+	r := New(Config{Turns: 3, Delivery: Delivery{InputStale: 2 * time.Second, MaxBatch: 2}})
 	now := t0
 	scr := map[int]*scriptScreen{}
 	for id := 1; id <= 3; id++ {
@@ -53,6 +55,8 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 	}
 	exited := map[int]bool{}
 	typedDeliv := map[int]int{} // delivery → pane
+	awaiting := map[int]int{}   // pane → delivery typed, not yet submitted
+	restored := map[int]bool{}  // pane → a draft was typed back since the last delivery
 	check := func(acts []Action) {
 		for _, a := range acts {
 			if exited[a.Target()] {
@@ -60,13 +64,31 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 			}
 			switch a := a.(type) {
 			case Type:
-				if _, dup := typedDeliv[a.Delivery]; dup {
-					t.Fatalf("delivery %d typed twice", a.Delivery)
+				parts := a.Parts
+				if parts == nil {
+					parts = []int{a.Delivery}
 				}
-				typedDeliv[a.Delivery] = a.Pane
+				for _, d := range parts {
+					if _, dup := typedDeliv[d]; dup {
+						t.Fatalf("delivery %d typed twice", d)
+					}
+					typedDeliv[d] = a.Pane
+				}
+				awaiting[a.Pane], restored[a.Pane] = a.Delivery, false
 			case Submit:
 				if p, ok := typedDeliv[a.Delivery]; !ok || p != a.Pane {
 					t.Fatalf("submit of delivery %d to %d without its typing", a.Delivery, a.Pane)
+				}
+				if restored[a.Pane] {
+					t.Fatalf("carriage return into %d after its draft was typed back", a.Pane)
+				}
+				delete(awaiting, a.Pane)
+			case Keys:
+				if d, ok := awaiting[a.Pane]; ok {
+					t.Fatalf("%s keys into %d between delivery %d's typing and its submit", a.Purpose, a.Pane, d)
+				}
+				if a.Purpose == PutBack {
+					restored[a.Pane] = true
 				}
 			}
 		}
@@ -80,7 +102,7 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 		}
 	}
 	for i := 0; i+1 < len(ops); i += 2 {
-		op, arg := ops[i]%12, int(ops[i+1])
+		op, arg := ops[i]%15, int(ops[i+1])
 		id := arg%3 + 1
 		s := scr[id]
 		switch op {
@@ -91,6 +113,7 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 		case 2:
 			check(r.Handle(Unlink{Pane: id}, now))
 		case 3:
+			check(r.Tick(now)) // what was due before the exit may still go into the pane
 			exited[id] = true
 			check(r.Handle(Exit{Pane: id}, now))
 		case 4, 5:
@@ -116,6 +139,16 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 				now = at
 				check(r.Tick(now))
 			}
+		case 12:
+			check(r.Handle(Send{From: (arg / 3) % 4, FromName: "ops", To: id, Text: "m", Options: Options{
+				Mode: Mode(arg / 12 % 3), Timeout: time.Duration(arg%4) * time.Second,
+				NotifyOnDelivery: arg%2 == 0, NotifyAfter: time.Duration(arg%3) * time.Second,
+			}}, now))
+			r.TakeMail()
+		case 13:
+			check(r.Handle(Remind{Pane: id, Text: "r", After: time.Duration(arg%5) * time.Second}, now))
+		case 14:
+			check(r.Handle(Keystroke{Pane: id, Draft: true, Text: "hello"}, now))
 		}
 	}
 }

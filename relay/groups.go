@@ -93,12 +93,13 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 	if g == nil {
 		return
 	}
+	label := g.label() // the members as the status line showed them, before p leaves
 	p.group = nil
 	p.setBaseline()
 	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })
 	r.dropQueue(p, now, why)
 	if len(g.members) < 2 {
-		r.notice(now, 0, "group %d ended: one member left", g.id)
+		r.notice(now, 0, "%s ended: pane %d left", label, p.id)
 		r.dissolve(g)
 	}
 }
@@ -127,10 +128,11 @@ func (r *Relay) exit(p *pane, now time.Time) {
 		r.leave(p, now, "target exited")
 	}
 	r.dropQueue(p, now, "target exited")
-	if d := p.inflight; d != nil {
-		r.setPhase(d, Dropped, now, "target exited")
-		p.inflight = nil
+	if p.inflight != nil {
+		r.flight(p, Dropped, now, "target exited")
 	}
+	r.unset(p, now, "the pane exited")
+	p.clearing = nil
 	p.exited = true
 	r.notice(now, p.id, "%d %s exited", p.id, p.name)
 }

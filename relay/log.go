@@ -31,6 +31,8 @@ const (
 	Failed
 	// Dropped means the delivery was abandoned: the target left, exited or was closed.
 	Dropped
+	// Expired means the delivery was not typed within its timeout: it never will be.
+	Expired
 )
 
 // String returns the phase as the relay log shows it.
@@ -52,6 +54,8 @@ func (p Phase) String() string {
 		return "failed"
 	case Dropped:
 		return "dropped"
+	case Expired:
+		return "expired"
 	}
 	return fmt.Sprintf("phase(%d)", int(p))
 }
@@ -79,6 +83,18 @@ type Entry struct {
 	Phase Phase
 	// Note says more: why a delivery was dropped, or the notice itself.
 	Note string
+	// Kind is the kind of the relay command behind the entry ("" for a turn or a
+	// notice): a message or action is a delivery; a thinking or state command is never
+	// typed, and is an entry of its own (Delivery 0) with its whole Body, for history
+	// and protocol clients. Thread is the command's thread.
+	Kind   parser.Kind
+	Thread string
+	// Body is the whole text behind Words: a delivery's words as typed (frame excluded,
+	// at most Config.Limit characters, so the log stays bounded at LogLimit entries of
+	// that), or a thinking or state command's body; "" for a notice.
+	Body string
+	// Mode is a sent message's mode (Sequential for everything else).
+	Mode Mode
 }
 
 // String renders the entry as one relay-log line.
@@ -88,6 +104,9 @@ func (e Entry) String() string {
 		return ts + "  " + e.Note
 	}
 	s := fmt.Sprintf("%s  %d %s → %d %s  %d chars  %q  %s", ts, e.From, e.FromName, e.To, e.ToName, e.Size, e.Words, e.Phase)
+	if e.Mode != Sequential {
+		s += "  " + e.Mode.String()
+	}
 	if e.Note != "" {
 		s += " (" + e.Note + ")"
 	}
@@ -221,6 +240,8 @@ type PaneStatus struct {
 	Typed bool
 	// Exited is true once the pane's program exited or it was closed.
 	Exited bool
+	// Aside is true while the person's draft is set aside for deliveries (aside.go).
+	Aside bool
 }
 
 // Pane returns a pane's status, and false for a pane never opened.
@@ -237,6 +258,7 @@ func (r *Relay) Pane(id int) (PaneStatus, bool) {
 		Waiting: len(p.queue),
 		Typed:   p.inflight != nil && p.inflight.phase == Typed,
 		Exited:  p.exited,
+		Aside:   p.aside != nil,
 	}
 	if s.State == parser.Unknown && p.quietFor(r.now, r.cfg) {
 		s.State = parser.Idle

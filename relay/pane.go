@@ -26,25 +26,43 @@ type pane struct {
 
 	group *group
 
-	// The baseline (members only): everything the pane showed when it was taken is old.
-	// baseTop is the main screen's top row then and baseMain its text from there;
-	// baseAlt the content rows of the alternate screen if it was active. acc gathers the
-	// alternate screen's frames since, so an answer longer than the screen stays whole.
-	baseTop  int64
-	baseMain []string
-	baseAlt  []string
-	acc      []string
-	accAlt   bool // acc holds frames
-	printed  bool // output arrived since the baseline
-	typed    []string
+	// The baseline: everything the pane showed when it was taken is old. base is the main
+	// screen's text from its top row (baseTop) then, with the cursor; tr gathers the alternate
+	// screen's frames since (seeded with the frame then, if it was active), so an answer
+	// longer than the screen stays whole.
+	baseTop int64
+	base    parser.View
+	tr      *parser.Transcript
+	printed bool // output arrived since the baseline
+	// turn is set when a turn is under way since the baseline: text was submitted into
+	// the pane, or its program said it was busy. A turn that yields no words is noted.
+	turn  bool
+	typed []string
 
 	// The person at the keyboard.
 	draft   bool
 	lastKey time.Time
 	held    bool
 
+	// The delivery rules (aside.go, batch.go): the draft as the host tracks it, a draft
+	// set aside and when one was put back, a draft the screen would not clear, clear
+	// keys waiting for the screen, when an urgent message interrupted the pane.
+	draftText    string
+	aside        *aside
+	restoredAt   time.Time
+	noAside      string
+	clearing     *clearing
+	interrupted  time.Time
+	interruptFor *delivery
+
 	queue    []*delivery
 	inflight *delivery
+	parts    []*delivery // the rest of inflight's batch
+
+	program string         // its program, for the brief
+	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
+	address bool           // the person let its output address panes not linked with it
+	brief   *delivery      // the brief typed into it, until the turn answering it ends
 }
 
 // quiet returns how long the pane must stay quiet to count as idle given what its
@@ -136,59 +154,72 @@ func (p *pane) observe() {
 	}
 	rows := p.scr.ScreenText()
 	p.state = parser.Classify(p.prof, info.Title, rows)
-	if !p.started && !p.bootTurn && p.state == parser.Busy && p.group != nil && p.outSeen {
-		// Busy before it ever was idle: what it shows now is its banner, what follows a
-		// turn it takes by itself (an agent started with a task or an opening line).
+	if !p.started && !p.bootTurn && !p.turn && p.state == parser.Busy && p.group != nil && p.outSeen {
+		// Busy before it ever was idle, and not with text typed into it: what it shows now
+		// is its banner, what follows a turn it takes by itself (an agent started with a
+		// task or an opening line).
 		p.bootTurn = true
 		p.setBaseline()
-		p.printed = true
+		p.printed, p.turn = true, true
 		return
 	}
-	if info.AltScreen {
-		p.acc = parser.Merge(p.acc, rows[:parser.LiveStart(p.prof, rows)])
-		p.accAlt = true
+	if p.state == parser.Busy && p.started {
+		p.turn = true
 	}
+	if info.AltScreen {
+		if p.tr == nil {
+			p.tr = parser.NewTranscript(p.prof, nil, -1)
+		}
+		p.tr.Add(p.prof, rows, -1)
+	}
+}
+
+// view returns the pane's main screen from absolute row top: its text, and the cursor
+// when the host tells it and the main screen is active.
+func (p *pane) view(info Info, top int64) parser.View {
+	v := parser.View{Lines: p.scr.TextFrom(top), Cursor: -1}
+	if info.HasCursor && !info.AltScreen {
+		if rows := p.scr.ScreenText(); info.CursorRow >= 0 && info.CursorRow < len(rows) {
+			v.Cursor, v.Input = p.scr.ScreenTop()+int64(info.CursorRow), rows[info.CursorRow]
+		}
+	}
+	return v
+}
+
+// altCursor returns the cursor's row on the alternate screen, -1 when not known.
+func altCursor(info Info) int {
+	if info.HasCursor && info.AltScreen {
+		return info.CursorRow
+	}
+	return -1
 }
 
 // setBaseline makes everything the pane shows now old.
 func (p *pane) setBaseline() {
-	p.printed = false
-	p.acc, p.accAlt = nil, false
+	p.printed, p.turn = false, false
+	info := p.scr.Info()
 	p.baseTop = p.scr.ScreenTop()
-	p.baseMain = lineTexts(p.scr.TextFrom(p.baseTop))
-	p.baseAlt = nil
-	if p.scr.Info().AltScreen {
-		rows := p.scr.ScreenText()
-		p.baseAlt = append([]string(nil), rows[:parser.LiveStart(p.prof, rows)]...)
+	p.base = p.view(info, p.baseTop)
+	p.tr = nil
+	if info.AltScreen {
+		p.tr = parser.NewTranscript(p.prof, p.scr.ScreenText(), altCursor(info))
 	}
 }
 
 // delta returns the words the pane wrote since its baseline. A turn spent on the
-// alternate screen is read from the frames gathered during it (the last one included),
-// any other from the main screen's text since the baseline's screen top.
-func (p *pane) delta() string {
+// alternate screen is read from the frames gathered during it (the last one, drawn at
+// its prompt, included), any other from the main screen's text since the baseline's
+// screen top.
+func (p *pane) delta() parser.Words {
 	info := p.scr.Info()
 	if info.AltScreen && !info.MidFrame {
-		rows := p.scr.ScreenText()
-		p.acc = parser.Merge(p.acc, rows[:parser.LiveStart(p.prof, rows)])
-		p.accAlt = true
-	}
-	if p.accAlt {
-		before := p.baseAlt
-		if before == nil {
-			before = p.baseMain
+		if p.tr == nil {
+			p.tr = parser.NewTranscript(p.prof, nil, -1)
 		}
-		text, _ := parser.Since(p.prof, before, p.acc, p.typed)
-		return text
+		p.tr.Add(p.prof, p.scr.ScreenText(), altCursor(info))
 	}
-	text, _ := parser.Since(p.prof, p.baseMain, lineTexts(p.scr.TextFrom(p.baseTop)), p.typed)
-	return text
-}
-
-func lineTexts(ls []Line) []string {
-	out := make([]string, len(ls))
-	for i, l := range ls {
-		out[i] = l.Text
+	if p.tr != nil {
+		return p.tr.Words(p.prof, p.typed)
 	}
-	return out
+	return parser.MainTurn(p.prof, p.base, p.view(info, p.baseTop), p.typed)
 }

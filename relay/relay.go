@@ -8,7 +8,7 @@ import (
 )
 
 // Relay is the state machine. It is not safe for concurrent use: one goroutine (the
-// UI's update loop) owns it and calls Handle, Tick and the accessors.
+// session's loop) owns it and calls Handle, Tick and the accessors.
 type Relay struct {
 	cfg     Config
 	panes   map[int]*pane
@@ -17,9 +17,14 @@ type Relay struct {
 	nGroups int          // groups ever made, for IDs
 	nDeliv  int          // deliveries ever made, for IDs
 	direct  map[pair]int // turns spent by @relay commands between panes not in one group
-	entries []*Entry
-	logged  int       // entries ever logged
-	now     time.Time // the latest time seen
+	// external counts the turns external members spent into each pane (message.go).
+	external map[extPair]int
+	entries  []*Entry
+	logged   int       // entries ever logged
+	now      time.Time // the latest time seen
+	timers   []*timer  // reminders and notices to come (modes.go)
+	mail     []Mail    // notices for senders that are not panes, until taken
+	person   int       // the pane a person's event is about, while the deadlines before it run
 }
 
 // New returns a relay with no panes.
@@ -43,7 +48,16 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	}
 	// Deadlines that passed before the event count first, even if the host's timer was
 	// late: a pane quiet for --idle before this output had started, a turn had ended.
+	// But a person's key is the final check before a draft is set aside or an urgent
+	// message clears an input line: it wins over a deadline at the same moment.
+	switch e := ev.(type) {
+	case Keystroke:
+		r.person = e.Pane
+	case Sent:
+		r.person = e.Pane
+	}
 	acts := r.step(now)
+	r.person = 0
 	switch e := ev.(type) {
 	case Open:
 		r.open(e, now)
@@ -53,13 +67,22 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		}
 	case Keystroke:
 		if p := r.live(e.Pane); p != nil {
-			p.draft, p.lastKey = e.Draft, now
+			p.draft, p.lastKey, p.draftText = e.Draft, now, e.Text
+			if !e.Draft {
+				p.draftText = ""
+			}
 		}
 	case Sent:
 		if p := r.live(e.Pane); p != nil {
+			r.submitted(p, now)
 			p.remember(e.Text)
-			p.draft, p.lastKey = false, now
+			p.draft, p.lastKey, p.draftText = false, now, ""
+			p.turn = true
 		}
+	case Send:
+		r.post(e, now)
+	case Remind:
+		r.remind(e, now)
 	case Hold:
 		if p := r.live(e.Pane); p != nil && p.held != e.On {
 			p.held = e.On
@@ -81,6 +104,12 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	case Exit:
 		if p := r.live(e.Pane); p != nil {
 			r.exit(p, now)
+		}
+	case Address:
+		r.setAddress(e, now)
+	case Brief:
+		if p := r.live(e.Pane); p != nil {
+			r.queueBrief(p, now)
 		}
 	}
 	return append(acts, r.step(now)...)
@@ -107,10 +136,33 @@ func (r *Relay) NextWake() (time.Time, bool) {
 			best, ok = t, true
 		}
 	}
+	for _, t := range r.timers {
+		consider(t.at)
+	}
 	for _, id := range r.order {
 		p := r.panes[id]
 		if p.exited {
 			continue
+		}
+		for _, d := range p.queue {
+			if !d.expires.IsZero() {
+				consider(d.expires)
+			}
+		}
+		if c := p.clearing; c != nil {
+			consider(c.deadline)
+			continue
+		}
+		if !p.interrupted.IsZero() {
+			consider(p.interrupted.Add(r.cfg.UrgentDelay))
+		}
+		if p.aside != nil && p.inflight == nil {
+			if at, ok := p.idleAt(r.cfg); ok {
+				consider(at)
+			}
+		}
+		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.noAside != p.draftText {
+			consider(later(p.lastKey, p.restoredAt).Add(r.cfg.InputStale))
 		}
 		if !p.started {
 			if at, ok := p.startAt(r.cfg); ok {
@@ -158,7 +210,7 @@ func (r *Relay) open(e Open, now time.Time) {
 	if old := r.live(e.Pane); old != nil {
 		r.exit(old, now)
 	}
-	p := &pane{id: e.Pane, name: e.Name, prof: e.Profile, scr: e.Screen, lastOut: now}
+	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now}
 	if p.prof.Name == "" {
 		p.prof = parser.Generic()
 	}
@@ -190,12 +242,15 @@ func (r *Relay) step(now time.Time) []Action {
 			if len(p.typed) == 0 && !p.bootTurn {
 				p.setBaseline() // a banner printed while starting is no turn
 			}
+			if r.cfg.Brief || p.prof.Brief {
+				r.queueBrief(p, now)
+			}
 		}
 	}
 	for _, id := range r.order {
 		p := r.panes[id]
-		if !p.exited && p.started && p.printed && p.inflight == nil && !p.draft && p.quietFor(now, r.cfg) {
-			r.endTurn(p, now)
+		if !p.exited && p.started && p.printed && p.inflight == nil && !p.draft && p.clearing == nil && p.quietFor(now, r.cfg) {
+			r.turnEnded(p, now)
 		}
 	}
 	for _, id := range r.order {
@@ -203,16 +258,46 @@ func (r *Relay) step(now time.Time) []Action {
 			acts = r.advance(p, now, acts)
 		}
 	}
+	r.fire(now)
 	for _, id := range r.order {
 		p := r.panes[id]
-		if p.exited || p.inflight != nil || len(p.queue) == 0 {
+		if p.exited {
 			continue
 		}
-		if why, ok := r.blocked(p, now); ok {
-			r.setPhase(p.queue[0], why, now, "")
+		r.expire(p, now)
+		if p.inflight != nil {
 			continue
 		}
-		acts = append(acts, r.typeNext(p, now))
+		switch {
+		case p.clearing != nil:
+			acts = r.cleared(p, now, acts)
+		case r.restoreDue(p, now):
+			acts = r.restore(p, now, acts)
+		case len(p.queue) > 0:
+			acts = r.ready(p, now, acts)
+		}
 	}
 	return acts
+}
+
+// submitted moves p's baseline to where a person's text was just submitted, its cursor
+// on the input row, unless a turn is under way: what the pane printed before (a turn of
+// its own the person's draft held back, relayed now, or a banner while it started) is
+// not part of the turn the text starts.
+func (r *Relay) submitted(p *pane, now time.Time) {
+	switch {
+	case p.inflight != nil || p.turn || p.bootTurn:
+	case p.started && p.printed:
+		r.endTurn(p, now)
+	case !p.started:
+		p.setBaseline()
+	}
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

@@ -164,7 +164,7 @@ func TestUnlinkAndExitMidQueue(t *testing.T) {
 			if got := h.phases(); !reflect.DeepEqual(got, []string{"1→2 dropped"}) {
 				t.Errorf("phases %q", got)
 			}
-			if len(h.r.Status().Groups) != 0 || !containsNote(h.notes(), "ended: one member left") {
+			if len(h.r.Status().Groups) != 0 || !containsNote(h.notes(), "1⇄2 ended: pane 2 left") {
 				t.Errorf("group did not end: %+v %q", h.r.Status(), h.notes())
 			}
 		})

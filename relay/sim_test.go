@@ -84,6 +84,34 @@ type fakeAgent struct {
 	inputs    []string               // everything submitted to it
 	pending   []simEvent             // scheduled output
 	onSubmit  func(a *fakeAgent, in string)
+	// Keys: an interrupt stops a busy turn unless noInterrupt; the clear keys empty the
+	// input row clearLag later, or never with noClear.
+	noInterrupt, noClear bool
+	clearLag             time.Duration
+	clearKeep            int    // the clear keys leave the draft's last clearKeep bytes (a cursor inside it)
+	placeholder          string // what the input row shows when it is empty
+}
+
+// keys is what the agent does with Keys written to it.
+func (a *fakeAgent) keys(k Keys) {
+	switch k.Purpose {
+	case Interrupt:
+		if a.busy && !a.noInterrupt {
+			a.busy, a.pending = false, nil
+			a.h.output(a.id)
+		}
+	case ClearLine:
+		clear := func() { a.draft = a.draft[len(a.draft)-min(a.clearKeep, len(a.draft)):]; a.h.output(a.id) }
+		switch {
+		case a.noClear:
+		case a.clearLag > 0:
+			a.pending = append(a.pending, simEvent{at: a.h.now.Add(a.clearLag), fn: clear})
+		default:
+			clear()
+		}
+	case PutBack:
+		a.typeText(k.Seq)
+	}
 }
 
 type simEvent struct {
@@ -104,6 +132,9 @@ func (a *fakeAgent) title() string {
 func (a *fakeAgent) inputRow() []string {
 	if a.approval {
 		return []string{"Do you want to proceed?", "> 1. Yes"}
+	}
+	if a.draft == "" && a.placeholder != "" {
+		return []string{"> " + a.placeholder}
 	}
 	return []string{"> " + strings.ReplaceAll(a.draft, "\n", " ")}
 }
@@ -183,6 +214,7 @@ type typedRec struct {
 	to        int
 	text      string
 	bracketed bool
+	parts     []int
 }
 
 // harness runs a relay and fake agents on a fake clock.
@@ -228,7 +260,7 @@ func (h *harness) apply(acts []Action) {
 		h.writes[act.Target()] = append(h.writes[act.Target()], string(act.Bytes()))
 		switch act := act.(type) {
 		case Type:
-			h.typed = append(h.typed, typedRec{at: h.now, to: act.Pane, text: act.Text, bracketed: act.Bracketed})
+			h.typed = append(h.typed, typedRec{at: h.now, to: act.Pane, text: act.Text, bracketed: act.Bracketed, parts: act.Parts})
 			if a != nil {
 				a.typeText(act.Text)
 			}
@@ -236,6 +268,10 @@ func (h *harness) apply(acts []Action) {
 			h.submits = append(h.submits, typedRec{at: h.now, to: act.Pane})
 			if a != nil {
 				a.enter()
+			}
+		case Keys:
+			if a != nil {
+				a.keys(act)
 			}
 		}
 	}
@@ -251,6 +287,17 @@ func (h *harness) person(id int, text string) {
 	}
 	h.handle(Sent{Pane: id, Text: text})
 	a.enter()
+}
+
+// draft types text into pane id's input row as a person does, not sending it; the host
+// reports the draft it tracks with each key.
+func (h *harness) draft(id int, text string) {
+	a := h.agents[id]
+	for _, r := range text {
+		a.draft += string(r)
+		h.handle(Keystroke{Pane: id, Draft: true, Text: a.draft})
+		h.output(id)
+	}
 }
 
 // run advances the clock through relay wake-ups and agent events up to d after t0.

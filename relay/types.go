@@ -23,13 +23,10 @@ type Screen interface {
 	TextFrom(n int64) []Line
 }
 
-// Line is one logical line of main-screen text.
-type Line struct {
-	// N is the absolute number of the line's first row.
-	N int64
-	// Text is the line's text, trailing blanks trimmed.
-	Text string
-}
+// Line is one logical line of main-screen text: N is the absolute number of its first
+// row, Text its text with trailing blanks trimmed (the parser's type, so the relay hands
+// a screen's lines to the parser as they are).
+type Line = parser.Line
 
 // Info is what the relay reads about a terminal besides its text.
 type Info struct {
@@ -42,6 +39,12 @@ type Info struct {
 	// MidFrame is true while the program holds synchronized output (mode 2026) on: the
 	// screen is half drawn and not worth reading.
 	MidFrame bool
+	// HasCursor is true when CursorRow says where the cursor is (shown or hidden): the row
+	// of the active screen it is on, counted from the screen's top. A program waiting for
+	// input keeps it on its input row, which tells the relay where a turn's output starts
+	// and stops; without it the relay judges by the profile's chrome alone.
+	HasCursor bool
+	CursorRow int
 }
 
 // Config holds the relay's tunables. Zero fields take the defaults.
@@ -73,6 +76,31 @@ type Config struct {
 	Template string
 	// LogLimit is how many relay log entries are kept (500).
 	LogLimit int
+	// Address lets every pane's relay commands reach panes not linked with it
+	// (--address); otherwise only linked members, and panes the person turned
+	// addressing on for (Address events), may address others.
+	Address bool
+	// Brief types the brief into every pane once it is ready (--brief); a profile's
+	// Brief does it for that program's panes.
+	Brief bool
+	// Delivery holds the delivery rules' tunables ([delivery] in config.toml).
+	Delivery
+}
+
+// Delivery holds the tunables of the delivery rules (modes.go, aside.go, batch.go), as
+// config.toml's [delivery] table sets them. Zero fields take the defaults.
+type Delivery struct {
+	// InputStale is how long a person's draft must stay unchanged before deliveries
+	// waiting behind it set it aside, go, and put it back (input_stale_timeout, 2 min).
+	InputStale time.Duration
+	// MaxBatch is the most messages one paste carries (max_batch, 10).
+	MaxBatch int
+	// UrgentDelay is the longest an urgent message waits for the interrupted agent to
+	// show idle (urgent_delay, 500 ms).
+	UrgentDelay time.Duration
+	// DefaultTimeout is the timeout of a Send without one of its own (default_timeout;
+	// 0: none).
+	DefaultTimeout time.Duration
 }
 
 // DefaultTemplate is the attribution a delivery carries unless configured otherwise.
@@ -108,6 +136,16 @@ func (c Config) withDefaults() Config {
 	if c.LogLimit <= 0 {
 		c.LogLimit = 500
 	}
+	if c.InputStale <= 0 {
+		c.InputStale = 2 * time.Minute
+	}
+	if c.MaxBatch <= 0 {
+		c.MaxBatch = 10
+	}
+	if c.UrgentDelay <= 0 {
+		c.UrgentDelay = 500 * time.Millisecond
+	}
+	c.DefaultTimeout = max(c.DefaultTimeout, 0)
 	return c
 }
 
@@ -122,6 +160,9 @@ type Open struct {
 	Name    string
 	Profile parser.Profile
 	Screen  Screen
+	// Program is the program (its base name is shown in the brief; "" shows the
+	// profile's name).
+	Program string
 }
 
 // Output reports that a pane's terminal received new bytes (coalesced: once per burst
@@ -130,14 +171,19 @@ type Output struct{ Pane int }
 
 // Keystroke reports a key a person typed into a pane. Draft is true while the person
 // has unsent input there (the host tracks it from the keys it forwards: printable keys
-// and pastes add, Enter and Ctrl+C/U clear).
+// and pastes add, Enter and Ctrl+C/U clear). Text is that draft as the host tracks it
+// ("" when it does not): only a known draft that the pane's screen shows as it is can
+// be set aside and put back (aside.go); an unknown one holds deliveries until the
+// person sends or clears it.
 type Keystroke struct {
 	Pane  int
 	Draft bool
+	Text  string
 }
 
 // Sent reports that a person submitted Text in a pane (pressed Enter on a draft). The
-// relay remembers it so its echo never becomes part of a delta.
+// relay remembers it so its echo never becomes part of a delta, and the turn it starts
+// is read from the pane's input row as it is then (see Relay).
 type Sent struct {
 	Pane int
 	Text string
@@ -183,14 +229,16 @@ type Action interface {
 	Bytes() []byte
 }
 
-// Type types a delivery into a pane: as one bracketed paste when the program enabled
-// bracketed paste, otherwise as plain text with newlines turned into spaces. Text is
-// already free of control characters and paste markers.
+// Type types a delivery, or a batch of them (Parts), into a pane: as one bracketed
+// paste when the program enabled bracketed paste, otherwise as plain text with newlines
+// turned into spaces. Text is already free of control characters and paste markers.
 type Type struct {
 	Pane      int
 	Delivery  int
 	Text      string
 	Bracketed bool
+	// Parts are the deliveries a batch joins (Delivery first), nil for one alone.
+	Parts []int
 }
 
 // Submit sends the lone carriage return that submits a typed delivery. Between a Type
@@ -221,7 +269,46 @@ func (s Submit) Target() int { return s.Pane }
 // Bytes returns "\r".
 func (s Submit) Bytes() []byte { return []byte{'\r'} }
 
+// Keys writes keys that are no delivery: a profile's interrupt or clear keys, or a
+// person's draft typed back after deliveries went past it (without Enter).
+type Keys struct {
+	Pane    int
+	Seq     string
+	Purpose Purpose
+}
+
+// Purpose says why Keys are written.
+type Purpose int
+
+// The purposes of Keys.
+const (
+	// Interrupt stops a busy agent for an urgent message (Profile.InterruptKeys).
+	Interrupt Purpose = iota
+	// ClearLine empties the input line (Profile.ClearKeys).
+	ClearLine
+	// PutBack types a person's draft back, as it was, without Enter.
+	PutBack
+)
+
+// String names the purpose.
+func (p Purpose) String() string {
+	switch p {
+	case Interrupt:
+		return "interrupt"
+	case ClearLine:
+		return "clear line"
+	}
+	return "put back"
+}
+
+// Target returns the pane to write to.
+func (k Keys) Target() int { return k.Pane }
+
+// Bytes returns the keys.
+func (k Keys) Bytes() []byte { return []byte(k.Seq) }
+
 var (
 	_ Action = Type{}
 	_ Action = Submit{}
+	_ Action = Keys{}
 )

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -18,25 +19,44 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		// release events: a stray one has nowhere meaningful to go.
 		return nil
 	}
+	if esc, rest, ok := keys.SplitEscape(k); ok && !m.prefix.Matches(k) && m.prefix.Matches(rest) {
+		// Esc and the prefix typed together read as Alt+prefix (ESC, then the prefix's
+		// byte): take them as the two presses they are.
+		return tea.Batch(m.handleKey(esc), m.handleKey(rest))
+	}
 	switch m.mode {
 	case modeConfirm:
 		return m.answerConfirm(k)
 	case modeHelp:
-		m.mode = modeNormal
-		m.frameOK = false
-		if m.prefix.Matches(k) {
-			m.mode = modePrefix
-		}
+		m.helpKey(k)
 		return nil
 	case modePrefix:
 		m.mode = modeNormal
-		m.frameOK = false
+		m.fr.invalidate()
 		return m.runCommand(k)
+	case modeSearch:
+		if m.prefix.Matches(k) {
+			m.mode = modePrefix // the prefix cancels the search
+			m.fr.invalidate()
+			return nil
+		}
+		m.searchKey(k)
+		return nil
+	case modeDigit:
+		cmd, used := m.secondDigit(k)
+		if used {
+			return cmd
+		}
+		return tea.Batch(cmd, m.handleKey(k))
 	case modeLink:
 		m.mode = modeNormal
-		m.frameOK = false
+		m.fr.invalidate()
 		if n, ok := digitKey(k); ok {
-			return m.linkWith(n)
+			return m.firstDigit(n, true)
+		}
+		if isEscape(k) {
+			m.setStatus("") // cancelled quietly: the prompt goes too
+			return nil
 		}
 		m.setStatus("link cancelled")
 		return nil
@@ -46,7 +66,7 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 	}
 	if m.prefix.Matches(k) {
 		m.mode = modePrefix
-		m.frameOK = false
+		m.fr.invalidate()
 		return nil
 	}
 	if m.logv.open {
@@ -60,89 +80,50 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 	return m.forwardKey(k)
 }
 
-// forwardKey sends k to the focused pane, encoded for the modes its program set now,
-// and tells the relay a person typed there (its draft holds deliveries into the pane).
+// forwardKey sends k to the focused pane; the session encodes it for the modes its
+// program set and tells the relay a person typed there (a draft holds deliveries).
 func (m *model) forwardKey(k keys.Key) tea.Cmd {
-	p := m.focusedPane()
-	if p == nil {
+	v := m.focused()
+	if v == nil {
 		return nil
 	}
-	if p.Exited {
-		m.setStatus(fmt.Sprintf("pane %d has exited: %s x closes it", p.ID, prefixLabel(m.cfg.PrefixSpec)))
+	if v.exited() {
+		m.setStatus(fmt.Sprintf("pane %d has exited: %s x closes it", m.focus, prefixLabel(m.cfg.PrefixSpec)))
 		return nil
 	}
-	md := p.Term.Snapshot().Modes
-	mode := keys.Mode{AppCursor: md.AppCursor, AppKeypad: md.AppKeypad}
-	if m.host.KittyKeyboard() {
-		mode.KittyFlags = md.KittyFlags
-	}
-	m.toPane(p.ID, keys.Encode(k, mode))
-	echo := m.expectEcho(p.ID)
-	m.rl.key(p.ID, k, m.now())
-	return tea.Batch(echo, m.afterRelay())
+	m.s.Key(m.focus, k)
+	m.pace.expectEcho(m.focus, m.now())
+	return nil
 }
 
-// toPane writes what the person sends to pane id (keys, pastes, mouse and focus reports)
-// through the relay wire's input gate, so it never lands inside a delivery the relay has
-// typed but not yet submitted.
-func (m *model) toPane(id int, b []byte) { m.rl.input(id, b) }
-
-// handlePaste delivers a paste to the focused pane as one bracketed paste when its
-// program enabled mode 2004, as plain bytes otherwise. A pending prefix, question or
-// help is cancelled first: a paste is never swallowed by a prompt.
+// handlePaste delivers a paste to the focused pane (the session makes it one bracketed
+// paste when its program enabled mode 2004). A pending prefix, question or help is
+// cancelled first: a paste is never swallowed by a prompt.
 func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 	if m.mode != modeNormal {
 		m.mode, m.confirm = modeNormal, nil
-		m.frameOK = false
+		m.fr.invalidate()
 	}
-	p := m.focusedPane()
-	if p == nil || p.Exited {
+	v := m.focused()
+	if v == nil || v.exited() {
 		return nil
 	}
-	if v := m.views[p.ID]; v != nil && v.scroll != nil {
+	if v.scroll != nil {
 		m.leaveScroll(v)
 	}
 	if m.logv.open {
 		m.toggleLog() // the paste goes to the pane, whose input row the log covered
 	}
-	m.toPane(p.ID, keys.EncodePaste(ev.Text, p.Term.Snapshot().Modes.BracketedPaste))
-	echo := m.expectEcho(p.ID)
-	m.rl.paste(p.ID, ev.Text, m.now())
-	return tea.Batch(echo, m.afterRelay())
-}
-
-// handleFocus forwards the outer terminal's focus change to every pane whose program
-// asked for focus events (they are all on screen; moving between panes sends nothing).
-func (m *model) handleFocus(ev keys.Focus) {
-	for _, p := range m.host.Panes() {
-		if !p.Exited && p.Term.Snapshot().Modes.FocusEvents {
-			m.toPane(p.ID, keys.EncodeFocus(ev.In))
-		}
-	}
-}
-
-// handleReply applies an answer from the outer terminal: its default colours go to every
-// emulator, and a kitty keyboard answer turns on kitty encoding for panes that push it.
-func (m *model) handleReply(ev keys.Reply) {
-	r := parseReply(ev.Raw)
-	switch r.kind {
-	case replyFG, replyBG:
-		c := m.host.colors
-		if r.kind == replyFG {
-			c.FG = r.color
-		} else {
-			c.BG = r.color
-		}
-		m.host.SetColors(c)
-	case replyKitty:
-		if !m.host.KittyKeyboard() {
-			m.host.SetKittyKeyboard(true)
-		}
-	}
+	m.s.Paste(m.focus, ev.Text)
+	m.pace.expectEcho(m.focus, m.now())
+	return nil
 }
 
 // runCommand runs the command bound to k after the prefix.
 func (m *model) runCommand(k keys.Key) tea.Cmd {
+	if isEscape(k) {
+		return nil // prefix then Esc: cancelled, nothing sent, nothing said
+	}
 	act, arg, ok := lookup(k, m.prefix)
 	if !ok {
 		m.setStatus(fmt.Sprintf("no command on that key: %s ? lists them", prefixLabel(m.cfg.PrefixSpec)))
@@ -150,11 +131,7 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	}
 	switch act {
 	case actFocusN:
-		if m.host.Pane(arg) == nil {
-			m.setStatus(fmt.Sprintf("no pane %d", arg))
-			return nil
-		}
-		m.setFocus(arg)
+		return m.firstDigit(arg, false)
 	case actFocusDir:
 		area := rect{0, 0, m.width, max(m.height-1, 0)}
 		if to := neighbor(m.tree.rects(area), m.focus, direction(arg)); to != m.focus {
@@ -165,17 +142,21 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		m.focusNext()
 	case actLink:
 		m.mode = modeLink
-		m.setStatus("link with pane: 1..9")
+		m.setStatus(fmt.Sprintf("link with pane: %s", m.paneRange()))
 	case actLinkAll:
 		return m.linkAll()
 	case actUnlink:
 		return m.unlink()
 	case actHold:
 		return m.toggleHold()
+	case actAddress:
+		return m.toggleAddress()
+	case actBrief:
+		return m.rebrief()
 	case actRelayLog:
 		m.toggleLog()
 	case actZoom:
-		m.zoomed = !m.zoomed && len(m.host.Panes()) > 1
+		m.zoomed = !m.zoomed && len(m.order) > 1
 		m.relayout()
 	case actScroll:
 		if v := m.views[m.focus]; v != nil {
@@ -183,10 +164,11 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		}
 	case actHelp:
 		m.mode = modeHelp
+		m.helpTop = 0
 	case actClose:
-		if p := m.focusedPane(); p != nil {
-			id := p.ID
-			m.ask(fmt.Sprintf("close pane %d %s? (y/n)", p.ID, p.Name), func() tea.Cmd { return m.closePane(id) })
+		if v := m.focused(); v != nil {
+			id := m.focus
+			m.ask(fmt.Sprintf("close pane %d %s? (y/n)", id, v.member.Name), func() tea.Cmd { return m.closePane(id) })
 		}
 	case actQuit:
 		m.ask("quit agentmux? (y/n)", m.quit)
@@ -198,10 +180,9 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 
 // focusNext moves the focus to the next pane by number, wrapping around.
 func (m *model) focusNext() {
-	panes := m.host.Panes()
-	for i, p := range panes {
-		if p.ID == m.focus {
-			m.setFocus(panes[(i+1)%len(panes)].ID)
+	for i, id := range m.order {
+		if id == m.focus {
+			m.setFocus(m.order[(i+1)%len(m.order)])
 			return
 		}
 	}
@@ -219,35 +200,39 @@ func (m *model) unzoom() {
 func (m *model) ask(prompt string, yes func() tea.Cmd) {
 	m.mode = modeConfirm
 	m.confirm = &confirmation{prompt: prompt, yes: yes}
-	m.frameOK = false
+	m.fr.invalidate()
 }
 
 // answerConfirm runs the pending question's action on y/Y; any other key cancels it.
 func (m *model) answerConfirm(k keys.Key) tea.Cmd {
 	c := m.confirm
 	m.mode, m.confirm = modeNormal, nil
-	m.frameOK = false
+	m.fr.invalidate()
 	if r, ok := plainRune(k); ok && (r == 'y' || r == 'Y') && c != nil {
 		return c.yes()
 	}
 	return nil
 }
 
-// closePane removes pane id, ends its process group in the background and re-lays out
-// the rest; closing the last pane quits.
+// closePane closes pane id in the session (its process group ends in the background)
+// and re-lays out the rest; closing the last pane quits.
 func (m *model) closePane(id int) tea.Cmd {
-	panes := m.host.Panes()
+	v := m.views[id]
+	if v == nil {
+		return nil
+	}
 	next := 0
-	for i, p := range panes {
-		if p.ID == id && len(panes) > 1 {
-			next = panes[(i+1)%len(panes)].ID
+	for i, p := range m.order {
+		if p == id && len(m.order) > 1 {
+			next = m.order[(i+1)%len(m.order)]
 		}
 	}
-	p := m.host.Remove(id)
-	if p == nil {
+	if err := m.s.Close(id); err != nil {
+		m.setStatus(err.Error())
 		return nil
 	}
 	delete(m.views, id)
+	m.order = slices.DeleteFunc(m.order, func(p int) bool { return p == id })
 	m.zoomed = false
 	if m.mouseDown == id {
 		m.mouseDown = 0
@@ -260,12 +245,20 @@ func (m *model) closePane(id int) tea.Cmd {
 		}
 	}
 	m.relayout()
-	m.rl.exit(p.ID, m.now())
-	wake := m.afterRelay()
-	m.setStatus(fmt.Sprintf("closed pane %d %s", p.ID, p.Name))
-	cmd := tea.Batch(endProcess(p.ID, p.Proc), wake)
-	if len(m.host.Panes()) == 0 {
-		return tea.Sequence(cmd, m.quit())
+	m.setStatus(fmt.Sprintf("closed pane %d %s", id, v.member.Name))
+	if len(m.order) == 0 {
+		return m.quit()
 	}
-	return cmd
+	return nil
+}
+
+// isEscape reports whether k is a plain Esc.
+func isEscape(k keys.Key) bool { return k.Code == keys.KeyEscape && k.Mod == 0 }
+
+// paneRange says which pane numbers exist, for prompts: "1..3", "1..12".
+func (m *model) paneRange() string {
+	if len(m.order) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d..%d", m.order[0], m.order[len(m.order)-1])
 }

@@ -2,7 +2,7 @@ package ui
 
 // Benchmarks for the two ui performance targets: a full 4-pane 240×60 frame of coloured
 // text (every row rebuilt, < 2 ms), and a keystroke's way to the pane's Proc.Write
-// (median < 1 ms), both from Update alone and from the terminal's input through a
+// (median < 1 ms), through the session's loop, both from Update alone and from the terminal's input through a
 // running program. The frame benchmarks also report the cached case, where
 // only the rows that changed are rebuilt.
 
@@ -19,6 +19,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/tty"
 )
 
 // colouredScreen is a screenful of text with a new SGR colour every few words, in 16,
@@ -57,8 +58,8 @@ func colouredScreen(cols, rows, seed int) string {
 func fourPanes(b *testing.B) *harness {
 	hs := newHarness(b, 240, 60, "a", "b", "c", "d")
 	for id := 1; id <= 4; id++ {
-		c, r := hs.host.Pane(id).Term.Size()
-		hs.output(id, colouredScreen(c, r, id))
+		sn := hs.m.views[id].screen.Snapshot()
+		hs.output(id, colouredScreen(sn.Cols, sn.Rows, id))
 	}
 	hs.view()
 	hs.m.scr = discardScreen{} // as in the program: rows for the screen writer, no joined string
@@ -68,7 +69,8 @@ func fourPanes(b *testing.B) *harness {
 // discardScreen is a presenter that drops frames.
 type discardScreen struct{}
 
-func (discardScreen) present([]string, int, int) {}
+func (discardScreen) Present([]string, int, int, tty.Cursor) {}
+func (discardScreen) Send(string)                            {}
 
 func BenchmarkFrameFull4x240x60(b *testing.B) {
 	hs := fourPanes(b)
@@ -81,41 +83,43 @@ func BenchmarkFrameFull4x240x60(b *testing.B) {
 			v.stale = true
 			v.borderKey = borderKey{}
 		}
-		hs.m.frameOK = false
+		hs.m.fr.invalidate()
 		_ = hs.m.View()
 	}
 }
 
 func BenchmarkFrameOneRowChanged4x240x60(b *testing.B) {
 	hs := fourPanes(b)
-	p := hs.host.Pane(1)
+	term, sc := hs.procs[1].out, hs.m.views[1].screen
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		p.Term.Write([]byte(fmt.Sprintf("\x1b[5;1H\x1b[32mtick %d\x1b[m", i)))
-		hs.m.views[1].snap = p.Term.Snapshot()
+		_, _ = fmt.Fprintf(term, "\x1b[5;1H\x1b[32mtick %d\x1b[m", i)
+		hs.m.views[1].snap = sc.Snapshot()
 		hs.m.views[1].stale = true
-		hs.m.frameOK = false
+		hs.m.fr.invalidate()
 		_ = hs.m.View()
 	}
 }
 
 // BenchmarkKeystrokeToWrite measures Update(inputMsg{key}) until the key's bytes reach
-// the pane's Proc.Write, and reports the median.
+// the pane's Proc.Write (through the session's loop), and reports the median.
 func BenchmarkKeystrokeToWrite(b *testing.B) {
 	hs := newHarness(b, 240, 60, "a", "b", "c", "d")
 	f := hs.procs[1]
-	var at time.Time
-	f.onWrite = func() { at = time.Now() }
-	msg := inputMsg{Events: []any{keys.Key{Code: keys.KeyRune, Rune: 'x'}}}
+	got := make(chan time.Time, 1)
+	f.mu.Lock()
+	f.onWrite = func() { got <- time.Now() }
+	f.mu.Unlock()
+	msg := inputMsg{Events: []keys.Event{keys.Key{Code: keys.KeyRune, Rune: 'x'}}}
 	lat := make([]time.Duration, 0, 1<<16)
 	b.ReportAllocs()
 	for b.Loop() {
 		start := time.Now()
 		hs.m.Update(msg)
-		lat = append(lat, at.Sub(start))
-		if f.in.Len() > 1<<20 {
-			f.in.Reset()
+		lat = append(lat, (<-got).Sub(start))
+		if f.size() > 1<<20 {
+			f.sent()
 		}
 	}
 	slices.Sort(lat)
@@ -135,16 +139,18 @@ func BenchmarkKeystrokeThroughProgram(b *testing.B) {
 	defer w.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ir, err := startInput(ctx, r)
+	ir, err := tty.StartInput(ctx, r)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer ir.close()
+	defer ir.Close()
 	hs := newHarness(b, 240, 60, "a", "b", "c", "d")
-	hs.m.input = ir.events
+	hs.m.input = ir.Events()
 	hs.m.now = time.Now
 	got := make(chan time.Time, 1)
+	hs.procs[1].mu.Lock()
 	hs.procs[1].onWrite = func() { got <- time.Now() }
+	hs.procs[1].mu.Unlock()
 	p := tea.NewProgram(hs.m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutRenderer(), tea.WithoutSignalHandler())
 	done := make(chan struct{})
 	go func() {
@@ -162,7 +168,6 @@ func BenchmarkKeystrokeThroughProgram(b *testing.B) {
 	b.StopTimer()
 	p.Quit()
 	<-done
-	_ = hs.host.CloseAll()
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "ns-median")
 }

@@ -5,8 +5,12 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/keys"
-	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/session"
 )
+
+// PaneSpec is a pane to start: its name, its program's argument vector and its relay
+// profile (the session's own type; Run fills in the size the layout gives it).
+type PaneSpec = session.PaneSpec
 
 // Config is everything the command line decided, handed to Run.
 type Config struct {
@@ -18,15 +22,20 @@ type Config struct {
 	// Layout is the arrangement of the panes.
 	Layout LayoutKind
 
-	// Link, Turns and Idle configure the relay (UX.md: --link, --turns, --idle): Link
+	// Link, Turns and Idle configure the relay (--link, --turns, --idle): Link
 	// puts every pane in one group at start; zero Turns and Idle take the relay's
 	// defaults.
 	Link  bool
 	Turns int
 	Idle  time.Duration
+	// Address and Brief are the relay's Config.Address (--address) and Config.Brief
+	// (--brief).
+	Address, Brief bool
+	// Delivery tunes the relay's delivery rules (config.toml's [delivery]).
+	Delivery session.DeliveryRules
 	// Profiles are the agent profiles panes are matched against by program name (the
-	// built-ins merged with the user's profiles file); nil means parser.Builtins().
-	Profiles parser.Profiles
+	// built-ins merged with the user's profiles file); nil means the built-ins.
+	Profiles session.Profiles
 
 	// Version is agentmux's version (XTVERSION answers, --version).
 	Version string
@@ -34,4 +43,8 @@ type Config struct {
 	Logger *slog.Logger
 	// HistoryLimit is the lines of history per pane (0: vterm's default).
 	HistoryLimit int
+	// OnStart, when set, is called with the session once its panes have started and
+	// before the ui takes input: where another client of the session (the session
+	// socket) is attached. It must not block; the session stops when Run returns.
+	OnStart func(*session.Session)
 }

@@ -1,17 +1,16 @@
 package ui
 
-// The test harness drives the model headlessly: panes run fake processes (fakeProc) whose
-// output the test writes straight into the pane's real vterm emulator, Update is called
-// with the messages bubbletea would deliver, the clock is a variable, and View() is
-// compared with golden files at a fixed size with lipgloss pinned to a true-colour
-// profile. Cmds are never run (most wait on channels); tests look at state instead.
+// The test harness drives the model headlessly over a real session: panes run fake
+// processes (fakeProc) whose output the test writes straight into the pane's real vterm
+// emulator, Update is called with the messages bubbletea would deliver (the session's
+// events included, taken from the model's subscription after session.Sync), the clock is
+// a fake shared by the model and the session, and View() is compared with golden files
+// at a fixed size with lipgloss pinned to a true-colour profile. Cmds are never run
+// (most wait on channels); tests look at state instead.
 
 import (
 	"bytes"
-	"flag"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,22 +18,16 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ptyhost"
-	"github.com/agentmux/agentmux/vterm"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/tty"
 )
 
-// updating reports whether -update was given: rewrite the golden files under
-// testdata/golden. The flag itself is defined by charmbracelet/x/exp/golden, which
-// teatest links into this test binary (defining it twice would panic).
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// fakeProc is a Process with no process behind it.
+// fakeProc is a session.Process with no process behind it.
 type fakeProc struct {
 	mu      sync.Mutex
 	spec    ptyhost.Spec
@@ -82,7 +75,41 @@ func (f *fakeProc) Close() error {
 
 func (f *fakeProc) Updates() <-chan struct{} { return f.updates }
 func (f *fakeProc) Done() <-chan struct{}    { return f.done }
-func (f *fakeProc) ExitCode() int            { return f.code }
+func (f *fakeProc) ExitCode() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.code
+}
+
+// print writes s into the pane's emulator and signals it, as ptyhost's reader does.
+func (f *fakeProc) print(s string) {
+	_, _ = f.out.Write([]byte(s))
+	select {
+	case f.updates <- struct{}{}:
+	default:
+	}
+}
+
+// peek returns what the program was sent, without clearing it.
+func (f *fakeProc) peek() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.in.String()
+}
+
+// size is how many bytes the program was sent and not yet taken.
+func (f *fakeProc) size() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.in.Len()
+}
+
+// isClosed reports whether the process was ended.
+func (f *fakeProc) isClosed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
+}
 
 // sent returns and clears what the program was sent.
 func (f *fakeProc) sent() string {
@@ -103,13 +130,75 @@ func (f *fakeProc) lastSize() [2]int {
 	return f.sizes[len(f.sizes)-1]
 }
 
-// harness is a model over fake panes.
+// fakeClock is the session's and the model's clock: its timers fire when the test
+// advances it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers map[*fakeTimer]bool
+}
+
+type fakeTimer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Timer(at time.Time) (<-chan time.Time, func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{at: at, c: make(chan time.Time, 1)}
+	if !at.After(c.now) {
+		t.c <- c.now // due already: fires at once, as a real timer would
+	} else {
+		c.timers[t] = true
+	}
+	return t.c, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.timers, t)
+	}
+}
+
+// set moves the clock to at and fires the timers due by then.
+func (c *fakeClock) set(at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = at
+	for t := range c.timers {
+		if !t.at.After(at) {
+			t.c <- at
+			delete(c.timers, t)
+		}
+	}
+}
+
+// next returns the earliest armed timer's deadline.
+func (c *fakeClock) next() (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var best time.Time
+	ok := false
+	for t := range c.timers {
+		if !ok || t.at.Before(best) {
+			best, ok = t.at, true
+		}
+	}
+	return best, ok
+}
+
+// harness is a model over a real session of fake panes.
 type harness struct {
 	t     testing.TB
 	m     *model
-	host  *Host
+	s     *session.Session
 	procs map[int]*fakeProc
-	clock time.Time
+	clock *fakeClock
 }
 
 // testPrefix is ctrl+a, as keys.ParseKey("ctrl+a") returns it.
@@ -118,49 +207,137 @@ var testPrefix = keys.Key{Code: keys.KeyRune, Rune: 'a', Mod: keys.ModCtrl}
 // newHarness starts one fake pane per name on a w×h screen.
 func newHarness(t testing.TB, w, h int, names ...string) *harness {
 	t.Helper()
-	hs := &harness{t: t, procs: map[int]*fakeProc{}, clock: time.Unix(1_700_000_000, 0)}
-	hs.host = NewHost(HostOptions{Version: "test", Start: func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+	return newHarnessCfg(t, w, h, Config{}, names...)
+}
+
+// newHarnessCfg is newHarness with cfg's relay settings (Link, Turns, Idle).
+func newHarnessCfg(t testing.TB, w, h int, cfg Config, names ...string) *harness {
+	t.Helper()
+	hs := &harness{t: t, procs: map[int]*fakeProc{}, clock: &fakeClock{now: time.Unix(1_700_000_000, 0), timers: map[*fakeTimer]bool{}}}
+	var mu sync.Mutex
+	start := func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
 		f := &fakeProc{spec: spec, out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}
+		mu.Lock()
 		hs.procs[spec.Pane] = f
+		mu.Unlock()
 		return f, nil
-	}})
-	cfg := Config{Prefix: testPrefix, PrefixSpec: "ctrl+a", Version: "test"}
+	}
+	cfg.Prefix, cfg.PrefixSpec, cfg.Version = testPrefix, "ctrl+a", "test"
 	for _, n := range names {
 		cfg.Panes = append(cfg.Panes, PaneSpec{Name: n, Argv: []string{n}})
 	}
-	if err := startPanes(hs.host, cfg, w, h); err != nil {
+	o := sessionOptions(cfg, w, h, tty.Probed{}, start)
+	o.Clock = hs.clock
+	o.OutputInterval = -1 // every output reaches the model, which paces frames (session tests pace output)
+	s, err := session.Start(o)
+	if err != nil {
 		t.Fatal(err)
 	}
+	hs.s = s
+	t.Cleanup(func() { _ = s.Stop() })
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.TrueColor)
 	r.SetHasDarkBackground(true)
-	hs.m = newModel(cfg, hs.host, modelOptions{width: w, height: h, renderer: r, now: func() time.Time { return hs.clock }})
-	hs.m.Init()
+	hs.m = newModel(cfg, s, modelOptions{width: w, height: h, renderer: r, now: hs.clock.Now})
+	t.Cleanup(hs.m.sub.Close)
 	return hs
 }
 
-// send delivers msg to Update and returns the Cmd.
+// send delivers msg to Update, then lets the session finish what it caused and
+// delivers its events; it returns the Cmd.
 func (hs *harness) send(msg any) any {
 	_, cmd := hs.m.Update(msg)
+	hs.settle()
 	return cmd
 }
 
-// output writes s into pane id's emulator as its program would, then delivers the
-// output message a frame interval later, so the frame is drawn at once.
+// settle waits until the session has run every command sent so far and hands the
+// model the events that came of them.
+func (hs *harness) settle() {
+	hs.s.Sync()
+	for {
+		select {
+		case <-hs.m.sub.Ready():
+			if evs := hs.m.sub.Next(); len(evs) > 0 {
+				hs.m.Update(sessionMsg{Events: evs})
+				hs.s.Sync()
+			}
+		default:
+			return
+		}
+	}
+}
+
+// await hands the model the session's events until one satisfies ok.
+func (hs *harness) await(ok func(session.Event) bool) {
+	hs.t.Helper()
+	for {
+		select {
+		case <-hs.m.sub.Ready():
+		case <-time.After(10 * time.Second):
+			hs.t.Fatal("no session event in 10 s")
+		}
+		evs := hs.m.sub.Next()
+		if len(evs) == 0 {
+			continue
+		}
+		hs.m.Update(sessionMsg{Events: evs})
+		for _, ev := range evs {
+			if ok(ev) {
+				hs.settle()
+				return
+			}
+		}
+	}
+}
+
+// output writes s into pane id's emulator as its program would, a frame interval
+// after the last output, and waits until the model has the session's Output event, so
+// the frame is drawn at once.
 func (hs *harness) output(id int, s string) {
 	hs.t.Helper()
-	p := hs.host.Pane(id)
-	if p == nil {
+	f := hs.procs[id]
+	if f == nil {
 		hs.t.Fatalf("no pane %d", id)
 	}
-	p.Term.Write([]byte(s))
-	hs.clock = hs.clock.Add(frameInterval)
-	hs.send(paneOutputMsg{ID: id})
+	hs.clock.set(hs.clock.Now().Add(frameInterval))
+	hs.s.Sync()
+	f.print(s)
+	hs.await(func(ev session.Event) bool { o, ok := ev.(session.Output); return ok && o.Pane == id })
+}
+
+// advance moves the clock by d, firing every timer due on the way in order (the
+// session's, and the model's frame tick as bubbletea would deliver it) and handing the
+// model what came of them.
+func (hs *harness) advance(d time.Duration) {
+	end := hs.clock.Now().Add(d)
+	for {
+		at, ok := hs.clock.next()
+		if hs.m.pace.armed && (!ok || hs.m.pace.at.Before(at)) {
+			at, ok = hs.m.pace.at, true
+		}
+		if !ok || at.After(end) {
+			break
+		}
+		hs.clock.set(at)
+		hs.settle()
+		hs.frameTick()
+	}
+	hs.clock.set(end)
+	hs.settle()
+	hs.frameTick()
+}
+
+// frameTick delivers the model's frame tick if it is due by the clock.
+func (hs *harness) frameTick() {
+	if p := &hs.m.pace; p.armed && !p.at.After(hs.clock.Now()) {
+		hs.send(frameMsg{at: p.at})
+	}
 }
 
 // press delivers keys as one input batch.
 func (hs *harness) press(ks ...keys.Key) {
-	evs := make([]any, len(ks))
+	evs := make([]keys.Event, len(ks))
 	for i, k := range ks {
 		evs[i] = k
 	}
@@ -168,15 +345,18 @@ func (hs *harness) press(ks ...keys.Key) {
 }
 
 // input delivers arbitrary events as one batch.
-func (hs *harness) input(evs ...any) { hs.send(inputMsg{Events: evs}) }
+func (hs *harness) input(evs ...keys.Event) { hs.send(inputMsg{Events: evs}) }
 
-// exit ends pane id's program with code.
+// exit ends pane id's program with code and waits until the model heard of it.
 func (hs *harness) exit(id, code int) {
 	f := hs.procs[id]
+	f.mu.Lock()
 	f.code = code
-	close(f.done)
-	hs.clock = hs.clock.Add(frameInterval)
-	hs.send(paneExitedMsg{ID: id, Code: code})
+	f.mu.Unlock()
+	hs.clock.set(hs.clock.Now().Add(frameInterval))
+	hs.s.Sync()
+	_ = f.Close()
+	hs.await(func(ev session.Event) bool { e, ok := ev.(session.Exit); return ok && e.Pane == id })
 }
 
 // view returns the frame, checking its geometry: height lines of width columns.
@@ -198,42 +378,18 @@ func (hs *harness) view() string {
 // text is the view without escape sequences.
 func (hs *harness) text() string { return ansi.Strip(hs.view()) }
 
-// golden compares the view with testdata/golden/name.ansi (exact bytes) and name.txt
-// (the same without escapes, for reading diffs); -update rewrites both.
-func (hs *harness) golden(name string) {
+// golden compares the view with the test's golden files (golden.RequireEqual, whose
+// -update flag rewrites them): testdata/<test>/text.golden holds it without escapes, for
+// reading diffs, and testdata/<test>/ansi.golden the exact bytes, escapes quoted.
+func (hs *harness) golden() {
 	hs.t.Helper()
 	raw := hs.view()
-	txt := ansi.Strip(raw)
-	base := filepath.Join("testdata", "golden", name)
-	if updating() {
-		if err := os.WriteFile(base+".ansi", []byte(raw), 0o644); err != nil {
-			hs.t.Fatal(err)
-		}
-		if err := os.WriteFile(base+".txt", []byte(txt), 0o644); err != nil {
-			hs.t.Fatal(err)
-		}
-		return
+	t, ok := hs.t.(*testing.T)
+	if !ok {
+		hs.t.Fatal("golden needs a *testing.T")
 	}
-	wantTxt, err := os.ReadFile(base + ".txt")
-	if err != nil {
-		hs.t.Fatalf("%v (run go test ./ui -update)", err)
-	}
-	if string(wantTxt) != txt {
-		hs.t.Fatalf("view text differs from %s.txt:\n got:\n%s\nwant:\n%s", base, txt, wantTxt)
-	}
-	wantRaw, err := os.ReadFile(base + ".ansi")
-	if err != nil {
-		hs.t.Fatal(err)
-	}
-	if string(wantRaw) != raw {
-		gl, wl := strings.Split(raw, "\n"), strings.Split(string(wantRaw), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				hs.t.Fatalf("view styles differ from %s.ansi at line %d:\n got %q\nwant %q", base, i, gl[i], wl[i])
-			}
-		}
-		hs.t.Fatalf("view differs from %s.ansi", base)
-	}
+	t.Run("text", func(t *testing.T) { golden.RequireEqual(t, []byte(ansi.Strip(raw))) })
+	t.Run("ansi", func(t *testing.T) { golden.RequireEqualEscape(t, []byte(raw), true) })
 }
 
 // key helpers
@@ -245,6 +401,3 @@ func textKeys(s string) (ks []keys.Key) {
 	}
 	return ks
 }
-
-// rgb is a vterm.RGBColor.
-func rgb(r, g, b uint8) vterm.RGBColor { return vterm.RGBColor{R: r, G: g, B: b} }

@@ -95,7 +95,7 @@ func TestScrollMode(t *testing.T) {
 	hs.output(1, b.String())
 	hs.press(testPrefix, runeKey('['))
 	hs.press(codeKey(keys.KeyPgUp))
-	hs.golden("scroll")
+	hs.golden()
 	txt := hs.text()
 	// 100 lines on a 37-row pane: 64 in history, the screen starts at line 65; a page up
 	// (36 rows) shows lines 29 to 65.
@@ -118,5 +118,33 @@ func TestScrollMode(t *testing.T) {
 	hs.press(runeKey('q'))
 	if hs.m.views[1].scroll != nil || hs.procs[1].sent() != "" {
 		t.Error("q did not leave scroll mode cleanly")
+	}
+}
+
+// TestWheelOnTheAlternateScreenSendsArrows: less, man and other full-screen programs
+// that do not report the mouse get three arrow keys per notch, as xterm's alternate
+// scroll and tmux send them, in the cursor-key form the program set (DECCKM), and the
+// pane does not enter scroll mode.
+func TestWheelOnTheAlternateScreenSendsArrows(t *testing.T) {
+	hs := newHarness(t, 120, 40, "less")
+	hs.output(1, "\x1b[?1049h\x1b[Hpage one")
+	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelDown, Action: keys.MousePress})
+	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelUp, Action: keys.MousePress})
+	if got, want := hs.procs[1].sent(), strings.Repeat("\x1b[B", 3)+strings.Repeat("\x1b[A", 3); got != want {
+		t.Errorf("wheel on the alternate screen sent %q, want %q", got, want)
+	}
+	if hs.m.views[1].scroll != nil {
+		t.Error("the wheel entered scroll mode over a full-screen program")
+	}
+	hs.output(1, "\x1b[?1h") // application cursor keys, as less sets them
+	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelUp, Action: keys.MousePress})
+	if got, want := hs.procs[1].sent(), strings.Repeat("\x1bOA", 3); got != want {
+		t.Errorf("wheel with DECCKM sent %q, want %q", got, want)
+	}
+	// Back on the main screen the wheel scrolls history again.
+	hs.output(1, "\x1b[?1l\x1b[?1049l")
+	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelUp, Action: keys.MousePress})
+	if hs.procs[1].sent() != "" || hs.m.views[1].scroll == nil {
+		t.Error("the wheel on the main screen did not scroll history")
 	}
 }

@@ -10,7 +10,7 @@ import (
 // LayoutKind is how panes are arranged on the screen.
 type LayoutKind uint8
 
-// The layouts of UX.md. LayoutAuto is columns up to three panes and tiled beyond.
+// The layouts --layout names. LayoutAuto is columns up to three panes and tiled beyond.
 const (
 	LayoutAuto LayoutKind = iota
 	LayoutColumns

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/tty"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -20,6 +22,8 @@ const (
 	modeLink                     // prefix l was typed: the next key is a pane number
 	modeConfirm                  // a y/n question is on the status line
 	modeHelp                     // the help overlay is shown
+	modeDigit                    // a first pane digit waits for a second (panenum.go)
+	modeSearch                   // copy mode's search text is typed on the status line
 )
 
 // confirmation is a pending y/n question and what "y" does.
@@ -28,31 +32,31 @@ type confirmation struct {
 	yes    func() tea.Cmd
 }
 
-// paneView is the ui's drawing state for one pane: its last snapshot, its rendered rows
-// and its scroll position. Owned by the ui goroutine.
+// paneView is the ui's drawing state for one pane: its member (as the session last
+// described it), its screen, its last snapshot, its rendered rows and its scroll
+// position. Owned by the ui goroutine.
 type paneView struct {
-	snap  *vterm.Snapshot
-	cache lineCache
-	rows  []string      // rendered content rows, one per content line
-	lines []*vterm.Line // the lines rows were rendered from (for clipped redraws)
-	// cursorRow and cursorX are where rows drew the cursor (-1: not drawn).
-	cursorRow, cursorX int
-	content            rect // where the rows go on the outer screen
-	dirty              bool // output arrived: take a snapshot at the next frame
-	waiting            bool // a waitForOutput for this pane is outstanding
-	stale              bool // rows must be rebuilt from the snapshot
+	member  session.Member
+	screen  *session.Screen
+	snap    *vterm.Snapshot
+	cache   lineCache
+	rows    []string      // rendered content rows, one per content line
+	lines   []*vterm.Line // the lines rows were rendered from (for clipped redraws)
+	content rect          // where the rows go on the outer screen
+	dirty   bool          // output arrived: take a snapshot at the next frame
+	stale   bool          // rows must be rebuilt from the snapshot
 	// syncSince is when the pane was first seen mid synchronized update (zero: not).
 	syncSince time.Time
 	scroll    *scrollState
-	// alertsSeen is the pane's alert count last looked at; bell flags an alert raised
-	// while it was not focused, until it is; noteSeen is the last notification shown.
-	alertsSeen uint64
-	bell       bool
-	noteSeen   string
+	// bell flags an alert raised while the pane was not focused, until it is.
+	bell bool
 	// top and bottom are the cached border rows; borderKey says what they were drawn for.
 	top, bottom string
 	borderKey   borderKey
 }
+
+// exited reports whether the pane's program has exited.
+func (v *paneView) exited() bool { return v.member.State == session.Exited }
 
 // borderKey is everything a pane's border rows depend on.
 type borderKey struct {
@@ -65,76 +69,79 @@ type borderKey struct {
 	ptitle  string // the title the pane's program set (OSC 0/2)
 }
 
-// presenter draws frames on the outer terminal (screenWriter); nil in tests.
+// presenter draws frames on the outer terminal (tty.Screen); nil in tests.
 type presenter interface {
-	present(lines []string, w, h int)
+	Present(lines []string, w, h int, cur tty.Cursor)
+	// Send writes seq (OSC 52) after the frame being drawn, never inside one.
+	Send(seq string)
 }
+
+var _ presenter = (*tty.Screen)(nil)
 
 // modelOptions are the model's dependencies that differ between the real program and
 // tests.
 type modelOptions struct {
 	width, height int
-	input         <-chan inputMsg    // decoded outer input; nil when tests feed inputMsg
+	input         <-chan tty.Batch   // decoded outer input; nil when tests feed inputMsg
 	renderer      *lipgloss.Renderer // lipgloss renderer (tests pin its colour profile)
 	now           func() time.Time   // the clock for frame throttling
-	initial       []any              // input read while probing the terminal, replayed first
+	initial       []keys.Event       // input read while probing the terminal, replayed first
 	screen        presenter          // where frames go; nil: only View
+	probed        tty.Probed         // what the terminal's answers said at start-up
 }
 
-// model is the bubbletea model: it renders the Host's snapshots and forwards input to it.
-// Every field is owned by bubbletea's event-loop goroutine (Update and View).
+// model is the bubbletea model: it renders the session's snapshots and forwards input
+// to it. Every field is owned by bubbletea's event-loop goroutine (Update and View).
 type model struct {
 	cfg    Config
-	host   *Host
+	s      *session.Session
+	sub    *session.Subscription
 	log    *slog.Logger
 	prefix keys.Key
 	st     styles
 	now    func() time.Time
-	input  <-chan inputMsg
+	input  <-chan tty.Batch
+	probed tty.Probed
 
 	width, height int
 	tree          *node
+	order         []int      // the panes, by number
 	rects         []paneRect // visible panes and their rectangles (border included)
 	focus         int
 	zoomed        bool
 	views         map[int]*paneView
 
-	rl        *relayWire // the relay and the drafts typed into panes
-	wakeArmed bool       // a relay wake-up tick is coming at wakeAt
-	wakeAt    time.Time  //
-	wakeGen   uint64     // the armed tick's generation: any other is stale
-	logv      logView    // the relay log overlay (relaylog.go)
-	relaySum  string     // the relay status last drawn on the status line
+	logv     logView // the relay log overlay (relaylog.go)
+	relaySum string  // the relay status shown on the status line
 
 	mode      inputMode
+	helpTop   int // the first help row shown when the help is taller than the screen
+	pending   pendingDigit
+	digitGen  uint64
+	searchBuf string     // the search text being typed (modeSearch)
+	copied    string     // the text last copied to the clipboard
+	drag      *dragState // a left-button drag over a pane that does not take the mouse
 	confirm   *confirmation
 	status    string // a one-off message on the status line, cleared by the next key
 	mouseDown int    // pane that received a forwarded button press (drags go there)
 
-	// echoPane is the pane a key was just written to (0: none); its output before
-	// echoBy may draw a frame early, once (scheduleEcho).
-	echoPane   int
-	echoBy     time.Time
-	frameArmed bool      // a frame tick is coming at frameAt
-	frameAt    time.Time //
-	lastFrame  time.Time
+	pace       framePacer
+	fr         frameState
 	frame      string
-	frameLines []string // frame split in rows, handed to the screen writer
-	lineCap    int      // longest row built so far, to size the next ones
-	frameOK    bool
-	frameGen   uint64 // counts rebuilt frames
-	shownGen   uint64 // the frame last handed to scr
+	frameLines []string   // frame split in rows, handed to the screen writer
+	cursor     tty.Cursor // where the frame leaves the outer cursor (outerCursor)
+	lineCap    int        // longest row built so far, to size the next ones
 	scr        presenter
 
-	initial  []any
+	initial  []keys.Event
 	quitting bool  // tea.Quit has been returned
 	err      error // why the program quit, when it was an error
 }
 
 var _ tea.Model = (*model)(nil)
 
-// newModel builds the model over host's panes.
-func newModel(cfg Config, host *Host, o modelOptions) *model {
+// newModel builds the model over the session's panes and subscribes to its events.
+func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 	if o.now == nil {
 		o.now = time.Now
 	}
@@ -147,44 +154,47 @@ func newModel(cfg Config, host *Host, o modelOptions) *model {
 	}
 	m := &model{
 		cfg:     cfg,
-		host:    host,
+		s:       s,
+		sub:     s.Subscribe(1 << 16),
 		log:     log,
 		prefix:  cfg.Prefix,
 		st:      newStyles(o.renderer),
 		now:     o.now,
 		input:   o.input,
+		probed:  o.probed,
 		width:   max(o.width, 1),
 		height:  max(o.height, 1),
 		views:   make(map[int]*paneView),
 		initial: o.initial,
 		scr:     o.screen,
+		pace:    framePacer{interval: frameInterval, echoGap: echoGap, echoWindow: echoWindow},
 	}
-	for _, p := range host.Panes() {
-		m.views[p.ID] = &paneView{snap: p.Term.Snapshot(), stale: true}
+	for _, mb := range s.Members() {
+		if mb.External {
+			continue
+		}
+		sc := s.Screen(mb.Pane)
+		if sc == nil {
+			continue
+		}
+		m.order = append(m.order, mb.Pane)
+		m.views[mb.Pane] = &paneView{member: mb, screen: sc, snap: sc.Snapshot(), stale: true}
 		if m.focus == 0 {
-			m.focus = p.ID
+			m.focus = mb.Pane
 		}
 	}
+	m.relaySum = s.Status().Summary
 	m.relayout()
-	m.rl = newRelayWire(cfg, host, m.now())
-	m.relaySum = m.rl.r.Status().String()
 	return m
 }
 
-// Init arms the input reader and every pane's output and exit watchers, and replays
-// input read before the program started.
+// Init arms the input reader and the session's event wait, and replays input read
+// before the program started.
 func (m *model) Init() tea.Cmd {
-	cmds := []tea.Cmd{}
+	cmds := []tea.Cmd{waitForSession(m.sub)}
 	if m.input != nil {
 		cmds = append(cmds, waitForInput(m.input))
 	}
-	for _, p := range m.host.Panes() {
-		if v := m.views[p.ID]; v != nil {
-			v.waiting = true
-		}
-		cmds = append(cmds, waitForOutput(p.ID, p.Proc.Updates(), p.Proc.Done()), waitForExit(p.ID, p.Proc))
-	}
-	cmds = append(cmds, m.armWake())
 	if len(m.initial) > 0 {
 		ev := m.initial
 		m.initial = nil
@@ -196,13 +206,9 @@ func (m *model) Init() tea.Cmd {
 // relayout rebuilds the layout tree from the live panes, gives every visible pane its
 // rectangle and resizes its emulator and PTY to the content area inside the border.
 func (m *model) relayout() {
-	ids := make([]int, 0, len(m.views))
-	for _, p := range m.host.Panes() {
-		ids = append(ids, p.ID)
-	}
-	m.tree = buildLayout(m.cfg.Layout, ids)
+	m.tree = buildLayout(m.cfg.Layout, m.order)
 	area := rect{0, 0, m.width, max(m.height-1, 0)}
-	if m.zoomed && m.host.Pane(m.focus) != nil {
+	if m.zoomed && m.views[m.focus] != nil {
 		m.rects = []paneRect{{Pane: m.focus, R: area}}
 	} else {
 		m.zoomed = false
@@ -218,13 +224,11 @@ func (m *model) relayout() {
 			v.content = c
 			v.stale = true
 		}
-		m.host.Resize(pr.Pane, max(c.W, 1), max(c.H, 1))
-		if p := m.host.Pane(pr.Pane); p != nil {
-			v.snap = p.Term.Snapshot()
-			v.stale = true
-		}
+		m.s.Resize(pr.Pane, max(c.W, 1), max(c.H, 1))
+		v.snap = v.screen.Snapshot()
+		v.stale = true
 	}
-	m.frameOK = false
+	m.fr.invalidate()
 }
 
 // setFocus moves the focus to pane id (no focus-out is sent: every pane stays watched).
@@ -241,19 +245,19 @@ func (m *model) setFocus(id int) {
 	if m.zoomed {
 		m.relayout()
 	}
-	m.frameOK = false
+	m.fr.invalidate()
 }
 
-// focusedPane returns the focused pane, or nil when none is left.
-func (m *model) focusedPane() *Pane { return m.host.Pane(m.focus) }
+// focused returns the focused pane's view, or nil when none is left.
+func (m *model) focused() *paneView { return m.views[m.focus] }
 
 // setStatus shows a one-off message on the status line.
 func (m *model) setStatus(s string) {
 	m.status = s
-	m.frameOK = false
+	m.fr.invalidate()
 }
 
-// quit ends the program (run.go restores the terminal and closes the panes).
+// quit ends the program (run.go restores the terminal and stops the session).
 func (m *model) quit() tea.Cmd {
 	m.quitting = true
 	return tea.Quit

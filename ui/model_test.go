@@ -12,13 +12,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/tty"
 )
 
 func TestViewTwoPanes(t *testing.T) {
 	hs := newHarness(t, 120, 40, "claude", "codex")
 	hs.output(1, "\x1b[1;32mClaude Code\x1b[m ready\r\n\x1b[38;2;255;128;0m> \x1b[mhello")
 	hs.output(2, "\x1b[?1049h\x1b[H\x1b[44m codex \x1b[m\x1b[3;1Hwide: 世界 ok")
-	hs.golden("two-panes")
+	hs.golden()
 	txt := hs.text()
 	for _, want := range []string{"1 claude", "2 codex", "running", "Claude Code ready", "> hello", "wide: 世界 ok", "^A", "? help"} {
 		if !strings.Contains(txt, want) {
@@ -33,8 +35,8 @@ func TestPanesStartAtTheirLayoutSize(t *testing.T) {
 		if got := hs.procs[id].lastSize(); got != want {
 			t.Errorf("pane %d started at %v, want %v", id, got, want)
 		}
-		if c, r := hs.host.Pane(id).Term.Size(); c != want[0] || r != want[1] {
-			t.Errorf("pane %d emulator is %dx%d, want %v", id, c, r, want)
+		if sn := hs.m.views[id].screen.Snapshot(); sn.Cols != want[0] || sn.Rows != want[1] {
+			t.Errorf("pane %d emulator is %dx%d, want %v", id, sn.Cols, sn.Rows, want)
 		}
 	}
 }
@@ -79,7 +81,7 @@ func TestKittyEncodingNeedsTheOuterTerminal(t *testing.T) {
 		t.Errorf("legacy outer terminal: shift+enter sent %q, want CR", got)
 	}
 	hs.input(keys.Reply{Raw: []byte("\x1b[?1u")})
-	if !hs.host.KittyKeyboard() {
+	if !hs.m.probed.Kitty {
 		t.Fatal("a CSI ? u answer did not turn kitty support on")
 	}
 	hs.press(shiftEnter)
@@ -145,12 +147,15 @@ func TestCloseAndQuit(t *testing.T) {
 	if !strings.Contains(hs.text(), "close pane 1 a? (y/n)") {
 		t.Fatalf("no close question on the status line:\n%s", hs.text())
 	}
-	cmd := hs.send(inputMsg{Events: []any{runeKey('y')}})
-	if hs.host.Pane(1) != nil || hs.m.focus != 2 {
+	hs.send(inputMsg{Events: []keys.Event{runeKey('y')}})
+	if hs.s.Screen(1) != nil || hs.m.views[1] != nil || hs.m.focus != 2 {
 		t.Fatalf("pane 1 not closed (focus %d)", hs.m.focus)
 	}
-	if cmd == nil {
-		t.Fatal("closing returned no Cmd to end the process")
+	if !hs.procs[1].isClosed() {
+		hs.await(func(ev session.Event) bool { c, ok := ev.(session.Closed); return ok && c.Done })
+	}
+	if !hs.procs[1].isClosed() {
+		t.Fatal("closing did not end the process")
 	}
 	if got := rectsString(hs.m.rects); got != "2:0,0 120x39" {
 		t.Errorf("after close, layout %s", got)
@@ -180,7 +185,7 @@ func TestExitedPaneKeepsItsCode(t *testing.T) {
 	hs := newHarness(t, 120, 40, "ok", "fails")
 	hs.output(2, "error: no API key\r\n")
 	hs.exit(2, 3)
-	hs.golden("exited")
+	hs.golden()
 	if !strings.Contains(hs.text(), "exited (3)") {
 		t.Error("no exit code in the border")
 	}
@@ -240,7 +245,7 @@ func TestHelpOverlay(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a", "b")
 	hs.output(1, "some text under the help")
 	hs.press(testPrefix, runeKey('?'))
-	hs.golden("help")
+	hs.golden()
 	txt := hs.text()
 	for _, b := range keymap {
 		if !strings.Contains(txt, b.desc) {
@@ -249,20 +254,42 @@ func TestHelpOverlay(t *testing.T) {
 	}
 }
 
-func TestCursorDrawnOnlyInTheFocusedPane(t *testing.T) {
+// TestOuterCursorFollowsTheFocusedProgram: no reverse block is drawn; the frame puts
+// the outer terminal's cursor where the focused program has it, in its DECSCUSR shape
+// (in scroll mode: the copy cursor, a block), and hides it when the program hides it
+// or the pane is overlaid.
+func TestOuterCursorFollowsTheFocusedProgram(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a", "b")
 	hs.output(1, "ab")
-	hs.output(2, "cd")
-	v := hs.view()
-	if !strings.Contains(v, "ab\x1b[7m \x1b[m") {
-		t.Error("no cursor after the focused pane's text")
+	hs.output(2, "cd\r\nxyz")
+	cursor := func() tty.Cursor { hs.view(); return hs.m.cursor }
+	if v := hs.view(); strings.Contains(v, "\x1b[7m") {
+		t.Error("a reverse block is still drawn for the cursor")
 	}
-	if strings.Contains(v, "cd\x1b[7m") {
-		t.Error("cursor drawn in the unfocused pane")
+	// Pane 1's content starts at (1,1): after "ab" its cursor is at (3,1).
+	if c := cursor(); c != (tty.Cursor{X: 3, Y: 1, Visible: true}) {
+		t.Errorf("cursor %+v, want (3,1) shown in the default shape", c)
 	}
-	hs.output(1, "\x1b[?25l")
-	if strings.Contains(hs.view(), "ab\x1b[7m") {
-		t.Error("cursor drawn although the program hid it")
+	hs.output(1, "\x1b[6 q")
+	if c := cursor(); c.Shape != 6 || !c.Visible {
+		t.Errorf("cursor %+v after ESC[6 q, want the bar (6)", c)
+	}
+	hs.press(testPrefix, runeKey('2'))
+	if c := cursor(); c != (tty.Cursor{X: 61 + 3, Y: 2, Visible: true}) {
+		t.Errorf("cursor %+v after focusing pane 2, want (64,2) in its default shape", c)
+	}
+	hs.press(testPrefix, runeKey('['))
+	if c := cursor(); c != (tty.Cursor{X: 61 + 3, Y: 2, Visible: true, Shape: 2}) {
+		t.Errorf("cursor %+v in scroll mode, want the copy cursor (a steady block) where the program's was", c)
+	}
+	hs.press(runeKey('q'), testPrefix, runeKey('?'))
+	if cursor().Visible {
+		t.Error("cursor shown under the help")
+	}
+	hs.press(runeKey('x'))
+	hs.output(2, "\x1b[?25l")
+	if cursor().Visible {
+		t.Error("cursor shown although the program hid it")
 	}
 }
 
@@ -270,19 +297,17 @@ func TestOutputIsCoalescedToTheFrameRate(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a")
 	hs.output(1, "one")
 	before := hs.text()
-	// More output within the same frame interval: no new snapshot yet, a tick is armed.
-	hs.host.Pane(1).Term.Write([]byte(" two"))
-	cmd := hs.send(paneOutputMsg{ID: 1})
-	if cmd == nil || !hs.m.frameArmed {
+	// More output within the same frame interval: held until the frame tick.
+	hs.outputNow(1, " two")
+	if !hs.m.pace.armed {
 		t.Fatal("no frame tick armed for output inside the frame interval")
 	}
 	if hs.text() != before {
-		t.Error("view changed before the frame tick")
+		t.Error("view changed before the frame interval passed")
 	}
-	hs.clock = hs.clock.Add(frameInterval)
-	hs.send(frameMsg{at: hs.m.frameAt})
+	hs.advance(frameInterval)
 	if !strings.Contains(hs.text(), "one two") {
-		t.Error("frame tick did not draw the new output")
+		t.Error("the output was not drawn once the interval passed")
 	}
 }
 

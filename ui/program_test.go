@@ -1,63 +1,129 @@
 package ui
 
-// A whole bubbletea program (teatest) over fake panes, with the real clock: pane output
-// signalled on the process's Updates channel must reach the screen through the re-armed
-// wait and the frame throttle, typed keys must reach the focused pane's process, and
-// prefix q y must end the program.
+// A whole bubbletea program over a session of fake panes, with the real clock, drawing
+// through the real screen writer (tty.Screen, as Run does with bubbletea's renderer off)
+// into a vterm that stands in for the outer terminal: pane output must reach that screen,
+// typed keys must reach the focused pane's process, and prefix q y must end the program.
+// A frame replayed through the writer must show exactly the text View built.
 
 import (
-	"bytes"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/exp/teatest"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/tty"
+	"github.com/agentmux/agentmux/vterm"
 )
 
-func TestProgram(t *testing.T) {
+// outerScreen is the outer terminal: what the screen writer writes goes into a vterm,
+// and every write is signalled.
+type outerScreen struct {
+	mu    sync.Mutex
+	term  *vterm.Terminal
+	wrote chan struct{}
+}
+
+func newOuterScreen(w, h int) *outerScreen {
+	return &outerScreen{term: vterm.New(vterm.Options{Cols: w, Rows: h}), wrote: make(chan struct{}, 1)}
+}
+
+func (o *outerScreen) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	_, _ = o.term.Write(p)
+	o.mu.Unlock()
+	select {
+	case o.wrote <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// waitFor waits until the screen's text satisfies ok, failing with the last screen.
+func (o *outerScreen) waitFor(t *testing.T, what string, ok func(string) bool) {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		o.mu.Lock()
+		text := strings.Join(o.term.ScreenText(), "\n")
+		o.mu.Unlock()
+		if ok(text) {
+			return
+		}
+		select {
+		case <-o.wrote:
+		case <-deadline:
+			t.Fatalf("no %s on the screen after 5 s; last screen:\n%s", what, text)
+		}
+	}
+}
+
+func TestProgramDrawsThroughTheScreenWriter(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a", "b")
 	hs.m.now = time.Now
+	outer := newOuterScreen(120, 40)
+	scr := tty.NewScreen(outer)
+	defer scr.Close()
+	hs.m.scr = scr
 	wrote := make(chan struct{}, 16)
+	hs.procs[1].mu.Lock()
 	hs.procs[1].onWrite = func() {
 		select {
 		case wrote <- struct{}{}:
 		default:
 		}
 	}
-	tm := teatest.NewTestModel(t, hs.m, teatest.WithInitialTermSize(120, 40))
+	hs.procs[1].mu.Unlock()
+	hs.m.present() // the first frame, as Run draws it before the program starts
+	p := tea.NewProgram(hs.m, tea.WithInput(nil), tea.WithoutRenderer(), tea.WithoutSignalHandler())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = p.Run()
+	}()
 
-	// Output from pane 2's program, signalled the way ptyhost does.
-	hs.host.Pane(2).Term.Write([]byte("hello from b"))
-	hs.procs[2].updates <- struct{}{}
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("hello from b")) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	hs.procs[2].print("hello from b")
+	outer.waitFor(t, "pane 2's output", func(s string) bool { return strings.Contains(s, "hello from b") })
 
-	// Keys typed go to pane 1.
-	tm.Send(inputMsg{Events: []any{runeKey('h'), runeKey('i')}})
+	p.Send(inputMsg{Events: []keys.Event{runeKey('h'), runeKey('i')}})
 	deadline := time.After(5 * time.Second)
 	for got := ""; got != "hi"; {
 		select {
 		case <-wrote:
-			hs.procs[1].mu.Lock()
-			got = hs.procs[1].in.String()
-			hs.procs[1].mu.Unlock()
+			got = hs.procs[1].peek()
 		case <-deadline:
 			t.Fatalf("pane 1 got %q, want hi", got)
 		}
 	}
 
-	tm.Send(inputMsg{Events: []any{testPrefix, runeKey('q')}})
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("quit agentmux?")) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
-	tm.Send(inputMsg{Events: []any{keys.Key{Code: keys.KeyRune, Rune: 'y'}}})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
-	// As Run does after the program: end the panes, which ends their watchers.
-	if err := hs.host.CloseAll(); err != nil {
-		t.Error(err)
+	p.Send(inputMsg{Events: []keys.Event{testPrefix, runeKey('q')}})
+	outer.waitFor(t, "the quit question", func(s string) bool { return strings.Contains(s, "quit agentmux?") })
+	p.Send(inputMsg{Events: []keys.Event{runeKey('y')}})
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("prefix q y did not end the program")
 	}
-	if got := hs.procs[2].sent(); strings.Contains(got, "hi") {
-		t.Errorf("pane 2 got pane 1's keys: %q", got)
+	require.NotContains(t, hs.procs[2].sent(), "hi", "pane 2 got pane 1's keys")
+}
+
+// TestScreenWriterShowsTheModelsFrame replays a real frame through the writer into a
+// vterm and compares its text with the view: what the person sees is what View built.
+func TestScreenWriterShowsTheModelsFrame(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a", "b")
+	hs.output(1, "\x1b[31mred\x1b[m 世界 e\u0301 ok")
+	hs.output(2, "right pane")
+	want := hs.text()
+	outer := newOuterScreen(120, 40)
+	s := tty.NewScreen(outer)
+	s.Present(hs.m.frameLines, 120, 40, hs.m.cursor)
+	s.Close() // writes the frame still waiting
+	got := outer.term.ScreenText()
+	for i, w := range strings.Split(want, "\n") {
+		require.Equal(t, strings.TrimRight(w, " "), got[i], "row %d", i)
 	}
 }

@@ -2,8 +2,8 @@ package ui
 
 // Strategy: the headless harness with two linked fake panes; each iteration ends one
 // turn of pane 1 with a 200-line answer and measures the relay wake-up that decides pane
-// 2 is idle, from the message entering Update to the delivery's bytes reaching pane 2's
-// process (fakeProc.Write): the decision-to-first-byte latency, delta extraction
+// 2 is idle, from the session's timer firing to the delivery's first bytes reaching pane
+// 2's process (fakeProc.Write): the decision-to-first-byte latency, delta extraction
 // included. Setting the panes up is outside the timer.
 
 import (
@@ -25,14 +25,28 @@ func BenchmarkDecisionToFirstByte(b *testing.B) {
 		hs.procs[2].sent()
 		hs.output(1, "\r\n"+answer.String()+"> ")
 		// alice's turn ends at her quiet deadline; bob is idle already.
-		hs.clock = hs.m.wakeAt.Add(time.Millisecond)
-		gen := hs.m.wakeGen
+		at, ok := hs.clock.next()
+		if !ok {
+			b.Fatal("no wake-up armed")
+		}
+		wrote := make(chan struct{}, 1)
+		hs.procs[2].mu.Lock()
+		hs.procs[2].onWrite = func() {
+			select {
+			case wrote <- struct{}{}:
+			default:
+			}
+		}
+		hs.procs[2].mu.Unlock()
 		b.StartTimer()
-		hs.send(relayWakeMsg{gen: gen})
+		hs.clock.set(at.Add(time.Millisecond))
+		<-wrote
 		b.StopTimer()
+		hs.s.Sync()
 		if got := hs.procs[2].sent(); !strings.Contains(got, "alice (1)") {
 			b.Fatalf("not delivered: %q", got)
 		}
+		_ = hs.s.Stop() // not kept alive until the benchmark ends: the GC would scan them all
 		b.StartTimer()
 	}
 }

@@ -1,10 +1,10 @@
 package ui
 
 // Strategy: the headless harness (fake panes whose output the test writes into their real
-// emulators, a fake clock, Update driven by hand) with the real relay inside the model.
+// emulators, a fake clock, Update driven by hand) over a real session and its relay.
 // Panes run plain line programs (the generic profile: idle after --idle of quiet), so a
-// turn ends when the clock passes --idle; relay wake-ups are delivered as the relayWakeMsg
-// the armed tick would send, and the fake processes record what was typed into them.
+// turn ends when the clock passes --idle; the session's one timer fires as the fake
+// clock passes it, and the fake processes record what was typed into them.
 
 import (
 	"strings"
@@ -12,43 +12,39 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/keys"
-	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/session"
 )
 
-// newRelayHarness is newHarness with cfg's relay settings, set before the model exists.
+// newRelayHarness is newHarness on a 120×30 screen, linked at start with link.
 func newRelayHarness(t testing.TB, link bool, names ...string) *harness {
 	t.Helper()
-	hs := newHarness(t, 120, 30, names...)
-	if link {
-		// Rebuild the model as Run would with --link (panes are already started).
-		hs.m.cfg.Link = true
-		hs.m.rl = newRelayWire(hs.m.cfg, hs.host, hs.clock)
-		hs.m.relaySum = hs.m.rl.r.Status().String()
-		hs.m.frameOK = false
-	}
-	return hs
+	return newHarnessCfg(t, 120, 30, Config{Link: link}, names...)
 }
 
-// wake delivers the relay's armed tick if it is due by the clock; it reports whether one
+// wake fires the session's armed timer, moving the clock to it; it reports whether one
 // was armed.
 func (hs *harness) wake() bool {
-	if !hs.m.wakeArmed {
+	at, ok := hs.clock.next()
+	if !ok {
 		return false
 	}
-	if hs.m.wakeAt.After(hs.clock) {
-		hs.clock = hs.m.wakeAt
+	if at.After(hs.clock.Now()) {
+		hs.clock.set(at)
+	} else {
+		hs.clock.set(hs.clock.Now())
 	}
-	hs.send(relayWakeMsg{gen: hs.m.wakeGen})
+	hs.settle()
 	return true
 }
 
-// advance moves the clock by d, delivering every relay wake-up due on the way.
-func (hs *harness) advance(d time.Duration) {
-	end := hs.clock.Add(d)
-	for hs.m.wakeArmed && !hs.m.wakeAt.After(end) {
-		hs.wake()
+// member is pane id's member as the session says it now.
+func (hs *harness) member(id int) session.Member {
+	hs.t.Helper()
+	m, ok := hs.s.Member(id)
+	if !ok {
+		hs.t.Fatalf("no member %d", id)
 	}
-	hs.clock = end
+	return m
 }
 
 // statusLine is the last row of the view, without escapes.
@@ -71,15 +67,15 @@ func TestLinkKeysShowGroupOnStatusLine(t *testing.T) {
 	if s := hs.statusLine(); !strings.Contains(s, "1⇄2 0/8") {
 		t.Fatalf("status line %q lacks the group 1⇄2 0/8", s)
 	}
-	if st, _ := hs.m.rl.r.Pane(1); st.Group == 0 {
+	if hs.member(1).Group == 0 {
 		t.Fatal("pane 1 is not linked")
 	}
 	if !strings.Contains(hs.text(), "linked") {
 		t.Errorf("no border says linked:\n%s", hs.text())
 	}
 	hs.press(testPrefix, runeKey('u'))
-	if s := hs.statusLine(); strings.Contains(s, "1⇄2") {
-		t.Errorf("status line %q still shows the group after unlink", s)
+	if s := hs.statusLine(); strings.Contains(s, "1⇄2 0/8") || !strings.Contains(s, "1⇄2 ended: pane 1 left") {
+		t.Errorf("status line %q still shows the group after unlink, or does not name it ended", s)
 	}
 }
 
@@ -115,7 +111,7 @@ func TestDraftHoldsDelivery(t *testing.T) {
 	hs.press(testPrefix, runeKey('2')) // focus bob
 	hs.press(textKeys("half a thought")...)
 	hs.procs[2].sent()
-	if st, _ := hs.m.rl.r.Pane(2); !st.Typing {
+	if !hs.member(2).Typing {
 		t.Fatal("the relay did not hear the person typing in bob")
 	}
 	hs.output(1, "\r\nhello from alice\r\n> ")
@@ -139,9 +135,6 @@ func TestSentDraftIsNoTurn(t *testing.T) {
 	hs.startBoth()
 	hs.press(textKeys("hi")...)
 	hs.press(codeKey(keys.KeyEnter))
-	if _, ok := hs.m.rl.drafts[1]; ok {
-		t.Fatal("draft kept after Enter")
-	}
 	hs.output(1, "hi\r\n> ") // the echo of what the person typed
 	hs.advance(10 * time.Second)
 	if got := hs.procs[2].sent(); strings.Contains(got, "alice (1)") {
@@ -153,7 +146,7 @@ func TestHoldKey(t *testing.T) {
 	hs := newRelayHarness(t, true, "alice", "bob")
 	hs.startBoth()
 	hs.press(testPrefix, runeKey('2'), testPrefix, runeKey('p'))
-	if st, _ := hs.m.rl.r.Pane(2); !st.Held {
+	if !hs.member(2).Held {
 		t.Fatal("prefix p did not hold bob")
 	}
 	if !strings.Contains(hs.text(), "held") {
@@ -188,38 +181,15 @@ func TestRelayLogOverlay(t *testing.T) {
 	}
 }
 
-func TestStaleWakeIgnored(t *testing.T) {
-	hs := newRelayHarness(t, true, "alice", "bob")
-	hs.startBoth()
-	if hs.m.wakeArmed {
-		t.Fatalf("a timer is armed with nothing pending (at %v)", hs.m.wakeAt)
-	}
-	hs.output(1, "\r\nhello\r\n> ")
-	if !hs.m.wakeArmed {
-		t.Fatal("no wake-up armed for alice's quiet deadline")
-	}
-	stale := relayWakeMsg{gen: hs.m.wakeGen - 1}
-	hs.clock = hs.clock.Add(5 * time.Second)
-	hs.send(stale)
-	if got := hs.procs[2].sent(); got != "" {
-		t.Fatalf("a stale tick ran the relay: bob was sent %q", got)
-	}
-	if !hs.m.wakeArmed {
-		t.Fatal("a stale tick disarmed the current one")
-	}
-	hs.wake()
-	if got := hs.procs[2].sent(); !strings.Contains(got, "alice (1)") {
-		t.Fatalf("the current tick did not deliver: %q", got)
-	}
-}
-
 func TestNoTimerWhenQuiet(t *testing.T) {
 	hs := newRelayHarness(t, true, "alice", "bob")
 	hs.startBoth()
 	hs.output(1, "\r\nhello\r\n> ")
 	hs.advance(30 * time.Second) // delivered, submitted, confirm window over
-	if at, ok := hs.m.rl.r.NextWake(); ok || hs.m.wakeArmed {
-		t.Fatalf("linked quiet panes keep a timer: relay %v %v, armed %v", at, ok, hs.m.wakeArmed)
+	hs.settle()
+	if at, ok := hs.clock.next(); ok {
+		log, _ := hs.s.Log()
+		t.Fatalf("linked quiet panes keep a timer (at %v, now %v): %v", at, hs.clock.Now(), log)
 	}
 }
 
@@ -230,12 +200,10 @@ func TestExitLeavesGroup(t *testing.T) {
 	if s := hs.statusLine(); strings.Contains(s, "1⇄2") {
 		t.Errorf("status line %q: the group should end when bob exits", s)
 	}
-	if st, _ := hs.m.rl.r.Pane(2); !st.Exited {
-		t.Error("the relay was not told bob exited")
+	if hs.member(2).State != session.Exited {
+		t.Error("the session does not say bob exited")
 	}
 }
-
-var _ relay.Screen = termScreen{}
 
 // typeIntoBob runs alice's turn until the relay has typed it into bob (bracketed paste
 // on) and not yet submitted it, and returns what bob was sent.
@@ -245,13 +213,10 @@ func typeIntoBob(t *testing.T, hs *harness) string {
 	hs.startBoth()
 	hs.procs[2].sent()
 	hs.output(1, "\r\nhello from alice\r\n> ")
-	for i := 0; i < 10 && !strings.Contains(hs.procs[2].in.String(), "hello from alice"); i++ {
+	for i := 0; i < 10 && !strings.Contains(hs.procs[2].peek(), "hello from alice"); i++ {
 		if !hs.wake() {
 			t.Fatal("no wake-up armed before the delivery was typed")
 		}
-	}
-	if st, _ := hs.m.rl.r.Pane(2); !st.Typed {
-		t.Fatalf("bob's delivery is not waiting for its submit: %+v", st)
 	}
 	got := hs.procs[2].sent()
 	if !strings.HasPrefix(got, "\x1b[200~alice (1):") || !strings.HasSuffix(got, "\x1b[201~") {
@@ -275,7 +240,7 @@ func TestKeysBetweenTypeAndSubmitFollowTheSubmit(t *testing.T) {
 	if got := hs.procs[2].sent(); got != "" {
 		t.Fatalf("the person's input reached bob before the submit: %q", got)
 	}
-	if st, _ := hs.m.rl.r.Pane(2); !st.Typing {
+	if !hs.member(2).Typing {
 		t.Error("the relay did not hear the person start a draft in bob")
 	}
 	hs.advance(time.Second) // the submit
@@ -294,8 +259,8 @@ func TestKeysBetweenTypeAndSubmitFollowTheSubmit(t *testing.T) {
 	if got := hs.procs[2].sent(); strings.Contains(got, "second from alice") {
 		t.Errorf("typed into bob over the person's draft: %q", got)
 	}
-	if st, _ := hs.m.rl.r.Pane(2); st.Waiting != 1 {
-		t.Errorf("bob has %d deliveries waiting, want 1", st.Waiting)
+	if w := hs.member(2).Waiting; w != 1 {
+		t.Errorf("bob has %d deliveries waiting, want 1", w)
 	}
 }
 
@@ -308,20 +273,40 @@ func TestKeysHeldForClosedPaneAreDropped(t *testing.T) {
 	if got := hs.procs[2].sent(); got != "" {
 		t.Errorf("an exited pane was sent %q", got)
 	}
-	if len(hs.m.rl.held) != 0 {
-		t.Errorf("input still held for an exited pane: %v", hs.m.rl.held)
-	}
-	log := hs.m.rl.r.Log()
+	log, _ := hs.s.Log()
 	if e := log[len(log)-1]; e.Delivery == 0 && !strings.Contains(e.String(), "exited") {
 		t.Errorf("last log entry %q", e.String())
 	}
 	found := false
 	for _, e := range log {
-		if e.Delivery != 0 && e.Phase == relay.Dropped && strings.Contains(e.Note, "exited") {
+		if e.Delivery != 0 && e.Phase == session.Dropped && strings.Contains(e.Note, "exited") {
 			found = true
 		}
 	}
 	if !found {
 		t.Errorf("the typed delivery was not logged dropped:\n%v", log)
+	}
+}
+
+// TestAddressAndBriefKeys: prefix a turns the focused pane's own addressing on (its
+// border says so) and off again; prefix b queues its brief, typed once it is idle.
+func TestAddressAndBriefKeys(t *testing.T) {
+	hs := newRelayHarness(t, false, "alice", "bob")
+	hs.startBoth()
+	hs.press(testPrefix, runeKey('a'))
+	if !hs.member(1).Addressing {
+		t.Fatal("prefix a did not turn addressing on for pane 1")
+	}
+	if top := strings.Split(hs.text(), "\n")[0]; !strings.Contains(top, "addressing") {
+		t.Errorf("pane 1's border does not say addressing: %q", top)
+	}
+	hs.press(testPrefix, runeKey('a'))
+	if hs.member(1).Addressing || strings.Contains(strings.Split(hs.text(), "\n")[0], "addressing") {
+		t.Error("prefix a again did not turn addressing off")
+	}
+	hs.press(testPrefix, runeKey('2'), testPrefix, runeKey('b'))
+	hs.advance(2 * time.Second)
+	if got := hs.procs[2].sent(); !strings.Contains(got, "you are bob, pane 2") {
+		t.Errorf("prefix b typed %q into bob, want the brief", got)
 	}
 }

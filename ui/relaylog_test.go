@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/agentmux/agentmux/keys"
 )
 
@@ -19,8 +21,8 @@ import (
 func fillLog(hs *harness, n int) []string {
 	var times []string
 	for range n {
-		hs.clock = hs.clock.Add(time.Second)
-		times = append(times, hs.clock.Format("15:04:05"))
+		hs.clock.set(hs.clock.Now().Add(time.Second))
+		times = append(times, hs.clock.Now().Format("15:04:05"))
 		hs.press(testPrefix, runeKey('p'))
 	}
 	return times
@@ -64,7 +66,7 @@ func TestRelayLogScrolls(t *testing.T) {
 		t.Errorf("the title does not say which entries are shown:\n%s", hs.text())
 	}
 	// New entries do not move a scrolled view.
-	hs.m.rl.tick(hs.clock)
+	hs.advance(0)
 	hs.press(testPrefix, runeKey('1'))
 	hs.press(runeKey('x')) // not a log key: a hint, and nothing sent
 	if got := hs.procs[1].sent(); got != "" {
@@ -104,16 +106,12 @@ func TestRelayLogShowsStateOnNarrowScreen(t *testing.T) {
 	hs := newHarness(t, 80, 30, "alice", "bob")
 	hs.output(1, "> ")
 	hs.output(2, "> ")
-	hs.clock = hs.clock.Add(2 * time.Second)
-	hs.m.rl.tick(hs.clock)
+	hs.advance(2 * time.Second)
 	hs.press(testPrefix, runeKey('l'), runeKey('2'))
 	hs.press(testPrefix, runeKey('2'))
 	hs.press(textKeys("draft")...)
 	hs.output(1, "\r\nalice has a great deal to say about this, more than fits in one row of the log\r\n> ")
-	for range 10 {
-		hs.clock = hs.clock.Add(time.Second)
-		hs.send(relayWakeMsg{gen: hs.m.wakeGen})
-	}
+	hs.advance(10 * time.Second)
 	hs.press(testPrefix, runeKey('r'))
 	var row string
 	for _, l := range strings.Split(hs.text(), "\n") {
@@ -124,4 +122,62 @@ func TestRelayLogShowsStateOnNarrowScreen(t *testing.T) {
 	if !strings.Contains(row, "waiting for the person") || !strings.Contains(row, "alice has") {
 		t.Fatalf("delivery row %q lacks its state or first words:\n%s", row, hs.text())
 	}
+}
+
+// TestRelayLogOpensAnEntryWhole: a delivery longer than a log row is cut with …; Up
+// selects it, Enter shows its whole text (every line, the last one included) in a view
+// that scrolls and that q leaves for the log again, Esc then closing the log.
+func TestRelayLogOpensAnEntryWhole(t *testing.T) {
+	hs := newHarness(t, 80, 16, "alice", "bob")
+	hs.startBoth()
+	hs.press(testPrefix, runeKey('l'), runeKey('2'))
+	var turn strings.Builder
+	turn.WriteString("\r\n")
+	for i := 1; i <= 20; i++ {
+		turn.WriteString("finding " + itoa(i) + ": alice has a great deal to say about this\r\n")
+	}
+	hs.output(1, turn.String()+"> ")
+	hs.advance(10 * time.Second)
+	hs.press(testPrefix, runeKey('r'))
+	if txt := hs.text(); !strings.Contains(txt, "finding 1") || strings.Contains(txt, "finding 20") {
+		t.Fatalf("the log row is not the cut first words:\n%s", txt)
+	}
+	// The delivery is not the newest entry (its phase notices may follow): select it.
+	for range 10 {
+		sel, base, _ := hs.m.selected()
+		if log, _ := hs.s.Log(); log[sel-base].Delivery == 1 {
+			break
+		}
+		hs.press(codeKey(keys.KeyUp))
+	}
+	if row := hs.selectedRow(); !strings.Contains(row, "1 alice → 2 bob") {
+		t.Fatalf("the selected row %q is not the delivery", row)
+	}
+	hs.press(codeKey(keys.KeyEnter))
+	txt := hs.text()
+	if !strings.Contains(txt, "delivery 1") || !strings.Contains(txt, "finding 1:") {
+		t.Fatalf("Enter did not open the delivery:\n%s", txt)
+	}
+	hs.press(runeKey('G'))
+	if txt := hs.text(); !strings.Contains(txt, "finding 20: alice has a great deal to say about this") {
+		t.Fatalf("G did not show the delivery's last line:\n%s", txt)
+	}
+	hs.press(runeKey('q'))
+	if !hs.m.logv.open || hs.m.logv.detail != nil || !strings.Contains(hs.text(), "relay log") {
+		t.Fatalf("q did not go back to the log:\n%s", hs.text())
+	}
+	hs.press(codeKey(keys.KeyEscape))
+	if hs.m.logv.open {
+		t.Error("Esc did not close the log")
+	}
+}
+
+// selectedRow is the log row whose time is drawn selected (reverse video).
+func (hs *harness) selectedRow() string {
+	for _, l := range strings.Split(hs.view(), "\n") {
+		if strings.Contains(l, "\x1b[7m") && strings.Contains(l, "→") {
+			return ansi.Strip(l)
+		}
+	}
+	return ""
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -15,17 +14,19 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/agentmux/agentmux/vterm"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/tty"
 )
 
 // probeTimeout bounds the wait for the outer terminal's answers at start-up (DA1 ends it
 // early; every terminal answers DA1).
 const probeTimeout = 750 * time.Millisecond
 
-// Run takes over the terminal (in, out), starts cfg's panes and runs the ui until the
-// user quits, the last pane is closed, input ends or ctx is cancelled (a signal). The
-// terminal is restored and every child process group ended before Run returns, also on
-// a panic, which comes back as a *PanicError to print after the restore.
+// Run takes over the terminal (in, out), starts cfg's panes in a session and runs the ui
+// until the user quits, the last pane is closed, input ends or ctx is cancelled (a
+// signal). The terminal is restored and every child process group ended before Run
+// returns, also on a panic, which comes back as a *PanicError to print after the
+// restore.
 func Run(ctx context.Context, cfg Config, in, out *os.File) error {
 	return run(ctx, cfg, in, out, runOptions{})
 }
@@ -33,7 +34,7 @@ func Run(ctx context.Context, cfg Config, in, out *os.File) error {
 // runOptions are Run's seams for tests: fake processes, and a wrapper around the model
 // (to make it panic, say).
 type runOptions struct {
-	start StartFunc
+	start session.StartFunc
 	wrap  func(tea.Model) tea.Model
 }
 
@@ -47,57 +48,70 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 		log = slog.New(slog.DiscardHandler)
 		cfg.Logger = log
 	}
-	o, err := openOuter(in, out)
+	o, err := tty.Open(in, out)
 	if err != nil {
 		return err
 	}
-	host := NewHost(HostOptions{Start: ro.start, Version: cfg.Version, HistoryLimit: cfg.HistoryLimit, Logger: log})
-	var ir *inputReader
-	var scr *screenWriter
+	var ir *tty.Input
+	var scr *tty.Screen
+	var s *session.Session
 	defer func() {
 		r := recover()
 		if scr != nil {
-			scr.close()
+			scr.Close()
 		}
-		if rerr := o.restore(); rerr != nil {
+		if rerr := o.Restore(); rerr != nil {
 			log.Warn("restore terminal", "err", rerr)
 		}
 		if ir != nil {
-			ir.close()
+			ir.Close()
 		}
-		if cerr := host.CloseAll(); cerr != nil {
-			log.Warn("close panes", "err", cerr)
+		if s != nil {
+			if cerr := s.Stop(); cerr != nil {
+				log.Warn("close panes", "err", cerr)
+			}
 		}
 		if r != nil {
-			err = &PanicError{Value: r, Stack: debug.Stack()}
+			err = tty.Recovered(r)
 			log.Error("panic", "err", err)
 		}
 	}()
 
-	ir, err = startInput(ctx, in)
+	ir, err = tty.StartInput(ctx, in)
 	if err != nil {
 		return err
 	}
-	if err := o.send(enterSeq + probeSeq); err != nil {
-		return fmt.Errorf("set up terminal: %w", err)
+	if err := o.Setup(); err != nil {
+		return err
 	}
-	early, err := probeTerminal(o, ir, host, log)
+	probed, early, err := ir.Probe(probeTimeout)
+	if err != nil {
+		return fmt.Errorf("read terminal: %w", err)
+	}
+	log.Info("terminal probed", "fg", probed.Colors.FG, "bg", probed.Colors.BG, "kitty", probed.Kitty, "answers", probed.Answers)
+	if probed.Kitty {
+		if err := o.PushKitty(); err != nil {
+			return fmt.Errorf("kitty keyboard: %w", err)
+		}
+	}
+	w, h, err := o.Size()
 	if err != nil {
 		return err
 	}
-	w, h, err := o.size()
+	s, err = session.Start(sessionOptions(cfg, w, h, probed, ro.start))
 	if err != nil {
 		return err
 	}
-	if err := startPanes(host, cfg, w, h); err != nil {
-		return err
+	if cfg.OnStart != nil {
+		cfg.OnStart(s)
 	}
 
 	r := lipgloss.NewRenderer(o)
 	r.SetColorProfile(termenv.EnvColorProfile())
 	r.SetHasDarkBackground(true) // never let termenv query the terminal behind our reader
-	scr = newScreenWriter(o)
-	m := newModel(cfg, host, modelOptions{width: w, height: h, input: ir.events, renderer: r, initial: early, screen: scr})
+	scr = tty.NewScreen(o)
+	m := newModel(cfg, s, modelOptions{width: w, height: h, input: ir.Events(), renderer: r, initial: early, screen: scr, probed: probed})
+	defer m.sub.Close()
 	m.present() // the first frame, before any message arrives
 	var tm tea.Model = m
 	if ro.wrap != nil {
@@ -106,7 +120,7 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 	p := tea.NewProgram(tm,
 		tea.WithInput(nil),
 		tea.WithOutput(o),
-		tea.WithoutRenderer(), // frames go through scr (screen.go)
+		tea.WithoutRenderer(), // frames go through scr (tty.Screen)
 		tea.WithContext(ctx),
 		tea.WithoutSignalHandler(),
 		tea.WithoutCatchPanics(),
@@ -124,60 +138,41 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 	return nil
 }
 
-// probeTerminal waits for the answers to the start-up queries and applies them: the
-// default colours go to the Host (every emulator answers OSC 10/11 with them) and kitty
-// keyboard support turns on kitty reports. Other input read meanwhile is returned for
-// the model to replay.
-func probeTerminal(o *outer, ir *inputReader, host *Host, log *slog.Logger) ([]any, error) {
-	replies, early, err := ir.probe(probeTimeout)
-	if err != nil {
-		return nil, fmt.Errorf("read terminal: %w", err)
-	}
-	var colors vterm.Colors
-	kitty := false
-	for _, rp := range replies {
-		r := parseReply(rp.Raw)
-		switch r.kind {
-		case replyFG:
-			colors.FG = r.color
-		case replyBG:
-			colors.BG = r.color
-		case replyKitty:
-			kitty = true
-		}
-	}
-	log.Info("terminal probed", "fg", colors.FG, "bg", colors.BG, "kitty", kitty, "answers", len(replies))
-	host.SetColors(colors)
-	if kitty {
-		host.SetKittyKeyboard(true)
-		if err := o.pushKitty(); err != nil {
-			return nil, fmt.Errorf("kitty keyboard: %w", err)
-		}
-	}
-	return early, nil
-}
-
-// startPanes starts every pane at the size the layout gives it on a w×h screen, so each
-// program starts at its final size.
-func startPanes(host *Host, cfg Config, w, h int) error {
+// sessionOptions are the session's options for cfg on a w×h screen: every pane starts
+// at the size the layout gives it, so each program starts at its final size.
+func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.StartFunc) session.Options {
 	ids := make([]int, len(cfg.Panes))
 	for i := range ids {
 		ids[i] = i + 1
 	}
 	rects := buildLayout(cfg.Layout, ids).rects(rect{0, 0, w, max(h-1, 0)})
+	panes := make([]session.PaneSpec, len(cfg.Panes))
 	for i, spec := range cfg.Panes {
-		r := rects[i].R
-		if _, err := host.Start(spec, r.W-2, r.H-2); err != nil {
-			return err
-		}
+		spec.Cols, spec.Rows = rects[i].R.W-2, rects[i].R.H-2
+		panes[i] = spec
 	}
-	return nil
+	return session.Options{
+		Panes:         panes,
+		Link:          cfg.Link,
+		Turns:         cfg.Turns,
+		Idle:          cfg.Idle,
+		Address:       cfg.Address,
+		Brief:         cfg.Brief,
+		Delivery:      cfg.Delivery,
+		Profiles:      cfg.Profiles,
+		Version:       cfg.Version,
+		HistoryLimit:  cfg.HistoryLimit,
+		Colors:        probed.Colors,
+		KittyKeyboard: probed.Kitty,
+		Logger:        cfg.Logger,
+		Start:         start,
+	}
 }
 
 // followResize sends the program a WindowSizeMsg whenever the terminal's size changes
 // (SIGWINCH; bubbletea only watches it when it renders itself), and once at start in
 // case it changed before the signal was caught. The returned func stops it.
-func followResize(o *outer, p *tea.Program, log *slog.Logger) func() {
+func followResize(o *tty.Terminal, p *tea.Program, log *slog.Logger) func() {
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	stop := make(chan struct{})
@@ -185,7 +180,7 @@ func followResize(o *outer, p *tea.Program, log *slog.Logger) func() {
 	go func() {
 		defer close(done)
 		for {
-			w, h, err := o.size()
+			w, h, err := o.Size()
 			if err != nil {
 				log.Warn("terminal size", "err", err)
 			} else {

@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -22,9 +21,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
+	"go.uber.org/goleak"
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/tty"
 )
 
 // ptyScreen collects what the program wrote to the terminal.
@@ -83,38 +85,6 @@ func (s *ptyScreen) waitFor(t *testing.T, want string) {
 	}
 }
 
-// noLeaks waits (like goleak, with a deadline) until no goroutine of the ui, bubbletea
-// or the input reader is left: every goroutine the run started must end. The test's own
-// goroutines and the runtime's signal loop are not counted.
-func noLeaks(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		left := leftovers()
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines left running:\n%s", len(left), strings.Join(left, "\n\n"))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// leftovers returns the stacks of goroutines that belong to a run.
-func leftovers() []string {
-	buf := make([]byte, 1<<20)
-	var out []string
-	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-		ours := strings.Contains(g, "agentmux/ui.") || strings.Contains(g, "bubbletea") || strings.Contains(g, "cancelreader")
-		test := strings.Contains(g, "ui.noLeaks") || strings.Contains(g, "ptyScreen") || strings.Contains(g, "ui.TestRunRestoresTheTerminal(")
-		if ours && !test {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
 // panicky makes Update panic on the key '!'.
 type panicky struct{ tea.Model }
 
@@ -161,6 +131,7 @@ func TestRunRestoresTheTerminal(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			leaks := goleak.IgnoreCurrent() // every goroutine the run starts must end
 			ptm, pts, err := pty.Open()
 			if err != nil {
 				t.Skipf("no pty: %v", err)
@@ -187,7 +158,7 @@ func TestRunRestoresTheTerminal(t *testing.T) {
 
 			var mu sync.Mutex
 			var procs []*fakeProc
-			start := func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+			start := func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
 				f := &fakeProc{spec: spec, out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}
 				mu.Lock()
 				procs = append(procs, f)
@@ -210,20 +181,20 @@ func TestRunRestoresTheTerminal(t *testing.T) {
 				t.Fatalf("run did not end; output:\n%q", scr.String())
 			}
 			{
-				want := restoreSeq
+				want := tty.RestoreSeq
 				if c.kitty {
-					want = kittyPop + restoreSeq
+					want = tty.KittyPop + tty.RestoreSeq
 				}
 				scr.waitFor(t, want)
-				if c.kitty && !strings.Contains(scr.String(), kittyPush) {
+				if c.kitty && !strings.Contains(scr.String(), tty.KittyPush) {
 					t.Error("kitty flags were not pushed although the terminal answered CSI ? u")
 				}
-				if !c.kitty && strings.Contains(scr.String(), kittyPush) {
+				if !c.kitty && strings.Contains(scr.String(), tty.KittyPush) {
 					t.Error("kitty flags pushed to a terminal that did not answer CSI ? u")
 				}
 				// Nothing is drawn after the restore.
 				out := scr.String()
-				if tail := out[strings.LastIndex(out, restoreSeq)+len(restoreSeq):]; tail != "" {
+				if tail := out[strings.LastIndex(out, tty.RestoreSeq)+len(tty.RestoreSeq):]; tail != "" {
 					t.Errorf("output after the restore: %q", tail)
 				}
 			}
@@ -245,7 +216,9 @@ func TestRunRestoresTheTerminal(t *testing.T) {
 				f.mu.Unlock()
 			}
 			mu.Unlock()
-			noLeaks(t)
+			goleak.VerifyNone(t, leaks,
+				goleak.IgnoreAnyFunction("github.com/agentmux/agentmux/ui.(*ptyScreen).read"),
+				goleak.IgnoreAnyFunction("os/signal.signal_recv"))
 		})
 	}
 }

@@ -15,105 +15,116 @@ import (
 // wheelLines is how far one wheel notch scrolls.
 const wheelLines = 3
 
-// scrollState is one pane's scroll position.
+// scrollState is one pane's scroll position and its copy mode (copy.go).
 type scrollState struct {
-	top int64 // absolute number of the top row shown
+	top    int64  // absolute number of the top row shown
+	cur    point  // the copy cursor
+	anchor *point // where the selection started; nil: none
+	search string // the last search text
+	match  *match // the last search hit, highlighted
 }
 
 // scrollBounds returns the absolute numbers of the oldest history row held and of the
 // screen's top row (the bottom-most scroll position).
-func scrollBounds(p *Pane) (oldest, bottom int64) {
-	bottom = p.Term.ScreenTop()
-	return bottom - int64(p.Term.HistoryLen()), bottom
+func scrollBounds(v *paneView) (oldest, bottom int64) {
+	bottom = v.screen.ScreenTop()
+	return bottom - int64(v.screen.HistoryLen()), bottom
 }
 
 // enterScroll puts the focused pane in scroll mode at the bottom.
 func (m *model) enterScroll(v *paneView) {
-	p := m.host.Pane(m.focus)
-	if p == nil || v.scroll != nil {
+	if v.scroll != nil {
 		return
 	}
-	_, bottom := scrollBounds(p)
-	v.scroll = &scrollState{top: bottom}
+	_, bottom := scrollBounds(v)
+	v.scroll = &scrollState{top: bottom, cur: startCursor(v)}
 	v.stale = true
-	m.frameOK = false
+	m.fr.invalidate()
 }
 
 // leaveScroll returns the pane to its live screen.
 func (m *model) leaveScroll(v *paneView) {
 	v.scroll = nil
 	v.stale = true
-	m.frameOK = false
+	m.fr.invalidate()
 }
 
 // scrollTo moves a pane's view to top (clamped) and reports whether it is at the bottom.
-func (m *model) scrollTo(p *Pane, v *paneView, top int64) bool {
-	oldest, bottom := scrollBounds(p)
+func (m *model) scrollTo(v *paneView, top int64) bool {
+	oldest, bottom := scrollBounds(v)
 	top = min(max(top, oldest), bottom)
 	if v.scroll.top != top {
 		v.scroll.top = top
 		v.stale = true
-		m.frameOK = false
+		m.fr.invalidate()
 	}
 	return top == bottom
 }
 
-// scrollKey handles a key typed while the focused pane is in scroll mode: PgUp/PgDn,
-// arrows, g/G (and Home/End) move; q or Esc leaves; other keys are ignored.
+// scrollHint is the status line's reminder of scroll mode's keys.
+const scrollHint = "scroll mode: arrows, PgUp/PgDn, g/G move; v select, y copy, / search; q leaves"
+
+// scrollKey handles a key typed while the focused pane is in scroll mode: the copy
+// keys (copy.go: cursor, selection, search), PgUp/PgDn and g/G (Home/End) move the
+// view, q or Esc leaves; other keys are ignored.
 func (m *model) scrollKey(v *paneView, k keys.Key) {
-	p := m.host.Pane(m.focus)
-	if p == nil {
+	if m.copyKey(v, k) {
 		return
 	}
-	oldest, bottom := scrollBounds(p)
+	oldest, bottom := scrollBounds(v)
 	page := int64(max(v.content.H-1, 1))
 	top := v.scroll.top
 	r, isRune := plainRune(k)
 	switch {
 	case k.Code == keys.KeyPgUp:
-		m.scrollTo(p, v, top-page)
+		m.scrollTo(v, top-page)
+		m.moveCursor(v, point{v.scroll.cur.row - page, v.scroll.cur.col})
 	case k.Code == keys.KeyPgDn:
-		m.scrollTo(p, v, top+page)
-	case k.Code == keys.KeyUp:
-		m.scrollTo(p, v, top-1)
-	case k.Code == keys.KeyDown:
-		m.scrollTo(p, v, top+1)
+		m.scrollTo(v, top+page)
+		m.moveCursor(v, point{v.scroll.cur.row + page, v.scroll.cur.col})
 	case k.Code == keys.KeyHome, isRune && r == 'g':
-		m.scrollTo(p, v, oldest)
+		m.scrollTo(v, oldest)
+		m.moveCursor(v, point{oldest, 0})
 	case k.Code == keys.KeyEnd, isRune && r == 'G':
-		m.scrollTo(p, v, bottom)
+		m.scrollTo(v, bottom)
+		m.moveCursor(v, point{lastRow(v), 0})
 	case k.Code == keys.KeyEscape, isRune && r == 'q':
 		m.leaveScroll(v)
 	default:
-		m.setStatus("scroll mode: PgUp/PgDn, arrows, g/G move; q or Esc leaves")
+		m.setStatus(scrollHint)
 	}
 }
 
 // wheel scrolls pane p's history by one notch, entering scroll mode going up and
 // leaving it on reaching the bottom going down.
-func (m *model) wheel(p *Pane, v *paneView, up bool) {
+func (m *model) wheel(v *paneView, up bool) {
 	if up {
 		if v.scroll == nil {
-			_, bottom := scrollBounds(p)
-			v.scroll = &scrollState{top: bottom}
+			_, bottom := scrollBounds(v)
+			v.scroll = &scrollState{top: bottom, cur: startCursor(v)}
 		}
-		m.scrollTo(p, v, v.scroll.top-wheelLines)
+		m.scrollTo(v, v.scroll.top-wheelLines)
+		m.keepCursorInView(v)
 		return
 	}
-	if v.scroll != nil && m.scrollTo(p, v, v.scroll.top+wheelLines) {
-		m.leaveScroll(v)
+	if v.scroll == nil {
+		return
 	}
+	if m.scrollTo(v, v.scroll.top+wheelLines) && v.scroll.anchor == nil {
+		m.leaveScroll(v) // at the bottom with nothing selected: back to the live screen
+		return
+	}
+	m.keepCursorInView(v)
 }
 
 // scrollLines returns the n lines a pane in scroll mode shows: history rows from the
 // emulator, then rows of the snapshot's screen.
-func scrollLines(p *Pane, v *paneView, n int) []*vterm.Line {
+func scrollLines(v *paneView, n int) []*vterm.Line {
 	out := make([]*vterm.Line, n)
-	bottom := p.Term.ScreenTop()
-	oldest := bottom - int64(p.Term.HistoryLen())
+	oldest, bottom := scrollBounds(v)
 	top := max(v.scroll.top, oldest)
 	if top < bottom {
-		hist := p.Term.HistoryLines(int(top-oldest), int(min(bottom-top, int64(n))))
+		hist := v.screen.HistoryLines(int(top-oldest), int(min(bottom-top, int64(n))))
 		copy(out, hist)
 	}
 	for r := range n {
@@ -129,8 +140,8 @@ func scrollLines(p *Pane, v *paneView, n int) []*vterm.Line {
 }
 
 // scrollLabel describes a pane's scroll position for the status line.
-func scrollLabel(p *Pane, v *paneView) string {
-	_, bottom := scrollBounds(p)
+func scrollLabel(v *paneView) string {
+	_, bottom := scrollBounds(v)
 	up := bottom - v.scroll.top
 	if up <= 0 {
 		return "SCROLL bottom"

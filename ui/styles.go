@@ -24,6 +24,7 @@ type styles struct {
 	prompt              lipgloss.Style
 	helpBox, helpKey    lipgloss.Style
 	helpTitle           lipgloss.Style
+	selected            lipgloss.Style // the relay log's selected entry (its time)
 
 	// Pre-rendered pieces that do not depend on a pane.
 	vbar, vbarFocus string
@@ -58,6 +59,7 @@ func newStyles(r *lipgloss.Renderer) styles {
 			Padding(0, 1),
 		helpKey:   r.NewStyle().Foreground(c("39")).Bold(true),
 		helpTitle: r.NewStyle().Bold(true),
+		selected:  r.NewStyle().Reverse(true),
 	}
 	s.vbar = s.border.Render("│")
 	s.vbarFocus = s.borderFocus.Render("│")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentmux/agentmux/tty"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -16,7 +17,7 @@ import (
 // writer attached (the real program, where bubbletea renders nothing) it builds the
 // rows for the writer and returns "".
 func (m *model) View() string {
-	if m.frameOK {
+	if m.fr.current() {
 		return m.frame
 	}
 	for _, pr := range m.rects {
@@ -40,8 +41,8 @@ func (m *model) View() string {
 		m.overlayLog(lines)
 	}
 	m.frameLines = lines
-	m.frameGen++
-	m.frameOK = true
+	m.cursor = m.outerCursor()
+	m.fr.composed()
 	m.frame = ""
 	if m.scr == nil { // tests read the frame; the program draws frameLines itself
 		m.frame = strings.Join(lines, "\n")
@@ -56,30 +57,57 @@ func (m *model) present() {
 		return
 	}
 	m.View()
-	if m.frameGen != m.shownGen {
-		m.shownGen = m.frameGen
-		m.scr.present(m.frameLines, m.width, m.height)
+	if m.fr.unshown() {
+		m.scr.Present(m.frameLines, m.width, m.height, m.cursor)
 	}
+}
+
+// outerCursor is where the outer terminal's cursor goes: where the focused pane's
+// program has it, in its shape (DECSCUSR), so IME popups and screen readers follow it;
+// in scroll mode, on the copy cursor (a steady block). It is hidden when the program
+// hid it, while the pane is exited, an overlay (help, relay log) or a question is
+// shown, or when it falls outside the pane's content area.
+func (m *model) outerCursor() tty.Cursor {
+	v := m.focused()
+	if v == nil || v.snap == nil || m.mode == modeHelp || m.mode == modeConfirm || m.logv.open {
+		return tty.Cursor{}
+	}
+	if s := v.scroll; s != nil {
+		y := s.cur.row - s.top
+		if y < 0 || y >= int64(v.content.H) || s.cur.col >= v.content.W {
+			return tty.Cursor{}
+		}
+		return tty.Cursor{X: v.content.X + s.cur.col, Y: v.content.Y + int(y), Visible: true, Shape: int(vterm.CursorBlock)}
+	}
+	if v.exited() {
+		return tty.Cursor{}
+	}
+	cur := v.snap.Cursor
+	if !cur.Visible || cur.X < 0 || cur.Y < 0 || cur.X >= v.content.W || cur.Y >= v.content.H {
+		return tty.Cursor{}
+	}
+	x := cur.X
+	if cur.Y < len(v.snap.Lines) {
+		if l := v.snap.Lines[cur.Y]; l != nil && x > 0 && x < len(l.Cells) && l.Cells[x].Width == 0 {
+			x-- // on a wide character's right half: its left column
+		}
+	}
+	return tty.Cursor{X: v.content.X + x, Y: v.content.Y + cur.Y, Visible: true, Shape: int(cur.Shape)}
 }
 
 // buildRows renders a pane's content rows from its snapshot (or its scroll view),
 // reusing cached rows for lines that did not change.
 func (m *model) buildRows(id int, v *paneView) {
 	v.stale = false
-	p := m.host.Pane(id)
 	c := v.content
-	if p == nil || v.snap == nil {
+	if v.snap == nil {
 		v.rows, v.lines = v.rows[:0], v.lines[:0]
 		return
 	}
-	v.cache.reset(c.W, c.X, p.Term.Link)
+	v.cache.reset(c.W, c.X, v.screen.Link)
 	lines := v.snap.Lines
 	if v.scroll != nil {
-		lines = scrollLines(p, v, c.H)
-	}
-	v.cursorRow, v.cursorX = -1, -1
-	if cur := v.snap.Cursor; id == m.focus && v.scroll == nil && cur.Visible && !p.Exited {
-		v.cursorRow, v.cursorX = cur.Y, cur.X
+		lines = scrollLines(v, c.H)
 	}
 	v.rows = resize(v.rows, c.H)
 	v.lines = resize(v.lines, c.H)
@@ -88,12 +116,17 @@ func (m *model) buildRows(id int, v *paneView) {
 		if r < len(lines) {
 			l = lines[r]
 		}
-		cx := -1
-		if r == v.cursorRow {
-			cx = v.cursorX
+		if v.scroll != nil {
+			if from, to, ok := markRow(v.scroll, v.scroll.top+int64(r), c.W); ok {
+				// selected or matched: drawn on its own, never cached
+				l = highlighted(l, from, to, c.W)
+				v.lines[r] = l
+				v.rows[r] = string(renderLine(nil, l, c.W, c.X, -1, v.screen.Link))
+				continue
+			}
 		}
 		v.lines[r] = l
-		v.rows[r] = v.cache.row(l, cx)
+		v.rows[r] = v.cache.row(l, -1) // the real cursor is the outer terminal's (outerCursor)
 	}
 	v.cache.endRebuild()
 }
@@ -130,15 +163,14 @@ func (m *model) writeSpan(b *strings.Builder, y, from, to int) {
 func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 	r := pr.R
 	v := m.views[pr.Pane]
-	p := m.host.Pane(pr.Pane)
-	if v == nil || p == nil || r.W < 2 || r.H < 2 {
+	if v == nil || r.W < 2 || r.H < 2 {
 		b.WriteString(strings.Repeat(" ", e-a))
 		return
 	}
 	full := a == r.X && e == r.X+r.W
 	focused := pr.Pane == m.focus
 	if y == r.Y || y == r.Y+r.H-1 {
-		m.borders(p, v, r.W, focused)
+		m.borders(pr.Pane, v, r.W, focused)
 		s := v.bottom
 		if y == r.Y {
 			s = v.top
@@ -166,11 +198,7 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 	case ca == c.X && ce == c.X+c.W:
 		b.WriteString(v.rows[row])
 	default:
-		cx := -1
-		if row == v.cursorRow {
-			cx = v.cursorX
-		}
-		b.Write(renderSpan(nil, v.lines[row], ca-c.X, ce-c.X, c.X, cx, p.Term.Link))
+		b.Write(renderSpan(nil, v.lines[row], ca-c.X, ce-c.X, c.X, -1, v.screen.Link))
 	}
 	if e == r.X+r.W {
 		b.WriteString(bar)
@@ -179,9 +207,9 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 
 // borders refreshes a pane's cached top and bottom border rows when its width, title,
 // state or focus changed.
-func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
-	state, kind := m.rl.borderState(p)
-	key := borderKey{w: w, focused: focused, name: p.Name, state: state, kind: kind, bell: v.bell && !focused}
+func (m *model) borders(id int, v *paneView, w int, focused bool) {
+	state, kind := borderState(v.member, m.cfg.Address)
+	key := borderKey{w: w, focused: focused, name: v.member.Name, state: state, kind: kind, bell: v.bell && !focused}
 	if v.snap != nil {
 		key.ptitle = v.snap.Title
 	}
@@ -189,7 +217,7 @@ func (m *model) borders(p *Pane, v *paneView, w int, focused bool) {
 		return
 	}
 	v.borderKey = key
-	title := fmt.Sprintf("%d %s", p.ID, sanitize(p.Name))
+	title := fmt.Sprintf("%d %s", id, sanitize(v.member.Name))
 	v.top = m.st.topBorder(w, title, state, focused, kind, key.bell, sanitize(key.ptitle))
 	v.bottom = m.st.bottomBorder(w, focused)
 }
@@ -226,9 +254,12 @@ func (m *model) statusLine() string {
 		add(" LINK ", sp.statusMode)
 	case m.mode == modeHelp:
 		add(" HELP ", sp.statusMode)
+	case m.mode == modeSearch:
+		add(" SEARCH ", sp.statusMode)
+		add(" / "+m.searchBuf+"▏ Enter searches older rows, Esc cancels", sp.statusMsg)
 	}
-	if v, p := m.views[m.focus], m.focusedPane(); v != nil && p != nil && v.scroll != nil {
-		add(" "+scrollLabel(p, v)+" ", sp.statusMode)
+	if v := m.focused(); v != nil && v.scroll != nil {
+		add(" "+scrollLabel(v)+" ", sp.statusMode)
 	}
 	if m.zoomed {
 		add(" ZOOM ", sp.statusMode)

@@ -1,6 +1,6 @@
 package vterm_test
 
-// Benchmarks for the performance targets, at 200×50 with inputs generated
+// Benchmarks for vterm's performance targets, at 200×50 with inputs generated
 // deterministically in process (about 1 MB each): plain text, SGR-coloured compiler
 // output and full-screen TUI redraws (CUP to each row, SGR, 200 characters). Targets:
 // plain ≥ 40 MB/s, SGR ≥ 24 MB/s, redraw ≥ 38 MB/s (twice tmux 3.3a through a PTY),

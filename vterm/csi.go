@@ -40,7 +40,7 @@ func (t *Terminal) csiDispatch(final byte) {
 func (t *Terminal) csiPlain(final byte) {
 	switch final {
 	case '@': // ICH
-		if t.cur.pending && t.modes.Autowrap {
+		if t.pastEdge() {
 			return
 		}
 		t.cur.pending = false
@@ -75,6 +75,9 @@ func (t *Terminal) csiPlain(final byte) {
 	case 'M': // DL
 		t.deleteLines(min(t.count(0), t.rows))
 	case 'P': // DCH
+		if t.pastEdge() {
+			return
+		}
 		t.scr.rows[t.cur.y].deleteCells(t.cur.x, min(t.count(0), t.cols), t.cur.pen.BG)
 		t.cur.pending = false
 	case 'S': // SU
@@ -84,6 +87,9 @@ func (t *Terminal) csiPlain(final byte) {
 			t.scrollDown(t.margin.top, t.margin.bot, min(t.count(0), t.rows))
 		}
 	case 'X': // ECH
+		if t.pastEdge() {
+			return
+		}
 		t.eraseChars(min(t.count(0), t.cols))
 		t.cur.pending = false
 	case 'Z': // CBT

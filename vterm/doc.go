@@ -51,7 +51,12 @@
 // the title reports it like OSC 2. RIS empties it.
 //
 // Where xterm and tmux disagree (halves of wide characters, REP at the margin, CHT,
-// HPR, VPR, DECSTR, invalid UTF-8), vterm follows xterm.
+// HPR, VPR, DECSTR, invalid UTF-8), vterm follows xterm, with one exception real
+// programs depend on: after a character is written in the last column (autowrap on),
+// EL 0, ED 0, ECH, DCH and ICH leave that row alone and the wrap stays pending, as in
+// tmux (whose cursor is then past the last column), where xterm blanks the last cell.
+// top and other full-screen programs end full-width rows with EL and keep the last
+// character under tmux.
 //
 // # Characters and grapheme clusters
 //
@@ -63,6 +68,13 @@
 // is one cell, a flag two), spacing marks, Hangul jamo. A join that uniseg measures two
 // cells wide widens a narrow cell: a flag, an Indic consonant with its spacing vowel
 // (two columns, as terminals that draw them separately also use).
+//
+// An emoji with a skin-tone modifier (👍🏽) is one two-cell cluster, as Unicode, kitty,
+// WezTerm, foot, Ghostty, iTerm2 and the string-width measure of Ink-based agent CLIs
+// have it. tmux 3.3a instead draws the modifier as a wide character of its own (four
+// cells in all); vterm differs on purpose, since matching tmux would push every row an
+// agent draws with such emoji two cells out of line. Drawn through an outer tmux 3.3a,
+// the modifier is then covered by the next cell and only the base emoji shows.
 //
 // VS16 (U+FE0F) after an emoji-capable character that defaults to text presentation
 // (❤ U+2764, ⚠ U+26A0, ☺ U+263A) makes it a two-cell emoji, as kitty, WezTerm, foot

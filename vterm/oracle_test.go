@@ -317,7 +317,7 @@ func (o *tmuxOracle) diffTmux(cols, rows int, b []byte, cmp tmuxCompare) (string
 	return d, nil
 }
 
-// comparable says what of a generated stream's result tmux and the issue agree on.
+// comparable says what of a generated stream's result tmux and vterm's contract agree on.
 func comparable(cfg genConfig, ops []op) tmuxCompare {
 	h := historyComparable(cfg, ops)
 	return tmuxCompare{history: h, joins: h && joinsComparable(ops)}
@@ -431,6 +431,11 @@ func TestOracleTmuxCases(t *testing.T) {
 		{"CAN aborts CSI", 10, 3, "ab\x1b[3\x18C"},
 		{"unknown CSI is ignored", 10, 3, "ab\x1b[?1234zcd"},
 		{"OSC and APC are invisible", 20, 2, "a\x1b]0;title\x07b\x1b_Gi=1;AAAA\x1b\\c\x1b]7501;?\x07d"},
+		{"EL at pending wrap", 10, 3, "0123456789\x1b[KX"},
+		{"ECH DCH ICH at pending wrap", 10, 4, "0123456789\x1b[X\x1b[P\x1b[@X\r\n0123456789\x1b[3P"},
+		{"ED at pending wrap", 10, 3, "\x1b[2;1Hbelow\x1b[1;1H0123456789\x1b[JX"},
+		{"EL at pending wrap without autowrap", 10, 3, "\x1b[?7l0123456789\x1b[K"},
+		{"EL 1 and 2 at pending wrap", 10, 3, "0123456789\x1b[1K\r\n0123456789\x1b[2KX"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -481,7 +486,7 @@ func TestOracleTmuxJoins(t *testing.T) {
 // (xterm blanks the whole character), garbles ICH of more than half the rest of the row
 // and ignores ICH of all of it, overwrites with the character that wraps in insert mode,
 // lacks CHT, HPR, VPR and DECSTR, stops REP at the
-// margin, and drops invalid UTF-8 (the issue asks for U+FFFD).
+// margin, and drops invalid UTF-8 (vterm's contract: U+FFFD).
 func TestTmuxDeviations(t *testing.T) {
 	cases := []struct {
 		name       string

@@ -256,10 +256,12 @@ func (t *Terminal) eraseDisplay(mode int) {
 	x, y := t.cur.x, t.cur.y
 	switch mode {
 	case 0:
-		r := s.rows[y]
-		r.fixWide(x, x)
-		r.fill(x, t.cols, bg)
-		r.wrapped = false
+		if !t.pastEdge() {
+			r := s.rows[y]
+			r.fixWide(x, x)
+			r.fill(x, t.cols, bg)
+			r.wrapped = false
+		}
 		for i := y + 1; i < t.rows; i++ {
 			s.rows[i].clear(bg)
 		}
@@ -287,6 +289,9 @@ func (t *Terminal) eraseLine(mode int) {
 	x := t.cur.x
 	switch mode {
 	case 0:
+		if t.pastEdge() {
+			return
+		}
 		r.fixWide(x, x)
 		r.fill(x, t.cols, bg)
 		r.wrapped = false
@@ -298,6 +303,13 @@ func (t *Terminal) eraseLine(mode int) {
 		r.clear(bg)
 	}
 }
+
+// pastEdge reports whether the cursor is in the pending-wrap state with autowrap on,
+// where tmux places it one column past the last: the erases and shifts that start at
+// the cursor (EL 0, the cursor row of ED 0, ECH, DCH, ICH) leave the row alone and the
+// wrap stays pending. xterm erases the last column instead; tmux's way keeps the last
+// character of full-width lines that programs end with EL (top's summary rows).
+func (t *Terminal) pastEdge() bool { return t.cur.pending && t.modes.Autowrap }
 
 // eraseChars implements ECH: blank n cells from the cursor without moving anything.
 func (t *Terminal) eraseChars(n int) {

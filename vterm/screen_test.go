@@ -133,6 +133,28 @@ func TestErase(t *testing.T) {
 	})
 }
 
+// TestEraseAtPendingWrap: after a write to the last column (autowrap on), tmux has the
+// cursor one past the last column, so what erases or shifts from the cursor leaves the
+// row alone and the next character still wraps (xterm would blank the last column).
+// Programs that end full-width lines with EL, like top, keep their last character.
+func TestEraseAtPendingWrap(t *testing.T) {
+	const line = "0123456789"
+	runScreenCases(t, []screenCase{
+		{"EL 0 keeps the last column", 10, 3, line + "\x1b[K", rows(3, line), 9, 0},
+		{"EL 0 keeps the wrap pending", 10, 3, line + "\x1b[KX", rows(3, line, "X"), 1, 1},
+		{"DECSEL 0 too", 10, 3, line + "\x1b[?KX", rows(3, line, "X"), 1, 1},
+		{"ECH", 10, 3, line + "\x1b[3XX", rows(3, line, "X"), 1, 1},
+		{"DCH", 10, 3, line + "\x1b[2PX", rows(3, line, "X"), 1, 1},
+		{"ICH", 10, 3, line + "\x1b[2@X", rows(3, line, "X"), 1, 1},
+		{"ED 0 clears below only", 10, 3, "\x1b[2;1Hbelow\x1b[1;1H" + line + "\x1b[J", rows(3, line), 9, 0},
+		{"EL 1 still clears through the last column", 10, 3, line + "\x1b[1K", rows(3), 9, 0},
+		{"EL 2 still clears the row", 10, 3, line + "\x1b[2KX", rows(3, "", "X"), 1, 1},
+		{"top's summary row then a newline", 10, 3, line + "\x1b[K\r\nnext\x1b[K", rows(3, line, "next"), 4, 1},
+		{"without autowrap EL erases the last column", 10, 3, "\x1b[?7l" + line + "\x1b[K", rows(3, "012345678"), 9, 0},
+		{"after a cursor move EL erases", 10, 3, line + "\x1b[1;10H\x1b[K", rows(3, "012345678"), 9, 0},
+	})
+}
+
 func TestEditing(t *testing.T) {
 	runScreenCases(t, []screenCase{
 		{"ICH", 10, 2, "abcdef\x1b[1;3H\x1b[2@", rows(2, "ab  cdef"), 2, 0},

@@ -75,6 +75,9 @@ func TestSnapshotFields(t *testing.T) {
 	}
 }
 
+// TestConcurrentReaders reads snapshots, text and history while the terminal is written
+// and resized. It can only fail under the race detector (go test -race, as make test
+// runs it): without -race it passes even if a lock were missing.
 func TestConcurrentReaders(t *testing.T) {
 	term := New(Options{Cols: 40, Rows: 10})
 	var wg sync.WaitGroup

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ui"
@@ -18,12 +19,17 @@ import (
 // usage is printed by -h/--help.
 const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux demo
+       agentmux parse [--prefix P]... [--no-inline] [--no-block] [--max-block-bytes N] [--jsonl] [FILE]
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
 NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
+Leading upper-case VAR=value words set environment variables, as in a shell:
+agentmux 'FOO=bar bash'. Flags may also follow the agents; -- ends them.
 
 flags:
   --link           link all panes into one relay group at start
+  --address        let agents address panes they are not linked with (@relay:NAME)
+  --brief          tell each agent, once ready, its name, the other panes and how to address them
   --turns N        turn budget per link (default 8)
   --idle D         quiet time before a pane counts as idle (default 1.5s)
   --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
@@ -58,24 +64,41 @@ type options struct {
 	version  bool
 }
 
-// parseArgs parses the flags and AGENT arguments. It does not look programs up.
+// subcommands are the words that, as the first argument after the flags, run something
+// other than the agents given: each gets the options and the arguments after its word.
+var subcommands = map[string]func(o *options, args []string) error{
+	"demo": func(o *options, args []string) error {
+		if len(args) > 0 {
+			return usagef("demo takes no agents, only flags (got %q)", args[0])
+		}
+		o.demo = true
+		return nil
+	},
+}
+
+// parseArgs parses the flags, wherever they stand before "--" (agentmux bash sh --link
+// is agentmux --link bash sh), then the AGENT arguments or a subcommand. It does not
+// look programs up.
 func parseArgs(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("agentmux", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&o.cfg.Link, "link", false, "")
+	fs.BoolVar(&o.cfg.Address, "address", false, "")
+	fs.BoolVar(&o.cfg.Brief, "brief", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
 	prefix := fs.String("prefix", "ctrl+a", "")
 	layout := fs.String("layout", "", "")
 	level := fs.String("log-level", "info", "")
 	fs.BoolVar(&o.version, "version", false, "")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			o.help = true
 			return o, nil
 		}
-		return o, usagef("%v", err)
+		return o, err
 	}
 	if o.version {
 		return o, nil
@@ -88,6 +111,9 @@ func parseArgs(args []string) (options, error) {
 	}
 	k, err := keys.ParseKey(*prefix)
 	if err != nil {
+		return o, usagef("--prefix: %v", err)
+	}
+	if err := usablePrefix(k); err != nil {
 		return o, usagef("--prefix %q: %v", *prefix, err)
 	}
 	o.cfg.Prefix, o.cfg.PrefixSpec = k, *prefix
@@ -97,40 +123,173 @@ func parseArgs(args []string) (options, error) {
 	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
 		return o, usagef("--log-level %q: want debug, info, warn or error", *level)
 	}
-	rest := fs.Args()
-	switch {
-	case len(rest) == 0:
+	if len(rest) == 0 {
 		return o, usagef("no agents given (agentmux [flags] AGENT [AGENT...], or agentmux demo)")
-	case rest[0] == "demo" && len(rest) == 1:
-		o.demo = true
-		return o, nil
+	}
+	if sub, ok := subcommands[rest[0]]; ok {
+		return o, sub(&o, rest[1:])
 	}
 	o.cfg.Panes, err = parseAgents(rest)
 	return o, err
+}
+
+// parseFlags sets fs's flags from args wherever they stand, up to a "--", and returns
+// the other arguments in their order (with everything after "--"). A flag is -name or
+// --name, its value after "=" or else in the next argument (a boolean flag takes none:
+// --link, --link=false). A lone "-" is an argument. -h and --help give flag.ErrHelp.
+// Errors are usageErrors that name the flag as the user wrote it.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(rest, args[i+1:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name == "" || name[0] == '-' {
+			return nil, usagef("malformed flag %s", a)
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			if name == "h" || name == "help" {
+				return nil, flag.ErrHelp
+			}
+			return nil, unknownFlag(a, rest)
+		}
+		if !hasValue {
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+				value = "true"
+			} else if i+1 < len(args) {
+				i++
+				value = args[i]
+			} else {
+				return nil, usagef("--%s needs a value", name)
+			}
+		}
+		if err := fs.Set(name, value); err != nil {
+			return nil, badValue(f, value, err)
+		}
+	}
+	return rest, nil
+}
+
+// unknownFlag is the error for flag a that fs does not define; after an agent it says
+// where that agent's own flags go.
+func unknownFlag(a string, before []string) error {
+	name, _, _ := strings.Cut(a, "=")
+	if len(before) > 0 {
+		agent := before[len(before)-1]
+		return usagef("unknown flag %s (if it is for %s, put it inside the quotes: '%s %s')", name, agent, agent, a)
+	}
+	return usagef("unknown flag %s (agentmux --help lists them)", name)
+}
+
+// badValue is the error for a value flag f refused, saying what it takes.
+func badValue(f *flag.Flag, value string, err error) error {
+	var v any
+	if g, ok := f.Value.(flag.Getter); ok {
+		v = g.Get()
+	}
+	switch v.(type) {
+	case time.Duration:
+		if _, perr := strconv.ParseFloat(value, 64); perr == nil {
+			return usagef("--%s %s needs a unit, e.g. %ss or %sms", f.Name, value, value, value)
+		}
+		return usagef("--%s %q: want a duration such as 1.5s, 500ms or 2m", f.Name, value)
+	case int:
+		return usagef("--%s %q: want a whole number", f.Name, value)
+	case bool:
+		return usagef("--%s=%s: want true or false", f.Name, value)
+	}
+	return usagef("--%s %q: %v", f.Name, value, err)
+}
+
+// usablePrefix refuses prefix keys that would swallow ordinary typing: a letter, digit
+// or space without Ctrl, Alt or Super (every word typed would start a command), and
+// Enter, Tab, Backspace or Escape on their own.
+func usablePrefix(k keys.Key) error {
+	if k.Mod&(keys.ModCtrl|keys.ModAlt|keys.ModSuper|keys.ModHyper|keys.ModMeta) != 0 {
+		return nil
+	}
+	switch k.Code {
+	case keys.KeyRune:
+		if r := k.Rune; r == ' ' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return errors.New("a plain letter, digit or space is typed all the time; use a modifier, e.g. ctrl+a")
+		}
+	case keys.KeyEnter, keys.KeyTab, keys.KeyBackspace, keys.KeyEscape:
+		return fmt.Errorf("%v on its own is typed all the time; use a modifier, e.g. ctrl+a", k.Code)
+	}
+	return nil
 }
 
 // parseAgents turns AGENT arguments into pane specs with unique names.
 func parseAgents(args []string) ([]ui.PaneSpec, error) {
 	specs := make([]ui.PaneSpec, 0, len(args))
 	for _, a := range args {
-		name, line := "", a
-		if i := strings.IndexByte(a, '='); i > 0 && validName(a[:i]) {
-			name, line = a[:i], a[i+1:]
-		}
-		argv, err := splitWords(line)
+		spec, err := parseAgent(a)
 		if err != nil {
-			return nil, usagef("agent %q: %v", a, err)
+			return nil, err
 		}
-		if len(argv) == 0 || argv[0] == "" {
-			return nil, usagef("agent %q: empty command", a)
-		}
-		if name == "" {
-			name = filepath.Base(argv[0])
-		}
-		specs = append(specs, ui.PaneSpec{Name: name, Argv: argv})
+		specs = append(specs, spec)
 	}
 	uniqueNames(specs)
 	return specs, nil
+}
+
+// parseAgent parses one AGENT argument: an optional pane name (NAME=, where NAME is not
+// an environment variable's name), then a command line split like a POSIX shell's,
+// whose leading VAR=value words are environment assignments for the program, as in a
+// shell (VAR upper-case: see envName).
+func parseAgent(a string) (ui.PaneSpec, error) {
+	name, line := "", a
+	if i := strings.IndexByte(a, '='); i > 0 && validName(a[:i]) && !envName(a[:i]) {
+		name, line = a[:i], a[i+1:]
+	}
+	words, err := splitWords(line)
+	if err != nil {
+		return ui.PaneSpec{}, usagef("agent %q: %v", a, err)
+	}
+	var env []string
+	for len(words) > 0 {
+		k, _, ok := strings.Cut(words[0], "=")
+		if !ok || !envName(k) {
+			break
+		}
+		env, words = append(env, words[0]), words[1:]
+	}
+	switch {
+	case len(words) == 0 && len(env) > 0:
+		k, v, _ := strings.Cut(env[len(env)-1], "=")
+		return ui.PaneSpec{}, usagef("agent %q: %s=… sets an environment variable and no command follows "+
+			"(upper-case NAME=VALUE words are assignments, as in a shell; to name a pane, use a name with a lower-case letter: %s=%s)",
+			a, k, strings.ToLower(k), v)
+	case len(words) == 0 || words[0] == "":
+		return ui.PaneSpec{}, usagef("agent %q: empty command", a)
+	}
+	if name == "" {
+		name = filepath.Base(words[0])
+	}
+	return ui.PaneSpec{Name: name, Argv: words, Env: env}, nil
+}
+
+// envName reports whether s is written like an environment variable in a shell
+// assignment: upper-case ASCII letters, digits and _, not starting with a digit
+// (FOO, ANTHROPIC_API_KEY, _X). Such a NAME= at the start of an AGENT sets the variable
+// for the program rather than naming the pane.
+func envName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c == '_' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // validName reports whether s can be a pane name in NAME=COMMAND: letters, digits and

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,15 @@ func TestParseAgents(t *testing.T) {
 		{[]string{`--opt=1 prog`}, []ui.PaneSpec{{Name: "--opt=1", Argv: []string{"--opt=1", "prog"}}}},
 		{[]string{"a=sh", "a=sh", "sh"}, []ui.PaneSpec{
 			{Name: "a", Argv: []string{"sh"}}, {Name: "a-2", Argv: []string{"sh"}}, {Name: "sh", Argv: []string{"sh"}}}},
+		// Leading upper-case NAME=VALUE words are environment assignments, as in a shell.
+		{[]string{"FOO=bar bash"}, []ui.PaneSpec{{Name: "bash", Argv: []string{"bash"}, Env: []string{"FOO=bar"}}}},
+		{[]string{`A=1 B_2="x y" sh -c 'echo $A'`}, []ui.PaneSpec{
+			{Name: "sh", Argv: []string{"sh", "-c", "echo $A"}, Env: []string{"A=1", "B_2=x y"}}}},
+		{[]string{"alice=ANTHROPIC_BASE_URL=http://127.0.0.1:9 claude"}, []ui.PaneSpec{
+			{Name: "alice", Argv: []string{"claude"}, Env: []string{"ANTHROPIC_BASE_URL=http://127.0.0.1:9"}}}},
+		{[]string{"Alice=claude", "my-agent=sh x=1"}, []ui.PaneSpec{
+			{Name: "Alice", Argv: []string{"claude"}}, {Name: "my-agent", Argv: []string{"sh", "x=1"}}}},
+		{[]string{"sh FOO=1"}, []ui.PaneSpec{{Name: "sh", Argv: []string{"sh", "FOO=1"}}}},
 	}
 	for _, c := range cases {
 		got, err := parseAgents(c.args)
@@ -69,15 +79,62 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
+// Flags may stand anywhere before "--", as in most command-line programs.
+func TestFlagsAnywhere(t *testing.T) {
+	o, err := parseArgs([]string{"bash", "sh", "--link"})
+	if err != nil || !o.cfg.Link || len(o.cfg.Panes) != 2 || o.cfg.Panes[1].Name != "sh" {
+		t.Errorf("bash sh --link: %+v %v", o.cfg, err)
+	}
+	o, err = parseArgs([]string{"demo", "--turns", "3"})
+	if err != nil || !o.demo || o.cfg.Turns != 3 {
+		t.Errorf("demo --turns 3: demo %v turns %d %v", o.demo, o.cfg.Turns, err)
+	}
+	o, err = parseArgs([]string{"a", "-turns=4", "b", "--idle=2s", "--link=false"})
+	if err != nil || o.cfg.Turns != 4 || o.cfg.Idle != 2*time.Second || o.cfg.Link || len(o.cfg.Panes) != 2 {
+		t.Errorf("a -turns=4 b --idle=2s --link=false: %+v %v", o.cfg, err)
+	}
+	o, err = parseArgs([]string{"a", "--", "--link", "-"})
+	if err != nil || o.cfg.Link || len(o.cfg.Panes) != 3 || o.cfg.Panes[1].Argv[0] != "--link" || o.cfg.Panes[2].Argv[0] != "-" {
+		t.Errorf("a -- --link -: %+v %v", o.cfg, err)
+	}
+	if o, err := parseArgs([]string{"a", "--help"}); err != nil || !o.help {
+		t.Errorf("a --help: %+v %v", o, err)
+	}
+}
+
+func TestPrefixChoices(t *testing.T) {
+	for _, p := range []string{"ctrl+b", "C-a", "alt+a", "f12", "`", "ctrl+space"} {
+		if _, err := parseArgs([]string{"--prefix", p, "a"}); err != nil {
+			t.Errorf("--prefix %q refused: %v", p, err)
+		}
+	}
+	for _, p := range []string{"a", "A", "shift+a", "1", "space", "enter", "tab", "esc", "é"} {
+		_, err := parseArgs([]string{"--prefix", p, "a"})
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "use a modifier, e.g. ctrl+a") {
+			t.Errorf("--prefix %q: %v, want it refused with a hint", p, err)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string
 		msg  string
 	}{
-		{[]string{"--bogus", "a"}, "flag provided but not defined: -bogus"},
+		{[]string{"--bogus", "a"}, "unknown flag --bogus (agentmux --help lists them)"},
+		{[]string{"-bogus=1", "a"}, "unknown flag -bogus "},
+		{[]string{"a", "codex", "--full-auto"}, "unknown flag --full-auto (if it is for codex, put it inside the quotes: 'codex --full-auto')"},
+		{[]string{"---link", "a"}, "malformed flag ---link"},
 		{[]string{}, "no agents given"},
+		{[]string{"--link"}, "no agents given"},
+		{[]string{"demo", "a"}, `demo takes no agents, only flags (got "a")`},
 		{[]string{"--turns", "0", "a"}, "--turns must be at least 1"},
-		{[]string{"--turns", "x", "a"}, "invalid value"},
+		{[]string{"--turns", "x", "a"}, `--turns "x": want a whole number`},
+		{[]string{"a", "--turns"}, "--turns needs a value"},
+		{[]string{"--idle", "5", "a"}, "--idle 5 needs a unit, e.g. 5s"},
+		{[]string{"--idle=0.5", "a"}, "--idle 0.5 needs a unit, e.g. 0.5s"},
+		{[]string{"--idle", "soon", "a"}, `--idle "soon": want a duration such as 1.5s`},
+		{[]string{"--link=maybe", "a"}, "--link=maybe: want true or false"},
 		{[]string{"--idle", "-1s", "a"}, "--idle must be a positive duration"},
 		{[]string{"--prefix", "ctrl+nonsense", "a"}, "--prefix"},
 		{[]string{"--layout", "grid", "a"}, "--layout"},
@@ -85,6 +142,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{""}, "empty command"},
 		{[]string{"name="}, "empty command"},
 		{[]string{"'unterminated"}, "unterminated"},
+		{[]string{"FOO=bar"}, `agent "FOO=bar": FOO=… sets an environment variable and no command follows`},
+		{[]string{"BOB=codex"}, "to name a pane, use a name with a lower-case letter: bob=codex"},
+		{[]string{"alice=FOO=1"}, "no command follows"},
 	}
 	for _, c := range cases {
 		_, err := parseArgs(c.args)
@@ -100,7 +160,7 @@ func TestRunFailsBeforeTheScreen(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"--bogus"}, 2, "unknown flag --bogus"},
 		{[]string{"no-such-program-agentmux-test"}, 2, "program not found"},
 		{[]string{"sh", "no-such-program-agentmux-test --flag"}, 2, `"no-such-program-agentmux-test": program not found`},
 		{[]string{"sh"}, 2, "needs a terminal"}, // a bytes.Buffer is not a terminal
@@ -125,6 +185,36 @@ func TestRunHelpAndVersion(t *testing.T) {
 	out.Reset()
 	if code, err := run(context.Background(), []string{"--help"}, nil, &out, &out); code != 0 || err != nil || !strings.Contains(out.String(), "usage: agentmux") {
 		t.Errorf("--help: %d %v %q", code, err, out.String())
+	}
+}
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	vcs := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i+1 < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	rev := "3dc3fed1a2b4c5d6e7f80910111213141516171a"
+	cases := []struct {
+		set  string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"v9.9.9", &debug.BuildInfo{GoVersion: "go1.26.8"}, "v9.9.9"},
+		{"", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.4.0"}}, "v0.4.0"},
+		{"", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: vcs("vcs", "git", "vcs.revision", rev, "vcs.modified", "true")}, "devel-3dc3fed1a2b4-dirty"},
+		{"", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: vcs("vcs.revision", rev, "vcs.modified", "false")}, "devel-3dc3fed1a2b4"},
+		{"", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}, "devel"},
+		{"", nil, "devel"},
+	}
+	for _, c := range cases {
+		if got := versionOf(c.set, c.bi); got != c.want {
+			t.Errorf("versionOf(%q, %+v) = %q, want %q", c.set, c.bi, got, c.want)
+		}
 	}
 }
 

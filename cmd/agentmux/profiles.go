@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agentmux/agentmux/parser"
 )
@@ -37,7 +38,22 @@ func loadProfiles() (parser.Profiles, error) {
 	}
 	ps, err := parser.LoadProfiles(data)
 	if err != nil {
-		return nil, fmt.Errorf("profiles %s: %w", path, err)
+		return nil, &fileError{path: path, err: err}
 	}
 	return ps, nil
 }
+
+// fileError is a profiles or config file that does not parse: "PATH: what is wrong",
+// without the "profiles: " its message starts with (the path already says which file
+// it is).
+type fileError struct {
+	path string
+	err  error
+}
+
+func (e *fileError) Error() string {
+	return e.path + ": " + strings.TrimPrefix(e.err.Error(), "profiles: ")
+}
+
+// Unwrap returns the parser's error.
+func (e *fileError) Unwrap() error { return e.err }

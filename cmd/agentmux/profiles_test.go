@@ -28,8 +28,12 @@ func TestMalformedProfilesExit2(t *testing.T) {
 	if code != 2 || err == nil {
 		t.Fatalf("exit %d, err %v: want 2 and an error", code, err)
 	}
-	if msg := err.Error(); !strings.Contains(msg, path) || strings.Contains(msg, "\n") {
-		t.Errorf("error %q: want one line naming %s", msg, path)
+	msg := err.Error()
+	if !strings.HasPrefix(msg, path+": ") || strings.Contains(msg, "\n") {
+		t.Errorf("error %q: want one line starting with %s", msg, path)
+	}
+	if reason := strings.TrimPrefix(msg, path+": "); strings.HasPrefix(reason, "profiles") || !strings.Contains(reason, "(unclosed") {
+		t.Errorf("error %q: want the reason after the path, once, naming the bad pattern", msg)
 	}
 }
 

@@ -30,6 +30,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == agentCommand {
 		return demo.Main(args[1:], stdin, stdout), nil
 	}
+	if len(args) > 0 && args[0] == parseCommand {
+		return runParse(args[1:], stdin, stdout, stderr)
+	}
 	if len(args) > 0 && clientCommands[args[0]] { // clientcmd.go
 		return runClient(ctx, args[0], args[1:], stdin, stdout)
 	}
@@ -41,7 +44,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		_, err := io.WriteString(stdout, usage)
 		return 0, err
 	case o.version:
-		_, err := fmt.Fprintf(stdout, "agentmux %s\n", versionString())
+		_, err := fmt.Fprintln(stdout, versionLine())
 		return 0, err
 	}
 	if o.demo {
@@ -58,6 +61,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.cfg.Profiles, err = loadProfiles(); err != nil {
 		return 2, err
 	}
+	if o.cfg.Delivery, err = loadDelivery(); err != nil {
+		return 2, err
+	}
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK {
@@ -69,6 +75,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	o.cfg.Version = versionString()
 	o.cfg.Logger = logger
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
+	d := o.cfg.Delivery
+	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -138,13 +147,47 @@ func flagValue(args []string, flag string) string {
 	return ""
 }
 
-// versionString is agentmux's version.
+// versionString is agentmux's version: the one set at build time (-ldflags
+// "-X main.version=..."), else what the build info says (see versionOf).
 func versionString() string {
-	if version != "" {
-		return version
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(version, bi)
+}
+
+// versionOf is the version given at build time, else the main module's version from the
+// build info (a release tag, or the pseudo-version go build stamps from git, such as
+// v0.0.0-20261124213000-3dc3fed1a2b4+dirty), else "devel" followed by the VCS revision
+// the build records (devel-3dc3fed1a2b4, "-dirty" with uncommitted changes), else
+// "devel".
+func versionOf(set string, bi *debug.BuildInfo) string {
+	if set != "" {
+		return set
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if bi == nil {
+		return "devel"
 	}
-	return "dev"
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+		vcs := map[string]string{}
+		for _, s := range bi.Settings {
+			vcs[s.Key] = s.Value
+		}
+		if rev := vcs["vcs.revision"]; rev != "" {
+			v += "-" + rev[:min(len(rev), 12)]
+			if vcs["vcs.modified"] == "true" {
+				v += "-dirty"
+			}
+		}
+	}
+	return v
+}
+
+// versionLine is what --version prints: the version and the Go toolchain that built it.
+func versionLine() string {
+	line := "agentmux " + versionString()
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.GoVersion != "" {
+		line += " (" + bi.GoVersion + ")"
+	}
+	return line
 }

@@ -12,7 +12,8 @@ var errUnterminated = errors.New("unterminated quote or escape")
 // expansion: blanks (space, tab, newline) separate words; a backslash keeps the next
 // character literally (backslash-newline is removed); single quotes keep everything up
 // to the next single quote; inside double quotes a backslash escapes only $ ` " \ and
-// newline. Quotes join into the surrounding word, and "" or ” make an empty word.
+// newline. Quotes join into the surrounding word, and an empty pair of double or single
+// quotes makes an empty word.
 func splitWords(s string) ([]string, error) {
 	var (
 		words  []string

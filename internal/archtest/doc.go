@@ -1,5 +1,5 @@
-// Package archtest holds no code: its test enforces the import graph of
-// docs/ARCHITECTURE (cmd/agentmux → ui → {relay, parser, ptyhost, vterm, keys}; relay → parser;
-// vterm, ptyhost, parser, keys and demo import nothing of the project; only ui imports
-// bubbletea and lipgloss).
+// Package archtest holds no code: its test enforces the import graph the README's
+// architecture section shows (cmd/agentmux → ui → {session, tty} → the leaves; session
+// imports no bubbletea or lipgloss; ui reaches panes only through session), so a
+// forbidden import fails here before it spreads.
 package archtest

@@ -12,10 +12,19 @@ const module = "github.com/agentmux/agentmux"
 
 // allowed maps a project package (relative to the module) to the project packages it may
 // import directly. A package missing from the map may import nothing of the project.
+//
+// The layers, top to bottom: cmd/agentmux wires; ui is the TUI (bubbletea model and
+// rendering) and reaches panes only through session's API, never ptyhost, relay or
+// parser; tty is the outer terminal; session is the core (panes, relay, members, the
+// event loop) and knows nothing of screens; the leaves import nothing of the project
+// but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"ui", "demo", "ptyhost", "keys", "vterm", "relay", "parser", "hub", "client", "proto", "store"},
-	"ui":           {"relay", "parser", "ptyhost", "vterm", "keys"},
+	"cmd/agentmux": {"ui", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store"},
+	"ui":           {"session", "tty", "vterm", "keys"},
+	"tty":          {"keys", "vterm"},
+	"session":      {"relay", "parser", "ptyhost", "vterm", "keys"},
 	"relay":        {"parser"},
+	"demo":         {"keys"},
 	// The PTY harness the tests of e2e, internal/sysbench and agents share.
 	"internal/ptytest": {"vterm"},
 	// The standalone fake model server used by `make test-agents`.

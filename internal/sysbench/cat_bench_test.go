@@ -1,12 +1,12 @@
 package sysbench
 
-// BenchmarkCatColoredLog: the issue's "cat of a 64 MB coloured log in one pane finishes no
+// BenchmarkCatColoredLog: the target "cat of a 64 MB coloured log in one pane finishes no
 // slower than in a plain tmux pane of the same size, measured in one run". Each op times,
 // from process start to the end of the output:
 //   - agentmux_s: agentmux with one pane in a 200×50 PTY running
 //     sh -c "cat LOG; printf 'DONE-%s' MARK; exec cat", until DONE-MARK is on agentmux's
 //     screen as read back through vterm (so agentmux has drawn its final frame);
-//   - tmux_s: a detached tmux pane of 200×50 (the issue's yardstick: tmux parses the
+//   - tmux_s: a detached tmux pane of 200×50 (the yardstick: tmux parses the
 //     bytes but draws to no client), until the pane signals `tmux wait-for`;
 //   - tmux_attached_s: tmux with a client attached in the same kind of PTY, read through
 //     vterm up to the same marker: the like-for-like comparison, as agentmux always draws.

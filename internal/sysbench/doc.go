@@ -14,7 +14,7 @@
 //   - BenchmarkPTYThroughput/{plain,sgr,redraw}: the emulator alone (vterm fed from a PTY
 //     master) vs a tmux pane, in MB/s.
 //   - BenchmarkIdleCPU: CPU of agentmux with four idle panes, unlinked and --link, over a
-//     window set by -sysbench.idle (default 10s; for the issue's 30s:
+//     window set by -sysbench.idle (default 10s; for a 30 s window:
 //     go test -run '^$' -bench IdleCPU ./internal/sysbench/ -args -sysbench.idle=30s).
 //   - BenchmarkMemory: peak and current RSS with four panes that each printed a screenful.
 //   - BenchmarkKeystrokeEcho: key written to the outer PTY until its echo from a raw `cat`

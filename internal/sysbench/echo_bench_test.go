@@ -1,6 +1,6 @@
 package sysbench
 
-// BenchmarkKeystrokeEcho: the issue's "its echo is on screen within one frame" (16.7 ms).
+// BenchmarkKeystrokeEcho: the target "its echo is on screen within one frame" (16.7 ms).
 // agentmux runs in a 200×50 PTY with one pane: sh -c "stty raw -echo; printf READY; exec
 // cat", so the pane's program (not the line discipline) echoes every key. The position of
 // the READY marker on agentmux's screen gives the pane's first column. Each op writes one

@@ -1,11 +1,11 @@
 package sysbench
 
-// BenchmarkIdleCPU: the issue's "with four idle panes, agentmux uses no CPU beyond the
+// BenchmarkIdleCPU: the target "with four idle panes, agentmux uses no CPU beyond the
 // frame ticker's no-op (target under 0.5 % of a core)" and "linked but quiet panes cost no
 // CPU beyond idle panes". Each op starts agentmux with four `cat` panes in a 200×50 PTY
 // (then again with --link), waits until all four pane names are on screen and agentmux
 // has drawn nothing for a second (settled), then measures over a fixed window
-// (-sysbench.idle, default 10s; the issue asks for 30s: go test -run '^$' -bench IdleCPU
+// (-sysbench.idle, default 10s; the target asks for 30s: go test -run '^$' -bench IdleCPU
 // ./internal/sysbench/ -args -sysbench.idle=30s) the CPU time of the agentmux
 // process (utime+stime of all its threads, /proc/PID/stat, 10 ms ticks), the context
 // switches of its threads (each a wake-up: timers firing show up here first) and the bytes

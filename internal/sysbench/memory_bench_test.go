@@ -1,6 +1,6 @@
 package sysbench
 
-// BenchmarkMemory: the issue's "under 30 MB for agentmux with four panes before history
+// BenchmarkMemory: the target "under 30 MB for agentmux with four panes before history
 // fills". Each op starts agentmux in a 200×50 PTY with four panes that each cat a
 // screenful (50 lines of SGR-coloured compiler output, wrapping in the narrower panes)
 // and then print a marker; once all four markers are on agentmux's screen (so every byte

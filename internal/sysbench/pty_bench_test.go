@@ -1,7 +1,7 @@
 package sysbench
 
 // BenchmarkPTYThroughput: the emulator alone through a PTY, against tmux on the same
-// bytes (the yardstick: tmux 3.3a measured 20.5, 12.1 and 18.8 MB/s for plain,
+// bytes (the yardstick: tmux 3.3a measured 20.5, 12.1 and 18.8 MB/s for plain,
 // SGR and redraw). Each op runs sh -c 'cat FILE' (16 MB of one kind) in a 200×50 PTY
 // whose master one goroutine reads into vterm.New(200×50), timed from the start to the
 // end of the output; then the same command in a detached 200×50 tmux pane, timed until

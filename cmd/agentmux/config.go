@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/agentmux/agentmux/relay"
+)
+
+// config.toml, beside profiles.toml, holds agentmux's settings that are not profiles.
+// Its [delivery] table tunes the relay's delivery rules, durations written as Go
+// durations:
+//
+//	[delivery]
+//	input_stale_timeout = "2m"   # a person's draft unchanged this long is set aside
+//	max_batch = 10               # the most messages in one paste
+//	urgent_delay = "500ms"       # the longest an urgent message waits for idle
+//	default_timeout = "0s"       # a sent message's timeout unless it has one (0: none)
+
+// configPath returns os.UserConfigDir()/agentmux/config.toml.
+func configPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("config directory: %w", err)
+	}
+	return filepath.Join(dir, "agentmux", "config.toml"), nil
+}
+
+// loadDelivery returns config.toml's [delivery] settings; no config directory or no
+// file means the relay's defaults (zero). A file that cannot be read or parsed is an
+// error naming it.
+func loadDelivery() (relay.Delivery, error) {
+	path, err := configPath()
+	if err != nil {
+		return relay.Delivery{}, nil
+	}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return relay.Delivery{}, nil
+	case err != nil:
+		return relay.Delivery{}, fmt.Errorf("config: %w", err)
+	}
+	d, err := parseDelivery(data)
+	if err != nil {
+		return relay.Delivery{}, &fileError{path: path, err: err}
+	}
+	return d, nil
+}
+
+// configFile is the shape of config.toml.
+type configFile struct {
+	Delivery struct {
+		InputStaleTimeout *string `toml:"input_stale_timeout"`
+		MaxBatch          *int    `toml:"max_batch"`
+		UrgentDelay       *string `toml:"urgent_delay"`
+		DefaultTimeout    *string `toml:"default_timeout"`
+	} `toml:"delivery"`
+}
+
+// parseDelivery parses config.toml's text. Unknown keys are errors, so a typo never
+// passes silently; so are durations that are not Go durations, and values out of range.
+func parseDelivery(data []byte) (relay.Delivery, error) {
+	var f configFile
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return relay.Delivery{}, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", " "))
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return relay.Delivery{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
+	}
+	var d relay.Delivery
+	c := f.Delivery
+	for _, k := range []struct {
+		key     string
+		src     *string
+		dst     *time.Duration
+		zeroOK  bool
+		example string
+	}{
+		{"input_stale_timeout", c.InputStaleTimeout, &d.InputStale, false, "2m"},
+		{"urgent_delay", c.UrgentDelay, &d.UrgentDelay, false, "500ms"},
+		{"default_timeout", c.DefaultTimeout, &d.DefaultTimeout, true, "10m"},
+	} {
+		if k.src == nil {
+			continue
+		}
+		v, err := time.ParseDuration(*k.src)
+		switch {
+		case err != nil:
+			return relay.Delivery{}, fmt.Errorf("[delivery] %s: %q is not a duration (write it as Go does: %q)", k.key, *k.src, k.example)
+		case v < 0 || v == 0 && !k.zeroOK:
+			return relay.Delivery{}, fmt.Errorf("[delivery] %s must be positive, not %s", k.key, *k.src)
+		}
+		*k.dst = v
+	}
+	if c.MaxBatch != nil {
+		if *c.MaxBatch < 1 {
+			return relay.Delivery{}, fmt.Errorf("[delivery] max_batch must be at least 1, not %d", *c.MaxBatch)
+		}
+		d.MaxBatch = *c.MaxBatch
+	}
+	return d, nil
+}

@@ -1,0 +1,69 @@
+package main
+
+// Strategy: config.toml texts → the relay's delivery settings or the one-line error a
+// person reads; and the whole command with XDG_CONFIG_HOME pointing at a malformed file
+// exits 2 before any terminal is needed, as for profiles.
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/relay"
+)
+
+func TestParseDelivery(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want relay.Delivery
+		err  string
+	}{
+		{in: "", want: relay.Delivery{}},
+		{in: "[delivery]\ninput_stale_timeout = \"4s\"\nmax_batch = 3\nurgent_delay = \"250ms\"\ndefault_timeout = \"10m\"\n",
+			want: relay.Delivery{InputStale: 4 * time.Second, MaxBatch: 3, UrgentDelay: 250 * time.Millisecond, DefaultTimeout: 10 * time.Minute}},
+		{in: "[delivery]\ndefault_timeout = \"0s\"\n", want: relay.Delivery{}},
+		{in: "[delivery]\ninput_stale_timeout = \"4\"\n", err: `[delivery] input_stale_timeout: "4" is not a duration (write it as Go does: "2m")`},
+		{in: "[delivery]\nurgent_delay = \"0s\"\n", err: "[delivery] urgent_delay must be positive, not 0s"},
+		{in: "[delivery]\nurgent_delay = \"-1s\"\n", err: "[delivery] urgent_delay must be positive, not -1s"},
+		{in: "[delivery]\nmax_batch = 0\n", err: "[delivery] max_batch must be at least 1, not 0"},
+		{in: "[delivery]\nmax_btach = 3\n", err: "unknown keys: delivery.max_btach"},
+		{in: "[delivery]\nmax_batch = \"3\"\n", err: "max_batch"},
+		{in: "[delivery\n", err: "toml"},
+	} {
+		got, err := parseDelivery([]byte(tc.in))
+		switch {
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("%q: %+v, %v; want %+v", tc.in, got, err, tc.want)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%q: error %v, want one line with %q", tc.in, err, tc.err)
+		}
+	}
+}
+
+func TestMalformedConfigExit2(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if err := os.MkdirAll(filepath.Join(dir, "agentmux"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "agentmux", "config.toml")
+	if err := os.WriteFile(path, []byte("[delivery]\nmax_batch = 0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code, err := run(context.Background(), []string{"true"}, nil, &out, &errb)
+	if code != 2 || err == nil || err.Error() != path+": [delivery] max_batch must be at least 1, not 0" {
+		t.Fatalf("exit %d, err %v: want 2 and the path with the reason", code, err)
+	}
+}
+
+func TestConfigFileOptional(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if d, err := loadDelivery(); err != nil || d != (relay.Delivery{}) {
+		t.Fatalf("no file: %+v, %v", d, err)
+	}
+}

@@ -1,0 +1,255 @@
+package chatbot_test
+
+// Strategy: the property of issue 8 on a fake clock. Two bots of this package, of every
+// pair of screen styles (line-mode REPL, inline with input box, full-screen), draw into
+// real vterm terminals of random sizes; each terminal reaches a real relay.Relay under
+// the generic profile through an adapter like the ui's (text, absolute rows, cursor), the
+// relay's writes reach the bots (through an emulated line discipline for the REPL: echo,
+// whole lines), and a person's message starts the conversation in pane 1 as the ui
+// reports it (keystrokes, then Sent), at once or after they started. Time jumps to whichever comes first, the relay's
+// NextWake or a bot's next drawing step; nothing sleeps. Checked for each seed: exactly
+// --turns deliveries, alternating, each exactly "NAME (N):", a blank line and the whole
+// answer the sender gave (newlines as spaces into the REPL, which takes no bracketed
+// paste), the group severed after them, and no turn noted as having nothing to relay.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/internal/chatbot"
+	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// screen adapts a vterm terminal to relay.Screen as the ui does.
+type screen struct{ t *vterm.Terminal }
+
+func (s screen) Info() relay.Info {
+	snap := s.t.Snapshot()
+	return relay.Info{Title: snap.Title, AltScreen: snap.AltScreen, BracketedPaste: snap.Modes.BracketedPaste,
+		MidFrame: snap.Modes.SyncOutput, HasCursor: true, CursorRow: snap.Cursor.Y}
+}
+func (s screen) ScreenTop() int64     { return s.t.ScreenTop() }
+func (s screen) ScreenText() []string { return s.t.ScreenText() }
+func (s screen) TextFrom(n int64) []relay.Line {
+	tl := s.t.TextFrom(n)
+	out := make([]relay.Line, len(tl))
+	for i, l := range tl {
+		out[i] = relay.Line{N: l.N, Text: l.Text}
+	}
+	return out
+}
+
+// simPane is one bot in its terminal.
+type simPane struct {
+	id    int
+	name  string
+	style chatbot.Style
+	bot   *chatbot.Bot
+	term  *vterm.Terminal
+	due   time.Time // when the bot's next step is due (zero: none armed)
+	line  []byte    // the line discipline's line being typed (line style)
+}
+
+// sim runs two bots and a relay on a fake clock.
+type sim struct {
+	t     *testing.T
+	r     *relay.Relay
+	now   time.Time
+	panes []*simPane
+	types []relay.Type
+}
+
+var start = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+
+func newSim(t *testing.T, cfg relay.Config, bots ...chatbot.Config) *sim {
+	s := &sim{t: t, r: relay.New(cfg), now: start}
+	for i, c := range bots {
+		p := &simPane{id: i + 1, name: c.Name, style: c.Style, bot: chatbot.New(c),
+			term: vterm.New(vterm.Options{Cols: c.Cols, Rows: c.Rows, Reply: func([]byte) {}})}
+		s.panes = append(s.panes, p)
+		s.apply(s.r.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: parser.ProfileFor(p.name), Screen: screen{p.term}}, s.now))
+		s.draw(p, p.bot.Start())
+	}
+	return s
+}
+
+// draw writes a bot's output to its terminal and tells the relay.
+func (s *sim) draw(p *simPane, b []byte) {
+	if len(b) > 0 {
+		if _, err := p.term.Write(b); err != nil {
+			s.t.Fatal(err)
+		}
+		s.apply(s.r.Handle(relay.Output{Pane: p.id}, s.now))
+	}
+	s.arm(p)
+}
+
+// arm schedules the bot's next step if none is.
+func (s *sim) arm(p *simPane) {
+	if !p.due.IsZero() {
+		return
+	}
+	if d, ok := p.bot.Next(); ok {
+		p.due = s.now.Add(d)
+	}
+}
+
+// input is bytes typed into a pane's terminal: the line discipline echoes a REPL's and
+// hands it whole lines; the other bots read raw keys.
+func (s *sim) input(p *simPane, b []byte) {
+	if p.style == chatbot.Line {
+		var echo []byte
+		for _, c := range b {
+			switch c {
+			case '\r', '\n':
+				echo = append(echo, '\r', '\n')
+				line := append(p.line, '\n')
+				p.line = nil
+				s.draw(p, echo)
+				echo = nil
+				s.draw(p, p.bot.Input(line))
+			default:
+				p.line = append(p.line, c)
+				echo = append(echo, c)
+			}
+		}
+		s.draw(p, echo)
+		return
+	}
+	s.draw(p, p.bot.Input(b))
+}
+
+func (s *sim) apply(acts []relay.Action) {
+	for _, a := range acts {
+		if ty, ok := a.(relay.Type); ok {
+			s.types = append(s.types, ty)
+		}
+		s.input(s.panes[a.Target()-1], a.Bytes())
+	}
+}
+
+// person types text into pane id and presses Enter, reported as the ui reports it.
+func (s *sim) person(id int, text string) {
+	p := s.panes[id-1]
+	for _, r := range text {
+		s.apply(s.r.Handle(relay.Keystroke{Pane: id, Draft: true}, s.now))
+		s.input(p, []byte(string(r)))
+	}
+	s.apply(s.r.Handle(relay.Sent{Pane: id, Text: text}, s.now))
+	s.input(p, []byte{'\r'})
+}
+
+// run advances the clock through relay wake-ups and bot steps until nothing is pending
+// or the time limit.
+func (s *sim) run(limit time.Duration) {
+	end := start.Add(limit)
+	for i := 0; ; i++ {
+		if i > 200000 {
+			s.t.Fatal("the simulation does not settle")
+		}
+		at, ok := s.r.NextWake()
+		var next *simPane
+		for _, p := range s.panes {
+			if !p.due.IsZero() && (next == nil || p.due.Before(next.due)) {
+				next = p
+			}
+		}
+		if next != nil && (!ok || !at.Before(next.due)) {
+			if next.due.After(end) {
+				return
+			}
+			s.now = later(s.now, next.due)
+			next.due = time.Time{}
+			s.draw(next, next.bot.Step())
+			continue
+		}
+		if !ok || at.After(end) {
+			return
+		}
+		s.now = later(s.now, at)
+		s.apply(s.r.Tick(s.now))
+	}
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// logText renders the relay log.
+func (s *sim) logText() string {
+	var b strings.Builder
+	for _, e := range s.r.Log() {
+		b.WriteString(e.String() + "\n")
+	}
+	return b.String()
+}
+
+var styles = []chatbot.Style{chatbot.Line, chatbot.Inline, chatbot.Full}
+
+// runConversation runs one seeded conversation and checks the property.
+func runConversation(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	turns := 2 + rng.IntN(4)
+	var cfgs []chatbot.Config
+	for i, name := range []string{"alice", "bob"} {
+		st := styles[(int(seed)/[]int{1, 3}[i])%3]
+		cfgs = append(cfgs, chatbot.Config{Name: name, Style: st, Seed: seed*7 + uint64(i),
+			Cols: 30 + rng.IntN(70), Rows: 8 + rng.IntN(24), Think: 400 * time.Millisecond, Pace: 40 * time.Millisecond})
+	}
+	s := newSim(t, relay.Config{Turns: turns}, cfgs...)
+	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+	// The person types at once, or after the bots started (1.5 s of quiet), or later.
+	at := time.Duration(rng.IntN(4000)) * time.Millisecond
+	s.run(at)
+	s.now = later(s.now, start.Add(at))
+	s.apply(s.r.Tick(s.now))
+	msg := []string{"hello there", "> what is in the relay log?", "please say 漢字 🙂 back"}[rng.IntN(3)]
+	s.person(1, msg)
+	s.run(10 * time.Minute)
+	desc := func() string {
+		return fmt.Sprintf("seed %d: %s %v %dx%d ⇄ %s %v %dx%d, --turns %d, typed at %v\nrelay log:\n%s", seed,
+			cfgs[0].Name, cfgs[0].Style, cfgs[0].Cols, cfgs[0].Rows, cfgs[1].Name, cfgs[1].Style, cfgs[1].Cols, cfgs[1].Rows, turns, at, s.logText())
+	}
+	if len(s.types) != turns {
+		for _, p := range s.panes {
+			t.Logf("%s inputs %q replies %q\n%s", p.name, p.bot.Inputs(), p.bot.Replies(), strings.Join(p.term.ScreenText(), "\n"))
+		}
+		t.Fatalf("%d deliveries, want %d\n%s", len(s.types), turns, desc())
+	}
+	for d, ty := range s.types {
+		from, to := s.panes[d%2], s.panes[(d+1)%2]
+		replies := from.bot.Replies()
+		if len(replies) <= d/2 {
+			t.Fatalf("delivery %d: %s gave %d answers\n%s", d+1, from.name, len(replies), desc())
+		}
+		want := fmt.Sprintf("%s (%d):\n\n%s", from.name, from.id, replies[d/2])
+		if !ty.Bracketed {
+			want = strings.ReplaceAll(want, "\n", " ")
+		}
+		if ty.Pane != to.id || ty.Text != want {
+			t.Fatalf("delivery %d to %d:\n%q\nwant to %d:\n%q\n%s", d+1, ty.Pane, ty.Text, to.id, want, desc())
+		}
+	}
+	if !strings.Contains(s.logText(), "severed") || strings.Contains(s.logText(), "nothing new found") {
+		t.Fatalf("the log should end the group after the budget and note no empty turn\n%s", desc())
+	}
+}
+
+func TestConversationsDeliverExactAnswers(t *testing.T) {
+	const runs = 500
+	for seed := uint64(1); seed <= runs; seed++ {
+		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
+			continue
+		}
+		runConversation(t, seed)
+	}
+}

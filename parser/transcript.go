@@ -1,0 +1,180 @@
+package parser
+
+// Transcript gathers what a full-screen (alternate-screen) program showed from a
+// baseline on, frame by frame, so an answer longer than the screen stays whole. It is
+// seeded with the baseline's frame, so a transcript row's index is its place the way an
+// absolute row number is on the main screen: the turn's words are found as MainTurn finds
+// them, whatever the program redrew above (a header, a logo's animation frame) and
+// whatever the new rows repeat (the banner, the prompt row, an earlier answer's line).
+// The frames' input area (the rows from the input row down: prompt, draft, footer) is
+// cut before merging. A Transcript is not safe for concurrent use.
+type Transcript struct {
+	rows   []string
+	base   []string // the baseline frame's content rows: rows[i] held base[i] then
+	old    int      // len(base): rows[:old] were on the screen at the baseline
+	prompt string   // the cursor's row at the baseline ("" when not known)
+	block  []string // the baseline frame's input area, trailing blank rows trimmed
+	last   []string // the content rows of the last frame merged, as on the screen
+}
+
+// NewTranscript starts a transcript at a baseline: screen is the frame shown then (nil
+// when the program was not on the alternate screen), cursor the row the cursor was on,
+// -1 when not known.
+func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
+	t := &Transcript{}
+	rows := cleanAll(screen)
+	cut := liveStart(p, p.liveMatcher(), rows)
+	if cursor >= 0 && cursor < len(rows) {
+		t.prompt = rows[cursor]
+		cut = cursorTop(newMatcher(p.Chrome), rows, cursor)
+	}
+	t.block = trimBlankEnd(rows[cut:])
+	t.rows = merge(nil, rows[:cut], nil)
+	t.base = append([]string(nil), t.rows...)
+	t.last = t.base
+	t.old = len(t.rows)
+	return t
+}
+
+// Add merges a frame drawn during the turn. cursor is the row its cursor is on when the
+// program is known to be waiting at its prompt (the turn's last frame), -1 otherwise.
+func (t *Transcript) Add(p Profile, screen []string, cursor int) {
+	rows := cleanAll(screen)
+	n := len(trimBlankEnd(rows))
+	cut := -1
+	if k := len(t.block); k > 0 && n >= k {
+		cut = n - k
+		for i, b := range t.block {
+			if rows[cut+i] != b {
+				cut = -1
+				break
+			}
+		}
+	}
+	if cut < 0 && cursor >= 0 && cursor < len(rows) && t.prompt != "" && samePrompt(t.prompt, rows[cursor]) {
+		cut = cursorTop(newMatcher(p.Chrome), rows, cursor)
+	}
+	if cut < 0 {
+		cut = liveStart(p, p.liveMatcher(), rows)
+	}
+	chrome := newMatcher(p.Chrome)
+	for cut > 0 && (isBlank(rows[cut-1]) || chrome.match(rows[cut-1])) {
+		cut-- // a spinner or status row right above the input is no content either
+	}
+	t.rows = merge(t.rows, rows[:cut], t.last)
+	t.last = append(t.last[:0:0], rows[:cut]...)
+	if over := len(t.rows) - maxMerged; over > maxMerged/4 {
+		t.rows = append([]string(nil), t.rows[over:]...)
+		t.base = t.base[min(over, len(t.base)):]
+		t.old = len(t.base)
+	}
+}
+
+// Words returns the words of the rows that came after the baseline's, by the rule of
+// MainTurn with a transcript row's index for its absolute row: rows compared with the
+// baseline frame's at the same place, a run of changed rows followed by rows that stayed
+// (a header, a logo's frame) taken as redrawn, and the rows compared by their text when
+// most of the baseline's moved (a logo or notice that went away, the content moving up
+// into its place). The echo of typed text where they start is left out.
+func (t *Transcript) Words(p Profile, typed []string) Words {
+	chrome := newMatcher(p.Chrome)
+	isChrome := chromeRows(chrome, t.rows)
+	var w Words
+	start, redrawn, trusted := scan(chrome, indexed(t.base), indexed(t.rows), int64(t.old))
+	if !trusted {
+		start, w.Moved = fresh(chrome, t.base, t.rows, isChrome), true
+	}
+	w.Redrawn = redrawn && trusted
+	w.Text, _ = extract(p, chrome, region{rows: t.rows[start:], isChrome: isChrome[start:], prompt: t.prompt}, typed)
+	return w
+}
+
+// indexed returns rows as lines numbered by their index.
+func indexed(rows []string) []Line {
+	out := make([]Line, len(rows))
+	for i, r := range rows {
+		out[i] = Line{N: int64(i), Text: r}
+	}
+	return out
+}
+
+// cursorTop returns the first row of the input area around the cursor's row: the rows of
+// chrome right above it (an input box's top rule) belong to it.
+func cursorTop(chrome *matcher, rows []string, cursor int) int {
+	for cursor > 0 && !isBlank(rows[cursor-1]) && chrome.match(rows[cursor-1]) {
+		cursor--
+	}
+	return cursor
+}
+
+// maxMerged bounds a transcript: past it by a quarter, the oldest rows are dropped down
+// to maxMerged.
+const maxMerged = 20000
+
+// mergeBack is how many rows beyond twice a frame's height merge looks back to align it.
+const mergeBack = 200
+
+// merge adds one frame of a full-screen program (its content rows, top to bottom, the
+// input area already cut) to the transcript accumulated from its earlier frames, so text
+// that scrolled off the top stays. The frame is aligned with the transcript's end where
+// the most rows agree, counted from the first row that does (a shift means the content
+// scrolled; rows above it are a header that stays put or changes); the transcript keeps what
+// scrolled away and takes the frame for the rest, since the newest frame is the truest,
+// except for the frame's first rows up to the first that agrees: a header drawn over the
+// rows that scrolled under it, or redrawn in place, never replaces the transcript's rows.
+// A frame that aligns nowhere (its content scrolled by more than a screenful) is
+// appended, without its first rows that are the same as those of the frame before
+// (last), on the same screen rows: a header that stays put. Like append, merge may reuse
+// acc's storage: use only the returned slice afterwards.
+func merge(acc, screen, last []string) []string {
+	screen = trimBlankEnd(screen)
+	if len(screen) == 0 {
+		return acc
+	}
+	at := len(acc) // where the frame goes: appended unless it aligns
+	bestScore := 0
+	// The previous frame is the end of acc, and may have been much taller than this one
+	// (a logo that went away), so look back further than this frame's height.
+	lo := max(0, len(acc)-2*len(screen)-mergeBack)
+	for s := len(acc); s >= lo; s-- {
+		eq, neq := 0, 0
+		n := min(len(screen), len(acc)-s)
+		for i := 0; i < n; i++ {
+			a, b := acc[s+i], screen[i]
+			switch {
+			case isBlank(a) || isBlank(b):
+			case a == b:
+				eq++
+			case eq > 0: // rows before the first that agrees are a header: not counted
+				neq++
+			}
+		}
+		if eq > 0 && eq > neq && eq-neq > bestScore {
+			at, bestScore = s, eq-neq
+		}
+	}
+	if at == len(acc) {
+		h := 0
+		for h < len(screen) && h < len(last) && screen[h] == last[h] {
+			h++
+		}
+		return append(acc, screen[h:]...)
+	}
+	keep := 0 // the frame's leading rows that disagree with acc: acc's are kept
+	for keep < len(screen) && at+keep < len(acc) && (acc[at+keep] != screen[keep] || isBlank(screen[keep])) {
+		keep++
+	}
+	if at+keep >= len(acc) || keep == len(screen) {
+		keep = 0 // nothing agrees after them: the frame is taken whole
+	}
+	return append(acc[:at+keep], screen[keep:]...)
+}
+
+// trimBlankEnd returns rows without its trailing blank rows.
+func trimBlankEnd(rows []string) []string {
+	n := len(rows)
+	for n > 0 && isBlank(rows[n-1]) {
+		n--
+	}
+	return rows[:n]
+}

@@ -1,0 +1,292 @@
+package parser
+
+import (
+	"sort"
+	"strings"
+)
+
+// Where a turn's words are on a main screen. The relay keeps, at a pane's baseline, its
+// main screen's lines with their absolute row numbers (vterm's history keeps them) and
+// where the cursor was: an interactive program waits for input with its cursor on its
+// input row, so that row says where the next turn's output will begin and what the
+// echo of typed text will open with. At the turn's end the same evidence says where the
+// output stops: the input area the program draws again under its answer.
+//
+// The rule (MainTurn): rows are compared with the baseline's at the same absolute row.
+// The turn's output starts at the first row that changed; a run of changed rows above
+// the baseline's input that is followed by rows that stayed, still above the input, was
+// redrawn in place (a logo's animation frame, a notice that changed) and is old. Rows at
+// or below the input are never judged old by their text, so an answer that repeats the
+// banner, the prompt row or an earlier answer's line is delivered whole. Only when most
+// of the rows above the input moved (a clear and reprint) are old rows told from new ones
+// by their text (fresh). The output stops where the input area begins again: the rows
+// the baseline's input area was drawn with, found again at the bottom; else the cursor's
+// row (with the chrome rows right above it, such as an input box's top rule); else the
+// trailing block of chrome and empty prompts (LiveStart). The echo of what was typed is
+// looked for only where the output starts; when the baseline was taken at a person's
+// Enter and its input row, showing what was typed, stayed, the echo is that row and old.
+
+// Line is one logical line of a terminal's main screen and history: soft-wrapped rows
+// joined.
+type Line struct {
+	// N is the absolute number of the line's first row: rows pushed into history keep
+	// their numbers, so a number is never reused.
+	N int64
+	// Text is the line's text, trailing blanks trimmed.
+	Text string
+}
+
+// View is a program's main screen at one moment as the relay reads it: its lines from
+// some absolute row on, and the cursor.
+type View struct {
+	// Lines are the logical lines, in order.
+	Lines []Line
+	// Cursor is the absolute row the cursor is on, -1 when not known.
+	Cursor int64
+	// Input is the text of the cursor's row (the prompt, and any draft after it).
+	Input string
+}
+
+// Words is what a turn's rows held for the relay.
+type Words struct {
+	// Text is the words, ready to deliver; "" when there were none.
+	Text string
+	// Redrawn is true when rows the baseline had were drawn again differently and were
+	// taken as old, not as words.
+	Redrawn bool
+	// Moved is true when the old rows were not where the baseline had them (a clear and
+	// reprint): new rows were told from old ones by their text.
+	Moved bool
+}
+
+// MainTurn returns the words a program wrote on its main screen in one turn: before is
+// the screen at the baseline (its lines from the screen's top then), after the screen at
+// the turn's end (its lines from the same row on), typed what was typed into the program
+// meanwhile. See the rule above.
+func MainTurn(p Profile, before, after View, typed []string) Words {
+	chrome, live := newMatcher(p.Chrome), p.liveMatcher()
+	bl, al := cleanLines(before.Lines), cleanLines(after.Lines)
+	rows := make([]string, len(al))
+	for i, l := range al {
+		rows[i] = l.Text
+	}
+	isChrome := chromeRows(chrome, rows)
+	in := inputOf(p, live, bl, before)
+	var w Words
+	start, redrawn, trusted := scan(chrome, bl, al, in.row)
+	if !trusted {
+		old := make([]string, in.top)
+		for i := range old {
+			old[i] = bl[i].Text
+		}
+		start, w.Moved = fresh(chrome, old, rows, isChrome), true
+	}
+	w.Redrawn = redrawn && trusted
+	end, cut := inputEnd(chrome, al, after, in, start)
+	rg := region{rows: rows[start:end], isChrome: isChrome[start:end], prompt: in.prompt}
+	if in.line >= 0 && in.line < len(bl) && shows(bl[in.line].Text, typed) && textAt(al, bl[in.line].N) == bl[in.line].Text {
+		// The input row showed what was typed when it was submitted, and stayed: the echo
+		// is there, drawn as it was typed (a line-mode program), and old.
+		rg.noEcho = true
+	}
+	if !cut {
+		rg.live = live
+	}
+	w.Text, _ = extract(p, chrome, rg, typed)
+	return w
+}
+
+// input is where a program took input at its baseline.
+type input struct {
+	top    int      // index of the first line of the input and the live block above it (len(lines) when below them all)
+	line   int      // index of the cursor's line, -1 when not known
+	row    int64    // the absolute row of top
+	prompt string   // the cursor's line, cleaned ("" when not known)
+	block  []string // the input area as drawn: the lines from its top to the last non-blank one
+}
+
+// inputOf finds the input of a baseline: the cursor's line, with the chrome lines right
+// above it (an input box's top rule), or the trailing live block if that starts higher;
+// without a cursor the live block alone.
+func inputOf(p Profile, live *matcher, bl []Line, v View) input {
+	texts := make([]string, len(bl))
+	for i, l := range bl {
+		texts[i] = l.Text
+	}
+	in := input{top: liveStart(p, live, texts), line: -1}
+	area := in.top // where the input area starts
+	if ci, ok := cursorLine(bl, v); ok {
+		chrome := newMatcher(p.Chrome)
+		area, in.line = ci, ci
+		for area > 0 && area <= len(bl) && !isBlank(bl[area-1].Text) && chrome.match(bl[area-1].Text) {
+			area--
+		}
+		in.top = min(in.top, area)
+		in.prompt = inputText(bl, ci, v)
+	}
+	switch {
+	case in.top < len(bl):
+		in.row = bl[in.top].N
+	case v.Cursor >= 0:
+		in.row = v.Cursor
+	case len(bl) > 0:
+		in.row = bl[len(bl)-1].N + 1
+	}
+	in.block = append([]string(nil), trimBlankEnd(texts[area:])...)
+	return in
+}
+
+// cursorLine returns the index of the line the cursor of v is on; len(lines) when it is
+// on a blank row below them all. false when the cursor is not known or above the lines.
+func cursorLine(lines []Line, v View) (int, bool) {
+	if v.Cursor < 0 || len(lines) > 0 && v.Cursor < lines[0].N {
+		return 0, false
+	}
+	i := len(lines) - 1
+	for i >= 0 && lines[i].N > v.Cursor {
+		i--
+	}
+	switch {
+	case i < 0:
+		return len(lines), true
+	case lines[i].N < v.Cursor && i == len(lines)-1 && isBlank(v.Input):
+		// Past the last line's first row: on a row of its own when that row is blank (a
+		// line's continuation rows are not).
+		return len(lines), true
+	}
+	return i, true
+}
+
+// scan compares the lines after with the lines before at the same absolute rows and
+// returns the index in after of the first line of new output (len(after) for none),
+// whether a run of changed lines above the input (inputRow) was taken as redrawn, and
+// whether the old lines stayed in place: false when most of before's significant lines
+// above the input changed, and the caller must compare by text instead.
+func scan(chrome *matcher, before, after []Line, inputRow int64) (start int, redrawn, trusted bool) {
+	sig := func(s string) bool { return !isBlank(s) && !chrome.match(s) }
+	// The old lines above the input: did they stay?
+	stayed, changed := 0, 0
+	j := 0
+	for _, b := range before {
+		if b.N >= inputRow {
+			break
+		}
+		if !sig(b.Text) {
+			continue
+		}
+		for j < len(after) && after[j].N < b.N {
+			j++
+		}
+		if j < len(after) && after[j].N == b.N && after[j].Text == b.Text {
+			stayed++
+		} else {
+			changed++
+		}
+	}
+	trusted = stayed >= changed
+	start, j = -1, 0
+	for i, a := range after {
+		for j < len(before) && before[j].N < a.N {
+			j++
+		}
+		b := ""
+		if j < len(before) && before[j].N == a.N {
+			b = before[j].Text
+		}
+		switch {
+		case a.Text == b:
+			if start >= 0 && a.N < inputRow && sig(a.Text) {
+				start, redrawn = -1, true // the changed lines above were drawn again in place
+			}
+		case sig(a.Text) || sig(b):
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	if start < 0 {
+		start = len(after)
+	}
+	return start, redrawn, trusted
+}
+
+// inputEnd returns where a turn's output in after stops: the input area of the baseline
+// drawn again at the bottom, else the cursor's line with the chrome lines right above
+// it, never before start. cut is false when neither was found: the caller cuts the live
+// block by the profile's patterns.
+func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end int, cut bool) {
+	n := len(after)
+	for n > 0 && isBlank(after[n-1].Text) {
+		n--
+	}
+	if k := len(in.block); k > 0 && n-k >= start {
+		same := true
+		for i, b := range in.block {
+			if after[n-k+i].Text != b {
+				same = false
+				break
+			}
+		}
+		if same {
+			return n - k, true
+		}
+	}
+	if ci, ok := cursorLine(after, v); ok && in.prompt != "" && samePrompt(in.prompt, inputText(after, ci, v)) {
+		for ci > start && !isBlank(after[ci-1].Text) && chrome.match(after[ci-1].Text) {
+			ci--
+		}
+		if ci >= start {
+			return min(ci, len(after)), true
+		}
+	}
+	return len(after), false
+}
+
+// inputText returns the text of the line the cursor is on (ci, from cursorLine): the
+// whole logical line, however many rows a long draft wrapped it over.
+func inputText(lines []Line, ci int, v View) string {
+	if ci < len(lines) {
+		return lines[ci].Text
+	}
+	return clean(v.Input)
+}
+
+// samePrompt reports whether the cursor's row at a turn's end looks like the one at its
+// baseline: the program is back at its prompt. The rows must open alike (a prompt's
+// glyph or name); a placeholder or hint after it may differ.
+func samePrompt(before, now string) bool {
+	if before == now {
+		return true
+	}
+	n := commonPrefix(before, now)
+	return n > 0 && !isBlank(before[:n])
+}
+
+// shows reports whether row holds one of the typed texts (white space aside).
+func shows(row string, typed []string) bool {
+	c := nonSpace(row)
+	for _, t := range typedTargets(typed) {
+		if strings.Contains(c, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// textAt returns the text of the line of lines that starts at absolute row n, "" if none.
+func textAt(lines []Line, n int64) string {
+	i := sort.Search(len(lines), func(i int) bool { return lines[i].N >= n })
+	if i < len(lines) && lines[i].N == n {
+		return lines[i].Text
+	}
+	return ""
+}
+
+// cleanLines returns lines with their text cleaned (see clean), in a new slice.
+func cleanLines(lines []Line) []Line {
+	out := make([]Line, len(lines))
+	for i, l := range lines {
+		out[i] = Line{N: l.N, Text: clean(l.Text)}
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+package parser
+
+// Strategy: main-screen turns of the three kinds of chat program under the generic
+// profile, as vterm numbers their rows: a line-mode REPL (a prompt, the answer, the same
+// prompt again), an inline UI with an input box and a footer under it, and a program
+// whose rows above the input were redrawn in place. Each case gives the screen at the
+// baseline and at the turn's end with the cursor where the program left it, and wants
+// exactly the answer: the failures (answers between a banner and an identical
+// prompt thrown away) and the corpus's traps (an answer line identical to the banner, the
+// prompt row or an earlier answer's line, lines opening with > ❯ › $, the person's
+// message quoted back). Transcripts of full-screen programs are checked the same way.
+
+import (
+	"strings"
+	"testing"
+)
+
+// screenAt numbers rows from absolute row top and puts the cursor on row cur of them
+// (-1: not known).
+func screenAt(rows []string, top int64, cur int) View {
+	v := View{Cursor: -1}
+	for i, r := range rows {
+		v.Lines = append(v.Lines, Line{N: top + int64(i), Text: r})
+	}
+	if cur >= 0 {
+		v.Cursor, v.Input = top+int64(cur), rows[cur]
+	}
+	return v
+}
+
+func TestMainTurn(t *testing.T) {
+	g := Generic()
+	rule := strings.Repeat("─", 40)
+	box := []string{rule, "❯ ", rule, "  ? for shortcuts"}
+	cat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	tests := []struct {
+		name          string
+		before, after []string
+		bcur, acur    int // cursor rows (-1: not known)
+		typed         []string
+		want          string
+		redrawn       bool
+	}{
+		{
+			name:   "line-mode REPL: the answer between the banner and the same prompt",
+			before: []string{"a ready.", "a> "},
+			after:  []string{"a ready.", "a> hello there", "a answer 1: I got 11 characters.", "Second line of answer 1.", "a> "},
+			bcur:   1, acur: 4,
+			typed: []string{"hello there"},
+			want:  "a answer 1: I got 11 characters.\nSecond line of answer 1.",
+		},
+		{
+			name:   "REPL: lines equal to the banner, the prompt row and an earlier answer, and the message quoted",
+			before: []string{"a ready.", "a> hi", "Earlier line.", "a> "},
+			after: []string{"a ready.", "a> hi", "Earlier line.", "a> hello there", "hello there", "a ready.", "a>", "",
+				"Earlier line.", "> hello there", "$ ls", "a> "},
+			bcur: 3, acur: 11,
+			typed: []string{"hello there"},
+			want:  "hello there\na ready.\na>\n\nEarlier line.\n> hello there\n$ ls",
+		},
+		{
+			name:   "REPL without a cursor: the prompt row is not chrome, the answer still comes",
+			before: []string{"a ready.", "a> "},
+			after:  []string{"a ready.", "a> hello there", "answer", "a> "},
+			bcur:   -1, acur: -1,
+			typed: []string{"hello there"},
+			want:  "a> hello there\nanswer\na>",
+		},
+		{
+			name:   "inline UI: echo, answer ending in a lone prompt glyph, the box and footer drawn again",
+			before: cat([]string{" ✻ Welcome to bot", ""}, box),
+			after:  cat([]string{" ✻ Welcome to bot", "", "❯ hi", "", "The answer.", "❯ quoted", "❯", ""}, box),
+			bcur:   3, acur: 9,
+			typed: []string{"hi"},
+			want:  "The answer.\n❯ quoted\n❯",
+		},
+		{
+			name:   "inline UI whose footer changed: the cursor's row and the rule above it end the turn",
+			before: cat([]string{" ✻ Welcome to bot", ""}, box),
+			after:  cat([]string{" ✻ Welcome to bot", "", "❯ hi", "", "The answer.", "› fine", ""}, box[:3], []string{"  esc to interrupt"}),
+			bcur:   3, acur: 8,
+			typed: []string{"hi"},
+			want:  "The answer.\n› fine",
+		},
+		{
+			name:   "a header redrawn in place above rows that stayed is old",
+			before: []string{"logo frame 1", "v1.0", "", "notice", "", "> "},
+			after:  []string{"logo frame 2", "v1.0", "", "notice", "", "> hi", "answer", "> "},
+			bcur:   5, acur: 7,
+			typed: []string{"hi"},
+			want:  "answer", redrawn: true,
+		},
+		{
+			name:   "a notice above the input erased and the echo in its place (Gemini CLI)",
+			before: []string{"banner", "", "⚠ warning", "  continued", "", "", " > "},
+			after:  []string{"banner", "", " > hi", "", "The answer.", "", " > "},
+			bcur:   6, acur: 6,
+			typed: []string{"hi"},
+			want:  "The answer.",
+		},
+		{
+			name:   "REPL, baseline when the person pressed Enter: the echo is old, a quote first in the answer stays",
+			before: []string{"a ready.", "a> hello there"},
+			after:  []string{"a ready.", "a> hello there", "hello there", "answer", "a> "},
+			bcur:   1, acur: 4,
+			typed: []string{"hello there"},
+			want:  "hello there\nanswer",
+		},
+		{
+			name:   "nothing but the prompt again: nothing new",
+			before: []string{"a ready.", "a> "},
+			after:  []string{"a ready.", "a> ", "a> "},
+			bcur:   1, acur: 2,
+			want: "",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const top = 100 // rows above scrolled into history
+			w := MainTurn(g, screenAt(tt.before, top, tt.bcur), screenAt(tt.after, top, tt.acur), tt.typed)
+			if w.Text != tt.want || w.Redrawn != tt.redrawn {
+				t.Errorf("words %q (redrawn %v)\nwant  %q (redrawn %v)", w.Text, w.Redrawn, tt.want, tt.redrawn)
+			}
+		})
+	}
+}
+
+func TestMainTurnScrolledAndCleared(t *testing.T) {
+	g := Generic()
+	before := screenAt([]string{"old 1", "old 2", "old 3", "a> "}, 50, 3)
+	// The answer scrolled the screen: the rows keep their numbers.
+	var rows []string
+	for i := 0; i < 30; i++ {
+		rows = append(rows, "line "+string(rune('A'+i%26)))
+	}
+	after := screenAt(append(append([]string{"old 1", "old 2", "old 3", "a> go"}, rows...), "a> "), 50, 34)
+	if w := MainTurn(g, before, after, []string{"go"}); w.Text != strings.Join(rows, "\n") || w.Moved {
+		t.Errorf("scrolled: %q (moved %v)", w.Text, w.Moved)
+	}
+	// The program cleared the screen and printed at its top: the rows moved, compared by text.
+	after = screenAt([]string{"fresh start", "a> "}, 50, 1)
+	if w := MainTurn(g, before, after, nil); w.Text != "fresh start" || !w.Moved {
+		t.Errorf("cleared: %q (moved %v)", w.Text, w.Moved)
+	}
+}
+
+func TestTranscriptTurn(t *testing.T) {
+	g := Generic()
+	frame := func(header string, body []string, input string) []string {
+		out := []string{header}
+		for len(body) < 6 {
+			body = append(body, "")
+		}
+		out = append(out, body[len(body)-6:]...)
+		return append(out, input)
+	}
+	tr := NewTranscript(g, frame("bot · ready", []string{"> earlier", "an earlier answer", "> "}, "> "), 7)
+	// While it works the header changes and the answer scrolls line by line under it; the
+	// answer repeats the header, the prompt row and an earlier line.
+	answer := []string{"first", "bot · ready", ">", "an earlier answer", "❯ fifth", "$ sixth", "seventh", "eighth"}
+	body := []string{"> earlier", "an earlier answer", "> hi"}
+	tr.Add(g, frame("bot · thinking", body, "> "), -1)
+	for _, l := range answer {
+		body = append(body, l)
+		tr.Add(g, frame("bot · thinking", body, "> "), -1)
+	}
+	tr.Add(g, frame("bot · ready", body, "> "), 7)
+	if w := tr.Words(g, []string{"hi"}); w.Text != strings.Join(answer, "\n") {
+		t.Errorf("words %q\nwant  %q", w.Text, strings.Join(answer, "\n"))
+	}
+}
+
+func TestTranscriptEchoScrolledAway(t *testing.T) {
+	g := Generic()
+	frame := func(body []string, input string) []string {
+		body = append([]string(nil), body...)
+		for len(body) < 4 {
+			body = append(body, "")
+		}
+		return append(append([]string{"bot · ready"}, body[len(body)-4:]...), "", input)
+	}
+	msg := "alice (1):\n\nthe first line of a long message\nthe second line of it\nthe third line of it\nthe fourth line of it, its last"
+	tr := NewTranscript(g, frame(nil, "> "), 6)
+	// The whole echo is drawn at once: only its last rows are ever on the screen.
+	var echo []string
+	for i, l := range strings.Split(msg, "\n") {
+		if i == 0 {
+			echo = append(echo, "> "+l)
+		} else {
+			echo = append(echo, "  "+l)
+		}
+	}
+	tr.Add(g, frame(echo, "> "), -1)
+	body := append(echo, "An answer that quotes", "> alice (1):")
+	tr.Add(g, frame(body, "> "), 6)
+	if w := tr.Words(g, []string{msg}); w.Text != "An answer that quotes\n> alice (1):" {
+		t.Errorf("words %q", w.Text)
+	}
+}
+
+func TestMainTurnWrappedDraft(t *testing.T) {
+	// The person's draft wrapped over two rows of a narrow pane; the cursor is on the
+	// second. Ending the turn there (at the person's Enter) finds nothing to relay.
+	g := Generic()
+	before := screenAt([]string{"a ready.", "a> "}, 0, 1)
+	after := screenAt([]string{"a ready.", "a> a draft long enough to wrap"}, 0, -1)
+	after.Cursor, after.Input = 2, "to wrap" // the row, not the logical line
+	if w := MainTurn(g, before, after, nil); w.Text != "" {
+		t.Errorf("words %q, want none", w.Text)
+	}
+}

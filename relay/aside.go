@@ -1,0 +1,217 @@
+package relay
+
+import (
+	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/parser"
+)
+
+// A person's draft holds deliveries into its pane, but not forever. Once it has not
+// changed for InputStale, and the pane is otherwise ready, the relay sets it aside: it
+// clears the input line with the profile's clear keys, waits for the screen to show the
+// input row empty (or a placeholder: none of the draft), types what waits, and once the agent's answer is complete types the
+// draft back as it was, without Enter, and says so ("your draft in 2 bob was kept aside
+// for 2 messages and put back"). An urgent message does the same at once with a draft
+// that is not being typed (TypingHold). A draft is never sent and never mixed with a
+// delivery:
+//   - only a draft the host reported whole (Keystroke.Text), on one line, that the
+//     screen's input row shows as it is, is set aside; any other holds deliveries until
+//     the person sends or clears it;
+//   - the decision is the final check: a key the person types at that very moment
+//     comes first (Handle), and a key typed after the clear keys stops the delivery
+//     before its first byte and the draft is not typed over the person's new words (the
+//     log keeps it);
+//   - a clear the screen does not confirm within Confirm types nothing more: the log
+//     says what the draft was when the screen no longer shows it whole.
+
+// aside is a draft set aside while deliveries go past it.
+type aside struct {
+	text  string
+	at    time.Time
+	n     int  // messages typed while it was aside
+	typed bool // a delivery was typed
+}
+
+// clearing is clear keys sent, until the screen shows the input row empty.
+type clearing struct {
+	at, deadline time.Time
+}
+
+// stale reports whether p's draft may be set aside now for the deliveries waiting
+// behind it: it is stale, known, shown, and nothing else holds p.
+func (r *Relay) stale(p *pane, now time.Time) bool {
+	return p.draft && now.Sub(later(p.lastKey, p.restoredAt)) >= r.cfg.InputStale && r.person != p.id &&
+		!p.held && p.state != parser.NeedsApproval && p.started && p.quietFor(now, r.cfg) &&
+		r.draftShown(p)
+}
+
+// draftShown reports whether p's draft is known, on one line, and what the screen's
+// input row shows.
+func (r *Relay) draftShown(p *pane) bool {
+	if p.aside != nil || p.draftText == "" || strings.ContainsAny(p.draftText, "\r\n") || p.noAside == p.draftText {
+		return false
+	}
+	text, ok := inputRow(p)
+	return ok && squash(text) == squash(p.draftText)
+}
+
+// setAside keeps p's draft (if any) aside and sends the clear keys.
+func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
+	if p.draft {
+		p.aside = &aside{text: p.draftText, at: now}
+		p.remember(p.draftText) // its row on the screen is input, never the agent's words
+		p.draft = false
+		n, msgs := r.batch(p), "messages go"
+		if n == 1 {
+			msgs = "message goes"
+		}
+		r.notice(now, p.id, "your draft in %d %s is kept aside while %d %s in; it comes back after the answer", p.id, p.name, n, msgs)
+	}
+	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm)}
+	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})
+}
+
+// cleared moves p on once its clear keys were sent: the delivery is typed when the
+// screen shows the input row empty; a person's key since, or no empty row by the
+// deadline, stops it.
+func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
+	c := p.clearing
+	switch {
+	case p.lastKey.After(c.at) || r.person == p.id:
+		p.clearing = nil
+		r.unset(p, now, "you typed there since it was cleared; it was not put back over your words")
+		if len(p.queue) > 0 {
+			r.setPhase(p.queue[0], WaitingPerson, now, "")
+		}
+		return acts
+	case r.inputEmpty(p):
+		p.clearing = nil
+		if len(p.queue) == 0 {
+			return r.restore(p, now, acts)
+		}
+		return append(acts, r.typeNext(p, now))
+	case now.Before(c.deadline):
+		return acts
+	}
+	p.clearing = nil
+	if a := p.aside; a != nil {
+		p.aside, p.noAside = nil, a.text
+		p.draft, p.draftText = true, a.text
+		if text, ok := inputRow(p); ok && squash(text) == squash(a.text) {
+			r.notice(now, p.id, "the input line in %d %s did not clear: your draft stays there; messages wait for you", p.id, p.name)
+		} else {
+			r.notice(now, p.id, "the input line in %d %s did not clear as expected: your draft was %q; messages wait for you", p.id, p.name, a.text)
+		}
+	}
+	if len(p.queue) > 0 && p.queue[0].opts.Mode == Urgent {
+		d := p.queue[0]
+		p.queue = p.queue[1:]
+		r.setPhase(d, Failed, now, "the input line did not clear")
+	}
+	return acts
+}
+
+// restoreDue reports whether p's draft can be typed back: what was typed past it has
+// been answered (or failed) and p is idle again.
+func (r *Relay) restoreDue(p *pane, now time.Time) bool {
+	return p.aside != nil && p.aside.typed && p.clearing == nil && p.inflight == nil && !p.printed && p.quietFor(now, r.cfg)
+}
+
+// restore types p's draft back, unless the person typed there meanwhile.
+func (r *Relay) restore(p *pane, now time.Time, acts []Action) []Action {
+	a := p.aside
+	if a == nil {
+		return acts
+	}
+	if p.draft || p.lastKey.After(a.at) {
+		r.unset(p, now, "you typed there since; it was not put back over your words")
+		return acts
+	}
+	p.aside = nil
+	p.draft, p.draftText, p.restoredAt = true, a.text, now
+	p.remember(a.text)
+	msgs := "messages"
+	if a.n == 1 {
+		msgs = "message"
+	}
+	r.notice(now, p.id, "your draft in %d %s was kept aside for %d %s and put back", p.id, p.name, a.n, msgs)
+	return append(acts, Keys{Pane: p.id, Seq: a.text, Purpose: PutBack})
+}
+
+// unset forgets p's draft set aside, saying what it was and why it is not put back.
+func (r *Relay) unset(p *pane, now time.Time, why string) {
+	if a := p.aside; a != nil {
+		p.aside = nil
+		r.notice(now, p.id, "your draft in %d %s was kept aside: %s: %q", p.id, p.name, why, a.text)
+	}
+}
+
+// inputEmpty reports whether p's screen shows its input row empty: blank, or what its
+// profile calls chrome (an empty prompt, a placeholder). With a draft set aside, a row
+// that shows none of the draft counts too (a placeholder the profile does not know),
+// while what is left of the draft, or the draft with more, does not. A program whose
+// input row cannot be found counts as empty only when no draft was set aside.
+func (r *Relay) inputEmpty(p *pane) bool {
+	if p.scr.Info().MidFrame {
+		return false
+	}
+	text, ok := inputRow(p)
+	switch row := squash(text); {
+	case !ok:
+		return p.aside == nil
+	case row == "":
+		return true
+	case p.aside != nil:
+		draft := squash(p.aside.text)
+		return !strings.Contains(draft, row) && !strings.Contains(row, draft)
+	}
+	return false
+}
+
+// inputRow returns the text in p's input row: the lowest row that opens with one of the
+// profile's echo prefixes, with the rows that continue it, "" when the profile calls it
+// chrome (an empty prompt, a placeholder). false: no such row.
+func inputRow(p *pane) (string, bool) {
+	rows := p.scr.ScreenText()
+	for i := len(rows) - 1; i >= 0; i-- {
+		n := echoLen(rows[i], p.prof.EchoPrefixes)
+		if n == 0 {
+			continue
+		}
+		if p.prof.IsChrome(rows[i]) {
+			return "", true
+		}
+		text := rows[i][n:]
+		for _, row := range rows[i+1:] {
+			if strings.TrimSpace(row) == "" || p.prof.IsChrome(row) {
+				break
+			}
+			text += "\n" + row
+		}
+		return text, true
+	}
+	return "", false
+}
+
+// echoLen returns the length of the echo prefix (after up to two spaces) opening row, 0
+// when none does; a prefix alone on its row counts.
+func echoLen(row string, prefixes []string) int {
+	ind := len(row) - len(strings.TrimLeft(row, " "))
+	ind = min(ind, 2)
+	rest := row[ind:]
+	for _, pre := range prefixes {
+		bare := strings.TrimRight(pre, " ")
+		switch {
+		case pre == "":
+		case strings.HasPrefix(rest, pre):
+			return ind + len(pre)
+		case bare != "" && strings.TrimRight(rest, " ") == bare:
+			return len(row)
+		}
+	}
+	return 0
+}
+
+// squash removes white space, so text wrapped or indented on a screen compares equal.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }

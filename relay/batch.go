@@ -1,0 +1,84 @@
+package relay
+
+import (
+	"time"
+
+	"github.com/agentmux/agentmux/parser"
+)
+
+// Batching: when a target becomes ready, everything waiting for it goes in one paste,
+// oldest first within its mode, each part framed with its attribution and a blank line
+// between, at most MaxBatch parts; the rest waits for the next turn. A batch holds
+// messages of one mode (urgent, important or sequential: the most urgent first); the
+// brief and the delivery notices go alone, since the turn answering them is not
+// relayed. Each part that came through a group spent its turn of the group's budget
+// when it was queued, so one batch of three parts from a group spends three turns.
+
+// batch returns how many of p's waiting deliveries the next paste takes.
+func (r *Relay) batch(p *pane) int {
+	head := p.queue[0]
+	if head.quiet || head == p.brief {
+		return 1
+	}
+	n := 1
+	for n < len(p.queue) && n < r.cfg.MaxBatch {
+		d := p.queue[n]
+		if d.opts.Mode != head.opts.Mode || d.quiet || d == p.brief {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// ready decides what happens for p's waiting deliveries at now: typed, or one step of
+// an urgent message or a draft set aside, or a phase saying why they wait.
+func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
+	if p.queue[0].opts.Mode == Urgent {
+		return r.urgent(p, now, acts)
+	}
+	why, blocked := r.blocked(p, now)
+	switch {
+	case !blocked:
+		return append(acts, r.typeNext(p, now))
+	case why == WaitingPerson && r.stale(p, now):
+		return r.setAside(p, now, acts)
+	}
+	r.setPhase(p.queue[0], why, now, "")
+	return acts
+}
+
+// urgent moves p's urgent message on: a busy agent is interrupted first and given
+// UrgentDelay to show idle; then the input line is cleared, a draft set aside, and the
+// message typed once the screen shows the row empty.
+func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
+	d := p.queue[0]
+	switch {
+	case p.held:
+		r.setPhase(d, Held, now, "")
+		return acts
+	case p.state == parser.NeedsApproval, r.person == p.id,
+		!p.lastKey.IsZero() && now.Before(p.lastKey.Add(r.cfg.TypingHold)),
+		p.draft && !r.draftShown(p):
+		r.setPhase(d, WaitingPerson, now, "")
+		return acts
+	case !p.started:
+		r.setPhase(d, Waiting, now, "")
+		return acts
+	}
+	if p.interruptFor != d {
+		p.interrupted, p.interruptFor = time.Time{}, d // an interrupt for a message gone since counts no more
+	}
+	if !p.quietFor(now, r.cfg) {
+		switch {
+		case p.interrupted.IsZero() && p.state != parser.Idle:
+			p.interrupted = now
+			r.setPhase(d, Waiting, now, "urgent: interrupted")
+			return append(acts, Keys{Pane: p.id, Seq: p.prof.Interrupt(), Purpose: Interrupt})
+		case p.interrupted.IsZero() || now.Before(p.interrupted.Add(r.cfg.UrgentDelay)):
+			return acts // settling after its idle title, or interrupted: wait a little
+		}
+	}
+	p.interrupted, p.interruptFor = time.Time{}, nil
+	return r.setAside(p, now, acts)
+}

@@ -1,0 +1,304 @@
+package relay
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Messages with delivery options: what `agentmux send` and the session socket will ask
+// for (the socket calls Post; Send and Remind are the same as events).
+//
+// A message's Mode places it in the target's queue: Urgent ahead of Important ahead of
+// Sequential, each in the order they came. Sequential (every relayed turn) waits for the
+// target to be idle and its person not drafting, then goes with everything else waiting
+// for it in one paste (batch.go). Important goes at the target's first idle moment in a
+// paste of important messages only, ahead of what waits, still never over a draft.
+// Urgent goes now: a busy target is interrupted with its profile's interrupt keys; once
+// it shows idle, or UrgentDelay passed, its input line is cleared (a person's draft set
+// aside first and put back after the answer, aside.go), the message typed and submitted.
+// A held pane, an approval prompt or a person typing in the last TypingHold still hold
+// an urgent message: a person's screen is never written over.
+//
+// A message not typed within its timeout expires (the log says so); it is never typed
+// later. A sender asking to be notified is told when the message is confirmed
+// ("[agentmux] delivered to bob (2): "first words…""), and NotifyAfter later is
+// reminded of it and of `agentmux capture bob`; a reminder to a pane comes after its
+// delay as "[agentmux] reminder: …". Notices and reminders are typed into a pane like a
+// delivery, costing no turn; the turn answering a delivery notice is not relayed. For a
+// sender that is not a pane they are Mail, which the host routes (TakeMail).
+
+// Mode is how urgently a message goes.
+type Mode int
+
+// The modes, least urgent first.
+const (
+	// Sequential waits for the target to be idle, in turn, batched with what waits.
+	Sequential Mode = iota
+	// Important goes ahead of sequential messages at the target's first idle moment.
+	Important
+	// Urgent interrupts a busy target and goes now.
+	Urgent
+)
+
+// String names the mode as the wire and the log do.
+func (m Mode) String() string {
+	switch m {
+	case Important:
+		return "important"
+	case Urgent:
+		return "urgent"
+	}
+	return "sequential"
+}
+
+// Options are a message's delivery options.
+type Options struct {
+	Mode Mode
+	// Timeout: a message not typed by then expires (0: Config.DefaultTimeout; that 0:
+	// never).
+	Timeout time.Duration
+	// NotifyOnDelivery tells the sender when the message is confirmed; NotifyAfter
+	// (when positive) reminds it that long after the confirmation.
+	NotifyOnDelivery bool
+	NotifyAfter      time.Duration
+}
+
+// Send queues Text for pane To. From is the sending pane (it spends its group's budget
+// or the pair's direct budget, as its @relay commands do); 0 means a sender that is not
+// a pane, named FromName (a protocol client: its budgets are the socket's).
+type Send struct {
+	From     int
+	FromName string
+	To       int
+	Text     string
+	Options
+}
+
+// Remind types "[agentmux] reminder: Text" into Pane After from now.
+type Remind struct {
+	Pane  int
+	Text  string
+	After time.Duration
+}
+
+func (Send) isEvent()   {}
+func (Remind) isEvent() {}
+
+// Mail is a notice for a sender that is not a pane: the host routes it (for the socket,
+// a DELIVER of kind state).
+type Mail struct {
+	To   string
+	At   time.Time
+	Text string
+	// Delivery is the message it is about.
+	Delivery int
+}
+
+// timer is something scheduled: a reminder into a pane, or mail.
+type timer struct {
+	at   time.Time
+	pane int    // the pane it is typed into (0: mail)
+	to   string // mail's addressee
+	text string
+	id   int  // the delivery it is about (0: none)
+	hush bool // a delivery notice: the answer to it is not relayed
+}
+
+// Post queues a message as Send does and returns its delivery number (0 when it was
+// refused: the log says why) and what the host must write now.
+func (r *Relay) Post(s Send, now time.Time) (int, []Action) {
+	if now.After(r.now) {
+		r.now = now
+	}
+	acts := r.step(now)
+	id := r.post(s, now)
+	return id, append(acts, r.step(now)...)
+}
+
+// post queues s and returns its delivery number, 0 when refused.
+func (r *Relay) post(s Send, now time.Time) int {
+	q := r.live(s.To)
+	if q == nil {
+		r.notice(now, s.From, "message to %d: no such pane: not sent", s.To)
+		return 0
+	}
+	text := strings.TrimSpace(s.Text)
+	if text == "" {
+		r.notice(now, s.From, "empty message to %d %s: not sent", q.id, q.name)
+		return 0
+	}
+	name := s.FromName
+	if name == "" {
+		name = "agentmux"
+	}
+	var p *pane
+	if s.From != 0 {
+		switch p = r.live(s.From); {
+		case p == nil:
+			r.notice(now, s.From, "message from %d to %d %s: no such pane: not sent", s.From, q.id, q.name)
+			return 0
+		case p == q:
+			r.notice(now, s.From, "%d %s sent a message to itself: not sent", p.id, p.name)
+			return 0
+		}
+		name = p.name
+		if !r.spend(p, q, now) {
+			return 0
+		}
+	}
+	words := cut(sanitize(text, true), r.cfg.Limit)
+	framed := frame(r.cfg.Template, name, s.From, words)
+	if p == nil {
+		framed = frame("{name}:\n\n{text}", name, 0, words)
+	}
+	r.nDeliv++
+	d := &delivery{id: r.nDeliv, from: s.From, fromName: name, to: q.id, words: words, framed: framed, phase: Waiting, opts: s.Options}
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = r.cfg.DefaultTimeout
+	}
+	if timeout > 0 {
+		d.expires = now.Add(timeout)
+	}
+	d.entry = r.log(Entry{
+		At: now, Delivery: d.id, From: s.From, FromName: name, To: q.id, ToName: q.name,
+		Size: utf8.RuneCountInString(words), Words: summary(words), Phase: Waiting, Mode: s.Mode,
+	})
+	r.enqueue(q, d)
+	return d.id
+}
+
+// spend takes a turn for a message from pane p to q: its group's budget when both are
+// members, else the pair's direct budget. false: spent (noted).
+func (r *Relay) spend(p, q *pane, now time.Time) bool {
+	if g := p.group; g != nil && g == q.group {
+		if g.used >= g.budget {
+			r.notice(now, p.id, "budget spent (%d/%d): message from %d %s not sent; relink to continue", g.used, g.budget, p.id, p.name)
+			return false
+		}
+		g.used++
+		if g.used >= g.budget {
+			r.sever(g, now)
+		}
+		return true
+	}
+	k := pairOf(p.id, q.id)
+	if r.direct[k] >= r.cfg.Turns {
+		r.notice(now, p.id, "direct budget spent (%d/%d) between %d and %d: message from %d %s not sent; link them to continue", r.direct[k], r.cfg.Turns, k[0], k[1], p.id, p.name)
+		return false
+	}
+	r.direct[k]++
+	return true
+}
+
+// enqueue puts d in q's queue behind every delivery as urgent as it or more.
+func (r *Relay) enqueue(q *pane, d *delivery) {
+	i := len(q.queue)
+	for i > 0 && q.queue[i-1].opts.Mode < d.opts.Mode {
+		i--
+	}
+	q.queue = slices.Insert(q.queue, i, d)
+}
+
+// remind schedules a reminder into a pane.
+func (r *Relay) remind(e Remind, now time.Time) {
+	p := r.live(e.Pane)
+	if p == nil || strings.TrimSpace(e.Text) == "" {
+		r.notice(now, e.Pane, "reminder for %d: no such pane, or no words: not kept", e.Pane)
+		return
+	}
+	r.timers = append(r.timers, &timer{at: now.Add(max(e.After, 0)), pane: p.id, text: "[agentmux] reminder: " + strings.TrimSpace(e.Text)})
+}
+
+// notify tells d's sender that d was confirmed, and schedules its NotifyAfter reminder.
+func (r *Relay) notify(d *delivery, now time.Time) {
+	o := d.opts
+	if !o.NotifyOnDelivery && o.NotifyAfter <= 0 {
+		return
+	}
+	q := r.panes[d.to]
+	first := fmt.Sprintf("%q", firstWordsOf(d.words))
+	if o.NotifyOnDelivery {
+		r.tell(d, fmt.Sprintf("[agentmux] delivered to %s (%d): %s", q.name, q.id, first), now, now, true)
+	}
+	if o.NotifyAfter > 0 {
+		text := fmt.Sprintf("[agentmux] reminder: your message to %s (%d) %s was delivered %s ago; to see what %s did: agentmux capture %s",
+			q.name, q.id, first, o.NotifyAfter, q.name, q.name)
+		r.tell(d, text, now.Add(o.NotifyAfter), now, false)
+	}
+}
+
+// tell schedules text for d's sender at at: into its pane, or as mail; hush: the
+// pane's answer to it is not relayed.
+func (r *Relay) tell(d *delivery, text string, at, now time.Time, hush bool) {
+	t := &timer{at: at, pane: d.from, text: text, id: d.id, hush: hush}
+	if d.from == 0 {
+		t.to = d.fromName
+	}
+	r.timers = append(r.timers, t)
+	if !at.After(now) {
+		r.fire(now)
+	}
+}
+
+// fire runs the timers due at now: mail is posted, a pane's notice queued like a
+// delivery (no turn spent; a delivery notice's answer is not relayed).
+func (r *Relay) fire(now time.Time) {
+	var keep []*timer
+	for _, t := range r.timers {
+		if t.at.After(now) {
+			keep = append(keep, t)
+			continue
+		}
+		if t.pane == 0 {
+			r.mail = append(r.mail, Mail{To: t.to, At: now, Text: t.text, Delivery: t.id})
+			continue
+		}
+		p := r.live(t.pane)
+		if p == nil {
+			r.notice(now, t.pane, "not typed into %d, gone: %s", t.pane, t.text)
+			continue
+		}
+		r.nDeliv++
+		d := &delivery{id: r.nDeliv, to: p.id, fromName: "agentmux", words: t.text, framed: t.text, phase: Waiting, quiet: t.hush}
+		d.entry = r.log(Entry{
+			At: now, Delivery: d.id, FromName: "agentmux", To: p.id, ToName: p.name,
+			Size: utf8.RuneCountInString(t.text), Words: summary(t.text), Phase: Waiting, Note: "notice",
+		})
+		r.enqueue(p, d)
+	}
+	r.timers = keep
+}
+
+// firstWordsOf returns the first words of text for a notice: at most 40 characters on
+// one line, "…" when cut.
+func firstWordsOf(text string) string {
+	s := strings.Join(strings.Fields(text), " ")
+	if rs := []rune(s); len(rs) > 40 {
+		s = strings.TrimRight(string(rs[:39]), " ") + "…"
+	}
+	return s
+}
+
+// TakeMail returns the notices for senders that are not panes since the last call, in
+// order, and forgets them.
+func (r *Relay) TakeMail() []Mail {
+	m := r.mail
+	r.mail = nil
+	return m
+}
+
+// expire marks the deliveries waiting for p whose timeout passed as expired: they are
+// never typed.
+func (r *Relay) expire(p *pane, now time.Time) {
+	p.queue = slices.DeleteFunc(p.queue, func(d *delivery) bool {
+		if d.expires.IsZero() || now.Before(d.expires) {
+			return false
+		}
+		r.setPhase(d, Expired, now, "not typed within its timeout")
+		return true
+	})
+}

@@ -1,0 +1,271 @@
+package session
+
+import (
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// PaneSpec is a pane to start: its name and its program's argument vector.
+type PaneSpec struct {
+	Name string
+	Argv []string
+	// Env holds KEY=VALUE entries added to the program's environment.
+	Env []string
+	// Profile names the relay profile for the pane's program ("claude", "codex",
+	// "generic", or one from the profiles file); "" picks it by the program's name.
+	Profile string
+	// Cols and Rows are the size to start at (at least 1×1).
+	Cols, Rows int
+}
+
+// Process is what a pane needs from its child process. *ptyhost.Proc satisfies it;
+// tests use a fake so the core runs without real processes.
+type Process interface {
+	// Write queues b for the child's input, in order, without blocking.
+	Write(b []byte)
+	// Resize sets the child's window size.
+	Resize(cols, rows int) error
+	// Close ends the child's process group and waits for its goroutines.
+	Close() error
+	// Updates signals (capacity 1, coalesced) that new output reached the emulator.
+	Updates() <-chan struct{}
+	// Done is closed when the child has exited and its output is drained.
+	Done() <-chan struct{}
+	// ExitCode is the child's exit status, valid after Done.
+	ExitCode() int
+}
+
+var _ Process = (*ptyhost.Proc)(nil)
+
+// StartFunc starts a pane's program with its output written to out (the pane's emulator).
+type StartFunc func(spec ptyhost.Spec, out io.Writer) (Process, error)
+
+// StartPTY starts spec in a real PTY with ptyhost.
+func StartPTY(spec ptyhost.Spec, out io.Writer) (Process, error) {
+	p, err := ptyhost.Start(spec, out)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Clock is the core's time: Now, and a timer for the one wake-up the loop keeps. The
+// real clock is the default; tests drive a fake one.
+type Clock interface {
+	Now() time.Time
+	// Timer returns a channel that receives once the clock reaches at (at once when it
+	// has already), and a func that stops it.
+	Timer(at time.Time) (<-chan time.Time, func())
+}
+
+// Profiles are the agent profiles panes are matched against (parser's own type,
+// re-exported so clients configure a session without importing parser).
+type Profiles = parser.Profiles
+
+// Options configure a Session.
+type Options struct {
+	// Panes are the panes to start, numbered 1..N in this order.
+	Panes []PaneSpec
+	// Link puts every pane in one relay group at start; Turns and Idle configure the
+	// relay (--turns, --idle; zero takes its defaults).
+	Link  bool
+	Turns int
+	Idle  time.Duration
+	// Address and Brief are the relay's Config.Address (--address: relay commands
+	// between unlinked panes) and Config.Brief (--brief).
+	Address, Brief bool
+	// Delivery tunes the relay's delivery rules (config.toml's [delivery]); zero
+	// values take the relay's defaults.
+	Delivery DeliveryRules
+	// Profiles are the agent profiles panes are matched against by program name; nil
+	// means parser.Builtins().
+	Profiles parser.Profiles
+	// Version is what the emulators answer to XTVERSION.
+	Version string
+	// HistoryLimit is the lines of history per pane (0: vterm's default).
+	HistoryLimit int
+	// Colors are the outer terminal's default colours (OSC 10/11 answers); KittyKeyboard
+	// says keys may be encoded in the kitty keyboard protocol.
+	Colors        vterm.Colors
+	KittyKeyboard bool
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// Start starts a pane's process; nil means StartPTY.
+	Start StartFunc
+	// Clock is the time source; nil means the real clock.
+	Clock Clock
+	// OutputInterval is the least time between two observations of one pane's output
+	// (relay and subscribers), so a flood costs one observation per interval; the first
+	// output after a person's input is observed at once. Zero means 1/60 s; negative
+	// observes every output signal at once (tests that pace frames themselves).
+	OutputInterval time.Duration
+}
+
+// State is what a member is doing, as its border says it.
+type State uint8
+
+// The member states.
+const (
+	// Running: starting, or a program no profile can read.
+	Running State = iota
+	// Idle: waiting for input.
+	Idle
+	// Busy: working on a turn.
+	Busy
+	// NeedsYou: an approval or trust prompt; nothing is typed into it.
+	NeedsYou
+	// Exited: the program ended (Member.Code says how).
+	Exited
+)
+
+// String returns the state as the border shows it.
+func (s State) String() string {
+	switch s {
+	case Idle:
+		return "idle"
+	case Busy:
+		return "busy"
+	case NeedsYou:
+		return "needs you"
+	case Exited:
+		return "exited"
+	}
+	return "running"
+}
+
+// Member is one member of the session: a pane (or, with External, a registered name
+// that is not a pane). It is a copy: it does not change.
+type Member struct {
+	// Pane is the pane's number, 1..N in start order, never reused (0 for external).
+	Pane int
+	// Name is the name shown in borders and attributions.
+	Name string
+	// Argv is the pane's command; Program its base name.
+	Argv    []string
+	Program string
+	// State is what the member is doing; Code is the exit status once Exited (-N:
+	// killed by signal N; ExitText says it as a shell would).
+	State State
+	Code  int
+	// Group is the relay group's ID, 0 when not linked.
+	Group int
+	// Held is true while prefix p (or Hold) holds deliveries into the pane; Typing
+	// while a person's draft or recent keys do.
+	Held, Typing bool
+	// Waiting counts deliveries queued for the pane.
+	Waiting int
+	// Addressing is true while the pane's relay commands may reach panes it is not
+	// linked with: its own switch (Address) or the session's (Options.Address) is on.
+	Addressing bool
+	// Cols and Rows are the pane's size.
+	Cols, Rows int
+	// External marks a registered member that is not a pane (RegisterMember).
+	External bool
+}
+
+// Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.
+// They are the relay's own types, re-exported so clients need not import it.
+type (
+	Entry       = relay.Entry
+	Phase       = relay.Phase
+	GroupStatus = relay.GroupStatus
+)
+
+// The phases of a delivery (relay.Phase), for clients that show them.
+const (
+	Waiting       = relay.Waiting
+	WaitingPerson = relay.WaitingPerson
+	HeldPhase     = relay.Held
+	Typed         = relay.Typed
+	Submitted     = relay.Submitted
+	Confirmed     = relay.Confirmed
+	Failed        = relay.Failed
+	Dropped       = relay.Dropped
+)
+
+// Status summarises the relay for a status line.
+type Status struct {
+	// Summary reads e.g. "1⇄2 3/8 · 1 waiting"; "" when there is nothing to say.
+	Summary string
+	// Groups are the live groups, by ID.
+	Groups []GroupStatus
+	// Waiting counts deliveries not yet typed; InFlight those typed, not yet final.
+	Waiting, InFlight int
+}
+
+// Event is something that happened in the session, delivered to subscribers. The set
+// is closed: Output, MemberChanged, Exit, Closed, Alert, Delivery, Notice,
+// StatusChanged.
+type Event interface{ isEvent() }
+
+// Output says a pane's screen changed since the subscriber last heard of it (coalesced:
+// one pending Output per pane at most). Read the picture through Screen.
+type Output struct{ Pane int }
+
+// MemberChanged carries a member whose state, group, hold, typing or waiting count
+// changed (or that appeared).
+type MemberChanged struct{ Member Member }
+
+// DeliveryRules are the tunables of the relay's delivery rules (stale drafts, batching,
+// urgent messages, timeouts).
+type DeliveryRules = relay.Delivery
+
+// ExitText says how a program with exit status code ended, as a shell would:
+// "exited (1)", "killed (SIGSEGV)".
+func ExitText(code int) string { return ptyhost.ExitStatus(code).String() }
+
+// Exit says a pane's program exited with Code; the pane stays until closed.
+type Exit struct{ Pane, Code int }
+
+// Closed says a pane was closed (Close): it is gone. Err is how ending its process
+// group went, reported once that is done (a second Closed event with Done set).
+type Closed struct {
+	Pane int
+	Done bool
+	Err  error
+}
+
+// Alert says a pane rang the bell (Text "") or sent a desktop notification (OSC 9 /
+// OSC 777) with Text.
+type Alert struct {
+	Pane int
+	Text string
+}
+
+// Delivery carries a delivery's log entry when it is queued and each time its phase
+// changes.
+type Delivery struct{ Entry Entry }
+
+// Notice carries a relay notice: a link made, a budget spent, a group ended, held…
+type Notice struct{ Entry Entry }
+
+// StatusChanged carries the relay's new summary (groups, turns used, waiting).
+type StatusChanged struct{ Status Status }
+
+func (Output) isEvent()        {}
+func (MemberChanged) isEvent() {}
+func (Exit) isEvent()          {}
+func (Closed) isEvent()        {}
+func (Alert) isEvent()         {}
+func (Delivery) isEvent()      {}
+func (Notice) isEvent()        {}
+func (StatusChanged) isEvent() {}
+
+// Message is a relay message for an external member (RegisterMember).
+type Message struct {
+	// From is the sender's name and pane; To the external member's name.
+	From     string
+	FromPane int
+	To       string
+	Text     string
+}
+
+// Sink receives the messages addressed to an external member. It is called on the
+// core's loop and must not block (hand the message to a queue of your own).
+type Sink func(Message)

@@ -1,0 +1,395 @@
+package session
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// This file is the session's API: commands (queued to the loop in call order) and
+// queries (answered by the loop, as copies).
+
+// Key sends a key a person typed to pane id, encoded for the modes its program set, and
+// tells the relay (a draft holds deliveries into the pane). Dropped for an exited pane.
+func (s *Session) Key(id int, k keys.Key) {
+	s.post(func() {
+		p := s.pane(id)
+		if p == nil || p.exited {
+			return
+		}
+		m, _ := s.mode(p)
+		s.toPerson(p, keys.Encode(k, m))
+		s.act(s.rl.Handle(s.drafts.key(id, k), s.clock.Now()))
+	})
+}
+
+// Paste sends a person's paste to pane id: one bracketed paste when its program enabled
+// mode 2004, plain bytes otherwise. It joins the pane's draft.
+func (s *Session) Paste(id int, text string) {
+	s.post(func() {
+		p := s.pane(id)
+		if p == nil || p.exited {
+			return
+		}
+		_, md := s.mode(p)
+		s.toPerson(p, keys.EncodePaste(text, md.BracketedPaste))
+		if ev := s.drafts.paste(id, text); ev != nil {
+			s.act(s.rl.Handle(ev, s.clock.Now()))
+		}
+	})
+}
+
+// Mouse sends a mouse event to pane id at pane-local cell (x, y), encoded as its program
+// asked (nothing when its mode does not report that event).
+func (s *Session) Mouse(id int, ev keys.Mouse, x, y int) {
+	s.post(func() {
+		p := s.pane(id)
+		if p == nil || p.exited {
+			return
+		}
+		_, md := s.mode(p)
+		s.toPerson(p, keys.EncodeMouse(ev, x, y, keys.MouseMode(md.Mouse), keys.MouseEncoding(md.MouseEnc)))
+	})
+}
+
+// FocusReport tells every pane whose program asked for focus events (mode 1004) that
+// the outer terminal gained (in) or lost focus.
+func (s *Session) FocusReport(in bool) {
+	s.post(func() {
+		for _, p := range s.panes {
+			if _, md := s.mode(p); !p.exited && md.FocusEvents {
+				s.toPerson(p, keys.EncodeFocus(in))
+			}
+		}
+	})
+}
+
+// Input writes raw bytes to pane id for the person (through the typing gate), without
+// draft tracking: already-encoded keys such as the wheel's arrows.
+func (s *Session) Input(id int, b []byte) {
+	b = append([]byte(nil), b...)
+	s.post(func() {
+		if p := s.pane(id); p != nil {
+			s.toPerson(p, b)
+		}
+	})
+}
+
+// Resize sets pane id's emulator and window size (at least 1×1); nothing when unchanged.
+// It returns once the emulator has its new size, so a Snapshot taken next shows it.
+func (s *Session) Resize(id, cols, rows int) {
+	s.call(func() {
+		p := s.pane(id)
+		cols, rows := max(cols, 1), max(rows, 1)
+		if p == nil || p.cols == cols && p.rows == rows {
+			return
+		}
+		p.cols, p.rows = cols, rows
+		p.term.Resize(cols, rows)
+		if !p.exited {
+			if err := p.proc.Resize(cols, rows); err != nil {
+				s.log.Warn("resize pane", "pane", id, "err", err)
+			}
+		}
+	})
+}
+
+// SetColors hands the outer terminal's default colours to every emulator (for its OSC
+// 10/11 answers), now and for panes started later.
+func (s *Session) SetColors(c vterm.Colors) {
+	s.post(func() {
+		s.colors = c
+		for _, p := range s.panes {
+			p.term.SetColors(c)
+		}
+	})
+}
+
+// SetKittyKeyboard says whether keys may be encoded in the kitty keyboard protocol:
+// every emulator then answers a program's CSI ? u query.
+func (s *Session) SetKittyKeyboard(on bool) {
+	s.post(func() {
+		s.kitty = on
+		for _, p := range s.panes {
+			p.term.SetKittyKeyboard(on)
+		}
+	})
+}
+
+// Link puts pane a into pane b's relay group (a group of the two if b has none).
+func (s *Session) Link(a, b int) error {
+	return s.command(func() error {
+		pa, pb := s.pane(a), s.pane(b)
+		switch {
+		case pa == nil || pa.exited:
+			return fmt.Errorf("link %d: %w", a, ErrNoPane)
+		case pb == nil || pb.exited:
+			return fmt.Errorf("link with %d: %w", b, ErrNoPane)
+		case a == b:
+			return ErrSelf
+		}
+		s.act(s.rl.Handle(relay.Link{Pane: a, With: b}, s.clock.Now()))
+		return nil
+	})
+}
+
+// LinkAll puts the listed panes (every running pane when ids is empty) into one new
+// group with a fresh budget.
+func (s *Session) LinkAll(ids ...int) error {
+	return s.command(func() error {
+		if len(ids) == 0 {
+			ids = s.liveIDs()
+		}
+		var live []int
+		for _, id := range ids {
+			if p := s.pane(id); p != nil && !p.exited {
+				live = append(live, id)
+			}
+		}
+		if len(live) < 2 {
+			return ErrTooFew
+		}
+		s.act(s.rl.Handle(relay.LinkAll{Panes: live}, s.clock.Now()))
+		return nil
+	})
+}
+
+// Unlink takes pane a out of its group; deliveries waiting for it are dropped.
+func (s *Session) Unlink(a int) error {
+	return s.command(func() error {
+		if ps, ok := s.rl.Pane(a); !ok || ps.Exited || s.pane(a) == nil {
+			return fmt.Errorf("unlink %d: %w", a, ErrNoPane)
+		} else if ps.Group == 0 {
+			return fmt.Errorf("pane %d is %w", a, ErrNotLinked)
+		}
+		s.act(s.rl.Handle(relay.Unlink{Pane: a}, s.clock.Now()))
+		return nil
+	})
+}
+
+// Hold holds deliveries into pane a (a person is driving it) until Release.
+func (s *Session) Hold(a int) error { return s.hold(a, true) }
+
+// Release lets deliveries into pane a go again.
+func (s *Session) Release(a int) error { return s.hold(a, false) }
+
+func (s *Session) hold(a int, on bool) error {
+	return s.command(func() error {
+		if p := s.pane(a); p == nil || p.exited {
+			return fmt.Errorf("hold %d: %w", a, ErrNoPane)
+		}
+		s.act(s.rl.Handle(relay.Hold{Pane: a, On: on}, s.clock.Now()))
+		return nil
+	})
+}
+
+// Address turns pane a's own addressing switch on or off: with it on, the relay commands
+// pane a's program prints may reach panes it is not linked with (--address turns it on
+// for every pane; see the README's Addressing: a risk). The relay notes the change in
+// its log; Member.Addressing follows.
+func (s *Session) Address(a int, on bool) error {
+	return s.command(func() error {
+		if p := s.pane(a); p == nil || p.exited {
+			return fmt.Errorf("address %d: %w", a, ErrNoPane)
+		}
+		s.act(s.rl.Handle(relay.Address{Pane: a, On: on}, s.clock.Now()))
+		return nil
+	})
+}
+
+// Brief queues the brief for pane a again (its name, the other panes, how to address
+// them), typed like a delivery once the pane is idle; it costs no turn.
+func (s *Session) Brief(a int) error {
+	return s.command(func() error {
+		if p := s.pane(a); p == nil || p.exited {
+			return fmt.Errorf("brief %d: %w", a, ErrNoPane)
+		}
+		s.act(s.rl.Handle(relay.Brief{Pane: a}, s.clock.Now()))
+		return nil
+	})
+}
+
+// Close removes pane a: it leaves the relay (deliveries to it are dropped), subscribers
+// get Closed at once, and its process group is ended in the background (a second Closed
+// with Done set carries how that went).
+func (s *Session) Close(a int) error {
+	return s.command(func() error {
+		p := s.pane(a)
+		if p == nil {
+			return fmt.Errorf("close %d: %w", a, ErrNoPane)
+		}
+		for i, q := range s.panes {
+			if q == p {
+				s.panes = append(s.panes[:i:i], s.panes[i+1:]...)
+				break
+			}
+		}
+		s.pace.forget(a)
+		delete(s.drafts, a)
+		s.gate.open(a)
+		delete(s.members, a)
+		s.act(s.rl.Handle(relay.Exit{Pane: a}, s.clock.Now()))
+		s.log.Info("pane closed", "pane", a)
+		s.emit(Closed{Pane: a})
+		s.wg.Go(func() {
+			err := p.proc.Close()
+			s.post(func() { s.emit(Closed{Pane: a, Done: true, Err: err}) })
+		})
+		return nil
+	})
+}
+
+// Send types text into the pane named or numbered to, from the member named from,
+// like a relay delivery: attributed, idle-gated, never over a person's draft. A pane's
+// name sends as that pane (its group's or its direct budget); any other name is an
+// external member, framed "NAME:", with a direct budget of --turns per pane.
+func (s *Session) Send(from, to, text string) error {
+	return s.command(func() error {
+		from = strings.TrimSpace(from)
+		if from == "" {
+			return fmt.Errorf("send: no sender name")
+		}
+		acts, err := s.rl.Message(from, to, text, s.clock.Now())
+		s.act(acts)
+		return err
+	})
+}
+
+// RegisterMember makes name an external member: a member that is not a pane (a protocol
+// client). Its sink is meant to receive the relay messages agents address to it with
+// `@relay:NAME`; the relay's addressing has no hook for names that are not panes yet,
+// so until it does such messages are noted in the relay log as misaddressed and sink is
+// not called. Send with from = name works now. The returned func unregisters it.
+func (s *Session) RegisterMember(name string, sink Sink) (func(), error) {
+	name = strings.TrimSpace(name)
+	err := s.command(func() error {
+		if name == "" || s.find(name) != nil || s.external[strings.ToLower(name)] != nil {
+			return fmt.Errorf("register %q: %w", name, ErrNameTaken)
+		}
+		s.external[strings.ToLower(name)] = sink
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func() { s.post(func() { delete(s.external, strings.ToLower(name)) }) }, nil
+}
+
+// Sync returns once every command called before it has run, and its events have gone
+// to the subscribers.
+func (s *Session) Sync() { s.call(func() {}) }
+
+// Subscribe returns a new subscription to the session's events from now on, with a
+// queue of at most limit events (0: DefaultQueue). Read Members and Status for the
+// state it starts from.
+func (s *Session) Subscribe(limit int) *Subscription {
+	sub := newSubscription(limit)
+	if !s.call(func() { s.subs = append(s.subs, sub) }) {
+		sub.end(ErrStopped)
+	}
+	return sub
+}
+
+// Members returns every pane's member (in number order), then the external members.
+func (s *Session) Members() []Member {
+	var out []Member
+	s.call(func() {
+		for _, p := range s.panes {
+			out = append(out, s.member(p))
+		}
+		for _, name := range slices.Sorted(maps.Keys(s.external)) {
+			out = append(out, Member{Name: name, External: true, State: Idle})
+		}
+	})
+	return out
+}
+
+// Member returns pane id's member.
+func (s *Session) Member(id int) (Member, bool) {
+	var m Member
+	ok := false
+	s.call(func() {
+		if p := s.pane(id); p != nil {
+			m, ok = s.member(p), true
+		}
+	})
+	return m, ok
+}
+
+// Status returns the relay's summary.
+func (s *Session) Status() Status {
+	var st Status
+	s.call(func() { st = s.relayStatus() })
+	return st
+}
+
+// Log returns a copy of the relay log, oldest first, and how many entries were ever
+// logged (older ones are dropped past the log's limit), so the absolute number of the
+// first entry returned is logged-len(entries).
+func (s *Session) Log() (entries []Entry, logged int) {
+	s.call(func() { entries, logged = s.rl.Log(), s.rl.Logged() })
+	return entries, logged
+}
+
+// Screen returns pane id's read-only screen, nil when there is no such pane.
+func (s *Session) Screen(id int) *Screen {
+	var sc *Screen
+	s.call(func() {
+		if p := s.pane(id); p != nil {
+			sc = p.screen
+		}
+	})
+	return sc
+}
+
+// command runs f on the loop and returns its error (ErrStopped once stopped).
+func (s *Session) command(f func() error) error {
+	var err error
+	if !s.call(func() { err = f() }) {
+		return ErrStopped
+	}
+	return err
+}
+
+// Capture returns pane id's text: up to history lines of its history, then its screen,
+// one line per row with trailing blanks trimmed. With sgr each row also carries its
+// colours and attributes as SGR sequences (starting and ending in the default style).
+// It reads the emulator on the caller's goroutine.
+func (s *Session) Capture(id int, history int, sgr bool) (string, error) {
+	sc := s.Screen(id)
+	if sc == nil {
+		return "", fmt.Errorf("capture %d: %w", id, ErrNoPane)
+	}
+	var rows []*vterm.Line
+	if n := min(max(history, 0), sc.HistoryLen()); n > 0 {
+		rows = append(rows, sc.HistoryLines(sc.HistoryLen()-n, n)...)
+	}
+	rows = append(rows, sc.Snapshot().Lines...)
+	var b strings.Builder
+	for _, l := range rows {
+		if sgr {
+			b.WriteString(styledRow(l))
+		} else {
+			b.WriteString(plainRow(l))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
+}
+
+// plainRow is a row's text, trailing blanks trimmed.
+func plainRow(l *vterm.Line) string {
+	if l == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range l.Cells {
+		b.WriteString(c.String())
+	}
+	return strings.TrimRight(b.String(), " ")
+}

@@ -1,0 +1,51 @@
+// Package session is agentmux's core: the panes (each a program in a PTY drawn through
+// its own vterm emulator), the relay that links them with its clock and its one timer,
+// the members' names and numbers, and the event loop that serialises every change to
+// them. It has no screen: the TUI (package ui) is its first client, the session socket
+// its second, and a detached server later is the same core behind the socket.
+//
+// The API is narrow and safe to call from any goroutine:
+//
+//   - commands go in (Key, Paste, Mouse, FocusReport, Input, Resize, Link, LinkAll,
+//     Unlink, Hold, Release, Address, Brief, Close, Send, SetColors, SetKittyKeyboard);
+//     each is queued to the loop in order, and the ones that can be refused wait for
+//     the loop's answer;
+//   - queries come back as copies (Members, Member, Status, Log, Capture, Sync);
+//   - a pane's picture is read through its Screen (immutable vterm snapshots and history
+//     lines: vterm locks internally, so a renderer reads it on its own goroutine);
+//   - events go out to subscribers (Subscribe): output in a pane, a member's state,
+//     deliveries and their phases, notices, groups, alerts, exits. A subscriber never
+//     slows the loop: output events coalesce per pane, and a subscriber that lets its
+//     queue overflow is disconnected (its Err says why).
+//
+// Event flow (one goroutine, the loop, owns every piece of mutable state here):
+//
+//	ptyhost reader: Read → vterm.Write → Updates() (cap 1)
+//	     │ watcher goroutine per pane: one signal, then parked until re-armed
+//	     ▼
+//	┌──────────────────────────── loop (session.run) ────────────────────────────┐
+//	│ output ─► pacing (≤ 1 observation per OutputInterval, at once after input) │
+//	│        ─► relay.Output ─► actions ─► gate ─► Proc.Write                    │
+//	│ commands (Key, Paste, Link, Send…) ─► relay events / gate / Proc.Write      │
+//	│ timer (one: the earliest of the relay's NextWake and paced output)         │
+//	│ after each step: diff members, groups, log ─► events ─► subscribers         │
+//	└─────────────────────────────────────────────────────────────────────────────┘
+//	     │ events (non-blocking; output coalesced per pane)
+//	     ▼
+//	ui (bubbletea) / session socket / tests
+//
+// The person's typing gate (gate.go) is the core's alone: between a delivery's Type and
+// its Submit, whatever a client sends a pane for the person (keys, pastes, mouse and
+// focus reports, Input) is held in order and written right after the submitting
+// carriage return, so it never joins the delivery. The relay's own writes and the
+// emulators' query replies go to the program directly.
+//
+// External members: a name registered with RegisterMember is a member that is not a
+// pane (a protocol client, later). Send from it reaches panes like an @relay command.
+// Messages the relay routes to such a name (an agent writing `@relay:NAME`) need a hook
+// in the relay's addressing that it does not have yet; until then the relay notes them
+// as misaddressed and the sink is not called (see RegisterMember).
+//
+// session imports ptyhost, vterm, relay, parser and keys; it must not import bubbletea,
+// lipgloss, ui or tty (internal/archtest checks it).
+package session

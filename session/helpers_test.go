@@ -1,0 +1,206 @@
+package session
+
+// The session's tests run the real loop over fake processes (fakeProc: output is written
+// straight into the pane's emulator, then signalled) and a fake clock whose timers fire
+// only when the test advances it. Every wait is on a channel: Sync is the barrier after
+// commands, a subscription's Ready the barrier for events. goleak checks that Stop
+// leaves no goroutine behind.
+
+import (
+	"bytes"
+	"io"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/agentmux/agentmux/ptyhost"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// fakeProc is a Process with no process behind it.
+type fakeProc struct {
+	mu      sync.Mutex
+	spec    ptyhost.Spec
+	out     io.Writer
+	in      bytes.Buffer
+	updates chan struct{}
+	done    chan struct{}
+	code    int
+	closed  bool
+}
+
+func (f *fakeProc) Write(b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.in.Write(b)
+}
+
+func (f *fakeProc) Resize(cols, rows int) error { return nil }
+
+func (f *fakeProc) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.closed {
+		f.closed = true
+		close(f.done)
+	}
+	return nil
+}
+
+func (f *fakeProc) Updates() <-chan struct{} { return f.updates }
+func (f *fakeProc) Done() <-chan struct{}    { return f.done }
+func (f *fakeProc) ExitCode() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.code
+}
+
+// sent returns and clears what the program was sent.
+func (f *fakeProc) sent() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := f.in.String()
+	f.in.Reset()
+	return s
+}
+
+// print writes s into the pane's emulator and signals it, as ptyhost's reader does.
+func (f *fakeProc) print(s string) {
+	_, _ = f.out.Write([]byte(s))
+	select {
+	case f.updates <- struct{}{}:
+	default:
+	}
+}
+
+// exit ends the fake program with code.
+func (f *fakeProc) exit(code int) {
+	f.mu.Lock()
+	f.code = code
+	f.mu.Unlock()
+	_ = f.Close()
+}
+
+// fakeClock is a Clock whose timers fire when Advance passes their deadline.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers map[*fakeTimer]bool
+}
+
+type fakeTimer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Unix(1_700_000_000, 0), timers: map[*fakeTimer]bool{}}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Timer(at time.Time) (<-chan time.Time, func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{at: at, c: make(chan time.Time, 1)}
+	if !at.After(c.now) {
+		t.c <- c.now // due already: fires at once, as a real timer would
+	} else {
+		c.timers[t] = true
+	}
+	return t.c, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.timers, t)
+	}
+}
+
+// Advance moves the clock on by d and fires the timers that are due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	for t := range c.timers {
+		if !t.at.After(c.now) {
+			t.c <- c.now
+			delete(c.timers, t)
+		}
+	}
+}
+
+// rig is a session over fake panes.
+type rig struct {
+	t     *testing.T
+	s     *Session
+	clock *fakeClock
+	procs map[int]*fakeProc
+	sub   *Subscription
+}
+
+// newRig starts one fake pane per name; o's Panes, Start and Clock are filled in.
+func newRig(t *testing.T, o Options, names ...string) *rig {
+	t.Helper()
+	r := &rig{t: t, clock: newFakeClock(), procs: map[int]*fakeProc{}}
+	var mu sync.Mutex
+	o.Start = func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+		f := &fakeProc{spec: spec, out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}
+		mu.Lock()
+		r.procs[spec.Pane] = f
+		mu.Unlock()
+		return f, nil
+	}
+	o.Clock = r.clock
+	for _, n := range names {
+		o.Panes = append(o.Panes, PaneSpec{Name: n, Argv: []string{n}, Cols: 40, Rows: 10})
+	}
+	s, err := Start(o)
+	require.NoError(t, err)
+	r.s = s
+	r.sub = s.Subscribe(0)
+	t.Cleanup(func() { require.NoError(t, s.Stop()) })
+	return r
+}
+
+// events waits for the subscription's next batch.
+func (r *rig) events() []Event {
+	r.t.Helper()
+	select {
+	case <-r.sub.Ready():
+	case <-time.After(10 * time.Second):
+		r.t.Fatal("no event in 10 s")
+	}
+	return r.sub.Next()
+}
+
+// await collects events until one satisfies ok, and returns it.
+func (r *rig) await(ok func(Event) bool) Event {
+	r.t.Helper()
+	for {
+		for _, ev := range r.events() {
+			if ok(ev) {
+				return ev
+			}
+		}
+	}
+}
+
+// printed makes pane id print s and waits until the session observed it.
+func (r *rig) printed(id int, s string) {
+	r.t.Helper()
+	r.procs[id].print(s)
+	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == id })
+}
+
+// advance moves the clock on and waits until the loop has handled what fell due.
+func (r *rig) advance(d time.Duration) {
+	r.clock.Advance(d)
+	r.s.Sync()
+}

@@ -1,0 +1,229 @@
+package session
+
+import (
+	"time"
+
+	"github.com/agentmux/agentmux/relay"
+)
+
+// This file is the loop: the one goroutine that changes the session, the watchers that
+// feed it each pane's output and exit, its one timer, and how it writes to the panes
+// (the relay's actions, and a person's input through the typing gate).
+
+// run is the loop: the one goroutine that changes the session.
+func (s *Session) run() {
+	defer close(s.done)
+	defer s.stopTimer()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case f := <-s.cmds:
+			s.timerDue()
+			f()
+		case id := <-s.outputs:
+			s.timerDue()
+			s.onOutput(id)
+		case id := <-s.exits:
+			s.timerDue()
+			s.onExit(id)
+		case <-s.timerC:
+			s.timerC = nil
+			s.onTimer()
+		}
+		s.publish(true)
+		s.armTimer()
+		for _, c := range s.answered {
+			close(c)
+		}
+		s.answered = s.answered[:0]
+	}
+}
+
+// timerDue runs a timer that has fired before whatever else woke the loop, so a test's
+// fake clock and a barrier (Sync) see the same order every time.
+func (s *Session) timerDue() {
+	if s.timerC == nil {
+		return
+	}
+	select {
+	case <-s.timerC:
+		s.timerC = nil
+		s.onTimer()
+	default:
+	}
+}
+
+// onTimer observes held output that is due and advances the relay's clock.
+func (s *Session) onTimer() {
+	now := s.clock.Now()
+	for _, id := range s.pace.due(now) {
+		if p := s.pane(id); p != nil {
+			s.observe(p, now)
+		} else {
+			s.pace.forget(id)
+		}
+	}
+	s.act(s.rl.Tick(now))
+}
+
+// armTimer keeps the loop's one timer for the earliest of the relay's next wake-up and
+// the earliest held output; no timer when neither is pending.
+func (s *Session) armTimer() {
+	at, ok := s.rl.NextWake()
+	if pt, pok := s.pace.next(); pok && (!ok || pt.Before(at)) {
+		at, ok = pt, true
+	}
+	if !ok {
+		s.stopTimer()
+		return
+	}
+	if s.timerC != nil && s.timerAt.Equal(at) {
+		return
+	}
+	s.stopTimer()
+	s.timerAt = at
+	s.timerC, s.timerStop = s.clock.Timer(at)
+}
+
+// stopTimer stops the armed timer, if any.
+func (s *Session) stopTimer() {
+	if s.timerStop != nil {
+		s.timerStop()
+	}
+	s.timerC, s.timerStop = nil, nil
+}
+
+// watch forwards pane p's output signals and its exit to the loop. After each signal it
+// waits to be re-armed (pacing), so a flood coalesces in the process's signal.
+func (s *Session) watch(p *pane) {
+	updates, done := p.proc.Updates(), p.proc.Done()
+	for {
+		select {
+		case <-updates:
+		case <-done:
+			s.send(s.exits, p.id)
+			return
+		case <-s.stop:
+			return
+		}
+		if !s.send(s.outputs, p.id) {
+			return
+		}
+		select {
+		case <-p.rearm:
+		case <-done:
+			s.send(s.exits, p.id)
+			return
+		case <-s.stop:
+			return
+		}
+	}
+}
+
+// send hands id to the loop unless the session stops first.
+func (s *Session) send(ch chan<- int, id int) bool {
+	select {
+	case ch <- id:
+		return true
+	case <-s.stop:
+		return false
+	}
+}
+
+// onOutput is a pane's output signal: observed now, or held for its slot.
+func (s *Session) onOutput(id int) {
+	p := s.pane(id)
+	if p == nil {
+		return
+	}
+	now := s.clock.Now()
+	if s.pace.offer(id, now) {
+		s.observe(p, now)
+	}
+}
+
+// observe hands pane p's new output to the relay, raises its alerts, tells subscribers
+// and re-arms its watcher.
+func (s *Session) observe(p *pane, now time.Time) {
+	s.pace.observed(p.id, now)
+	if n := p.alerts.count(); n != p.alertsSeen {
+		p.alertsSeen = n
+		text := ""
+		if note := p.alerts.notice(); note != p.noteSeen {
+			p.noteSeen, text = note, note
+		}
+		s.emit(Alert{Pane: p.id, Text: text})
+	}
+	s.emit(Output{Pane: p.id})
+	if !p.exited {
+		s.act(s.rl.Handle(relay.Output{Pane: p.id}, now))
+	}
+	select {
+	case p.rearm <- struct{}{}:
+	default:
+	}
+}
+
+// onExit records that pane id's program exited, after observing its last output.
+func (s *Session) onExit(id int) {
+	p := s.pane(id)
+	if p == nil || p.exited {
+		return
+	}
+	now := s.clock.Now()
+	s.observe(p, now)
+	p.exited, p.code = true, p.proc.ExitCode()
+	s.pace.forget(id)
+	delete(s.drafts, id)
+	s.gate.open(id) // nothing more reaches a program that is gone
+	s.act(s.rl.Handle(relay.Exit{Pane: id}, now))
+	s.log.Info("pane exited", "pane", id, "code", p.code)
+	s.publish(true) // the relay's notices about it first: the exit is the last word
+	s.emit(Exit{Pane: id, Code: p.code})
+}
+
+// act writes the relay's actions to their panes. A Type closes the pane's gate and its
+// Submit opens it again, writing what the person sent meanwhile right after the carriage
+// return. A typed delivery leaves the relay only by its Submit or with its pane (the
+// relay drops it on Exit), so the gate has no other way to stay closed: onExit and Close
+// open it.
+func (s *Session) act(acts []relay.Action) {
+	for _, a := range acts {
+		p := s.pane(a.Target())
+		if p == nil || p.exited {
+			continue
+		}
+		p.proc.Write(a.Bytes())
+		switch a.(type) {
+		case relay.Type:
+			s.gate.close(p.id)
+		case relay.Submit:
+			s.release(p)
+		}
+	}
+}
+
+// release opens pane p's gate and writes what it held, in order.
+func (s *Session) release(p *pane) {
+	for _, b := range s.gate.open(p.id) {
+		if !p.exited {
+			p.proc.Write(b)
+		}
+	}
+}
+
+// toPerson writes b, which a client sends pane p for the person, through its gate, and
+// grants the pane's echo its early observation.
+func (s *Session) toPerson(p *pane, b []byte) {
+	if len(b) == 0 || p.exited {
+		return
+	}
+	if !s.gate.hold(p.id, b) {
+		p.proc.Write(b)
+	}
+	if s.pace.isHeld(p.id) {
+		s.observe(p, s.clock.Now())
+	}
+	s.pace.grant(p.id)
+}

@@ -1,0 +1,77 @@
+package session
+
+import "time"
+
+// pacing decides when the loop observes a pane's output (hands it to the relay and tells
+// subscribers): at most once per interval per pane, so a flood costs one observation
+// per interval and not one per read; the first output after a person's input to the
+// pane is observed at once (its echo must not wait for the interval). While a pane's
+// output is held its watcher stays parked, so further reads coalesce in the process's
+// capacity-1 signal. Owned by the loop.
+type pacing struct {
+	interval time.Duration
+	last     map[int]time.Time // the pane's last observation
+	held     map[int]bool      // output arrived and waits for its slot
+	credit   map[int]bool      // the next output is observed at once
+}
+
+// newPacing returns a pacing of interval.
+func newPacing(interval time.Duration) pacing {
+	return pacing{interval: interval, last: map[int]time.Time{}, held: map[int]bool{}, credit: map[int]bool{}}
+}
+
+// offer says output arrived in pane id at now and reports whether to observe it now;
+// false holds it until due returns it.
+func (p *pacing) offer(id int, now time.Time) bool {
+	if p.credit[id] || !now.Before(p.last[id].Add(p.interval)) {
+		return true
+	}
+	p.held[id] = true
+	return false
+}
+
+// observed records that pane id's output was observed at now; it spends the pane's
+// credit.
+func (p *pacing) observed(id int, now time.Time) {
+	p.last[id] = now
+	delete(p.held, id)
+	delete(p.credit, id)
+}
+
+// isHeld reports whether pane id's output waits for its slot.
+func (p *pacing) isHeld(id int) bool { return p.held[id] }
+
+// grant gives pane id a credit: a person's input was just written to it, so its next
+// output (the echo) is observed at once. Output already held is not the echo: the
+// caller observes it first, then grants.
+func (p *pacing) grant(id int) { p.credit[id] = true }
+
+// due returns the panes whose held output may be observed at now.
+func (p *pacing) due(now time.Time) []int {
+	var ids []int
+	for id := range p.held {
+		if !now.Before(p.last[id].Add(p.interval)) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// next returns when the earliest held output is due, false when none is held.
+func (p *pacing) next() (time.Time, bool) {
+	var best time.Time
+	ok := false
+	for id := range p.held {
+		if at := p.last[id].Add(p.interval); !ok || at.Before(best) {
+			best, ok = at, true
+		}
+	}
+	return best, ok
+}
+
+// forget drops pane id.
+func (p *pacing) forget(id int) {
+	delete(p.last, id)
+	delete(p.held, id)
+	delete(p.credit, id)
+}

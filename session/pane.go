@@ -1,0 +1,164 @@
+package session
+
+import (
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// pane is one pane: its number, name, emulator and process. Owned by the loop, except
+// term (written by the process's reader goroutine; vterm locks internally), reply and
+// alerts (written inside vterm.Write).
+type pane struct {
+	id      int
+	name    string
+	argv    []string
+	profile parser.Profile
+	term    *vterm.Terminal
+	proc    Process
+	screen  *Screen
+
+	exited     bool
+	code       int
+	cols, rows int
+
+	reply      *replySink
+	alerts     *alerts
+	alertsSeen uint64
+	noteSeen   string
+
+	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
+	// sends on it once it has observed the last one (pacing.go).
+	rearm chan struct{}
+}
+
+// program is the base name of the pane's program.
+func (p *pane) program() string {
+	if len(p.argv) == 0 {
+		return ""
+	}
+	return filepath.Base(p.argv[0])
+}
+
+// Screen is a read-only view of one pane's emulator, safe to use from any goroutine
+// (vterm locks internally): what a renderer needs to draw the pane. It stays valid after
+// the pane is closed (its last picture).
+type Screen struct{ t *vterm.Terminal }
+
+// Snapshot returns the pane's current picture: an immutable copy whose unchanged lines
+// keep their pointers from one snapshot to the next.
+func (s *Screen) Snapshot() *vterm.Snapshot { return s.t.Snapshot() }
+
+// ScreenTop returns the absolute number of the main screen's first row.
+func (s *Screen) ScreenTop() int64 { return s.t.ScreenTop() }
+
+// HistoryLen returns how many history rows are held above the screen.
+func (s *Screen) HistoryLen() int { return s.t.HistoryLen() }
+
+// HistoryLines returns n history rows from start (0: the oldest held).
+func (s *Screen) HistoryLines(start, n int) []*vterm.Line { return s.t.HistoryLines(start, n) }
+
+// Link resolves an OSC 8 hyperlink id of the pane's cells to its URI.
+func (s *Screen) Link(id uint32) string { return s.t.Link(id) }
+
+// termScreen adapts a pane's emulator to relay.Screen.
+type termScreen struct{ t *vterm.Terminal }
+
+var _ relay.Screen = termScreen{}
+
+// Info reads the title, the modes and the cursor's row the relay needs from a snapshot.
+func (s termScreen) Info() relay.Info {
+	snap := s.t.Snapshot()
+	return relay.Info{
+		Title:          snap.Title,
+		AltScreen:      snap.AltScreen,
+		BracketedPaste: snap.Modes.BracketedPaste,
+		MidFrame:       snap.Modes.SyncOutput,
+		HasCursor:      true,
+		CursorRow:      snap.Cursor.Y,
+	}
+}
+
+// ScreenTop is the emulator's absolute number of the main screen's first row.
+func (s termScreen) ScreenTop() int64 { return s.t.ScreenTop() }
+
+// ScreenText is the active screen as plain text rows.
+func (s termScreen) ScreenText() []string { return s.t.ScreenText() }
+
+// TextFrom copies the emulator's logical lines from absolute row n.
+func (s termScreen) TextFrom(n int64) []relay.Line {
+	tl := s.t.TextFrom(n)
+	out := make([]relay.Line, len(tl))
+	for i, l := range tl {
+		out[i] = relay.Line{N: l.N, Text: l.Text}
+	}
+	return out
+}
+
+// replySink carries an emulator's query replies to its process's writer. The emulator
+// exists before the process (the process writes into it), so replies produced before the
+// process is attached are held and sent first. write runs inside vterm.Write with its
+// lock held: it only appends or enqueues, never blocks.
+type replySink struct {
+	mu      sync.Mutex
+	proc    Process
+	pending []byte
+}
+
+// write forwards (or holds) one reply.
+func (s *replySink) write(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc != nil {
+		s.proc.Write(b)
+		return
+	}
+	s.pending = append(s.pending, b...)
+}
+
+// attach connects the process and sends any held replies.
+func (s *replySink) attach(p Process) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pending) > 0 {
+		p.Write(s.pending)
+		s.pending = nil
+	}
+	s.proc = p
+}
+
+// alerts counts a pane's bells and notifications (BEL, OSC 9, OSC 777). The emulator
+// reports them inside Write, on the pane's reader goroutine, with its lock held: alerts
+// only counts them and keeps the newest notification's text, never blocking. The loop
+// reads the count when it observes the pane's output (a bell is output too).
+type alerts struct {
+	n    atomic.Uint64
+	note atomic.Pointer[string]
+}
+
+// record takes one emulator event; titles are not alerts (snapshots carry them).
+func (a *alerts) record(ev vterm.Event) {
+	switch ev.Kind {
+	case vterm.EventBell:
+		a.n.Add(1)
+	case vterm.EventNotify:
+		text := ev.Text
+		a.note.Store(&text)
+		a.n.Add(1)
+	}
+}
+
+// count is how many alerts the pane has raised.
+func (a *alerts) count() uint64 { return a.n.Load() }
+
+// notice is the newest notification's text ("" if none).
+func (a *alerts) notice() string {
+	if p := a.note.Load(); p != nil {
+		return *p
+	}
+	return ""
+}

@@ -1,0 +1,96 @@
+package session
+
+import "github.com/agentmux/agentmux/parser"
+
+// publish compares the members, the relay's summary and its log with what subscribers
+// were last told and emits the differences: MemberChanged, StatusChanged, Notice and
+// Delivery. With send unset it only records the state (the start-up baseline).
+func (s *Session) publish(send bool) {
+	for _, p := range s.panes {
+		m := s.member(p)
+		if old, ok := s.members[p.id]; !ok || !sameMember(old, m) {
+			s.members[p.id] = m
+			if send {
+				s.emit(MemberChanged{Member: m})
+			}
+		}
+	}
+	st := s.relayStatus()
+	if st.Summary != s.status {
+		s.status = st.Summary
+		if send {
+			s.emit(StatusChanged{Status: st})
+		}
+	}
+	n := s.rl.Logged()
+	if n == s.logged && len(s.open) == 0 {
+		return
+	}
+	log := s.rl.Log()
+	base := n - len(log) // the absolute number of log[0]
+	for i, e := range log {
+		fresh := base+i >= s.logged
+		if e.Delivery == 0 {
+			if fresh && send {
+				s.emit(Notice{Entry: e})
+			}
+			continue
+		}
+		old, tracked := s.open[e.Delivery]
+		if !fresh && !tracked {
+			continue
+		}
+		if fresh || old.Phase != e.Phase || old.Note != e.Note {
+			if send {
+				s.emit(Delivery{Entry: e})
+			}
+		}
+		if e.Phase.Final() {
+			delete(s.open, e.Delivery)
+		} else {
+			s.open[e.Delivery] = e
+		}
+	}
+	s.logged = n
+}
+
+// member describes pane p.
+func (s *Session) member(p *pane) Member {
+	m := Member{Pane: p.id, Name: p.name, Argv: p.argv, Program: p.program(), Cols: p.cols, Rows: p.rows}
+	if p.exited {
+		m.State, m.Code = Exited, p.code
+	}
+	ps, ok := s.rl.Pane(p.id)
+	if !ok {
+		return m
+	}
+	m.Group, m.Held, m.Typing, m.Waiting = ps.Group, ps.Held, ps.Typing, ps.Waiting
+	m.Addressing = s.rl.Addressing(p.id)
+	if p.exited {
+		return m
+	}
+	switch {
+	case ps.State == parser.NeedsApproval:
+		m.State = NeedsYou
+	case !ps.Started:
+	case ps.State == parser.Busy:
+		m.State = Busy
+	case ps.State == parser.Idle:
+		m.State = Idle
+	}
+	return m
+}
+
+// sameMember reports whether a and b say the same (the argument vector never changes).
+func sameMember(a, b Member) bool {
+	return a.Pane == b.Pane && a.Name == b.Name && a.State == b.State && a.Code == b.Code &&
+		a.Group == b.Group && a.Held == b.Held && a.Typing == b.Typing && a.Waiting == b.Waiting &&
+		a.Addressing == b.Addressing &&
+		a.Cols == b.Cols && a.Rows == b.Rows && a.External == b.External
+}
+
+// relayStatus is the relay's summary.
+func (s *Session) relayStatus() Status {
+	st := s.rl.Status()
+	return Status{Summary: st.String(), Groups: st.Groups, Waiting: st.Waiting, InFlight: st.InFlight}
+}

@@ -1,0 +1,292 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// Errors the commands return.
+var (
+	// ErrNoPane means no live pane has that number (or name).
+	ErrNoPane = errors.New("no such pane")
+	// ErrSelf means a pane was asked to link with itself.
+	ErrSelf = errors.New("a pane cannot be linked with itself")
+	// ErrNotLinked means the pane is in no group.
+	ErrNotLinked = errors.New("not linked")
+	// ErrTooFew means linking needs two running panes.
+	ErrTooFew = errors.New("linking needs two running panes")
+	// ErrExited means the pane's program has exited.
+	ErrExited = errors.New("pane has exited")
+	// ErrStopped means the session has been stopped.
+	ErrStopped = errors.New("session stopped")
+	// ErrNameTaken means a member already has that name.
+	ErrNameTaken = errors.New("name taken")
+)
+
+// defaultInterval is the least time between two observations of a pane's output.
+const defaultInterval = time.Second / 60
+
+// Session is the core. Every method is safe to call from any goroutine: commands run on
+// the session's loop in the order they were called, and nothing a caller does can block
+// the loop except its own commands.
+type Session struct {
+	opts  Options
+	log   *slog.Logger
+	clock Clock
+
+	cmds    chan func()
+	outputs chan int
+	exits   chan int
+	stop    chan struct{}
+	done    chan struct{}
+	stopped sync.Once
+	wg      sync.WaitGroup // watchers and pane closers
+
+	// Owned by the loop (written before it starts, then only by it).
+	panes     []*pane
+	rl        *relay.Relay
+	profiles  parser.Profiles
+	gate      gate
+	drafts    drafts
+	pace      pacing
+	timerC    <-chan time.Time
+	timerStop func()
+	timerAt   time.Time
+	subs      []*Subscription
+	members   map[int]Member
+	status    string
+	logged    int
+	open      map[int]Entry // deliveries published and not final
+	external  map[string]Sink
+	colors    vterm.Colors
+	kitty     bool
+	// answered are the calls that ran this step: closed once its events are out and the
+	// timer is re-armed, so a caller that waits sees everything its command caused.
+	answered []chan struct{}
+}
+
+// Start starts every pane of o at its size, opens them in the relay (linked with
+// o.Link), and runs the loop. On an error the panes already started are ended.
+func Start(o Options) (*Session, error) {
+	if len(o.Panes) == 0 {
+		return nil, errors.New("no panes to start")
+	}
+	if o.Start == nil {
+		o.Start = StartPTY
+	}
+	if o.Clock == nil {
+		o.Clock = realClock{}
+	}
+	switch {
+	case o.OutputInterval == 0:
+		o.OutputInterval = defaultInterval
+	case o.OutputInterval < 0:
+		o.OutputInterval = 0
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Session{
+		opts:     o,
+		log:      log,
+		clock:    o.Clock,
+		cmds:     make(chan func(), 64),
+		outputs:  make(chan int),
+		exits:    make(chan int),
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+		rl:       relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
+		profiles: o.Profiles,
+		drafts:   drafts{},
+		pace:     newPacing(o.OutputInterval),
+		members:  map[int]Member{},
+		open:     map[int]Entry{},
+		external: map[string]Sink{},
+		colors:   o.Colors,
+		kitty:    o.KittyKeyboard,
+	}
+	if s.profiles == nil {
+		s.profiles = parser.Builtins()
+	}
+	now := s.clock.Now()
+	for i, spec := range o.Panes {
+		p, err := s.startPane(i+1, spec)
+		if err != nil {
+			s.closeAll()
+			return nil, err
+		}
+		s.panes = append(s.panes, p)
+		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}, Program: p.argv[0]}, now)
+	}
+	if o.Link {
+		s.rl.Handle(relay.LinkAll{Panes: s.liveIDs()}, now)
+	}
+	s.publish(false) // the start-up state is the baseline: no events for it
+	for _, p := range s.panes {
+		s.wg.Go(func() { s.watch(p) })
+	}
+	go s.run()
+	return s, nil
+}
+
+// startPane starts pane id.
+func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
+	cols, rows := max(spec.Cols, 1), max(spec.Rows, 1)
+	sink := &replySink{}
+	al := &alerts{}
+	term := vterm.New(vterm.Options{
+		Cols:          cols,
+		Rows:          rows,
+		HistoryLimit:  s.opts.HistoryLimit,
+		Reply:         sink.write,
+		Colors:        s.colors,
+		KittyKeyboard: s.kitty,
+		Version:       s.opts.Version,
+		OnEvent: func(ev vterm.Event) {
+			al.record(ev)
+			s.log.Debug("pane event", "pane", id, "kind", ev.Kind, "text", ev.Text)
+		},
+	})
+	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name}, term)
+	if err != nil {
+		return nil, fmt.Errorf("start pane %d %q: %w", id, spec.Name, err)
+	}
+	sink.attach(proc)
+	prof := s.profiles.For(spec.Argv[0])
+	if named, ok := s.profiles[spec.Profile]; ok && spec.Profile != "" {
+		prof = named
+	}
+	s.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "cols", cols, "rows", rows)
+	return &pane{
+		id: id, name: spec.Name, argv: spec.Argv, profile: prof, term: term, proc: proc,
+		screen: &Screen{t: term}, cols: cols, rows: rows, reply: sink, alerts: al,
+		rearm: make(chan struct{}, 1),
+	}, nil
+}
+
+// Stop ends the loop, then every pane's process group (concurrently), and waits for all
+// of the session's goroutines. Safe to call more than once.
+func (s *Session) Stop() error {
+	var err error
+	s.stopped.Do(func() {
+		close(s.stop)
+		<-s.done
+		err = s.closeAll()
+		s.wg.Wait()
+		for _, sub := range s.subs {
+			sub.end(ErrStopped)
+		}
+	})
+	return err
+}
+
+// closeAll ends every pane's process group concurrently and waits for them.
+func (s *Session) closeAll() error {
+	panes := s.panes
+	s.panes = nil
+	errs := make([]error, len(panes))
+	var wg sync.WaitGroup
+	for i, p := range panes {
+		wg.Go(func() {
+			if err := p.proc.Close(); err != nil {
+				errs[i] = fmt.Errorf("close pane %d: %w", p.id, err)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// pane returns live-or-exited pane id (not closed), or nil.
+func (s *Session) pane(id int) *pane {
+	for _, p := range s.panes {
+		if p.id == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// find returns the pane numbered or named ref, or nil.
+func (s *Session) find(ref string) *pane {
+	ref = strings.TrimSpace(ref)
+	for _, p := range s.panes {
+		if fmt.Sprint(p.id) == ref || strings.EqualFold(p.name, ref) {
+			return p
+		}
+	}
+	return nil
+}
+
+// liveIDs returns the numbers of the panes whose program runs.
+func (s *Session) liveIDs() []int {
+	var ids []int
+	for _, p := range s.panes {
+		if !p.exited {
+			ids = append(ids, p.id)
+		}
+	}
+	return ids
+}
+
+// emit hands ev to every subscriber, forgetting ended ones.
+func (s *Session) emit(ev Event) {
+	s.subs = slices.DeleteFunc(s.subs, func(sub *Subscription) bool { return !sub.push(ev) })
+}
+
+// post queues f for the loop without waiting for it (dropped once the session stopped).
+func (s *Session) post(f func()) {
+	select {
+	case s.cmds <- f:
+	case <-s.done:
+	}
+}
+
+// call runs f on the loop and waits until the loop step it ran in is over (its events
+// published, the timer re-armed); false when the session has stopped.
+func (s *Session) call(f func()) bool {
+	ran := make(chan struct{})
+	select {
+	case s.cmds <- func() { f(); s.answered = append(s.answered, ran) }:
+	case <-s.done:
+		return false
+	}
+	select {
+	case <-ran:
+		return true
+	case <-s.done:
+		return false
+	}
+}
+
+// realClock is the wall clock.
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) Timer(at time.Time) (<-chan time.Time, func()) {
+	t := time.NewTimer(max(time.Until(at), 0))
+	return t.C, func() { t.Stop() }
+}
+
+// mode returns how keys are encoded for pane p now.
+func (s *Session) mode(p *pane) (keys.Mode, vterm.Modes) {
+	md := p.term.Snapshot().Modes
+	m := keys.Mode{AppCursor: md.AppCursor, AppKeypad: md.AppKeypad}
+	if s.kitty {
+		m.KittyFlags = md.KittyFlags
+	}
+	return m, md
+}

@@ -1,0 +1,178 @@
+package session
+
+// Whole-session behaviour: keys reach the focused program encoded for its modes; a
+// delivery sent from a client is typed once the target is idle, and the person's keys
+// typed between its Type and its Submit arrive after the carriage return; exits, closes
+// and links come out as events; Capture reads text with and without styles.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/relay"
+)
+
+func TestKeyIsEncodedForThePanesModes(t *testing.T) {
+	r := newRig(t, Options{}, "a")
+	r.s.Key(1, keys.Key{Code: keys.KeyUp})
+	r.s.Sync()
+	assert.Equal(t, "\x1b[A", r.procs[1].sent())
+	r.printed(1, "\x1b[?1h") // application cursor keys
+	r.s.Key(1, keys.Key{Code: keys.KeyUp})
+	r.s.Sync()
+	assert.Equal(t, "\x1bOA", r.procs[1].sent())
+}
+
+// started makes every pane print a prompt and go quiet past --idle, so the relay
+// counts them started and idle.
+func (r *rig) started(ids ...int) {
+	for _, id := range ids {
+		r.printed(id, "> ")
+	}
+	r.advance(2 * time.Second)
+}
+
+func TestSendIsTypedThenSubmittedAndThePersonWaitsForTheSubmit(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	require.NoError(t, r.s.Send("ops", "bob", "please rebase"))
+	assert.Equal(t, "ops:  please rebase", r.procs[2].sent())
+
+	r.s.Key(2, keys.Key{Code: keys.KeyRune, Rune: 'x'}) // typed between Type and Submit
+	r.s.Sync()
+	assert.Empty(t, r.procs[2].sent(), "the person's key joined the delivery")
+
+	r.advance(200 * time.Millisecond) // the submit delay
+	assert.Equal(t, "\rx", r.procs[2].sent())
+
+	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Submitted })
+	assert.Equal(t, "bob", ev.(Delivery).Entry.ToName)
+
+	assert.ErrorIs(t, r.s.Send("ops", "carol", "hi"), errNoAddressee())
+}
+
+// errNoAddressee is the relay's error for a name that is no pane.
+func errNoAddressee() error {
+	return relay.ErrNoAddressee
+}
+
+func TestLinkErrorsAndEvents(t *testing.T) {
+	r := newRig(t, Options{}, "a", "b", "c")
+	assert.ErrorIs(t, r.s.Link(1, 1), ErrSelf)
+	assert.ErrorIs(t, r.s.Link(1, 9), ErrNoPane)
+	assert.ErrorIs(t, r.s.Unlink(1), ErrNotLinked)
+	require.NoError(t, r.s.Link(1, 2))
+	ev := r.await(func(ev Event) bool { _, ok := ev.(StatusChanged); return ok })
+	assert.Equal(t, "1⇄2 0/8", ev.(StatusChanged).Status.Summary)
+	m, ok := r.s.Member(1)
+	require.True(t, ok)
+	assert.NotZero(t, m.Group)
+	require.NoError(t, r.s.Hold(2))
+	r.await(func(ev Event) bool { n, ok := ev.(Notice); return ok && strings.Contains(n.Entry.Note, "held") })
+	m, _ = r.s.Member(2)
+	assert.True(t, m.Held)
+}
+
+func TestExitAndClose(t *testing.T) {
+	r := newRig(t, Options{}, "a", "b")
+	r.procs[1].print("bye")
+	r.procs[1].exit(3)
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Exit); return ok })
+	assert.Equal(t, Exit{Pane: 1, Code: 3}, ev)
+	m, _ := r.s.Member(1)
+	assert.Equal(t, Exited, m.State)
+	text, err := r.s.Capture(1, 0, false)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(text, "bye\n"), "%q", text)
+
+	require.NoError(t, r.s.Close(2))
+	ev = r.await(func(ev Event) bool { c, ok := ev.(Closed); return ok && c.Done })
+	assert.Equal(t, 2, ev.(Closed).Pane)
+	_, ok := r.s.Member(2)
+	assert.False(t, ok)
+	assert.ErrorIs(t, r.s.Close(2), ErrNoPane)
+}
+
+func TestCaptureWithStyles(t *testing.T) {
+	r := newRig(t, Options{}, "a")
+	r.printed(1, "plain \x1b[1;31mred\x1b[m end")
+	text, err := r.s.Capture(1, 0, true)
+	require.NoError(t, err)
+	first := strings.SplitN(text, "\n", 2)[0]
+	assert.Equal(t, "plain \x1b[0;1;31mred\x1b[0m end", first)
+}
+
+func TestAlertsAreReported(t *testing.T) {
+	r := newRig(t, Options{}, "a")
+	r.procs[1].print("\x1b]9;build done\x07")
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Alert); return ok })
+	assert.Equal(t, Alert{Pane: 1, Text: "build done"}, ev)
+}
+
+func TestFloodIsPacedButTheEchoIsNot(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: time.Second}, "a")
+	r.printed(1, "> ")
+	r.s.Key(1, keys.Key{Code: keys.KeyRune, Rune: 'x'})
+	r.procs[1].print("x") // the echo: observed without the clock moving
+	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
+
+	r.procs[1].print(" more") // no key: paced again
+	r.s.Sync()
+	select {
+	case <-r.sub.Ready():
+		if evs := r.sub.Next(); len(evs) > 0 {
+			t.Fatalf("output inside the interval was observed at once: %v", evs)
+		}
+	default:
+	}
+	r.advance(time.Second)
+	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
+}
+
+func TestExternalMembers(t *testing.T) {
+	r := newRig(t, Options{}, "a")
+	undo, err := r.s.RegisterMember("ops", func(Message) {})
+	require.NoError(t, err)
+	_, err = r.s.RegisterMember("A", func(Message) {})
+	assert.ErrorIs(t, err, ErrNameTaken, "a pane's name")
+	_, err = r.s.RegisterMember("OPS", func(Message) {})
+	assert.ErrorIs(t, err, ErrNameTaken)
+	ms := r.s.Members()
+	require.Len(t, ms, 2)
+	assert.Equal(t, Member{Name: "ops", External: true, State: Idle}, ms[1])
+	undo()
+	assert.Len(t, r.s.Members(), 1)
+}
+
+func TestAddressAndBriefCommands(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	assert.ErrorIs(t, r.s.Address(9, true), ErrNoPane)
+	assert.ErrorIs(t, r.s.Brief(9), ErrNoPane)
+	require.NoError(t, r.s.Address(1, true))
+	r.await(func(ev Event) bool {
+		c, ok := ev.(MemberChanged)
+		return ok && c.Member.Pane == 1 && c.Member.Addressing
+	})
+	m, _ := r.s.Member(2)
+	assert.False(t, m.Addressing, "only pane 1's switch was turned on")
+	// alice may now address bob without a link.
+	r.printed(1, "@relay:bob hello there\r\n> ")
+	r.advance(2 * time.Second)
+	r.advance(time.Second)
+	assert.Contains(t, r.procs[2].sent(), "hello there")
+	require.NoError(t, r.s.Address(1, false))
+	m, _ = r.s.Member(1)
+	assert.False(t, m.Addressing)
+
+	r.printed(2, "ok\r\n> ") // bob answers and goes idle
+	r.advance(2 * time.Second)
+	require.NoError(t, r.s.Brief(2))
+	r.advance(2 * time.Second)
+	assert.Contains(t, r.procs[2].sent(), "you are bob, pane 2")
+}

@@ -1,0 +1,194 @@
+package tty
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/muesli/cancelreader"
+
+	"github.com/agentmux/agentmux/keys"
+)
+
+// This file reads the outer terminal's raw input itself (the ui runs bubbletea without
+// input: its own key parsing loses Shift+Enter, Ctrl+Space and more).
+//
+//	stdin ──read loop──▶ chunks ──decode loop (keys.Decoder, escape timer)──▶ Batch ──▶ ui
+//
+// The decode loop is the only owner of the Decoder. When a read ends inside a possible
+// escape sequence (Decoder.Pending), a timer is armed; if no byte comes before it fires
+// the decoder is flushed, so a lone Esc is delivered as Esc. Nothing polls.
+
+// escTimeout is how long an incomplete escape sequence waits for its next byte.
+const escTimeout = 25 * time.Millisecond
+
+// chunk is one read of raw input, or the error that ended reading.
+type chunk struct {
+	b   []byte
+	err error
+}
+
+// Batch is the events decoded from one read of the outer terminal, in order. Err is
+// set when input ended (the terminal went away) or its goroutines failed.
+type Batch struct {
+	Events []keys.Event
+	Err    error
+}
+
+// Input owns the goroutines that read and decode the terminal's input.
+type Input struct {
+	events  chan Batch
+	escWait time.Duration // escTimeout; tests change it
+	cr      cancelreader.CancelReader
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// StartInput starts reading r (the terminal, in raw mode).
+func StartInput(ctx context.Context, r io.Reader) (*Input, error) {
+	return startInputWait(ctx, r, escTimeout)
+}
+
+// startInputWait is StartInput with a chosen escape timeout.
+func startInputWait(ctx context.Context, r io.Reader, escWait time.Duration) (*Input, error) {
+	cr, err := cancelreader.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("terminal input: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ir := &Input{events: make(chan Batch, 16), escWait: escWait, cr: cr, cancel: cancel}
+	chunks := make(chan chunk, 4)
+	ir.wg.Go(func() { ir.readLoop(ctx, chunks) })
+	ir.wg.Go(func() { ir.decodeLoop(ctx, chunks) })
+	return ir, nil
+}
+
+// readLoop reads raw bytes until the reader is cancelled or fails.
+func (ir *Input) readLoop(ctx context.Context, out chan<- chunk) {
+	defer func() {
+		if r := recover(); r != nil {
+			ir.fail(ctx, Recovered(r))
+		}
+	}()
+	buf := make([]byte, 4096)
+	for {
+		n, err := ir.cr.Read(buf)
+		if n > 0 {
+			select {
+			case out <- chunk{b: bytes.Clone(buf[:n])}:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err != nil {
+			if errors.Is(err, cancelreader.ErrCanceled) {
+				return
+			}
+			select {
+			case out <- chunk{err: err}:
+			case <-ctx.Done():
+			}
+			return
+		}
+	}
+}
+
+// decodeLoop turns chunks into events, one message per read, and flushes an incomplete
+// escape sequence after escTimeout.
+func (ir *Input) decodeLoop(ctx context.Context, in <-chan chunk) {
+	defer func() {
+		if r := recover(); r != nil {
+			ir.fail(ctx, Recovered(r))
+		}
+	}()
+	var d keys.Decoder
+	timer := time.NewTimer(ir.escWait)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case c := <-in:
+			if c.err != nil {
+				ir.emit(ctx, Batch{Events: d.Flush(), Err: c.err})
+				return
+			}
+			evs := d.Feed(c.b)
+			if d.Pending() {
+				timer.Reset(ir.escWait)
+			} else {
+				timer.Stop()
+			}
+			ir.emit(ctx, Batch{Events: evs})
+		case <-timer.C:
+			ir.emit(ctx, Batch{Events: d.Flush()})
+		}
+	}
+}
+
+// emit hands a batch to the reader of Events (waiting for it to take it), skipping empty ones.
+func (ir *Input) emit(ctx context.Context, msg Batch) {
+	if len(msg.Events) == 0 && msg.Err == nil {
+		return
+	}
+	select {
+	case ir.events <- msg:
+	case <-ctx.Done():
+	}
+}
+
+// fail reports a panic in an input goroutine as an input error, so the program quits
+// and the terminal is restored.
+func (ir *Input) fail(ctx context.Context, err error) {
+	ir.emit(ctx, Batch{Err: err})
+}
+
+// Events returns the decoded batches, one per read; it is closed by Close.
+func (ir *Input) Events() <-chan Batch { return ir.events }
+
+// Probe reads the answers to the start-up queries (Terminal.Setup) until the DA1
+// sentinel arrives or timeout passes. It returns what they said, and every other event
+// (keys typed meanwhile), so the caller replays them: nothing typed at start-up is lost.
+func (ir *Input) Probe(timeout time.Duration) (p Probed, other []keys.Event, err error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case <-timer.C:
+			return p, other, nil
+		case msg := <-ir.events:
+			done := false
+			for _, ev := range msg.Events {
+				r, ok := ev.(keys.Reply)
+				if !ok {
+					other = append(other, ev)
+					continue
+				}
+				if p.Apply(r) {
+					done = true
+				}
+			}
+			if msg.Err != nil {
+				return p, other, msg.Err
+			}
+			if done {
+				return p, other, nil
+			}
+		}
+	}
+}
+
+// Close stops both goroutines, waits for them, and closes the events channel (a
+// reader still waiting on it then returns).
+func (ir *Input) Close() {
+	ir.cancel()
+	ir.cr.Cancel()
+	ir.wg.Wait()
+	_ = ir.cr.Close()
+	close(ir.events)
+}

@@ -1,0 +1,94 @@
+package ui
+
+import "time"
+
+// This file is the model's frame bookkeeping as two small types: frameState says whether
+// the composed frame is current and whether the screen writer has it; framePacer says
+// when the next frame may be drawn (the frame rate, and the early frame a key's echo
+// gets).
+
+// frameState tracks the composed frame. Owned by the event loop.
+type frameState struct {
+	ok    bool   // the composed frame matches the model
+	gen   uint64 // frames composed so far
+	shown uint64 // the frame last handed to the screen writer
+}
+
+// invalidate says something visible changed: the next View composes again.
+func (f *frameState) invalidate() { f.ok = false }
+
+// current reports whether the composed frame is still right.
+func (f *frameState) current() bool { return f.ok }
+
+// composed records that a new frame was composed.
+func (f *frameState) composed() {
+	f.ok = true
+	f.gen++
+}
+
+// unshown reports whether the newest frame has not been handed to the screen writer,
+// and marks it handed.
+func (f *frameState) unshown() bool {
+	if f.gen == f.shown {
+		return false
+	}
+	f.shown = f.gen
+	return true
+}
+
+// framePacer decides when frames built from pane output are drawn: at most one per
+// interval, except the echo of a key (the first output of the pane a key was just
+// written to, within echoWindow), which draws once echoGap has passed since the last
+// frame, once per key. Owned by the event loop.
+type framePacer struct {
+	interval, echoGap, echoWindow time.Duration
+
+	last     time.Time // when the last frame was taken
+	armed    bool      // a frame tick is coming at at
+	at       time.Time
+	echoPane int // the pane a key was just written to (0: none), until echoBy
+	echoBy   time.Time
+}
+
+// expectEcho grants pane id one early frame for output arriving by now+echoWindow.
+func (p *framePacer) expectEcho(id int, now time.Time) {
+	p.echoPane, p.echoBy = id, now.Add(p.echoWindow)
+}
+
+// output says pane id printed at now. It returns true to draw now; otherwise, when arm
+// is set, the caller arms a frame tick at at (a tick no later than that is already
+// coming when both are false).
+func (p *framePacer) output(id int, now time.Time) (drawNow bool, at time.Time, arm bool) {
+	gap := p.interval
+	if p.echoPane == id && !now.After(p.echoBy) {
+		gap = p.echoGap
+	}
+	due := p.last.Add(gap)
+	if !due.After(now) {
+		return true, time.Time{}, false
+	}
+	return false, due, p.arm(due)
+}
+
+// arm reports whether a tick must be armed for due: not when one no later is coming.
+func (p *framePacer) arm(due time.Time) bool {
+	if p.armed && !p.at.After(due) {
+		return false
+	}
+	p.armed, p.at = true, due
+	return true
+}
+
+// tick handles the tick armed for at: it is the current tick unless a later arm
+// replaced it.
+func (p *framePacer) tick(at time.Time) {
+	if at.Equal(p.at) {
+		p.armed = false
+	}
+}
+
+// took records a frame taken at now: it spends the echo credit.
+func (p *framePacer) took(now time.Time) {
+	p.last = now
+	p.echoPane = 0
+}

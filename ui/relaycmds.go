@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agentmux/agentmux/session"
+)
+
+// This file is the relay's prefix commands (l, L, u, p, a, b) and what a pane's border says
+// about its member. The relay itself lives in the session; its notices, summary and
+// member states arrive as events (update.go handleSession).
+
+// linkWith links the focused pane with pane n (prefix l then N).
+func (m *model) linkWith(n int) tea.Cmd {
+	switch err := m.s.Link(m.focus, n); {
+	case errors.Is(err, session.ErrSelf):
+		m.setStatus("a pane cannot be linked with itself: prefix l then another pane's number")
+	case errors.Is(err, session.ErrNoPane):
+		m.setStatus(fmt.Sprintf("no pane %d", n))
+	case err != nil:
+		m.setStatus(err.Error())
+	}
+	return nil
+}
+
+// linkAll links every live pane into one group (prefix L).
+func (m *model) linkAll() tea.Cmd {
+	if err := m.s.LinkAll(); err != nil {
+		m.setStatus("linking needs two running panes")
+	}
+	return nil
+}
+
+// unlink takes the focused pane out of its group (prefix u).
+func (m *model) unlink() tea.Cmd {
+	if err := m.s.Unlink(m.focus); err != nil {
+		m.setStatus(fmt.Sprintf("pane %d is not linked", m.focus))
+	}
+	return nil
+}
+
+// toggleHold holds or releases deliveries into the focused pane (prefix p).
+func (m *model) toggleHold() tea.Cmd {
+	v := m.focused()
+	if v == nil || v.exited() {
+		return nil
+	}
+	mb, ok := m.s.Member(m.focus) // the session's word, not the mirror's: it may lag
+	if !ok {
+		return nil
+	}
+	var err error
+	if mb.Held {
+		err = m.s.Release(m.focus)
+	} else {
+		err = m.s.Hold(m.focus)
+	}
+	if err != nil {
+		m.setStatus(err.Error())
+	}
+	return nil
+}
+
+// toggleAddress turns the focused pane's own addressing switch on or off (prefix a):
+// with it on, its relay commands may reach panes it is not linked with.
+func (m *model) toggleAddress() tea.Cmd {
+	v := m.focused()
+	if v == nil || v.exited() {
+		return nil
+	}
+	if m.cfg.Address {
+		m.setStatus("--address is on: every pane may address any pane")
+		return nil
+	}
+	mb, ok := m.s.Member(m.focus) // the session's word, not the mirror's: it may lag
+	if !ok {
+		return nil
+	}
+	if err := m.s.Address(m.focus, !mb.Addressing); err != nil {
+		m.setStatus(err.Error())
+	}
+	return nil
+}
+
+// rebrief queues the brief for the focused pane again (prefix b).
+func (m *model) rebrief() tea.Cmd {
+	v := m.focused()
+	if v == nil || v.exited() {
+		return nil
+	}
+	if err := m.s.Brief(m.focus); err != nil {
+		m.setStatus(err.Error())
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("brief for pane %d %s: typed once it is idle", m.focus, v.member.Name))
+	return nil
+}
+
+// borderState is what a pane's border says about its member: running, idle, busy,
+// needs you or exited (code), and whether it is linked, held, has deliveries waiting or
+// its own addressing switch on (sessionAddress: --address, on for every pane, is not
+// repeated on each border).
+func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
+	if mb.State == session.Exited {
+		s := session.ExitText(mb.Code)
+		if mb.Code != 0 {
+			return s, kindExitedBad
+		}
+		return s, kindExited
+	}
+	word, kind := "running", kindRunning
+	switch mb.State {
+	case session.NeedsYou:
+		word, kind = "needs you", kindNeedsYou
+	case session.Busy:
+		word, kind = "busy", kindBusy
+	case session.Idle:
+		word, kind = "idle", kindIdle
+	}
+	parts := []string{word}
+	if mb.Group != 0 {
+		parts = append(parts, "linked")
+	}
+	if mb.Held {
+		parts = append(parts, "held")
+	}
+	if mb.Waiting > 0 {
+		parts = append(parts, fmt.Sprintf("%d waiting", mb.Waiting))
+	}
+	if mb.Addressing && !sessionAddress {
+		parts = append(parts, "addressing")
+	}
+	return strings.Join(parts, " · "), kind
+}
