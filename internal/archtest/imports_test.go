@@ -34,6 +34,7 @@ var allowed = map[string][]string{
 	// nothing of the project. None of them sees ui.
 	"hub":    {"proto", "store"},
 	"client": {"proto", "hub"},
+	"bridge": {"session", "hub", "proto"},
 }
 
 // tuiOnly are external packages that only ui may import.

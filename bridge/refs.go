@@ -1,9 +1,8 @@
-package main
+package bridge
 
 import "strconv"
 
-// coreRefs is the bookkeeping of the adapter from the session core to hub.Core (to be
-// wired when the core lands): the core's Send(from, to, text) returns no handle, and its
+// coreRefs is the delivery bookkeeping of Core: the session core's Send(from, to, text) returns no handle, and its
 // Delivery events number deliveries itself (relay.Entry.Delivery) and name the sender
 // and the pane (FromName, ToName). hub.Core.Send must return a reference that the
 // delivery events carry, so the hub can record typed/submitted/… in the store.
