@@ -11,8 +11,10 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
 )
 
@@ -72,6 +74,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 	logger, logFile := openLog(o.logLevel)
 	defer logFile.Close()
+	// The session's name and socket are claimed before the panes start: their
+	// environment names them, so `agentmux send` from a pane reaches this session.
+	// Clients that connect before the hub serves wait in the socket's backlog.
+	sock, err := claimSession(o.session)
+	if err != nil {
+		return 1, fmt.Errorf("session socket: %w", err)
+	}
+	defer sock.Close()
+	for i := range o.cfg.Panes {
+		p := &o.cfg.Panes[i]
+		p.Env = append(sock.Env(), p.Env...)
+	}
+	o.cfg.OnStart = func(s *session.Session) {
+		if err := sock.Serve(bridge.New(s), logger); err != nil {
+			logger.Error("session socket", "err", err)
+		}
+	}
 	o.cfg.Version = versionString()
 	o.cfg.Logger = logger
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
