@@ -45,4 +45,6 @@ type RelayMessage struct {
 	From string
 	To   string
 	Text string
+	// Kind is the payload's kind (message when ""), Thread its thread.
+	Kind, Thread string
 }

@@ -271,7 +271,11 @@ func (s *state) relayIn(rm RelayMessage) {
 		s.cfg.Logger.Warn("relay to a name that is no client member", "to", rm.To)
 		return
 	}
-	if err := s.prepare(nil, "", rm.From, "", proto.Send{Kind: proto.KindMessage, Body: rm.Text}, "", []target{{m.name, m}}); err != nil {
+	kind := rm.Kind
+	if kind == "" {
+		kind = proto.KindMessage
+	}
+	if err := s.prepare(nil, "", rm.From, "", proto.Send{Kind: kind, Body: rm.Text, Thread: rm.Thread}, "", []target{{m.name, m}}); err != nil {
 		s.cfg.Logger.Error("relay to member", "to", rm.To, "err", err)
 	}
 }
