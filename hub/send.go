@@ -154,6 +154,9 @@ type pendingSend struct {
 	ackID string
 	rows  []store.Message
 	ts    []target
+	// core is the core's reference of a delivery it queued itself ("relayed"): the
+	// message is recorded, never handed to the core again.
+	core string
 }
 
 // maxBatch bounds the rows written in one transaction.
@@ -213,6 +216,10 @@ func (s *state) commit() {
 		s.event(proto.Event{Kind: "message", ID: id, Member: ps.rows[0].From, Peer: peers(ps.ts), Phase: "queued", Text: firstWords(ps.rows[0].Body)})
 		failed := 0
 		for i, t := range ps.ts {
+			if ps.core != "" {
+				s.refs[ps.core] = deliveryKey{id, t.name}
+				continue
+			}
 			if t.member != nil {
 				t.member.backlog = append(t.member.backlog, ps.rows[i])
 				s.pump(t.member)
@@ -281,8 +288,13 @@ func (s *state) relayIn(rm RelayMessage) {
 }
 
 // coreEvent records a delivery phase in the store (by the ref Send returned) and passes
-// the event on to subscribers with the message's id.
+// the event on to subscribers with the message's id. A "relayed" event is a delivery the
+// core queued by itself: it is recorded as a message (relayed).
 func (s *state) coreEvent(ev proto.Event) {
+	if ev.Kind == "relayed" {
+		s.relayed(ev)
+		return
+	}
 	if ev.Kind == "delivery" && ev.ID != "" {
 		if k, ok := s.refs[ev.ID]; ok {
 			ev.ID = k.id
@@ -300,6 +312,25 @@ func (s *state) coreEvent(ev proto.Event) {
 		}
 	}
 	s.event(ev)
+}
+
+// relayed records a message the core queued by itself for a pane (a pane's turn relayed
+// to its group, or its @relay command), at once, so its phases that follow find it and
+// history shows the whole conversation; subscribers get its "message" event. It is
+// written as soon as the core says it queued it, not before: a crash in between loses
+// it (its sender's pane is gone with agentmux too).
+func (s *state) relayed(ev proto.Event) {
+	kind := ev.State
+	if kind == "" {
+		kind = proto.KindMessage
+	}
+	s.commit()
+	if err := s.prepare(nil, "", ev.Peer, "", proto.Send{Kind: kind, Body: ev.Text}, "", []target{{name: ev.Member}}); err != nil {
+		s.cfg.Logger.Error("record relayed", "from", ev.Peer, "to", ev.Member, "err", err)
+		return
+	}
+	s.batch[len(s.batch)-1].core = ev.ID
+	s.commit()
 }
 
 // resumePanes hands the core again every message a pane never got typed (agentmux was
