@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -35,8 +36,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
 	}
-	if len(args) > 0 && clientCommands[args[0]] { // clientcmd.go
-		return runClient(ctx, args[0], args[1:], stdin, stdout)
+	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
+		return runClient(ctx, cmd, rest, stdin, stdout)
 	}
 	o, err := parseArgs(args)
 	switch {
@@ -123,6 +124,31 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 128 + int(s), nil
 	}
 	return 0, nil
+}
+
+// clientInvocation finds a session command in args: the first word, or the word after
+// leading session flags (agentmux --session NAME ls); it returns the command and its
+// arguments, those flags included.
+func clientInvocation(args []string) (cmd string, rest []string, ok bool) {
+	var flags []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case clientCommands[a]:
+			return a, append(flags, args[i+1:]...), true
+		case a == "--session" || a == "-session":
+			if i+1 == len(args) {
+				return "", nil, false
+			}
+			flags = append(flags, a, args[i+1])
+			i++
+		case strings.HasPrefix(a, "--session=") || strings.HasPrefix(a, "-session=") || a == "--json" || a == "-json":
+			flags = append(flags, a)
+		default:
+			return "", nil, false
+		}
+	}
+	return "", nil, false
 }
 
 // demoPanes are the simulated agents of agentmux demo (demo.Agents: alice opens the
