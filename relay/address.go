@@ -53,6 +53,10 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 			continue
 		}
 		q := r.addressee(c.To)
+		if name, ok := r.externalNamed(c.To); ok && q == nil {
+			r.toExternal(p, name, c, now, false)
+			continue
+		}
 		switch {
 		case q == nil:
 			r.notice(now, p.id, "%d %s addressed %q: no such pane", p.id, p.name, c.To)
@@ -68,12 +72,18 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 	}
 }
 
-// broadcast sends c to every other live pane p may address, in pane order.
+// broadcast sends c to every other live pane p may address, in pane order, then to
+// the external members it may address, by name.
 func (r *Relay) broadcast(p *pane, c parser.Command, now time.Time) {
 	n := 0
 	for _, id := range r.order {
 		if q := r.live(id); q != nil && q != p && r.mayAddress(p, q) {
 			r.send(p, q, c, now)
+			n++
+		}
+	}
+	for _, name := range r.externalNames() {
+		if r.toExternal(p, name, c, now, true) {
 			n++
 		}
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/relay"
@@ -31,6 +32,7 @@ func (s *Session) run() {
 			s.timerC = nil
 			s.onTimer()
 		}
+		s.mail()
 		s.publish(true)
 		s.armTimer()
 		for _, c := range s.answered {
@@ -201,6 +203,24 @@ func (s *Session) act(acts []relay.Action) {
 		case relay.Submit:
 			s.release(p)
 		}
+	}
+}
+
+// mail hands the relay's mail to the external members' sinks: a pane's relay command
+// addressed to one, or a notice for one as a sender. Mail for a name that is no longer
+// registered is dropped (the member left).
+func (s *Session) mail() {
+	for _, m := range s.rl.TakeMail() {
+		sink := s.external[strings.ToLower(m.To)]
+		if sink == nil {
+			s.log.Debug("mail for no member", "to", m.To)
+			continue
+		}
+		msg := Message{From: m.From, FromPane: m.FromPane, To: m.To, Text: m.Text, Kind: string(m.Kind), Thread: m.Thread}
+		if msg.Kind == "" {
+			msg.From, msg.Kind = "agentmux", "state"
+		}
+		sink(msg)
 	}
 }
 
