@@ -21,7 +21,8 @@ import (
 // of the rows above the input moved (a clear and reprint) are old rows told from new ones
 // by their text (fresh). The output stops where the input area begins again: the rows
 // the baseline's input area was drawn with, found again at the bottom; else the cursor's
-// row (with the chrome rows right above it, such as an input box's top rule); else the
+// row when it opens as the baseline's did or is the last row of all (with the chrome
+// rows right above it, such as an input box's top rule); else the
 // trailing block of chrome and empty prompts (LiveStart). The echo of what was typed is
 // looked for only where the output starts; when the baseline was taken at a person's
 // Enter and its input row, showing what was typed, stayed, the echo is that row and old.
@@ -219,8 +220,9 @@ func scan(chrome *matcher, before, after []Line, inputRow int64) (start int, red
 }
 
 // inputEnd returns where a turn's output in after stops: the input area of the baseline
-// drawn again at the bottom, else the cursor's line with the chrome lines right above
-// it, never before start. cut is false when neither was found: the caller cuts the live
+// drawn again at the bottom, else the cursor's line when it is the baseline's prompt
+// again or the last line of all, with the chrome lines right above it, never before
+// start. cut is false when neither was found: the caller cuts the live
 // block by the profile's patterns.
 func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end int, cut bool) {
 	n := len(after)
@@ -239,12 +241,21 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 			return n - k, true
 		}
 	}
-	if ci, ok := cursorLine(after, v); ok && in.prompt != "" && samePrompt(in.prompt, inputText(after, ci, v)) {
+	ci, ok := cursorLine(after, v)
+	if !ok || ci >= n {
+		return len(after), false // no cursor, or on a blank row below every line
+	}
+	// The program is back at its prompt (its row opens as the baseline's did), or the
+	// cursor sits on the last line of all: a program waiting for input keeps its cursor
+	// where the input goes, so the bottom row it is on is its input row (a prompt the
+	// baseline did not show, such as when the baseline was taken after the echo of an
+	// Enter moved the cursor to a blank row), never the answer's.
+	if ci == n-1 || in.prompt != "" && samePrompt(in.prompt, inputText(after, ci, v)) {
 		for ci > start && !isBlank(after[ci-1].Text) && chrome.match(after[ci-1].Text) {
 			ci--
 		}
 		if ci >= start {
-			return min(ci, len(after)), true
+			return ci, true
 		}
 	}
 	return len(after), false

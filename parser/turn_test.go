@@ -249,3 +249,37 @@ func TestMainTurnWrappedDraft(t *testing.T) {
 		t.Errorf("words %q, want none", w.Text)
 	}
 }
+
+// A line-mode REPL's prompt at the bottom, with the cursor on it, is never part of the
+// answer, even when the baseline knew no prompt: it was taken after the echo of the
+// person's Enter moved the cursor to the blank row under the echo, or the program's
+// prompt changed.
+func TestMainTurnPromptUnderCursor(t *testing.T) {
+	g := Generic()
+	answer := []string{"Pane types each screen turn relay.", "    x2 := parse(row71) // code"}
+	tests := []struct {
+		name   string
+		before View
+		after  []string
+		want   string
+	}{
+		{
+			name:   "baseline after the Enter's echo: cursor on the blank row below",
+			before: View{Lines: []Line{{N: 10, Text: "alice ready."}, {N: 11, Text: "alice> hello there"}}, Cursor: 12},
+			after:  append(append([]string{"alice ready.", "alice> hello there"}, answer...), "alice> "),
+			want:   strings.Join(answer, "\n"),
+		},
+		{
+			name:   "a prompt that differs from the baseline's",
+			before: screenAt([]string{"alice ready.", "[1] alice> "}, 10, 1),
+			after:  append(append([]string{"alice ready.", "[1] alice> hello there"}, answer...), "[2] alice> "),
+			want:   strings.Join(answer, "\n"),
+		},
+	}
+	for _, tc := range tests {
+		after := screenAt(tc.after, 10, len(tc.after)-1)
+		if got := MainTurn(g, tc.before, after, []string{"hello there"}).Text; got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}
