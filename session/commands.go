@@ -16,6 +16,9 @@ import (
 
 // Key sends a key a person typed to pane id, encoded for the modes its program set, and
 // tells the relay (a draft holds deliveries into the pane). Dropped for an exited pane.
+// The relay hears of the key first: at an Enter it reads the screen for the baseline of
+// the turn the text starts, which must not depend on whether the echo of the Enter
+// (the cursor moved to the next row) raced into the emulator already.
 func (s *Session) Key(id int, k keys.Key) {
 	s.post(func() {
 		p := s.pane(id)
@@ -23,8 +26,11 @@ func (s *Session) Key(id int, k keys.Key) {
 			return
 		}
 		m, _ := s.mode(p)
-		s.toPerson(p, keys.Encode(k, m))
+		b := keys.Encode(k, m)
 		s.act(s.rl.Handle(s.drafts.key(id, k), s.clock.Now()))
+		if !p.exited {
+			s.toPerson(p, b)
+		}
 	})
 }
 

@@ -9,6 +9,7 @@ package session
 import (
 	"bytes"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,12 +32,23 @@ type fakeProc struct {
 	done    chan struct{}
 	code    int
 	closed  bool
+	echo    bool // echo what is written at once, as a terminal's line discipline does
 }
 
 func (f *fakeProc) Write(b []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.in.Write(b)
+	if f.echo {
+		f.print(strings.ReplaceAll(string(b), "\r", "\r\n"))
+	}
+}
+
+// setEcho turns the line discipline's echo on or off.
+func (f *fakeProc) setEcho(on bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.echo = on
 }
 
 func (f *fakeProc) Resize(cols, rows int) error { return nil }

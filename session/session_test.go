@@ -201,3 +201,26 @@ func TestRelayToExternalMember(t *testing.T) {
 	assert.Empty(t, got, "a member that left gets nothing")
 	assert.NotContains(t, r.procs[2].sent(), "deploy is green", "only the addressee gets it")
 }
+
+// A line-mode program's terminal echoes a person's Enter at once (the line discipline):
+// the echo moves the cursor to the next row before the program prints anything. The
+// relay reads the screen at the Enter (the baseline of the turn the text starts) before
+// the pane gets it, so neither the echo of the message nor the prompt the program prints
+// after its answer is relayed, however fast the echo comes.
+func TestEnterIsReportedBeforeItsEcho(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.printed(1, "alice ready.\r\nalice> ")
+	r.started(2)
+	require.NoError(t, r.s.Link(1, 2))
+	r.procs[1].setEcho(true)
+	for _, c := range "hi" {
+		r.s.Key(1, keys.Key{Code: keys.KeyRune, Rune: c})
+		r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
+	}
+	r.s.Key(1, keys.Key{Code: keys.KeyEnter})
+	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
+	r.advance(100 * time.Millisecond)
+	r.printed(1, "Hello back.\r\nalice> ")
+	r.advance(2 * time.Second)
+	assert.Equal(t, "alice (1):  Hello back.", r.procs[2].sent())
+}
