@@ -52,7 +52,7 @@ func (r *Relay) draftShown(p *pane) bool {
 	if p.aside != nil || p.draftText == "" || strings.ContainsAny(p.draftText, "\r\n") || p.noAside == p.draftText {
 		return false
 	}
-	text, ok := inputRow(p)
+	text, ok := inputRow(p, p.scr.Read(NoLines).Rows)
 	return ok && squash(text) == squash(p.draftText)
 }
 
@@ -98,7 +98,7 @@ func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 	if a := p.aside; a != nil {
 		p.aside, p.noAside = nil, a.text
 		p.draft, p.draftText = true, a.text
-		if text, ok := inputRow(p); ok && squash(text) == squash(a.text) {
+		if text, ok := inputRow(p, p.scr.Read(NoLines).Rows); ok && squash(text) == squash(a.text) {
 			r.notice(now, p.id, "the input line in %d %s did not clear: your draft stays there; messages wait for you", p.id, p.name)
 		} else {
 			r.notice(now, p.id, "the input line in %d %s did not clear as expected: your draft was %q; messages wait for you", p.id, p.name, a.text)
@@ -153,10 +153,11 @@ func (r *Relay) unset(p *pane, now time.Time, why string) {
 // while what is left of the draft, or the draft with more, does not. A program whose
 // input row cannot be found counts as empty only when no draft was set aside.
 func (r *Relay) inputEmpty(p *pane) bool {
-	if p.scr.Info().MidFrame {
+	rd := p.scr.Read(NoLines)
+	if rd.MidFrame {
 		return false
 	}
-	text, ok := inputRow(p)
+	text, ok := inputRow(p, rd.Rows)
 	switch row := squash(text); {
 	case !ok:
 		return p.aside == nil
@@ -169,11 +170,10 @@ func (r *Relay) inputEmpty(p *pane) bool {
 	return false
 }
 
-// inputRow returns the text in p's input row: the lowest row that opens with one of the
-// profile's echo prefixes, with the rows that continue it, "" when the profile calls it
-// chrome (an empty prompt, a placeholder). false: no such row.
-func inputRow(p *pane) (string, bool) {
-	rows := p.scr.ScreenText()
+// inputRow returns the text in p's input row among its screen's rows: the lowest row
+// that opens with one of the profile's echo prefixes, with the rows that continue it, ""
+// when the profile calls it chrome (an empty prompt, a placeholder). false: no such row.
+func inputRow(p *pane, rows []string) (string, bool) {
 	for i := len(rows) - 1; i >= 0; i-- {
 		n := echoLen(rows[i], p.prof.EchoPrefixes)
 		if n == 0 {

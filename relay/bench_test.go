@@ -21,7 +21,8 @@ type staticScreen struct {
 	rows  int
 }
 
-func (s *staticScreen) Info() Info { return Info{Title: s.title, BracketedPaste: true} }
+func (s *staticScreen) Read(from int64) Reading { return readParts(s, from) }
+func (s *staticScreen) Info() Info              { return Info{Title: s.title, BracketedPaste: true} }
 func (s *staticScreen) ScreenTop() int64 {
 	return int64(max(0, len(s.all)-s.rows))
 }

@@ -34,9 +34,12 @@ type delivery struct {
 // endTurn takes the words p wrote since its baseline, moves the baseline, and queues a
 // delivery to every other member while the group's budget lasts.
 func (r *Relay) endTurn(p *pane, now time.Time) {
-	w := p.delta()
+	// One reading gives the words and the next baseline: output that comes meanwhile is
+	// in neither or both.
+	rd := p.read()
+	w := p.words(rd)
 	turn := p.turn
-	p.setBaseline()
+	p.baseline(rd)
 	text := w.Text
 	if strings.TrimSpace(text) == "" {
 		if p.group != nil && (turn || w.Redrawn) {
@@ -113,13 +116,14 @@ func (r *Relay) typeNext(p *pane, now time.Time) Action {
 	parts := slices.Clone(p.queue[:r.batch(p)])
 	p.queue = p.queue[len(parts):]
 	d := parts[0]
-	bracketed := p.scr.Info().BracketedPaste
+	rd := p.scr.Read(FromTop)
+	bracketed := rd.BracketedPaste
 	framed := make([]string, len(parts))
 	for i, x := range parts {
 		framed[i] = x.framed
 	}
 	text := sanitize(strings.Join(framed, "\n\n"), bracketed)
-	p.setBaseline()
+	p.baseline(rd)
 	for _, x := range parts {
 		p.remember(x.words)
 	}

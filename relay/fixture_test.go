@@ -68,6 +68,7 @@ func loadScreens(t *testing.T, name string) []screenSample {
 // replayScreen shows one sample at a time.
 type replayScreen struct{ s screenSample }
 
+func (r *replayScreen) Read(from int64) Reading { return readParts(r, from) }
 func (r *replayScreen) Info() Info {
 	return Info{Title: r.s.title, AltScreen: r.s.alt, BracketedPaste: true}
 }

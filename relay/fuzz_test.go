@@ -21,6 +21,7 @@ type scriptScreen struct {
 	hist  []string
 }
 
+func (s *scriptScreen) Read(from int64) Reading { return readParts(s, from) }
 func (s *scriptScreen) Info() Info {
 	return Info{Title: s.title, AltScreen: s.alt, BracketedPaste: len(s.rows)%2 == 0}
 }

@@ -71,7 +71,8 @@ func TestMessageFromPaneUsesItsBudget(t *testing.T) {
 // quietScreen is a program that printed nothing and reads as idle once quiet.
 type quietScreen struct{}
 
-func (quietScreen) Info() Info            { return Info{} }
-func (quietScreen) ScreenTop() int64      { return 0 }
-func (quietScreen) ScreenText() []string  { return nil }
-func (quietScreen) TextFrom(int64) []Line { return nil }
+func (s quietScreen) Read(from int64) Reading { return readParts(s, from) }
+func (quietScreen) Info() Info                { return Info{} }
+func (quietScreen) ScreenTop() int64          { return 0 }
+func (quietScreen) ScreenText() []string      { return nil }
+func (quietScreen) TextFrom(int64) []Line     { return nil }

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"sort"
 	"time"
 
 	"github.com/agentmux/agentmux/parser"
@@ -139,49 +140,47 @@ func (p *pane) remember(text string) {
 }
 
 // observe reads the pane's terminal after output: its state, and for a member on the
-// alternate screen the frame, merged into the turn's transcript.
+// alternate screen the frame, merged into the turn's transcript. One reading gives the
+// title and the rows it judges (and the baseline, when it takes one).
 func (p *pane) observe() {
-	info := p.scr.Info()
-	if info.MidFrame {
+	rd := p.scr.Read(FromTop)
+	if rd.MidFrame {
 		// Half a frame: the screen is not worth reading until the output that ends it
 		// comes, but the title is set whole, and Codex sets it between frames that
 		// follow each other closely: what it says counts now (unless the screen asked
 		// for the person, which only a whole frame can take back).
-		if st := parser.Classify(p.prof, info.Title, nil); st != parser.Unknown && p.state != parser.NeedsApproval {
+		if st := parser.Classify(p.prof, rd.Title, nil); st != parser.Unknown && p.state != parser.NeedsApproval {
 			p.state = st
 		}
 		return
 	}
-	rows := p.scr.ScreenText()
-	p.state = parser.Classify(p.prof, info.Title, rows)
+	p.state = parser.Classify(p.prof, rd.Title, rd.Rows)
 	if !p.started && !p.bootTurn && !p.turn && p.state == parser.Busy && p.group != nil && p.outSeen {
 		// Busy before it ever was idle, and not with text typed into it: what it shows now
 		// is its banner, what follows a turn it takes by itself (an agent started with a
 		// task or an opening line).
 		p.bootTurn = true
-		p.setBaseline()
+		p.baseline(rd)
 		p.printed, p.turn = true, true
 		return
 	}
 	if p.state == parser.Busy && p.started {
 		p.turn = true
 	}
-	if info.AltScreen {
+	if rd.AltScreen {
 		if p.tr == nil {
 			p.tr = parser.NewTranscript(p.prof, nil, -1)
 		}
-		p.tr.Add(p.prof, rows, -1)
+		p.tr.Add(p.prof, rd.Rows, -1)
 	}
 }
 
-// view returns the pane's main screen from absolute row top: its text, and the cursor
-// when the host tells it and the main screen is active.
-func (p *pane) view(info Info, top int64) parser.View {
-	v := parser.View{Lines: p.scr.TextFrom(top), Cursor: -1}
-	if info.HasCursor && !info.AltScreen {
-		if rows := p.scr.ScreenText(); info.CursorRow >= 0 && info.CursorRow < len(rows) {
-			v.Cursor, v.Input = p.scr.ScreenTop()+int64(info.CursorRow), rows[info.CursorRow]
-		}
+// view returns the main screen of a reading: its lines, and the cursor when the host
+// tells it and the main screen is active.
+func view(rd Reading) parser.View {
+	v := parser.View{Lines: rd.Lines, Cursor: -1}
+	if rd.HasCursor && !rd.AltScreen && rd.CursorRow >= 0 && rd.CursorRow < len(rd.Rows) {
+		v.Cursor, v.Input = rd.Top+int64(rd.CursorRow), rd.Rows[rd.CursorRow]
 	}
 	return v
 }
@@ -195,31 +194,42 @@ func altCursor(info Info) int {
 }
 
 // setBaseline makes everything the pane shows now old.
-func (p *pane) setBaseline() {
+func (p *pane) setBaseline() { p.baseline(p.scr.Read(FromTop)) }
+
+// baseline makes everything a reading shows old: its lines from its main screen's first
+// row on (rd's lines may start higher), its cursor, its frame.
+func (p *pane) baseline(rd Reading) {
 	p.printed, p.turn = false, false
-	info := p.scr.Info()
-	p.baseTop = p.scr.ScreenTop()
-	p.base = p.view(info, p.baseTop)
+	p.baseTop = rd.Top
+	i := sort.Search(len(rd.Lines), func(i int) bool { return rd.Lines[i].N >= rd.Top })
+	rd.Lines = rd.Lines[i:]
+	p.base = view(rd)
 	p.tr = nil
-	if info.AltScreen {
-		p.tr = parser.NewTranscript(p.prof, p.scr.ScreenText(), altCursor(info))
+	if rd.AltScreen {
+		p.tr = parser.NewTranscript(p.prof, rd.Rows, altCursor(rd.Info))
 	}
 }
 
-// delta returns the words the pane wrote since its baseline. A turn spent on the
-// alternate screen is read from the frames gathered during it (the last one, drawn at
-// its prompt, included), any other from the main screen's text since the baseline's
-// screen top.
-func (p *pane) delta() parser.Words {
-	info := p.scr.Info()
-	if info.AltScreen && !info.MidFrame {
+// read reads the pane's terminal with its main screen's lines since the baseline's
+// screen top, what delta and words need.
+func (p *pane) read() Reading { return p.scr.Read(p.baseTop) }
+
+// delta returns the words the pane wrote since its baseline, as the terminal is now.
+func (p *pane) delta() parser.Words { return p.words(p.read()) }
+
+// words returns the words the pane wrote since its baseline, as rd (from read) shows
+// them. A turn spent on the alternate screen is read from the frames gathered during it
+// (the last one, drawn at its prompt, included), any other from the main screen's text
+// since the baseline's screen top.
+func (p *pane) words(rd Reading) parser.Words {
+	if rd.AltScreen && !rd.MidFrame {
 		if p.tr == nil {
 			p.tr = parser.NewTranscript(p.prof, nil, -1)
 		}
-		p.tr.Add(p.prof, p.scr.ScreenText(), altCursor(info))
+		p.tr.Add(p.prof, rd.Rows, altCursor(rd.Info))
 	}
 	if p.tr != nil {
 		return p.tr.Words(p.prof, p.typed)
 	}
-	return parser.MainTurn(p.prof, p.base, p.view(info, p.baseTop), p.typed)
+	return parser.MainTurn(p.prof, p.base, view(rd), p.typed)
 }

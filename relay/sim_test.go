@@ -19,10 +19,33 @@ import (
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
+// screenParts is a fake screen read part by part: nothing writes to a fake while the
+// relay reads it, so the parts always agree.
+type screenParts interface {
+	Info() Info
+	ScreenTop() int64
+	ScreenText() []string
+	TextFrom(n int64) []Line
+}
+
+// readParts is Screen.Read of a fake screen made of parts.
+func readParts(s screenParts, from int64) Reading {
+	rd := Reading{Info: s.Info(), Top: s.ScreenTop(), Rows: s.ScreenText()}
+	if from == FromTop {
+		from = rd.Top
+	}
+	if from != NoLines {
+		rd.Lines = s.TextFrom(from)
+	}
+	return rd
+}
+
 // fakeScreen implements Screen over an agent's transcript.
 type fakeScreen struct {
 	a *fakeAgent
 }
+
+func (s fakeScreen) Read(from int64) Reading { return readParts(s, from) }
 
 func (s fakeScreen) Info() Info {
 	return Info{Title: s.a.title(), AltScreen: s.a.alt, BracketedPaste: s.a.bracketed, MidFrame: s.a.midFrame}

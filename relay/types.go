@@ -1,26 +1,44 @@
 package relay
 
 import (
+	"math"
 	"time"
 
 	"github.com/agentmux/agentmux/parser"
 )
 
 // Screen is the relay's read-only view of one pane's terminal. The host adapts its
-// emulator to it (for vterm: TextFrom, ScreenTop and ScreenText map one to one; Info comes
-// from a Snapshot). The relay calls it only from inside Handle and Tick.
+// emulator to it (for vterm: ReadText). The relay calls it only from inside Handle and
+// Tick, and judges each decision by one Reading: the rows, the cursor and the title it
+// compares must be of one moment, though the program may be writing meanwhile.
 type Screen interface {
-	// Info returns the title and the modes the relay needs.
-	Info() Info
-	// ScreenTop returns the absolute number of the main screen's first row: rows pushed
-	// into history keep their numbers, so a number is never reused.
-	ScreenTop() int64
-	// ScreenText returns the active screen (alternate or main) as plain text rows, top to
-	// bottom.
-	ScreenText() []string
-	// TextFrom returns the logical lines (soft-wrapped rows joined) of the main screen's
-	// history and screen that start at or after absolute row n, clamped to what is held.
-	TextFrom(n int64) []Line
+	// Read returns the terminal at one moment: the title, the modes and the cursor, the
+	// absolute number of the main screen's first row, the active screen's rows and the
+	// main screen's lines from absolute row from (FromTop: from the main screen's first
+	// row; NoLines: none). All of it from the same state of the terminal.
+	Read(from int64) Reading
+}
+
+// The from of Screen.Read that asks for no absolute row.
+const (
+	// FromTop asks for the main screen's lines from its first row.
+	FromTop int64 = -1
+	// NoLines asks for no lines.
+	NoLines int64 = math.MaxInt64
+)
+
+// Reading is a terminal at one moment, as Screen.Read returns it.
+type Reading struct {
+	Info
+	// Top is the absolute number of the main screen's first row: rows pushed into
+	// history keep their numbers, so a number is never reused.
+	Top int64
+	// Rows is the active screen (alternate or main) as plain text rows, top to bottom.
+	Rows []string
+	// Lines are the logical lines (soft-wrapped rows joined) of the main screen's
+	// history and screen that start at or after the row asked for, clamped to what is
+	// held. The main screen is read even while the alternate screen is active.
+	Lines []Line
 }
 
 // Line is one logical line of main-screen text: N is the absolute number of its first

@@ -217,14 +217,12 @@ var streamCases = []streamCase{
 // title, nothing printed after it started) with bracketed paste on.
 type idlePeer struct{}
 
-func (idlePeer) Info() relay.Info     { return relay.Info{BracketedPaste: true} }
-func (idlePeer) ScreenTop() int64     { return 0 }
-func (idlePeer) ScreenText() []string { return []string{"$"} }
-func (idlePeer) TextFrom(n int64) []relay.Line {
-	if n > 0 {
-		return nil
+func (idlePeer) Read(from int64) relay.Reading {
+	rd := relay.Reading{Info: relay.Info{BracketedPaste: true}, Rows: []string{"$"}}
+	if from <= 0 {
+		rd.Lines = []relay.Line{{N: 0, Text: "$"}}
 	}
-	return []relay.Line{{N: 0, Text: "$"}}
+	return rd
 }
 
 // typedAction is an action the relay asked for, and when.

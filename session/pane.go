@@ -70,33 +70,29 @@ type termScreen struct{ t *vterm.Terminal }
 
 var _ relay.Screen = termScreen{}
 
-// Info reads the title, the modes and the cursor's row the relay needs from a snapshot.
-func (s termScreen) Info() relay.Info {
-	snap := s.t.Snapshot()
-	return relay.Info{
-		Title:          snap.Title,
-		AltScreen:      snap.AltScreen,
-		BracketedPaste: snap.Modes.BracketedPaste,
-		MidFrame:       snap.Modes.SyncOutput,
-		HasCursor:      true,
-		CursorRow:      snap.Cursor.Y,
+// Read reads the title, the modes, the cursor's row and the text the relay needs under
+// the emulator's one lock: the program's output, written on its reader goroutine, lands
+// wholly before or after a reading.
+func (s termScreen) Read(from int64) relay.Reading {
+	if from == relay.FromTop {
+		from = -1 // vterm: from the main screen's first row
 	}
-}
-
-// ScreenTop is the emulator's absolute number of the main screen's first row.
-func (s termScreen) ScreenTop() int64 { return s.t.ScreenTop() }
-
-// ScreenText is the active screen as plain text rows.
-func (s termScreen) ScreenText() []string { return s.t.ScreenText() }
-
-// TextFrom copies the emulator's logical lines from absolute row n.
-func (s termScreen) TextFrom(n int64) []relay.Line {
-	tl := s.t.TextFrom(n)
-	out := make([]relay.Line, len(tl))
-	for i, l := range tl {
-		out[i] = relay.Line{N: l.N, Text: l.Text}
+	tr := s.t.ReadText(from)
+	lines := make([]relay.Line, len(tr.Lines))
+	for i, l := range tr.Lines {
+		lines[i] = relay.Line{N: l.N, Text: l.Text}
 	}
-	return out
+	return relay.Reading{
+		Info: relay.Info{
+			Title:          tr.Title,
+			AltScreen:      tr.AltScreen,
+			BracketedPaste: tr.Modes.BracketedPaste,
+			MidFrame:       tr.Modes.SyncOutput,
+			HasCursor:      true,
+			CursorRow:      tr.Cursor.Y,
+		},
+		Top: tr.Top, Rows: tr.Rows, Lines: lines,
+	}
 }
 
 // replySink carries an emulator's query replies to its process's writer. The emulator

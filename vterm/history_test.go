@@ -7,7 +7,9 @@ package vterm
 
 import (
 	"fmt"
+	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -184,4 +186,55 @@ func TestHistoryMemory(t *testing.T) {
 		t.Errorf("history of 10 000 200-column lines uses %d bytes, want under 10 MB", used)
 	}
 	runtime.KeepAlive(term)
+}
+
+// ReadText gives what Snapshot, ScreenTop, ScreenText and TextFrom give, in one reading.
+func TestReadTextMatchesTheSeparateReads(t *testing.T) {
+	term := New(Options{Cols: 10, Rows: 3})
+	term.WriteString("\x1b]2;busy\x07one\r\ntwo is longer than ten\r\nthree\r\nfour\r\nfive> ")
+	rd := term.ReadText(-1)
+	snap := term.Snapshot()
+	if rd.Title != snap.Title || rd.Cursor != snap.Cursor || rd.Modes != snap.Modes || rd.AltScreen != snap.AltScreen {
+		t.Errorf("reading %+v, snapshot %+v", rd, snap)
+	}
+	if rd.Top != term.ScreenTop() || !slices.Equal(rd.Rows, term.ScreenText()) || !slices.Equal(rd.Lines, term.TextFrom(rd.Top)) {
+		t.Errorf("reading %d %q %+v; want %d %q %+v", rd.Top, rd.Rows, rd.Lines, term.ScreenTop(), term.ScreenText(), term.TextFrom(term.ScreenTop()))
+	}
+	if got, want := term.ReadText(0).Lines, term.TextFrom(0); !slices.Equal(got, want) {
+		t.Errorf("from 0: %+v, want %+v", got, want)
+	}
+	if got := term.ReadText(math.MaxInt64).Lines; len(got) != 0 {
+		t.Errorf("from past the end: %+v, want none", got)
+	}
+}
+
+// A reading is of one moment while the program writes: the row the cursor is on is the
+// text of the line numbered Top plus the cursor's row, however the writes interleave.
+func TestReadTextIsOneMoment(t *testing.T) {
+	term := New(Options{Cols: 20, Rows: 4})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 2000 {
+			term.WriteString(fmt.Sprintf("answer %d\r\n", i))
+			term.WriteString("bot> ")
+		}
+	}()
+	check := func() {
+		rd := term.ReadText(-1)
+		want := ""
+		for _, l := range rd.Lines {
+			if l.N == rd.Top+int64(rd.Cursor.Y) {
+				want = l.Text
+			}
+		}
+		if got := rd.Rows[rd.Cursor.Y]; got != want {
+			t.Fatalf("cursor row %d of top %d shows %q, its line %q", rd.Cursor.Y, rd.Top, got, want)
+		}
+	}
+	for range 2000 {
+		check()
+	}
+	<-done
+	check()
 }

@@ -60,6 +60,11 @@ func (t *Terminal) cursor() Cursor {
 func (t *Terminal) ScreenText() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.screenText()
+}
+
+// screenText is ScreenText with the lock held.
+func (t *Terminal) screenText() []string {
 	out := make([]string, t.rows)
 	var b []byte
 	for y, r := range t.scr.rows {

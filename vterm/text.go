@@ -75,6 +75,41 @@ const hcacheSize = 512
 func (t *Terminal) TextFrom(n int64) []TextLine {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.textFrom(n)
+}
+
+// TextReading is what a reader of a terminal's text (the relay) needs, taken at one
+// moment: its parts always agree, however the program's output races with the reader.
+type TextReading struct {
+	Title     string
+	Modes     Modes
+	AltScreen bool   // the alternate screen is active
+	Cursor    Cursor // on the active screen
+	// Top is the absolute number of the main screen's first row (ScreenTop).
+	Top int64
+	// Rows is the active screen as ScreenText gives it.
+	Rows []string
+	// Lines are the logical lines as TextFrom gives them.
+	Lines []TextLine
+}
+
+// ReadText returns the title, modes, cursor and text of the terminal under one lock:
+// Lines are the logical lines from absolute row from (from the main screen's first row
+// when from is negative; none when from is past the screen's end).
+func (t *Terminal) ReadText(from int64) TextReading {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if from < 0 {
+		from = t.pushed
+	}
+	return TextReading{
+		Title: t.title, Modes: t.modes, AltScreen: t.scr == t.alt, Cursor: t.cursor(),
+		Top: t.pushed, Rows: t.screenText(), Lines: t.textFrom(from),
+	}
+}
+
+// textFrom is TextFrom with the lock held.
+func (t *Terminal) textFrom(n int64) []TextLine {
 	held := int64(t.hist.len())
 	first := t.pushed - held
 	end := t.pushed + int64(t.rows)

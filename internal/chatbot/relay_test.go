@@ -26,23 +26,21 @@ import (
 	"github.com/agentmux/agentmux/vterm"
 )
 
-// screen adapts a vterm terminal to relay.Screen as the ui does.
+// screen adapts a vterm terminal to relay.Screen as the session does: one reading
+// under the terminal's lock.
 type screen struct{ t *vterm.Terminal }
 
-func (s screen) Info() relay.Info {
-	snap := s.t.Snapshot()
-	return relay.Info{Title: snap.Title, AltScreen: snap.AltScreen, BracketedPaste: snap.Modes.BracketedPaste,
-		MidFrame: snap.Modes.SyncOutput, HasCursor: true, CursorRow: snap.Cursor.Y}
-}
-func (s screen) ScreenTop() int64     { return s.t.ScreenTop() }
-func (s screen) ScreenText() []string { return s.t.ScreenText() }
-func (s screen) TextFrom(n int64) []relay.Line {
-	tl := s.t.TextFrom(n)
-	out := make([]relay.Line, len(tl))
-	for i, l := range tl {
-		out[i] = relay.Line{N: l.N, Text: l.Text}
+func (s screen) Read(from int64) relay.Reading {
+	if from == relay.FromTop {
+		from = -1
 	}
-	return out
+	tr := s.t.ReadText(from)
+	rd := relay.Reading{Info: relay.Info{Title: tr.Title, AltScreen: tr.AltScreen, BracketedPaste: tr.Modes.BracketedPaste,
+		MidFrame: tr.Modes.SyncOutput, HasCursor: true, CursorRow: tr.Cursor.Y}, Top: tr.Top, Rows: tr.Rows}
+	for _, l := range tr.Lines {
+		rd.Lines = append(rd.Lines, relay.Line{N: l.N, Text: l.Text})
+	}
+	return rd
 }
 
 // simPane is one bot in its terminal.
