@@ -112,6 +112,7 @@ type input struct {
 	row    int64    // the absolute row of top
 	prompt string   // the cursor's line, cleaned ("" when not known)
 	block  []string // the input area as drawn: the lines from its top to the last non-blank one
+	area   int      // the index of the block's first line
 }
 
 // inputOf finds the input of a baseline: the cursor's line, with the chrome lines right
@@ -141,7 +142,7 @@ func inputOf(p Profile, live *matcher, bl []Line, v View) input {
 	case len(bl) > 0:
 		in.row = bl[len(bl)-1].N + 1
 	}
-	in.block = append([]string(nil), trimBlankEnd(texts[area:])...)
+	in.block, in.area = append([]string(nil), trimBlankEnd(texts[area:])...), area
 	return in
 }
 
@@ -237,13 +238,25 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 				break
 			}
 		}
-		if same {
+		// The block is the input area drawn again only if the cursor is in it as it was:
+		// rows the answer ends with that equal it, the cursor on the row under them and
+		// the prompt not printed yet, are the answer's.
+		ci, ok := cursorLine(after, v)
+		inBlock := in.line >= in.area && in.line < in.area+k
+		if same && (!ok || !inBlock || ci >= n-k && ci < n) {
 			return n - k, true
 		}
 	}
 	ci, ok := cursorLine(after, v)
-	if !ok || ci >= n {
-		return len(after), false // no cursor, or on a blank row below every line
+	switch {
+	case !ok:
+		return len(after), false
+	case ci >= n && n > 0 && v.Cursor > after[n-1].N:
+		// On a blank row below every line: the input goes there, and the rows above,
+		// even one that opens like a draft in an input row, are output.
+		return len(after), true
+	case ci >= n:
+		return len(after), false
 	}
 	// The program is back at its prompt (its row opens as the baseline's did), or the
 	// cursor sits on the last line of all: a program waiting for input keeps its cursor

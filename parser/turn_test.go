@@ -253,32 +253,49 @@ func TestMainTurnWrappedDraft(t *testing.T) {
 // A line-mode REPL's prompt at the bottom, with the cursor on it, is never part of the
 // answer, even when the baseline knew no prompt: it was taken after the echo of the
 // person's Enter moved the cursor to the blank row under the echo, or the program's
-// prompt changed.
+// prompt changed. Until the prompt is printed (the program paused longer than the
+// relay's quiet time before it), the cursor is on the blank row under the answer, and
+// every row above is the answer's, also one equal to the prompt or opening like a draft.
 func TestMainTurnPromptUnderCursor(t *testing.T) {
 	g := Generic()
 	answer := []string{"Pane types each screen turn relay.", "    x2 := parse(row71) // code"}
+	below := func(rows []string) View { // the cursor on the blank row under rows
+		v := screenAt(rows, 10, -1)
+		v.Cursor = 10 + int64(len(rows))
+		return v
+	}
 	tests := []struct {
-		name   string
-		before View
-		after  []string
-		want   string
+		name          string
+		before, after View
+		want          string
 	}{
 		{
 			name:   "baseline after the Enter's echo: cursor on the blank row below",
-			before: View{Lines: []Line{{N: 10, Text: "alice ready."}, {N: 11, Text: "alice> hello there"}}, Cursor: 12},
-			after:  append(append([]string{"alice ready.", "alice> hello there"}, answer...), "alice> "),
+			before: below([]string{"alice ready.", "alice> hello there"}),
+			after:  screenAt(append(append([]string{"alice ready.", "alice> hello there"}, answer...), "alice> "), 10, 4),
 			want:   strings.Join(answer, "\n"),
 		},
 		{
 			name:   "a prompt that differs from the baseline's",
 			before: screenAt([]string{"alice ready.", "[1] alice> "}, 10, 1),
-			after:  append(append([]string{"alice ready.", "[1] alice> hello there"}, answer...), "[2] alice> "),
+			after:  screenAt(append(append([]string{"alice ready.", "[1] alice> hello there"}, answer...), "[2] alice> "), 10, 4),
 			want:   strings.Join(answer, "\n"),
+		},
+		{
+			name:   "the prompt not printed yet, the answer's last line equal to it",
+			before: screenAt([]string{"alice ready.", "alice> "}, 10, 1),
+			after:  below(append(append([]string{"alice ready.", "alice> hello there"}, answer...), "alice>")),
+			want:   strings.Join(answer, "\n") + "\nalice>",
+		},
+		{
+			name:   "the prompt not printed yet, the answer's last line opening like a draft",
+			before: screenAt([]string{"alice ready.", "alice> "}, 10, 1),
+			after:  below(append(append([]string{"alice ready.", "alice> hello there"}, answer...), "› quoted")),
+			want:   strings.Join(answer, "\n") + "\n› quoted",
 		},
 	}
 	for _, tc := range tests {
-		after := screenAt(tc.after, 10, len(tc.after)-1)
-		if got := MainTurn(g, tc.before, after, []string{"hello there"}).Text; got != tc.want {
+		if got := MainTurn(g, tc.before, tc.after, []string{"hello there"}).Text; got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
 	}
