@@ -34,7 +34,11 @@ type pane struct {
 	baseTop int64
 	base    parser.View
 	tr      *parser.Transcript
-	printed bool // output arrived since the baseline
+	// frame is the last whole frame of the alternate screen read, with its cursor row: a
+	// baseline taken while a frame is half drawn starts from it.
+	frame    []string
+	frameCur int
+	printed  bool // output arrived since the baseline
 	// turn is set when a turn is under way since the baseline: text was submitted into
 	// the pane, or its program said it was busy. A turn that yields no words is noted.
 	turn  bool
@@ -168,6 +172,7 @@ func (p *pane) observe() {
 		p.turn = true
 	}
 	if rd.AltScreen {
+		p.frame, p.frameCur = rd.Rows, altCursor(rd.Info)
 		if p.tr == nil {
 			p.tr = parser.NewTranscript(p.prof, nil, -1)
 		}
@@ -206,7 +211,12 @@ func (p *pane) baseline(rd Reading) {
 	p.base = view(rd)
 	p.tr = nil
 	if rd.AltScreen {
-		p.tr = parser.NewTranscript(p.prof, rd.Rows, altCursor(rd.Info))
+		if !rd.MidFrame || p.frame == nil {
+			p.frame, p.frameCur = rd.Rows, altCursor(rd.Info)
+		}
+		// Half a frame is no baseline: what the program is drawing would seem new, the
+		// rows it erased to draw it old. The last whole frame is.
+		p.tr = parser.NewTranscript(p.prof, p.frame, p.frameCur)
 	}
 }
 
@@ -223,6 +233,7 @@ func (p *pane) delta() parser.Words { return p.words(p.read()) }
 // since the baseline's screen top.
 func (p *pane) words(rd Reading) parser.Words {
 	if rd.AltScreen && !rd.MidFrame {
+		p.frame, p.frameCur = rd.Rows, altCursor(rd.Info)
 		if p.tr == nil {
 			p.tr = parser.NewTranscript(p.prof, nil, -1)
 		}

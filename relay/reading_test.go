@@ -74,3 +74,57 @@ func TestOutputRightAfterATurnsReadingIsTheNextTurn(t *testing.T) {
 		t.Errorf("delivered %q, want %q\n%v", bodies, want, r.Log())
 	}
 }
+
+// frameScreen is a full-screen program's alternate screen as a test sets it.
+type frameScreen struct{ rd Reading }
+
+func (s *frameScreen) Read(int64) Reading {
+	rd := s.rd
+	rd.Rows = slices.Clone(rd.Rows)
+	return rd
+}
+
+// show sets the frame, the cursor on its last row; mid: the program is still drawing it
+// (synchronized output on).
+func (s *frameScreen) show(mid bool, rows ...string) {
+	s.rd = Reading{Info: Info{AltScreen: true, MidFrame: mid, HasCursor: true, CursorRow: len(rows) - 1}, Rows: rows}
+}
+
+// A person's Enter can come while a full-screen program is drawing the echo of their
+// last key: rows erased and not drawn again yet. That half frame is no baseline (its
+// erased rows would make the rows drawn again into them new): the last whole frame is.
+func TestBaselineMidFrameIsTheLastWholeFrame(t *testing.T) {
+	r := New(Config{Idle: time.Second})
+	alice := &frameScreen{}
+	alice.show(false, "alice · ready", "", "", "> ")
+	now := t0
+	r.Handle(Open{Pane: 1, Name: "alice", Screen: alice}, now)
+	r.Handle(Open{Pane: 2, Name: "bob", Screen: quietScreen{}}, now)
+	r.Handle(Output{Pane: 1}, now)
+	r.Handle(Output{Pane: 2}, now)
+	now = now.Add(time.Second)
+	r.Tick(now)
+	r.Handle(Link{Pane: 1, With: 2}, now)
+
+	alice.show(false, "alice · ready", "", "", "> h")
+	r.Handle(Keystroke{Pane: 1, Draft: true, Text: "h"}, now)
+	r.Handle(Output{Pane: 1}, now)
+	alice.show(true, "", "", "", "> h") // the next key's echo: the banner row erased
+	r.Handle(Keystroke{Pane: 1, Draft: true, Text: "hi"}, now)
+	r.Handle(Sent{Pane: 1, Text: "hi"}, now)
+	now = now.Add(100 * time.Millisecond)
+	alice.show(false, "alice · ready", "> hi", "Answer line.", "> ")
+	r.Handle(Output{Pane: 1}, now)
+	now = now.Add(time.Second)
+	r.Tick(now)
+
+	var bodies []string
+	for _, e := range r.Log() {
+		if e.Delivery > 0 {
+			bodies = append(bodies, e.Body)
+		}
+	}
+	if want := []string{"Answer line."}; !slices.Equal(bodies, want) {
+		t.Errorf("delivered %q, want %q\n%v", bodies, want, r.Log())
+	}
+}
