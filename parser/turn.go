@@ -20,12 +20,14 @@ import (
 // banner, the prompt row or an earlier answer's line is delivered whole. Only when most
 // of the rows above the input moved (a clear and reprint) are old rows told from new ones
 // by their text (fresh). The output stops where the input area begins again: the rows
-// the baseline's input area was drawn with, found again at the bottom; else the cursor's
-// row when it opens as the baseline's did or is the last row of all (with the chrome
-// rows right above it, such as an input box's top rule); else the
-// trailing block of chrome and empty prompts (LiveStart). The echo of what was typed is
-// looked for only where the output starts; when the baseline was taken at a person's
-// Enter and its input row, showing what was typed, stayed, the echo is that row and old.
+// the baseline's input area was drawn with, found again at the bottom with the cursor
+// in them; else the cursor's row when it opens as the baseline's did or is the last row
+// of all (with the chrome rows right above it, such as an input box's top rule); a
+// cursor on a blank row under every line (a prompt not printed yet) leaves every row
+// above it output; else the trailing block of chrome and empty prompts (LiveStart).
+// The echo of what was typed is looked for only where the output starts; when the
+// baseline was taken at a person's Enter and its input row, showing what was typed,
+// stayed, the echo is that row and old.
 
 // Line is one logical line of a terminal's main screen and history: soft-wrapped rows
 // joined.
