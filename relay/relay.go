@@ -80,9 +80,9 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 			p.turn = true
 		}
 	case Send:
-		r.post(e, now)
+		_, _ = r.post(e, now)
 	case Remind:
-		r.remind(e, now)
+		_ = r.remind(e, now)
 	case Hold:
 		if p := r.live(e.Pane); p != nil && p.held != e.On {
 			p.held = e.On
