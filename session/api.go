@@ -201,7 +201,7 @@ type Status struct {
 
 // Event is something that happened in the session, delivered to subscribers. The set
 // is closed: Output, MemberChanged, Exit, Closed, Alert, Delivery, Notice,
-// StatusChanged.
+// StatusChanged, Mail.
 type Event interface{ isEvent() }
 
 // Output says a pane's screen changed since the subscriber last heard of it (coalesced:
@@ -248,6 +248,16 @@ type Notice struct{ Entry Entry }
 // StatusChanged carries the relay's new summary (groups, turns used, waiting).
 type StatusChanged struct{ Status Status }
 
+// Mail is a notice for a sender that is not a pane (an external member, a client of
+// the socket): "[agentmux] delivered to bob (2): …" or a reminder about a message it
+// sent (SendOptions.NotifyOnDelivery, NotifyAfter). To names it; Delivery is the
+// message's number.
+type Mail struct {
+	To       string
+	Text     string
+	Delivery int
+}
+
 func (Output) isEvent()        {}
 func (MemberChanged) isEvent() {}
 func (Exit) isEvent()          {}
@@ -256,6 +266,7 @@ func (Alert) isEvent()         {}
 func (Delivery) isEvent()      {}
 func (Notice) isEvent()        {}
 func (StatusChanged) isEvent() {}
+func (Mail) isEvent()          {}
 
 // Message is a relay message for an external member (RegisterMember).
 type Message struct {

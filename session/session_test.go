@@ -40,7 +40,8 @@ func (r *rig) started(ids ...int) {
 func TestSendIsTypedThenSubmittedAndThePersonWaitsForTheSubmit(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
-	require.NoError(t, r.s.Send("ops", "bob", "please rebase"))
+	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{})
+	require.NoError(t, err)
 	assert.Equal(t, "ops:  please rebase", r.procs[2].sent())
 
 	r.s.Key(2, keys.Key{Code: keys.KeyRune, Rune: 'x'}) // typed between Type and Submit
@@ -52,8 +53,10 @@ func TestSendIsTypedThenSubmittedAndThePersonWaitsForTheSubmit(t *testing.T) {
 
 	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Submitted })
 	assert.Equal(t, "bob", ev.(Delivery).Entry.ToName)
+	assert.Equal(t, id, ev.(Delivery).Entry.Delivery)
 
-	assert.ErrorIs(t, r.s.Send("ops", "carol", "hi"), errNoAddressee())
+	_, err = r.s.Send("ops", "carol", "hi", SendOptions{})
+	assert.ErrorIs(t, err, errNoAddressee())
 }
 
 // errNoAddressee is the relay's error for a name that is no pane.
@@ -175,4 +178,41 @@ func TestAddressAndBriefCommands(t *testing.T) {
 	require.NoError(t, r.s.Brief(2))
 	r.advance(2 * time.Second)
 	assert.Contains(t, r.procs[2].sent(), "you are bob, pane 2")
+}
+
+func TestSendOptionsUrgentInterruptsABusyPane(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	r.printed(2, "\r\nworking on it") // output just now: busy until quiet for --idle
+	r.s.Sync()
+	r.procs[2].sent()
+	_, err := r.s.Send("ops", "bob", "stop", SendOptions{Mode: Urgent})
+	require.NoError(t, err)
+	assert.Equal(t, "\x1b", r.procs[2].sent(), "an urgent message interrupts with the profile's interrupt keys")
+}
+
+func TestSendNotifiesAnExternalSenderByMail(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{NotifyOnDelivery: true})
+	require.NoError(t, err)
+	r.advance(200 * time.Millisecond) // submitted
+	r.procs[2].print("\r\non it\r\n> ") // the agent answers: confirmed
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Mail); return ok }).(Mail)
+	assert.Equal(t, Mail{To: "ops", Text: `[agentmux] delivered to bob (2): "please rebase"`, Delivery: id}, ev)
+}
+
+func TestRemindTypesIntoThePaneAfterTheDelay(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	id, err := r.s.Remind("alice", "check the build", time.Minute)
+	require.NoError(t, err)
+	r.advance(time.Minute - time.Millisecond)
+	assert.Empty(t, r.procs[1].sent())
+	r.advance(time.Millisecond)
+	assert.Equal(t, "[agentmux] reminder: check the build", r.procs[1].sent())
+	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Typed })
+	assert.Equal(t, id, ev.(Delivery).Entry.Delivery)
+	_, err = r.s.Remind("carol", "x", time.Second)
+	assert.ErrorIs(t, err, relay.ErrNoAddressee)
 }
