@@ -157,3 +157,33 @@ func TestProfileKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadProfilesHookKeys(t *testing.T) {
+	ps, err := LoadProfiles([]byte(`
+[profile.claude]
+hooks = false
+
+[profile.myclaude]
+extends = "generic"
+programs = ["myclaude"]
+hooks_via = "claude"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ps["claude"]; !p.NoHooks || p.Hooks != HooksClaude {
+		t.Errorf("claude: hooks %q off %v", p.Hooks, p.NoHooks)
+	}
+	if p := ps["myclaude"]; p.NoHooks || p.Hooks != HooksClaude {
+		t.Errorf("myclaude: hooks %q off %v", p.Hooks, p.NoHooks)
+	}
+	if p := ps["codex"]; p.Hooks != HooksCodex || p.NoHooks {
+		t.Errorf("codex: hooks %q off %v", p.Hooks, p.NoHooks)
+	}
+	if p := ps["generic"]; p.Hooks != "" {
+		t.Errorf("generic passes hooks %q", p.Hooks)
+	}
+	if _, err := LoadProfiles([]byte("[profile.x]\nhooks_via = \"vim\"")); err == nil {
+		t.Error("hooks_via vim: no error")
+	}
+}
