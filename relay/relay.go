@@ -75,6 +75,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	case Sent:
 		if p := r.live(e.Pane); p != nil {
 			r.submitted(p, now)
+			p.hookIdle = false
 			p.remember(e.Text)
 			p.draft, p.lastKey, p.draftText = false, now, ""
 			p.turn = true
@@ -83,6 +84,8 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		_, _ = r.post(e, now)
 	case Remind:
 		_ = r.remind(e, now)
+	case TurnEnd:
+		r.hookEnded(e, now)
 	case Hold:
 		if p := r.live(e.Pane); p != nil && p.held != e.On {
 			p.held = e.On
@@ -210,7 +213,7 @@ func (r *Relay) open(e Open, now time.Time) {
 	if old := r.live(e.Pane); old != nil {
 		r.exit(old, now)
 	}
-	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now}
+	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now, hooks: e.Hooks}
 	if p.prof.Name == "" {
 		p.prof = parser.Generic()
 	}
