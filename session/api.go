@@ -94,6 +94,11 @@ type Options struct {
 	// says keys may be encoded in the kitty keyboard protocol.
 	Colors        vterm.Colors
 	KittyKeyboard bool
+	// Hooks, when set, is called for each pane whose profile passes hooks (Profile.Hooks,
+	// not NoHooks) before its program starts: it returns the spec to start (the hook
+	// settings added to its arguments or environment) and whether hooks are on, so
+	// that Hook reports from the pane end its turns (nil: no hooks, --no-hooks).
+	Hooks HookFunc
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Start starts a pane's process; nil means StartPTY.
@@ -106,6 +111,10 @@ type Options struct {
 	// observes every output signal at once (tests that pace frames themselves).
 	OutputInterval time.Duration
 }
+
+// HookFunc adds the per-session hook settings to pane id's spec for its profile and
+// says whether hooks are on for it.
+type HookFunc func(id int, spec PaneSpec, prof parser.Profile) (PaneSpec, bool)
 
 // State is what a member is doing, as its border says it.
 type State uint8

@@ -305,6 +305,26 @@ func (s *Session) Remind(to, text string, after time.Duration) (int, error) {
 	return id, err
 }
 
+// Hook reports that the program in the pane named or numbered pane ended its turn, as
+// its hook said (`agentmux hook`), with its answer as the model wrote it (text, "" when
+// the hook had none) and the hook's name (source, for the relay log). A pane started
+// without hooks ignores it: its turns end by its screen.
+func (s *Session) Hook(pane, text, source string) error {
+	return s.command(func() error {
+		p := s.find(pane)
+		if p == nil || p.exited {
+			return fmt.Errorf("hook from %q: %w", pane, ErrNoPane)
+		}
+		if !p.hooks {
+			s.log.Debug("hook from a pane without hooks: ignored", "pane", p.id, "source", source)
+			return nil
+		}
+		s.log.Debug("hook", "pane", p.id, "source", source, "chars", len(text))
+		s.act(s.rl.Handle(relay.TurnEnd{Pane: p.id, Text: text, Source: source}, s.clock.Now()))
+		return nil
+	})
+}
+
 // RegisterMember makes name an external member: a member that is not a pane (a protocol
 // client). Its sink is meant to receive the relay messages agents address to it with
 // `@relay:NAME`; the relay's addressing has no hook for names that are not panes yet,

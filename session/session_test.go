@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/relay"
 )
 
@@ -196,7 +197,7 @@ func TestSendNotifiesAnExternalSenderByMail(t *testing.T) {
 	r.started(1, 2)
 	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{NotifyOnDelivery: true})
 	require.NoError(t, err)
-	r.advance(200 * time.Millisecond) // submitted
+	r.advance(200 * time.Millisecond)   // submitted
 	r.procs[2].print("\r\non it\r\n> ") // the agent answers: confirmed
 	ev := r.await(func(ev Event) bool { _, ok := ev.(Mail); return ok }).(Mail)
 	assert.Equal(t, Mail{To: "ops", Text: `[agentmux] delivered to bob (2): "please rebase"`, Delivery: id}, ev)
@@ -215,4 +216,29 @@ func TestRemindTypesIntoThePaneAfterTheDelay(t *testing.T) {
 	assert.Equal(t, id, ev.(Delivery).Entry.Delivery)
 	_, err = r.s.Remind("carol", "x", time.Second)
 	assert.ErrorIs(t, err, relay.ErrNoAddressee)
+}
+
+func TestHooksAddTheSettingsAndEndTheTurnWithTheHooksText(t *testing.T) {
+	profs := parser.Builtins()
+	withHooks := parser.Generic()
+	withHooks.Name, withHooks.Programs, withHooks.Hooks = "alice", []string{"alice"}, parser.HooksClaude
+	profs["alice"] = withHooks
+	var asked []string
+	o := Options{Idle: time.Second, Profiles: profs, Hooks: func(id int, spec PaneSpec, prof parser.Profile) (PaneSpec, bool) {
+		asked = append(asked, spec.Name)
+		spec.Argv = append(spec.Argv, "--settings", "hooks.json")
+		return spec, true
+	}}
+	r := newRig(t, o, "alice", "bob")
+	assert.Equal(t, []string{"alice"}, asked, "only a profile that passes hooks is asked")
+	assert.Equal(t, []string{"alice", "--settings", "hooks.json"}, r.procs[1].spec.Argv)
+	assert.Equal(t, []string{"bob"}, r.procs[2].spec.Argv)
+	r.started(1, 2)
+	require.NoError(t, r.s.Link(1, 2))
+	r.procs[2].sent()
+	r.printed(1, "\r\nwhat the screen shows of the answer")
+	require.NoError(t, r.s.Hook("alice", "the *answer*, as written", "claude Stop hook"))
+	assert.Equal(t, "alice (1):  the *answer*, as written", r.procs[2].sent(), "typed at once, with the hook's text")
+	require.NoError(t, r.s.Hook("bob", "ignored", "x"), "a pane without hooks ignores them")
+	assert.ErrorIs(t, r.s.Hook("carol", "", "x"), ErrNoPane)
 }
