@@ -88,6 +88,15 @@ func (c *Core) Remind(to, text string, after time.Duration) (string, error) {
 	return c.refs.numbered(n, false), nil
 }
 
+// Hook reports a turn end from the program in pane (its hook said so, with text).
+func (c *Core) Hook(pane, event, cli, text string) error {
+	source := event + " hook"
+	if cli != "" {
+		source = cli + " " + source
+	}
+	return c.s.Hook(pane, text, source)
+}
+
 // Link links panes a and b.
 func (c *Core) Link(a, b string) error {
 	ia, err := c.pane(a)

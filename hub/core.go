@@ -20,6 +20,9 @@ type Core interface {
 	// Remind types "[agentmux] reminder: TEXT" into the pane named or numbered to
 	// after the delay; the reference is Send's.
 	Remind(to, text string, after time.Duration) (ref string, err error)
+	// Hook reports that the program in the pane named or numbered pane ended its turn,
+	// as its hook (event, of program cli) said, with its answer text ("" when none).
+	Hook(pane, event, cli, text string) error
 	// Link, Unlink, Hold and Release act on panes named or numbered.
 	Link(a, b string) error
 	Unlink(a string) error

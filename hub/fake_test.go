@@ -76,6 +76,10 @@ func (f *fakeCore) sentOptions() []hub.SendOptions {
 	return append([]hub.SendOptions(nil), f.opts...)
 }
 
+func (f *fakeCore) Hook(pane, event, cli, text string) error {
+	return f.act("hook " + pane + " " + event + " " + cli + " " + text)
+}
+
 func (f *fakeCore) act(s string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -86,3 +86,21 @@ func TestMailReachesAMemberSender(t *testing.T) {
 	assert.Equal(t, proto.KindState, p.Kind)
 	assert.Equal(t, `[agentmux] delivered to bob (1): "please rebase"`, p.Body)
 }
+
+func TestHookReachesTheCore(t *testing.T) {
+	core := newFakeCore("claude")
+	e := start(t, core, "", nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop", CLI: "claude", Text: "**done**"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"hook 1 stop claude **done**"}, core.Actions())
+	_, err = ctl.Request(proto.TypeHook, proto.Hook{Event: "stop"})
+	require.Error(t, err, "no pane")
+
+	// Without a core (protocol clients only) a hook is refused, not fatal.
+	bare := start(t, nil, "", nil).control()
+	_, err = bare.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop"})
+	require.Error(t, err)
+	_, err = bare.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err)
+}
