@@ -88,7 +88,7 @@ type fakeAgent struct {
 	// input row clearLag later, or never with noClear.
 	noInterrupt, noClear bool
 	clearLag             time.Duration
-	hooks                bool // opened with Hooks: TurnEnd events say when its turns end
+	hooks                bool   // opened with Hooks: TurnEnd events say when its turns end
 	clearKeep            int    // the clear keys leave the draft's last clearKeep bytes (a cursor inside it)
 	placeholder          string // what the input row shows when it is empty
 }
