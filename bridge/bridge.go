@@ -135,7 +135,7 @@ func (c *Core) Capture(pane string, lines int, sgr bool) (string, error) {
 // Register makes name an external member whose relay messages go to deliver.
 func (c *Core) Register(name string, deliver func(hub.RelayMessage)) (func(), error) {
 	return c.s.RegisterMember(name, func(m session.Message) {
-		deliver(hub.RelayMessage{From: m.From, To: m.To, Text: m.Text})
+		deliver(hub.RelayMessage{From: m.From, To: m.To, Text: m.Text, Kind: m.Kind, Thread: m.Thread})
 	})
 }
 
@@ -156,38 +156,49 @@ func (e *events) Close()                 { e.sub.Close() }
 func (e *events) Next() []proto.Event {
 	var out []proto.Event
 	for _, ev := range e.sub.Next() {
-		if w, ok := e.c.event(ev); ok {
-			out = append(out, w)
-		}
+		out = append(out, e.c.event(ev)...)
 	}
 	return out
 }
 
-// event is ev's wire form (false for events the socket does not carry).
-func (c *Core) event(ev session.Event) (proto.Event, bool) {
+// event is ev's wire form (none for events the socket does not carry). A delivery the
+// core made by itself from a pane (a relayed turn, an @relay command) is announced
+// first, at its first sighting, by a "relayed" event (see hub.Events) so the hub
+// records it; its phases then carry its reference like a Send's.
+func (c *Core) event(ev session.Event) []proto.Event {
 	switch ev := ev.(type) {
 	case session.MemberChanged:
-		return proto.Event{Kind: "member", Member: ev.Member.Name, State: ev.Member.State.String()}, true
+		return []proto.Event{{Kind: "member", Member: ev.Member.Name, State: ev.Member.State.String()}}
 	case session.Exit:
 		code := ev.Code
-		return proto.Event{Kind: "exit", Member: strconv.Itoa(ev.Pane), Code: &code}, true
+		return []proto.Event{{Kind: "exit", Member: strconv.Itoa(ev.Pane), Code: &code}}
 	case session.Closed:
 		if ev.Done {
-			return proto.Event{}, false
+			return nil
 		}
-		return proto.Event{Kind: "closed", Member: strconv.Itoa(ev.Pane)}, true
+		return []proto.Event{{Kind: "closed", Member: strconv.Itoa(ev.Pane)}}
 	case session.Alert:
-		return proto.Event{Kind: "alert", Member: strconv.Itoa(ev.Pane), Text: ev.Text}, true
+		return []proto.Event{{Kind: "alert", Member: strconv.Itoa(ev.Pane), Text: ev.Text}}
 	case session.Delivery:
 		en := ev.Entry
-		return proto.Event{
-			Kind: "delivery", ID: c.refs.event(en.Delivery, en.FromName, en.ToName, en.Phase.Final()),
-			Member: en.ToName, Peer: en.FromName, Phase: en.Phase.String(), Text: en.Words,
-		}, true
+		final := en.Phase.Final()
+		var out []proto.Event
+		ref := c.refs.event(en.Delivery, en.FromName, en.ToName, final)
+		if ref == "" && en.From != 0 {
+			ref = c.refs.own(en.Delivery, final)
+			kind := string(en.Kind)
+			if kind == "" {
+				kind = proto.KindMessage
+			}
+			out = append(out, proto.Event{Kind: "relayed", ID: ref, Member: en.ToName, Peer: en.FromName, State: kind, Text: en.Body})
+		}
+		return append(out, proto.Event{
+			Kind: "delivery", ID: ref, Member: en.ToName, Peer: en.FromName, Phase: en.Phase.String(), Text: en.Words,
+		})
 	case session.Mail:
-		return proto.Event{Kind: "mail", ID: c.refs.mail(ev.Delivery), Member: ev.To, Text: ev.Text}, true
+		return []proto.Event{{Kind: "mail", ID: c.refs.mail(ev.Delivery), Member: ev.To, Text: ev.Text}}
 	case session.Notice:
-		return proto.Event{Kind: "notice", Text: ev.Entry.Note}, true
+		return []proto.Event{{Kind: "notice", Text: ev.Entry.Note}}
 	}
-	return proto.Event{}, false
+	return nil
 }

@@ -10,7 +10,8 @@ import "strconv"
 // sent hands out a reference for a Send about to be made; the first Delivery event of
 // a new delivery number for the same (from, to) is that Send's (the core queues in
 // call order), and every later event of that number carries the same reference.
-// Deliveries nobody sent through the hub (a pane's own relays) get "".
+// Deliveries nobody sent through the hub get "" from event; a pane's own (relayed
+// turns, @relay commands) then get one from own.
 //
 // Owned by the hub's loop: hub calls Core.Send and Events.Next only from it.
 type coreRefs struct {
@@ -22,6 +23,16 @@ type coreRefs struct {
 
 func newCoreRefs() *coreRefs {
 	return &coreRefs{waiting: map[[2]string][]string{}, byDelivery: map[int]string{}, mailRefs: map[int]string{}}
+}
+
+// own gives delivery number n, which the core made by itself (a pane's relayed turn or
+// @relay command), a reference of its own, kept for its later events unless final.
+func (c *coreRefs) own(n int, final bool) string {
+	ref := "c" + strconv.Itoa(n)
+	if !final {
+		c.byDelivery[n] = ref
+	}
+	return ref
 }
 
 // sent returns the reference for a Send from → to about to be made.

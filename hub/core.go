@@ -54,8 +54,12 @@ type SendOptions struct {
 
 // Events is a stream of core events in the eventbox style: Ready receives when events
 // are pending and is closed when the stream ends; Next takes them all, in order.
-// Delivery phases are events of Kind "delivery" with ID the ref Send returned, To the
-// pane's name and Phase one of typed, submitted, confirmed, failed, dropped.
+// Delivery phases are events of Kind "delivery" with ID the ref Send returned, Member
+// the pane's name and Phase one of typed, submitted, confirmed, failed, dropped. A
+// delivery the core queued by itself (a pane's relayed turn or @relay command) comes
+// first as an event of Kind "relayed": ID a reference of its own (its phases carry it
+// then), Member the pane it is for, Peer the sending pane, State the payload's kind and
+// Text the whole body. The hub records it and does not pass it on.
 type Events interface {
 	Ready() <-chan struct{}
 	Next() []proto.Event
@@ -68,4 +72,6 @@ type RelayMessage struct {
 	From string
 	To   string
 	Text string
+	// Kind is the payload's kind (message when ""), Thread its thread.
+	Kind, Thread string
 }

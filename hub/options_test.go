@@ -2,8 +2,8 @@ package hub_test
 
 // Delivery options on the wire (issue 11): payload_meta's mode, ttl_ms, notices and a
 // reminder's delay reach the core as SendOptions / Remind, counted from when the
-// message was queued (so after a restart too), and the core's mail about a message
-// reaches a member sender as a DELIVER of kind state.
+// message was queued (so after a restart too), and the core's mail about a message is
+// an event naming it (the member sender gets the notice through its sink).
 
 import (
 	"path/filepath"
@@ -72,19 +72,20 @@ func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
 	assert.Empty(t, core2.sent)
 }
 
-func TestMailReachesAMemberSender(t *testing.T) {
+func TestMailIsAnEventAboutTheMessage(t *testing.T) {
 	core := newFakeCore("bob")
 	e := start(t, core, "", nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
 	bot := e.member("bot", 0)
-	_, err := bot.SendMeta("", "bob", "please rebase", &proto.SendMeta{XNotifyOnDelivery: true})
+	id, err := bot.SendMeta("", "bob", "please rebase", &proto.SendMeta{XNotifyOnDelivery: true})
 	require.NoError(t, err)
 	s := sent(t, core)
 	core.ev.Emit(proto.Event{Kind: "mail", ID: s.ref, Member: "bot", Text: `[agentmux] delivered to bob (1): "please rebase"`})
-	d := next(t, bot, proto.TypeDeliver)
-	assert.Equal(t, "agentmux", d.From)
-	p := payload[proto.Send](t, d)
-	assert.Equal(t, proto.KindState, p.Kind)
-	assert.Equal(t, `[agentmux] delivered to bob (1): "please rebase"`, p.Body)
+	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "mail" })
+	assert.Equal(t, id, ev.ID, "the core's ref is translated to the message id")
+	assert.Equal(t, "bot", ev.Member)
 }
 
 func TestHookReachesTheCore(t *testing.T) {

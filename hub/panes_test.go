@@ -137,6 +137,40 @@ func TestRelayFromPaneToClient(t *testing.T) {
 	assert.Equal(t, int64(1), d.Delivery.Seq)
 }
 
+// A delivery the core queued by itself (a pane's relayed turn) is recorded from its
+// "relayed" event: subscribers see it as a message, history holds it, its phases mark
+// it, it is never handed back to the core; after a restart one never typed is handed
+// to the core again.
+func TestRelayedDeliveriesAreRecorded(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("alice", "bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	core.ev.Emit(proto.Event{Kind: "relayed", ID: "c1", Member: "bob", Peer: "alice", State: "message", Text: "the tests pass"})
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: "c1", Member: "bob", Peer: "alice", Phase: "typed"})
+	core.ev.Emit(proto.Event{Kind: "relayed", ID: "c2", Member: "alice", Peer: "bob", State: "action", Text: "merge it"})
+	msg := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "message" })
+	assert.Equal(t, "alice", msg.Member)
+	assert.Equal(t, "bob", msg.Peer)
+	typed := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" })
+	assert.Equal(t, msg.ID, typed.ID, "the phase names the recorded message")
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "message" && ev.Member == "bob" })
+	res, err := ctl.Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	require.Len(t, res.Messages, 2)
+	assert.Equal(t, "the tests pass", res.Messages[0].Body)
+	assert.NotZero(t, res.Messages[0].Typed)
+	assert.Equal(t, "action", res.Messages[1].Kind)
+	assert.Empty(t, core.sent, "recorded, not sent again")
+	e.h.Close()
+
+	core2 := newFakeCore("alice", "bob")
+	start(t, core2, db, nil)
+	assert.Equal(t, fakeSend{"d1", "bob", "alice", "merge it"}, sent(t, core2))
+}
+
 func TestTopicsAndMeta(t *testing.T) {
 	now := atomic.Int64{}
 	now.Store(time.Now().UnixMilli())

@@ -155,6 +155,9 @@ type pendingSend struct {
 	ackID string
 	rows  []store.Message
 	ts    []target
+	// core is the core's reference of a delivery it queued itself ("relayed"): the
+	// message is recorded, never handed to the core again.
+	core string
 }
 
 // maxBatch bounds the rows written in one transaction.
@@ -214,6 +217,10 @@ func (s *state) commit() {
 		s.event(proto.Event{Kind: "message", ID: id, Member: ps.rows[0].From, Peer: peers(ps.ts), Phase: "queued", Text: firstWords(ps.rows[0].Body)})
 		failed := 0
 		for i, t := range ps.ts {
+			if ps.core != "" {
+				s.refs[ps.core] = deliveryKey{id, t.name}
+				continue
+			}
 			if t.member != nil {
 				t.member.backlog = append(t.member.backlog, ps.rows[i])
 				s.pump(t.member)
@@ -298,24 +305,29 @@ func (s *state) relayIn(rm RelayMessage) {
 		s.cfg.Logger.Warn("relay to a name that is no client member", "to", rm.To)
 		return
 	}
-	if err := s.prepare(nil, "", rm.From, "", proto.Send{Kind: proto.KindMessage, Body: rm.Text}, "", []target{{m.name, m}}); err != nil {
+	kind := rm.Kind
+	if kind == "" {
+		kind = proto.KindMessage
+	}
+	if err := s.prepare(nil, "", rm.From, "", proto.Send{Kind: kind, Body: rm.Text, Thread: rm.Thread}, "", []target{{m.name, m}}); err != nil {
 		s.cfg.Logger.Error("relay to member", "to", rm.To, "err", err)
 	}
 }
 
 // coreEvent records a delivery phase in the store (by the ref Send returned) and passes
-// the event on to subscribers with the message's id. Mail (a notice about a message
-// sent with x_notify_on_delivery or x_notify_after_ms) becomes a DELIVER of kind state
-// from "agentmux" to its sender when that is a client member.
+// the event on to subscribers with the message's id. A "relayed" event is a delivery the
+// core queued by itself: it is recorded as a message (relayed). Mail (a notice about a
+// message sent with x_notify_on_delivery or x_notify_after_ms) is passed on with the
+// message's id; a member sender gets the notice itself through its sink (relayIn: a
+// DELIVER of kind state from agentmux).
 func (s *state) coreEvent(ev proto.Event) {
+	if ev.Kind == "relayed" {
+		s.relayed(ev)
+		return
+	}
 	if ev.Kind == "mail" {
 		if k, ok := s.refs[ev.ID]; ok {
 			ev.ID = k.id
-		}
-		if m := s.members[ev.Member]; m != nil {
-			if err := s.prepare(nil, "", "agentmux", "", proto.Send{Kind: proto.KindState, Body: ev.Text}, "", []target{{m.name, m}}); err != nil {
-				s.cfg.Logger.Error("mail to member", "to", ev.Member, "err", err)
-			}
 		}
 		s.event(ev)
 		return
@@ -340,6 +352,25 @@ func (s *state) coreEvent(ev proto.Event) {
 		}
 	}
 	s.event(ev)
+}
+
+// relayed records a message the core queued by itself for a pane (a pane's turn relayed
+// to its group, or its @relay command), at once, so its phases that follow find it and
+// history shows the whole conversation; subscribers get its "message" event. It is
+// written as soon as the core says it queued it, not before: a crash in between loses
+// it (its sender's pane is gone with agentmux too).
+func (s *state) relayed(ev proto.Event) {
+	kind := ev.State
+	if kind == "" {
+		kind = proto.KindMessage
+	}
+	s.commit()
+	if err := s.prepare(nil, "", ev.Peer, "", proto.Send{Kind: kind, Body: ev.Text}, "", []target{{name: ev.Member}}); err != nil {
+		s.cfg.Logger.Error("record relayed", "from", ev.Peer, "to", ev.Member, "err", err)
+		return
+	}
+	s.batch[len(s.batch)-1].core = ev.ID
+	s.commit()
 }
 
 // resumePanes hands the core again every message a pane never got typed (agentmux was

@@ -4,7 +4,7 @@ import "github.com/agentmux/agentmux/parser"
 
 // publish compares the members, the relay's summary and its log with what subscribers
 // were last told and emits the differences: MemberChanged, StatusChanged, Notice and
-// Delivery, and the relay's Mail. With send unset it only records the state (the start-up baseline).
+// Delivery. With send unset it only records the state (the start-up baseline).
 func (s *Session) publish(send bool) {
 	for _, p := range s.panes {
 		m := s.member(p)
@@ -20,11 +20,6 @@ func (s *Session) publish(send bool) {
 		s.status = st.Summary
 		if send {
 			s.emit(StatusChanged{Status: st})
-		}
-	}
-	for _, m := range s.rl.TakeMail() {
-		if send {
-			s.emit(Mail{To: m.To, Text: m.Text, Delivery: m.Delivery})
 		}
 	}
 	n := s.rl.Logged()

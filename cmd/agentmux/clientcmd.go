@@ -280,6 +280,9 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		return err
 	}
 	if a.json {
+		if res.Members == nil {
+			res.Members = []proto.Member{} // no members: an empty list, not null
+		}
 		return printJSON(w, res.Members)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -140,6 +140,36 @@ func TestClientCommandErrors(t *testing.T) {
 	code, _, err = runCmd(t, "", "ls", "--session", "three")
 	assert.Equal(t, 1, code)
 	assert.ErrorContains(t, err, `no session "three"`)
+	// The session flag may stand before the command too.
+	code, _, err = runCmd(t, "", "--session", "three", "ls")
+	assert.Equal(t, 1, code)
+	assert.ErrorContains(t, err, `no session "three"`)
+	code, out, err := runCmd(t, "", "--session=one", "--json", "ls")
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "[]\n", out)
+}
+
+func TestClientInvocation(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		cmd  string
+		rest []string
+	}{
+		{[]string{"ls"}, "ls", nil},
+		{[]string{"--session", "s", "send", "bob", "hi"}, "send", []string{"--session", "s", "bob", "hi"}},
+		{[]string{"--json", "--session=s", "ls", "-x"}, "ls", []string{"--json", "--session=s", "-x"}},
+		{[]string{"--session", "s", "bash", "ls"}, "", nil},
+		{[]string{"--link", "ls"}, "", nil},
+		{[]string{"--session"}, "", nil},
+	} {
+		cmd, rest, ok := clientInvocation(c.args)
+		assert.Equal(t, c.cmd != "", ok, "%v", c.args)
+		assert.Equal(t, c.cmd, cmd, "%v", c.args)
+		if ok {
+			assert.Equal(t, c.rest, rest, "%v", c.args)
+		}
+	}
 }
 
 func TestEventsCommand(t *testing.T) {
