@@ -156,12 +156,20 @@ func TestDeliveryDraftKeptAsideForOneBatch(t *testing.T) {
 	alice, bob := newFake(t, 1, "alice", "plain"), newFake(t, 2, "bob", "alt")
 	rs := de.start(t, nil, alice, bob)
 	rs.focus(2)
+	// Bob's deliveries are held (prefix p) while the messages are sent, so they all wait,
+	// however long the sends take; the draft's last key and the release then start its
+	// stale time.
+	rs.send(prefix + "p")
+	rs.wait("bob held", func(scr *screen) bool { return scr.paneHas(2, "held") || scr.has("held") })
 	const draft = "half a thought, not for now"
-	rs.send(draft)
-	rs.wait("the person's draft in bob's input row", func(scr *screen) bool { return scr.paneHas(2, "› "+draft) })
+	rs.send(draft[:len(draft)-1])
+	rs.wait("the person's draft in bob's input row", func(scr *screen) bool { return scr.paneHas(2, "› "+draft[:len(draft)-1]) })
 	for _, m := range []string{"first", "second", "third"} {
 		de.must(t, "send", "bob", m)
 	}
+	rs.wait("three messages waiting for bob", func(scr *screen) bool { return scr.has("3 waiting") })
+	rs.send(draft[len(draft)-1:])
+	rs.send(prefix + "p")
 	want := "you:\n\nfirst\n\nyou:\n\nsecond\n\nyou:\n\nthird"
 	rs.wait("one batch, answered, then the draft back in the input row", func(scr *screen) bool {
 		tk := bob.read()
@@ -182,29 +190,32 @@ func TestDeliveryDraftKeptAsideForOneBatch(t *testing.T) {
 const relayIdleMs = 500
 
 // TestDeliveryUrgentInterruptsABusyAgent: bob works on a long turn with a person's
-// draft under it; an urgent message interrupts him (Escape), goes in at once, and the
-// draft comes back afterwards, untouched.
+// draft under it; an urgent message interrupts him (Escape: the long job never gets its
+// answer), goes in at once, and the draft comes back after his answer, untouched.
 func TestDeliveryUrgentInterruptsABusyAgent(t *testing.T) {
 	t.Parallel()
 	de := newDeliveryEnv(t, "urgent", "")
-	bob := newFake(t, 1, "bob", "alt", "--busy", "60s")
+	bob := newFake(t, 1, "bob", "alt", "--busy", "8s")
 	rs := de.start(t, nil, bob)
 	rs.send("a long job\r")
 	rs.wait("bob busy with the job", func(scr *screen) bool { return len(bob.read().in) == 1 })
 	const draft = "next idea"
 	rs.send(draft)
 	rs.wait("the draft under the busy turn", func(scr *screen) bool { return scr.paneHas(1, "› "+draft) })
-	sent := time.Now()
 	de.must(t, "send", "--urgent", "bob", "stop: the build is red")
-	rs.wait("the urgent message in, the draft back", func(scr *screen) bool {
-		tk := bob.read()
-		return len(tk.in) == 2 && scr.paneHas(1, "› "+draft)
-	})
-	if got := bob.read().in[1]; got != "you:\n\nstop: the build is red" {
-		t.Errorf("bob got %q", got)
+	rs.wait("the urgent message in", func(scr *screen) bool { return len(bob.read().in) == 2 })
+	tk := bob.read()
+	if tk.in[1] != "you:\n\nstop: the build is red" {
+		t.Errorf("bob got %q", tk.in[1])
 	}
-	if d := time.Since(sent); d > 30*time.Second {
-		t.Errorf("the urgent message took %v: it waited for the 60 s turn", d)
+	if len(tk.out) != 0 {
+		t.Errorf("bob answered %q before the urgent message: it waited for the turn instead of interrupting it", tk.out)
+	}
+	rs.wait("the answer to it, then the draft back", func(scr *screen) bool {
+		return len(bob.read().out) == 1 && scr.paneHas(1, "› "+draft) && scr.statusHas("put back")
+	})
+	if got := bob.read().in; len(got) != 2 {
+		t.Errorf("bob got %q: the draft was submitted", got)
 	}
 }
 
@@ -258,8 +269,8 @@ func TestDeliveryFromTheStopHook(t *testing.T) {
 	})
 	checkDelivery(t, bob.read().in[0], alice, bob, alice.read().out[0], true)
 	rs.send(prefix + "r")
-	rs.send("\r") // open the newest entry: alice's delivery to bob
+	rs.send("\r") // open the selected entry: one of alice's deliveries to bob
 	rs.wait("the relay log naming the hook", func(scr *screen) bool {
-		return scr.has("claude stop hook")
+		return scr.has("answer as the model wrote it, from its claude stop")
 	})
 }
