@@ -40,6 +40,11 @@ func (r *Relay) hookEnded(e TurnEnd, now time.Time) {
 	if p == nil {
 		return
 	}
+	if !p.started && p.outSeen && len(p.typed) > 0 {
+		// It answered what a person typed before it counted as started (its screen
+		// had not been quiet for --idle yet): the hook says it runs and is idle.
+		r.start(p, now)
+	}
 	p.hookIdle = true
 	p.hookText, p.hookSource = e.Text, e.Source
 	if p.started && p.printed && p.inflight == nil && !p.draft && p.clearing == nil {

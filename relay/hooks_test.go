@@ -78,3 +78,22 @@ func TestALateHookIsNotTheNextTurns(t *testing.T) {
 		t.Errorf("bob got %q, want %q", bob.inputs, want)
 	}
 }
+
+// A person who types into a pane before it counted as started (its screen not yet
+// quiet for --idle) still gets its turn relayed from the hook: the hook says it runs.
+func TestHookBeforeThePaneCountedAsStarted(t *testing.T) {
+	h := newHarness(t, Config{Idle: 10 * time.Second})
+	h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, hooks: true, think: time.Second, reply: counter("alice")})
+	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: func(string) string { return "" }})
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "work")
+	h.run(1500 * time.Millisecond) // alice answered at 1 s; started would take 10 s of quiet
+	if st, _ := h.r.Pane(1); st.Started {
+		t.Fatal("alice counts as started already: the test needs her not to")
+	}
+	h.handle(TurnEnd{Pane: 1, Text: "the exact answer", Source: "test hook"})
+	h.run(30 * time.Second)
+	if len(bob.inputs) == 0 || bob.inputs[0] != "alice (1):\n\nthe exact answer" {
+		t.Errorf("bob got %q, want the hook's text", bob.inputs)
+	}
+}

@@ -86,6 +86,9 @@ func (p *pane) quiet(cfg Config) (time.Duration, bool) {
 		}
 		return cfg.Settle, true
 	case parser.Unknown:
+		if p.hooks && p.printed {
+			return max(cfg.Idle, cfg.HookWait), true
+		}
 		return cfg.Idle, true
 	}
 	return 0, false

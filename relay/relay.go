@@ -245,13 +245,7 @@ func (r *Relay) step(now time.Time) []Action {
 	for _, id := range r.order {
 		p := r.panes[id]
 		if !p.exited && !p.started && p.startedBy(now, r.cfg) {
-			p.started = true
-			if len(p.typed) == 0 && !p.bootTurn {
-				p.setBaseline() // a banner printed while starting is no turn
-			}
-			if r.cfg.Brief || p.prof.Brief {
-				r.queueBrief(p, now)
-			}
+			r.start(p, now)
 		}
 	}
 	for _, id := range r.order {
@@ -285,6 +279,17 @@ func (r *Relay) step(now time.Time) []Action {
 		}
 	}
 	return acts
+}
+
+// start marks p started: it finished starting (or its hook said a turn ended).
+func (r *Relay) start(p *pane, now time.Time) {
+	p.started = true
+	if len(p.typed) == 0 && !p.bootTurn {
+		p.setBaseline() // a banner printed while starting is no turn
+	}
+	if r.cfg.Brief || p.prof.Brief {
+		r.queueBrief(p, now)
+	}
 }
 
 // submitted moves p's baseline to where a person's text was just submitted, its cursor
