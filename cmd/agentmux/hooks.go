@@ -67,13 +67,31 @@ func (h *hookSetup) command(event string) string {
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// commandHooks is a settings file's hooks object: each event runs one command.
-func commandHooks(events map[string]string) map[string]any {
+// commandHooks is a settings file's hooks object: each event runs one command, with
+// env added to its environment when not nil (Gemini CLI runs hooks in a sanitized
+// environment, without the pane's AGENTMUX_ variables, but takes a hook's own env).
+func commandHooks(events map[string]string, env map[string]string) map[string]any {
 	hooks := map[string]any{}
 	for event, cmd := range events {
-		hooks[event] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": cmd}}}}
+		h := map[string]any{"type": "command", "command": cmd}
+		if env != nil {
+			h["env"] = env
+		}
+		hooks[event] = []any{map[string]any{"hooks": []any{h}}}
 	}
 	return map[string]any{"hooks": hooks}
+}
+
+// agentmuxEnv is the AGENTMUX_ variables pane id's program gets (its spec's, and its
+// number), for hooks run without them.
+func agentmuxEnv(id int, spec session.PaneSpec) map[string]string {
+	env := map[string]string{"AGENTMUX_PANE": fmt.Sprint(id)}
+	for _, kv := range spec.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "AGENTMUX_") {
+			env[k] = v
+		}
+	}
+	return env
 }
 
 // spec adds pane id's hook settings to spec as its profile passes them (a
@@ -89,7 +107,7 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 	case parser.HooksClaude:
 		path, ok := write("claude-settings.json", commandHooks(map[string]string{
 			"Stop": h.command("stop"), "Notification": h.command("notification"),
-		}))
+		}, nil))
 		if !ok {
 			return spec, false
 		}
@@ -98,7 +116,7 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 		notify, _ := json.Marshal([]string{h.bin, "hook", "codex-notify"}) // a TOML array too
 		spec.Argv = slices.Insert(argv, 1, "-c", "notify="+string(notify))
 	case parser.HooksGemini:
-		path, ok := write("gemini-system-defaults.json", commandHooks(map[string]string{"AfterAgent": h.command("after-agent")}))
+		path, ok := write("gemini-system-defaults.json", commandHooks(map[string]string{"AfterAgent": h.command("after-agent")}, agentmuxEnv(id, spec)))
 		if !ok {
 			return spec, false
 		}

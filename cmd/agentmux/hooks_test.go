@@ -41,11 +41,21 @@ func TestHookSettingsPerProgram(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, []string{"codex", "-c", `notify=["/opt/agent mux/agentmux","hook","codex-notify"]`, "--full-auto"}, spec.Argv)
 
-	spec, ok = h.spec(3, session.PaneSpec{Argv: []string{"gemini"}, Env: []string{"A=1"}}, b["gemini"])
+	spec, ok = h.spec(3, session.PaneSpec{Argv: []string{"gemini"}, Env: []string{"A=1", "AGENTMUX_SOCKET=/run/s.sock"}}, b["gemini"])
 	require.True(t, ok)
 	assert.Equal(t, []string{"gemini"}, spec.Argv)
 	path := filepath.Join(h.dir, "3-gemini-system-defaults.json")
-	assert.Equal(t, []string{"A=1", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + path}, spec.Env)
+	assert.Equal(t, []string{"A=1", "AGENTMUX_SOCKET=/run/s.sock", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + path}, spec.Env)
+	var gem struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Env map[string]string }
+		}
+	}
+	data, err = os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &gem))
+	assert.Equal(t, map[string]string{"AGENTMUX_PANE": "3", "AGENTMUX_SOCKET": "/run/s.sock"}, gem.Hooks["AfterAgent"][0].Hooks[0].Env,
+		"gemini runs hooks in a sanitized environment: the hook gets the pane's variables itself")
 	data, err = os.ReadFile(path)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &settings))
