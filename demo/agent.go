@@ -235,7 +235,12 @@ func (a *agent) finishTurn() {
 		return
 	}
 	answer := a.answer
-	if answer == "" {
+	switch {
+	case answer != "":
+	case isBrief(a.asked):
+		// agentmux --brief: noted, without spending an answer of the script.
+		answer = a.cfg.name + ": noted, thanks."
+	default:
 		answer = a.cfg.reply(a.cfg.name, a.asked, a.answers)
 		a.answers++
 	}

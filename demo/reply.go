@@ -54,6 +54,12 @@ func splitAttribution(msg string) (sender, words string) {
 	return "", msg
 }
 
+// isBrief reports whether msg is agentmux's brief (its default template), which the
+// simulated agents acknowledge without counting it as a message of the conversation.
+func isBrief(msg string) bool {
+	return strings.HasPrefix(strings.TrimSpace(msg), "agentmux: you are ")
+}
+
 // chatTemplates are the shapes of a chat answer: %[1]s is a thanks ("Thanks, bob." or
 // "Thanks."), %[2]s a short quote of the message, %[3]s its topic word.
 var chatTemplates = []string{

@@ -7,6 +7,7 @@ package demo
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestEchoReply(t *testing.T) {
@@ -107,5 +108,23 @@ func TestQuoteAndTopic(t *testing.T) {
 	}
 	if got := topic("a b c"); got != "this" {
 		t.Errorf("topic of short words = %q", got)
+	}
+}
+
+// TestBriefDoesNotSpendTheScript: agentmux --brief demo types each simulated agent a brief
+// before the conversation. The agent acknowledges it without spending a line of its
+// script, so the relayed conversation that follows is the scripted one, in order.
+func TestBriefDoesNotSpendTheScript(t *testing.T) {
+	h := newHarness(t, 80, 24, "-name", "bob", "-style", "plain")
+	h.a.ask("agentmux: you are bob, pane 2, in a session with other agents:\n  1 alice (agentmux), linked with you\nTo send one of them a message, ...")
+	h.finish(time.Second)
+	ack := h.a.history[len(h.a.history)-1].text
+	if ack == chatScripts["bob"][0] || !strings.Contains(ack, "bob") {
+		t.Errorf("the brief was answered %q; want a short acknowledgment, not the script", ack)
+	}
+	h.a.ask("alice (1):\n\nHi bob! I'm alice. Shall we plan a tiny to-do app together?")
+	h.finish(time.Second)
+	if got := h.a.history[len(h.a.history)-1].text; got != chatScripts["bob"][0] {
+		t.Errorf("after the brief bob answered alice %q; want its first script line %q", got, chatScripts["bob"][0])
 	}
 }

@@ -6,6 +6,8 @@
 // delivery with the answer it carries.
 //
 // The package has no code of its own, only tests. Its tests import vterm (the screen they
-// read) and nothing else of the project: agentmux is driven as a black box, through its
-// command line, its terminal and the processes it starts.
+// read), and client and proto for the session socket's protocol member (socket_test.go),
+// and nothing else of the project: agentmux is driven as a black box, through its
+// command line, its terminal, its socket and the processes it starts. Each agentmux gets
+// its own XDG_RUNTIME_DIR (sockets) and XDG_STATE_HOME (the message store).
 package e2e

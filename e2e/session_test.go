@@ -49,6 +49,9 @@ type options struct {
 	kitty  bool     // the outer terminal speaks the kitty keyboard protocol
 	record bool     // keep every byte agentmux writes (session.output)
 	env    []string // extra environment
+	// home is agentmux's HOME, its XDG folders under it ("": a new temporary folder);
+	// runtime its XDG_RUNTIME_DIR, where session sockets go ("": a new one).
+	home, runtime string
 }
 
 // start runs agentmux with args in a 120×40 PTY.
@@ -58,13 +61,20 @@ func start(t *testing.T, args ...string) *session {
 
 func startWith(t *testing.T, o options, args ...string) *session {
 	t.Helper()
-	home := t.TempDir()
+	home, runtime := o.home, o.runtime
+	if home == "" {
+		home = t.TempDir()
+	}
+	if runtime == "" {
+		runtime = runtimeDir(t)
+	}
 	s := &session{t: t, raceDir: t.TempDir()}
 	env := append(os.Environ(),
 		"TERM=xterm-256color",
 		"HOME="+home,
 		"XDG_STATE_HOME="+filepath.Join(home, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_RUNTIME_DIR="+runtime,
 		"GORACE=log_path="+filepath.Join(s.raceDir, "race"),
 	)
 	po := ptytest.Options{
@@ -188,6 +198,18 @@ func (s *session) close() {
 	if n := s.term.Dropped(); n > 0 {
 		s.t.Errorf("%d terminal answers were dropped (the key queue was full)", n)
 	}
+}
+
+// runtimeDir is a new XDG_RUNTIME_DIR for one test: short, since a socket's path must
+// fit in 108 bytes (t.TempDir's names the test).
+func runtimeDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "amx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 func quoteAll(ss []string) []string {

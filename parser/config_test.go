@@ -131,6 +131,14 @@ programs = ["mine"]
 		if _, err := LoadProfiles([]byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	} // A misspelt placeholder would be typed into every agent as it stands.
+	_, err = LoadProfiles([]byte("[profile.x]\nbrief_template = \"you are {nmae}, pane {pane}\""))
+	if want := `profile "x": brief_template: unknown placeholder {nmae} (it has {name}, {pane}, {panes} and {scope})`; err == nil || err.Error() != want {
+		t.Errorf("misspelt placeholder: %v; want %s", err, want)
+	}
+	// Braces that are no placeholder (JSON, as in the default) are text.
+	if _, err := LoadProfiles([]byte("[profile.x]\nbrief_template = '{name}: [[RELAY]]{\"to\": \"NAME\"}[[/RELAY]] {panes} {scope}'")); err != nil {
+		t.Errorf("a template with JSON braces: %v", err)
 	}
 }
 

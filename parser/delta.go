@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -77,7 +78,7 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 				if !p.StrictEcho && p.echoPrefix(line) > 0 {
 					j = max(j, echoBlockEnd(p, lines, isChrome, i, end))
 				}
-				i = j
+				i = typedAhead(lines, i, j, end, targets)
 				firstContent = false
 				continue
 			}
@@ -145,6 +146,29 @@ func leadingEcho(p Profile, lines []string, i int, prompt string, targets []stri
 	// The echo that reaches furthest is the echo: a target may begin like another's middle.
 	take(matchTypedTail(lines, i, targets))
 	return best, found
+}
+
+// typedAhead returns the last row of the echo that rows i..j began, with the rows right
+// after it that each spell one of the texts typed after the echoed one: lines typed
+// while the program was busy, which a line-mode program's terminal echoed on rows of
+// their own under the first. targets are newest first; a text typed before the echoed
+// one, or the echoed one again, is never taken (an answer may quote it).
+func typedAhead(lines []string, i, j, end int, targets []string) int {
+	echo := nonSpace(strings.Join(lines[i:j+1], ""))
+	m := slices.IndexFunc(targets, func(t string) bool { return strings.HasSuffix(echo, t) })
+	if m <= 0 {
+		return j
+	}
+	ahead := slices.Clone(targets[:m])
+	for j+1 < end {
+		k := slices.Index(ahead, nonSpace(lines[j+1]))
+		if k < 0 {
+			break
+		}
+		ahead = slices.Delete(ahead, k, k+1)
+		j++
+	}
+	return j
 }
 
 // maxPrompt bounds the prompt text an echo may open with.

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -13,7 +14,7 @@ import (
 //	relay_blocks = true             # [[RELAY]] blocks
 //	max_block_bytes = 1048576       # the largest block
 //	brief = true                    # type the brief into it once it is ready
-//	brief_template = "..."          # the brief's text ({name}, {pane}, {panes})
+//	brief_template = "..."          # the brief's text ({name}, {pane}, {panes}, {scope})
 //	interrupt_keys = "\u001b"       # keys that interrupt a turn (default Escape)
 //	clear_keys = "\u0015"           # keys that empty the input line (default Ctrl+U)
 type relayTable struct {
@@ -26,6 +27,10 @@ type relayTable struct {
 	Brief            *bool     `toml:"brief"`
 	BriefTemplate    *string   `toml:"brief_template"`
 }
+
+// placeholder matches what brief_template could mean as a placeholder: a word in braces.
+// Other braces (JSON in the text) are text.
+var placeholder = regexp.MustCompile(`\{[A-Za-z_]+\}`)
 
 // apply sets the keys t gives on p.
 func (t relayTable) apply(p *Profile) error {
@@ -48,6 +53,13 @@ func (t relayTable) apply(p *Profile) error {
 		p.Brief = *t.Brief
 	}
 	if t.BriefTemplate != nil {
+		for _, ph := range placeholder.FindAllString(*t.BriefTemplate, -1) {
+			switch ph {
+			case "{name}", "{pane}", "{panes}", "{scope}":
+			default:
+				return fmt.Errorf("brief_template: unknown placeholder %s (it has {name}, {pane}, {panes} and {scope})", ph)
+			}
+		}
 		p.BriefTemplate = *t.BriefTemplate
 	}
 	for _, k := range []struct {

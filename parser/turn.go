@@ -86,8 +86,16 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 	rg := region{rows: rows[start:end], isChrome: isChrome[start:end], prompt: in.prompt}
 	if in.line >= 0 && in.line < len(bl) && shows(bl[in.line].Text, typed) && textAt(al, bl[in.line].N) == bl[in.line].Text {
 		// The input row showed what was typed when it was submitted, and stayed: the echo
-		// is there, drawn as it was typed (a line-mode program), and old.
-		rg.noEcho = true
+		// is there, drawn as it was typed (a line-mode program), and old. Text typed
+		// after it, while the program was busy, was echoed where the output starts (a
+		// line typed ahead): that echo is still looked for, the submitted text and what
+		// was typed before it no longer.
+		k := len(typed) - 1
+		for k >= 0 && !shows(bl[in.line].Text, typed[k:k+1]) {
+			k--
+		}
+		ahead := typed[k+1:]
+		rg.noEcho, typed = len(ahead) == 0, ahead
 	}
 	if !cut {
 		rg.live = live

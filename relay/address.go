@@ -53,6 +53,10 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 			continue
 		}
 		q := r.addressee(c.To)
+		if name, ok := r.externalNamed(c.To); ok && q == nil {
+			r.toExternal(p, name, c, now, false)
+			continue
+		}
 		switch {
 		case q == nil:
 			r.notice(now, p.id, "%d %s addressed %q: no such pane", p.id, p.name, c.To)
@@ -61,19 +65,25 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 			r.notice(now, p.id, "%d %s addressed itself: not sent", p.id, p.name)
 			continue
 		case !r.mayAddress(p, q):
-			r.notice(now, p.id, "%d %s addressed %d %s: not sent: addressing panes not linked with it is off (--address, or turn it on for %d)", p.id, p.name, q.id, q.name, p.id)
+			r.notice(now, p.id, "%d %s addressed %d %s: not sent: addressing panes not linked with it is off (--address, or prefix a in pane %d)", p.id, p.name, q.id, q.name, p.id)
 			continue
 		}
 		r.send(p, q, c, now)
 	}
 }
 
-// broadcast sends c to every other live pane p may address, in pane order.
+// broadcast sends c to every other live pane p may address, in pane order, then to
+// the external members it may address, by name.
 func (r *Relay) broadcast(p *pane, c parser.Command, now time.Time) {
 	n := 0
 	for _, id := range r.order {
 		if q := r.live(id); q != nil && q != p && r.mayAddress(p, q) {
 			r.send(p, q, c, now)
+			n++
+		}
+	}
+	for _, name := range r.externalNames() {
+		if r.toExternal(p, name, c, now, true) {
 			n++
 		}
 	}

@@ -123,18 +123,27 @@ func (r *Relay) dissolve(g *group) {
 }
 
 // exit marks p gone: out of its group, nothing waiting for it or half typed into it.
-func (r *Relay) exit(p *pane, now time.Time) {
+// closed says a person closed it rather than its program ending; status, if set, is how
+// the program ended, for the notice.
+func (r *Relay) exit(p *pane, now time.Time, closed bool, status string) {
+	how := "exited"
+	if closed {
+		how = "closed"
+	}
 	if p.group != nil {
-		r.leave(p, now, "target exited")
+		r.leave(p, now, "target "+how)
 	}
-	r.dropQueue(p, now, "target exited")
+	r.dropQueue(p, now, "target "+how)
 	if p.inflight != nil {
-		r.flight(p, Dropped, now, "target exited")
+		r.flight(p, Dropped, now, "target "+how)
 	}
-	r.unset(p, now, "the pane exited")
+	r.unset(p, now, "the pane "+how)
 	p.clearing = nil
 	p.exited = true
-	r.notice(now, p.id, "%d %s exited", p.id, p.name)
+	if !closed && status != "" {
+		how = status
+	}
+	r.notice(now, p.id, "%d %s %s", p.id, p.name, how)
 }
 
 // dropQueue drops every delivery waiting for p.

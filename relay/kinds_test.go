@@ -25,8 +25,9 @@ func TestAddressingIsOptIn(t *testing.T) {
 	if got := h.typedTo(2); len(got) != 0 {
 		t.Fatalf("an unlinked pane's output was typed into bob with addressing off: %q", got)
 	}
-	if n := strings.Join(h.notes(), "\n"); !strings.Contains(n, "addressed 2 bob: not sent: addressing panes not linked with it is off") {
-		t.Errorf("no notice of the command not sent: %q", n)
+	// The notice says how to turn addressing on, in the words of the README.
+	if n := strings.Join(h.notes(), "\n"); !strings.Contains(n, "addressed 2 bob: not sent: addressing panes not linked with it is off (--address, or prefix a in pane 1)") {
+		t.Errorf("no notice of the command not sent, saying how to allow it: %q", n)
 	}
 	// Linked members may address each other without --address.
 	h.handle(Link{Pane: 1, With: 2})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentmux/agentmux/parser"
 )
 
 // Messages with delivery options: what `agentmux send` and the session socket will ask
@@ -87,14 +89,21 @@ type Remind struct {
 func (Send) isEvent()   {}
 func (Remind) isEvent() {}
 
-// Mail is a notice for a sender that is not a pane: the host routes it (for the socket,
-// a DELIVER of kind state).
+// Mail is for a member that is not a pane, and the host routes it (for the socket, a
+// DELIVER): a notice for a sender (From "", Kind "": a DELIVER of kind state), or a
+// pane's relay command addressed to an external member (external.go).
 type Mail struct {
 	To   string
 	At   time.Time
 	Text string
-	// Delivery is the message it is about.
+	// Delivery is the message a notice is about (0 for a relay command).
 	Delivery int
+	// From and FromPane are the sending pane's name and number, Kind and Thread its
+	// command's ("" for a notice).
+	From     string
+	FromPane int
+	Kind     parser.Kind
+	Thread   string
 }
 
 // timer is something scheduled: a reminder into a pane, or mail.

@@ -158,3 +158,34 @@ func lastDeliveryNote(h *harness) string {
 	}
 	return note
 }
+
+// TestClosedPaneIsNotedAsClosed: a pane a person closed is "closed" in the notices and
+// the drop reasons, not "exited", which would say its program ended by itself.
+func TestClosedPaneIsNotedAsClosed(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.agent(1, "alice", &fakeAgent{titled: true})
+	h.agent(2, "bob", &fakeAgent{titled: true})
+	h.agent(3, "carol", &fakeAgent{titled: true})
+	h.run(time.Second)
+	h.handle(Exit{Pane: 2, Closed: true})
+	h.handle(Exit{Pane: 3})
+	notes := strings.Join(h.notes(), "\n")
+	if !strings.Contains(notes, "2 bob closed") || strings.Contains(notes, "2 bob exited") {
+		t.Errorf("notices %q: want 2 bob closed", notes)
+	}
+	if !strings.Contains(notes, "3 carol exited") {
+		t.Errorf("notices %q: want 3 carol exited", notes)
+	}
+}
+
+// TestExitNoticeSaysHow: the notice of a program's end says how it ended, as its border
+// does ("killed (SIGSEGV)"), not a bare "exited" beside a border that says killed.
+func TestExitNoticeSaysHow(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.agent(1, "alice", &fakeAgent{titled: true})
+	h.run(time.Second)
+	h.handle(Exit{Pane: 1, Status: "killed (SIGSEGV)"})
+	if notes := strings.Join(h.notes(), "\n"); !strings.Contains(notes, "1 alice killed (SIGSEGV)") {
+		t.Errorf("notices %q: want 1 alice killed (SIGSEGV)", notes)
+	}
+}

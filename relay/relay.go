@@ -24,7 +24,9 @@ type Relay struct {
 	now      time.Time // the latest time seen
 	timers   []*timer  // reminders and notices to come (modes.go)
 	mail     []Mail    // notices for senders that are not panes, until taken
-	person   int       // the pane a person's event is about, while the deadlines before it run
+	// members are the external members' names (external.go), by lower-case name.
+	members map[string]string
+	person  int // the pane a person's event is about, while the deadlines before it run
 }
 
 // New returns a relay with no panes.
@@ -103,7 +105,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		}
 	case Exit:
 		if p := r.live(e.Pane); p != nil {
-			r.exit(p, now)
+			r.exit(p, now, e.Closed, e.Status)
 		}
 	case Address:
 		r.setAddress(e, now)
@@ -111,6 +113,8 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		if p := r.live(e.Pane); p != nil {
 			r.queueBrief(p, now)
 		}
+	case External:
+		r.externalMember(e)
 	}
 	return append(acts, r.step(now)...)
 }
@@ -208,7 +212,7 @@ func (r *Relay) open(e Open, now time.Time) {
 		return
 	}
 	if old := r.live(e.Pane); old != nil {
-		r.exit(old, now)
+		r.exit(old, now, false, "")
 	}
 	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now}
 	if p.prof.Name == "" {

@@ -207,8 +207,14 @@ type Unlink struct{ Pane int }
 
 // Exit reports that a pane was closed or its program exited: it leaves its group, and
 // deliveries to it, waiting or half done, are dropped. Nothing is ever typed into it
-// again.
-type Exit struct{ Pane int }
+// again. Closed says a person closed it (the log says "closed", not "exited"); Status,
+// when set, is how its program ended, as the pane's border says it ("exited (1)",
+// "killed (SIGSEGV)"), for the log's notice.
+type Exit struct {
+	Pane   int
+	Closed bool
+	Status string
+}
 
 func (Open) isEvent()      {}
 func (Output) isEvent()    {}

@@ -264,6 +264,9 @@ type Message struct {
 	FromPane int
 	To       string
 	Text     string
+	// Kind is the relay command's kind (message, action, thinking, state; a relay
+	// notice is "state" from "agentmux"), Thread its thread.
+	Kind, Thread string
 }
 
 // Sink receives the messages addressed to an external member. It is called on the

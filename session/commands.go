@@ -233,7 +233,7 @@ func (s *Session) Close(a int) error {
 		delete(s.drafts, a)
 		s.gate.open(a)
 		delete(s.members, a)
-		s.act(s.rl.Handle(relay.Exit{Pane: a}, s.clock.Now()))
+		s.act(s.rl.Handle(relay.Exit{Pane: a, Closed: true}, s.clock.Now()))
 		s.log.Info("pane closed", "pane", a)
 		s.emit(Closed{Pane: a})
 		s.wg.Go(func() {
@@ -261,10 +261,11 @@ func (s *Session) Send(from, to, text string) error {
 }
 
 // RegisterMember makes name an external member: a member that is not a pane (a protocol
-// client). Its sink is meant to receive the relay messages agents address to it with
-// `@relay:NAME`; the relay's addressing has no hook for names that are not panes yet,
-// so until it does such messages are noted in the relay log as misaddressed and sink is
-// not called. Send with from = name works now. The returned func unregisters it.
+// client). A pane's relay command addressed to it (`@relay:NAME`), or its broadcast,
+// is handed to sink from the loop (which must not block), within the rules for an
+// unlinked pane (relay.External: addressing opt-in, the pair's direct budget); so are
+// the relay's notices for it as a sender (From "", Kind "state"). Send with from = name
+// reaches panes. The returned func unregisters it.
 func (s *Session) RegisterMember(name string, sink Sink) (func(), error) {
 	name = strings.TrimSpace(name)
 	err := s.command(func() error {
@@ -272,12 +273,18 @@ func (s *Session) RegisterMember(name string, sink Sink) (func(), error) {
 			return fmt.Errorf("register %q: %w", name, ErrNameTaken)
 		}
 		s.external[strings.ToLower(name)] = sink
+		s.act(s.rl.Handle(relay.External{Name: name}, s.clock.Now()))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return func() { s.post(func() { delete(s.external, strings.ToLower(name)) }) }, nil
+	return func() {
+		s.post(func() {
+			delete(s.external, strings.ToLower(name))
+			s.act(s.rl.Handle(relay.External{Name: name, Gone: true}, s.clock.Now()))
+		})
+	}, nil
 }
 
 // Sync returns once every command called before it has run, and its events have gone

@@ -41,10 +41,11 @@
 // emulators' query replies go to the program directly.
 //
 // External members: a name registered with RegisterMember is a member that is not a
-// pane (a protocol client, later). Send from it reaches panes like an @relay command.
-// Messages the relay routes to such a name (an agent writing `@relay:NAME`) need a hook
-// in the relay's addressing that it does not have yet; until then the relay notes them
-// as misaddressed and the sink is not called (see RegisterMember).
+// pane (a protocol client of the session socket). Send from it reaches panes like an
+// @relay command. The relay knows the name too (relay.External): an agent's
+// `@relay:NAME` to it, or its broadcast, becomes the relay's Mail, which the loop hands
+// to the member's sink after each step (the sink never blocks), within the same rules as
+// addressing an unlinked pane: the opt-in, and the pair's direct budget.
 //
 // session imports ptyhost, vterm, relay, parser and keys; it must not import bubbletea,
 // lipgloss, ui or tty (internal/archtest checks it).

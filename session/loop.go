@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/relay"
@@ -31,6 +32,7 @@ func (s *Session) run() {
 			s.timerC = nil
 			s.onTimer()
 		}
+		s.mail()
 		s.publish(true)
 		s.armTimer()
 		for _, c := range s.answered {
@@ -177,7 +179,7 @@ func (s *Session) onExit(id int) {
 	s.pace.forget(id)
 	delete(s.drafts, id)
 	s.gate.open(id) // nothing more reaches a program that is gone
-	s.act(s.rl.Handle(relay.Exit{Pane: id}, now))
+	s.act(s.rl.Handle(relay.Exit{Pane: id, Status: ExitText(p.code)}, now))
 	s.log.Info("pane exited", "pane", id, "code", p.code)
 	s.publish(true) // the relay's notices about it first: the exit is the last word
 	s.emit(Exit{Pane: id, Code: p.code})
@@ -201,6 +203,24 @@ func (s *Session) act(acts []relay.Action) {
 		case relay.Submit:
 			s.release(p)
 		}
+	}
+}
+
+// mail hands the relay's mail to the external members' sinks: a pane's relay command
+// addressed to one, or a notice for one as a sender. Mail for a name that is no longer
+// registered is dropped (the member left).
+func (s *Session) mail() {
+	for _, m := range s.rl.TakeMail() {
+		sink := s.external[strings.ToLower(m.To)]
+		if sink == nil {
+			s.log.Debug("mail for no member", "to", m.To)
+			continue
+		}
+		msg := Message{From: m.From, FromPane: m.FromPane, To: m.To, Text: m.Text, Kind: string(m.Kind), Thread: m.Thread}
+		if msg.Kind == "" {
+			msg.From, msg.Kind = "agentmux", "state"
+		}
+		sink(msg)
 	}
 }
 

@@ -176,3 +176,28 @@ func TestAddressAndBriefCommands(t *testing.T) {
 	r.advance(2 * time.Second)
 	assert.Contains(t, r.procs[2].sent(), "you are bob, pane 2")
 }
+
+// A pane's @relay to an external member reaches the member's sink, from the loop, with
+// the sender and kind; after unregistering, the sink hears nothing more.
+func TestRelayToExternalMember(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second, Address: true}, "alice", "bob")
+	r.started(1, 2)
+	got := make(chan Message, 4)
+	undo, err := r.s.RegisterMember("ops", func(m Message) { got <- m })
+	require.NoError(t, err)
+	r.printed(1, "@relay:ops deploy is green\r\n> ")
+	r.advance(2 * time.Second)
+	r.s.Sync()
+	select {
+	case m := <-got:
+		assert.Equal(t, Message{From: "alice", FromPane: 1, To: "ops", Text: "deploy is green", Kind: "message"}, m)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the sink was not called")
+	}
+	undo()
+	r.printed(1, "@relay:ops again\r\n> ")
+	r.advance(2 * time.Second)
+	r.s.Sync()
+	assert.Empty(t, got, "a member that left gets nothing")
+	assert.NotContains(t, r.procs[2].sent(), "deploy is green", "only the addressee gets it")
+}

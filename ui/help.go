@@ -57,8 +57,15 @@ func (m *model) helpText(areaH int) string {
 	}
 	n := room - 1 // the position row
 	m.helpTop = min(max(m.helpTop, 0), len(rows)-n)
-	shown := append(rows[m.helpTop:m.helpTop+n:m.helpTop+n],
-		m.st.helpTitle.Render(fmt.Sprintf("%d-%d of %d · ↑↓ PgUp/PgDn scroll", m.helpTop+1, m.helpTop+n, len(rows))))
+	pos := m.st.helpTitle.Render(fmt.Sprintf("%d-%d of %d · ↑↓ PgUp/PgDn scroll", m.helpTop+1, m.helpTop+n, len(rows)))
+	// The box is as wide as the widest row of the whole help, wherever it is scrolled,
+	// so it does not narrow and widen under the arrows.
+	width := 0
+	for _, r := range rows {
+		width = max(width, ansi.StringWidth(r))
+	}
+	pos += strings.Repeat(" ", max(width-ansi.StringWidth(pos), 0))
+	shown := append(rows[m.helpTop:m.helpTop+n:m.helpTop+n], pos)
 	return m.st.helpBox.Render(strings.Join(shown, "\n"))
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/agentmux/agentmux/keys"
 )
 
@@ -60,5 +62,24 @@ func TestPrefixEscapeCancelsQuietly(t *testing.T) {
 	hs.press(testPrefix, runeKey('l'), codeKey(keys.KeyEscape))
 	if hs.m.mode != modeNormal || hs.m.status != "" || hs.procs[1].sent() != "" {
 		t.Errorf("prefix Esc: mode %d, status %q, sent %q", hs.m.mode, hs.m.status, hs.procs[1].peek())
+	}
+}
+
+// TestHelpBoxKeepsItsWidthWhileScrolling: the box scrolled on a short screen is as wide
+// at every position as its widest row anywhere, so it never narrows and shows the pane
+// beside it in strips as the arrows move it.
+func TestHelpBoxKeepsItsWidthWhileScrolling(t *testing.T) {
+	hs := newHarness(t, 50, 12, "a")
+	hs.press(testPrefix, runeKey('?'))
+	width := func() int {
+		box := strings.Split(hs.m.helpText(hs.m.height-1), "\n")
+		return ansi.StringWidth(box[0])
+	}
+	want := width()
+	for i := range 40 {
+		hs.press(codeKey(keys.KeyDown))
+		if got := width(); got != want {
+			t.Fatalf("after %d down arrows (rows from %d) the help box is %d columns wide, at first %d", i+1, hs.m.helpTop+1, got, want)
+		}
 	}
 }

@@ -48,7 +48,7 @@ func detailHead(e *session.Entry) string {
 		}
 		return sanitize(head)
 	}
-	head := fmt.Sprintf("delivery %d · %s · %d %s → %d %s · %s · %d chars", e.Delivery, ts, e.From, e.FromName, e.To, e.ToName, e.Phase, e.Size)
+	head := fmt.Sprintf("delivery %d · %s · %s · %s · %d chars", e.Delivery, ts, logRoute(*e), e.Phase, e.Size)
 	if e.Note != "" {
 		head += " · " + e.Note
 	}

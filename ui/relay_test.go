@@ -310,3 +310,19 @@ func TestAddressAndBriefKeys(t *testing.T) {
 		t.Errorf("prefix b typed %q into bob, want the brief", got)
 	}
 }
+
+// TestKilledPaneNoticeSaysKilled: a program a signal ended is "killed (SIGSEGV)" in the
+// relay's notice too, as on its border, not "exited".
+func TestKilledPaneNoticeSaysKilled(t *testing.T) {
+	hs := newRelayHarness(t, true, "alice", "bob")
+	hs.startBoth()
+	hs.exit(2, -11)
+	log, _ := hs.s.Log()
+	found := false
+	for _, e := range log {
+		found = found || e.Note == "2 bob killed (SIGSEGV)"
+	}
+	if !found {
+		t.Errorf("no notice '2 bob killed (SIGSEGV)' in the log: %v", log)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -249,10 +250,36 @@ func (m *model) overlayLog(lines []string) {
 	if len(shown) == 0 {
 		rows = append(rows, "nothing yet: link panes with prefix l then a pane number, or prefix L")
 	}
-	for i, e := range shown {
-		rows = append(rows, m.logRow(e, innerW, first+i == sel))
-	}
+	rows = append(rows, m.logRows(shown, innerW, sel, first)...)
 	m.drawLogBox(lines, rows, innerW)
+}
+
+// logRows renders entries (the first at index first of the log, sel selected) in w
+// columns, their routes padded to the widest and their sizes right-aligned, so states
+// and sizes stand in columns.
+func (m *model) logRows(entries []session.Entry, w, sel, first int) []string {
+	var routeW, sizeW int
+	for _, e := range entries {
+		if e.Delivery != 0 {
+			routeW = max(routeW, ansi.StringWidth(logRoute(e)))
+			sizeW = max(sizeW, len(strconv.Itoa(e.Size)))
+		}
+	}
+	rows := make([]string, 0, len(entries))
+	for i, e := range entries {
+		rows = append(rows, m.logRow(e, w, first+i == sel, routeW, sizeW))
+	}
+	return rows
+}
+
+// logRoute is a delivery's "1 alice → 2 bob"; agentmux's own (a brief, pane 0) is
+// "agentmux → 2 bob".
+func logRoute(e session.Entry) string {
+	from := fmt.Sprintf("%d %s", e.From, sanitize(e.FromName))
+	if e.From == 0 {
+		from = "agentmux"
+	}
+	return fmt.Sprintf("%s → %d %s", from, e.To, sanitize(e.ToName))
 }
 
 // drawLogBox draws rows in the log's box at the bottom of the pane area, the rows
@@ -278,8 +305,9 @@ func (m *model) drawLogBox(lines, rows []string, innerW int) {
 
 // logRow renders one entry in w columns: "15:04:05  1 alice → 2 bob  confirmed
 // 120 chars  first words…", or "15:04:05  note" for a notice. Only the words (or the
-// note) are cut to fit.
-func (m *model) logRow(e session.Entry, w int, selected bool) string {
+// note) are cut to fit. The route is padded to routeW columns and the size to sizeW
+// digits when the state still fits after them.
+func (m *model) logRow(e session.Entry, w int, selected bool, routeW, sizeW int) string {
 	ts := e.At.Format("15:04:05") + "  "
 	if selected {
 		ts = m.st.selected.Render(e.At.Format("15:04:05")) + "  "
@@ -291,10 +319,14 @@ func (m *model) logRow(e session.Entry, w int, selected bool) string {
 		}
 		return ts + st.Render(ansi.Truncate(sanitize(e.Note), max(w-ansi.StringWidth(ts), 0), "…"))
 	}
-	route := fmt.Sprintf("%d %s → %d %s  ", e.From, sanitize(e.FromName), e.To, sanitize(e.ToName))
+	route := logRoute(e)
 	state := e.Phase.String()
+	if padded := route + strings.Repeat(" ", max(routeW-ansi.StringWidth(route), 0)); ansi.StringWidth(ts+padded)+2+len(state) <= w {
+		route = padded
+	}
+	route += "  "
 	pad := strings.Repeat(" ", max(stateWidth-len(state), 0)) + "  "
-	words := fmt.Sprintf("%d chars  %q", e.Size, sanitize(e.Words))
+	words := fmt.Sprintf("%*d chars  %q", sizeW, e.Size, sanitize(e.Words))
 	if e.Note != "" {
 		words += " (" + sanitize(e.Note) + ")"
 	}

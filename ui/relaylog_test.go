@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/session"
 )
 
 // fillLog makes n notices, one a second; it returns the clock times they carry.
@@ -180,4 +181,47 @@ func (hs *harness) selectedRow() string {
 		}
 	}
 	return ""
+}
+
+// TestRelayLogColumnsAlign: delivery rows whose routes and sizes differ in width still
+// show their states and sizes in one column each, so the log reads as a table.
+func TestRelayLogColumnsAlign(t *testing.T) {
+	hs := newHarness(t, 160, 30, "a", "b", "python3")
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	entries := []session.Entry{
+		{At: at, Delivery: 1, From: 1, FromName: "a", To: 2, ToName: "b", Phase: session.Confirmed, Size: 57, Words: "a answer 1"},
+		{At: at, Delivery: 2, From: 1, FromName: "a", To: 3, ToName: "python3", Phase: session.Confirmed, Size: 57, Words: "a answer 1"},
+		{At: at, Delivery: 3, From: 3, FromName: "python3", To: 1, ToName: "a", Phase: session.WaitingPerson, Size: 147, Words: "File"},
+		{At: at, Note: "budget spent (4/4): 1⇄2⇄3 severed; relink to continue"},
+	}
+	rows := hs.m.logRows(entries, 150, -1, 0)
+	col := func(row, s string) int { return ansi.StringWidth(row[:strings.Index(row, s)]) }
+	state, size := -1, -1
+	for i, r := range rows[:3] {
+		r = ansi.Strip(r)
+		st := col(r, "  "+entries[i].Phase.String()) + 2
+		sz := col(r, " chars") // sizes right-aligned
+		if i == 0 {
+			state, size = st, sz
+		}
+		if st != state || sz != size {
+			t.Errorf("row %q: state at column %d, size at %d; want %d and %d as the first row", r, st, sz, state, size)
+		}
+	}
+	if r := ansi.Strip(rows[3]); !strings.HasPrefix(r, "03:04:05  budget spent") {
+		t.Errorf("notice row %q", r)
+	}
+}
+
+// TestRelayLogBriefFromAgentmux: a brief comes from agentmux itself, not from a pane 0.
+func TestRelayLogBriefFromAgentmux(t *testing.T) {
+	hs := newHarness(t, 160, 30, "a", "b")
+	e := session.Entry{At: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Delivery: 1, From: 0, FromName: "agentmux",
+		To: 2, ToName: "b", Phase: session.Confirmed, Size: 525, Words: "agentmux: you are b"}
+	if r := ansi.Strip(hs.m.logRows([]session.Entry{e}, 150, -1, 0)[0]); !strings.HasPrefix(r, "03:04:05  agentmux → 2 b  confirmed") {
+		t.Errorf("brief row %q: want it from agentmux, with no pane number", r)
+	}
+	if h := detailHead(&e); !strings.HasPrefix(h, "delivery 1 · 03:04:05 · agentmux → 2 b · confirmed") {
+		t.Errorf("brief opened: head %q", h)
+	}
 }

@@ -6,8 +6,12 @@ package ui
 // the outer terminal. A round trip through vterm checks the bytes draw what they claim.
 
 import (
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentmux/agentmux/vterm"
 )
@@ -192,5 +196,31 @@ func TestLineCache(t *testing.T) {
 	c.reset(5, 0, nil)
 	if len(c.cur) != 0 {
 		t.Error("cache survived a width change")
+	}
+}
+
+// TestBorderStateBeforeProgramTitle: on a narrow pane whose whole state does not fit, the
+// border still says what the pane is doing (its first word) and never shows the
+// program's title in the state's place (nor after a state it had to cut).
+func TestBorderStateBeforeProgramTitle(t *testing.T) {
+	st := newStyles(lipgloss.NewRenderer(io.Discard))
+	for _, c := range []struct {
+		w          int
+		state      string
+		want, lose string
+	}{
+		{24, "busy · linked", "─ busy ─", "✳"},                 // 22 inside: " 1 alice " + "─ busy · linked " does not fit
+		{40, "busy · linked", "─ busy · linked ─ ✳ alice", ""}, // room for all
+		{18, "busy · linked", "╭ 1 alice ─ busy ╮", "✳"},       // room for the word only
+		{12, "idle · linked · 2 waiting", "╭ 1 alice ─", "✳"},  // nothing but the name
+		{30, "idle · linked · 2 waiting", "─ idle ─", "✳"},     // a cut state: no title after it
+	} {
+		got := ansi.Strip(st.topBorder(c.w, "1 alice", c.state, false, kindBusy, false, "✳ alice"))
+		if !strings.Contains(got, c.want) || (c.lose != "" && strings.Contains(got, c.lose)) {
+			t.Errorf("%d columns, state %q: %q; want %q and no %q", c.w, c.state, got, c.want, c.lose)
+		}
+		if w := ansi.StringWidth(got); w != c.w {
+			t.Errorf("%d columns: border is %d wide: %q", c.w, w, got)
+		}
 	}
 }

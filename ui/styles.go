@@ -90,8 +90,9 @@ func (p paint) wrap(text string) string { return p.pre + text + p.suf }
 
 // topBorder draws a pane's top border, w columns wide:
 // "╭ 1 alice ─ idle ─ 🔔 ─ ✳ Claude Code ───╮". The "N name" title comes first and is cut
-// to fit; then the state, the bell mark when bell is set, and the program's own title
-// (ptitle), each only when it fits whole. A pane narrower than its corners gets spaces.
+// to fit; then the state (or, when it does not fit, its first word), the bell mark when
+// bell is set, and the program's own title (ptitle) after a whole state, each only when it
+// fits whole. A pane narrower than its corners gets spaces.
 func (s styles) topBorder(w int, title, state string, focused bool, kind stateKind, bell bool, ptitle string) string {
 	if w < 2 {
 		return strings.Repeat(" ", max(w, 0))
@@ -125,17 +126,28 @@ func (s styles) topBorder(w int, title, state string, focused bool, kind stateKi
 		b.WriteString(st.Render(text))
 	}
 	piece(" "+title+" ", ts)
-	whole := func(text string, st lipgloss.Style) {
+	whole := func(text string, st lipgloss.Style) bool {
 		if text != "" && inner-used >= ansi.StringWidth(text)+3 {
 			piece("─", bs)
 			piece(" "+text+" ", st)
+			return true
 		}
+		return false
 	}
-	whole(state, ss)
+	// The state before anything else: whole, or else its first word ("busy" of
+	// "busy · linked"), and then nothing after it, so the program's title never stands
+	// where the state should be.
+	full := whole(state, ss)
+	if !full {
+		word, _, _ := strings.Cut(state, " · ")
+		whole(word, ss)
+	}
 	if bell {
 		whole(bellMark, s.needsYou)
 	}
-	whole(ptitle, s.exited)
+	if full {
+		whole(ptitle, s.exited)
+	}
 	b.WriteString(bp.wrap(strings.Repeat("─", max(inner-used, 0)) + "╮"))
 	return b.String()
 }

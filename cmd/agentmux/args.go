@@ -19,7 +19,7 @@ import (
 // usage is printed by -h/--help.
 const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux demo
-       agentmux parse [--prefix P]... [--no-inline] [--no-block] [--max-block-bytes N] [--jsonl] [FILE]
+       agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
 NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
@@ -35,10 +35,13 @@ flags:
   --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
   --layout L       columns, rows or tiled (default: columns up to 3 panes, tiled beyond)
   --log-level L    debug, info, warn or error (default info)
+  --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
+                   (default: the working folder's name; NAME-2… while a live one holds it)
   --version        print the version and exit
 
 Keys: prefix ? shows every binding; prefix q quits.
-`
+
+` + clientUsage
 
 // errUsage marks command-line errors (exit status 2).
 var errUsage = errors.New("usage")
@@ -58,7 +61,8 @@ func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf
 type options struct {
 	cfg      ui.Config
 	logLevel slog.Level
-	demo     bool // agentmux demo: the panes are filled in by run
+	session  string // --session: the session's name ("" names it after the working folder)
+	demo     bool   // agentmux demo: the panes are filled in by run
 	help     bool
 	version  bool
 }
@@ -90,6 +94,7 @@ func parseArgs(args []string) (options, error) {
 	prefix := fs.String("prefix", "ctrl+a", "")
 	layout := fs.String("layout", "", "")
 	level := fs.String("log-level", "info", "")
+	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -101,6 +106,11 @@ func parseArgs(args []string) (options, error) {
 	}
 	if o.version {
 		return o, nil
+	}
+	sessionSet := false
+	fs.Visit(func(f *flag.Flag) { sessionSet = sessionSet || f.Name == "session" })
+	if sessionSet && strings.TrimSpace(o.session) == "" {
+		return o, usagef("--session needs a name")
 	}
 	if o.cfg.Turns < 1 {
 		return o, usagef("--turns must be at least 1, not %d", o.cfg.Turns)
@@ -138,6 +148,12 @@ func parseArgs(args []string) (options, error) {
 // --link, --link=false). A lone "-" is an argument. -h and --help give flag.ErrHelp.
 // Errors are usageErrors that name the flag as the user wrote it.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	return parseFlagsWith(fs, args, unknownFlag)
+}
+
+// parseFlagsWith is parseFlags with unknown making the error for a flag fs does not
+// define, given the flag as written and the arguments before it.
+func parseFlagsWith(fs *flag.FlagSet, args []string, unknown func(a string, before []string) error) ([]string, error) {
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -157,7 +173,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if name == "h" || name == "help" {
 				return nil, flag.ErrHelp
 			}
-			return nil, unknownFlag(a, rest)
+			return nil, unknown(a, rest)
 		}
 		if !hasValue {
 			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {

@@ -97,6 +97,10 @@ func TestFlagsAnywhere(t *testing.T) {
 	if err != nil || o.cfg.Link || len(o.cfg.Panes) != 3 || o.cfg.Panes[1].Argv[0] != "--link" || o.cfg.Panes[2].Argv[0] != "-" {
 		t.Errorf("a -- --link -: %+v %v", o.cfg, err)
 	}
+	o, err = parseArgs([]string{"a", "--session", "proj", "b"})
+	if err != nil || o.session != "proj" || len(o.cfg.Panes) != 2 {
+		t.Errorf("a --session proj b: session %q %+v %v", o.session, o.cfg.Panes, err)
+	}
 	if o, err := parseArgs([]string{"a", "--help"}); err != nil || !o.help {
 		t.Errorf("a --help: %+v %v", o, err)
 	}
@@ -139,6 +143,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--prefix", "ctrl+nonsense", "a"}, "--prefix"},
 		{[]string{"--layout", "grid", "a"}, "--layout"},
 		{[]string{"--log-level", "loud", "a"}, "--log-level"},
+		{[]string{"--session", " ", "a"}, "--session needs a name"},
+		{[]string{"a", "--session"}, "--session needs a value"},
 		{[]string{""}, "empty command"},
 		{[]string{"name="}, "empty command"},
 		{[]string{"'unterminated"}, "unterminated"},

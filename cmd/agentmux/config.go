@@ -11,7 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/session"
 )
 
 // config.toml, beside profiles.toml, holds agentmux's settings that are not profiles.
@@ -36,21 +36,21 @@ func configPath() (string, error) {
 // loadDelivery returns config.toml's [delivery] settings; no config directory or no
 // file means the relay's defaults (zero). A file that cannot be read or parsed is an
 // error naming it.
-func loadDelivery() (relay.Delivery, error) {
+func loadDelivery() (session.DeliveryRules, error) {
 	path, err := configPath()
 	if err != nil {
-		return relay.Delivery{}, nil
+		return session.DeliveryRules{}, nil
 	}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return relay.Delivery{}, nil
+		return session.DeliveryRules{}, nil
 	case err != nil:
-		return relay.Delivery{}, fmt.Errorf("config: %w", err)
+		return session.DeliveryRules{}, fmt.Errorf("config: %w", err)
 	}
 	d, err := parseDelivery(data)
 	if err != nil {
-		return relay.Delivery{}, &fileError{path: path, err: err}
+		return session.DeliveryRules{}, &fileError{path: path, err: err}
 	}
 	return d, nil
 }
@@ -67,20 +67,20 @@ type configFile struct {
 
 // parseDelivery parses config.toml's text. Unknown keys are errors, so a typo never
 // passes silently; so are durations that are not Go durations, and values out of range.
-func parseDelivery(data []byte) (relay.Delivery, error) {
+func parseDelivery(data []byte) (session.DeliveryRules, error) {
 	var f configFile
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
-		return relay.Delivery{}, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", " "))
+		return session.DeliveryRules{}, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", " "))
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return relay.Delivery{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
+		return session.DeliveryRules{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
 	}
-	var d relay.Delivery
+	var d session.DeliveryRules
 	c := f.Delivery
 	for _, k := range []struct {
 		key     string
@@ -99,15 +99,15 @@ func parseDelivery(data []byte) (relay.Delivery, error) {
 		v, err := time.ParseDuration(*k.src)
 		switch {
 		case err != nil:
-			return relay.Delivery{}, fmt.Errorf("[delivery] %s: %q is not a duration (write it as Go does: %q)", k.key, *k.src, k.example)
+			return session.DeliveryRules{}, fmt.Errorf("[delivery] %s: %q is not a duration (write it as Go does: %q)", k.key, *k.src, k.example)
 		case v < 0 || v == 0 && !k.zeroOK:
-			return relay.Delivery{}, fmt.Errorf("[delivery] %s must be positive, not %s", k.key, *k.src)
+			return session.DeliveryRules{}, fmt.Errorf("[delivery] %s must be positive, not %s", k.key, *k.src)
 		}
 		*k.dst = v
 	}
 	if c.MaxBatch != nil {
 		if *c.MaxBatch < 1 {
-			return relay.Delivery{}, fmt.Errorf("[delivery] max_batch must be at least 1, not %d", *c.MaxBatch)
+			return session.DeliveryRules{}, fmt.Errorf("[delivery] max_batch must be at least 1, not %d", *c.MaxBatch)
 		}
 		d.MaxBatch = *c.MaxBatch
 	}

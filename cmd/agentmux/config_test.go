@@ -13,19 +13,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/session"
 )
 
 func TestParseDelivery(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want relay.Delivery
+		want session.DeliveryRules
 		err  string
 	}{
-		{in: "", want: relay.Delivery{}},
+		{in: "", want: session.DeliveryRules{}},
 		{in: "[delivery]\ninput_stale_timeout = \"4s\"\nmax_batch = 3\nurgent_delay = \"250ms\"\ndefault_timeout = \"10m\"\n",
-			want: relay.Delivery{InputStale: 4 * time.Second, MaxBatch: 3, UrgentDelay: 250 * time.Millisecond, DefaultTimeout: 10 * time.Minute}},
-		{in: "[delivery]\ndefault_timeout = \"0s\"\n", want: relay.Delivery{}},
+			want: session.DeliveryRules{InputStale: 4 * time.Second, MaxBatch: 3, UrgentDelay: 250 * time.Millisecond, DefaultTimeout: 10 * time.Minute}},
+		{in: "[delivery]\ndefault_timeout = \"0s\"\n", want: session.DeliveryRules{}},
 		{in: "[delivery]\ninput_stale_timeout = \"4\"\n", err: `[delivery] input_stale_timeout: "4" is not a duration (write it as Go does: "2m")`},
 		{in: "[delivery]\nurgent_delay = \"0s\"\n", err: "[delivery] urgent_delay must be positive, not 0s"},
 		{in: "[delivery]\nurgent_delay = \"-1s\"\n", err: "[delivery] urgent_delay must be positive, not -1s"},
@@ -63,7 +63,7 @@ func TestMalformedConfigExit2(t *testing.T) {
 
 func TestConfigFileOptional(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	if d, err := loadDelivery(); err != nil || d != (relay.Delivery{}) {
+	if d, err := loadDelivery(); err != nil || d != (session.DeliveryRules{}) {
 		t.Fatalf("no file: %+v, %v", d, err)
 	}
 }

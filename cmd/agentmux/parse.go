@@ -21,7 +21,7 @@ const parseCommand = "parse"
 const parseUsage = `usage: agentmux parse [flags] [FILE]
        agentmux parse --jsonl [flags] < cases.jsonl
 
-Reads FILE (or stdin) as one stream of agent output and prints each relay command
+Reads FILE (stdin if none, or -) as one stream of agent output and prints each relay command
 found, in order, as one JSON object a line: {"to", "kind", "body"} and "thread" and
 "data" when present. Malformed blocks go to stderr with the reason. The end of the
 input ends its last line.
@@ -68,7 +68,12 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	fs.BoolVar(&syn.NoBlock, "no-block", false, "")
 	fs.IntVar(&syn.MaxBlockBytes, "max-block-bytes", parser.DefaultMaxBlockBytes, "")
 	fs.BoolVar(&jsonl, "jsonl", false, "")
-	if err := fs.Parse(args); err != nil {
+	unknown := func(a string, _ []string) error {
+		name, _, _ := strings.Cut(a, "=")
+		return usagef("unknown flag %s (agentmux parse --help lists them)", name)
+	}
+	files, err := parseFlagsWith(fs, args, unknown)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			_, err := io.WriteString(stdout, parseUsage)
 			return 0, err
@@ -88,10 +93,10 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return 2, usagef("parse: %v", err)
 	}
 	switch {
-	case fs.NArg() > 1:
-		return 2, usagef("parse: one FILE at most, got %d", fs.NArg())
-	case jsonl && fs.NArg() > 0:
-		return 2, usagef("parse: --jsonl reads its cases from stdin, not %s", fs.Arg(0))
+	case len(files) > 1:
+		return 2, usagef("parse: one FILE at most, got %d", len(files))
+	case jsonl && len(files) > 0:
+		return 2, usagef("parse: --jsonl reads its cases from stdin, not %s", files[0])
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
@@ -101,8 +106,8 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return parseCases(syn, stdin, enc)
 	}
 	in := stdin
-	if fs.NArg() == 1 {
-		f, err := os.Open(fs.Arg(0))
+	if len(files) == 1 && files[0] != "-" { // "-": stdin, as for most tools
+		f, err := os.Open(files[0])
 		if err != nil {
 			return 2, fmt.Errorf("parse: %w", err)
 		}

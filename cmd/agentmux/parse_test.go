@@ -133,3 +133,33 @@ func TestAddressAndBriefFlags(t *testing.T) {
 		t.Errorf("defaults: address %v brief %v, %v", o.cfg.Address, o.cfg.Brief, err)
 	}
 }
+
+// TestParseFlagErrors: agentmux parse names a bad flag as the user wrote it, as the main
+// flags do (--bogus, not Go's -bogus), and says what a value flag wants.
+func TestParseFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bogus"}, "parse: unknown flag --bogus (agentmux parse --help lists them)"},
+		{[]string{"--bogus=1"}, "parse: unknown flag --bogus (agentmux parse --help lists them)"},
+		{[]string{"--max-block-bytes", "x"}, `parse: --max-block-bytes "x": want a whole number`},
+		{[]string{"--prefix"}, "parse: --prefix needs a value"},
+		{[]string{"--jsonl=maybe"}, "parse: --jsonl=maybe: want true or false"},
+	} {
+		code, _, _, err := runParseArgs(t, "", c.args...)
+		if code != 2 || err == nil || err.Error() != c.want {
+			t.Errorf("%q: status %d, %v; want 2 and %q", c.args, code, err, c.want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "out.txt")
+	if err := os.WriteFile(path, []byte("@relay:bob hi\n[[RELAY]]{\"to\":\"a\",\"type\":\"state\",\"body\":\"b\"}[[/RELAY]]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, out, _, err := runParseArgs(t, "", path, "--no-block"); err != nil || out != `{"to":"bob","kind":"message","body":"hi"}`+"\n" {
+		t.Errorf("FILE --no-block (a flag after the file, as the main flags allow): %q, %v", out, err)
+	}
+	if _, out, _, err := runParseArgs(t, "@relay:bob hi\n", "-"); err != nil || out != `{"to":"bob","kind":"message","body":"hi"}`+"\n" {
+		t.Errorf("FILE - (stdin): %q, %v", out, err)
+	}
+}

@@ -8,11 +8,14 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
+	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
 )
 
@@ -32,6 +35,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
+	}
+	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
+		return runClient(ctx, cmd, rest, stdin, stdout)
 	}
 	o, err := parseArgs(args)
 	switch {
@@ -69,6 +75,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 	logger, logFile := openLog(o.logLevel)
 	defer logFile.Close()
+	// The session's name and socket are claimed before the panes start: their
+	// environment names them, so `agentmux send` from a pane reaches this session.
+	// Clients that connect before the hub serves wait in the socket's backlog.
+	sock, err := claimSession(o.session)
+	if err != nil {
+		return 1, fmt.Errorf("session socket: %w", err)
+	}
+	defer sock.Close()
+	for i := range o.cfg.Panes {
+		p := &o.cfg.Panes[i]
+		p.Env = append(sock.Env(), p.Env...)
+	}
+	o.cfg.OnStart = func(s *session.Session) {
+		if err := sock.Serve(bridge.New(s), logger); err != nil {
+			logger.Error("session socket", "err", err)
+		}
+	}
 	o.cfg.Version = versionString()
 	o.cfg.Logger = logger
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
@@ -101,6 +124,31 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 128 + int(s), nil
 	}
 	return 0, nil
+}
+
+// clientInvocation finds a session command in args: the first word, or the word after
+// leading session flags (agentmux --session NAME ls); it returns the command and its
+// arguments, those flags included.
+func clientInvocation(args []string) (cmd string, rest []string, ok bool) {
+	var flags []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case clientCommands[a]:
+			return a, append(flags, args[i+1:]...), true
+		case a == "--session" || a == "-session":
+			if i+1 == len(args) {
+				return "", nil, false
+			}
+			flags = append(flags, a, args[i+1])
+			i++
+		case strings.HasPrefix(a, "--session=") || strings.HasPrefix(a, "-session=") || a == "--json" || a == "-json":
+			flags = append(flags, a)
+		default:
+			return "", nil, false
+		}
+	}
+	return "", nil, false
 }
 
 // demoPanes are the simulated agents of agentmux demo (demo.Agents: alice opens the

@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"ui", "demo", "ptyhost", "keys", "parser"},
+	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	"session":      {"relay", "parser", "ptyhost", "vterm", "keys"},
@@ -29,6 +29,12 @@ var allowed = map[string][]string{
 	"internal/ptytest": {"vterm"},
 	// The standalone fake model server used by `make test-agents`.
 	"internal/mockmodel/cmd/mockmodel": {"internal/mockmodel"},
+
+	// The session socket: the server (hub) and its client; proto and store import
+	// nothing of the project. None of them sees ui.
+	"hub":    {"proto", "store"},
+	"client": {"proto", "hub"},
+	"bridge": {"session", "hub", "proto"},
 }
 
 // tuiOnly are external packages that only ui may import.

@@ -1,0 +1,173 @@
+// Package bridge adapts the session core (package session: panes, relay, members) to
+// the hub's Core interface, so the session socket reaches the panes: names and numbers
+// become pane ids, members and events become their wire forms, and the hub's Send gets
+// a reference that the core's delivery events carry (refs.go).
+//
+// It imports session, hub and proto; it must not import ui, bubbletea or lipgloss.
+package bridge
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/session"
+)
+
+// Core is a *session.Session seen as a hub.Core. The hub calls it from its loop only
+// (Send and the Events' Next share refs).
+type Core struct {
+	s    *session.Session
+	refs *coreRefs
+}
+
+var _ hub.Core = (*Core)(nil)
+
+// New adapts s.
+func New(s *session.Session) *Core { return &Core{s: s, refs: newCoreRefs()} }
+
+// Members lists the panes (external members are the hub's own clients).
+func (c *Core) Members() []proto.Member {
+	var out []proto.Member
+	for _, m := range c.s.Members() {
+		if m.External {
+			continue
+		}
+		out = append(out, member(m))
+	}
+	return out
+}
+
+func member(m session.Member) proto.Member {
+	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting}
+	if m.Group > 0 {
+		w.Group = strconv.Itoa(m.Group)
+	}
+	return w
+}
+
+// pane resolves a pane's name or number to its id.
+func (c *Core) pane(ref string) (int, error) {
+	n, numErr := strconv.Atoi(ref)
+	for _, m := range c.s.Members() {
+		if !m.External && (m.Name == ref || numErr == nil && m.Pane == n) {
+			return m.Pane, nil
+		}
+	}
+	return 0, fmt.Errorf("%q: %w", ref, session.ErrNoPane)
+}
+
+// Send types text into pane to (the hub passes its name) from the member named from.
+func (c *Core) Send(from, to, text string) (string, error) {
+	ref := c.refs.sent(from, to)
+	if err := c.s.Send(from, to, text); err != nil {
+		c.refs.failed(from, to, ref)
+		return "", err
+	}
+	return ref, nil
+}
+
+// Link links panes a and b.
+func (c *Core) Link(a, b string) error {
+	ia, err := c.pane(a)
+	if err != nil {
+		return err
+	}
+	ib, err := c.pane(b)
+	if err != nil {
+		return err
+	}
+	return c.s.Link(ia, ib)
+}
+
+// Unlink, Hold and Release act on pane a.
+func (c *Core) Unlink(a string) error  { return c.on(a, c.s.Unlink) }
+func (c *Core) Hold(a string) error    { return c.on(a, c.s.Hold) }
+func (c *Core) Release(a string) error { return c.on(a, c.s.Release) }
+
+func (c *Core) on(a string, f func(int) error) error {
+	id, err := c.pane(a)
+	if err != nil {
+		return err
+	}
+	return f(id)
+}
+
+// Capture returns the pane's screen with lines of history, SGR when sgr.
+func (c *Core) Capture(pane string, lines int, sgr bool) (string, error) {
+	id, err := c.pane(pane)
+	if err != nil {
+		return "", err
+	}
+	return c.s.Capture(id, lines, sgr)
+}
+
+// Register makes name an external member whose relay messages go to deliver.
+func (c *Core) Register(name string, deliver func(hub.RelayMessage)) (func(), error) {
+	return c.s.RegisterMember(name, func(m session.Message) {
+		deliver(hub.RelayMessage{From: m.From, To: m.To, Text: m.Text, Kind: m.Kind, Thread: m.Thread})
+	})
+}
+
+// Subscribe returns the core's events in their wire form.
+func (c *Core) Subscribe() hub.Events {
+	return &events{c: c, sub: c.s.Subscribe(0)}
+}
+
+type events struct {
+	c   *Core
+	sub *session.Subscription
+}
+
+func (e *events) Ready() <-chan struct{} { return e.sub.Ready() }
+func (e *events) Close()                 { e.sub.Close() }
+
+// Next translates the pending events; output and status summaries are left out.
+func (e *events) Next() []proto.Event {
+	var out []proto.Event
+	for _, ev := range e.sub.Next() {
+		out = append(out, e.c.event(ev)...)
+	}
+	return out
+}
+
+// event is ev's wire form (none for events the socket does not carry). A delivery the
+// core made by itself from a pane (a relayed turn, an @relay command) is announced
+// first, at its first sighting, by a "relayed" event (see hub.Events) so the hub
+// records it; its phases then carry its reference like a Send's.
+func (c *Core) event(ev session.Event) []proto.Event {
+	switch ev := ev.(type) {
+	case session.MemberChanged:
+		return []proto.Event{{Kind: "member", Member: ev.Member.Name, State: ev.Member.State.String()}}
+	case session.Exit:
+		code := ev.Code
+		return []proto.Event{{Kind: "exit", Member: strconv.Itoa(ev.Pane), Code: &code}}
+	case session.Closed:
+		if ev.Done {
+			return nil
+		}
+		return []proto.Event{{Kind: "closed", Member: strconv.Itoa(ev.Pane)}}
+	case session.Alert:
+		return []proto.Event{{Kind: "alert", Member: strconv.Itoa(ev.Pane), Text: ev.Text}}
+	case session.Delivery:
+		en := ev.Entry
+		final := en.Phase.Final()
+		var out []proto.Event
+		ref := c.refs.event(en.Delivery, en.FromName, en.ToName, final)
+		if ref == "" && en.From != 0 {
+			ref = c.refs.own(en.Delivery, final)
+			kind := string(en.Kind)
+			if kind == "" {
+				kind = proto.KindMessage
+			}
+			out = append(out, proto.Event{Kind: "relayed", ID: ref, Member: en.ToName, Peer: en.FromName, State: kind, Text: en.Body})
+		}
+		return append(out, proto.Event{
+			Kind: "delivery", ID: ref, Member: en.ToName, Peer: en.FromName, Phase: en.Phase.String(), Text: en.Words,
+		})
+	case session.Notice:
+		return []proto.Event{{Kind: "notice", Text: ev.Entry.Note}}
+	}
+	return nil
+}

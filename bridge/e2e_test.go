@@ -1,0 +1,71 @@
+package bridge
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/store"
+)
+
+// A real session core (cat in a PTY) behind a real hub: a control client's SEND is
+// typed into the pane attributed to its sender, its phases reach the store under the
+// message id, and capture shows it on the pane's screen.
+func TestSendReachesAPane(t *testing.T) {
+	s, err := session.Start(session.Options{
+		Panes: []session.PaneSpec{{Name: "cat", Argv: []string{"sh", "-c", "printf 'ready> '; exec cat"}, Cols: 80, Rows: 10}},
+		Idle:  50 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	defer s.Stop()
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"))
+	require.NoError(t, err)
+	defer st.Close()
+	path := filepath.Join(t.TempDir(), "s.sock")
+	l, err := hub.Listen(path)
+	require.NoError(t, err)
+	h, err := hub.Start(hub.Config{Session: "e2e", Store: st, Core: New(s)}, l)
+	require.NoError(t, err)
+	defer h.Close()
+
+	c, err := client.DialControl(path)
+	require.NoError(t, err)
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(20 * time.Second))
+	res, err := c.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err)
+	require.Len(t, res.Members, 1)
+	assert.Equal(t, proto.Member{Number: 1, Name: "cat", Program: "sh", State: res.Members[0].State}, res.Members[0])
+
+	_, err = c.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	id, err := c.Send("ops", "1", "please rebase")
+	require.NoError(t, err)
+	for {
+		e, err := c.Read()
+		require.NoError(t, err)
+		if e.Type != proto.TypeEvent {
+			continue
+		}
+		ev, err := proto.DecodePayload[proto.Event](e)
+		require.NoError(t, err)
+		t.Logf("%+v", ev)
+		if ev.Kind == "delivery" && ev.ID == id && ev.Phase == "typed" {
+			break
+		}
+	}
+	r, err := c.Request(proto.TypeRead, proto.Read{ID: id})
+	require.NoError(t, err)
+	assert.NotZero(t, r.Message.Typed, "the phase reached the store")
+	res, err = c.Request(proto.TypeCapture, proto.Capture{Target: "cat"})
+	require.NoError(t, err)
+	assert.True(t, strings.Contains(*res.Screen, "ops:") && strings.Contains(*res.Screen, "please rebase"), "screen:\n%s", *res.Screen)
+}

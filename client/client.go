@@ -1,0 +1,301 @@
+// Package client is a synchronous client of the session socket for the agentmux
+// commands and for tests: one goroutine dials, says HELLO, writes requests and reads
+// until their answer, answering PINGs on the way. Frames that arrive meanwhile and
+// answer nothing (DELIVER, X_EVENT) are kept for Read. It imports proto and hub (for
+// the socket folder); it must not import ui, bubbletea or lipgloss.
+package client
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+)
+
+// Error is an ERROR, NACK or BUSY answer from the server.
+type Error struct {
+	Type    string // ERROR, NACK or BUSY
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return fmt.Sprintf("%s %s", e.Type, e.Code)
+	}
+	return e.Message
+}
+
+// Conn is one connection. It is not safe for concurrent use.
+type Conn struct {
+	nc      net.Conn
+	r       *bufio.Reader
+	buf     []byte
+	next    int
+	kept    []*proto.Envelope
+	Welcome proto.Welcome
+	// NoPong leaves PINGs to the caller (tests of the heartbeat).
+	NoPong bool
+}
+
+// DialRaw connects without a handshake.
+func DialRaw(path string) (*Conn, error) {
+	nc, err := net.DialTimeout("unix", path, 2*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("connect %s: %w", path, err)
+	}
+	return &Conn{nc: nc, r: bufio.NewReaderSize(nc, 64<<10)}, nil
+}
+
+// Dial connects and says HELLO; it returns once WELCOME came (or the ERROR instead).
+func Dial(path string, hello proto.Hello) (*Conn, error) {
+	c, err := DialRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.Write(proto.TypeHello, "", "", hello); err != nil {
+		c.nc.Close()
+		return nil, err
+	}
+	e, err := c.Read()
+	if err == nil && e.Type != proto.TypeWelcome {
+		err = answerErr(e)
+		if err == nil {
+			err = fmt.Errorf("expected WELCOME, got %s", e.Type)
+		}
+	}
+	if err == nil {
+		c.Welcome, err = proto.DecodePayload[proto.Welcome](e)
+	}
+	if err != nil {
+		c.nc.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// DialControl dials as a control client (the agentmux commands).
+func DialControl(path string) (*Conn, error) {
+	return Dial(path, proto.Hello{Agent: "agentmux", Role: proto.RoleControl})
+}
+
+// Close says BYE and closes.
+func (c *Conn) Close() error {
+	c.Write(proto.TypeBye, "", "", proto.Bye{})
+	return c.nc.Close()
+}
+
+// SetDeadline bounds every following read and write.
+func (c *Conn) SetDeadline(t time.Time) error { return c.nc.SetDeadline(t) }
+
+// Raw is the underlying connection (tests write bad bytes through it).
+func (c *Conn) Raw() net.Conn { return c.nc }
+
+// WriteEnvelope writes e as one frame.
+func (c *Conn) WriteEnvelope(e *proto.Envelope) error {
+	body, err := proto.Encode(e)
+	if err != nil {
+		return err
+	}
+	return proto.WriteFrame(c.nc, body)
+}
+
+// Write writes a new envelope of type typ to to/topic with payload p, and returns its id.
+func (c *Conn) Write(typ, to, topic string, p any) (string, error) {
+	c.next++
+	id := "c-" + strconv.Itoa(c.next)
+	e, err := proto.New(typ, id, time.Now().UnixMilli(), p)
+	if err != nil {
+		return "", err
+	}
+	e.To, e.Topic = to, topic
+	return id, c.WriteEnvelope(e)
+}
+
+// readFrame reads the next frame from the socket, answering PING unless NoPong.
+func (c *Conn) readFrame() (*proto.Envelope, error) {
+	for {
+		body, err := proto.ReadFrame(c.r, proto.DefaultMaxFrameBytes, c.buf)
+		if err != nil {
+			return nil, err
+		}
+		c.buf = body
+		e, err := proto.Decode(body)
+		if err != nil {
+			return nil, err
+		}
+		if e.Type == proto.TypePing && !c.NoPong {
+			p, _ := proto.DecodePayload[proto.Ping](e)
+			if _, err := c.Write(proto.TypePong, "", "", p); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return e, nil
+	}
+}
+
+// Read returns the next frame: first those kept while waiting for answers.
+func (c *Conn) Read() (*proto.Envelope, error) {
+	if len(c.kept) > 0 {
+		e := c.kept[0]
+		c.kept = c.kept[1:]
+		return e, nil
+	}
+	return c.readFrame()
+}
+
+// answerRef is where an answer names its request.
+type answerRef struct {
+	AckID string `json:"ack_id"`
+	Re    string `json:"re"`
+	Fatal bool   `json:"fatal"`
+}
+
+// answers reports whether e answers the request id: ACK, NACK and BUSY name it in
+// ack_id, X_RESULT and ERROR in re (a fatal ERROR answers whatever was asked), and SYNC
+// answers RESUME.
+func answers(e *proto.Envelope, id string) bool {
+	switch e.Type {
+	case proto.TypeAck, proto.TypeNack, proto.TypeBusy, proto.TypeResult, proto.TypeError:
+		p, _ := proto.DecodePayload[answerRef](e)
+		return p.AckID == id || p.Re == id || e.Type == proto.TypeError && p.Fatal
+	case proto.TypeSync:
+		return true
+	}
+	return false
+}
+
+// answerErr turns an ERROR, NACK or BUSY into an *Error (nil for other types).
+func answerErr(e *proto.Envelope) error {
+	switch e.Type {
+	case proto.TypeError:
+		p, _ := proto.DecodePayload[proto.Error](e)
+		return &Error{Type: e.Type, Code: p.Code, Message: p.Message}
+	case proto.TypeNack:
+		p, _ := proto.DecodePayload[proto.Nack](e)
+		return &Error{Type: e.Type, Code: p.Code, Message: p.Message}
+	case proto.TypeBusy:
+		p, _ := proto.DecodePayload[proto.Busy](e)
+		return &Error{Type: e.Type, Code: "BUSY", Message: fmt.Sprintf("busy: %d messages waiting; retry after %d ms", p.QueueDepth, p.RetryAfterMs)}
+	}
+	return nil
+}
+
+// Call writes a request and reads until its answer, keeping other frames for Read. An
+// ERROR, NACK or BUSY answer is returned as *Error with the envelope.
+func (c *Conn) Call(typ, to, topic string, p any) (*proto.Envelope, error) {
+	id, err := c.Write(typ, to, topic, p)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		e, err := c.readFrame()
+		if err != nil {
+			return nil, err
+		}
+		if !answers(e, id) {
+			c.kept = append(c.kept, e)
+			continue
+		}
+		return e, answerErr(e)
+	}
+}
+
+// Send sends body to to (a name, a pane number or "*"); from names the sender on a
+// control connection. It returns the stored message's id once the server queued it.
+func (c *Conn) Send(from, to string, body string) (string, error) {
+	c.next++
+	id := "c-" + strconv.Itoa(c.next)
+	e, err := proto.New(proto.TypeSend, id, time.Now().UnixMilli(), proto.Send{Kind: proto.KindMessage, Body: body})
+	if err != nil {
+		return "", err
+	}
+	e.From, e.To = from, to
+	if err := c.WriteEnvelope(e); err != nil {
+		return "", err
+	}
+	for {
+		a, err := c.readFrame()
+		if err != nil {
+			return "", err
+		}
+		if !answers(a, id) {
+			c.kept = append(c.kept, a)
+			continue
+		}
+		if err := answerErr(a); err != nil {
+			return "", err
+		}
+		p, err := proto.DecodePayload[proto.Ack](a)
+		return p.MessageID, err
+	}
+}
+
+// Request sends an extension request and returns its result.
+func (c *Conn) Request(typ string, p any) (*proto.Result, error) {
+	e, err := c.Call(typ, "", "", p)
+	if err != nil {
+		return nil, err
+	}
+	r, err := proto.DecodePayload[proto.Result](e)
+	return &r, err
+}
+
+// Ack acknowledges a DELIVER.
+func (c *Conn) Ack(d *proto.Envelope) error {
+	var seq int64
+	if d.Delivery != nil {
+		seq = d.Delivery.Seq
+	}
+	_, err := c.Write(proto.TypeAck, "", "", proto.Ack{AckID: d.ID, Seq: seq})
+	return err
+}
+
+// ErrNoSession means no session could be found to talk to.
+var ErrNoSession = errors.New("no running agentmux session")
+
+// Socket finds the socket to use: $AGENTMUX_SOCKET when session is "" and it is set;
+// else session's socket (session "" means $AGENTMUX_SESSION, else the only running
+// session).
+func Socket(session string) (string, error) {
+	if session == "" {
+		if s := os.Getenv("AGENTMUX_SOCKET"); s != "" {
+			return s, nil
+		}
+		session = os.Getenv("AGENTMUX_SESSION")
+	}
+	dir, err := hub.RuntimeDir()
+	if err != nil {
+		return "", err
+	}
+	if session != "" {
+		p := hub.SocketPath(dir, session)
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("no session %q (%s)", session, p)
+		}
+		return p, nil
+	}
+	ss, err := hub.Sessions(dir)
+	if err != nil {
+		return "", err
+	}
+	switch len(ss) {
+	case 0:
+		return "", ErrNoSession
+	case 1:
+		return ss[0].Socket, nil
+	}
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = s.Name
+	}
+	return "", fmt.Errorf("%d sessions are running (%s); name one with --session", len(ss), strings.Join(names, " "))
+}

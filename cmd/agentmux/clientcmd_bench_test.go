@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+)
+
+// BenchmarkSendCommand runs the built `agentmux send` against a live hub: the wall time
+// from exec to its `queued` line, process start included (p50 and p99 reported).
+func BenchmarkSendCommand(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "agentmux")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(b, err, "%s", out)
+	rt := b.TempDir()
+	b.Setenv("XDG_RUNTIME_DIR", rt)
+	dir, err := hub.RuntimeDir()
+	require.NoError(b, err)
+	name, l, err := hub.Claim(dir, "bench")
+	require.NoError(b, err)
+	st, err := store.Open(filepath.Join(b.TempDir(), "agentmux.db"))
+	require.NoError(b, err)
+	defer st.Close()
+	h, err := hub.Start(hub.Config{Session: name, Store: st, MaxQueue: 1 << 20}, l)
+	require.NoError(b, err)
+	defer h.Close()
+	// The recipient: a member that said HELLO and left. It stays a member; its
+	// messages are stored and wait for it.
+	bot, err := client.Dial(hub.SocketPath(dir, name), proto.Hello{Agent: "bot"})
+	require.NoError(b, err)
+	bot.Raw().Close()
+
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		c := exec.Command(bin, "send", "--session", name, "bot", "the tests pass; over to you")
+		c.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+rt)
+		out, err := c.Output()
+		lat = append(lat, time.Since(t0))
+		if err != nil || !strings.HasSuffix(string(out), " queued\n") {
+			b.Fatalf("%s %v", out, err)
+		}
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}

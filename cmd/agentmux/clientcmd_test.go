@@ -1,0 +1,218 @@
+// The session commands run in-process (run with their arguments) against a real hub on
+// a socket in a temp XDG_RUNTIME_DIR, with a protocol member "bot" to receive: output,
+// attribution, exit statuses for misuse (2) and failures (1), and session discovery.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+)
+
+// startSession serves a hub named name in the runtime dir; it returns the dir.
+func startSession(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := hub.RuntimeDir()
+	require.NoError(t, err)
+	got, l, err := hub.Claim(dir, name)
+	require.NoError(t, err)
+	st, err := store.Open(filepath.Join(t.TempDir(), "agentmux.db"))
+	require.NoError(t, err)
+	h, err := hub.Start(hub.Config{Session: got, Store: st}, l)
+	require.NoError(t, err)
+	t.Cleanup(func() { h.Close(); st.Close() })
+	return dir
+}
+
+func runCmd(t *testing.T, stdin string, args ...string) (int, string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	code, err := run(context.Background(), args, strings.NewReader(stdin), &out, io.Discard)
+	return code, out.String(), err
+}
+
+func TestClientCommands(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	t.Setenv("AGENTMUX_NAME", "")
+	dir := startSession(t, "proj")
+	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	require.NoError(t, err)
+	defer bot.Raw().Close()
+	bot.SetDeadline(time.Now().Add(5 * time.Second))
+
+	code, out, err := runCmd(t, "", "send", "bot", "hello", "there")
+	require.NoError(t, err)
+	require.Equal(t, 0, code)
+	id, status, _ := strings.Cut(strings.TrimSpace(out), " ")
+	assert.Equal(t, "queued", status)
+	d := next(t, bot)
+	assert.Equal(t, id, d.ID)
+	assert.Equal(t, "you", d.From)
+	assert.Equal(t, "hello there", body(t, d))
+
+	t.Setenv("AGENTMUX_NAME", "alice")
+	_, _, err = runCmd(t, "from stdin\n", "send", "--session", "proj", "bot", "-")
+	require.NoError(t, err)
+	d = next(t, bot)
+	assert.Equal(t, "alice", d.From)
+	assert.Equal(t, "from stdin", body(t, d))
+	_, out, err = runCmd(t, "", "send", "bot", "--from=carol", "--json", "--", "--not a flag")
+	require.NoError(t, err)
+	var sent map[string]string
+	require.NoError(t, json.Unmarshal([]byte(out), &sent))
+	assert.Equal(t, "queued", sent["status"])
+	d = next(t, bot)
+	assert.Equal(t, "carol", d.From)
+	assert.Equal(t, "--not a flag", body(t, d))
+
+	_, out, err = runCmd(t, "", "ls")
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^#\s+NAME\s+PROGRAM\s+STATE\s+GROUP\s+WAITING\n-\s+bot\s+script\s+connected\s+-\s+0$`, strings.TrimSpace(out))
+	_, out, err = runCmd(t, "", "ls", "--json")
+	require.NoError(t, err)
+	var ms []proto.Member
+	require.NoError(t, json.Unmarshal([]byte(out), &ms))
+	require.Len(t, ms, 1)
+	assert.True(t, ms[0].Client)
+
+	_, out, err = runCmd(t, "", "history", "--member", "bot", "--since", "1h", "--limit", "2")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2)
+	assert.Contains(t, lines[0], "alice → bot  confirmed  from stdin")
+	assert.Contains(t, lines[1], "carol → bot")
+	_, out, err = runCmd(t, "", "read", id)
+	require.NoError(t, err)
+	assert.Contains(t, out, "from:   you\n")
+	assert.Contains(t, out, "to:     bot (confirmed)\n")
+	assert.True(t, strings.HasSuffix(out, "\nhello there\n"))
+
+	_, out, err = runCmd(t, "", "sessions")
+	require.NoError(t, err)
+	assert.Equal(t, "proj\t"+hub.SocketPath(dir, "proj")+"\n", out)
+
+	// Without a core, pane commands fail with the hub's reason.
+	code, _, err = runCmd(t, "", "hold", "1")
+	assert.Equal(t, 1, code)
+	assert.EqualError(t, err, "hold: this session has no panes")
+}
+
+func TestClientCommandErrors(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	for _, args := range [][]string{
+		{"send", "bot"}, {"send", "bot", "   "}, {"send", "--lines", "3", "bot", "x"}, {"ls", "extra"},
+		{"link", "a"}, {"capture", "1", "--lines", "-1"}, {"history", "--since", "yesterday"}, {"read"}, {"ls", "--json=1"},
+		{"history", "--limit"},
+	} {
+		code, _, err := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.ErrorIs(t, err, errUsage, "%v", args)
+	}
+	code, _, err := runCmd(t, "", "ls")
+	assert.Equal(t, 1, code)
+	assert.ErrorIs(t, err, client.ErrNoSession)
+
+	startSession(t, "one")
+	startSession(t, "two")
+	code, _, err = runCmd(t, "", "ls")
+	assert.Equal(t, 1, code)
+	assert.EqualError(t, err, "2 sessions are running (one two); name one with --session")
+	code, _, err = runCmd(t, "", "send", "--session", "one", "nobody", "hi")
+	assert.Equal(t, 1, code)
+	assert.EqualError(t, err, `send to nobody: no member "nobody"`)
+	code, _, err = runCmd(t, "", "ls", "--session", "three")
+	assert.Equal(t, 1, code)
+	assert.ErrorContains(t, err, `no session "three"`)
+	// The session flag may stand before the command too.
+	code, _, err = runCmd(t, "", "--session", "three", "ls")
+	assert.Equal(t, 1, code)
+	assert.ErrorContains(t, err, `no session "three"`)
+	code, out, err := runCmd(t, "", "--session=one", "--json", "ls")
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "[]\n", out)
+}
+
+func TestClientInvocation(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		cmd  string
+		rest []string
+	}{
+		{[]string{"ls"}, "ls", nil},
+		{[]string{"--session", "s", "send", "bob", "hi"}, "send", []string{"--session", "s", "bob", "hi"}},
+		{[]string{"--json", "--session=s", "ls", "-x"}, "ls", []string{"--json", "--session=s", "-x"}},
+		{[]string{"--session", "s", "bash", "ls"}, "", nil},
+		{[]string{"--link", "ls"}, "", nil},
+		{[]string{"--session"}, "", nil},
+	} {
+		cmd, rest, ok := clientInvocation(c.args)
+		assert.Equal(t, c.cmd != "", ok, "%v", c.args)
+		assert.Equal(t, c.cmd, cmd, "%v", c.args)
+		if ok {
+			assert.Equal(t, c.rest, rest, "%v", c.args)
+		}
+	}
+}
+
+func TestEventsCommand(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_SOCKET", "")
+	t.Setenv("AGENTMUX_SESSION", "ev")
+	dir := startSession(t, "ev")
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		code, _ := run(ctx, []string{"events"}, strings.NewReader(""), pw, io.Discard)
+		pw.Close()
+		done <- code
+	}()
+	dec := json.NewDecoder(pr)
+	var ev proto.Event
+	require.NoError(t, dec.Decode(&ev))
+	assert.Equal(t, "subscribed", ev.Kind)
+	bot, err := client.Dial(hub.SocketPath(dir, "ev"), proto.Hello{Agent: "bot"})
+	require.NoError(t, err)
+	defer bot.Raw().Close()
+	require.NoError(t, dec.Decode(&ev))
+	assert.Equal(t, proto.Event{TS: ev.TS, Kind: "member", Member: "bot", State: "connected", Session: "ev"}, ev)
+	cancel()
+	go io.Copy(io.Discard, pr)
+	assert.Equal(t, 0, <-done)
+}
+
+func next(t *testing.T, c *client.Conn) *proto.Envelope {
+	t.Helper()
+	e, err := c.Read()
+	require.NoError(t, err)
+	require.Equal(t, proto.TypeDeliver, e.Type)
+	require.NoError(t, c.Ack(e))
+	_, err = c.Request(proto.TypeList, struct{}{}) // the hub has the ACK
+	require.NoError(t, err)
+	return e
+}
+
+func body(t *testing.T, e *proto.Envelope) string {
+	t.Helper()
+	p, err := proto.DecodePayload[proto.Send](e)
+	require.NoError(t, err)
+	return p.Body
+}

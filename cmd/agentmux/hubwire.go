@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/store"
+)
+
+// sessionSocket is a running session's socket side: its name and socket, claimed
+// before the panes start (their environment names it), then served by a hub once the
+// session core exists.
+type sessionSocket struct {
+	Name, Socket string
+	l            *net.UnixListener
+	store        *store.Store
+	hub          *hub.Hub
+}
+
+// claimSession claims the session name (--session, else the base name of the working
+// directory; -2, -3… while live sessions hold it) and its socket, and opens the store.
+// Clients that connect before Serve wait in the socket's backlog.
+func claimSession(name string) (*sessionSocket, error) {
+	if name == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("session name: %w", err)
+		}
+		name = filepath.Base(wd)
+	}
+	dir, err := hub.RuntimeDir()
+	if err != nil {
+		return nil, err
+	}
+	got, l, err := hub.Claim(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	path, err := store.DefaultPath()
+	if err == nil {
+		var st *store.Store
+		if st, err = store.Open(path); err == nil {
+			return &sessionSocket{Name: got, Socket: hub.SocketPath(dir, got), l: l, store: st}, nil
+		}
+	}
+	l.Close()
+	return nil, err
+}
+
+// Env is what every pane's program gets so that `agentmux send` from inside it reaches
+// this session (AGENTMUX_PANE and AGENTMUX_NAME are the pane's own).
+func (s *sessionSocket) Env() []string {
+	return []string{"AGENTMUX_SESSION=" + s.Name, "AGENTMUX_SOCKET=" + s.Socket}
+}
+
+// Serve starts the hub on the claimed socket with core (nil: protocol clients only).
+func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
+	if s.hub != nil {
+		return errors.New("session socket served twice")
+	}
+	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger}, s.l)
+	if err != nil {
+		return err
+	}
+	s.hub = h
+	if logger != nil {
+		logger.Info("session socket", "session", s.Name, "socket", s.Socket)
+	}
+	return nil
+}
+
+// Close stops the hub (BYE to every client), removes the socket and closes the store.
+func (s *sessionSocket) Close() error {
+	if s.hub != nil {
+		s.hub.Close()
+	} else {
+		s.l.Close()
+	}
+	return s.store.Close()
+}

@@ -1,0 +1,54 @@
+package hub
+
+import "github.com/agentmux/agentmux/proto"
+
+// Core is what the hub needs of the session core (the panes and the relay). Every method
+// is safe to call from any goroutine and does not block for long; the hub calls them
+// from its loop. A hub without a core (nil) serves protocol clients only.
+type Core interface {
+	// Members lists the panes (Client false), numbered, with state, group and waiting.
+	Members() []proto.Member
+	// Send types text into the pane named or numbered to, attributed to from, like any
+	// delivery (idle-gated, never over a person's draft, budget-limited). It returns a
+	// reference that the core's delivery events carry in Event.ID ("" when it has none).
+	Send(from, to, text string) (ref string, err error)
+	// Link, Unlink, Hold and Release act on panes named or numbered.
+	Link(a, b string) error
+	Unlink(a string) error
+	Hold(a string) error
+	Release(a string) error
+	// Capture returns the pane's screen, plus lines of history above it, as text (with
+	// SGR escapes when sgr).
+	Capture(pane string, lines int, sgr bool) (string, error)
+	// Register makes name a member that is not a pane, so that a pane's @relay:name or
+	// broadcast is handed to deliver (which never blocks: call it from the core's loop).
+	// It fails when a pane (or another member) has the name; the func it returns
+	// forgets the name.
+	Register(name string, deliver func(RelayMessage)) (unregister func(), err error)
+	// Subscribe returns the core's events.
+	Subscribe() Events
+}
+
+// Events is a stream of core events in the eventbox style: Ready receives when events
+// are pending and is closed when the stream ends; Next takes them all, in order.
+// Delivery phases are events of Kind "delivery" with ID the ref Send returned, Member
+// the pane's name and Phase one of typed, submitted, confirmed, failed, dropped. A
+// delivery the core queued by itself (a pane's relayed turn or @relay command) comes
+// first as an event of Kind "relayed": ID a reference of its own (its phases carry it
+// then), Member the pane it is for, Peer the sending pane, State the payload's kind and
+// Text the whole body. The hub records it and does not pass it on.
+type Events interface {
+	Ready() <-chan struct{}
+	Next() []proto.Event
+	Close()
+}
+
+// RelayMessage is a message the core routes to a member that is not a pane: a pane's
+// @relay:NAME line or its broadcast.
+type RelayMessage struct {
+	From string
+	To   string
+	Text string
+	// Kind is the payload's kind (message when ""), Thread its thread.
+	Kind, Thread string
+}

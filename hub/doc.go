@@ -1,0 +1,27 @@
+// Package hub owns the session socket: it listens on $XDG_RUNTIME_DIR/agentmux/NAME.sock,
+// speaks relay protocol v1 (package proto) with every client, keeps the protocol
+// clients that are members, routes messages between them and the panes of the session
+// core, writes every message to the store before it is queued, and serves the agentmux
+// extensions (list, capture, history, read, link, events).
+//
+// Event flow (one goroutine, the loop, owns every piece of mutable state):
+//
+//	accept ──► connOpened ─┐
+//	reader per conn: ReadFrame (deadline 2×heartbeat) → Decode ─► frameIn / connEnded ─┐
+//	core sink (Hub.Relay, never blocks) ─► inbox ─┐                                   │
+//	core events (Core.Subscribe) ─────────────────┤                                   │
+//	                                              ▼                                   ▼
+//	      ┌──────────────────────────── loop (state) ──────────────────────────────┐
+//	      │ HELLO/RESUME → members; SEND → store.Insert → member queues / Core.Send │
+//	      │ ACK → store.Mark; window (max_inflight) → pump; X_* → core / store       │
+//	      └──────────────────────────────────────────────────────────────────────────┘
+//	                                              │ framed bytes, non-blocking
+//	                                              ▼
+//	writer per conn: out (bounded: full = the peer does not read → dropped) → socket;
+//	PING when nothing was written for a heartbeat; write deadline 2×heartbeat
+//
+// Bad input (garbage, oversize frames, non-object JSON, wrong v, missing fields) gets
+// ERROR on that connection, which then closes; nothing is shared between connections
+// but the loop, which never blocks on one. The hub imports proto and store; it must not
+// import ui, bubbletea or lipgloss, and reaches the panes only through Core.
+package hub

@@ -1,0 +1,135 @@
+package hub
+
+import (
+	"errors"
+
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+)
+
+// errNoCore answers pane requests of a hub without a core.
+var errNoCore = errors.New("this session has no panes")
+
+// ext answers the agentmux extension requests with X_RESULT or a non-fatal ERROR.
+func (s *state) ext(cs *connState, e *proto.Envelope) {
+	s.flush() // the store answers with every phase recorded so far
+	res := proto.Result{Re: e.ID}
+	var err error
+	core := s.cfg.Core
+	switch e.Type {
+	case proto.TypeList:
+		res.Members = s.list()
+	case proto.TypeEvents:
+		cs.events = true
+	case proto.TypeCapture:
+		var p proto.Capture
+		if p, err = proto.DecodePayload[proto.Capture](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		if core == nil {
+			err = errNoCore
+			break
+		}
+		var screen string
+		if screen, err = core.Capture(p.Target, p.Lines, p.SGR); err == nil {
+			res.Screen = &screen
+		}
+	case proto.TypeHistory:
+		var p proto.History
+		if p, err = proto.DecodePayload[proto.History](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		var ms []store.Message
+		ms, err = s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: p.Member, SinceMs: p.SinceMs, Limit: p.Limit})
+		res.Messages = make([]proto.Message, len(ms))
+		for i, m := range ms {
+			res.Messages[i] = wireMessage(m)
+		}
+	case proto.TypeRead:
+		var p proto.Read
+		if p, err = proto.DecodePayload[proto.Read](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		var ms []store.Message
+		if ms, err = s.cfg.Store.Get(p.ID); err == nil {
+			res.Messages = make([]proto.Message, len(ms))
+			for i, m := range ms {
+				res.Messages[i] = wireMessage(m)
+			}
+			res.Message = &res.Messages[0]
+		}
+	default: // link, unlink, hold, release
+		var p proto.Target
+		if p, err = proto.DecodePayload[proto.Target](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		if core == nil {
+			err = errNoCore
+			break
+		}
+		switch e.Type {
+		case proto.TypeLink:
+			if p.B == "" {
+				s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
+				return
+			}
+			err = core.Link(p.A, p.B)
+		case proto.TypeUnlink:
+			err = core.Unlink(p.A)
+		case proto.TypeHold:
+			err = core.Hold(p.A)
+		case proto.TypeRelease:
+			err = core.Release(p.A)
+		}
+	}
+	if err != nil {
+		code := proto.CodeInternal
+		if errors.Is(err, store.ErrNotFound) {
+			code = proto.CodeNotFound
+		} else if errors.Is(err, errNoCore) || e.Type != proto.TypeHistory {
+			code = proto.CodeBadRequest
+		}
+		s.fail(cs, code, err.Error(), e.ID)
+		return
+	}
+	s.reply(cs, proto.TypeResult, res)
+	if e.Type == proto.TypeEvents {
+		// The stream's first event: a script knows from here on nothing is missed.
+		s.eventTo(cs, proto.Event{Kind: "subscribed"})
+	}
+}
+
+// list is the panes, then the client members (connected or away), by name.
+func (s *state) list() []proto.Member {
+	out := s.panes()
+	for _, m := range s.sortedMembers() {
+		st := "connected"
+		if m.cs == nil {
+			st = "away"
+		}
+		prog := m.program
+		if prog == "" {
+			prog = "client"
+		}
+		out = append(out, proto.Member{Name: m.name, Program: prog, State: st, Waiting: m.depth(), Client: true})
+	}
+	if out == nil {
+		out = []proto.Member{}
+	}
+	return out
+}
+
+func wireMessage(m store.Message) proto.Message {
+	w := proto.Message{
+		ID: m.ID, Session: m.Session, From: m.From, To: m.To, Topic: m.Topic, Kind: m.Kind, Body: m.Body, Seq: m.Seq,
+		Queued: m.Queued, Typed: m.Typed, Submitted: m.Submitted, Confirmed: m.Confirmed, Failed: m.Failed, Dropped: m.Dropped,
+	}
+	if m.Data != "" {
+		w.Data = []byte(m.Data)
+	}
+	return w
+}

@@ -1,0 +1,276 @@
+package hub
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+)
+
+// Defaults of Config.
+const (
+	DefaultHeartbeat   = 5 * time.Second
+	DefaultMaxInflight = 256
+	DefaultMaxQueue    = 1024
+	DefaultOutQueue    = 1024
+	DefaultOutBytes    = 16 << 20
+	DefaultMaxConns    = 4096
+	DefaultCutChars    = 4000
+	pruneEvery         = time.Hour
+)
+
+// Config configures a Hub. Zero values take the defaults.
+type Config struct {
+	// Session is the session's name (Claim chose it); it names the session in the
+	// store and in every session_id.
+	Session string
+	// Store holds every message; required.
+	Store *store.Store
+	// Core is the panes and the relay; nil serves protocol clients only.
+	Core Core
+	// MaxFrameBytes is the largest frame read (1 MiB).
+	MaxFrameBytes int
+	// Heartbeat is the PING interval when a connection is quiet; a connection that
+	// sends nothing for twice it is dead (5 s).
+	Heartbeat time.Duration
+	// MaxQueue bounds the messages waiting for one client member (sent and unacked,
+	// or not yet sent): a SEND to a member whose queue is full gets BUSY.
+	MaxQueue int
+	// OutQueue bounds the frames waiting to be written to one connection: a client
+	// that lets it fill (it does not read) is disconnected.
+	OutQueue int
+	// OutBytes bounds the bytes waiting to be written to one connection, as OutQueue
+	// bounds the frames (16 MiB, at least 2 × MaxFrameBytes).
+	OutBytes int
+	// MaxConns bounds the open connections; more are refused with ERROR.
+	MaxConns int
+	// Retention is how long messages are kept (store.DefaultRetention).
+	Retention time.Duration
+	// CutChars is the longest text typed into a pane; a longer message is cut and ends
+	// with a line naming `agentmux read ID` (4000).
+	CutChars int
+	// Now is the clock for timestamps (time.Now).
+	Now func() time.Time
+	// Logger logs connections and failures (discarded when nil).
+	Logger *slog.Logger
+}
+
+func (c *Config) defaults() error {
+	if c.Session == "" {
+		return errors.New("hub: no session name")
+	}
+	if c.Store == nil {
+		return errors.New("hub: no store")
+	}
+	if c.MaxFrameBytes <= 0 {
+		c.MaxFrameBytes = proto.DefaultMaxFrameBytes
+	}
+	if c.Heartbeat <= 0 {
+		c.Heartbeat = DefaultHeartbeat
+	}
+	if c.MaxQueue <= 0 {
+		c.MaxQueue = DefaultMaxQueue
+	}
+	if c.OutQueue <= 0 {
+		c.OutQueue = DefaultOutQueue
+	}
+	if c.OutBytes <= 0 {
+		c.OutBytes = DefaultOutBytes
+	}
+	if c.OutBytes < 2*c.MaxFrameBytes {
+		c.OutBytes = 2 * c.MaxFrameBytes
+	}
+	if c.MaxConns <= 0 {
+		c.MaxConns = DefaultMaxConns
+	}
+	if c.Retention <= 0 {
+		c.Retention = store.DefaultRetention
+	}
+	if c.CutChars <= 0 {
+		c.CutChars = DefaultCutChars
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return nil
+}
+
+// Hub serves one session on its socket. Its loop goroutine owns all mutable state
+// (connections, members, streams, queues); connections' reader goroutines and the core's
+// sink only post to it.
+type Hub struct {
+	cfg  Config
+	l    net.Listener
+	in   chan any
+	quit chan struct{} // closed by Close
+	done chan struct{} // closed when the loop has ended
+	wg   sync.WaitGroup
+
+	// inbox holds relay messages from the core's sink, which must never block.
+	inboxMu    sync.Mutex
+	inbox      []RelayMessage
+	inboxReady chan struct{} // capacity 1
+
+	closeOnce sync.Once
+	st        *state // the loop's
+}
+
+// Start serves cfg's session on l until Close.
+func Start(cfg Config, l net.Listener) (*Hub, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	h := &Hub{
+		cfg:        cfg,
+		l:          l,
+		in:         make(chan any, 256),
+		quit:       make(chan struct{}),
+		done:       make(chan struct{}),
+		inboxReady: make(chan struct{}, 1),
+	}
+	h.st = newState(h)
+	h.wg.Add(2)
+	go h.accept()
+	go h.loop()
+	return h, nil
+}
+
+// Session is the session's name.
+func (h *Hub) Session() string { return h.cfg.Session }
+
+// Close stops accepting, says BYE to every connection, and waits for every goroutine
+// of the hub to end.
+func (h *Hub) Close() error {
+	h.closeOnce.Do(func() {
+		close(h.quit)
+		h.l.Close()
+	})
+	h.wg.Wait()
+	return nil
+}
+
+// Relay hands the hub a message the core routes to a member that is not a pane. It
+// never blocks: it is the sink the hub gives Core.Register.
+func (h *Hub) Relay(m RelayMessage) {
+	h.inboxMu.Lock()
+	h.inbox = append(h.inbox, m)
+	h.inboxMu.Unlock()
+	select {
+	case h.inboxReady <- struct{}{}:
+	default:
+	}
+}
+
+func (h *Hub) takeInbox() []RelayMessage {
+	h.inboxMu.Lock()
+	defer h.inboxMu.Unlock()
+	ms := h.inbox
+	h.inbox = nil
+	return ms
+}
+
+// post hands ev to the loop; false once the hub has stopped.
+func (h *Hub) post(ev any) bool {
+	select {
+	case h.in <- ev:
+		return true
+	case <-h.done:
+		return false
+	}
+}
+
+type connOpened struct{ c *conn }
+
+func (h *Hub) accept() {
+	defer h.wg.Done()
+	for id := 1; ; id++ {
+		nc, err := h.l.Accept()
+		if err != nil {
+			select {
+			case <-h.quit:
+				return
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			h.cfg.Logger.Error("accept", "err", err)
+			return
+		}
+		c := &conn{id: id, nc: nc, out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
+		if !h.post(connOpened{c}) {
+			nc.Close()
+			return
+		}
+		h.wg.Add(2)
+		go func() { defer h.wg.Done(); h.read(c) }()
+		go func() { defer h.wg.Done(); h.write(c) }()
+	}
+}
+
+func (h *Hub) loop() {
+	defer h.wg.Done()
+	defer close(h.done)
+	s := h.st
+	var coreReady <-chan struct{}
+	if h.cfg.Core != nil {
+		s.events = h.cfg.Core.Subscribe()
+		coreReady = s.events.Ready()
+		defer s.events.Close()
+	}
+	s.prune()
+	s.resumePanes()
+	prune := time.NewTimer(pruneEvery)
+	defer prune.Stop()
+	for {
+		select {
+		case ev := <-h.in:
+			s.handle(ev)
+		case <-h.inboxReady:
+			s.commit()
+			for _, m := range h.takeInbox() {
+				s.relayIn(m)
+			}
+		case _, ok := <-coreReady:
+			if !ok {
+				coreReady = nil
+				continue
+			}
+			s.commit()
+			for _, e := range s.events.Next() {
+				s.coreEvent(e)
+			}
+		case <-prune.C:
+			s.commit()
+			s.prune()
+			prune.Reset(pruneEvery)
+		case <-h.quit:
+			s.commit()
+			s.flush()
+			s.shutdown()
+			return
+		}
+		if len(h.in) == 0 {
+			s.commit()
+			s.flush()
+		}
+	}
+}
+
+// newID returns a message id: time-ordered hex ms, then random bits.
+func newID(now time.Time) string {
+	var r [5]byte
+	_, _ = rand.Read(r[:])
+	return fmt.Sprintf("m%011x%s", now.UnixMilli(), hex.EncodeToString(r[:]))
+}

@@ -1,0 +1,388 @@
+// Tests of the hub through a real Unix socket in a temp folder, with a real store and a
+// fake core (fake_test.go). Every wait is a blocking read of the next frame under a
+// deadline (5 s: a hang fails, it never sleeps): the order of frames on one connection
+// is the synchronisation. Heartbeats use intervals of tens of ms, set in Config.
+package hub_test
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+)
+
+type env struct {
+	t      testing.TB
+	h      *hub.Hub
+	path   string
+	dbPath string
+	st     *store.Store
+	core   *fakeCore
+}
+
+// start serves a session "test" with a fresh store (or dbPath's), core may be nil.
+func start(t testing.TB, core *fakeCore, dbPath string, mod func(*hub.Config)) *env {
+	t.Helper()
+	dir := t.TempDir()
+	if dbPath == "" {
+		dbPath = filepath.Join(dir, "agentmux.db")
+	}
+	st, err := store.Open(dbPath)
+	require.NoError(t, err)
+	path := filepath.Join(dir, "test.sock")
+	l, err := hub.Listen(path)
+	require.NoError(t, err)
+	cfg := hub.Config{Session: "test", Store: st}
+	if core != nil {
+		cfg.Core = core
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	h, err := hub.Start(cfg, l)
+	require.NoError(t, err)
+	e := &env{t: t, h: h, path: path, dbPath: dbPath, st: st, core: core}
+	t.Cleanup(func() {
+		h.Close()
+		st.Close()
+	})
+	return e
+}
+
+// deadline bounds the next reads and writes on c (next and stillWorks renew it): a
+// hang fails the test instead of the test run.
+func deadline(c *client.Conn) *client.Conn {
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	return c
+}
+
+func (e *env) member(name string, maxInflight int) *client.Conn {
+	e.t.Helper()
+	c, err := client.Dial(e.path, proto.Hello{Agent: name, Capabilities: proto.Capabilities{Ack: true, Resume: true, MaxInflight: maxInflight}})
+	require.NoError(e.t, err)
+	e.t.Cleanup(func() { c.Raw().Close() })
+	return deadline(c)
+}
+
+func (e *env) control() *client.Conn {
+	e.t.Helper()
+	c, err := client.DialControl(e.path)
+	require.NoError(e.t, err)
+	e.t.Cleanup(func() { c.Raw().Close() })
+	return deadline(c)
+}
+
+func next(t *testing.T, c *client.Conn, typ string) *proto.Envelope {
+	t.Helper()
+	e, err := deadline(c).Read()
+	require.NoError(t, err)
+	require.Equal(t, typ, e.Type, "payload %s", e.Payload)
+	return e
+}
+
+func payload[T any](t *testing.T, e *proto.Envelope) T {
+	t.Helper()
+	p, err := proto.DecodePayload[T](e)
+	require.NoError(t, err)
+	return p
+}
+
+// expectClosed reads until the server closes the connection, returning the ERROR it
+// sent first (nil when none).
+func expectClosed(t *testing.T, c *client.Conn) *proto.Error {
+	t.Helper()
+	var last *proto.Error
+	for {
+		e, err := c.Read()
+		if err != nil {
+			require.True(t, errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrUnexpectedEOF) || isReset(err), "want close, got %v", err)
+			return last
+		}
+		if e.Type == proto.TypeError {
+			p := payload[proto.Error](t, e)
+			last = &p
+		}
+	}
+}
+
+func isReset(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && !op.Timeout()
+}
+
+func TestHandshakeAgentRelayClient(t *testing.T) {
+	e := start(t, nil, "", nil)
+	c, err := client.DialRaw(e.path)
+	require.NoError(t, err)
+	defer c.Raw().Close()
+	deadline(c)
+	// Byte for byte what agent-relay 1.0.7 writes: extra HELLO fields, no waiting.
+	hello := `{"v":1,"type":"HELLO","id":"0b6c","ts":1734440000000,"payload":{"agent":"claude-1","cli":"claude","program":"claude","model":"opus","task":"review","workingDirectory":"/w","capabilities":{"ack":true,"resume":true,"max_inflight":256,"supports_topics":true}}}`
+	require.NoError(t, proto.WriteFrame(c.Raw(), []byte(hello)))
+	w := payload[proto.Welcome](t, next(t, c, proto.TypeWelcome))
+	assert.Equal(t, "test/claude-1", w.SessionID)
+	assert.NotEmpty(t, w.ResumeToken)
+	assert.Equal(t, proto.DefaultMaxFrameBytes, w.Server.MaxFrameBytes)
+	assert.Equal(t, int64(5000), w.Server.HeartbeatMs)
+	assert.Equal(t, 1, w.Server.Extensions["agentmux"])
+
+	// Types agent-relay sends that we do not implement: ERROR, and the connection lives.
+	_, err = c.Write("LOG", "", "", map[string]any{"data": "x"})
+	require.NoError(t, err)
+	er := payload[proto.Error](t, next(t, c, proto.TypeError))
+	assert.Equal(t, proto.CodeUnknownType, er.Code)
+	assert.False(t, er.Fatal)
+	_, err = c.Write(proto.TypePing, "", "", proto.Ping{Nonce: "n1"})
+	require.NoError(t, err)
+	assert.Equal(t, "n1", payload[proto.Ping](t, next(t, c, proto.TypePong)).Nonce)
+}
+
+func TestNamesAreUnique(t *testing.T) {
+	e := start(t, newFakeCore("alice"), "", nil)
+	e.member("bot", 0)
+	for _, name := range []string{"bot", "alice"} {
+		c, err := client.Dial(e.path, proto.Hello{Agent: name})
+		var ce *client.Error
+		require.ErrorAs(t, err, &ce, name)
+		assert.Equal(t, proto.CodeNameTaken, ce.Code)
+		if c != nil {
+			c.Raw().Close()
+		}
+	}
+	assert.True(t, e.core.isRegistered("bot"))
+}
+
+func TestSendDeliverInOrderAndAck(t *testing.T) {
+	e := start(t, nil, "", nil)
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 0)
+	const n = 200
+	ids := make([]string, n)
+	for i := range n {
+		// from is the server's: a member cannot pose as another.
+		env, err := proto.New(proto.TypeSend, fmt.Sprint("s", i), 1, proto.Send{Body: fmt.Sprint("msg ", i)})
+		require.NoError(t, err)
+		env.To, env.Topic, env.From = "bob", "chat", "mallory"
+		require.NoError(t, alice.WriteEnvelope(env))
+		ack := payload[proto.Ack](t, next(t, alice, proto.TypeAck))
+		assert.Equal(t, fmt.Sprint("s", i), ack.AckID)
+		ids[i] = ack.MessageID
+	}
+	for i := range n {
+		d := next(t, bob, proto.TypeDeliver)
+		assert.Equal(t, ids[i], d.ID)
+		assert.Equal(t, "alice", d.From)
+		assert.Equal(t, "chat", d.Topic)
+		assert.Equal(t, int64(i+1), d.Delivery.Seq)
+		assert.Equal(t, "test/bob", d.Delivery.SessionID)
+		assert.Equal(t, fmt.Sprint("msg ", i), payload[proto.Send](t, d).Body)
+		require.NoError(t, bob.Ack(d))
+	}
+	// Confirmed in the store once acknowledged: read it through the protocol.
+	ctl := e.control()
+	var last *proto.Result
+	// The ACKs precede this request on bob's connection, but not on ctl's: wait for
+	// bob's last ACK to be processed by asking bob's own connection something first.
+	_, err := bob.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err)
+	last, err = ctl.Request(proto.TypeRead, proto.Read{ID: ids[n-1]})
+	require.NoError(t, err)
+	assert.NotZero(t, last.Message.Confirmed)
+	assert.Equal(t, "alice", last.Message.From)
+}
+
+func TestRedeliveryAfterReconnect(t *testing.T) {
+	e := start(t, nil, "", nil)
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 0)
+	tok := bob.Welcome.ResumeToken
+	id1, err := alice.Send("", "bob", "one")
+	require.NoError(t, err)
+	d := next(t, bob, proto.TypeDeliver)
+	require.Equal(t, id1, d.ID)
+	ctl := e.control()
+	_, err = ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	bob.Raw().Close() // gone without ACK
+
+	// A message while bob is away is stored and waits; bob comes back with its token.
+	for {
+		x := next(t, ctl, proto.TypeEvent)
+		if p := payload[proto.Event](t, x); p.Kind == "member" && p.Member == "bob" && p.State == "disconnected" {
+			break
+		}
+	}
+	id2, err := alice.Send("", "bob", "two")
+	require.NoError(t, err)
+	bob2, err := client.Dial(e.path, proto.Hello{Agent: "bob", Session: &proto.HelloSession{ResumeToken: tok}})
+	require.NoError(t, err)
+	defer bob2.Raw().Close()
+	deadline(bob2)
+	d1 := next(t, bob2, proto.TypeDeliver)
+	d2 := next(t, bob2, proto.TypeDeliver)
+	assert.Equal(t, []string{id1, id2}, []string{d1.ID, d2.ID}, "the unacked one again, same id, then the new one")
+	assert.Equal(t, []int64{1, 2}, []int64{d1.Delivery.Seq, d2.Delivery.Seq})
+}
+
+func TestResumeSyncReplay(t *testing.T) {
+	e := start(t, nil, "", nil)
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 0)
+	var ids []string
+	for i := 1; i <= 3; i++ {
+		id, err := alice.Send("", "bob", fmt.Sprint("m", i))
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	for i := 1; i <= 3; i++ {
+		d := next(t, bob, proto.TypeDeliver)
+		if i <= 2 {
+			require.NoError(t, bob.Ack(d))
+		}
+	}
+	_, err := bob.Request(proto.TypeList, struct{}{}) // the ACKs are in
+	require.NoError(t, err)
+	bob.Raw().Close()
+	id4, err := alice.Send("", "bob", "m4")
+	require.NoError(t, err)
+
+	// RESUME as the first frame: it had seq 3 (unacked), so only 4 is replayed.
+	c, err := client.DialRaw(e.path)
+	require.NoError(t, err)
+	defer c.Raw().Close()
+	deadline(c)
+	_, err = c.Write(proto.TypeResume, "", "", proto.Resume{SessionID: "test/bob", Agent: "bob", Streams: map[string]proto.StreamPos{"": {LastSeq: 3}}})
+	require.NoError(t, err)
+	next(t, c, proto.TypeWelcome)
+	sync := payload[proto.Sync](t, next(t, c, proto.TypeSync))
+	assert.Equal(t, "test/bob", sync.SessionID)
+	assert.Equal(t, []proto.SyncStream{{Topic: "", Peer: "*", LastSeq: 3, ServerLastSeq: 4}}, sync.Streams)
+	assert.Equal(t, 1, sync.Replay)
+	d := next(t, c, proto.TypeDeliver)
+	assert.Equal(t, id4, d.ID)
+	assert.Equal(t, int64(4), d.Delivery.Seq)
+	r, err := deadline(c).Request(proto.TypeRead, proto.Read{ID: ids[2]})
+	require.NoError(t, err)
+	assert.NotZero(t, r.Message.Confirmed, "seq 3 ≤ last_seq counts as received")
+}
+
+func TestResumeStale(t *testing.T) {
+	e := start(t, nil, "", nil)
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 0)
+	for range 3 {
+		_, err := alice.Send("", "bob", "x")
+		require.NoError(t, err)
+	}
+	bob.Raw().Close()
+	_, err := e.st.Prune(time.Now().Add(time.Hour).UnixMilli()) // retention passed them all
+	require.NoError(t, err)
+	c, err := client.DialRaw(e.path)
+	require.NoError(t, err)
+	defer c.Raw().Close()
+	deadline(c)
+	_, err = c.Write(proto.TypeResume, "", "", proto.Resume{SessionID: "test/bob", Streams: map[string]proto.StreamPos{"": {LastSeq: 1}}})
+	require.NoError(t, err)
+	next(t, c, proto.TypeWelcome)
+	n := payload[proto.Nack](t, next(t, c, proto.TypeNack))
+	assert.Equal(t, proto.NackStale, n.Code)
+}
+
+func TestBusyWhenQueueFull(t *testing.T) {
+	e := start(t, nil, "", func(c *hub.Config) { c.MaxQueue = 3 })
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 2) // reads but does not ACK yet
+	for i := range 3 {
+		_, err := alice.Send("", "bob", fmt.Sprint(i))
+		require.NoError(t, err)
+	}
+	_, err := alice.Send("", "bob", "3")
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, "BUSY", ce.Code)
+	assert.Contains(t, ce.Message, "3 messages waiting")
+
+	d0 := next(t, bob, proto.TypeDeliver)
+	d1 := next(t, bob, proto.TypeDeliver)
+	require.NoError(t, bob.Ack(d0)) // the window opens: the third comes
+	d2 := next(t, bob, proto.TypeDeliver)
+	assert.Equal(t, []int64{1, 2, 3}, []int64{d0.Delivery.Seq, d1.Delivery.Seq, d2.Delivery.Seq})
+	_, err = alice.Send("", "bob", "4") // room again
+	require.NoError(t, err)
+}
+
+func TestHeartbeat(t *testing.T) {
+	// Long enough that a loaded machine answers a PING within a heartbeat.
+	hb := 150 * time.Millisecond
+	e := start(t, nil, "", func(c *hub.Config) { c.Heartbeat = hb })
+	// A client that does not answer PINGs is dead after two heartbeats of silence.
+	began := time.Now()
+	dead := e.member("dead", 0)
+	dead.NoPong = true
+	next(t, dead, proto.TypePing)
+	expectClosed(t, dead)
+	assert.GreaterOrEqual(t, time.Since(began), 2*hb)
+
+	// One that answers them outlives many heartbeats.
+	live := e.member("live", 0)
+	live.NoPong = true
+	for range 4 {
+		p := payload[proto.Ping](t, next(t, live, proto.TypePing))
+		_, err := live.Write(proto.TypePong, "", "", p)
+		require.NoError(t, err)
+	}
+	res, err := live.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err)
+	states := map[string]string{}
+	for _, m := range res.Members {
+		states[m.Name] = m.State
+	}
+	assert.Equal(t, map[string]string{"dead": "away", "live": "connected"}, states)
+}
+
+// After agentmux restarts on the same store, a client member that reconnects the way
+// agent-relay's client does (HELLO with its old token) gets every DELIVER it never
+// ACKed, with the same ids and seqs, and its seqs continue.
+func TestRedeliveryAcrossRestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	e := start(t, nil, db, nil)
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 0)
+	tok := bob.Welcome.ResumeToken
+	var ids []string
+	for _, text := range []string{"one", "two"} {
+		id, err := alice.Send("", "bob", text)
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	d := next(t, bob, proto.TypeDeliver)
+	require.NoError(t, bob.Ack(d))
+	next(t, bob, proto.TypeDeliver) // read, never acknowledged
+	_, err := bob.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err)
+	e.h.Close()
+
+	e2 := start(t, nil, db, nil)
+	bob2, err := client.Dial(e2.path, proto.Hello{Agent: "bob", Session: &proto.HelloSession{ResumeToken: tok}})
+	require.NoError(t, err)
+	defer bob2.Raw().Close()
+	again := next(t, bob2, proto.TypeDeliver)
+	assert.Equal(t, ids[1], again.ID)
+	assert.Equal(t, int64(2), again.Delivery.Seq)
+	require.NoError(t, bob2.Ack(again))
+	alice2 := e2.member("alice", 0)
+	_, err = alice2.Send("", "bob", "three")
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), next(t, bob2, proto.TypeDeliver).Delivery.Seq)
+}

@@ -1,0 +1,274 @@
+// The hub with a (fake) session core: sends to panes by name, number and broadcast,
+// long messages cut with a pointer to `agentmux read`, delivery phases recorded from the
+// core's events, pane messages handed again after a restart unless typed, a pane's
+// relay to a client member, topics, payload_meta, and the extension requests.
+package hub_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+)
+
+func sent(t *testing.T, f *fakeCore) fakeSend {
+	t.Helper()
+	select {
+	case s := <-f.sent:
+		return s
+	case <-time.After(5 * time.Second):
+		t.Fatal("the core got nothing")
+		return fakeSend{}
+	}
+}
+
+// waitEvent reads events on c (subscribed) until one matches.
+func waitEvent(t *testing.T, c *client.Conn, match func(proto.Event) bool) proto.Event {
+	t.Helper()
+	for {
+		if ev := payload[proto.Event](t, next(t, c, proto.TypeEvent)); match(ev) {
+			return ev
+		}
+	}
+}
+
+func TestSendToPanes(t *testing.T) {
+	core := newFakeCore("claude", "codex")
+	e := start(t, core, "", nil)
+	bot := e.member("bot", 0)
+	ctl := e.control()
+
+	id, err := ctl.Send("alice", "claude", "review please")
+	require.NoError(t, err)
+	assert.Equal(t, fakeSend{"d1", "alice", "claude", "review please"}, sent(t, core))
+	_, err = ctl.Send("", "2", "by number")
+	require.NoError(t, err)
+	assert.Equal(t, fakeSend{"d2", "you", "codex", "by number"}, sent(t, core))
+
+	// A broadcast from bot reaches both panes, not bot.
+	_, err = bot.Send("", "*", "all")
+	require.NoError(t, err)
+	got := []string{sent(t, core).to, sent(t, core).to}
+	assert.ElementsMatch(t, []string{"claude", "codex"}, got)
+
+	_, err = ctl.Send("", "nobody", "x")
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, proto.NackInvalid, ce.Code)
+	assert.Contains(t, ce.Message, `no member "nobody"`)
+
+	core.mu.Lock()
+	core.refuse["codex"] = errors.New("budget spent (8/8)")
+	core.mu.Unlock()
+	_, err = ctl.Send("", "codex", "x")
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.Message, "no recipient took it")
+
+	r, err := ctl.Request(proto.TypeRead, proto.Read{ID: id})
+	require.NoError(t, err)
+	assert.Equal(t, "alice", r.Message.From)
+	assert.Equal(t, "claude", r.Message.To)
+	assert.Equal(t, "review please", r.Message.Body)
+}
+
+func TestLongMessageIsCut(t *testing.T) {
+	core := newFakeCore("claude")
+	e := start(t, core, "", func(c *hub.Config) { c.CutChars = 10 })
+	ctl := e.control()
+	body := strings.Repeat("é", 25)
+	id, err := ctl.Send("", "claude", body)
+	require.NoError(t, err)
+	s := sent(t, core)
+	assert.Equal(t, strings.Repeat("é", 10)+"\n[cut: `agentmux read "+id+"` shows the rest]", s.text)
+	r, err := ctl.Request(proto.TypeRead, proto.Read{ID: id})
+	require.NoError(t, err)
+	assert.Equal(t, body, r.Message.Body, "the store keeps it whole")
+}
+
+func TestDeliveryPhasesAndRestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	var ids []string
+	for _, text := range []string{"one", "two", "three"} {
+		id, err := ctl.Send("alice", "bob", text)
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	first := sent(t, core)
+	sent(t, core)
+	sent(t, core)
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: first.ref, Member: "bob", Phase: "typed"})
+	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "typed" })
+	assert.Equal(t, ids[0], ev.ID, "the core's ref is translated to the message id")
+	e.h.Close() // as good as a kill for the store: nothing is written on the way out
+
+	// Started again on the same store with the same pane: the two never typed are
+	// handed to the core again, the typed one is not.
+	core2 := newFakeCore("bob")
+	e2 := start(t, core2, db, nil)
+	assert.Equal(t, "two", sent(t, core2).text)
+	assert.Equal(t, "three", sent(t, core2).text)
+	_, err = e2.control().Request(proto.TypeList, struct{}{}) // the loop is past its start
+	require.NoError(t, err)
+	assert.Empty(t, core2.sent)
+}
+
+func TestRelayFromPaneToClient(t *testing.T) {
+	core := newFakeCore("claude")
+	e := start(t, core, "", nil)
+	bot := e.member("bot", 0)
+	core.relay("claude", "bot", "@relay:bot done") // through the sink Register was given
+	d := next(t, bot, proto.TypeDeliver)
+	assert.Equal(t, "claude", d.From)
+	assert.Equal(t, "@relay:bot done", payload[proto.Send](t, d).Body)
+	assert.Equal(t, int64(1), d.Delivery.Seq)
+}
+
+// A delivery the core queued by itself (a pane's relayed turn) is recorded from its
+// "relayed" event: subscribers see it as a message, history holds it, its phases mark
+// it, it is never handed back to the core; after a restart one never typed is handed
+// to the core again.
+func TestRelayedDeliveriesAreRecorded(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("alice", "bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	core.ev.Emit(proto.Event{Kind: "relayed", ID: "c1", Member: "bob", Peer: "alice", State: "message", Text: "the tests pass"})
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: "c1", Member: "bob", Peer: "alice", Phase: "typed"})
+	core.ev.Emit(proto.Event{Kind: "relayed", ID: "c2", Member: "alice", Peer: "bob", State: "action", Text: "merge it"})
+	msg := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "message" })
+	assert.Equal(t, "alice", msg.Member)
+	assert.Equal(t, "bob", msg.Peer)
+	typed := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" })
+	assert.Equal(t, msg.ID, typed.ID, "the phase names the recorded message")
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "message" && ev.Member == "bob" })
+	res, err := ctl.Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	require.Len(t, res.Messages, 2)
+	assert.Equal(t, "the tests pass", res.Messages[0].Body)
+	assert.NotZero(t, res.Messages[0].Typed)
+	assert.Equal(t, "action", res.Messages[1].Kind)
+	assert.Empty(t, core.sent, "recorded, not sent again")
+	e.h.Close()
+
+	core2 := newFakeCore("alice", "bob")
+	start(t, core2, db, nil)
+	assert.Equal(t, fakeSend{"d1", "bob", "alice", "merge it"}, sent(t, core2))
+}
+
+func TestTopicsAndMeta(t *testing.T) {
+	now := atomic.Int64{}
+	now.Store(time.Now().UnixMilli())
+	e := start(t, nil, "", func(c *hub.Config) {
+		c.Now = func() time.Time { return time.UnixMilli(now.Load()) }
+	})
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 0)
+	carol := e.member("carol", 0)
+	_, err := bob.Call(proto.TypeSubscribe, "", "builds", struct{}{})
+	require.NoError(t, err)
+	_, err = alice.Call(proto.TypeSend, "", "builds", proto.Send{Body: "green"})
+	require.NoError(t, err)
+	d := next(t, bob, proto.TypeDeliver)
+	assert.Equal(t, "builds", d.Topic)
+	require.NoError(t, bob.Ack(d))
+
+	// requires_ack false: confirmed once sent. ttl_ms: dropped when it expires waiting.
+	f := false
+	env, err := proto.New(proto.TypeSend, "na", 1, proto.Send{Body: "fire and forget"})
+	require.NoError(t, err)
+	env.To, env.PayloadMeta = "carol", &proto.SendMeta{RequiresAck: &f}
+	require.NoError(t, alice.WriteEnvelope(env))
+	ack := payload[proto.Ack](t, next(t, alice, proto.TypeAck))
+	d = next(t, carol, proto.TypeDeliver)
+	require.NotNil(t, d.PayloadMeta)
+	ctl := e.control()
+	_, err = ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	carol.Raw().Close()
+	r, err := ctl.Request(proto.TypeRead, proto.Read{ID: ack.MessageID})
+	require.NoError(t, err)
+	assert.NotZero(t, r.Message.Confirmed)
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Member == "carol" && ev.State == "disconnected" })
+	env, err = proto.New(proto.TypeSend, "ttl", 1, proto.Send{Body: "soon stale"})
+	require.NoError(t, err)
+	env.To, env.PayloadMeta = "carol", &proto.SendMeta{TTLMs: 1000}
+	require.NoError(t, alice.WriteEnvelope(env))
+	ack = payload[proto.Ack](t, next(t, alice, proto.TypeAck))
+	now.Add(2000)
+	carol2 := e.member("carol", 0)
+	r, err = carol2.Request(proto.TypeRead, proto.Read{ID: ack.MessageID})
+	require.NoError(t, err)
+	assert.NotZero(t, r.Message.Dropped)
+	assert.Zero(t, r.Message.Confirmed)
+}
+
+func TestExtensions(t *testing.T) {
+	core := newFakeCore("claude", "codex")
+	e := start(t, core, "", nil)
+	bot := e.member("bot", 0)
+	bot.Raw().Close()
+	ctl := e.control()
+	res, err := ctl.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err)
+	require.Len(t, res.Members, 3)
+	assert.Equal(t, "claude", res.Members[0].Name)
+	assert.Equal(t, 2, res.Members[1].Number)
+	assert.True(t, res.Members[2].Client)
+	assert.Equal(t, "client", res.Members[2].Program)
+
+	res, err = ctl.Request(proto.TypeCapture, proto.Capture{Target: "claude", Lines: 5, SGR: true})
+	require.NoError(t, err)
+	assert.Equal(t, "screen of claude lines=5 sgr=true", *res.Screen)
+	_, err = ctl.Request(proto.TypeCapture, proto.Capture{Target: "ghost"})
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, `no pane "ghost"`, ce.Message)
+
+	for _, req := range []struct {
+		typ string
+		p   proto.Target
+	}{{proto.TypeLink, proto.Target{A: "1", B: "codex"}}, {proto.TypeUnlink, proto.Target{A: "1"}}, {proto.TypeHold, proto.Target{A: "codex"}}, {proto.TypeRelease, proto.Target{A: "codex"}}} {
+		_, err := ctl.Request(req.typ, req.p)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, []string{"link 1 codex", "unlink 1", "hold codex", "release codex"}, core.Actions())
+
+	for i, text := range []string{"a", "b", "c"} {
+		to := []string{"claude", "codex", "claude"}[i]
+		_, err := ctl.Send("alice", to, text)
+		require.NoError(t, err)
+	}
+	res, err = ctl.Request(proto.TypeHistory, proto.History{Member: "claude"})
+	require.NoError(t, err)
+	require.Len(t, res.Messages, 2)
+	assert.Equal(t, []string{"a", "c"}, []string{res.Messages[0].Body, res.Messages[1].Body})
+	res, err = ctl.Request(proto.TypeHistory, proto.History{Limit: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "c", res.Messages[0].Body)
+
+	_, err = ctl.Request(proto.TypeRead, proto.Read{ID: "m-none"})
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, proto.CodeNotFound, ce.Code)
+
+	// Without a core there are no panes to act on.
+	e2 := start(t, nil, "", nil)
+	_, err = e2.control().Request(proto.TypeHold, proto.Target{A: "x"})
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, proto.CodeBadRequest, ce.Code)
+}

@@ -1,0 +1,360 @@
+package hub
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+)
+
+// target is one recipient of a message: a client member or a pane (by name).
+type target struct {
+	name   string
+	member *member // nil for a pane
+}
+
+func (s *state) panes() []proto.Member {
+	if s.cfg.Core == nil {
+		return nil
+	}
+	return s.cfg.Core.Members()
+}
+
+func (s *state) isPane(name string) bool {
+	for _, p := range s.panes() {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// targets resolves to (a name, a pane number, "*" for every member but from) and topic.
+// A SEND without to but with a topic goes to the members subscribed to the topic.
+func (s *state) targets(from, to, topic string) ([]target, error) {
+	var out []target
+	switch {
+	case to == "" && topic != "":
+		for _, m := range s.sortedMembers() {
+			if m.topics[topic] && m.name != from {
+				out = append(out, target{m.name, m})
+			}
+		}
+		return out, nil
+	case to == "":
+		return nil, errors.New("missing field to")
+	case to == "*":
+		for _, p := range s.panes() {
+			if p.Name != from && p.State != "exited" {
+				out = append(out, target{name: p.Name})
+			}
+		}
+		for _, m := range s.sortedMembers() {
+			if m.name != from {
+				out = append(out, target{m.name, m})
+			}
+		}
+		return out, nil
+	}
+	if m := s.members[to]; m != nil {
+		return []target{{to, m}}, nil
+	}
+	n, numErr := strconv.Atoi(to)
+	for _, p := range s.panes() {
+		if p.Name == to || numErr == nil && p.Number == n {
+			return []target{{name: p.Name}}, nil
+		}
+	}
+	return nil, fmt.Errorf("no member %q", to)
+}
+
+func (s *state) sortedMembers() []*member {
+	ms := make([]*member, 0, len(s.members))
+	for _, m := range s.members {
+		ms = append(ms, m)
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].name < ms[j].name })
+	return ms
+}
+
+// nextSeq gives the next seq of (to, topic), reading the recipient's streams from the
+// store the first time so seqs continue across restarts.
+func (s *state) nextSeq(to, topic string) (int64, error) {
+	if !s.loaded[to] {
+		streams, err := s.cfg.Store.Streams(s.cfg.Session, to)
+		if err != nil {
+			return 0, err
+		}
+		for _, st := range streams {
+			s.seqs[streamKey{to, st.Topic}] = st.LastSeq
+		}
+		s.loaded[to] = true
+	}
+	k := streamKey{to, topic}
+	s.seqs[k]++
+	return s.seqs[k], nil
+}
+
+// sendIn answers SEND: the message is written to the store for every recipient, then
+// queued (client members) or handed to the core (panes), then the sender gets ACK with
+// the message id, or NACK, or BUSY when a recipient's queue is full. Consecutive SENDs
+// are written in one transaction (commit) before any of them is queued or answered.
+func (s *state) sendIn(cs *connState, e *proto.Envelope) {
+	p, err := proto.DecodePayload[proto.Send](e)
+	if err != nil {
+		s.badPayload(cs, e, err)
+		return
+	}
+	from := e.From // control connections name the sender
+	if cs.member != nil {
+		from = cs.member.name
+	} else if from == "" {
+		from = "you"
+	}
+	if e.To == "" && e.Topic == "" {
+		s.badPayload(cs, e, errors.New("SEND: missing field to"))
+		return
+	}
+	ts, err := s.targets(from, e.To, e.Topic)
+	if err != nil {
+		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
+		return
+	}
+	if len(ts) == 0 {
+		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: "no recipient"})
+		return
+	}
+	for _, t := range ts {
+		if t.member == nil {
+			continue
+		}
+		if d := t.member.depth() + s.batched[t.member]; d >= s.cfg.MaxQueue {
+			s.reply(cs, proto.TypeBusy, proto.Busy{RetryAfterMs: s.cfg.Heartbeat.Milliseconds() / 10, QueueDepth: d, AckID: e.ID})
+			return
+		}
+	}
+	var meta string
+	if e.PayloadMeta != nil {
+		b, _ := json.Marshal(e.PayloadMeta)
+		meta = string(b)
+	}
+	if err := s.prepare(cs, e.ID, from, e.Topic, p, meta, ts); err != nil {
+		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
+	}
+}
+
+// pendingSend is a message in the batch: its rows, and whom to answer once written.
+type pendingSend struct {
+	cs    *connState // nil: nobody to answer (a relay from the core)
+	ackID string
+	rows  []store.Message
+	ts    []target
+	// core is the core's reference of a delivery it queued itself ("relayed"): the
+	// message is recorded, never handed to the core again.
+	core string
+}
+
+// maxBatch bounds the rows written in one transaction.
+const maxBatch = 256
+
+// prepare gives a message its id and per-recipient seqs and adds it to the batch.
+func (s *state) prepare(cs *connState, ackID, from, topic string, p proto.Send, meta string, ts []target) error {
+	now := s.now()
+	id := newID(now)
+	rows := make([]store.Message, len(ts))
+	for i, t := range ts {
+		seq, err := s.nextSeq(t.name, topic)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		rows[i] = store.Message{
+			ID: id, Session: s.cfg.Session, From: from, To: t.name, Topic: topic,
+			Kind: p.Kind, Body: p.Body, Data: string(p.Data), Meta: meta, Seq: seq, Queued: now.UnixMilli(),
+		}
+		if t.member != nil {
+			s.batched[t.member]++
+		}
+	}
+	s.batch = append(s.batch, pendingSend{cs: cs, ackID: ackID, rows: rows, ts: ts})
+	s.batchRows += len(rows)
+	if s.batchRows >= maxBatch {
+		s.commit()
+	}
+	return nil
+}
+
+// commit writes the batch in one transaction, then queues each message (client
+// members) or hands it to the core (panes), and answers its sender, in order. The loop
+// commits before anything but another SEND, and whenever it has nothing else to do.
+func (s *state) commit() {
+	if len(s.batch) == 0 {
+		return
+	}
+	batch := s.batch
+	s.batch, s.batchRows = nil, 0
+	clear(s.batched)
+	rows := make([]store.Message, 0, len(batch))
+	for _, ps := range batch {
+		rows = append(rows, ps.rows...)
+	}
+	if err := s.cfg.Store.Insert(rows...); err != nil {
+		s.cfg.Logger.Error("store messages", "n", len(rows), "err", err)
+		for _, ps := range batch {
+			if ps.cs != nil {
+				s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: err.Error()})
+			}
+		}
+		return
+	}
+	for _, ps := range batch {
+		id := ps.rows[0].ID
+		s.event(proto.Event{Kind: "message", ID: id, Member: ps.rows[0].From, Peer: peers(ps.ts), Phase: "queued", Text: firstWords(ps.rows[0].Body)})
+		failed := 0
+		for i, t := range ps.ts {
+			if ps.core != "" {
+				s.refs[ps.core] = deliveryKey{id, t.name}
+				continue
+			}
+			if t.member != nil {
+				t.member.backlog = append(t.member.backlog, ps.rows[i])
+				s.pump(t.member)
+			} else if !s.toPane(ps.rows[i]) {
+				failed++
+			}
+		}
+		switch {
+		case ps.cs == nil:
+		case failed == len(ps.ts):
+			s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: "no recipient took it"})
+		default:
+			s.reply(ps.cs, proto.TypeAck, proto.Ack{AckID: ps.ackID, MessageID: id, Queued: len(ps.ts) - failed})
+		}
+	}
+}
+
+// toPane hands a stored message to the core, cut to CutChars with a pointer to the
+// rest; a refusal marks it failed.
+func (s *state) toPane(msg store.Message) bool {
+	text := msg.Body
+	if r := []rune(text); len(r) > s.cfg.CutChars {
+		text = string(r[:s.cfg.CutChars]) + "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
+	}
+	ref, err := s.cfg.Core.Send(msg.From, msg.To, text)
+	if err != nil {
+		s.mark(msg.ID, msg.To, store.Failed, s.now().UnixMilli())
+		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "failed", Text: err.Error()})
+		return false
+	}
+	if ref != "" {
+		s.refs[ref] = deliveryKey{msg.ID, msg.To}
+	}
+	return true
+}
+
+func peers(ts []target) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.name
+	}
+	return strings.Join(names, ",")
+}
+
+func firstWords(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
+// relayIn stores and queues a message the core routed to a client member.
+func (s *state) relayIn(rm RelayMessage) {
+	m := s.members[rm.To]
+	if m == nil {
+		s.cfg.Logger.Warn("relay to a name that is no client member", "to", rm.To)
+		return
+	}
+	kind := rm.Kind
+	if kind == "" {
+		kind = proto.KindMessage
+	}
+	if err := s.prepare(nil, "", rm.From, "", proto.Send{Kind: kind, Body: rm.Text, Thread: rm.Thread}, "", []target{{m.name, m}}); err != nil {
+		s.cfg.Logger.Error("relay to member", "to", rm.To, "err", err)
+	}
+}
+
+// coreEvent records a delivery phase in the store (by the ref Send returned) and passes
+// the event on to subscribers with the message's id. A "relayed" event is a delivery the
+// core queued by itself: it is recorded as a message (relayed).
+func (s *state) coreEvent(ev proto.Event) {
+	if ev.Kind == "relayed" {
+		s.relayed(ev)
+		return
+	}
+	if ev.Kind == "delivery" && ev.ID != "" {
+		if k, ok := s.refs[ev.ID]; ok {
+			ev.ID = k.id
+			switch ph := store.Phase(ev.Phase); ph {
+			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped:
+				s.mark(k.id, k.to, ph, s.now().UnixMilli())
+			}
+			if ev.Phase == string(store.Confirmed) || ev.Phase == string(store.Failed) || ev.Phase == string(store.Dropped) {
+				for ref, kk := range s.refs {
+					if kk == k {
+						delete(s.refs, ref)
+					}
+				}
+			}
+		}
+	}
+	s.event(ev)
+}
+
+// relayed records a message the core queued by itself for a pane (a pane's turn relayed
+// to its group, or its @relay command), at once, so its phases that follow find it and
+// history shows the whole conversation; subscribers get its "message" event. It is
+// written as soon as the core says it queued it, not before: a crash in between loses
+// it (its sender's pane is gone with agentmux too).
+func (s *state) relayed(ev proto.Event) {
+	kind := ev.State
+	if kind == "" {
+		kind = proto.KindMessage
+	}
+	s.commit()
+	if err := s.prepare(nil, "", ev.Peer, "", proto.Send{Kind: kind, Body: ev.Text}, "", []target{{name: ev.Member}}); err != nil {
+		s.cfg.Logger.Error("record relayed", "from", ev.Peer, "to", ev.Member, "err", err)
+		return
+	}
+	s.batch[len(s.batch)-1].core = ev.ID
+	s.commit()
+}
+
+// resumePanes hands the core again every message a pane never got typed (agentmux was
+// killed while they waited): the ones typed are never sent twice.
+func (s *state) resumePanes() {
+	for _, p := range s.panes() {
+		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Typed)
+		if err != nil {
+			s.cfg.Logger.Error("pending for pane", "pane", p.Name, "err", err)
+			continue
+		}
+		for _, msg := range pending {
+			s.toPane(msg)
+		}
+	}
+}
+
+// prune applies retention.
+func (s *state) prune() {
+	s.flush()
+	n, err := s.cfg.Store.Prune(s.now().Add(-s.cfg.Retention).UnixMilli())
+	if err != nil {
+		s.cfg.Logger.Error("prune", "err", err)
+	} else if n > 0 {
+		s.cfg.Logger.Info("pruned", "messages", n)
+	}
+}

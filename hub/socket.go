@@ -1,0 +1,141 @@
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrInUse means a live session answers on the socket.
+var ErrInUse = errors.New("a live session holds the socket")
+
+// RuntimeDir is the folder of session sockets, created 0700:
+// $XDG_RUNTIME_DIR/agentmux, or agentmux-UID under the temp dir when the variable is
+// unset. A folder that is not ours or is open to others is refused.
+func RuntimeDir() (string, error) {
+	var dir string
+	if base := os.Getenv("XDG_RUNTIME_DIR"); base != "" {
+		dir = filepath.Join(base, "agentmux")
+	} else {
+		dir = filepath.Join(os.TempDir(), fmt.Sprintf("agentmux-%d", os.Getuid()))
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("socket folder: %w", err)
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("socket folder: %w", err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("socket folder %s is not a folder", dir)
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
+		return "", fmt.Errorf("socket folder %s belongs to another user", dir)
+	}
+	if st.Mode().Perm() != 0o700 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", fmt.Errorf("socket folder: %w", err)
+		}
+	}
+	return dir, nil
+}
+
+// SocketPath is the socket of session name in dir.
+func SocketPath(dir, name string) string { return filepath.Join(dir, name+".sock") }
+
+// SessionName turns s (the base name of a folder, or --session) into a session name:
+// letters, digits, '.', '_' and '-', others replaced by '-'; never empty or hidden.
+func SessionName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '-'
+		}
+	}
+	name := strings.TrimLeft(string(b), ".")
+	if name == "" {
+		return "agentmux"
+	}
+	return name
+}
+
+// alive reports whether something accepts connections on the socket at path.
+func alive(path string) bool {
+	c, err := net.DialTimeout("unix", path, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// Listen listens on the socket at path, mode 0600. A stale socket (a file nobody
+// answers on) is replaced; a live one gives ErrInUse.
+func Listen(path string) (*net.UnixListener, error) {
+	for attempt := 0; ; attempt++ {
+		l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+		if err == nil {
+			l.SetUnlinkOnClose(true)
+			if err := os.Chmod(path, 0o600); err != nil {
+				l.Close()
+				return nil, fmt.Errorf("listen %s: %w", path, err)
+			}
+			return l, nil
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) || attempt > 0 {
+			return nil, fmt.Errorf("listen %s: %w", path, err)
+		}
+		if alive(path) {
+			return nil, fmt.Errorf("listen %s: %w", path, ErrInUse)
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("replace stale socket %s: %w", path, err)
+		}
+	}
+}
+
+// Claim listens for session name in dir, or for name-2, name-3… while live sessions
+// hold the earlier ones. It returns the name it got and its listener.
+func Claim(dir, name string) (string, *net.UnixListener, error) {
+	name = SessionName(name)
+	for i := 1; i <= 100; i++ {
+		n := name
+		if i > 1 {
+			n = fmt.Sprintf("%s-%d", name, i)
+		}
+		l, err := Listen(SocketPath(dir, n))
+		if errors.Is(err, ErrInUse) {
+			continue
+		}
+		return n, l, err
+	}
+	return "", nil, fmt.Errorf("session %s: a hundred live sessions hold its names", name)
+}
+
+// Session is a running session's name and socket.
+type Session struct {
+	Name   string `json:"name"`
+	Socket string `json:"socket"`
+}
+
+// Sessions lists the live sessions in dir (their sockets answer), by name.
+func Sessions(dir string) ([]Session, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.sock"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Session
+	for _, p := range paths {
+		if alive(p) {
+			out = append(out, Session{Name: strings.TrimSuffix(filepath.Base(p), ".sock"), Socket: p})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}

@@ -1,0 +1,89 @@
+// The socket folder and session naming: permissions, stale sockets replaced, a live
+// session never taken over (the next name is used), and the list of live sessions.
+package hub_test
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/hub"
+)
+
+func TestRuntimeDirAndSockets(t *testing.T) {
+	base := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", base)
+	dir, err := hub.RuntimeDir()
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(base, "agentmux"), dir)
+	st, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
+
+	name, l1, err := hub.Claim(dir, "my project")
+	require.NoError(t, err)
+	defer l1.Close()
+	assert.Equal(t, "my-project", name)
+	st, err = os.Stat(hub.SocketPath(dir, name))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
+	go func() { // answer dials, as a live hub does
+		for {
+			c, err := l1.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+
+	// A live session holds the name: the next one gets -2.
+	name2, l2, err := hub.Claim(dir, "my project")
+	require.NoError(t, err)
+	assert.Equal(t, "my-project-2", name2)
+	_, err = hub.Listen(hub.SocketPath(dir, "my-project"))
+	assert.ErrorIs(t, err, hub.ErrInUse)
+
+	// A dead one leaves its socket file behind: it is replaced, the name reused.
+	l2.SetUnlinkOnClose(false)
+	l2.Close()
+	_, err = os.Stat(hub.SocketPath(dir, name2))
+	require.NoError(t, err, "the stale file is there")
+	ss, err := hub.Sessions(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []hub.Session{{Name: "my-project", Socket: hub.SocketPath(dir, "my-project")}}, ss)
+	name3, l3, err := hub.Claim(dir, "my project")
+	require.NoError(t, err)
+	defer l3.Close()
+	assert.Equal(t, "my-project-2", name3)
+	c, err := net.Dial("unix", hub.SocketPath(dir, name3))
+	require.NoError(t, err)
+	c.Close()
+}
+
+func TestRuntimeDirWithoutXDG(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("TMPDIR", t.TempDir())
+	dir, err := hub.RuntimeDir()
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(os.Getenv("TMPDIR"), "agentmux-"+itoa(os.Getuid())), dir)
+	require.NoError(t, os.Chmod(dir, 0o755))
+	_, err = hub.RuntimeDir()
+	require.NoError(t, err)
+	st, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), "opened up folders are closed again")
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestSessionName(t *testing.T) {
+	for in, want := range map[string]string{"agentmux": "agentmux", "my proj/x": "my-proj-x", ".hidden": "hidden", "": "agentmux", "é": "--"} {
+		assert.Equal(t, want, hub.SessionName(in), in)
+	}
+}

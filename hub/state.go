@@ -1,0 +1,341 @@
+package hub
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+)
+
+// state is everything the loop owns. No other goroutine touches it.
+type state struct {
+	h       *Hub
+	cfg     *Config
+	conns   map[*conn]*connState
+	members map[string]*member     // protocol clients that said HELLO with a name
+	seqs    map[streamKey]int64    // last seq given per (recipient, topic)
+	loaded  map[string]bool        // recipients whose streams were read from the store
+	refs    map[string]deliveryKey // core delivery ref → message
+	events  Events                 // the core's, or nil
+	nextID  int
+	marks   []store.Mark // phases reached, not yet written (flush)
+	// unregister forgets the client members' names in the core when the hub stops.
+	unregister []func()
+	// batch holds consecutive SENDs until commit writes them in one transaction;
+	// batched counts its rows per client member (for BUSY).
+	batch     []pendingSend
+	batchRows int
+	batched   map[*member]int
+}
+
+// mark records a phase; the loop writes marks in one transaction when it has nothing
+// else to do (flush), and before any read of the store. Losing them in a crash costs at
+// most a redelivery, which at-least-once allows: messages themselves are written at once.
+func (s *state) mark(id, to string, ph store.Phase, ms int64) {
+	s.marks = append(s.marks, store.Mark{ID: id, To: to, Phase: ph, Ms: ms})
+	if len(s.marks) >= 1024 {
+		s.flush()
+	}
+}
+
+// flush writes the pending marks.
+func (s *state) flush() {
+	if len(s.marks) == 0 {
+		return
+	}
+	if err := s.cfg.Store.MarkAll(s.marks); err != nil {
+		s.cfg.Logger.Error("mark", "n", len(s.marks), "err", err)
+	}
+	s.marks = s.marks[:0]
+}
+
+type streamKey struct{ to, topic string }
+
+type deliveryKey struct{ id, to string }
+
+// connState is the loop's view of one connection.
+type connState struct {
+	c       *conn
+	hello   bool
+	control bool
+	member  *member
+	events  bool // X_EVENTS subscriber
+	closing bool // out is closed: nothing more is sent
+}
+
+// member is a protocol client with a name. It outlives its connections: messages wait
+// for it while it is away, and it gets them when it comes back.
+type member struct {
+	name        string
+	program     string
+	sessionID   string
+	token       string
+	cs          *connState // nil while disconnected
+	maxInflight int
+	inflight    map[string]store.Message // sent on cs, not yet ACKed, by id
+	backlog     []store.Message          // waiting to be sent, in order
+	topics      map[string]bool
+}
+
+func (m *member) depth() int { return len(m.inflight) + len(m.backlog) }
+
+func newState(h *Hub) *state {
+	return &state{
+		h: h, cfg: &h.cfg,
+		conns:   map[*conn]*connState{},
+		members: map[string]*member{},
+		seqs:    map[streamKey]int64{},
+		loaded:  map[string]bool{},
+		refs:    map[string]deliveryKey{},
+		batched: map[*member]int{},
+	}
+}
+
+func (s *state) now() time.Time { return s.cfg.Now() }
+
+func (s *state) handle(ev any) {
+	if !batchable(ev) {
+		s.commit()
+	}
+	switch ev := ev.(type) {
+	case connOpened:
+		cs := &connState{c: ev.c}
+		s.conns[ev.c] = cs
+		if len(s.conns) > s.cfg.MaxConns {
+			s.fatal(cs, proto.CodeInternal, fmt.Sprintf("too many connections (%d)", s.cfg.MaxConns), "")
+		}
+	case frameIn:
+		if cs := s.conns[ev.c]; cs != nil && !cs.closing {
+			s.frame(cs, ev.e)
+		}
+	case connEnded:
+		cs := s.conns[ev.c]
+		if cs == nil {
+			return
+		}
+		if ev.bad && !cs.closing {
+			s.fatal(cs, ev.code, ev.err.Error(), "")
+		}
+		s.close(cs, ev.err)
+		delete(s.conns, ev.c)
+	}
+}
+
+// batchable reports whether ev may be handled with SENDs still waiting in the batch:
+// another SEND, or frames that touch only messages already written (ACK) or nothing
+// (PONG). Anything else sees the batch committed first.
+func batchable(ev any) bool {
+	f, ok := ev.(frameIn)
+	if !ok {
+		return false
+	}
+	switch f.e.Type {
+	case proto.TypeSend, proto.TypeAck, proto.TypePong:
+		return true
+	}
+	return false
+}
+
+// send encodes e and queues it for cs without blocking; a connection whose queue is full
+// does not read, and is dropped.
+func (s *state) send(cs *connState, e *proto.Envelope) bool {
+	if cs.closing {
+		return false
+	}
+	body, err := proto.Encode(e)
+	if err != nil {
+		s.cfg.Logger.Error("encode", "type", e.Type, "err", err)
+		return false
+	}
+	frame := proto.AppendFrame(make([]byte, 0, 4+len(body)), body)
+	if cs.c.queued.Load()+int64(len(frame)) > int64(s.cfg.OutBytes) {
+		s.cfg.Logger.Warn("connection does not read: dropped", "conn", cs.c.id, "queued bytes", cs.c.queued.Load())
+		s.close(cs, errors.New("outbound bytes over the limit"))
+		cs.c.nc.Close()
+		return false
+	}
+	cs.c.queued.Add(int64(len(frame)))
+	select {
+	case cs.c.out <- frame:
+		return true
+	default:
+		s.cfg.Logger.Warn("connection does not read: dropped", "conn", cs.c.id)
+		s.close(cs, errors.New("outbound queue full"))
+		cs.c.nc.Close()
+		return false
+	}
+}
+
+// reply sends a server frame of type typ with payload p.
+func (s *state) reply(cs *connState, typ string, p any) bool {
+	s.nextID++
+	e, err := proto.New(typ, "s-"+strconv.Itoa(s.nextID), s.now().UnixMilli(), p)
+	if err != nil {
+		s.cfg.Logger.Error("encode", "type", typ, "err", err)
+		return false
+	}
+	return s.send(cs, e)
+}
+
+// fail answers a request with a non-fatal ERROR.
+func (s *state) fail(cs *connState, code, msg, re string) {
+	s.reply(cs, proto.TypeError, proto.Error{Code: code, Message: msg, Re: re})
+}
+
+// fatal sends ERROR and closes the connection once it is written.
+func (s *state) fatal(cs *connState, code, msg, re string) {
+	s.reply(cs, proto.TypeError, proto.Error{Code: code, Message: msg, Fatal: true, Re: re})
+	s.close(cs, errors.New(msg))
+}
+
+// close ends cs: what is queued is still written, then the socket closes. Its member is
+// away from now on.
+func (s *state) close(cs *connState, why error) {
+	if cs.closing {
+		return
+	}
+	cs.closing = true
+	close(cs.c.out)
+	s.cfg.Logger.Debug("connection closed", "conn", cs.c.id, "why", why)
+	if m := cs.member; m != nil && m.cs == cs {
+		s.away(m)
+	}
+}
+
+// away detaches m from its connection: what was in flight waits again, first.
+func (s *state) away(m *member) {
+	m.cs = nil
+	back := make([]store.Message, 0, len(m.inflight)+len(m.backlog))
+	for _, msg := range m.inflight {
+		back = append(back, msg)
+	}
+	sort.Slice(back, func(i, j int) bool {
+		if back[i].Topic != back[j].Topic {
+			return back[i].Topic < back[j].Topic
+		}
+		return back[i].Seq < back[j].Seq
+	})
+	m.backlog = append(back, m.backlog...)
+	clear(m.inflight)
+	s.event(proto.Event{Kind: "member", Member: m.name, State: "disconnected"})
+}
+
+func (s *state) frame(cs *connState, e *proto.Envelope) {
+	if !cs.hello && e.Type != proto.TypeHello && e.Type != proto.TypeResume {
+		s.fatal(cs, proto.CodeBadRequest, "the first frame must be HELLO (or RESUME), not "+e.Type, e.ID)
+		return
+	}
+	switch e.Type {
+	case proto.TypeHello:
+		s.hello(cs, e)
+	case proto.TypeResume:
+		s.resume(cs, e)
+	case proto.TypeSend:
+		s.sendIn(cs, e)
+	case proto.TypeAck:
+		s.ack(cs, e)
+	case proto.TypeNack:
+		s.nack(cs, e)
+	case proto.TypePong:
+		// Any frame proves the peer alive: the reader's deadline moved already.
+	case proto.TypePing:
+		p, _ := proto.DecodePayload[proto.Ping](e)
+		s.reply(cs, proto.TypePong, p)
+	case proto.TypeBye:
+		s.reply(cs, proto.TypeBye, proto.Bye{})
+		s.close(cs, errors.New("BYE"))
+	case proto.TypeSubscribe, proto.TypeUnsubscribe:
+		s.subscribe(cs, e)
+	case proto.TypeList, proto.TypeCapture, proto.TypeHistory, proto.TypeRead,
+		proto.TypeLink, proto.TypeUnlink, proto.TypeHold, proto.TypeRelease, proto.TypeEvents:
+		s.ext(cs, e)
+	default:
+		// Agent-relay clients send types this server does not implement (LOG,
+		// SHADOW_BIND…): say so and carry on.
+		s.fail(cs, proto.CodeUnknownType, "unknown message type "+strconv.Quote(e.Type), e.ID)
+	}
+}
+
+// badPayload closes cs for a payload that does not validate.
+func (s *state) badPayload(cs *connState, e *proto.Envelope, err error) {
+	s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
+}
+
+func (s *state) subscribe(cs *connState, e *proto.Envelope) {
+	p, err := proto.DecodePayload[proto.Topics](e)
+	if err != nil {
+		s.badPayload(cs, e, err)
+		return
+	}
+	topics := p.Topics
+	if e.Topic != "" {
+		topics = append(topics, e.Topic)
+	}
+	if len(topics) == 0 {
+		s.badPayload(cs, e, errors.New(e.Type+" names no topic"))
+		return
+	}
+	if m := cs.member; m != nil {
+		for _, t := range topics {
+			if e.Type == proto.TypeSubscribe {
+				m.topics[t] = true
+			} else {
+				delete(m.topics, t)
+			}
+		}
+	}
+	s.reply(cs, proto.TypeAck, proto.Ack{AckID: e.ID})
+}
+
+// event sends ev to every X_EVENTS subscriber.
+func (s *state) event(ev proto.Event) {
+	for _, cs := range s.conns {
+		if cs.events && !cs.closing {
+			s.eventTo(cs, ev)
+		}
+	}
+}
+
+// eventTo sends ev to cs as X_EVENT, stamped with the time and session.
+func (s *state) eventTo(cs *connState, ev proto.Event) {
+	if ev.TS == 0 {
+		ev.TS = s.now().UnixMilli()
+	}
+	if ev.Session == "" {
+		ev.Session = s.cfg.Session
+	}
+	raw, _ := json.Marshal(ev)
+	s.nextID++
+	s.send(cs, &proto.Envelope{V: proto.Version, Type: proto.TypeEvent, ID: "e-" + strconv.Itoa(s.nextID), TS: ev.TS, Payload: raw})
+}
+
+// shutdown says BYE to everyone and lets the writers flush, for at most a heartbeat.
+func (s *state) shutdown() {
+	for _, f := range s.unregister {
+		f()
+	}
+	for _, cs := range s.conns {
+		s.reply(cs, proto.TypeBye, proto.Bye{Reason: "session ended"})
+		s.close(cs, errors.New("hub closed"))
+	}
+	t := time.NewTimer(s.cfg.Heartbeat)
+	defer t.Stop()
+	expired := false
+	for c := range s.conns {
+		if !expired {
+			select {
+			case <-c.gone:
+				continue
+			case <-t.C:
+				expired = true
+			}
+		}
+		c.nc.Close()
+		<-c.gone
+	}
+}

@@ -1,0 +1,137 @@
+package proto
+
+import (
+	"encoding/json"
+	"errors"
+)
+
+// ExtFamily names the agentmux extension family in WELCOME's server.x_extensions; its
+// value is ExtVersion. A change that breaks a client bumps the version.
+const (
+	ExtFamily  = "agentmux"
+	ExtVersion = 1
+)
+
+// The agentmux extension types (docs/protocol.md). Requests are answered by X_RESULT
+// with Result.Re set to the request's id, or ERROR with Error.Re set.
+const (
+	TypeList    = "X_LIST"
+	TypeCapture = "X_CAPTURE"
+	TypeHistory = "X_HISTORY"
+	TypeRead    = "X_READ"
+	TypeLink    = "X_LINK"
+	TypeUnlink  = "X_UNLINK"
+	TypeHold    = "X_HOLD"
+	TypeRelease = "X_RELEASE"
+	TypeEvents  = "X_EVENTS"
+	TypeResult  = "X_RESULT"
+	TypeEvent   = "X_EVENT"
+)
+
+// Member is one member in an X_LIST result: a pane or a protocol client.
+type Member struct {
+	Number  int    `json:"number,omitempty"`
+	Name    string `json:"name"`
+	Program string `json:"program"`
+	State   string `json:"state"`
+	Group   string `json:"group,omitempty"`
+	Waiting int    `json:"waiting"`
+	Client  bool   `json:"client,omitempty"`
+}
+
+// Target is the payload of X_LINK (A and B), X_UNLINK, X_HOLD and X_RELEASE (A).
+type Target struct {
+	A string `json:"a"`
+	B string `json:"b,omitempty"`
+}
+
+// Validate requires a.
+func (t *Target) Validate() error {
+	if t.A == "" {
+		return errors.New("missing field a")
+	}
+	return nil
+}
+
+// Capture is the payload of X_CAPTURE.
+type Capture struct {
+	Target string `json:"target"`
+	Lines  int    `json:"lines,omitempty"`
+	SGR    bool   `json:"escapes,omitempty"`
+}
+
+// Validate requires target and lines ≥ 0.
+func (c *Capture) Validate() error {
+	if c.Target == "" {
+		return errors.New("missing field target")
+	}
+	if c.Lines < 0 {
+		return errors.New("lines below 0")
+	}
+	return nil
+}
+
+// History is the payload of X_HISTORY: SinceMs is a time in ms since the epoch.
+type History struct {
+	Member  string `json:"member,omitempty"`
+	SinceMs int64  `json:"since_ms,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
+}
+
+// Read is the payload of X_READ.
+type Read struct {
+	ID string `json:"message_id"`
+}
+
+// Validate requires message_id.
+func (r *Read) Validate() error {
+	if r.ID == "" {
+		return errors.New("missing field message_id")
+	}
+	return nil
+}
+
+// Message is one stored message (one recipient) in X_HISTORY and X_READ results.
+// Times are ms since the epoch, 0 when the phase has not happened.
+type Message struct {
+	ID        string          `json:"id"`
+	Session   string          `json:"session"`
+	From      string          `json:"from"`
+	To        string          `json:"to"`
+	Topic     string          `json:"topic,omitempty"`
+	Kind      string          `json:"kind"`
+	Body      string          `json:"body"`
+	Data      json.RawMessage `json:"data,omitempty"`
+	Seq       int64           `json:"seq"`
+	Queued    int64           `json:"queued"`
+	Typed     int64           `json:"typed,omitempty"`
+	Submitted int64           `json:"submitted,omitempty"`
+	Confirmed int64           `json:"confirmed,omitempty"`
+	Failed    int64           `json:"failed,omitempty"`
+	Dropped   int64           `json:"dropped,omitempty"`
+}
+
+// Event is the payload of X_EVENT: Kind names what happened (docs/protocol.md), the
+// other fields say to whom.
+type Event struct {
+	TS      int64  `json:"ts"`
+	Kind    string `json:"kind"`
+	Member  string `json:"member,omitempty"`
+	Peer    string `json:"peer,omitempty"`
+	ID      string `json:"id,omitempty"`
+	State   string `json:"state,omitempty"`
+	Phase   string `json:"phase,omitempty"`
+	Text    string `json:"text,omitempty"`
+	Code    *int   `json:"code,omitempty"`
+	Session string `json:"session,omitempty"`
+}
+
+// Result is the payload of X_RESULT: Re is the request's id; the field that matches
+// the request is set.
+type Result struct {
+	Re       string    `json:"re"`
+	Members  []Member  `json:"members,omitempty"`
+	Screen   *string   `json:"screen,omitempty"`
+	Messages []Message `json:"messages,omitempty"`
+	Message  *Message  `json:"message,omitempty"`
+}

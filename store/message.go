@@ -1,0 +1,288 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Message is one message to one recipient: a broadcast is one row per recipient, all
+// with the same ID. Times are ms since the epoch; 0 means the phase has not happened.
+type Message struct {
+	ID        string
+	Session   string
+	From      string
+	To        string
+	Topic     string
+	Kind      string
+	Body      string
+	Data      string // JSON text or ""
+	Meta      string // the SEND's payload_meta, JSON text or ""
+	Seq       int64
+	Queued    int64
+	Typed     int64
+	Submitted int64
+	Confirmed int64
+	Failed    int64
+	Dropped   int64
+}
+
+// Phase is a delivery phase with a time column.
+type Phase string
+
+// The phases after queued.
+const (
+	Typed     Phase = "typed"
+	Submitted Phase = "submitted"
+	Confirmed Phase = "confirmed"
+	Failed    Phase = "failed"
+	Dropped   Phase = "dropped"
+)
+
+func (p Phase) valid() bool {
+	switch p {
+	case Typed, Submitted, Confirmed, Failed, Dropped:
+		return true
+	}
+	return false
+}
+
+// Ms converts a time to the store's ms since the epoch.
+func Ms(t time.Time) int64 { return t.UnixMilli() }
+
+func nullStr(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// Insert writes messages in one transaction: all of them or none.
+func (s *Store) Insert(ms ...Message) error {
+	if len(ms) == 1 {
+		m := ms[0]
+		_, err := s.insert.Exec(m.ID, m.Session, m.From, m.To, m.Topic, m.Kind, m.Body, nullStr(m.Data), nullStr(m.Meta), m.Seq, m.Queued)
+		if err != nil {
+			return fmt.Errorf("store message %s: %w", m.ID, err)
+		}
+		return nil
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("store messages: %w", err)
+	}
+	st := tx.Stmt(s.insert)
+	for _, m := range ms {
+		if _, err := st.Exec(m.ID, m.Session, m.From, m.To, m.Topic, m.Kind, m.Body, nullStr(m.Data), nullStr(m.Meta), m.Seq, m.Queued); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("store message %s: %w", m.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store messages: %w", err)
+	}
+	return nil
+}
+
+// Mark records that message id reached phase for recipient to at ms, once: a phase
+// already recorded keeps its first time. It reports whether a row changed.
+func (s *Store) Mark(id, to string, phase Phase, ms int64) (bool, error) {
+	if !phase.valid() {
+		return false, fmt.Errorf("mark %s: unknown phase %q", id, phase)
+	}
+	col := string(phase)
+	res, err := s.db.Exec("UPDATE messages SET "+col+" = ? WHERE id = ? AND recipient = ? AND "+col+" IS NULL", ms, id, to)
+	if err != nil {
+		return false, fmt.Errorf("mark %s %s: %w", id, phase, err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// Mark is one phase reached, for MarkAll.
+type Mark struct {
+	ID, To string
+	Phase  Phase
+	Ms     int64
+}
+
+// MarkAll records marks in one transaction (each as Mark would).
+func (s *Store) MarkAll(marks []Mark) error {
+	if len(marks) == 0 {
+		return nil
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("mark: %w", err)
+	}
+	defer tx.Rollback()
+	stmts := map[Phase]*sql.Stmt{}
+	for _, m := range marks {
+		if !m.Phase.valid() {
+			return fmt.Errorf("mark %s: unknown phase %q", m.ID, m.Phase)
+		}
+		st := stmts[m.Phase]
+		if st == nil {
+			col := string(m.Phase)
+			if st, err = tx.Prepare("UPDATE messages SET " + col + " = ? WHERE id = ? AND recipient = ? AND " + col + " IS NULL"); err != nil {
+				return fmt.Errorf("mark: %w", err)
+			}
+			defer st.Close()
+			stmts[m.Phase] = st
+		}
+		if _, err := st.Exec(m.Ms, m.ID, m.To); err != nil {
+			return fmt.Errorf("mark %s %s: %w", m.ID, m.Phase, err)
+		}
+	}
+	return tx.Commit()
+}
+
+const columns = `id, session, sender, recipient, topic, kind, body, COALESCE(data, ''), COALESCE(meta, ''), seq, queued,
+	COALESCE(typed, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0)`
+
+func scan(rows *sql.Rows) ([]Message, error) {
+	defer rows.Close()
+	var out []Message
+	for rows.Next() {
+		var m Message
+		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
+			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Pending returns the messages of session to recipient to that have reached none of
+// done nor failed nor dropped, oldest first in seq order per topic: the ones to send again
+// after a restart or a RESUME. done is Confirmed for protocol clients (their ACK) and
+// Typed for panes (once typed, never again).
+func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
+	if !done.valid() {
+		return nil, fmt.Errorf("pending: unknown phase %q", done)
+	}
+	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
+		WHERE session = ? AND recipient = ? AND `+string(done)+` IS NULL AND failed IS NULL AND dropped IS NULL
+		ORDER BY topic, seq`, session, to)
+	if err != nil {
+		return nil, fmt.Errorf("pending for %s: %w", to, err)
+	}
+	return scan(rows)
+}
+
+// Stream is the position of one (session, recipient, topic) stream.
+type Stream struct {
+	Topic         string
+	LastSeq       int64 // the highest seq ever given (kept across pruning)
+	PrunedThrough int64 // seqs up to here may have been deleted by retention
+}
+
+// Streams returns every stream of session to recipient to.
+func (s *Store) Streams(session, to string) ([]Stream, error) {
+	rows, err := s.db.Query(`SELECT topic, MAX(last), MAX(pruned) FROM (
+			SELECT topic, MAX(seq) AS last, 0 AS pruned FROM messages WHERE session = ? AND recipient = ? GROUP BY topic
+			UNION ALL
+			SELECT topic, pruned_through, pruned_through FROM streams WHERE session = ? AND recipient = ?)
+		GROUP BY topic ORDER BY topic`, session, to, session, to)
+	if err != nil {
+		return nil, fmt.Errorf("streams of %s: %w", to, err)
+	}
+	defer rows.Close()
+	var out []Stream
+	for rows.Next() {
+		var st Stream
+		if err := rows.Scan(&st.Topic, &st.LastSeq, &st.PrunedThrough); err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// Get returns message id, one row per recipient.
+func (s *Store) Get(id string) ([]Message, error) {
+	rows, err := s.db.Query(`SELECT `+columns+` FROM messages WHERE id = ? ORDER BY rowid`, id)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", id, err)
+	}
+	ms, err := scan(rows)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", id, err)
+	}
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return ms, nil
+}
+
+// Query selects history: Session and Member ("" for any: Member matches sender or
+// recipient), messages queued at or after SinceMs, the newest Limit (0: 100) of them.
+type Query struct {
+	Session string
+	Member  string
+	SinceMs int64
+	Limit   int
+}
+
+// History returns the messages matching q, newest last.
+func (s *Store) History(q Query) ([]Message, error) {
+	var where []string
+	var args []any
+	if q.Session != "" {
+		where, args = append(where, "session = ?"), append(args, q.Session)
+	}
+	if q.Member != "" {
+		where, args = append(where, "(sender = ? OR recipient = ?)"), append(args, q.Member, q.Member)
+	}
+	if q.SinceMs > 0 {
+		where, args = append(where, "queued >= ?"), append(args, q.SinceMs)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = "WHERE " + strings.Join(where, " AND ")
+	}
+	rows, err := s.db.Query(`SELECT * FROM (SELECT `+columns+`, rowid AS r FROM messages `+cond+
+		` ORDER BY rowid DESC LIMIT ?) ORDER BY r`, append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	var out []Message
+	for rows.Next() {
+		var m Message
+		var r int64
+		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
+			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &r); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Prune deletes the messages queued before cutoffMs, remembering per stream the highest
+// seq deleted (so a RESUME from before it is STALE). It returns how many were deleted.
+func (s *Store) Prune(cutoffMs int64) (int64, error) {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`INSERT INTO streams (session, recipient, topic, pruned_through)
+		SELECT session, recipient, topic, MAX(seq) FROM messages WHERE queued < ? GROUP BY session, recipient, topic
+		ON CONFLICT (session, recipient, topic) DO UPDATE SET pruned_through = MAX(pruned_through, excluded.pruned_through)`, cutoffMs); err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
+	}
+	res, err := tx.Exec(`DELETE FROM messages WHERE queued < ?`, cutoffMs)
+	if err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, tx.Commit()
+}

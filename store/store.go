@@ -1,0 +1,149 @@
+// Package store owns the durable message history of every agentmux session: one SQLite
+// database (modernc.org/sqlite, pure Go) at $XDG_STATE_HOME/agentmux/agentmux.db in WAL
+// mode, its versioned schema and migrations, and the queries for history, read,
+// pending-for-resume and retention. Every message is written here before it is queued,
+// so a crash loses only what was never written.
+//
+// A Store is safe for concurrent use (database/sql's pool; SQLite serialises writers,
+// WAL lets readers run beside them). It must not import anything of the project, nor
+// bubbletea or lipgloss.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+// DefaultRetention is how long messages are kept unless configured otherwise.
+const DefaultRetention = 30 * 24 * time.Hour
+
+// ErrNotFound is returned by Get for an id the store does not hold.
+var ErrNotFound = errors.New("no such message")
+
+// Store is an open history database.
+type Store struct {
+	db     *sql.DB
+	insert *sql.Stmt
+}
+
+// DefaultPath is $XDG_STATE_HOME/agentmux/agentmux.db, with XDG's default
+// ~/.local/state when the variable is unset.
+func DefaultPath() (string, error) {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("state directory: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "agentmux", "agentmux.db"), nil
+}
+
+// Open opens (creating when needed, folder 0700) the database at path, switches it to
+// WAL and migrates its schema to the current version. synchronous=NORMAL: in WAL mode a
+// committed transaction survives the process being killed; only a power loss may take
+// the last ones.
+func Open(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(5000)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	ins, err := db.Prepare(`INSERT INTO messages (id, session, sender, recipient, topic, kind, body, data, meta, seq, queued)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return &Store{db: db, insert: ins}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	s.insert.Close()
+	return s.db.Close()
+}
+
+// migrations[i] takes the schema from version i to i+1 (PRAGMA user_version).
+var migrations = []string{
+	`CREATE TABLE messages (
+		id        TEXT    NOT NULL,
+		session   TEXT    NOT NULL,
+		sender    TEXT    NOT NULL,
+		recipient TEXT    NOT NULL,
+		topic     TEXT    NOT NULL DEFAULT '',
+		kind      TEXT    NOT NULL,
+		body      TEXT    NOT NULL,
+		data      TEXT,
+		meta      TEXT,
+		seq       INTEGER NOT NULL,
+		queued    INTEGER NOT NULL,
+		typed     INTEGER,
+		submitted INTEGER,
+		confirmed INTEGER,
+		failed    INTEGER,
+		dropped   INTEGER,
+		PRIMARY KEY (id, recipient)
+	);
+	CREATE INDEX messages_stream ON messages (session, recipient, topic, seq);
+	CREATE INDEX messages_queued ON messages (queued);
+	CREATE TABLE streams (
+		session        TEXT    NOT NULL,
+		recipient      TEXT    NOT NULL,
+		topic          TEXT    NOT NULL,
+		pruned_through INTEGER NOT NULL,
+		PRIMARY KEY (session, recipient, topic)
+	);`,
+}
+
+// SchemaVersion is the schema version Open migrates to.
+var SchemaVersion = len(migrations)
+
+func migrate(db *sql.DB) error {
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	// BEGIN IMMEDIATE: two processes opening a fresh database migrate one after the other.
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var v int
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return fmt.Errorf("schema version: %w", err)
+	}
+	if v > len(migrations) {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return fmt.Errorf("schema version %d is newer than this agentmux (%d)", v, len(migrations))
+	}
+	for i := v; i < len(migrations); i++ {
+		if _, err := conn.ExecContext(ctx, migrations[i]); err != nil {
+			conn.ExecContext(ctx, "ROLLBACK")
+			return fmt.Errorf("migrate to schema %d: %w", i+1, err)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return fmt.Errorf("migrate: %w", err)
+	}
+	_, err = conn.ExecContext(ctx, "COMMIT")
+	return err
+}
