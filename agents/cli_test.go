@@ -253,6 +253,9 @@ type cli struct {
 	busy, idle func(title string) bool
 	// bullet starts the answer line on screen.
 	bullet string
+	// restoresPrompt: interrupted before its answer begins, the CLI puts the message it
+	// was given back into its input line (measured by keys_test.go: Claude Code does).
+	restoresPrompt bool
 	// paneReady are texts that, all on screen inside its pane, show the CLI ready for input
 	// when it runs in agentmux (where the title is not the outer terminal's).
 	paneReady []string
@@ -307,9 +310,10 @@ var clis = []cli{
 		busy: func(title string) bool {
 			return strings.HasSuffix(title, " Claude Code") && !strings.HasPrefix(title, "✳")
 		},
-		idle:      func(title string) bool { return title == "✳ Claude Code" },
-		bullet:    "●",
-		paneReady: []string{"? for shortcuts", "❯"},
+		idle:           func(title string) bool { return title == "✳ Claude Code" },
+		bullet:         "●",
+		restoresPrompt: true,
+		paneReady:      []string{"? for shortcuts", "❯"},
 	},
 	{
 		name: "claude-fullscreen", bin: "claude",
@@ -321,8 +325,9 @@ var clis = []cli{
 		busy: func(title string) bool {
 			return strings.HasSuffix(title, " Claude Code") && !strings.HasPrefix(title, "✳")
 		},
-		idle:   func(title string) bool { return title == "✳ Claude Code" },
-		bullet: "●",
+		idle:           func(title string) bool { return title == "✳ Claude Code" },
+		bullet:         "●",
+		restoresPrompt: true,
 	},
 	{
 		name:  "codex",

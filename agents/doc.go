@@ -7,12 +7,16 @@
 // mock answering a trigger word with a shell tool call: each CLI alone must show one the
 // parser's built-in profile calls NeedsApproval (recorded into parser/testdata with
 // AGENTS_UPDATE_SCREENS=1), and in agentmux a linked pane showing one must say `needs you`
-// and get nothing typed into it until the person answers.
+// and get nothing typed into it until the person answers. The keys the relay sends for
+// an urgent message are checked on each CLI alone (keys_test.go): the profile's interrupt
+// keys must end a busy turn and its clear keys empty the input line, as parser.InputRow
+// reads it (screens recorded into parser/testdata with AGENTS_UPDATE_SCREENS=1).
 //
 // Every test file carries the build tag `agents`, so `go test ./...` builds only this doc:
 // the tests need the CLIs and minutes of wall time, and never run in CI. Run them with
 // `make test-agents` (or `go test -tags agents ./agents/...` once install.sh has run).
 //
 // The package has no code of its own; its tests import vterm (to read the screens),
-// internal/mockmodel and creack/pty, and nothing imports it.
+// parser (the built-in profiles), internal/mockmodel and internal/ptytest, and nothing
+// imports it.
 package agents

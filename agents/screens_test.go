@@ -29,6 +29,9 @@ type recording struct {
 	// typed is what was typed into the program before the turn; delta the words the
 	// parser must extract from screen after before ("" = unchecked).
 	typed, delta string
+	// input is what the program's input line holds, "" for empty (a bare prompt or a
+	// placeholder): parser.InputRow must read it so; nil = unchecked.
+	input *string
 	// before and screen are text rows.
 	before, screen []string
 }
@@ -51,6 +54,9 @@ func saveScreen(t *testing.T, name string, rec recording) {
 	}
 	if rec.typed != "" || rec.delta != "" {
 		fmt.Fprintf(&b, "@@ typed %s\n@@ delta %s\n", strconv.Quote(rec.typed), strconv.Quote(rec.delta))
+	}
+	if rec.input != nil {
+		fmt.Fprintf(&b, "@@ input %s\n", strconv.Quote(*rec.input))
 	}
 	if rec.before != nil {
 		b.WriteString("@@ before\n")

@@ -9,6 +9,7 @@ package bridge
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
@@ -58,14 +59,42 @@ func (c *Core) pane(ref string) (int, error) {
 	return 0, fmt.Errorf("%q: %w", ref, session.ErrNoPane)
 }
 
-// Send types text into pane to (the hub passes its name) from the member named from.
-func (c *Core) Send(from, to, text string) (string, error) {
-	ref := c.refs.sent(from, to)
-	if err := c.s.Send(from, to, text); err != nil {
-		c.refs.failed(from, to, ref)
+// Send types text into pane to (the hub passes its name) from the member named from,
+// with the options o.
+func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
+	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter}
+	switch o.Mode {
+	case "", proto.ModeSequential:
+	case proto.ModeImportant:
+		so.Mode = session.Important
+	case proto.ModeUrgent:
+		so.Mode = session.Urgent
+	default:
+		return "", fmt.Errorf("mode %q: not sequential, important or urgent", o.Mode)
+	}
+	n, err := c.s.Send(from, to, text, so)
+	if err != nil {
 		return "", err
 	}
-	return ref, nil
+	return c.refs.numbered(n, o.NotifyOnDelivery || o.NotifyAfter > 0), nil
+}
+
+// Remind types a reminder into pane to after the delay.
+func (c *Core) Remind(to, text string, after time.Duration) (string, error) {
+	n, err := c.s.Remind(to, text, after)
+	if err != nil {
+		return "", err
+	}
+	return c.refs.numbered(n, false), nil
+}
+
+// Hook reports a turn end from the program in pane (its hook said so, with text).
+func (c *Core) Hook(pane, event, cli, text string) error {
+	source := event + " hook"
+	if cli != "" {
+		source = cli + " " + source
+	}
+	return c.s.Hook(pane, text, source)
 }
 
 // Link links panes a and b.
@@ -166,6 +195,8 @@ func (c *Core) event(ev session.Event) []proto.Event {
 		return append(out, proto.Event{
 			Kind: "delivery", ID: ref, Member: en.ToName, Peer: en.FromName, Phase: en.Phase.String(), Text: en.Words,
 		})
+	case session.Mail:
+		return []proto.Event{{Kind: "mail", ID: c.refs.mail(ev.Delivery), Member: ev.To, Text: ev.Text}}
 	case session.Notice:
 		return []proto.Event{{Kind: "notice", Text: ev.Entry.Note}}
 	}

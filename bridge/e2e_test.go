@@ -47,6 +47,8 @@ func TestSendReachesAPane(t *testing.T) {
 
 	_, err = c.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)
+	out := s.Subscribe(0)
+	defer out.Close()
 	id, err := c.Send("ops", "1", "please rebase")
 	require.NoError(t, err)
 	for {
@@ -65,7 +67,22 @@ func TestSendReachesAPane(t *testing.T) {
 	r, err := c.Request(proto.TypeRead, proto.Read{ID: id})
 	require.NoError(t, err)
 	assert.NotZero(t, r.Message.Typed, "the phase reached the store")
-	res, err = c.Request(proto.TypeCapture, proto.Capture{Target: "cat"})
-	require.NoError(t, err)
-	assert.True(t, strings.Contains(*res.Screen, "ops:") && strings.Contains(*res.Screen, "please rebase"), "screen:\n%s", *res.Screen)
+	// "typed" means the bytes were handed to the pane's writer; cat's echo reaches the
+	// screen after that, so capture again on each output the pane makes until it shows
+	// (or the deadline fails the test with the last screen).
+	deadline := time.After(20 * time.Second)
+	for {
+		res, err = c.Request(proto.TypeCapture, proto.Capture{Target: "cat"})
+		require.NoError(t, err)
+		if strings.Contains(*res.Screen, "ops:") && strings.Contains(*res.Screen, "please rebase") {
+			break
+		}
+		select {
+		case <-out.Ready():
+			require.NoError(t, out.Err(), "the test's subscription ended")
+			out.Next()
+		case <-deadline:
+			t.Fatalf("the message never showed in the pane; screen:\n%s", *res.Screen)
+		}
+	}
 }

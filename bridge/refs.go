@@ -18,10 +18,11 @@ type coreRefs struct {
 	next       int
 	waiting    map[[2]string][]string // (from, to) → references in Send order
 	byDelivery map[int]string         // the core's delivery number → reference
+	mailRefs   map[int]string         // the same, kept after the final phase for mail
 }
 
 func newCoreRefs() *coreRefs {
-	return &coreRefs{waiting: map[[2]string][]string{}, byDelivery: map[int]string{}}
+	return &coreRefs{waiting: map[[2]string][]string{}, byDelivery: map[int]string{}, mailRefs: map[int]string{}}
 }
 
 // own gives delivery number n, which the core made by itself (a pane's relayed turn or
@@ -81,3 +82,20 @@ func (c *coreRefs) event(n int, from, to string, final bool) string {
 	}
 	return ref
 }
+
+// numbered returns a new reference for the core's delivery number n (Send and Remind
+// return it): every event of that number carries it, exactly. mail: the message asked
+// for notices, so mail about it names it too (kept for the session's life).
+func (c *coreRefs) numbered(n int, mail bool) string {
+	c.next++
+	ref := "r" + strconv.Itoa(c.next)
+	c.byDelivery[n] = ref
+	if mail {
+		c.mailRefs[n] = ref
+	}
+	return ref
+}
+
+// mail returns the reference of the message a mail is about ("" when the hub did not
+// send it).
+func (c *coreRefs) mail(n int) string { return c.mailRefs[n] }

@@ -212,13 +212,18 @@ func (c *Conn) Call(typ, to, topic string, p any) (*proto.Envelope, error) {
 // Send sends body to to (a name, a pane number or "*"); from names the sender on a
 // control connection. It returns the stored message's id once the server queued it.
 func (c *Conn) Send(from, to string, body string) (string, error) {
+	return c.SendMeta(from, to, body, nil)
+}
+
+// SendMeta is Send with a payload_meta (a mode, a ttl, notices, a reminder's delay).
+func (c *Conn) SendMeta(from, to string, body string, meta *proto.SendMeta) (string, error) {
 	c.next++
 	id := "c-" + strconv.Itoa(c.next)
 	e, err := proto.New(proto.TypeSend, id, time.Now().UnixMilli(), proto.Send{Kind: proto.KindMessage, Body: body})
 	if err != nil {
 		return "", err
 	}
-	e.From, e.To = from, to
+	e.From, e.To, e.PayloadMeta = from, to, meta
 	if err := c.WriteEnvelope(e); err != nil {
 		return "", err
 	}

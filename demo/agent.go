@@ -54,6 +54,10 @@ type agent struct {
 	now  func() time.Time
 	out  bytes.Buffer
 	log  transcriptLog // -transcript; its writer is set by Main
+	// hooked holds the (message, answer) pairs answered in this step: their hooks run
+	// once the step's drawing is written (runHooks), as a CLI's Stop hook follows its
+	// answer on the screen.
+	hooked [][2]string
 
 	cols, rows int
 
@@ -248,6 +252,7 @@ func (a *agent) finishTurn() {
 	a.scroll = 0
 	a.history = append(a.history, entry{kind: entryReply, text: answer})
 	a.log.answered(answer)
+	a.hooked = append(a.hooked, [2]string{a.asked, answer})
 	if a.cfg.exitAfter > 0 && a.answers >= a.cfg.exitAfter {
 		a.quit(a.cfg.exitCode)
 	} else {
@@ -390,4 +395,12 @@ func (q queryState) String() string {
 	}
 	return "terminal: " + mark("DA1", q.gotDA1, "?"+q.da1) + " · " + mark("CPR", q.gotCPR, q.cpr) +
 		" · " + mark("OSC 11", q.gotOSC11, q.osc11)
+}
+
+// runHooks runs the hooks of the answers given since the last call.
+func (a *agent) runHooks() {
+	for _, h := range a.hooked {
+		a.cfg.hooks.answered(h[0], h[1])
+	}
+	a.hooked = nil
 }

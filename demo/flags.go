@@ -56,6 +56,9 @@ type config struct {
 	// transcript names a file to which every message received and every answer given is
 	// appended, one JSON object a line ({"in": TEXT} or {"out": TEXT}), for tests.
 	transcript string
+	// hooks run after each answer (--settings FILE as Claude Code, -c notify=[…] as
+	// Codex; hooks.go).
+	hooks hooks
 }
 
 // parseFlags parses args. Usage and errors go to out, the terminal the agent runs in.
@@ -86,6 +89,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&cfg.pidfile, "pidfile", "", "write the process id to this `file` at start")
 	fs.StringVar(&cfg.greet, "greet", "", "answer this `text` as a first turn, without being asked")
 	fs.StringVar(&cfg.transcript, "transcript", "", "append every message received and answer given to this `file`, as JSON lines {\"in\": TEXT} / {\"out\": TEXT}")
+	fs.Func("settings", "a Claude Code settings `file`: its Stop hooks run after each answer", cfg.hooks.loadSettings)
+	fs.Func("c", "a Codex config `key=value`: notify=[PROGRAM, ARGS…] runs after each answer", cfg.hooks.setConfig)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

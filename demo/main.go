@@ -118,6 +118,7 @@ func run(a *agent, stdin io.Reader, w io.Writer, t *terminal) int {
 			a.floodStep()
 		}
 		flush()
+		a.runHooks()
 	}
 	a.finish()
 	flush()

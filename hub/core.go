@@ -1,6 +1,10 @@
 package hub
 
-import "github.com/agentmux/agentmux/proto"
+import (
+	"time"
+
+	"github.com/agentmux/agentmux/proto"
+)
 
 // Core is what the hub needs of the session core (the panes and the relay). Every method
 // is safe to call from any goroutine and does not block for long; the hub calls them
@@ -9,9 +13,16 @@ type Core interface {
 	// Members lists the panes (Client false), numbered, with state, group and waiting.
 	Members() []proto.Member
 	// Send types text into the pane named or numbered to, attributed to from, like any
-	// delivery (idle-gated, never over a person's draft, budget-limited). It returns a
-	// reference that the core's delivery events carry in Event.ID ("" when it has none).
-	Send(from, to, text string) (ref string, err error)
+	// delivery (idle-gated, never over a person's draft, budget-limited), with the
+	// delivery options o. It returns a reference that the core's delivery events (and
+	// its mail about the message) carry in Event.ID ("" when it has none).
+	Send(from, to, text string, o SendOptions) (ref string, err error)
+	// Remind types "[agentmux] reminder: TEXT" into the pane named or numbered to
+	// after the delay; the reference is Send's.
+	Remind(to, text string, after time.Duration) (ref string, err error)
+	// Hook reports that the program in the pane named or numbered pane ended its turn,
+	// as its hook (event, of program cli) said, with its answer text ("" when none).
+	Hook(pane, event, cli, text string) error
 	// Link, Unlink, Hold and Release act on panes named or numbered.
 	Link(a, b string) error
 	Unlink(a string) error
@@ -27,6 +38,18 @@ type Core interface {
 	Register(name string, deliver func(RelayMessage)) (unregister func(), err error)
 	// Subscribe returns the core's events.
 	Subscribe() Events
+}
+
+// SendOptions are a message's delivery options (payload_meta): Mode is
+// proto.ModeSequential (or ""), ModeImportant or ModeUrgent; a message not typed within
+// Timeout (0: the core's default) expires; NotifyOnDelivery and NotifyAfter ask for
+// notices to the sender, which the core emits as events of Kind "mail" (Member the
+// sender, Text the notice, ID the message's reference).
+type SendOptions struct {
+	Mode             string
+	Timeout          time.Duration
+	NotifyOnDelivery bool
+	NotifyAfter      time.Duration
 }
 
 // Events is a stream of core events in the eventbox style: Ready receives when events

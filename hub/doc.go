@@ -2,7 +2,10 @@
 // speaks relay protocol v1 (package proto) with every client, keeps the protocol
 // clients that are members, routes messages between them and the panes of the session
 // core, writes every message to the store before it is queued, and serves the agentmux
-// extensions (list, capture, history, read, link, events).
+// extensions (list, capture, history, read, link, events) and agentmux.hook (X_HOOK:
+// a program's hook reports its turn end and answer; Core.Hook). SEND's payload_meta
+// (mode, ttl_ms, x_notify_*, x_remind_ms) becomes the core's SendOptions or Remind;
+// the core's mail reaches a member sender as a DELIVER of kind state.
 //
 // Event flow (one goroutine, the loop, owns every piece of mutable state):
 //

@@ -61,6 +61,17 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			}
 			res.Message = &res.Messages[0]
 		}
+	case proto.TypeHook:
+		var p proto.Hook
+		if p, err = proto.DecodePayload[proto.Hook](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		if core == nil {
+			err = errNoCore
+			break
+		}
+		err = core.Hook(p.Pane, p.Event, p.CLI, p.Text)
 	default: // link, unlink, hold, release
 		var p proto.Target
 		if p, err = proto.DecodePayload[proto.Target](e); err != nil {

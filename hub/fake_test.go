@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
@@ -21,12 +22,19 @@ type fakeCore struct {
 	sent       chan fakeSend
 	ev         *fakeEvents
 	refuse     map[string]error
+	opts       []hub.SendOptions
+	reminds    chan fakeRemind
+}
+
+type fakeRemind struct {
+	ref, to, text string
+	after         time.Duration
 }
 
 type fakeSend struct{ ref, from, to, text string }
 
 func newFakeCore(panes ...string) *fakeCore {
-	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(hub.RelayMessage){}, sent: make(chan fakeSend, 1000), ev: newFakeEvents(), refuse: map[string]error{}}
+	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(hub.RelayMessage){}, sent: make(chan fakeSend, 1000), reminds: make(chan fakeRemind, 100), ev: newFakeEvents(), refuse: map[string]error{}}
 	for i, p := range panes {
 		f.panes = append(f.panes, proto.Member{Number: i + 1, Name: p, Program: "claude", State: "idle"})
 	}
@@ -39,16 +47,37 @@ func (f *fakeCore) Members() []proto.Member {
 	return append([]proto.Member(nil), f.panes...)
 }
 
-func (f *fakeCore) Send(from, to, text string) (string, error) {
+func (f *fakeCore) Send(from, to, text string, o hub.SendOptions) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.refuse[to]; err != nil {
 		return "", err
 	}
+	f.opts = append(f.opts, o)
 	f.refs++
 	ref := "d" + strconv.Itoa(f.refs)
 	f.sent <- fakeSend{ref, from, to, text}
 	return ref, nil
+}
+
+func (f *fakeCore) Remind(to, text string, after time.Duration) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refs++
+	ref := "d" + strconv.Itoa(f.refs)
+	f.reminds <- fakeRemind{ref, to, text, after}
+	return ref, nil
+}
+
+// sentOptions returns the options of every Send so far.
+func (f *fakeCore) sentOptions() []hub.SendOptions {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]hub.SendOptions(nil), f.opts...)
+}
+
+func (f *fakeCore) Hook(pane, event, cli, text string) error {
+	return f.act("hook " + pane + " " + event + " " + cli + " " + text)
 }
 
 func (f *fakeCore) act(s string) error {

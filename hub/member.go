@@ -42,7 +42,7 @@ func (s *state) welcome(cs *connState, sessionID, tok, name string) {
 		Server: proto.ServerInfo{
 			MaxFrameBytes: s.cfg.MaxFrameBytes,
 			HeartbeatMs:   s.cfg.Heartbeat.Milliseconds(),
-			Extensions:    map[string]int{proto.ExtFamily: proto.ExtVersion},
+			Extensions:    map[string]int{proto.ExtFamily: proto.ExtVersion, proto.HookFamily: proto.HookVersion},
 		},
 		Session: s.cfg.Session,
 		Member:  name,

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
@@ -238,15 +239,41 @@ func (s *state) commit() {
 }
 
 // toPane hands a stored message to the core, cut to CutChars with a pointer to the
-// rest; a refusal marks it failed.
+// rest, with the options its payload_meta asks for; a refusal marks it failed. Times
+// count from when it was queued, so a message handed again after a restart keeps its
+// timeout and a reminder its due time; one whose timeout passed is dropped.
 func (s *state) toPane(msg store.Message) bool {
 	text := msg.Body
 	if r := []rune(text); len(r) > s.cfg.CutChars {
 		text = string(r[:s.cfg.CutChars]) + "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
 	}
-	ref, err := s.cfg.Core.Send(msg.From, msg.To, text)
+	var meta proto.SendMeta
+	if msg.Meta != "" {
+		_ = json.Unmarshal([]byte(msg.Meta), &meta) // written by sendIn: valid JSON
+	}
+	now := s.now()
+	queued := time.UnixMilli(msg.Queued)
+	var ref string
+	var err error
+	switch {
+	case meta.XRemindMs > 0:
+		ref, err = s.cfg.Core.Remind(msg.To, text, max(queued.Add(time.Duration(meta.XRemindMs)*time.Millisecond).Sub(now), 0))
+	default:
+		o := SendOptions{
+			Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
+			NotifyAfter: time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
+		}
+		if meta.TTLMs > 0 {
+			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
+				s.mark(msg.ID, msg.To, store.Dropped, now.UnixMilli())
+				s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "dropped", Text: "expired: not typed within its ttl"})
+				return false
+			}
+		}
+		ref, err = s.cfg.Core.Send(msg.From, msg.To, text, o)
+	}
 	if err != nil {
-		s.mark(msg.ID, msg.To, store.Failed, s.now().UnixMilli())
+		s.mark(msg.ID, msg.To, store.Failed, now.UnixMilli())
 		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "failed", Text: err.Error()})
 		return false
 	}
@@ -289,10 +316,20 @@ func (s *state) relayIn(rm RelayMessage) {
 
 // coreEvent records a delivery phase in the store (by the ref Send returned) and passes
 // the event on to subscribers with the message's id. A "relayed" event is a delivery the
-// core queued by itself: it is recorded as a message (relayed).
+// core queued by itself: it is recorded as a message (relayed). Mail (a notice about a
+// message sent with x_notify_on_delivery or x_notify_after_ms) is passed on with the
+// message's id; a member sender gets the notice itself through its sink (relayIn: a
+// DELIVER of kind state from agentmux).
 func (s *state) coreEvent(ev proto.Event) {
 	if ev.Kind == "relayed" {
 		s.relayed(ev)
+		return
+	}
+	if ev.Kind == "mail" {
+		if k, ok := s.refs[ev.ID]; ok {
+			ev.ID = k.id
+		}
+		s.event(ev)
 		return
 	}
 	if ev.Kind == "delivery" && ev.ID != "" {
@@ -302,7 +339,10 @@ func (s *state) coreEvent(ev proto.Event) {
 			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped:
 				s.mark(k.id, k.to, ph, s.now().UnixMilli())
 			}
-			if ev.Phase == string(store.Confirmed) || ev.Phase == string(store.Failed) || ev.Phase == string(store.Dropped) {
+			if ev.Phase == "expired" {
+				s.mark(k.id, k.to, store.Dropped, s.now().UnixMilli())
+			}
+			if ev.Phase == string(store.Confirmed) || ev.Phase == string(store.Failed) || ev.Phase == string(store.Dropped) || ev.Phase == "expired" {
 				for ref, kk := range s.refs {
 					if kk == k {
 						delete(s.refs, ref)

@@ -1,19 +1,28 @@
 package parser
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // The built-in profiles were measured on Claude Code 2.1.330, Codex CLI 0.169.0 and
 // Gemini CLI 0.61.0 (testdata/agent-streams): the patterns below are exactly
 // what those versions print. A user's profiles file can override or extend any of them.
 //
-// Interrupt and clear keys: all three take the defaults, Escape and Ctrl+U. Checked from
-// what each CLI says, not from a run: their own busy rows name Escape ("esc to interrupt"
-// in Claude Code's and Codex's recorded screens, "(esc to cancel" in Gemini CLI's, the
-// busy markers below); Ctrl+U deletes from the cursor to the start of the line in Gemini
-// CLI's keyboard-shortcuts doc, Claude Code's interactive-mode shortcuts and Codex's
-// composer (readline keys). It clears a one-line draft whose cursor is at its end, the
-// only draft the relay sets aside; the relay checks the screen's input row is empty
-// before it types, so a CLI that ignores it costs a delivery's wait, never a draft.
+// Interrupt and clear keys, checked on the real CLIs by agents/keys_test.go (`make
+// test-agents`) with Claude Code 2.1.197, Codex CLI 0.169.0 and Gemini CLI 0.61.0:
+// Escape ends a busy turn in all three (before the answer and mid-answer; the model's
+// stream is cut and the screen is idle within 0.2 s), and Ctrl+U empties a one-line draft
+// (the cursor at its end) in all three. Claude Code differs in one way: interrupted
+// before its answer begins, it puts the message it was given back into its input line,
+// with all its lines, and its Ctrl+U deletes back to the start of the cursor's line or,
+// at a line's start, the line break before it. One Ctrl+U left "NAME (N):" and a blank
+// line of a relayed message there, for the next delivery to be typed after. So Claude's
+// clear keys are 32 Ctrl+U, which empty 16 lines (a paste Claude shows collapsed, as
+// "[Pasted text #1 +6 lines]", comes back expanded; a longer message is not emptied,
+// and the relay, which checks the input row is empty before it types, says so). More
+// would not do: Claude Code reads 64 bytes or more arriving at once as a paste, and does
+// nothing with the control keys in it.
 
 // pats compiles a list of built-in expressions.
 func pats(exprs ...string) []Pattern {
@@ -59,8 +68,9 @@ var builtins = Profiles{
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"● ", "⏺ "},
 		EchoPrefixes:   []string{"❯ "},
+		Hooks:          HooksClaude,
 		InterruptKeys:  DefaultInterruptKeys,
-		ClearKeys:      DefaultClearKeys,
+		ClearKeys:      strings.Repeat(DefaultClearKeys, 32), // see above: a message put back, of up to 16 lines
 	},
 	"codex": {
 		Name:          "codex",
@@ -98,6 +108,7 @@ var builtins = Profiles{
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"• "},
 		EchoPrefixes:   []string{"› "},
+		Hooks:          HooksCodex,
 		InterruptKeys:  DefaultInterruptKeys,
 		ClearKeys:      DefaultClearKeys,
 	},
@@ -134,6 +145,7 @@ var builtins = Profiles{
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"✦ "},
 		EchoPrefixes:   []string{"> "},
+		Hooks:          HooksGemini,
 		InterruptKeys:  DefaultInterruptKeys,
 		ClearKeys:      DefaultClearKeys,
 	},

@@ -145,8 +145,12 @@ programs = ["mine"]
 func TestProfileKeys(t *testing.T) {
 	for _, name := range []string{"claude", "codex", "gemini", "generic"} {
 		p := Builtins()[name]
-		if p.Interrupt() != "\x1b" || p.Clear() != "\x15" {
-			t.Errorf("%s: interrupt %q clear %q, want Escape and Ctrl+U", name, p.Interrupt(), p.Clear())
+		clear := "\x15"
+		if name == "claude" {
+			clear = strings.Repeat("\x15", 32) // a message of several lines Claude Code puts back on an interrupt
+		}
+		if p.Interrupt() != "\x1b" || p.Clear() != clear {
+			t.Errorf("%s: interrupt %q clear %q, want Escape and %q", name, p.Interrupt(), p.Clear(), clear)
 		}
 	}
 	ps, err := LoadProfiles([]byte("[profile.aider]\ninterrupt_keys = \"\\u0003\"\nclear_keys = \"\\u0001\\u000b\"\n"))
@@ -163,5 +167,35 @@ func TestProfileKeys(t *testing.T) {
 		if _, err := LoadProfiles([]byte("[profile.x]\n" + bad + "\n")); err == nil || !strings.Contains(err.Error(), "keys") {
 			t.Errorf("%s: err %v, want one naming the key", bad, err)
 		}
+	}
+}
+
+func TestLoadProfilesHookKeys(t *testing.T) {
+	ps, err := LoadProfiles([]byte(`
+[profile.claude]
+hooks = false
+
+[profile.myclaude]
+extends = "generic"
+programs = ["myclaude"]
+hooks_via = "claude"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ps["claude"]; !p.NoHooks || p.Hooks != HooksClaude {
+		t.Errorf("claude: hooks %q off %v", p.Hooks, p.NoHooks)
+	}
+	if p := ps["myclaude"]; p.NoHooks || p.Hooks != HooksClaude {
+		t.Errorf("myclaude: hooks %q off %v", p.Hooks, p.NoHooks)
+	}
+	if p := ps["codex"]; p.Hooks != HooksCodex || p.NoHooks {
+		t.Errorf("codex: hooks %q off %v", p.Hooks, p.NoHooks)
+	}
+	if p := ps["generic"]; p.Hooks != "" {
+		t.Errorf("generic passes hooks %q", p.Hooks)
+	}
+	if _, err := LoadProfiles([]byte("[profile.x]\nhooks_via = \"vim\"")); err == nil {
+		t.Error("hooks_via vim: no error")
 	}
 }

@@ -2,7 +2,8 @@
 // whether the program is idle, busy or waiting for approval (Classify), the words it
 // wrote in a turn (MainTurn for the main screen, from its lines' absolute row numbers and
 // the cursor; Transcript for a full-screen program's frames; see turn.go for the rule),
-// and the relay commands in them (Commands). What each program prints is data, in a Profile: built-ins
+// the text in its input row (InputRow, for the relay's drafts and clears), and the relay
+// commands in them (Commands). What each program prints is data, in a Profile: built-ins
 // for Claude Code, Codex and Gemini CLI, a generic one for everything else, overridable
 // by a user's TOML file (LoadProfiles).
 //

@@ -55,7 +55,22 @@ type Profile struct {
 	// the input line (a person's draft is set aside before a delivery, put back after).
 	// Empty: the generic keys, Escape and Ctrl+U (DefaultInterruptKeys, DefaultClearKeys).
 	InterruptKeys, ClearKeys string
+	// Hooks is how agentmux passes the program its per-session hook settings, so that
+	// it reports its turn ends and answers itself (`agentmux hook EVENT`): HooksClaude
+	// (--settings FILE with Stop and Notification hooks), HooksCodex (-c notify=[…]),
+	// HooksGemini (a system settings file with an AfterAgent hook, named by
+	// GEMINI_CLI_SYSTEM_SETTINGS_PATH); "" passes none. NoHooks turns them off for the
+	// profile (profiles.toml: hooks = false).
+	Hooks   string
+	NoHooks bool
 }
+
+// The ways of passing hooks (Profile.Hooks).
+const (
+	HooksClaude = "claude"
+	HooksCodex  = "codex"
+	HooksGemini = "gemini"
+)
 
 // The keys most agent CLIs take to interrupt a turn and to empty the input line.
 const (

@@ -5,10 +5,12 @@ package parser
 // has no real CLIs, keeps the knowledge: Classify must give the recorded state (an
 // approval prompt must say NeedsApproval), and where a turn was recorded, Since must
 // extract exactly the model's words from the screen after the baseline's rows (MainTurn, the
-// rows numbered from the screen's top, the cursor not known). Each file
+// rows numbered from the screen's top, the cursor not known); where the input line was
+// recorded, InputRow must read it and the profile's clear keys must empty it. Each file
 // testdata/screens/real-PROFILE-WHAT.txt holds `# ` comment lines, `@@ title "..."`,
-// `@@ state NAME`, `@@ typed "..."` and `@@ delta "..."` (Go-quoted), then `@@ before`
-// and `@@ screen` sections of text rows.
+// `@@ state NAME`, `@@ typed "..."`, `@@ delta "..."` and `@@ input "..."` (Go-quoted;
+// input is what the program's input line held, checked here by checkInput and in relay's
+// TestRealInputRows), then `@@ before` and `@@ screen` sections of text rows.
 
 import (
 	"os"
@@ -22,7 +24,10 @@ import (
 type realScreen struct {
 	title, state, typed, delta string
 	hasDelta                   bool
-	before, screen             []string
+	// input is what the input line held ("" for empty); hasInput says it was given.
+	input          string
+	hasInput       bool
+	before, screen []string
 }
 
 // readRealScreen parses a recorded screen file.
@@ -62,6 +67,8 @@ func readRealScreen(t *testing.T, path string) realScreen {
 			rs.typed = unquote(val)
 		case "delta":
 			rs.delta, rs.hasDelta = unquote(val), true
+		case "input":
+			rs.input, rs.hasInput = unquote(val), true
 		case "before":
 			rs.before, rows = []string{}, &rs.before
 		case "screen":
@@ -93,6 +100,9 @@ func TestRealScreens(t *testing.T) {
 						strings.Join(LiveRegion(p, rs.screen), "\n"))
 				}
 			}
+			if rs.hasInput {
+				checkInput(t, p, rs)
+			}
 			if rs.hasDelta {
 				var typed []string
 				if rs.typed != "" {
@@ -103,5 +113,41 @@ func TestRealScreens(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkInput checks a recorded input line: InputRow reads it (empty as empty, a draft as
+// itself, a message of several lines by its start), and the profile's clear keys empty
+// it. The CLIs' Ctrl+U, measured with agents/keys_test.go, deletes back to the start of
+// the cursor's line, or, at a line's start, the line break before it: 2L-1 of them empty
+// L lines. Claude Code reads 64 bytes or more arriving at once as a paste and does
+// nothing with control keys in it (63 Ctrl+U work, 64 do nothing), so the keys must be
+// fewer.
+func checkInput(t *testing.T, p Profile, rs realScreen) {
+	t.Helper()
+	squash := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	text, ok := InputRow(p, rs.screen)
+	switch {
+	case !ok:
+		t.Errorf("InputRow found no input row; want %q", rs.input)
+	case rs.input == "" && text != "":
+		t.Errorf("InputRow = %q, want an empty input row", text)
+	case !strings.Contains(rs.input, "\n") && squash(text) != squash(rs.input):
+		t.Errorf("InputRow = %q, want the draft %q", text, rs.input)
+	case text == "" && rs.input != "" || !strings.HasPrefix(squash(rs.input), squash(text)):
+		t.Errorf("InputRow = %q, want the start of %q", text, rs.input)
+	}
+	if rs.input == "" {
+		return
+	}
+	keys := p.Clear()
+	lines := strings.Count(rs.input, "\n") + 1
+	clears := 1 // keys other than Ctrl+U alone: counted as clearing one line
+	if strings.Trim(keys, "\x15") == "" {
+		clears = (len(keys) + 1) / 2
+	}
+	if clears < lines || len(keys) >= 64 {
+		t.Errorf("clear keys %q empty %d lines in %d bytes; the input line holds %d (%q), and 64 bytes are a paste",
+			keys, clears, len(keys), lines, rs.input)
 	}
 }

@@ -17,7 +17,11 @@ import (
 //	brief_template = "..."          # the brief's text ({name}, {pane}, {panes}, {scope})
 //	interrupt_keys = "\u001b"       # keys that interrupt a turn (default Escape)
 //	clear_keys = "\u0015"           # keys that empty the input line (default Ctrl+U)
+//	hooks = false                   # no hook settings for this program (see Profile.Hooks)
+//	hooks_via = "claude"            # pass hooks as claude, codex or gemini take them
 type relayTable struct {
+	Hooks            *bool     `toml:"hooks"`
+	HooksVia         *string   `toml:"hooks_via"`
 	InterruptKeys    *string   `toml:"interrupt_keys"`
 	ClearKeys        *string   `toml:"clear_keys"`
 	RelayPrefixes    *[]string `toml:"relay_prefixes"`
@@ -61,6 +65,17 @@ func (t relayTable) apply(p *Profile) error {
 			}
 		}
 		p.BriefTemplate = *t.BriefTemplate
+	}
+	if t.Hooks != nil {
+		p.NoHooks = !*t.Hooks
+	}
+	if t.HooksVia != nil {
+		switch *t.HooksVia {
+		case "", HooksClaude, HooksCodex, HooksGemini:
+			p.Hooks = *t.HooksVia
+		default:
+			return fmt.Errorf("hooks_via must be claude, codex, gemini or \"\", got %q", *t.HooksVia)
+		}
 	}
 	for _, k := range []struct {
 		key string

@@ -12,6 +12,13 @@ const (
 	ExtVersion = 1
 )
 
+// HookFamily names the hook extension (X_HOOK) in WELCOME's server.x_extensions; its
+// value is HookVersion.
+const (
+	HookFamily  = "agentmux.hook"
+	HookVersion = 1
+)
+
 // The agentmux extension types (docs/protocol.md). Requests are answered by X_RESULT
 // with Result.Re set to the request's id, or ERROR with Error.Re set.
 const (
@@ -26,7 +33,31 @@ const (
 	TypeEvents  = "X_EVENTS"
 	TypeResult  = "X_RESULT"
 	TypeEvent   = "X_EVENT"
+	TypeHook    = "X_HOOK"
 )
+
+// Hook is the payload of X_HOOK (extension agentmux.hook, version 1): a program's hook
+// (`agentmux hook EVENT`) reports that its turn in Pane (a name or number; the
+// hook's $AGENTMUX_PANE) ended. Text is the answer as the model wrote it ("" when the
+// hook had none); Event the hook's event as agentmux names it (stop, notification,
+// codex-notify, after-agent); CLI the program (claude, codex, gemini).
+type Hook struct {
+	Pane  string `json:"pane"`
+	Event string `json:"event"`
+	CLI   string `json:"cli,omitempty"`
+	Text  string `json:"text,omitempty"`
+}
+
+// Validate requires pane and event.
+func (h *Hook) Validate() error {
+	switch {
+	case h.Pane == "":
+		return errors.New("missing field pane")
+	case h.Event == "":
+		return errors.New("missing field event")
+	}
+	return nil
+}
 
 // Member is one member in an X_LIST result: a pane or a protocol client.
 type Member struct {

@@ -135,7 +135,24 @@ type SendMeta struct {
 	TTLMs       int64  `json:"ttl_ms,omitempty"`
 	Importance  int    `json:"importance,omitempty"`
 	ReplyTo     string `json:"replyTo,omitempty"`
+	// Mode is how a message to a pane goes: "sequential" (or absent), "important" or
+	// "urgent" (issue 11's modes; docs/protocol.md).
+	Mode string `json:"mode,omitempty"`
+	// XNotifyOnDelivery asks for a notice (a DELIVER of kind state to a member sender)
+	// when a pane got the message; XNotifyAfterMs for a reminder that long after.
+	XNotifyOnDelivery bool  `json:"x_notify_on_delivery,omitempty"`
+	XNotifyAfterMs    int64 `json:"x_notify_after_ms,omitempty"`
+	// XRemindMs makes the message a reminder, typed into the pane as
+	// "[agentmux] reminder: BODY" that long after it was queued (agentmux remind).
+	XRemindMs int64 `json:"x_remind_ms,omitempty"`
 }
+
+// The modes of SendMeta.Mode.
+const (
+	ModeSequential = "sequential"
+	ModeImportant  = "important"
+	ModeUrgent     = "urgent"
+)
 
 // Delivery is a DELIVER's position in its stream.
 type Delivery struct {

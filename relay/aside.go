@@ -170,48 +170,10 @@ func (r *Relay) inputEmpty(p *pane) bool {
 	return false
 }
 
-// inputRow returns the text in p's input row among its screen's rows: the lowest row
-// that opens with one of the profile's echo prefixes, with the rows that continue it, ""
-// when the profile calls it chrome (an empty prompt, a placeholder). false: no such row.
-func inputRow(p *pane, rows []string) (string, bool) {
-	for i := len(rows) - 1; i >= 0; i-- {
-		n := echoLen(rows[i], p.prof.EchoPrefixes)
-		if n == 0 {
-			continue
-		}
-		if p.prof.IsChrome(rows[i]) {
-			return "", true
-		}
-		text := rows[i][n:]
-		for _, row := range rows[i+1:] {
-			if strings.TrimSpace(row) == "" || p.prof.IsChrome(row) {
-				break
-			}
-			text += "\n" + row
-		}
-		return text, true
-	}
-	return "", false
-}
-
-// echoLen returns the length of the echo prefix (after up to two spaces) opening row, 0
-// when none does; a prefix alone on its row counts.
-func echoLen(row string, prefixes []string) int {
-	ind := len(row) - len(strings.TrimLeft(row, " "))
-	ind = min(ind, 2)
-	rest := row[ind:]
-	for _, pre := range prefixes {
-		bare := strings.TrimRight(pre, " ")
-		switch {
-		case pre == "":
-		case strings.HasPrefix(rest, pre):
-			return ind + len(pre)
-		case bare != "" && strings.TrimRight(rest, " ") == bare:
-			return len(row)
-		}
-	}
-	return 0
-}
+// inputRow returns the text in p's input row among its screen's rows, "" when the
+// profile calls it chrome (an empty prompt, a placeholder); false: no such row
+// (parser.InputRow).
+func inputRow(p *pane, rows []string) (string, bool) { return parser.InputRow(p.prof, rows) }
 
 // squash removes white space, so text wrapped or indented on a screen compares equal.
 func squash(s string) string { return strings.Join(strings.Fields(s), "") }

@@ -41,6 +41,12 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 	turn := p.turn
 	p.baseline(rd)
 	text := w.Text
+	source, via := SourceScreen, "" // a pane without hooks: nothing to say
+	if p.hookText != "" {
+		text, source, via = p.hookText, SourceHook, "answer as the model wrote it, from its "+p.hookSource
+	} else if p.hooks {
+		via = "answer read from the screen: no answer from its hook"
+	}
 	if strings.TrimSpace(text) == "" {
 		if p.group != nil && (turn || w.Redrawn) {
 			// Never silent: the person sees why nothing moved.
@@ -88,6 +94,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		d.entry = r.log(Entry{
 			At: now, Delivery: d.id, From: p.id, FromName: p.name, To: id, ToName: q.name,
 			Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting,
+			Source: source, Note: via,
 		})
 		q.queue = append(q.queue, d)
 	}
@@ -124,6 +131,7 @@ func (r *Relay) typeNext(p *pane, now time.Time) Action {
 	}
 	text := sanitize(strings.Join(framed, "\n\n"), bracketed)
 	p.baseline(rd)
+	p.hookIdle = false // a new turn: the hook will say when it ends
 	for _, x := range parts {
 		p.remember(x.words)
 	}

@@ -35,7 +35,14 @@
 // person's draft unchanged for InputStale, or met by an urgent message, is set aside:
 // the input line cleared with the profile's keys, the screen checked empty, the paste
 // typed, and the draft typed back without Enter once the answer is complete. Notices
-// for senders that are not panes are Mail (TakeMail).
+// for senders that are not panes are Mail (TakeMail). Message is the one path for
+// messages from outside the screen (Post, the Send event), with the reason a message
+// was refused.
+//
+// Hooks (hooks.go): a pane opened with Hooks ends its turn when its program's hook says
+// so (TurnEnd), at once, delivering the hook's text (the answer as the model wrote it)
+// instead of the screen's delta; without the hook within HookWait of its screen going
+// idle, the delta goes. Entry.Source says which.
 //
 // Event flow for a host (package session):
 //
@@ -46,6 +53,7 @@
 //	prefix l/L/u/p    ──► Handle(Link{...}, now) ──────┼─► []Action ─► write a.Bytes() to pane a.Target()
 //	pane exit/close   ──► Handle(Exit{pane}, now) ─────┤               through its ordered writer
 //	send / remind     ──► Handle(Send / Remind, now) ──┤               (Type, Submit, Keys)
+//	program's hook    ──► Handle(TurnEnd{...}, now) ───┤
 //	timer fires       ──► Tick(now) ───────────────────┘
 //	after each call: NextWake() ─► (re)arm one timer; false: no timer needed
 //	                 TakeMail()  ─► notices for senders that are not panes

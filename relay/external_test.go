@@ -79,7 +79,7 @@ func TestAddressExternalOptIn(t *testing.T) {
 func TestAddressExternalBudget(t *testing.T) {
 	h, alice := trio(t, Config{Address: true, Turns: 2})
 	h.handle(External{Name: "bot"})
-	if _, err := h.r.Message("bot", "alice", "first", h.now); err != nil {
+	if _, _, err := h.r.Message(Send{FromName: "bot", To: h.r.Addressee("alice"), Text: "first"}, h.now); err != nil {
 		t.Fatal(err)
 	}
 	alice.answer("@thinking:bot maybe\n@relay:bot one\n@relay:bot two")

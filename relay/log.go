@@ -95,6 +95,10 @@ type Entry struct {
 	Body string
 	// Mode is a sent message's mode (Sequential for everything else).
 	Mode Mode
+	// Source says where a relayed turn's words came from: SourceHook (the program's
+	// hook gave the answer as the model wrote it) or SourceScreen (the screen's delta);
+	// "" for everything else.
+	Source string
 }
 
 // String renders the entry as one relay-log line.

@@ -24,7 +24,7 @@ func TestMessageFromExternalMember(t *testing.T) {
 	now = now.Add(2 * time.Second)
 	r.Tick(now) // both started: printed, then quiet for --idle
 
-	acts, err := r.Message("ops", "bob", "please rebase", now)
+	_, acts, err := r.Message(Send{FromName: "ops", To: r.Addressee("bob"), Text: "please rebase"}, now)
 	require.NoError(t, err)
 	require.Len(t, acts, 1)
 	typed, ok := acts[0].(Type)
@@ -32,17 +32,17 @@ func TestMessageFromExternalMember(t *testing.T) {
 	require.Equal(t, 2, typed.Pane)
 	require.Equal(t, "ops:  please rebase", typed.Text) // unbracketed: the blank line becomes spaces
 
-	_, err = r.Message("ops", "9", "hello", now)
+	_, _, err = r.Message(Send{FromName: "ops", To: r.Addressee("9"), Text: "hello"}, now)
 	require.ErrorIs(t, err, ErrNoAddressee)
-	_, err = r.Message("ops", "bob", "  ", now)
+	_, _, err = r.Message(Send{FromName: "ops", To: 2, Text: "  "}, now)
 	require.ErrorIs(t, err, ErrEmpty)
 
-	_, err = r.Message("OPS", "2", "again", now)
+	_, _, err = r.Message(Send{FromName: "OPS", To: r.Addressee("2"), Text: "again"}, now)
 	require.NoError(t, err)
-	_, err = r.Message("ops", "bob", "third", now)
+	_, _, err = r.Message(Send{FromName: "ops", To: 2, Text: "third"}, now)
 	require.True(t, errors.Is(err, ErrBudgetSpent), "%v", err)
 	r.Handle(Link{Pane: 1, With: 2}, now)
-	_, err = r.Message("ops", "bob", "after the link", now)
+	_, _, err = r.Message(Send{FromName: "ops", To: r.Addressee("BOB"), Text: "after the link"}, now)
 	require.NoError(t, err)
 
 	log := r.Log()
@@ -58,13 +58,13 @@ func TestMessageFromPaneUsesItsBudget(t *testing.T) {
 	r.Handle(Output{Pane: 2}, now)
 	now = now.Add(2 * time.Second)
 	r.Tick(now)
-	acts, err := r.Message("alice", "bob", "hi", now)
+	_, acts, err := r.Message(Send{From: 1, To: 2, Text: "hi"}, now)
 	require.NoError(t, err)
 	require.Len(t, acts, 1)
 	require.Contains(t, acts[0].(Type).Text, "alice (1):")
-	_, err = r.Message("alice", "bob", "again", now)
+	_, _, err = r.Message(Send{From: 1, To: 2, Text: "again"}, now)
 	require.ErrorIs(t, err, ErrBudgetSpent)
-	_, err = r.Message("alice", "alice", "me", now)
+	_, _, err = r.Message(Send{From: 1, To: 1, Text: "me"}, now)
 	require.Error(t, err)
 }
 

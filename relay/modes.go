@@ -114,54 +114,87 @@ type timer struct {
 	text string
 	id   int  // the delivery it is about (0: none)
 	hush bool // a delivery notice: the answer to it is not relayed
+	// delivery is the number it is typed as, taken when it was scheduled (0: a new one)
+	delivery int
 }
 
 // Post queues a message as Send does and returns its delivery number (0 when it was
 // refused: the log says why) and what the host must write now.
 func (r *Relay) Post(s Send, now time.Time) (int, []Action) {
+	id, acts, _ := r.Message(s, now)
+	return id, acts
+}
+
+// Message is Post that also says why a message was refused (ErrNoAddressee, ErrEmpty,
+// ErrBudgetSpent, wrapped): the one path every message from outside the screen takes
+// (`agentmux send`, the socket's SEND, a Send event).
+func (r *Relay) Message(s Send, now time.Time) (int, []Action, error) {
 	if now.After(r.now) {
 		r.now = now
 	}
 	acts := r.step(now)
-	id := r.post(s, now)
-	return id, append(acts, r.step(now)...)
+	id, err := r.post(s, now)
+	return id, append(acts, r.step(now)...), err
 }
 
-// post queues s and returns its delivery number, 0 when refused.
-func (r *Relay) post(s Send, now time.Time) int {
+// Addressee returns the number of the live pane named or numbered name (names in any case),
+// 0 when there is none.
+func (r *Relay) Addressee(name string) int {
+	if p := r.addressee(name); p != nil {
+		return p.id
+	}
+	return 0
+}
+
+// post queues s and returns its delivery number, or 0 and why it was refused (also
+// noted in the log). A sender that is not a pane but has a name (an external member)
+// spends the direct budget of Config.Turns per (name, pane), renewed by a link.
+func (r *Relay) post(s Send, now time.Time) (int, error) {
 	q := r.live(s.To)
 	if q == nil {
 		r.notice(now, s.From, "message to %d: no such pane: not sent", s.To)
-		return 0
+		return 0, fmt.Errorf("send to %d: %w", s.To, ErrNoAddressee)
 	}
 	text := strings.TrimSpace(s.Text)
 	if text == "" {
 		r.notice(now, s.From, "empty message to %d %s: not sent", q.id, q.name)
-		return 0
+		return 0, fmt.Errorf("send to %d %s: %w", q.id, q.name, ErrEmpty)
 	}
 	name := s.FromName
 	if name == "" {
 		name = "agentmux"
 	}
 	var p *pane
+	note := ""
 	if s.From != 0 {
 		switch p = r.live(s.From); {
 		case p == nil:
 			r.notice(now, s.From, "message from %d to %d %s: no such pane: not sent", s.From, q.id, q.name)
-			return 0
+			return 0, fmt.Errorf("send from %d: %w", s.From, ErrNoAddressee)
 		case p == q:
 			r.notice(now, s.From, "%d %s sent a message to itself: not sent", p.id, p.name)
-			return 0
+			return 0, fmt.Errorf("send from %d %s to itself: %w", p.id, p.name, ErrNoAddressee)
 		}
 		name = p.name
 		if !r.spend(p, q, now) {
-			return 0
+			return 0, fmt.Errorf("send from %s to %s: %w", p.name, q.name, ErrBudgetSpent)
 		}
+	} else if s.FromName != "" {
+		k := extPair{strings.ToLower(s.FromName), q.id}
+		if r.external[k] >= r.cfg.Turns {
+			r.notice(now, 0, "budget spent (%d/%d) for %s into %d %s: not sent; link %d to renew it", r.external[k], r.cfg.Turns, s.FromName, q.id, q.name, q.id)
+			return 0, fmt.Errorf("send from %s to %s: %w (%d/%d)", s.FromName, q.name, ErrBudgetSpent, r.external[k], r.cfg.Turns)
+		}
+		if r.external == nil {
+			r.external = map[extPair]int{}
+		}
+		r.external[k]++
+		note = "sent by " + s.FromName
 	}
 	words := cut(sanitize(text, true), r.cfg.Limit)
 	framed := frame(r.cfg.Template, name, s.From, words)
 	if p == nil {
-		framed = frame("{name}:\n\n{text}", name, 0, words)
+		framed = frame(externalFrame, name, 0, words)
 	}
 	r.nDeliv++
 	d := &delivery{id: r.nDeliv, from: s.From, fromName: name, to: q.id, words: words, framed: framed, phase: Waiting, opts: s.Options}
@@ -174,10 +207,10 @@ func (r *Relay) post(s Send, now time.Time) int {
 	}
 	d.entry = r.log(Entry{
 		At: now, Delivery: d.id, From: s.From, FromName: name, To: q.id, ToName: q.name,
-		Size: utf8.RuneCountInString(words), Words: summary(words), Phase: Waiting, Mode: s.Mode,
+		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Mode: s.Mode, Note: note,
 	})
 	r.enqueue(q, d)
-	return d.id
+	return d.id, nil
 }
 
 // spend takes a turn for a message from pane p to q: its group's budget when both are
@@ -212,14 +245,32 @@ func (r *Relay) enqueue(q *pane, d *delivery) {
 	q.queue = slices.Insert(q.queue, i, d)
 }
 
-// remind schedules a reminder into a pane.
-func (r *Relay) remind(e Remind, now time.Time) {
+// Reminder schedules a reminder as a Remind event does and returns the delivery number
+// it will be typed as (0 when refused: no such pane, or no words) and what the host
+// must write now. The number is taken now, so the host can follow the reminder's
+// phases from the start.
+func (r *Relay) Reminder(e Remind, now time.Time) (int, []Action) {
+	if now.After(r.now) {
+		r.now = now
+	}
+	acts := r.step(now)
+	id := r.remind(e, now)
+	return id, append(acts, r.step(now)...)
+}
+
+// remind schedules a reminder into a pane and returns its delivery number.
+func (r *Relay) remind(e Remind, now time.Time) int {
 	p := r.live(e.Pane)
 	if p == nil || strings.TrimSpace(e.Text) == "" {
 		r.notice(now, e.Pane, "reminder for %d: no such pane, or no words: not kept", e.Pane)
-		return
+		return 0
 	}
-	r.timers = append(r.timers, &timer{at: now.Add(max(e.After, 0)), pane: p.id, text: "[agentmux] reminder: " + strings.TrimSpace(e.Text)})
+	r.nDeliv++
+	r.timers = append(r.timers, &timer{at: now.Add(max(e.After, 0)), pane: p.id, delivery: r.nDeliv, text: "[agentmux] reminder: " + strings.TrimSpace(e.Text)})
+	if e.After <= 0 {
+		r.fire(now)
+	}
+	return r.nDeliv
 }
 
 // notify tells d's sender that d was confirmed, and schedules its NotifyAfter reminder.
@@ -271,8 +322,12 @@ func (r *Relay) fire(now time.Time) {
 			r.notice(now, t.pane, "not typed into %d, gone: %s", t.pane, t.text)
 			continue
 		}
-		r.nDeliv++
-		d := &delivery{id: r.nDeliv, to: p.id, fromName: "agentmux", words: t.text, framed: t.text, phase: Waiting, quiet: t.hush}
+		n := t.delivery
+		if n == 0 {
+			r.nDeliv++
+			n = r.nDeliv
+		}
+		d := &delivery{id: n, to: p.id, fromName: "agentmux", words: t.text, framed: t.text, phase: Waiting, quiet: t.hush}
 		d.entry = r.log(Entry{
 			At: now, Delivery: d.id, FromName: "agentmux", To: p.id, ToName: p.name,
 			Size: utf8.RuneCountInString(t.text), Words: summary(t.text), Phase: Waiting, Note: "notice",

@@ -113,7 +113,7 @@ func TestBatching(t *testing.T) {
 		{3, 5, []int{3, 2}},
 		{1, 2, []int{1, 1}},
 	} {
-		h, _, bob := twoAgents(t, Config{Delivery: Delivery{MaxBatch: tc.max}},
+		h, _, bob := twoAgents(t, Config{Turns: 20, Delivery: Delivery{MaxBatch: tc.max}}, // ops's budget: 20 messages
 			&fakeAgent{titled: true, bracketed: true, think: 10 * time.Second, reply: func(string) string { return "ok" }})
 		h.person(2, "work")
 		h.run(5 * time.Second)
@@ -293,5 +293,33 @@ func TestExitWhileDraftAside(t *testing.T) {
 	h.handle(Exit{Pane: 2})
 	if !containsNote(h.notes(), `your draft in 2 bob was kept aside: the pane exited: "keep me"`) {
 		t.Errorf("notes %q", h.notes())
+	}
+}
+
+func TestReminderNumberIsTheDeliverysNumber(t *testing.T) {
+	h, alice, _ := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true})
+	id, _ := h.r.Reminder(Remind{Pane: 1, Text: "look again", After: time.Minute}, h.now)
+	if id == 0 {
+		t.Fatal("a reminder into a live pane got no number")
+	}
+	other, _ := h.r.Post(Send{FromName: "ops", To: 2, Text: "meanwhile"}, h.now)
+	if other == id {
+		t.Fatalf("the reminder's number %d was given again", id)
+	}
+	h.run(2 * time.Minute)
+	if want := []string{"[agentmux] reminder: look again"}; !reflect.DeepEqual(alice.inputs, want) {
+		t.Fatalf("alice got %q", alice.inputs)
+	}
+	var phases []Phase
+	for _, e := range h.r.Log() {
+		if e.Delivery == id {
+			phases = append(phases, e.Phase)
+		}
+	}
+	if len(phases) == 0 || phases[len(phases)-1] != Confirmed && phases[len(phases)-1] != Submitted {
+		t.Errorf("delivery %d's log entries: %v", id, phases)
+	}
+	if n, _ := h.r.Reminder(Remind{Pane: 9, Text: "x"}, h.now); n != 0 {
+		t.Errorf("a reminder into no pane got number %d", n)
 	}
 }

@@ -64,6 +64,14 @@ type pane struct {
 	inflight *delivery
 	parts    []*delivery // the rest of inflight's batch
 
+	// hooks: the program reports its turn ends itself (hooks.go). hookIdle: it said its
+	// turn ended and nothing was typed into it since; hookText and hookSource: the answer
+	// it reported, while that TurnEnd is handled.
+	hooks      bool
+	hookIdle   bool
+	hookText   string
+	hookSource string
+
 	program string         // its program, for the brief
 	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
 	address bool           // the person let its output address panes not linked with it
@@ -73,10 +81,19 @@ type pane struct {
 // quiet returns how long the pane must stay quiet to count as idle given what its
 // profile says, and false when it cannot be idle at all now (busy, needs approval).
 func (p *pane) quiet(cfg Config) (time.Duration, bool) {
+	if p.hookIdle {
+		return 0, true
+	}
 	switch p.state {
 	case parser.Idle:
+		if p.hooks && p.printed {
+			return max(cfg.Settle, cfg.HookWait), true // its hook may yet say more
+		}
 		return cfg.Settle, true
 	case parser.Unknown:
+		if p.hooks && p.printed {
+			return max(cfg.Idle, cfg.HookWait), true
+		}
 		return cfg.Idle, true
 	}
 	return 0, false

@@ -77,14 +77,17 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	case Sent:
 		if p := r.live(e.Pane); p != nil {
 			r.submitted(p, now)
+			p.hookIdle = false
 			p.remember(e.Text)
 			p.draft, p.lastKey, p.draftText = false, now, ""
 			p.turn = true
 		}
 	case Send:
-		r.post(e, now)
+		_, _ = r.post(e, now)
 	case Remind:
-		r.remind(e, now)
+		_ = r.remind(e, now)
+	case TurnEnd:
+		r.hookEnded(e, now)
 	case Hold:
 		if p := r.live(e.Pane); p != nil && p.held != e.On {
 			p.held = e.On
@@ -214,7 +217,7 @@ func (r *Relay) open(e Open, now time.Time) {
 	if old := r.live(e.Pane); old != nil {
 		r.exit(old, now, false, "")
 	}
-	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now}
+	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now, hooks: e.Hooks}
 	if p.prof.Name == "" {
 		p.prof = parser.Generic()
 	}
@@ -242,13 +245,7 @@ func (r *Relay) step(now time.Time) []Action {
 	for _, id := range r.order {
 		p := r.panes[id]
 		if !p.exited && !p.started && p.startedBy(now, r.cfg) {
-			p.started = true
-			if len(p.typed) == 0 && !p.bootTurn {
-				p.setBaseline() // a banner printed while starting is no turn
-			}
-			if r.cfg.Brief || p.prof.Brief {
-				r.queueBrief(p, now)
-			}
+			r.start(p, now)
 		}
 	}
 	for _, id := range r.order {
@@ -282,6 +279,17 @@ func (r *Relay) step(now time.Time) []Action {
 		}
 	}
 	return acts
+}
+
+// start marks p started: it finished starting (or its hook said a turn ended).
+func (r *Relay) start(p *pane, now time.Time) {
+	p.started = true
+	if len(p.typed) == 0 && !p.bootTurn {
+		p.setBaseline() // a banner printed while starting is no turn
+	}
+	if r.cfg.Brief || p.prof.Brief {
+		r.queueBrief(p, now)
+	}
 }
 
 // submitted moves p's baseline to where a person's text was just submitted, its cursor

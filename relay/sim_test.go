@@ -111,6 +111,7 @@ type fakeAgent struct {
 	// input row clearLag later, or never with noClear.
 	noInterrupt, noClear bool
 	clearLag             time.Duration
+	hooks                bool   // opened with Hooks: TurnEnd events say when its turns end
 	clearKeep            int    // the clear keys leave the draft's last clearKeep bytes (a cursor inside it)
 	placeholder          string // what the input row shows when it is empty
 }
@@ -265,7 +266,7 @@ func (h *harness) agent(id int, name string, a *fakeAgent) *fakeAgent {
 		a.think = 2 * time.Second
 	}
 	h.agents[id] = a
-	h.handle(Open{Pane: id, Name: name, Profile: testProfile(), Screen: fakeScreen{a}})
+	h.handle(Open{Pane: id, Name: name, Profile: testProfile(), Screen: fakeScreen{a}, Hooks: a.hooks})
 	h.output(id) // the program draws its prompt
 	return a
 }

@@ -119,6 +119,10 @@ type Delivery struct {
 	// DefaultTimeout is the timeout of a Send without one of its own (default_timeout;
 	// 0: none).
 	DefaultTimeout time.Duration
+	// HookWait is how long a turn of a pane with hooks waits, after its screen says
+	// idle, for the hook's turn end and exact answer before it ends on the screen's
+	// delta (hook_wait, 1 s).
+	HookWait time.Duration
 }
 
 // DefaultTemplate is the attribution a delivery carries unless configured otherwise.
@@ -160,6 +164,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxBatch <= 0 {
 		c.MaxBatch = 10
 	}
+	if c.HookWait <= 0 {
+		c.HookWait = time.Second
+	}
 	if c.UrgentDelay <= 0 {
 		c.UrgentDelay = 500 * time.Millisecond
 	}
@@ -181,6 +188,9 @@ type Open struct {
 	// Program is the program (its base name is shown in the brief; "" shows the
 	// profile's name).
 	Program string
+	// Hooks: the program reports its turn ends and answers through its hooks
+	// (TurnEnd events, hooks.go).
+	Hooks bool
 }
 
 // Output reports that a pane's terminal received new bytes (coalesced: once per burst

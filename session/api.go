@@ -94,6 +94,11 @@ type Options struct {
 	// says keys may be encoded in the kitty keyboard protocol.
 	Colors        vterm.Colors
 	KittyKeyboard bool
+	// Hooks, when set, is called for each pane whose profile passes hooks (Profile.Hooks,
+	// not NoHooks) before its program starts: it returns the spec to start (the hook
+	// settings added to its arguments or environment) and whether hooks are on, so
+	// that Hook reports from the pane end its turns (nil: no hooks, --no-hooks).
+	Hooks HookFunc
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Start starts a pane's process; nil means StartPTY.
@@ -106,6 +111,10 @@ type Options struct {
 	// observes every output signal at once (tests that pace frames themselves).
 	OutputInterval time.Duration
 }
+
+// HookFunc adds the per-session hook settings to pane id's spec for its profile and
+// says whether hooks are on for it.
+type HookFunc func(id int, spec PaneSpec, prof parser.Profile) (PaneSpec, bool)
 
 // State is what a member is doing, as its border says it.
 type State uint8
@@ -201,7 +210,7 @@ type Status struct {
 
 // Event is something that happened in the session, delivered to subscribers. The set
 // is closed: Output, MemberChanged, Exit, Closed, Alert, Delivery, Notice,
-// StatusChanged.
+// StatusChanged, Mail.
 type Event interface{ isEvent() }
 
 // Output says a pane's screen changed since the subscriber last heard of it (coalesced:
@@ -248,6 +257,16 @@ type Notice struct{ Entry Entry }
 // StatusChanged carries the relay's new summary (groups, turns used, waiting).
 type StatusChanged struct{ Status Status }
 
+// Mail is a notice for a sender that is not a pane (an external member, a client of
+// the socket): "[agentmux] delivered to bob (2): …" or a reminder about a message it
+// sent (SendOptions.NotifyOnDelivery, NotifyAfter). To names it; Delivery is the
+// message's number.
+type Mail struct {
+	To       string
+	Text     string
+	Delivery int
+}
+
 func (Output) isEvent()        {}
 func (MemberChanged) isEvent() {}
 func (Exit) isEvent()          {}
@@ -256,6 +275,7 @@ func (Alert) isEvent()         {}
 func (Delivery) isEvent()      {}
 func (Notice) isEvent()        {}
 func (StatusChanged) isEvent() {}
+func (Mail) isEvent()          {}
 
 // Message is a relay message for an external member (RegisterMember).
 type Message struct {

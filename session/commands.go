@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/relay"
@@ -250,19 +251,83 @@ func (s *Session) Close(a int) error {
 	})
 }
 
+// SendOptions are a message's delivery options: its mode (sequential, important,
+// urgent), timeout, and the notices its sender asked for (relay.Options).
+type SendOptions = relay.Options
+
+// The modes of a message, least urgent first.
+const (
+	Sequential = relay.Sequential
+	Important  = relay.Important
+	Urgent     = relay.Urgent
+)
+
 // Send types text into the pane named or numbered to, from the member named from,
-// like a relay delivery: attributed, idle-gated, never over a person's draft. A pane's
-// name sends as that pane (its group's or its direct budget); any other name is an
-// external member, framed "NAME:", with a direct budget of --turns per pane.
-func (s *Session) Send(from, to, text string) error {
-	return s.command(func() error {
+// like a relay delivery: attributed, idle-gated, never over a person's draft, with
+// the options o. A pane's name sends as that pane (its group's or its direct budget);
+// any other name is an external member, framed "NAME:", with a direct budget of
+// --turns per pane, and gets its notices as Mail events. It returns the delivery's
+// number, which its Delivery events carry (Entry.Delivery).
+func (s *Session) Send(from, to, text string, o SendOptions) (int, error) {
+	var id int
+	err := s.command(func() error {
 		from = strings.TrimSpace(from)
 		if from == "" {
 			return fmt.Errorf("send: no sender name")
 		}
-		acts, err := s.rl.Message(from, to, text, s.clock.Now())
+		msg := relay.Send{FromName: from, To: s.rl.Addressee(to), Text: text, Options: o}
+		if msg.To == 0 {
+			return fmt.Errorf("send to %q: %w", to, relay.ErrNoAddressee)
+		}
+		if n := s.rl.Addressee(from); n != 0 {
+			msg.From, msg.FromName = n, ""
+		}
+		var acts []relay.Action
+		var err error
+		id, acts, err = s.rl.Message(msg, s.clock.Now())
 		s.act(acts)
 		return err
+	})
+	return id, err
+}
+
+// Remind types "[agentmux] reminder: TEXT" into the pane named or numbered to after
+// the delay. It returns the number its Delivery events will carry.
+func (s *Session) Remind(to, text string, after time.Duration) (int, error) {
+	var id int
+	err := s.command(func() error {
+		n := s.rl.Addressee(to)
+		if n == 0 {
+			return fmt.Errorf("remind %q: %w", to, relay.ErrNoAddressee)
+		}
+		if strings.TrimSpace(text) == "" {
+			return fmt.Errorf("remind %q: %w", to, relay.ErrEmpty)
+		}
+		var acts []relay.Action
+		id, acts = s.rl.Reminder(relay.Remind{Pane: n, Text: text, After: after}, s.clock.Now())
+		s.act(acts)
+		return nil
+	})
+	return id, err
+}
+
+// Hook reports that the program in the pane named or numbered pane ended its turn, as
+// its hook said (`agentmux hook`), with its answer as the model wrote it (text, "" when
+// the hook had none) and the hook's name (source, for the relay log). A pane started
+// without hooks ignores it: its turns end by its screen.
+func (s *Session) Hook(pane, text, source string) error {
+	return s.command(func() error {
+		p := s.find(pane)
+		if p == nil || p.exited {
+			return fmt.Errorf("hook from %q: %w", pane, ErrNoPane)
+		}
+		if !p.hooks {
+			s.log.Debug("hook from a pane without hooks: ignored", "pane", p.id, "source", source)
+			return nil
+		}
+		s.log.Debug("hook", "pane", p.id, "source", source, "chars", len(text))
+		s.act(s.rl.Handle(relay.TurnEnd{Pane: p.id, Text: text, Source: source}, s.clock.Now()))
+		return nil
 	})
 }
 

@@ -7,14 +7,16 @@
 // The API is narrow and safe to call from any goroutine:
 //
 //   - commands go in (Key, Paste, Mouse, FocusReport, Input, Resize, Link, LinkAll,
-//     Unlink, Hold, Release, Address, Brief, Close, Send, SetColors, SetKittyKeyboard);
+//     Unlink, Hold, Release, Address, Brief, Close, Send with its SendOptions, Remind,
+//     Hook, SetColors, SetKittyKeyboard);
 //     each is queued to the loop in order, and the ones that can be refused wait for
 //     the loop's answer;
 //   - queries come back as copies (Members, Member, Status, Log, Capture, Sync);
 //   - a pane's picture is read through its Screen (immutable vterm snapshots and history
 //     lines: vterm locks internally, so a renderer reads it on its own goroutine);
 //   - events go out to subscribers (Subscribe): output in a pane, a member's state,
-//     deliveries and their phases, notices, groups, alerts, exits. A subscriber never
+//     deliveries and their phases, notices, mail for senders that are not panes,
+//     groups, alerts, exits. A subscriber never
 //     slows the loop: output events coalesce per pane, and a subscriber that lets its
 //     queue overflow is disconnected (its Err says why).
 //
@@ -33,6 +35,10 @@
 //	     │ events (non-blocking; output coalesced per pane)
 //	     ▼
 //	ui (bubbletea) / session socket / tests
+//
+// Hooks: Options.Hooks adds the programs' hook settings to a pane's spec before it
+// starts (for profiles that pass hooks); Hook reports from such a pane end its turns at
+// once with the answer as the model wrote it (relay.TurnEnd).
 //
 // The person's typing gate (gate.go) is the core's alone: between a delivery's Type and
 // its Submit, whatever a client sends a pane for the person (keys, pastes, mouse and

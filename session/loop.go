@@ -211,6 +211,9 @@ func (s *Session) act(acts []relay.Action) {
 // registered is dropped (the member left).
 func (s *Session) mail() {
 	for _, m := range s.rl.TakeMail() {
+		if m.Kind == "" { // a notice for a sender: subscribers see it too
+			s.emit(Mail{To: m.To, Text: m.Text, Delivery: m.Delivery})
+		}
 		sink := s.external[strings.ToLower(m.To)]
 		if sink == nil {
 			s.log.Debug("mail for no member", "to", m.To)

@@ -22,6 +22,7 @@ type pane struct {
 	proc    Process
 	screen  *Screen
 
+	hooks      bool // the program reports its turn ends through hooks (Options.Hooks)
 	exited     bool
 	code       int
 	cols, rows int

@@ -128,7 +128,7 @@ func Start(o Options) (*Session, error) {
 			return nil, err
 		}
 		s.panes = append(s.panes, p)
-		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}, Program: p.argv[0]}, now)
+		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}, Program: p.argv[0], Hooks: p.hooks}, now)
 	}
 	if o.Link {
 		s.rl.Handle(relay.LinkAll{Panes: s.liveIDs()}, now)
@@ -159,18 +159,22 @@ func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
 			s.log.Debug("pane event", "pane", id, "kind", ev.Kind, "text", ev.Text)
 		},
 	})
+	prof := s.profiles.For(spec.Argv[0])
+	if named, ok := s.profiles[spec.Profile]; ok && spec.Profile != "" {
+		prof = named
+	}
+	hooks := false
+	if s.opts.Hooks != nil && prof.Hooks != "" && !prof.NoHooks {
+		spec, hooks = s.opts.Hooks(id, spec, prof)
+	}
 	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name}, term)
 	if err != nil {
 		return nil, fmt.Errorf("start pane %d %q: %w", id, spec.Name, err)
 	}
 	sink.attach(proc)
-	prof := s.profiles.For(spec.Argv[0])
-	if named, ok := s.profiles[spec.Profile]; ok && spec.Profile != "" {
-		prof = named
-	}
-	s.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "cols", cols, "rows", rows)
+	s.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "cols", cols, "rows", rows, "hooks", hooks)
 	return &pane{
-		id: id, name: spec.Name, argv: spec.Argv, profile: prof, term: term, proc: proc,
+		id: id, name: spec.Name, argv: spec.Argv, profile: prof, term: term, proc: proc, hooks: hooks,
 		screen: &Screen{t: term}, cols: cols, rows: rows, reply: sink, alerts: al,
 		rearm: make(chan struct{}, 1),
 	}, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/relay"
 )
 
@@ -40,7 +41,8 @@ func (r *rig) started(ids ...int) {
 func TestSendIsTypedThenSubmittedAndThePersonWaitsForTheSubmit(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
-	require.NoError(t, r.s.Send("ops", "bob", "please rebase"))
+	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{})
+	require.NoError(t, err)
 	assert.Equal(t, "ops:  please rebase", r.procs[2].sent())
 
 	r.s.Key(2, keys.Key{Code: keys.KeyRune, Rune: 'x'}) // typed between Type and Submit
@@ -52,8 +54,10 @@ func TestSendIsTypedThenSubmittedAndThePersonWaitsForTheSubmit(t *testing.T) {
 
 	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Submitted })
 	assert.Equal(t, "bob", ev.(Delivery).Entry.ToName)
+	assert.Equal(t, id, ev.(Delivery).Entry.Delivery)
 
-	assert.ErrorIs(t, r.s.Send("ops", "carol", "hi"), errNoAddressee())
+	_, err = r.s.Send("ops", "carol", "hi", SendOptions{})
+	assert.ErrorIs(t, err, errNoAddressee())
 }
 
 // errNoAddressee is the relay's error for a name that is no pane.
@@ -175,6 +179,68 @@ func TestAddressAndBriefCommands(t *testing.T) {
 	require.NoError(t, r.s.Brief(2))
 	r.advance(2 * time.Second)
 	assert.Contains(t, r.procs[2].sent(), "you are bob, pane 2")
+}
+
+func TestSendOptionsUrgentInterruptsABusyPane(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	r.printed(2, "\r\nworking on it") // output just now: busy until quiet for --idle
+	r.s.Sync()
+	r.procs[2].sent()
+	_, err := r.s.Send("ops", "bob", "stop", SendOptions{Mode: Urgent})
+	require.NoError(t, err)
+	assert.Equal(t, "\x1b", r.procs[2].sent(), "an urgent message interrupts with the profile's interrupt keys")
+}
+
+func TestSendNotifiesAnExternalSenderByMail(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{NotifyOnDelivery: true})
+	require.NoError(t, err)
+	r.advance(200 * time.Millisecond)   // submitted
+	r.procs[2].print("\r\non it\r\n> ") // the agent answers: confirmed
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Mail); return ok }).(Mail)
+	assert.Equal(t, Mail{To: "ops", Text: `[agentmux] delivered to bob (2): "please rebase"`, Delivery: id}, ev)
+}
+
+func TestRemindTypesIntoThePaneAfterTheDelay(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	id, err := r.s.Remind("alice", "check the build", time.Minute)
+	require.NoError(t, err)
+	r.advance(time.Minute - time.Millisecond)
+	assert.Empty(t, r.procs[1].sent())
+	r.advance(time.Millisecond)
+	assert.Equal(t, "[agentmux] reminder: check the build", r.procs[1].sent())
+	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Typed })
+	assert.Equal(t, id, ev.(Delivery).Entry.Delivery)
+	_, err = r.s.Remind("carol", "x", time.Second)
+	assert.ErrorIs(t, err, relay.ErrNoAddressee)
+}
+
+func TestHooksAddTheSettingsAndEndTheTurnWithTheHooksText(t *testing.T) {
+	profs := parser.Builtins()
+	withHooks := parser.Generic()
+	withHooks.Name, withHooks.Programs, withHooks.Hooks = "alice", []string{"alice"}, parser.HooksClaude
+	profs["alice"] = withHooks
+	var asked []string
+	o := Options{Idle: time.Second, Profiles: profs, Hooks: func(id int, spec PaneSpec, prof parser.Profile) (PaneSpec, bool) {
+		asked = append(asked, spec.Name)
+		spec.Argv = append(spec.Argv, "--settings", "hooks.json")
+		return spec, true
+	}}
+	r := newRig(t, o, "alice", "bob")
+	assert.Equal(t, []string{"alice"}, asked, "only a profile that passes hooks is asked")
+	assert.Equal(t, []string{"alice", "--settings", "hooks.json"}, r.procs[1].spec.Argv)
+	assert.Equal(t, []string{"bob"}, r.procs[2].spec.Argv)
+	r.started(1, 2)
+	require.NoError(t, r.s.Link(1, 2))
+	r.procs[2].sent()
+	r.printed(1, "\r\nwhat the screen shows of the answer")
+	require.NoError(t, r.s.Hook("alice", "the *answer*, as written", "claude Stop hook"))
+	assert.Equal(t, "alice (1):  the *answer*, as written", r.procs[2].sent(), "typed at once, with the hook's text")
+	require.NoError(t, r.s.Hook("bob", "ignored", "x"), "a pane without hooks ignores them")
+	assert.ErrorIs(t, r.s.Hook("carol", "", "x"), ErrNoPane)
 }
 
 // A pane's @relay to an external member reaches the member's sink, from the loop, with

@@ -36,6 +36,8 @@ type Config struct {
 	// Profiles are the agent profiles panes are matched against by program name (the
 	// built-ins merged with the user's profiles file); nil means the built-ins.
 	Profiles session.Profiles
+	// Hooks adds the programs' hook settings (nil: --no-hooks); see session.Options.
+	Hooks session.HookFunc
 
 	// Version is agentmux's version (XTVERSION answers, --version).
 	Version string

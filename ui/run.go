@@ -160,6 +160,7 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		Brief:         cfg.Brief,
 		Delivery:      cfg.Delivery,
 		Profiles:      cfg.Profiles,
+		Hooks:         cfg.Hooks,
 		Version:       cfg.Version,
 		HistoryLimit:  cfg.HistoryLimit,
 		Colors:        probed.Colors,

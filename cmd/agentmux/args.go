@@ -30,6 +30,7 @@ flags:
   --link           link all panes into one relay group at start
   --address        let agents address panes they are not linked with (@relay:NAME)
   --brief          tell each agent, once ready, its name, the other panes and how to address them
+  --no-hooks       start claude, codex and gemini without agentmux's hooks (turn ends from the screen)
   --turns N        turn budget per link (default 8)
   --idle D         quiet time before a pane counts as idle (default 1.5s)
   --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
@@ -65,6 +66,7 @@ type options struct {
 	demo     bool   // agentmux demo: the panes are filled in by run
 	help     bool
 	version  bool
+	noHooks  bool // --no-hooks: no hook settings for any program
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -89,6 +91,7 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.cfg.Link, "link", false, "")
 	fs.BoolVar(&o.cfg.Address, "address", false, "")
 	fs.BoolVar(&o.cfg.Brief, "brief", false, "")
+	fs.BoolVar(&o.noHooks, "no-hooks", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
 	prefix := fs.String("prefix", "ctrl+a", "")

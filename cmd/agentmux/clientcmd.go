@@ -23,6 +23,9 @@ import (
 const clientUsage = `session commands (each talks to a running agentmux over its socket):
   agentmux ls                                 members: number, name, program, state, group, waiting
   agentmux send TARGET MESSAGE [--from NAME]  TARGET a name, a number or *; MESSAGE - reads stdin
+      [--important | --urgent] [--timeout D] [--notify-on-delivery] [--notify-after D]
+  agentmux remind D MESSAGE [--to TARGET]     (or wake) "[agentmux] reminder: MESSAGE" into this
+                                              pane ($AGENTMUX_NAME) or TARGET after D
   agentmux link A B | unlink A | hold A | release A
   agentmux capture TARGET [--lines N] [--escapes]
   agentmux history [--member X] [--since D] [--limit N]
@@ -34,18 +37,25 @@ common flags: --session NAME (else $AGENTMUX_SESSION, else the only running sess
 
 // clientCommands are the first words that name a session command; runClient runs them.
 var clientCommands = map[string]bool{
-	"ls": true, "send": true, "link": true, "unlink": true, "hold": true, "release": true,
+	"ls": true, "send": true, "remind": true, "wake": true, "link": true, "unlink": true, "hold": true, "release": true,
 	"capture": true, "history": true, "read": true, "events": true, "sessions": true,
 }
 
 // clientArgs is a session command's parsed flags and operands.
 type clientArgs struct {
-	session, from, member string
-	json, escapes         bool
-	lines, limit          int
-	since                 time.Duration
-	operands              []string
+	session, from, member, to string
+	json, escapes             bool
+	lines, limit              int
+	since                     time.Duration
+	operands                  []string
+	// send's delivery options; remind's delay is its first operand.
+	mode                 string
+	timeout, notifyAfter time.Duration
+	notifyOnDelivery     bool
 }
+
+// switches are the flags that take no value.
+var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true}
 
 // parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
 // an operand: stdin).
@@ -54,7 +64,11 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 	allowed := map[string]bool{"session": true, "json": true}
 	switch cmd {
 	case "send":
-		allowed["from"] = true
+		for _, f := range []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after"} {
+			allowed[f] = true
+		}
+	case "remind", "wake":
+		allowed["to"] = true
 	case "capture":
 		allowed["lines"], allowed["escapes"] = true, true
 	case "history":
@@ -74,14 +88,22 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 		if !allowed[name] {
 			return a, usagef("agentmux %s: unknown flag %s", cmd, arg)
 		}
-		if name == "json" || name == "escapes" {
+		if switches[name] {
 			if hasVal {
 				return a, usagef("agentmux %s: --%s takes no value", cmd, name)
 			}
-			if name == "json" {
+			switch name {
+			case "json":
 				a.json = true
-			} else {
+			case "escapes":
 				a.escapes = true
+			case "notify-on-delivery":
+				a.notifyOnDelivery = true
+			case "important", "urgent":
+				if a.mode != "" && a.mode != name {
+					return a, usagef("agentmux %s: --important and --urgent exclude each other", cmd)
+				}
+				a.mode = name
 			}
 			continue
 		}
@@ -98,6 +120,18 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 			a.session = val
 		case "from":
 			a.from = val
+		case "to":
+			a.to = val
+		case "timeout", "notify-after":
+			var d time.Duration
+			if d, err = time.ParseDuration(val); err == nil && d <= 0 {
+				err = errors.New("not above 0")
+			}
+			if name == "timeout" {
+				a.timeout = d
+			} else {
+				a.notifyAfter = d
+			}
 		case "member":
 			a.member = val
 		case "lines", "limit":
@@ -118,7 +152,7 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 		}
 	}
 	want := map[string][2]int{ // operands: min, max (-1: any)
-		"ls": {0, 0}, "send": {2, -1}, "link": {2, 2}, "unlink": {1, 1}, "hold": {1, 1}, "release": {1, 1},
+		"ls": {0, 0}, "send": {2, -1}, "remind": {2, -1}, "wake": {2, -1}, "link": {2, 2}, "unlink": {1, 1}, "hold": {1, 1}, "release": {1, 1},
 		"capture": {1, 1}, "history": {0, 0}, "read": {1, 1}, "events": {0, 0}, "sessions": {0, 0},
 	}[cmd]
 	if n := len(a.operands); n < want[0] || want[1] >= 0 && n > want[1] {
@@ -137,9 +171,27 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		return exit(sessions(a, stdout))
 	}
 	var body string
-	if cmd == "send" {
+	var after time.Duration
+	switch cmd {
+	case "send":
 		if body, err = messageText(a.operands[1:], stdin); err != nil {
 			return 2, err
+		}
+	case "remind", "wake":
+		if after, err = time.ParseDuration(a.operands[0]); err != nil || after < 0 {
+			return 2, usagef("agentmux %s: %q: not a duration (e.g. 10m, 90s)", cmd, a.operands[0])
+		}
+		if body, err = messageText(a.operands[1:], stdin); err != nil {
+			return 2, err
+		}
+		if a.to == "" {
+			a.to = os.Getenv("AGENTMUX_NAME")
+		}
+		if a.to == "" {
+			a.to = os.Getenv("AGENTMUX_PANE")
+		}
+		if a.to == "" {
+			return 2, usagef("agentmux %s: not run in a pane ($AGENTMUX_NAME unset): name one with --to", cmd)
 		}
 	}
 	path, err := client.Socket(a.session)
@@ -156,6 +208,8 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		err = ls(c, a, stdout)
 	case "send":
 		err = send(c, a, body, stdout)
+	case "remind", "wake":
+		err = remind(c, a, after, body, stdout)
 	case "link", "unlink", "hold", "release":
 		err = act(c, cmd, a, stdout)
 	case "capture":
@@ -255,7 +309,14 @@ func send(c *client.Conn, a clientArgs, body string, w io.Writer) error {
 	if from == "" {
 		from = "you"
 	}
-	id, err := c.Send(from, a.operands[0], body)
+	var meta *proto.SendMeta
+	if a.mode != "" || a.timeout > 0 || a.notifyOnDelivery || a.notifyAfter > 0 {
+		meta = &proto.SendMeta{
+			Mode: a.mode, TTLMs: a.timeout.Milliseconds(),
+			XNotifyOnDelivery: a.notifyOnDelivery, XNotifyAfterMs: a.notifyAfter.Milliseconds(),
+		}
+	}
+	id, err := c.SendMeta(from, a.operands[0], body, meta)
 	if err != nil {
 		return fmt.Errorf("send to %s: %w", a.operands[0], err)
 	}
@@ -263,6 +324,20 @@ func send(c *client.Conn, a clientArgs, body string, w io.Writer) error {
 		return printJSON(w, map[string]string{"id": id, "status": "queued"})
 	}
 	_, err = fmt.Fprintf(w, "%s queued\n", id)
+	return err
+}
+
+// remind sends a reminder to a.to (a pane; by default the one it runs in), stored with
+// its delay: a session started again on the same store still types it when due.
+func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io.Writer) error {
+	id, err := c.SendMeta(a.to, a.to, body, &proto.SendMeta{XRemindMs: max(after.Milliseconds(), 1)})
+	if err != nil {
+		return fmt.Errorf("remind %s: %w", a.to, err)
+	}
+	if a.json {
+		return printJSON(w, map[string]string{"id": id, "status": "scheduled", "due": time.Now().Add(after).UTC().Format(time.RFC3339)})
+	}
+	_, err = fmt.Fprintf(w, "%s scheduled for %s\n", id, time.Now().Add(after).Format("15:04:05"))
 	return err
 }
 

@@ -216,3 +216,51 @@ func body(t *testing.T, e *proto.Envelope) string {
 	require.NoError(t, err)
 	return p.Body
 }
+
+func TestSendOptionsAndRemindOnTheWire(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	t.Setenv("AGENTMUX_NAME", "")
+	t.Setenv("AGENTMUX_PANE", "")
+	dir := startSession(t, "proj")
+	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	require.NoError(t, err)
+	defer bot.Raw().Close()
+	bot.SetDeadline(time.Now().Add(5 * time.Second))
+
+	_, _, err = runCmd(t, "", "send", "--urgent", "--timeout", "30s", "--notify-on-delivery", "--notify-after=2m", "bot", "stop")
+	require.NoError(t, err)
+	d := next(t, bot)
+	require.NotNil(t, d.PayloadMeta)
+	assert.Equal(t, proto.SendMeta{Mode: "urgent", TTLMs: 30000, XNotifyOnDelivery: true, XNotifyAfterMs: 120000}, *d.PayloadMeta)
+	_, _, err = runCmd(t, "", "send", "--important", "bot", "soon")
+	require.NoError(t, err)
+	assert.Equal(t, "important", next(t, bot).PayloadMeta.Mode)
+	_, _, err = runCmd(t, "", "send", "bot", "plain")
+	require.NoError(t, err)
+	assert.Nil(t, next(t, bot).PayloadMeta)
+
+	code, out, err := runCmd(t, "", "wake", "10m", "--to", "bot", "check", "the", "build")
+	require.NoError(t, err, out)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, " scheduled for ")
+	d = next(t, bot)
+	assert.Equal(t, "check the build", body(t, d))
+	assert.Equal(t, int64(600000), d.PayloadMeta.XRemindMs)
+	assert.Equal(t, "bot", d.From)
+
+	for _, args := range [][]string{
+		{"send", "--urgent", "--important", "bot", "x"}, {"send", "--timeout", "soon", "bot", "x"},
+		{"send", "--timeout", "-1s", "bot", "x"}, {"send", "--urgent=1", "bot", "x"},
+		{"remind", "10m", "x"}, {"remind", "later", "--to", "bot", "x"}, {"remind", "--to", "bot", "1m"},
+	} {
+		code, _, err := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.ErrorIs(t, err, errUsage, "%v", args)
+	}
+	t.Setenv("AGENTMUX_NAME", "bot")
+	_, _, err = runCmd(t, "", "remind", "1s", "myself")
+	require.NoError(t, err)
+	assert.Equal(t, "myself", body(t, next(t, bot)))
+}

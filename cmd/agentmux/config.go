@@ -23,6 +23,7 @@ import (
 //	max_batch = 10               # the most messages in one paste
 //	urgent_delay = "500ms"       # the longest an urgent message waits for idle
 //	default_timeout = "0s"       # a sent message's timeout unless it has one (0: none)
+//	hook_wait = "1s"             # how long a turn waits for its program's hook
 
 // configPath returns os.UserConfigDir()/agentmux/config.toml.
 func configPath() (string, error) {
@@ -62,6 +63,7 @@ type configFile struct {
 		MaxBatch          *int    `toml:"max_batch"`
 		UrgentDelay       *string `toml:"urgent_delay"`
 		DefaultTimeout    *string `toml:"default_timeout"`
+		HookWait          *string `toml:"hook_wait"`
 	} `toml:"delivery"`
 }
 
@@ -92,6 +94,7 @@ func parseDelivery(data []byte) (session.DeliveryRules, error) {
 		{"input_stale_timeout", c.InputStaleTimeout, &d.InputStale, false, "2m"},
 		{"urgent_delay", c.UrgentDelay, &d.UrgentDelay, false, "500ms"},
 		{"default_timeout", c.DefaultTimeout, &d.DefaultTimeout, true, "10m"},
+		{"hook_wait", c.HookWait, &d.HookWait, false, "1s"},
 	} {
 		if k.src == nil {
 			continue

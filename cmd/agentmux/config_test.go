@@ -26,6 +26,8 @@ func TestParseDelivery(t *testing.T) {
 		{in: "[delivery]\ninput_stale_timeout = \"4s\"\nmax_batch = 3\nurgent_delay = \"250ms\"\ndefault_timeout = \"10m\"\n",
 			want: session.DeliveryRules{InputStale: 4 * time.Second, MaxBatch: 3, UrgentDelay: 250 * time.Millisecond, DefaultTimeout: 10 * time.Minute}},
 		{in: "[delivery]\ndefault_timeout = \"0s\"\n", want: session.DeliveryRules{}},
+		{in: "[delivery]\nhook_wait = \"2s\"\n", want: session.DeliveryRules{HookWait: 2 * time.Second}},
+		{in: "[delivery]\nhook_wait = \"0s\"\n", err: "[delivery] hook_wait must be positive, not 0s"},
 		{in: "[delivery]\ninput_stale_timeout = \"4\"\n", err: `[delivery] input_stale_timeout: "4" is not a duration (write it as Go does: "2m")`},
 		{in: "[delivery]\nurgent_delay = \"0s\"\n", err: "[delivery] urgent_delay must be positive, not 0s"},
 		{in: "[delivery]\nurgent_delay = \"-1s\"\n", err: "[delivery] urgent_delay must be positive, not -1s"},

@@ -33,6 +33,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == agentCommand {
 		return demo.Main(args[1:], stdin, stdout), nil
 	}
+	if len(args) > 0 && args[0] == hookCommand { // hooks.go: always 0, at once
+		return runHook(args[1:], stdin, stderr), nil
+	}
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
 	}
@@ -97,7 +100,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
 	d := o.cfg.Delivery
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
-		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout)
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo)
+
+	if !o.noHooks && !o.demo { // the demo's simulated agents take no hooks
+		hooks, err := newHookSetup()
+		if err != nil {
+			return 1, err
+		}
+		defer hooks.Close()
+		o.cfg.Hooks = hooks.spec
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

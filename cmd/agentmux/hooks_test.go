@@ -1,0 +1,118 @@
+package main
+
+// The hook settings agentmux gives claude, codex and gemini, and `agentmux hook`
+// reading each program's payload (fake payloads shaped as each CLI sends them) and
+// reporting X_HOOK to a session, exiting 0 whatever happens.
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/session"
+)
+
+func TestHookSettingsPerProgram(t *testing.T) {
+	h := &hookSetup{bin: "/opt/agent mux/agentmux", dir: t.TempDir()}
+	b := parser.Builtins()
+
+	spec, ok := h.spec(1, session.PaneSpec{Name: "claude", Argv: []string{"claude", "--model", "x"}}, b["claude"])
+	require.True(t, ok)
+	require.Equal(t, []string{"claude", "--settings", filepath.Join(h.dir, "1-claude-settings.json"), "--model", "x"}, spec.Argv)
+	var settings struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Type, Command string }
+		}
+	}
+	data, err := os.ReadFile(spec.Argv[2])
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &settings))
+	assert.Equal(t, `'/opt/agent mux/agentmux' hook stop`, settings.Hooks["Stop"][0].Hooks[0].Command)
+	assert.Equal(t, "command", settings.Hooks["Stop"][0].Hooks[0].Type)
+	assert.Equal(t, `'/opt/agent mux/agentmux' hook notification`, settings.Hooks["Notification"][0].Hooks[0].Command)
+
+	spec, ok = h.spec(2, session.PaneSpec{Argv: []string{"codex", "--full-auto"}}, b["codex"])
+	require.True(t, ok)
+	assert.Equal(t, []string{"codex", "-c", `notify=["/opt/agent mux/agentmux","hook","codex-notify"]`, "--full-auto"}, spec.Argv)
+
+	spec, ok = h.spec(3, session.PaneSpec{Argv: []string{"gemini"}, Env: []string{"A=1", "AGENTMUX_SOCKET=/run/s.sock"}}, b["gemini"])
+	require.True(t, ok)
+	assert.Equal(t, []string{"gemini"}, spec.Argv)
+	path := filepath.Join(h.dir, "3-gemini-system-defaults.json")
+	assert.Equal(t, []string{"A=1", "AGENTMUX_SOCKET=/run/s.sock", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + path}, spec.Env)
+	var gem struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Env map[string]string }
+		}
+	}
+	data, err = os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &gem))
+	assert.Equal(t, map[string]string{"AGENTMUX_PANE": "3", "AGENTMUX_SOCKET": "/run/s.sock"}, gem.Hooks["AfterAgent"][0].Hooks[0].Env,
+		"gemini runs hooks in a sanitized environment: the hook gets the pane's variables itself")
+	data, err = os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &settings))
+	assert.Equal(t, `'/opt/agent mux/agentmux' hook after-agent`, settings.Hooks["AfterAgent"][0].Hooks[0].Command)
+
+	_, ok = h.spec(4, session.PaneSpec{Argv: []string{"bash"}}, b["generic"])
+	assert.False(t, ok)
+}
+
+func TestHookReports(t *testing.T) {
+	transcript := filepath.Join(t.TempDir(), "t.jsonl")
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"first question"}}`,
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"old answer"}]}}`,
+		`{"type":"user","message":{"role":"user","content":"make a table"}}`,
+		`{"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"t","name":"Read","input":{}}]}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}}`,
+		`{"type":"assistant","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"| a | b |\n|---|---|\n| 1 | 2 |"}]}}`,
+		`{"type":"assistant","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"` + "```go\\nfmt.Println(1)\\n```" + `"}]}}`,
+		`{"type":"system","subtype":"stop_hook_summary"}`,
+	}
+	require.NoError(t, os.WriteFile(transcript, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	stop, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": transcript, "hook_event_name": "Stop", "stop_hook_active": false})
+
+	for _, tc := range []struct {
+		event, payload string
+		ok             bool
+		cli, text      string
+	}{
+		{"stop", string(stop), true, "claude", "| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfmt.Println(1)\n```"},
+		{"stop", `{"last_assistant_message":"given **whole**","transcript_path":"/nonexistent"}`, true, "claude", "given **whole**"},
+		{"stop", `{"transcript_path":"/nonexistent"}`, true, "claude", ""},
+		{"stop", `not json`, true, "claude", ""},
+		{"notification", `{"message":"Claude needs your permission"}`, false, "", ""},
+		{"codex-notify", `{"type":"agent-turn-complete","turn-id":"1","input-messages":["make a table"],"last-assistant-message":"| a |\n|---|\n| 1 |"}`, true, "codex", "| a |\n|---|\n| 1 |"},
+		{"codex-notify", `{"type":"agent-turn-complete","turn-id":"0","input-messages":[],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", ""},
+		{"codex-notify", `{"type":"agent-turn-complete","input-messages":["x"],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", ""},
+		{"codex-notify", `{"type":"approval-requested"}`, false, "", ""},
+		{"after-agent", `{"hook_event_name":"AfterAgent","prompt":"hi","prompt_response":"**hello**\n\n- a\n- b","stop_hook_active":false}`, true, "gemini", "**hello**\n\n- a\n- b"},
+		{"whatever", `{}`, false, "", ""},
+	} {
+		h, ok := hookReport(tc.event, []byte(tc.payload))
+		assert.Equal(t, tc.ok, ok, "%s %s", tc.event, tc.payload)
+		if ok {
+			assert.Equal(t, tc.cli, h.CLI, tc.payload)
+			assert.Equal(t, tc.text, h.Text, tc.payload)
+		}
+	}
+}
+
+func TestHookCommandAlwaysExitsZero(t *testing.T) {
+	t.Setenv("AGENTMUX_PANE", "1")
+	t.Setenv("AGENTMUX_SOCKET", filepath.Join(t.TempDir(), "nobody.sock"))
+	code, _, err := runCmd(t, `{"prompt_response":"x"}`, "hook", "after-agent")
+	assert.NoError(t, err)
+	assert.Equal(t, 0, code, "no socket, no harm")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	code, _, _ = runCmd(t, "", "hook")
+	assert.Equal(t, 0, code)
+}

@@ -1,0 +1,79 @@
+package demo
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// The simulated agent takes hook settings the way the CLIs it imitates do, so tests see
+// agentmux's hooks work end to end: --settings FILE as Claude Code (its Stop hooks run
+// after each answer is drawn, with {"hook_event_name":"Stop","last_assistant_message":…}
+// on stdin) and -c notify=[…] as Codex (the program runs with
+// {"type":"agent-turn-complete","input-messages":[…],"last-assistant-message":…} as its
+// last argument). Hooks run in the background; their failures are ignored, as the CLIs
+// do.
+
+// hooks is what to run after each answer.
+type hooks struct {
+	stop   []string // shell commands (Claude's Stop hooks)
+	notify []string // an argument vector (Codex's notify)
+}
+
+// loadSettings reads a Claude Code settings file's Stop hooks.
+func (h *hooks) loadSettings(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Type, Command string }
+		}
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("settings %s: %w", path, err)
+	}
+	for _, m := range s.Hooks["Stop"] {
+		for _, c := range m.Hooks {
+			if c.Type == "command" {
+				h.stop = append(h.stop, c.Command)
+			}
+		}
+	}
+	return nil
+}
+
+// setConfig takes a Codex -c KEY=VALUE; only notify (a JSON/TOML array of strings).
+func (h *hooks) setConfig(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || k != "notify" {
+		return nil // other keys mean nothing to the simulation
+	}
+	return json.Unmarshal([]byte(v), &h.notify)
+}
+
+// answered runs the hooks for an answer to asked.
+func (h *hooks) answered(asked, answer string) {
+	if len(h.stop) > 0 {
+		payload, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": answer})
+		for _, c := range h.stop {
+			cmd := exec.Command("sh", "-c", c)
+			cmd.Stdin = strings.NewReader(string(payload))
+			background(cmd)
+		}
+	}
+	if len(h.notify) > 0 {
+		payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "turn-id": "1", "input-messages": []string{asked}, "last-assistant-message": answer})
+		background(exec.Command(h.notify[0], append(h.notify[1:], string(payload))...))
+	}
+}
+
+// background starts cmd and reaps it when it ends.
+func background(cmd *exec.Cmd) {
+	if cmd.Start() == nil {
+		go cmd.Wait() //nolint:errcheck // a hook's failure is the hook's business
+	}
+}

@@ -1,0 +1,107 @@
+package hub_test
+
+// Delivery options on the wire (issue 11): payload_meta's mode, ttl_ms, notices and a
+// reminder's delay reach the core as SendOptions / Remind, counted from when the
+// message was queued (so after a restart too), and the core's mail about a message is
+// an event naming it (the member sender gets the notice through its sink).
+
+import (
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+)
+
+func TestSendOptionsReachTheCore(t *testing.T) {
+	core := newFakeCore("bob")
+	e := start(t, core, "", nil)
+	ctl := e.control()
+	_, err := ctl.SendMeta("you", "bob", "stop", &proto.SendMeta{Mode: proto.ModeUrgent, TTLMs: 30000, XNotifyOnDelivery: true, XNotifyAfterMs: 60000})
+	require.NoError(t, err)
+	sent(t, core)
+	_, err = ctl.SendMeta("you", "bob", "plain", nil)
+	require.NoError(t, err)
+	sent(t, core)
+	got := core.sentOptions()
+	require.Len(t, got, 2)
+	assert.Equal(t, proto.ModeUrgent, got[0].Mode)
+	assert.True(t, got[0].NotifyOnDelivery)
+	assert.Equal(t, time.Minute, got[0].NotifyAfter)
+	assert.InDelta(t, 30*time.Second, got[0].Timeout, float64(5*time.Second))
+	assert.Equal(t, hub.SendOptions{}, got[1])
+}
+
+func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	var now atomic.Int64
+	now.Store(time.Now().UnixMilli())
+	clock := func(c *hub.Config) { c.Now = func() time.Time { return time.UnixMilli(now.Load()) } }
+	core := newFakeCore("bob")
+	e := start(t, core, db, clock)
+	ctl := e.control()
+	_, err := ctl.SendMeta("bob", "bob", "check the build", &proto.SendMeta{XRemindMs: 600000})
+	require.NoError(t, err)
+	r := <-core.reminds
+	assert.Equal(t, fakeRemind{r.ref, "bob", "check the build", 10 * time.Minute}, r)
+	stale, err := ctl.SendMeta("you", "bob", "soon stale", &proto.SendMeta{TTLMs: 60000})
+	require.NoError(t, err)
+	sent(t, core)
+	e.h.Close()
+
+	// Four minutes later the same session starts again: the reminder is due in six,
+	// the message whose minute passed is dropped, not handed to the core.
+	now.Add(4 * 60000)
+	core2 := newFakeCore("bob")
+	e2 := start(t, core2, db, clock)
+	select {
+	case r := <-core2.reminds:
+		assert.Equal(t, 6*time.Minute, r.after)
+		assert.Equal(t, "check the build", r.text)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the reminder was not scheduled again")
+	}
+	res, err := e2.control().Request(proto.TypeRead, proto.Read{ID: stale})
+	require.NoError(t, err)
+	assert.NotZero(t, res.Message.Dropped)
+	assert.Empty(t, core2.sent)
+}
+
+func TestMailIsAnEventAboutTheMessage(t *testing.T) {
+	core := newFakeCore("bob")
+	e := start(t, core, "", nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	bot := e.member("bot", 0)
+	id, err := bot.SendMeta("", "bob", "please rebase", &proto.SendMeta{XNotifyOnDelivery: true})
+	require.NoError(t, err)
+	s := sent(t, core)
+	core.ev.Emit(proto.Event{Kind: "mail", ID: s.ref, Member: "bot", Text: `[agentmux] delivered to bob (1): "please rebase"`})
+	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "mail" })
+	assert.Equal(t, id, ev.ID, "the core's ref is translated to the message id")
+	assert.Equal(t, "bot", ev.Member)
+}
+
+func TestHookReachesTheCore(t *testing.T) {
+	core := newFakeCore("claude")
+	e := start(t, core, "", nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop", CLI: "claude", Text: "**done**"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"hook 1 stop claude **done**"}, core.Actions())
+	_, err = ctl.Request(proto.TypeHook, proto.Hook{Event: "stop"})
+	require.Error(t, err, "no pane")
+
+	// Without a core (protocol clients only) a hook is refused, not fatal.
+	bare := start(t, nil, "", nil).control()
+	_, err = bare.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop"})
+	require.Error(t, err)
+	_, err = bare.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err)
+}

@@ -1,0 +1,54 @@
+package relay
+
+import "time"
+
+// Turn ends from the programs' own hooks (issue 11): Claude Code's Stop hook, Codex's
+// notify and Gemini CLI's AfterAgent hook run `agentmux hook`, which reports to the
+// session, which hands the relay a TurnEnd. For a pane opened with Hooks:
+//
+//   - the turn ends the moment the TurnEnd comes: the pane counts as idle at once (no
+//     settle wait), until something is typed into it or a person sends there;
+//   - its Text, the answer exactly as the model wrote it (markdown included, whole even
+//     when longer than the screen), is what the turn delivers, instead of the screen's
+//     delta;
+//   - when the screen says idle first, the turn waits HookWait more for the hook; past
+//     that it ends on the screen's delta, as for a program without hooks.
+//
+// The relay log says which source each relayed turn used (Entry.Source).
+
+// TurnEnd reports that the program in Pane ended its turn, as its hook said. Text is
+// its answer as the model wrote it ("" when the hook did not carry it: the screen's
+// delta is used). Source names the hook for the log ("claude Stop hook").
+type TurnEnd struct {
+	Pane   int
+	Text   string
+	Source string
+}
+
+func (TurnEnd) isEvent() {}
+
+// The sources of a relayed turn's words (Entry.Source).
+const (
+	SourceScreen = "screen"
+	SourceHook   = "hook"
+)
+
+// hookEnded handles a TurnEnd: the pane is idle now and, when its turn's output is
+// there to end, the turn ends with the hook's text.
+func (r *Relay) hookEnded(e TurnEnd, now time.Time) {
+	p := r.live(e.Pane)
+	if p == nil {
+		return
+	}
+	if !p.started && p.outSeen && len(p.typed) > 0 {
+		// It answered what a person typed before it counted as started (its screen
+		// had not been quiet for --idle yet): the hook says it runs and is idle.
+		r.start(p, now)
+	}
+	p.hookIdle = true
+	p.hookText, p.hookSource = e.Text, e.Source
+	if p.started && p.printed && p.inflight == nil && !p.draft && p.clearing == nil {
+		r.turnEnded(p, now)
+	}
+	p.hookText, p.hookSource = "", "" // only for this turn: a late hook is not the next turn's
+}

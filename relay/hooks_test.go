@@ -1,0 +1,99 @@
+package relay
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// A pane with hooks: its turn ends when its hook says so, with the hook's text, at
+// once; without the hook its turn waits HookWait past the screen's idle, then goes
+// with the screen's delta; the log says which.
+
+// hookedPair links alice (hooks, answers "alice reply N" 2 s after each input) with
+// bob (whose answers are empty: nothing goes back), and has a person send alice "work" at 2 s.
+func hookedPair(t *testing.T) (*harness, *fakeAgent, *fakeAgent) {
+	h := newHarness(t, Config{})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, hooks: true, reply: counter("alice")})
+	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: func(string) string { return "" }})
+	h.run(2 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "work")
+	return h, alice, bob
+}
+
+func TestHookEndsTheTurnAtOnceWithTheExactText(t *testing.T) {
+	h, _, bob := hookedPair(t)
+	h.run(4*time.Second + 500*time.Millisecond) // alice answered at 4 s; her screen says idle
+	if len(bob.inputs) != 0 {
+		t.Fatalf("bob got %q before alice's hook said her turn ended", bob.inputs)
+	}
+	exact := "**alice reply 1**\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfmt.Println(1)\n```"
+	h.handle(TurnEnd{Pane: 1, Text: exact, Source: "test Stop hook"})
+	if len(h.typed) == 0 || h.typed[len(h.typed)-1].to != 2 {
+		t.Fatalf("nothing typed into bob at the hook's turn end: %+v", h.typed)
+	}
+	if got := h.typed[len(h.typed)-1]; got.at != h.now || !strings.Contains(got.text, exact) {
+		t.Errorf("typed at %v %q, want the hook's text at once (%v)", got.at.Sub(t0), got.text, h.now.Sub(t0))
+	}
+	var e Entry
+	for _, x := range h.r.Log() {
+		if x.To == 2 && x.Delivery > 0 {
+			e = x
+		}
+	}
+	if e.Source != SourceHook || !strings.Contains(e.Note, "answer as the model wrote it, from its test Stop hook") {
+		t.Errorf("log entry source %q note %q", e.Source, e.Note)
+	}
+	h.run(time.Minute)
+	if len(bob.inputs) != 1 {
+		t.Errorf("bob got %q: the turn went twice", bob.inputs)
+	}
+}
+
+func TestWithoutItsHookATurnGoesFromTheScreenAfterHookWait(t *testing.T) {
+	h, _, bob := hookedPair(t)
+	h.run(time.Minute)
+	if want := "alice (1):\n\nalice reply 1"; len(bob.inputs) != 1 || bob.inputs[0] != want {
+		t.Fatalf("bob got %q, want %q", bob.inputs, want)
+	}
+	first := h.typed[0]
+	if d := first.at.Sub(t0); d < 5*time.Second || d > 5*time.Second+100*time.Millisecond {
+		t.Errorf("typed at %v: want the answer at 4 s, then HookWait (1 s)", d)
+	}
+	for _, x := range h.r.Log() {
+		if x.To == 2 && x.Delivery > 0 && (x.Source != SourceScreen || !strings.Contains(x.Note, "answer read from the screen: no answer from its hook")) {
+			t.Errorf("log entry source %q note %q", x.Source, x.Note)
+		}
+	}
+}
+
+func TestALateHookIsNotTheNextTurns(t *testing.T) {
+	h, _, bob := hookedPair(t)
+	h.run(10 * time.Second) // ended on the screen at 5 s
+	h.handle(TurnEnd{Pane: 1, Text: "stale text", Source: "test"})
+	h.person(1, "more") // the next turn ends on the screen: its hook never comes
+	h.run(time.Minute)
+	if want := []string{"alice (1):\n\nalice reply 1", "alice (1):\n\nalice reply 2"}; strings.Join(bob.inputs, "|") != strings.Join(want, "|") {
+		t.Errorf("bob got %q, want %q", bob.inputs, want)
+	}
+}
+
+// A person who types into a pane before it counted as started (its screen not yet
+// quiet for --idle) still gets its turn relayed from the hook: the hook says it runs.
+func TestHookBeforeThePaneCountedAsStarted(t *testing.T) {
+	h := newHarness(t, Config{Idle: 10 * time.Second})
+	h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, hooks: true, think: time.Second, reply: counter("alice")})
+	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: func(string) string { return "" }})
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "work")
+	h.run(1500 * time.Millisecond) // alice answered at 1 s; started would take 10 s of quiet
+	if st, _ := h.r.Pane(1); st.Started {
+		t.Fatal("alice counts as started already: the test needs her not to")
+	}
+	h.handle(TurnEnd{Pane: 1, Text: "the exact answer", Source: "test hook"})
+	h.run(30 * time.Second)
+	if len(bob.inputs) == 0 || bob.inputs[0] != "alice (1):\n\nthe exact answer" {
+		t.Errorf("bob got %q, want the hook's text", bob.inputs)
+	}
+}
