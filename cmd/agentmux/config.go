@@ -15,8 +15,8 @@ import (
 )
 
 // config.toml, beside profiles.toml, holds agentmux's settings that are not profiles.
-// Its [delivery] table tunes the relay's delivery rules, durations written as Go
-// durations:
+// Its [delivery] table tunes the relay's delivery rules and its [store] table the
+// message store, durations written as Go durations:
 //
 //	[delivery]
 //	input_stale_timeout = "2m"   # a person's draft unchanged this long is set aside
@@ -24,6 +24,16 @@ import (
 //	urgent_delay = "500ms"       # the longest an urgent message waits for idle
 //	default_timeout = "0s"       # a sent message's timeout unless it has one (0: none)
 //	hook_wait = "1s"             # how long a turn waits for its program's hook
+//
+//	[store]
+//	retention = "720h"           # how long messages are kept (30 days)
+
+// settings are config.toml's values; zero ones take the defaults.
+type settings struct {
+	Delivery session.DeliveryRules
+	// Retention is how long the store keeps messages (0: store.DefaultRetention).
+	Retention time.Duration
+}
 
 // configPath returns os.UserConfigDir()/agentmux/config.toml.
 func configPath() (string, error) {
@@ -34,26 +44,25 @@ func configPath() (string, error) {
 	return filepath.Join(dir, "agentmux", "config.toml"), nil
 }
 
-// loadDelivery returns config.toml's [delivery] settings; no config directory or no
-// file means the relay's defaults (zero). A file that cannot be read or parsed is an
-// error naming it.
-func loadDelivery() (session.DeliveryRules, error) {
+// loadConfig returns config.toml's settings; no config directory or no file means the
+// defaults (zero). A file that cannot be read or parsed is an error naming it.
+func loadConfig() (settings, error) {
 	path, err := configPath()
 	if err != nil {
-		return session.DeliveryRules{}, nil
+		return settings{}, nil
 	}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return session.DeliveryRules{}, nil
+		return settings{}, nil
 	case err != nil:
-		return session.DeliveryRules{}, fmt.Errorf("config: %w", err)
+		return settings{}, fmt.Errorf("config: %w", err)
 	}
-	d, err := parseDelivery(data)
+	s, err := parseConfig(data)
 	if err != nil {
-		return session.DeliveryRules{}, &fileError{path: path, err: err}
+		return settings{}, &fileError{path: path, err: err}
 	}
-	return d, nil
+	return s, nil
 }
 
 // configFile is the shape of config.toml.
@@ -65,24 +74,28 @@ type configFile struct {
 		DefaultTimeout    *string `toml:"default_timeout"`
 		HookWait          *string `toml:"hook_wait"`
 	} `toml:"delivery"`
+	Store struct {
+		Retention *string `toml:"retention"`
+	} `toml:"store"`
 }
 
-// parseDelivery parses config.toml's text. Unknown keys are errors, so a typo never
-// passes silently; so are durations that are not Go durations, and values out of range.
-func parseDelivery(data []byte) (session.DeliveryRules, error) {
+// parseConfig parses config.toml's text. Unknown keys are errors, so a typo never passes
+// silently; so are durations that are not Go durations, and values out of range.
+func parseConfig(data []byte) (settings, error) {
 	var f configFile
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
-		return session.DeliveryRules{}, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", " "))
+		return settings{}, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", " "))
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return session.DeliveryRules{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
+		return settings{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
 	}
-	var d session.DeliveryRules
+	var st settings
+	d := &st.Delivery
 	c := f.Delivery
 	for _, k := range []struct {
 		key     string
@@ -95,24 +108,29 @@ func parseDelivery(data []byte) (session.DeliveryRules, error) {
 		{"urgent_delay", c.UrgentDelay, &d.UrgentDelay, false, "500ms"},
 		{"default_timeout", c.DefaultTimeout, &d.DefaultTimeout, true, "10m"},
 		{"hook_wait", c.HookWait, &d.HookWait, false, "1s"},
+		{"retention", f.Store.Retention, &st.Retention, false, "720h"},
 	} {
 		if k.src == nil {
 			continue
 		}
+		table := "delivery"
+		if k.dst == &st.Retention {
+			table = "store"
+		}
 		v, err := time.ParseDuration(*k.src)
 		switch {
 		case err != nil:
-			return session.DeliveryRules{}, fmt.Errorf("[delivery] %s: %q is not a duration (write it as Go does: %q)", k.key, *k.src, k.example)
+			return settings{}, fmt.Errorf("[%s] %s: %q is not a duration (write it as Go does: %q)", table, k.key, *k.src, k.example)
 		case v < 0 || v == 0 && !k.zeroOK:
-			return session.DeliveryRules{}, fmt.Errorf("[delivery] %s must be positive, not %s", k.key, *k.src)
+			return settings{}, fmt.Errorf("[%s] %s must be positive, not %s", table, k.key, *k.src)
 		}
 		*k.dst = v
 	}
 	if c.MaxBatch != nil {
 		if *c.MaxBatch < 1 {
-			return session.DeliveryRules{}, fmt.Errorf("[delivery] max_batch must be at least 1, not %d", *c.MaxBatch)
+			return settings{}, fmt.Errorf("[delivery] max_batch must be at least 1, not %d", *c.MaxBatch)
 		}
 		d.MaxBatch = *c.MaxBatch
 	}
-	return d, nil
+	return st, nil
 }

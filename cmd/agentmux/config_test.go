@@ -16,7 +16,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-func TestParseDelivery(t *testing.T) {
+func TestParseConfig(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want session.DeliveryRules
@@ -35,14 +35,25 @@ func TestParseDelivery(t *testing.T) {
 		{in: "[delivery]\nmax_btach = 3\n", err: "unknown keys: delivery.max_btach"},
 		{in: "[delivery]\nmax_batch = \"3\"\n", err: "max_batch"},
 		{in: "[delivery\n", err: "toml"},
+		{in: "[store]\nretention = \"0s\"\n", err: "[store] retention must be positive, not 0s"},
+		{in: "[store]\nretention = \"30d\"\n", err: `[store] retention: "30d" is not a duration (write it as Go does: "720h")`},
+		{in: "[store]\nkeep = \"1h\"\n", err: "unknown keys: store.keep"},
 	} {
-		got, err := parseDelivery([]byte(tc.in))
+		conf, err := parseConfig([]byte(tc.in))
+		got := conf.Delivery
 		switch {
 		case tc.err == "" && (err != nil || got != tc.want):
 			t.Errorf("%q: %+v, %v; want %+v", tc.in, got, err, tc.want)
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\n")):
 			t.Errorf("%q: error %v, want one line with %q", tc.in, err, tc.err)
 		}
+	}
+}
+
+func TestStoreRetention(t *testing.T) {
+	conf, err := parseConfig([]byte("[store]\nretention = \"48h\"\n"))
+	if err != nil || conf.Retention != 48*time.Hour || conf.Delivery != (session.DeliveryRules{}) {
+		t.Fatalf("%+v, %v; want a retention of 48h and no delivery settings", conf, err)
 	}
 }
 
@@ -65,7 +76,7 @@ func TestMalformedConfigExit2(t *testing.T) {
 
 func TestConfigFileOptional(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	if d, err := loadDelivery(); err != nil || d != (session.DeliveryRules{}) {
+	if d, err := loadConfig(); err != nil || d != (settings{}) {
 		t.Fatalf("no file: %+v, %v", d, err)
 	}
 }

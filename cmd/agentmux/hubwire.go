@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/store"
@@ -20,6 +21,9 @@ type sessionSocket struct {
 	l            *net.UnixListener
 	store        *store.Store
 	hub          *hub.Hub
+	// Retention is how long the store keeps messages (0: store.DefaultRetention); set
+	// before Serve.
+	Retention time.Duration
 }
 
 // claimSession claims the session name (--session, else the base name of the working
@@ -63,7 +67,7 @@ func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
 	if s.hub != nil {
 		return errors.New("session socket served twice")
 	}
-	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger}, s.l)
+	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention}, s.l)
 	if err != nil {
 		return err
 	}

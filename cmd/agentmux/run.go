@@ -67,9 +67,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.cfg.Profiles, err = loadProfiles(); err != nil {
 		return 2, err
 	}
-	if o.cfg.Delivery, err = loadDelivery(); err != nil {
+	conf, err := loadConfig()
+	if err != nil {
 		return 2, err
 	}
+	o.cfg.Delivery = conf.Delivery
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK {
@@ -86,6 +88,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1, fmt.Errorf("session socket: %w", err)
 	}
 	defer sock.Close()
+	sock.Retention = conf.Retention
 	for i := range o.cfg.Panes {
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
