@@ -265,7 +265,7 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 	// where the input goes, so the bottom row it is on is its input row (a prompt the
 	// baseline did not show, such as when the baseline was taken after the echo of an
 	// Enter moved the cursor to a blank row), never the answer's.
-	if ci == n-1 || in.prompt != "" && samePrompt(in.prompt, inputText(after, ci, v)) {
+	if ci == n-1 || boxed(chrome, after, ci) || in.prompt != "" && samePrompt(in.prompt, inputText(after, ci, v)) {
 		for ci > start && !isBlank(after[ci-1].Text) && chrome.match(after[ci-1].Text) {
 			ci--
 		}
@@ -274,6 +274,17 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 		}
 	}
 	return len(after), false
+}
+
+// boxed reports whether the line ci (the cursor's) sits in an input box: a chrome line
+// (a rule) right above it and right below it. A program draws under its cursor only in
+// its live area, so such a line is its input row, whatever the baseline's cursor showed
+// (a baseline read while the program was redrawing its box has a half-drawn row there).
+func boxed(chrome *matcher, lines []Line, ci int) bool {
+	rule := func(i int) bool {
+		return i >= 0 && i < len(lines) && !isBlank(lines[i].Text) && chrome.match(lines[i].Text)
+	}
+	return rule(ci-1) && rule(ci+1)
 }
 
 // inputText returns the text of the line the cursor is on (ci, from cursorLine): the

@@ -89,6 +89,14 @@ func TestMainTurn(t *testing.T) {
 			want:  "The answer.\n› fine",
 		},
 		{
+			name:   "inline UI, baseline read while its box was half redrawn: the cursor's boxed row ends the turn",
+			before: []string{" ✻ Welcome to bot", "", rule[:len("─")*15]},
+			after:  cat([]string{" ✻ Welcome to bot", "", "❯ hi", "", "The answer.", ""}, box),
+			bcur:   2, acur: 7,
+			typed: []string{"hi"},
+			want:  "The answer.",
+		},
+		{
 			name:   "a header redrawn in place above rows that stayed is old",
 			before: []string{"logo frame 1", "v1.0", "", "notice", "", "> "},
 			after:  []string{"logo frame 2", "v1.0", "", "notice", "", "> hi", "answer", "> "},
