@@ -45,7 +45,12 @@ type pane struct {
 	typed []string
 
 	// The person at the keyboard.
-	draft   bool
+	draft bool
+	// echo is set when a person's draft began while the pane had printed nothing since
+	// its baseline and no turn was under way: what it prints until the Enter is the
+	// draft's echo, and the baseline from before the draft stays the turn's. (A baseline
+	// read at the Enter may catch the program redrawing its input box, half drawn.)
+	echo    bool
 	lastKey time.Time
 	held    bool
 
@@ -221,7 +226,7 @@ func (p *pane) setBaseline() { p.baseline(p.scr.Read(FromTop)) }
 // baseline makes everything a reading shows old: its lines from its main screen's first
 // row on (rd's lines may start higher), its cursor, its frame.
 func (p *pane) baseline(rd Reading) {
-	p.printed, p.turn = false, false
+	p.printed, p.turn, p.echo = false, false, false
 	p.baseTop = rd.Top
 	i := sort.Search(len(rd.Lines), func(i int) bool { return rd.Lines[i].N >= rd.Top })
 	rd.Lines = rd.Lines[i:]

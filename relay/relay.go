@@ -69,6 +69,9 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		}
 	case Keystroke:
 		if p := r.live(e.Pane); p != nil {
+			if e.Draft && !p.draft {
+				p.echo = p.started && !p.printed && !p.turn && p.inflight == nil
+			}
 			p.draft, p.lastKey, p.draftText = e.Draft, now, e.Text
 			if !e.Draft {
 				p.draftText = ""
@@ -79,7 +82,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 			r.submitted(p, now)
 			p.hookIdle = false
 			p.remember(e.Text)
-			p.draft, p.lastKey, p.draftText = false, now, ""
+			p.draft, p.lastKey, p.draftText, p.echo = false, now, "", false
 			p.turn = true
 		}
 	case Send:
@@ -299,7 +302,7 @@ func (r *Relay) start(p *pane, now time.Time) {
 func (r *Relay) submitted(p *pane, now time.Time) {
 	switch {
 	case p.inflight != nil || p.turn || p.bootTurn:
-	case p.started && p.printed:
+	case p.started && p.printed && !p.echo:
 		r.endTurn(p, now)
 	case !p.started:
 		p.setBaseline()
