@@ -128,3 +128,41 @@ func TestBaselineMidFrameIsTheLastWholeFrame(t *testing.T) {
 		t.Errorf("delivered %q, want %q\n%v", bodies, want, r.Log())
 	}
 }
+
+// An inline program (an input box, no synchronized output) redraws its box for every key
+// of a draft, and a person's Enter can come mid-redraw: the draft's row drawn, the rule
+// under it cut short, the cursor on it. What it printed since the draft began is the
+// draft's echo, no turn; the baseline from before the draft (the whole box) stays.
+func TestEnterWhileTheInputBoxIsRedrawn(t *testing.T) {
+	r := New(Config{Idle: time.Second})
+	rule := "────────────────────────────────────────"
+	alice := &stagedScreen{rows: []string{"✻ Welcome to alice chat", "", rule, "❯", rule, "  ? for shortcuts"}, cur: 3}
+	now := t0
+	r.Handle(Open{Pane: 1, Name: "alice", Screen: alice}, now)
+	r.Handle(Open{Pane: 2, Name: "bob", Screen: quietScreen{}}, now)
+	r.Handle(Output{Pane: 1}, now)
+	r.Handle(Output{Pane: 2}, now)
+	now = now.Add(time.Second)
+	r.Tick(now)
+	r.Handle(Link{Pane: 1, With: 2}, now)
+
+	r.Handle(Keystroke{Pane: 1, Draft: true, Text: "hi"}, now)
+	alice.rows, alice.cur = []string{"✻ Welcome to alice chat", "", rule, "❯ hi", rule[:len("─")*12]}, 4
+	r.Handle(Output{Pane: 1}, now)
+	r.Handle(Sent{Pane: 1, Text: "hi"}, now)
+	now = now.Add(100 * time.Millisecond)
+	alice.rows, alice.cur = []string{"✻ Welcome to alice chat", "", "❯ hi", "", "Answer line.", "", rule, "❯", rule, "  ? for shortcuts"}, 7
+	r.Handle(Output{Pane: 1}, now)
+	now = now.Add(time.Second)
+	r.Tick(now)
+
+	var bodies []string
+	for _, e := range r.Log() {
+		if e.Delivery > 0 {
+			bodies = append(bodies, e.Body)
+		}
+	}
+	if want := []string{"Answer line."}; !slices.Equal(bodies, want) {
+		t.Errorf("delivered %q, want %q\n%v", bodies, want, r.Log())
+	}
+}
