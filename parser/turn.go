@@ -21,8 +21,9 @@ import (
 // of the rows above the input moved (a clear and reprint) are old rows told from new ones
 // by their text (fresh). The output stops where the input area begins again: the rows
 // the baseline's input area was drawn with, found again at the bottom with the cursor
-// in them; else the cursor's row when it opens as the baseline's did or is the last row
-// of all (with the chrome rows right above it, such as an input box's top rule); a
+// in them; else the cursor's row when it opens as the baseline's did, is the last row
+// of all or has chrome rows right above and below it (an input box: a baseline read
+// mid-redraw shows no input row), with the chrome rows right above it; a
 // cursor on a blank row under every line (a prompt not printed yet) leaves every row
 // above it output; else the trailing block of chrome and empty prompts (LiveStart).
 // The echo of what was typed is looked for only where the output starts; when the
