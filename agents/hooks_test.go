@@ -26,10 +26,13 @@ func TestHooksGiveTheExactAnswer(t *testing.T) {
 	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "gemini"}, {"gemini", "claude"}} {
 		t.Run(pair[0], func(t *testing.T) {
 			if pair[0] == "gemini" {
-				// Gemini CLI 0.61 never ran the AfterAgent hook agentmux gives it through
-				// GEMINI_CLI_SYSTEM_DEFAULTS_PATH (agentmux heard no report; the cause is not
-				// found yet): its turns still go from the screen.
-				t.Skip("gemini's AfterAgent hook does not report yet")
+				// agentmux gives Gemini CLI 0.61 no hook (cmd/agentmux/hooks.go): it skips a
+				// GEMINI_CLI_SYSTEM_DEFAULTS_PATH file unless the file and every folder
+				// above it are root's and writable by no group or others, and where it
+				// does run AfterAgent (tried as root in a root-only folder: the hook
+				// reported) its prompt_response is the streamed chunks joined with
+				// spaces, the answer and then a spaced-out copy, not the answer as written.
+				t.Skip("gemini 0.61 reads hooks only from root-owned system files or the person's; agentmux gives none")
 			}
 			a, b := cliNamed(t, pair[0]), cliNamed(t, pair[1])
 			_, aURL := startMock(t, a.name, mockmodel.Fixed(markdownAnswer), answerTime)

@@ -58,9 +58,10 @@ type Profile struct {
 	// Hooks is how agentmux passes the program its per-session hook settings, so that
 	// it reports its turn ends and answers itself (`agentmux hook EVENT`): HooksClaude
 	// (--settings FILE with Stop and Notification hooks), HooksCodex (-c notify=[…]),
-	// HooksGemini (a system settings file with an AfterAgent hook, named by
-	// GEMINI_CLI_SYSTEM_SETTINGS_PATH); "" passes none. NoHooks turns them off for the
-	// profile (profiles.toml: hooks = false).
+	// HooksGemini (none yet: Gemini CLI 0.61 reads hook settings only from the
+	// person's files or from a system file owned by root, so its panes end turns by
+	// the screen); "" passes none. NoHooks turns them off for the profile
+	// (profiles.toml: hooks = false).
 	Hooks   string
 	NoHooks bool
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/agentmux/agentmux/internal/fakeclock"
 	"github.com/agentmux/agentmux/ptyhost"
 )
 
@@ -97,56 +98,11 @@ func (f *fakeProc) exit(code int) {
 	_ = f.Close()
 }
 
-// fakeClock is a Clock whose timers fire when Advance passes their deadline.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers map[*fakeTimer]bool
-}
+// fakeClock is the session's clock in these tests: its timers fire when Advance passes
+// their deadline.
+type fakeClock = fakeclock.Clock
 
-type fakeTimer struct {
-	at time.Time
-	c  chan time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Unix(1_700_000_000, 0), timers: map[*fakeTimer]bool{}}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Timer(at time.Time) (<-chan time.Time, func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: at, c: make(chan time.Time, 1)}
-	if !at.After(c.now) {
-		t.c <- c.now // due already: fires at once, as a real timer would
-	} else {
-		c.timers[t] = true
-	}
-	return t.c, func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		delete(c.timers, t)
-	}
-}
-
-// Advance moves the clock on by d and fires the timers that are due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	for t := range c.timers {
-		if !t.at.After(c.now) {
-			t.c <- c.now
-			delete(c.timers, t)
-		}
-	}
-}
+func newFakeClock() *fakeClock { return fakeclock.New(time.Unix(1_700_000_000, 0)) }
 
 // rig is a session over fake panes.
 type rig struct {

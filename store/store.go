@@ -33,20 +33,6 @@ type Store struct {
 	insert *sql.Stmt
 }
 
-// DefaultPath is $XDG_STATE_HOME/agentmux/agentmux.db, with XDG's default
-// ~/.local/state when the variable is unset.
-func DefaultPath() (string, error) {
-	dir := os.Getenv("XDG_STATE_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("state directory: %w", err)
-		}
-		dir = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(dir, "agentmux", "agentmux.db"), nil
-}
-
 // Open opens (creating when needed, folder 0700) the database at path, switches it to
 // WAL and migrates its schema to the current version. synchronous=NORMAL: in WAL mode a
 // committed transaction survives the process being killed; only a power loss may take

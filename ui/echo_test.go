@@ -29,14 +29,14 @@ func TestEchoDrawsEarlyOncePerKey(t *testing.T) {
 	hs := newHarness(t, 120, 30, "alice", "bob")
 	hs.output(1, "> ") // draws a frame now
 	drawn := hs.m.pace.last
-	hs.clock.set(hs.clock.Now().Add(echoGap))
+	hs.clock.Set(hs.clock.Now().Add(echoGap))
 	hs.press(runeKey('x'))
 	hs.outputNow(1, "x")
 	require.True(t, hs.m.pace.last.After(drawn), "the echo waited for the frame tick")
 	drawn = hs.m.pace.last
 
 	// More output, no key: the flood cap holds; the frame comes a frame interval on.
-	hs.clock.set(hs.clock.Now().Add(echoGap))
+	hs.clock.Set(hs.clock.Now().Add(echoGap))
 	hs.outputNow(1, "flood")
 	require.Equal(t, drawn, hs.m.pace.last, "output without a key drew early")
 	hs.advance(frameInterval)

@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
+	"github.com/agentmux/agentmux/internal/fakeclock"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
@@ -131,66 +132,8 @@ func (f *fakeProc) lastSize() [2]int {
 }
 
 // fakeClock is the session's and the model's clock: its timers fire when the test
-// advances it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers map[*fakeTimer]bool
-}
-
-type fakeTimer struct {
-	at time.Time
-	c  chan time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Timer(at time.Time) (<-chan time.Time, func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: at, c: make(chan time.Time, 1)}
-	if !at.After(c.now) {
-		t.c <- c.now // due already: fires at once, as a real timer would
-	} else {
-		c.timers[t] = true
-	}
-	return t.c, func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		delete(c.timers, t)
-	}
-}
-
-// set moves the clock to at and fires the timers due by then.
-func (c *fakeClock) set(at time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = at
-	for t := range c.timers {
-		if !t.at.After(at) {
-			t.c <- at
-			delete(c.timers, t)
-		}
-	}
-}
-
-// next returns the earliest armed timer's deadline.
-func (c *fakeClock) next() (time.Time, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var best time.Time
-	ok := false
-	for t := range c.timers {
-		if !ok || t.at.Before(best) {
-			best, ok = t.at, true
-		}
-	}
-	return best, ok
-}
+// moves it (Set, Advance).
+type fakeClock = fakeclock.Clock
 
 // harness is a model over a real session of fake panes.
 type harness struct {
@@ -213,7 +156,7 @@ func newHarness(t testing.TB, w, h int, names ...string) *harness {
 // newHarnessCfg is newHarness with cfg's relay settings (Link, Turns, Idle).
 func newHarnessCfg(t testing.TB, w, h int, cfg Config, names ...string) *harness {
 	t.Helper()
-	hs := &harness{t: t, procs: map[int]*fakeProc{}, clock: &fakeClock{now: time.Unix(1_700_000_000, 0), timers: map[*fakeTimer]bool{}}}
+	hs := &harness{t: t, procs: map[int]*fakeProc{}, clock: fakeclock.New(time.Unix(1_700_000_000, 0))}
 	var mu sync.Mutex
 	start := func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
 		f := &fakeProc{spec: spec, out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}
@@ -300,7 +243,7 @@ func (hs *harness) output(id int, s string) {
 	if f == nil {
 		hs.t.Fatalf("no pane %d", id)
 	}
-	hs.clock.set(hs.clock.Now().Add(frameInterval))
+	hs.clock.Set(hs.clock.Now().Add(frameInterval))
 	hs.s.Sync()
 	f.print(s)
 	hs.await(func(ev session.Event) bool { o, ok := ev.(session.Output); return ok && o.Pane == id })
@@ -312,18 +255,18 @@ func (hs *harness) output(id int, s string) {
 func (hs *harness) advance(d time.Duration) {
 	end := hs.clock.Now().Add(d)
 	for {
-		at, ok := hs.clock.next()
+		at, ok := hs.clock.Next()
 		if hs.m.pace.armed && (!ok || hs.m.pace.at.Before(at)) {
 			at, ok = hs.m.pace.at, true
 		}
 		if !ok || at.After(end) {
 			break
 		}
-		hs.clock.set(at)
+		hs.clock.Set(at)
 		hs.settle()
 		hs.frameTick()
 	}
-	hs.clock.set(end)
+	hs.clock.Set(end)
 	hs.settle()
 	hs.frameTick()
 }
@@ -353,7 +296,7 @@ func (hs *harness) exit(id, code int) {
 	f.mu.Lock()
 	f.code = code
 	f.mu.Unlock()
-	hs.clock.set(hs.clock.Now().Add(frameInterval))
+	hs.clock.Set(hs.clock.Now().Add(frameInterval))
 	hs.s.Sync()
 	_ = f.Close()
 	hs.await(func(ev session.Event) bool { e, ok := ev.(session.Exit); return ok && e.Pane == id })

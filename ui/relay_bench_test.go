@@ -25,7 +25,7 @@ func BenchmarkDecisionToFirstByte(b *testing.B) {
 		hs.procs[2].sent()
 		hs.output(1, "\r\n"+answer.String()+"> ")
 		// alice's turn ends at her quiet deadline; bob is idle already.
-		at, ok := hs.clock.next()
+		at, ok := hs.clock.Next()
 		if !ok {
 			b.Fatal("no wake-up armed")
 		}
@@ -39,7 +39,7 @@ func BenchmarkDecisionToFirstByte(b *testing.B) {
 		}
 		hs.procs[2].mu.Unlock()
 		b.StartTimer()
-		hs.clock.set(at.Add(time.Millisecond))
+		hs.clock.Set(at.Add(time.Millisecond))
 		<-wrote
 		b.StopTimer()
 		hs.s.Sync()

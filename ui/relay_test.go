@@ -24,14 +24,14 @@ func newRelayHarness(t testing.TB, link bool, names ...string) *harness {
 // wake fires the session's armed timer, moving the clock to it; it reports whether one
 // was armed.
 func (hs *harness) wake() bool {
-	at, ok := hs.clock.next()
+	at, ok := hs.clock.Next()
 	if !ok {
 		return false
 	}
 	if at.After(hs.clock.Now()) {
-		hs.clock.set(at)
+		hs.clock.Set(at)
 	} else {
-		hs.clock.set(hs.clock.Now())
+		hs.clock.Set(hs.clock.Now())
 	}
 	hs.settle()
 	return true
@@ -187,7 +187,7 @@ func TestNoTimerWhenQuiet(t *testing.T) {
 	hs.output(1, "\r\nhello\r\n> ")
 	hs.advance(30 * time.Second) // delivered, submitted, confirm window over
 	hs.settle()
-	if at, ok := hs.clock.next(); ok {
+	if at, ok := hs.clock.Next(); ok {
 		log, _ := hs.s.Log()
 		t.Fatalf("linked quiet panes keep a timer (at %v, now %v): %v", at, hs.clock.Now(), log)
 	}

@@ -22,7 +22,7 @@ import (
 func fillLog(hs *harness, n int) []string {
 	var times []string
 	for range n {
-		hs.clock.set(hs.clock.Now().Add(time.Second))
+		hs.clock.Set(hs.clock.Now().Add(time.Second))
 		times = append(times, hs.clock.Now().Format("15:04:05"))
 		hs.press(testPrefix, runeKey('p'))
 	}

@@ -19,8 +19,8 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// Hooks (issue 11): for claude, codex and gemini agentmux adds per-session hook
-// settings when it starts them, never editing the person's own config files:
+// Hooks (issue 11): for claude and codex agentmux adds per-session hook settings
+// when it starts them, never editing the person's own config files:
 //
 //   - Claude Code: --settings FILE (a file agentmux owns) with a Stop hook and a
 //     Notification hook, each running `agentmux hook stop` / `agentmux hook
@@ -28,10 +28,17 @@ import (
 //   - Codex: -c notify=["agentmux","hook","codex-notify"]; Codex appends its JSON
 //     (agent-turn-complete, with last-assistant-message) as the last argument. It
 //     replaces a notify program of the person's own config for this run.
-//   - Gemini CLI (0.61 reads no settings file from its command line): the environment
-//     variable GEMINI_CLI_SYSTEM_DEFAULTS_PATH names a file agentmux owns with an
-//     AfterAgent hook; system defaults rank below every settings file of the person's,
-//     and hook lists are concatenated, so theirs still run.
+//   - Gemini CLI 0.61: none. It reads no settings file from its command line, and the
+//     one it reads from the environment (GEMINI_CLI_SYSTEM_DEFAULTS_PATH, or
+//     GEMINI_CLI_SYSTEM_SETTINGS_PATH) it skips, with a "Security Warning: Skipping
+//     system defaults file" in its window, unless the file and every folder above it
+//     are owned by root and writable by neither group nor others (its
+//     isFileAndDirectorySecureSync): never true of a file agentmux writes as the person
+//     under $TMPDIR. Its other sources are the person's: ~/.gemini/settings.json,
+//     ~/.gemini/extensions, the project's .gemini/settings.json. Even where the file is
+//     read (root, a root-only folder) the AfterAgent hook's prompt_response is no answer
+//     as written: Gemini joins the streamed chunks of a reply with spaces and appends
+//     each model call of the prompt, so a Gemini pane ends its turns by its screen.
 //
 // `agentmux hook EVENT` reads the hook's JSON, finds the answer as the model wrote it,
 // reports it to the session socket ($AGENTMUX_SOCKET) as X_HOOK and always exits 0 at
@@ -67,31 +74,14 @@ func (h *hookSetup) command(event string) string {
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// commandHooks is a settings file's hooks object: each event runs one command, with
-// env added to its environment when not nil (Gemini CLI runs hooks in a sanitized
-// environment, without the pane's AGENTMUX_ variables, but takes a hook's own env).
-func commandHooks(events map[string]string, env map[string]string) map[string]any {
+// commandHooks is a settings file's hooks object: each event runs one command.
+func commandHooks(events map[string]string) map[string]any {
 	hooks := map[string]any{}
 	for event, cmd := range events {
 		h := map[string]any{"type": "command", "command": cmd}
-		if env != nil {
-			h["env"] = env
-		}
 		hooks[event] = []any{map[string]any{"hooks": []any{h}}}
 	}
 	return map[string]any{"hooks": hooks}
-}
-
-// agentmuxEnv is the AGENTMUX_ variables pane id's program gets (its spec's, and its
-// number), for hooks run without them.
-func agentmuxEnv(id int, spec session.PaneSpec) map[string]string {
-	env := map[string]string{"AGENTMUX_PANE": fmt.Sprint(id)}
-	for _, kv := range spec.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "AGENTMUX_") {
-			env[k] = v
-		}
-	}
-	return env
 }
 
 // spec adds pane id's hook settings to spec as its profile passes them (a
@@ -107,7 +97,7 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 	case parser.HooksClaude:
 		path, ok := write("claude-settings.json", commandHooks(map[string]string{
 			"Stop": h.command("stop"), "Notification": h.command("notification"),
-		}, nil))
+		}))
 		if !ok {
 			return spec, false
 		}
@@ -116,11 +106,7 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 		notify, _ := json.Marshal([]string{h.bin, "hook", "codex-notify"}) // a TOML array too
 		spec.Argv = slices.Insert(argv, 1, "-c", "notify="+string(notify))
 	case parser.HooksGemini:
-		path, ok := write("gemini-system-defaults.json", commandHooks(map[string]string{"AfterAgent": h.command("after-agent")}, agentmuxEnv(id, spec)))
-		if !ok {
-			return spec, false
-		}
-		spec.Env = append(slices.Clone(spec.Env), "GEMINI_CLI_SYSTEM_DEFAULTS_PATH="+path)
+		return spec, false // Gemini CLI 0.61 would skip the file, and warn (see above)
 	default:
 		return spec, false
 	}
@@ -206,7 +192,7 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 		if in, _ := p["input-messages"].([]any); len(in) == 0 || isTitle(h.Text) {
 			return h, false // its own title-generation turn, not the person's
 		}
-	case "after-agent": // Gemini CLI's AfterAgent hook
+	case "after-agent": // Gemini CLI's AfterAgent hook (agentmux gives it none: see above)
 		h.CLI = "gemini"
 		h.Text = str("prompt_response")
 	default:

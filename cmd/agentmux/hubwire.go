@@ -45,7 +45,7 @@ func claimSession(name string) (*sessionSocket, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, err := store.DefaultPath()
+	path, err := statePath("agentmux.db")
 	if err == nil {
 		var st *store.Store
 		if st, err = store.Open(path); err == nil {

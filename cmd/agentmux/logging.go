@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 )
 
-// logPath returns where the log goes: $XDG_STATE_HOME/agentmux/agentmux.log, or
-// ~/.local/state/agentmux/agentmux.log.
-func logPath() (string, error) {
+// statePath returns name in agentmux's state folder: $XDG_STATE_HOME/agentmux, or
+// XDG's default ~/.local/state/agentmux when the variable is unset. The log and the
+// message store live there.
+func statePath(name string) (string, error) {
 	dir := os.Getenv("XDG_STATE_HOME")
 	if dir == "" {
 		home, err := os.UserHomeDir()
@@ -19,8 +20,11 @@ func logPath() (string, error) {
 		}
 		dir = filepath.Join(home, ".local", "state")
 	}
-	return filepath.Join(dir, "agentmux", "agentmux.log"), nil
+	return filepath.Join(dir, "agentmux", name), nil
 }
+
+// logPath returns where the log goes: agentmux.log in the state folder.
+func logPath() (string, error) { return statePath("agentmux.log") }
 
 // openLog returns a logger writing to the log file at level, and the file to close. The
 // log never goes to the terminal: when the file cannot be opened, logging is off.

@@ -1,0 +1,135 @@
+//go:build agents
+
+package agents
+
+// An urgent message into a busy agent, end to end with the real CLI: agentmux runs Claude
+// Code in one pane; a prompt typed into it gets a slow answer from the mock model (a word a
+// second); while it streams, `agentmux send --urgent` from outside the session sends a
+// message. The relay must interrupt the turn (the mock sees its stream cut before the
+// answer's last word) and type the message in: the model's next turn must hold it, once,
+// with no key of the relay's typed into it as text.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/internal/mockmodel"
+)
+
+func TestUrgentSendInterruptsABusyAgent(t *testing.T) {
+	bin := buildAgentmux(t)
+	c := cliNamed(t, "claude")
+	const label = "URG"
+	const body = "stop that and check the failing test first"
+	// Both answers are 20 words over 20 s: the first is cut long before its end, the
+	// second (to the urgent message) is let run out so its request is logged whole.
+	srv, url := startMock(t, c.name, func(p mockmodel.Prompt) string { return slowReply(fmt.Sprint(label, p.N)) }, 20*time.Second)
+	home, project := freshHome(t)
+	cleanUpAgents(t, home, project)
+	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
+	env = append(env, "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_RUNTIME_DIR="+t.TempDir())
+	tm := startTerm(t, "agentmux", []string{bin, "--log-level", "debug", c.command()}, project, env, 120, 40)
+	defer func() {
+		if t.Failed() { // what the relay did, for the failure
+			log, _ := os.ReadFile(filepath.Join(home, "state", "agentmux", "agentmux.log"))
+			t.Logf("agentmux.log:\n%s", log)
+		}
+	}()
+	tm.waitFor("claude ready in its pane", 120*time.Second, func(s []string, _ string) bool {
+		for _, r := range c.paneReady {
+			if !contains(s, r) {
+				return false
+			}
+		}
+		return true
+	})
+
+	// The session's events: the test waits on them, and logs them on a failure.
+	ev := exec.Command(bin, "events")
+	ev.Dir, ev.Env = project, env
+	out, err := ev.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Start(); err != nil {
+		t.Fatalf("agentmux events: %v", err)
+	}
+	lines := make(chan string, 1000)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	var seen []string
+	defer func() {
+		_ = ev.Process.Kill()
+		_ = ev.Wait()
+		if t.Failed() {
+			t.Logf("agentmux events:\n%s", strings.Join(seen, "\n"))
+		}
+	}()
+	// event waits for an event with all of the given fields.
+	event := func(what string, timeout time.Duration, fields map[string]string) {
+		t.Helper()
+		deadline := time.After(timeout)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("agentmux events ended before %s", what)
+				}
+				seen = append(seen, l)
+				var e map[string]any
+				if json.Unmarshal([]byte(l), &e) != nil {
+					continue
+				}
+				match := true
+				for k, v := range fields {
+					match = match && e[k] == v
+				}
+				if match {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no event for %s in %s\n%s", what, timeout, tm.dump())
+			}
+		}
+	}
+	// The relay starts delivering into a pane once it has seen it idle: a prompt typed
+	// before that leaves the pane unstarted, and nothing interrupts it, for its first turn.
+	event("claude idle", 60*time.Second, map[string]string{"kind": "member", "member": "claude", "state": "idle"})
+
+	tm.submit("answer slowly please")
+	tm.waitFor("the first answer streaming", 60*time.Second, streaming(label+"1"))
+	event("claude busy", 30*time.Second, map[string]string{"kind": "member", "member": "claude", "state": "busy"})
+	send := exec.Command(bin, "send", "--urgent", "1", body)
+	send.Dir, send.Env = project, env
+	if out, err := send.CombinedOutput(); err != nil {
+		t.Fatalf("agentmux send --urgent: %v\n%s", err, out)
+	}
+
+	r1 := waitTurn(t, tm, srv, c.name, 1, 30*time.Second)
+	if r1.Err == "" {
+		t.Errorf("turn 1 ran to its end: the urgent message did not interrupt it: %v", r1)
+	}
+	r2 := waitTurn(t, tm, srv, c.name, 2, 60*time.Second)
+	if strings.Count(r2.Prompt, body) != 1 {
+		t.Errorf("turn 2's prompt should hold the urgent message once:\n%q\nwant it to hold %q", r2.Prompt, body)
+	}
+	if strings.ContainsFunc(r2.Prompt, func(r rune) bool { return r < ' ' && r != '\n' }) {
+		t.Errorf("turn 2's prompt holds control characters (keys typed as text): %q", r2.Prompt)
+	}
+	if contains(tm.vt.ScreenText(), label+"1-LAST") {
+		t.Errorf("the first answer's last word is on screen: it was not interrupted\n%s", tm.dump())
+	}
+	t.Logf("turn 1 cut (%s); turn 2 prompt %q", r1.Err, r2.Prompt)
+}
