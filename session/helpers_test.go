@@ -7,9 +7,7 @@ package session
 // leaves no goroutine behind.
 
 import (
-	"bytes"
 	"io"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,85 +16,14 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agentmux/agentmux/internal/fakeclock"
+	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/ptyhost"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // fakeProc is a Process with no process behind it.
-type fakeProc struct {
-	mu      sync.Mutex
-	spec    ptyhost.Spec
-	out     io.Writer
-	in      bytes.Buffer
-	updates chan struct{}
-	done    chan struct{}
-	code    int
-	closed  bool
-	echo    bool // echo what is written at once, as a terminal's line discipline does
-}
-
-func (f *fakeProc) Write(b []byte) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.in.Write(b)
-	if f.echo {
-		f.print(strings.ReplaceAll(string(b), "\r", "\r\n"))
-	}
-}
-
-// setEcho turns the line discipline's echo on or off.
-func (f *fakeProc) setEcho(on bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.echo = on
-}
-
-func (f *fakeProc) Resize(cols, rows int) error { return nil }
-
-func (f *fakeProc) Close() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if !f.closed {
-		f.closed = true
-		close(f.done)
-	}
-	return nil
-}
-
-func (f *fakeProc) Updates() <-chan struct{} { return f.updates }
-func (f *fakeProc) Done() <-chan struct{}    { return f.done }
-func (f *fakeProc) ExitCode() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.code
-}
-
-// sent returns and clears what the program was sent.
-func (f *fakeProc) sent() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	s := f.in.String()
-	f.in.Reset()
-	return s
-}
-
-// print writes s into the pane's emulator and signals it, as ptyhost's reader does.
-func (f *fakeProc) print(s string) {
-	_, _ = f.out.Write([]byte(s))
-	select {
-	case f.updates <- struct{}{}:
-	default:
-	}
-}
-
-// exit ends the fake program with code.
-func (f *fakeProc) exit(code int) {
-	f.mu.Lock()
-	f.code = code
-	f.mu.Unlock()
-	_ = f.Close()
-}
+type fakeProc = fakeproc.Proc
 
 // fakeClock is the session's clock in these tests: its timers fire when Advance passes
 // their deadline.
@@ -119,7 +46,7 @@ func newRig(t *testing.T, o Options, names ...string) *rig {
 	r := &rig{t: t, clock: newFakeClock(), procs: map[int]*fakeProc{}}
 	var mu sync.Mutex
 	o.Start = func(spec ptyhost.Spec, out io.Writer) (Process, error) {
-		f := &fakeProc{spec: spec, out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}
+		f := fakeproc.New(spec, out)
 		mu.Lock()
 		r.procs[spec.Pane] = f
 		mu.Unlock()
@@ -163,7 +90,7 @@ func (r *rig) await(ok func(Event) bool) Event {
 // printed makes pane id print s and waits until the session observed it.
 func (r *rig) printed(id int, s string) {
 	r.t.Helper()
-	r.procs[id].print(s)
+	r.procs[id].Print(s)
 	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == id })
 }
 

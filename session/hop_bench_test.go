@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/ptyhost"
 )
@@ -48,7 +49,7 @@ func benchHop(b *testing.B, hooks bool) {
 			Idle: 300 * time.Millisecond, Link: true, Profiles: profs, OutputInterval: -1,
 			Panes: []PaneSpec{{Name: "alice", Argv: []string{"alice"}, Cols: 80, Rows: 24}, {Name: "bob", Argv: []string{"bob"}, Cols: 80, Rows: 24}},
 			Start: func(spec ptyhost.Spec, out io.Writer) (Process, error) {
-				p := &wroteProc{&fakeProc{spec: spec, out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}, make(chan struct{}, 1)}
+				p := &wroteProc{fakeproc.New(spec, out), make(chan struct{}, 1)}
 				mu.Lock()
 				procs[spec.Pane] = p
 				mu.Unlock()
@@ -74,15 +75,15 @@ func benchHop(b *testing.B, hooks bool) {
 			}
 		}
 		idle := map[int]bool{}
-		procs[1].print("> ")
-		procs[2].print("> ")
+		procs[1].Print("> ")
+		procs[2].Print("> ")
 		await(func(ev Event) bool {
 			if m, ok := ev.(MemberChanged); ok && m.Member.State == Idle {
 				idle[m.Member.Pane] = true
 			}
 			return idle[1] && idle[2]
 		})
-		procs[1].print("\r\nthe answer\r\n> ")
+		procs[1].Print("\r\nthe answer\r\n> ")
 		if hooks {
 			await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
 			b.StartTimer()

@@ -22,11 +22,11 @@ func TestKeyIsEncodedForThePanesModes(t *testing.T) {
 	r := newRig(t, Options{}, "a")
 	r.s.Key(1, keys.Key{Code: keys.KeyUp})
 	r.s.Sync()
-	assert.Equal(t, "\x1b[A", r.procs[1].sent())
+	assert.Equal(t, "\x1b[A", r.procs[1].Sent())
 	r.printed(1, "\x1b[?1h") // application cursor keys
 	r.s.Key(1, keys.Key{Code: keys.KeyUp})
 	r.s.Sync()
-	assert.Equal(t, "\x1bOA", r.procs[1].sent())
+	assert.Equal(t, "\x1bOA", r.procs[1].Sent())
 }
 
 // started makes every pane print a prompt and go quiet past --idle, so the relay
@@ -43,14 +43,14 @@ func TestSendIsTypedThenSubmittedAndThePersonWaitsForTheSubmit(t *testing.T) {
 	r.started(1, 2)
 	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, "ops:  please rebase", r.procs[2].sent())
+	assert.Equal(t, "ops:  please rebase", r.procs[2].Sent())
 
 	r.s.Key(2, keys.Key{Code: keys.KeyRune, Rune: 'x'}) // typed between Type and Submit
 	r.s.Sync()
-	assert.Empty(t, r.procs[2].sent(), "the person's key joined the delivery")
+	assert.Empty(t, r.procs[2].Sent(), "the person's key joined the delivery")
 
 	r.advance(200 * time.Millisecond) // the submit delay
-	assert.Equal(t, "\rx", r.procs[2].sent())
+	assert.Equal(t, "\rx", r.procs[2].Sent())
 
 	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Submitted })
 	assert.Equal(t, "bob", ev.(Delivery).Entry.ToName)
@@ -84,8 +84,8 @@ func TestLinkErrorsAndEvents(t *testing.T) {
 
 func TestExitAndClose(t *testing.T) {
 	r := newRig(t, Options{}, "a", "b")
-	r.procs[1].print("bye")
-	r.procs[1].exit(3)
+	r.procs[1].Print("bye")
+	r.procs[1].Exit(3)
 	ev := r.await(func(ev Event) bool { _, ok := ev.(Exit); return ok })
 	assert.Equal(t, Exit{Pane: 1, Code: 3}, ev)
 	m, _ := r.s.Member(1)
@@ -113,7 +113,7 @@ func TestCaptureWithStyles(t *testing.T) {
 
 func TestAlertsAreReported(t *testing.T) {
 	r := newRig(t, Options{}, "a")
-	r.procs[1].print("\x1b]9;build done\x07")
+	r.procs[1].Print("\x1b]9;build done\x07")
 	ev := r.await(func(ev Event) bool { _, ok := ev.(Alert); return ok })
 	assert.Equal(t, Alert{Pane: 1, Text: "build done"}, ev)
 }
@@ -122,10 +122,10 @@ func TestFloodIsPacedButTheEchoIsNot(t *testing.T) {
 	r := newRig(t, Options{OutputInterval: time.Second}, "a")
 	r.printed(1, "> ")
 	r.s.Key(1, keys.Key{Code: keys.KeyRune, Rune: 'x'})
-	r.procs[1].print("x") // the echo: observed without the clock moving
+	r.procs[1].Print("x") // the echo: observed without the clock moving
 	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
 
-	r.procs[1].print(" more") // no key: paced again
+	r.procs[1].Print(" more") // no key: paced again
 	r.s.Sync()
 	select {
 	case <-r.sub.Ready():
@@ -169,7 +169,7 @@ func TestAddressAndBriefCommands(t *testing.T) {
 	r.printed(1, "@relay:bob hello there\r\n> ")
 	r.advance(2 * time.Second)
 	r.advance(time.Second)
-	assert.Contains(t, r.procs[2].sent(), "hello there")
+	assert.Contains(t, r.procs[2].Sent(), "hello there")
 	require.NoError(t, r.s.Address(1, false))
 	m, _ = r.s.Member(1)
 	assert.False(t, m.Addressing)
@@ -178,7 +178,7 @@ func TestAddressAndBriefCommands(t *testing.T) {
 	r.advance(2 * time.Second)
 	require.NoError(t, r.s.Brief(2))
 	r.advance(2 * time.Second)
-	assert.Contains(t, r.procs[2].sent(), "you are bob, pane 2")
+	assert.Contains(t, r.procs[2].Sent(), "you are bob, pane 2")
 }
 
 func TestSendOptionsUrgentInterruptsABusyPane(t *testing.T) {
@@ -186,10 +186,10 @@ func TestSendOptionsUrgentInterruptsABusyPane(t *testing.T) {
 	r.started(1, 2)
 	r.printed(2, "\r\nworking on it") // output just now: busy until quiet for --idle
 	r.s.Sync()
-	r.procs[2].sent()
+	r.procs[2].Sent()
 	_, err := r.s.Send("ops", "bob", "stop", SendOptions{Mode: Urgent})
 	require.NoError(t, err)
-	assert.Equal(t, "\x1b", r.procs[2].sent(), "an urgent message interrupts with the profile's interrupt keys")
+	assert.Equal(t, "\x1b", r.procs[2].Sent(), "an urgent message interrupts with the profile's interrupt keys")
 }
 
 func TestSendNotifiesAnExternalSenderByMail(t *testing.T) {
@@ -198,7 +198,7 @@ func TestSendNotifiesAnExternalSenderByMail(t *testing.T) {
 	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{NotifyOnDelivery: true})
 	require.NoError(t, err)
 	r.advance(200 * time.Millisecond)   // submitted
-	r.procs[2].print("\r\non it\r\n> ") // the agent answers: confirmed
+	r.procs[2].Print("\r\non it\r\n> ") // the agent answers: confirmed
 	ev := r.await(func(ev Event) bool { _, ok := ev.(Mail); return ok }).(Mail)
 	assert.Equal(t, Mail{To: "ops", Text: `[agentmux] delivered to bob (2): "please rebase"`, Delivery: id}, ev)
 }
@@ -209,9 +209,9 @@ func TestRemindTypesIntoThePaneAfterTheDelay(t *testing.T) {
 	id, err := r.s.Remind("alice", "check the build", time.Minute)
 	require.NoError(t, err)
 	r.advance(time.Minute - time.Millisecond)
-	assert.Empty(t, r.procs[1].sent())
+	assert.Empty(t, r.procs[1].Sent())
 	r.advance(time.Millisecond)
-	assert.Equal(t, "[agentmux] reminder: check the build", r.procs[1].sent())
+	assert.Equal(t, "[agentmux] reminder: check the build", r.procs[1].Sent())
 	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Typed })
 	assert.Equal(t, id, ev.(Delivery).Entry.Delivery)
 	_, err = r.s.Remind("carol", "x", time.Second)
@@ -231,14 +231,14 @@ func TestHooksAddTheSettingsAndEndTheTurnWithTheHooksText(t *testing.T) {
 	}}
 	r := newRig(t, o, "alice", "bob")
 	assert.Equal(t, []string{"alice"}, asked, "only a profile that passes hooks is asked")
-	assert.Equal(t, []string{"alice", "--settings", "hooks.json"}, r.procs[1].spec.Argv)
-	assert.Equal(t, []string{"bob"}, r.procs[2].spec.Argv)
+	assert.Equal(t, []string{"alice", "--settings", "hooks.json"}, r.procs[1].Spec.Argv)
+	assert.Equal(t, []string{"bob"}, r.procs[2].Spec.Argv)
 	r.started(1, 2)
 	require.NoError(t, r.s.Link(1, 2))
-	r.procs[2].sent()
+	r.procs[2].Sent()
 	r.printed(1, "\r\nwhat the screen shows of the answer")
 	require.NoError(t, r.s.Hook("alice", "the *answer*, as written", "claude Stop hook"))
-	assert.Equal(t, "alice (1):  the *answer*, as written", r.procs[2].sent(), "typed at once, with the hook's text")
+	assert.Equal(t, "alice (1):  the *answer*, as written", r.procs[2].Sent(), "typed at once, with the hook's text")
 	require.NoError(t, r.s.Hook("bob", "ignored", "x"), "a pane without hooks ignores them")
 	assert.ErrorIs(t, r.s.Hook("carol", "", "x"), ErrNoPane)
 }
@@ -265,7 +265,7 @@ func TestRelayToExternalMember(t *testing.T) {
 	r.advance(2 * time.Second)
 	r.s.Sync()
 	assert.Empty(t, got, "a member that left gets nothing")
-	assert.NotContains(t, r.procs[2].sent(), "deploy is green", "only the addressee gets it")
+	assert.NotContains(t, r.procs[2].Sent(), "deploy is green", "only the addressee gets it")
 }
 
 // A line-mode program's terminal echoes a person's Enter at once (the line discipline):
@@ -278,7 +278,7 @@ func TestEnterIsReportedBeforeItsEcho(t *testing.T) {
 	r.printed(1, "alice ready.\r\nalice> ")
 	r.started(2)
 	require.NoError(t, r.s.Link(1, 2))
-	r.procs[1].setEcho(true)
+	r.procs[1].SetEcho(true)
 	for _, c := range "hi" {
 		r.s.Key(1, keys.Key{Code: keys.KeyRune, Rune: c})
 		r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 })
@@ -288,5 +288,5 @@ func TestEnterIsReportedBeforeItsEcho(t *testing.T) {
 	r.advance(100 * time.Millisecond)
 	r.printed(1, "Hello back.\r\nalice> ")
 	r.advance(2 * time.Second)
-	assert.Equal(t, "alice (1):  Hello back.", r.procs[2].sent())
+	assert.Equal(t, "alice (1):  Hello back.", r.procs[2].Sent())
 }

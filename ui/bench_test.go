@@ -90,7 +90,7 @@ func BenchmarkFrameFull4x240x60(b *testing.B) {
 
 func BenchmarkFrameOneRowChanged4x240x60(b *testing.B) {
 	hs := fourPanes(b)
-	term, sc := hs.procs[1].out, hs.m.views[1].screen
+	term, sc := hs.procs[1].Out, hs.m.views[1].screen
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -108,9 +108,7 @@ func BenchmarkKeystrokeToWrite(b *testing.B) {
 	hs := newHarness(b, 240, 60, "a", "b", "c", "d")
 	f := hs.procs[1]
 	got := make(chan time.Time, 1)
-	f.mu.Lock()
-	f.onWrite = func() { got <- time.Now() }
-	f.mu.Unlock()
+	f.SetOnWrite(func() { got <- time.Now() })
 	msg := inputMsg{Events: []keys.Event{keys.Key{Code: keys.KeyRune, Rune: 'x'}}}
 	lat := make([]time.Duration, 0, 1<<16)
 	b.ReportAllocs()
@@ -118,8 +116,8 @@ func BenchmarkKeystrokeToWrite(b *testing.B) {
 		start := time.Now()
 		hs.m.Update(msg)
 		lat = append(lat, (<-got).Sub(start))
-		if f.size() > 1<<20 {
-			f.sent()
+		if f.Size() > 1<<20 {
+			f.Sent()
 		}
 	}
 	slices.Sort(lat)
@@ -148,9 +146,7 @@ func BenchmarkKeystrokeThroughProgram(b *testing.B) {
 	hs.m.input = ir.Events()
 	hs.m.now = time.Now
 	got := make(chan time.Time, 1)
-	hs.procs[1].mu.Lock()
-	hs.procs[1].onWrite = func() { got <- time.Now() }
-	hs.procs[1].mu.Unlock()
+	hs.procs[1].SetOnWrite(func() { got <- time.Now() })
 	p := tea.NewProgram(hs.m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutRenderer(), tea.WithoutSignalHandler())
 	done := make(chan struct{})
 	go func() {

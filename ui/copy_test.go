@@ -61,7 +61,7 @@ func TestCopyModeSelectsWithKeys(t *testing.T) {
 	if len(rec.sent) != 1 || rec.sent[0] != osc52("beta") {
 		t.Errorf("sent to the terminal %q, want one OSC 52 of beta", rec.sent)
 	}
-	if hs.m.views[1].scroll != nil || hs.procs[1].sent() != "" {
+	if hs.m.views[1].scroll != nil || hs.procs[1].Sent() != "" {
 		t.Error("y did not leave scroll mode cleanly")
 	}
 	// Across rows, from "beta" to "gam": rows joined by a newline.
@@ -138,7 +138,7 @@ func TestCopyModeSearch(t *testing.T) {
 	if got := strings.TrimSpace(row()); got != "line 4" || !strings.Contains(hs.text(), "│line 4 ") {
 		t.Errorf("n to the oldest match: cursor on %q, view:\n%s", got, hs.text())
 	}
-	if hs.procs[1].sent() != "" {
+	if hs.procs[1].Sent() != "" {
 		t.Error("search keys reached the pane")
 	}
 }
@@ -174,7 +174,7 @@ func TestMouseDragSelects(t *testing.T) {
 	hs.input(keys.Mouse{X: 70, Y: 1, Button: keys.ButtonLeft, Action: keys.MousePress})
 	hs.input(keys.Mouse{X: 72, Y: 1, Button: keys.ButtonLeft, Action: keys.MouseMotion})
 	hs.input(keys.Mouse{X: 72, Y: 1, Button: keys.ButtonLeft, Action: keys.MouseRelease})
-	if got := hs.procs[2].sent(); !strings.Contains(got, "\x1b[<32;") || hs.m.views[2].scroll != nil {
+	if got := hs.procs[2].Sent(); !strings.Contains(got, "\x1b[<32;") || hs.m.views[2].scroll != nil {
 		t.Errorf("pane 2 got %q; the drag must be its program's", got)
 	}
 }

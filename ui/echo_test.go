@@ -16,7 +16,7 @@ import (
 )
 
 // printNow makes pane id print s without moving the clock.
-func (hs *harness) printNow(id int, s string) { hs.procs[id].print(s) }
+func (hs *harness) printNow(id int, s string) { hs.procs[id].Print(s) }
 
 // outputNow is printNow, waiting until the model has the session's Output event.
 func (hs *harness) outputNow(id int, s string) {

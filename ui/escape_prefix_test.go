@@ -33,7 +33,7 @@ func TestEscapeThenPrefixInOneRead(t *testing.T) {
 	}
 	// Outside the log, the Esc reaches the focused pane and the prefix still works.
 	hs.input(decoded("\x1b\x012")...)
-	if got := hs.procs[1].sent(); got != "\x1b" {
+	if got := hs.procs[1].Sent(); got != "\x1b" {
 		t.Errorf("pane 1 got %q, want the Esc", got)
 	}
 	if hs.m.focus != 2 {
@@ -41,7 +41,7 @@ func TestEscapeThenPrefixInOneRead(t *testing.T) {
 	}
 	// Alt with another key is still one key for the pane.
 	hs.input(decoded("\x1bx")...)
-	if got := hs.procs[2].sent(); got != "\x1bx" {
+	if got := hs.procs[2].Sent(); got != "\x1bx" {
 		t.Errorf("alt+x reached pane 2 as %q", got)
 	}
 }

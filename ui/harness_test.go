@@ -9,7 +9,6 @@ package ui
 // (most wait on channels); tests look at state instead.
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/agentmux/agentmux/internal/fakeclock"
+	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
@@ -29,107 +29,7 @@ import (
 )
 
 // fakeProc is a session.Process with no process behind it.
-type fakeProc struct {
-	mu      sync.Mutex
-	spec    ptyhost.Spec
-	out     io.Writer
-	in      bytes.Buffer // everything the pane's program was sent
-	sizes   [][2]int
-	updates chan struct{}
-	done    chan struct{}
-	code    int
-	closed  bool
-	onWrite func() // called after each Write (benchmarks)
-}
-
-func (f *fakeProc) Write(b []byte) {
-	f.mu.Lock()
-	f.in.Write(b)
-	cb := f.onWrite
-	f.mu.Unlock()
-	if cb != nil {
-		cb()
-	}
-}
-
-func (f *fakeProc) Resize(cols, rows int) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.sizes = append(f.sizes, [2]int{cols, rows})
-	return nil
-}
-
-// Close ends the fake child as ptyhost does: Done is closed.
-func (f *fakeProc) Close() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if !f.closed {
-		f.closed = true
-		select {
-		case <-f.done:
-		default:
-			close(f.done)
-		}
-	}
-	return nil
-}
-
-func (f *fakeProc) Updates() <-chan struct{} { return f.updates }
-func (f *fakeProc) Done() <-chan struct{}    { return f.done }
-func (f *fakeProc) ExitCode() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.code
-}
-
-// print writes s into the pane's emulator and signals it, as ptyhost's reader does.
-func (f *fakeProc) print(s string) {
-	_, _ = f.out.Write([]byte(s))
-	select {
-	case f.updates <- struct{}{}:
-	default:
-	}
-}
-
-// peek returns what the program was sent, without clearing it.
-func (f *fakeProc) peek() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.in.String()
-}
-
-// size is how many bytes the program was sent and not yet taken.
-func (f *fakeProc) size() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.in.Len()
-}
-
-// isClosed reports whether the process was ended.
-func (f *fakeProc) isClosed() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.closed
-}
-
-// sent returns and clears what the program was sent.
-func (f *fakeProc) sent() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	s := f.in.String()
-	f.in.Reset()
-	return s
-}
-
-// lastSize is the last size the pane was resized to (the start size if none).
-func (f *fakeProc) lastSize() [2]int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.sizes) == 0 {
-		return [2]int{f.spec.Cols, f.spec.Rows}
-	}
-	return f.sizes[len(f.sizes)-1]
-}
+type fakeProc = fakeproc.Proc
 
 // fakeClock is the session's and the model's clock: its timers fire when the test
 // moves it (Set, Advance).
@@ -159,7 +59,7 @@ func newHarnessCfg(t testing.TB, w, h int, cfg Config, names ...string) *harness
 	hs := &harness{t: t, procs: map[int]*fakeProc{}, clock: fakeclock.New(time.Unix(1_700_000_000, 0))}
 	var mu sync.Mutex
 	start := func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
-		f := &fakeProc{spec: spec, out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}
+		f := fakeproc.New(spec, out)
 		mu.Lock()
 		hs.procs[spec.Pane] = f
 		mu.Unlock()
@@ -245,7 +145,7 @@ func (hs *harness) output(id int, s string) {
 	}
 	hs.clock.Set(hs.clock.Now().Add(frameInterval))
 	hs.s.Sync()
-	f.print(s)
+	f.Print(s)
 	hs.await(func(ev session.Event) bool { o, ok := ev.(session.Output); return ok && o.Pane == id })
 }
 
@@ -292,13 +192,9 @@ func (hs *harness) input(evs ...keys.Event) { hs.send(inputMsg{Events: evs}) }
 
 // exit ends pane id's program with code and waits until the model heard of it.
 func (hs *harness) exit(id, code int) {
-	f := hs.procs[id]
-	f.mu.Lock()
-	f.code = code
-	f.mu.Unlock()
 	hs.clock.Set(hs.clock.Now().Add(frameInterval))
 	hs.s.Sync()
-	_ = f.Close()
+	hs.procs[id].Exit(code)
 	hs.await(func(ev session.Event) bool { e, ok := ev.(session.Exit); return ok && e.Pane == id })
 }
 

@@ -51,7 +51,7 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 		t.Fatal("up closed the help")
 	}
 	hs.press(runeKey('x'))
-	if hs.m.mode != modeNormal || hs.procs[1].sent() != "" {
+	if hs.m.mode != modeNormal || hs.procs[1].Sent() != "" {
 		t.Errorf("x did not close the help quietly: mode %d", hs.m.mode)
 	}
 }
@@ -60,8 +60,8 @@ func TestPrefixEscapeCancelsQuietly(t *testing.T) {
 	hs := newHarness(t, 80, 24, "a", "b")
 	hs.press(testPrefix, codeKey(keys.KeyEscape))
 	hs.press(testPrefix, runeKey('l'), codeKey(keys.KeyEscape))
-	if hs.m.mode != modeNormal || hs.m.status != "" || hs.procs[1].sent() != "" {
-		t.Errorf("prefix Esc: mode %d, status %q, sent %q", hs.m.mode, hs.m.status, hs.procs[1].peek())
+	if hs.m.mode != modeNormal || hs.m.status != "" || hs.procs[1].Sent() != "" {
+		t.Errorf("prefix Esc: mode %d, status %q, sent %q", hs.m.mode, hs.m.status, hs.procs[1].Peek())
 	}
 }
 

@@ -14,18 +14,18 @@ import (
 func TestPaste(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a")
 	hs.input(keys.Paste{Text: "one\ntwo"})
-	if got := hs.procs[1].sent(); got != "one\ntwo" && got != "one\rtwo" {
+	if got := hs.procs[1].Sent(); got != "one\ntwo" && got != "one\rtwo" {
 		t.Errorf("plain paste sent %q", got)
 	}
 	hs.output(1, "\x1b[?2004h")
 	hs.input(keys.Paste{Text: "x\x1b[201~y"})
-	if got, want := hs.procs[1].sent(), "\x1b[200~xy\x1b[201~"; got != want {
+	if got, want := hs.procs[1].Sent(), "\x1b[200~xy\x1b[201~"; got != want {
 		t.Errorf("bracketed paste sent %q, want %q", got, want)
 	}
 	// A paste cancels a pending prefix instead of being swallowed by it.
 	hs.press(testPrefix)
 	hs.input(keys.Paste{Text: "z"})
-	if hs.m.mode != modeNormal || hs.procs[1].sent() != "\x1b[200~z\x1b[201~" {
+	if hs.m.mode != modeNormal || hs.procs[1].Sent() != "\x1b[200~z\x1b[201~" {
 		t.Error("paste after the prefix was not delivered")
 	}
 }
@@ -34,15 +34,15 @@ func TestFocusEventsGoOnlyToPanesThatAsked(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a", "b")
 	hs.output(2, "\x1b[?1004h")
 	hs.input(keys.Focus{In: false})
-	if got := hs.procs[1].sent(); got != "" {
+	if got := hs.procs[1].Sent(); got != "" {
 		t.Errorf("pane 1 (no 1004) got %q", got)
 	}
-	if got := hs.procs[2].sent(); got != "\x1b[O" {
+	if got := hs.procs[2].Sent(); got != "\x1b[O" {
 		t.Errorf("pane 2 got %q, want CSI O", got)
 	}
 	// Moving focus between panes sends nothing.
 	hs.press(testPrefix, runeKey('2'), testPrefix, runeKey('1'))
-	if got := hs.procs[2].sent(); got != "" {
+	if got := hs.procs[2].Sent(); got != "" {
 		t.Errorf("switching panes sent %q to pane 2", got)
 	}
 }
@@ -52,7 +52,7 @@ func TestMouse(t *testing.T) {
 	// A click on pane 2 focuses it; its program did not ask for the mouse: nothing sent.
 	hs.input(keys.Mouse{X: 80, Y: 10, Button: keys.ButtonLeft, Action: keys.MousePress})
 	hs.input(keys.Mouse{X: 80, Y: 10, Button: keys.ButtonLeft, Action: keys.MouseRelease})
-	if hs.m.focus != 2 || hs.procs[2].sent() != "" {
+	if hs.m.focus != 2 || hs.procs[2].Sent() != "" {
 		t.Fatalf("click: focus %d", hs.m.focus)
 	}
 	// Pane 1 asks for SGR mouse reports: a click arrives in pane-local coordinates.
@@ -64,7 +64,7 @@ func TestMouse(t *testing.T) {
 	}
 	// Content starts at (1,1): (5,3) is (4,2), 1-based (5,3); the release outside the
 	// pane is clamped to its last column (57).
-	if got, want := hs.procs[1].sent(), "\x1b[<0;5;3M\x1b[<0;58;3m"; got != want {
+	if got, want := hs.procs[1].Sent(), "\x1b[<0;5;3M\x1b[<0;58;3m"; got != want {
 		t.Errorf("mouse reports %q, want %q", got, want)
 	}
 	// The wheel over a program that did not ask scrolls its history.
@@ -81,7 +81,7 @@ func TestMouse(t *testing.T) {
 	}
 	// The wheel over a program that asked for the mouse is forwarded.
 	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelUp, Action: keys.MousePress})
-	if got := hs.procs[1].sent(); got != "\x1b[<64;5;3M" {
+	if got := hs.procs[1].Sent(); got != "\x1b[<64;5;3M" {
 		t.Errorf("wheel forwarded as %q", got)
 	}
 }
@@ -116,7 +116,7 @@ func TestScrollMode(t *testing.T) {
 		t.Error("g did not go to the oldest line")
 	}
 	hs.press(runeKey('q'))
-	if hs.m.views[1].scroll != nil || hs.procs[1].sent() != "" {
+	if hs.m.views[1].scroll != nil || hs.procs[1].Sent() != "" {
 		t.Error("q did not leave scroll mode cleanly")
 	}
 }
@@ -130,7 +130,7 @@ func TestWheelOnTheAlternateScreenSendsArrows(t *testing.T) {
 	hs.output(1, "\x1b[?1049h\x1b[Hpage one")
 	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelDown, Action: keys.MousePress})
 	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelUp, Action: keys.MousePress})
-	if got, want := hs.procs[1].sent(), strings.Repeat("\x1b[B", 3)+strings.Repeat("\x1b[A", 3); got != want {
+	if got, want := hs.procs[1].Sent(), strings.Repeat("\x1b[B", 3)+strings.Repeat("\x1b[A", 3); got != want {
 		t.Errorf("wheel on the alternate screen sent %q, want %q", got, want)
 	}
 	if hs.m.views[1].scroll != nil {
@@ -138,13 +138,13 @@ func TestWheelOnTheAlternateScreenSendsArrows(t *testing.T) {
 	}
 	hs.output(1, "\x1b[?1h") // application cursor keys, as less sets them
 	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelUp, Action: keys.MousePress})
-	if got, want := hs.procs[1].sent(), strings.Repeat("\x1bOA", 3); got != want {
+	if got, want := hs.procs[1].Sent(), strings.Repeat("\x1bOA", 3); got != want {
 		t.Errorf("wheel with DECCKM sent %q, want %q", got, want)
 	}
 	// Back on the main screen the wheel scrolls history again.
 	hs.output(1, "\x1b[?1l\x1b[?1049l")
 	hs.input(keys.Mouse{X: 5, Y: 3, Button: keys.WheelUp, Action: keys.MousePress})
-	if hs.procs[1].sent() != "" || hs.m.views[1].scroll == nil {
+	if hs.procs[1].Sent() != "" || hs.m.views[1].scroll == nil {
 		t.Error("the wheel on the main screen did not scroll history")
 	}
 }

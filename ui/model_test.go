@@ -32,7 +32,7 @@ func TestViewTwoPanes(t *testing.T) {
 func TestPanesStartAtTheirLayoutSize(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a", "b")
 	for id, want := range map[int][2]int{1: {58, 37}, 2: {58, 37}} {
-		if got := hs.procs[id].lastSize(); got != want {
+		if got := hs.procs[id].LastSize(); got != want {
 			t.Errorf("pane %d started at %v, want %v", id, got, want)
 		}
 		if sn := hs.m.views[id].screen.Snapshot(); sn.Cols != want[0] || sn.Rows != want[1] {
@@ -45,18 +45,18 @@ func TestTypingGoesToTheFocusedPaneOnly(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a", "b")
 	hs.press(textKeys("hi")...)
 	hs.press(codeKey(keys.KeyEnter))
-	if got := hs.procs[1].sent(); got != "hi\r" {
+	if got := hs.procs[1].Sent(); got != "hi\r" {
 		t.Errorf("pane 1 got %q, want %q", got, "hi\r")
 	}
-	if got := hs.procs[2].sent(); got != "" {
+	if got := hs.procs[2].Sent(); got != "" {
 		t.Errorf("pane 2 got %q, want nothing", got)
 	}
 	hs.press(testPrefix, runeKey('2'))
 	hs.press(runeKey('x'))
-	if got := hs.procs[2].sent(); got != "x" {
+	if got := hs.procs[2].Sent(); got != "x" {
 		t.Errorf("after prefix 2, pane 2 got %q, want x", got)
 	}
-	if got := hs.procs[1].sent(); got != "" {
+	if got := hs.procs[1].Sent(); got != "" {
 		t.Errorf("after prefix 2, pane 1 got %q", got)
 	}
 }
@@ -67,7 +67,7 @@ func TestKeysHonourThePaneModes(t *testing.T) {
 	hs.output(1, "\x1b[?1h") // DECCKM
 	hs.press(codeKey(keys.KeyUp))
 	hs.press(keys.Key{Code: keys.KeyTab, Mod: keys.ModShift}, keys.Key{Code: keys.KeyRune, Rune: 'x', Mod: keys.ModAlt}, codeKey(keys.KeyF5))
-	if got, want := hs.procs[1].sent(), "\x1b[A\x1bOA\x1b[Z\x1bx\x1b[15~"; got != want {
+	if got, want := hs.procs[1].Sent(), "\x1b[A\x1bOA\x1b[Z\x1bx\x1b[15~"; got != want {
 		t.Errorf("sent %q, want %q", got, want)
 	}
 }
@@ -77,7 +77,7 @@ func TestKittyEncodingNeedsTheOuterTerminal(t *testing.T) {
 	hs := newHarness(t, 120, 40, "codex")
 	hs.output(1, "\x1b[>7u") // Codex pushes kitty flags
 	hs.press(shiftEnter)
-	if got := hs.procs[1].sent(); got != "\r" {
+	if got := hs.procs[1].Sent(); got != "\r" {
 		t.Errorf("legacy outer terminal: shift+enter sent %q, want CR", got)
 	}
 	hs.input(keys.Reply{Raw: []byte("\x1b[?1u")})
@@ -85,7 +85,7 @@ func TestKittyEncodingNeedsTheOuterTerminal(t *testing.T) {
 		t.Fatal("a CSI ? u answer did not turn kitty support on")
 	}
 	hs.press(shiftEnter)
-	if got := hs.procs[1].sent(); got != "\x1b[13;2u" {
+	if got := hs.procs[1].Sent(); got != "\x1b[13;2u" {
 		t.Errorf("kitty outer terminal: shift+enter sent %q, want CSI 13;2u", got)
 	}
 }
@@ -130,7 +130,7 @@ func TestPrefixStateMachine(t *testing.T) {
 				t.Errorf("mode %d, want %d", hs.m.mode, c.mode)
 			}
 			for id := 1; id <= 2; id++ {
-				if got := hs.procs[id].sent(); got != c.sent[id] {
+				if got := hs.procs[id].Sent(); got != c.sent[id] {
 					t.Errorf("pane %d was sent %q, want %q", id, got, c.sent[id])
 				}
 			}
@@ -151,16 +151,16 @@ func TestCloseAndQuit(t *testing.T) {
 	if hs.s.Screen(1) != nil || hs.m.views[1] != nil || hs.m.focus != 2 {
 		t.Fatalf("pane 1 not closed (focus %d)", hs.m.focus)
 	}
-	if !hs.procs[1].isClosed() {
+	if !hs.procs[1].IsClosed() {
 		hs.await(func(ev session.Event) bool { c, ok := ev.(session.Closed); return ok && c.Done })
 	}
-	if !hs.procs[1].isClosed() {
+	if !hs.procs[1].IsClosed() {
 		t.Fatal("closing did not end the process")
 	}
 	if got := rectsString(hs.m.rects); got != "2:0,0 120x39" {
 		t.Errorf("after close, layout %s", got)
 	}
-	if got := hs.procs[2].lastSize(); got != [2]int{118, 37} {
+	if got := hs.procs[2].LastSize(); got != [2]int{118, 37} {
 		t.Errorf("pane 2 not resized to the full width: %v", got)
 	}
 	hs.press(testPrefix, runeKey('q'))
@@ -191,7 +191,7 @@ func TestExitedPaneKeepsItsCode(t *testing.T) {
 	}
 	hs.press(testPrefix, runeKey('2'))
 	hs.press(runeKey('x'))
-	if got := hs.procs[2].sent(); got != "" {
+	if got := hs.procs[2].Sent(); got != "" {
 		t.Errorf("an exited pane was sent %q", got)
 	}
 	if !strings.Contains(hs.m.status, "has exited") {
@@ -207,7 +207,7 @@ func TestWindowResizeRelaysOut(t *testing.T) {
 		t.Errorf("layout %s, want %s", got, want)
 	}
 	for id := 1; id <= 4; id++ {
-		if got := hs.procs[id].lastSize(); got != [2]int{98, 23} {
+		if got := hs.procs[id].LastSize(); got != [2]int{98, 23} {
 			t.Errorf("pane %d resized to %v, want 98x23", id, got)
 		}
 	}
@@ -220,7 +220,7 @@ func TestZoom(t *testing.T) {
 	if got := rectsString(hs.m.rects); got != "2:0,0 120x39" {
 		t.Errorf("zoomed layout %s", got)
 	}
-	if got := hs.procs[2].lastSize(); got != [2]int{118, 37} {
+	if got := hs.procs[2].LastSize(); got != [2]int{118, 37} {
 		t.Errorf("zoomed pane size %v", got)
 	}
 	if !strings.Contains(hs.text(), "ZOOM") {
@@ -236,7 +236,7 @@ func TestOuterColoursReachTheEmulators(t *testing.T) {
 	hs := newHarness(t, 120, 40, "a")
 	hs.input(keys.Reply{Raw: []byte("\x1b]11;rgb:1e1e/2020/3030\x1b\\")})
 	hs.output(1, "\x1b]11;?\x1b\\")
-	if got := hs.procs[1].sent(); !strings.Contains(got, "rgb:1e1e/2020/3030") {
+	if got := hs.procs[1].Sent(); !strings.Contains(got, "rgb:1e1e/2020/3030") {
 		t.Errorf("OSC 11 answer %q does not carry the outer background", got)
 	}
 }

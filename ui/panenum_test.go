@@ -30,7 +30,7 @@ func TestSingleDigitNeverWaitsUnderTenPanes(t *testing.T) {
 		t.Fatalf("prefix 2: focus %d, mode %d", hs.m.focus, hs.m.mode)
 	}
 	hs.press(runeKey('5'))
-	if got := hs.procs[2].sent(); got != "5" {
+	if got := hs.procs[2].Sent(); got != "5" {
 		t.Errorf("a digit after prefix 2 went %q to pane 2, want \"5\"", got)
 	}
 }
@@ -51,7 +51,7 @@ func TestTwoDigitPaneNumbers(t *testing.T) {
 		t.Fatalf("prefix 1: focus %d, mode %d", hs.m.focus, hs.m.mode)
 	}
 	hs.press(runeKey('x'))
-	if got := hs.procs[1].sent(); got != "x" || hs.m.mode != modeNormal {
+	if got := hs.procs[1].Sent(); got != "x" || hs.m.mode != modeNormal {
 		t.Errorf("x after prefix 1 reached pane 1 as %q (mode %d)", got, hs.m.mode)
 	}
 	// The wait ends by itself; a stale timeout does nothing.
@@ -64,7 +64,7 @@ func TestTwoDigitPaneNumbers(t *testing.T) {
 	}
 	hs.send(digitTimeoutMsg{gen: gen})
 	hs.press(runeKey('7'))
-	if hs.m.focus != 1 || hs.procs[1].sent() != "7" {
+	if hs.m.focus != 1 || hs.procs[1].Sent() != "7" {
 		t.Errorf("after the wait a digit must reach pane 1: focus %d", hs.m.focus)
 	}
 	// prefix 2 cannot begin a pane number here: no wait.
@@ -82,7 +82,7 @@ func TestTwoDigitPaneNumbers(t *testing.T) {
 	if g := hs.member(12).Group; g == 0 || hs.member(1).Group != g {
 		t.Errorf("prefix l 1 Enter did not link 12 with 1: %q", hs.m.status)
 	}
-	if got := hs.procs[12].sent(); got != "" {
+	if got := hs.procs[12].Sent(); got != "" {
 		t.Errorf("Enter after prefix l 1 reached pane 12 as %q", got)
 	}
 }

@@ -70,14 +70,12 @@ func TestProgramDrawsThroughTheScreenWriter(t *testing.T) {
 	defer scr.Close()
 	hs.m.scr = scr
 	wrote := make(chan struct{}, 16)
-	hs.procs[1].mu.Lock()
-	hs.procs[1].onWrite = func() {
+	hs.procs[1].SetOnWrite(func() {
 		select {
 		case wrote <- struct{}{}:
 		default:
 		}
-	}
-	hs.procs[1].mu.Unlock()
+	})
 	hs.m.present() // the first frame, as Run draws it before the program starts
 	p := tea.NewProgram(hs.m, tea.WithInput(nil), tea.WithoutRenderer(), tea.WithoutSignalHandler())
 	done := make(chan struct{})
@@ -86,7 +84,7 @@ func TestProgramDrawsThroughTheScreenWriter(t *testing.T) {
 		_, _ = p.Run()
 	}()
 
-	hs.procs[2].print("hello from b")
+	hs.procs[2].Print("hello from b")
 	outer.waitFor(t, "pane 2's output", func(s string) bool { return strings.Contains(s, "hello from b") })
 
 	p.Send(inputMsg{Events: []keys.Event{runeKey('h'), runeKey('i')}})
@@ -94,7 +92,7 @@ func TestProgramDrawsThroughTheScreenWriter(t *testing.T) {
 	for got := ""; got != "hi"; {
 		select {
 		case <-wrote:
-			got = hs.procs[1].peek()
+			got = hs.procs[1].Peek()
 		case <-deadline:
 			t.Fatalf("pane 1 got %q, want hi", got)
 		}
@@ -108,7 +106,7 @@ func TestProgramDrawsThroughTheScreenWriter(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("prefix q y did not end the program")
 	}
-	require.NotContains(t, hs.procs[2].sent(), "hi", "pane 2 got pane 1's keys")
+	require.NotContains(t, hs.procs[2].Sent(), "hi", "pane 2 got pane 1's keys")
 }
 
 // TestScreenWriterShowsTheModelsFrame replays a real frame through the writer into a

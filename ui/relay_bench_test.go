@@ -22,7 +22,7 @@ func BenchmarkDecisionToFirstByte(b *testing.B) {
 		b.StopTimer()
 		hs := newRelayHarness(b, true, "alice", "bob")
 		hs.startBoth()
-		hs.procs[2].sent()
+		hs.procs[2].Sent()
 		hs.output(1, "\r\n"+answer.String()+"> ")
 		// alice's turn ends at her quiet deadline; bob is idle already.
 		at, ok := hs.clock.Next()
@@ -30,20 +30,18 @@ func BenchmarkDecisionToFirstByte(b *testing.B) {
 			b.Fatal("no wake-up armed")
 		}
 		wrote := make(chan struct{}, 1)
-		hs.procs[2].mu.Lock()
-		hs.procs[2].onWrite = func() {
+		hs.procs[2].SetOnWrite(func() {
 			select {
 			case wrote <- struct{}{}:
 			default:
 			}
-		}
-		hs.procs[2].mu.Unlock()
+		})
 		b.StartTimer()
 		hs.clock.Set(at.Add(time.Millisecond))
 		<-wrote
 		b.StopTimer()
 		hs.s.Sync()
-		if got := hs.procs[2].sent(); !strings.Contains(got, "alice (1)") {
+		if got := hs.procs[2].Sent(); !strings.Contains(got, "alice (1)") {
 			b.Fatalf("not delivered: %q", got)
 		}
 		_ = hs.s.Stop() // not kept alive until the benchmark ends: the GC would scan them all

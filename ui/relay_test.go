@@ -89,15 +89,15 @@ func TestLinkAtStartLinksAll(t *testing.T) {
 func TestDeliveryTypedIntoOtherPane(t *testing.T) {
 	hs := newRelayHarness(t, true, "alice", "bob")
 	hs.startBoth()
-	hs.procs[1].sent()
-	hs.procs[2].sent()
+	hs.procs[1].Sent()
+	hs.procs[2].Sent()
 	hs.output(1, "\r\nhello from alice\r\n> ")
 	hs.advance(2 * time.Second) // alice's turn ends; bob is idle: typed, then submitted
-	got := hs.procs[2].sent()
+	got := hs.procs[2].Sent()
 	if !strings.Contains(got, "alice (1): ") || !strings.Contains(got, "hello from alice") || !strings.HasSuffix(got, "\r") {
 		t.Fatalf("bob was sent %q: want the attributed words, then a carriage return", got)
 	}
-	if s := hs.procs[1].sent(); s != "" {
+	if s := hs.procs[1].Sent(); s != "" {
 		t.Errorf("alice was sent %q: nothing goes back to the sender", s)
 	}
 	if s := hs.statusLine(); !strings.Contains(s, "1⇄2 1/8") {
@@ -110,13 +110,13 @@ func TestDraftHoldsDelivery(t *testing.T) {
 	hs.startBoth()
 	hs.press(testPrefix, runeKey('2')) // focus bob
 	hs.press(textKeys("half a thought")...)
-	hs.procs[2].sent()
+	hs.procs[2].Sent()
 	if !hs.member(2).Typing {
 		t.Fatal("the relay did not hear the person typing in bob")
 	}
 	hs.output(1, "\r\nhello from alice\r\n> ")
 	hs.advance(10 * time.Second)
-	if got := hs.procs[2].sent(); strings.Contains(got, "alice (1)") {
+	if got := hs.procs[2].Sent(); strings.Contains(got, "alice (1)") {
 		t.Fatalf("typed into bob while a draft was there: %q", got)
 	}
 	if !strings.Contains(hs.statusLine(), "1 waiting") {
@@ -125,7 +125,7 @@ func TestDraftHoldsDelivery(t *testing.T) {
 	// Erasing the draft with Ctrl+U frees it after the typing hold.
 	hs.press(keys.Key{Code: keys.KeyRune, Rune: 'u', Mod: keys.ModCtrl})
 	hs.advance(5 * time.Second)
-	if got := hs.procs[2].sent(); !strings.Contains(got, "alice (1)") {
+	if got := hs.procs[2].Sent(); !strings.Contains(got, "alice (1)") {
 		t.Fatalf("not delivered after the draft was cleared: %q", got)
 	}
 }
@@ -137,7 +137,7 @@ func TestSentDraftIsNoTurn(t *testing.T) {
 	hs.press(codeKey(keys.KeyEnter))
 	hs.output(1, "hi\r\n> ") // the echo of what the person typed
 	hs.advance(10 * time.Second)
-	if got := hs.procs[2].sent(); strings.Contains(got, "alice (1)") {
+	if got := hs.procs[2].Sent(); strings.Contains(got, "alice (1)") {
 		t.Errorf("the echo of a person's input was relayed: %q", got)
 	}
 }
@@ -152,15 +152,15 @@ func TestHoldKey(t *testing.T) {
 	if !strings.Contains(hs.text(), "held") {
 		t.Errorf("bob's border does not say held")
 	}
-	hs.procs[2].sent()
+	hs.procs[2].Sent()
 	hs.output(1, "\r\nhello from alice\r\n> ")
 	hs.advance(10 * time.Second)
-	if got := hs.procs[2].sent(); got != "" {
+	if got := hs.procs[2].Sent(); got != "" {
 		t.Fatalf("typed into a held pane: %q", got)
 	}
 	hs.press(testPrefix, runeKey('p'))
 	hs.advance(5 * time.Second)
-	if got := hs.procs[2].sent(); !strings.Contains(got, "hello from alice") {
+	if got := hs.procs[2].Sent(); !strings.Contains(got, "hello from alice") {
 		t.Fatalf("not delivered after release: %q", got)
 	}
 }
@@ -211,14 +211,14 @@ func typeIntoBob(t *testing.T, hs *harness) string {
 	t.Helper()
 	hs.output(2, "\x1b[?2004h")
 	hs.startBoth()
-	hs.procs[2].sent()
+	hs.procs[2].Sent()
 	hs.output(1, "\r\nhello from alice\r\n> ")
-	for i := 0; i < 10 && !strings.Contains(hs.procs[2].peek(), "hello from alice"); i++ {
+	for i := 0; i < 10 && !strings.Contains(hs.procs[2].Peek(), "hello from alice"); i++ {
 		if !hs.wake() {
 			t.Fatal("no wake-up armed before the delivery was typed")
 		}
 	}
-	got := hs.procs[2].sent()
+	got := hs.procs[2].Sent()
 	if !strings.HasPrefix(got, "\x1b[200~alice (1):") || !strings.HasSuffix(got, "\x1b[201~") {
 		t.Fatalf("bob was sent %q: want one bracketed paste", got)
 	}
@@ -237,7 +237,7 @@ func TestKeysBetweenTypeAndSubmitFollowTheSubmit(t *testing.T) {
 	hs.press(runeKey('x'))
 	hs.input(keys.Paste{Text: "yz"})
 	hs.press(runeKey('!'))
-	if got := hs.procs[2].sent(); got != "" {
+	if got := hs.procs[2].Sent(); got != "" {
 		t.Fatalf("the person's input reached bob before the submit: %q", got)
 	}
 	if !hs.member(2).Typing {
@@ -245,18 +245,18 @@ func TestKeysBetweenTypeAndSubmitFollowTheSubmit(t *testing.T) {
 	}
 	hs.advance(time.Second) // the submit
 	want := "\r" + "x" + "\x1b[200~yz\x1b[201~" + "!"
-	if got := hs.procs[2].sent(); got != want {
+	if got := hs.procs[2].Sent(); got != want {
 		t.Fatalf("after the paste %q bob was sent %q, want %q", paste, got, want)
 	}
 	// Keys go straight through again.
 	hs.press(runeKey('?'))
-	if got := hs.procs[2].sent(); got != "?" {
+	if got := hs.procs[2].Sent(); got != "?" {
 		t.Errorf("a key after the submit: bob was sent %q, want %q", got, "?")
 	}
 	// The draft the person started holds alice's next delivery.
 	hs.output(1, "\r\nsecond from alice\r\n> ")
 	hs.advance(10 * time.Second)
-	if got := hs.procs[2].sent(); strings.Contains(got, "second from alice") {
+	if got := hs.procs[2].Sent(); strings.Contains(got, "second from alice") {
 		t.Errorf("typed into bob over the person's draft: %q", got)
 	}
 	if w := hs.member(2).Waiting; w != 1 {
@@ -270,7 +270,7 @@ func TestKeysHeldForClosedPaneAreDropped(t *testing.T) {
 	hs.press(testPrefix, runeKey('2'), runeKey('x'))
 	hs.exit(2, 0)
 	hs.advance(5 * time.Second)
-	if got := hs.procs[2].sent(); got != "" {
+	if got := hs.procs[2].Sent(); got != "" {
 		t.Errorf("an exited pane was sent %q", got)
 	}
 	log, _ := hs.s.Log()
@@ -306,7 +306,7 @@ func TestAddressAndBriefKeys(t *testing.T) {
 	}
 	hs.press(testPrefix, runeKey('2'), testPrefix, runeKey('b'))
 	hs.advance(2 * time.Second)
-	if got := hs.procs[2].sent(); !strings.Contains(got, "you are bob, pane 2") {
+	if got := hs.procs[2].Sent(); !strings.Contains(got, "you are bob, pane 2") {
 		t.Errorf("prefix b typed %q into bob, want the brief", got)
 	}
 }

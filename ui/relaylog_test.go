@@ -44,7 +44,7 @@ func TestRelayLogScrolls(t *testing.T) {
 	hs := newRelayHarness(t, false, "alice", "bob")
 	hs.startBoth()
 	times := fillLog(hs, 40)
-	hs.procs[1].sent()
+	hs.procs[1].Sent()
 	hs.press(testPrefix, runeKey('r'))
 	n := hs.m.logRowsShown()
 	check := func(what string, first, last int) {
@@ -70,7 +70,7 @@ func TestRelayLogScrolls(t *testing.T) {
 	hs.advance(0)
 	hs.press(testPrefix, runeKey('1'))
 	hs.press(runeKey('x')) // not a log key: a hint, and nothing sent
-	if got := hs.procs[1].sent(); got != "" {
+	if got := hs.procs[1].Sent(); got != "" {
 		t.Fatalf("a key typed while the log was shown reached the pane: %q", got)
 	}
 	if !strings.Contains(hs.statusLine(), "q or Esc closes") {
@@ -88,7 +88,7 @@ func TestRelayLogScrolls(t *testing.T) {
 		t.Fatalf("q did not close the log:\n%s", hs.text())
 	}
 	hs.press(runeKey('y'))
-	if got := hs.procs[1].sent(); got != "y" {
+	if got := hs.procs[1].Sent(); got != "y" {
 		t.Errorf("after closing, a key reached pane 1 as %q, want \"y\"", got)
 	}
 	for _, closeKey := range [][]keys.Key{{codeKey(keys.KeyEscape)}, {testPrefix, runeKey('r')}} {

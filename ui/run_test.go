@@ -23,6 +23,7 @@ import (
 	"github.com/creack/pty"
 	"go.uber.org/goleak"
 
+	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
@@ -159,7 +160,7 @@ func TestRunRestoresTheTerminal(t *testing.T) {
 			var mu sync.Mutex
 			var procs []*fakeProc
 			start := func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
-				f := &fakeProc{spec: spec, out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}
+				f := fakeproc.New(spec, out)
 				mu.Lock()
 				procs = append(procs, f)
 				mu.Unlock()
@@ -209,11 +210,9 @@ func TestRunRestoresTheTerminal(t *testing.T) {
 			}
 			mu.Lock()
 			for _, f := range procs {
-				f.mu.Lock()
-				if !f.closed {
-					t.Errorf("pane %d not closed", f.spec.Pane)
+				if !f.IsClosed() {
+					t.Errorf("pane %d not closed", f.Spec.Pane)
 				}
-				f.mu.Unlock()
 			}
 			mu.Unlock()
 			goleak.VerifyNone(t, leaks,

@@ -27,6 +27,8 @@ var allowed = map[string][]string{
 	"demo":         {"keys"},
 	// The PTY harness the tests of e2e, internal/sysbench and agents share.
 	"internal/ptytest": {"vterm"},
+	// The fake pane process the tests of session and ui share.
+	"internal/fakeproc": {"ptyhost"},
 	// The standalone fake model server used by `make test-agents`.
 	"internal/mockmodel/cmd/mockmodel": {"internal/mockmodel"},
 
