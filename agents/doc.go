@@ -11,7 +11,7 @@
 // an urgent message are checked on each CLI alone (keys_test.go): the profile's interrupt
 // keys must end a busy turn and its clear keys empty the input line, as parser.InputRow
 // reads it (screens recorded into parser/testdata with AGENTS_UPDATE_SCREENS=1); and end
-// to end in agentmux with Claude Code (urgent_test.go): `agentmux send --urgent` into it
+// to end in agentmux with each CLI (urgent_test.go): `agentmux send --urgent` into it
 // mid-answer must cut the turn and reach the model as its next prompt.
 //
 // Every test file carries the build tag `agents`, so `go test ./...` builds only this doc:

@@ -2,12 +2,13 @@
 
 package agents
 
-// An urgent message into a busy agent, end to end with the real CLI: agentmux runs Claude
-// Code in one pane; a prompt typed into it gets a slow answer from the mock model (a word a
-// second); while it streams, `agentmux send --urgent` from outside the session sends a
-// message. The relay must interrupt the turn (the mock sees its stream cut before the
-// answer's last word) and type the message in: the model's next turn must hold it, once,
-// with no key of the relay's typed into it as text.
+// An urgent message into a busy agent, end to end with each real CLI (Claude Code, Codex,
+// Gemini CLI): agentmux runs the CLI in one pane; a prompt typed into it gets a slow answer
+// from the mock model (a word a second); while it streams, `agentmux send --urgent` from
+// outside the session sends a message. The relay must interrupt the turn (the mock sees its
+// stream cut before the answer's last word) and type the message in: the model's next turn
+// must hold it, once, with no key of the relay's typed into it as text, and run to its end
+// (nothing the relay sends after the message cuts it).
 
 import (
 	"bufio"
@@ -25,24 +26,32 @@ import (
 
 func TestUrgentSendInterruptsABusyAgent(t *testing.T) {
 	bin := buildAgentmux(t)
-	c := cliNamed(t, "claude")
+	for _, name := range []string{"claude", "codex", "gemini"} {
+		t.Run(name, func(t *testing.T) { urgentSend(t, bin, cliNamed(t, name)) })
+	}
+}
+
+// urgentSend runs c alone in agentmux, busy with a slow answer, and sends it an urgent
+// message.
+func urgentSend(t *testing.T, bin string, c cli) {
 	const label = "URG"
 	const body = "stop that and check the failing test first"
 	// Both answers are 20 words over 20 s: the first is cut long before its end, the
 	// second (to the urgent message) is let run out so its request is logged whole.
 	srv, url := startMock(t, c.name, func(p mockmodel.Prompt) string { return slowReply(fmt.Sprint(label, p.N)) }, 20*time.Second)
-	home, project := freshHome(t)
+	home, project := c.home(t)
 	cleanUpAgents(t, home, project)
 	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
-	env = append(env, "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_RUNTIME_DIR="+t.TempDir())
+	state := t.TempDir() // not in home: Codex's is reused across runs
+	env = append(env, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
 	tm := startTerm(t, "agentmux", []string{bin, "--log-level", "debug", c.command()}, project, env, 120, 40)
 	defer func() {
 		if t.Failed() { // what the relay did, for the failure
-			log, _ := os.ReadFile(filepath.Join(home, "state", "agentmux", "agentmux.log"))
+			log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
 			t.Logf("agentmux.log:\n%s", log)
 		}
 	}()
-	tm.waitFor("claude ready in its pane", 120*time.Second, func(s []string, _ string) bool {
+	tm.waitFor(c.name+" ready in its pane", 120*time.Second, func(s []string, _ string) bool {
 		for _, r := range c.paneReady {
 			if !contains(s, r) {
 				return false
@@ -106,11 +115,11 @@ func TestUrgentSendInterruptsABusyAgent(t *testing.T) {
 	}
 	// The relay starts delivering into a pane once it has seen it idle: a prompt typed
 	// before that leaves the pane unstarted, and nothing interrupts it, for its first turn.
-	event("claude idle", 60*time.Second, map[string]string{"kind": "member", "member": "claude", "state": "idle"})
+	event(c.name+" idle", 60*time.Second, map[string]string{"kind": "member", "member": c.name, "state": "idle"})
 
 	tm.submit("answer slowly please")
 	tm.waitFor("the first answer streaming", 60*time.Second, streaming(label+"1"))
-	event("claude busy", 30*time.Second, map[string]string{"kind": "member", "member": "claude", "state": "busy"})
+	event(c.name+" busy", 30*time.Second, map[string]string{"kind": "member", "member": c.name, "state": "busy"})
 	send := exec.Command(bin, "send", "--urgent", "1", body)
 	send.Dir, send.Env = project, env
 	if out, err := send.CombinedOutput(); err != nil {
@@ -127,6 +136,12 @@ func TestUrgentSendInterruptsABusyAgent(t *testing.T) {
 	}
 	if strings.ContainsFunc(r2.Prompt, func(r rune) bool { return r < ' ' && r != '\n' }) {
 		t.Errorf("turn 2's prompt holds control characters (keys typed as text): %q", r2.Prompt)
+	}
+	if r2.Err != "" {
+		t.Errorf("turn 2, the answer to the urgent message, was cut: %v", r2)
+	}
+	if n := len(srv.Turns()); n != 2 {
+		t.Errorf("the model got %d turns, want 2 (the first prompt, the urgent message)", n)
 	}
 	if contains(tm.vt.ScreenText(), label+"1-LAST") {
 		t.Errorf("the first answer's last word is on screen: it was not interrupted\n%s", tm.dump())
