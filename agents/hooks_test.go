@@ -2,15 +2,23 @@
 
 package agents
 
-// Hooks with the real CLIs: `agentmux --link A B`, A answering a markdown answer (a
-// table and a fenced code block, which every CLI renders differently from how the model
-// wrote it) — the delivery into B must be that answer exactly as the model wrote it, which
-// only A's hook (Claude's Stop transcript, Codex's notify, Gemini's AfterAgent) gives; the
-// screen's delta would be the rendered table and code.
+// Hooks with the real CLIs: `agentmux --link --turns 1 A B`, A answering what the screen
+// cannot give as the model wrote it, and the delivery into B must be that answer exactly,
+// which only A's hook (Claude's Stop transcript, Codex's notify, Gemini's AfterAgent) gives:
+//
+//   - a markdown answer (a table and a fenced code block, which every CLI renders
+//     differently from how the model wrote it): the screen's delta would be the rendered
+//     table and code;
+//   - a long answer (200 numbered lines, far taller than the pane): the screen's delta
+//     would be the rows still on screen at the turn's end, the top of the answer scrolled
+//     away. B gets it as one 200-line paste, and what B's model received is the check, not
+//     B's screen: a CLI may show a long paste collapsed.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +28,17 @@ import (
 
 // markdownAnswer is A's answer: a table and a code block, as a model writes them.
 const markdownAnswer = "Here is the plan:\n\n| step | owner |\n|------|-------|\n| parse | alice |\n| test | bob |\n\n```go\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n```\n\nDone."
+
+// longAnswer is A's long answer: 200 numbered lines of a few words, about 6,000
+// characters, within the relay's limit for one delivery (8,000: relay.Config.Limit) so
+// nothing of it is cut by design.
+func longAnswer() string {
+	lines := make([]string, 200)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("line %03d of the long answer", i+1)
+	}
+	return strings.Join(lines, "\n")
+}
 
 func TestHooksGiveTheExactAnswer(t *testing.T) {
 	bin := buildAgentmux(t)
@@ -34,50 +53,90 @@ func TestHooksGiveTheExactAnswer(t *testing.T) {
 				// spaces, the answer and then a spaced-out copy, not the answer as written.
 				t.Skip("gemini 0.61 reads hooks only from root-owned system files or the person's; agentmux gives none")
 			}
-			a, b := cliNamed(t, pair[0]), cliNamed(t, pair[1])
-			_, aURL := startMock(t, a.name, mockmodel.Fixed(markdownAnswer), answerTime)
-			bSrv, bURL := startMock(t, b.name, mockmodel.Fixed("ok"), answerTime)
-			home, project := freshHome(t)
-			if a.name == "codex" || b.name == "codex" {
-				home, project = codexHome(t)
-			}
-			cleanUpAgents(t, home, project)
-			env := baseEnv(t, home)
-			env = append(env, a.setup(t, home, project, aURL)...)
-			env = append(env, b.setup(t, home, project, bURL)...)
-			env = append(env, "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_RUNTIME_DIR="+t.TempDir())
-			tm := startTerm(t, "agentmux", []string{bin, "--log-level", "debug", "--link", "--turns", "1", a.command(), b.command()}, project, env, 220, 50)
-			defer func() {
-				if t.Failed() { // what agentmux heard of hooks, for the failure
-					log, _ := os.ReadFile(filepath.Join(home, "state", "agentmux", "agentmux.log"))
-					for _, l := range strings.Split(string(log), "\n") {
-						if strings.Contains(l, "hook") {
-							t.Log(l)
-						}
-					}
-				}
-			}()
-			tm.waitFor("both ready", 120*time.Second, func([]string, string) bool {
-				snap := tm.vt.Snapshot()
-				for _, s := range a.paneReady {
-					if !inHalf(snap, s, false) {
-						return false
-					}
-				}
-				for _, s := range b.paneReady {
-					if !inHalf(snap, s, true) {
-						return false
-					}
-				}
-				return true
-			})
-			tm.typeText("\x01" + "1")
-			tm.submit("write the plan")
-			b1 := waitTurn(t, tm, bSrv, b.name, 1, 120*time.Second)
-			want := a.name + " (1):\n\n" + markdownAnswer
-			if strings.TrimSpace(b1.Prompt) != want {
-				t.Errorf("%s → %s delivered %q\nwant exactly %q", a.name, b.name, b1.Prompt, want)
-			}
+			hookedAnswer(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]), markdownAnswer)
 		})
 	}
+}
+
+func TestHooksGiveALongAnswerWhole(t *testing.T) {
+	bin := buildAgentmux(t)
+	// A pair is {A, B}: A answers, B receives. A CLI is a row here once agentmux gives it a
+	// hook that carries its answer as written.
+	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "claude"}} {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			hookedAnswer(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]), longAnswer())
+		})
+	}
+}
+
+// hookedAnswer runs `agentmux --link --turns 1 a b`, has a's model answer answer to a
+// prompt typed into pane 1, and checks that b's model gets exactly "A (1):\n\n" and the
+// answer, as the relay delivers it.
+func hookedAnswer(t *testing.T, bin string, a, b cli, answer string) {
+	_, aURL := startMock(t, a.name, mockmodel.Fixed(answer), answerTime)
+	bSrv, bURL := startMock(t, b.name, mockmodel.Fixed("ok"), answerTime)
+	home, project := freshHome(t)
+	if a.name == "codex" || b.name == "codex" {
+		home, project = codexHome(t)
+	}
+	cleanUpAgents(t, home, project)
+	env := baseEnv(t, home)
+	env = append(env, a.setup(t, home, project, aURL)...)
+	env = append(env, b.setup(t, home, project, bURL)...)
+	state := t.TempDir() // not in home: Codex's is reused across runs
+	env = append(env, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
+	tm := startTerm(t, "agentmux", []string{bin, "--log-level", "debug", "--link", "--turns", "1", a.command(), b.command()}, project, env, 220, 50)
+	defer func() {
+		if t.Failed() { // what agentmux heard of hooks, for the failure
+			log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
+			for _, l := range strings.Split(string(log), "\n") {
+				if strings.Contains(l, "hook") {
+					t.Log(l)
+				}
+			}
+		}
+	}()
+	tm.waitFor("both ready", 120*time.Second, func([]string, string) bool {
+		snap := tm.vt.Snapshot()
+		for _, s := range a.paneReady {
+			if !inHalf(snap, s, false) {
+				return false
+			}
+		}
+		for _, s := range b.paneReady {
+			if !inHalf(snap, s, true) {
+				return false
+			}
+		}
+		return true
+	})
+	tm.typeText("\x01" + "1")
+	tm.submit("write the plan")
+	b1 := waitTurn(t, tm, bSrv, b.name, 1, 120*time.Second)
+	want := a.name + " (1):\n\n" + answer
+	if got := strings.TrimSpace(b1.Prompt); got != want {
+		t.Errorf("%s → %s delivered %q\nwant exactly %q\n%s", a.name, b.name, b1.Prompt, want, lineDiff(got, want))
+	}
+	// The delivery is typed after the hook reported (or HookWait after the screen went
+	// idle without it): the log has the hook's report by now, if it came.
+	log, err := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := regexp.MustCompile(fmt.Sprintf(`msg=hook pane=1 source=.* chars=%d\n`, len(answer)))
+	if !hook.Match(log) {
+		t.Errorf("agentmux.log has no %q: %s's hook did not give the answer whole", hook, a.name)
+	}
+}
+
+// lineDiff describes where got and want first differ, line by line, and how many lines
+// each has: a long delivery's error is unreadable as two quoted strings alone.
+func lineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) && i < len(w); i++ {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d: got %q, want %q (%d lines, want %d)", i+1, g[i], w[i], len(g), len(w))
+		}
+	}
+	return fmt.Sprintf("the first %d lines agree; %d lines, want %d", min(len(g), len(w)), len(g), len(w))
 }
