@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -59,7 +60,27 @@ func baseEnv(t *testing.T, home string) []string {
 	}
 	path := strings.Join([]string{binDir(t), filepath.Dir(node), "/usr/local/bin", "/usr/bin", "/bin"}, ":")
 	return []string{"PATH=" + path, "HOME=" + home, "TERM=xterm-256color", "COLORTERM=truecolor",
-		"LANG=C.UTF-8", "USER=" + os.Getenv("USER")}
+		"LANG=C.UTF-8", "USER=" + os.Getenv("USER"), runVar + "=" + runID(t)}
+}
+
+// runVar names the variable baseEnv gives every program a test starts, set to the test's
+// runID, which the programs' children inherit: what a test leaves behind is told by it
+// from the programs of a test running at the same time in the same folder (another
+// checkout's, in Codex's shared project folder).
+const runVar = "AGENTMUX_AGENTS_RUN"
+
+// runID is runVar's value for t: this test process and the test's name.
+func runID(t *testing.T) string {
+	return fmt.Sprintf("%d %s", os.Getpid(), t.Name())
+}
+
+// startedBy reports whether the process with the given decimal pid carries t's runID.
+func startedBy(t *testing.T, pid string) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", pid, "environ"))
+	if err != nil {
+		return false
+	}
+	return slices.Contains(strings.Split(string(b), "\x00"), runVar+"="+runID(t))
 }
 
 // startMock serves a mockmodel.Server with the given answers on 127.0.0.1; it is closed when
@@ -217,15 +238,16 @@ func stopCodexDaemon(t *testing.T, home string) {
 }
 
 // killStragglers ends processes still running in project after the test (agent CLIs whose
-// pane outlived agentmux), found by their working directory: only this test's processes.
+// pane outlived agentmux), found by their working directory and t's runID: only this
+// test's processes, not those of a test running at the same time in the same folder.
 func killStragglers(t *testing.T, project string) {
 	procs, _ := filepath.Glob("/proc/[0-9]*/cwd")
 	for _, p := range procs {
+		pidDir := filepath.Dir(p)
 		dir, err := os.Readlink(p)
-		if err != nil || dir != project {
+		if err != nil || dir != project || !startedBy(t, filepath.Base(pidDir)) {
 			continue
 		}
-		pidDir := filepath.Dir(p)
 		cmdline, _ := os.ReadFile(filepath.Join(pidDir, "cmdline"))
 		t.Logf("killing leftover process %s: %s", filepath.Base(pidDir), strings.ReplaceAll(string(cmdline), "\x00", " "))
 		killPid(filepath.Base(pidDir))
