@@ -99,6 +99,10 @@ func (h *Hub) write(c *conn) {
 			b = m
 			c.queued.Add(-int64(len(m)))
 		case <-ping.C:
+			// Every heartbeat, however busy the connection is this way: a peer that
+			// only listens answers nothing else, and is dead after two heartbeats
+			// without a frame from it.
+			ping.Reset(h.cfg.Heartbeat)
 			nonce++
 			e, _ := proto.New(proto.TypePing, "ping-"+strconv.Itoa(nonce), h.cfg.Now().UnixMilli(), proto.Ping{Nonce: strconv.Itoa(nonce)})
 			body, _ := proto.Encode(e)
@@ -124,6 +128,5 @@ func (h *Hub) write(c *conn) {
 				}
 			}
 		}
-		ping.Reset(h.cfg.Heartbeat)
 	}
 }

@@ -37,8 +37,8 @@ type Config struct {
 	Core Core
 	// MaxFrameBytes is the largest frame read (1 MiB).
 	MaxFrameBytes int
-	// Heartbeat is the PING interval when a connection is quiet; a connection that
-	// sends nothing for twice it is dead (5 s).
+	// Heartbeat is the PING interval of every connection; a connection that sends
+	// nothing for twice it is dead (5 s).
 	Heartbeat time.Duration
 	// MaxQueue bounds the messages waiting for one client member (sent and unacked,
 	// or not yet sent): a SEND to a member whose queue is full gets BUSY.

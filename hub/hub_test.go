@@ -351,6 +351,36 @@ func TestHeartbeat(t *testing.T) {
 	assert.Equal(t, map[string]string{"dead": "away", "live": "connected"}, states)
 }
 
+// A client that only listens (`agentmux events`) says nothing but PONGs: the hub must
+// PING it every heartbeat even while frames flow to it, or it is dead after two
+// heartbeats of events. Here each event read brings the next at once, so the
+// connection is never quiet on the hub's side, for three PINGs.
+func TestHeartbeatWhileEventsFlow(t *testing.T) {
+	hb := 150 * time.Millisecond
+	core := newFakeCore("bob")
+	e := start(t, core, "", func(c *hub.Config) { c.Heartbeat = hb })
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	ctl.NoPong = true
+	state := []string{"busy", "idle"}
+	core.ev.Emit(proto.Event{Kind: "member", Member: "bob", State: state[0]})
+	events, pings := 0, 0
+	for pings < 3 {
+		f, err := deadline(ctl).Read()
+		require.NoError(t, err, "the hub closed a listening client after %d events and %d PINGs", events, pings)
+		switch f.Type {
+		case proto.TypePing:
+			pings++
+			_, err := ctl.Write(proto.TypePong, "", "", payload[proto.Ping](t, f))
+			require.NoError(t, err)
+		case proto.TypeEvent:
+			events++
+			core.ev.Emit(proto.Event{Kind: "member", Member: "bob", State: state[events%2]})
+		}
+	}
+}
+
 // After agentmux restarts on the same store, a client member that reconnects the way
 // agent-relay's client does (HELLO with its old token) gets every DELIVER it never
 // ACKed, with the same ids and seqs, and its seqs continue.
