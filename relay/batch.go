@@ -50,7 +50,10 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 
 // urgent moves p's urgent message on: a busy agent is interrupted first and given
 // UrgentDelay to show idle; then the input line is cleared, a draft set aside, and the
-// message typed once the screen shows the row empty.
+// message typed once the screen shows the row empty. A pane still starting waits, but
+// one busy with a turn a person started in it before it counted as started is
+// interrupted like any other: it runs, and it counts as started from then on, so the
+// clear and the message follow once it shows idle (its screen needs no --idle of quiet).
 func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
 	d := p.queue[0]
 	switch {
@@ -62,9 +65,11 @@ func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
 		p.draft && !r.draftShown(p):
 		r.setPhase(d, WaitingPerson, now, "")
 		return acts
-	case !p.started:
+	case !p.started && !(p.personTurn() && p.printed && p.state == parser.Busy):
 		r.setPhase(d, Waiting, now, "")
 		return acts
+	case !p.started:
+		r.start(p, now) // busy with a person's turn: it finished starting
 	}
 	if p.interruptFor != d {
 		p.interrupted, p.interruptFor = time.Time{}, d // an interrupt for a message gone since counts no more

@@ -40,7 +40,7 @@ func (r *Relay) hookEnded(e TurnEnd, now time.Time) {
 	if p == nil {
 		return
 	}
-	if !p.started && p.outSeen && len(p.typed) > 0 {
+	if p.personTurn() {
 		// It answered what a person typed before it counted as started (its screen
 		// had not been quiet for --idle yet): the hook says it runs and is idle.
 		r.start(p, now)

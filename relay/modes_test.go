@@ -323,3 +323,54 @@ func TestReminderNumberIsTheDeliverysNumber(t *testing.T) {
 		t.Errorf("a reminder into no pane got number %d", n)
 	}
 }
+
+// An urgent message into a pane that has not counted as started yet: a pane busy with
+// a turn a person started in it before then (the Enter came before its screen was
+// quiet for --idle) runs, and is interrupted as any busy pane; a pane still busy
+// starting (its banner, nobody submitted anything) is not, and the message waits until
+// it started.
+func TestUrgentBeforeStarted(t *testing.T) {
+	paste := "\x1b[200~ops:\n\nstop\x1b[201~"
+	for _, tc := range []struct {
+		name    string
+		person  bool          // a person submits "work" 500 ms after the pane opened
+		booting time.Duration // the pane shows busy from its start for this long
+		writes  []string      // into bob by 20 s
+		started time.Duration // bob counts as started from then on
+	}{
+		{"busy with a person's turn: interrupted", true, 0, []string{"\x1b", "\x15", paste, "\r"}, 3500 * time.Millisecond},
+		{"booting: waits until started", false, 10 * time.Second, []string{"\x15", paste, "\r"}, 11500 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{}) // --idle 1.5 s: bob would start at 1.5 s if quiet
+			bob := &fakeAgent{titled: true, bracketed: true, think: time.Minute, reply: counter("bob"), busy: tc.booting > 0}
+			h.agent(2, "bob", bob)
+			if tc.booting > 0 {
+				bob.pending = append(bob.pending, simEvent{at: t0.Add(tc.booting), fn: func() { bob.busy = false; bob.print("ready") }})
+			}
+			if tc.person {
+				h.run(500 * time.Millisecond)
+				h.person(2, "work") // busy for a minute; the typing hold ends at 3.5 s
+			}
+			h.run(time.Second)
+			if st, _ := h.r.Pane(2); st.Started {
+				t.Fatal("bob counts as started already: the test needs him not to")
+			}
+			h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: Options{Mode: Urgent}})
+			h.run(tc.started - time.Millisecond)
+			if len(h.writes[2]) != 0 {
+				t.Fatalf("wrote %q into bob at %v, before %v", h.writes[2], h.now.Sub(t0), tc.started)
+			}
+			h.run(20 * time.Second)
+			if got := h.writes[2]; !reflect.DeepEqual(got, tc.writes) {
+				t.Errorf("writes to bob %q\nwant            %q\nlog:\n%s", got, tc.writes, logText(h.r))
+			}
+			if want := "ops:\n\nstop"; len(bob.inputs) == 0 || bob.inputs[len(bob.inputs)-1] != want {
+				t.Errorf("bob got %q, want %q last", bob.inputs, want)
+			}
+			if st, _ := h.r.Pane(2); !st.Started {
+				t.Error("bob does not count as started after the message went in")
+			}
+		})
+	}
+}

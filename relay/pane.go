@@ -138,6 +138,12 @@ func (p *pane) startedBy(now time.Time, cfg Config) bool {
 	return false
 }
 
+// personTurn reports whether the pane, not started yet, took a turn a person started: a
+// person submitted text into it (before a pane started nothing else is typed into it)
+// and it printed. Its screen was not quiet for --idle before the person's Enter, yet it
+// runs and takes input.
+func (p *pane) personTurn() bool { return !p.started && p.outSeen && len(p.typed) > 0 }
+
 // startAt returns when the pane will have started if nothing else arrives, and false
 // when that needs more output first.
 func (p *pane) startAt(cfg Config) (time.Time, bool) {
