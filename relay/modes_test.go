@@ -62,9 +62,12 @@ func TestUrgent(t *testing.T) {
 		writes []string
 		typeAt time.Duration // after the message was sent
 	}{
-		{"busy, interrupt taken: typed once idle", fakeAgent{}, true, []string{"\x1b", "\x15", paste, "\r"}, 300 * time.Millisecond},
-		{"busy, interrupt ignored: typed after urgent_delay", fakeAgent{noInterrupt: true}, true, []string{"\x1b", "\x15", paste, "\r"}, 500 * time.Millisecond},
-		{"idle: not interrupted", fakeAgent{}, false, []string{"\x15", paste, "\r"}, 0},
+		// The clear keys go once it settled (300 ms) or after urgent_delay (500 ms); its
+		// empty input row draws nothing when cleared, so the message follows them
+		// SubmitDelay (200 ms) later.
+		{"busy, interrupt taken: typed once idle", fakeAgent{}, true, []string{"\x1b", "\x15", paste, "\r"}, 500 * time.Millisecond},
+		{"busy, interrupt ignored: typed after urgent_delay", fakeAgent{noInterrupt: true}, true, []string{"\x1b", "\x15", paste, "\r"}, 700 * time.Millisecond},
+		{"idle: not interrupted", fakeAgent{}, false, []string{"\x15", paste, "\r"}, 200 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := tc.agent
@@ -261,8 +264,8 @@ func TestUrgentInterruptsAgainForANewMessage(t *testing.T) {
 	if got := h.writes[2]; !reflect.DeepEqual(got, want) {
 		t.Errorf("writes to bob %q\nwant            %q", got, want)
 	}
-	if len(h.typed) != 1 || h.typed[0].at != sent.Add(500*time.Millisecond) {
-		t.Errorf("typed %+v: want the second message 500ms after it was sent", h.typed)
+	if len(h.typed) != 1 || h.typed[0].at != sent.Add(700*time.Millisecond) {
+		t.Errorf("typed %+v: want the second message 700ms after it was sent (urgent_delay, then SubmitDelay after the clear)", h.typed)
 	}
 }
 

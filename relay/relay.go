@@ -161,6 +161,9 @@ func (r *Relay) NextWake() (time.Time, bool) {
 		}
 		if c := p.clearing; c != nil {
 			consider(c.deadline)
+			if !c.full {
+				consider(c.at.Add(r.clearGap()))
+			}
 			continue
 		}
 		if !p.interrupted.IsZero() {

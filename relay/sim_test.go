@@ -108,7 +108,8 @@ type fakeAgent struct {
 	pending   []simEvent             // scheduled output
 	onSubmit  func(a *fakeAgent, in string)
 	// Keys: an interrupt stops a busy turn unless noInterrupt; the clear keys empty the
-	// input row clearLag later, or never with noClear.
+	// input row clearLag later, or never with noClear (a row already empty prints
+	// nothing).
 	noInterrupt, noClear bool
 	clearLag             time.Duration
 	hooks                bool   // opened with Hooks: TurnEnd events say when its turns end
@@ -125,7 +126,12 @@ func (a *fakeAgent) keys(k Keys) {
 			a.h.output(a.id)
 		}
 	case ClearLine:
-		clear := func() { a.draft = a.draft[len(a.draft)-min(a.clearKeep, len(a.draft)):]; a.h.output(a.id) }
+		clear := func() {
+			if kept := a.draft[len(a.draft)-min(a.clearKeep, len(a.draft)):]; kept != a.draft {
+				a.draft = kept
+				a.h.output(a.id) // an input row already empty is not drawn again
+			}
+		}
 		switch {
 		case a.noClear:
 		case a.clearLag > 0:
