@@ -54,6 +54,9 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 // one busy with a turn a person started in it before it counted as started is
 // interrupted like any other: it runs, and it counts as started from then on, so the
 // clear and the message follow once it shows idle (its screen needs no --idle of quiet).
+// The clear keys never run into the interrupt: unless the pane printed since, they
+// wait clearGap after it (a program that shows neither busy nor idle may count as idle
+// a moment after it was interrupted).
 func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
 	d := p.queue[0]
 	switch {
@@ -83,6 +86,9 @@ func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
 		case p.interrupted.IsZero() || now.Before(p.interrupted.Add(r.cfg.UrgentDelay)):
 			return acts // settling after its idle title, or interrupted: wait a little
 		}
+	}
+	if !p.interrupted.IsZero() && !p.lastOut.After(p.interrupted) && now.Before(p.interrupted.Add(r.clearGap())) {
+		return acts // quiet, but nothing from it since the interrupt: the clear keys must not run into it
 	}
 	p.interrupted, p.interruptFor = time.Time{}, nil
 	return r.setAside(p, now, acts)

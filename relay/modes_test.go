@@ -377,3 +377,26 @@ func TestUrgentBeforeStarted(t *testing.T) {
 		})
 	}
 }
+
+// A program whose screen says neither busy nor idle counts as idle after --idle of
+// quiet. Interrupted just before that (for an urgent message), it may print nothing for
+// the interrupt: its clear keys then wait SubmitDelay after the interrupt, so the two
+// are not read as one key.
+func TestUrgentClearKeysApartFromTheInterrupt(t *testing.T) {
+	h, _, _ := twoAgents(t, Config{}, &fakeAgent{bracketed: true, reply: counter("bob")}) // no titles: Unknown
+	h.run(10 * time.Second)                                                               // started (4 × --idle of quiet)
+	h.agents[2].print("bob's output")                                                     // quiet for --idle from 11.5 s on
+	h.run(11*time.Second + 400*time.Millisecond)
+	h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: Options{Mode: Urgent}})
+	if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x1b"}) {
+		t.Fatalf("writes to bob %q: want the interrupt (not quiet yet)", got)
+	}
+	h.run(11*time.Second + 600*time.Millisecond - time.Millisecond) // quiet at 11.5 s; nothing printed
+	if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x1b"}) {
+		t.Errorf("writes to bob %q by 11.6 s: want the clear keys no sooner than SubmitDelay after the interrupt", got)
+	}
+	h.run(time.Minute)
+	if got, want := h.writes[2], []string{"\x1b", "\x15", "\x1b[200~ops:\n\nstop\x1b[201~", "\r"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("writes to bob %q\nwant            %q", got, want)
+	}
+}

@@ -167,6 +167,7 @@ func (r *Relay) NextWake() (time.Time, bool) {
 			continue
 		}
 		if !p.interrupted.IsZero() {
+			consider(p.interrupted.Add(r.clearGap()))
 			consider(p.interrupted.Add(r.cfg.UrgentDelay))
 		}
 		if p.aside != nil && p.inflight == nil {
