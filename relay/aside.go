@@ -35,11 +35,12 @@ type aside struct {
 }
 
 // clearing is clear keys sent, until the screen shows the input row empty. full: the
-// row was not empty when they were sent, so a screen that shows it empty since says the
-// program read them.
+// row was not empty when they were sent; answered: the pane printed since (an Output
+// event after the call that sent them). Both, and a screen that shows the row empty,
+// say the program read them.
 type clearing struct {
-	at, deadline time.Time
-	full         bool
+	at, deadline   time.Time
+	full, answered bool
 }
 
 // stale reports whether p's draft may be set aside now for the deliveries waiting
@@ -78,13 +79,14 @@ func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 }
 
 // clearRead reports whether p's program has read the clear keys sent at c as far as
-// the relay can tell, so what follows is written apart from them: the screen showed
-// them at work (the row was not empty and is now), or clearGap passed. A program may
-// take the clear keys and what follows, read at once, as one paste (Claude Code: 64
-// bytes or more) and type the keys as text; an empty row cleared again draws nothing,
-// and output from the pane may be what it drew before it read them.
+// the relay can tell, so what follows is written apart from them (the caller checks
+// the row is empty now): the pane printed since and its screen showed them at work (the
+// row was not empty and is now), or clearGap passed. A program may take the clear keys
+// and what follows, read at once, as one paste (Claude Code: 64 bytes or more) and type
+// the keys as text; an empty row cleared again draws nothing, and output alone may be
+// what the pane drew before it read them.
 func (r *Relay) clearRead(c *clearing, now time.Time) bool {
-	return c.full || !now.Before(c.at.Add(r.clearGap()))
+	return c.full && c.answered || !now.Before(c.at.Add(r.clearGap()))
 }
 
 // clearGap is the least wait after clear keys before anything more is written into the

@@ -203,3 +203,27 @@ func TestNothingRightBehindClearKeys(t *testing.T) {
 		})
 	}
 }
+
+// A draft the clear keys erase on the screen says the program read them, but only once
+// the pane's output after them came in: a screen read before that may show the row
+// emptied by something else (or by output the host has not reported yet). Then the
+// message waits for that output or SubmitDelay, as for a row that was empty.
+func TestClearedDraftCountsWithTheOutputAfterIt(t *testing.T) {
+	h, _, bob := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, reply: counter("bob"), noClear: true})
+	h.draft(2, "half a thought")
+	h.run(h.now.Sub(t0) + 10*time.Second)
+	h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: Options{Mode: Urgent}})
+	sent := h.now
+	bob.draft = "" // the row shows empty; no output from bob reported yet
+	h.apply(h.r.Tick(h.now))
+	if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x15"}) {
+		t.Fatalf("writes to bob %q: want the clear keys alone until bob's output comes", got)
+	}
+	h.output(2)
+	if got, want := h.writes[2], []string{"\x15", "\x1b[200~ops:\n\nstop\x1b[201~"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("writes to bob %q\nwant            %q", got, want)
+	}
+	if len(h.typed) != 1 || h.typed[0].at != sent {
+		t.Errorf("typed %+v: want the message with bob's output, no SubmitDelay", h.typed)
+	}
+}

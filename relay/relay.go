@@ -52,11 +52,16 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	// late: a pane quiet for --idle before this output had started, a turn had ended.
 	// But a person's key is the final check before a draft is set aside or an urgent
 	// message clears an input line: it wins over a deadline at the same moment.
+	// Output also counts first for clear keys sent before it: the pane printed after them.
 	switch e := ev.(type) {
 	case Keystroke:
 		r.person = e.Pane
 	case Sent:
 		r.person = e.Pane
+	case Output:
+		if p := r.live(e.Pane); p != nil && p.clearing != nil {
+			p.clearing.answered = true
+		}
 	}
 	acts := r.step(now)
 	r.person = 0
@@ -161,9 +166,7 @@ func (r *Relay) NextWake() (time.Time, bool) {
 		}
 		if c := p.clearing; c != nil {
 			consider(c.deadline)
-			if !c.full {
-				consider(c.at.Add(r.clearGap()))
-			}
+			consider(c.at.Add(r.clearGap()))
 			continue
 		}
 		if !p.interrupted.IsZero() {
