@@ -76,6 +76,7 @@ type pane struct {
 	hookIdle   bool
 	hookText   string
 	hookSource string
+	tail       bool // it printed since its baseline while hookIdle
 
 	program string         // its program, for the brief
 	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
@@ -232,7 +233,7 @@ func (p *pane) setBaseline() { p.baseline(p.scr.Read(FromTop)) }
 // baseline makes everything a reading shows old: its lines from its main screen's first
 // row on (rd's lines may start higher), its cursor, its frame.
 func (p *pane) baseline(rd Reading) {
-	p.printed, p.turn, p.echo = false, false, false
+	p.printed, p.turn, p.echo, p.tail = false, false, false, false
 	p.baseTop = rd.Top
 	i := sort.Search(len(rd.Lines), func(i int) bool { return rd.Lines[i].N >= rd.Top })
 	rd.Lines = rd.Lines[i:]

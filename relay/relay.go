@@ -243,7 +243,16 @@ func (r *Relay) open(e Open, now time.Time) {
 func (r *Relay) output(p *pane, now time.Time) {
 	p.lastOut, p.outSeen = now, true
 	p.observe()
-	p.printed = true
+	if p.hookIdle {
+		// Its hook said the turn ended and nothing was typed since: what it draws now
+		// is that turn's tail (Gemini CLI redraws an "Executing Hook" row and its
+		// footer after its hook reported), not a turn of its own to read from the
+		// screen. It is old from here; a turn it takes by itself ends by its hook.
+		p.setBaseline()
+		p.tail = true
+	} else {
+		p.printed = true
+	}
 	if d := p.inflight; d != nil && d.phase == Submitted {
 		r.confirm(p, d, now)
 	}
