@@ -75,7 +75,13 @@ func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
 		r.start(p, now) // busy with a person's turn: it finished starting
 	}
 	if p.interruptFor != d {
-		p.interrupted, p.interruptFor = time.Time{}, d // an interrupt for a message gone since counts no more
+		// An interrupt for a message gone since counts no more, unless it is so recent
+		// that the agent may not have shown it yet: a second Escape at once can mean
+		// more than the first (Claude Code opens its rewind menu on a double Escape).
+		if p.interrupted.IsZero() || !now.Before(p.interrupted.Add(r.cfg.UrgentDelay)) {
+			p.interrupted = time.Time{}
+		}
+		p.interruptFor = d
 	}
 	if !p.quietFor(now, r.cfg) {
 		switch {

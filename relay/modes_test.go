@@ -269,6 +269,26 @@ func TestUrgentInterruptsAgainForANewMessage(t *testing.T) {
 	}
 }
 
+// A message that replaces an interrupted one gone before urgent_delay passed rides on
+// the same interrupt: no second Escape right behind the first.
+func TestUrgentReplacingAGoneOneInterruptsOnce(t *testing.T) {
+	h, _, _ := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, think: time.Hour, reply: counter("bob"), noInterrupt: true})
+	h.person(2, "work")
+	h.run(10 * time.Second)
+	first := h.now
+	h.handle(Send{FromName: "ops", To: 2, Text: "first", Options: Options{Mode: Urgent, Timeout: 100 * time.Millisecond}})
+	h.run(first.Sub(t0) + 150*time.Millisecond) // expired; the interrupt went at once
+	h.handle(Send{FromName: "ops", To: 2, Text: "second", Options: Options{Mode: Urgent}})
+	h.run(30 * time.Second)
+	want := []string{"\x1b", "\x15", "\x1b[200~ops:\n\nsecond\x1b[201~", "\r"}
+	if got := h.writes[2]; !reflect.DeepEqual(got, want) {
+		t.Errorf("writes to bob %q\nwant            %q", got, want)
+	}
+	if len(h.typed) != 1 || h.typed[0].at != first.Add(700*time.Millisecond) {
+		t.Errorf("typed %+v: want the second message once the first interrupt's urgent_delay and SubmitDelay passed", h.typed)
+	}
+}
+
 func TestImportantNeverOverADraft(t *testing.T) {
 	h, _, bob := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
 	h.draft(2, "mine")
