@@ -108,7 +108,9 @@ func (g *geminiHome) build(command string) error {
 		"version":     "1.0.0",
 		"description": "agentmux: tells the agentmux session this pane runs in when a turn ends",
 	}
-	hooks := commandHooks(map[string]string{"AfterAgent": command})
+	// Named, Gemini shows "Executing Hook: agentmux" while it runs, not the command.
+	hook := map[string]any{"type": "command", "name": "agentmux", "command": command}
+	hooks := map[string]any{"hooks": map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{hook}}}}}
 	for name, v := range map[string]any{
 		"gemini-extension.json":              manifest,
 		filepath.Join("hooks", "hooks.json"): hooks,

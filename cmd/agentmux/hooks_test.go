@@ -54,6 +54,11 @@ func TestHookSettingsPerProgram(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &settings))
 	assert.Equal(t, `'/opt/agent mux/agentmux' hook after-agent`, settings.Hooks["AfterAgent"][0].Hooks[0].Command)
+	var named struct {
+		Hooks map[string][]struct{ Hooks []struct{ Name string } }
+	}
+	require.NoError(t, json.Unmarshal(data, &named))
+	assert.Equal(t, "agentmux", named.Hooks["AfterAgent"][0].Hooks[0].Name, "what Gemini shows while it runs")
 
 	_, ok = h.spec(4, session.PaneSpec{Argv: []string{"bash"}}, b["generic"])
 	assert.False(t, ok)
