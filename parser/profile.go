@@ -58,9 +58,9 @@ type Profile struct {
 	// Hooks is how agentmux passes the program its per-session hook settings, so that
 	// it reports its turn ends and answers itself (`agentmux hook EVENT`): HooksClaude
 	// (--settings FILE with Stop and Notification hooks), HooksCodex (-c notify=[…]),
-	// HooksGemini (none yet: Gemini CLI 0.61 reads hook settings only from the
-	// person's files or from a system file owned by root, so its panes end turns by
-	// the screen); "" passes none. NoHooks turns them off for the profile
+	// HooksGemini (GEMINI_CLI_HOME: a home of the pane's own, the person's files
+	// reached through links, with an extension holding an AfterAgent hook); "" passes
+	// none. NoHooks turns them off for the profile
 	// (profiles.toml: hooks = false).
 	Hooks   string
 	NoHooks bool

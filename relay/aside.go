@@ -10,11 +10,12 @@ import (
 // A person's draft holds deliveries into its pane, but not forever. Once it has not
 // changed for InputStale, and the pane is otherwise ready, the relay sets it aside: it
 // clears the input line with the profile's clear keys, waits for the screen to show the
-// input row empty (or a placeholder: none of the draft), types what waits, and once the agent's answer is complete types the
-// draft back as it was, without Enter, and says so ("your draft in 2 bob was kept aside
-// for 2 messages and put back"). An urgent message does the same at once with a draft
-// that is not being typed (TypingHold). A draft is never sent and never mixed with a
-// delivery:
+// input row empty (or a placeholder: none of the draft) and the keys read (clearRead:
+// nothing is written right behind them), types what waits, and once the agent's answer
+// is complete types the draft back as it was, without Enter, and says so ("your draft
+// in 2 bob was kept aside for 2 messages and put back"). An urgent message does the
+// same at once with a draft that is not being typed (TypingHold). A draft is never
+// sent and never mixed with a delivery:
 //   - only a draft the host reported whole (Keystroke.Text), on one line, that the
 //     screen's input row shows as it is, is set aside; any other holds deliveries until
 //     the person sends or clears it;
@@ -33,9 +34,13 @@ type aside struct {
 	typed bool // a delivery was typed
 }
 
-// clearing is clear keys sent, until the screen shows the input row empty.
+// clearing is clear keys sent, until the screen shows the input row empty. full: the
+// row was not empty when they were sent; answered: the pane printed since (an Output
+// event after the call that sent them). Both, and a screen that shows the row empty,
+// say the program read them.
 type clearing struct {
-	at, deadline time.Time
+	at, deadline   time.Time
+	full, answered bool
 }
 
 // stale reports whether p's draft may be set aside now for the deliveries waiting
@@ -68,13 +73,29 @@ func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 		}
 		r.notice(now, p.id, "your draft in %d %s is kept aside while %d %s in; it comes back after the answer", p.id, p.name, n, msgs)
 	}
-	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm)}
+	rd := p.scr.Read(NoLines)
+	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm), full: !rd.MidFrame && !r.rowEmpty(p, rd)}
 	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})
 }
 
+// clearRead reports whether p's program has read the clear keys sent at c as far as
+// the relay can tell, so what follows is written apart from them (the caller checks
+// the row is empty now): the pane printed since and its screen showed them at work (the
+// row was not empty and is now), or clearGap passed. A program may take the clear keys
+// and what follows, read at once, as one paste (Claude Code: 64 bytes or more) and type
+// the keys as text; an empty row cleared again draws nothing, and output alone may be
+// what the pane drew before it read them.
+func (r *Relay) clearRead(c *clearing, now time.Time) bool {
+	return c.full && c.answered || !now.Before(c.at.Add(r.clearGap()))
+}
+
+// clearGap is the least wait after clear keys before anything more is written into the
+// pane, unless its screen shows them read: SubmitDelay, never past Confirm.
+func (r *Relay) clearGap() time.Duration { return min(r.cfg.SubmitDelay, r.cfg.Confirm) }
+
 // cleared moves p on once its clear keys were sent: the delivery is typed when the
-// screen shows the input row empty; a person's key since, or no empty row by the
-// deadline, stops it.
+// screen shows the input row empty and the program read the keys (clearRead); a
+// person's key since, or no empty row by the deadline, stops it.
 func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 	c := p.clearing
 	switch {
@@ -85,7 +106,7 @@ func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 			r.setPhase(p.queue[0], WaitingPerson, now, "")
 		}
 		return acts
-	case r.inputEmpty(p):
+	case r.inputEmpty(p) && r.clearRead(c, now):
 		p.clearing = nil
 		if len(p.queue) == 0 {
 			return r.restore(p, now, acts)
@@ -152,8 +173,10 @@ func (r *Relay) unset(p *pane, now time.Time, why string) {
 // that shows none of the draft counts too (a placeholder the profile does not know),
 // while what is left of the draft, or the draft with more, does not. A program whose
 // input row cannot be found counts as empty only when no draft was set aside.
-func (r *Relay) inputEmpty(p *pane) bool {
-	rd := p.scr.Read(NoLines)
+func (r *Relay) inputEmpty(p *pane) bool { return r.rowEmpty(p, p.scr.Read(NoLines)) }
+
+// rowEmpty is inputEmpty of the reading rd.
+func (r *Relay) rowEmpty(p *pane, rd Reading) bool {
 	if rd.MidFrame {
 		return false
 	}

@@ -165,3 +165,65 @@ func TestUrgentKeepsDraft(t *testing.T) {
 		t.Errorf("notes %q", h.notes())
 	}
 }
+
+// Clear keys into an input row already empty draw nothing, so the screen cannot say
+// when the program read them. What follows them must not come right behind, whatever
+// event wakes the relay meanwhile (another pane's output, the target's own hook): a
+// program that reads the clear keys and the message at once may take them all as one
+// paste and type the keys as text (Claude Code's 32 Ctrl+U). It waits SubmitDelay. A
+// draft the keys visibly erase needs no wait (TestUrgentKeepsDraft).
+func TestNothingRightBehindClearKeys(t *testing.T) {
+	paste := "\x1b[200~ops:\n\nstop\x1b[201~"
+	for _, tc := range []struct {
+		name string
+		then func(h *harness) // right after the clear keys, at the same moment
+	}{
+		{"another pane prints", func(h *harness) { h.agents[1].print("alice's output") }},
+		{"its hook says its turn ended", func(h *harness) { h.handle(TurnEnd{Pane: 2, Source: "test hook"}) }},
+		{"the next tick", func(h *harness) { h.apply(h.r.Tick(h.now)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _, _ := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, hooks: true, reply: counter("bob")})
+			h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: Options{Mode: Urgent}})
+			sent := h.now
+			if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x15"}) {
+				t.Fatalf("writes to bob %q: want the clear keys at once", got)
+			}
+			tc.then(h) // nothing may follow them into bob now
+			if got := h.writes[2]; len(got) != 1 {
+				t.Fatalf("writes to bob %q: something came right behind the clear keys", got)
+			}
+			h.run(h.now.Sub(t0) + 10*time.Second)
+			if got, want := h.writes[2], []string{"\x15", paste, "\r"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("writes to bob %q\nwant            %q", got, want)
+			}
+			if len(h.typed) != 1 || h.typed[0].at != sent.Add(h.r.Config().SubmitDelay) {
+				t.Errorf("typed %+v: want the message SubmitDelay after the clear keys", h.typed)
+			}
+		})
+	}
+}
+
+// A draft the clear keys erase on the screen says the program read them, but only once
+// the pane's output after them came in: a screen read before that may show the row
+// emptied by something else (or by output the host has not reported yet). Then the
+// message waits for that output or SubmitDelay, as for a row that was empty.
+func TestClearedDraftCountsWithTheOutputAfterIt(t *testing.T) {
+	h, _, bob := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, reply: counter("bob"), noClear: true})
+	h.draft(2, "half a thought")
+	h.run(h.now.Sub(t0) + 10*time.Second)
+	h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: Options{Mode: Urgent}})
+	sent := h.now
+	bob.draft = "" // the row shows empty; no output from bob reported yet
+	h.apply(h.r.Tick(h.now))
+	if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x15"}) {
+		t.Fatalf("writes to bob %q: want the clear keys alone until bob's output comes", got)
+	}
+	h.output(2)
+	if got, want := h.writes[2], []string{"\x15", "\x1b[200~ops:\n\nstop\x1b[201~"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("writes to bob %q\nwant            %q", got, want)
+	}
+	if len(h.typed) != 1 || h.typed[0].at != sent {
+		t.Errorf("typed %+v: want the message with bob's output, no SubmitDelay", h.typed)
+	}
+}

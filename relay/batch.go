@@ -50,7 +50,13 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 
 // urgent moves p's urgent message on: a busy agent is interrupted first and given
 // UrgentDelay to show idle; then the input line is cleared, a draft set aside, and the
-// message typed once the screen shows the row empty.
+// message typed once the screen shows the row empty. A pane still starting waits, but
+// one busy with a turn a person started in it before it counted as started is
+// interrupted like any other: it runs, and it counts as started from then on, so the
+// clear and the message follow once it shows idle (its screen needs no --idle of quiet).
+// The clear keys never run into the interrupt: unless the pane printed since, they
+// wait clearGap after it (a program that shows neither busy nor idle may count as idle
+// a moment after it was interrupted).
 func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
 	d := p.queue[0]
 	switch {
@@ -62,12 +68,20 @@ func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
 		p.draft && !r.draftShown(p):
 		r.setPhase(d, WaitingPerson, now, "")
 		return acts
-	case !p.started:
+	case !p.started && !(p.personTurn() && p.printed && p.state == parser.Busy):
 		r.setPhase(d, Waiting, now, "")
 		return acts
+	case !p.started:
+		r.start(p, now) // busy with a person's turn: it finished starting
 	}
 	if p.interruptFor != d {
-		p.interrupted, p.interruptFor = time.Time{}, d // an interrupt for a message gone since counts no more
+		// An interrupt for a message gone since counts no more, unless it is so recent
+		// that the agent may not have shown it yet: a second Escape at once can mean
+		// more than the first (Claude Code opens its rewind menu on a double Escape).
+		if p.interrupted.IsZero() || !now.Before(p.interrupted.Add(r.cfg.UrgentDelay)) {
+			p.interrupted = time.Time{}
+		}
+		p.interruptFor = d
 	}
 	if !p.quietFor(now, r.cfg) {
 		switch {
@@ -78,6 +92,9 @@ func (r *Relay) urgent(p *pane, now time.Time, acts []Action) []Action {
 		case p.interrupted.IsZero() || now.Before(p.interrupted.Add(r.cfg.UrgentDelay)):
 			return acts // settling after its idle title, or interrupted: wait a little
 		}
+	}
+	if !p.interrupted.IsZero() && !p.lastOut.After(p.interrupted) && now.Before(p.interrupted.Add(r.clearGap())) {
+		return acts // quiet, but nothing from it since the interrupt: the clear keys must not run into it
 	}
 	p.interrupted, p.interruptFor = time.Time{}, nil
 	return r.setAside(p, now, acts)

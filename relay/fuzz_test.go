@@ -6,7 +6,9 @@ package relay
 // delivery's typing, a delivery is typed at most once, a group never spends more than
 // its budget, and a requested wake-up always lies in the future. With messages sent in
 // every mode, reminders and drafts the host reports: no keys come between a delivery's
-// typing and its submit, and a draft typed back is never submitted.
+// typing and its submit, a draft typed back is never submitted, and nothing follows
+// clear keys, nor clear keys interrupt keys, closer than SubmitDelay unless the pane
+// printed between (runsInto).
 
 import (
 	"testing"
@@ -58,10 +60,14 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 	typedDeliv := map[int]int{} // delivery → pane
 	awaiting := map[int]int{}   // pane → delivery typed, not yet submitted
 	restored := map[int]bool{}  // pane → a draft was typed back since the last delivery
+	keys := map[int]written{}   // pane → control keys written into it, until it printed
 	check := func(acts []Action) {
 		for _, a := range acts {
 			if exited[a.Target()] {
 				t.Fatalf("write to exited pane %d: %#v", a.Target(), a)
+			}
+			if err := runsInto(keys, a, now, r.Config().SubmitDelay); err != "" {
+				t.Fatal(err)
 			}
 			switch a := a.(type) {
 			case Type:
@@ -123,10 +129,12 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 				s.hist = append(s.hist, s.rows[0])
 				s.rows = s.rows[1:]
 			}
+			delete(keys, id) // it printed: it read what was written before
 			check(r.Handle(Output{Pane: id}, now))
 		case 6:
 			s.title = fuzzTitles[arg%len(fuzzTitles)]
 			s.alt = arg%7 == 0
+			delete(keys, id)
 			check(r.Handle(Output{Pane: id}, now))
 		case 7:
 			check(r.Handle(Keystroke{Pane: id, Draft: arg%2 == 0}, now))

@@ -7,7 +7,8 @@ import "time"
 // session, which hands the relay a TurnEnd. For a pane opened with Hooks:
 //
 //   - the turn ends the moment the TurnEnd comes: the pane counts as idle at once (no
-//     settle wait), until something is typed into it or a person sends there;
+//     settle wait), until something is typed into it or a person sends there; what it
+//     prints meanwhile is that turn's tail, never a turn read from the screen;
 //   - its Text, the answer exactly as the model wrote it (markdown included, whole even
 //     when longer than the screen), is what the turn delivers, instead of the screen's
 //     delta;
@@ -40,15 +41,15 @@ func (r *Relay) hookEnded(e TurnEnd, now time.Time) {
 	if p == nil {
 		return
 	}
-	if !p.started && p.outSeen && len(p.typed) > 0 {
+	if p.personTurn() {
 		// It answered what a person typed before it counted as started (its screen
 		// had not been quiet for --idle yet): the hook says it runs and is idle.
 		r.start(p, now)
 	}
 	p.hookIdle = true
 	p.hookText, p.hookSource = e.Text, e.Source
-	if p.started && p.printed && p.inflight == nil && !p.draft && p.clearing == nil {
-		r.turnEnded(p, now)
+	if p.started && (p.printed || p.tail && e.Text != "") && p.inflight == nil && !p.draft && p.clearing == nil {
+		r.turnEnded(p, now) // a turn it took by itself after its last: its output was taken as a tail
 	}
 	p.hookText, p.hookSource = "", "" // only for this turn: a late hook is not the next turn's
 }

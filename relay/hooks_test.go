@@ -97,3 +97,62 @@ func TestHookBeforeThePaneCountedAsStarted(t *testing.T) {
 		t.Errorf("bob got %q, want the hook's text", bob.inputs)
 	}
 }
+
+// Gemini CLI runs its AfterAgent hook while it still shows itself busy, a status row
+// ("Executing Hook: …") under the answer, and redraws that row (half overwritten by
+// its footer) and its title once the hook has reported the turn's end. That tail of
+// the turn is no new turn: nothing more goes, and the next turn is whole.
+func TestTheScreenAfterTheHooksTurnEndIsNoNewTurn(t *testing.T) {
+	h, alice, bob := hookedPair(t)
+	h.run(4*time.Second + 100*time.Millisecond) // alice answered at 4 s
+	alice.busy = true
+	alice.print("⠏ Executing Hook: agentmux hook after-agent")
+	h.run(4*time.Second + 200*time.Millisecond)
+	h.handle(TurnEnd{Pane: 1, Text: "alice reply 1", Source: "test AfterAgent hook"})
+	h.run(4*time.Second + 300*time.Millisecond)
+	alice.lines[len(alice.lines)-1] = "? for shortcutsk: agentmux hook after-agent"
+	h.output(1)
+	h.run(4*time.Second + 400*time.Millisecond)
+	alice.lines[len(alice.lines)-1] = "  Executing Hook: agentmux hook after-agent     ? for shortcuts"
+	h.output(1)
+	h.run(4*time.Second + 500*time.Millisecond)
+	alice.lines = alice.lines[:len(alice.lines)-1]
+	alice.busy = false
+	h.output(1)
+	h.run(10 * time.Second)
+	if want := []string{"alice (1):\n\nalice reply 1"}; strings.Join(bob.inputs, "|") != strings.Join(want, "|") {
+		t.Errorf("bob got %q, want %q once", bob.inputs, want)
+	}
+	h.person(1, "more") // answered at 12 s; its hook says so at once
+	h.run(12*time.Second + 100*time.Millisecond)
+	h.handle(TurnEnd{Pane: 1, Text: "alice reply 2", Source: "test AfterAgent hook"})
+	h.run(time.Minute)
+	want := []string{"alice (1):\n\nalice reply 1", "alice (1):\n\nalice reply 2"}
+	if strings.Join(bob.inputs, "|") != strings.Join(want, "|") {
+		t.Errorf("bob got %q, want %q", bob.inputs, want)
+	}
+}
+
+// A turn a hooked program takes by itself (nothing typed into it since its last turn's
+// hook) is drawn while the relay takes the screen as the last turn's tail: its hook's
+// text still goes, once.
+func TestATurnOfItsOwnAfterAHookedTurnGoesByItsHook(t *testing.T) {
+	h, alice, bob := hookedPair(t)
+	h.run(4*time.Second + 100*time.Millisecond)
+	h.handle(TurnEnd{Pane: 1, Text: "alice reply 1", Source: "test hook"})
+	h.run(10 * time.Second)
+	alice.busy = true
+	alice.print("● a background task finished: all green")
+	alice.busy = false
+	h.output(1)
+	h.run(11 * time.Second)
+	if len(bob.inputs) != 1 {
+		t.Fatalf("bob got %q before alice's hook said her own turn ended", bob.inputs)
+	}
+	h.handle(TurnEnd{Pane: 1, Text: "a background task finished: all green", Source: "test hook"})
+	h.run(time.Minute)
+	want := []string{"alice (1):\n\nalice reply 1", "alice (1):\n\na background task finished: all green"}
+	if strings.Join(bob.inputs, "|") != strings.Join(want, "|") {
+		t.Errorf("bob got %q, want %q", bob.inputs, want)
+	}
+}

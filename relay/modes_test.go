@@ -62,9 +62,12 @@ func TestUrgent(t *testing.T) {
 		writes []string
 		typeAt time.Duration // after the message was sent
 	}{
-		{"busy, interrupt taken: typed once idle", fakeAgent{}, true, []string{"\x1b", "\x15", paste, "\r"}, 300 * time.Millisecond},
-		{"busy, interrupt ignored: typed after urgent_delay", fakeAgent{noInterrupt: true}, true, []string{"\x1b", "\x15", paste, "\r"}, 500 * time.Millisecond},
-		{"idle: not interrupted", fakeAgent{}, false, []string{"\x15", paste, "\r"}, 0},
+		// The clear keys go once it settled (300 ms) or after urgent_delay (500 ms); its
+		// empty input row draws nothing when cleared, so the message follows them
+		// SubmitDelay (200 ms) later.
+		{"busy, interrupt taken: typed once idle", fakeAgent{}, true, []string{"\x1b", "\x15", paste, "\r"}, 500 * time.Millisecond},
+		{"busy, interrupt ignored: typed after urgent_delay", fakeAgent{noInterrupt: true}, true, []string{"\x1b", "\x15", paste, "\r"}, 700 * time.Millisecond},
+		{"idle: not interrupted", fakeAgent{}, false, []string{"\x15", paste, "\r"}, 200 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := tc.agent
@@ -261,8 +264,28 @@ func TestUrgentInterruptsAgainForANewMessage(t *testing.T) {
 	if got := h.writes[2]; !reflect.DeepEqual(got, want) {
 		t.Errorf("writes to bob %q\nwant            %q", got, want)
 	}
-	if len(h.typed) != 1 || h.typed[0].at != sent.Add(500*time.Millisecond) {
-		t.Errorf("typed %+v: want the second message 500ms after it was sent", h.typed)
+	if len(h.typed) != 1 || h.typed[0].at != sent.Add(700*time.Millisecond) {
+		t.Errorf("typed %+v: want the second message 700ms after it was sent (urgent_delay, then SubmitDelay after the clear)", h.typed)
+	}
+}
+
+// A message that replaces an interrupted one gone before urgent_delay passed rides on
+// the same interrupt: no second Escape right behind the first.
+func TestUrgentReplacingAGoneOneInterruptsOnce(t *testing.T) {
+	h, _, _ := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, think: time.Hour, reply: counter("bob"), noInterrupt: true})
+	h.person(2, "work")
+	h.run(10 * time.Second)
+	first := h.now
+	h.handle(Send{FromName: "ops", To: 2, Text: "first", Options: Options{Mode: Urgent, Timeout: 100 * time.Millisecond}})
+	h.run(first.Sub(t0) + 150*time.Millisecond) // expired; the interrupt went at once
+	h.handle(Send{FromName: "ops", To: 2, Text: "second", Options: Options{Mode: Urgent}})
+	h.run(30 * time.Second)
+	want := []string{"\x1b", "\x15", "\x1b[200~ops:\n\nsecond\x1b[201~", "\r"}
+	if got := h.writes[2]; !reflect.DeepEqual(got, want) {
+		t.Errorf("writes to bob %q\nwant            %q", got, want)
+	}
+	if len(h.typed) != 1 || h.typed[0].at != first.Add(700*time.Millisecond) {
+		t.Errorf("typed %+v: want the second message once the first interrupt's urgent_delay and SubmitDelay passed", h.typed)
 	}
 }
 
@@ -321,5 +344,79 @@ func TestReminderNumberIsTheDeliverysNumber(t *testing.T) {
 	}
 	if n, _ := h.r.Reminder(Remind{Pane: 9, Text: "x"}, h.now); n != 0 {
 		t.Errorf("a reminder into no pane got number %d", n)
+	}
+}
+
+// An urgent message into a pane that has not counted as started yet: a pane busy with
+// a turn a person started in it before then (the Enter came before its screen was
+// quiet for --idle) runs, and is interrupted as any busy pane; a pane still busy
+// starting (its banner, nobody submitted anything) is not, and the message waits until
+// it started.
+func TestUrgentBeforeStarted(t *testing.T) {
+	paste := "\x1b[200~ops:\n\nstop\x1b[201~"
+	for _, tc := range []struct {
+		name    string
+		person  bool          // a person submits "work" 500 ms after the pane opened
+		booting time.Duration // the pane shows busy from its start for this long
+		writes  []string      // into bob by 20 s
+		started time.Duration // bob counts as started from then on
+	}{
+		{"busy with a person's turn: interrupted", true, 0, []string{"\x1b", "\x15", paste, "\r"}, 3500 * time.Millisecond},
+		{"booting: waits until started", false, 10 * time.Second, []string{"\x15", paste, "\r"}, 11500 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{}) // --idle 1.5 s: bob would start at 1.5 s if quiet
+			bob := &fakeAgent{titled: true, bracketed: true, think: time.Minute, reply: counter("bob"), busy: tc.booting > 0}
+			h.agent(2, "bob", bob)
+			if tc.booting > 0 {
+				bob.pending = append(bob.pending, simEvent{at: t0.Add(tc.booting), fn: func() { bob.busy = false; bob.print("ready") }})
+			}
+			if tc.person {
+				h.run(500 * time.Millisecond)
+				h.person(2, "work") // busy for a minute; the typing hold ends at 3.5 s
+			}
+			h.run(time.Second)
+			if st, _ := h.r.Pane(2); st.Started {
+				t.Fatal("bob counts as started already: the test needs him not to")
+			}
+			h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: Options{Mode: Urgent}})
+			h.run(tc.started - time.Millisecond)
+			if len(h.writes[2]) != 0 {
+				t.Fatalf("wrote %q into bob at %v, before %v", h.writes[2], h.now.Sub(t0), tc.started)
+			}
+			h.run(20 * time.Second)
+			if got := h.writes[2]; !reflect.DeepEqual(got, tc.writes) {
+				t.Errorf("writes to bob %q\nwant            %q\nlog:\n%s", got, tc.writes, logText(h.r))
+			}
+			if want := "ops:\n\nstop"; len(bob.inputs) == 0 || bob.inputs[len(bob.inputs)-1] != want {
+				t.Errorf("bob got %q, want %q last", bob.inputs, want)
+			}
+			if st, _ := h.r.Pane(2); !st.Started {
+				t.Error("bob does not count as started after the message went in")
+			}
+		})
+	}
+}
+
+// A program whose screen says neither busy nor idle counts as idle after --idle of
+// quiet. Interrupted just before that (for an urgent message), it may print nothing for
+// the interrupt: its clear keys then wait SubmitDelay after the interrupt, so the two
+// are not read as one key.
+func TestUrgentClearKeysApartFromTheInterrupt(t *testing.T) {
+	h, _, _ := twoAgents(t, Config{}, &fakeAgent{bracketed: true, reply: counter("bob")}) // no titles: Unknown
+	h.run(10 * time.Second)                                                               // started (4 × --idle of quiet)
+	h.agents[2].print("bob's output")                                                     // quiet for --idle from 11.5 s on
+	h.run(11*time.Second + 400*time.Millisecond)
+	h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: Options{Mode: Urgent}})
+	if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x1b"}) {
+		t.Fatalf("writes to bob %q: want the interrupt (not quiet yet)", got)
+	}
+	h.run(11*time.Second + 600*time.Millisecond - time.Millisecond) // quiet at 11.5 s; nothing printed
+	if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x1b"}) {
+		t.Errorf("writes to bob %q by 11.6 s: want the clear keys no sooner than SubmitDelay after the interrupt", got)
+	}
+	h.run(time.Minute)
+	if got, want := h.writes[2], []string{"\x1b", "\x15", "\x1b[200~ops:\n\nstop\x1b[201~", "\r"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("writes to bob %q\nwant            %q", got, want)
 	}
 }

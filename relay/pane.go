@@ -76,6 +76,7 @@ type pane struct {
 	hookIdle   bool
 	hookText   string
 	hookSource string
+	tail       bool // it printed since its baseline while hookIdle
 
 	program string         // its program, for the brief
 	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
@@ -137,6 +138,12 @@ func (p *pane) startedBy(now time.Time, cfg Config) bool {
 	}
 	return false
 }
+
+// personTurn reports whether the pane, not started yet, took a turn a person started: a
+// person submitted text into it (before a pane started nothing else is typed into it)
+// and it printed. Its screen was not quiet for --idle before the person's Enter, yet it
+// runs and takes input.
+func (p *pane) personTurn() bool { return !p.started && p.outSeen && len(p.typed) > 0 }
 
 // startAt returns when the pane will have started if nothing else arrives, and false
 // when that needs more output first.
@@ -226,7 +233,7 @@ func (p *pane) setBaseline() { p.baseline(p.scr.Read(FromTop)) }
 // baseline makes everything a reading shows old: its lines from its main screen's first
 // row on (rd's lines may start higher), its cursor, its frame.
 func (p *pane) baseline(rd Reading) {
-	p.printed, p.turn, p.echo = false, false, false
+	p.printed, p.turn, p.echo, p.tail = false, false, false, false
 	p.baseTop = rd.Top
 	i := sort.Search(len(rd.Lines), func(i int) bool { return rd.Lines[i].N >= rd.Top })
 	rd.Lines = rd.Lines[i:]

@@ -52,11 +52,16 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	// late: a pane quiet for --idle before this output had started, a turn had ended.
 	// But a person's key is the final check before a draft is set aside or an urgent
 	// message clears an input line: it wins over a deadline at the same moment.
+	// Output also counts first for clear keys sent before it: the pane printed after them.
 	switch e := ev.(type) {
 	case Keystroke:
 		r.person = e.Pane
 	case Sent:
 		r.person = e.Pane
+	case Output:
+		if p := r.live(e.Pane); p != nil && p.clearing != nil {
+			p.clearing.answered = true
+		}
 	}
 	acts := r.step(now)
 	r.person = 0
@@ -161,9 +166,11 @@ func (r *Relay) NextWake() (time.Time, bool) {
 		}
 		if c := p.clearing; c != nil {
 			consider(c.deadline)
+			consider(c.at.Add(r.clearGap()))
 			continue
 		}
 		if !p.interrupted.IsZero() {
+			consider(p.interrupted.Add(r.clearGap()))
 			consider(p.interrupted.Add(r.cfg.UrgentDelay))
 		}
 		if p.aside != nil && p.inflight == nil {
@@ -236,7 +243,16 @@ func (r *Relay) open(e Open, now time.Time) {
 func (r *Relay) output(p *pane, now time.Time) {
 	p.lastOut, p.outSeen = now, true
 	p.observe()
-	p.printed = true
+	if p.hookIdle {
+		// Its hook said the turn ended and nothing was typed since: what it draws now
+		// is that turn's tail (Gemini CLI redraws an "Executing Hook" row and its
+		// footer after its hook reported), not a turn of its own to read from the
+		// screen. It is old from here; a turn it takes by itself ends by its hook.
+		p.setBaseline()
+		p.tail = true
+	} else {
+		p.printed = true
+	}
 	if d := p.inflight; d != nil && d.phase == Submitted {
 		r.confirm(p, d, now)
 	}

@@ -108,7 +108,8 @@ type fakeAgent struct {
 	pending   []simEvent             // scheduled output
 	onSubmit  func(a *fakeAgent, in string)
 	// Keys: an interrupt stops a busy turn unless noInterrupt; the clear keys empty the
-	// input row clearLag later, or never with noClear.
+	// input row clearLag later, or never with noClear (a row already empty prints
+	// nothing).
 	noInterrupt, noClear bool
 	clearLag             time.Duration
 	hooks                bool   // opened with Hooks: TurnEnd events say when its turns end
@@ -125,7 +126,12 @@ func (a *fakeAgent) keys(k Keys) {
 			a.h.output(a.id)
 		}
 	case ClearLine:
-		clear := func() { a.draft = a.draft[len(a.draft)-min(a.clearKeep, len(a.draft)):]; a.h.output(a.id) }
+		clear := func() {
+			if kept := a.draft[len(a.draft)-min(a.clearKeep, len(a.draft)):]; kept != a.draft {
+				a.draft = kept
+				a.h.output(a.id) // an input row already empty is not drawn again
+			}
+		}
 		switch {
 		case a.noClear:
 		case a.clearLag > 0:
@@ -250,10 +256,13 @@ type harness struct {
 	typed   []typedRec
 	submits []typedRec
 	writes  map[int][]string // raw writes per pane, in order
+	// keys are the control keys last written into each pane, until it printed (see
+	// apply).
+	keys map[int]written
 }
 
 func newHarness(t *testing.T, cfg Config) *harness {
-	return &harness{t: t, r: New(cfg), now: t0, agents: map[int]*fakeAgent{}, writes: map[int][]string{}}
+	return &harness{t: t, r: New(cfg), now: t0, agents: map[int]*fakeAgent{}, writes: map[int][]string{}, keys: map[int]written{}}
 }
 
 // agent opens pane id with a fake agent; the agent is idle from the start.
@@ -276,11 +285,19 @@ func (h *harness) handle(ev Event) {
 	h.apply(h.r.Handle(ev, h.now))
 }
 
-func (h *harness) output(id int) { h.handle(Output{Pane: id}) }
+func (h *harness) output(id int) {
+	delete(h.keys, id) // it printed: it read what was written before
+	h.handle(Output{Pane: id})
+}
 
+// apply carries out the relay's actions, and fails the test when one runs into control
+// keys written just before (runsInto).
 func (h *harness) apply(acts []Action) {
 	for _, act := range acts {
 		a := h.agents[act.Target()]
+		if err := runsInto(h.keys, act, h.now, h.r.Config().SubmitDelay); err != "" {
+			h.t.Errorf("at %v: %s", h.now.Sub(t0), err)
+		}
 		h.writes[act.Target()] = append(h.writes[act.Target()], string(act.Bytes()))
 		switch act := act.(type) {
 		case Type:
@@ -299,6 +316,36 @@ func (h *harness) apply(acts []Action) {
 			}
 		}
 	}
+}
+
+// written is control keys written into a pane: when, and which.
+type written struct {
+	at      time.Time
+	purpose Purpose
+}
+
+// runsInto says what is wrong when act follows control keys into its pane closer than
+// gap with no output from the pane between ("" when nothing is): anything after clear
+// keys, clear keys after interrupt keys. A program that reads them at once may take
+// them as one paste and type the keys as text (Claude Code, 64 bytes or more) or as one
+// other key. last holds the control keys last written into each pane, until the pane
+// printed (the caller forgets them then); runsInto records act there.
+func runsInto(last map[int]written, act Action, now time.Time, gap time.Duration) string {
+	id := act.Target()
+	prev, ok := last[id]
+	delete(last, id)
+	k, isKeys := act.(Keys)
+	if isKeys && k.Purpose != PutBack {
+		last[id] = written{now, k.Purpose}
+	}
+	if !ok || !now.Before(prev.at.Add(gap)) || prev.purpose == Interrupt && (!isKeys || k.Purpose != ClearLine) {
+		return ""
+	}
+	what := fmt.Sprintf("%T", act)
+	if isKeys {
+		what = k.Purpose.String() + " keys"
+	}
+	return fmt.Sprintf("%s written into %d %v after its %s keys, with no output from it between", what, id, now.Sub(prev.at), prev.purpose)
 }
 
 // person types text into pane id and submits it, as a person at the keyboard does.

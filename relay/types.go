@@ -80,7 +80,9 @@ type Config struct {
 	TypingHold time.Duration
 	// SubmitDelay is the wait between typing a delivery and submitting it with a lone
 	// carriage return (200 ms): Codex and Gemini CLI take an Enter that follows input
-	// closely as a newline.
+	// closely as a newline. It is also the wait after clear keys before anything more is
+	// typed, unless the screen shows them read (Claude Code takes keys that arrive
+	// together with text as part of a paste).
 	SubmitDelay time.Duration
 	// Confirm is how long a submitted delivery has to make its target busy before the
 	// carriage return is sent once more, and then before the delivery counts as failed

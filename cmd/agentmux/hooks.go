@@ -5,12 +5,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentmux/agentmux/client"
@@ -28,17 +31,11 @@ import (
 //   - Codex: -c notify=["agentmux","hook","codex-notify"]; Codex appends its JSON
 //     (agent-turn-complete, with last-assistant-message) as the last argument. It
 //     replaces a notify program of the person's own config for this run.
-//   - Gemini CLI 0.61: none. It reads no settings file from its command line, and the
-//     one it reads from the environment (GEMINI_CLI_SYSTEM_DEFAULTS_PATH, or
-//     GEMINI_CLI_SYSTEM_SETTINGS_PATH) it skips, with a "Security Warning: Skipping
-//     system defaults file" in its window, unless the file and every folder above it
-//     are owned by root and writable by neither group nor others (its
-//     isFileAndDirectorySecureSync): never true of a file agentmux writes as the person
-//     under $TMPDIR. Its other sources are the person's: ~/.gemini/settings.json,
-//     ~/.gemini/extensions, the project's .gemini/settings.json. Even where the file is
-//     read (root, a root-only folder) the AfterAgent hook's prompt_response is no answer
-//     as written: Gemini joins the streamed chunks of a reply with spaces and appends
-//     each model call of the prompt, so a Gemini pane ends its turns by its screen.
+//   - Gemini CLI: a home of its own (GEMINI_CLI_HOME) reaching the person's ~/.gemini
+//     through links, with an extension whose AfterAgent hook runs `agentmux hook
+//     after-agent` (geminihome.go). The answer is read from the chat file the hook
+//     points to (transcript_path): the hook's own prompt_response is the streamed
+//     chunks joined with spaces, each model call of the turn appended.
 //
 // `agentmux hook EVENT` reads the hook's JSON, finds the answer as the model wrote it,
 // reports it to the session socket ($AGENTMUX_SOCKET) as X_HOOK and always exits 0 at
@@ -48,10 +45,14 @@ import (
 type hookSetup struct {
 	bin string // this agentmux
 	dir string
+	log *slog.Logger
+
+	mu     sync.Mutex
+	gemini []*geminiHome // the Gemini panes' homes
 }
 
 // newHookSetup makes the run's hook folder.
-func newHookSetup() (*hookSetup, error) {
+func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 	bin, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("hooks: find agentmux itself: %w", err)
@@ -60,11 +61,20 @@ func newHookSetup() (*hookSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
-	return &hookSetup{bin: bin, dir: dir}, nil
+	return &hookSetup{bin: bin, dir: dir, log: log}, nil
 }
 
-// Close removes the hook folder.
-func (h *hookSetup) Close() error { return os.RemoveAll(h.dir) }
+// Close gives the Gemini panes' writes back to the person's home (geminiHome.Close) and
+// removes the hook folder.
+func (h *hookSetup) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var errs []error
+	for _, g := range h.gemini {
+		errs = append(errs, g.Close())
+	}
+	return errors.Join(append(errs, os.RemoveAll(h.dir))...)
+}
 
 // command is the shell command a settings file runs for event.
 func (h *hookSetup) command(event string) string {
@@ -106,7 +116,16 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 		notify, _ := json.Marshal([]string{h.bin, "hook", "codex-notify"}) // a TOML array too
 		spec.Argv = slices.Insert(argv, 1, "-c", "notify="+string(notify))
 	case parser.HooksGemini:
-		return spec, false // Gemini CLI 0.61 would skip the file, and warn (see above)
+		g, err := newGeminiHome(h.dir, id, spec.Env, h.command("after-agent"))
+		if err != nil {
+			h.log.Warn("hooks off for a pane", "pane", id, "err", err)
+			return spec, false
+		}
+		h.mu.Lock()
+		h.gemini = append(h.gemini, g)
+		h.mu.Unlock()
+		spec.Env = append(slices.Clone(spec.Env), "GEMINI_CLI_HOME="+g.dir)
+		return spec, true
 	default:
 		return spec, false
 	}
@@ -192,9 +211,9 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 		if in, _ := p["input-messages"].([]any); len(in) == 0 || isTitle(h.Text) {
 			return h, false // its own title-generation turn, not the person's
 		}
-	case "after-agent": // Gemini CLI's AfterAgent hook (agentmux gives it none: see above)
+	case "after-agent": // Gemini CLI's AfterAgent hook
 		h.CLI = "gemini"
-		h.Text = str("prompt_response")
+		h.Text = lastGeminiText(str("transcript_path"))
 	default:
 		return h, false
 	}
@@ -270,4 +289,116 @@ func lastAssistantText(path string) string {
 		parts = append(parts, text...)
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// geminiMessage is one message of a Gemini CLI chat file.
+type geminiMessage struct {
+	ID      string          `json:"id"`
+	Type    string          `json:"type"`
+	Content json.RawMessage `json:"content"`
+}
+
+// lastGeminiText returns the answer of the last turn in a Gemini CLI chat file: the text
+// of its messages of type "gemini" after the last of type "user", joined by blank lines;
+// "" when there is none or the file cannot be read. The file is JSON lines, read as
+// Gemini reads it back: a message (id and type) adds itself, or replaces the one with
+// its id in place; {"$set":{"messages":[…]}} replaces them all; {"$rewindTo":id} drops
+// that message and all after it. A file ending in .json (older versions) is one object
+// holding "messages".
+func lastGeminiText(path string) string {
+	if path == "" {
+		return ""
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var msgs []geminiMessage
+	at := map[string]int{}
+	add := func(m geminiMessage) {
+		if m.ID == "" || m.Type == "" {
+			return
+		}
+		if i, ok := at[m.ID]; ok {
+			msgs[i] = m
+			return
+		}
+		at[m.ID] = len(msgs)
+		msgs = append(msgs, m)
+	}
+	reset := func(ms []geminiMessage) {
+		msgs, at = nil, map[string]int{}
+		for _, m := range ms {
+			add(m)
+		}
+	}
+	if strings.HasSuffix(path, ".json") {
+		var whole struct {
+			Messages []geminiMessage `json:"messages"`
+		}
+		if json.Unmarshal(b, &whole) == nil {
+			reset(whole.Messages)
+		}
+		return geminiAnswer(msgs)
+	}
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		var record struct {
+			geminiMessage
+			Set *struct {
+				Messages []geminiMessage `json:"messages"`
+			} `json:"$set"`
+			RewindTo *string `json:"$rewindTo"`
+		}
+		if json.Unmarshal(l, &record) != nil {
+			continue
+		}
+		switch {
+		case record.RewindTo != nil:
+			reset(msgs[:at[*record.RewindTo]]) // an unknown id: all of them (Gemini's way)
+		case record.Set != nil && record.Set.Messages != nil:
+			reset(record.Set.Messages)
+		default:
+			add(record.geminiMessage)
+		}
+	}
+	return geminiAnswer(msgs)
+}
+
+// geminiAnswer is the text of the messages of type "gemini" after the last of type
+// "user", joined by blank lines.
+func geminiAnswer(msgs []geminiMessage) string {
+	var parts []string
+	for _, m := range msgs {
+		switch m.Type {
+		case "user":
+			parts = nil
+		case "gemini":
+			if t := geminiContent(m.Content); t != "" {
+				parts = append(parts, t)
+			}
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// geminiContent is a chat message's text: a string, or the text of its parts.
+func geminiContent(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text    string `json:"text"`
+		Thought bool   `json:"thought"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return ""
+	}
+	var text []string
+	for _, p := range parts {
+		if p.Text != "" && !p.Thought {
+			text = append(text, p.Text)
+		}
+	}
+	return strings.Join(text, "")
 }

@@ -41,13 +41,24 @@ func TestHookSettingsPerProgram(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, []string{"codex", "-c", `notify=["/opt/agent mux/agentmux","hook","codex-notify"]`, "--full-auto"}, spec.Argv)
 
-	gem := session.PaneSpec{Argv: []string{"gemini"}, Env: []string{"A=1"}}
+	person := t.TempDir()
+	gem := session.PaneSpec{Argv: []string{"gemini"}, Env: []string{"A=1", "HOME=" + person}}
 	spec, ok = h.spec(3, gem, b["gemini"])
-	assert.False(t, ok, "Gemini CLI 0.61 skips a system settings file not owned by root: none is given")
-	assert.Equal(t, gem, spec)
-	entries, err := os.ReadDir(h.dir)
+	require.True(t, ok)
+	assert.Equal(t, gem.Argv, spec.Argv, "Gemini takes no hook flag: its home is its own")
+	require.Len(t, spec.Env, 3)
+	home, found := strings.CutPrefix(spec.Env[2], "GEMINI_CLI_HOME=")
+	require.True(t, found, spec.Env)
+	assert.Equal(t, h.dir, filepath.Dir(home))
+	data, err = os.ReadFile(filepath.Join(home, ".gemini", "extensions", geminiHookExtension, "hooks", "hooks.json"))
 	require.NoError(t, err)
-	assert.Len(t, entries, 1, "only claude's settings file is written")
+	require.NoError(t, json.Unmarshal(data, &settings))
+	assert.Equal(t, `'/opt/agent mux/agentmux' hook after-agent`, settings.Hooks["AfterAgent"][0].Hooks[0].Command)
+	var named struct {
+		Hooks map[string][]struct{ Hooks []struct{ Name string } }
+	}
+	require.NoError(t, json.Unmarshal(data, &named))
+	assert.Equal(t, "agentmux", named.Hooks["AfterAgent"][0].Hooks[0].Name, "what Gemini shows while it runs")
 
 	_, ok = h.spec(4, session.PaneSpec{Argv: []string{"bash"}}, b["generic"])
 	assert.False(t, ok)
@@ -67,6 +78,14 @@ func TestHookReports(t *testing.T) {
 	}
 	require.NoError(t, os.WriteFile(transcript, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
 	stop, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": transcript, "hook_event_name": "Stop", "stop_hook_active": false})
+	chat := filepath.Join(t.TempDir(), "session-1.jsonl")
+	require.NoError(t, os.WriteFile(chat, []byte(`{"sessionId":"s","kind":"main"}
+{"id":"u1","type":"user","content":[{"text":"hi"}]}
+{"id":"g1","type":"gemini","content":"**hello**\n\n- a\n\tb","thoughts":[],"model":"m"}
+`), 0o600))
+	// Gemini's own prompt_response is the streamed chunks joined with spaces: not read.
+	afterAgent, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": chat, "hook_event_name": "AfterAgent",
+		"prompt": "hi", "prompt_response": "**hello** \n\n- a \n\tb"})
 
 	for _, tc := range []struct {
 		event, payload string
@@ -82,7 +101,8 @@ func TestHookReports(t *testing.T) {
 		{"codex-notify", `{"type":"agent-turn-complete","turn-id":"0","input-messages":[],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", ""},
 		{"codex-notify", `{"type":"agent-turn-complete","input-messages":["x"],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", ""},
 		{"codex-notify", `{"type":"approval-requested"}`, false, "", ""},
-		{"after-agent", `{"hook_event_name":"AfterAgent","prompt":"hi","prompt_response":"**hello**\n\n- a\n- b","stop_hook_active":false}`, true, "gemini", "**hello**\n\n- a\n- b"},
+		{"after-agent", string(afterAgent), true, "gemini", "**hello**\n\n- a\n\tb"},
+		{"after-agent", `{"prompt_response":"**hello** \n\n- a \n\tb","transcript_path":"/nonexistent"}`, true, "gemini", ""},
 		{"whatever", `{}`, false, "", ""},
 	} {
 		h, ok := hookReport(tc.event, []byte(tc.payload))

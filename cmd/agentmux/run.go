@@ -106,7 +106,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo)
 
 	if !o.noHooks && !o.demo { // the demo's simulated agents take no hooks
-		hooks, err := newHookSetup()
+		hooks, err := newHookSetup(logger)
 		if err != nil {
 			return 1, err
 		}
