@@ -43,38 +43,14 @@ func TestAddressedConversation(t *testing.T) {
 func addressedConversation(t *testing.T, bin string, a, b cli) {
 	const body = "please review the tests"
 	aLabel, bLabel := strings.ToUpper(a.name), strings.ToUpper(b.name)
-	aSrv, aURL := startMock(t, a.name, func(p mockmodel.Prompt) string {
+	aReply := func(p mockmodel.Prompt) string {
 		if p.N == 1 {
 			return "Here is a note for my peer.\n@relay:" + b.name + " " + body + "\nThat was all."
 		}
 		return mockmodel.Numbered(aLabel, 6)(p)
-	}, answerTime)
-	bSrv, bURL := startMock(t, b.name, mockmodel.Numbered(bLabel, 6), answerTime)
-	home, project := freshHome(t)
-	if a.name == "codex" || b.name == "codex" {
-		home, project = codexHome(t)
 	}
-	cleanUpAgents(t, home, project)
-	env := baseEnv(t, home)
-	env = append(env, a.setup(t, home, project, aURL)...)
-	env = append(env, b.setup(t, home, project, bURL)...)
-
-	tm := startTerm(t, "agentmux", []string{bin, "--link", "--turns", "2", a.command(), b.command()}, project, env, 220, 50)
-	tm.waitFor(a.name+" ready in pane 1 and "+b.name+" in pane 2", 120*time.Second, func([]string, string) bool {
-		snap := tm.vt.Snapshot()
-		for _, s := range a.paneReady {
-			if !inHalf(snap, s, false) {
-				return false
-			}
-		}
-		for _, s := range b.paneReady {
-			if !inHalf(snap, s, true) {
-				return false
-			}
-		}
-		return true
-	})
-	tm.typeText("\x01" + "1")
+	p := startPair(t, bin, a, b, aReply, mockmodel.Numbered(bLabel, 6), "--link", "--turns", "2")
+	tm, aSrv, bSrv := p.tm, p.aSrv, p.bSrv
 	const opening = "hello from the addressing test"
 	tm.submit(opening)
 

@@ -66,44 +66,8 @@ func TestHooksGiveALongAnswerWhole(t *testing.T) {
 // prompt typed into pane 1, and checks that b's model gets exactly "A (1):\n\n" and the
 // answer, as the relay delivers it.
 func hookedAnswer(t *testing.T, bin string, a, b cli, answer string) {
-	_, aURL := startMock(t, a.name, mockmodel.Fixed(answer), answerTime)
-	bSrv, bURL := startMock(t, b.name, mockmodel.Fixed("ok"), answerTime)
-	home, project := freshHome(t)
-	if a.name == "codex" || b.name == "codex" {
-		home, project = codexHome(t)
-	}
-	cleanUpAgents(t, home, project)
-	env := baseEnv(t, home)
-	env = append(env, a.setup(t, home, project, aURL)...)
-	env = append(env, b.setup(t, home, project, bURL)...)
-	state := t.TempDir() // not in home: Codex's is reused across runs
-	env = append(env, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
-	tm := startTerm(t, "agentmux", []string{bin, "--log-level", "debug", "--link", "--turns", "1", a.command(), b.command()}, project, env, 220, 50)
-	defer func() {
-		if t.Failed() { // what agentmux heard of hooks, for the failure
-			log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
-			for _, l := range strings.Split(string(log), "\n") {
-				if strings.Contains(l, "hook") {
-					t.Log(l)
-				}
-			}
-		}
-	}()
-	tm.waitFor("both ready", 120*time.Second, func([]string, string) bool {
-		snap := tm.vt.Snapshot()
-		for _, s := range a.paneReady {
-			if !inHalf(snap, s, false) {
-				return false
-			}
-		}
-		for _, s := range b.paneReady {
-			if !inHalf(snap, s, true) {
-				return false
-			}
-		}
-		return true
-	})
-	tm.typeText("\x01" + "1")
+	p := startPair(t, bin, a, b, mockmodel.Fixed(answer), mockmodel.Fixed("ok"), "--link", "--turns", "1")
+	tm, bSrv, state := p.tm, p.bSrv, p.state
 	tm.submit("write the plan")
 	b1 := waitTurn(t, tm, bSrv, b.name, 1, 120*time.Second)
 	want := a.name + " (1):\n\n" + answer

@@ -12,8 +12,6 @@ package agents
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -41,43 +39,12 @@ func TestHopTime(t *testing.T) {
 // to request.
 func hops(t *testing.T, bin string, a, b cli, hooks bool) (gaps, r2r []time.Duration) {
 	aLabel, bLabel := strings.ToUpper(a.name), strings.ToUpper(b.name)
-	aSrv, aURL := startMock(t, a.name, mockmodel.Numbered(aLabel, 6), answerTime)
-	bSrv, bURL := startMock(t, b.name, mockmodel.Numbered(bLabel, 6), answerTime)
-	home, project := freshHome(t)
-	if a.name == "codex" || b.name == "codex" {
-		home, project = codexHome(t)
-	}
-	cleanUpAgents(t, home, project)
-	env := baseEnv(t, home)
-	env = append(env, a.setup(t, home, project, aURL)...)
-	env = append(env, b.setup(t, home, project, bURL)...)
-	env = append(env, "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_RUNTIME_DIR="+t.TempDir())
-	defer func() {
-		if t.Failed() { // what the relay did, for the failure
-			log, _ := os.ReadFile(filepath.Join(home, "state", "agentmux", "agentmux.log"))
-			t.Logf("agentmux.log:\n%s", log)
-		}
-	}()
-	args := []string{bin, "--log-level", "debug", "--link", "--turns", "4"}
+	flags := []string{"--link", "--turns", "4"}
 	if !hooks {
-		args = append(args, "--no-hooks")
+		flags = append(flags, "--no-hooks")
 	}
-	tm := startTerm(t, "agentmux", append(args, a.command(), b.command()), project, env, 220, 50)
-	tm.waitFor("both ready", 120*time.Second, func([]string, string) bool {
-		snap := tm.vt.Snapshot()
-		for _, s := range a.paneReady {
-			if !inHalf(snap, s, false) {
-				return false
-			}
-		}
-		for _, s := range b.paneReady {
-			if !inHalf(snap, s, true) {
-				return false
-			}
-		}
-		return true
-	})
-	tm.typeText("\x01" + "1")
+	p := startPair(t, bin, a, b, mockmodel.Numbered(aLabel, 6), mockmodel.Numbered(bLabel, 6), flags...)
+	tm, aSrv, bSrv := p.tm, p.aSrv, p.bSrv
 	tm.submit("hello from the hop test, please reply")
 
 	// The turns in order: A1 (the opening), B1, A2, B2, A3; each after the first carries

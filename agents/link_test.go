@@ -21,6 +21,7 @@ package agents
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -112,36 +113,8 @@ func TestLinkedConversation(t *testing.T) {
 // linkedConversation runs `agentmux --link --turns 2 A B` and checks the conversation.
 func linkedConversation(t *testing.T, bin string, a, b cli) {
 	aLabel, bLabel := strings.ToUpper(a.name), strings.ToUpper(b.name)
-	aSrv, aURL := startMock(t, a.name, mockmodel.Numbered(aLabel, 6), answerTime)
-	bSrv, bURL := startMock(t, b.name, mockmodel.Numbered(bLabel, 6), answerTime)
-	home, project := freshHome(t)
-	if a.name == "codex" || b.name == "codex" {
-		home, project = codexHome(t)
-	}
-	cleanUpAgents(t, home, project)
-	env := baseEnv(t, home)
-	env = append(env, a.setup(t, home, project, aURL)...)
-	env = append(env, b.setup(t, home, project, bURL)...)
-
-	const cols, rows = 220, 50
-	tm := startTerm(t, "agentmux", []string{bin, "--link", "--turns", "2", a.command(), b.command()}, project, env, cols, rows)
-	// Ready: each CLI's input texts in its half (pane 1 left, pane 2 right). Codex's footer
-	// also says "? for shortcuts", so the halves matter.
-	tm.waitFor(a.name+" ready in pane 1 and "+b.name+" in pane 2", 120*time.Second, func([]string, string) bool {
-		snap := tm.vt.Snapshot()
-		for _, s := range a.paneReady {
-			if !inHalf(snap, s, false) {
-				return false
-			}
-		}
-		for _, s := range b.paneReady {
-			if !inHalf(snap, s, true) {
-				return false
-			}
-		}
-		return true
-	})
-	tm.typeText("\x01" + "1") // prefix 1: focus pane 1 (it should be already)
+	p := startPair(t, bin, a, b, mockmodel.Numbered(aLabel, 6), mockmodel.Numbered(bLabel, 6), "--link", "--turns", "2")
+	tm, aSrv, bSrv := p.tm, p.aSrv, p.bSrv
 
 	const opening = "hello from the linked test, please reply"
 	tm.submit(opening)
@@ -177,4 +150,56 @@ func linkedConversation(t *testing.T, bin string, a, b cli) {
 	}
 	t.Logf("conversation: opening → %s %q → %s %q → %s %q; then the budget stopped it",
 		a.name, a1.Reply, b.name, b1.Reply, a.name, a2.Reply)
+}
+
+// pair is a two-pane agentmux run: CLI a in pane 1 (the left half), b in pane 2 (the
+// right), each against a mock server of its own.
+type pair struct {
+	tm         *term
+	aSrv, bSrv *mockmodel.Server
+	state      string // agentmux's XDG_STATE_HOME (its log: state/agentmux/agentmux.log)
+}
+
+// startPair runs `agentmux --log-level debug FLAGS A B`, a's model answering aReply and
+// b's bReply, and waits until both CLIs are ready, each in its half (Codex's footer also
+// says "? for shortcuts", so the halves matter), pane 1 focused. When the test fails,
+// agentmux's log is in its output.
+func startPair(t *testing.T, bin string, a, b cli, aReply, bReply mockmodel.ReplyFunc, flags ...string) pair {
+	t.Helper()
+	aSrv, aURL := startMock(t, a.name, aReply, answerTime)
+	bSrv, bURL := startMock(t, b.name, bReply, answerTime)
+	home, project := freshHome(t)
+	if a.name == "codex" || b.name == "codex" {
+		home, project = codexHome(t)
+	}
+	cleanUpAgents(t, home, project)
+	env := baseEnv(t, home)
+	env = append(env, a.setup(t, home, project, aURL)...)
+	env = append(env, b.setup(t, home, project, bURL)...)
+	state := t.TempDir() // not in home: Codex's is reused across runs
+	env = append(env, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
+	t.Cleanup(func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
+			t.Logf("agentmux.log:\n%s", log)
+		}
+	})
+	args := append(append([]string{bin, "--log-level", "debug"}, flags...), a.command(), b.command())
+	tm := startTerm(t, "agentmux", args, project, env, 220, 50)
+	tm.waitFor(a.name+" ready in pane 1 and "+b.name+" in pane 2", 120*time.Second, func([]string, string) bool {
+		snap := tm.vt.Snapshot()
+		for _, s := range a.paneReady {
+			if !inHalf(snap, s, false) {
+				return false
+			}
+		}
+		for _, s := range b.paneReady {
+			if !inHalf(snap, s, true) {
+				return false
+			}
+		}
+		return true
+	})
+	tm.typeText("\x01" + "1") // prefix 1: focus pane 1 (it should be already)
+	return pair{tm: tm, aSrv: aSrv, bSrv: bSrv, state: state}
 }

@@ -27,13 +27,17 @@ import (
 func TestUrgentSendInterruptsABusyAgent(t *testing.T) {
 	bin := buildAgentmux(t)
 	for _, name := range []string{"claude", "codex", "gemini"} {
-		t.Run(name, func(t *testing.T) { urgentSend(t, bin, cliNamed(t, name)) })
+		t.Run(name, func(t *testing.T) { urgentSend(t, bin, cliNamed(t, name), false) })
 	}
+	// A person who types the first prompt before the relay saw the pane idle (here: --idle
+	// 1m, so it never does first) has it busy with a turn of theirs: that is interrupted
+	// too, not waited out.
+	t.Run("claude-before-started", func(t *testing.T) { urgentSend(t, bin, cliNamed(t, "claude"), true) })
 }
 
 // urgentSend runs c alone in agentmux, busy with a slow answer, and sends it an urgent
-// message.
-func urgentSend(t *testing.T, bin string, c cli) {
+// message; early: the prompt is typed before the pane counts as started.
+func urgentSend(t *testing.T, bin string, c cli, early bool) {
 	const label = "URG"
 	const body = "stop that and check the failing test first"
 	// Both answers are 20 words over 20 s: the first is cut long before its end, the
@@ -44,7 +48,11 @@ func urgentSend(t *testing.T, bin string, c cli) {
 	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
 	state := t.TempDir() // not in home: Codex's is reused across runs
 	env = append(env, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
-	tm := startTerm(t, "agentmux", []string{bin, "--log-level", "debug", c.command()}, project, env, 120, 40)
+	args := []string{bin, "--log-level", "debug"}
+	if early {
+		args = append(args, "--idle", "1m")
+	}
+	tm := startTerm(t, "agentmux", append(args, c.command()), project, env, 120, 40)
 	defer func() {
 		if t.Failed() { // what the relay did, for the failure
 			log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
@@ -113,13 +121,14 @@ func urgentSend(t *testing.T, bin string, c cli) {
 			}
 		}
 	}
-	// The relay starts delivering into a pane once it has seen it idle: a prompt typed
-	// before that leaves the pane unstarted, and nothing interrupts it, for its first turn.
-	event(c.name+" idle", 60*time.Second, map[string]string{"kind": "member", "member": c.name, "state": "idle"})
-
+	if !early { // the usual case: the relay saw the pane idle before the prompt
+		event(c.name+" idle", 60*time.Second, map[string]string{"kind": "member", "member": c.name, "state": "idle"})
+	}
 	tm.submit("answer slowly please")
 	tm.waitFor("the first answer streaming", 60*time.Second, streaming(label+"1"))
-	event(c.name+" busy", 30*time.Second, map[string]string{"kind": "member", "member": c.name, "state": "busy"})
+	if !early {
+		event(c.name+" busy", 30*time.Second, map[string]string{"kind": "member", "member": c.name, "state": "busy"})
+	}
 	send := exec.Command(bin, "send", "--urgent", "1", body)
 	send.Dir, send.Env = project, env
 	if out, err := send.CombinedOutput(); err != nil {
