@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -31,7 +32,8 @@ import (
 // Gemini replaces some files by writing a new one and renaming it over the old
 // (trustedFolders.json, state.json): in this home that replaces the link with a file.
 // And a file it makes that the person did not have yet lands in this home. When the run
-// ends, Close copies both into ~/.gemini, where Gemini meant them to go.
+// ends, Close copies both into ~/.gemini, where Gemini meant them to go; when agentmux
+// was killed instead, the next run does (recoverHookDirs, from the home's manifest).
 
 // geminiHookExtension is the extension's folder name and its name in Gemini.
 const geminiHookExtension = "agentmux-session-hooks"
@@ -78,6 +80,55 @@ func newGeminiHome(runDir string, id int, env []string, command string) (*gemini
 	if err := g.build(command); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("gemini home: %w", err)
+	}
+	if err := g.save(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("gemini home: %w", err)
+	}
+	return g, nil
+}
+
+// geminiManifest is the file in a Gemini home that lets a later run finish it when the
+// agentmux that made it was killed (recoverHookDirs): whose home it reaches and which
+// of its entries were links when it was made.
+const geminiManifest = "agentmux-home.json"
+
+type geminiManifestData struct {
+	Person string   `json:"person"`
+	Linked []string `json:"linked"` // paths relative to the home
+}
+
+// save writes the home's manifest.
+func (g *geminiHome) save() error {
+	m := geminiManifestData{Person: g.person}
+	for path := range g.linked {
+		rel, err := filepath.Rel(g.dir, path)
+		if err != nil {
+			return err
+		}
+		m.Linked = append(m.Linked, rel)
+	}
+	slices.Sort(m.Linked)
+	b, _ := json.Marshal(m)
+	return os.WriteFile(filepath.Join(g.dir, geminiManifest), b, 0o600)
+}
+
+// loadGeminiHome reads back the home in dir from its manifest.
+func loadGeminiHome(dir string) (*geminiHome, error) {
+	b, err := os.ReadFile(filepath.Join(dir, geminiManifest))
+	if err != nil {
+		return nil, err
+	}
+	var m geminiManifestData
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", geminiManifest, err)
+	}
+	if m.Person == "" {
+		return nil, fmt.Errorf("%s: no person's home", geminiManifest)
+	}
+	g := &geminiHome{dir: dir, person: m.Person, linked: map[string]bool{}}
+	for _, rel := range m.Linked {
+		g.linked[filepath.Join(dir, rel)] = true
 	}
 	return g, nil
 }

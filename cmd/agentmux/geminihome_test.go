@@ -7,8 +7,11 @@ package main
 
 import (
 	"encoding/json"
+	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -188,5 +191,44 @@ func TestLastGeminiText(t *testing.T) {
 		{"no path", "", ""},
 	} {
 		assert.Equal(t, tc.want, lastGeminiText(tc.path), tc.name)
+	}
+}
+
+// An agentmux killed before it could close its hook folder leaves Gemini's writes in
+// its panes' homes: the next run gives them to the person's ~/.gemini and removes the
+// folder; a running agentmux's folder, and one being made (no owner yet), stay.
+func TestHookDirsOfAKilledRunAreFinished(t *testing.T) {
+	tmp, person := t.TempDir(), t.TempDir()
+	writeIn(t, person, map[string]string{".gemini/settings.json": "{}"})
+	dead := exec.Command("true")
+	require.NoError(t, dead.Run())
+	run := func(name, owner string) (string, *geminiHome) {
+		dir := filepath.Join(tmp, "agentmux-hooks-"+name)
+		require.NoError(t, os.Mkdir(dir, 0o700))
+		if owner != "" {
+			writeIn(t, dir, map[string]string{hookOwnerFile: owner})
+		}
+		g, err := newGeminiHome(dir, 1, []string{"HOME=" + person}, "hook")
+		require.NoError(t, err)
+		return dir, g
+	}
+	killed, g := run("killed", strconv.Itoa(dead.Process.Pid))
+	own := filepath.Join(g.dir, ".gemini")
+	writeIn(t, own, map[string]string{"installation_id": "id-1", "settings.json.tmp": `{"theme":"x"}`})
+	require.NoError(t, os.Rename(filepath.Join(own, "settings.json.tmp"), filepath.Join(own, "settings.json")))
+	alive, _ := run("alive", strconv.Itoa(os.Getpid()))
+	making, _ := run("making", "")
+
+	recoverHookDirs(tmp, slog.New(slog.DiscardHandler))
+	for name, want := range map[string]string{"installation_id": "id-1", "settings.json": `{"theme":"x"}`} {
+		got, ok := readIn(t, filepath.Join(person, ".gemini"), name)
+		assert.True(t, ok, name)
+		assert.Equal(t, want, got, name)
+	}
+	_, err := os.Stat(killed)
+	assert.True(t, os.IsNotExist(err), "the killed run's folder is removed")
+	for _, dir := range []string{alive, making} {
+		_, err := os.Stat(dir)
+		assert.NoError(t, err, "%s stays", dir)
 	}
 }

@@ -12,8 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/agentmux/agentmux/client"
@@ -57,11 +59,62 @@ func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hooks: find agentmux itself: %w", err)
 	}
-	dir, err := os.MkdirTemp("", "agentmux-hooks-")
+	recoverHookDirs(os.TempDir(), log)
+	dir, err := os.MkdirTemp("", hookDirPattern)
 	if err != nil {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, hookOwnerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("hooks: %w", err)
+	}
 	return &hookSetup{bin: bin, dir: dir, log: log}, nil
+}
+
+// A run's hook folder is os.TempDir()/agentmux-hooks-*, holding the pid of the agentmux
+// that owns it.
+const (
+	hookDirPattern = "agentmux-hooks-*"
+	hookOwnerFile  = "owner"
+)
+
+// recoverHookDirs finishes the hook folders in tmp whose agentmux ended without closing
+// them (killed): their Gemini homes give back what Gemini wrote there (geminiHome.Close),
+// then they are removed. A folder whose owner runs, or that has no owner yet (being
+// made), is left alone.
+func recoverHookDirs(tmp string, log *slog.Logger) {
+	dirs, _ := filepath.Glob(filepath.Join(tmp, hookDirPattern))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, hookOwnerFile))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		homes, _ := filepath.Glob(filepath.Join(dir, "*-gemini-*"))
+		var errs []error
+		for _, home := range homes {
+			g, err := loadGeminiHome(home)
+			if err == nil {
+				err = g.Close()
+			}
+			errs = append(errs, err)
+		}
+		if err := errors.Join(append(errs, os.RemoveAll(dir))...); err != nil {
+			log.Warn("hooks: an earlier run's folder", "dir", dir, "err", err)
+		} else {
+			log.Info("hooks: finished an earlier run's folder", "dir", dir, "gemini_homes", len(homes))
+		}
+	}
+}
+
+// processAlive reports whether process pid exists (signal 0 reaches it, or it is
+// someone else's).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // Close gives the Gemini panes' writes back to the person's home (geminiHome.Close) and
