@@ -7,6 +7,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -230,5 +231,31 @@ func TestHookDirsOfAKilledRunAreFinished(t *testing.T) {
 	for _, dir := range []string{alive, making} {
 		_, err := os.Stat(dir)
 		assert.NoError(t, err, "%s stays", dir)
+	}
+}
+
+// BenchmarkLastGeminiText reads the answer from a long session's chat file: 2 000 turns,
+// each a prompt and a 4 KB answer with a tool call (about 9 MB). Gemini waits for its
+// hook, so this is time added to every turn's end.
+func BenchmarkLastGeminiText(b *testing.B) {
+	var lines []string
+	lines = append(lines, `{"sessionId":"s","kind":"main"}`)
+	answer := strings.Repeat("word ", 800)
+	for i := range 2000 {
+		lines = append(lines,
+			fmt.Sprintf(`{"id":"u%d","type":"user","content":[{"text":"question %d"}]}`, i, i),
+			fmt.Sprintf(`{"id":"g%d","type":"gemini","content":%q,"thoughts":[],"tokens":{"input":5},"model":"m"}`, i, answer),
+			`{"$set":{"lastUpdated":"t"}}`)
+	}
+	path := filepath.Join(b.TempDir(), "session.jsonl")
+	data := []byte(strings.Join(lines, "\n") + "\n")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if lastGeminiText(path) != answer {
+			b.Fatal("wrong answer")
+		}
 	}
 }
