@@ -17,8 +17,9 @@ import (
 // same at once with a draft that is not being typed (TypingHold). A draft is never
 // sent and never mixed with a delivery:
 //   - only a draft the host reported whole (Keystroke.Text), on one line, that the
-//     screen's input row shows as it is, is set aside; any other holds deliveries until
-//     the person sends or clears it;
+//     screen's input row shows as it is (for a program its profile does not know, a
+//     shell or a REPL: the row the cursor is on ends with it), is set aside; any other
+//     holds deliveries until the person sends or clears it;
 //   - the decision is the final check: a key the person types at that very moment
 //     comes first (Handle), and a key typed after the clear keys stops the delivery
 //     before its first byte and the draft is not typed over the person's new words (the
@@ -26,12 +27,15 @@ import (
 //   - a clear the screen does not confirm within Confirm types nothing more: the log
 //     says what the draft was when the screen no longer shows it whole.
 
-// aside is a draft set aside while deliveries go past it.
+// aside is a draft set aside while deliveries go past it. prompt: for a program whose
+// input row its profile does not know (a shell, a REPL), what the cursor's row showed
+// before the draft ("bot>", ">>>"), squashed: the row is empty when it shows that alone.
 type aside struct {
-	text  string
-	at    time.Time
-	n     int  // messages typed while it was aside
-	typed bool // a delivery was typed
+	text   string
+	at     time.Time
+	n      int  // messages typed while it was aside
+	typed  bool // a delivery was typed
+	prompt *string
 }
 
 // clearing is clear keys sent, until the screen shows the input row empty. full: the
@@ -57,14 +61,33 @@ func (r *Relay) draftShown(p *pane) bool {
 	if p.aside != nil || p.draftText == "" || strings.ContainsAny(p.draftText, "\r\n") || p.noAside == p.draftText {
 		return false
 	}
-	text, ok := inputRow(p, p.scr.Read(NoLines).Rows)
-	return ok && squash(text) == squash(p.draftText)
+	rd := p.scr.Read(NoLines)
+	if text, ok := inputRow(p, rd.Rows); ok {
+		return squash(text) == squash(p.draftText)
+	}
+	_, ok := cursorPrompt(rd, p.draftText)
+	return ok
+}
+
+// cursorPrompt returns, squashed, what the row the cursor is on shows before draft
+// (a program's prompt), false when the host does not tell the cursor or the row does
+// not end with draft. It finds the input of a program no profile knows.
+func cursorPrompt(rd Reading, draft string) (string, bool) {
+	if !rd.HasCursor || rd.CursorRow < 0 || rd.CursorRow >= len(rd.Rows) || rd.MidFrame {
+		return "", false
+	}
+	return strings.CutSuffix(squash(rd.Rows[rd.CursorRow]), squash(draft))
 }
 
 // setAside keeps p's draft (if any) aside and sends the clear keys.
 func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 	if p.draft {
 		p.aside = &aside{text: p.draftText, at: now}
+		if rd := p.scr.Read(NoLines); !hasInputRow(p, rd) {
+			if prompt, ok := cursorPrompt(rd, p.draftText); ok {
+				p.aside.prompt = &prompt
+			}
+		}
 		p.remember(p.draftText) // its row on the screen is input, never the agent's words
 		p.draft = false
 		n, msgs := r.batch(p), "messages go"
@@ -172,7 +195,9 @@ func (r *Relay) unset(p *pane, now time.Time, why string) {
 // profile calls chrome (an empty prompt, a placeholder). With a draft set aside, a row
 // that shows none of the draft counts too (a placeholder the profile does not know),
 // while what is left of the draft, or the draft with more, does not. A program whose
-// input row cannot be found counts as empty only when no draft was set aside.
+// input row its profile cannot find is read by its cursor's row: with a draft set
+// aside, empty when that row shows the prompt the draft followed and nothing more;
+// without one, it counts as empty.
 func (r *Relay) inputEmpty(p *pane) bool { return r.rowEmpty(p, p.scr.Read(NoLines)) }
 
 // rowEmpty is inputEmpty of the reading rd.
@@ -182,6 +207,9 @@ func (r *Relay) rowEmpty(p *pane, rd Reading) bool {
 	}
 	text, ok := inputRow(p, rd.Rows)
 	switch row := squash(text); {
+	case !ok && p.aside != nil && p.aside.prompt != nil:
+		prompt, shown := cursorPrompt(rd, "")
+		return shown && prompt == *p.aside.prompt
 	case !ok:
 		return p.aside == nil
 	case row == "":
@@ -197,6 +225,12 @@ func (r *Relay) rowEmpty(p *pane, rd Reading) bool {
 // profile calls it chrome (an empty prompt, a placeholder); false: no such row
 // (parser.InputRow).
 func inputRow(p *pane, rows []string) (string, bool) { return parser.InputRow(p.prof, rows) }
+
+// hasInputRow reports whether p's profile finds an input row in rd.
+func hasInputRow(p *pane, rd Reading) bool {
+	_, ok := inputRow(p, rd.Rows)
+	return ok
+}
 
 // squash removes white space, so text wrapped or indented on a screen compares equal.
 func squash(s string) string { return strings.Join(strings.Fields(s), "") }

@@ -227,3 +227,44 @@ func TestClearedDraftCountsWithTheOutputAfterIt(t *testing.T) {
 		t.Errorf("typed %+v: want the message with bob's output, no SubmitDelay", h.typed)
 	}
 }
+
+// A program no profile knows (a shell's read loop with a "bot> " prompt, python3 -q):
+// no echo prefix marks its input row, but the cursor sits on it, after the prompt and
+// the draft. Its draft is set aside like an agent CLI's, for an urgent message and
+// when stale, and the row counts as cleared when it shows the prompt alone.
+func TestDraftAsideInAProgramNoProfileKnows(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		send  Options
+		after time.Duration // from the draft's last key to the clear keys (urgent: at once)
+	}{
+		{"urgent", Options{Mode: Urgent}, 10 * time.Second},
+		{"stale", Options{}, 2 * time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, _, bob := twoAgents(t, Config{}, &fakeAgent{prompt: "bot> ", reply: counter("bob")})
+			h.draft(2, "half a thought")
+			typed := h.now
+			h.run(typed.Sub(t0) + 10*time.Second)
+			h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: tc.send})
+			if tc.send.Mode != Urgent {
+				h.run(typed.Sub(t0) + tc.after - time.Millisecond)
+				if len(h.writes[2]) != 0 {
+					t.Fatalf("wrote %q into bob before the draft was stale", h.writes[2])
+				}
+			}
+			h.run(typed.Sub(t0) + tc.after + time.Minute)
+			// No bracketed paste in a read loop: one line, each newline a space.
+			want := []string{"\x15", "ops:  stop", "\r", "half a thought"}
+			if got := h.writes[2]; !reflect.DeepEqual(got, want) {
+				t.Fatalf("writes to bob %q\nwant            %q", got, want)
+			}
+			if !reflect.DeepEqual(bob.inputs, []string{"ops:  stop"}) || bob.draft != "half a thought" {
+				t.Errorf("bob got %q, input row %q", bob.inputs, bob.draft)
+			}
+			if !containsNote(h.notes(), "your draft in 2 bob was kept aside for 1 message and put back") {
+				t.Errorf("notes %q", h.notes())
+			}
+		})
+	}
+}

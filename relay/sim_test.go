@@ -48,7 +48,11 @@ type fakeScreen struct {
 func (s fakeScreen) Read(from int64) Reading { return readParts(s, from) }
 
 func (s fakeScreen) Info() Info {
-	return Info{Title: s.a.title(), AltScreen: s.a.alt, BracketedPaste: s.a.bracketed, MidFrame: s.a.midFrame}
+	info := Info{Title: s.a.title(), AltScreen: s.a.alt, BracketedPaste: s.a.bracketed, MidFrame: s.a.midFrame}
+	if s.a.prompt != "" {
+		info.HasCursor, info.CursorRow = true, len(s.ScreenText())-1
+	}
+	return info
 }
 
 // all returns every main-screen row: transcript, then the input row.
@@ -115,6 +119,10 @@ type fakeAgent struct {
 	hooks                bool   // opened with Hooks: TurnEnd events say when its turns end
 	clearKeep            int    // the clear keys leave the draft's last clearKeep bytes (a cursor inside it)
 	placeholder          string // what the input row shows when it is empty
+	// prompt: a program no profile knows (a shell's read loop, a REPL): its input row is
+	// prompt then the draft, echoed so when submitted, and the screen tells the cursor,
+	// on that row.
+	prompt string
 }
 
 // keys is what the agent does with Keys written to it.
@@ -163,6 +171,9 @@ func (a *fakeAgent) inputRow() []string {
 	if a.approval {
 		return []string{"Do you want to proceed?", "> 1. Yes"}
 	}
+	if a.prompt != "" {
+		return []string{a.prompt + strings.ReplaceAll(a.draft, "\n", " ")}
+	}
 	if a.draft == "" && a.placeholder != "" {
 		return []string{"> " + a.placeholder}
 	}
@@ -206,7 +217,9 @@ func (a *fakeAgent) enter() {
 	a.inputs = append(a.inputs, in)
 	echo := strings.Split(in, "\n")
 	for i := range echo {
-		if i == 0 && !a.echoBare {
+		if i == 0 && a.prompt != "" {
+			echo[i] = a.prompt + echo[i]
+		} else if i == 0 && !a.echoBare {
 			echo[i] = "> " + echo[i]
 		} else if i > 0 {
 			echo[i] = "  " + echo[i]
