@@ -268,3 +268,24 @@ func TestDraftAsideInAProgramNoProfileKnows(t *testing.T) {
 		})
 	}
 }
+
+// An urgent message that comes while a person is typing waits for the typing hold, then
+// sets the draft aside at once: the relay wakes for that moment, not only when the draft
+// goes stale minutes later.
+func TestUrgentSetsAsideADraftOnceTheTypingStops(t *testing.T) {
+	h, _, bob := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
+	h.draft(2, "half a thought")
+	typed := h.now
+	h.handle(Send{FromName: "ops", To: 2, Text: "stop", Options: Options{Mode: Urgent}})
+	h.run(typed.Sub(t0) + time.Minute)
+	want := []string{"\x15", "\x1b[200~ops:\n\nstop\x1b[201~", "\r", "half a thought"}
+	if got := h.writes[2]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("writes to bob %q\nwant            %q", got, want)
+	}
+	if len(h.typed) != 1 || h.typed[0].at != typed.Add(h.r.Config().TypingHold) {
+		t.Errorf("typed %+v: want the message once the typing hold (%v) passed", h.typed, h.r.Config().TypingHold)
+	}
+	if bob.draft != "half a thought" {
+		t.Errorf("bob's input row %q", bob.draft)
+	}
+}

@@ -203,7 +203,9 @@ func (r *Relay) NextWake() (time.Time, bool) {
 			if idleKnown {
 				consider(idle)
 			}
-			if !p.draft && !p.lastKey.IsZero() {
+			// The typing hold ends: a delivery may go, or an urgent message set a
+			// draft aside (any other waits for the draft to go stale, above).
+			if !p.lastKey.IsZero() && (!p.draft || p.queue[0].opts.Mode == Urgent) {
 				consider(p.lastKey.Add(r.cfg.TypingHold))
 			}
 		}
