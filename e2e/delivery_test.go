@@ -274,3 +274,30 @@ func TestDeliveryFromTheStopHook(t *testing.T) {
 		return scr.has("answer as the model wrote it, from its claude stop")
 	})
 }
+
+// TestDeliveryUrgentIntoAReadLoopKeepsTheDraft: a shell read loop with a "bot> " prompt,
+// a program no profile knows. The person is typing there when an urgent message comes:
+// once the typing stops the draft is cleared, the message goes in on a line of its own,
+// and the draft comes back where it was, not submitted; Enter then sends it as typed.
+func TestDeliveryUrgentIntoAReadLoopKeepsTheDraft(t *testing.T) {
+	t.Parallel()
+	de := newDeliveryEnv(t, "readloop", "")
+	loop := `bot=bash -c 'while IFS= read -r -p "bot> " line; do echo "got [$line]"; done'`
+	s := startWith(t, options{env: de.env}, "--idle", relayIdle, "--session", de.name, loop)
+	rs := &relaySession{session: s}
+	rs.waitScreen("the prompt", func(scr *screen) bool { return scr.paneHas(1, "bot>") }, waitLong)
+	const draft = "half typed"
+	rs.send(draft)
+	rs.wait("the draft after the prompt", func(scr *screen) bool { return scr.paneHas(1, "bot> "+draft) })
+	de.must(t, "send", "--urgent", "bot", "status please")
+	rs.wait("the message read, the draft back", func(scr *screen) bool {
+		return scr.paneHas(1, "got [you:  status please]") && scr.paneHas(1, "bot> "+draft) && scr.statusHas("put back")
+	})
+	// Put back without Enter: three of agentmux's idle times is ample for a stray
+	// carriage return to be read.
+	rs.holds("the draft typed back, not submitted", 3*time.Duration(relayIdleMs)*time.Millisecond, func(scr *screen) bool {
+		return !scr.paneHas(1, "got ["+draft)
+	})
+	rs.send("\r")
+	rs.wait("the draft sent as typed", func(scr *screen) bool { return scr.paneHas(1, "got ["+draft+"]") })
+}
