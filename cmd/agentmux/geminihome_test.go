@@ -18,6 +18,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/session"
 )
 
 // writeIn writes files (path: content) under dir.
@@ -258,4 +261,19 @@ func BenchmarkLastGeminiText(b *testing.B) {
 			b.Fatal("wrong answer")
 		}
 	}
+}
+
+// A Gemini home that cannot be made (here: the person's home is a file) leaves the pane
+// without hooks, its spec as it was: it ends turns by its screen.
+func TestGeminiPaneWithoutAHomeGetsNoHooks(t *testing.T) {
+	notADir := filepath.Join(t.TempDir(), "file")
+	writeIn(t, filepath.Dir(notADir), map[string]string{"file": "x"})
+	h := &hookSetup{bin: "/bin/agentmux", dir: t.TempDir()}
+	gem := session.PaneSpec{Argv: []string{"gemini"}, Env: []string{"HOME=" + notADir}}
+	spec, ok := h.spec(1, gem, parser.Builtins()["gemini"])
+	assert.False(t, ok)
+	assert.Equal(t, gem, spec)
+	entries, err := os.ReadDir(h.dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing left behind")
 }

@@ -171,7 +171,9 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 	case parser.HooksGemini:
 		g, err := newGeminiHome(h.dir, id, spec.Env, h.command("after-agent"))
 		if err != nil {
-			h.log.Warn("hooks off for a pane", "pane", id, "err", err)
+			if h.log != nil {
+				h.log.Warn("hooks off for a pane", "pane", id, "err", err)
+			}
 			return spec, false
 		}
 		h.mu.Lock()
