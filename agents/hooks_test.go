@@ -97,3 +97,34 @@ func lineDiff(got, want string) string {
 	}
 	return fmt.Sprintf("the first %d lines agree; %d lines, want %d", min(len(g), len(w)), len(g), len(w))
 }
+
+// A person whose Gemini settings allow only some extensions (security.allowedExtensions)
+// still gets a working Gemini pane: that setting skips agentmux's hook extension (it
+// could stop Gemini from starting), and the pane's turns end by its screen.
+func TestGeminiWithAllowedExtensionsStarts(t *testing.T) {
+	bin := buildAgentmux(t)
+	c := cliNamed(t, "gemini")
+	srv, url := startMock(t, c.name, mockmodel.Fixed("fine here"), answerTime)
+	home, project := c.home(t)
+	cleanUpAgents(t, home, project)
+	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
+	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{"security": map[string]any{
+		"auth":              map[string]any{"selectedType": "gemini-api-key"},
+		"allowedExtensions": []string{"^/nowhere/only-this$"},
+	}})
+	env = append(env, "XDG_STATE_HOME="+t.TempDir(), "XDG_RUNTIME_DIR="+t.TempDir())
+	tm := startTerm(t, "agentmux", []string{bin, c.command()}, project, env, 120, 40)
+	tm.waitFor("gemini ready in its pane", 120*time.Second, func(s []string, _ string) bool {
+		for _, r := range c.paneReady {
+			if !contains(s, r) {
+				return false
+			}
+		}
+		return true
+	})
+	tm.submit("say hi")
+	if r := waitTurn(t, tm, srv, c.name, 1, 60*time.Second); r.Prompt != "say hi" {
+		t.Errorf("the model got %q", r.Prompt)
+	}
+	tm.waitText(60*time.Second, "fine here")
+}

@@ -162,9 +162,14 @@ func (g *geminiHome) build(command string) error {
 	// Named, Gemini shows "Executing Hook: agentmux" while it runs, not the command.
 	hook := map[string]any{"type": "command", "name": "agentmux", "command": command}
 	hooks := map[string]any{"hooks": map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{hook}}}}}
+	// Install metadata, as Gemini writes for an extension installed from a folder:
+	// without it, a person's security.allowedExtensions makes Gemini fail to start; with
+	// it, that setting skips the extension (no hooks: turns end by the screen).
+	install := map[string]any{"source": filepath.Join(ext, geminiHookExtension), "type": "local"}
 	for name, v := range map[string]any{
 		"gemini-extension.json":              manifest,
 		filepath.Join("hooks", "hooks.json"): hooks,
+		".gemini-extension-install.json":     install,
 	} {
 		path := filepath.Join(ext, geminiHookExtension, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

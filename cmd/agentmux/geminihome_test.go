@@ -79,6 +79,12 @@ func TestGeminiHomeReachesThePersonsFiles(t *testing.T) {
 	require.True(t, ok)
 	require.NoError(t, json.Unmarshal([]byte(b), &manifest))
 	assert.Equal(t, geminiHookExtension, manifest.Name, "the extension's name is its folder's")
+	var install struct{ Source, Type string }
+	b, ok = readIn(t, own, filepath.Join("extensions", geminiHookExtension, ".gemini-extension-install.json"))
+	require.True(t, ok, "without install metadata, a person's security.allowedExtensions stops Gemini starting")
+	require.NoError(t, json.Unmarshal([]byte(b), &install))
+	assert.Equal(t, "local", install.Type)
+	assert.Equal(t, filepath.Join(own, "extensions", geminiHookExtension), install.Source)
 
 	// Gemini writing through a link writes the person's file.
 	writeIn(t, own, map[string]string{"settings.json": `{"theme":"y"}`})
