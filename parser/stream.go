@@ -74,8 +74,8 @@ func (p *Parser) Feed(b []byte) []Command {
 		for j < len(b) && (b[j] >= 0x20 && b[j] != 0x7f || b[j] == '\t') {
 			j++
 		}
-		if j < len(b) && b[j] == '\n' && len(p.line) == 0 && !p.long {
-			p.endLine(b[i:j]) // the whole line is in this chunk: no copy
+		if j < len(b) && b[j] == '\n' && len(p.line) == 0 && !p.long && j-i <= p.maxLine {
+			p.endLine(b[i:j]) // the whole line is in this chunk: no copy (a longer one is cut as in pieces)
 			i = j + 1
 			continue
 		}
