@@ -171,7 +171,18 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 			m.ask(fmt.Sprintf("close pane %d %s? (y/n)", id, v.member.Name), func() tea.Cmd { return m.closePane(id) })
 		}
 	case actQuit:
+		if m.att.detachable {
+			m.confirm = &confirmation{prompt: fmt.Sprintf("end session %s and every agent? y: end, d: detach, n: cancel", m.att.name), yes: m.quit, detach: m.detach}
+			m.mode = modeConfirm
+			m.fr.invalidate()
+			return nil
+		}
 		m.ask("quit agentmux? (y/n)", m.quit)
+	case actDetach:
+		if m.att.detachable {
+			return m.detach()
+		}
+		m.setStatus("this session runs inside this terminal: it cannot detach (prefix q quits)")
 	case actSendPrefix:
 		return m.forwardKey(k)
 	}
@@ -208,8 +219,13 @@ func (m *model) answerConfirm(k keys.Key) tea.Cmd {
 	c := m.confirm
 	m.mode, m.confirm = modeNormal, nil
 	m.fr.invalidate()
-	if r, ok := plainRune(k); ok && (r == 'y' || r == 'Y') && c != nil {
+	r, ok := plainRune(k)
+	switch {
+	case !ok || c == nil:
+	case r == 'y' || r == 'Y':
 		return c.yes()
+	case (r == 'd' || r == 'D') && c.detach != nil:
+		return c.detach()
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
@@ -262,14 +263,39 @@ func sessions(a clientArgs, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if a.json {
-		if ss == nil {
-			ss = []hub.Session{}
-		}
-		return printJSON(w, ss)
+	type entry struct {
+		hub.Session
+		Attached bool            `json:"attached"`
+		Clients  []attach.Client `json:"clients"`
 	}
+	list := []entry{}
 	for _, s := range ss {
-		fmt.Fprintf(w, "%s\t%s\n", s.Name, s.Socket)
+		cs, ok := sessionClients(s.Socket)
+		if !ok { // an in-process session (agentmux demo): its terminal is its own
+			cs = []attach.Client{{ID: 1, Control: true}}
+		}
+		list = append(list, entry{Session: s, Attached: len(cs) > 0, Clients: cs})
+	}
+	if a.json {
+		return printJSON(w, list)
+	}
+	for _, e := range list {
+		state := "detached"
+		if e.Attached {
+			var cs []string
+			for _, c := range e.Clients {
+				d := fmt.Sprintf("%dx%d", c.Cols, c.Rows)
+				if c.Control {
+					d += " in control"
+				}
+				if c.ReadOnly {
+					d += " read-only"
+				}
+				cs = append(cs, d)
+			}
+			state = fmt.Sprintf("attached (%d: %s)", len(e.Clients), strings.Join(cs, ", "))
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", e.Name, state, e.Socket)
 	}
 	return nil
 }

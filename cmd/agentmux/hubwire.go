@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
@@ -24,6 +25,8 @@ type sessionSocket struct {
 	// Retention is how long the store keeps messages (0: store.DefaultRetention); set
 	// before Serve.
 	Retention time.Duration
+	closed    sync.Once
+	closeErr  error
 }
 
 // claimSession claims the session name (--session, else the base name of the working
@@ -64,10 +67,16 @@ func (s *sessionSocket) Env() []string {
 
 // Serve starts the hub on the claimed socket with core (nil: protocol clients only).
 func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
+	return s.ServeOn(s.l, core, logger)
+}
+
+// ServeOn starts the hub on l, which hands it the claimed socket's connections (a
+// session server's, sorting out the attach stream's).
+func (s *sessionSocket) ServeOn(l net.Listener, core hub.Core, logger *slog.Logger) error {
 	if s.hub != nil {
 		return errors.New("session socket served twice")
 	}
-	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention}, s.l)
+	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention}, l)
 	if err != nil {
 		return err
 	}
@@ -79,11 +88,14 @@ func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
 }
 
 // Close stops the hub (BYE to every client), removes the socket and closes the store.
+// It is safe to call more than once.
 func (s *sessionSocket) Close() error {
-	if s.hub != nil {
-		s.hub.Close()
-	} else {
+	s.closed.Do(func() {
+		if s.hub != nil {
+			s.hub.Close()
+		}
 		s.l.Close()
-	}
-	return s.store.Close()
+		s.closeErr = s.store.Close()
+	})
+	return s.closeErr
 }

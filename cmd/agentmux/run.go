@@ -39,6 +39,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == serverCommand {
+		return runServer(args[1:])
+	}
+	if len(args) > 0 && (args[0] == "attach" || args[0] == "kill-session") {
+		return runAttachCommand(ctx, args[0], args[1:], stdin, stdout)
+	}
 	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
 		return runClient(ctx, cmd, rest, stdin, stdout)
 	}
@@ -76,6 +82,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK {
 		return 2, errors.New("agentmux needs a terminal")
+	}
+
+	if !o.demo {
+		// A session is a server that outlives this terminal; the demo stays in-process,
+		// so it runs anywhere and ends with its terminal.
+		return runStarted(ctx, args, in, out)
 	}
 
 	logger, logFile := openLog(o.logLevel)
