@@ -76,9 +76,10 @@ type Client struct {
 	Since    string `json:"since"` // RFC 3339
 }
 
-// ClientList is CLIENTS' payload.
+// ClientList is CLIENTS' payload: the attached clients and the server's process id.
 type ClientList struct {
 	Clients []Client `json:"clients"`
+	Pid     int      `json:"pid"`
 }
 
 // Stream frames: the first byte of the frame's body says what it is.

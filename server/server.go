@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"time"
 
@@ -140,7 +141,7 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 func (s *Server) list() attach.ClientList {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := attach.ClientList{Clients: []attach.Client{}}
+	out := attach.ClientList{Clients: []attach.Client{}, Pid: os.Getpid()}
 	for id := 1; id <= s.nextID; id++ {
 		c := s.clients[id]
 		if c == nil {

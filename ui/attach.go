@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/tty"
+	"github.com/agentmux/agentmux/vterm"
 )
 
 // This file runs the ui for a terminal attached to a session server, as tmux's server
@@ -63,11 +65,11 @@ type Remote struct {
 // StartSession starts cfg's panes in a session for a terminal of the given size (each
 // program starts at the size the layout gives it there): what a session server runs
 // before any terminal attaches. The first terminal's answers give the panes its colours.
-func StartSession(cfg Config, size Size) (*session.Session, error) {
+func StartSession(cfg Config, size Size, term TerminalInfo) (*session.Session, error) {
 	if len(cfg.Panes) == 0 {
 		return nil, errors.New("no panes to start")
 	}
-	return session.Start(sessionOptions(cfg, max(size.Cols, 1), max(size.Rows, 2), tty.Probed{}, nil))
+	return session.Start(sessionOptions(cfg, max(size.Cols, 1), max(size.Rows, 2), term.probed(), nil))
 }
 
 // controlMsg says this terminal took control of the panes' sizes.
@@ -109,6 +111,7 @@ func Attach(ctx context.Context, s *session.Session, cfg Config, r Remote) (e En
 	}
 	if probed.Answers > 0 && !r.ReadOnly {
 		s.SetColors(probed.Colors)
+		s.SetKittyKeyboard(probed.Kitty)
 	}
 	att := attachment{name: r.Name, detachable: true, readOnly: r.ReadOnly, control: r.Controls, active: r.Active}
 	if r.ReadOnly {
@@ -142,4 +145,74 @@ func followRemote(ctx context.Context, p *tea.Program, r Remote) func() {
 		cancel()
 		wg.Wait() // a Send in flight returns: Run cancels the program's context when it ends
 	}
+}
+
+// TerminalInfo is what a terminal's answers to the start-up queries said, in a form a
+// command line can carry to the session server (String, ParseTerminalInfo), so panes
+// start with the colours and keyboard of the terminal that started them.
+type TerminalInfo struct {
+	Kitty  bool
+	FG, BG [3]uint8
+	// Known is set when the terminal answered.
+	Known bool
+}
+
+// ProbeTerminal asks the terminal (in, out) for its colours and keyboard without
+// changing its screen, and waits for the answers (DA1 ends the wait). It leaves the
+// terminal as it found it.
+func ProbeTerminal(ctx context.Context, in, out *os.File) (TerminalInfo, error) {
+	o, err := tty.Open(in, out)
+	if err != nil {
+		return TerminalInfo{}, err
+	}
+	defer o.Restore()
+	ir, err := tty.StartInput(ctx, in)
+	if err != nil {
+		return TerminalInfo{}, err
+	}
+	defer ir.Close()
+	if _, err := o.Write([]byte(tty.ProbeSeq)); err != nil {
+		return TerminalInfo{}, fmt.Errorf("probe terminal: %w", err)
+	}
+	p, _, err := ir.Probe(probeTimeout)
+	if err != nil {
+		return TerminalInfo{}, fmt.Errorf("probe terminal: %w", err)
+	}
+	fg, bg := p.Colors.FG, p.Colors.BG
+	return TerminalInfo{Kitty: p.Kitty, FG: [3]uint8{fg.R, fg.G, fg.B}, BG: [3]uint8{bg.R, bg.G, bg.B}, Known: p.Answers > 0}, nil
+}
+
+// String is the info as one word: kitty (0/1), then the colours as hex, "-" when unknown.
+func (t TerminalInfo) String() string {
+	if !t.Known {
+		return "-"
+	}
+	k := 0
+	if t.Kitty {
+		k = 1
+	}
+	return fmt.Sprintf("%d:%02x%02x%02x:%02x%02x%02x", k, t.FG[0], t.FG[1], t.FG[2], t.BG[0], t.BG[1], t.BG[2])
+}
+
+// ParseTerminalInfo reads String's form ("-": nothing known).
+func ParseTerminalInfo(s string) (TerminalInfo, error) {
+	if s == "-" {
+		return TerminalInfo{}, nil
+	}
+	var t TerminalInfo
+	var k int
+	_, err := fmt.Sscanf(s, "%d:%02x%02x%02x:%02x%02x%02x", &k, &t.FG[0], &t.FG[1], &t.FG[2], &t.BG[0], &t.BG[1], &t.BG[2])
+	if err != nil {
+		return TerminalInfo{}, fmt.Errorf("terminal info %q: %w", s, err)
+	}
+	t.Kitty, t.Known = k == 1, true
+	return t, nil
+}
+
+// probed is t as the probe's result.
+func (t TerminalInfo) probed() tty.Probed {
+	return tty.Probed{Kitty: t.Kitty, Colors: vterm.Colors{
+		FG: vterm.RGBColor{R: t.FG[0], G: t.FG[1], B: t.FG[2]},
+		BG: vterm.RGBColor{R: t.BG[0], G: t.BG[1], B: t.BG[2]},
+	}}
 }

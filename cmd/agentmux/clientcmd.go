@@ -267,14 +267,15 @@ func sessions(a clientArgs, w io.Writer) error {
 		hub.Session
 		Attached bool            `json:"attached"`
 		Clients  []attach.Client `json:"clients"`
+		Pid      int             `json:"pid,omitempty"` // the session server's
 	}
 	list := []entry{}
 	for _, s := range ss {
-		cs, ok := sessionClients(s.Socket)
+		cs, pid, ok := sessionClients(s.Socket)
 		if !ok { // an in-process session (agentmux demo): its terminal is its own
 			cs = []attach.Client{{ID: 1, Control: true}}
 		}
-		list = append(list, entry{Session: s, Attached: len(cs) > 0, Clients: cs})
+		list = append(list, entry{Session: s, Attached: len(cs) > 0, Clients: cs, Pid: pid})
 	}
 	if a.json {
 		return printJSON(w, list)

@@ -42,7 +42,7 @@ const readyFD = 3
 
 // startServer starts the session server for args (already checked) at the terminal's
 // size and returns the session's name and socket once it answers.
-func startServer(args []string, cols, rows int) (name, socket string, status int, err error) {
+func startServer(args []string, cols, rows int, term ui.TerminalInfo) (name, socket string, status int, err error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", "", 1, fmt.Errorf("find agentmux itself: %w", err)
@@ -52,7 +52,7 @@ func startServer(args []string, cols, rows int) (name, socket string, status int
 		return "", "", 1, fmt.Errorf("start the session server: %w", err)
 	}
 	defer pr.Close()
-	cmd := exec.Command(exe, append([]string{serverCommand, strconv.Itoa(cols), strconv.Itoa(rows)}, args...)...)
+	cmd := exec.Command(exe, append([]string{serverCommand, strconv.Itoa(cols), strconv.Itoa(rows), term.String()}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.ExtraFiles = []*os.File{pw}
 	err = cmd.Start()
@@ -81,7 +81,11 @@ func runStarted(ctx context.Context, args []string, in, out *os.File) (int, erro
 	if err != nil || !term.IsTerminal(in.Fd()) {
 		return 2, errors.New("agentmux needs a terminal")
 	}
-	name, socket, status, err := startServer(args, cols, rows)
+	info, err := ui.ProbeTerminal(ctx, in, out)
+	if err != nil {
+		return 1, err
+	}
+	name, socket, status, err := startServer(args, cols, rows, info)
 	if err != nil {
 		return status, err
 	}
@@ -115,7 +119,8 @@ func attachTo(ctx context.Context, name, socket string, o attach.Options, in, ou
 	return 0, nil
 }
 
-// runServer is the hidden server subcommand: COLS ROWS then the agentmux arguments. It
+// runServer is the hidden server subcommand: COLS ROWS TERMINFO (ui.TerminalInfo) then
+// the agentmux arguments. It
 // reports ready or its failure on the ready pipe, then serves until the session ends.
 func runServer(args []string) (int, error) {
 	ready := os.NewFile(readyFD, "ready")
@@ -131,15 +136,19 @@ func runServer(args []string) (int, error) {
 		return status, err
 	}
 	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
-	if len(args) < 2 {
+	if len(args) < 3 {
 		return fail(2, errors.New("session server: no terminal size"))
+	}
+	info, err := ui.ParseTerminalInfo(args[2])
+	if err != nil {
+		return fail(2, err)
 	}
 	cols, err1 := strconv.Atoi(args[0])
 	rows, err2 := strconv.Atoi(args[1])
 	if err1 != nil || err2 != nil {
 		return fail(2, errors.New("session server: bad terminal size"))
 	}
-	o, err := parseArgs(args[2:])
+	o, err := parseArgs(args[3:])
 	if err != nil {
 		return fail(2, err)
 	}
@@ -174,7 +183,7 @@ func runServer(args []string) (int, error) {
 		defer hooks.Close()
 		o.cfg.Hooks = hooks.spec
 	}
-	s, err := ui.StartSession(o.cfg, ui.Size{Cols: cols, Rows: rows})
+	s, err := ui.StartSession(o.cfg, ui.Size{Cols: cols, Rows: rows}, info)
 	if err != nil {
 		return fail(1, err)
 	}

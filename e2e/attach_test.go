@@ -1,0 +1,194 @@
+package e2e
+
+// These tests drive a session as a server through the binary: the starting terminal
+// detaches (prefix d) or is killed, another terminal attaches and must see the whole
+// picture (pane contents, a program on the alternate screen, borders and status line),
+// the server is killed under an attached terminal, and two terminals share a session.
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// attachEnv is one test's HOME and runtime folder, shared by the terminals that start
+// and attach to its session.
+type attachEnv struct {
+	t    *testing.T
+	opts options
+}
+
+func newAttachEnv(t *testing.T) attachEnv {
+	return attachEnv{t: t, opts: options{home: t.TempDir(), runtime: runtimeDir(t)}}
+}
+
+// start runs agentmux with args in a new terminal of this environment.
+func (e attachEnv) start(args ...string) *session { return startWith(e.t, e.opts, args...) }
+
+// serverPid is the session server's process id, from agentmux sessions --json.
+func (e attachEnv) serverPid(s *session, name string) int {
+	e.t.Helper()
+	return serverPid(e.t, s.env, name)
+}
+
+// serverPid is the process id of session name's server, from agentmux sessions --json
+// run with environment env.
+func serverPid(t *testing.T, env []string, name string) int {
+	t.Helper()
+	cmd := exec.Command(agentmuxBin, "sessions", "--json")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("agentmux sessions: %v", err)
+	}
+	var list []struct {
+		Name string `json:"name"`
+		Pid  int    `json:"pid"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		t.Fatalf("agentmux sessions --json: %v: %s", err, out)
+	}
+	for _, l := range list {
+		if l.Name == name && l.Pid > 0 {
+			return l.Pid
+		}
+	}
+	t.Fatalf("no server pid for session %s in %s", name, out)
+	return 0
+}
+
+// readyPair starts a session "att" with an inline agent a and a full-screen agent b,
+// and types a turn into a so its pane has something to show.
+func (e attachEnv) readyPair() *session {
+	s := e.start("--session", "att", agent("a", "--style", "inline"), agent("b", "--style", "alt"))
+	s.waitScreen("both agents ready", func(scr *screen) bool {
+		return scr.paneHas(1, "a · simulated agent") && scr.paneHas(2, ">_ b (simulated agent)")
+	}, waitLong)
+	s.send("hello there\r")
+	s.waitScreen("a's answer", func(scr *screen) bool { return scr.paneHas(1, "a heard: hello there") }, waitLong)
+	return s
+}
+
+// wholePicture waits until a terminal shows the session as readyPair left it.
+func wholePicture(s *session) *screen {
+	return s.waitScreen("the whole session again", func(scr *screen) bool {
+		return scr.paneHas(1, "a heard: hello there") && scr.paneHas(2, ">_ b (simulated agent)") &&
+			scr.titleHas(1, "1 a") && scr.titleHas(2, "2 b") && scr.statusHas("^A")
+	}, waitLong)
+}
+
+func TestDetachThenAttachShowsEverything(t *testing.T) {
+	e := newAttachEnv(t)
+	s := e.readyPair()
+	s.send(prefix + "d")
+	if code := s.waitExit(waitLong); code != 0 {
+		t.Errorf("detach exited with %d, want 0", code)
+	}
+	<-s.eof
+	if !s.screen().has("detached from session att (agentmux attach att to return)") {
+		t.Errorf("no detach line on the restored terminal:\n%s", s.screen().dump())
+	}
+	if s.term.VT().Snapshot().AltScreen {
+		t.Error("the terminal was left on the alternate screen")
+	}
+	a := e.start("attach")
+	wholePicture(a)
+	a.send("again\r") // the agents kept running: the attached terminal types into them
+	a.waitScreen("a's second answer", func(scr *screen) bool { return scr.paneHas(1, "a heard: again") }, waitLong)
+}
+
+func TestClientKilledServerGoesOn(t *testing.T) {
+	e := newAttachEnv(t)
+	s := e.readyPair()
+	pid := e.serverPid(s, "att")
+	s.term.Stop(syscall.SIGKILL, waitLong)
+	if !alive(pid) {
+		t.Fatal("the server died with its client")
+	}
+	a := e.start("attach", "att")
+	wholePicture(a)
+}
+
+func TestServerKilledClientRestoresTheTerminal(t *testing.T) {
+	e := newAttachEnv(t)
+	s := e.readyPair()
+	pid := e.serverPid(s, "att")
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.waitExit(waitLong); code != 1 {
+		t.Errorf("the client exited with %d, want 1", code)
+	}
+	<-s.eof
+	scr := s.screen()
+	if !scr.has("session att ended: its server is gone") {
+		t.Errorf("the client did not say the session ended:\n%s", scr.dump())
+	}
+	if s.term.VT().Snapshot().AltScreen {
+		t.Error("the terminal was left on the alternate screen")
+	}
+}
+
+func TestTwoClientsShareASession(t *testing.T) {
+	e := newAttachEnv(t)
+	s := e.readyPair()
+	second := e.start("attach")
+	wholePicture(second)
+	// The second terminal types: both see it; then it takes control and resizes.
+	second.send("from two\r")
+	for _, c := range []*session{s, second} {
+		c.waitScreen("the second terminal's turn", func(scr *screen) bool { return scr.paneHas(1, "a heard: from two") }, waitLong)
+	}
+	for i := range 6 { // a resize storm from both
+		s.resize(100+i, 30+i%3)
+		second.resize(110-i, 35-i%3)
+	}
+	second.resize(cols, rows)
+	second.send("x") // the latest to be active: its size wins
+	second.waitScreen("the draft", func(scr *screen) bool { return scr.paneHas(1, "❯ x") }, waitLong)
+	second.send(prefix + "d")
+	if code := second.waitExit(waitLong); code != 0 {
+		t.Errorf("the second terminal's detach exited with %d", code)
+	}
+	// The first carries on, in control again, drawing whole.
+	s.resize(cols, rows)
+	s.send("\x15first\r")
+	s.waitScreen("the first terminal's turn", func(scr *screen) bool {
+		return scr.paneHas(1, "a heard: first") && scr.paneHas(2, ">_ b (simulated agent)") && scr.statusHas("^A")
+	}, waitLong)
+	out := e.sessions(s)
+	if !strings.Contains(out, "att\tattached (1:") {
+		t.Errorf("agentmux sessions should show one client attached: %q", out)
+	}
+}
+
+func TestKillSessionEndsTheClient(t *testing.T) {
+	e := newAttachEnv(t)
+	s := e.readyPair()
+	cmd := exec.Command(agentmuxBin, "kill-session", "ATT") // names in any case
+	cmd.Env = s.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("kill-session: %v: %s", err, out)
+	}
+	if code := s.waitExit(waitLong); code != 0 {
+		t.Errorf("the client exited with %d after kill-session, want 0", code)
+	}
+	deadline := time.Now().Add(waitLong)
+	for e.sessions(s) != "" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond) // the socket goes as the server ends
+	}
+	if out := e.sessions(s); out != "" {
+		t.Errorf("the session still runs: %q", out)
+	}
+}
+
+// sessions is agentmux sessions' output.
+func (e attachEnv) sessions(s *session) string {
+	cmd := exec.Command(agentmuxBin, "sessions")
+	cmd.Env = s.env
+	out, _ := cmd.Output()
+	return string(out)
+}
