@@ -268,12 +268,16 @@ func sessions(a clientArgs, w io.Writer) error {
 		Attached bool            `json:"attached"`
 		Clients  []attach.Client `json:"clients"`
 		Pid      int             `json:"pid,omitempty"` // the session server's
+		// InProcess: the session runs inside its terminal (agentmux demo, or a test's
+		// hub): it cannot detach and lists no clients.
+		InProcess bool `json:"in_process,omitempty"`
 	}
 	list := []entry{}
 	for _, s := range ss {
 		cs, pid, ok := sessionClients(s.Socket)
-		if !ok { // an in-process session (agentmux demo): its terminal is its own
-			cs = []attach.Client{{ID: 1, Control: true}}
+		if !ok {
+			list = append(list, entry{Session: s, Attached: true, Clients: []attach.Client{}, InProcess: true})
+			continue
 		}
 		list = append(list, entry{Session: s, Attached: len(cs) > 0, Clients: cs, Pid: pid})
 	}
@@ -282,7 +286,10 @@ func sessions(a clientArgs, w io.Writer) error {
 	}
 	for _, e := range list {
 		state := "detached"
-		if e.Attached {
+		switch {
+		case e.InProcess:
+			state = "in its terminal"
+		case e.Attached:
 			var cs []string
 			for _, c := range e.Clients {
 				d := fmt.Sprintf("%dx%d", c.Cols, c.Rows)
