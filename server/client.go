@@ -201,6 +201,7 @@ func (s *Server) register(c *client, detachOthers bool) {
 	s.nextID++
 	c.id = s.nextID
 	s.clients[c.id] = c
+	s.waiting = false
 	if detachOthers {
 		for _, o := range s.clients {
 			if o != c {

@@ -25,6 +25,10 @@ import (
 	"github.com/agentmux/agentmux/ui"
 )
 
+// firstAttachWait is how long a session whose programs all exited waits for its first
+// terminal before it ends by itself.
+const firstAttachWait = 30 * time.Second
+
 // Config is a session server's parts.
 type Config struct {
 	// Name is the session's name.
@@ -55,6 +59,7 @@ type Server struct {
 	clients    map[int]*client
 	nextID     int
 	controller int    // the client whose size the panes follow (0: none)
+	waiting    bool   // no terminal has attached yet and the first may still come
 	activity   uint64 // counts clients' activity: the latest is the highest
 	why        string
 }
@@ -69,7 +74,7 @@ func Start(cfg Config) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Server{cfg: cfg, log: log, ctx: ctx, stop: stop, done: make(chan struct{}), clients: map[int]*client{}}
+	s := &Server{cfg: cfg, log: log, ctx: ctx, stop: stop, done: make(chan struct{}), clients: map[int]*client{}, waiting: true}
 	s.dm = newDemux(cfg.Listener, s.handle)
 	if err := cfg.ServeHub(s.dm); err != nil {
 		s.dm.Close()
@@ -78,6 +83,16 @@ func Start(cfg Config) (*Server, error) {
 	}
 	sub := cfg.Session.Subscribe(1 << 12)
 	s.wg.Go(func() { s.watch(sub) })
+	// Programs that exit at once must not end the session before the terminal that
+	// started it attaches and shows their exit: the idle rule waits for the first attach,
+	// or for firstAttachWait.
+	grace := time.AfterFunc(firstAttachWait, func() {
+		s.mu.Lock()
+		s.waiting = false
+		s.mu.Unlock()
+		s.checkIdle()
+	})
+	context.AfterFunc(ctx, func() { grace.Stop() })
 	return s, nil
 }
 
@@ -180,9 +195,9 @@ func (s *Server) watch(sub *session.Subscription) {
 // checkIdle ends the session when no terminal is attached and no pane runs.
 func (s *Server) checkIdle() {
 	s.mu.Lock()
-	attached := len(s.clients)
+	attached, waiting := len(s.clients), s.waiting
 	s.mu.Unlock()
-	if attached > 0 {
+	if attached > 0 || waiting {
 		return
 	}
 	for _, m := range s.cfg.Session.Members() {

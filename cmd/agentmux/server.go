@@ -162,6 +162,10 @@ func runServer(args []string) (int, error) {
 	o.cfg.Delivery = conf.Delivery
 	logger, logFile := openLog(o.logLevel)
 	defer logFile.Close()
+	if f, ok := logFile.(*os.File); ok {
+		// A panic's trace goes where the log goes: the server has no terminal.
+		_ = syscall.Dup2(int(f.Fd()), 2)
+	}
 	sock, err := claimSession(o.session)
 	if err != nil {
 		return fail(1, fmt.Errorf("session socket: %w", err))
