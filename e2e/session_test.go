@@ -209,7 +209,13 @@ func (s *session) close() {
 // (SIGTERM to a client detaches it: the server and its agents would live on) and waits
 // for their sockets to go.
 func (s *session) killServers() {
-	socks, _ := filepath.Glob(filepath.Join(s.runtime, "agentmux", "*.sock"))
+	runtime := s.runtime
+	for _, kv := range s.env { // the last setting wins, as exec takes it
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+			runtime = v
+		}
+	}
+	socks, _ := filepath.Glob(filepath.Join(runtime, "agentmux", "*.sock"))
 	for _, sock := range socks {
 		name := strings.TrimSuffix(filepath.Base(sock), ".sock")
 		cmd := exec.Command(agentmuxBin, "kill-session", name)
