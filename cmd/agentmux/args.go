@@ -19,6 +19,8 @@ import (
 // usage is printed by -h/--help.
 const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux demo
+       agentmux attach [NAME] [--read-only] [-d]   attach this terminal to a running session
+       agentmux kill-session [NAME]                end a session and every agent in it
        agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
@@ -38,9 +40,10 @@ flags:
   --log-level L    debug, info, warn or error (default info)
   --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
                    (default: the working folder's name; NAME-2… while a live one holds it)
+  --in-process     run the session inside this terminal: no server, it ends with the terminal
   --version        print the version and exit
 
-Keys: prefix ? shows every binding; prefix q quits.
+Keys: prefix ? shows every binding; prefix d detaches; prefix q ends the session (asks).
 
 ` + clientUsage
 
@@ -67,6 +70,9 @@ type options struct {
 	help     bool
 	version  bool
 	noHooks  bool // --no-hooks: no hook settings for any program
+	// inProcess: --in-process runs the session inside this terminal (no server: it ends
+	// with the terminal and cannot detach).
+	inProcess bool
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -92,6 +98,7 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.cfg.Address, "address", false, "")
 	fs.BoolVar(&o.cfg.Brief, "brief", false, "")
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "")
+	fs.BoolVar(&o.inProcess, "in-process", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
 	prefix := fs.String("prefix", "ctrl+a", "")

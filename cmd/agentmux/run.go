@@ -84,9 +84,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2, errors.New("agentmux needs a terminal")
 	}
 
-	if !o.demo {
-		// A session is a server that outlives this terminal; the demo stays in-process,
-		// so it runs anywhere and ends with its terminal.
+	if !o.demo && !o.inProcess {
+		// A session is a server that outlives this terminal; the demo (and --in-process)
+		// runs in it, so it runs anywhere and ends with its terminal.
 		return runStarted(ctx, args, in, out)
 	}
 
