@@ -131,12 +131,13 @@ func runtimeDir(tb testing.TB) string {
 // session is a program running in a PTY of outerCols×outerRows, read through vterm by
 // ptytest.
 type session struct {
-	tb      testing.TB
-	env     []string
-	term    *ptytest.Term
-	exited  <-chan struct{} // closed when the program has exited
-	closeMu sync.Once
-	outN    atomic.Int64 // bytes read from the PTY so far
+	tb        testing.TB
+	env       []string
+	attaching bool // agentmux attach: the session is another terminal's to end
+	term      *ptytest.Term
+	exited    <-chan struct{} // closed when the program has exited
+	closeMu   sync.Once
+	outN      atomic.Int64 // bytes read from the PTY so far
 }
 
 // startSession runs argv in a PTY; it is ended by tb's cleanup if not before.
@@ -149,7 +150,7 @@ func startSession(tb testing.TB, argv ...string) *session {
 // sessions, say).
 func startSessionEnv(tb testing.TB, env []string, argv ...string) *session {
 	tb.Helper()
-	s := &session{tb: tb, env: env}
+	s := &session{tb: tb, env: env, attaching: len(argv) > 1 && argv[1] == "attach"}
 	term, err := ptytest.Start(argv, ptytest.Options{
 		Cols: outerCols, Rows: outerRows,
 		Env:      env,
@@ -229,7 +230,9 @@ func (s *session) close() {
 			s.tb.Errorf("the PTY of %s still had output 10s after it exited", s.term.Name())
 		}
 		s.term.Close()
-		s.killServers()
+		if !s.attaching {
+			s.killServers()
+		}
 	})
 }
 

@@ -66,25 +66,32 @@ func measureIdle(b *testing.B, bin string, flags ...string) idleSample {
 }
 
 // measureWindow measures the CPU time and context switches of pids, and the bytes s's
-// terminal received, over one idle window.
+// terminal received, over one idle window (s nil: no terminal is watched).
 func measureWindow(b *testing.B, s *session, pids []int) idleSample {
 	b.Helper()
 	cpu0, sw0 := sumTicks(b, pids)
-	out0 := s.outN.Load()
+	var out0 int64
+	var exited <-chan struct{}
+	if s != nil {
+		out0, exited = s.outN.Load(), s.exited
+	}
 	start := time.Now()
 	window := time.NewTimer(*idleWindow)
 	select {
 	case <-window.C:
-	case <-s.exited:
+	case <-exited:
 		b.Fatalf("agentmux exited during the idle window; screen:\n%s", s.dump())
 	}
 	cpu1, sw1 := sumTicks(b, pids)
 	elapsed := time.Since(start).Seconds()
-	return idleSample{
+	smp := idleSample{
 		cpuPercent: float64(cpu1-cpu0) / clkTck / elapsed * 100,
 		wakeups:    float64(sw1-sw0) / elapsed,
-		outBytes:   s.outN.Load() - out0,
 	}
+	if s != nil {
+		smp.outBytes = s.outN.Load() - out0
+	}
+	return smp
 }
 
 // sumTicks is the CPU ticks and context switches of pids, summed.

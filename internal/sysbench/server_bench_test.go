@@ -89,7 +89,7 @@ func BenchmarkServerIdleCPU(b *testing.B) {
 		two.add(measureWindow(b, s, []int{server, s.pid(), other.pid()}))
 		other.detach()
 		s.detach()
-		detached.add(measureWindow(b, other, []int{server}))
+		detached.add(measureWindow(b, nil, []int{server}))
 		other.close()
 		s.close()
 	}
