@@ -192,3 +192,42 @@ func (e attachEnv) sessions(s *session) string {
 	out, _ := cmd.Output()
 	return string(out)
 }
+
+// TestLinkedPairRelaysWhileDetached links two agents, types the first message and
+// detaches at once: the four turns the budget allows are relayed while no terminal is
+// attached, and a new attach shows them, in the panes and in the relay log (with the
+// budget spent).
+func TestLinkedPairRelaysWhileDetached(t *testing.T) {
+	e := newAttachEnv(t)
+	alice, bob := newFake(t, 1, "alice", "inline"), newFake(t, 2, "bob", "alt")
+	s := e.start("--session", "pair", "--idle", relayIdle, "--link", "--turns", "4", alice.arg(), bob.arg())
+	rs := &relaySession{session: s, agents: []*fake{alice, bob}}
+	rs.diag = rs.transcripts
+	rs.wait("both agents ready", func(scr *screen) bool { return alice.ready(scr) && bob.ready(scr) })
+	rs.send("hi\r")
+	rs.send(prefix + "d")
+	if code := s.waitExit(waitLong); code != 0 {
+		t.Fatalf("detach exited with %d", code)
+	}
+	// Nobody watches: wait on the agents' transcripts (files the fake agents write).
+	deadline := time.Now().Add(relayWait)
+	for len(alice.read().in) < 3 || len(bob.read().in) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pair stopped relaying while detached:\n%s", rs.transcripts())
+		}
+		time.Sleep(20 * time.Millisecond) // polling files the agents write; no screen to wait on
+	}
+	a := e.start("attach", "pair")
+	ra := &relaySession{session: a, agents: rs.agents}
+	ra.diag = ra.transcripts
+	ra.wait("the deliveries in both panes", func(scr *screen) bool {
+		return scr.paneHas(2, alice.frame()) && scr.paneHas(1, bob.frame())
+	})
+	a.send(prefix + "r")
+	scr := ra.wait("four deliveries and the budget spent in the relay log", func(scr *screen) bool {
+		return len(deliveryRows(scr)) >= 4 && severed(scr)
+	})
+	if n := len(deliveryRows(scr)); n != 4 {
+		t.Errorf("the relay log shows %d deliveries, want 4:\n%s", n, scr.dump())
+	}
+}
