@@ -26,6 +26,9 @@ func validName(name string) error {
 	if _, err := strconv.Atoi(name); err == nil {
 		return fmt.Errorf("member name %q is a number: numbers address panes", name)
 	}
+	if err := proto.CheckVisible(name); err != nil {
+		return fmt.Errorf("member %w", err)
+	}
 	return nil
 }
 
