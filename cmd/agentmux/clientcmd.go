@@ -404,28 +404,50 @@ func phase(m proto.Message) string {
 	return "queued"
 }
 
+// historyPages asks for the newest limit messages (0: the server's default, 100), page
+// by page: each answer fits a frame, and says where the older ones go on.
+func historyPages(c *client.Conn, q proto.History) ([]proto.Message, error) {
+	want := q.Limit
+	if want <= 0 {
+		want = 100
+	}
+	var got []proto.Message
+	for {
+		q.Limit = want - len(got)
+		res, err := c.Request(proto.TypeHistory, q)
+		if err != nil {
+			return nil, err
+		}
+		got = append(res.Messages, got...)
+		if res.Next == 0 || len(got) >= want || len(res.Messages) == 0 {
+			return got, nil
+		}
+		q.Before = res.Next
+	}
+}
+
 func history(c *client.Conn, a clientArgs, w io.Writer) error {
 	q := proto.History{Member: a.member, Limit: a.limit}
 	if a.since > 0 {
 		q.SinceMs = time.Now().Add(-a.since).UnixMilli()
 	}
-	res, err := c.Request(proto.TypeHistory, q)
+	ms, err := historyPages(c, q)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
 	if a.json {
-		if res.Messages == nil {
-			res.Messages = []proto.Message{}
+		if ms == nil {
+			ms = []proto.Message{}
 		}
-		return printJSON(w, res.Messages)
+		return printJSON(w, ms)
 	}
-	for _, m := range res.Messages {
+	for _, m := range ms {
 		first, _, cut := strings.Cut(m.Body, "\n")
 		if r := []rune(first); len(r) > 60 {
 			first, cut = string(r[:60]), true
 		}
 		first = line(first)
-		if cut {
+		if cut || m.Cut {
 			first += "…"
 		}
 		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format("2006-01-02 15:04:05"), line(m.ID), line(m.From), line(m.To), phase(m), first)
@@ -433,20 +455,61 @@ func history(c *client.Conn, a clientArgs, w io.Writer) error {
 	return nil
 }
 
+// read prints message ID: its header, then its body as the parts arrive (a body larger
+// than a frame comes in several answers).
 func read(c *client.Conn, a clientArgs, w io.Writer) error {
-	res, err := c.Request(proto.TypeRead, proto.Read{ID: a.operands[0]})
+	id := a.operands[0]
+	res, err := c.Request(proto.TypeRead, proto.Read{ID: id})
 	if err != nil {
-		return fmt.Errorf("read %s: %w", a.operands[0], err)
+		return fmt.Errorf("read %s: %w", id, err)
+	}
+	if res.Message == nil || len(res.Messages) == 0 {
+		return fmt.Errorf("read %s: the session answered no message", id)
+	}
+	m := *res.Message
+	next := func(res *proto.Result) (*proto.Result, error) {
+		r, err := c.Request(proto.TypeRead, proto.Read{ID: id, Offset: res.NextOffset})
+		if err == nil && r.Message == nil {
+			err = errors.New("the session answered no message")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s from byte %d: %w", id, res.NextOffset, err)
+		}
+		return r, nil
 	}
 	if a.json {
-		return printJSON(w, res.Messages)
+		var body strings.Builder
+		body.WriteString(m.Body)
+		for r := res; r.NextOffset > 0; {
+			if r, err = next(r); err != nil {
+				return err
+			}
+			body.WriteString(r.Message.Body)
+		}
+		rows := res.Messages
+		for i := range rows {
+			if rows[i].Cut {
+				rows[i].Body, rows[i].Data, rows[i].Cut, rows[i].BodyBytes = body.String(), m.Data, false, 0
+			}
+		}
+		return printJSON(w, rows)
 	}
-	m := res.Message
 	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", line(m.ID), line(m.From), line(m.Kind), time.UnixMilli(m.Queued).Format(time.RFC3339))
 	for _, r := range res.Messages {
 		fmt.Fprintf(w, "to:     %s (%s)\n", line(r.To), phase(r))
 	}
-	_, err = fmt.Fprintf(w, "\n%s\n", visible(m.Body, true))
+	if _, err := fmt.Fprintf(w, "\n%s", visible(m.Body, true)); err != nil {
+		return err
+	}
+	for r := res; r.NextOffset > 0; {
+		if r, err = next(r); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, visible(r.Message.Body, true)); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "\n")
 	return err
 }
 
