@@ -380,6 +380,9 @@ func capture(c *client.Conn, a clientArgs, w io.Writer) error {
 	if a.json {
 		return printJSON(w, map[string]string{"screen": screen})
 	}
+	if !a.escapes {
+		screen = visible(screen, true) // what a pane's cells hold may still be a C1 control
+	}
 	if screen != "" && !strings.HasSuffix(screen, "\n") {
 		screen += "\n"
 	}
