@@ -261,6 +261,7 @@ func (s *state) deliver(m *member, msg store.Message) bool {
 			e.PayloadMeta = &meta
 		}
 	}
+	s.cutToFrame(e, msg)
 	if !s.send(m.cs, e) {
 		return false
 	}

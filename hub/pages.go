@@ -149,3 +149,66 @@ func (s *state) readPage(id string, ms []store.Message, offset int) (msg *proto.
 	}
 	return &m, rows, next, nil
 }
+
+// fitsDeliver checks that the DELIVER of SEND e (payload p, from from) to the client
+// members among ts fits max_frame_bytes: the server encodes it anew (with its own
+// escaping, '<' as \u003c: six bytes where the client may have sent one), so a SEND
+// within the limit can make a DELIVER over it, which the member could never read and
+// would be sent again for ever. Panes are typed, not framed, and take any length.
+func (s *state) fitsDeliver(e *proto.Envelope, from string, p proto.Send, ts []target) error {
+	if len(p.Body)+len(p.Data) < s.cfg.MaxFrameBytes/8 {
+		return nil // even escaped six times over, with the envelope, it fits
+	}
+	to := ""
+	for _, t := range ts {
+		if t.member != nil && len(t.name) > len(to) {
+			to = t.name
+		}
+	}
+	if to == "" {
+		return nil
+	}
+	payload, err := json.Marshal(proto.Send{Kind: p.Kind, Body: p.Body, Data: p.Data})
+	if err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	d := &proto.Envelope{
+		V: proto.Version, Type: proto.TypeDeliver, ID: "m0000000000000000000000", TS: s.now().UnixMilli(),
+		From: from, To: to, Topic: e.Topic, Payload: payload, PayloadMeta: e.PayloadMeta,
+		Delivery: &proto.Delivery{Seq: 1 << 62, SessionID: s.cfg.Session + "/" + to},
+	}
+	body, err := proto.Encode(d)
+	if err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	if len(body) > s.cfg.MaxFrameBytes {
+		return fmt.Errorf("message too large to deliver to %s: %d bytes as DELIVER, over max_frame_bytes %d", to, len(body), s.cfg.MaxFrameBytes)
+	}
+	return nil
+}
+
+// cutToFrame cuts the body of DELIVER e of stored message msg when the frame would be
+// over max_frame_bytes (a pane's long turn relayed to a member; a message stored
+// before SENDs were checked), as a pane's delivery is cut: the first part, then a line
+// saying where the rest is. The store keeps the whole body.
+func (s *state) cutToFrame(e *proto.Envelope, msg store.Message) {
+	if len(msg.Body)+len(msg.Data) < s.cfg.MaxFrameBytes/8 {
+		return
+	}
+	body, err := proto.Encode(e)
+	if err != nil || len(body) <= s.cfg.MaxFrameBytes {
+		return
+	}
+	note := "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
+	p := proto.Send{Kind: msg.Kind, Body: note}
+	if len(msg.Data) < s.cfg.MaxFrameBytes/4 {
+		p.Data = json.RawMessage(msg.Data)
+	}
+	if msg.Data == "" {
+		p.Data = nil
+	}
+	e.Payload, _ = json.Marshal(p)
+	rest, _ := proto.Encode(e)
+	p.Body = fit(msg.Body, s.cfg.MaxFrameBytes-len(rest)-16) + note
+	e.Payload, _ = json.Marshal(p)
+}
