@@ -33,6 +33,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var screen string
 		if screen, err = core.Capture(p.Target, p.Lines, p.SGR); err == nil {
+			screen = fitScreen(screen, s.budget(e.ID))
 			res.Screen = &screen
 		}
 	case proto.TypeHistory:

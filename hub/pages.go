@@ -3,6 +3,7 @@ package hub
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentmux/agentmux/proto"
@@ -211,4 +212,26 @@ func (s *state) cutToFrame(e *proto.Envelope, msg store.Message) {
 	rest, _ := proto.Encode(e)
 	p.Body = fit(msg.Body, s.cfg.MaxFrameBytes-len(rest)-16) + note
 	e.Payload, _ = json.Marshal(p)
+}
+
+// fitScreen keeps the bottom of a captured screen that fits room bytes of JSON: the
+// lines above are dropped, and a first line says how many.
+func fitScreen(screen string, room int) string {
+	if len(screen) < room/6 || jsonSize(screen) <= room {
+		return screen
+	}
+	room -= 64 // the note
+	used, cut := 0, len(screen)
+	for cut > 0 {
+		i := strings.LastIndexByte(screen[:cut-1], '\n') + 1 // the start of the line ending at cut
+		used += jsonSize(screen[i:cut]) - 2
+		if used > room {
+			break
+		}
+		cut = i
+	}
+	if cut >= len(screen) { // one line too long on its own: its end
+		return fit(screen[len(screen)-room/6:], room)
+	}
+	return fmt.Sprintf("[cut: %d lines above did not fit]\n", strings.Count(screen[:cut], "\n")) + screen[cut:]
 }

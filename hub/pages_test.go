@@ -143,3 +143,17 @@ func TestHistoryAndReadFitTheFrameLimit(t *testing.T) {
 	_, err := ctl.Request(proto.TypeRead, proto.Read{ID: "m03", Offset: 1 << 30})
 	assert.ErrorContains(t, err, "offset")
 }
+
+// A capture larger than a frame (a long history, in colour) keeps the bottom lines that
+// fit, and says how many lines above were dropped.
+func TestCaptureFitsTheFrameLimit(t *testing.T) {
+	core := newFakeCore("claude")
+	e := start(t, core, "", func(c *hub.Config) { c.MaxFrameBytes = smallFrames })
+	ctl := e.control()
+	r := strictRequest(t, ctl, proto.TypeCapture, proto.Capture{Target: "claude", Lines: 10000, SGR: true})
+	require.NotNil(t, r.Screen)
+	lines := strings.Split(strings.TrimSuffix(*r.Screen, "\n"), "\n")
+	assert.Regexp(t, `^\[cut: \d+ lines above did not fit\]$`, lines[0])
+	assert.Contains(t, lines[len(lines)-1], "line 9999 of claude")
+	assert.Greater(t, len(lines), 100)
+}
