@@ -1,9 +1,9 @@
 package hub_test
 
 import (
-	"strings"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
