@@ -228,10 +228,14 @@ func badValue(f *flag.Flag, value string, err error) error {
 
 // usablePrefix refuses prefix keys that would swallow ordinary typing: a letter, digit
 // or space without Ctrl, Alt or Super (every word typed would start a command), and
-// Enter, Tab, Backspace or Escape on their own.
+// Enter, Tab, Backspace or Escape on their own. It also refuses keys an ordinary
+// terminal cannot tell apart from another key or does not send at all: ctrl+m is the
+// byte of Enter, ctrl+i of Tab, ctrl+[ of Escape, and super+… or f13 and beyond need
+// the kitty keyboard protocol, which not every terminal speaks; such a prefix would
+// never fire, and nothing but a signal would leave agentmux.
 func usablePrefix(k keys.Key) error {
 	if k.Mod&(keys.ModCtrl|keys.ModAlt|keys.ModSuper|keys.ModHyper|keys.ModMeta) != 0 {
-		return nil
+		return sendable(k)
 	}
 	switch k.Code {
 	case keys.KeyRune:
@@ -241,7 +245,19 @@ func usablePrefix(k keys.Key) error {
 	case keys.KeyEnter, keys.KeyTab, keys.KeyBackspace, keys.KeyEscape:
 		return fmt.Errorf("%v on its own is typed all the time; use a modifier, e.g. ctrl+a", k.Code)
 	}
-	return nil
+	return sendable(k)
+}
+
+// sendable refuses a prefix key that an ordinary terminal never sends as itself.
+func sendable(k keys.Key) error {
+	sent, ok := keys.LegacySends(k)
+	switch {
+	case ok:
+		return nil
+	case sent.Code == keys.KeyRune && sent.Rune == 0, k.Mod&(keys.ModSuper|keys.ModHyper|keys.ModMeta) != 0:
+		return errors.New("most terminals never send this key; use one such as ctrl+a, ctrl+b or f12")
+	}
+	return fmt.Errorf("terminals send it as %v, so it would never work as the prefix; use one such as ctrl+a, ctrl+b or f12", sent)
 }
 
 // parseAgents turns AGENT arguments into pane specs with unique names.

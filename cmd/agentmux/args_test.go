@@ -120,6 +120,24 @@ func TestPrefixChoices(t *testing.T) {
 	}
 }
 
+func TestPrefixAnOrdinaryTerminalCannotSend(t *testing.T) {
+	cases := map[string]string{
+		"ctrl+m":  "send it as enter",
+		"ctrl+i":  "send it as tab",
+		"ctrl+[":  "send it as esc",
+		"ctrl+1":  "send it as 1",
+		"f13":     "send it as shift+f1",
+		"super+a": "never send this key",
+		"hyper+x": "never send this key",
+	}
+	for p, want := range cases {
+		_, err := parseArgs([]string{"--prefix", p, "a"})
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), want) {
+			t.Errorf("--prefix %q: %v, want it refused: %q", p, err, want)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string
