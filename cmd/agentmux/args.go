@@ -303,6 +303,9 @@ func parseAgent(a string) (ui.PaneSpec, error) {
 			a, k, strings.ToLower(k), v)
 	case len(words) == 0 || words[0] == "":
 		return ui.PaneSpec{}, usagef("agent %q: empty command", a)
+	case name == "" && intendedName(words[0]):
+		n, _, _ := strings.Cut(words[0], "=")
+		return ui.PaneSpec{}, usagef("agent %q: %q is not a pane name: %s", a, n, nameRule)
 	}
 	if name == "" {
 		name = filepath.Base(words[0])
@@ -326,6 +329,9 @@ func envName(s string) bool {
 	return true
 }
 
+// nameRule says what a pane name may hold, for errors.
+const nameRule = "a name may hold only ASCII letters, digits, _ . and - and not start with - or ."
+
 // validName reports whether s can be a pane name in NAME=COMMAND: letters, digits and
 // _ . - only, not starting with - or ., so a command with = in its arguments (a flag
 // like --opt=1, a path) is not mistaken for a name.
@@ -339,6 +345,25 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// intendedName reports whether a command's first word reads as NAME=… with a NAME that
+// is no pane name (ünï=claude): no program is called that, and no flag or path starts so.
+func intendedName(w string) bool {
+	n, _, ok := strings.Cut(w, "=")
+	return ok && n != "" && n[0] != '-' && !strings.ContainsRune(n, '/')
+}
+
+// withNameHint adds the pane name rule to a program-not-found error when a word of the
+// command holds '=': 'my bot=claude' splits into the program "my" and "bot=claude",
+// most likely a pane name with a space.
+func withNameHint(err error, argv []string) error {
+	for _, w := range argv[1:] {
+		if strings.ContainsRune(w, '=') {
+			return fmt.Errorf("%w (to name a pane write NAME=COMMAND; %s)", err, nameRule)
+		}
+	}
+	return err
 }
 
 // uniqueNames gives repeated names a suffix, in order: claude, claude-2, claude-3.

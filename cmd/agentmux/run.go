@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	for _, p := range o.cfg.Panes {
 		if _, err := ptyhost.LookPath(p.Argv[0]); err != nil {
-			return 2, err
+			return 2, withNameHint(err, p.Argv)
 		}
 	}
 	if o.cfg.Profiles, err = loadProfiles(); err != nil {
