@@ -39,6 +39,8 @@ type Config struct {
 	// Hooks adds the programs' hook settings (nil: --no-hooks); see session.Options.
 	Hooks session.HookFunc
 
+	// Session is the session's name, shown on the status line ("" shows none).
+	Session string
 	// Version is agentmux's version (XTVERSION answers, --version).
 	Version string
 	// Logger receives diagnostics; it must never write to the terminal. Nil discards.

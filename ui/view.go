@@ -244,6 +244,9 @@ func (m *model) statusLine() string {
 	pl := prefixLabel(m.cfg.PrefixSpec)
 	add(" "+pl+" ", sp.statusKey)
 	add(" ? help ", sp.status)
+	if m.cfg.Session != "" {
+		add(" ["+m.cfg.Session+"] ", sp.status)
+	}
 	if m.relaySum != "" {
 		add(" "+m.relaySum+" ", sp.statusRelay)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ui"
 )
@@ -114,6 +115,11 @@ func parseArgs(args []string) (options, error) {
 	fs.Visit(func(f *flag.Flag) { sessionSet = sessionSet || f.Name == "session" })
 	if sessionSet && strings.TrimSpace(o.session) == "" {
 		return o, usagef("--session needs a name")
+	}
+	if sessionSet {
+		if err := hub.ValidSessionName(o.session); err != nil {
+			return o, usagef("--session %v", err)
+		}
 	}
 	if o.cfg.Turns < 1 {
 		return o, usagef("--turns must be at least 1, not %d", o.cfg.Turns)

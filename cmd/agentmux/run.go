@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/demo"
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -85,7 +86,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// Clients that connect before the hub serves wait in the socket's backlog.
 	sock, err := claimSession(o.session)
 	if err != nil {
-		return 1, fmt.Errorf("session socket: %w", err)
+		return claimFailed(o.session, err)
 	}
 	defer sock.Close()
 	sock.Retention = conf.Retention
@@ -99,6 +100,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	o.cfg.Version = versionString()
+	o.cfg.Session = sock.Name
 	o.cfg.Logger = logger
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
 	d := o.cfg.Delivery
@@ -139,6 +141,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 128 + int(s), nil
 	}
 	return 0, nil
+}
+
+// claimFailed is the exit status and error for a session that could not be claimed:
+// an explicit --session a live session holds is the person's to change (2).
+func claimFailed(name string, err error) (int, error) {
+	if errors.Is(err, hub.ErrInUse) {
+		return 2, fmt.Errorf("--session %s: a running session has that name (agentmux ls --session %s shows it); pick another name", name, name)
+	}
+	return 1, fmt.Errorf("session socket: %w", err)
 }
 
 // clientInvocation finds a session command in args: the first word, or the word after
