@@ -210,6 +210,13 @@ func TestBrief(t *testing.T) {
 	if len(got) != 2 || strings.Contains(got[1], "(fake), linked") || !strings.Contains(got[1], "2 bob (fake)") {
 		t.Errorf("the second brief was %q", got)
 	}
+	// Linked, a pane is told its peers receive its messages; unlinked, that none does.
+	if !strings.Contains(got[0], "Only panes linked with you receive them.") {
+		t.Errorf("the linked pane's brief does not say whom it reaches: %q", got[0])
+	}
+	if len(got) == 2 && !strings.Contains(got[1], "linked with no pane yet, so none receives them") {
+		t.Errorf("the unlinked pane's brief does not say that none receives its messages: %q", got[1])
+	}
 	// A brief waits for a person's draft like any delivery.
 	h2 := newHarness(t, Config{Brief: true})
 	a := h2.agent(1, "alice", &fakeAgent{titled: true})

@@ -110,8 +110,8 @@ func TestCopyModeSearch(t *testing.T) {
 	}
 	hs.press(codeKey(keys.KeyEnter))
 	s := hs.m.views[1].scroll
-	if !strings.Contains(hs.m.status, "not found") {
-		t.Errorf("upper case must match case: status %q", hs.m.status)
+	if !strings.Contains(hs.m.status.text, "not found") {
+		t.Errorf("upper case must match case: status %q", hs.m.status.text)
 	}
 	hs.press(runeKey('/'))
 	hs.press(textKeys("line 4")...)

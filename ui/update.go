@@ -118,6 +118,9 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 		case session.Notice:
 			m.setStatus(ev.Entry.Note)
 		case session.Delivery:
+			if e := ev.Entry; e.Note == "brief" && e.Phase != session.Waiting {
+				m.briefTyped(e.To)
+			}
 			if m.logv.open {
 				m.fr.invalidate()
 			}

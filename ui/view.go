@@ -250,6 +250,9 @@ func (m *model) statusLine() string {
 	if m.relaySum != "" {
 		add(" "+m.relaySum+" ", sp.statusRelay)
 	}
+	if m.cfg.Address { // on for every pane, so no border repeats it
+		add(" addressing: all panes ", sp.statusRelay)
+	}
 	switch {
 	case m.mode == modePrefix:
 		add(" PREFIX ", sp.statusMode)
@@ -267,8 +270,8 @@ func (m *model) statusLine() string {
 	if m.zoomed {
 		add(" ZOOM ", sp.statusMode)
 	}
-	if m.status != "" {
-		add(" "+m.status, sp.statusMsg)
+	if st := m.statusText(); st != "" {
+		add(" "+st, sp.statusMsg)
 	}
 	if used < w {
 		parts = append(parts, sp.status.wrap(strings.Repeat(" ", w-used)))
