@@ -123,7 +123,7 @@ type model struct {
 	drag      *dragState // a left-button drag over a pane that does not take the mouse
 	confirm   *confirmation
 	status    statusMsg // the message on the status line (status.go)
-	mouseDown int    // pane that received a forwarded button press (drags go there)
+	mouseDown int       // pane that received a forwarded button press (drags go there)
 
 	pace       framePacer
 	fr         frameState
