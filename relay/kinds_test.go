@@ -234,3 +234,13 @@ func TestBrief(t *testing.T) {
 		t.Errorf("typed without --brief: %+v", h3.typed)
 	}
 }
+
+func TestDeliveryWithDefaults(t *testing.T) {
+	d := Delivery{MaxBatch: 3}.WithDefaults()
+	if d.MaxBatch != 3 || d.InputStale != 2*time.Minute || d.UrgentDelay != 500*time.Millisecond || d.HookWait != time.Second {
+		t.Errorf("WithDefaults = %+v: want max_batch 3 kept, the rest the relay's defaults", d)
+	}
+	if got := New(Config{Delivery: Delivery{MaxBatch: 3}}).Config().Delivery; got != d {
+		t.Errorf("the relay runs with %+v, WithDefaults says %+v", got, d)
+	}
+}
