@@ -112,6 +112,8 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			}
 		case session.Alert:
 			m.handleAlert(ev)
+		case session.Clipboard:
+			m.handleClipboard(ev)
 		case session.StatusChanged:
 			m.relaySum = ev.Status.Summary
 			m.fr.invalidate()

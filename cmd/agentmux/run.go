@@ -73,6 +73,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2, err
 	}
 	o.cfg.Delivery = conf.Delivery
+	o.cfg.AllowClipboard = conf.AllowClipboard
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK {
@@ -103,7 +104,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	o.cfg.Session = sock.Name
 	o.cfg.Logger = logger
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
-	d := o.cfg.Delivery
+	d := o.cfg.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
 		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo)
 
