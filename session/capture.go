@@ -1,7 +1,6 @@
 package session
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -51,4 +50,3 @@ func sgrOf(st vterm.Style) string {
 	return string(append(b, 'm'))
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -55,7 +55,6 @@ func (t *Terminal) decrqss(q []byte) {
 	t.sendReply(b)
 }
 
-
 // Terminfo capabilities XTGETTCAP answers: the terminal name (TN, matching the TERM
 // agentmux sets for its panes) and the number of colours (Co, colors). Every other
 // name is reported unknown, so programs fall back to their terminfo entry.
