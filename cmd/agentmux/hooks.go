@@ -53,14 +53,19 @@ type hookSetup struct {
 	gemini []*geminiHome // the Gemini panes' homes
 }
 
-// newHookSetup makes the run's hook folder.
+// newHookSetup makes the run's hook folder in hookRoot, first finishing the folders of
+// runs that were killed.
 func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 	bin, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("hooks: find agentmux itself: %w", err)
 	}
-	recoverHookDirs(os.TempDir(), log)
-	dir, err := os.MkdirTemp("", hookDirPattern)
+	root, err := hookRoot()
+	if err != nil {
+		return nil, fmt.Errorf("hooks: %w", err)
+	}
+	recoverHookDirs(root, log)
+	dir, err := os.MkdirTemp(root, hookDirPattern)
 	if err != nil {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
@@ -71,21 +76,41 @@ func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 	return &hookSetup{bin: bin, dir: dir, log: log}, nil
 }
 
-// A run's hook folder is os.TempDir()/agentmux-hooks-*, holding the pid of the agentmux
-// that owns it.
+// A run's hook folder is hookRoot()/run-*, holding the pid of the agentmux that owns
+// it.
 const (
-	hookDirPattern = "agentmux-hooks-*"
+	hookDirPattern = "run-*"
 	hookOwnerFile  = "owner"
 )
 
-// recoverHookDirs finishes the hook folders in tmp whose agentmux ended without closing
-// them (killed): their Gemini homes give back what Gemini wrote there (geminiHome.Close),
-// then they are removed. A folder whose owner runs, or that has no owner yet (being
-// made), is left alone.
-func recoverHookDirs(tmp string, log *slog.Logger) {
-	dirs, _ := filepath.Glob(filepath.Join(tmp, hookDirPattern))
-	for _, dir := range dirs {
-		b, err := os.ReadFile(filepath.Join(dir, hookOwnerFile))
+// recoverHookDirs finishes the hook folders in root whose agentmux ended without
+// closing them (killed): their Gemini homes give back what Gemini wrote there
+// (geminiHome.Close), then they are removed. A folder whose owner runs, or that has no
+// owner yet (being made), is left alone; so is anything that is not provably this
+// user's own (a link, another owner, open to others): it is reported, never read.
+// Where the files go is this run's person's Gemini home, never a path read from the
+// folder; a home made for another one is not given back.
+func recoverHookDirs(root string, log *slog.Logger) {
+	if err := ownPrivateDir(root); err != nil {
+		log.Warn("hooks: earlier runs' folders not looked at", "err", err)
+		return
+	}
+	person, err := personGeminiHome(nil)
+	if err != nil {
+		log.Warn("hooks: earlier runs' folders not looked at", "err", err)
+		return
+	}
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if ok, _ := filepath.Match(hookDirPattern, e.Name()); !ok {
+			continue
+		}
+		dir := filepath.Join(root, e.Name())
+		if err := ownPrivateDir(dir); err != nil {
+			log.Warn("hooks: an earlier run's folder left alone", "dir", dir, "err", err)
+			continue
+		}
+		b, err := readOwnFile(filepath.Join(dir, hookOwnerFile), 64)
 		if err != nil {
 			continue
 		}
@@ -93,19 +118,28 @@ func recoverHookDirs(tmp string, log *slog.Logger) {
 		if err != nil || pid <= 0 || processAlive(pid) {
 			continue
 		}
-		homes, _ := filepath.Glob(filepath.Join(dir, "*-gemini-*"))
+		homes, _ := os.ReadDir(dir)
 		var errs []error
-		for _, home := range homes {
-			g, err := loadGeminiHome(home)
+		n, keep := 0, false
+		for _, h := range homes {
+			if ok, _ := filepath.Match("*-gemini-*", h.Name()); !ok {
+				continue
+			}
+			n++
+			g, err := loadGeminiHome(filepath.Join(dir, h.Name()), person)
 			if err == nil {
 				err = g.Close()
 			}
+			keep = keep || errors.Is(err, errOtherPerson) // kept for a run of that home
 			errs = append(errs, err)
 		}
-		if err := errors.Join(append(errs, os.RemoveAll(dir))...); err != nil {
+		if !keep {
+			errs = append(errs, os.RemoveAll(dir))
+		}
+		if err := errors.Join(errs...); err != nil {
 			log.Warn("hooks: an earlier run's folder", "dir", dir, "err", err)
 		} else {
-			log.Info("hooks: finished an earlier run's folder", "dir", dir, "gemini_homes", len(homes))
+			log.Info("hooks: finished an earlier run's folder", "dir", dir, "gemini_homes", n)
 		}
 	}
 }
@@ -179,7 +213,7 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 		h.mu.Lock()
 		h.gemini = append(h.gemini, g)
 		h.mu.Unlock()
-		spec.Env = append(slices.Clone(spec.Env), "GEMINI_CLI_HOME="+g.dir)
+		spec.Env = g.env(spec.Env)
 		return spec, true
 	default:
 		return spec, false
