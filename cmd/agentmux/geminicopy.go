@@ -137,7 +137,7 @@ func copyFileInto(src, dst *os.Root, rel string, info fs.FileInfo, replace bool)
 	}
 	if copyInterrupt != nil {
 		if err := copyInterrupt(); err != nil {
-			return err
+			return err // as a kill would: the copy stays beside, the old file whole
 		}
 	}
 	var err error
@@ -206,7 +206,9 @@ func copyDirNew(src, dst *os.Root, rel string) error {
 		err = errors.Join(err, dst.Chmod(d.path, d.perm))
 	}
 	if err == nil && copyInterrupt != nil {
-		err = copyInterrupt()
+		if err := copyInterrupt(); err != nil {
+			return err // as a kill would
+		}
 	}
 	if err == nil {
 		err = dst.Rename(tmp, rel)

@@ -54,10 +54,12 @@ type geminiHome struct {
 }
 
 // fileMark is how an entry of the person's was when its link was made: a later
-// difference means someone changed it since.
+// difference means someone changed it since (the change time catches a file put back
+// with its old size, time and even inode).
 type fileMark struct {
 	Size  int64       `json:"size"`
 	Mtime int64       `json:"mtime"` // nanoseconds
+	Ctime int64       `json:"ctime"` // nanoseconds: no one can set it back
 	Ino   uint64      `json:"ino"`
 	Mode  fs.FileMode `json:"mode"`
 }
@@ -66,10 +68,10 @@ type fileMark struct {
 func markOf(info fs.FileInfo) fileMark {
 	m := fileMark{Size: info.Size(), Mtime: info.ModTime().UnixNano(), Mode: info.Mode()}
 	if sys, ok := info.Sys().(*syscall.Stat_t); ok {
-		m.Ino = sys.Ino
+		m.Ino, m.Ctime = sys.Ino, sys.Ctim.Nano()
 	}
 	if info.IsDir() {
-		m.Size, m.Mtime = 0, 0 // a folder changes as Gemini writes in it through the link
+		m.Size, m.Mtime, m.Ctime = 0, 0, 0 // a folder changes as Gemini writes in it through the link
 	}
 	return m
 }
@@ -138,7 +140,7 @@ const geminiManifest = "agentmux-home.json"
 
 type geminiManifestData struct {
 	Person string              `json:"person"`
-	Linked map[string]fileMark `json:"linked"` // by path relative to the home
+	Linked map[string]fileMark `json:"marks"` // by path relative to the home
 }
 
 // save writes the home's manifest.
