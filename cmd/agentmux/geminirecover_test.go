@@ -112,7 +112,7 @@ func assertUntouched(t *testing.T, home string) {
 // A start with hooks never looks in the shared temporary folder: another user's
 // planted "killed run" there, naming this user's home or a folder whose .gemini links
 // to ~/.ssh, gets nothing written anywhere. The run's own folder is in the state
-// folder, 0700.
+// folder, 0700, the state folder closed to others where it was open.
 func TestHookSetupIgnoresRunsPlantedInTheSharedTempFolder(t *testing.T) {
 	shared, state, victim, evil := t.TempDir(), t.TempDir(), victimHome(t), attacker(t)
 	require.NoError(t, os.Chmod(shared, 0o777|fs.ModeSticky))
@@ -125,6 +125,7 @@ func TestHookSetupIgnoresRunsPlantedInTheSharedTempFolder(t *testing.T) {
 	via := filepath.Join(shared, "via")
 	require.NoError(t, os.Mkdir(via, 0o755))
 	require.NoError(t, os.Symlink(filepath.Join(victim, ".ssh"), filepath.Join(via, ".gemini")))
+	require.NoError(t, os.Mkdir(filepath.Join(state, "agentmux"), 0o755)) // an older agentmux's
 	plantRun(t, shared, "agentmux-hooks-1", victim, evil)
 	plantRun(t, shared, "agentmux-hooks-2", via, evil)
 	chownTree(t, shared, nobody)
@@ -134,7 +135,7 @@ func TestHookSetupIgnoresRunsPlantedInTheSharedTempFolder(t *testing.T) {
 	defer h.Close()
 	assertUntouched(t, victim)
 	assert.Equal(t, filepath.Join(state, "agentmux", "hooks"), filepath.Dir(h.dir))
-	for _, dir := range []string{filepath.Dir(h.dir), h.dir} {
+	for _, dir := range []string{filepath.Join(state, "agentmux"), filepath.Dir(h.dir), h.dir} {
 		info, err := os.Lstat(dir)
 		require.NoError(t, err)
 		assert.Equal(t, fs.ModeDir|0o700, info.Mode(), dir)

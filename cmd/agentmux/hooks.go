@@ -60,7 +60,7 @@ func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hooks: find agentmux itself: %w", err)
 	}
-	root, err := hookRoot()
+	root, err := hookRoot(log)
 	if err != nil {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -34,27 +35,29 @@ func ownPrivate(path string, info fs.FileInfo) error {
 
 // privateDir makes dir (and its parents) and checks that dir is a folder of this
 // user's, not a link; an own folder open to others is closed to 0700 (other users
-// could not have planted anything in it that is this user's).
-func privateDir(dir string) error {
+// could not have planted anything in it that is this user's), with its old mode
+// returned as closed (0 when it was private already).
+func privateDir(dir string) (closed fs.FileMode, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+		return 0, err
 	}
 	info, err := os.Lstat(dir)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if !info.IsDir() {
-		return fmt.Errorf("%s is no folder (a link?)", dir)
+		return 0, fmt.Errorf("%s is no folder (a link?)", dir)
 	}
 	if err := ownPrivate(dir, info); err != nil {
 		if sys, ok := info.Sys().(*syscall.Stat_t); !ok || int(sys.Uid) != os.Getuid() {
-			return err
+			return 0, err
 		}
 		if err := os.Chmod(dir, 0o700); err != nil {
-			return err
+			return 0, err
 		}
+		return info.Mode().Perm(), nil
 	}
-	return nil
+	return 0, nil
 }
 
 // readOwnFile reads a regular file of this user's that only this user can write,
@@ -95,18 +98,22 @@ func ownPrivateDir(path string) error {
 }
 
 // hookRoot is where runs keep their hook folders: hooks in agentmux's state folder
-// ($XDG_STATE_HOME/agentmux/hooks), made 0700 and checked to be this user's. Not the
-// shared temporary folder: what another user plants there must never be read back.
-func hookRoot() (string, error) {
+// ($XDG_STATE_HOME/agentmux/hooks), made 0700 and checked to be this user's; a folder
+// of the two found open to others is closed, and said in the log. Not the shared
+// temporary folder: what another user plants there must never be read back.
+func hookRoot(log *slog.Logger) (string, error) {
 	dir, err := statePath("hooks")
 	if err != nil {
 		return "", err
 	}
-	if err := privateDir(filepath.Dir(dir)); err != nil {
-		return "", fmt.Errorf("state folder: %w", err)
-	}
-	if err := privateDir(dir); err != nil {
-		return "", fmt.Errorf("hook folder: %w", err)
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		was, err := privateDir(d)
+		if err != nil {
+			return "", fmt.Errorf("hook folder: %w", err)
+		}
+		if was != 0 {
+			log.Warn("hooks: a folder of agentmux's was open to other users: closed", "dir", d, "mode", fmt.Sprintf("%#o", was))
+		}
 	}
 	return dir, nil
 }
