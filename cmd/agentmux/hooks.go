@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agentmux/agentmux/client"
@@ -74,81 +73,6 @@ func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
 	return &hookSetup{bin: bin, dir: dir, log: log}, nil
-}
-
-// A run's hook folder is hookRoot()/run-*, holding the pid of the agentmux that owns
-// it.
-const (
-	hookDirPattern = "run-*"
-	hookOwnerFile  = "owner"
-)
-
-// recoverHookDirs finishes the hook folders in root whose agentmux ended without
-// closing them (killed): their Gemini homes give back what Gemini wrote there
-// (geminiHome.Close), then they are removed. A folder whose owner runs, or that has no
-// owner yet (being made), is left alone; so is anything that is not provably this
-// user's own (a link, another owner, open to others): it is reported, never read.
-// Where the files go is this run's person's Gemini home, never a path read from the
-// folder; a home made for another one is not given back.
-func recoverHookDirs(root string, log *slog.Logger) {
-	if err := ownPrivateDir(root); err != nil {
-		log.Warn("hooks: earlier runs' folders not looked at", "err", err)
-		return
-	}
-	person, err := personGeminiHome(nil)
-	if err != nil {
-		log.Warn("hooks: earlier runs' folders not looked at", "err", err)
-		return
-	}
-	entries, _ := os.ReadDir(root)
-	for _, e := range entries {
-		if ok, _ := filepath.Match(hookDirPattern, e.Name()); !ok {
-			continue
-		}
-		dir := filepath.Join(root, e.Name())
-		if err := ownPrivateDir(dir); err != nil {
-			log.Warn("hooks: an earlier run's folder left alone", "dir", dir, "err", err)
-			continue
-		}
-		b, err := readOwnFile(filepath.Join(dir, hookOwnerFile), 64)
-		if err != nil {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil || pid <= 0 || processAlive(pid) {
-			continue
-		}
-		homes, _ := os.ReadDir(dir)
-		var errs []error
-		n, keep := 0, false
-		for _, h := range homes {
-			if ok, _ := filepath.Match("*-gemini-*", h.Name()); !ok {
-				continue
-			}
-			n++
-			g, err := loadGeminiHome(filepath.Join(dir, h.Name()), person)
-			if err == nil {
-				err = g.Close()
-			}
-			keep = keep || errors.Is(err, errOtherPerson) // kept for a run of that home
-			errs = append(errs, err)
-		}
-		if !keep {
-			errs = append(errs, os.RemoveAll(dir))
-		}
-		if err := errors.Join(errs...); err != nil {
-			log.Warn("hooks: an earlier run's folder", "dir", dir, "err", err)
-		} else {
-			log.Info("hooks: finished an earlier run's folder", "dir", dir, "gemini_homes", n)
-		}
-	}
-}
-
-// processAlive reports whether process pid exists (signal 0 reaches it, or it is
-// someone else's).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // Close gives the Gemini panes' writes back to the person's home (geminiHome.Close) and
