@@ -145,6 +145,14 @@ func copyFileInto(src, dst *os.Root, rel string, info fs.FileInfo, replace bool)
 		err = dst.Rename(tmp, rel)
 	} else {
 		err = dst.Link(tmp, rel) // fails where a file appeared meanwhile: theirs stays
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// A file system without hard links: rename, the name checked free just before.
+			if _, lerr := dst.Lstat(rel); errors.Is(lerr, fs.ErrNotExist) {
+				if err = dst.Rename(tmp, rel); err == nil {
+					return nil
+				}
+			}
+		}
 	}
 	if !replace || err != nil {
 		err = errors.Join(err, dst.Remove(tmp))
