@@ -113,7 +113,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err != nil {
 			return 1, err
 		}
-		defer hooks.Close()
+		defer func() {
+			if err := hooks.Close(); err != nil {
+				logger.Warn("hooks: closing the run's folder", "err", err)
+			}
+		}()
 		o.cfg.Hooks = hooks.spec
 	}
 
