@@ -54,8 +54,8 @@ func TestPrefixDInProcessCannotDetach(t *testing.T) {
 	if hs.m.quitting {
 		t.Fatal("an in-process session detached")
 	}
-	if !strings.Contains(hs.m.status, "cannot detach") {
-		t.Errorf("status %q, want a word that it cannot detach", hs.m.status)
+	if !strings.Contains(hs.m.status.text, "cannot detach") {
+		t.Errorf("status %q, want a word that it cannot detach", hs.m.status.text)
 	}
 }
 

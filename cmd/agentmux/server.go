@@ -160,6 +160,7 @@ func runServer(args []string) (int, error) {
 		return fail(2, err)
 	}
 	o.cfg.Delivery = conf.Delivery
+	o.cfg.AllowClipboard = conf.AllowClipboard
 	logger, logFile := openLog(o.logLevel)
 	defer logFile.Close()
 	if f, ok := logFile.(*os.File); ok {
@@ -168,7 +169,7 @@ func runServer(args []string) (int, error) {
 	}
 	sock, err := claimSession(o.session)
 	if err != nil {
-		return fail(1, fmt.Errorf("session socket: %w", err))
+		return fail(claimFailed(o.session, err))
 	}
 	defer sock.Close()
 	sock.Retention = conf.Retention
@@ -177,6 +178,7 @@ func runServer(args []string) (int, error) {
 		p.Env = append(sock.Env(), p.Env...)
 	}
 	o.cfg.Version = versionString()
+	o.cfg.Session = sock.Name
 	o.cfg.Logger = logger
 	logger.Info("server start", "version", o.cfg.Version, "session", sock.Name, "panes", len(o.cfg.Panes), "pid", os.Getpid())
 	if !o.noHooks {
@@ -184,7 +186,11 @@ func runServer(args []string) (int, error) {
 		if err != nil {
 			return fail(1, err)
 		}
-		defer hooks.Close()
+		defer func() {
+			if err := hooks.Close(); err != nil {
+				logger.Warn("hooks: closing the run's folder", "err", err)
+			}
+		}()
 		o.cfg.Hooks = hooks.spec
 	}
 	s, err := ui.StartSession(o.cfg, ui.Size{Cols: cols, Rows: rows}, info)
