@@ -409,3 +409,26 @@ func TestKillSessionEndsItAndTellsTheTerminals(t *testing.T) {
 		t.Errorf("the attached terminal was told %q, want ended", r)
 	}
 }
+
+func TestAttachOfAnotherVersionIsRefused(t *testing.T) {
+	f := newFixture(t, "a")
+	defer f.close()
+	nc, err := net.Dial("unix", f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	body, _ := attach.Handshake(attach.TypeAttach, attach.Request{Version: 2, Cols: 80, Rows: 24})
+	_ = proto.WriteFrame(nc, body)
+	ans, err := proto.ReadFrame(nc, proto.DefaultMaxFrameBytes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := proto.Decode(ans)
+	if err != nil || e.Type != proto.TypeError || !strings.Contains(string(e.Payload), "attach version 2") {
+		t.Errorf("answer %s (%v), want ERROR naming the version", ans, err)
+	}
+	if len(f.srv.list().Clients) != 0 {
+		t.Error("a refused attach was registered")
+	}
+}
