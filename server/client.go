@@ -112,7 +112,8 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	c := &client{readOnly: req.ReadOnly, since: time.Now(), control: make(chan struct{}, 1), cancel: cancel,
 		sz: ui.Size{Cols: req.Cols, Rows: req.Rows}}
 	s.register(c, req.DetachOthers)
-	defer s.unregister(c)
+	unregister := sync.OnceFunc(func() { s.unregister(c) })
+	defer unregister()
 	s.log.Info("attach", "client", c.id, "size", req.Cols, "rows", req.Rows, "read_only", req.ReadOnly)
 	reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
 
@@ -143,6 +144,7 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	}
 	c.end(attach.ReasonDetached, "")
 	r, msg := c.why()
+	unregister() // a client told it is gone is no longer listed
 	w.endFrame(r, msg)
 	s.log.Info("detach", "client", c.id, "reason", string(r))
 	nc.Close() // ends the reader

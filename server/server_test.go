@@ -432,3 +432,33 @@ func TestAttachOfAnotherVersionIsRefused(t *testing.T) {
 		t.Error("a refused attach was registered")
 	}
 }
+
+func TestAttachDetachOthersAndReadOnly(t *testing.T) {
+	leaks := goleak.IgnoreCurrent()
+	f := newFixture(t, "a")
+	one := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24})
+	two := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24})
+	one.waitText("1 a")
+	two.waitText("1 a")
+	watcher := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24, ReadOnly: true})
+	watcher.waitText("1 a")
+	_ = watcher.send(attach.Input([]byte("typed-by-watcher")))
+	only := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24, DetachOthers: true})
+	for _, tm := range []*term{one, two, watcher} {
+		if r := tm.waitEnd(); r != attach.ReasonReplaced {
+			t.Errorf("a client was told %q, want replaced", r)
+		}
+	}
+	only.waitText("1 a")
+	_ = only.send(attach.Input([]byte("typed-by-only")))
+	f.waitSent(1, "typed-by-only")
+	if strings.Contains(f.proc(1).Peek(), "typed-by-watcher") {
+		t.Error("a read-only client typed into the pane")
+	}
+	if cs := f.srv.list().Clients; len(cs) != 1 || !cs[0].Control {
+		t.Errorf("clients %+v, want the one that detached the others, in control", cs)
+	}
+	only.nc.Close()
+	f.close()
+	goleak.VerifyNone(t, leaks)
+}
