@@ -1,0 +1,67 @@
+package session
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+)
+
+// A pane's identity on the session socket is a secret only its process tree gets: a
+// random proof in its environment (AGENTMUX_PROOF, ptyhost.Spec.Proof), made afresh
+// for every pane of every run. A client that claims to speak for a pane (its hook, an
+// `agentmux send` run inside it) shows the proof; a pane's number or name alone proves
+// nothing, since every pane's program can reach the socket. The proof is never shown:
+// not in Members, events, logs or captures.
+
+// newProof returns 128 random bits in hex.
+func newProof() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// PaneOf returns the live pane whose proof is proof (its number and name); ok is false
+// for any other string, the empty one included.
+func (s *Session) PaneOf(proof string) (id int, name string, ok bool) {
+	if proof == "" {
+		return 0, "", false
+	}
+	s.call(func() {
+		for _, p := range s.panes {
+			if !p.exited && subtle.ConstantTimeCompare([]byte(p.proof), []byte(proof)) == 1 {
+				id, name, ok = p.id, p.name, true
+			}
+		}
+	})
+	return id, name, ok
+}
+
+// shells are the base names of interactive shells: linked, a shell would run as
+// commands whatever an agent answered.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "fish": true, "nu": true, "dash": true, "ksh": true,
+	"mksh": true, "pdksh": true, "oksh": true, "yash": true, "tcsh": true, "csh": true, "ash": true,
+	"busybox": true, "pwsh": true, "powershell": true, "elvish": true, "xonsh": true, "ion": true,
+	"rc": true, "es": true, "oil": true, "osh": true, "ysh": true, "murex": true, "cmd": true, "cmd.exe": true,
+}
+
+// IsShell reports whether program (a path or a base name) is a shell, by its base name
+// ("-bash", a login shell's name, counts; so does "bash.exe").
+func IsShell(program string) bool {
+	b := strings.TrimPrefix(filepath.Base(program), "-")
+	return shells[b] || shells[strings.TrimSuffix(b, ".exe")]
+}
+
+// agentIDs returns the live panes whose program is no shell: the ones linking every
+// pane (--link, LinkAll without ids) takes.
+func (s *Session) agentIDs() []int {
+	var ids []int
+	for _, p := range s.panes {
+		if !p.exited && !IsShell(p.program()) {
+			ids = append(ids, p.id)
+		}
+	}
+	return ids
+}
