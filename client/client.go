@@ -81,10 +81,31 @@ func Dial(path string, hello proto.Hello) (*Conn, error) {
 	return c, nil
 }
 
-// DialControl dials as a control client (the agentmux commands).
+// DialControl dials as a control client (the agentmux commands) that speaks for no
+// pane: the person.
 func DialControl(path string) (*Conn, error) {
 	return Dial(path, proto.Hello{Agent: "agentmux", Role: proto.RoleControl})
 }
+
+// DialPane dials as a control client that speaks for the pane whose proof (its
+// $AGENTMUX_PROOF) is proof; "" is DialControl. A proof no live pane has is refused.
+func DialPane(path, proof string) (*Conn, error) {
+	return Dial(path, proto.Hello{Agent: "agentmux", Role: proto.RoleControl, Proof: proof})
+}
+
+// DialHere dials path as the pane this process runs in when path is the socket of
+// its own session ($AGENTMUX_SOCKET) and it has the pane's proof ($AGENTMUX_PROOF);
+// otherwise as DialControl. The proof is never sent to another session's socket.
+func DialHere(path string) (*Conn, error) {
+	proof := os.Getenv(ProofEnv)
+	if own := os.Getenv("AGENTMUX_SOCKET"); own == "" || own != path {
+		proof = ""
+	}
+	return DialPane(path, proof)
+}
+
+// ProofEnv names the variable that holds a pane's proof in its processes.
+const ProofEnv = "AGENTMUX_PROOF"
 
 // Close says BYE and closes.
 func (c *Conn) Close() error {

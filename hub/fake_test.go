@@ -87,7 +87,24 @@ func (f *fakeCore) act(s string) error {
 	return nil
 }
 
-func (f *fakeCore) Link(a, b string) error { return f.act("link " + a + " " + b) }
+// proofOf is the fake pane's proof (a real pane's is random).
+func proofOf(pane string) string { return "proof-of-" + pane }
+
+func (f *fakeCore) PaneOf(proof string) (string, bool) {
+	for _, p := range f.Members() {
+		if proof == proofOf(p.Name) {
+			return p.Name, true
+		}
+	}
+	return "", false
+}
+
+func (f *fakeCore) Link(a, b string, shell bool) error {
+	if shell {
+		return f.act("link " + a + " " + b + " shell")
+	}
+	return f.act("link " + a + " " + b)
+}
 func (f *fakeCore) Unlink(a string) error  { return f.act("unlink " + a) }
 func (f *fakeCore) Hold(a string) error    { return f.act("hold " + a) }
 func (f *fakeCore) Release(a string) error { return f.act("release " + a) }

@@ -64,8 +64,9 @@ type connState struct {
 	hello   bool
 	control bool
 	member  *member
-	events  bool // X_EVENTS subscriber
-	closing bool // out is closed: nothing more is sent
+	pane    string // the pane whose proof the HELLO showed ("" none): it speaks for it
+	events  bool   // X_EVENTS subscriber
+	closing bool   // out is closed: nothing more is sent
 }
 
 // member is a protocol client with a name. It outlives its connections: messages wait
