@@ -230,7 +230,7 @@ func runHook(args []string, stdin io.Reader, stderr io.Writer) int {
 
 // sendHook sends X_HOOK and waits for its answer.
 func sendHook(ctx context.Context, sock string, h proto.Hook) error {
-	c, err := client.DialControl(sock)
+	c, err := client.DialHere(sock) // the pane's proof: only it may end the pane's turn
 	if err != nil {
 		return err
 	}
