@@ -160,8 +160,9 @@ func (s *Session) link(a, b int, shell bool) error {
 // running a shell, see IsShell) into one new group with a fresh budget.
 func (s *Session) LinkAll(ids ...int) error {
 	return s.command(func() error {
+		var shells []int
 		if len(ids) == 0 {
-			ids = s.agentIDs()
+			ids, shells = s.agentIDs()
 		}
 		var live []int
 		for _, id := range ids {
@@ -170,9 +171,13 @@ func (s *Session) LinkAll(ids ...int) error {
 			}
 		}
 		if len(live) < 2 {
+			if len(shells) > 0 {
+				s.act(s.rl.Handle(relay.LinkAll{Left: shells}, s.clock.Now())) // says why
+				return fmt.Errorf("%w (shells are left out)", ErrTooFew)
+			}
 			return ErrTooFew
 		}
-		s.act(s.rl.Handle(relay.LinkAll{Panes: live}, s.clock.Now()))
+		s.act(s.rl.Handle(relay.LinkAll{Panes: live, Left: shells}, s.clock.Now()))
 		return nil
 	})
 }

@@ -54,14 +54,17 @@ func IsShell(program string) bool {
 	return shells[b] || shells[strings.TrimSuffix(b, ".exe")]
 }
 
-// agentIDs returns the live panes whose program is no shell: the ones linking every
-// pane (--link, LinkAll without ids) takes.
-func (s *Session) agentIDs() []int {
-	var ids []int
+// agentIDs returns the live panes whose program is no shell, the ones linking every
+// pane (--link, LinkAll without ids) takes, and those it leaves out.
+func (s *Session) agentIDs() (ids, shells []int) {
 	for _, p := range s.panes {
-		if !p.exited && !IsShell(p.program()) {
+		switch {
+		case p.exited:
+		case IsShell(p.program()):
+			shells = append(shells, p.id)
+		default:
 			ids = append(ids, p.id)
 		}
 	}
-	return ids
+	return ids, shells
 }

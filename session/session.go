@@ -134,9 +134,8 @@ func Start(o Options) (*Session, error) {
 		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}, Program: p.argv[0], Hooks: p.hooks}, now)
 	}
 	if o.Link {
-		if ids := s.agentIDs(); len(ids) >= 2 {
-			s.rl.Handle(relay.LinkAll{Panes: ids}, now)
-		}
+		ids, shells := s.agentIDs()
+		s.rl.Handle(relay.LinkAll{Panes: ids, Left: shells}, now)
 	}
 	s.publish(false) // the start-up state is the baseline: no events for it
 	for _, p := range s.panes {
