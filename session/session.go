@@ -239,17 +239,6 @@ func (s *Session) find(ref string) *pane {
 	return nil
 }
 
-// liveIDs returns the numbers of the panes whose program runs.
-func (s *Session) liveIDs() []int {
-	var ids []int
-	for _, p := range s.panes {
-		if !p.exited {
-			ids = append(ids, p.id)
-		}
-	}
-	return ids
-}
-
 // emit hands ev to every subscriber, forgetting ended ones.
 func (s *Session) emit(ev Event) {
 	s.subs = slices.DeleteFunc(s.subs, func(sub *Subscription) bool { return !sub.push(ev) })
