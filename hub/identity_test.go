@@ -95,3 +95,14 @@ func TestMemberCannotTakeThePersonsName(t *testing.T) {
 		require.Error(t, err, "member %q", name)
 	}
 }
+
+func TestLinkCarriesTheShellConsent(t *testing.T) {
+	core := newFakeCore("alice", "sh")
+	e := start(t, core, "", nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeLink, proto.Target{A: "sh", B: "alice"})
+	require.NoError(t, err)
+	_, err = ctl.Request(proto.TypeLink, proto.Target{A: "sh", B: "alice", Shell: true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"link sh alice", "link sh alice shell"}, core.Actions())
+}
