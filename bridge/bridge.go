@@ -103,6 +103,12 @@ func (c *Core) PaneOf(proof string) (string, bool) {
 	return name, ok
 }
 
+// PaneOfProcess returns the name of the live pane process pid runs in.
+func (c *Core) PaneOfProcess(pid int) (string, bool) {
+	_, name, ok := c.s.PaneOfProcess(pid)
+	return name, ok
+}
+
 // Link links panes a and b; a pane running a shell only when shell.
 func (c *Core) Link(a, b string, shell bool) error {
 	ia, err := c.pane(a)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -20,7 +21,10 @@ func TestSocketIdentityAndShellLinks(t *testing.T) {
 	env := newSockEnv(t)
 	bob := newFake(t, 1, "bob", "plain")
 	carol := newFake(t, 2, "carol", "plain")
-	s := startWith(t, env.opts(), "--session", "ident", "--link", "--idle", relayIdle, bob.arg(), carol.arg(), "sh")
+	// mallory, a pane's program, sends once without its proof (as if it were the
+	// person) and once with it.
+	mallory := fmt.Sprintf(`env -u AGENTMUX_PROOF %[1]s send bob hi || echo NOPROOF-REFUSED; %[1]s send bob hello && echo PROOF-SENT; exec cat`, agentmuxBin)
+	s := startWith(t, env.opts(), "--session", "ident", "--link", "--idle", relayIdle, bob.arg(), carol.arg(), "sh", shArg("mallory", mallory))
 	rs := &relaySession{session: s, agents: []*fake{bob, carol}}
 	rs.diag = rs.transcripts
 
@@ -39,6 +43,13 @@ func TestSocketIdentityAndShellLinks(t *testing.T) {
 	out, err := env.command(ctx, "link", "--session", "ident", "3", "1").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "runs a shell") || !strings.Contains(string(out), "--shell") {
 		t.Errorf("agentmux link 3 1: %v\n%s", err, out)
+	}
+
+	if runtime.GOOS == "linux" {
+		rs.wait("mallory's sends answered", func(sc *screen) bool { return strings.Contains(sc.text(), "PROOF-SENT") })
+		if !strings.Contains(s.screen().text(), "NOPROOF-REFUSED") {
+			t.Errorf("a pane's send without its proof was taken as the person's:\n%s", s.screen().text())
+		}
 	}
 
 	// A process with the socket and no pane's proof: its X_HOOK for bob is refused.

@@ -26,6 +26,10 @@ type Core interface {
 	// PaneOf returns the name of the live pane whose secret (its $AGENTMUX_PROOF) is
 	// proof; ok is false for any other string.
 	PaneOf(proof string) (name string, ok bool)
+	// PaneOfProcess returns the name of the live pane whose process tree (or terminal
+	// session) process pid belongs to; ok is false for a process outside every pane
+	// or where that cannot be told.
+	PaneOfProcess(pid int) (name string, ok bool)
 	// Link, Unlink, Hold and Release act on panes named or numbered. Link refuses a
 	// pane that runs a shell unless shell.
 	Link(a, b string, shell bool) error

@@ -24,6 +24,7 @@ type fakeCore struct {
 	refuse     map[string]error
 	opts       []hub.SendOptions
 	reminds    chan fakeRemind
+	inside     map[int]string // process id → the pane it runs in
 }
 
 type fakeRemind struct {
@@ -97,6 +98,23 @@ func (f *fakeCore) PaneOf(proof string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+func (f *fakeCore) PaneOfProcess(pid int) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	name, ok := f.inside[pid]
+	return name, ok
+}
+
+// runIn says process pid runs in pane.
+func (f *fakeCore) runIn(pid int, pane string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.inside == nil {
+		f.inside = map[int]string{}
+	}
+	f.inside[pid] = pane
 }
 
 func (f *fakeCore) Link(a, b string, shell bool) error {

@@ -23,17 +23,29 @@ const PersonName = "you"
 // reservedNames are the sender names no client may take.
 var reservedNames = []string{PersonName, "agentmux"}
 
-// proveProof binds cs to the pane whose proof is proof; an error when none has it.
+// proveProof binds cs to the pane whose proof is proof; an error when none has it. The
+// kernel's word about the client's process backs it up where it can be had: a process
+// inside one pane showing another pane's proof (read from that pane's processes,
+// say) is refused, and one inside a pane showing none is not the person.
 func (s *state) proveProof(cs *connState, proof string) error {
-	if proof == "" {
+	if s.cfg.Core == nil {
+		if proof != "" {
+			return errNoCore
+		}
 		return nil
 	}
-	if s.cfg.Core == nil {
-		return errNoCore
+	if cs.c.pid > 0 {
+		cs.inside, _ = s.cfg.Core.PaneOfProcess(cs.c.pid)
+	}
+	if proof == "" {
+		return nil
 	}
 	name, ok := s.cfg.Core.PaneOf(proof)
 	if !ok {
 		return errors.New("x_proof: no live pane of this session has that proof")
+	}
+	if cs.inside != "" && cs.inside != name {
+		return fmt.Errorf("x_proof: the proof of pane %s shown from a process of pane %s", name, cs.inside)
 	}
 	cs.pane = name
 	return nil
@@ -60,7 +72,7 @@ func isControl(r rune) bool {
 
 // sender is who a SEND on cs is from: a member is itself; a connection that proved a
 // pane is the pane (or a name it picks); any other control connection is the person
-// (or a name it picks).
+// (or a name it picks), unless its process runs in a pane: then only a name it picks.
 func (s *state) sender(cs *connState, claimed string) (string, error) {
 	if cs.member != nil {
 		return cs.member.name, nil
@@ -68,6 +80,8 @@ func (s *state) sender(cs *connState, claimed string) (string, error) {
 	switch {
 	case cs.pane != "" && (claimed == "" || strings.EqualFold(claimed, cs.pane)):
 		return cs.pane, nil
+	case cs.pane == "" && cs.inside != "" && (claimed == "" || claimed == PersonName):
+		return "", fmt.Errorf("sent from a process of pane %s without its proof ($AGENTMUX_PROOF): neither the pane nor the person", cs.inside)
 	case cs.pane == "" && (claimed == "" || claimed == PersonName):
 		return PersonName, nil
 	}

@@ -6,6 +6,8 @@ package hub_test
 // control characters.
 
 import (
+	"os"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,4 +107,32 @@ func TestLinkCarriesTheShellConsent(t *testing.T) {
 	_, err = ctl.Request(proto.TypeLink, proto.Target{A: "sh", B: "alice", Shell: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"link sh alice", "link sh alice shell"}, core.Actions())
+}
+
+// The kernel's word about the client's process backs the proof up: a process of pane
+// alice that dropped its proof is not the person, and cannot show bob's proof either
+// (read from bob's processes, say).
+func TestProcessInsideAPaneIsNotThePerson(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peer credentials are read on Linux only")
+	}
+	core := newFakeCore("alice", "bob")
+	core.runIn(os.Getpid(), "alice") // this test's connections come from pane alice
+	e := start(t, core, "", nil)
+	ctl := e.control()
+	for _, from := range []string{"", "you"} {
+		_, err := ctl.SendMeta(from, "bob", "as the person", nil)
+		var ce *client.Error
+		require.ErrorAs(t, err, &ce, "from %q", from)
+		assert.Contains(t, ce.Message, "pane alice without its proof")
+	}
+	_, err := client.DialPane(e.path, proofOf("bob"))
+	require.Error(t, err, "bob's proof from alice's process")
+
+	_, err = ctl.SendMeta("ci", "bob", "a client's name", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "ci", sent(t, core).from)
+	_, err = e.paneControl("alice").SendMeta("", "bob", "alice's own", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "alice", sent(t, core).from)
 }

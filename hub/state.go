@@ -65,6 +65,7 @@ type connState struct {
 	control bool
 	member  *member
 	pane    string // the pane whose proof the HELLO showed ("" none): it speaks for it
+	inside  string // the pane the client process runs in, by its process ("" none or unknown)
 	events  bool   // X_EVENTS subscriber
 	closing bool   // out is closed: nothing more is sent
 }
