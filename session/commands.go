@@ -146,9 +146,9 @@ func (s *Session) link(a, b int, shell bool) error {
 			return fmt.Errorf("link with %d: %w", b, ErrNoPane)
 		case a == b:
 			return ErrSelf
-		case !shell && IsShell(pa.program()):
+		case !shell && IsShell(pa.argv):
 			return fmt.Errorf("link %d %s (%s): %w", a, pa.name, pa.program(), ErrShell)
-		case !shell && IsShell(pb.program()):
+		case !shell && IsShell(pb.argv):
 			return fmt.Errorf("link with %d %s (%s): %w", b, pb.name, pb.program(), ErrShell)
 		}
 		s.act(s.rl.Handle(relay.Link{Pane: a, With: b}, s.clock.Now()))

@@ -79,11 +79,36 @@ var shells = map[string]bool{
 	"rc": true, "es": true, "oil": true, "osh": true, "ysh": true, "murex": true, "cmd": true, "cmd.exe": true,
 }
 
-// IsShell reports whether program (a path or a base name) is a shell, by its base name
-// ("-bash", a login shell's name, counts; so does "bash.exe").
-func IsShell(program string) bool {
-	b := strings.TrimPrefix(filepath.Base(program), "-")
-	return shells[b] || shells[strings.TrimSuffix(b, ".exe")]
+// optionWithValue are the shells' options whose value is the next argument.
+var optionWithValue = map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "--rcfile": true, "--init-file": true}
+
+// IsShell reports whether argv runs an interactive shell: a shell by its program's base
+// name ("-bash", a login shell's name, and "bash.exe" count) reading its commands from
+// the terminal, that is with options only (`bash`, `zsh -l`), or -i or -s. A shell
+// given a script or -c runs that program instead (a chat loop written in bash): what
+// is typed goes to the program.
+func IsShell(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	b := strings.TrimPrefix(filepath.Base(argv[0]), "-")
+	if !shells[b] && !shells[strings.TrimSuffix(b, ".exe")] {
+		return false
+	}
+	args := argv[1:]
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case optionWithValue[a]:
+			i++ // its value is no script
+		case a == "-i" || a == "-s" || a == "--interactive":
+			return true
+		case a == "--":
+			return false // a script follows
+		case a == "-c" || a == "-Command" || a == "-File" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+			return false
+		}
+	}
+	return true
 }
 
 // agentIDs returns the live panes whose program is no shell, the ones linking every
@@ -92,7 +117,7 @@ func (s *Session) agentIDs() (ids, shells []int) {
 	for _, p := range s.panes {
 		switch {
 		case p.exited:
-		case IsShell(p.program()):
+		case IsShell(p.argv):
 			shells = append(shells, p.id)
 		default:
 			ids = append(ids, p.id)

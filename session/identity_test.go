@@ -48,10 +48,13 @@ func TestLinkRefusesAShell(t *testing.T) {
 }
 
 func TestIsShell(t *testing.T) {
-	for _, p := range []string{"sh", "/bin/bash", "-zsh", "fish", "nu", "dash", "ksh", "tcsh", "csh", "pwsh", "/usr/local/bin/pwsh.exe"} {
-		assert.True(t, IsShell(p), p)
+	for _, argv := range []string{"sh", "/bin/bash", "-zsh", "fish", "nu", "dash", "ksh", "tcsh", "csh", "pwsh",
+		"/usr/local/bin/pwsh.exe", "bash -l", "zsh --login", "bash --norc -i", "bash -i script.sh", "sh -s", "bash +o history"} {
+		assert.True(t, IsShell(strings.Fields(argv)), argv)
 	}
-	for _, p := range []string{"claude", "codex", "gemini", "/usr/bin/python3", "bashful", ""} {
-		assert.False(t, IsShell(p), p)
+	// Programs, and shells running a program (a script, -c) rather than reading commands.
+	for _, argv := range []string{"claude", "codex", "gemini", "/usr/bin/python3", "bashful", "",
+		"bash bot.sh a", "sh -c exec-cat", "bash -- script", "zsh -l chat.zsh"} {
+		assert.False(t, IsShell(strings.Fields(argv)), argv)
 	}
 }

@@ -22,7 +22,7 @@ func (m *model) linkWith(n int) tea.Cmd {
 		// Only the person, asked by name, links one.
 		focus := m.focus
 		shell := focus
-		if v := m.views[n]; v != nil && session.IsShell(v.member.Program) {
+		if v := m.views[n]; v != nil && session.IsShell(v.member.Argv) {
 			shell = n
 		}
 		name := ""
@@ -63,7 +63,7 @@ func (m *model) linkAll() tea.Cmd {
 func (m *model) shellPanes() string {
 	var out []string
 	for _, id := range m.order {
-		if v := m.views[id]; v != nil && !v.exited() && session.IsShell(v.member.Program) {
+		if v := m.views[id]; v != nil && !v.exited() && session.IsShell(v.member.Argv) {
 			out = append(out, fmt.Sprintf("%d %s", id, v.member.Name))
 		}
 	}
