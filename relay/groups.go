@@ -48,8 +48,17 @@ func (r *Relay) link(a, b int, now time.Time) {
 	if pa == nil || pb == nil || a == b || (pa.group != nil && pa.group == pb.group) {
 		return
 	}
-	if pa.group != nil {
+	// A pane is in one group at a time: linking it moves it, and the notice says what
+	// it left, so a group never ends without a word on the status line.
+	moved := ""
+	if old := pa.group; old != nil {
+		label := old.label()
 		r.leave(pa, now, "target moved to another group")
+		if len(old.members) < 2 {
+			moved = fmt.Sprintf("; pane %d left %s, which ended", a, label)
+		} else {
+			moved = fmt.Sprintf("; pane %d left %s, now %s", a, label, old.label())
+		}
 	}
 	r.renewDirect(a)
 	r.renewDirect(b)
@@ -59,7 +68,7 @@ func (r *Relay) link(a, b int, now time.Time) {
 		r.join(g, pb)
 	}
 	r.join(g, pa)
-	r.notice(now, a, "linked %s (%d/%d turns)", g.label(), g.used, g.budget)
+	r.notice(now, a, "linked %s (%d/%d turns)%s", g.label(), g.used, g.budget, moved)
 }
 
 // linkAll puts the listed live panes into one new group; the notice names the panes
