@@ -44,3 +44,11 @@ func TestPaneOfProcessFindsDescendants(t *testing.T) {
 	_, _, ok = s.PaneOfProcess(1)
 	assert.False(t, ok, "init is in no pane")
 }
+
+// BenchmarkLineage is the /proc walk the hub pays once per connection.
+func BenchmarkLineage(b *testing.B) {
+	pid := os.Getpid()
+	for b.Loop() {
+		lineage(pid)
+	}
+}
