@@ -47,7 +47,7 @@ func (e sockEnv) environ() []string {
 		"XDG_STATE_HOME="+filepath.Join(e.home, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(e.home, "config"),
 		"XDG_RUNTIME_DIR="+e.runtime,
-		"AGENTMUX_SESSION=", "AGENTMUX_SOCKET=", "AGENTMUX_NAME=",
+		"AGENTMUX_SESSION=", "AGENTMUX_SOCKET=", "AGENTMUX_NAME=", "AGENTMUX_PROOF=",
 	)
 }
 

@@ -65,7 +65,10 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			err = errNoCore
 			break
 		}
-		err = core.Hook(p.Pane, p.Event, p.CLI, p.Text)
+		var pane string
+		if pane, err = s.hookPane(cs, p.Pane); err == nil {
+			err = core.Hook(pane, p.Event, p.CLI, p.Text)
+		}
 	default: // link, unlink, hold, release
 		var p proto.Target
 		if p, err = proto.DecodePayload[proto.Target](e); err != nil {
@@ -82,7 +85,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 				s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
 				return
 			}
-			err = core.Link(p.A, p.B)
+			err = core.Link(p.A, p.B, p.Shell)
 		case proto.TypeUnlink:
 			err = core.Unlink(p.A)
 		case proto.TypeHold:

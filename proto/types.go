@@ -79,6 +79,9 @@ type Hello struct {
 	WorkingDirectory string        `json:"workingDirectory,omitempty"`
 	Session          *HelloSession `json:"session,omitempty"`
 	Role             string        `json:"x_role,omitempty"`
+	// Proof is a pane's secret (its $AGENTMUX_PROOF, extension): the connection then
+	// speaks for that pane (its X_HOOK, its SENDs). A proof no live pane has is refused.
+	Proof string `json:"x_proof,omitempty"`
 }
 
 // Validate requires an agent name (any name for control clients).

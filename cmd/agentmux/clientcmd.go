@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
@@ -27,7 +28,8 @@ const clientUsage = `session commands (each talks to a running agentmux over its
       [--important | --urgent] [--timeout D] [--notify-on-delivery] [--notify-after D]
   agentmux remind D MESSAGE [--to TARGET]     (or wake) "[agentmux] reminder: MESSAGE" into this
                                               pane ($AGENTMUX_NAME) or TARGET after D
-  agentmux link A B | unlink A | hold A | release A
+  agentmux link A B [--shell] | unlink A | hold A | release A
+                                              (a pane running a shell needs --shell)
   agentmux capture TARGET [--lines N] [--escapes]
   agentmux history [--member X] [--since D] [--limit N]
   agentmux read ID
@@ -45,7 +47,7 @@ var clientCommands = map[string]bool{
 // clientArgs is a session command's parsed flags and operands.
 type clientArgs struct {
 	session, from, member, to string
-	json, escapes             bool
+	json, escapes, shell      bool
 	lines, limit              int
 	since                     time.Duration
 	operands                  []string
@@ -56,7 +58,7 @@ type clientArgs struct {
 }
 
 // switches are the flags that take no value.
-var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true}
+var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true}
 
 // parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
 // an operand: stdin).
@@ -70,6 +72,8 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 		}
 	case "remind", "wake":
 		allowed["to"] = true
+	case "link":
+		allowed["shell"] = true
 	case "capture":
 		allowed["lines"], allowed["escapes"] = true, true
 	case "history":
@@ -98,6 +102,8 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 				a.json = true
 			case "escapes":
 				a.escapes = true
+			case "shell":
+				a.shell = true
 			case "notify-on-delivery":
 				a.notifyOnDelivery = true
 			case "important", "urgent":
@@ -175,6 +181,11 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	var after time.Duration
 	switch cmd {
 	case "send":
+		if a.from != "" {
+			if err := fromName(a.from); err != nil {
+				return 2, usagef("agentmux send: --from %s: %v", strconv.Quote(a.from), err)
+			}
+		}
 		if body, err = messageText(a.operands[1:], stdin); err != nil {
 			return 2, err
 		}
@@ -204,7 +215,9 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	if err != nil {
 		return 1, err
 	}
-	c, err := client.DialControl(path)
+	// Inside a pane, the pane's proof says the command comes from it; elsewhere it is
+	// the person's.
+	c, err := client.DialHere(path)
 	if err != nil {
 		return 1, err
 	}
@@ -313,14 +326,29 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 	return tw.Flush()
 }
 
+// fromName reports why name cannot be send's --from: the session refuses a pane's or
+// a member's name, and these it can tell at once. The sender is the pane the command
+// runs in (its $AGENTMUX_PROOF), else the person, "you": neither is taken by a name.
+func fromName(name string) error {
+	if i := strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }); i >= 0 {
+		return errors.New("a name holds no control characters or line breaks")
+	}
+	if _, err := strconv.Atoi(name); err == nil {
+		return errors.New("a number names a pane, not a sender")
+	}
+	if strings.EqualFold(name, hub.PersonName) || strings.EqualFold(name, "agentmux") {
+		return errors.New("reserved: a send without --from is the person's (you), or the pane's it runs in")
+	}
+	if strings.ContainsAny(name, " :@/") || len(name) > 64 {
+		return errors.New("a name has at most 64 bytes and no space, ':', '@' or '/'")
+	}
+	return nil
+}
+
+// send sends body from the pane the command runs in (proved by its $AGENTMUX_PROOF),
+// else from the person, or from --from NAME.
 func send(c *client.Conn, a clientArgs, body string, w io.Writer) error {
 	from := a.from
-	if from == "" {
-		from = os.Getenv("AGENTMUX_NAME")
-	}
-	if from == "" {
-		from = "you"
-	}
 	var meta *proto.SendMeta
 	if a.mode != "" || a.timeout > 0 || a.notifyOnDelivery || a.notifyAfter > 0 {
 		meta = &proto.SendMeta{
@@ -342,7 +370,7 @@ func send(c *client.Conn, a clientArgs, body string, w io.Writer) error {
 // remind sends a reminder to a.to (a pane; by default the one it runs in), stored with
 // its delay: a session started again on the same store still types it when due.
 func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io.Writer) error {
-	id, err := c.SendMeta(a.to, a.to, body, &proto.SendMeta{XRemindMs: max(after.Milliseconds(), 1)})
+	id, err := c.SendMeta("", a.to, body, &proto.SendMeta{XRemindMs: max(after.Milliseconds(), 1)})
 	if err != nil {
 		return fmt.Errorf("remind %s: %w", a.to, err)
 	}
@@ -357,9 +385,12 @@ func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 	typ := map[string]string{"link": proto.TypeLink, "unlink": proto.TypeUnlink, "hold": proto.TypeHold, "release": proto.TypeRelease}[cmd]
 	t := proto.Target{A: a.operands[0]}
 	if cmd == "link" {
-		t.B = a.operands[1]
+		t.B, t.Shell = a.operands[1], a.shell
 	}
 	if _, err := c.Request(typ, t); err != nil {
+		if cmd == "link" && strings.Contains(err.Error(), "runs a shell") {
+			return fmt.Errorf("link: %w (agentmux link --shell A B links it anyway)", err)
+		}
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	if a.json {
