@@ -33,6 +33,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var screen string
 		if screen, err = core.Capture(p.Target, p.Lines, p.SGR); err == nil {
+			screen = fitScreen(screen, s.budget(e.ID))
 			res.Screen = &screen
 		}
 	case proto.TypeHistory:
@@ -42,11 +43,8 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			return
 		}
 		var ms []store.Message
-		ms, err = s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: p.Member, SinceMs: p.SinceMs, Limit: p.Limit})
-		res.Messages = make([]proto.Message, len(ms))
-		for i, m := range ms {
-			res.Messages[i] = wireMessage(m)
-		}
+		ms, err = s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: p.Member, SinceMs: p.SinceMs, Before: p.Before, Limit: p.Limit})
+		res.Messages, res.Next = s.historyPage(e.ID, ms)
 	case proto.TypeRead:
 		var p proto.Read
 		if p, err = proto.DecodePayload[proto.Read](e); err != nil {
@@ -55,11 +53,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var ms []store.Message
 		if ms, err = s.cfg.Store.Get(p.ID); err == nil {
-			res.Messages = make([]proto.Message, len(ms))
-			for i, m := range ms {
-				res.Messages[i] = wireMessage(m)
-			}
-			res.Message = &res.Messages[0]
+			res.Message, res.Messages, res.NextOffset, err = s.readPage(e.ID, ms, p.Offset)
 		}
 	case proto.TypeHook:
 		var p proto.Hook

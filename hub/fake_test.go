@@ -3,6 +3,7 @@ package hub_test
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -94,6 +95,13 @@ func (f *fakeCore) Release(a string) error { return f.act("release " + a) }
 
 func (f *fakeCore) Capture(pane string, lines int, sgr bool) (string, error) {
 	for _, p := range f.Members() {
+		if p.Name == pane && lines >= 10000 { // a long history in colour: more than a frame
+			var b strings.Builder
+			for i := range lines {
+				fmt.Fprintf(&b, "\x1b[38;5;%dmline %d of %s <history>\x1b[0m\n", i%256, i, pane)
+			}
+			return b.String(), nil
+		}
 		if p.Name == pane {
 			return fmt.Sprintf("screen of %s lines=%d sgr=%v", pane, lines, sgr), nil
 		}

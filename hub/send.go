@@ -139,6 +139,10 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 			return
 		}
 	}
+	if err := s.fitsDeliver(e, from, p, ts); err != nil {
+		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
+		return
+	}
 	var meta string
 	if e.PayloadMeta != nil {
 		b, _ := json.Marshal(e.PayloadMeta)

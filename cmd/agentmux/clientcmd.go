@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -177,6 +178,11 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		if body, err = messageText(a.operands[1:], stdin); err != nil {
 			return 2, err
 		}
+		if a.from != "" {
+			if err := proto.CheckVisible(a.from); err != nil {
+				return 2, usagef("agentmux send: --from: %v", err)
+			}
+		}
 	case "remind", "wake":
 		if after, err = time.ParseDuration(a.operands[0]); err != nil || after < 0 {
 			return 2, usagef("agentmux %s: %q: not a duration (e.g. 10m, 90s)", cmd, a.operands[0])
@@ -247,10 +253,16 @@ func messageText(words []string, stdin io.Reader) (string, error) {
 	return text, nil
 }
 
+// printJSON writes v as one line of JSON, with what a terminal would obey escaped.
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(safeJSON(b.Bytes()))
+	return err
 }
 
 func sessions(a clientArgs, w io.Writer) error {
@@ -269,7 +281,7 @@ func sessions(a clientArgs, w io.Writer) error {
 		return printJSON(w, ss)
 	}
 	for _, s := range ss {
-		fmt.Fprintf(w, "%s\t%s\n", s.Name, s.Socket)
+		fmt.Fprintf(w, "%s\t%s\n", line(s.Name), line(s.Socket))
 	}
 	return nil
 }
@@ -296,7 +308,7 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		if group == "" {
 			group = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", num, m.Name, m.Program, m.State, group, m.Waiting)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", num, line(m.Name), line(m.Program), line(m.State), line(group), m.Waiting)
 	}
 	return tw.Flush()
 }
@@ -323,7 +335,7 @@ func send(c *client.Conn, a clientArgs, body string, w io.Writer) error {
 	if a.json {
 		return printJSON(w, map[string]string{"id": id, "status": "queued"})
 	}
-	_, err = fmt.Fprintf(w, "%s queued\n", id)
+	_, err = fmt.Fprintf(w, "%s queued\n", line(id))
 	return err
 }
 
@@ -337,7 +349,7 @@ func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io
 	if a.json {
 		return printJSON(w, map[string]string{"id": id, "status": "scheduled", "due": time.Now().Add(after).UTC().Format(time.RFC3339)})
 	}
-	_, err = fmt.Fprintf(w, "%s scheduled for %s\n", id, time.Now().Add(after).Format("15:04:05"))
+	_, err = fmt.Fprintf(w, "%s scheduled for %s\n", line(id), time.Now().Add(after).Format("15:04:05"))
 	return err
 }
 
@@ -368,6 +380,9 @@ func capture(c *client.Conn, a clientArgs, w io.Writer) error {
 	if a.json {
 		return printJSON(w, map[string]string{"screen": screen})
 	}
+	if !a.escapes {
+		screen = visible(screen, true) // what a pane's cells hold may still be a C1 control
+	}
 	if screen != "" && !strings.HasSuffix(screen, "\n") {
 		screen += "\n"
 	}
@@ -392,48 +407,112 @@ func phase(m proto.Message) string {
 	return "queued"
 }
 
+// historyPages asks for the newest limit messages (0: the server's default, 100), page
+// by page: each answer fits a frame, and says where the older ones go on.
+func historyPages(c *client.Conn, q proto.History) ([]proto.Message, error) {
+	want := q.Limit
+	if want <= 0 {
+		want = 100
+	}
+	var got []proto.Message
+	for {
+		q.Limit = want - len(got)
+		res, err := c.Request(proto.TypeHistory, q)
+		if err != nil {
+			return nil, err
+		}
+		got = append(res.Messages, got...)
+		if res.Next == 0 || len(got) >= want || len(res.Messages) == 0 {
+			return got, nil
+		}
+		q.Before = res.Next
+	}
+}
+
 func history(c *client.Conn, a clientArgs, w io.Writer) error {
 	q := proto.History{Member: a.member, Limit: a.limit}
 	if a.since > 0 {
 		q.SinceMs = time.Now().Add(-a.since).UnixMilli()
 	}
-	res, err := c.Request(proto.TypeHistory, q)
+	ms, err := historyPages(c, q)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
 	if a.json {
-		if res.Messages == nil {
-			res.Messages = []proto.Message{}
+		if ms == nil {
+			ms = []proto.Message{}
 		}
-		return printJSON(w, res.Messages)
+		return printJSON(w, ms)
 	}
-	for _, m := range res.Messages {
-		line, _, cut := strings.Cut(m.Body, "\n")
-		if r := []rune(line); len(r) > 60 {
-			line, cut = string(r[:60]), true
+	for _, m := range ms {
+		first, _, cut := strings.Cut(m.Body, "\n")
+		if r := []rune(first); len(r) > 60 {
+			first, cut = string(r[:60]), true
 		}
-		if cut {
-			line += "…"
+		first = line(first)
+		if cut || m.Cut {
+			first += "…"
 		}
-		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format("2006-01-02 15:04:05"), m.ID, m.From, m.To, phase(m), line)
+		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format("2006-01-02 15:04:05"), line(m.ID), line(m.From), line(m.To), phase(m), first)
 	}
 	return nil
 }
 
+// read prints message ID: its header, then its body as the parts arrive (a body larger
+// than a frame comes in several answers).
 func read(c *client.Conn, a clientArgs, w io.Writer) error {
-	res, err := c.Request(proto.TypeRead, proto.Read{ID: a.operands[0]})
+	id := a.operands[0]
+	res, err := c.Request(proto.TypeRead, proto.Read{ID: id})
 	if err != nil {
-		return fmt.Errorf("read %s: %w", a.operands[0], err)
+		return fmt.Errorf("read %s: %w", id, err)
+	}
+	if res.Message == nil || len(res.Messages) == 0 {
+		return fmt.Errorf("read %s: the session answered no message", id)
+	}
+	m := *res.Message
+	next := func(res *proto.Result) (*proto.Result, error) {
+		r, err := c.Request(proto.TypeRead, proto.Read{ID: id, Offset: res.NextOffset})
+		if err == nil && r.Message == nil {
+			err = errors.New("the session answered no message")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s from byte %d: %w", id, res.NextOffset, err)
+		}
+		return r, nil
 	}
 	if a.json {
-		return printJSON(w, res.Messages)
+		var body strings.Builder
+		body.WriteString(m.Body)
+		for r := res; r.NextOffset > 0; {
+			if r, err = next(r); err != nil {
+				return err
+			}
+			body.WriteString(r.Message.Body)
+		}
+		rows := res.Messages
+		for i := range rows {
+			if rows[i].Cut {
+				rows[i].Body, rows[i].Data, rows[i].Cut, rows[i].BodyBytes = body.String(), m.Data, false, 0
+			}
+		}
+		return printJSON(w, rows)
 	}
-	m := res.Message
-	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", m.ID, m.From, m.Kind, time.UnixMilli(m.Queued).Format(time.RFC3339))
+	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", line(m.ID), line(m.From), line(m.Kind), time.UnixMilli(m.Queued).Format(time.RFC3339))
 	for _, r := range res.Messages {
-		fmt.Fprintf(w, "to:     %s (%s)\n", r.To, phase(r))
+		fmt.Fprintf(w, "to:     %s (%s)\n", line(r.To), phase(r))
 	}
-	_, err = fmt.Fprintf(w, "\n%s\n", m.Body)
+	if _, err := fmt.Fprintf(w, "\n%s", visible(m.Body, true)); err != nil {
+		return err
+	}
+	for r := res; r.NextOffset > 0; {
+		if r, err = next(r); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, visible(r.Message.Body, true)); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "\n")
 	return err
 }
 
@@ -461,7 +540,7 @@ func events(ctx context.Context, c *client.Conn, w io.Writer) error {
 		}
 		switch e.Type {
 		case proto.TypeEvent:
-			if _, err := w.Write(append(e.Payload, '\n')); err != nil {
+			if _, err := w.Write(append(safeJSON(e.Payload), '\n')); err != nil {
 				return err
 			}
 		case proto.TypeBye:

@@ -188,14 +188,16 @@ func runHook(args []string, stdin io.Reader, stderr io.Writer) int {
 
 // sendHook sends X_HOOK and waits for its answer.
 func sendHook(ctx context.Context, sock string, h proto.Hook) error {
-	c, err := client.DialControl(sock)
+	dl, ok := ctx.Deadline()
+	if !ok {
+		dl = time.Now().Add(hookTimeout)
+	}
+	c, err := client.DialTimeout(sock, proto.Hello{Agent: "agentmux", Role: proto.RoleControl}, time.Until(dl))
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		c.SetDeadline(dl)
-	}
+	c.SetDeadline(dl)
 	_, err = c.Request(proto.TypeHook, h)
 	return err
 }
