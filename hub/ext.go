@@ -131,7 +131,8 @@ func (s *state) list() []proto.Member {
 	return out
 }
 
-func wireMessage(m store.Message) proto.Message {
+// WireMessage is a stored message as the wire carries it (X_HISTORY, X_READ).
+func WireMessage(m store.Message) proto.Message {
 	w := proto.Message{
 		ID: m.ID, Session: m.Session, From: m.From, To: m.To, Topic: m.Topic, Kind: m.Kind, Body: m.Body, Seq: m.Seq,
 		Queued: m.Queued, Typed: m.Typed, Submitted: m.Submitted, Confirmed: m.Confirmed, Failed: m.Failed, Dropped: m.Dropped,

@@ -1,6 +1,6 @@
 package hub_test
 
-// Delivery options on the wire (issue 11): payload_meta's mode, ttl_ms, notices and a
+// Delivery options on the wire: payload_meta's mode, ttl_ms, notices and a
 // reminder's delay reach the core as SendOptions / Remind, counted from when the
 // message was queued (so after a restart too), and the core's mail about a message is
 // an event naming it (the member sender gets the notice through its sink).

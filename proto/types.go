@@ -139,7 +139,7 @@ type SendMeta struct {
 	Importance  int    `json:"importance,omitempty"`
 	ReplyTo     string `json:"replyTo,omitempty"`
 	// Mode is how a message to a pane goes: "sequential" (or absent), "important" or
-	// "urgent" (issue 11's modes; docs/protocol.md).
+	// "urgent" (the delivery modes; docs/protocol.md).
 	Mode string `json:"mode,omitempty"`
 	// XNotifyOnDelivery asks for a notice (a DELIVER of kind state to a member sender)
 	// when a pane got the message; XNotifyAfterMs for a reminder that long after.

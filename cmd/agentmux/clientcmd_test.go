@@ -25,6 +25,13 @@ import (
 // startSession serves a hub named name in the runtime dir; it returns the dir.
 func startSession(t *testing.T, name string) string {
 	t.Helper()
+	dir, _ := startSessionHub(t, name)
+	return dir
+}
+
+// startSessionHub is startSession that also returns the hub, to stop it early.
+func startSessionHub(t *testing.T, name string) (string, *hub.Hub) {
+	t.Helper()
 	dir, err := hub.RuntimeDir()
 	require.NoError(t, err)
 	got, l, err := hub.Claim(dir, name)
@@ -34,7 +41,7 @@ func startSession(t *testing.T, name string) string {
 	h, err := hub.Start(hub.Config{Session: got, Store: st}, l)
 	require.NoError(t, err)
 	t.Cleanup(func() { h.Close(); st.Close() })
-	return dir
+	return dir, h
 }
 
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, error) {
