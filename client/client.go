@@ -155,10 +155,37 @@ func handshakeErr(path string, d time.Duration, err error) error {
 	return fmt.Errorf("connect %s: %w", path, err)
 }
 
-// DialControl dials as a control client (the agentmux commands).
+// DialControl dials as a control client (the agentmux commands) that speaks for no
+// pane: the person.
 func DialControl(path string) (*Conn, error) {
 	return Dial(path, proto.Hello{Agent: "agentmux", Role: proto.RoleControl})
 }
+
+// DialPane dials as a control client that speaks for the pane whose proof (its
+// $AGENTMUX_PROOF) is proof; "" is DialControl. A proof no live pane has is refused.
+func DialPane(path, proof string) (*Conn, error) {
+	return Dial(path, proto.Hello{Agent: "agentmux", Role: proto.RoleControl, Proof: proof})
+}
+
+// DialHere dials path as the pane this process runs in when path is the socket of
+// its own session ($AGENTMUX_SOCKET) and it has the pane's proof ($AGENTMUX_PROOF);
+// otherwise as DialControl. The proof is never sent to another session's socket.
+func DialHere(path string) (*Conn, error) {
+	return DialPane(path, HereProof(path))
+}
+
+// HereProof is the proof of the pane this process runs in, for path when path is its
+// own session's socket ($AGENTMUX_SOCKET); "" otherwise, so the proof never reaches
+// another session.
+func HereProof(path string) string {
+	if own := os.Getenv("AGENTMUX_SOCKET"); own == "" || own != path {
+		return ""
+	}
+	return os.Getenv(ProofEnv)
+}
+
+// ProofEnv names the variable that holds a pane's proof in its processes.
+const ProofEnv = "AGENTMUX_PROOF"
 
 // Close says BYE and closes.
 func (c *Conn) Close() error {

@@ -65,7 +65,10 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			err = errNoCore
 			break
 		}
-		err = core.Hook(p.Pane, p.Event, p.CLI, p.Text)
+		var pane string
+		if pane, err = s.hookPane(cs, p.Pane); err == nil {
+			err = core.Hook(pane, p.Event, p.CLI, p.Text)
+		}
 	default: // link, unlink, hold, release
 		var p proto.Target
 		if p, err = proto.DecodePayload[proto.Target](e); err != nil {
@@ -82,7 +85,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 				s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
 				return
 			}
-			err = core.Link(p.A, p.B)
+			err = core.Link(p.A, p.B, p.Shell)
 		case proto.TypeUnlink:
 			err = core.Unlink(p.A)
 		case proto.TypeHold:
@@ -128,7 +131,8 @@ func (s *state) list() []proto.Member {
 	return out
 }
 
-func wireMessage(m store.Message) proto.Message {
+// WireMessage is a stored message as the wire carries it (X_HISTORY, X_READ).
+func WireMessage(m store.Message) proto.Message {
 	w := proto.Message{
 		ID: m.ID, Session: m.Session, From: m.From, To: m.To, Topic: m.Topic, Kind: m.Kind, Body: m.Body, Seq: m.Seq,
 		Queued: m.Queued, Typed: m.Typed, Submitted: m.Submitted, Confirmed: m.Confirmed, Failed: m.Failed, Dropped: m.Dropped,

@@ -78,13 +78,21 @@ func (s *state) hello(cs *connState, e *proto.Envelope) {
 // one: its resume token, or (RESUME) its session id. The client reconnecting may well
 // be faster than the hub noticing its old connection died.
 func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessionID string) *member {
+	if err := s.proveProof(cs, p.Proof); err != nil {
+		s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
+		return nil
+	}
 	if p.Role == proto.RoleControl {
 		cs.hello, cs.control = true, true
 		s.welcome(cs, s.cfg.Session+"/control-"+strconv.Itoa(cs.c.id), "", "")
 		return nil
 	}
 	name := p.Agent
-	if err := validName(name); err != nil {
+	err := validName(name)
+	if err == nil {
+		err = reservedName(name)
+	}
+	if err != nil {
 		s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
 		return nil
 	}

@@ -74,7 +74,7 @@ func (s *state) historyPage(id string, ms []store.Message) ([]proto.Message, int
 	out := make([]proto.Message, 0, len(ms))
 	used, first := 0, len(ms)
 	for i := len(ms) - 1; i >= 0; i-- {
-		w := wireMessage(ms[i])
+		w := WireMessage(ms[i])
 		size := jsonSize(w) + 1 // and a comma
 		if used+size > budget {
 			if len(out) > 0 {
@@ -115,7 +115,7 @@ func cutMessage(w proto.Message, room int) proto.Message {
 func (s *state) readPage(id string, ms []store.Message, offset int) (msg *proto.Message, rows []proto.Message, next int, err error) {
 	rows = make([]proto.Message, len(ms))
 	for i, m := range ms {
-		rows[i] = wireMessage(m)
+		rows[i] = WireMessage(m)
 	}
 	body := ms[0].Body
 	if offset < 0 || offset > len(body) {

@@ -63,8 +63,10 @@ type connState struct {
 	hello   bool
 	control bool
 	member  *member
-	events  bool // X_EVENTS subscriber
-	closing bool // out is closed: nothing more is sent
+	pane    string // the pane whose proof the HELLO showed ("" none): it speaks for it
+	inside  string // the pane the client process runs in, by its process ("" none or unknown)
+	events  bool   // X_EVENTS subscriber
+	closing bool   // out is closed: nothing more is sent
 }
 
 // member is a protocol client with a name. It outlives its connections: messages wait

@@ -74,6 +74,8 @@ type Member struct {
 type Target struct {
 	A string `json:"a"`
 	B string `json:"b,omitempty"`
+	// Shell (X_LINK) links a pane that runs a shell too: the person asked for it.
+	Shell bool `json:"x_shell,omitempty"`
 }
 
 // Validate requires a.

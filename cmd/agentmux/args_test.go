@@ -192,6 +192,11 @@ func TestRunFailsBeforeTheScreen(t *testing.T) {
 		{[]string{"sh", "no-such-program-agentmux-test --flag"}, 2, `"no-such-program-agentmux-test": program not found`},
 		{[]string{"my bot=no-such-program-agentmux-test"}, 2, "to name a pane write NAME=COMMAND; a name may hold only"},
 		{[]string{"sh"}, 2, "needs a terminal"}, // a bytes.Buffer is not a terminal
+		// "you" is the person and a number addresses a pane: neither names one.
+		{[]string{"you=sh", "sh"}, 2, "a pane cannot be named you"},
+		{[]string{"You=sh", "sh"}, 2, "a pane cannot be named You"},
+		{[]string{"sh", "3=sh"}, 2, "a pane cannot be named 3"},
+		{[]string{"agentmux=sh", "sh"}, 2, "a pane cannot be named agentmux"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

@@ -23,7 +23,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// Hooks (issue 11): for claude and codex agentmux adds per-session hook settings
+// Hooks: for claude and codex agentmux adds per-session hook settings
 // when it starts them, never editing the person's own config files:
 //
 //   - Claude Code: --settings FILE (a file agentmux owns) with a Stop hook and a
@@ -192,7 +192,9 @@ func sendHook(ctx context.Context, sock string, h proto.Hook) error {
 	if !ok {
 		dl = time.Now().Add(hookTimeout)
 	}
-	c, err := client.DialTimeout(sock, proto.Hello{Agent: "agentmux", Role: proto.RoleControl}, time.Until(dl))
+	// The pane's proof: only it may end the pane's turn.
+	hello := proto.Hello{Agent: "agentmux", Role: proto.RoleControl, Proof: client.HereProof(sock)}
+	c, err := client.DialTimeout(sock, hello, time.Until(dl))
 	if err != nil {
 		return err
 	}

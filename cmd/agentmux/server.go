@@ -181,6 +181,9 @@ func runServer(args []string) (int, error) {
 	o.cfg.Session = sock.Name
 	o.cfg.Logger = logger
 	logger.Info("server start", "version", o.cfg.Version, "session", sock.Name, "panes", len(o.cfg.Panes), "pid", os.Getpid())
+	d := o.cfg.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
+	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks)
 	if !o.noHooks {
 		hooks, err := newHookSetup(logger)
 		if err != nil {
