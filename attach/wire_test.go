@@ -46,3 +46,33 @@ func TestRequestValidate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecode: any body decodes to a frame or ErrBadFrame, never a panic; a resize is
+// never of size 0; input and output frames carry their bytes unchanged.
+func FuzzDecode(f *testing.F) {
+	for _, seed := range [][]byte{Input([]byte("ab")), Resize(80, 24), Detach(), End(ReasonEnded, "x"), {'r', 0}, {}} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fr, err := Decode(body)
+		if err != nil {
+			if !errors.Is(err, ErrBadFrame) {
+				t.Fatalf("Decode(%q): %v is not ErrBadFrame", body, err)
+			}
+			return
+		}
+		switch fr.Kind {
+		case KindResize:
+			if fr.Cols < 1 || fr.Rows < 1 {
+				t.Fatalf("Decode(%q): size %dx%d", body, fr.Cols, fr.Rows)
+			}
+			if got := Resize(fr.Cols, fr.Rows); string(got) != string(body) {
+				t.Fatalf("resize %q re-encodes as %q", body, got)
+			}
+		case KindInput, KindOutput:
+			if string(fr.Data) != string(body[1:]) {
+				t.Fatalf("Decode(%q): data %q", body, fr.Data)
+			}
+		}
+	})
+}
