@@ -7,6 +7,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -230,4 +231,22 @@ func TestLinkedPairRelaysWhileDetached(t *testing.T) {
 	if n := len(deliveryRows(scr)); n != 4 {
 		t.Errorf("the relay log shows %d deliveries, want 4:\n%s", n, scr.dump())
 	}
+}
+
+// TestAPaneCannotAttachOrEndItsSession runs agentmux attach and kill-session from a
+// pane's program, with the pane's variables removed (a prompt-injected agent would):
+// both are refused by the process's place, and the session goes on.
+func TestAPaneCannotAttachOrEndItsSession(t *testing.T) {
+	e := newAttachEnv(t)
+	script := fmt.Sprintf(`env -u AGENTMUX_PANE -u AGENTMUX_NAME -u AGENTMUX_PROOF %[1]s attach inj || echo ATTACH-REFUSED; `+
+		`env -u AGENTMUX_PANE -u AGENTMUX_NAME -u AGENTMUX_PROOF %[1]s kill-session inj || echo KILL-REFUSED; exec cat`, agentmuxBin)
+	s := e.start("--session", "inj", shArg("mallory", script), agent("a", "--style", "inline"))
+	s.waitText(waitLong, "ATTACH-REFUSED", "KILL-REFUSED")
+	scr := s.screen()
+	if !scr.has("a process of pane mallory cannot attach") { // the row wraps after it
+		t.Errorf("the refusal does not say why:\n%s", scr.dump())
+	}
+	s.send(prefix + "2")
+	s.send("still here\r")
+	s.waitScreen("a's answer", func(scr *screen) bool { return scr.paneHas(2, "a heard: still here") }, waitLong)
 }

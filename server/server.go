@@ -135,6 +135,15 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 		return
 	default:
 	}
+	if e.Type == attach.TypeAttach || e.Type == attach.TypeKill {
+		// A pane's program (maybe prompt-injected) must not type as the person or end
+		// the session: a process running in one of the panes is refused, by what the
+		// kernel says of the connecting process, not by anything it sends.
+		if _, name, ok := s.cfg.Session.PaneOfProcess(peerPID(nc)); ok {
+			refuse(nc, e, fmt.Sprintf("a process of pane %s cannot attach to or end its own session", name))
+			return
+		}
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
