@@ -240,15 +240,29 @@ func (m *model) closePane(id int) tea.Cmd {
 	if v == nil {
 		return nil
 	}
+	if err := m.s.Close(id); err != nil {
+		m.setStatus(err.Error())
+		return nil
+	}
+	m.dropView(id)
+	m.setStatus(fmt.Sprintf("closed pane %d %s", id, v.member.Name))
+	if len(m.order) == 0 {
+		return m.quit()
+	}
+	return nil
+}
+
+// dropView forgets pane id's view (it was closed, here or by another terminal attached
+// to the session), moves the focus on and re-lays out the rest.
+func (m *model) dropView(id int) {
+	if m.views[id] == nil {
+		return
+	}
 	next := 0
 	for i, p := range m.order {
 		if p == id && len(m.order) > 1 {
 			next = m.order[(i+1)%len(m.order)]
 		}
-	}
-	if err := m.s.Close(id); err != nil {
-		m.setStatus(err.Error())
-		return nil
 	}
 	delete(m.views, id)
 	m.order = slices.DeleteFunc(m.order, func(p int) bool { return p == id })
@@ -264,11 +278,6 @@ func (m *model) closePane(id int) tea.Cmd {
 		}
 	}
 	m.relayout()
-	m.setStatus(fmt.Sprintf("closed pane %d %s", id, v.member.Name))
-	if len(m.order) == 0 {
-		return m.quit()
-	}
-	return nil
 }
 
 // isEscape reports whether k is a plain Esc.

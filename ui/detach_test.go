@@ -8,6 +8,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentmux/agentmux/keys"
 )
@@ -77,5 +78,24 @@ func TestReadOnlyTerminalTypesNothing(t *testing.T) {
 	hs.send(inputMsg{Events: []keys.Event{testPrefix, runeKey('d')}})
 	if !hs.m.quitting || hs.m.ending != EndDetach {
 		t.Errorf("prefix d should detach a read-only terminal (ending %v)", hs.m.ending)
+	}
+}
+
+func TestAPaneClosedFromAnotherTerminalLeavesThisOne(t *testing.T) {
+	hs := newHarness(t, 100, 24, "a", "b")
+	other := newModel(hs.m.cfg, hs.s, modelOptions{width: 100, height: 24})
+	t.Cleanup(other.sub.Close)
+	hs.m.closePane(2)
+	hs.s.Sync()
+	for len(other.views) == 2 {
+		select {
+		case <-other.sub.Ready():
+			other.Update(sessionMsg{Events: other.sub.Next()})
+		case <-time.After(5 * time.Second):
+			t.Fatal("the other terminal never heard of the close")
+		}
+	}
+	if other.views[2] != nil || len(other.order) != 1 || other.focus != 1 {
+		t.Errorf("the other terminal keeps views %v, order %v, focus %d", other.views, other.order, other.focus)
 	}
 }

@@ -150,6 +150,10 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			if ev.Done && ev.Err != nil {
 				m.log.Warn("close pane", "pane", ev.Pane, "err", ev.Err)
 			}
+			if !ev.Done && m.views[ev.Pane] != nil { // another terminal closed it
+				m.dropView(ev.Pane)
+				m.setStatus(fmt.Sprintf("pane %d was closed from another terminal", ev.Pane))
+			}
 		case session.Alert:
 			m.handleAlert(ev)
 		case session.Clipboard:
