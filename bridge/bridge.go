@@ -62,7 +62,7 @@ func (c *Core) pane(ref string) (int, error) {
 // Send types text into pane to (the hub passes its name) from the member named from,
 // with the options o.
 func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
-	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter}
+	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter, BeforeType: o.BeforeType}
 	switch o.Mode {
 	case "", proto.ModeSequential:
 	case proto.ModeImportant:
@@ -78,6 +78,9 @@ func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
 	}
 	return c.refs.numbered(n, o.NotifyOnDelivery || o.NotifyAfter > 0), nil
 }
+
+// Warn says text on the person's status line (and to event subscribers, as a notice).
+func (c *Core) Warn(text string) { c.s.Warn(text) }
 
 // Remind types a reminder into pane to after the delay.
 func (c *Core) Remind(to, text string, after time.Duration) (string, error) {

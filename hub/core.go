@@ -45,11 +45,24 @@ type Core interface {
 // Timeout (0: the core's default) expires; NotifyOnDelivery and NotifyAfter ask for
 // notices to the sender, which the core emits as events of Kind "mail" (Member the
 // sender, Text the notice, ID the message's reference).
+//
+// BeforeType, when set, must be called by the core just before the message's text is
+// first written to the pane (from any goroutine, once): the hub records there, durably,
+// that its typing may have begun, so that after a crash it is typed again marked as a
+// possible repeat, never unmarked. Its error is the core's to report; the text is typed
+// anyway.
 type SendOptions struct {
 	Mode             string
 	Timeout          time.Duration
 	NotifyOnDelivery bool
 	NotifyAfter      time.Duration
+	BeforeType       func() error
+}
+
+// Warner is a Core that can tell the person of a fault (on their status line). The
+// hub warns through it when it cannot record a delivery's phases.
+type Warner interface {
+	Warn(text string)
 }
 
 // Events is a stream of core events in the eventbox style: Ready receives when events

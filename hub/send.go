@@ -242,10 +242,18 @@ func (s *state) commit() {
 // rest, with the options its payload_meta asks for; a refusal marks it failed. Times
 // count from when it was queued, so a message handed again after a restart keeps its
 // timeout and a reminder its due time; one whose timeout passed is dropped.
+//
+// Typing is written ahead: the core calls BeforeType just before the text reaches the
+// pane, and it records the phase typed at once, in the store, not in the loop's batch of
+// marks. A message handed again after a restart whose typing had begun (typed recorded,
+// submitted not) may have reached the pane's program: it starts with RepeatNote.
 func (s *state) toPane(msg store.Message) bool {
 	text := msg.Body
 	if r := []rune(text); len(r) > s.cfg.CutChars {
 		text = string(r[:s.cfg.CutChars]) + "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
+	}
+	if msg.Typed != 0 {
+		text = RepeatNote(msg.ID) + text
 	}
 	var meta proto.SendMeta
 	if msg.Meta != "" {
@@ -262,6 +270,7 @@ func (s *state) toPane(msg store.Message) bool {
 		o := SendOptions{
 			Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
 			NotifyAfter: time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
+			BeforeType:  s.typing(msg.ID, msg.To),
 		}
 		if meta.TTLMs > 0 {
 			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
@@ -281,6 +290,25 @@ func (s *state) toPane(msg store.Message) bool {
 		s.refs[ref] = deliveryKey{msg.ID, msg.To}
 	}
 	return true
+}
+
+// RepeatNote starts the text of a message typed into a pane again after a restart when
+// its typing had begun before it: the pane's program may have received it already, and
+// the note tells the reader so, with the message's id (`agentmux read ID`). A message
+// recorded as submitted is never typed again; one never typed is typed without it.
+func RepeatNote(id string) string {
+	return "[agentmux: possible repeat of " + id + ", typed before a restart] "
+}
+
+// typing returns the write-ahead of message id to pane to: the phase typed recorded in
+// the store at once. The core calls it from its own goroutine: it touches nothing of
+// the loop's (the store is safe for concurrent use).
+func (s *state) typing(id, to string) func() error {
+	st, now := s.cfg.Store, s.cfg.Now
+	return func() error {
+		_, err := st.Mark(id, to, store.Typed, now().UnixMilli())
+		return err
+	}
 }
 
 func peers(ts []target) string {
@@ -373,11 +401,13 @@ func (s *state) relayed(ev proto.Event) {
 	s.commit()
 }
 
-// resumePanes hands the core again every message a pane never got typed (agentmux was
-// killed while they waited): the ones typed are never sent twice.
+// resumePanes hands the core again every message a pane's program was not recorded to
+// have been submitted (agentmux was killed while they waited, or while typing them):
+// delivery to panes is at least once. One whose typing had begun goes with RepeatNote
+// (toPane); one recorded as submitted is never typed again.
 func (s *state) resumePanes() {
 	for _, p := range s.panes() {
-		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Typed)
+		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Submitted)
 		if err != nil {
 			s.cfg.Logger.Error("pending for pane", "pane", p.Name, "err", err)
 			continue

@@ -66,6 +66,10 @@ type Options struct {
 	// (when positive) reminds it that long after the confirmation.
 	NotifyOnDelivery bool
 	NotifyAfter      time.Duration
+	// BeforeType is the host's, carried and never called by the relay: the host calls it
+	// just before the message's text is first written to its pane, so that it can record
+	// durably that the typing may have begun (write-ahead). nil: nothing to call.
+	BeforeType func() error
 }
 
 // Send queues Text for pane To. From is the sending pane (it spends its group's budget

@@ -196,6 +196,9 @@ func (s *Session) act(acts []relay.Action) {
 		if p == nil || p.exited {
 			continue
 		}
+		if t, ok := a.(relay.Type); ok {
+			s.journal(t)
+		}
 		p.proc.Write(a.Bytes())
 		switch a.(type) {
 		case relay.Type:

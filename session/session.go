@@ -68,9 +68,13 @@ type Session struct {
 	status    string
 	logged    int
 	open      map[int]Entry // deliveries published and not final
-	external  map[string]Sink
-	colors    vterm.Colors
-	kitty     bool
+	// beforeType are the write-ahead calls of deliveries not yet typed (journal.go);
+	// journalFailing is set from a failed call to the next that succeeds.
+	beforeType     map[int]func() error
+	journalFailing bool
+	external       map[string]Sink
+	colors         vterm.Colors
+	kitty          bool
 	// answered are the calls that ran this step: closed once its events are out and the
 	// timer is re-armed, so a caller that waits sees everything its command caused.
 	answered []chan struct{}
@@ -99,23 +103,24 @@ func Start(o Options) (*Session, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Session{
-		opts:     o,
-		log:      log,
-		clock:    o.Clock,
-		cmds:     make(chan func(), 64),
-		outputs:  make(chan int),
-		exits:    make(chan int),
-		stop:     make(chan struct{}),
-		done:     make(chan struct{}),
-		rl:       relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
-		profiles: o.Profiles,
-		drafts:   drafts{},
-		pace:     newPacing(o.OutputInterval),
-		members:  map[int]Member{},
-		open:     map[int]Entry{},
-		external: map[string]Sink{},
-		colors:   o.Colors,
-		kitty:    o.KittyKeyboard,
+		opts:       o,
+		log:        log,
+		clock:      o.Clock,
+		cmds:       make(chan func(), 64),
+		outputs:    make(chan int),
+		exits:      make(chan int),
+		stop:       make(chan struct{}),
+		done:       make(chan struct{}),
+		rl:         relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
+		profiles:   o.Profiles,
+		drafts:     drafts{},
+		pace:       newPacing(o.OutputInterval),
+		members:    map[int]Member{},
+		open:       map[int]Entry{},
+		beforeType: map[int]func() error{},
+		external:   map[string]Sink{},
+		colors:     o.Colors,
+		kitty:      o.KittyKeyboard,
 	}
 	if s.profiles == nil {
 		s.profiles = parser.Builtins()

@@ -6,6 +6,7 @@ package session
 // and links come out as events; Capture reads text with and without styles.
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -289,4 +290,56 @@ func TestEnterIsReportedBeforeItsEcho(t *testing.T) {
 	r.printed(1, "Hello back.\r\nalice> ")
 	r.advance(2 * time.Second)
 	assert.Equal(t, "alice (1):  Hello back.", r.procs[2].Sent())
+}
+
+// A message's write-ahead runs before its text reaches the pane, once, even when the
+// message waits: a crash between the two can never hide that its typing had begun.
+func TestBeforeTypeRunsBeforeTheTextIsWritten(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	var calls []string // what the pane had been sent when the write-ahead ran
+	before := func() error { calls = append(calls, r.procs[2].Sent()); return nil }
+	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeType: before})
+	require.NoError(t, err)
+	assert.Equal(t, []string{""}, calls, "the write-ahead runs before the text is written")
+	assert.Equal(t, "ops:  first", r.procs[2].Sent())
+
+	// The second waits for bob: its write-ahead runs only when it is typed.
+	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeType: before})
+	require.NoError(t, err)
+	r.s.Sync()
+	assert.Len(t, calls, 1, "nothing typed yet: nothing to record")
+	r.advance(200 * time.Millisecond) // the submit
+	r.printed(2, "ok\r\n> ")
+	r.advance(2 * time.Second) // bob quiet again
+	require.Len(t, calls, 2)
+	assert.Equal(t, "\r", calls[1], "only the first's carriage return had been written")
+	assert.Contains(t, r.procs[2].Sent(), "second")
+}
+
+// A write-ahead that fails is said on the status line (a Notice), once until one
+// succeeds again; the text is typed anyway.
+func TestBeforeTypeFailureIsSaid(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	fail := func() error { return errors.New("database or disk is full") }
+	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeType: fail})
+	require.NoError(t, err)
+	assert.Equal(t, "ops:  first", r.procs[2].Sent(), "typed anyway")
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Notice); return ok })
+	note := ev.(Notice).Entry.Note
+	assert.Contains(t, note, "database or disk is full")
+	assert.Contains(t, note, "may be typed again")
+
+	r.advance(200 * time.Millisecond)
+	r.printed(2, "ok\r\n> ")
+	r.advance(2 * time.Second)
+	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeType: fail})
+	require.NoError(t, err)
+	assert.Contains(t, r.procs[2].Sent(), "second")
+	r.s.Sync()
+	for _, ev := range r.sub.Next() {
+		_, ok := ev.(Notice)
+		assert.False(t, ok, "said once while the store keeps failing: %+v", ev)
+	}
 }

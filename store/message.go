@@ -155,16 +155,28 @@ func scan(rows *sql.Rows) ([]Message, error) {
 	return out, rows.Err()
 }
 
-// Pending returns the messages of session to recipient to that have reached none of
-// done nor failed nor dropped, oldest first in seq order per topic: the ones to send again
-// after a restart or a RESUME. done is Confirmed for protocol clients (their ACK) and
-// Typed for panes (once typed, never again).
+// Pending returns the messages of session to recipient to that have reached neither
+// done nor a later phase of delivery (typed, submitted, confirmed, in that order), nor
+// failed nor dropped, oldest first in seq order per topic: the ones to send again after
+// a restart or a RESUME. done is Confirmed for protocol clients (their ACK) and Submitted
+// for panes (a pane's program reads a line only once its carriage return is sent; a
+// message typed but not submitted is typed again, its Typed time telling the caller that
+// its typing had begun). A later phase counts as done even where an earlier one was
+// never recorded: phases that follow each other quickly may be reported only by the last.
 func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
-	if !done.valid() {
-		return nil, fmt.Errorf("pending: unknown phase %q", done)
+	var cond string
+	switch done {
+	case Typed:
+		cond = "typed IS NULL AND submitted IS NULL AND confirmed IS NULL"
+	case Submitted:
+		cond = "submitted IS NULL AND confirmed IS NULL"
+	case Confirmed:
+		cond = "confirmed IS NULL"
+	default:
+		return nil, fmt.Errorf("pending: phase %q is no phase of delivery", done)
 	}
 	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
-		WHERE session = ? AND recipient = ? AND `+string(done)+` IS NULL AND failed IS NULL AND dropped IS NULL
+		WHERE session = ? AND recipient = ? AND `+cond+` AND failed IS NULL AND dropped IS NULL
 		ORDER BY topic, seq`, session, to)
 	if err != nil {
 		return nil, fmt.Errorf("pending for %s: %w", to, err)
