@@ -62,7 +62,7 @@ func (c *Core) pane(ref string) (int, error) {
 // Send types text into pane to (the hub passes its name) from the member named from,
 // with the options o.
 func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
-	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter, BeforeType: o.BeforeType}
+	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter, BeforeSubmit: o.BeforeSubmit}
 	switch o.Mode {
 	case "", proto.ModeSequential:
 	case proto.ModeImportant:

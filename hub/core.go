@@ -46,17 +46,17 @@ type Core interface {
 // notices to the sender, which the core emits as events of Kind "mail" (Member the
 // sender, Text the notice, ID the message's reference).
 //
-// BeforeType, when set, must be called by the core just before the message's text is
-// first written to the pane (from any goroutine, once): the hub records there, durably,
-// that its typing may have begun, so that after a crash it is typed again marked as a
-// possible repeat, never unmarked. Its error is the core's to report; the text is typed
-// anyway.
+// BeforeSubmit, when set, must be called by the core just before it first writes the
+// carriage return that submits the message (from any goroutine, once): the hub records
+// there, durably, that the pane's program may read it from then on, so that after a
+// crash it is typed again marked as a possible repeat, never unmarked. Its error is the
+// core's to report; the message is submitted anyway.
 type SendOptions struct {
 	Mode             string
 	Timeout          time.Duration
 	NotifyOnDelivery bool
 	NotifyAfter      time.Duration
-	BeforeType       func() error
+	BeforeSubmit     func() error
 }
 
 // Warner is a Core that can tell the person of a fault (on their status line). The

@@ -57,7 +57,7 @@ type Config struct {
 	// with a line naming `agentmux read ID` (4000).
 	CutChars int
 	// Now is the clock for timestamps (time.Now); it must be safe to call from any
-	// goroutine (a core calls it through SendOptions.BeforeType).
+	// goroutine (a core calls it through SendOptions.BeforeSubmit).
 	Now func() time.Time
 	// Logger logs connections and failures (discarded when nil).
 	Logger *slog.Logger

@@ -34,8 +34,8 @@ func TestSendOptionsReachTheCore(t *testing.T) {
 	assert.True(t, got[0].NotifyOnDelivery)
 	assert.Equal(t, time.Minute, got[0].NotifyAfter)
 	assert.InDelta(t, 30*time.Second, got[0].Timeout, float64(5*time.Second))
-	assert.NotNil(t, got[1].BeforeType, "every message's typing is written ahead")
-	got[1].BeforeType = nil
+	assert.NotNil(t, got[1].BeforeSubmit, "every message's submit is written ahead")
+	got[1].BeforeSubmit = nil
 	assert.Equal(t, hub.SendOptions{}, got[1])
 }
 

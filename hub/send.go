@@ -243,16 +243,17 @@ func (s *state) commit() {
 // count from when it was queued, so a message handed again after a restart keeps its
 // timeout and a reminder its due time; one whose timeout passed is dropped.
 //
-// Typing is written ahead: the core calls BeforeType just before the text reaches the
-// pane, and it records the phase typed at once, in the store, not in the loop's batch of
-// marks. A message handed again after a restart whose typing had begun (typed recorded,
-// submitted not) may have reached the pane's program: it starts with RepeatNote.
+// Submitting is written ahead: the core calls BeforeSubmit just before the carriage
+// return that submits the message, and it records the phase submitting at once, in the
+// store, not in the loop's batch of marks. A message handed again after a restart that
+// was submitting or submitted may have been read by the pane's program: it starts with
+// RepeatNote. One only typed was not: its text died with the program's terminal.
 func (s *state) toPane(msg store.Message) bool {
 	text := msg.Body
 	if r := []rune(text); len(r) > s.cfg.CutChars {
 		text = string(r[:s.cfg.CutChars]) + "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
 	}
-	if msg.Typed != 0 {
+	if msg.Submitting != 0 || msg.Submitted != 0 {
 		text = RepeatNote(msg.ID) + text
 	}
 	var meta proto.SendMeta
@@ -269,8 +270,8 @@ func (s *state) toPane(msg store.Message) bool {
 	default:
 		o := SendOptions{
 			Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
-			NotifyAfter: time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
-			BeforeType:  s.typing(msg.ID, msg.To),
+			NotifyAfter:  time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
+			BeforeSubmit: s.submitting(msg.ID, msg.To),
 		}
 		if meta.TTLMs > 0 {
 			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
@@ -293,20 +294,21 @@ func (s *state) toPane(msg store.Message) bool {
 }
 
 // RepeatNote starts the text of a message typed into a pane again after a restart when
-// its typing had begun before it: the pane's program may have received it already, and
-// the note tells the reader so, with the message's id (`agentmux read ID`). A message
-// recorded as submitted is never typed again; one never typed is typed without it.
+// its carriage return was about to be sent before it: the pane's program may have read
+// it already, and the note tells the reader so, with the message's id (`agentmux read
+// ID`). A message recorded as confirmed is never typed again; one never submitted is
+// typed again without the note.
 func RepeatNote(id string) string {
 	return "[agentmux: possible repeat of " + id + ", typed before a restart] "
 }
 
-// typing returns the write-ahead of message id to pane to: the phase typed recorded in
-// the store at once. The core calls it from its own goroutine: it touches nothing of
-// the loop's (the store is safe for concurrent use).
-func (s *state) typing(id, to string) func() error {
+// submitting returns the write-ahead of message id to pane to: the phase submitting
+// recorded in the store at once. The core calls it from its own goroutine: it touches
+// nothing of the loop's (the store is safe for concurrent use).
+func (s *state) submitting(id, to string) func() error {
 	st, now := s.cfg.Store, s.cfg.Now
 	return func() error {
-		_, err := st.Mark(id, to, store.Typed, now().UnixMilli())
+		_, err := st.Mark(id, to, store.Submitting, now().UnixMilli())
 		return err
 	}
 }
@@ -402,12 +404,15 @@ func (s *state) relayed(ev proto.Event) {
 }
 
 // resumePanes hands the core again every message a pane's program was not recorded to
-// have been submitted (agentmux was killed while they waited, or while typing them):
-// delivery to panes is at least once. One whose typing had begun goes with RepeatNote
-// (toPane); one recorded as submitted is never typed again.
+// have taken (confirmed: it reacted) nor to have failed (agentmux was killed while they
+// waited, or while typing or submitting them): delivery to panes is at least once, as
+// to members, whose ACK is their confirmation. Submitted is not enough: a line the
+// program had not read yet when agentmux died is discarded with its terminal. One that
+// was submitting or submitted goes with RepeatNote (toPane); a confirmed one is never
+// typed again.
 func (s *state) resumePanes() {
 	for _, p := range s.panes() {
-		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Submitted)
+		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Confirmed)
 		if err != nil {
 			s.cfg.Logger.Error("pending for pane", "pane", p.Name, "err", err)
 			continue

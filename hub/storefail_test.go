@@ -36,7 +36,7 @@ func (s *syncBuffer) String() string {
 
 // A store that refuses to record delivery phases (a full disk, simulated by a trigger
 // that fails every update of a message) is said in the log and to the person, once
-// while it keeps failing; the write-ahead of typing reports the failure to the core.
+// while it keeps failing; the write-ahead of a submit reports the failure to the core.
 func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "agentmux.db")
 	core := newFakeCore("bob")
@@ -55,7 +55,7 @@ func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	_, err = ctl.Send("alice", "bob", "one")
 	require.NoError(t, err)
 	one := sent(t, core)
-	require.ErrorContains(t, core.sentOptions()[0].BeforeType(), "disk is full", "the write-ahead's failure reaches the core")
+	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full", "the write-ahead's failure reaches the core")
 
 	core.ev.Emit(proto.Event{Kind: "delivery", ID: one.ref, Member: "bob", Phase: "submitted"})
 	select {

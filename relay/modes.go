@@ -66,10 +66,11 @@ type Options struct {
 	// (when positive) reminds it that long after the confirmation.
 	NotifyOnDelivery bool
 	NotifyAfter      time.Duration
-	// BeforeType is the host's, carried and never called by the relay: the host calls it
-	// just before the message's text is first written to its pane, so that it can record
-	// durably that the typing may have begun (write-ahead). nil: nothing to call.
-	BeforeType func() error
+	// BeforeSubmit is the host's, carried and never called by the relay: the host calls
+	// it just before it first writes the carriage return that submits the message (the
+	// Submit of the batch that typed it), so that it can record durably that the pane's
+	// program may read it from then on (write-ahead). nil: nothing to call.
+	BeforeSubmit func() error
 }
 
 // Send queues Text for pane To. From is the sending pane (it spends its group's budget

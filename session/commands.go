@@ -285,8 +285,8 @@ func (s *Session) Send(from, to, text string, o SendOptions) (int, error) {
 		var acts []relay.Action
 		var err error
 		id, acts, err = s.rl.Message(msg, s.clock.Now())
-		if err == nil && o.BeforeType != nil {
-			s.beforeType[id] = o.BeforeType
+		if err == nil && o.BeforeSubmit != nil {
+			s.beforeSubmit[id] = o.BeforeSubmit
 		}
 		s.act(acts)
 		return err

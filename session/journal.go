@@ -6,27 +6,38 @@ import (
 	"github.com/agentmux/agentmux/relay"
 )
 
-// This file is the write-ahead of typing: a delivery sent with SendOptions.BeforeType
-// (the session socket's messages, whose store records their phases) has it called just
-// before its text is first written to its pane, so that a crash between the write and
-// the phase's record can never hide that the typing had begun. A call that fails is
-// said in the log and, once until one succeeds again, on the status line: the text is
-// typed anyway, and after a restart it may be typed again.
+// This file is the write-ahead of submitting: a delivery sent with
+// SendOptions.BeforeSubmit (the session socket's messages, whose store records their
+// phases) has it called just before the carriage return that submits it is first
+// written to its pane, so that a crash between that write and the record of the phase
+// can never hide that the pane's program may have read it. Text typed and never
+// submitted dies with the pane's program when agentmux is killed: it was never read.
+// A call that fails is said in the log and, once until one succeeds again, on the
+// status line: the message is submitted anyway, and after a restart it may be typed
+// again without the note that it may repeat.
 
-// journal calls the write-ahead of every delivery t types, once each.
-func (s *Session) journal(t relay.Type) {
+// typing remembers the deliveries t types into its pane, for the Submit that follows.
+func (s *Session) typing(t relay.Type) {
 	ids := t.Parts
 	if len(ids) == 0 {
 		ids = []int{t.Delivery}
 	}
+	s.typed[t.Pane] = ids
+}
+
+// journal calls the write-ahead of every delivery the carriage return into pane is
+// about to submit, once each (a second carriage return finds them done).
+func (s *Session) journal(pane int) {
+	ids := s.typed[pane]
+	delete(s.typed, pane)
 	for _, id := range ids {
-		f := s.beforeType[id]
+		f := s.beforeSubmit[id]
 		if f == nil {
 			continue
 		}
-		delete(s.beforeType, id)
+		delete(s.beforeSubmit, id)
 		if err := f(); err != nil {
-			s.journalFailed(t.Pane, err)
+			s.journalFailed(pane, err)
 			continue
 		}
 		s.journalFailing = false
@@ -35,7 +46,7 @@ func (s *Session) journal(t relay.Type) {
 
 // journalFailed reports a write-ahead that failed.
 func (s *Session) journalFailed(pane int, err error) {
-	s.log.Error("delivery not recorded before typing: after a restart it may be typed again", "pane", pane, "err", err)
+	s.log.Error("delivery not recorded before its submit: after a restart it may be typed again unmarked", "pane", pane, "err", err)
 	if s.journalFailing {
 		return
 	}

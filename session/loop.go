@@ -196,8 +196,11 @@ func (s *Session) act(acts []relay.Action) {
 		if p == nil || p.exited {
 			continue
 		}
-		if t, ok := a.(relay.Type); ok {
-			s.journal(t)
+		switch a := a.(type) {
+		case relay.Type:
+			s.typing(a)
+		case relay.Submit:
+			s.journal(a.Pane)
 		}
 		p.proc.Write(a.Bytes())
 		switch a.(type) {

@@ -47,7 +47,7 @@ func (s *Session) publish(send bool) {
 		}
 		if e.Phase.Final() {
 			delete(s.open, e.Delivery)
-			delete(s.beforeType, e.Delivery) // never typed: nothing to record
+			delete(s.beforeSubmit, e.Delivery) // never submitted: nothing to record
 		} else {
 			s.open[e.Delivery] = e
 		}

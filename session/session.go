@@ -68,9 +68,11 @@ type Session struct {
 	status    string
 	logged    int
 	open      map[int]Entry // deliveries published and not final
-	// beforeType are the write-ahead calls of deliveries not yet typed (journal.go);
-	// journalFailing is set from a failed call to the next that succeeds.
-	beforeType     map[int]func() error
+	// beforeSubmit are the write-ahead calls of deliveries not yet submitted, typed the
+	// deliveries each pane's last Type carried (journal.go); journalFailing is set from a
+	// failed call to the next that succeeds.
+	beforeSubmit   map[int]func() error
+	typed          map[int][]int
 	journalFailing bool
 	external       map[string]Sink
 	colors         vterm.Colors
@@ -103,24 +105,25 @@ func Start(o Options) (*Session, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Session{
-		opts:       o,
-		log:        log,
-		clock:      o.Clock,
-		cmds:       make(chan func(), 64),
-		outputs:    make(chan int),
-		exits:      make(chan int),
-		stop:       make(chan struct{}),
-		done:       make(chan struct{}),
-		rl:         relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
-		profiles:   o.Profiles,
-		drafts:     drafts{},
-		pace:       newPacing(o.OutputInterval),
-		members:    map[int]Member{},
-		open:       map[int]Entry{},
-		beforeType: map[int]func() error{},
-		external:   map[string]Sink{},
-		colors:     o.Colors,
-		kitty:      o.KittyKeyboard,
+		opts:         o,
+		log:          log,
+		clock:        o.Clock,
+		cmds:         make(chan func(), 64),
+		outputs:      make(chan int),
+		exits:        make(chan int),
+		stop:         make(chan struct{}),
+		done:         make(chan struct{}),
+		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
+		profiles:     o.Profiles,
+		drafts:       drafts{},
+		pace:         newPacing(o.OutputInterval),
+		members:      map[int]Member{},
+		open:         map[int]Entry{},
+		beforeSubmit: map[int]func() error{},
+		typed:        map[int][]int{},
+		external:     map[string]Sink{},
+		colors:       o.Colors,
+		kitty:        o.KittyKeyboard,
 	}
 	if s.profiles == nil {
 		s.profiles = parser.Builtins()

@@ -292,50 +292,61 @@ func TestEnterIsReportedBeforeItsEcho(t *testing.T) {
 	assert.Equal(t, "alice (1):  Hello back.", r.procs[2].Sent())
 }
 
-// A message's write-ahead runs before its text reaches the pane, once, even when the
-// message waits: a crash between the two can never hide that its typing had begun.
-func TestBeforeTypeRunsBeforeTheTextIsWritten(t *testing.T) {
+// A message's write-ahead runs after its text was typed and before the carriage return
+// that submits it is written, once, even when the message waits or the carriage return
+// is sent twice: a crash between the submit and its record can never hide that the
+// pane's program may have read it.
+func TestBeforeSubmitRunsBeforeTheCarriageReturn(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
 	var calls []string // what the pane had been sent when the write-ahead ran
 	before := func() error { calls = append(calls, r.procs[2].Sent()); return nil }
-	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeType: before})
+	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeSubmit: before})
 	require.NoError(t, err)
-	assert.Equal(t, []string{""}, calls, "the write-ahead runs before the text is written")
-	assert.Equal(t, "ops:  first", r.procs[2].Sent())
+	assert.Empty(t, calls, "typed, not submitted: nothing to record")
+	r.advance(200 * time.Millisecond) // the submit delay
+	assert.Equal(t, []string{"ops:  first"}, calls, "recorded after the text, before the carriage return")
+	assert.Equal(t, "\r", r.procs[2].Sent())
+	r.advance(3 * time.Second) // bob never reacts: the carriage return is sent again
+	assert.Equal(t, "\r", r.procs[2].Sent())
+	assert.Len(t, calls, 1, "recorded once")
 
-	// The second waits for bob: its write-ahead runs only when it is typed.
-	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeType: before})
+	// The second waits for bob; typed in a batch with a third, both are recorded at the
+	// batch's one submit.
+	r.advance(3 * time.Second) // the first fails
+	r.s.Hold(2)
+	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeSubmit: before})
 	require.NoError(t, err)
+	_, err = r.s.Send("ops", "bob", "third", SendOptions{BeforeSubmit: before})
+	require.NoError(t, err)
+	r.s.Release(2)
 	r.s.Sync()
-	assert.Len(t, calls, 1, "nothing typed yet: nothing to record")
-	r.advance(200 * time.Millisecond) // the submit
-	r.printed(2, "ok\r\n> ")
-	r.advance(2 * time.Second) // bob quiet again
-	require.Len(t, calls, 2)
-	assert.Equal(t, "\r", calls[1], "only the first's carriage return had been written")
-	assert.Contains(t, r.procs[2].Sent(), "second")
+	assert.Contains(t, r.procs[2].Sent(), "third")
+	assert.Len(t, calls, 1)
+	r.advance(200 * time.Millisecond)
+	assert.Equal(t, []string{"ops:  first", "", ""}, calls)
 }
 
 // A write-ahead that fails is said on the status line (a Notice), once until one
-// succeeds again; the text is typed anyway.
-func TestBeforeTypeFailureIsSaid(t *testing.T) {
+// succeeds again; the message is submitted anyway.
+func TestBeforeSubmitFailureIsSaid(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
 	fail := func() error { return errors.New("database or disk is full") }
-	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeType: fail})
+	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeSubmit: fail})
 	require.NoError(t, err)
-	assert.Equal(t, "ops:  first", r.procs[2].Sent(), "typed anyway")
+	r.advance(200 * time.Millisecond)
+	assert.Equal(t, "ops:  first\r", r.procs[2].Sent(), "submitted anyway")
 	ev := r.await(func(ev Event) bool { _, ok := ev.(Notice); return ok })
 	note := ev.(Notice).Entry.Note
 	assert.Contains(t, note, "database or disk is full")
 	assert.Contains(t, note, "may be typed again")
 
-	r.advance(200 * time.Millisecond)
 	r.printed(2, "ok\r\n> ")
 	r.advance(2 * time.Second)
-	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeType: fail})
+	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeSubmit: fail})
 	require.NoError(t, err)
+	r.advance(200 * time.Millisecond)
 	assert.Contains(t, r.procs[2].Sent(), "second")
 	r.s.Sync()
 	for _, ev := range r.sub.Next() {

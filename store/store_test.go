@@ -6,6 +6,7 @@ package store
 
 import (
 	"bufio"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -56,6 +57,32 @@ func TestOpenMigratesAndReopens(t *testing.T) {
 	assert.ErrorContains(t, err, "newer than this agentmux")
 }
 
+// A database of the first schema (before submitting was recorded) keeps its messages
+// when opened: they read as never submitting.
+func TestOpenMigratesFirstSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agentmux.db")
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	_, err = db.Exec(migrations[0] + "PRAGMA user_version = 1;")
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO messages (id, session, sender, recipient, kind, body, seq, queued, typed)
+		VALUES ('m1', 's', 'alice', 'bob', 'message', 'hi', 1, 10, 11)`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	s := open(t, path)
+	p, err := s.Pending("s", "bob", Submitted)
+	require.NoError(t, err)
+	require.Len(t, p, 1)
+	assert.Equal(t, int64(11), p[0].Typed)
+	assert.Zero(t, p[0].Submitting)
+	_, err = s.Mark("m1", "bob", Submitting, 12)
+	require.NoError(t, err)
+	got, err := s.Get("m1")
+	require.NoError(t, err)
+	assert.Equal(t, int64(12), got[0].Submitting)
+}
+
 func TestInsertMarkPending(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "db"))
 	require.NoError(t, s.Insert(msg("m1", "bob", 1, 10), msg("m2", "bob", 2, 11), msg("m3", "bob", 3, 12), msg("m3", "carol", 1, 12)))
@@ -91,6 +118,13 @@ func TestInsertMarkPending(t *testing.T) {
 	require.Len(t, p, 1, "m2 typed, never submitted")
 	assert.Equal(t, "m2", p[0].ID)
 	assert.Equal(t, int64(21), p[0].Typed, "its typing had begun")
+	assert.Zero(t, p[0].Submitting, "its carriage return was never about to be sent")
+	_, err = s.Mark("m2", "bob", Submitting, 23)
+	require.NoError(t, err)
+	p, err = s.Pending("s", "bob", Submitted)
+	require.NoError(t, err)
+	require.Len(t, p, 1, "submitting is not submitted")
+	assert.Equal(t, int64(23), p[0].Submitting)
 	_, err = s.Pending("s", "bob", Failed)
 	require.Error(t, err, "failed is no phase of delivery")
 	p, err = s.Pending("s", "carol", Confirmed)
