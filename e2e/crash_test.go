@@ -22,6 +22,7 @@ package e2e
 // number of trials (3 by default; each kills killsPerTrial times, in a few seconds).
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -31,6 +32,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -99,8 +101,10 @@ func floodTrial(t *testing.T, trial int) floodCount {
 	args := []string{"--session", "flood", "--idle", "100ms", "--turns", "1000000", script(t, "rx", lineLogger, logPath)}
 	var acked []string
 	next := 0
-	for range killsPerTrial {
-		acked = append(acked, flood(t, env, args, trial, &next)...)
+	for k := range killsPerTrial {
+		// Every other kill waits, past its count, for a submit: the window where the
+		// program may have read a message whose reaction is not recorded yet.
+		acked = append(acked, flood(t, env, args, trial, &next, k%2 == 1)...)
 	}
 
 	// Started again: what was not submitted is typed again; a last message, queued
@@ -147,10 +151,16 @@ func floodTrial(t *testing.T, trial int) floodCount {
 
 // flood starts agentmux, floods rx with sends (numbered on from *next) by three
 // senders until a random number of them were acknowledged, SIGKILLs agentmux there
-// (anywhere in typing, submitting and recording) and returns the acknowledged.
-func flood(t *testing.T, env sockEnv, args []string, trial int, next *int) []string {
+// (anywhere in typing, submitting and recording; with onSubmit, at the first submit
+// after that) and returns the acknowledged.
+func flood(t *testing.T, env sockEnv, args []string, trial int, next *int, onSubmit bool) []string {
 	s := startWith(t, env.opts(), args...)
 	s.waitText(waitLong, "ready")
+	var submit <-chan struct{}
+	var armed atomic.Bool
+	if onSubmit {
+		submit = submits(t, env, &armed)
+	}
 	killAt := 10 + rand.IntN(40)
 	enough := make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -192,8 +202,47 @@ func flood(t *testing.T, env sockEnv, args []string, trial int, next *int) []str
 		wg.Wait()
 		t.Fatalf("trial %d: only %d sends acknowledged in %v", trial, len(acked), waitLong)
 	}
+	if submit != nil {
+		armed.Store(true)
+		select {
+		case <-submit:
+		case <-time.After(waitLong):
+			t.Fatalf("trial %d: no submit within %v", trial, waitLong)
+		}
+	}
 	s.term.Stop(syscall.SIGKILL, waitLong)
 	cancel()
 	wg.Wait()
 	return acked
+}
+
+// submits follows the session's events and closes the channel it returns at the first
+// submit once armed.
+func submits(t *testing.T, env sockEnv, armed *atomic.Bool) <-chan struct{} {
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := env.command(ctx, "events", "--session", "flood")
+	cmd.Env = append(cmd.Env, "GORACE=atexit_sleep_ms=0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	submit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 1<<20)
+		said := false
+		for sc.Scan() { // until agentmux is gone: every line is read, none waits
+			if !said && armed.Load() && strings.Contains(sc.Text(), `"phase":"submitted"`) {
+				said = true
+				close(submit)
+			}
+		}
+	}()
+	t.Cleanup(func() { cancel(); _ = cmd.Wait(); <-done })
+	return submit
 }
