@@ -266,3 +266,24 @@ func TestMarkAll(t *testing.T) {
 	assert.Equal(t, []int64{5, 22}, []int64{got[0].Typed, got[0].Failed}, "first times kept")
 	assert.Error(t, s.MarkAll([]Mark{{"m1", "bob", Phase("x"), 1}}))
 }
+
+// BenchmarkMarkSubmitting measures the write-ahead of a pane's submit: one phase
+// recorded at once, in its own transaction, as the session's loop waits for it.
+func BenchmarkMarkSubmitting(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "db"))
+	require.NoError(b, err)
+	defer s.Close()
+	ms := make([]Message, b.N)
+	for i := range ms {
+		ms[i] = Message{ID: fmt.Sprintf("m-%016x", i), Session: "agentmux", From: "alice", To: "bob", Kind: "message", Body: "hi", Seq: int64(i + 1), Queued: 1764000000000}
+	}
+	for i := 0; i < len(ms); i += 256 {
+		require.NoError(b, s.Insert(ms[i:min(i+256, len(ms))]...))
+	}
+	b.ResetTimer()
+	for i := range ms {
+		if _, err := s.Mark(ms[i].ID, "bob", Submitting, 1764000000001); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
