@@ -65,6 +65,40 @@ func SessionName(s string) string {
 	return name
 }
 
+// ValidSessionName says why s cannot be a session's name as given (nil when it can):
+// letters, digits, '.', '_' and '-' only, not starting with '.' or '-', at most 64
+// bytes. An explicit --session is never changed to fit, so a script's later
+// `agentmux send --session NAME` reaches this session and no other.
+func ValidSessionName(s string) error {
+	switch {
+	case s == "":
+		return errors.New("a session name cannot be empty")
+	case len(s) > 64:
+		return errors.New("a session name has at most 64 characters")
+	case s[0] == '.' || s[0] == '-':
+		return fmt.Errorf("%q: a session name cannot start with %q", s, s[0])
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return fmt.Errorf("%q: a session name may hold only ASCII letters, digits, '.', '_' and '-'", s)
+		}
+	}
+	return nil
+}
+
+// ClaimExact listens on the socket of the session named name, exactly as given: while
+// a live session holds it the error wraps ErrInUse.
+func ClaimExact(dir, name string) (*net.UnixListener, error) {
+	if err := ValidSessionName(name); err != nil {
+		return nil, err
+	}
+	l, err := Listen(SocketPath(dir, name))
+	if errors.Is(err, ErrInUse) {
+		return nil, fmt.Errorf("session %s: %w", name, err)
+	}
+	return l, err
+}
+
 // alive reports whether something accepts connections on the socket at path.
 func alive(path string) bool {
 	c, err := net.DialTimeout("unix", path, time.Second)

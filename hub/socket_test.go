@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -86,4 +87,42 @@ func TestSessionName(t *testing.T) {
 	for in, want := range map[string]string{"agentmux": "agentmux", "my proj/x": "my-proj-x", ".hidden": "hidden", "": "agentmux", "é": "--"} {
 		assert.Equal(t, want, hub.SessionName(in), in)
 	}
+}
+
+func TestValidSessionName(t *testing.T) {
+	for _, ok := range []string{"proj", "my-proj_2.x", "A1"} {
+		assert.NoError(t, hub.ValidSessionName(ok), ok)
+	}
+	for bad, why := range map[string]string{
+		"my session": "may hold only", "a/b": "may hold only", "é": "may hold only", "": "empty",
+		".hidden": "cannot start", "-x": "cannot start", strings.Repeat("a", 65): "at most 64",
+	} {
+		err := hub.ValidSessionName(bad)
+		if assert.Error(t, err, bad) {
+			assert.Contains(t, err.Error(), why, bad)
+		}
+	}
+}
+
+// An explicit name is claimed as given or refused: never NAME-2.
+func TestClaimExact(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	dir, err := hub.RuntimeDir()
+	require.NoError(t, err)
+	l, err := hub.ClaimExact(dir, "dup")
+	require.NoError(t, err)
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, err = hub.ClaimExact(dir, "dup")
+	assert.ErrorIs(t, err, hub.ErrInUse)
+	_, err = hub.ClaimExact(dir, "my session")
+	assert.ErrorContains(t, err, "may hold only")
 }

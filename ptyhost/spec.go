@@ -102,7 +102,16 @@ func LookPath(argv0 string) (string, error) {
 // inherit: COLUMNS and LINES would override the PTY size in curses programs and go stale
 // on resize; TMUX and TMUX_PANE name the tmux pane agentmux runs in, not the child's, so
 // a program calling tmux (or deciding it runs inside tmux) would act on the outer pane.
-var dropped = []string{"COLUMNS=", "LINES=", "TMUX=", "TMUX_PANE="}
+// The rest name the outer terminal: agent CLIs pick key and image protocols by them
+// (TERM_PROGRAM=tmux, iTerm's or kitty's), which agentmux's emulator does not speak, and
+// kitty's or WezTerm's remote-control variables would reach the outer window. The child
+// gets TERM_PROGRAM=agentmux instead, as tmux sets its own.
+var dropped = []string{
+	"COLUMNS=", "LINES=", "TMUX=", "TMUX_PANE=",
+	"TERM_PROGRAM=", "TERM_PROGRAM_VERSION=", "LC_TERMINAL=", "LC_TERMINAL_VERSION=",
+	"ITERM_SESSION_ID=", "KITTY_WINDOW_ID=", "KITTY_PID=", "KITTY_LISTEN_ON=",
+	"WEZTERM_PANE=", "WEZTERM_UNIX_SOCKET=", "KONSOLE_VERSION=", "VTE_VERSION=", "WT_SESSION=",
+}
 
 // environ builds the child's environment: os.Environ() minus the dropped variables,
 // then s.Env, then the variables agentmux always sets. exec.Cmd keeps the last of
@@ -123,6 +132,7 @@ next:
 	return append(env,
 		"TERM=xterm-256color",
 		"COLORTERM=truecolor",
+		"TERM_PROGRAM=agentmux",
 		"AGENTMUX_PANE="+strconv.Itoa(s.Pane),
 		"AGENTMUX_NAME="+s.Name,
 	)

@@ -41,13 +41,16 @@ func TestEnvironment(t *testing.T) {
 	t.Setenv("COLUMNS", "999")
 	t.Setenv("TMUX", "/tmp/tmux-0/default,1234,0")
 	t.Setenv("TMUX_PANE", "%7")
+	t.Setenv("TERM_PROGRAM", "tmux")
+	t.Setenv("TERM_PROGRAM_VERSION", "3.3a")
+	t.Setenv("KITTY_WINDOW_ID", "1")
 	p, out := start(t, Spec{
-		Argv: []string{"sh", "-c", `echo "T=$TERM C=$COLORTERM P=$AGENTMUX_PANE N=$AGENTMUX_NAME X=$EXTRA W=${COLUMNS-unset} M=${TMUX-unset},${TMUX_PANE-unset} D=$(pwd)"`},
+		Argv: []string{"sh", "-c", `echo "T=$TERM C=$COLORTERM P=$AGENTMUX_PANE N=$AGENTMUX_NAME X=$EXTRA W=${COLUMNS-unset} M=${TMUX-unset},${TMUX_PANE-unset} D=$(pwd) TP=${TERM_PROGRAM-unset},${TERM_PROGRAM_VERSION-unset},${KITTY_WINDOW_ID-unset}"`},
 		Env:  []string{"EXTRA=yes", "TERM=dumb"},
 		Pane: 3, Name: "alice", Dir: "/tmp",
 	})
 	waitDone(t, p)
-	want := "T=xterm-256color C=truecolor P=3 N=alice X=yes W=unset M=unset,unset D=/tmp"
+	want := "T=xterm-256color C=truecolor P=3 N=alice X=yes W=unset M=unset,unset D=/tmp TP=agentmux,unset,unset"
 	if got := strings.TrimSpace(out.String()); got != want {
 		t.Fatalf("env line = %q, want %q", got, want)
 	}

@@ -130,6 +130,12 @@ type Delivery struct {
 // DefaultTemplate is the attribution a delivery carries unless configured otherwise.
 const DefaultTemplate = "{name} ({pane}):\n\n{text}"
 
+// WithDefaults returns d with its zero fields set to the defaults the relay uses, for
+// showing the rules in force.
+func (d Delivery) WithDefaults() Delivery {
+	return Config{Delivery: d}.withDefaults().Delivery
+}
+
 // withDefaults returns c with zero fields set to their defaults.
 func (c Config) withDefaults() Config {
 	if c.Turns <= 0 {

@@ -247,6 +247,13 @@ type Alert struct {
 	Text string
 }
 
+// Clipboard is a pane's program writing the clipboard (OSC 52): Text, decoded. A
+// client forwards it to the person's terminal only where they allowed it.
+type Clipboard struct {
+	Pane int
+	Text string
+}
+
 // Delivery carries a delivery's log entry when it is queued and each time its phase
 // changes.
 type Delivery struct{ Entry Entry }
@@ -272,6 +279,7 @@ func (MemberChanged) isEvent() {}
 func (Exit) isEvent()          {}
 func (Closed) isEvent()        {}
 func (Alert) isEvent()         {}
+func (Clipboard) isEvent()     {}
 func (Delivery) isEvent()      {}
 func (Notice) isEvent()        {}
 func (StatusChanged) isEvent() {}

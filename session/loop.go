@@ -157,6 +157,10 @@ func (s *Session) observe(p *pane, now time.Time) {
 		}
 		s.emit(Alert{Pane: p.id, Text: text})
 	}
+	if text, n := p.alerts.clipboard(); n != p.clipsSeen {
+		p.clipsSeen = n // writes between two observations: the newest one stands
+		s.emit(Clipboard{Pane: p.id, Text: text})
+	}
 	s.emit(Output{Pane: p.id})
 	if !p.exited {
 		s.act(s.rl.Handle(relay.Output{Pane: p.id}, now))

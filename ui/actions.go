@@ -61,7 +61,7 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.setStatus("link cancelled")
 		return nil
 	}
-	if m.status != "" {
+	if m.status.text != "" {
 		m.setStatus("")
 	}
 	if m.prefix.Matches(k) {

@@ -96,7 +96,7 @@ func (m *model) rebrief() tea.Cmd {
 		m.setStatus(err.Error())
 		return nil
 	}
-	m.setStatus(fmt.Sprintf("brief for pane %d %s: typed once it is idle", m.focus, v.member.Name))
+	m.setHint(fmt.Sprintf("brief for pane %d %s: typed once it is idle", m.focus, v.member.Name), scopeBrief, m.focus)
 	return nil
 }
 

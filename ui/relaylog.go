@@ -199,7 +199,7 @@ func (m *model) logKey(k keys.Key) {
 	case k.Code == keys.KeyEscape, isRune && r == 'q':
 		m.toggleLog()
 	default:
-		m.setStatus(logHint)
+		m.setHint(logHint, scopeLog, 0)
 	}
 }
 

@@ -39,12 +39,13 @@
 // 1 KB and answered only when a real ST (ESC \) ends it; longer ones (sixel images)
 // and every other DCS are dropped.
 //
-// SOS, PM, APC and unknown OSC strings are swallowed. OSC 52 (clipboard) is swallowed
-// too, on purpose: no reply to a read, no change on a write, no event, so a program in
-// a pane can neither read nor overwrite the user's clipboard behind agentmux's back. A
-// host that wants to offer the clipboard can add it deliberately later.
+// SOS, PM, APC and unknown OSC strings are swallowed. An OSC 52 clipboard read is never
+// answered (the user's clipboard is not a pane's to read); a write is reported to the
+// host as an EventClipboard and changes nothing here: the host forwards it to the outer
+// terminal only where the person allowed it.
 //
-// OnEvent reports BEL, titles (OSC 0/2) and notifications (OSC 9, OSC 777); OSC 8
+// OnEvent reports BEL, titles (OSC 0/2), notifications (OSC 9, OSC 777) and clipboard
+// writes (OSC 52); OSC 8
 // hyperlinks become Style.Link ids (see Link). The title stack XTPUSHTITLE /
 // XTPOPTITLE (CSI 22 ; Ps t, CSI 23 ; Ps t with Ps 0, 2 or omitted; Ps 1, the icon
 // name, is ignored) holds 10 titles, dropping the oldest when full; a pop that changes

@@ -120,6 +120,24 @@ func TestPrefixChoices(t *testing.T) {
 	}
 }
 
+func TestPrefixAnOrdinaryTerminalCannotSend(t *testing.T) {
+	cases := map[string]string{
+		"ctrl+m":  "send it as enter",
+		"ctrl+i":  "send it as tab",
+		"ctrl+[":  "send it as esc",
+		"ctrl+1":  "send it as 1",
+		"f13":     "send it as shift+f1",
+		"super+a": "never send this key",
+		"hyper+x": "never send this key",
+	}
+	for p, want := range cases {
+		_, err := parseArgs([]string{"--prefix", p, "a"})
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), want) {
+			t.Errorf("--prefix %q: %v, want it refused: %q", p, err, want)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -151,6 +169,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"FOO=bar"}, `agent "FOO=bar": FOO=… sets an environment variable and no command follows`},
 		{[]string{"BOB=codex"}, "to name a pane, use a name with a lower-case letter: bob=codex"},
 		{[]string{"alice=FOO=1"}, "no command follows"},
+		{[]string{"ünï=cat"}, `"ünï" is not a pane name: a name may hold only ASCII letters, digits, _ . and -`},
 	}
 	for _, c := range cases {
 		_, err := parseArgs(c.args)
@@ -169,6 +188,7 @@ func TestRunFailsBeforeTheScreen(t *testing.T) {
 		{[]string{"--bogus"}, 2, "unknown flag --bogus"},
 		{[]string{"no-such-program-agentmux-test"}, 2, "program not found"},
 		{[]string{"sh", "no-such-program-agentmux-test --flag"}, 2, `"no-such-program-agentmux-test": program not found`},
+		{[]string{"my bot=no-such-program-agentmux-test"}, 2, "to name a pane write NAME=COMMAND; a name may hold only"},
 		{[]string{"sh"}, 2, "needs a terminal"}, // a bytes.Buffer is not a terminal
 	}
 	for _, c := range cases {
