@@ -207,7 +207,7 @@ func TestSessionSocketEndToEnd(t *testing.T) {
 // Messages waiting for a busy pane survive a SIGKILL of agentmux: started again with
 // the same --session and pane names, it delivers each once, and the one typed before
 // the kill is not typed again. The killed session's socket is stale and replaced; a
-// live session's is never taken over (the next agentmux with its name gets NAME-2).
+// live session's is never taken over (the next agentmux with its name is refused).
 func TestSessionSurvivesSIGKILL(t *testing.T) {
 	t.Parallel()
 	env := newSockEnv(t)
@@ -233,11 +233,16 @@ func TestSessionSurvivesSIGKILL(t *testing.T) {
 		t.Fatalf("history before the kill: %+v; want zero typed, one and two waiting", msgs)
 	}
 
-	// A second agentmux with the same --session is NAME-2: the live one is kept.
-	other := startWith(t, env.opts(), "--session", "crash", shArg("cat", "exec cat"))
-	other.waitText(waitLong, "1 cat")
-	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || !strings.Contains(got, "crash-2\t") {
-		t.Errorf("agentmux sessions: %q; want crash and crash-2", got)
+	// A second agentmux with the same --session is refused: the live one is kept.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	other := env.command(ctx, "--session", "crash", shArg("cat", "exec cat"))
+	out, err := other.CombinedOutput()
+	if code := other.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "a running session has that name") {
+		t.Errorf("a second agentmux --session crash: exit %d (%v), %q; want 2 and the refusal", code, err, out)
+	}
+	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-2") {
+		t.Errorf("agentmux sessions: %q; want crash alone", got)
 	}
 
 	first.term.Stop(syscall.SIGKILL, waitLong)
@@ -253,7 +258,7 @@ func TestSessionSurvivesSIGKILL(t *testing.T) {
 	if len(in) != 2 || strings.Count(all, "zero") != 1 || strings.Count(all, "one") != 1 || strings.Count(all, "two") != 1 {
 		t.Errorf("bob received %q: want zero before the kill, then one and two once", in)
 	}
-	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-3") {
+	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-2") {
 		t.Errorf("agentmux sessions: %q; the stale socket should have been replaced", got)
 	}
 }
