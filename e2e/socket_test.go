@@ -47,7 +47,7 @@ func (e sockEnv) environ() []string {
 		"XDG_STATE_HOME="+filepath.Join(e.home, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(e.home, "config"),
 		"XDG_RUNTIME_DIR="+e.runtime,
-		"AGENTMUX_SESSION=", "AGENTMUX_SOCKET=", "AGENTMUX_NAME=",
+		"AGENTMUX_SESSION=", "AGENTMUX_SOCKET=", "AGENTMUX_NAME=", "AGENTMUX_PROOF=",
 	)
 }
 
@@ -233,13 +233,16 @@ func TestSessionSurvivesSIGKILL(t *testing.T) {
 		t.Fatalf("history before the kill: %+v; want zero typed, one and two waiting", msgs)
 	}
 
-	// A second agentmux with the same --session is refused: the live one is kept.
-	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
-	defer cancel()
-	other := env.command(ctx, "--session", "crash", shArg("cat", "exec cat"))
-	out, err := other.CombinedOutput()
-	if code := other.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "a running session has that name") {
-		t.Errorf("a second agentmux --session crash: exit %d (%v), %q; want 2 and the refusal", code, err, out)
+	// A second agentmux with the same explicit --session is refused before it takes
+	// the screen (exit 2, saying why): the live one is kept, and no crash-2 appears
+	// for a script's later --session crash to miss.
+	other := startWith(t, env.opts(), "--session", "crash", shArg("cat", "exec cat"))
+	if code := other.waitExit(waitLong); code != 2 {
+		t.Errorf("a second --session crash exited %d, want 2", code)
+	}
+	<-other.eof
+	if got := other.screen().text(); !strings.Contains(got, "--session crash: a running session has that name") {
+		t.Errorf("the refused start says:\n%s", got)
 	}
 	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-2") {
 		t.Errorf("agentmux sessions: %q; want crash alone", got)
@@ -258,7 +261,7 @@ func TestSessionSurvivesSIGKILL(t *testing.T) {
 	if len(in) != 2 || strings.Count(all, "zero") != 1 || strings.Count(all, "one") != 1 || strings.Count(all, "two") != 1 {
 		t.Errorf("bob received %q: want zero before the kill, then one and two once", in)
 	}
-	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-2") {
+	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-3") {
 		t.Errorf("agentmux sessions: %q; the stale socket should have been replaced", got)
 	}
 }

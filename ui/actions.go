@@ -168,6 +168,9 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	case actClose:
 		if v := m.focused(); v != nil {
 			id := m.focus
+			if v.exited() { // nothing runs there to lose: no question
+				return m.closePane(id)
+			}
 			m.ask(fmt.Sprintf("close pane %d %s? (y/n)", id, v.member.Name), func() tea.Cmd { return m.closePane(id) })
 		}
 	case actQuit:

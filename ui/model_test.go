@@ -197,6 +197,11 @@ func TestExitedPaneKeepsItsCode(t *testing.T) {
 	if !strings.Contains(hs.m.status.text, "has exited") {
 		t.Errorf("status %q does not say the pane exited", hs.m.status.text)
 	}
+	// Closing it asks nothing: no program runs there.
+	hs.press(testPrefix, runeKey('x'))
+	if hs.m.mode == modeConfirm || hs.m.views[2] != nil {
+		t.Errorf("closing the exited pane asked (mode %d) or left it open", hs.m.mode)
+	}
 }
 
 func TestWindowResizeRelaysOut(t *testing.T) {

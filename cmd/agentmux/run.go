@@ -40,6 +40,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "help" { // clienttable.go
+		return runHelp(args[1:], stdout)
+	}
+	if len(args) == 1 && args[0] == "version" {
+		_, err := fmt.Fprintln(stdout, versionLine())
+		return 0, err
+	}
 	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
 		return runClient(ctx, cmd, rest, stdin, stdout)
 	}
@@ -113,7 +120,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err != nil {
 			return 1, err
 		}
-		defer hooks.Close()
+		defer func() {
+			if err := hooks.Close(); err != nil {
+				logger.Warn("hooks: closing the run's folder", "err", err)
+			}
+		}()
 		o.cfg.Hooks = hooks.spec
 	}
 
@@ -161,7 +172,7 @@ func clientInvocation(args []string) (cmd string, rest []string, ok bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case clientCommands[a]:
+		case isClientCommand(a):
 			return a, append(flags, args[i+1:]...), true
 		case a == "--session" || a == "-session":
 			if i+1 == len(args) {
