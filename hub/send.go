@@ -280,8 +280,8 @@ func (s *state) toPane(msg store.Message) bool {
 		}
 		if meta.TTLMs > 0 {
 			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
-				s.mark(msg.ID, msg.To, store.Dropped, now.UnixMilli())
-				s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "dropped", Text: "expired: not typed within its ttl"})
+				s.mark(msg.ID, msg.To, store.Expired, now.UnixMilli())
+				s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "expired", Text: "not typed within its timeout"})
 				return false
 			}
 		}
@@ -370,14 +370,12 @@ func (s *state) coreEvent(ev proto.Event) {
 	if ev.Kind == "delivery" && ev.ID != "" {
 		if k, ok := s.refs[ev.ID]; ok {
 			ev.ID = k.id
-			switch ph := store.Phase(ev.Phase); ph {
-			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped:
+			ph := store.Phase(ev.Phase)
+			switch ph {
+			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
 				s.mark(k.id, k.to, ph, s.now().UnixMilli())
 			}
-			if ev.Phase == "expired" {
-				s.mark(k.id, k.to, store.Dropped, s.now().UnixMilli())
-			}
-			if ev.Phase == string(store.Confirmed) || ev.Phase == string(store.Failed) || ev.Phase == string(store.Dropped) || ev.Phase == "expired" {
+			if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped || ph == store.Expired {
 				for ref, kk := range s.refs {
 					if kk == k {
 						delete(s.refs, ref)

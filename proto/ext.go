@@ -146,6 +146,7 @@ type Message struct {
 	Confirmed int64           `json:"confirmed,omitempty"`
 	Failed    int64           `json:"failed,omitempty"`
 	Dropped   int64           `json:"dropped,omitempty"`
+	Expired   int64           `json:"expired,omitempty"`
 	// Cut says Body (and Data, dropped) is not whole: the answer had to fit one frame;
 	// BodyBytes is the whole body's length in bytes.
 	Cut       bool `json:"x_cut,omitempty"`

@@ -155,7 +155,7 @@ func (r *Relay) queue(p, q *pane, text string, c parser.Command, now time.Time) 
 	d := &delivery{id: r.nDeliv, from: p.id, to: q.id, words: words, framed: frame(r.cfg.Template, p.name, p.id, words), phase: Waiting}
 	d.entry = r.log(Entry{
 		At: now, Delivery: d.id, From: p.id, FromName: p.name, To: q.id, ToName: q.name,
-		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Note: "addressed by @relay",
+		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Note: "addressed", // an @relay line or a [[RELAY]] block
 		Kind: c.Kind, Thread: c.Thread,
 	})
 	q.queue = append(q.queue, d)

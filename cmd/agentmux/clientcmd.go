@@ -154,6 +154,10 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 	return a, nil
 }
 
+// timeFormat is how the commands print a time for a person (JSON has ms since the
+// epoch): local time, to the second, as history, read and sessions --all all show it.
+const timeFormat = "2006-01-02 15:04:05"
+
 // badClientValue says what a session command's flag takes, as the main flags do.
 func badClientValue(cmd, name, val string) error {
 	switch name {
@@ -374,7 +378,7 @@ func allSessions(a clientArgs, live []hub.Session, w io.Writer) error {
 			state = "running"
 		}
 		if r.Last > 0 {
-			last = time.UnixMilli(r.Last).Format("2006-01-02 15:04:05")
+			last = time.UnixMilli(r.Last).Format(timeFormat)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", line(r.Name), state, r.Messages, last)
 	}
@@ -508,6 +512,8 @@ func phase(m proto.Message) string {
 	switch {
 	case m.Failed > 0:
 		return "failed"
+	case m.Expired > 0:
+		return "expired"
 	case m.Dropped > 0:
 		return "dropped"
 	case m.Confirmed > 0:
@@ -571,7 +577,7 @@ func printHistory(w io.Writer, a clientArgs, ms []proto.Message) error {
 		if cut || m.Cut {
 			first += "…"
 		}
-		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format("2006-01-02 15:04:05"), line(m.ID), line(m.From), line(m.To), phase(m), first)
+		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format(timeFormat), line(m.ID), line(m.From), line(m.To), phase(m), first)
 	}
 	return nil
 }
@@ -634,7 +640,7 @@ func read(c *client.Conn, a clientArgs, w io.Writer) error {
 // writeReadHeader prints read's header: the message's id, sender, kind, time, and each
 // recipient with its phase.
 func writeReadHeader(w io.Writer, m proto.Message, rows []proto.Message) {
-	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", line(m.ID), line(m.From), line(m.Kind), time.UnixMilli(m.Queued).Format(time.RFC3339))
+	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", line(m.ID), line(m.From), line(m.Kind), time.UnixMilli(m.Queued).Format(timeFormat))
 	for _, r := range rows {
 		fmt.Fprintf(w, "to:     %s (%s)\n", line(r.To), phase(r))
 	}
