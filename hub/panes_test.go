@@ -72,7 +72,7 @@ func TestSendToPanes(t *testing.T) {
 	core.mu.Unlock()
 	_, err = ctl.Send("", "codex", "x")
 	require.ErrorAs(t, err, &ce)
-	assert.Contains(t, ce.Message, "no recipient took it")
+	assert.Equal(t, "budget spent (8/8)", ce.Message, "one recipient refused: its reason is the answer")
 
 	r, err := ctl.Request(proto.TypeRead, proto.Read{ID: id})
 	require.NoError(t, err)

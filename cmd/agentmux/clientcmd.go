@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -397,7 +398,7 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		return printJSON(w, res.Members)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tNAME\tPROGRAM\tSTATE\tGROUP\tWAITING")
+	fmt.Fprintln(tw, "#\tNAME\tPROGRAM\tPROFILE\tSTATE\tGROUP\tWAITING")
 	for _, m := range res.Members {
 		num := "-"
 		if m.Number > 0 {
@@ -407,7 +408,14 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		if group == "" {
 			group = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", num, line(m.Name), line(m.Program), line(m.State), line(group), m.Waiting)
+		state := m.State
+		if m.Held { // as the border says it
+			state += " · held"
+		}
+		if m.Addressing {
+			state += " · addressing"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", num, line(m.Name), line(m.Program), line(cmp.Or(m.Profile, "-")), line(state), line(group), m.Waiting)
 	}
 	return tw.Flush()
 }
