@@ -80,6 +80,9 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 		return res, err
 	}
 	stopSignals := c.followSignals(ctx, out)
+	if cols2, rows2, err := term.GetSize(out.Fd()); err == nil && (cols2 != cols || rows2 != rows) {
+		_ = c.send(Resize(cols2, rows2)) // resized before the signal was watched
+	}
 	res.Reason, res.Message = c.drawOutput(out)
 	stopSignals()
 	stopInput()
@@ -159,7 +162,8 @@ func (c *pipe) pumpInput(in *os.File) (stop func(), err error) {
 			}
 			if err != nil {
 				if !errors.Is(err, cancelreader.ErrCanceled) {
-					c.nc.Close() // the terminal is gone: so is this client
+					_ = c.send(Detach()) // the terminal is gone: a detach, as tmux's
+					_ = c.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
 				}
 				return
 			}
