@@ -249,8 +249,14 @@ func (m *model) handleExit(ev session.Exit) tea.Cmd {
 	return m.handleOutput(ev.Pane)
 }
 
-// handleWindowSize re-lays out every pane for the outer terminal's new size.
+// handleWindowSize re-lays out every pane for the outer terminal's new size, and has the
+// next frame drawn whole.
 func (m *model) handleWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
+	if r, ok := m.scr.(interface{ Repaint() }); ok {
+		// Every resize report redraws whole, also one that ends at the size already
+		// drawn (reports coalesce): the terminal may have cut its picture meanwhile.
+		r.Repaint()
+	}
 	if msg.Width == m.width && msg.Height == m.height {
 		return nil
 	}
