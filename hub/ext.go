@@ -10,6 +10,9 @@ import (
 // errNoCore answers pane requests of a hub without a core.
 var errNoCore = errors.New("this session has no panes")
 
+// errNoWeb answers X_WEB on a hub whose session cannot serve a web view.
+var errNoWeb = errors.New("this session has no web view")
+
 // ext answers the agentmux extension requests with X_RESULT or a non-fatal ERROR.
 func (s *state) ext(cs *connState, e *proto.Envelope) {
 	s.flush() // the store answers with every phase recorded so far
@@ -72,6 +75,20 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			break
 		}
 		err = core.Hook(p.Pane, p.Event, p.CLI, p.Text)
+	case proto.TypeWeb:
+		var p proto.Web
+		if p, err = proto.DecodePayload[proto.Web](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		if s.cfg.Web == nil {
+			err = errNoWeb
+			break
+		}
+		var v proto.WebView
+		if v, err = s.cfg.Web(p); err == nil {
+			res.Web = &v
+		}
 	default: // link, unlink, hold, release
 		var p proto.Target
 		if p, err = proto.DecodePayload[proto.Target](e); err != nil {
@@ -101,7 +118,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		code := proto.CodeInternal
 		if errors.Is(err, store.ErrNotFound) {
 			code = proto.CodeNotFound
-		} else if errors.Is(err, errNoCore) || e.Type != proto.TypeHistory {
+		} else if errors.Is(err, errNoCore) || errors.Is(err, errNoWeb) || e.Type != proto.TypeHistory {
 			code = proto.CodeBadRequest
 		}
 		s.fail(cs, code, err.Error(), e.ID)

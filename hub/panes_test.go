@@ -272,3 +272,30 @@ func TestExtensions(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, proto.CodeBadRequest, ce.Code)
 }
+
+// X_WEB starts the session's web view through the hub's Web hook and answers its URL;
+// a hub without one says so, and the connection carries on.
+func TestWebRequest(t *testing.T) {
+	var got []proto.Web
+	e := start(t, newFakeCore("claude"), "", func(c *hub.Config) {
+		c.Web = func(p proto.Web) (proto.WebView, error) {
+			got = append(got, p)
+			return proto.WebView{URL: "http://127.0.0.1:1/#token=x", Control: p.Control}, nil
+		}
+	})
+	ctl := e.control()
+	res, err := ctl.Request(proto.TypeWeb, proto.Web{Listen: "127.0.0.1:0", Control: true})
+	require.NoError(t, err)
+	require.NotNil(t, res.Web)
+	assert.Equal(t, "http://127.0.0.1:1/#token=x", res.Web.URL)
+	assert.True(t, res.Web.Control)
+	assert.Equal(t, []proto.Web{{Listen: "127.0.0.1:0", Control: true}}, got)
+
+	none := start(t, newFakeCore("claude"), "", nil).control()
+	_, err = none.Request(proto.TypeWeb, proto.Web{})
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.Message, "no web view")
+	_, err = none.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err, "not fatal")
+}

@@ -65,3 +65,17 @@ func TestStatusLineSaysAddressingIsOnForAll(t *testing.T) {
 		t.Errorf("status line %q speaks of addressing without --address", s)
 	}
 }
+
+// The status line says while the session's web view runs, and in which mode.
+func TestStatusLineShowsWebView(t *testing.T) {
+	label := ""
+	hs := newHarnessCfg(t, 100, 12, Config{Web: func() string { return label }}, "sh")
+	if s := hs.statusLine(); strings.Contains(s, "web") {
+		t.Fatalf("status line %q speaks of a web view that does not run", s)
+	}
+	label = "web (control)"
+	hs.output(1, "x") // the next frame
+	if s := hs.statusLine(); !strings.Contains(s, "web (control)") {
+		t.Fatalf("status line %q lacks the web view", s)
+	}
+}

@@ -12,9 +12,9 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// writeTimeout bounds one write to a page: a browser that does not read for this long
-// is disconnected.
-const writeTimeout = 10 * time.Second
+// DefaultWriteTimeout bounds one write to a page: a browser that does not read for
+// this long is disconnected.
+const DefaultWriteTimeout = 10 * time.Second
 
 // page is one open page: its connection, its subscription and what its terminals show.
 // Its writer (the handler's goroutine) owns views; its reader only calls the session
@@ -258,9 +258,9 @@ func (p *page) json(ctx context.Context, v any) error {
 	return p.send(ctx, websocket.MessageText, b)
 }
 
-// send writes one frame within writeTimeout.
+// send writes one frame within Options.WriteTimeout.
 func (p *page) send(ctx context.Context, typ websocket.MessageType, b []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, p.s.o.WriteTimeout)
 	defer cancel()
 	if err := p.c.Write(ctx, typ, b); err != nil {
 		return err

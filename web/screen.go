@@ -35,9 +35,19 @@ type paneView struct {
 	drawn      bool
 }
 
+// picture is what a pane's view is drawn from: *session.Screen (and *vterm.Terminal,
+// which tests use as it is).
+type picture interface {
+	Snapshot() *vterm.Snapshot
+	ScreenTop() int64
+	HistoryLines(start, n int) []*vterm.Line
+}
+
+var _ picture = (*session.Screen)(nil)
+
 // read takes a snapshot and the screen's top that go together (the top read before
 // and after agree); ok is false when output kept moving it.
-func read(sc *session.Screen) (snap *vterm.Snapshot, top int64, ok bool) {
+func read(sc picture) (snap *vterm.Snapshot, top int64, ok bool) {
 	for range 3 {
 		t1 := sc.ScreenTop()
 		snap = sc.Snapshot()
@@ -50,7 +60,7 @@ func read(sc *session.Screen) (snap *vterm.Snapshot, top int64, ok bool) {
 
 // frame brings v up to sc's picture and returns the binary frame that does the same to
 // the page's terminal (nil when nothing changed).
-func (v *paneView) frame(pane int, sc *session.Screen) []byte {
+func (v *paneView) frame(pane int, sc picture) []byte {
 	snap, top, consistent := read(sc)
 	if v.drawn && snap.Seq == v.seq && top == v.top {
 		return nil
@@ -75,9 +85,16 @@ func (v *paneView) frame(pane int, sc *session.Screen) []byte {
 	case snap.AltScreen != v.alt || !consistent || top < v.top:
 		// A switch of screens, or history we cannot follow: redraw every row.
 	case top > v.top && !snap.AltScreen:
+		// k lines scrolled into history. The rows that left are written as history has
+		// them (output may have changed them before they left), then pushed into the
+		// page's scrollback by scrolling as many lines.
 		k := top - v.top
-		if k < int64(v.rows) {
-			// The page's top k rows are the new history: scroll them into its scrollback.
+		n := int(min(k, int64(HistoryOnConnect), int64(snap.HistoryLen)))
+		lines := sc.HistoryLines(snap.HistoryLen-n, n)
+		if k < int64(v.rows) && n == int(k) {
+			for y, l := range lines {
+				b = appendRowAt(b, y, l)
+			}
 			b = append(b, "\x1b["...)
 			b = strconv.AppendInt(b, int64(v.rows), 10)
 			b = append(b, ";1H"...)
@@ -86,16 +103,7 @@ func (v *paneView) frame(pane int, sc *session.Screen) []byte {
 			}
 			old = v.lines[k:]
 		} else {
-			// The whole screen went, and more: push the screen, then the lines after it.
-			b = append(b, "\x1b["...)
-			b = strconv.AppendInt(b, int64(v.rows), 10)
-			b = append(b, ";1H"...)
-			for range v.rows {
-				b = append(b, '\n')
-			}
-			more := int(min(k-int64(v.rows), int64(HistoryOnConnect)))
-			more = min(more, snap.HistoryLen)
-			b = pushLines(b, sc.HistoryLines(snap.HistoryLen-more, more), snap.Rows)
+			b = pushLines(b, lines, snap.Rows)
 		}
 	default:
 		old = v.lines
@@ -104,10 +112,7 @@ func (v *paneView) frame(pane int, sc *session.Screen) []byte {
 		if y < len(old) && old[y] == l {
 			continue
 		}
-		b = append(b, "\x1b["...)
-		b = strconv.AppendInt(b, int64(y+1), 10)
-		b = append(b, ";1H\x1b[2K"...)
-		b = appendRow(b, l)
+		b = appendRowAt(b, y, l)
 	}
 	b = appendModes(b, v.modes, snap.Modes, reset)
 	b = appendCursor(b, snap.Cursor)
@@ -116,14 +121,24 @@ func (v *paneView) frame(pane int, sc *session.Screen) []byte {
 	return b
 }
 
-// pushLines writes lines from the top of a blank screen of rows rows, then scrolls
-// until all of them are in the terminal's scrollback and the screen is blank again.
+// appendRowAt redraws row y (from 0) with l.
+func appendRowAt(b []byte, y int, l *vterm.Line) []byte {
+	b = append(b, "\x1b["...)
+	b = strconv.AppendInt(b, int64(y+1), 10)
+	b = append(b, ";1H\x1b[2K"...)
+	return appendRow(b, l)
+}
+
+// pushLines writes lines from the top of a screen of rows rows, each on a row it
+// erases first, then scrolls until all of them are in the terminal's scrollback. The
+// rows below them keep what they had: the caller redraws every row next.
 func pushLines(b []byte, lines []*vterm.Line, rows int) []byte {
 	if len(lines) == 0 {
 		return b
 	}
 	b = append(b, "\x1b[H"...)
 	for _, l := range lines {
+		b = append(b, "\x1b[2K"...)
 		b = appendRow(b, l)
 		b = append(b, "\r\n"...)
 	}

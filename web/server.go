@@ -46,6 +46,9 @@ type Options struct {
 	Since time.Time
 	// Queue is each page's event queue limit (0: session.DefaultQueue).
 	Queue int
+	// WriteTimeout bounds one write to a page: a browser that does not read for this
+	// long is disconnected (0: DefaultWriteTimeout).
+	WriteTimeout time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -81,6 +84,9 @@ func Start(ctx context.Context, sess *session.Session, o Options) (*Server, erro
 	}
 	if o.Listen == "" {
 		o.Listen = DefaultListen
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
 	}
 	if o.Since.IsZero() {
 		o.Since = time.Now()

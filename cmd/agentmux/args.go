@@ -39,6 +39,9 @@ flags:
   --log-level L    debug, info, warn or error (default info)
   --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
                    (default: the working folder's name; NAME-2… while a live one holds it)
+  --web            serve the session's web view too (agentmux web prints its URL)
+  --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
+  --web-control    let the web page send messages, link panes and type into them
   --version        print the version and exit
 
 Keys: prefix ? shows every binding; prefix q quits.
@@ -68,6 +71,8 @@ type options struct {
 	help     bool
 	version  bool
 	noHooks  bool // --no-hooks: no hook settings for any program
+	web      webFlags
+	webSet   map[string]bool // the --web flags given (they override config.toml's [web])
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -100,6 +105,9 @@ func parseArgs(args []string) (options, error) {
 	level := fs.String("log-level", "info", "")
 	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
+	fs.BoolVar(&o.web.on, "web", false, "")
+	fs.StringVar(&o.web.listen, "web-listen", "", "")
+	fs.BoolVar(&o.web.control, "web-control", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -112,7 +120,13 @@ func parseArgs(args []string) (options, error) {
 		return o, nil
 	}
 	sessionSet := false
-	fs.Visit(func(f *flag.Flag) { sessionSet = sessionSet || f.Name == "session" })
+	o.webSet = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		sessionSet = sessionSet || f.Name == "session"
+		if strings.HasPrefix(f.Name, "web") {
+			o.webSet[f.Name] = true
+		}
+	})
 	if sessionSet && strings.TrimSpace(o.session) == "" {
 		return o, usagef("--session needs a name")
 	}

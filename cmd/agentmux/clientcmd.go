@@ -32,13 +32,16 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux read ID
   agentmux events                             a live NDJSON stream of what happens
   agentmux sessions                           the running sessions
+  agentmux web [NAME] [--listen HOST:PORT] [--control]
+                                              start the session's web view (or find it) and
+                                              print its URL; --control lets the page act
 common flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json
 `
 
 // clientCommands are the first words that name a session command; runClient runs them.
 var clientCommands = map[string]bool{
 	"ls": true, "send": true, "remind": true, "wake": true, "link": true, "unlink": true, "hold": true, "release": true,
-	"capture": true, "history": true, "read": true, "events": true, "sessions": true,
+	"capture": true, "history": true, "read": true, "events": true, "sessions": true, "web": true,
 }
 
 // clientArgs is a session command's parsed flags and operands.
@@ -52,10 +55,13 @@ type clientArgs struct {
 	mode                 string
 	timeout, notifyAfter time.Duration
 	notifyOnDelivery     bool
+	// web's: where its view listens, and whether its pages may act.
+	listen  string
+	control bool
 }
 
 // switches are the flags that take no value.
-var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true}
+var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "control": true}
 
 // parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
 // an operand: stdin).
@@ -73,6 +79,8 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 		allowed["lines"], allowed["escapes"] = true, true
 	case "history":
 		allowed["member"], allowed["since"], allowed["limit"] = true, true, true
+	case "web":
+		allowed["listen"], allowed["control"] = true, true
 	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
@@ -99,6 +107,8 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 				a.escapes = true
 			case "notify-on-delivery":
 				a.notifyOnDelivery = true
+			case "control":
+				a.control = true
 			case "important", "urgent":
 				if a.mode != "" && a.mode != name {
 					return a, usagef("agentmux %s: --important and --urgent exclude each other", cmd)
@@ -122,6 +132,8 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 			a.from = val
 		case "to":
 			a.to = val
+		case "listen":
+			a.listen = val
 		case "timeout", "notify-after":
 			var d time.Duration
 			if d, err = time.ParseDuration(val); err == nil && d <= 0 {
@@ -153,7 +165,7 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 	}
 	want := map[string][2]int{ // operands: min, max (-1: any)
 		"ls": {0, 0}, "send": {2, -1}, "remind": {2, -1}, "wake": {2, -1}, "link": {2, 2}, "unlink": {1, 1}, "hold": {1, 1}, "release": {1, 1},
-		"capture": {1, 1}, "history": {0, 0}, "read": {1, 1}, "events": {0, 0}, "sessions": {0, 0},
+		"capture": {1, 1}, "history": {0, 0}, "read": {1, 1}, "events": {0, 0}, "sessions": {0, 0}, "web": {0, 1},
 	}[cmd]
 	if n := len(a.operands); n < want[0] || want[1] >= 0 && n > want[1] {
 		return a, usagef("agentmux %s: wrong number of arguments (agentmux --help shows the usage)", cmd)
@@ -194,6 +206,12 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 			return 2, usagef("agentmux %s: not run in a pane ($AGENTMUX_NAME unset): name one with --to", cmd)
 		}
 	}
+	if cmd == "web" && len(a.operands) == 1 {
+		if a.session != "" && a.session != a.operands[0] {
+			return 2, usagef("agentmux web: two sessions named (%s and --session %s)", a.operands[0], a.session)
+		}
+		a.session = a.operands[0]
+	}
 	path, err := client.Socket(a.session)
 	if err != nil {
 		return 1, err
@@ -220,6 +238,8 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		err = read(c, a, stdout)
 	case "events":
 		err = events(ctx, c, stdout)
+	case "web":
+		err = webCommand(c, a, stdout)
 	}
 	return exit(err)
 }
@@ -468,4 +488,39 @@ func events(ctx context.Context, c *client.Conn, w io.Writer) error {
 			return nil
 		}
 	}
+}
+
+// webCommand asks the session to start its web view (or where it runs) and prints its
+// URL, then what to know about it.
+func webCommand(c *client.Conn, a clientArgs, w io.Writer) error {
+	res, err := c.Request(proto.TypeWeb, proto.Web{Listen: a.listen, Control: a.control})
+	if err != nil {
+		return err
+	}
+	v := res.Web
+	if v == nil {
+		return errors.New("web: the session answered no URL")
+	}
+	if a.json {
+		return printJSON(w, v)
+	}
+	fmt.Fprintln(w, v.URL)
+	if v.Warning != "" {
+		fmt.Fprintln(w, "warning: "+v.Warning)
+	}
+	switch {
+	case v.Running && (a.control != v.Control || a.listen != ""):
+		fmt.Fprintf(w, "(the web view was running already, %s: as it was started)\n", webMode(v.Control))
+	case !v.Control:
+		fmt.Fprintln(w, "(read-only: a view started with --control lets the page send, link and type)")
+	}
+	return nil
+}
+
+// webMode says whether a web view's pages may act.
+func webMode(control bool) string {
+	if control {
+		return "with control"
+	}
+	return "read-only"
 }

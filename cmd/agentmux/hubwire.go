@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
 
@@ -24,6 +25,8 @@ type sessionSocket struct {
 	// Retention is how long the store keeps messages (0: store.DefaultRetention); set
 	// before Serve.
 	Retention time.Duration
+	// Web starts the session's web view for X_WEB (agentmux web); set before Serve.
+	Web func(proto.Web) (proto.WebView, error)
 }
 
 // claimSession claims the session name (--session, else the base name of the working
@@ -73,7 +76,7 @@ func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
 	if s.hub != nil {
 		return errors.New("session socket served twice")
 	}
-	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention}, s.l)
+	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention, Web: s.Web}, s.l)
 	if err != nil {
 		return err
 	}
