@@ -16,9 +16,11 @@ import (
 // URL's token.
 const cookieName = "agentmux_web"
 
-// The page's content security policy: everything from this server, nothing inline,
-// nothing elsewhere (connect-src 'self' covers the WebSocket on the same origin).
-const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+// The page's content security policy: everything from this server, nothing elsewhere
+// (connect-src 'self' covers the WebSocket on the same origin), no inline script.
+// Inline styles are allowed: the terminal widget writes its measured row heights,
+// fonts and colours into a style element of its own.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
 	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // loginScript trades the URL's #token for the cookie, then loads the page without the

@@ -72,7 +72,7 @@ func findBrowser() string {
 
 // needBrowser returns the shared browser's context, starting it on first use; without
 // one the test skips, or fails where AGENTMUX_REQUIRE_BROWSER=1.
-func needBrowser(t *testing.T) context.Context {
+func needBrowser(t testing.TB) context.Context {
 	t.Helper()
 	browserOnce.Do(func() {
 		path := findBrowser()
@@ -123,7 +123,7 @@ func needBrowser(t *testing.T) context.Context {
 
 // rig is a session over fake panes with its web view.
 type rig struct {
-	t     *testing.T
+	t     testing.TB
 	sess  *session.Session
 	srv   *Server
 	procs map[int]*fakeproc.Proc
@@ -131,7 +131,13 @@ type rig struct {
 }
 
 // newRig starts one fake pane per name (60×12) and a web view with o.
-func newRig(t *testing.T, o Options, names ...string) *rig {
+func newRig(t testing.TB, o Options, names ...string) *rig {
+	t.Helper()
+	return newRigSize(t, 60, 12, o, names...)
+}
+
+// newRigSize is newRig with panes of cols×rows.
+func newRigSize(t testing.TB, cols, rows int, o Options, names ...string) *rig {
 	t.Helper()
 	r := &rig{t: t, procs: map[int]*fakeproc.Proc{}}
 	so := session.Options{Idle: 50 * time.Millisecond, Start: func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
@@ -142,7 +148,7 @@ func newRig(t *testing.T, o Options, names ...string) *rig {
 		return f, nil
 	}}
 	for _, n := range names {
-		so.Panes = append(so.Panes, session.PaneSpec{Name: n, Argv: []string{n}, Cols: 60, Rows: 12})
+		so.Panes = append(so.Panes, session.PaneSpec{Name: n, Argv: []string{n}, Cols: cols, Rows: rows})
 	}
 	sess, err := session.Start(so)
 	require.NoError(t, err)
@@ -231,7 +237,7 @@ func (r *rig) waitJS(ctx context.Context, expr string) {
 }
 
 // eval evaluates a JavaScript expression in the page (awaiting a promise).
-func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+func eval[T any](t testing.TB, ctx context.Context, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	require.NoError(t, err, "evaluate %s", expr)

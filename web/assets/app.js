@@ -81,19 +81,20 @@
     if (p && state.control) p.term.focus();
   }
 
-  // fit picks each terminal's font size so its columns fill its cell's width (the
-  // terminal keeps the pane's own size: the picture is the emulator's).
+  // fit picks each terminal's font size so it fills its pane's box (the terminal keeps
+  // the pane's own columns and rows: the picture is the emulator's).
   function fit() {
     requestAnimationFrame(() => {
+      const phone = window.matchMedia('(max-width: 700px)').matches;
       state.panes.forEach((p) => {
         const w = p.el.clientWidth - 6;
         if (w <= 0) return;
         let size = Math.floor(w / (p.term.cols * 0.61));
-        if (state.zoomed) {
-          const h = panesEl.clientHeight - 40;
+        if (!phone) {
+          const h = p.el.clientHeight - p.bar.offsetHeight - 6;
           size = Math.min(size, Math.floor(h / (p.term.rows * 1.2)));
         }
-        size = Math.max(5, Math.min(size, 16));
+        size = Math.max(5, Math.min(size, 18));
         if (p.term.options.fontSize !== size) p.term.options.fontSize = size;
       });
     });
@@ -142,6 +143,7 @@
       if (id === 'who') sel.append(new Option('everyone', ''));
       f.members.forEach((m) => sel.append(new Option((m.pane ? m.pane + ' ' : '') + m.name, m.name)));
       sel.value = keep;
+      if (sel.selectedIndex < 0) sel.selectedIndex = 0;
     });
     placePanes();
   }
