@@ -6,6 +6,7 @@ package e2e
 // with --web serves one from the start.
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // webURL is the URL agentmux web printed first.
@@ -29,8 +32,9 @@ func webURL(t *testing.T, out string) *url.URL {
 	return u
 }
 
-// signIn trades the URL's token for the cookie and fetches the page.
-func signIn(t *testing.T, u *url.URL) string {
+// signIn trades the URL's token for the cookie and fetches the page; it returns the
+// page and the cookie.
+func signIn(t *testing.T, u *url.URL) (string, string) {
 	t.Helper()
 	plain := &http.Client{Timeout: waitLong}
 	resp, err := plain.Get("http://" + u.Host + "/")
@@ -60,7 +64,11 @@ func signIn(t *testing.T, u *url.URL) string {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("the page with the cookie: %d", resp.StatusCode)
 	}
-	return string(b)
+	var cookie []string
+	for _, k := range jar.Cookies(&url.URL{Scheme: "http", Host: u.Host}) {
+		cookie = append(cookie, k.Name+"="+k.Value)
+	}
+	return string(b), strings.Join(cookie, "; ")
 }
 
 func TestWebCommand(t *testing.T) {
@@ -73,7 +81,7 @@ func TestWebCommand(t *testing.T) {
 	if !strings.Contains(out, "read-only") {
 		t.Errorf("agentmux web does not say the view is read-only:\n%s", out)
 	}
-	if page := signIn(t, u); !strings.Contains(page, "app.js") {
+	if page, _ := signIn(t, u); !strings.Contains(page, "app.js") {
 		t.Errorf("the page is not the web view's:\n%s", page)
 	}
 	s.send("echo hi\r") // the next frame draws the status line
@@ -92,5 +100,30 @@ func TestWebFlagStartsWithTheSession(t *testing.T) {
 	s.send("echo hi\r")
 	s.waitText(10*time.Second, "web (control)")
 	u := webURL(t, env.run("web", "webflag"))
-	signIn(t, u)
+	_, cookie := signIn(t, u)
+
+	// A message sent from the page goes the way agentmux send's go: typed into the pane
+	// as from "you (web)", and kept in the store with its phases.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws://"+u.Host+"/ws", &websocket.DialOptions{
+		HTTPHeader: http.Header{"Cookie": {cookie}, "Origin": {"http://" + u.Host}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	go func() { // the page's frames, read and dropped
+		for {
+			if _, _, err := conn.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	if err := conn.Write(ctx, websocket.MessageText, []byte(`{"t":"send","id":1,"to":"sh","text":"echo from-the-web"}`)); err != nil {
+		t.Fatal(err)
+	}
+	s.waitText(waitLong, "you (web):", "from-the-web")
+	if h := env.run("history", "--session", "webflag"); !strings.Contains(h, "you (web) → sh") || !strings.Contains(h, "from-the-web") {
+		t.Errorf("agentmux history lacks the page's message:\n%s", h)
+	}
 }

@@ -75,6 +75,13 @@ func (p *page) do(a action) (string, error) {
 		if strings.TrimSpace(a.Text) == "" {
 			return "", errors.New("send: nothing to send")
 		}
+		if p.s.o.Send != nil {
+			id, err := p.s.o.Send(YouName, a.To, a.Text)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("message %s queued for %s", id, a.To), nil
+		}
 		n, err := sess.Send(YouName, a.To, a.Text, session.SendOptions{})
 		if err != nil {
 			return "", err

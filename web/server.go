@@ -44,6 +44,10 @@ type Options struct {
 	// Since is when the session started: older history comes from Store, newer from
 	// the session's log and events (zero: now).
 	Since time.Time
+	// Send, when set, is how a message from a page goes out (from is YouName), and
+	// returns its id: the session socket's path, so it is stored like agentmux send's.
+	// Nil sends through the session core directly (Session.Send).
+	Send func(from, to, text string) (string, error)
 	// Queue is each page's event queue limit (0: session.DefaultQueue).
 	Queue int
 	// WriteTimeout bounds one write to a page: a browser that does not read for this

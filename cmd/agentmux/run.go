@@ -95,7 +95,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
 	}
-	wv := newWebView(sock.Name, sock.store, logger) // webwire.go
+	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
 	defer wv.Close()
 	sock.Web = wv.Start
 	o.cfg.Web = wv.Label

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
@@ -27,6 +28,7 @@ type webFlags struct {
 // Its methods are safe from any goroutine.
 type webView struct {
 	name   string
+	socket string // the session socket, where the page's messages are sent as agentmux send's
 	store  *store.Store
 	since  time.Time
 	logger *slog.Logger
@@ -38,8 +40,20 @@ type webView struct {
 }
 
 // newWebView returns the web view of session name (not started).
-func newWebView(name string, st *store.Store, logger *slog.Logger) *webView {
-	return &webView{name: name, store: st, since: time.Now(), logger: logger}
+func newWebView(name, socket string, st *store.Store, logger *slog.Logger) *webView {
+	return &webView{name: name, socket: socket, store: st, since: time.Now(), logger: logger}
+}
+
+// send sends a page's message as agentmux send does, over the session socket, so the
+// store keeps it with its phases.
+func (w *webView) send(from, to, text string) (string, error) {
+	c, err := client.DialControl(w.socket)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	return c.SendMeta(from, to, text, nil)
 }
 
 // attach gives the view its session once the session has started.
@@ -61,6 +75,7 @@ func (w *webView) Start(req proto.Web) (proto.WebView, error) {
 	}
 	srv, err := web.Start(context.Background(), w.sess, web.Options{
 		Listen: req.Listen, Control: req.Control, Session: w.name, Store: w.store, Since: w.since, Logger: w.logger,
+		Send: w.send,
 	})
 	if err != nil {
 		return proto.WebView{}, err
