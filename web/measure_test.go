@@ -116,4 +116,3 @@ func TestScreenshot(t *testing.T) {
 		require.NoError(t, os.WriteFile(*screenshot, png, 0o644))
 	}
 }
-
