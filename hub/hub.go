@@ -60,7 +60,8 @@ type Config struct {
 	// answers X_WEB with an error. It is called on the hub's loop: it must not block
 	// for long (binding a listener is fine).
 	Web func(proto.Web) (proto.WebView, error)
-	// Now is the clock for timestamps (time.Now).
+	// Now is the clock for timestamps (time.Now); it must be safe to call from any
+	// goroutine (a core calls it through SendOptions.BeforeSubmit).
 	Now func() time.Time
 	// Logger logs connections and failures (discarded when nil).
 	Logger *slog.Logger
@@ -212,7 +213,7 @@ func (h *Hub) accept() {
 			h.cfg.Logger.Error("accept", "err", err)
 			return
 		}
-		c := &conn{id: id, nc: nc, out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
+		c := &conn{id: id, nc: nc, pid: peerPID(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
 		if !h.post(connOpened{c}) {
 			nc.Close()
 			return
