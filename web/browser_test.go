@@ -97,6 +97,7 @@ func TestBrowserControlSendsAndTypes(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="1"] .bar`))))
 	r.waitJS(ctx, `agentmux.zoomed() === 1`)
 	require.NoError(t, chromedp.Do(ctx, typeKeys("ls -la\r")))
+	r.waitJS(ctx, `agentmux.inputs() === 7`) // one frame a key
 	r.waitSent(1, "ls -la\r")
 	assert.Equal(t, "ls -la\r", r.proc(1).Peek(), "each key once, in order")
 }
