@@ -158,3 +158,15 @@ func TestBrowserOtherOriginRefused(t *testing.T) {
 		ws.onopen = () => res('open'); ws.onerror = () => res('refused'); })`)
 	assert.Equal(t, "refused", outcome)
 }
+
+func TestBrowserPhoneWidthOnePaneAtATime(t *testing.T) {
+	r := newRig(t, Options{}, "alice", "bob")
+	ctx := r.tab("about:blank")
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(r.srv.URL())))
+	visible := `[...document.querySelectorAll('.pane')].filter(p => p.offsetParent !== null).map(p => p.dataset.pane).join(',')`
+	r.waitJS(ctx, `agentmux.panes().length === 2 && `+visible+` === '1'`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("pick"), "2")))
+	eval[bool](t, ctx, `document.getElementById('pick').dispatchEvent(new Event('change'))`)
+	r.waitJS(ctx, visible+` === '2'`)
+	r.waitJS(ctx, `document.getElementById('conv').offsetParent !== null`) // the conversation below
+}

@@ -96,10 +96,15 @@ func (w *webView) Label() string {
 		return "web view failed (see the log)"
 	case w.srv == nil:
 		return ""
-	case w.srv.Control():
-		return "web (control)"
 	}
-	return "web"
+	label := "web"
+	if w.srv.Control() {
+		label = "web (control)"
+	}
+	if w.srv.Warning() != "" {
+		label += " on " + w.srv.Addr() + ": beyond this machine"
+	}
+	return label
 }
 
 // Close stops the view, if it runs.

@@ -4,6 +4,7 @@
 (function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
+  const MAX_ITEMS = 2000;
   const panesEl = $('panes'), convEl = $('conv');
   const state = {
     control: false, you: 'you (web)', members: [], groups: [],
@@ -183,6 +184,12 @@
       rec.item = it;
       drawItem(rec);
     });
+    // The page keeps the newest MAX_ITEMS: a long session does not grow it without end.
+    while (state.items.size > MAX_ITEMS) {
+      const [key, rec] = state.items.entries().next().value;
+      rec.li.remove();
+      state.items.delete(key);
+    }
     if (atEnd) convEl.scrollTop = convEl.scrollHeight;
   }
 
