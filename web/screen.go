@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/vterm"
@@ -18,6 +20,12 @@ import (
 // HistoryOnConnect is how many lines of a pane's history a page gets when it opens.
 const HistoryOnConnect = 1000
 
+// FloodLines is the most lines that scrolled into history one frame pushes into the
+// page's scrollback. Past it (a flood: cat of a large log) the page gets the newest
+// FloodLines and a line saying how many it skipped: encoding every line would hold the
+// emulator's lock and the machine's cores for a picture nobody can read at that speed.
+const FloodLines = 100
+
 // frameScreen is the first byte of a binary frame: a pane's picture. The header is
 // the byte, the pane (uint16), cols and rows (uint16 each), a flag byte (1: the page's
 // terminal is reset first), then the terminal text.
@@ -25,6 +33,8 @@ const frameScreen = 'S'
 
 // paneView is what one page's terminal of one pane shows now.
 type paneView struct {
+	// flood is the most scrolled lines pushed in one frame (0: FloodLines).
+	flood      int
 	lines      []*vterm.Line
 	top        int64 // the absolute number of the first row (session.Screen.ScreenTop)
 	cols, rows int
@@ -89,8 +99,15 @@ func (v *paneView) frame(pane int, sc picture) []byte {
 		// them (output may have changed them before they left), then pushed into the
 		// page's scrollback by scrolling as many lines.
 		k := top - v.top
-		n := int(min(k, int64(HistoryOnConnect), int64(snap.HistoryLen)))
+		flood := v.flood
+		if flood <= 0 {
+			flood = FloodLines
+		}
+		n := int(min(k, int64(flood), int64(snap.HistoryLen)))
 		lines := sc.HistoryLines(snap.HistoryLen-n, n)
+		if skipped := k - int64(n); skipped > 0 {
+			lines = append([]*vterm.Line{skippedLine(skipped, snap.Cols)}, lines...)
+		}
 		if k < int64(v.rows) && n == int(k) {
 			for y, l := range lines {
 				b = appendRowAt(b, y, l)
@@ -119,6 +136,20 @@ func (v *paneView) frame(pane int, sc picture) []byte {
 	v.lines, v.top, v.cols, v.rows = snap.Lines, top, snap.Cols, snap.Rows
 	v.alt, v.cursor, v.modes, v.seq, v.drawn = snap.AltScreen, snap.Cursor, snap.Modes, snap.Seq, true
 	return b
+}
+
+// skippedLine is the dim line that stands in the page's scrollback for n lines a
+// flood scrolled by (the session's history, agentmux capture, still has them).
+func skippedLine(n int64, cols int) *vterm.Line {
+	text := []rune(fmt.Sprintf("⋯ %d lines scrolled by faster than this page is drawn (agentmux capture --lines has them)", n))
+	l := &vterm.Line{Cells: make([]vterm.Cell, max(cols, 1))}
+	for i := range l.Cells {
+		l.Cells[i] = vterm.Cell{Width: 1, Style: vterm.Style{Attr: vterm.AttrDim}}
+		if i < len(text) {
+			l.Cells[i].Rune = text[i]
+		}
+	}
+	return l
 }
 
 // appendRowAt redraws row y (from 0) with l.
@@ -194,7 +225,7 @@ func appendCell(b []byte, c vterm.Cell) []byte {
 	if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 		return append(b, ' ')
 	}
-	b = append(b, string(r)...)
+	b = utf8.AppendRune(b, r)
 	return append(b, c.Comb...)
 }
 

@@ -25,7 +25,7 @@ type mirror struct {
 }
 
 func newMirror(t *testing.T, cols, rows int) *mirror {
-	return &mirror{t: t,
+	return &mirror{t: t, v: paneView{flood: HistoryOnConnect},
 		pane: vterm.New(vterm.Options{Cols: cols, Rows: rows, HistoryLimit: 500}),
 		page: vterm.New(vterm.Options{Cols: cols, Rows: rows, HistoryLimit: 5000})}
 }
@@ -126,6 +126,26 @@ func TestFramesOnlyWhatChanged(t *testing.T) {
 	before = m.bytes
 	m.out("")
 	assert.Equal(t, before, m.bytes, "no change, no frame")
+}
+
+// A flood pushes the newest FloodLines lines and a line saying how many it skipped.
+func TestFramesFloodSkipsWithANote(t *testing.T) {
+	pane := vterm.New(vterm.Options{Cols: 80, Rows: 5, HistoryLimit: 5000})
+	page := vterm.New(vterm.Options{Cols: 80, Rows: 5, HistoryLimit: 5000})
+	var v paneView
+	page.Write(v.frame(1, pane)[8:])
+	for i := range 1000 {
+		pane.Write(fmt.Appendf(nil, "flood %d\r\n", i))
+	}
+	f := v.frame(1, pane)
+	page.Write(f[8:])
+	snap := page.Snapshot()
+	assert.Equal(t, FloodLines+1, snap.HistoryLen, "the newest lines and the note")
+	h := page.HistoryLines(0, snap.HistoryLen)
+	assert.Contains(t, rowText(h[0]), "⋯ 896 lines scrolled by")
+	assert.Equal(t, "flood 995", rowText(h[snap.HistoryLen-1]), "then the lines, up to the screen")
+	assert.Equal(t, "flood 996", rowText(snap.Lines[0]))
+	assert.Equal(t, "flood 896", rowText(h[1]), "the newest FloodLines, in order")
 }
 
 func TestFramesPageOpenedLateGetsHistory(t *testing.T) {
