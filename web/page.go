@@ -233,16 +233,17 @@ func (p *page) members(ctx context.Context) error {
 
 // screen sends pane id's picture as it changed since the page last saw it.
 func (p *page) screen(ctx context.Context, id int) error {
-	sc := p.s.sess.Screen(id)
-	if sc == nil {
-		return nil
-	}
 	v := p.views[id]
 	if v == nil {
-		v = &paneView{}
+		// A pane's Screen stays valid for the pane's life (and after): asked once.
+		sc := p.s.sess.Screen(id)
+		if sc == nil {
+			return nil
+		}
+		v = &paneView{screen: sc}
 		p.views[id] = v
 	}
-	b := v.frame(id, sc)
+	b := v.frame(id, v.screen)
 	if b == nil {
 		return nil
 	}

@@ -33,6 +33,7 @@ const frameScreen = 'S'
 
 // paneView is what one page's terminal of one pane shows now.
 type paneView struct {
+	screen *session.Screen // the pane's picture (page.go)
 	// flood is the most scrolled lines pushed in one frame (0: FloodLines).
 	flood      int
 	lines      []*vterm.Line

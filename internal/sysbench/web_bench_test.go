@@ -27,11 +27,11 @@ func BenchmarkCatWithWebPages(b *testing.B) {
 	bin := agentmux(b)
 	log := input(b, kindSGR, catLogSize)
 	var without, with time.Duration
-	var received atomic.Int64
+	var received, frames atomic.Int64
 	b.ResetTimer()
 	for i := range b.N {
-		without += timeCatAfterEnter(b, bin, log, fmt.Sprintf("webbench-%d-a", i), 0, &received)
-		with += timeCatAfterEnter(b, bin, log, fmt.Sprintf("webbench-%d-b", i), 2, &received)
+		without += timeCatAfterEnter(b, bin, log, fmt.Sprintf("webbench-%d-a", i), 0, &received, &frames)
+		with += timeCatAfterEnter(b, bin, log, fmt.Sprintf("webbench-%d-b", i), 2, &received, &frames)
 	}
 	b.StopTimer()
 	n := float64(b.N)
@@ -39,11 +39,12 @@ func BenchmarkCatWithWebPages(b *testing.B) {
 	b.ReportMetric(with.Seconds()/n, "two_pages_s")
 	b.ReportMetric(with.Seconds()/without.Seconds(), "ratio")
 	b.ReportMetric(float64(received.Load())/2/n/(1<<20), "page_MB")
+	b.ReportMetric(float64(frames.Load())/2/with.Seconds(), "page_frames/s")
 }
 
 // timeCatAfterEnter starts agentmux --web with a pane that cats log after Enter, opens
 // pages WebSocket clients on its web view, and times the cat.
-func timeCatAfterEnter(b *testing.B, bin, log, name string, pages int, received *atomic.Int64) time.Duration {
+func timeCatAfterEnter(b *testing.B, bin, log, name string, pages int, received, frames *atomic.Int64) time.Duration {
 	b.Helper()
 	s := startSession(b, bin, "--session", name, "--web", fmt.Sprintf(`sh -c "read x; cat %s; %s; exec cat"`, log, printDone))
 	defer s.close()
@@ -75,6 +76,7 @@ func timeCatAfterEnter(b *testing.B, bin, log, name string, pages int, received 
 						return
 					}
 					received.Add(int64(len(p)))
+					frames.Add(1)
 				}
 			}()
 		}
