@@ -1,7 +1,9 @@
 package hub
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
@@ -80,6 +82,12 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		if s.cfg.Web == nil {
 			err = errNoWeb
+			break
+		}
+		if in := cmp.Or(cs.pane, cs.inside); in != "" {
+			// The page shows every pane (and, with control, types into them): opening it
+			// is the person's, never a pane's program's, however prompted.
+			err = fmt.Errorf("X_WEB from pane %s: only the person starts the web view, from outside the panes", in)
 			break
 		}
 		var v proto.WebView

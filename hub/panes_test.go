@@ -7,6 +7,7 @@ package hub_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -304,6 +305,13 @@ func TestWebRequest(t *testing.T) {
 	assert.True(t, res.Web.Control)
 	assert.Equal(t, []proto.Web{{Listen: "127.0.0.1:0", Control: true}}, got)
 
+	// A pane's program (its proof, or its process) may not open the session to a browser.
+	_, err = e.paneControl("claude").Request(proto.TypeWeb, proto.Web{Control: true})
+	var refused *client.Error
+	require.ErrorAs(t, err, &refused)
+	assert.Contains(t, refused.Message, "only the person")
+	assert.Len(t, got, 1, "the hook was not called")
+
 	none := start(t, newFakeCore("claude"), "", nil).control()
 	_, err = none.Request(proto.TypeWeb, proto.Web{})
 	var ce *client.Error
@@ -311,4 +319,19 @@ func TestWebRequest(t *testing.T) {
 	assert.Contains(t, ce.Message, "no web view")
 	_, err = none.Request(proto.TypeList, struct{}{})
 	require.NoError(t, err, "not fatal")
+}
+
+// A process running inside a pane, showing no proof, is not the person either.
+func TestWebRefusedFromInsideAPane(t *testing.T) {
+	core := newFakeCore("claude")
+	called := false
+	e := start(t, core, "", func(c *hub.Config) {
+		c.Web = func(proto.Web) (proto.WebView, error) { called = true; return proto.WebView{URL: "x"}, nil }
+	})
+	core.runIn(os.Getpid(), "claude") // this test's connections come from pane claude
+	_, err := e.control().Request(proto.TypeWeb, proto.Web{})
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.Message, "X_WEB from pane claude")
+	assert.False(t, called)
 }
