@@ -103,7 +103,7 @@ func TestWebFlagStartsWithTheSession(t *testing.T) {
 	_, cookie := signIn(t, u)
 
 	// A message sent from the page goes the way agentmux send's go: typed into the pane
-	// as from "you (web)", and kept in the store with its phases.
+	// as from "you(web)", and kept in the store with its phases.
 	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
 	defer cancel()
 	conn, _, err := websocket.Dial(ctx, "ws://"+u.Host+"/ws", &websocket.DialOptions{
@@ -112,6 +112,21 @@ func TestWebFlagStartsWithTheSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.CloseNow()
+	if err := conn.Write(ctx, websocket.MessageText, []byte(`{"t":"send","id":1,"to":"sh","text":"echo from-the-web"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for { // the page's frames until the answer
+		_, b, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("no answer to the page's send: %v", err)
+		}
+		if strings.Contains(string(b), `"t":"error"`) {
+			t.Fatalf("the page's send was refused: %s", b)
+		}
+		if strings.Contains(string(b), `"t":"result"`) {
+			break
+		}
+	}
 	go func() { // the page's frames, read and dropped
 		for {
 			if _, _, err := conn.Read(ctx); err != nil {
@@ -119,11 +134,8 @@ func TestWebFlagStartsWithTheSession(t *testing.T) {
 			}
 		}
 	}()
-	if err := conn.Write(ctx, websocket.MessageText, []byte(`{"t":"send","id":1,"to":"sh","text":"echo from-the-web"}`)); err != nil {
-		t.Fatal(err)
-	}
-	s.waitText(waitLong, "you (web):", "from-the-web")
-	if h := env.run("history", "--session", "webflag"); !strings.Contains(h, "you (web) → sh") || !strings.Contains(h, "from-the-web") {
+	s.waitText(waitLong, "you(web):", "from-the-web")
+	if h := env.run("history", "--session", "webflag"); !strings.Contains(h, "you(web) → sh") || !strings.Contains(h, "from-the-web") {
 		t.Errorf("agentmux history lacks the page's message:\n%s", h)
 	}
 }

@@ -90,8 +90,8 @@ func TestBrowserControlSendsAndTypes(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("msg"), "ship it from the browser"),
 		chromedp.Click(chromedp.ID("sendbtn"))))
 	r.waitJS(ctx, `agentmux.text(2).includes('ship it from the browser')`)
-	assert.Contains(t, r.proc(2).Peek(), "you (web)", "attributed to the web view's person")
-	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('you (web) → bob'))`)
+	assert.Contains(t, r.proc(2).Peek(), "you(web)", "attributed to the web view's person")
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('you(web) → bob'))`)
 
 	// Typing into a zoomed pane's terminal reaches its program.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="1"] .bar`))))

@@ -103,7 +103,7 @@ func TestScreenshot(t *testing.T) {
 		"\x1b[1mplan\x1b[0m: compare X_HISTORY with store.History\r\n\r\n\x1b[7m>\x1b[0m ")
 	require.NoError(t, r.sess.Link(1, 2))
 	r.proc(2).SetEcho(true)
-	_, err := r.sess.Send("you (web)", "codex", "please also run go vet", session.SendOptions{})
+	_, err := r.sess.Send("you(web)", "codex", "please also run go vet", session.SendOptions{})
 	require.NoError(t, err)
 	_, err = r.sess.Send("claude", "gemini", "can you check the protocol doc matches?", session.SendOptions{})
 	require.NoError(t, err)

@@ -75,8 +75,9 @@ type hello struct {
 	You string `json:"you"`
 }
 
-// YouName is who a message sent from the page is from.
-const YouName = "you (web)"
+// YouName is who a message sent from the page is from: the person, by way of the web
+// view. (A member name holds no space, so that it can be addressed.)
+const YouName = "you(web)"
 
 // membersFrame is every member, the relay's groups and summary.
 type membersFrame struct {

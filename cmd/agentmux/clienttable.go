@@ -79,7 +79,7 @@ Starts the session's web view (or finds it running) and prints its URL, which ca
 a token: every pane live in a browser, and the conversation between the agents. It
 listens on 127.0.0.1 on a free port unless --listen names another address (then anyone
 who can reach it and has the token can read every pane). Read-only unless --control:
-then the page may send messages (as "you (web)"), link, unlink, hold, release and type
+then the page may send messages (as "you(web)"), link, unlink, hold, release and type
 into panes. NAME is the session (as --session).`},
 }
 

@@ -7,7 +7,7 @@
   const MAX_ITEMS = 2000;
   const panesEl = $('panes'), convEl = $('conv');
   const state = {
-    control: false, you: 'you (web)', members: [], groups: [],
+    control: false, you: 'you(web)', members: [], groups: [],
     panes: new Map(),   // pane number → {el, bar, term, cols, rows}
     items: new Map(),   // conversation key → {item, li}
     zoomed: 0, current: 0, ws: null, nextID: 1, waiters: [],
