@@ -31,7 +31,7 @@
     root.append(bar, termEl);
     const term = new Terminal({
       cols: m.cols || 80, rows: m.rows || 24, scrollback: 2000, disableStdin: !state.control,
-      cursorBlink: false, fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13,
+      cursorBlink: false, lineHeight: 1.1, fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13,
       theme: { background: '#000000' },
     });
     term.open(termEl);
@@ -93,7 +93,7 @@
         let size = Math.floor(w / (p.term.cols * 0.61));
         if (!phone) {
           const h = p.el.clientHeight - p.bar.offsetHeight - 6;
-          size = Math.min(size, Math.floor(h / (p.term.rows * 1.2)));
+          size = Math.min(size, Math.floor(h / (p.term.rows * 1.3)));
         }
         size = Math.max(5, Math.min(size, 18));
         if (p.term.options.fontSize !== size) p.term.options.fontSize = size;
