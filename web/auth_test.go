@@ -8,8 +8,10 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,9 @@ import (
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/store"
 )
 
 func get(t *testing.T, c *http.Client, url string, hdr map[string]string) (int, string, http.Header) {
@@ -199,4 +204,37 @@ func TestStuckPageDropped(t *testing.T) {
 		r.sess.Sync()
 		require.Less(t, time.Since(start), time.Second, "the session waited for the page")
 	}
+}
+
+// The conversation a page opens with: the store's messages from before the session
+// started (an earlier run), then the session's own log; nothing twice.
+func TestConversationFromStoreAndLog(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "agentmux.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	since := time.Now()
+	old := store.Message{ID: "m1", Session: "test", From: "alice", To: "bob", Kind: "message", Body: "from an earlier run",
+		Seq: 1, Queued: since.Add(-time.Hour).UnixMilli()}
+	recent := store.Message{ID: "m2", Session: "test", From: "ops", To: "bob", Kind: "message", Body: "this run, in the log too",
+		Seq: 2, Queued: since.Add(time.Second).UnixMilli()}
+	require.NoError(t, st.Insert(old, recent))
+	_, err = st.Mark("m1", "bob", store.Confirmed, since.Add(-time.Hour+time.Second).UnixMilli())
+	require.NoError(t, err)
+
+	r := newRig(t, Options{Store: st, Since: since}, "alice", "bob")
+	_, err = r.sess.Send("ops", "bob", "this run, in the log too", session.SendOptions{})
+	require.NoError(t, err)
+	r.sess.Sync()
+	conn, _, err := r.dial("http://" + r.srv.Addr())
+	require.NoError(t, err)
+	defer conn.CloseNow()
+	items := frameOf(t, conn, "conv")["items"].([]any)
+	var bodies []string
+	for _, it := range items {
+		m := it.(map[string]any)
+		bodies = append(bodies, fmt.Sprint(m["from"], "→", m["to"], ": ", m["text"], " [", m["phase"], "]"))
+	}
+	require.Len(t, bodies, 2, "%q", bodies)
+	assert.Equal(t, "alice→bob: from an earlier run [confirmed]", bodies[0])
+	assert.Contains(t, bodies[1], "ops→bob: this run, in the log too")
 }
