@@ -12,9 +12,10 @@ import (
 	"strings"
 )
 
-// cookieName is the web view's cookie; its value is a secret of its own, not the
-// URL's token.
-const cookieName = "agentmux_web"
+// cookieName is the web view's cookie, named for its port: browsers keep cookies per
+// host, not per port, so two sessions' views on one machine would otherwise sign each
+// other's pages out. Its value is a secret of its own, not the URL's token.
+func (s *Server) cookieName() string { return "agentmux_web_" + s.port }
 
 // The page's content security policy: everything from this server, nothing elsewhere
 // (connect-src 'self' covers the WebSocket on the same origin), no inline script.
@@ -86,7 +87,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 // gets the login script with it).
 func (s *Server) authed(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if c, err := r.Cookie(cookieName); err == nil && equal(c.Value, s.auth) {
+		if c, err := r.Cookie(s.cookieName()); err == nil && equal(c.Value, s.auth) {
 			next(w, r)
 			return
 		}
@@ -113,7 +114,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "agentmux web view: unauthorized", http.StatusUnauthorized)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.auth, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.auth, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,6 +77,24 @@ func TestCookieIsHttpOnlyStrict(t *testing.T) {
 	assert.Contains(t, set, "HttpOnly")
 	assert.Contains(t, set, "SameSite=Strict")
 	assert.NotContains(t, set, r.srv.token, "the cookie is a secret of its own")
+}
+
+// Two views on one machine (two sessions) keep their own cookies: browsers keep cookies
+// per host, whatever the port.
+func TestTwoViewsTwoCookies(t *testing.T) {
+	a := newRig(t, Options{}, "alice")
+	b := newRig(t, Options{}, "bob")
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	for _, r := range []*rig{a, b} {
+		resp, err := c.Post(r.base()+"auth", "text/plain", strings.NewReader(r.srv.token))
+		require.NoError(t, err)
+		resp.Body.Close()
+	}
+	for _, r := range []*rig{a, b} {
+		code, _, _ := get(t, c, r.base(), nil)
+		assert.Equal(t, http.StatusOK, code, "signed in to both")
+	}
 }
 
 func TestWrongHostForbidden(t *testing.T) {
