@@ -10,7 +10,7 @@
     control: false, you: 'you(web)', members: [], groups: [],
     panes: new Map(),   // pane number → {el, bar, term, cols, rows}
     items: new Map(),   // conversation key → {item, li}
-    zoomed: 0, current: 0, ws: null, nextID: 1, waiters: [],
+    zoomed: 0, current: 0, ws: null, nextID: 1, waiters: [], retry: 0,
   };
 
   function el(tag, cls, text) {
@@ -244,16 +244,24 @@
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.binaryType = 'arraybuffer';
     state.ws = ws;
-    ws.onopen = () => { $('conn').textContent = 'live'; $('conn').className = 'badge up'; };
+    ws.onopen = () => { state.retry = 0; $('conn').textContent = 'live'; $('conn').className = 'badge up'; };
     ws.onclose = (ev) => {
-      $('conn').textContent = 'disconnected' + (ev.reason ? ': ' + ev.reason : '');
+      // Try again, slower each time (the session may be restarting, or the network
+      // away); the server sends everything afresh on connect.
+      const wait = Math.min(15000, 1000 * Math.pow(2, state.retry++));
+      $('conn').textContent = 'disconnected' + (ev.reason ? ': ' + ev.reason : '') + ' (retrying)';
       $('conn').className = 'badge down';
+      setTimeout(connect, wait);
     };
     ws.onmessage = (ev) => {
       if (typeof ev.data !== 'string') { onScreen(ev.data); return; }
       const f = JSON.parse(ev.data);
       switch (f.t) {
         case 'hello':
+          // A fresh start: the server sends every pane and the conversation next.
+          state.panes.forEach((p) => { p.term.dispose(); p.el.remove(); });
+          state.panes.clear();
+          zoom(0);
           state.control = f.control; state.you = f.you;
           document.title = 'agentmux · ' + f.session;
           $('session').textContent = f.session;
