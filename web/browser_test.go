@@ -56,6 +56,11 @@ func TestBrowserConversation(t *testing.T) {
 	r.waitJS(ctx, `agentmux.text(2).includes('please rebase onto main')`)
 	r.waitJS(ctx, `[...document.querySelectorAll('#conv li .phase')].some(p => /typed|submitted|confirmed/.test(p.textContent))`)
 
+	// A pane's finished turn, relayed to its linked peer, appears too.
+	require.NoError(t, r.sess.Link(1, 2))
+	r.proc(1).Print("the build is green on every platform\r\n$ ")
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('alice → bob') && li.textContent.includes('the build is green'))`)
+
 	// Filter by member, then search.
 	pick := func(who string) {
 		require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("who"), who)))
