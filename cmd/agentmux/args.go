@@ -42,6 +42,9 @@ flags:
   --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
                    (default: the working folder's name; NAME-2… while a live one holds it)
   --in-process     run the session inside this terminal: no server, it ends with the terminal
+  --web            serve the session's web view too (agentmux web prints its URL)
+  --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
+  --web-control    let the web page send messages, link panes and type into them
   --version        print the version and exit
 
 Keys: prefix ? shows every binding; prefix d detaches; prefix q ends the session (asks).
@@ -74,6 +77,8 @@ type options struct {
 	// inProcess: --in-process runs the session inside this terminal (no server: it ends
 	// with the terminal and cannot detach).
 	inProcess bool
+	web      webFlags
+	webSet   map[string]bool // the --web flags given (they override config.toml's [web])
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -107,6 +112,9 @@ func parseArgs(args []string) (options, error) {
 	level := fs.String("log-level", "info", "")
 	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
+	fs.BoolVar(&o.web.on, "web", false, "")
+	fs.StringVar(&o.web.listen, "web-listen", "", "")
+	fs.BoolVar(&o.web.control, "web-control", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -119,7 +127,13 @@ func parseArgs(args []string) (options, error) {
 		return o, nil
 	}
 	sessionSet := false
-	fs.Visit(func(f *flag.Flag) { sessionSet = sessionSet || f.Name == "session" })
+	o.webSet = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		sessionSet = sessionSet || f.Name == "session"
+		if strings.HasPrefix(f.Name, "web") {
+			o.webSet[f.Name] = true
+		}
+	})
 	if sessionSet && strings.TrimSpace(o.session) == "" {
 		return o, usagef("--session needs a name")
 	}

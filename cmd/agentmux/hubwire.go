@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
 
@@ -27,6 +28,8 @@ type sessionSocket struct {
 	Retention time.Duration
 	closed    sync.Once
 	closeErr  error
+	// Web starts the session's web view for X_WEB (agentmux web); set before Serve.
+	Web func(proto.Web) (proto.WebView, error)
 }
 
 // claimSession claims the session name (--session, else the base name of the working
@@ -82,7 +85,7 @@ func (s *sessionSocket) ServeOn(l net.Listener, core hub.Core, logger *slog.Logg
 	if s.hub != nil {
 		return errors.New("session socket served twice")
 	}
-	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention}, l)
+	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention, Web: s.Web}, l)
 	if err != nil {
 		return err
 	}

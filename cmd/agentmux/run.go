@@ -114,10 +114,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
 	}
+	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
+	defer wv.Close()
+	sock.Web = wv.Start
+	o.cfg.Web = wv.Label
+	webFlags := conf.webWith(o)
 	o.cfg.OnStart = func(s *session.Session) {
+		wv.attach(s)
 		if err := sock.Serve(bridge.New(s), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
+		wv.startWith(webFlags) // a failure shows on the status line
+
 	}
 	o.cfg.Version = versionString()
 	o.cfg.Session = sock.Name

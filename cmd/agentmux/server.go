@@ -177,6 +177,11 @@ func runServer(args []string) (int, error) {
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
 	}
+	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
+	defer wv.Close()
+	sock.Web = wv.Start
+	o.cfg.Web = wv.Label
+	webFlags := conf.webWith(o)
 	o.cfg.Version = versionString()
 	o.cfg.Session = sock.Name
 	o.cfg.Logger = logger
@@ -201,6 +206,7 @@ func runServer(args []string) (int, error) {
 		return fail(1, err)
 	}
 	defer stopSession(s.Stop, logger)
+	wv.attach(s)
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
 		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, bridge.New(s), logger) },
@@ -208,6 +214,7 @@ func runServer(args []string) (int, error) {
 	if err != nil {
 		return fail(1, err)
 	}
+	wv.startWith(webFlags) // --web or [web] web = true; a failure shows on the status line
 	say("ok %s %s", sock.Name, sock.Socket)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
