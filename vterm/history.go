@@ -1,13 +1,18 @@
 package vterm
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // This file stores the main screen's history compactly. A row leaving the top of the
-// screen is encoded as one byte string (one UTF-8 rune per cell; 0x00 for an empty cell,
-// 0xFF for the continuation half of a wide character), style runs, and the rare
-// combining marks, with trailing default blanks dropped. An ordinary 200-column line
-// costs a little over 200 bytes instead of 200 cells of 48 bytes. The ring reuses the
-// buffers of the line it evicts, so a full history takes new lines without allocating.
+// screen is encoded into one byte buffer: its text (one UTF-8 rune per cell; 0x00 for an
+// empty cell, 0xFF for the continuation half of a wide character), then its style runs
+// (a cell count and the packed style, hrunSize bytes each), then its rare combining marks
+// (cell, length, bytes), with trailing default blanks dropped. An ordinary 80-column line
+// costs its text and a 32-byte header instead of 80 cells of 48 bytes; a styled line
+// costs hrunSize bytes more per style run. The ring reuses the buffer of the line it
+// evicts, so a full history takes new lines without allocating.
 
 const (
 	encEmpty = 0x00
@@ -16,23 +21,54 @@ const (
 
 // hline is one history line.
 type hline struct {
-	text    []byte
-	runs    []hrun  // style runs in cell order; empty means every cell has the default style
-	comb    []hcomb // combining marks by cell
-	cols    uint16  // the row's width when it was pushed
-	wrapped bool
+	// buf holds ntext bytes of text, nruns style runs, then the combining marks.
+	buf []byte
+	// ntext is the length of the text; nruns the number of style runs (0: every cell has
+	// the default style).
+	ntext, nruns uint16
+	cols         uint16 // the row's width when it was pushed
+	wrapped      bool
 }
 
-// hrun is a run of n cells sharing one style.
-type hrun struct {
-	n  uint16
-	st Style
+// hrunSize is the encoded size of a style run: a cell count (2 bytes), FG, BG, UL and
+// Link (4 bytes each), Attr (2) and Underline (1).
+const hrunSize = 2 + 4*4 + 2 + 1
+
+// putRun encodes a run of n cells of style st at b, which must hold hrunSize bytes.
+func putRun(b []byte, n int, st *Style) {
+	_ = b[hrunSize-1]
+	le.PutUint16(b, uint16(n))
+	le.PutUint32(b[2:], uint32(st.FG))
+	le.PutUint32(b[6:], uint32(st.BG))
+	le.PutUint32(b[10:], uint32(st.UL))
+	le.PutUint32(b[14:], st.Link)
+	le.PutUint16(b[18:], uint16(st.Attr))
+	b[20] = byte(st.Underline)
 }
 
-// hcomb is the combining-mark string of cell x.
-type hcomb struct {
-	x uint16
-	s string
+// getRun decodes a run encoded by putRun.
+func getRun(b []byte) (int, Style) {
+	_ = b[hrunSize-1]
+	return int(le.Uint16(b)), Style{
+		FG: Color(le.Uint32(b[2:])), BG: Color(le.Uint32(b[6:])), UL: Color(le.Uint32(b[10:])),
+		Link: le.Uint32(b[14:]), Attr: Attr(le.Uint16(b[18:])), Underline: Underline(b[20]),
+	}
+}
+
+var le = binary.LittleEndian
+
+// text returns the encoded text of h.
+func (h *hline) text() []byte { return h.buf[:h.ntext] }
+
+// combs returns the encoded combining marks of h: for each, the cell (2 bytes), the
+// length (1 byte) and the UTF-8 bytes.
+func (h *hline) combs() []byte { return h.buf[int(h.ntext)+int(h.nruns)*hrunSize:] }
+
+// nextComb decodes the first mark of b, which must not be empty, and returns the rest.
+func nextComb(b []byte) (x int, s, rest []byte) {
+	x = int(le.Uint16(b))
+	n := int(b[2])
+	return x, b[3 : 3+n], b[3+n:]
 }
 
 // history is a bounded ring of hlines, oldest first.
@@ -41,6 +77,12 @@ type history struct {
 	start int // ring index of the oldest line
 	n     int
 	limit int
+	enc   encScratch
+}
+
+// encScratch is reused by every encode: the parts of a line before they are joined.
+type encScratch struct {
+	text, runs, comb []byte
 }
 
 func (h *history) len() int { return h.n }
@@ -80,19 +122,20 @@ func (h *history) clear() {
 	h.n = 0
 }
 
+
 // pushHistory appends a main-screen row to history.
 func (t *Terminal) pushHistory(r *row) {
 	t.pushed++
 	if t.hist.limit <= 0 {
 		return
 	}
-	t.hist.slot().encode(r.cells[:r.hi], len(r.cells), r.wrapped)
+	t.hist.slot().encode(r.cells[:r.hi], len(r.cells), r.wrapped, &t.hist.enc)
 }
 
-// encode stores cells into h, reusing h's buffers. A new text buffer gets room for a
-// whole row of width cols, and a new run buffer room for several runs, so that once the
-// ring is full, recycled slots take new lines without allocating.
-func (h *hline) encode(cells []Cell, cols int, wrapped bool) {
+// encode stores cells into h, reusing h's buffer when it is big enough. A new buffer
+// gets room for at least a whole row of plain text, so that once the ring is full,
+// recycled slots take new lines without allocating.
+func (h *hline) encode(cells []Cell, cols int, wrapped bool, sc *encScratch) {
 	end := len(cells)
 	for end > 0 {
 		c := &cells[end-1]
@@ -101,81 +144,120 @@ func (h *hline) encode(cells []Cell, cols int, wrapped bool) {
 		}
 		end--
 	}
-	text := h.text[:0]
-	if cap(text) < end {
-		text = make([]byte, 0, max(end, cols))
+	cells = cells[:end]
+	text := sc.text[:0]
+	if cap(text) < end*utf8.UTFMax {
+		text = make([]byte, 0, end*utf8.UTFMax)
 	}
-	runs := h.runs[:0]
-	comb := h.comb[:0]
+	runs, comb := sc.runs[:0], sc.comb[:0]
 	var cur Style
-	n := 0
-	for x := 0; x < end; x++ {
+	start := 0 // the first cell of the current style run
+	for x := 0; x < len(cells); x++ {
+		// the hot loop: a cell of one byte (ASCII or empty) in the style of the run, tested
+		// with one branch
+		fg, bg, ul, link := uint32(cur.FG), uint32(cur.BG), uint32(cur.UL), cur.Link
+		attr := uint32(cur.Attr) | uint32(cur.Underline)<<16
+		n := len(text)
+		text = text[:cap(text)]
+		for ; x < len(cells); x++ {
+			c := &cells[x]
+			d := uint32(c.Style.FG)^fg | uint32(c.Style.BG)^bg | uint32(c.Style.UL)^ul | c.Style.Link^link |
+				(uint32(c.Style.Attr)|uint32(c.Style.Underline)<<16)^attr |
+				uint32(c.Rune)>>7 | uint32(c.Width^1) | uint32(len(c.Comb))
+			if d != 0 {
+				break
+			}
+			text[n] = byte(c.Rune) // an empty cell (rune 0) is encEmpty
+			n++
+		}
+		text = text[:n]
+		if x == len(cells) {
+			break
+		}
 		c := &cells[x]
 		if c.Style != cur {
-			if n > 0 {
-				if cap(runs) == 0 {
-					runs = make([]hrun, 0, 8)
-				}
-				runs = append(runs, hrun{uint16(n), cur})
+			if x > start {
+				runs = appendRun(runs, x-start, &cur)
 			}
-			cur, n = c.Style, 0
+			cur, start = c.Style, x
 		}
-		n++
 		switch {
 		case c.Width == 0:
 			text = append(text, encCont)
-		case c.Rune == 0:
-			text = append(text, encEmpty)
 		case c.Rune < utf8.RuneSelf:
 			text = append(text, byte(c.Rune))
 		default:
 			text = utf8.AppendRune(text, c.Rune)
 		}
 		if c.Comb != "" {
-			comb = append(comb, hcomb{uint16(x), c.Comb})
+			comb = le.AppendUint16(comb, uint16(x))
+			comb = append(comb, byte(len(c.Comb)))
+			comb = append(comb, c.Comb...)
 		}
 	}
-	if n > 0 && (len(runs) > 0 || cur != (Style{})) {
-		if cap(runs) == 0 {
-			runs = make([]hrun, 0, 8)
-		}
-		runs = append(runs, hrun{uint16(n), cur})
+	if end > start && (len(runs) > 0 || cur != (Style{})) {
+		runs = appendRun(runs, end-start, &cur)
 	}
-	h.text, h.runs, h.comb, h.wrapped = text, runs, comb, wrapped
-	h.cols = uint16(cols)
+	sc.text, sc.runs, sc.comb = text, runs, comb
+	total := len(text) + len(runs) + len(comb)
+	buf := h.buf
+	if cap(buf) < total {
+		// a line longer than a row of plain text gets some slack, so that the lines
+		// that later reuse this slot rarely need a bigger one
+		size := total
+		if total > cols {
+			size += total / 4
+		}
+		buf = make([]byte, 0, max(size, cols))
+	}
+	buf = append(buf[:0], text...)
+	buf = append(buf, runs...)
+	buf = append(buf, comb...)
+	h.buf = buf
+	h.ntext, h.nruns = uint16(len(text)), uint16(len(runs)/hrunSize)
+	h.cols, h.wrapped = uint16(cols), wrapped
+}
+
+// appendRun appends the encoding of a run of n cells of style st to b.
+func appendRun(b []byte, n int, st *Style) []byte {
+	b = append(b, make([]byte, hrunSize)...)
+	putRun(b[len(b)-hrunSize:], n, st)
+	return b
 }
 
 // decode returns h as exactly cols cells.
 func (h *hline) decode(cols int) []Cell {
 	cells := make([]Cell, cols)
 	copy(cells, blankRow)
-	ri, left := 0, 0
+	text := h.text()
+	runs := h.buf[h.ntext : int(h.ntext)+int(h.nruns)*hrunSize]
+	left := 0
 	var st Style
-	if len(h.runs) > 0 {
-		st, left = h.runs[0].st, int(h.runs[0].n)
+	if len(runs) > 0 {
+		left, st = getRun(runs)
+		runs = runs[hrunSize:]
 	}
+	styled := h.nruns > 0
 	x, i := 0, 0
-	for ; i < len(h.text) && x < cols; x++ {
-		b := h.text[i]
+	for ; i < len(text) && x < cols; x++ {
+		b := text[i]
 		c := Cell{Width: 1}
 		switch {
 		case b == encCont:
 			c.Width = 0
 			i++
-		case b == encEmpty:
-			i++
 		case b < utf8.RuneSelf:
-			c.Rune = rune(b)
+			c.Rune = rune(b) // encEmpty is rune 0
 			i++
 		default:
-			r, size := utf8.DecodeRune(h.text[i:])
+			r, size := utf8.DecodeRune(text[i:])
 			c.Rune = r
 			i += size
 		}
-		if len(h.runs) > 0 {
-			for left == 0 && ri+1 < len(h.runs) {
-				ri++
-				st, left = h.runs[ri].st, int(h.runs[ri].n)
+		if styled {
+			for left == 0 && len(runs) > 0 {
+				left, st = getRun(runs)
+				runs = runs[hrunSize:]
 			}
 			c.Style = st
 			left--
@@ -183,7 +265,7 @@ func (h *hline) decode(cols int) []Cell {
 		cells[x] = c
 	}
 	// restore wide leads; a half cut off by a narrower screen becomes a blank
-	for j := range cells {
+	for j := range cells[:x] {
 		if cells[j].Width != 0 {
 			continue
 		}
@@ -193,12 +275,15 @@ func (h *hline) decode(cols int) []Cell {
 			cells[j] = blankCell(cells[j].Style.BG)
 		}
 	}
-	if i < len(h.text) && h.text[i] == encCont && cells[cols-1].Width == 1 {
+	if i < len(text) && text[i] == encCont && cells[cols-1].Width == 1 {
 		cells[cols-1] = blankCell(cells[cols-1].Style.BG)
 	}
-	for _, cm := range h.comb {
-		if int(cm.x) < cols && cells[cm.x].Width != 0 {
-			cells[cm.x].Comb = cm.s
+	for cb := h.combs(); len(cb) > 0; {
+		var cx int
+		var s []byte
+		cx, s, cb = nextComb(cb)
+		if cx < cols && cells[cx].Width != 0 {
+			cells[cx].Comb = string(s)
 		}
 	}
 	return cells
@@ -210,11 +295,17 @@ func (h *hline) decode(cols int) []Cell {
 // wide character wrapped (padEnd: the next row starts with a wide character).
 func (h *hline) appendText(b []byte, padEnd bool) []byte {
 	start := len(b)
-	ci := 0
+	text := h.text()
+	cb := h.combs()
+	nextX := -1 // the cell of the next combining mark
+	var mark []byte
+	if len(cb) > 0 {
+		nextX, mark, cb = nextComb(cb)
+	}
 	x := 0
 	lastBlank := false
-	for i := 0; i < len(h.text); x++ {
-		c := h.text[i]
+	for i := 0; i < len(text); x++ {
+		c := text[i]
 		lastBlank = false
 		switch {
 		case c == encCont:
@@ -228,15 +319,18 @@ func (h *hline) appendText(b []byte, padEnd bool) []byte {
 			b = append(b, c)
 			i++
 		default:
-			_, size := utf8.DecodeRune(h.text[i:])
-			b = append(b, h.text[i:i+size]...)
+			_, size := utf8.DecodeRune(text[i:])
+			b = append(b, text[i:i+size]...)
 			i += size
 		}
-		for ci < len(h.comb) && int(h.comb[ci].x) <= x {
-			if int(h.comb[ci].x) == x {
-				b = append(b, h.comb[ci].s...)
+		for nextX >= 0 && nextX <= x {
+			if nextX == x {
+				b = append(b, mark...)
 			}
-			ci++
+			nextX = -1
+			if len(cb) > 0 {
+				nextX, mark, cb = nextComb(cb)
+			}
 		}
 	}
 	if !h.wrapped {
@@ -254,11 +348,12 @@ func (h *hline) appendText(b []byte, padEnd bool) []byte {
 
 // startsWide reports whether the line's first cell is a wide character.
 func (h *hline) startsWide() bool {
-	if len(h.text) == 0 || h.text[0] == encCont || h.text[0] == encEmpty {
+	text := h.text()
+	if len(text) == 0 || text[0] == encCont || text[0] == encEmpty {
 		return false
 	}
-	_, size := utf8.DecodeRune(h.text)
-	return size < len(h.text) && h.text[size] == encCont
+	_, size := utf8.DecodeRune(text)
+	return size < len(text) && text[size] == encCont
 }
 
 // trimSpaces drops trailing spaces of the text appended since start.

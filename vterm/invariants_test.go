@@ -85,8 +85,8 @@ func (t *Terminal) checkInvariants() string {
 		h := t.hist.at(i)
 		cells := h.decode(16) // wider than any row the test makes
 		var enc hline
-		enc.encode(cells, 16, h.wrapped)
-		if string(enc.text) != string(h.text) {
+		enc.encode(cells, 16, h.wrapped, &encScratch{})
+		if string(enc.buf) != string(h.buf) {
 			return "history line does not round-trip"
 		}
 	}
