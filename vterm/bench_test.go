@@ -195,3 +195,83 @@ func BenchmarkHistoryMemory(b *testing.B) {
 	}
 	b.ReportMetric(mb, "MB/10klines")
 }
+
+// histLines returns n lines of 80 columns, each ended by CRLF: plain ASCII text, or the
+// coloured compiler output of benchSGR cut to lines (a few style runs each).
+func histLines(n int, coloured bool) []byte {
+	r := rand.New(rand.NewPCG(5, 5))
+	var b strings.Builder
+	for range n {
+		if coloured {
+			fmt.Fprintf(&b, "\x1b[1m%s.go:%d:\x1b[0m \x1b[1;31merror:\x1b[0m ", benchWords[r.IntN(len(benchWords))], 1+r.IntN(999))
+			var line strings.Builder
+			benchText(r, &line, 50)
+			fmt.Fprintf(&b, "%s\x1b[38;5;%dm%s\x1b[0m\r\n", line.String()[:40], r.IntN(256), line.String()[40:50])
+			continue
+		}
+		var line strings.Builder
+		benchText(r, &line, 80)
+		b.WriteString(line.String()[:80])
+		b.WriteString("\r\n")
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkHistoryBytesPerLine reports what one 80-column line of history costs in steady
+// state: the live heap of an 80×24 terminal holding 10,000 lines, less that of one fed
+// the same bytes with no history, per line (the custom metric B/line).
+func BenchmarkHistoryBytesPerLine(b *testing.B) {
+	for _, coloured := range []bool{false, true} {
+		name := map[bool]string{false: "ascii", true: "sgr"}[coloured]
+		data := histLines(20000, coloured)
+		b.Run(name, func(b *testing.B) {
+			var perLine float64
+			for b.Loop() {
+				base := heapInUse()
+				none := vterm.New(vterm.Options{Cols: 80, Rows: 24, HistoryLimit: -1})
+				none.Write(data)
+				withNone := heapInUse()
+				term := vterm.New(vterm.Options{Cols: 80, Rows: 24, HistoryLimit: 10000})
+				term.Write(data)
+				withHist := heapInUse()
+				if n := term.HistoryLen(); n != 10000 {
+					b.Fatalf("history holds %d lines, want 10000", n)
+				}
+				runtime.KeepAlive(none)
+				runtime.KeepAlive(term)
+				perLine = (float64(withHist-withNone) - float64(withNone-base)) / 10000
+			}
+			b.ReportMetric(perLine, "B/line")
+		})
+	}
+}
+
+// BenchmarkHistoryRead reads a full history of 10,000 coloured 80-column lines the ways
+// the host does: a page of 24 lines at a time moving through it (the scroll view and copy
+// mode), and all of it at once (agentmux capture --lines). MB/s counts cells of 80 columns
+// at one byte each.
+func BenchmarkHistoryRead(b *testing.B) {
+	term := vterm.New(vterm.Options{Cols: 80, Rows: 24, HistoryLimit: 10000})
+	term.Write(histLines(10000+24, true))
+	held := term.HistoryLen()
+	b.Run("page", func(b *testing.B) {
+		b.SetBytes(24 * 80)
+		b.ReportAllocs()
+		start := 0
+		for b.Loop() {
+			if ls := term.HistoryLines(start, 24); len(ls) != 24 {
+				b.Fatalf("%d lines", len(ls))
+			}
+			start = (start + 24) % (held - 24)
+		}
+	})
+	b.Run("all", func(b *testing.B) {
+		b.SetBytes(int64(held) * 80)
+		b.ReportAllocs()
+		for b.Loop() {
+			if ls := term.HistoryLines(0, held); len(ls) != held {
+				b.Fatalf("%d lines", len(ls))
+			}
+		}
+	})
+}

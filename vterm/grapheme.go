@@ -31,11 +31,16 @@ func (t *Terminal) combine(r rune) {
 }
 
 // joinCluster adds r to the previous cell when it continues that cell's grapheme
-// cluster: anything after a ZWJ (as tmux and xterm join it), and what Unicode's
+// cluster: anything but ASCII after a ZWJ (as tmux and xterm join it), and what Unicode's
 // grapheme rules (UAX #29, through uniseg) join: emoji modifiers, the second regional
 // indicator of a flag, spacing marks, Hangul jamo. A cluster that uniseg measures two
 // cells wide widens a narrow cell. It reports whether r was taken.
 func (t *Terminal) joinCluster(r rune) bool {
+	if r < 0x80 {
+		// ASCII starts a new cell even after a ZWJ, as tmux has it and as the bulk
+		// path for printable ASCII writes it
+		return false
+	}
 	c, x := t.previousCell()
 	if c == nil {
 		return false
@@ -48,8 +53,8 @@ func (t *Terminal) joinCluster(r rune) bool {
 			return true
 		}
 	}
-	if r < 0x80 || c.Rune < 0x80 && r < 0x300 {
-		return false // ASCII and Latin text: no cluster continues across these
+	if c.Rune < 0x80 && r < 0x300 {
+		return false // Latin text: no cluster continues across these
 	}
 	if t.gclass.of(r)&gcContinues == 0 {
 		last, _ := utf8.DecodeLastRuneInString(c.Comb)

@@ -8,10 +8,10 @@ import (
 // This file stores the main screen's history compactly. A row leaving the top of the
 // screen is encoded into one byte buffer: its text (one UTF-8 rune per cell; 0x00 for an
 // empty cell, 0xFF for the continuation half of a wide character), then its style runs
-// (a cell count and the packed style, hrunSize bytes each), then its rare combining marks
+// (a cell count and the fields of the style that are set), then its rare combining marks
 // (cell, length, bytes), with trailing default blanks dropped. An ordinary 80-column line
 // costs its text and a 32-byte header instead of 80 cells of 48 bytes; a styled line
-// costs hrunSize bytes more per style run. The ring reuses the buffer of the line it
+// costs 3 to 24 bytes more per style run. The ring reuses the buffer of the line it
 // evicts, so a full history takes new lines without allocating.
 
 const (
@@ -21,38 +21,85 @@ const (
 
 // hline is one history line.
 type hline struct {
-	// buf holds ntext bytes of text, nruns style runs, then the combining marks.
+	// buf holds ntext bytes of text, nruns bytes of style runs, then the combining marks.
 	buf []byte
-	// ntext is the length of the text; nruns the number of style runs (0: every cell has
-	// the default style).
+	// ntext is the length of the text; nruns the length of the style runs (0: every cell
+	// has the default style).
 	ntext, nruns uint16
 	cols         uint16 // the row's width when it was pushed
 	wrapped      bool
 }
 
-// hrunSize is the encoded size of a style run: a cell count (2 bytes), FG, BG, UL and
-// Link (4 bytes each), Attr (2) and Underline (1).
-const hrunSize = 2 + 4*4 + 2 + 1
+// A style run is encoded as its cell count (2 bytes), a byte saying which fields of its
+// style are set, and those fields: FG, BG, UL and Link (4 bytes each), Attr (2) and
+// Underline (1). A run in the default style takes 3 bytes, one with a colour 7.
+const (
+	runFG = 1 << iota
+	runBG
+	runUL
+	runLink
+	runAttr
+	runUnderline
+)
 
-// putRun encodes a run of n cells of style st at b, which must hold hrunSize bytes.
-func putRun(b []byte, n int, st *Style) {
-	_ = b[hrunSize-1]
-	le.PutUint16(b, uint16(n))
-	le.PutUint32(b[2:], uint32(st.FG))
-	le.PutUint32(b[6:], uint32(st.BG))
-	le.PutUint32(b[10:], uint32(st.UL))
-	le.PutUint32(b[14:], st.Link)
-	le.PutUint16(b[18:], uint16(st.Attr))
-	b[20] = byte(st.Underline)
+// appendRun appends the encoding of a run of n cells of style st to b.
+func appendRun(b []byte, n int, st *Style) []byte {
+	b = le.AppendUint16(b, uint16(n))
+	at := len(b)
+	b = append(b, 0)
+	var set byte
+	if st.FG != 0 {
+		set |= runFG
+		b = le.AppendUint32(b, uint32(st.FG))
+	}
+	if st.BG != 0 {
+		set |= runBG
+		b = le.AppendUint32(b, uint32(st.BG))
+	}
+	if st.UL != 0 {
+		set |= runUL
+		b = le.AppendUint32(b, uint32(st.UL))
+	}
+	if st.Link != 0 {
+		set |= runLink
+		b = le.AppendUint32(b, st.Link)
+	}
+	if st.Attr != 0 {
+		set |= runAttr
+		b = le.AppendUint16(b, uint16(st.Attr))
+	}
+	if st.Underline != 0 {
+		set |= runUnderline
+		b = append(b, byte(st.Underline))
+	}
+	b[at] = set
+	return b
 }
 
-// getRun decodes a run encoded by putRun.
-func getRun(b []byte) (int, Style) {
-	_ = b[hrunSize-1]
-	return int(le.Uint16(b)), Style{
-		FG: Color(le.Uint32(b[2:])), BG: Color(le.Uint32(b[6:])), UL: Color(le.Uint32(b[10:])),
-		Link: le.Uint32(b[14:]), Attr: Attr(le.Uint16(b[18:])), Underline: Underline(b[20]),
+// nextRun decodes the first run of b, which must not be empty, and returns the rest.
+func nextRun(b []byte) (n int, st Style, rest []byte) {
+	n = int(le.Uint16(b))
+	set := b[2]
+	b = b[3:]
+	if set&runFG != 0 {
+		st.FG, b = Color(le.Uint32(b)), b[4:]
 	}
+	if set&runBG != 0 {
+		st.BG, b = Color(le.Uint32(b)), b[4:]
+	}
+	if set&runUL != 0 {
+		st.UL, b = Color(le.Uint32(b)), b[4:]
+	}
+	if set&runLink != 0 {
+		st.Link, b = le.Uint32(b), b[4:]
+	}
+	if set&runAttr != 0 {
+		st.Attr, b = Attr(le.Uint16(b)), b[2:]
+	}
+	if set&runUnderline != 0 {
+		st.Underline, b = Underline(b[0]), b[1:]
+	}
+	return n, st, b
 }
 
 var le = binary.LittleEndian
@@ -62,7 +109,7 @@ func (h *hline) text() []byte { return h.buf[:h.ntext] }
 
 // combs returns the encoded combining marks of h: for each, the cell (2 bytes), the
 // length (1 byte) and the UTF-8 bytes.
-func (h *hline) combs() []byte { return h.buf[int(h.ntext)+int(h.nruns)*hrunSize:] }
+func (h *hline) combs() []byte { return h.buf[int(h.ntext)+int(h.nruns):] }
 
 // nextComb decodes the first mark of b, which must not be empty, and returns the rest.
 func nextComb(b []byte) (x int, s, rest []byte) {
@@ -102,7 +149,13 @@ func (h *history) slot() *hline {
 	if h.n < h.limit {
 		// start stays 0 until the ring is full, so a growing ring appends in order
 		if h.n == len(h.lines) {
-			h.lines = append(h.lines, hline{})
+			if h.n == cap(h.lines) {
+				// grow by doubling, but never past the limit: a full ring has no spare slots
+				lines := make([]hline, h.n, min(h.limit, max(64, 2*h.n)))
+				copy(lines, h.lines)
+				h.lines = lines
+			}
+			h.lines = h.lines[:h.n+1]
 		}
 		h.n++
 		return h.at(h.n - 1)
@@ -214,15 +267,8 @@ func (h *hline) encode(cells []Cell, cols int, wrapped bool, sc *encScratch) {
 	buf = append(buf, runs...)
 	buf = append(buf, comb...)
 	h.buf = buf
-	h.ntext, h.nruns = uint16(len(text)), uint16(len(runs)/hrunSize)
+	h.ntext, h.nruns = uint16(len(text)), uint16(len(runs))
 	h.cols, h.wrapped = uint16(cols), wrapped
-}
-
-// appendRun appends the encoding of a run of n cells of style st to b.
-func appendRun(b []byte, n int, st *Style) []byte {
-	b = append(b, make([]byte, hrunSize)...)
-	putRun(b[len(b)-hrunSize:], n, st)
-	return b
 }
 
 // decode returns h as exactly cols cells.
@@ -230,39 +276,42 @@ func (h *hline) decode(cols int) []Cell {
 	cells := make([]Cell, cols)
 	copy(cells, blankRow)
 	text := h.text()
-	runs := h.buf[h.ntext : int(h.ntext)+int(h.nruns)*hrunSize]
-	left := 0
+	runs := h.buf[h.ntext : int(h.ntext)+int(h.nruns)]
+	left := cols // an unstyled line is one run of default cells
 	var st Style
 	if len(runs) > 0 {
-		left, st = getRun(runs)
-		runs = runs[hrunSize:]
+		left, st, runs = nextRun(runs)
 	}
-	styled := h.nruns > 0
 	x, i := 0, 0
-	for ; i < len(text) && x < cols; x++ {
-		b := text[i]
-		c := Cell{Width: 1}
-		switch {
-		case b == encCont:
-			c.Width = 0
-			i++
-		case b < utf8.RuneSelf:
-			c.Rune = rune(b) // encEmpty is rune 0
-			i++
-		default:
-			r, size := utf8.DecodeRune(text[i:])
-			c.Rune = r
-			i += size
-		}
-		if styled {
-			for left == 0 && len(runs) > 0 {
-				left, st = getRun(runs)
-				runs = runs[hrunSize:]
+	for i < len(text) && x < cols {
+		if left == 0 {
+			// the next run; the last one covers the rest of the text
+			if len(runs) > 0 {
+				left, st, runs = nextRun(runs)
+			} else {
+				left = cols
 			}
+			continue
+		}
+		// the cells of one style run; cells are default blanks to start with
+		for ; left > 0 && i < len(text) && x < cols; x++ {
+			c := &cells[x]
 			c.Style = st
 			left--
+			b := text[i]
+			switch {
+			case b < utf8.RuneSelf:
+				c.Rune = rune(b) // encEmpty is rune 0
+				i++
+			case b == encCont:
+				c.Width = 0
+				i++
+			default:
+				r, size := utf8.DecodeRune(text[i:])
+				c.Rune = r
+				i += size
+			}
 		}
-		cells[x] = c
 	}
 	// restore wide leads; a half cut off by a narrower screen becomes a blank
 	for j := range cells[:x] {

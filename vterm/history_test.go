@@ -76,7 +76,8 @@ func TestHistoryLimit(t *testing.T) {
 }
 
 func TestHistoryRoundTrip(t *testing.T) {
-	in := "\x1b[1;31mred\x1b[0m \x1b[48;2;1;2;3mbg\x1b[0m 中e\u0301\x1b]8;;http://x\x07L\x1b]8;;\x07\x1b[44m  \x1b[0m"
+	in := "\x1b[1;31mred\x1b[0m \x1b[48;2;1;2;3mbg\x1b[0m 中e\u0301\x1b]8;;http://x\x07L\x1b]8;;\x07\x1b[44m  \x1b[0m" +
+		"\x1b[4:3;58;5;9;3;53mU\x1b[0m"
 	term := newTerm(20, 1, in)
 	want := term.Snapshot().Lines[0]
 	term.Write([]byte("\r\n"))

@@ -159,6 +159,12 @@ func (ps *parser) clear() {
 
 // feed runs p through the state machine.
 func (t *Terminal) feed(p []byte) {
+	if t.slow {
+		for _, b := range p {
+			t.feedByte(b)
+		}
+		return
+	}
 	ps := &t.p
 	for i := 0; i < len(p); {
 		b := p[i]
@@ -229,6 +235,41 @@ func (t *Terminal) feed(p []byte) {
 		t.step(b)
 		i++
 	}
+}
+
+// feedByte is the reference path the fast paths of feed must agree with: every byte
+// through the table on its own, UTF-8 decoded byte by byte through the carried sequence,
+// every character printed by printRune. FuzzFastSlow plays inputs through both.
+func (t *Terminal) feedByte(b byte) {
+	ps := &t.p
+	switch ps.state {
+	case stGround:
+		if ps.u8n > 0 {
+			if b >= 0x80 && b < 0xc0 {
+				t.u8push(b)
+				return
+			}
+			t.u8flush()
+		}
+		if b >= 0x80 {
+			t.u8push(b)
+			return
+		}
+	case stStringEsc:
+		switch {
+		case ps.strKind == stOSC:
+			t.oscEnd(false)
+		case ps.strKind == stDCS && b == '\\':
+			t.dcsEnd()
+		}
+		ps.state = stGround
+		if b == '\\' {
+			return
+		}
+		ps.state = stEscape
+		ps.clear()
+	}
+	t.step(b)
 }
 
 // u8push adds a byte to the carried UTF-8 sequence and prints what completes.

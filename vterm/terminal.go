@@ -113,6 +113,9 @@ type Terminal struct {
 	gclass gclassCache
 
 	p parser
+	// slow sends every byte through feedByte, the reference path, instead of the fast
+	// paths of feed (set by tests and benchmarks only).
+	slow bool
 
 	seq  uint64
 	snap *Snapshot

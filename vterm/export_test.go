@@ -1,0 +1,10 @@
+package vterm
+
+// SetSlowPath makes t parse every byte on its own through the reference path (no bulk
+// handling of printable text or parameters), for tests and benchmarks that compare the
+// fast paths with it.
+func SetSlowPath(t *Terminal, on bool) {
+	t.mu.Lock()
+	t.slow = on
+	t.mu.Unlock()
+}
