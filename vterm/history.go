@@ -175,7 +175,6 @@ func (h *history) clear() {
 	h.n = 0
 }
 
-
 // pushHistory appends a main-screen row to history.
 func (t *Terminal) pushHistory(r *row) {
 	t.pushed++
@@ -214,8 +213,8 @@ func (h *hline) encode(cells []Cell, cols int, wrapped bool, sc *encScratch) {
 		text = text[:cap(text)]
 		for ; x < len(cells); x++ {
 			c := &cells[x]
-			d := uint32(c.Style.FG)^fg | uint32(c.Style.BG)^bg | uint32(c.Style.UL)^ul | c.Style.Link^link |
-				(uint32(c.Style.Attr)|uint32(c.Style.Underline)<<16)^attr |
+			d := uint32(c.Style.FG) ^ fg | uint32(c.Style.BG) ^ bg | uint32(c.Style.UL) ^ ul | c.Style.Link ^ link |
+				(uint32(c.Style.Attr) | uint32(c.Style.Underline)<<16) ^ attr |
 				uint32(c.Rune)>>7 | uint32(c.Width^1) | uint32(len(c.Comb))
 			if d != 0 {
 				break
