@@ -11,11 +11,15 @@ package vterm_test
 // through hinshun/vt10x for a ratio.
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hinshun/vt10x"
 
@@ -81,23 +85,105 @@ func benchRedraw() []byte {
 	return []byte(b.String())
 }
 
+// benchWideWords are words of CJK, accented (precomposed and with combining marks),
+// emoji and box-drawing text.
+var benchWideWords = strings.Fields(`中文字符的宽度 日本語のテキスト 한국어 텍스트 déjà vu ünïcödé
+	café naïve Ångström ✅ 😀 🚀 ⏺ ⎿ ── │ ├── └── ✗ ✓ → ← «ε» Ελληνικά русский`)
+
+// benchWide is text of wide characters and combining marks, mixed with ASCII words, in
+// lines of 20 to 120 columns.
+func benchWide() []byte {
+	r := rand.New(rand.NewPCG(6, 6))
+	var b strings.Builder
+	for b.Len() < benchSize {
+		for n := 10 + r.IntN(60); n > 0; n-- {
+			if r.IntN(3) == 0 {
+				b.WriteString(benchWords[r.IntN(len(benchWords))])
+			} else {
+				b.WriteString(benchWideWords[r.IntN(len(benchWideWords))])
+			}
+			b.WriteByte(' ')
+		}
+		b.WriteString("\r\n")
+	}
+	return []byte(b.String())
+}
+
+// benchBuildLog is a coloured build and test log: go test and compiler lines with
+// coloured PASS/FAIL/ok markers, file:line prefixes and long plain lines between.
+func benchBuildLog() []byte {
+	r := rand.New(rand.NewPCG(7, 7))
+	var b strings.Builder
+	for b.Len() < benchSize {
+		switch r.IntN(6) {
+		case 0:
+			fmt.Fprintf(&b, "\x1b[32m=== RUN\x1b[0m   Test%s/%s\r\n", benchWords[r.IntN(len(benchWords))], benchWords[r.IntN(len(benchWords))])
+		case 1:
+			fmt.Fprintf(&b, "\x1b[1;32m--- PASS\x1b[0m: Test%s \x1b[2m(0.%02ds)\x1b[0m\r\n", benchWords[r.IntN(len(benchWords))], r.IntN(100))
+		case 2:
+			fmt.Fprintf(&b, "\x1b[1;31m--- FAIL\x1b[0m: Test%s (0.%02ds)\r\n    \x1b[36m%s_test.go:%d\x1b[0m: ", benchWords[r.IntN(len(benchWords))], r.IntN(100), benchWords[r.IntN(len(benchWords))], r.IntN(900))
+			benchText(r, &b, 30+r.IntN(60))
+			b.WriteString("\r\n")
+		case 3:
+			fmt.Fprintf(&b, "\x1b[32mok\x1b[0m  \tgithub.com/agentmux/agentmux/%s\t\x1b[33m%d.%03ds\x1b[0m\r\n", benchWords[r.IntN(len(benchWords))], r.IntN(9), r.IntN(1000))
+		default:
+			benchText(r, &b, 40+r.IntN(120))
+			b.WriteString("\r\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+// benchAgent is the recorded agent streams of testdata/agent-streams played one after
+// another until about 1 MB.
+func benchAgent() []byte {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "agent-streams", "*.raw"))
+	var b bytes.Buffer
+	for b.Len() < benchSize && len(paths) > 0 {
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				panic(err)
+			}
+			b.Write(data)
+			b.WriteString("\x1b[?1049l\x1b[0m\x1b[r\r\n") // leave each recording's modes behind
+		}
+	}
+	return b.Bytes()
+}
+
 var benchInputs = []struct {
 	name string
 	gen  func() []byte
-}{{"plain", benchPlain}, {"sgr", benchSGR}, {"redraw", benchRedraw}}
+}{
+	{"plain", benchPlain}, {"sgr", benchSGR}, {"redraw", benchRedraw},
+	{"wide", benchWide}, {"buildlog", benchBuildLog}, {"agent", benchAgent},
+}
 
+// BenchmarkWrite writes each input whole; the ref sub-benchmarks write the same through
+// the reference byte-at-a-time path (vterm.SetSlowPath), for the fast paths' ratio in
+// the same run.
 func BenchmarkWrite(b *testing.B) {
 	for _, in := range benchInputs {
 		data := in.gen()
-		b.Run(in.name, func(b *testing.B) {
-			term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})
-			term.Write(data) // reach steady state: history full of lines, rows allocated
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				term.Write(data)
+		for _, ref := range []bool{false, true} {
+			name := in.name
+			if ref {
+				name += "/ref"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})
+				vterm.SetSlowPath(term, ref)
+				term.Write(data) // reach steady state: history full of lines, rows allocated
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				cpu := startCPU()
+				for b.Loop() {
+					term.Write(data)
+				}
+				cpu.report(b, len(data))
+			})
+		}
 	}
 }
 
@@ -274,4 +360,23 @@ func BenchmarkHistoryRead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// cpuMeter measures the CPU time of a benchmark loop on its locked OS thread.
+type cpuMeter struct{ start time.Duration }
+
+// startCPU locks the goroutine to its thread and starts measuring.
+func startCPU() cpuMeter {
+	runtime.LockOSThread()
+	return cpuMeter{threadCPU()}
+}
+
+// report adds the metric cpu_MB/s, the bytes written per op over the loop's CPU time
+// per op, and unlocks the thread.
+func (m cpuMeter) report(b *testing.B, bytes int) {
+	used := threadCPU() - m.start
+	runtime.UnlockOSThread()
+	if used > 0 && b.N > 0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/1e6/used.Seconds(), "cpu_MB/s")
+	}
 }

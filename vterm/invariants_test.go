@@ -73,6 +73,9 @@ func (t *Terminal) checkInvariants() string {
 					return "non-blank cell past the used extent at " + itoa(x) + "," + itoa(y)
 				}
 			}
+			if msg := r.checkPlain(); msg != "" {
+				return msg + " in row " + itoa(y)
+			}
 			for x, c := range r.cells {
 				if c.Width == 2 && (x+1 >= len(r.cells) || r.cells[x+1].Width != 0) ||
 					c.Width == 0 && (x == 0 || r.cells[x-1].Width != 2) {
@@ -85,10 +88,41 @@ func (t *Terminal) checkInvariants() string {
 		h := t.hist.at(i)
 		cells := h.decode(16) // wider than any row the test makes
 		var enc hline
-		enc.encode(cells, 16, h.wrapped, &encScratch{})
+		enc.encode(cells, 16, h.wrapped, &encScratch{}, nil, nil)
 		if string(enc.buf) != string(h.buf) {
 			return "history line does not round-trip"
 		}
+	}
+	return ""
+}
+
+// checkPlain describes how the row's plain prefix disagrees with its cells, or returns
+// "": each prefix cell must be the printable ASCII byte recorded for it, of width 1,
+// without marks, in the style of its span, and history must encode the row the same
+// with the prefix as from the cells alone.
+func (r *row) checkPlain() string {
+	if r.plain > r.hi || r.plain > len(r.cells) {
+		return "plain prefix of " + itoa(r.plain) + " past the used extent"
+	}
+	if r.plain > 0 && (len(r.spans) == 0 || r.spans[0].start != 0) {
+		return "plain prefix without a first span"
+	}
+	si := -1
+	for x := 0; x < r.plain; x++ {
+		for si+1 < len(r.spans) && int(r.spans[si+1].start) <= x {
+			si++
+		}
+		c := r.cells[x]
+		if c.Width != 1 || c.Comb != "" || c.Rune < 0x20 || c.Rune >= 0x7f || c.Rune != rune(r.text[x]) ||
+			c.Style != r.spans[si].st {
+			return "plain prefix cell " + itoa(x) + " differs from its cell"
+		}
+	}
+	var fast, slow hline
+	fast.encode(r.cells[:r.hi], len(r.cells), r.wrapped, &encScratch{}, r.text[:r.plain], r.spans)
+	slow.encode(r.cells[:r.hi], len(r.cells), r.wrapped, &encScratch{}, nil, nil)
+	if string(fast.buf) != string(slow.buf) || fast.ntext != slow.ntext || fast.nruns != slow.nruns {
+		return "history encodes the plain prefix differently"
 	}
 	return ""
 }

@@ -49,8 +49,9 @@ func (t *Terminal) printASCII(b []byte) {
 		r := t.scr.rows[c.y]
 		x := c.x
 		n := min(len(b), t.cols-x)
-		r.touch()
+		r.touchFrom(x)
 		r.fixWide(x, x+n)
+		r.growPlain(x, b[:n], &pen)
 		cells := r.cells[x : x+n]
 		for i, ch := range b[:n] {
 			c := &cells[i]
@@ -72,6 +73,7 @@ func (t *Terminal) printASCII(b []byte) {
 				// without autowrap the rest overwrites the last column: only the
 				// final byte stays visible
 				last := b[len(b)-1]
+				r.touchFrom(t.cols - 1)
 				r.cells[t.cols-1] = Cell{Rune: rune(last), Width: 1, Style: pen}
 				r.hi = t.cols
 				t.lastRune, t.lastWidth = rune(last), 1
@@ -157,7 +159,7 @@ func (t *Terminal) widen(x int) {
 		t.putCell(cell)
 		return
 	}
-	row.touch()
+	row.touchFrom(x)
 	if t.modes.Insert {
 		row.insertBlanks(x+1, 1, DefaultColor)
 	}
@@ -207,7 +209,7 @@ func (t *Terminal) putCell(cell Cell) {
 		}
 	}
 	row := t.scr.rows[c.y]
-	row.touch()
+	row.touchFrom(c.x)
 	if t.modes.Insert {
 		row.insertBlanks(c.x, w, DefaultColor)
 	}

@@ -15,11 +15,35 @@ type row struct {
 	dirty   bool
 	shared  bool
 	snap    *Line
+
+	// The plain prefix: cells [0, plain) were written by printASCII, so each is one
+	// printable ASCII character of width 1 without marks. Their bytes are text[:plain]
+	// and their styles spans (each from its start to the next one's, the last to plain),
+	// so history encodes them without reading the cells. A change of any cell at x cuts
+	// the prefix to x (touchFrom).
+	plain int
+	text  []byte
+	spans []span
 }
 
-// touch prepares the row for a change of its cells: it takes a private copy when a
-// snapshot shares them and marks the row dirty. Call it before writing any cell.
-func (r *row) touch() {
+// span is the style of the plain prefix from cell start on.
+type span struct {
+	start uint16
+	st    Style
+}
+
+// maxSpans bounds the style changes the plain prefix records; past them it stops
+// growing and history reads the rest of the row from its cells.
+const maxSpans = 32
+
+// touch prepares the row for a change of any of its cells: it takes a private copy when
+// a snapshot shares them, marks the row dirty and drops the plain prefix. Call it (or
+// touchFrom) before writing any cell.
+func (r *row) touch() { r.touchFrom(0) }
+
+// touchFrom is touch for a change of cells at x and after only: the plain prefix is cut
+// to x.
+func (r *row) touchFrom(x int) {
 	if r.shared {
 		cells := make([]Cell, len(r.cells))
 		copy(cells, r.cells)
@@ -27,6 +51,37 @@ func (r *row) touch() {
 		r.shared = false
 	}
 	r.dirty = true
+	if x < r.plain {
+		r.cutPlain(x)
+	}
+}
+
+// cutPlain shortens the plain prefix to x cells.
+func (r *row) cutPlain(x int) {
+	r.plain = max(x, 0)
+	n := len(r.spans)
+	for n > 0 && int(r.spans[n-1].start) >= r.plain {
+		n--
+	}
+	r.spans = r.spans[:n]
+}
+
+// growPlain records that cells [x, x+n) now hold text[x:x+n] in style st, written by
+// printASCII after touchFrom(x): the plain prefix grows when it reached x.
+func (r *row) growPlain(x int, b []byte, st *Style) {
+	if r.plain != x {
+		return
+	}
+	if k := len(r.spans); k == 0 || r.spans[k-1].st != *st {
+		if k == maxSpans {
+			return
+		}
+		r.spans = append(r.spans, span{uint16(x), *st})
+	}
+	if len(r.text) < len(r.cells) {
+		r.text = make([]byte, len(r.cells))
+	}
+	r.plain = x + copy(r.text[x:], b)
 }
 
 // screen is the main or the alternate screen.
@@ -111,9 +166,10 @@ func (r *row) fill(x0, x1 int, bg Color) {
 		r.cells = make([]Cell, len(r.cells))
 		copy(r.cells, blankRow)
 		r.shared, r.hi, r.dirty = false, 0, true
+		r.cutPlain(0)
 		return
 	}
-	r.touch()
+	r.touchFrom(x0)
 	if bg == DefaultColor {
 		if x1 >= r.hi {
 			x1, r.hi = r.hi, min(r.hi, x0)
@@ -142,12 +198,12 @@ func (r *row) clear(bg Color) {
 func (r *row) fixWide(x0, x1 int) {
 	n := len(r.cells)
 	if x0 > 0 && x0 < n && r.cells[x0].Width == 0 {
-		r.touch()
+		r.touchFrom(x0 - 1)
 		r.cells[x0-1] = blankCell(r.cells[x0-1].Style.BG)
 		r.cells[x0] = blankCell(r.cells[x0].Style.BG)
 	}
 	if x1 > 0 && x1 < n && r.cells[x1].Width == 0 {
-		r.touch()
+		r.touchFrom(x1 - 1)
 		r.cells[x1-1] = blankCell(r.cells[x1-1].Style.BG)
 		r.cells[x1] = blankCell(r.cells[x1].Style.BG)
 	}
@@ -160,7 +216,7 @@ func (r *row) insertBlanks(x, n int, bg Color) {
 		return
 	}
 	n = min(n, cols-x)
-	r.touch()
+	r.touchFrom(x - 1)
 	r.fixWide(x, x)
 	// a wide character pushed across the right edge loses its lead/continuation pair
 	if cols-n > 0 && r.cells[cols-n].Width == 0 {
@@ -179,7 +235,7 @@ func (r *row) deleteCells(x, n int, bg Color) {
 		return
 	}
 	n = min(n, cols-x)
-	r.touch()
+	r.touchFrom(x)
 	r.fixWide(x, x+n)
 	copy(r.cells[x:], r.cells[x+n:])
 	r.fill(cols-n, cols, bg)
