@@ -87,7 +87,7 @@ func (t *Terminal) appendComb(c *Cell, r rune) bool {
 	if len(c.Comb)+utf8.RuneLen(r) > maxComb {
 		return false
 	}
-	c.Comb += string(r)
+	c.Comb = t.combs.join(c.Comb, r)
 	t.lastRune, t.lastWidth, t.lastComb = c.Rune, int(c.Width), c.Comb
 	return true
 }
@@ -136,4 +136,32 @@ func joins(a, b rune) bool {
 	n += utf8.EncodeRune(buf[n:], b)
 	cl, _, _, _ := uniseg.FirstGraphemeCluster(buf[:n], -1)
 	return len(cl) == n
+}
+
+// combTable interns the strings of joined runes (Cell.Comb), so that text full of
+// combining marks or emoji sequences does not allocate a string per mark: the same few
+// strings come back again and again.
+type combTable struct {
+	m map[string]string
+}
+
+// maxCombStrings bounds the table; past it, new strings are made without being kept.
+const maxCombStrings = 1024
+
+// join returns s followed by r, interned.
+func (ct *combTable) join(s string, r rune) string {
+	var buf [maxComb + utf8.UTFMax]byte
+	n := copy(buf[:], s)
+	n += utf8.EncodeRune(buf[n:], r)
+	if v, ok := ct.m[string(buf[:n])]; ok {
+		return v
+	}
+	v := string(buf[:n])
+	if ct.m == nil {
+		ct.m = make(map[string]string)
+	}
+	if len(ct.m) < maxCombStrings {
+		ct.m[v] = v
+	}
+	return v
 }

@@ -111,6 +111,7 @@ type Terminal struct {
 	links  linkTable
 	hcache [hcacheSize]hcacheEntry
 	gclass gclassCache
+	combs  combTable
 
 	p parser
 	// slow sends every byte through feedByte, the reference path, instead of the fast
