@@ -15,9 +15,17 @@ import (
 // combine appends a zero-width rune to the previous cell. A VS16 turns an
 // emoji-capable narrow character (❤, ⚠) into its two-cell emoji presentation.
 func (t *Terminal) combine(r rune) {
-	t.scr.rows[t.cur.y].touch()
 	c, x := t.previousCell()
-	if c == nil || !t.appendComb(c, r) {
+	if c == nil {
+		return
+	}
+	row := t.scr.rows[t.cur.y]
+	old := row.pre.cells
+	row.touchFrom(x)
+	c, _ = t.previousCell()
+	ok := t.appendComb(c, r)
+	row.regrow(x, old)
+	if !ok {
 		return
 	}
 	if r == vs16 && c.Width == 1 {
@@ -47,20 +55,25 @@ func (t *Terminal) joinCluster(r rune) bool {
 	}
 	if c.Comb != "" {
 		if last, _ := utf8.DecodeLastRuneInString(c.Comb); last == zwj {
-			t.scr.rows[t.cur.y].touch()
+			row := t.scr.rows[t.cur.y]
+			old := row.pre.cells
+			row.touchFrom(x)
 			c, _ = t.previousCell()
 			t.appendComb(c, r)
+			row.regrow(x, old)
 			return true
 		}
 	}
 	if c.Rune < 0x80 && r < 0x300 {
 		return false // Latin text: no cluster continues across these
 	}
-	if t.gclass.of(r)&gcContinues == 0 {
-		last, _ := utf8.DecodeLastRuneInString(c.Comb)
-		if c.Comb == "" {
-			last = c.Rune
-		}
+	last, _ := utf8.DecodeLastRuneInString(c.Comb)
+	if c.Comb == "" {
+		last = c.Rune
+	}
+	// a Hangul syllable continues a cluster only after a leading jamo (UAX #29 GB6):
+	// Korean text is decided here too
+	if t.gclass.of(r)&gcContinues == 0 || hangulSyllable(r) && !hangulLeading(last) {
 		if t.gclass.of(last)&gcPrepend == 0 {
 			return false // the common case, decided without asking uniseg
 		}
@@ -73,9 +86,13 @@ func (t *Terminal) joinCluster(r rune) bool {
 	if len(cl) != n {
 		return false
 	}
-	t.scr.rows[t.cur.y].touch()
+	row := t.scr.rows[t.cur.y]
+	old := row.pre.cells
+	row.touchFrom(x)
 	c, _ = t.previousCell()
-	if t.appendComb(c, r) && w >= 2 && c.Width == 1 {
+	ok := t.appendComb(c, r)
+	row.regrow(x, old)
+	if ok && w >= 2 && c.Width == 1 {
 		t.widen(x)
 	}
 	return true
@@ -102,15 +119,16 @@ const (
 // gclassCacheSize is the number of runes whose class is cached (direct mapped).
 const gclassCacheSize = 4096
 
-// gclassCache maps runes to their grapheme classes: rune<<3 | class, direct mapped by
-// the rune's low bits. Entries are filled on first use, by asking uniseg.
+// gclassCache maps runes to their cell widths and grapheme classes: rune<<5 | width<<3 |
+// class, direct mapped by the rune's low bits. Entries are filled on first use, by
+// asking go-runewidth and uniseg.
 type gclassCache [gclassCacheSize]uint32
 
-// of returns r's grapheme class bits.
-func (g *gclassCache) of(r rune) uint32 {
+// entry returns r's cache entry, computing it on a miss.
+func (g *gclassCache) entry(r rune) uint32 {
 	e := &g[uint32(r)%gclassCacheSize]
-	if *e&gcKnown != 0 && *e>>3 == uint32(r) {
-		return *e & 7
+	if *e&gcKnown != 0 && *e>>5 == uint32(r) {
+		return *e
 	}
 	class := uint32(gcKnown)
 	// a rune that joins one of these openers can continue some cluster: any rune
@@ -125,8 +143,19 @@ func (g *gclassCache) of(r rune) uint32 {
 	if joins(r, 'a') {
 		class |= gcPrepend
 	}
-	*e = uint32(r)<<3 | class
-	return class
+	*e = uint32(r)<<5 | uint32(runeWidth(r))<<3 | class
+	return *e
+}
+
+// of returns r's grapheme class bits.
+func (g *gclassCache) of(r rune) uint32 { return g.entry(r) & 7 }
+
+// width returns runeWidth(r).
+func (g *gclassCache) width(r rune) int {
+	if r < 0x300 {
+		return runeWidth(r)
+	}
+	return int(g.entry(r) >> 3 & 3)
 }
 
 // joins reports whether uniseg puts a and b in one grapheme cluster.
@@ -165,3 +194,9 @@ func (ct *combTable) join(s string, r rune) string {
 	}
 	return v
 }
+
+// hangulSyllable reports whether r is a precomposed Hangul syllable (LV or LVT).
+func hangulSyllable(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }
+
+// hangulLeading reports whether r is a Hangul leading consonant jamo (L).
+func hangulLeading(r rune) bool { return r >= 0x1100 && r <= 0x115F || r >= 0xA960 && r <= 0xA97C }

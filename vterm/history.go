@@ -181,14 +181,14 @@ func (t *Terminal) pushHistory(r *row) {
 	if t.hist.limit <= 0 {
 		return
 	}
-	t.hist.slot().encode(r.cells[:r.hi], len(r.cells), r.wrapped, &t.hist.enc, r.text[:r.plain], r.spans)
+	t.hist.slot().encode(r.cells[:r.hi], len(r.cells), r.wrapped, &t.hist.enc, &r.pre)
 }
 
 // encode stores cells into h, reusing h's buffer when it is big enough. A new buffer
 // gets room for at least a whole row of plain text, so that once the ring is full,
-// recycled slots take new lines without allocating. The first len(plain) cells are the
-// row's plain prefix: their bytes are plain and their styles spans, so they are not read.
-func (h *hline) encode(cells []Cell, cols int, wrapped bool, sc *encScratch, plain []byte, spans []span) {
+// recycled slots take new lines without allocating. The cells of the row's encoded
+// prefix pre (nil: none) are copied from it, not read.
+func (h *hline) encode(cells []Cell, cols int, wrapped bool, sc *encScratch, pre *prefix) {
 	end := len(cells)
 	for end > 0 {
 		c := &cells[end-1]
@@ -205,21 +205,21 @@ func (h *hline) encode(cells []Cell, cols int, wrapped bool, sc *encScratch, pla
 	runs, comb := sc.runs[:0], sc.comb[:0]
 	var cur Style
 	start := 0 // the first cell of the current style run
-	// the plain prefix (never past the end: its cells are not blanks)
-	plain = plain[:min(len(plain), end)]
-	text = append(text, plain...)
-	for _, sp := range spans {
-		if int(sp.start) >= len(plain) {
-			break
-		}
-		if sp.st != cur {
-			if int(sp.start) > start {
-				runs = appendRun(runs, int(sp.start)-start, &cur)
+	x := 0
+	if pre != nil && pre.cells <= end { // never past the end: its cells are not blanks
+		x = pre.cells
+		text = append(text, pre.text...)
+		comb = append(comb, pre.comb...)
+		for _, sp := range pre.spans {
+			if sp.st != cur {
+				if int(sp.start) > start {
+					runs = appendRun(runs, int(sp.start)-start, &cur)
+				}
+				cur, start = sp.st, int(sp.start)
 			}
-			cur, start = sp.st, int(sp.start)
 		}
 	}
-	for x := len(plain); x < len(cells); x++ {
+	for ; x < len(cells); x++ {
 		// the hot loop: a cell of one byte (ASCII or empty) in the style of the run, tested
 		// with one branch
 		fg, bg, ul, link := uint32(cur.FG), uint32(cur.BG), uint32(cur.UL), cur.Link

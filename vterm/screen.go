@@ -16,33 +16,17 @@ type row struct {
 	shared  bool
 	snap    *Line
 
-	// The plain prefix: cells [0, plain) were written by printASCII, so each is one
-	// printable ASCII character of width 1 without marks. Their bytes are text[:plain]
-	// and their styles spans (each from its start to the next one's, the last to plain),
-	// so history encodes them without reading the cells. A change of any cell at x cuts
-	// the prefix to x (touchFrom).
-	plain int
-	text  []byte
-	spans []span
+	// pre is the row's encoded prefix: see prefix.go.
+	pre prefix
 }
-
-// span is the style of the plain prefix from cell start on.
-type span struct {
-	start uint16
-	st    Style
-}
-
-// maxSpans bounds the style changes the plain prefix records; past them it stops
-// growing and history reads the rest of the row from its cells.
-const maxSpans = 32
 
 // touch prepares the row for a change of any of its cells: it takes a private copy when
-// a snapshot shares them, marks the row dirty and drops the plain prefix. Call it (or
+// a snapshot shares them, marks the row dirty and drops the encoded prefix. Call it (or
 // touchFrom) before writing any cell.
 func (r *row) touch() { r.touchFrom(0) }
 
-// touchFrom is touch for a change of cells at x and after only: the plain prefix is cut
-// to x.
+// touchFrom is touch for a change of cells at x and after only: the encoded prefix is
+// cut to x.
 func (r *row) touchFrom(x int) {
 	if r.shared {
 		cells := make([]Cell, len(r.cells))
@@ -51,37 +35,9 @@ func (r *row) touchFrom(x int) {
 		r.shared = false
 	}
 	r.dirty = true
-	if x < r.plain {
-		r.cutPlain(x)
+	if x < r.pre.cells {
+		r.pre.cut(x)
 	}
-}
-
-// cutPlain shortens the plain prefix to x cells.
-func (r *row) cutPlain(x int) {
-	r.plain = max(x, 0)
-	n := len(r.spans)
-	for n > 0 && int(r.spans[n-1].start) >= r.plain {
-		n--
-	}
-	r.spans = r.spans[:n]
-}
-
-// growPlain records that cells [x, x+n) now hold text[x:x+n] in style st, written by
-// printASCII after touchFrom(x): the plain prefix grows when it reached x.
-func (r *row) growPlain(x int, b []byte, st *Style) {
-	if r.plain != x {
-		return
-	}
-	if k := len(r.spans); k == 0 || r.spans[k-1].st != *st {
-		if k == maxSpans {
-			return
-		}
-		r.spans = append(r.spans, span{uint16(x), *st})
-	}
-	if len(r.text) < len(r.cells) {
-		r.text = make([]byte, len(r.cells))
-	}
-	r.plain = x + copy(r.text[x:], b)
 }
 
 // screen is the main or the alternate screen.
@@ -166,7 +122,7 @@ func (r *row) fill(x0, x1 int, bg Color) {
 		r.cells = make([]Cell, len(r.cells))
 		copy(r.cells, blankRow)
 		r.shared, r.hi, r.dirty = false, 0, true
-		r.cutPlain(0)
+		r.pre.cut(0)
 		return
 	}
 	r.touchFrom(x0)

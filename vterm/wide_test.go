@@ -21,6 +21,8 @@ func TestWideCharacters(t *testing.T) {
 		{"combining at pending wrap joins the last cell", 3, 2, "abc\u0301", rows(2, "abc\u0301"), 2, 0},
 		{"combining at column 0 is dropped", 10, 2, "\u0301x", rows(2, "x"), 1, 0},
 		{"ZWJ sequence is one cell", 10, 2, "👩\u200d💻x", rows(2, "👩\u200d💻x"), 3, 0},
+		{"a Hangul syllable joins a leading jamo", 10, 2, "\u1100\uac00x", rows(2, "\u1100\uac00x"), 3, 0},
+		{"Hangul syllables are cells of their own", 10, 2, "한국어x", rows(2, "한국어x"), 7, 0},
 		{"ASCII after a ZWJ starts a cell", 10, 2, "😀\u200dx", rows(2, "😀\u200dx"), 3, 0},
 		{"ASCII after a ZWJ starts a cell in insert mode", 10, 2, "\x1b[4h😀\u200dx", rows(2, "😀\u200dx"), 3, 0},
 		{"VS16 joins and widens an emoji-capable character", 10, 2, "☺\ufe0fx", rows(2, "☺\ufe0fx"), 3, 0},
