@@ -160,7 +160,7 @@ var benchInputs = []struct {
 	{"wide", benchWide}, {"buildlog", benchBuildLog}, {"agent", benchAgent},
 }
 
-// BenchmarkWrite writes each input whole; the ref sub-benchmarks write the same through
+// BenchmarkWrite writes each input whole; the -ref sub-benchmarks write the same through
 // the reference byte-at-a-time path (vterm.SetSlowPath), for the fast paths' ratio in
 // the same run.
 func BenchmarkWrite(b *testing.B) {
@@ -169,7 +169,7 @@ func BenchmarkWrite(b *testing.B) {
 		for _, ref := range []bool{false, true} {
 			name := in.name
 			if ref {
-				name += "/ref"
+				name += "-ref"
 			}
 			b.Run(name, func(b *testing.B) {
 				term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})

@@ -20,13 +20,13 @@ func (t *Terminal) combine(r rune) {
 		return
 	}
 	row := t.scr.rows[t.cur.y]
-	old := row.pre.cells
-	row.touchFrom(x)
+	ends := row.touchMark(x)
 	c, _ = t.previousCell()
-	ok := t.appendComb(c, r)
-	row.regrow(x, old)
-	if !ok {
+	if !t.appendComb(c, r) {
 		return
+	}
+	if ends {
+		row.pre.setComb(x, c.Comb)
 	}
 	if r == vs16 && c.Width == 1 {
 		var buf [maxComb + utf8.UTFMax]byte
@@ -56,11 +56,11 @@ func (t *Terminal) joinCluster(r rune) bool {
 	if c.Comb != "" {
 		if last, _ := utf8.DecodeLastRuneInString(c.Comb); last == zwj {
 			row := t.scr.rows[t.cur.y]
-			old := row.pre.cells
-			row.touchFrom(x)
+			ends := row.touchMark(x)
 			c, _ = t.previousCell()
-			t.appendComb(c, r)
-			row.regrow(x, old)
+			if t.appendComb(c, r) && ends {
+				row.pre.setComb(x, c.Comb)
+			}
 			return true
 		}
 	}
@@ -87,11 +87,12 @@ func (t *Terminal) joinCluster(r rune) bool {
 		return false
 	}
 	row := t.scr.rows[t.cur.y]
-	old := row.pre.cells
-	row.touchFrom(x)
+	ends := row.touchMark(x)
 	c, _ = t.previousCell()
 	ok := t.appendComb(c, r)
-	row.regrow(x, old)
+	if ok && ends {
+		row.pre.setComb(x, c.Comb)
+	}
 	if ok && w >= 2 && c.Width == 1 {
 		t.widen(x)
 	}

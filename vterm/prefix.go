@@ -34,19 +34,20 @@ func (p *prefix) cut(x int) {
 	if x >= p.cells {
 		return
 	}
-	i := x // the byte where cell x starts: x when every cell took one byte
-	if len(p.text) != p.cells {
-		n := 0
-		for i = 0; i < len(p.text); i++ {
+	if len(p.text) == p.cells {
+		p.text = p.text[:x] // one byte per cell
+	} else {
+		// count cell starts back from the end: cuts are mostly of the last cell (a
+		// mark joining it)
+		i := len(p.text)
+		for drop := p.cells - x; drop > 0; {
+			i--
 			if b := p.text[i]; b < 0x80 || b >= 0xc0 { // a cell starts here
-				if n == x {
-					break
-				}
-				n++
+				drop--
 			}
 		}
+		p.text = p.text[:i]
 	}
-	p.text = p.text[:i]
 	p.cells = x
 	keep := 0
 	for keep < len(p.comb) {
@@ -99,18 +100,32 @@ func (p *prefix) growRune(x int, r rune, w int, st *Style) {
 	p.cells += w
 }
 
-// regrow puts cell x back at the end of the prefix after a join gave it marks: the
-// touchFrom before the change cut the prefix to x, and the cell ended the prefix before
-// (old was the prefix's length then).
-func (r *row) regrow(x, old int) {
-	c := &r.cells[x]
-	if r.pre.cells != x || c.Width == 0 || old != x+int(c.Width) {
-		return
+// touchMark prepares the row for a join that adds marks to cell x (already printed):
+// when x is the prefix's last cell, the prefix keeps it and it reports true, and the
+// caller records the cell's new marks with setComb; otherwise the prefix is cut to x.
+func (r *row) touchMark(x int) bool {
+	if w := int(r.cells[x].Width); w > 0 && r.pre.cells == x+w {
+		r.touchFrom(r.pre.cells)
+		return true
 	}
-	r.pre.growRune(x, c.Rune, int(c.Width), &c.Style)
-	if r.pre.cells == old && c.Comb != "" {
-		r.pre.comb = le.AppendUint16(r.pre.comb, uint16(x))
-		r.pre.comb = append(r.pre.comb, byte(len(c.Comb)))
-		r.pre.comb = append(r.pre.comb, c.Comb...)
+	r.touchFrom(x)
+	return false
+}
+
+// setComb records s as the marks of cell x, the prefix's last cell.
+func (p *prefix) setComb(x int, s string) {
+	// drop the cell's old record: the last one, if it is the cell's
+	for i := 0; i < len(p.comb); {
+		cx, _, rest := nextComb(p.comb[i:])
+		if cx == x {
+			p.comb = p.comb[:i]
+			break
+		}
+		i = len(p.comb) - len(rest)
+	}
+	if s != "" {
+		p.comb = le.AppendUint16(p.comb, uint16(x))
+		p.comb = append(p.comb, byte(len(s)))
+		p.comb = append(p.comb, s...)
 	}
 }
