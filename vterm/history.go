@@ -1,178 +1,153 @@
 package vterm
 
-import (
-	"encoding/binary"
-	"unicode/utf8"
-)
+// This file keeps the main screen's history: a bounded ring of 16-byte line headers over
+// one ring of bytes that holds every held line's encoding (hline.go) back to back, oldest
+// first. A new line's bytes go after the newest line's, or at the start of the byte ring
+// when its end has no room; dropping the oldest line frees its bytes. The byte ring grows
+// (by a quarter, compacting the lines) only when the held lines outgrow it, so a full
+// history takes new lines without allocating, and a line costs its encoding and its
+// header: no slice per line, no allocation rounding.
 
-// This file stores the main screen's history compactly. A row leaving the top of the
-// screen is encoded into one byte buffer: its text (one UTF-8 rune per cell; 0x00 for an
-// empty cell, 0xFF for the continuation half of a wide character), then its style runs
-// (a cell count and the fields of the style that are set), then its rare combining marks
-// (cell, length, bytes), with trailing default blanks dropped. An ordinary 80-column line
-// costs its text and a 32-byte header instead of 80 cells of 48 bytes; a styled line
-// costs 3 to 24 bytes more per style run. The ring reuses the buffer of the line it
-// evicts, so a full history takes new lines without allocating.
-
-const (
-	encEmpty = 0x00
-	encCont  = 0xFF
-)
-
-// hline is one history line.
+// hline is the header of one held line.
 type hline struct {
-	// buf holds ntext bytes of text, nruns bytes of style runs, then the combining marks.
-	buf []byte
-	// ntext is the length of the text; nruns the length of the style runs (0: every cell
-	// has the default style).
-	ntext, nruns uint16
-	cols         uint16 // the row's width when it was pushed
-	wrapped      bool
+	off, size uint32 // the line's bytes in history.data
+	nruns     uint32 // bytes of style runs, after the text
+	ntext     uint16 // bytes of text
+	cols      uint16 // the row's width when it was pushed, with wrappedBit
 }
 
-// A style run is encoded as its cell count (2 bytes), a byte saying which fields of its
-// style are set, and those fields: FG, BG, UL and Link (4 bytes each), Attr (2) and
-// Underline (1). A run in the default style takes 3 bytes, one with a colour 7.
-const (
-	runFG = 1 << iota
-	runBG
-	runUL
-	runLink
-	runAttr
-	runUnderline
-)
+// wrappedBit marks an hline whose row soft-wrapped into the next.
+const wrappedBit = 1 << 15
 
-// appendRun appends the encoding of a run of n cells of style st to b.
-func appendRun(b []byte, n int, st *Style) []byte {
-	b = le.AppendUint16(b, uint16(n))
-	at := len(b)
-	b = append(b, 0)
-	var set byte
-	if st.FG != 0 {
-		set |= runFG
-		b = le.AppendUint32(b, uint32(st.FG))
-	}
-	if st.BG != 0 {
-		set |= runBG
-		b = le.AppendUint32(b, uint32(st.BG))
-	}
-	if st.UL != 0 {
-		set |= runUL
-		b = le.AppendUint32(b, uint32(st.UL))
-	}
-	if st.Link != 0 {
-		set |= runLink
-		b = le.AppendUint32(b, st.Link)
-	}
-	if st.Attr != 0 {
-		set |= runAttr
-		b = le.AppendUint16(b, uint16(st.Attr))
-	}
-	if st.Underline != 0 {
-		set |= runUnderline
-		b = append(b, byte(st.Underline))
-	}
-	b[at] = set
-	return b
-}
-
-// nextRun decodes the first run of b, which must not be empty, and returns the rest.
-func nextRun(b []byte) (n int, st Style, rest []byte) {
-	n = int(le.Uint16(b))
-	set := b[2]
-	b = b[3:]
-	if set&runFG != 0 {
-		st.FG, b = Color(le.Uint32(b)), b[4:]
-	}
-	if set&runBG != 0 {
-		st.BG, b = Color(le.Uint32(b)), b[4:]
-	}
-	if set&runUL != 0 {
-		st.UL, b = Color(le.Uint32(b)), b[4:]
-	}
-	if set&runLink != 0 {
-		st.Link, b = le.Uint32(b), b[4:]
-	}
-	if set&runAttr != 0 {
-		st.Attr, b = Attr(le.Uint16(b)), b[2:]
-	}
-	if set&runUnderline != 0 {
-		st.Underline, b = Underline(b[0]), b[1:]
-	}
-	return n, st, b
-}
-
-var le = binary.LittleEndian
-
-// text returns the encoded text of h.
-func (h *hline) text() []byte { return h.buf[:h.ntext] }
-
-// combs returns the encoded combining marks of h: for each, the cell (2 bytes), the
-// length (1 byte) and the UTF-8 bytes.
-func (h *hline) combs() []byte { return h.buf[int(h.ntext)+int(h.nruns):] }
-
-// nextComb decodes the first mark of b, which must not be empty, and returns the rest.
-func nextComb(b []byte) (x int, s, rest []byte) {
-	x = int(le.Uint16(b))
-	n := int(b[2])
-	return x, b[3 : 3+n], b[3+n:]
-}
-
-// history is a bounded ring of hlines, oldest first.
+// history is a bounded ring of lines, oldest first.
 type history struct {
 	lines []hline
 	start int // ring index of the oldest line
 	n     int
 	limit int
 	enc   encScratch
-}
 
-// encScratch is reused by every encode: the parts of a line before they are joined.
-type encScratch struct {
-	text, runs, comb []byte
+	// data holds the lines' bytes: [head, tail), or [head, end of the lines there) and
+	// [0, tail) when wrapped.
+	data       []byte
+	head, tail int
+	wrapped    bool
 }
 
 func (h *history) len() int { return h.n }
 
-// at returns the i-th oldest held line.
-func (h *history) at(i int) *hline {
+// index returns the ring index of the i-th oldest held line.
+func (h *history) index(i int) int {
 	j := h.start + i
 	if j >= len(h.lines) {
 		j -= len(h.lines)
 	}
-	return &h.lines[j]
+	return j
 }
 
-// slot returns the hline to encode the next pushed row into, evicting the oldest line
-// when the ring is full.
-func (h *history) slot() *hline {
-	if h.n < h.limit {
-		// start stays 0 until the ring is full, so a growing ring appends in order
-		if h.n == len(h.lines) {
-			if h.n == cap(h.lines) {
-				// grow by doubling, but never past the limit: a full ring has no spare slots
-				lines := make([]hline, h.n, min(h.limit, max(64, 2*h.n)))
-				copy(lines, h.lines)
-				h.lines = lines
-			}
-			h.lines = h.lines[:h.n+1]
-		}
-		h.n++
-		return h.at(h.n - 1)
+// at returns the i-th oldest held line.
+func (h *history) at(i int) hview {
+	l := &h.lines[h.index(i)]
+	b := h.data[l.off : l.off+l.size]
+	nt, nr := int(l.ntext), int(l.nruns)
+	return hview{text: b[:nt], runs: b[nt : nt+nr], comb: b[nt+nr:],
+		cols: int(l.cols &^ wrappedBit), wrapped: l.cols&wrappedBit != 0}
+}
+
+// push stores a row, dropping the oldest line when the ring is full.
+func (h *history) push(cells []Cell, cols int, wrapped bool, pre *prefix) {
+	text, runs, comb := h.enc.encode(cells, pre)
+	size := len(text) + len(runs) + len(comb)
+	if h.n == h.limit {
+		h.dropOldest()
 	}
-	l := &h.lines[h.start]
+	off := h.reserve(size)
+	n := copy(h.data[off:], text)
+	n += copy(h.data[off+n:], runs)
+	copy(h.data[off+n:], comb)
+	l := h.add()
+	*l = hline{off: uint32(off), size: uint32(size), nruns: uint32(len(runs)),
+		ntext: uint16(len(text)), cols: uint16(cols)}
+	if wrapped {
+		l.cols |= wrappedBit
+	}
+}
+
+// dropOldest forgets the oldest line, freeing its bytes.
+func (h *history) dropOldest() {
 	h.start++
 	if h.start == len(h.lines) {
 		h.start = 0
 	}
-	return l
+	h.n--
+	if h.n == 0 {
+		h.head, h.tail, h.wrapped = 0, 0, false
+		return
+	}
+	next := int(h.lines[h.start].off)
+	if h.wrapped && next < h.head {
+		h.wrapped = false // the oldest line now is the first one after the wrap
+	}
+	h.head = next
+}
+
+// add returns the header slot of a new newest line.
+func (h *history) add() *hline {
+	if h.n == len(h.lines) {
+		// start stays 0 until the ring is full, so a growing ring appends in order
+		if h.n == cap(h.lines) {
+			// grow by doubling, but never past the limit: a full ring has no spare slots
+			lines := make([]hline, h.n, min(h.limit, max(64, 2*h.n)))
+			copy(lines, h.lines)
+			h.lines = lines
+		}
+		h.lines = h.lines[:h.n+1]
+	}
+	h.n++
+	return &h.lines[h.index(h.n-1)]
+}
+
+// reserve returns where size bytes for a new newest line go.
+func (h *history) reserve(size int) int {
+	if h.n == 0 {
+		h.head, h.tail, h.wrapped = 0, 0, false
+	}
+	switch {
+	case !h.wrapped && len(h.data)-h.tail >= size:
+	case !h.wrapped && h.head >= size:
+		h.wrapped, h.tail = true, 0 // the start of the ring is free up to head
+	case h.wrapped && h.head-h.tail >= size:
+	default:
+		h.grow(size)
+	}
+	off := h.tail
+	h.tail += size
+	return off
+}
+
+// grow moves the held lines to a bigger byte ring, back to back from its start, with
+// room for size more bytes.
+func (h *history) grow(size int) {
+	live := 0
+	for i := 0; i < h.n; i++ {
+		live += int(h.lines[h.index(i)].size)
+	}
+	data := make([]byte, max(len(h.data)+len(h.data)/4, (live+size)*5/4, 1024))
+	pos := 0
+	for i := 0; i < h.n; i++ {
+		l := &h.lines[h.index(i)]
+		copy(data[pos:], h.data[l.off:l.off+l.size])
+		l.off = uint32(pos)
+		pos += int(l.size)
+	}
+	h.data, h.head, h.tail, h.wrapped = data, 0, pos, false
 }
 
 // clear drops every line (ED 3). Buffers are released.
 func (h *history) clear() {
-	h.lines = nil
-	h.start = 0
-	h.n = 0
+	h.lines, h.data = nil, nil
+	h.start, h.n = 0, 0
+	h.head, h.tail, h.wrapped = 0, 0, false
 }
 
 // pushHistory appends a main-screen row to history.
@@ -181,248 +156,5 @@ func (t *Terminal) pushHistory(r *row) {
 	if t.hist.limit <= 0 {
 		return
 	}
-	t.hist.slot().encode(r.cells[:r.hi], len(r.cells), r.wrapped, &t.hist.enc, &r.pre)
-}
-
-// encode stores cells into h, reusing h's buffer when it is big enough. A new buffer
-// gets room for at least a whole row of plain text, so that once the ring is full,
-// recycled slots take new lines without allocating. The cells of the row's encoded
-// prefix pre (nil: none) are copied from it, not read.
-func (h *hline) encode(cells []Cell, cols int, wrapped bool, sc *encScratch, pre *prefix) {
-	end := len(cells)
-	for end > 0 {
-		c := &cells[end-1]
-		if c.Rune != 0 || c.Width != 1 || c.Style != (Style{}) || c.Comb != "" {
-			break
-		}
-		end--
-	}
-	cells = cells[:end]
-	text := sc.text[:0]
-	if cap(text) < end*utf8.UTFMax {
-		text = make([]byte, 0, end*utf8.UTFMax)
-	}
-	runs, comb := sc.runs[:0], sc.comb[:0]
-	var cur Style
-	start := 0 // the first cell of the current style run
-	x := 0
-	if pre != nil && pre.cells <= end { // never past the end: its cells are not blanks
-		x = pre.cells
-		text = append(text, pre.text...)
-		comb = append(comb, pre.comb...)
-		for _, sp := range pre.spans {
-			if sp.st != cur {
-				if int(sp.start) > start {
-					runs = appendRun(runs, int(sp.start)-start, &cur)
-				}
-				cur, start = sp.st, int(sp.start)
-			}
-		}
-	}
-	for ; x < len(cells); x++ {
-		// the hot loop: a cell of one byte (ASCII or empty) in the style of the run, tested
-		// with one branch
-		fg, bg, ul, link := uint32(cur.FG), uint32(cur.BG), uint32(cur.UL), cur.Link
-		attr := uint32(cur.Attr) | uint32(cur.Underline)<<16
-		n := len(text)
-		text = text[:cap(text)]
-		for ; x < len(cells); x++ {
-			c := &cells[x]
-			d := uint32(c.Style.FG) ^ fg | uint32(c.Style.BG) ^ bg | uint32(c.Style.UL) ^ ul | c.Style.Link ^ link |
-				(uint32(c.Style.Attr) | uint32(c.Style.Underline)<<16) ^ attr |
-				uint32(c.Rune)>>7 | uint32(c.Width^1) | uint32(len(c.Comb))
-			if d != 0 {
-				break
-			}
-			text[n] = byte(c.Rune) // an empty cell (rune 0) is encEmpty
-			n++
-		}
-		text = text[:n]
-		if x == len(cells) {
-			break
-		}
-		c := &cells[x]
-		if c.Style != cur {
-			if x > start {
-				runs = appendRun(runs, x-start, &cur)
-			}
-			cur, start = c.Style, x
-		}
-		switch {
-		case c.Width == 0:
-			text = append(text, encCont)
-		case c.Rune < utf8.RuneSelf:
-			text = append(text, byte(c.Rune))
-		default:
-			text = utf8.AppendRune(text, c.Rune)
-		}
-		if c.Comb != "" {
-			comb = le.AppendUint16(comb, uint16(x))
-			comb = append(comb, byte(len(c.Comb)))
-			comb = append(comb, c.Comb...)
-		}
-	}
-	if end > start && (len(runs) > 0 || cur != (Style{})) {
-		runs = appendRun(runs, end-start, &cur)
-	}
-	sc.text, sc.runs, sc.comb = text, runs, comb
-	total := len(text) + len(runs) + len(comb)
-	buf := h.buf
-	if cap(buf) < total {
-		// a line longer than a row of plain text gets some slack, so that the lines
-		// that later reuse this slot rarely need a bigger one
-		size := total
-		if total > cols {
-			size += total / 4
-		}
-		buf = make([]byte, 0, max(size, cols))
-	}
-	buf = append(buf[:0], text...)
-	buf = append(buf, runs...)
-	buf = append(buf, comb...)
-	h.buf = buf
-	h.ntext, h.nruns = uint16(len(text)), uint16(len(runs))
-	h.cols, h.wrapped = uint16(cols), wrapped
-}
-
-// decode returns h as exactly cols cells.
-func (h *hline) decode(cols int) []Cell {
-	cells := make([]Cell, cols)
-	copy(cells, blankRow)
-	text := h.text()
-	runs := h.buf[h.ntext : int(h.ntext)+int(h.nruns)]
-	left := cols // an unstyled line is one run of default cells
-	var st Style
-	if len(runs) > 0 {
-		left, st, runs = nextRun(runs)
-	}
-	x, i := 0, 0
-	for i < len(text) && x < cols {
-		if left == 0 {
-			// the next run; the last one covers the rest of the text
-			if len(runs) > 0 {
-				left, st, runs = nextRun(runs)
-			} else {
-				left = cols
-			}
-			continue
-		}
-		// the cells of one style run; cells are default blanks to start with
-		for ; left > 0 && i < len(text) && x < cols; x++ {
-			c := &cells[x]
-			c.Style = st
-			left--
-			b := text[i]
-			switch {
-			case b < utf8.RuneSelf:
-				c.Rune = rune(b) // encEmpty is rune 0
-				i++
-			case b == encCont:
-				c.Width = 0
-				i++
-			default:
-				r, size := utf8.DecodeRune(text[i:])
-				c.Rune = r
-				i += size
-			}
-		}
-	}
-	// restore wide leads; a half cut off by a narrower screen becomes a blank
-	for j := range cells[:x] {
-		if cells[j].Width != 0 {
-			continue
-		}
-		if j > 0 && cells[j-1].Rune != 0 && cells[j-1].Width == 1 {
-			cells[j-1].Width = 2
-		} else {
-			cells[j] = blankCell(cells[j].Style.BG)
-		}
-	}
-	if i < len(text) && text[i] == encCont && cells[cols-1].Width == 1 {
-		cells[cols-1] = blankCell(cells[cols-1].Style.BG)
-	}
-	for cb := h.combs(); len(cb) > 0; {
-		var cx int
-		var s []byte
-		cx, s, cb = nextComb(cb)
-		if cx < cols && cells[cx].Width != 0 {
-			cells[cx].Comb = string(s)
-		}
-	}
-	return cells
-}
-
-// appendText appends the plain text of h: wide characters once, empty cells as spaces.
-// A line that does not wrap loses its trailing blanks; a soft-wrapped one keeps them
-// (they are part of the joined line), except the blank left in the last column when a
-// wide character wrapped (padEnd: the next row starts with a wide character).
-func (h *hline) appendText(b []byte, padEnd bool) []byte {
-	start := len(b)
-	text := h.text()
-	cb := h.combs()
-	nextX := -1 // the cell of the next combining mark
-	var mark []byte
-	if len(cb) > 0 {
-		nextX, mark, cb = nextComb(cb)
-	}
-	x := 0
-	lastBlank := false
-	for i := 0; i < len(text); x++ {
-		c := text[i]
-		lastBlank = false
-		switch {
-		case c == encCont:
-			i++
-			continue
-		case c == encEmpty:
-			b = append(b, ' ')
-			lastBlank = true
-			i++
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
-		default:
-			_, size := utf8.DecodeRune(text[i:])
-			b = append(b, text[i:i+size]...)
-			i += size
-		}
-		for nextX >= 0 && nextX <= x {
-			if nextX == x {
-				b = append(b, mark...)
-			}
-			nextX = -1
-			if len(cb) > 0 {
-				nextX, mark, cb = nextComb(cb)
-			}
-		}
-	}
-	if !h.wrapped {
-		return trimSpaces(b, start)
-	}
-	for ; x < int(h.cols); x++ {
-		b = append(b, ' ')
-		lastBlank = true
-	}
-	if padEnd && lastBlank {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-// startsWide reports whether the line's first cell is a wide character.
-func (h *hline) startsWide() bool {
-	text := h.text()
-	if len(text) == 0 || text[0] == encCont || text[0] == encEmpty {
-		return false
-	}
-	_, size := utf8.DecodeRune(text)
-	return size < len(text) && text[size] == encCont
-}
-
-// trimSpaces drops trailing spaces of the text appended since start.
-func trimSpaces(b []byte, start int) []byte {
-	for len(b) > start && b[len(b)-1] == ' ' {
-		b = b[:len(b)-1]
-	}
-	return b
+	t.hist.push(r.cells[:r.hi], len(r.cells), r.wrapped, &r.pre)
 }

@@ -8,10 +8,12 @@ package vterm
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func historyText(term *Terminal) []string {
@@ -238,4 +240,78 @@ func TestReadTextIsOneMoment(t *testing.T) {
 	}
 	<-done
 	check()
+}
+
+// TestHistoryByteRing pushes lines of random lengths (empty ones included, some styled,
+// some wide) through a small history, so the byte ring wraps, grows and drops lines in
+// every order, and checks after each line that history holds exactly the newest lines
+// and that the ring stays in proportion to what it holds.
+func TestHistoryByteRing(t *testing.T) {
+	// a long history of short lines, and a short one of long lines: there the ring is
+	// tight and a new line often just fits before the oldest
+	for _, c := range []struct{ cols, limit int }{{30, 40}, {2000, 3}, {1500, 1}} {
+		t.Run(fmt.Sprintf("%dx%d", c.cols, c.limit), func(t *testing.T) { testByteRing(t, c.cols, c.limit) })
+	}
+}
+
+func testByteRing(t *testing.T, cols, limit int) {
+	r := rand.New(rand.NewPCG(11, uint64(cols)))
+	term := New(Options{Cols: cols, Rows: 2, HistoryLimit: limit})
+	var model []string
+	peak := 0
+	for i := range 3000 {
+		var line strings.Builder
+		n := r.IntN(cols + 1)
+		if r.IntN(8) == 0 {
+			n = 0
+		}
+		for line.Len() < n {
+			switch r.IntN(10) {
+			case 0:
+				line.WriteString("中")
+			case 1:
+				line.WriteString("e\u0301")
+			default:
+				line.WriteByte(byte('a' + r.IntN(26)))
+			}
+		}
+		text := line.String()
+		for x, w := 0, 0; x < len(text); { // cut to cols columns
+			_, size := utf8.DecodeRuneInString(text[x:])
+			if text[x:x+size] == "中" {
+				w += 2
+			} else if size == 1 {
+				w++
+			}
+			if w > cols {
+				text = text[:x]
+				break
+			}
+			x += size
+		}
+		if r.IntN(3) == 0 {
+			term.Write([]byte("\x1b[3" + itoa(r.IntN(8)) + "m"))
+		}
+		term.Write([]byte(text + "\x1b[0m\r\n"))
+		model = append(model, text)
+		// the screen holds the newest line and the empty one below
+		want := model[max(0, len(model)-1-limit) : len(model)-1]
+		// read the lines themselves: HistoryLines answers from a cache of decoded lines
+		var got []string
+		live := 0
+		for j := 0; j < term.hist.len(); j++ {
+			h := term.hist.at(j)
+			got = append(got, string(h.appendText(nil, false)))
+			live += len(h.text) + len(h.runs) + len(h.comb)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("after line %d: history\n%q\nwant\n%q", i, got, want)
+		}
+		// the ring grows only when what it held and the new line did not fit: it stays
+		// within a small factor of the most it held at once
+		peak = max(peak, live)
+		if len(term.hist.data) > 2*peak+1024 {
+			t.Fatalf("after line %d: the byte ring holds %d bytes; the lines in it never took more than %d", i, len(term.hist.data), peak)
+		}
+	}
 }

@@ -87,9 +87,8 @@ func (t *Terminal) checkInvariants() string {
 	for i := 0; i < t.hist.len(); i++ {
 		h := t.hist.at(i)
 		cells := h.decode(16) // wider than any row the test makes
-		var enc hline
-		enc.encode(cells, 16, h.wrapped, &encScratch{}, nil)
-		if string(enc.buf) != string(h.buf) {
+		text, runs, comb := (&encScratch{}).encode(cells, nil)
+		if string(text) != string(h.text) || string(runs) != string(h.runs) || string(comb) != string(h.comb) {
 			return "history line does not round-trip"
 		}
 	}
@@ -111,10 +110,9 @@ func (r *row) checkPlain() string {
 			return "encoded prefix holds the empty cell " + itoa(x)
 		}
 	}
-	var fast, slow hline
-	fast.encode(r.cells[:r.hi], len(r.cells), r.wrapped, &encScratch{}, &r.pre)
-	slow.encode(r.cells[:r.hi], len(r.cells), r.wrapped, &encScratch{}, nil)
-	if string(fast.buf) != string(slow.buf) || fast.ntext != slow.ntext || fast.nruns != slow.nruns {
+	ft, fr, fc := (&encScratch{}).encode(r.cells[:r.hi], &r.pre)
+	st, sr, sc := (&encScratch{}).encode(r.cells[:r.hi], nil)
+	if string(ft) != string(st) || string(fr) != string(sr) || string(fc) != string(sc) {
 		return "history encodes the encoded prefix differently"
 	}
 	return ""
