@@ -188,7 +188,6 @@ func nextRun(b []byte) (n int, st Style, rest []byte) {
 	return n, st, b
 }
 
-
 // nextComb decodes the first mark of b, which must not be empty, and returns the rest.
 func nextComb(b []byte) (x int, s, rest []byte) {
 	x = int(le.Uint16(b))
