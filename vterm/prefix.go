@@ -36,13 +36,24 @@ func (p *prefix) cut(x int) {
 	}
 	if len(p.text) == p.cells {
 		p.text = p.text[:x] // one byte per cell
+	} else if x < p.cells/2 {
+		// count cell starts from the front: a redraw mid-row
+		i, n := 0, 0
+		for ; ; i++ {
+			if b := p.text[i]; b < 0x80 || b >= 0xc0 { // a cell starts here
+				if n == x {
+					break
+				}
+				n++
+			}
+		}
+		p.text = p.text[:i]
 	} else {
-		// count cell starts back from the end: cuts are mostly of the last cell (a
-		// mark joining it)
+		// count cell starts back from the end: a mark joining the last cell
 		i := len(p.text)
 		for drop := p.cells - x; drop > 0; {
 			i--
-			if b := p.text[i]; b < 0x80 || b >= 0xc0 { // a cell starts here
+			if b := p.text[i]; b < 0x80 || b >= 0xc0 {
 				drop--
 			}
 		}
