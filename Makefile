@@ -7,8 +7,9 @@ STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env G
 
 .PHONY: build run demo test test-short lint fuzz bench clean
 
+# -buildvcs=auto stamps the git revision into --version even where GOFLAGS turns it off.
 build:
-	$(GO) build -o $(BIN) ./cmd/agentmux
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/agentmux
 
 run: build
 	./$(BIN) $(ARGS)

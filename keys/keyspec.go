@@ -114,3 +114,27 @@ func keyByName(name string) (Key, error) {
 	}
 	return Key{}, fmt.Errorf("unknown key %q", name)
 }
+
+// LegacySends returns the key a terminal without the kitty keyboard protocol delivers
+// when k is pressed (xterm's encoding, decoded back), and whether that is k itself.
+// ctrl+m arrives as Enter, ctrl+i as Tab, ctrl+[ as Escape and ctrl+1 as "1": a
+// binding on them never fires there. ok is false with a zero Key when such a terminal
+// sends nothing for k at all (super+a, f13 and beyond arrive as something else or not
+// at all).
+func LegacySends(k Key) (Key, bool) {
+	b := Encode(k, Mode{})
+	if len(b) == 0 {
+		return Key{}, false
+	}
+	var d Decoder
+	evs := append(d.Feed(b), d.Flush()...)
+	if len(evs) != 1 {
+		return Key{}, false
+	}
+	got, isKey := evs[0].(Key)
+	if !isKey {
+		return Key{}, false
+	}
+	got.Raw = nil
+	return got, got.Matches(k)
+}

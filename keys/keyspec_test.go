@@ -111,3 +111,42 @@ func TestPrefixMatchesEveryEncoding(t *testing.T) {
 		t.Error("functional keys: modifiers must matter, lock states not")
 	}
 }
+
+func TestLegacySends(t *testing.T) {
+	sendsItself := []string{"ctrl+a", "ctrl+b", "ctrl+space", "ctrl+\\", "ctrl+]", "alt+x", "C-M-x", "f1", "f12", "shift+f5", "ctrl+left", "alt+enter"}
+	for _, spec := range sendsItself {
+		k, err := ParseKey(spec)
+		if err != nil {
+			t.Fatalf("ParseKey(%q): %v", spec, err)
+		}
+		if got, ok := LegacySends(k); !ok {
+			t.Errorf("LegacySends(%s) = %v, false; want the key itself", spec, got)
+		}
+	}
+	others := map[string]Key{
+		"ctrl+m": {Code: KeyEnter},
+		"ctrl+i": {Code: KeyTab},
+		"ctrl+[": {Code: KeyEscape},
+		"ctrl+1": ch('1', 0),
+		"f13":    {Code: KeyF1, Mod: ModShift},
+	}
+	for spec, want := range others {
+		k, err := ParseKey(spec)
+		if err != nil {
+			t.Fatalf("ParseKey(%q): %v", spec, err)
+		}
+		got, ok := LegacySends(k)
+		if ok || !got.Matches(want) {
+			t.Errorf("LegacySends(%s) = %v, %v; want %v, false", spec, got, ok, want)
+		}
+	}
+	for _, spec := range []string{"super+a", "hyper+x"} {
+		k, err := ParseKey(spec)
+		if err != nil {
+			t.Fatalf("ParseKey(%q): %v", spec, err)
+		}
+		if got, ok := LegacySends(k); ok {
+			t.Errorf("LegacySends(%s) = %v, true; no legacy terminal sends it", spec, got)
+		}
+	}
+}

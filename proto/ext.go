@@ -64,16 +64,26 @@ type Member struct {
 	Number  int    `json:"number,omitempty"`
 	Name    string `json:"name"`
 	Program string `json:"program"`
-	State   string `json:"state"`
+	// State is as the pane's border says it: running, idle, busy, needs you, or how it
+	// ended (exited (1), killed (SIGSEGV)).
+	State string `json:"state"`
+	// Group is the pane's relay group as the status line shows it ("2⇄3⇄4").
 	Group   string `json:"group,omitempty"`
 	Waiting int    `json:"waiting"`
 	Client  bool   `json:"client,omitempty"`
+	// Held: deliveries into the pane are held; Addressing: its relay commands may reach
+	// panes it is not linked with. Profile is the relay profile its program is read with.
+	Held       bool   `json:"held,omitempty"`
+	Addressing bool   `json:"addressing,omitempty"`
+	Profile    string `json:"profile,omitempty"`
 }
 
 // Target is the payload of X_LINK (A and B), X_UNLINK, X_HOLD and X_RELEASE (A).
 type Target struct {
 	A string `json:"a"`
 	B string `json:"b,omitempty"`
+	// Shell (X_LINK) links a pane that runs a shell too: the person asked for it.
+	Shell bool `json:"x_shell,omitempty"`
 }
 
 // Validate requires a.
@@ -102,16 +112,20 @@ func (c *Capture) Validate() error {
 	return nil
 }
 
-// History is the payload of X_HISTORY: SinceMs is a time in ms since the epoch.
+// History is the payload of X_HISTORY: SinceMs is a time in ms since the epoch. Before
+// asks for the page of messages older than a previous answer's Next.
 type History struct {
 	Member  string `json:"member,omitempty"`
 	SinceMs int64  `json:"since_ms,omitempty"`
 	Limit   int    `json:"limit,omitempty"`
+	Before  int64  `json:"before,omitempty"`
 }
 
-// Read is the payload of X_READ.
+// Read is the payload of X_READ: Offset asks for the body from that byte on (a
+// previous answer's NextOffset).
 type Read struct {
-	ID string `json:"message_id"`
+	ID     string `json:"message_id"`
+	Offset int    `json:"offset,omitempty"`
 }
 
 // Validate requires message_id.
@@ -140,6 +154,11 @@ type Message struct {
 	Confirmed int64           `json:"confirmed,omitempty"`
 	Failed    int64           `json:"failed,omitempty"`
 	Dropped   int64           `json:"dropped,omitempty"`
+	Expired   int64           `json:"expired,omitempty"`
+	// Cut says Body (and Data, dropped) is not whole: the answer had to fit one frame;
+	// BodyBytes is the whole body's length in bytes.
+	Cut       bool `json:"x_cut,omitempty"`
+	BodyBytes int  `json:"x_body_bytes,omitempty"`
 }
 
 // Event is the payload of X_EVENT: Kind names what happened (docs/protocol.md), the
@@ -165,4 +184,10 @@ type Result struct {
 	Screen   *string   `json:"screen,omitempty"`
 	Messages []Message `json:"messages,omitempty"`
 	Message  *Message  `json:"message,omitempty"`
+	// Next (X_HISTORY) is set when older messages asked for did not fit this answer:
+	// send Before: Next for them.
+	Next int64 `json:"x_next,omitempty"`
+	// NextOffset (X_READ) is set when the body goes on past this answer: send Offset:
+	// NextOffset for the rest.
+	NextOffset int `json:"x_next_offset,omitempty"`
 }

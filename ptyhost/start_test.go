@@ -41,15 +41,35 @@ func TestEnvironment(t *testing.T) {
 	t.Setenv("COLUMNS", "999")
 	t.Setenv("TMUX", "/tmp/tmux-0/default,1234,0")
 	t.Setenv("TMUX_PANE", "%7")
+	t.Setenv("TERM_PROGRAM", "tmux")
+	t.Setenv("TERM_PROGRAM_VERSION", "3.3a")
+	t.Setenv("KITTY_WINDOW_ID", "1")
 	p, out := start(t, Spec{
-		Argv: []string{"sh", "-c", `echo "T=$TERM C=$COLORTERM P=$AGENTMUX_PANE N=$AGENTMUX_NAME X=$EXTRA W=${COLUMNS-unset} M=${TMUX-unset},${TMUX_PANE-unset} D=$(pwd)"`},
+		Argv: []string{"sh", "-c", `echo "T=$TERM C=$COLORTERM P=$AGENTMUX_PANE N=$AGENTMUX_NAME X=$EXTRA W=${COLUMNS-unset} M=${TMUX-unset},${TMUX_PANE-unset} D=$(pwd) TP=${TERM_PROGRAM-unset},${TERM_PROGRAM_VERSION-unset},${KITTY_WINDOW_ID-unset}"`},
 		Env:  []string{"EXTRA=yes", "TERM=dumb"},
 		Pane: 3, Name: "alice", Dir: "/tmp",
 	})
 	waitDone(t, p)
-	want := "T=xterm-256color C=truecolor P=3 N=alice X=yes W=unset M=unset,unset D=/tmp"
+	want := "T=xterm-256color C=truecolor P=3 N=alice X=yes W=unset M=unset,unset D=/tmp TP=agentmux,unset,unset"
 	if got := strings.TrimSpace(out.String()); got != want {
 		t.Fatalf("env line = %q, want %q", got, want)
+	}
+}
+
+// A pane's proof is its own: set from Spec.Proof, never inherited from agentmux's own
+// environment (agentmux run inside another's pane) nor taken from Spec.Env.
+func TestEnvironmentProof(t *testing.T) {
+	t.Setenv(ProofEnv, "outer-session-proof")
+	script := `echo "R=${AGENTMUX_PROOF-unset}"`
+	p, out := start(t, Spec{Argv: []string{"sh", "-c", script}, Env: []string{ProofEnv + "=planted"}, Proof: "0123abcd"})
+	waitDone(t, p)
+	if got := strings.TrimSpace(out.String()); got != "R=0123abcd" {
+		t.Fatalf("env line = %q, want the spec's proof", got)
+	}
+	p, out = start(t, Spec{Argv: []string{"sh", "-c", script}, Env: []string{ProofEnv + "=planted"}})
+	waitDone(t, p)
+	if got := strings.TrimSpace(out.String()); got != "R=unset" {
+		t.Fatalf("env line = %q, want no proof", got)
 	}
 }
 

@@ -12,7 +12,6 @@ package relay
 
 import (
 	"testing"
-	"time"
 )
 
 // scriptScreen is a Screen the fuzzer writes.
@@ -49,13 +48,8 @@ func FuzzRelay(f *testing.F) {
 
 // fuzzRelayBody is one FuzzRelay run.
 func fuzzRelayBody(t *testing.T, ops []byte) {
-	r := New(Config{Turns: 3, Delivery: Delivery{InputStale: 2 * time.Second, MaxBatch: 2}})
-	now := t0
-	scr := map[int]*scriptScreen{}
-	for id := 1; id <= 3; id++ {
-		scr[id] = &scriptScreen{rows: []string{"> "}}
-		r.Handle(Open{Pane: id, Name: "p", Profile: testProfile(), Screen: scr[id]}, now)
-	}
+	d := newFuzzDriver()
+	r := d.r
 	exited := map[int]bool{}
 	typedDeliv := map[int]int{} // delivery → pane
 	awaiting := map[int]int{}   // pane → delivery typed, not yet submitted
@@ -66,7 +60,7 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 			if exited[a.Target()] {
 				t.Fatalf("write to exited pane %d: %#v", a.Target(), a)
 			}
-			if err := runsInto(keys, a, now, r.Config().SubmitDelay); err != "" {
+			if err := runsInto(keys, a, d.now, r.Config().SubmitDelay); err != "" {
 				t.Fatal(err)
 			}
 			switch a := a.(type) {
@@ -104,60 +98,13 @@ func fuzzRelayBody(t *testing.T, ops []byte) {
 				t.Fatalf("group %v over budget", g)
 			}
 		}
-		if at, ok := r.NextWake(); ok && !at.After(now) {
-			t.Fatalf("wake-up %v not after now %v", at, now)
+		if at, ok := r.NextWake(); ok && !at.After(d.now) {
+			t.Fatalf("wake-up %v not after now %v", at, d.now)
 		}
 	}
 	for i := 0; i+1 < len(ops); i += 2 {
-		op, arg := ops[i]%15, int(ops[i+1])
-		id := arg%3 + 1
-		s := scr[id]
-		switch op {
-		case 0:
-			check(r.Handle(Link{Pane: id, With: (arg/3)%3 + 1}, now))
-		case 1:
-			check(r.Handle(LinkAll{Panes: []int{1, 2, 3}}, now))
-		case 2:
-			check(r.Handle(Unlink{Pane: id}, now))
-		case 3:
-			check(r.Tick(now)) // what was due before the exit may still go into the pane
-			exited[id] = true
-			check(r.Handle(Exit{Pane: id}, now))
-		case 4, 5:
-			s.rows = append(s.rows, fuzzRows[arg%len(fuzzRows)])
-			if len(s.rows) > 6 {
-				s.hist = append(s.hist, s.rows[0])
-				s.rows = s.rows[1:]
-			}
-			delete(keys, id) // it printed: it read what was written before
-			check(r.Handle(Output{Pane: id}, now))
-		case 6:
-			s.title = fuzzTitles[arg%len(fuzzTitles)]
-			s.alt = arg%7 == 0
-			delete(keys, id)
-			check(r.Handle(Output{Pane: id}, now))
-		case 7:
-			check(r.Handle(Keystroke{Pane: id, Draft: arg%2 == 0}, now))
-		case 8:
-			check(r.Handle(Sent{Pane: id, Text: "hello"}, now))
-		case 9, 10:
-			now = now.Add(time.Duration(arg) * 37 * time.Millisecond)
-			check(r.Tick(now))
-		case 11:
-			if at, ok := r.NextWake(); ok {
-				now = at
-				check(r.Tick(now))
-			}
-		case 12:
-			check(r.Handle(Send{From: (arg / 3) % 4, FromName: "ops", To: id, Text: "m", Options: Options{
-				Mode: Mode(arg / 12 % 3), Timeout: time.Duration(arg%4) * time.Second,
-				NotifyOnDelivery: arg%2 == 0, NotifyAfter: time.Duration(arg%3) * time.Second,
-			}}, now))
-			r.TakeMail()
-		case 13:
-			check(r.Handle(Remind{Pane: id, Text: "r", After: time.Duration(arg%5) * time.Second}, now))
-		case 14:
-			check(r.Handle(Keystroke{Pane: id, Draft: true, Text: "hello"}, now))
-		}
+		d.apply(ops[i], int(ops[i+1]), check,
+			func(id int) { exited[id] = true },
+			func(id int) { delete(keys, id) }) // it printed: it read what was written before
 	}
 }

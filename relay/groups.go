@@ -48,8 +48,17 @@ func (r *Relay) link(a, b int, now time.Time) {
 	if pa == nil || pb == nil || a == b || (pa.group != nil && pa.group == pb.group) {
 		return
 	}
-	if pa.group != nil {
+	// A pane is in one group at a time: linking it moves it, and the notice says what
+	// it left, so a group never ends without a word on the status line.
+	moved := ""
+	if old := pa.group; old != nil {
+		label := old.label()
 		r.leave(pa, now, "target moved to another group")
+		if len(old.members) < 2 {
+			moved = fmt.Sprintf("; pane %d left %s, which ended", a, label)
+		} else {
+			moved = fmt.Sprintf("; pane %d left %s, now %s", a, label, old.label())
+		}
 	}
 	r.renewDirect(a)
 	r.renewDirect(b)
@@ -59,11 +68,22 @@ func (r *Relay) link(a, b int, now time.Time) {
 		r.join(g, pb)
 	}
 	r.join(g, pa)
-	r.notice(now, a, "linked %s (%d/%d turns)", g.label(), g.used, g.budget)
+	r.notice(now, a, "linked %s (%d/%d turns)%s", g.label(), g.used, g.budget, moved)
 }
 
-// linkAll puts the listed live panes into one new group.
-func (r *Relay) linkAll(ids []int, now time.Time) {
+// linkAll puts the listed live panes into one new group; the notice names the panes
+// left out (shells).
+func (r *Relay) linkAll(ids, left []int, now time.Time) {
+	var out []string
+	for _, id := range left {
+		if p := r.live(id); p != nil {
+			out = append(out, fmt.Sprintf("%d %s", p.id, p.name))
+		}
+	}
+	why := ""
+	if len(out) > 0 {
+		why = fmt.Sprintf("; left out %s: a shell would run agents' answers as commands (prefix l then its number links it, asking first)", strings.Join(out, ", "))
+	}
 	var ps []*pane
 	for _, id := range ids {
 		if p := r.live(id); p != nil && !slices.Contains(ps, p) {
@@ -71,6 +91,9 @@ func (r *Relay) linkAll(ids []int, now time.Time) {
 		}
 	}
 	if len(ps) < 2 {
+		if why != "" {
+			r.notice(now, 0, "not linked: fewer than two panes to link%s", why)
+		}
 		return
 	}
 	for _, p := range ps {
@@ -83,7 +106,7 @@ func (r *Relay) linkAll(ids []int, now time.Time) {
 		r.renewDirect(p.id)
 		r.join(g, p)
 	}
-	r.notice(now, 0, "linked %s (%d/%d turns)", g.label(), g.used, g.budget)
+	r.notice(now, 0, "linked %s (%d/%d turns)%s", g.label(), g.used, g.budget, why)
 }
 
 // leave takes p out of its group, dropping the deliveries waiting for it (why says
@@ -143,6 +166,7 @@ func (r *Relay) exit(p *pane, now time.Time, closed bool, status string) {
 	if !closed && status != "" {
 		how = status
 	}
+	p.gone = how
 	r.notice(now, p.id, "%d %s %s", p.id, p.name, how)
 }
 

@@ -127,9 +127,14 @@ func (r *Relay) briefText(p *pane) string {
 	if list.Len() == 0 {
 		list.WriteString("  (none yet)\n")
 	}
-	scope := "Only panes linked with you receive them."
-	if r.cfg.Address || p.address {
+	var scope string
+	switch {
+	case r.cfg.Address || p.address:
 		scope = "Any of them receives them."
+	case p.group != nil:
+		scope = "Only panes linked with you receive them."
+	default:
+		scope = "You are linked with no pane yet, so none receives them until the person links you."
 	}
 	tmpl := p.prof.BriefTemplate
 	if tmpl == "" {

@@ -210,6 +210,13 @@ func TestBrief(t *testing.T) {
 	if len(got) != 2 || strings.Contains(got[1], "(fake), linked") || !strings.Contains(got[1], "2 bob (fake)") {
 		t.Errorf("the second brief was %q", got)
 	}
+	// Linked, a pane is told its peers receive its messages; unlinked, that none does.
+	if !strings.Contains(got[0], "Only panes linked with you receive them.") {
+		t.Errorf("the linked pane's brief does not say whom it reaches: %q", got[0])
+	}
+	if len(got) == 2 && !strings.Contains(got[1], "linked with no pane yet, so none receives them") {
+		t.Errorf("the unlinked pane's brief does not say that none receives its messages: %q", got[1])
+	}
 	// A brief waits for a person's draft like any delivery.
 	h2 := newHarness(t, Config{Brief: true})
 	a := h2.agent(1, "alice", &fakeAgent{titled: true})
@@ -225,5 +232,15 @@ func TestBrief(t *testing.T) {
 	h3.run(10 * time.Second)
 	if len(h3.typed) != 0 {
 		t.Errorf("typed without --brief: %+v", h3.typed)
+	}
+}
+
+func TestDeliveryWithDefaults(t *testing.T) {
+	d := Delivery{MaxBatch: 3}.WithDefaults()
+	if d.MaxBatch != 3 || d.InputStale != 2*time.Minute || d.UrgentDelay != 500*time.Millisecond || d.HookWait != time.Second {
+		t.Errorf("WithDefaults = %+v: want max_batch 3 kept, the rest the relay's defaults", d)
+	}
+	if got := New(Config{Delivery: Delivery{MaxBatch: 3}}).Config().Delivery; got != d {
+		t.Errorf("the relay runs with %+v, WithDefaults says %+v", got, d)
 	}
 }

@@ -216,9 +216,12 @@ func TestLinkMoves(t *testing.T) {
 	if got := h.r.Status().String(); got != "1⇄2 0/8 · 3⇄4 0/8" {
 		t.Fatalf("status %q", got)
 	}
-	h.handle(Link{Pane: 3, With: 1}) // 3 moves: its old group ends
+	h.handle(Link{Pane: 3, With: 1}) // 3 moves: its old group ends, and the notice says so
 	if got := h.r.Status().String(); got != "1⇄2⇄3 0/8" {
 		t.Fatalf("status %q", got)
+	}
+	if log := h.r.Log(); !strings.Contains(log[len(log)-1].Note, "linked 1⇄2⇄3 (0/8 turns); pane 3 left 3⇄4, which ended") {
+		t.Errorf("the link's notice %q does not say pane 3 left 3⇄4, which ended", log[len(log)-1].Note)
 	}
 	if st, _ := h.r.Pane(4); st.Group != 0 {
 		t.Errorf("4 still in group %d", st.Group)
@@ -228,6 +231,11 @@ func TestLinkMoves(t *testing.T) {
 	h.handle(Unlink{Pane: 1})
 	if got := h.r.Status().String(); got != "2⇄3 0/8" {
 		t.Fatalf("status %q", got)
+	}
+	h.handle(Link{Pane: 4, With: 2})
+	h.handle(Link{Pane: 4, With: 1}) // 4 leaves 2⇄3⇄4, which goes on without it
+	if log := h.r.Log(); !strings.Contains(log[len(log)-1].Note, "linked 1⇄4 (0/8 turns); pane 4 left 2⇄3⇄4, now 2⇄3") {
+		t.Errorf("the link's notice %q does not say what pane 4 left", log[len(log)-1].Note)
 	}
 }
 

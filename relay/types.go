@@ -130,6 +130,12 @@ type Delivery struct {
 // DefaultTemplate is the attribution a delivery carries unless configured otherwise.
 const DefaultTemplate = "{name} ({pane}):\n\n{text}"
 
+// WithDefaults returns d with its zero fields set to the defaults the relay uses, for
+// showing the rules in force.
+func (d Delivery) WithDefaults() Delivery {
+	return Config{Delivery: d}.withDefaults().Delivery
+}
+
 // withDefaults returns c with zero fields set to their defaults.
 func (c Config) withDefaults() Config {
 	if c.Turns <= 0 {
@@ -230,7 +236,10 @@ type Hold struct {
 type Link struct{ Pane, With int }
 
 // LinkAll puts every listed pane into one new group with a fresh budget.
-type LinkAll struct{ Panes []int }
+//
+// Left are the panes the host left out because they run a shell (which would run an
+// agent's answer as commands): the notice names them.
+type LinkAll struct{ Panes, Left []int }
 
 // Unlink takes a pane out of its group; deliveries waiting for it are dropped.
 type Unlink struct{ Pane int }

@@ -158,6 +158,9 @@ type Member struct {
 	// Argv is the pane's command; Program its base name.
 	Argv    []string
 	Program string
+	// Profile names the relay profile the pane's program is read with ("generic" for
+	// a program no profile knows).
+	Profile string
 	// State is what the member is doing; Code is the exit status once Exited (-N:
 	// killed by signal N; ExitText says it as a shell would).
 	State State
@@ -247,6 +250,13 @@ type Alert struct {
 	Text string
 }
 
+// Clipboard is a pane's program writing the clipboard (OSC 52): Text, decoded. A
+// client forwards it to the person's terminal only where they allowed it.
+type Clipboard struct {
+	Pane int
+	Text string
+}
+
 // Delivery carries a delivery's log entry when it is queued and each time its phase
 // changes.
 type Delivery struct{ Entry Entry }
@@ -272,6 +282,7 @@ func (MemberChanged) isEvent() {}
 func (Exit) isEvent()          {}
 func (Closed) isEvent()        {}
 func (Alert) isEvent()         {}
+func (Clipboard) isEvent()     {}
 func (Delivery) isEvent()      {}
 func (Notice) isEvent()        {}
 func (StatusChanged) isEvent() {}

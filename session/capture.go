@@ -1,7 +1,6 @@
 package session
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -41,48 +40,12 @@ func styledRow(l *vterm.Line) string {
 	return b.String()
 }
 
-// attrCodes are the SGR parameters of each attribute.
-var attrCodes = []struct {
-	a    vterm.Attr
-	code string
-}{
-	{vterm.AttrBold, "1"}, {vterm.AttrDim, "2"}, {vterm.AttrItalic, "3"}, {vterm.AttrBlink, "5"},
-	{vterm.AttrReverse, "7"}, {vterm.AttrHidden, "8"}, {vterm.AttrStrike, "9"}, {vterm.AttrOverline, "53"},
-}
-
-// sgrOf is one SGR sequence that sets st from the default style (hyperlinks and the
-// underline colour are left out of a capture).
+// sgrOf is one SGR sequence that sets st from the default style: a reset, then
+// vterm.Style.AppendSGR's parameters (hyperlinks are left out of a capture).
 func sgrOf(st vterm.Style) string {
-	ps := []string{"0"}
-	for _, ac := range attrCodes {
-		if st.Attr&ac.a != 0 {
-			ps = append(ps, ac.code)
-		}
+	b := st.AppendSGR([]byte("\x1b[0;"))
+	if len(b) == len("\x1b[0;") {
+		return "\x1b[0m"
 	}
-	if st.Underline != vterm.UnderlineNone {
-		ps = append(ps, "4:"+string(rune('0'+st.Underline)))
-	}
-	ps = appendColor(ps, st.FG, "38", 30, 90)
-	ps = appendColor(ps, st.BG, "48", 40, 100)
-	return "\x1b[" + strings.Join(ps, ";") + "m"
+	return string(append(b, 'm'))
 }
-
-// appendColor adds the parameters of colour c: base+i for the 8 ANSI colours, bright+i
-// for the next 8, ext;5;i for the palette and ext;2;r;g;b for RGB.
-func appendColor(ps []string, c vterm.Color, ext string, base, bright int) []string {
-	if i, ok := c.Index(); ok {
-		switch {
-		case i < 8:
-			return append(ps, itoa(base+int(i)))
-		case i < 16:
-			return append(ps, itoa(bright+int(i)-8))
-		}
-		return append(ps, ext, "5", itoa(int(i)))
-	}
-	if r, g, b, ok := c.RGB(); ok {
-		return append(ps, ext, "2", itoa(int(r)), itoa(int(g)), itoa(int(b)))
-	}
-	return ps
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }

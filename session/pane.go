@@ -22,7 +22,8 @@ type pane struct {
 	proc    Process
 	screen  *Screen
 
-	hooks      bool // the program reports its turn ends through hooks (Options.Hooks)
+	hooks      bool   // the program reports its turn ends through hooks (Options.Hooks)
+	proof      string // the secret in its environment (AGENTMUX_PROOF): see PaneOf
 	exited     bool
 	code       int
 	cols, rows int
@@ -31,6 +32,7 @@ type pane struct {
 	alerts     *alerts
 	alertsSeen uint64
 	noteSeen   string
+	clipsSeen  uint64
 
 	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
 	// sends on it once it has observed the last one (pacing.go).
@@ -135,6 +137,9 @@ func (s *replySink) attach(p Process) {
 type alerts struct {
 	n    atomic.Uint64
 	note atomic.Pointer[string]
+	// clips counts the program's clipboard writes (OSC 52); clip is the newest one.
+	clips atomic.Uint64
+	clip  atomic.Pointer[string]
 }
 
 // record takes one emulator event; titles are not alerts (snapshots carry them).
@@ -146,7 +151,20 @@ func (a *alerts) record(ev vterm.Event) {
 		text := ev.Text
 		a.note.Store(&text)
 		a.n.Add(1)
+	case vterm.EventClipboard:
+		text := ev.Text
+		a.clip.Store(&text)
+		a.clips.Add(1)
 	}
+}
+
+// clipboard is the newest clipboard write and how many the pane has made.
+func (a *alerts) clipboard() (string, uint64) {
+	n := a.clips.Load()
+	if p := a.clip.Load(); p != nil {
+		return *p, n
+	}
+	return "", n
 }
 
 // count is how many alerts the pane has raised.

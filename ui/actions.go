@@ -61,7 +61,7 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.setStatus("link cancelled")
 		return nil
 	}
-	if m.status != "" {
+	if m.status.text != "" {
 		m.setStatus("")
 	}
 	if m.prefix.Matches(k) {
@@ -168,6 +168,9 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	case actClose:
 		if v := m.focused(); v != nil {
 			id := m.focus
+			if v.exited() { // nothing runs there to lose: no question
+				return m.closePane(id)
+			}
 			m.ask(fmt.Sprintf("close pane %d %s? (y/n)", id, v.member.Name), func() tea.Cmd { return m.closePane(id) })
 		}
 	case actQuit:

@@ -39,6 +39,11 @@ type Config struct {
 	// Hooks adds the programs' hook settings (nil: --no-hooks); see session.Options.
 	Hooks session.HookFunc
 
+	// AllowClipboard forwards a pane program's clipboard writes (OSC 52) to the outer
+	// terminal ([ui] allow_clipboard); off, they are dropped and the status line says so.
+	AllowClipboard bool
+	// Session is the session's name, shown on the status line ("" shows none).
+	Session string
 	// Version is agentmux's version (XTVERSION answers, --version).
 	Version string
 	// Logger receives diagnostics; it must never write to the terminal. Nil discards.

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -158,6 +159,28 @@ func (m *model) copyText(text string) {
 		m.scr.Send(osc52(text))
 	}
 	m.setStatus(fmt.Sprintf("copied %d characters (OSC 52: the terminal must allow clipboard writes)", len([]rune(text))))
+}
+
+// handleClipboard forwards a pane program's clipboard write to the outer terminal when
+// the person allowed it, and says on the status line what became of it either way.
+func (m *model) handleClipboard(ev session.Clipboard) {
+	v := m.views[ev.Pane]
+	if v == nil {
+		return
+	}
+	n := len([]rune(ev.Text))
+	if !m.cfg.AllowClipboard {
+		m.setStatus(fmt.Sprintf("pane %d %s wrote %d characters to the clipboard: not passed on ([ui] allow_clipboard = true in config.toml lets panes)", ev.Pane, v.member.Name, n))
+		return
+	}
+	text := ev.Text
+	if len(text) > maxCopy {
+		text = text[:maxCopy]
+	}
+	if m.scr != nil {
+		m.scr.Send(osc52(text))
+	}
+	m.setStatus(fmt.Sprintf("pane %d %s copied %d characters to the clipboard", ev.Pane, v.member.Name, n))
 }
 
 // startCursor puts the copy cursor where the program's cursor is (on entering scroll

@@ -110,8 +110,8 @@ func TestCopyModeSearch(t *testing.T) {
 	}
 	hs.press(codeKey(keys.KeyEnter))
 	s := hs.m.views[1].scroll
-	if !strings.Contains(hs.m.status, "not found") {
-		t.Errorf("upper case must match case: status %q", hs.m.status)
+	if !strings.Contains(hs.m.status.text, "not found") {
+		t.Errorf("upper case must match case: status %q", hs.m.status.text)
 	}
 	hs.press(runeKey('/'))
 	hs.press(textKeys("line 4")...)
@@ -176,5 +176,34 @@ func TestMouseDragSelects(t *testing.T) {
 	hs.input(keys.Mouse{X: 72, Y: 1, Button: keys.ButtonLeft, Action: keys.MouseRelease})
 	if got := hs.procs[2].Sent(); !strings.Contains(got, "\x1b[<32;") || hs.m.views[2].scroll != nil {
 		t.Errorf("pane 2 got %q; the drag must be its program's", got)
+	}
+}
+
+// A program's own clipboard write (OSC 52) reaches the outer terminal only when the
+// person allowed it ([ui] allow_clipboard); otherwise the status line says it was held.
+func TestProgramClipboardWrites(t *testing.T) {
+	hs := newHarnessCfg(t, 120, 20, Config{AllowClipboard: true}, "vim")
+	rec := &recordScreen{}
+	hs.m.scr = rec
+	hs.output(1, "x\x1b]52;c;aGVsbG8=\x07")
+	if len(rec.sent) != 1 || rec.sent[0] != osc52("hello") {
+		t.Errorf("sent to the terminal %q, want one OSC 52 of hello", rec.sent)
+	}
+	if !strings.Contains(hs.m.status.text, "pane 1 vim copied 5 characters") {
+		t.Errorf("status %q does not say the pane copied", hs.m.status.text)
+	}
+
+	hs = newHarness(t, 120, 20, "vim")
+	rec = &recordScreen{}
+	hs.m.scr = rec
+	hs.output(1, "x\x1b]52;c;aGVsbG8=\x07\x1b]52;c;?\x07")
+	if len(rec.sent) != 0 {
+		t.Errorf("a clipboard write reached the terminal without allow_clipboard: %q", rec.sent)
+	}
+	if !strings.Contains(hs.m.status.text, "not passed on ([ui] allow_clipboard") {
+		t.Errorf("status %q does not say the write was held back", hs.m.status.text)
+	}
+	if got := hs.procs[1].Sent(); got != "" {
+		t.Errorf("the clipboard read was answered: %q", got)
 	}
 }

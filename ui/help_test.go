@@ -60,8 +60,8 @@ func TestPrefixEscapeCancelsQuietly(t *testing.T) {
 	hs := newHarness(t, 80, 24, "a", "b")
 	hs.press(testPrefix, codeKey(keys.KeyEscape))
 	hs.press(testPrefix, runeKey('l'), codeKey(keys.KeyEscape))
-	if hs.m.mode != modeNormal || hs.m.status != "" || hs.procs[1].Sent() != "" {
-		t.Errorf("prefix Esc: mode %d, status %q, sent %q", hs.m.mode, hs.m.status, hs.procs[1].Peek())
+	if hs.m.mode != modeNormal || hs.m.status.text != "" || hs.procs[1].Sent() != "" {
+		t.Errorf("prefix Esc: mode %d, status %q, sent %q", hs.m.mode, hs.m.status.text, hs.procs[1].Peek())
 	}
 }
 

@@ -87,7 +87,7 @@ func (m *model) detailKey(k keys.Key) {
 		m.logv.detail = nil
 		m.logChanged()
 	default:
-		m.setStatus(detailHint)
+		m.setHint(detailHint, scopeDetail, 0)
 	}
 }
 

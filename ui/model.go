@@ -122,8 +122,8 @@ type model struct {
 	copied    string     // the text last copied to the clipboard
 	drag      *dragState // a left-button drag over a pane that does not take the mouse
 	confirm   *confirmation
-	status    string // a one-off message on the status line, cleared by the next key
-	mouseDown int    // pane that received a forwarded button press (drags go there)
+	status    statusMsg // the message on the status line (status.go)
+	mouseDown int       // pane that received a forwarded button press (drags go there)
 
 	pace       framePacer
 	fr         frameState
@@ -184,6 +184,9 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 		}
 	}
 	m.relaySum = s.Status().Summary
+	if left := m.shellPanes(); cfg.Link && left != "" {
+		m.setStatus("--link left out " + left + ": a shell would run agents' answers as commands (prefix l then its number links it, asking first)")
+	}
 	m.relayout()
 	return m
 }
@@ -251,10 +254,9 @@ func (m *model) setFocus(id int) {
 // focused returns the focused pane's view, or nil when none is left.
 func (m *model) focused() *paneView { return m.views[m.focus] }
 
-// setStatus shows a one-off message on the status line.
+// setStatus shows a one-off message on the status line, until the next key.
 func (m *model) setStatus(s string) {
-	m.status = s
-	m.fr.invalidate()
+	m.setHint(s, scopeOnce, 0)
 }
 
 // quit ends the program (run.go restores the terminal and stops the session).

@@ -134,8 +134,8 @@ func TestPrefixStateMachine(t *testing.T) {
 					t.Errorf("pane %d was sent %q, want %q", id, got, c.sent[id])
 				}
 			}
-			if c.status != "" && hs.m.status != c.status {
-				t.Errorf("status %q, want %q", hs.m.status, c.status)
+			if c.status != "" && hs.m.status.text != c.status {
+				t.Errorf("status %q, want %q", hs.m.status.text, c.status)
 			}
 		})
 	}
@@ -194,8 +194,13 @@ func TestExitedPaneKeepsItsCode(t *testing.T) {
 	if got := hs.procs[2].Sent(); got != "" {
 		t.Errorf("an exited pane was sent %q", got)
 	}
-	if !strings.Contains(hs.m.status, "has exited") {
-		t.Errorf("status %q does not say the pane exited", hs.m.status)
+	if !strings.Contains(hs.m.status.text, "has exited") {
+		t.Errorf("status %q does not say the pane exited", hs.m.status.text)
+	}
+	// Closing it asks nothing: no program runs there.
+	hs.press(testPrefix, runeKey('x'))
+	if hs.m.mode == modeConfirm || hs.m.views[2] != nil {
+		t.Errorf("closing the exited pane asked (mode %d) or left it open", hs.m.mode)
 	}
 }
 

@@ -75,12 +75,12 @@ func TestTwoDigitPaneNumbers(t *testing.T) {
 	// Linking: prefix l 1 1 links with pane 11; prefix l 1 Enter with pane 1.
 	hs.press(testPrefix, runeKey('l'), runeKey('1'), runeKey('1'))
 	if g := hs.member(2).Group; g == 0 || hs.member(11).Group != g {
-		t.Fatalf("prefix l 1 1 did not link 2 with 11: %q", hs.m.status)
+		t.Fatalf("prefix l 1 1 did not link 2 with 11: %q", hs.m.status.text)
 	}
 	hs.press(testPrefix, runeKey('1'), runeKey('2'))
 	hs.press(testPrefix, runeKey('l'), runeKey('1'), codeKey(keys.KeyEnter))
 	if g := hs.member(12).Group; g == 0 || hs.member(1).Group != g {
-		t.Errorf("prefix l 1 Enter did not link 12 with 1: %q", hs.m.status)
+		t.Errorf("prefix l 1 Enter did not link 12 with 1: %q", hs.m.status.text)
 	}
 	if got := hs.procs[12].Sent(); got != "" {
 		t.Errorf("Enter after prefix l 1 reached pane 12 as %q", got)

@@ -326,3 +326,10 @@ func TestKilledPaneNoticeSaysKilled(t *testing.T) {
 		t.Errorf("no notice '2 bob killed (SIGSEGV)' in the log: %v", log)
 	}
 }
+
+func TestStatusLineNamesTheSession(t *testing.T) {
+	hs := newHarnessCfg(t, 80, 10, Config{Session: "proj-2"}, "a")
+	if s := hs.statusLine(); !strings.Contains(s, "[proj-2]") {
+		t.Fatalf("status line %q does not name the session proj-2", s)
+	}
+}

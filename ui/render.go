@@ -175,124 +175,22 @@ func appendLinkOpen(b []byte, uri string) []byte {
 	return append(b, "\x1b\\"...)
 }
 
-// appendSGR appends the SGR sequence that selects s. When fromStyled is true the previous
-// run had a non-default style, so the sequence opens with a reset (0); a default s is just
-// a reset.
+// appendSGR appends the SGR sequence that selects s (vterm.Style.AppendSGR, the one
+// encoder). When fromStyled is true the previous run had a non-default style, so the
+// sequence opens with a reset (0); a default s is just a reset.
 func appendSGR(b []byte, s vterm.Style, fromStyled bool) []byte {
 	if s == (vterm.Style{}) {
 		return append(b, "\x1b[m"...)
 	}
 	b = append(b, "\x1b["...)
-	sep := false
-	param := func(p string) {
-		if sep {
-			b = append(b, ';')
-		}
-		b = append(b, p...)
-		sep = true
-	}
 	if fromStyled {
-		param("0")
+		b = append(b, "0;"...)
 	}
-	for _, f := range sgrAttrsBeforeUnderline {
-		if s.Attr&f.attr != 0 {
-			param(f.param)
-		}
-	}
-	if u := s.Underline; u != vterm.UnderlineNone {
-		if int(u) < len(underlineParams) {
-			param(underlineParams[u])
-		} else {
-			param("4") // a style this renderer does not know still underlines
-		}
-	}
-	for _, f := range sgrAttrsAfterUnderline {
-		if s.Attr&f.attr != 0 {
-			param(f.param)
-		}
-	}
-	if !s.FG.IsDefault() {
-		if sep {
-			b = append(b, ';')
-		}
-		b = appendColor(b, s.FG, 30, 90, "38")
-		sep = true
-	}
-	if !s.BG.IsDefault() {
-		if sep {
-			b = append(b, ';')
-		}
-		b = appendColor(b, s.BG, 40, 100, "48")
-		sep = true
-	}
-	if !s.UL.IsDefault() && s.Underline != vterm.UnderlineNone {
-		if sep {
-			b = append(b, ';')
-		}
-		b = appendULColor(b, s.UL)
+	n := len(b)
+	if b = s.AppendSGR(b); len(b) == n && fromStyled {
+		b = b[:n-1] // a style of a hyperlink only: the reset alone
 	}
 	return append(b, 'm')
-}
-
-// sgrAttr pairs an attribute with its SGR parameter. The two tables keep the parameters
-// in SGR's numeric order around the underline, so equal styles always give equal bytes.
-type sgrAttr struct {
-	attr  vterm.Attr
-	param string
-}
-
-var (
-	sgrAttrsBeforeUnderline = []sgrAttr{{vterm.AttrBold, "1"}, {vterm.AttrDim, "2"}, {vterm.AttrItalic, "3"}}
-	sgrAttrsAfterUnderline  = []sgrAttr{
-		{vterm.AttrBlink, "5"}, {vterm.AttrReverse, "7"}, {vterm.AttrHidden, "8"},
-		{vterm.AttrStrike, "9"}, {vterm.AttrOverline, "53"},
-	}
-	// underlineParams is the SGR parameter of each underline style (single is plain 4).
-	underlineParams = [...]string{
-		vterm.UnderlineSingle: "4", vterm.UnderlineDouble: "4:2", vterm.UnderlineCurly: "4:3",
-		vterm.UnderlineDotted: "4:4", vterm.UnderlineDashed: "4:5",
-	}
-)
-
-// appendColor appends the SGR parameters for c: base+i for the 8 ANSI colours,
-// bright+i-8 for the bright ones, ext;5;i for the rest of the palette and ext;2;r;g;b
-// for 24-bit colours.
-func appendColor(b []byte, c vterm.Color, base, bright int, ext string) []byte {
-	if i, ok := c.Index(); ok {
-		switch {
-		case i < 8:
-			return strconv.AppendInt(b, int64(base+int(i)), 10)
-		case i < 16:
-			return strconv.AppendInt(b, int64(bright+int(i)-8), 10)
-		}
-		b = append(b, ext...)
-		b = append(b, ";5;"...)
-		return strconv.AppendInt(b, int64(i), 10)
-	}
-	r, g, bl, _ := c.RGB()
-	b = append(b, ext...)
-	b = append(b, ";2;"...)
-	b = strconv.AppendInt(b, int64(r), 10)
-	b = append(b, ';')
-	b = strconv.AppendInt(b, int64(g), 10)
-	b = append(b, ';')
-	return strconv.AppendInt(b, int64(bl), 10)
-}
-
-// appendULColor appends SGR 58 in its colon form (58:5:i, 58:2::r:g:b), the form
-// terminals with coloured underlines parse.
-func appendULColor(b []byte, c vterm.Color) []byte {
-	if i, ok := c.Index(); ok {
-		b = append(b, "58:5:"...)
-		return strconv.AppendInt(b, int64(i), 10)
-	}
-	r, g, bl, _ := c.RGB()
-	b = append(b, "58:2::"...)
-	b = strconv.AppendInt(b, int64(r), 10)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(g), 10)
-	b = append(b, ':')
-	return strconv.AppendInt(b, int64(bl), 10)
 }
 
 // lineCache keeps the rendered bytes of one pane's rows keyed by *vterm.Line, so a row

@@ -91,7 +91,7 @@ func (m *model) scrollKey(v *paneView, k keys.Key) {
 	case k.Code == keys.KeyEscape, isRune && r == 'q':
 		m.leaveScroll(v)
 	default:
-		m.setStatus(scrollHint)
+		m.setHint(scrollHint, scopeScroll, v.member.Pane)
 	}
 }
 

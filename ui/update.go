@@ -112,12 +112,17 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			}
 		case session.Alert:
 			m.handleAlert(ev)
+		case session.Clipboard:
+			m.handleClipboard(ev)
 		case session.StatusChanged:
 			m.relaySum = ev.Status.Summary
 			m.fr.invalidate()
 		case session.Notice:
 			m.setStatus(ev.Entry.Note)
 		case session.Delivery:
+			if e := ev.Entry; e.Note == "brief" && e.Phase != session.Waiting {
+				m.briefTyped(e.To)
+			}
 			if m.logv.open {
 				m.fr.invalidate()
 			}

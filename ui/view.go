@@ -244,8 +244,14 @@ func (m *model) statusLine() string {
 	pl := prefixLabel(m.cfg.PrefixSpec)
 	add(" "+pl+" ", sp.statusKey)
 	add(" ? help ", sp.status)
+	if m.cfg.Session != "" {
+		add(" ["+m.cfg.Session+"] ", sp.status)
+	}
 	if m.relaySum != "" {
 		add(" "+m.relaySum+" ", sp.statusRelay)
+	}
+	if m.cfg.Address { // on for every pane, so no border repeats it
+		add(" addressing: all panes ", sp.statusRelay)
 	}
 	switch {
 	case m.mode == modePrefix:
@@ -264,8 +270,8 @@ func (m *model) statusLine() string {
 	if m.zoomed {
 		add(" ZOOM ", sp.statusMode)
 	}
-	if m.status != "" {
-		add(" "+m.status, sp.statusMsg)
+	if st := m.statusText(); st != "" {
+		add(" "+st, sp.statusMsg)
 	}
 	if used < w {
 		parts = append(parts, sp.status.wrap(strings.Repeat(" ", w-used)))

@@ -34,17 +34,18 @@ type savedCursor struct {
 	g       [2]charset
 	gl      uint8
 	origin  bool
-	wrap    bool
 }
 
 // activeCharset is the character set now mapping printable ASCII.
 func (t *Terminal) activeCharset() charset { return t.cur.g[t.cur.gl&1] }
 
-// saveCursor implements DECSC for the active screen.
+// saveCursor implements DECSC for the active screen. Like xterm and tmux it does not
+// save the autowrap mode (DECAWM): the "wrap flag" DEC's manuals list is the pending
+// wrap, and a program that turns autowrap off after saving keeps it off on restore.
 func (t *Terminal) saveCursor() {
 	c := &t.cur
 	t.scr.saved = savedCursor{valid: true, x: c.x, y: c.y, pending: c.pending, pen: c.pen,
-		g: c.g, gl: c.gl, origin: t.modes.Origin, wrap: t.modes.Autowrap}
+		g: c.g, gl: c.gl, origin: t.modes.Origin}
 }
 
 // restoreCursor implements DECRC: without a saved cursor it homes and resets the pen.
@@ -62,7 +63,6 @@ func (t *Terminal) restoreCursor() {
 	c.pending = s.pending && c.x == t.cols-1
 	c.pen, c.g, c.gl = s.pen, s.g, s.gl
 	t.modes.Origin = s.origin
-	t.modes.Autowrap = s.wrap
 }
 
 // moveTo puts the cursor at (x, y) in screen coordinates, clamped to the screen.

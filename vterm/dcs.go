@@ -29,7 +29,11 @@ func (t *Terminal) decrqss(q []byte) {
 	b := append(t.rbuf[:0], "\x1bP1$r"...)
 	switch string(q) {
 	case "m":
-		b = appendSGR(b, t.cur.pen)
+		b = append(b, "0;"...) // xterm's reply starts from a reset
+		n := len(b)
+		if b = t.cur.pen.AppendSGR(b); len(b) == n {
+			b = b[:n-1] // the default style: "0" alone
+		}
 		b = append(b, 'm')
 	case "r":
 		b = appendInt(b, t.margin.top+1)
@@ -49,65 +53,6 @@ func (t *Terminal) decrqss(q []byte) {
 	b = append(b, "\x1b\\"...)
 	t.rbuf = b
 	t.sendReply(b)
-}
-
-// appendSGR appends the SGR parameters that recreate style s from a reset, starting
-// with 0 as xterm's DECRQSS reply does (hyperlinks are not part of SGR).
-func appendSGR(b []byte, s Style) []byte {
-	b = append(b, '0')
-	for _, a := range [...]struct {
-		attr Attr
-		code int
-	}{
-		{AttrBold, 1}, {AttrDim, 2}, {AttrItalic, 3}, {AttrBlink, 5}, {AttrReverse, 7},
-		{AttrHidden, 8}, {AttrStrike, 9}, {AttrOverline, 53},
-	} {
-		if s.Attr&a.attr != 0 {
-			b = append(b, ';')
-			b = appendInt(b, a.code)
-		}
-	}
-	switch s.Underline {
-	case UnderlineNone:
-	case UnderlineSingle:
-		b = append(b, ";4"...)
-	default:
-		b = append(b, ";4:"...)
-		b = appendInt(b, int(s.Underline))
-	}
-	b = appendSGRColor(b, s.FG, 30, 90, 38)
-	b = appendSGRColor(b, s.BG, 40, 100, 48)
-	b = appendSGRColor(b, s.UL, -1, -1, 58)
-	return b
-}
-
-// appendSGRColor appends ;c for colour c: base+i for the eight ANSI colours, bright+i-8
-// for the next eight (when base >= 0), ext;5;i for other palette entries and
-// ext;2;r;g;b for 24-bit colours. The default colour appends nothing.
-func appendSGRColor(b []byte, c Color, base, bright, ext int) []byte {
-	if i, ok := c.Index(); ok {
-		b = append(b, ';')
-		switch {
-		case base >= 0 && i < 8:
-			return appendInt(b, base+int(i))
-		case base >= 0 && i < 16:
-			return appendInt(b, bright+int(i)-8)
-		}
-		b = appendInt(b, ext)
-		b = append(b, ";5;"...)
-		return appendInt(b, int(i))
-	}
-	if r, g, bl, ok := c.RGB(); ok {
-		b = append(b, ';')
-		b = appendInt(b, ext)
-		b = append(b, ";2;"...)
-		b = appendInt(b, int(r))
-		b = append(b, ';')
-		b = appendInt(b, int(g))
-		b = append(b, ';')
-		b = appendInt(b, int(bl))
-	}
-	return b
 }
 
 // Terminfo capabilities XTGETTCAP answers: the terminal name (TN, matching the TERM

@@ -39,12 +39,13 @@
 // 1 KB and answered only when a real ST (ESC \) ends it; longer ones (sixel images)
 // and every other DCS are dropped.
 //
-// SOS, PM, APC and unknown OSC strings are swallowed. OSC 52 (clipboard) is swallowed
-// too, on purpose: no reply to a read, no change on a write, no event, so a program in
-// a pane can neither read nor overwrite the user's clipboard behind agentmux's back. A
-// host that wants to offer the clipboard can add it deliberately later.
+// SOS, PM, APC and unknown OSC strings are swallowed. An OSC 52 clipboard read is never
+// answered (the user's clipboard is not a pane's to read); a write is reported to the
+// host as an EventClipboard and changes nothing here: the host forwards it to the outer
+// terminal only where the person allowed it.
 //
-// OnEvent reports BEL, titles (OSC 0/2) and notifications (OSC 9, OSC 777); OSC 8
+// OnEvent reports BEL, titles (OSC 0/2), notifications (OSC 9, OSC 777) and clipboard
+// writes (OSC 52); OSC 8
 // hyperlinks become Style.Link ids (see Link). The title stack XTPUSHTITLE /
 // XTPOPTITLE (CSI 22 ; Ps t, CSI 23 ; Ps t with Ps 0, 2 or omitted; Ps 1, the icon
 // name, is ignored) holds 10 titles, dropping the oldest when full; a pop that changes
@@ -115,7 +116,17 @@
 // Rows scrolled off the top of the main screen (line feeds, autowrap, IND, SU and any
 // scroll region whose top is the first row) go into a bounded history (10 000 lines by
 // default), stored compactly: one UTF-8 rune per cell plus style runs and the rare
-// joined runes, with trailing default blanks dropped. Every row carries a soft-wrap
-// flag, so TextFrom can join wrapped rows back into the lines the program printed.
-// Absolute row numbers count every row ever pushed into history and are never reused.
+// joined runes, with trailing default blanks dropped, back to back in one ring of bytes
+// behind a 16-byte header per line (about 100 bytes for an 80-column line of text).
+// Every row carries a soft-wrap flag, so TextFrom can join wrapped rows back into the
+// lines the program printed. Absolute row numbers count every row ever pushed into
+// history and are never reused.
+//
+// # Speed
+//
+// Runs of printable ASCII are written in bulk, and each row keeps the encoded form of
+// the cells printing gave it from column 0 on (prefix.go), so history copies it instead
+// of reading the cells again. A reference path that takes every byte on its own through
+// the state machine (SetSlowPath, in tests) is fuzzed against the fast paths
+// (FuzzFastSlow). Steady-state writes allocate nothing.
 package vterm

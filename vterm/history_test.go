@@ -301,7 +301,7 @@ func testByteRing(t *testing.T, cols, limit int) {
 		live := 0
 		for j := 0; j < term.hist.len(); j++ {
 			h := term.hist.at(j)
-			got = append(got, string(h.appendText(nil, false)))
+			got = append(got, string(h.appendText(nil, false, false)))
 			live += len(h.text) + len(h.runs) + len(h.comb)
 		}
 		if !slices.Equal(got, want) {

@@ -264,8 +264,9 @@ func (h hview) decode(cols int) []Cell {
 // appendText appends the plain text of the line: wide characters once, empty cells as spaces.
 // A line that does not wrap loses its trailing blanks; a soft-wrapped one keeps them
 // (they are part of the joined line), except the blank left in the last column when a
-// wide character wrapped (padEnd: the next row starts with a wide character).
-func (h hview) appendText(b []byte, padEnd bool) []byte {
+// wide character wrapped (padEnd: the next row starts with a wide character). seen
+// leaves concealed cells (SGR 8) blank: a space for each column they take.
+func (h hview) appendText(b []byte, padEnd, seen bool) []byte {
 	start := len(b)
 	text := h.text
 	cb := h.comb
@@ -274,11 +275,31 @@ func (h hview) appendText(b []byte, padEnd bool) []byte {
 	if len(cb) > 0 {
 		nextX, mark, cb = nextComb(cb)
 	}
+	runs := h.runs
+	seen = seen && len(runs) > 0 // unstyled: nothing is concealed
+	left := 0                    // cells of the current style run after cell x
+	var st Style
 	x := 0
 	lastBlank := false
 	for i := 0; i < len(text); x++ {
 		c := text[i]
 		lastBlank = false
+		if seen {
+			for left == 0 && len(runs) > 0 {
+				left, st, runs = nextRun(runs)
+			}
+			left-- // the last run covers the rest of the text
+			if st.Attr&AttrHidden != 0 && c != encEmpty {
+				size := 1
+				if c >= utf8.RuneSelf && c != encCont {
+					_, size = utf8.DecodeRune(text[i:])
+				}
+				b = append(b, ' ')
+				lastBlank = true
+				i += size
+				continue
+			}
+		}
 		switch {
 		case c == encCont:
 			i++

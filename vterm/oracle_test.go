@@ -422,6 +422,7 @@ func TestOracleTmuxCases(t *testing.T) {
 		{"insert mode pushes off edge", 10, 2, "abcdefghi\r\x1b[4hXY"},
 		{"autowrap off", 10, 2, "\x1b[?7labcdefghijklm\x1b[?7h"},
 		{"DECSC DECRC", 20, 5, "\x1b[2;3H\x1b7\x1b[5;5Hx\x1b8X"},
+		{"DECRC keeps autowrap off", 10, 3, "\x1b7\x1b[?7l\x1b8abcdefghijklm\x1b[?7h"},
 		{"VT and FF are LF", 10, 4, "a\vb\fc"},
 		{"RIS", 10, 3, "junk\x1b[2;3r\x1bcok"},
 		{"ED 3 leaves the screen", 10, 3, "a\r\nb\r\nc\r\nd\x1b[3J"},

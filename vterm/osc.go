@@ -2,6 +2,7 @@ package vterm
 
 import (
 	"bytes"
+	"encoding/base64"
 	"strings"
 )
 
@@ -45,6 +46,8 @@ func (t *Terminal) oscEnd(bel bool) {
 		t.oscDynamicColors(num, arg, bel)
 	case 104:
 		t.oscResetPalette(arg)
+	case 52:
+		t.oscClipboard(arg)
 	case 777:
 		t.oscNotify777(arg)
 	}
@@ -104,6 +107,21 @@ func (t *Terminal) oscNotify9(arg []byte) {
 		return
 	}
 	t.event(Event{Kind: EventNotify, Text: strings.ToValidUTF8(string(arg), "\uFFFD")})
+}
+
+// oscClipboard is OSC 52 ; selections ; base64 text: a program writing the clipboard.
+// It is reported as an EventClipboard for the host to forward or not; a query ("?")
+// and text that is not base64 are dropped.
+func (t *Terminal) oscClipboard(arg []byte) {
+	_, data, ok := bytes.Cut(arg, []byte(";"))
+	if !ok || bytes.Equal(data, []byte("?")) {
+		return
+	}
+	text, err := base64.StdEncoding.DecodeString(string(data))
+	if err != nil {
+		return
+	}
+	t.event(Event{Kind: EventClipboard, Text: strings.ToValidUTF8(string(text), "\uFFFD")})
 }
 
 // oscNotify777 is OSC 777 ; notify ; title ; body.

@@ -66,10 +66,10 @@ func TestReplies(t *testing.T) {
 		{"queries split across writes", Options{}, "\x1b[", nil},
 		{"DECRQSS SGR default", Options{}, "\x1bP$qm\x1b\\", []string{"\x1bP1$r0m\x1b\\"}},
 		{"DECRQSS SGR attributes and colours", Options{},
-			"\x1b[1;3;4:3;7;53;31;104;58;2;1;2;3m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;1;3;7;53;4:3;31;104;58;2;1;2;3m\x1b\\"}},
+			"\x1b[1;3;4:3;7;53;31;104;58;2;1;2;3m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;1;3;4:3;7;53;31;104;58:2::1:2:3m\x1b\\"}},
 		{"DECRQSS SGR palette and 24-bit", Options{},
-			"\x1b[2;5;9;21;38;5;200;48:2::10:20:30m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;2;5;9;4:2;38;5;200;48;2;10;20;30m\x1b\\"}},
-		{"DECRQSS SGR bright and underline", Options{}, "\x1b[4;95;8m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;8;4;95m\x1b\\"}},
+			"\x1b[2;5;9;21;38;5;200;48:2::10:20:30m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;2;4:2;5;9;38;5;200;48;2;10;20;30m\x1b\\"}},
+		{"DECRQSS SGR bright and underline", Options{}, "\x1b[4;95;8m\x1bP$qm\x1b\\", []string{"\x1bP1$r0;4;8;95m\x1b\\"}},
 		{"DECRQSS DECSTBM full screen", Options{Cols: 80, Rows: 24}, "\x1bP$qr\x1b\\", []string{"\x1bP1$r1;24r\x1b\\"}},
 		{"DECRQSS DECSTBM region", Options{Cols: 80, Rows: 24}, "\x1b[5;10r\x1bP$qr\x1b\\", []string{"\x1bP1$r5;10r\x1b\\"}},
 		{"DECRQSS DECSCUSR default", Options{}, "\x1bP$q q\x1b\\", []string{"\x1bP1$r1 q\x1b\\"}},
@@ -148,7 +148,11 @@ func TestEvents(t *testing.T) {
 		{"icon-name push does nothing", "\x1b]2;A\x07\x1b[22;1t\x1b]2;B\x07\x1b[23;0t", []Event{{Kind: EventTitle, Text: "A"}, {Kind: EventTitle, Text: "B"}}},
 		{"pop of an empty stack does nothing", "\x1b]2;A\x07\x1b[23;0t", []Event{{Kind: EventTitle, Text: "A"}}},
 		{"pop to the same title is no event", "\x1b]2;A\x07\x1b[22;0t\x1b[23;0t", []Event{{Kind: EventTitle, Text: "A"}}},
-		{"OSC 52 clipboard is no event", "\x1b]52;c;aGVsbG8=\x07", nil},
+		{"OSC 52 clipboard write", "\x1b]52;c;aGVsbG8=\x07", []Event{{Kind: EventClipboard, Text: "hello"}}},
+		{"OSC 52 with no selection", "\x1b]52;;aMOp\x1b\\", []Event{{Kind: EventClipboard, Text: "hé"}}},
+		{"OSC 52 read is no event", "\x1b]52;c;?\x07", nil},
+		{"OSC 52 not base64 is no event", "\x1b]52;c;not base64!\x07", nil},
+		{"OSC 52 without data is no event", "\x1b]52;c\x07", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -193,7 +197,7 @@ func TestTitleStackIsBounded(t *testing.T) {
 }
 
 // TestOSC52IsSwallowed: clipboard writes and reads leave no trace on the screen, in the
-// title or in replies (agentmux does not give panes the clipboard).
+// title or in replies (a read is never answered; a write is only an event).
 func TestOSC52IsSwallowed(t *testing.T) {
 	var got []string
 	term := replyTerm(Options{Cols: 10, Rows: 2}, &got)

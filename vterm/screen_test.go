@@ -115,6 +115,7 @@ func TestCursorMoves(t *testing.T) {
 		{"DECSC DECRC", 20, 5, "\x1b[2;3H\x1b7\x1b[5;5Hx\x1b8X", rows(5, "", "  X", "", "", "    x"), 3, 1},
 		{"SCOSC SCORC", 20, 5, "\x1b[2;3H\x1b[s\x1b[5;5H\x1b[uX", rows(5, "", "  X"), 3, 1},
 		{"DECRC without DECSC homes", 10, 3, "\x1b[2;2H\x1b8X", rows(3, "X"), 1, 0},
+		{"DECRC keeps autowrap as it is", 10, 3, "\x1b7\x1b[?7l\x1b8abcdefghijklm", rows(3, "abcdefghim"), 9, 0},
 	})
 }
 

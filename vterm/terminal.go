@@ -33,6 +33,10 @@ const (
 	// EventNotify is a desktop notification through OSC 9 or OSC 777 (Text is its body,
 	// Title the OSC 777 title when one was given).
 	EventNotify
+	// EventClipboard is a clipboard write through OSC 52 (Text is the text, decoded).
+	// A host forwards it only where the person allowed it; clipboard reads (OSC 52
+	// with "?") are never answered.
+	EventClipboard
 )
 
 // Event is something a program signalled that a host may want to show: a bell, a new

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ui"
 )
@@ -114,6 +115,11 @@ func parseArgs(args []string) (options, error) {
 	fs.Visit(func(f *flag.Flag) { sessionSet = sessionSet || f.Name == "session" })
 	if sessionSet && strings.TrimSpace(o.session) == "" {
 		return o, usagef("--session needs a name")
+	}
+	if sessionSet {
+		if err := hub.ValidSessionName(o.session); err != nil {
+			return o, usagef("--session %v", err)
+		}
 	}
 	if o.cfg.Turns < 1 {
 		return o, usagef("--turns must be at least 1, not %d", o.cfg.Turns)
@@ -228,10 +234,14 @@ func badValue(f *flag.Flag, value string, err error) error {
 
 // usablePrefix refuses prefix keys that would swallow ordinary typing: a letter, digit
 // or space without Ctrl, Alt or Super (every word typed would start a command), and
-// Enter, Tab, Backspace or Escape on their own.
+// Enter, Tab, Backspace or Escape on their own. It also refuses keys an ordinary
+// terminal cannot tell apart from another key or does not send at all: ctrl+m is the
+// byte of Enter, ctrl+i of Tab, ctrl+[ of Escape, and super+… or f13 and beyond need
+// the kitty keyboard protocol, which not every terminal speaks; such a prefix would
+// never fire, and nothing but a signal would leave agentmux.
 func usablePrefix(k keys.Key) error {
 	if k.Mod&(keys.ModCtrl|keys.ModAlt|keys.ModSuper|keys.ModHyper|keys.ModMeta) != 0 {
-		return nil
+		return sendable(k)
 	}
 	switch k.Code {
 	case keys.KeyRune:
@@ -241,7 +251,19 @@ func usablePrefix(k keys.Key) error {
 	case keys.KeyEnter, keys.KeyTab, keys.KeyBackspace, keys.KeyEscape:
 		return fmt.Errorf("%v on its own is typed all the time; use a modifier, e.g. ctrl+a", k.Code)
 	}
-	return nil
+	return sendable(k)
+}
+
+// sendable refuses a prefix key that an ordinary terminal never sends as itself.
+func sendable(k keys.Key) error {
+	sent, ok := keys.LegacySends(k)
+	switch {
+	case ok:
+		return nil
+	case sent.Code == keys.KeyRune && sent.Rune == 0, k.Mod&(keys.ModSuper|keys.ModHyper|keys.ModMeta) != 0:
+		return errors.New("most terminals never send this key; use one such as ctrl+a, ctrl+b or f12")
+	}
+	return fmt.Errorf("terminals send it as %v, so it would never work as the prefix; use one such as ctrl+a, ctrl+b or f12", sent)
 }
 
 // parseAgents turns AGENT arguments into pane specs with unique names.
@@ -287,11 +309,31 @@ func parseAgent(a string) (ui.PaneSpec, error) {
 			a, k, strings.ToLower(k), v)
 	case len(words) == 0 || words[0] == "":
 		return ui.PaneSpec{}, usagef("agent %q: empty command", a)
+	case name == "" && intendedName(words[0]):
+		n, _, _ := strings.Cut(words[0], "=")
+		return ui.PaneSpec{}, usagef("agent %q: %q is not a pane name: %s", a, n, nameRule)
 	}
 	if name == "" {
 		name = filepath.Base(words[0])
 	}
+	if err := paneName(name); err != nil {
+		return ui.PaneSpec{}, usagef("agent %q: %v", a, err)
+	}
 	return ui.PaneSpec{Name: name, Argv: words, Env: env}, nil
+}
+
+// paneName reports why name cannot be a pane's: "you" is the person, "agentmux" the
+// session's own notices, and a number addresses a pane by its position.
+func paneName(name string) error {
+	if _, err := strconv.Atoi(name); err == nil {
+		return fmt.Errorf("a pane cannot be named %s: numbers address panes by position; name it (NAME=COMMAND)", name)
+	}
+	for _, r := range []string{hub.PersonName, "agentmux"} {
+		if strings.EqualFold(name, r) {
+			return fmt.Errorf("a pane cannot be named %s: the name is reserved; name it otherwise (NAME=COMMAND)", name)
+		}
+	}
+	return nil
 }
 
 // envName reports whether s is written like an environment variable in a shell
@@ -310,6 +352,9 @@ func envName(s string) bool {
 	return true
 }
 
+// nameRule says what a pane name may hold, for errors.
+const nameRule = "a name may hold only ASCII letters, digits, _ . and - and not start with - or ."
+
 // validName reports whether s can be a pane name in NAME=COMMAND: letters, digits and
 // _ . - only, not starting with - or ., so a command with = in its arguments (a flag
 // like --opt=1, a path) is not mistaken for a name.
@@ -323,6 +368,25 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// intendedName reports whether a command's first word reads as NAME=… with a NAME that
+// is no pane name (ünï=claude): no program is called that, and no flag or path starts so.
+func intendedName(w string) bool {
+	n, _, ok := strings.Cut(w, "=")
+	return ok && n != "" && n[0] != '-' && !strings.ContainsRune(n, '/')
+}
+
+// withNameHint adds the pane name rule to a program-not-found error when a word of the
+// command holds '=': 'my bot=claude' splits into the program "my" and "bot=claude",
+// most likely a pane name with a space.
+func withNameHint(err error, argv []string) error {
+	for _, w := range argv[1:] {
+		if strings.ContainsRune(w, '=') {
+			return fmt.Errorf("%w (to name a pane write NAME=COMMAND; %s)", err, nameRule)
+		}
+	}
+	return err
 }
 
 // uniqueNames gives repeated names a suffix, in order: claude, claude-2, claude-3.

@@ -9,9 +9,11 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -120,6 +122,24 @@ func TestPrefixChoices(t *testing.T) {
 	}
 }
 
+func TestPrefixAnOrdinaryTerminalCannotSend(t *testing.T) {
+	cases := map[string]string{
+		"ctrl+m":  "send it as enter",
+		"ctrl+i":  "send it as tab",
+		"ctrl+[":  "send it as esc",
+		"ctrl+1":  "send it as 1",
+		"f13":     "send it as shift+f1",
+		"super+a": "never send this key",
+		"hyper+x": "never send this key",
+	}
+	for p, want := range cases {
+		_, err := parseArgs([]string{"--prefix", p, "a"})
+		if err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), want) {
+			t.Errorf("--prefix %q: %v, want it refused: %q", p, err, want)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -151,6 +171,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"FOO=bar"}, `agent "FOO=bar": FOO=… sets an environment variable and no command follows`},
 		{[]string{"BOB=codex"}, "to name a pane, use a name with a lower-case letter: bob=codex"},
 		{[]string{"alice=FOO=1"}, "no command follows"},
+		{[]string{"ünï=cat"}, `"ünï" is not a pane name: a name may hold only ASCII letters, digits, _ . and -`},
 	}
 	for _, c := range cases {
 		_, err := parseArgs(c.args)
@@ -169,7 +190,13 @@ func TestRunFailsBeforeTheScreen(t *testing.T) {
 		{[]string{"--bogus"}, 2, "unknown flag --bogus"},
 		{[]string{"no-such-program-agentmux-test"}, 2, "program not found"},
 		{[]string{"sh", "no-such-program-agentmux-test --flag"}, 2, `"no-such-program-agentmux-test": program not found`},
+		{[]string{"my bot=no-such-program-agentmux-test"}, 2, "to name a pane write NAME=COMMAND; a name may hold only"},
 		{[]string{"sh"}, 2, "needs a terminal"}, // a bytes.Buffer is not a terminal
+		// "you" is the person and a number addresses a pane: neither names one.
+		{[]string{"you=sh", "sh"}, 2, "a pane cannot be named you"},
+		{[]string{"You=sh", "sh"}, 2, "a pane cannot be named You"},
+		{[]string{"sh", "3=sh"}, 2, "a pane cannot be named 3"},
+		{[]string{"agentmux=sh", "sh"}, 2, "a pane cannot be named agentmux"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -252,4 +279,34 @@ func TestOpenLogWritesTheFile(t *testing.T) {
 func readFile(p string) (string, error) {
 	b, err := os.ReadFile(p)
 	return string(b), err
+}
+
+// A state folder an older agentmux left 0755 and a log file left 0644 are made private
+// (0700, 0600) when the log opens, and the log says so.
+func TestOpenLogMakesStatePrivate(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	state := filepath.Join(dir, "agentmux")
+	if err := os.Mkdir(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := logPath()
+	if err := os.WriteFile(p, []byte("old line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, f := openLog(0)
+	f.Close()
+	if st, err := os.Stat(state); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("state folder: %v %v, want 0700", st.Mode().Perm(), err)
+	}
+	if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("log file: %v %v, want 0600", st.Mode().Perm(), err)
+	}
+	b, _ := readFile(p)
+	if !strings.Contains(b, "state folder was open to other users") || !strings.Contains(b, "was=0755") ||
+		!strings.Contains(b, "log file was open to other users") {
+		t.Errorf("the log does not say what was fixed:\n%s", b)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,12 +28,18 @@ import (
 //
 //	[store]
 //	retention = "720h"           # how long messages are kept (30 days)
+//
+//	[ui]
+//	allow_clipboard = false      # let panes' programs write the clipboard (OSC 52)
 
 // settings are config.toml's values; zero ones take the defaults.
 type settings struct {
 	Delivery session.DeliveryRules
 	// Retention is how long the store keeps messages (0: store.DefaultRetention).
 	Retention time.Duration
+	// AllowClipboard forwards a pane program's own clipboard writes (OSC 52) to the
+	// outer terminal ([ui] allow_clipboard; off by default).
+	AllowClipboard bool
 }
 
 // configPath returns os.UserConfigDir()/agentmux/config.toml.
@@ -68,15 +75,74 @@ func loadConfig() (settings, error) {
 // configFile is the shape of config.toml.
 type configFile struct {
 	Delivery struct {
-		InputStaleTimeout *string `toml:"input_stale_timeout"`
-		MaxBatch          *int    `toml:"max_batch"`
-		UrgentDelay       *string `toml:"urgent_delay"`
-		DefaultTimeout    *string `toml:"default_timeout"`
-		HookWait          *string `toml:"hook_wait"`
+		InputStaleTimeout *tomlValue `toml:"input_stale_timeout"`
+		MaxBatch          *tomlValue `toml:"max_batch"`
+		UrgentDelay       *tomlValue `toml:"urgent_delay"`
+		DefaultTimeout    *tomlValue `toml:"default_timeout"`
+		HookWait          *tomlValue `toml:"hook_wait"`
 	} `toml:"delivery"`
 	Store struct {
-		Retention *string `toml:"retention"`
+		Retention *tomlValue `toml:"retention"`
 	} `toml:"store"`
+	UI struct {
+		AllowClipboard *tomlValue `toml:"allow_clipboard"`
+	} `toml:"ui"`
+}
+
+// tomlValue is a config value as written, of whatever TOML type: the type is checked
+// with an error that says how to write the value (a TOML decoder's own, "incompatible
+// types: TOML value has type int64", helps no one).
+type tomlValue struct{ v any }
+
+// UnmarshalTOML keeps the value as decoded.
+func (t *tomlValue) UnmarshalTOML(v any) error {
+	t.v = v
+	return nil
+}
+
+// duration is the value as a Go duration written as a string, e.g. "1.5s".
+func (t *tomlValue) duration(table, key, example string) (time.Duration, error) {
+	s, ok := t.v.(string)
+	if !ok {
+		if n, isNum := t.v.(int64); isNum {
+			return 0, fmt.Errorf("[%s] %s = %d needs a unit, in quotes: %s = \"%ds\"", table, key, n, key, n)
+		}
+		return 0, fmt.Errorf("[%s] %s = %v: write a duration in quotes, e.g. %s = %q", table, key, t.v, key, example)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		if _, numErr := strconv.ParseFloat(s, 64); numErr == nil {
+			return 0, fmt.Errorf("[%s] %s: %q needs a unit, e.g. %q", table, key, s, s+"s")
+		}
+		return 0, fmt.Errorf("[%s] %s: %q is not a duration (write it as Go does: %q)", table, key, s, example)
+	}
+	return v, nil
+}
+
+// integer is the value as a whole number.
+func (t *tomlValue) integer(table, key string) (int, error) {
+	n, ok := t.v.(int64)
+	if !ok {
+		return 0, fmt.Errorf("[%s] %s = %v: want a whole number, without quotes", table, key, tomlText(t.v))
+	}
+	return int(n), nil
+}
+
+// boolean is the value as true or false.
+func (t *tomlValue) boolean(table, key string) (bool, error) {
+	b, ok := t.v.(bool)
+	if !ok {
+		return false, fmt.Errorf("[%s] %s = %v: want true or false, without quotes", table, key, tomlText(t.v))
+	}
+	return b, nil
+}
+
+// tomlText shows a decoded value as it was written, strings quoted.
+func tomlText(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
 }
 
 // parseConfig parses config.toml's text. Unknown keys are errors, so a typo never passes
@@ -99,7 +165,7 @@ func parseConfig(data []byte) (settings, error) {
 	c := f.Delivery
 	for _, k := range []struct {
 		key     string
-		src     *string
+		src     *tomlValue
 		dst     *time.Duration
 		zeroOK  bool
 		example string
@@ -117,20 +183,31 @@ func parseConfig(data []byte) (settings, error) {
 		if k.dst == &st.Retention {
 			table = "store"
 		}
-		v, err := time.ParseDuration(*k.src)
+		v, err := k.src.duration(table, k.key, k.example)
 		switch {
 		case err != nil:
-			return settings{}, fmt.Errorf("[%s] %s: %q is not a duration (write it as Go does: %q)", table, k.key, *k.src, k.example)
+			return settings{}, err
 		case v < 0 || v == 0 && !k.zeroOK:
-			return settings{}, fmt.Errorf("[%s] %s must be positive, not %s", table, k.key, *k.src)
+			return settings{}, fmt.Errorf("[%s] %s must be positive, not %s", table, k.key, k.src.v)
 		}
 		*k.dst = v
 	}
 	if c.MaxBatch != nil {
-		if *c.MaxBatch < 1 {
-			return settings{}, fmt.Errorf("[delivery] max_batch must be at least 1, not %d", *c.MaxBatch)
+		n, err := c.MaxBatch.integer("delivery", "max_batch")
+		if err != nil {
+			return settings{}, err
 		}
-		d.MaxBatch = *c.MaxBatch
+		if n < 1 {
+			return settings{}, fmt.Errorf("[delivery] max_batch must be at least 1, not %d", n)
+		}
+		d.MaxBatch = n
+	}
+	if v := f.UI.AllowClipboard; v != nil {
+		b, err := v.boolean("ui", "allow_clipboard")
+		if err != nil {
+			return settings{}, err
+		}
+		st.AllowClipboard = b
 	}
 	return st, nil
 }

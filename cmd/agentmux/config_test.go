@@ -28,12 +28,16 @@ func TestParseConfig(t *testing.T) {
 		{in: "[delivery]\ndefault_timeout = \"0s\"\n", want: session.DeliveryRules{}},
 		{in: "[delivery]\nhook_wait = \"2s\"\n", want: session.DeliveryRules{HookWait: 2 * time.Second}},
 		{in: "[delivery]\nhook_wait = \"0s\"\n", err: "[delivery] hook_wait must be positive, not 0s"},
-		{in: "[delivery]\ninput_stale_timeout = \"4\"\n", err: `[delivery] input_stale_timeout: "4" is not a duration (write it as Go does: "2m")`},
+		{in: "[delivery]\ninput_stale_timeout = \"4\"\n", err: `[delivery] input_stale_timeout: "4" needs a unit, e.g. "4s"`},
+		{in: "[delivery]\ninput_stale_timeout = 5\n", err: `[delivery] input_stale_timeout = 5 needs a unit, in quotes: input_stale_timeout = "5s"`},
+		{in: "[delivery]\nurgent_delay = true\n", err: `[delivery] urgent_delay = true: write a duration in quotes, e.g. urgent_delay = "500ms"`},
+		{in: "[delivery]\ninput_stale_timeout = \"soon\"\n", err: `[delivery] input_stale_timeout: "soon" is not a duration (write it as Go does: "2m")`},
 		{in: "[delivery]\nurgent_delay = \"0s\"\n", err: "[delivery] urgent_delay must be positive, not 0s"},
 		{in: "[delivery]\nurgent_delay = \"-1s\"\n", err: "[delivery] urgent_delay must be positive, not -1s"},
 		{in: "[delivery]\nmax_batch = 0\n", err: "[delivery] max_batch must be at least 1, not 0"},
 		{in: "[delivery]\nmax_btach = 3\n", err: "unknown keys: delivery.max_btach"},
-		{in: "[delivery]\nmax_batch = \"3\"\n", err: "max_batch"},
+		{in: "[delivery]\nmax_batch = \"3\"\n", err: `[delivery] max_batch = "3": want a whole number, without quotes`},
+		{in: "[ui]\nallow_clipboard = \"yes\"\n", err: `[ui] allow_clipboard = "yes": want true or false, without quotes`},
 		{in: "[delivery\n", err: "toml"},
 		{in: "[store]\nretention = \"0s\"\n", err: "[store] retention must be positive, not 0s"},
 		{in: "[store]\nretention = \"30d\"\n", err: `[store] retention: "30d" is not a duration (write it as Go does: "720h")`},
@@ -47,6 +51,17 @@ func TestParseConfig(t *testing.T) {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "\n")):
 			t.Errorf("%q: error %v, want one line with %q", tc.in, err, tc.err)
 		}
+	}
+}
+
+func TestAllowClipboard(t *testing.T) {
+	conf, err := parseConfig([]byte("[ui]\nallow_clipboard = true\n"))
+	if err != nil || !conf.AllowClipboard {
+		t.Errorf("allow_clipboard = true: %+v, %v", conf, err)
+	}
+	conf, err = parseConfig(nil)
+	if err != nil || conf.AllowClipboard {
+		t.Errorf("no config: %+v, %v; want the clipboard closed", conf, err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // Gemini CLI (0.61) reads hooks from its settings files and its extensions, all of them
@@ -29,40 +30,72 @@ import (
 // no file of the person's is edited. The hook is an extension's because Gemini runs a
 // settings file's hooks only in a trusted folder and an extension's everywhere.
 //
+// Gemini settings files cannot carry the hook instead (GEMINI_CLI_SYSTEM_SETTINGS_PATH
+// would add one without a home of its own): Gemini runs the hooks of its merged
+// settings, every layer, only in trusted folders, and reads extensions only from
+// <home>/.gemini/extensions.
+//
 // Gemini replaces some files by writing a new one and renaming it over the old
-// (trustedFolders.json, state.json): in this home that replaces the link with a file.
-// And a file it makes that the person did not have yet lands in this home. When the run
-// ends, Close copies both into ~/.gemini, where Gemini meant them to go; when agentmux
-// was killed instead, the next run does (recoverHookDirs, from the home's manifest).
+// (state.json, projects.json): in this home that replaces the link with a file. And a
+// file it makes that the person did not have yet lands in this home. When the run ends,
+// Close copies both into ~/.gemini, where Gemini meant them to go, when that is safe
+// (geminicopy.go); when agentmux was killed instead, the next run does
+// (recoverHookDirs). trustedFolders.json, the one the person edits through Gemini most,
+// is not copied at all: GEMINI_CLI_TRUSTED_FOLDERS_PATH names the person's own file.
 
 // geminiHookExtension is the extension's folder name and its name in Gemini.
 const geminiHookExtension = "agentmux-session-hooks"
 
 // geminiHome is one Gemini pane's home.
 type geminiHome struct {
-	dir    string          // GEMINI_CLI_HOME
-	person string          // the person's Gemini home (holding .gemini)
-	linked map[string]bool // the links made, by path in dir
+	dir    string              // GEMINI_CLI_HOME
+	person string              // the person's Gemini home (holding .gemini)
+	linked map[string]fileMark // the links made, by path relative to dir: the person's entry as it was
+}
+
+// fileMark is how an entry of the person's was when its link was made: a later
+// difference means someone changed it since (the change time catches a file put back
+// with its old size, time and even inode).
+type fileMark struct {
+	Size  int64       `json:"size"`
+	Mtime int64       `json:"mtime"` // nanoseconds
+	Ctime int64       `json:"ctime"` // nanoseconds: no one can set it back
+	Ino   uint64      `json:"ino"`
+	Mode  fs.FileMode `json:"mode"`
+}
+
+// markOf is info's fileMark.
+func markOf(info fs.FileInfo) fileMark {
+	m := fileMark{Size: info.Size(), Mtime: info.ModTime().UnixNano(), Mode: info.Mode()}
+	if sys, ok := info.Sys().(*syscall.Stat_t); ok {
+		m.Ino, m.Ctime = sys.Ino, sys.Ctim.Nano()
+	}
+	if info.IsDir() {
+		m.Size, m.Mtime, m.Ctime = 0, 0, 0 // a folder changes as Gemini writes in it through the link
+	}
+	return m
 }
 
 // personGeminiHome is the folder holding the person's .gemini: GEMINI_CLI_HOME or HOME
 // as the pane's environment (env, then agentmux's own) has them.
 func personGeminiHome(env []string) (string, error) {
-	get := func(key string) string {
-		for i := len(env) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-				return v
-			}
-		}
-		return os.Getenv(key)
-	}
-	if d := get("GEMINI_CLI_HOME"); d != "" {
+	if d := lookupEnv(env, "GEMINI_CLI_HOME"); d != "" {
 		return d, nil
 	}
-	if d := get("HOME"); d != "" {
+	if d := lookupEnv(env, "HOME"); d != "" {
 		return d, nil
 	}
 	return os.UserHomeDir()
+}
+
+// lookupEnv is key's value in env (its last), else in agentmux's own environment.
+func lookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return os.Getenv(key)
 }
 
 // newGeminiHome makes pane id's Gemini home in runDir, its AfterAgent hook running
@@ -76,7 +109,7 @@ func newGeminiHome(runDir string, id int, env []string, command string) (*gemini
 	if err != nil {
 		return nil, fmt.Errorf("gemini home: %w", err)
 	}
-	g := &geminiHome{dir: dir, person: person, linked: map[string]bool{}}
+	g := &geminiHome{dir: dir, person: person, linked: map[string]fileMark{}}
 	if err := g.build(command); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("gemini home: %w", err)
@@ -88,34 +121,48 @@ func newGeminiHome(runDir string, id int, env []string, command string) (*gemini
 	return g, nil
 }
 
+// env is what the pane's environment gets for this home: GEMINI_CLI_HOME, and the
+// person's own trustedFolders.json unless env names one already (Gemini replaces that
+// file by renaming, which in this home would cut the link).
+func (g *geminiHome) env(env []string) []string {
+	add := []string{"GEMINI_CLI_HOME=" + g.dir}
+	if lookupEnv(env, "GEMINI_CLI_TRUSTED_FOLDERS_PATH") == "" {
+		add = append(add, "GEMINI_CLI_TRUSTED_FOLDERS_PATH="+filepath.Join(g.person, ".gemini", "trustedFolders.json"))
+	}
+	return append(slices.Clone(env), add...)
+}
+
 // geminiManifest is the file in a Gemini home that lets a later run finish it when the
-// agentmux that made it was killed (recoverHookDirs): whose home it reaches and which
-// of its entries were links when it was made.
+// agentmux that made it was killed (recoverHookDirs): whose home it was made for (a
+// check only: a later run gives back to its own person's home) and how the entries it
+// linked were when it was made.
 const geminiManifest = "agentmux-home.json"
 
 type geminiManifestData struct {
-	Person string   `json:"person"`
-	Linked []string `json:"linked"` // paths relative to the home
+	Person string              `json:"person"`
+	Linked map[string]fileMark `json:"marks"` // by path relative to the home
 }
 
 // save writes the home's manifest.
 func (g *geminiHome) save() error {
-	m := geminiManifestData{Person: g.person}
-	for path := range g.linked {
-		rel, err := filepath.Rel(g.dir, path)
-		if err != nil {
-			return err
-		}
-		m.Linked = append(m.Linked, rel)
-	}
-	slices.Sort(m.Linked)
-	b, _ := json.Marshal(m)
+	b, _ := json.Marshal(geminiManifestData{Person: g.person, Linked: g.linked})
 	return os.WriteFile(filepath.Join(g.dir, geminiManifest), b, 0o600)
 }
 
-// loadGeminiHome reads back the home in dir from its manifest.
-func loadGeminiHome(dir string) (*geminiHome, error) {
-	b, err := os.ReadFile(filepath.Join(dir, geminiManifest))
+// errOtherPerson: a killed run's Gemini home was made for another home than this run's.
+var errOtherPerson = errors.New("made for another Gemini home: not given back")
+
+// loadGeminiHome reads back the home in dir, made by an earlier run of this user's, to
+// give back to person's Gemini home. The home and its manifest must be this user's own
+// and closed to others, its .gemini no link, and the manifest made for person.
+func loadGeminiHome(dir, person string) (*geminiHome, error) {
+	if err := ownPrivateDir(dir); err != nil {
+		return nil, err
+	}
+	if err := ownPrivateDir(filepath.Join(dir, ".gemini")); err != nil {
+		return nil, err
+	}
+	b, err := readOwnFile(filepath.Join(dir, geminiManifest), 1<<20)
 	if err != nil {
 		return nil, err
 	}
@@ -123,14 +170,13 @@ func loadGeminiHome(dir string) (*geminiHome, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w", geminiManifest, err)
 	}
-	if m.Person == "" {
-		return nil, fmt.Errorf("%s: no person's home", geminiManifest)
+	if filepath.Clean(m.Person) != filepath.Clean(person) {
+		return nil, fmt.Errorf("%s: %w", dir, errOtherPerson)
 	}
-	g := &geminiHome{dir: dir, person: m.Person, linked: map[string]bool{}}
-	for _, rel := range m.Linked {
-		g.linked[filepath.Join(dir, rel)] = true
+	if m.Linked == nil {
+		m.Linked = map[string]fileMark{}
 	}
-	return g, nil
+	return &geminiHome{dir: dir, person: person, linked: m.Linked}, nil
 }
 
 // build fills the home: links to the person's entries, and the hook extension.
@@ -201,62 +247,18 @@ func (g *geminiHome) linkEntries(from, dir, skip string) error {
 			continue
 		}
 		link := filepath.Join(dir, e.Name())
+		info, err := os.Lstat(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
 		if err := os.Symlink(filepath.Join(from, e.Name()), link); err != nil {
 			return err
 		}
-		g.linked[link] = true
-	}
-	return nil
-}
-
-// Close copies what Gemini wrote into this home rather than through its links into the
-// person's ~/.gemini (a file replaced by rename, a file or folder the person did not
-// have), then removes the home. An entry the person has too is left alone when Gemini
-// made it new here (someone else made the person's meanwhile); a replaced link is
-// copied over the person's file, as Gemini's own rename would have done.
-func (g *geminiHome) Close() error {
-	err := g.copyBack(filepath.Join(g.dir, ".gemini"), filepath.Join(g.person, ".gemini"), "extensions")
-	err = errors.Join(err, g.copyBack(filepath.Join(g.dir, ".gemini", "extensions"),
-		filepath.Join(g.person, ".gemini", "extensions"), geminiHookExtension))
-	return errors.Join(err, os.RemoveAll(g.dir))
-}
-
-// copyBack copies the entries of own that are no links into real, except skip.
-func (g *geminiHome) copyBack(own, real, skip string) error {
-	entries, err := os.ReadDir(own)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, e := range entries {
-		if e.Name() == skip || e.Type()&fs.ModeSymlink != 0 {
-			continue
-		}
-		src, dst := filepath.Join(own, e.Name()), filepath.Join(real, e.Name())
-		if err := os.MkdirAll(real, 0o700); err != nil {
+		rel, err := filepath.Rel(g.dir, link)
+		if err != nil {
 			return err
 		}
-		if _, err := os.Lstat(dst); err == nil && !g.linked[src] {
-			continue // new here, and the person has one too: theirs stays
-		}
-		if e.IsDir() {
-			errs = append(errs, os.CopyFS(dst, os.DirFS(src)))
-			continue
-		}
-		errs = append(errs, copyFile(src, dst))
+		g.linked[rel] = markOf(info)
 	}
-	return errors.Join(errs...)
-}
-
-// copyFile writes src's bytes and mode to dst.
-func copyFile(src, dst string) error {
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	info, err := os.Stat(src)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, b, info.Mode().Perm())
+	return nil
 }

@@ -209,11 +209,14 @@ func TestLastGeminiText(t *testing.T) {
 // folder; a running agentmux's folder, and one being made (no owner yet), stay.
 func TestHookDirsOfAKilledRunAreFinished(t *testing.T) {
 	tmp, person := t.TempDir(), t.TempDir()
+	require.NoError(t, os.Chmod(tmp, 0o700)) // as hookRoot makes it
+	t.Setenv("HOME", person)
+	t.Setenv("GEMINI_CLI_HOME", "")
 	writeIn(t, person, map[string]string{".gemini/settings.json": "{}"})
 	dead := exec.Command("true")
 	require.NoError(t, dead.Run())
 	run := func(name, owner string) (string, *geminiHome) {
-		dir := filepath.Join(tmp, "agentmux-hooks-"+name)
+		dir := filepath.Join(tmp, "run-"+name)
 		require.NoError(t, os.Mkdir(dir, 0o700))
 		if owner != "" {
 			writeIn(t, dir, map[string]string{hookOwnerFile: owner})

@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agentmux/agentmux/client"
@@ -24,7 +23,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// Hooks (issue 11): for claude and codex agentmux adds per-session hook settings
+// Hooks: for claude and codex agentmux adds per-session hook settings
 // when it starts them, never editing the person's own config files:
 //
 //   - Claude Code: --settings FILE (a file agentmux owns) with a Stop hook and a
@@ -53,14 +52,19 @@ type hookSetup struct {
 	gemini []*geminiHome // the Gemini panes' homes
 }
 
-// newHookSetup makes the run's hook folder.
+// newHookSetup makes the run's hook folder in hookRoot, first finishing the folders of
+// runs that were killed.
 func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 	bin, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("hooks: find agentmux itself: %w", err)
 	}
-	recoverHookDirs(os.TempDir(), log)
-	dir, err := os.MkdirTemp("", hookDirPattern)
+	root, err := hookRoot(log)
+	if err != nil {
+		return nil, fmt.Errorf("hooks: %w", err)
+	}
+	recoverHookDirs(root, log)
+	dir, err := os.MkdirTemp(root, hookDirPattern)
 	if err != nil {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
@@ -69,52 +73,6 @@ func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
 	return &hookSetup{bin: bin, dir: dir, log: log}, nil
-}
-
-// A run's hook folder is os.TempDir()/agentmux-hooks-*, holding the pid of the agentmux
-// that owns it.
-const (
-	hookDirPattern = "agentmux-hooks-*"
-	hookOwnerFile  = "owner"
-)
-
-// recoverHookDirs finishes the hook folders in tmp whose agentmux ended without closing
-// them (killed): their Gemini homes give back what Gemini wrote there (geminiHome.Close),
-// then they are removed. A folder whose owner runs, or that has no owner yet (being
-// made), is left alone.
-func recoverHookDirs(tmp string, log *slog.Logger) {
-	dirs, _ := filepath.Glob(filepath.Join(tmp, hookDirPattern))
-	for _, dir := range dirs {
-		b, err := os.ReadFile(filepath.Join(dir, hookOwnerFile))
-		if err != nil {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil || pid <= 0 || processAlive(pid) {
-			continue
-		}
-		homes, _ := filepath.Glob(filepath.Join(dir, "*-gemini-*"))
-		var errs []error
-		for _, home := range homes {
-			g, err := loadGeminiHome(home)
-			if err == nil {
-				err = g.Close()
-			}
-			errs = append(errs, err)
-		}
-		if err := errors.Join(append(errs, os.RemoveAll(dir))...); err != nil {
-			log.Warn("hooks: an earlier run's folder", "dir", dir, "err", err)
-		} else {
-			log.Info("hooks: finished an earlier run's folder", "dir", dir, "gemini_homes", len(homes))
-		}
-	}
-}
-
-// processAlive reports whether process pid exists (signal 0 reaches it, or it is
-// someone else's).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // Close gives the Gemini panes' writes back to the person's home (geminiHome.Close) and
@@ -179,7 +137,7 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 		h.mu.Lock()
 		h.gemini = append(h.gemini, g)
 		h.mu.Unlock()
-		spec.Env = append(slices.Clone(spec.Env), "GEMINI_CLI_HOME="+g.dir)
+		spec.Env = g.env(spec.Env)
 		return spec, true
 	default:
 		return spec, false
@@ -230,14 +188,18 @@ func runHook(args []string, stdin io.Reader, stderr io.Writer) int {
 
 // sendHook sends X_HOOK and waits for its answer.
 func sendHook(ctx context.Context, sock string, h proto.Hook) error {
-	c, err := client.DialControl(sock)
+	dl, ok := ctx.Deadline()
+	if !ok {
+		dl = time.Now().Add(hookTimeout)
+	}
+	// The pane's proof: only it may end the pane's turn.
+	hello := proto.Hello{Agent: "agentmux", Role: proto.RoleControl, Proof: client.HereProof(sock)}
+	c, err := client.DialTimeout(sock, hello, time.Until(dl))
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		c.SetDeadline(dl)
-	}
+	c.SetDeadline(dl)
 	_, err = c.Request(proto.TypeHook, h)
 	return err
 }

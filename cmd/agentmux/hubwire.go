@@ -30,20 +30,26 @@ type sessionSocket struct {
 // directory; -2, -3… while live sessions hold it) and its socket, and opens the store.
 // Clients that connect before Serve wait in the socket's backlog.
 func claimSession(name string) (*sessionSocket, error) {
-	if name == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("session name: %w", err)
-		}
-		name = filepath.Base(wd)
-	}
 	dir, err := hub.RuntimeDir()
 	if err != nil {
 		return nil, err
 	}
-	got, l, err := hub.Claim(dir, name)
-	if err != nil {
-		return nil, err
+	var got string
+	var l *net.UnixListener
+	if name != "" {
+		// An explicit name is taken as given, or refused: never NAME-2.
+		got = name
+		if l, err = hub.ClaimExact(dir, name); err != nil {
+			return nil, err
+		}
+	} else {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("session name: %w", err)
+		}
+		if got, l, err = hub.Claim(dir, filepath.Base(wd)); err != nil {
+			return nil, err
+		}
 	}
 	path, err := statePath("agentmux.db")
 	if err == nil {

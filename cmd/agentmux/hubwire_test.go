@@ -54,3 +54,27 @@ func TestClaimAndServeSession(t *testing.T) {
 	_, err = os.Stat(s2.Socket)
 	assert.True(t, os.IsNotExist(err), "the socket goes with the session")
 }
+
+// An explicit --session that a live session holds is an error (exit 2) that says why;
+// an invalid one is a usage error; neither becomes another name.
+func TestExplicitSessionNameIsNeverChanged(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	s1, err := claimSession("dup")
+	require.NoError(t, err)
+	defer s1.Close()
+	require.NoError(t, s1.Serve(nil, nil))
+	assert.Equal(t, "dup", s1.Name)
+	_, err = claimSession("dup")
+	assert.ErrorIs(t, err, hub.ErrInUse)
+
+	code, err := claimFailed("dup", err)
+	assert.Equal(t, 2, code)
+	assert.ErrorContains(t, err, "--session dup: a running session has that name")
+
+	for _, bad := range []string{"my session", "a/b"} {
+		_, err := parseArgs([]string{"--session", bad, "sh"})
+		assert.ErrorIs(t, err, errUsage, bad)
+		assert.ErrorContains(t, err, "may hold only", bad)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/demo"
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -39,6 +40,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "help" { // clienttable.go
+		return runHelp(args[1:], stdout)
+	}
+	if len(args) == 1 && args[0] == "version" {
+		_, err := fmt.Fprintln(stdout, versionLine())
+		return 0, err
+	}
 	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
 		return runClient(ctx, cmd, rest, stdin, stdout)
 	}
@@ -61,7 +69,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	for _, p := range o.cfg.Panes {
 		if _, err := ptyhost.LookPath(p.Argv[0]); err != nil {
-			return 2, err
+			return 2, withNameHint(err, p.Argv)
 		}
 	}
 	if o.cfg.Profiles, err = loadProfiles(); err != nil {
@@ -72,6 +80,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2, err
 	}
 	o.cfg.Delivery = conf.Delivery
+	o.cfg.AllowClipboard = conf.AllowClipboard
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK {
@@ -85,7 +94,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// Clients that connect before the hub serves wait in the socket's backlog.
 	sock, err := claimSession(o.session)
 	if err != nil {
-		return 1, fmt.Errorf("session socket: %w", err)
+		return claimFailed(o.session, err)
 	}
 	defer sock.Close()
 	sock.Retention = conf.Retention
@@ -99,9 +108,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	o.cfg.Version = versionString()
+	o.cfg.Session = sock.Name
 	o.cfg.Logger = logger
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
-	d := o.cfg.Delivery
+	d := o.cfg.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
 		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo)
 
@@ -110,7 +120,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err != nil {
 			return 1, err
 		}
-		defer hooks.Close()
+		defer func() {
+			if err := hooks.Close(); err != nil {
+				logger.Warn("hooks: closing the run's folder", "err", err)
+			}
+		}()
 		o.cfg.Hooks = hooks.spec
 	}
 
@@ -141,6 +155,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 0, nil
 }
 
+// claimFailed is the exit status and error for a session that could not be claimed:
+// an explicit --session a live session holds is the person's to change (2).
+func claimFailed(name string, err error) (int, error) {
+	if errors.Is(err, hub.ErrInUse) {
+		return 2, fmt.Errorf("--session %s: a running session has that name (agentmux ls --session %s shows it); pick another name", name, name)
+	}
+	return 1, fmt.Errorf("session socket: %w", err)
+}
+
 // clientInvocation finds a session command in args: the first word, or the word after
 // leading session flags (agentmux --session NAME ls); it returns the command and its
 // arguments, those flags included.
@@ -149,7 +172,7 @@ func clientInvocation(args []string) (cmd string, rest []string, ok bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case clientCommands[a]:
+		case isClientCommand(a):
 			return a, append(flags, args[i+1:]...), true
 		case a == "--session" || a == "-session":
 			if i+1 == len(args) {
