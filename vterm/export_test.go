@@ -8,3 +8,6 @@ func SetSlowPath(t *Terminal, on bool) {
 	t.slow = on
 	t.mu.Unlock()
 }
+
+// Decode3 is decode3, for the test that checks it against utf8.DecodeRune.
+var Decode3 = decode3

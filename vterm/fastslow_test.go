@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentmux/agentmux/vterm"
 )
@@ -134,4 +135,21 @@ func recordedStreams(t testing.TB) [][]byte {
 		out = append(out, b)
 	}
 	return out
+}
+
+// TestDecode3 checks the inline three-byte decoder against utf8.DecodeRune for every
+// lead byte and every pair of following bytes.
+func TestDecode3(t *testing.T) {
+	for b0 := 0; b0 < 256; b0++ {
+		for b1 := 0; b1 < 256; b1++ {
+			for _, b2 := range []byte{0x00, 0x41, 0x7f, 0x80, 0x9f, 0xa0, 0xbf, 0xc0, 0xff} {
+				p := []byte{byte(b0), byte(b1), b2}
+				r, ok := vterm.Decode3(p)
+				want, size := utf8.DecodeRune(p)
+				if ok != (size == 3) || ok && r != want {
+					t.Fatalf("% x: decode3 = %U, %v; DecodeRune = %U, %d", p, r, ok, want, size)
+				}
+			}
+		}
+	}
 }

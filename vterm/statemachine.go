@@ -192,6 +192,11 @@ func (t *Terminal) feed(p []byte) {
 				continue
 			}
 			if b >= 0x80 {
+				if r, ok := decode3(p[i:]); ok {
+					t.printRune(r) // CJK, box drawing, most symbols: decoded inline
+					i += 3
+					continue
+				}
 				r, size := utf8.DecodeRune(p[i:])
 				if r == utf8.RuneError && size <= 1 {
 					if !utf8.FullRune(p[i:]) {
@@ -270,6 +275,18 @@ func (t *Terminal) feedByte(b byte) {
 		ps.clear()
 	}
 	t.step(b)
+}
+
+// decode3 decodes a valid three-byte UTF-8 sequence at the start of p, as
+// utf8.DecodeRune would; it reports false for anything else (which DecodeRune then
+// takes).
+func decode3(p []byte) (rune, bool) {
+	if len(p) < 3 || p[0]&0xf0 != 0xe0 || p[1]&0xc0 != 0x80 || p[2]&0xc0 != 0x80 {
+		return 0, false
+	}
+	r := rune(p[0]&0x0f)<<12 | rune(p[1]&0x3f)<<6 | rune(p[2]&0x3f)
+	// overlong forms and surrogates are invalid
+	return r, r >= 0x800 && (r < 0xd800 || r > 0xdfff)
 }
 
 // u8push adds a byte to the carried UTF-8 sequence and prints what completes.
