@@ -4,8 +4,9 @@ package vterm
 // wide and combining characters, controls and escape sequences (including broken
 // ones) are fed in random chunks; after each chunk every row must hold exactly Cols
 // cells, cells past a row's used extent (hi) must be default blanks, wide characters
-// must be whole, the cursor and margins must be inside the screen, and a history round
-// trip must keep each line's text. Seeds are fixed so failures reproduce.
+// must be whole, the cursor and margins must be inside the screen, every row's encoded
+// prefix must encode for history exactly what its cells do, and a history round trip
+// must keep each line's text. Seeds are fixed so failures reproduce.
 
 import (
 	"math/rand/v2"
@@ -73,7 +74,7 @@ func (t *Terminal) checkInvariants() string {
 					return "non-blank cell past the used extent at " + itoa(x) + "," + itoa(y)
 				}
 			}
-			if msg := r.checkPlain(); msg != "" {
+			if msg := r.checkPrefix(); msg != "" {
 				return msg + " in row " + itoa(y)
 			}
 			for x, c := range r.cells {
@@ -95,10 +96,10 @@ func (t *Terminal) checkInvariants() string {
 	return ""
 }
 
-// checkPlain describes how the row's encoded prefix disagrees with its cells, or
+// checkPrefix describes how the row's encoded prefix disagrees with its cells, or
 // returns "": history must encode the row the same with the prefix as from the cells
 // alone, and the prefix must be made of printed cells within the used extent.
-func (r *row) checkPlain() string {
+func (r *row) checkPrefix() string {
 	if r.pre.cells > r.hi || r.pre.cells > len(r.cells) {
 		return "encoded prefix of " + itoa(r.pre.cells) + " cells past the used extent"
 	}
