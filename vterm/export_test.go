@@ -11,3 +11,11 @@ func SetSlowPath(t *Terminal, on bool) {
 
 // Decode3 is decode3, for the test that checks it against utf8.DecodeRune.
 var Decode3 = decode3
+
+// CheckInvariants describes the first broken internal invariant of t (rows, wide
+// characters, cursor, margins, encoded prefixes, history round trips), or returns "".
+func CheckInvariants(t *Terminal) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.checkInvariants()
+}

@@ -4,7 +4,8 @@ package vterm_test
 // must give exactly what the reference path gives: every byte on its own through the state
 // machine table (vterm.SetSlowPath). FuzzFastSlow plays each input both ways, the fast
 // side in chunks of sizes taken from the input so that sequences and UTF-8 runes are cut
-// at every kind of place, and compares screens, history, text and replies.
+// at every kind of place, and compares screens, history, text and replies; both
+// terminals must keep the internal invariants (encoded prefixes included).
 
 import (
 	"bytes"
@@ -54,6 +55,11 @@ func FuzzFastSlow(f *testing.F) {
 func fastSlowOne(c fuzzCase) error {
 	fast, fr := fastSlowReplay(c, false)
 	slow, sr := fastSlowReplay(c, true)
+	for _, term := range []*vterm.Terminal{fast, slow} {
+		if msg := vterm.CheckInvariants(term); msg != "" {
+			return fmt.Errorf("broken invariant: %s", msg)
+		}
+	}
 	if d := diffSnapshots(fast.Snapshot(), slow.Snapshot()); d != "" {
 		return fmt.Errorf("the fast paths differ from the reference path (fast vs slow):\n%s", d)
 	}
