@@ -344,21 +344,25 @@ func BenchmarkHistoryRead(b *testing.B) {
 		b.SetBytes(24 * 80)
 		b.ReportAllocs()
 		start := 0
+		cpu := startCPU()
 		for b.Loop() {
 			if ls := term.HistoryLines(start, 24); len(ls) != 24 {
 				b.Fatalf("%d lines", len(ls))
 			}
 			start = (start + 24) % (held - 24)
 		}
+		cpu.report(b, 24*80)
 	})
 	b.Run("all", func(b *testing.B) {
 		b.SetBytes(int64(held) * 80)
 		b.ReportAllocs()
+		cpu := startCPU()
 		for b.Loop() {
 			if ls := term.HistoryLines(0, held); len(ls) != held {
 				b.Fatalf("%d lines", len(ls))
 			}
 		}
+		cpu.report(b, held*80)
 	})
 }
 

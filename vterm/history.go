@@ -1,23 +1,36 @@
 package vterm
 
 // This file keeps the main screen's history: a bounded ring of 16-byte line headers over
-// one ring of bytes that holds every held line's encoding (hline.go) back to back, oldest
-// first. A new line's bytes go after the newest line's, or at the start of the byte ring
-// when its end has no room; dropping the oldest line frees its bytes. The byte ring grows
-// (by a quarter, compacting the lines) only when the held lines outgrow it, so a full
-// history takes new lines without allocating, and a line costs its encoding and its
-// header: no slice per line, no allocation rounding.
+// blocks of bytes that hold the lines' encodings (hline.go) back to back, oldest first.
+// A new line's bytes go after the newest line's in the newest block, or start a new
+// block; a block whose lines were all dropped is kept as the spare that the next new
+// block reuses, so a full history takes new lines without allocating, and a line costs
+// its encoding and its header: no slice per line, no allocation rounding, at most a
+// block's tail and a spare block unused per pane.
 
-// hline is the header of one held line.
-type hline struct {
-	off, size uint32 // the line's bytes in history.data
-	nruns     uint32 // bytes of style runs, after the text
-	ntext     uint16 // bytes of text
-	cols      uint16 // the row's width when it was pushed, with wrappedBit
+// blockSize is the size of a block; a longer line gets a block of its own size.
+const blockSize = 16 << 10
+
+// hblock is a block of line bytes.
+type hblock struct {
+	data  []byte
+	used  int // bytes taken, from the start
+	lines int // held lines stored here
 }
 
-// wrappedBit marks an hline whose row soft-wrapped into the next.
-const wrappedBit = 1 << 15
+// hline is the header of one held line, packed: a is the block's id (32 bits), the
+// offset in it (16) and the text's length (16); b the style runs' length (20 bits), the
+// marks' length (20), the row's width (13) and its soft-wrap flag (1).
+type hline struct{ a, b uint64 }
+
+func (l hline) block() uint32 { return uint32(l.a >> 32) }
+func (l hline) off() int      { return int(l.a >> 16 & 0xffff) }
+func (l hline) ntext() int    { return int(l.a & 0xffff) }
+func (l hline) nruns() int    { return int(l.b >> 44) }
+func (l hline) ncomb() int    { return int(l.b >> 24 & 0xfffff) }
+func (l hline) cols() int     { return int(l.b >> 1 & 0x1fff) }
+func (l hline) wrapped() bool { return l.b&1 != 0 }
+func (l hline) size() int     { return l.ntext() + l.nruns() + l.ncomb() }
 
 // history is a bounded ring of lines, oldest first.
 type history struct {
@@ -27,11 +40,9 @@ type history struct {
 	limit int
 	enc   encScratch
 
-	// data holds the lines' bytes: [head, tail), or [head, end of the lines there) and
-	// [0, tail) when wrapped.
-	data       []byte
-	head, tail int
-	wrapped    bool
+	blocks []*hblock // oldest first; the last takes new lines
+	first  uint32    // the id of blocks[0]
+	spare  *hblock   // an emptied block, for the next new one
 }
 
 func (h *history) len() int { return h.n }
@@ -47,48 +58,54 @@ func (h *history) index(i int) int {
 
 // at returns the i-th oldest held line.
 func (h *history) at(i int) hview {
-	l := &h.lines[h.index(i)]
-	b := h.data[l.off : l.off+l.size]
-	nt, nr := int(l.ntext), int(l.nruns)
-	return hview{text: b[:nt], runs: b[nt : nt+nr], comb: b[nt+nr:],
-		cols: int(l.cols &^ wrappedBit), wrapped: l.cols&wrappedBit != 0}
+	l := h.lines[h.index(i)]
+	off, nt, nr := l.off(), l.ntext(), l.nruns()
+	b := h.blocks[l.block()-h.first].data[off : off+l.size()]
+	return hview{text: b[:nt], runs: b[nt : nt+nr], comb: b[nt+nr:], cols: l.cols(), wrapped: l.wrapped()}
 }
 
 // push stores a row, dropping the oldest line when the ring is full.
 func (h *history) push(cells []Cell, cols int, wrapped bool, pre *prefix) {
 	text, runs, comb := h.enc.encode(cells, pre)
-	size := len(text) + len(runs) + len(comb)
 	if h.n == h.limit {
 		h.dropOldest()
 	}
-	off := h.reserve(size)
-	n := copy(h.data[off:], text)
-	n += copy(h.data[off+n:], runs)
-	copy(h.data[off+n:], comb)
+	id, blk := h.reserve(len(text) + len(runs) + len(comb))
+	off := blk.used
+	n := copy(blk.data[off:], text)
+	n += copy(blk.data[off+n:], runs)
+	n += copy(blk.data[off+n:], comb)
+	blk.used += n
+	blk.lines++
 	l := h.add()
-	*l = hline{off: uint32(off), size: uint32(size), nruns: uint32(len(runs)),
-		ntext: uint16(len(text)), cols: uint16(cols)}
+	l.a = uint64(id)<<32 | uint64(off)<<16 | uint64(len(text))
+	l.b = uint64(len(runs))<<44 | uint64(len(comb))<<24 | uint64(cols)<<1
 	if wrapped {
-		l.cols |= wrappedBit
+		l.b |= 1
 	}
 }
 
-// dropOldest forgets the oldest line, freeing its bytes.
+// dropOldest forgets the oldest line; a block left without lines is freed.
 func (h *history) dropOldest() {
+	blk := h.blocks[h.lines[h.start].block()-h.first]
+	blk.lines--
 	h.start++
 	if h.start == len(h.lines) {
 		h.start = 0
 	}
 	h.n--
-	if h.n == 0 {
-		h.head, h.tail, h.wrapped = 0, 0, false
-		return
+	for len(h.blocks) > 0 && h.blocks[0].lines == 0 {
+		if len(h.blocks) == 1 {
+			h.blocks[0].used = 0 // the newest block: it starts over
+			break
+		}
+		if h.spare == nil && len(h.blocks[0].data) == blockSize {
+			h.spare = h.blocks[0]
+		}
+		h.blocks[0] = nil
+		h.blocks = h.blocks[1:]
+		h.first++
 	}
-	next := int(h.lines[h.start].off)
-	if h.wrapped && next < h.head {
-		h.wrapped = false // the oldest line now is the first one after the wrap
-	}
-	h.head = next
 }
 
 // add returns the header slot of a new newest line.
@@ -107,47 +124,28 @@ func (h *history) add() *hline {
 	return &h.lines[h.index(h.n-1)]
 }
 
-// reserve returns where size bytes for a new newest line go.
-func (h *history) reserve(size int) int {
-	if h.n == 0 {
-		h.head, h.tail, h.wrapped = 0, 0, false
+// reserve returns the block (and its id) that takes size more bytes of a new newest line.
+func (h *history) reserve(size int) (uint32, *hblock) {
+	if k := len(h.blocks); k > 0 {
+		if b := h.blocks[k-1]; len(b.data)-b.used >= size {
+			return h.first + uint32(k-1), b
+		}
 	}
-	switch {
-	case !h.wrapped && len(h.data)-h.tail >= size:
-	case !h.wrapped && h.head >= size:
-		h.wrapped, h.tail = true, 0 // the start of the ring is free up to head
-	case h.wrapped && h.head-h.tail >= size:
-	default:
-		h.grow(size)
+	var b *hblock
+	if size <= blockSize && h.spare != nil {
+		b, h.spare = h.spare, nil
+		b.used, b.lines = 0, 0
+	} else {
+		b = &hblock{data: make([]byte, max(size, blockSize))}
 	}
-	off := h.tail
-	h.tail += size
-	return off
-}
-
-// grow moves the held lines to a bigger byte ring, back to back from its start, with
-// room for size more bytes.
-func (h *history) grow(size int) {
-	live := 0
-	for i := 0; i < h.n; i++ {
-		live += int(h.lines[h.index(i)].size)
-	}
-	data := make([]byte, max(len(h.data)+len(h.data)/4, (live+size)*5/4, 1024))
-	pos := 0
-	for i := 0; i < h.n; i++ {
-		l := &h.lines[h.index(i)]
-		copy(data[pos:], h.data[l.off:l.off+l.size])
-		l.off = uint32(pos)
-		pos += int(l.size)
-	}
-	h.data, h.head, h.tail, h.wrapped = data, 0, pos, false
+	h.blocks = append(h.blocks, b)
+	return h.first + uint32(len(h.blocks)-1), b
 }
 
 // clear drops every line (ED 3). Buffers are released.
 func (h *history) clear() {
-	h.lines, h.data = nil, nil
-	h.start, h.n = 0, 0
-	h.head, h.tail, h.wrapped = 0, 0, false
+	h.lines, h.blocks, h.spare = nil, nil, nil
+	h.start, h.n, h.first = 0, 0, 0
 }
 
 // pushHistory appends a main-screen row to history.

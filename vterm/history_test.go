@@ -242,23 +242,22 @@ func TestReadTextIsOneMoment(t *testing.T) {
 	check()
 }
 
-// TestHistoryByteRing pushes lines of random lengths (empty ones included, some styled,
-// some wide) through a small history, so the byte ring wraps, grows and drops lines in
+// TestHistoryBlocks pushes lines of random lengths (empty ones included, some styled,
+// some wide) through short and long histories, so blocks fill, empty and are reused in
 // every order, and checks after each line that history holds exactly the newest lines
-// and that the ring stays in proportion to what it holds.
-func TestHistoryByteRing(t *testing.T) {
-	// a long history of short lines, and a short one of long lines: there the ring is
-	// tight and a new line often just fits before the oldest
+// and that its blocks stay in proportion to what they hold.
+func TestHistoryBlocks(t *testing.T) {
+	// a long history of short lines, and short ones of long lines: there a block holds
+	// a few lines and often does not fit the next
 	for _, c := range []struct{ cols, limit int }{{30, 40}, {2000, 3}, {1500, 1}} {
-		t.Run(fmt.Sprintf("%dx%d", c.cols, c.limit), func(t *testing.T) { testByteRing(t, c.cols, c.limit) })
+		t.Run(fmt.Sprintf("%dx%d", c.cols, c.limit), func(t *testing.T) { testBlocks(t, c.cols, c.limit) })
 	}
 }
 
-func testByteRing(t *testing.T, cols, limit int) {
+func testBlocks(t *testing.T, cols, limit int) {
 	r := rand.New(rand.NewPCG(11, uint64(cols)))
 	term := New(Options{Cols: cols, Rows: 2, HistoryLimit: limit})
 	var model []string
-	peak := 0
 	for i := range 3000 {
 		var line strings.Builder
 		n := r.IntN(cols + 1)
@@ -307,11 +306,26 @@ func testByteRing(t *testing.T, cols, limit int) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("after line %d: history\n%q\nwant\n%q", i, got, want)
 		}
-		// the ring grows only when what it held and the new line did not fit: it stays
-		// within a small factor of the most it held at once
-		peak = max(peak, live)
-		if len(term.hist.data) > 2*peak+1024 {
-			t.Fatalf("after line %d: the byte ring holds %d bytes; the lines in it never took more than %d", i, len(term.hist.data), peak)
+		// blocks are freed as their lines go: what they hold stays within the lines
+		// held, a block's unused tail each, the newest block and the spare
+		held := 0
+		for _, b := range append(term.hist.blocks, term.hist.spare) {
+			if b != nil {
+				held += len(b.data)
+			}
+		}
+		if longest := maxLineBytes(term); held > 2*live+2*longest+2*blockSize {
+			t.Fatalf("after line %d: blocks hold %d bytes for %d bytes of lines", i, held, live)
 		}
 	}
+}
+
+// maxLineBytes is the encoded size of the longest held line of t.
+func maxLineBytes(t *Terminal) int {
+	n := 0
+	for j := 0; j < t.hist.len(); j++ {
+		h := t.hist.at(j)
+		n = max(n, len(h.text)+len(h.runs)+len(h.comb))
+	}
+	return n
 }
