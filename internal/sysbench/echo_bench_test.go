@@ -36,21 +36,27 @@ const (
 )
 
 func BenchmarkKeystrokeEcho(b *testing.B) {
-	b.Run("typed", func(b *testing.B) { benchEcho(b, typeGap) })
-	b.Run("burst", func(b *testing.B) { benchEcho(b, 0) })
+	inProcess := []string{"--in-process"}
+	b.Run("typed", func(b *testing.B) { benchEcho(b, typeGap, nil) })
+	b.Run("typed-in-process", func(b *testing.B) { benchEcho(b, typeGap, inProcess) })
+	b.Run("burst", func(b *testing.B) { benchEcho(b, 0, nil) })
+	b.Run("burst-in-process", func(b *testing.B) { benchEcho(b, 0, inProcess) })
 	// typed into the first pane while a second pane prints a coloured log over and over
 	b.Run("typed-flood", func(b *testing.B) {
 		log := input(b, kindSGR, 8<<20)
-		benchEcho(b, typeGap, fmt.Sprintf(`flood=sh -c "while :; do cat %s; done"`, log))
+		benchEcho(b, typeGap, nil, fmt.Sprintf(`flood=sh -c "while :; do cat %s; done"`, log))
 	})
 }
 
-// benchEcho types echoKeys keys per op into the first pane (focused at start) with more
-// panes running the commands of extra, each key gap after the previous echo (the first
-// gap after the start-up screen), and reports the latencies.
-func benchEcho(b *testing.B, gap time.Duration, extra ...string) {
+// benchEcho types echoKeys keys per op into the first pane (focused at start), with more
+// panes running the commands of panes, each key gap after the previous echo (the first
+// gap after the start-up screen), and reports the latencies. flags go to agentmux: the
+// -in-process runs take the path without a session server (--in-process), so the
+// difference is what attaching costs.
+func benchEcho(b *testing.B, gap time.Duration, flags []string, panes ...string) {
 	bin := agentmux(b)
-	argv := append([]string{bin, `echo=sh -c "stty raw -echo; printf 'READY-%s' MARK; exec cat"`}, extra...)
+	argv := append(append([]string{bin}, flags...), `echo=sh -c "stty raw -echo; printf 'READY-%s' MARK; exec cat"`)
+	argv = append(argv, panes...)
 	s := startSession(b, argv...)
 	snap := s.waitText(20*time.Second, "READY-MARK")
 	row, col, _ := find(snap, "READY-MARK")

@@ -5,10 +5,12 @@ package sysbench
 // starts agentmux in a 200×50 PTY with four panes (tiled) that each cat histLines
 // coloured lines of 60 to 80 columns (more than the 10,000 lines of history a pane keeps,
 // so every pane's history is full) and then print a marker; once the four markers are on
-// agentmux's screen it reads the VmRSS of the agentmux process. Then a private tmux server
-// with history-limit 10000 gets four tiled panes of a 200×50 session that cat the same
-// file and signal a wait-for channel; once all four have, it reads the server's VmRSS.
-// Metrics: agentmux_MB, tmux_MB (means over the ops) and ratio (agentmux / tmux).
+// agentmux's screen it reads the VmRSS of the agentmux processes (the terminal's and the
+// session server's, which holds the panes). Then a private tmux server with
+// history-limit 10000 gets four tiled panes of a 200×50 session that cat the same file
+// and signal a wait-for channel; once all four have, it reads the server's VmRSS.
+// Metrics (means over the ops): agentmux_MB (both processes), server_MB (the session
+// server alone), tmux_MB, ratio (agentmux / tmux) and ratio_server (server / tmux).
 
 import (
 	"fmt"
@@ -26,7 +28,7 @@ func BenchmarkHistoryMemory(b *testing.B) {
 	bin := agentmux(b)
 	log := input(b, kindHistory, histLines)
 	tmux := tmuxPath(b)
-	var am, tm int64
+	var am, srv, tm int64
 	b.ResetTimer()
 	for range b.N {
 		argv := []string{bin}
@@ -37,11 +39,16 @@ func BenchmarkHistoryMemory(b *testing.B) {
 		}
 		s := startSession(b, argv...)
 		s.waitText(2*time.Minute, marks...)
-		_, rss, err := memoryKB(s.pid())
-		if err != nil {
-			b.Fatal(err)
+		for i, pid := range s.pids() { // the terminal's process, then the session server
+			_, rss, err := memoryKB(pid)
+			if err != nil {
+				b.Fatal(err)
+			}
+			am += rss
+			if i > 0 {
+				srv += rss
+			}
 		}
-		am += rss
 		s.close()
 		if tmux != "" {
 			tm += tmuxHistoryRSS(b, tmux, log)
@@ -50,9 +57,11 @@ func BenchmarkHistoryMemory(b *testing.B) {
 	b.StopTimer()
 	n := float64(b.N)
 	b.ReportMetric(float64(am)/1024/n, "agentmux_MB")
+	b.ReportMetric(float64(srv)/1024/n, "server_MB")
 	if tmux != "" {
 		b.ReportMetric(float64(tm)/1024/n, "tmux_MB")
 		b.ReportMetric(float64(am)/float64(tm), "ratio")
+		b.ReportMetric(float64(srv)/float64(tm), "ratio_server")
 	}
 }
 
