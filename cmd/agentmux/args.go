@@ -77,8 +77,8 @@ type options struct {
 	// inProcess: --in-process runs the session inside this terminal (no server: it ends
 	// with the terminal and cannot detach).
 	inProcess bool
-	web      webFlags
-	webSet   map[string]bool // the --web flags given (they override config.toml's [web])
+	web       webFlags
+	webSet    map[string]bool // the --web flags given (they override config.toml's [web])
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
