@@ -211,7 +211,7 @@ func (c *Core) event(ev session.Event) []proto.Event {
 		en := ev.Entry
 		final := en.Phase.Final()
 		var out []proto.Event
-		ref := c.refs.event(en.Delivery, en.FromName, en.ToName, final)
+		ref := c.refs.event(en.Delivery, final)
 		if ref == "" && en.From != 0 {
 			ref = c.refs.own(en.Delivery, final)
 			kind := string(en.Kind)

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Message is one message to one recipient: a broadcast is one row per recipient, all
@@ -59,9 +58,6 @@ func (p Phase) valid() bool {
 	}
 	return false
 }
-
-// Ms converts a time to the store's ms since the epoch.
-func Ms(t time.Time) int64 { return t.UnixMilli() }
 
 func nullStr(s string) any {
 	if s == "" {
