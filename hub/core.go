@@ -46,6 +46,9 @@ type Core interface {
 // notices to the sender, which the core emits as events of Kind "mail" (Member the
 // sender, Text the notice, ID the message's reference).
 type SendOptions struct {
+	// ID is the message's id in the store, the same each time it is handed again
+	// (after a restart): a core that forwards it (the mesh) keys duplicates on it.
+	ID               string
 	Mode             string
 	Timeout          time.Duration
 	NotifyOnDelivery bool

@@ -65,6 +65,11 @@ func (s *state) targets(from, to, topic string) ([]target, error) {
 	if m := s.members[to]; m != nil {
 		return []target{{to, m}}, nil
 	}
+	if strings.Contains(to, "@") && s.cfg.Core != nil {
+		// NAME@SESSION: a member of another session, which the core (the mesh in
+		// front of it) reaches or refuses.
+		return []target{{name: to}}, nil
+	}
 	n, numErr := strconv.Atoi(to)
 	for _, p := range s.panes() {
 		if p.Name == to || numErr == nil && p.Number == n {
@@ -260,7 +265,7 @@ func (s *state) toPane(msg store.Message) bool {
 		ref, err = s.cfg.Core.Remind(msg.To, text, max(queued.Add(time.Duration(meta.XRemindMs)*time.Millisecond).Sub(now), 0))
 	default:
 		o := SendOptions{
-			Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
+			ID: msg.ID, Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
 			NotifyAfter: time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
 		}
 		if meta.TTLMs > 0 {

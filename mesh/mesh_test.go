@@ -1,0 +1,38 @@
+package mesh_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/proto"
+)
+
+// A message from a control client of laptop to bob@buildbox is typed into bob's pane on
+// the other machine, attributed to its sender and session; its phases come back to
+// the sender under the message's id; history shows it once on each side.
+func TestCrossSessionSend(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	c := laptop.control()
+	id, err := c.Send("alice", "bob@buildbox", "please rebase")
+	require.NoError(t, err)
+	buildbox.waitTyped("bob", "alice@laptop", "please rebase")
+	ev := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "typed" })
+	assert.Equal(t, id, ev.ID)
+	assert.Equal(t, "bob@buildbox", ev.Member)
+
+	sent, err := c.Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	require.Len(t, sent.Messages, 1)
+	assert.Equal(t, "bob@buildbox", sent.Messages[0].To)
+	assert.NotZero(t, sent.Messages[0].Typed, "the sender's store has the phase")
+	got, err := buildbox.control().Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	require.Len(t, got.Messages, 1)
+	assert.Equal(t, id, got.Messages[0].ID, "one message, one id on both sides")
+	assert.Equal(t, "alice@laptop", got.Messages[0].From)
+	assert.Equal(t, "bob", got.Messages[0].To)
+}

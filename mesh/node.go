@@ -1,0 +1,450 @@
+package mesh
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Options configure a session's membership of a mesh.
+type Options struct {
+	// URL is the mesh's NATS URL (a hub's, or a NATS server's client listener).
+	URL string
+	// Session is this session's name, unique in the mesh.
+	Session string
+	// CredsFile holds the credentials: the file `agentmux mesh creds` writes, or a
+	// NATS .creds file (user JWT and seed). NkeyFile holds an nkey seed instead.
+	CredsFile, NkeyFile string
+	// Store records the messages that reach this session's members (history, and
+	// the ids that make a message crossing twice typed once).
+	Store *store.Store
+	// Core types the crossing messages into this session's panes. It must be a core of
+	// its own, not the one the session socket's hub uses (Wrap that one): the node
+	// calls it from its own loop.
+	Core hub.Core
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// ReconnectWait is the pause between attempts to reach the hub (0: 500 ms).
+	ReconnectWait time.Duration
+	// Timeout bounds joining (0: 10 s).
+	Timeout time.Duration
+}
+
+// ErrNameTaken says another session of the mesh has the name.
+var ErrNameTaken = errors.New("session name taken in the mesh")
+
+// Node is a session's membership of a mesh: it sends its members' messages to other
+// sessions and types theirs into its panes.
+type Node struct {
+	o    Options
+	log  *slog.Logger
+	nc   *nats.Conn
+	js   jetstream.JetStream
+	cc   jetstream.ConsumeContext
+	who  *nats.Subscription
+	out  *outbox
+	evq  *eventQueue
+	in   chan jetstream.Msg
+	evs  hub.Events
+	stop chan struct{}
+	wg   sync.WaitGroup
+
+	// refs maps the core's delivery refs of crossing messages typed here to them
+	// (owned by the loop).
+	refs map[string]received
+}
+
+// received is a crossing message typed into one of this session's panes.
+type received struct{ id, fromSession, to string }
+
+// Join connects the session to the mesh: it refuses a name another live session has,
+// makes (or finds) the session's stream and consumer, and starts typing what waits in
+// it.
+func Join(o Options) (*Node, error) {
+	if err := CheckName(o.Session); err != nil {
+		return nil, err
+	}
+	if o.Store == nil || o.Core == nil {
+		return nil, errors.New("mesh: join needs a store and a core")
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	if o.ReconnectWait <= 0 {
+		o.ReconnectWait = 500 * time.Millisecond
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	n := &Node{
+		o: o, log: log, evq: newEventQueue(), in: make(chan jetstream.Msg),
+		stop: make(chan struct{}), refs: map[string]received{},
+	}
+	n.out = newOutbox()
+	opts, err := connectOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts,
+		nats.ReconnectHandler(func(*nats.Conn) { n.out.wake() }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				log.Warn("mesh: link to the hub down", "err", err)
+			}
+		}),
+	)
+	nc, err := nats.Connect(o.URL, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("mesh %s: %w", o.URL, explainConnect(err))
+	}
+	n.nc = nc
+	if err := n.start(); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return n, nil
+}
+
+func (n *Node) start() error {
+	o := n.o
+	// The name: a live session with it answers on amux.who.NAME.
+	if _, err := n.nc.Request("amux.who."+o.Session, nil, o.Timeout); err == nil {
+		return fmt.Errorf("mesh: %w: a session named %q is live in the mesh; pick another name with --session", ErrNameTaken, o.Session)
+	} else if !errors.Is(err, nats.ErrNoResponders) {
+		return fmt.Errorf("mesh: checking the session name: %w", err)
+	}
+	sub, err := n.nc.Subscribe("amux.who."+o.Session, n.answerWho)
+	if err != nil {
+		return fmt.Errorf("mesh: %w", err)
+	}
+	n.who = sub
+	js, err := jetstream.New(n.nc)
+	if err != nil {
+		return fmt.Errorf("mesh: %w", err)
+	}
+	n.js = js
+	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
+	defer cancel()
+	stream := streamName(o.Session)
+	if _, err := js.Stream(ctx, stream); errors.Is(err, jetstream.ErrStreamNotFound) {
+		// A NATS server that is not an agentmux hub: make the stream ourselves.
+		_, err = js.CreateStream(ctx, streamConfig(o.Session, 10*time.Minute))
+		if err != nil {
+			return fmt.Errorf("mesh: making stream %s: %w", stream, err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("mesh: stream %s: %w", stream, err)
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, stream, jetstream.ConsumerConfig{
+		Durable:   o.Session,
+		AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait:   30 * time.Second,
+	})
+	if err != nil {
+		return fmt.Errorf("mesh: consumer %s: %w", o.Session, err)
+	}
+	n.evs = o.Core.Subscribe()
+	n.wg.Add(2)
+	go n.run()
+	go n.publish()
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		select {
+		case n.in <- m:
+		case <-n.stop:
+		}
+	}, jetstream.PullMaxMessages(256))
+	if err != nil {
+		n.Close()
+		return fmt.Errorf("mesh: consuming %s: %w", stream, err)
+	}
+	n.cc = cc
+	return nil
+}
+
+// connectOptions are the NATS options for o's credentials.
+func connectOptions(o Options) ([]nats.Option, error) {
+	opts := []nats.Option{
+		nats.Name("agentmux " + o.Session),
+		nats.CustomInboxPrefix(inboxPrefix(o.Session)),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(o.ReconnectWait),
+		nats.RetryOnFailedConnect(false),
+		nats.Timeout(o.Timeout),
+	}
+	switch {
+	case o.CredsFile != "" && o.NkeyFile != "":
+		return nil, errors.New("mesh: give --mesh-creds or --mesh-nkey, not both")
+	case o.NkeyFile != "":
+		if err := checkPrivate(o.NkeyFile); err != nil {
+			return nil, fmt.Errorf("--mesh-nkey: %w", err)
+		}
+		opt, err := nats.NkeyOptionFromSeed(o.NkeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("--mesh-nkey: %w", err)
+		}
+		opts = append(opts, opt)
+	case o.CredsFile != "":
+		if err := checkPrivate(o.CredsFile); err != nil {
+			return nil, fmt.Errorf("--mesh-creds: %w", err)
+		}
+		b, err := os.ReadFile(o.CredsFile)
+		if err != nil {
+			return nil, fmt.Errorf("--mesh-creds: %w", err)
+		}
+		if strings.Contains(string(b), "BEGIN NATS USER JWT") {
+			opts = append(opts, nats.UserCredentials(o.CredsFile))
+			break
+		}
+		session, pass, err := parseCreds(string(b))
+		if err != nil {
+			return nil, fmt.Errorf("--mesh-creds %s: %w", o.CredsFile, err)
+		}
+		if session != o.Session {
+			return nil, fmt.Errorf("--mesh-creds %s: the credentials are session %q's; start with --session %s, or have the hub's owner run `agentmux mesh creds %s`",
+				o.CredsFile, session, session, o.Session)
+		}
+		opts = append(opts, nats.UserInfo(session, pass))
+	}
+	return opts, nil
+}
+
+// parseCreds reads the file WriteCreds writes.
+func parseCreds(text string) (session, pass string, err error) {
+	for _, line := range strings.Split(text, "\n") {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), " ")
+		switch k {
+		case "session":
+			session = strings.TrimSpace(v)
+		case "password":
+			pass = strings.TrimSpace(v)
+		}
+	}
+	if session == "" || pass == "" {
+		return "", "", errors.New("not an agentmux mesh credentials file (session and password lines)")
+	}
+	return session, pass, nil
+}
+
+// explainConnect says what a refused login means.
+func explainConnect(err error) error {
+	if errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization") {
+		return fmt.Errorf("refused: wrong or missing credentials (--mesh-creds / --mesh-nkey): %w", err)
+	}
+	return err
+}
+
+// answerWho answers amux.who.NAME with the members (runs on a NATS goroutine; the
+// core's Members is safe from any).
+func (n *Node) answerWho(m *nats.Msg) {
+	w := who{Session: n.o.Session, Members: []WhoMember{}}
+	for _, p := range n.o.Core.Members() {
+		w.Members = append(w.Members, WhoMember{Name: p.Name, Program: p.Program, State: p.State})
+	}
+	b, _ := json.Marshal(w)
+	_ = m.Respond(b)
+}
+
+// Session is this session's name in the mesh.
+func (n *Node) Session() string { return n.o.Session }
+
+// Close leaves the mesh: consuming stops, the outbox is given up to a second to
+// drain, the connection closes and every goroutine has ended when it returns.
+func (n *Node) Close() {
+	if n.cc != nil {
+		n.cc.Stop()
+	}
+	if n.who != nil {
+		_ = n.who.Unsubscribe()
+	}
+	n.out.drain(time.Second)
+	close(n.stop)
+	n.out.wake()
+	n.wg.Wait()
+	if n.evs != nil {
+		n.evs.Close()
+	}
+	n.nc.Close()
+}
+
+// run is the loop: it types the crossing messages that arrive (in order) and sends
+// back their delivery phases.
+func (n *Node) run() {
+	defer n.wg.Done()
+	ready := n.evs.Ready()
+	for {
+		select {
+		case <-n.stop:
+			return
+		case m := <-n.in:
+			n.handle(m)
+		case _, ok := <-ready:
+			if !ok {
+				ready = nil
+				continue
+			}
+			for _, ev := range n.evs.Next() {
+				n.coreEvent(ev)
+			}
+		}
+	}
+}
+
+// handle takes one message of the session's stream: a message for one of its
+// members, or a phase of one its members sent. It is acknowledged once recorded.
+func (n *Node) handle(m jetstream.Msg) {
+	n.log.Debug("mesh: in", "subject", m.Subject())
+	toks := strings.Split(m.Subject(), ".")
+	if len(toks) != 4 || toks[0] != "amux" || toks[1] != n.o.Session || !validName.MatchString(toks[3]) {
+		n.log.Warn("mesh: message on an unexpected subject", "subject", m.Subject())
+		_ = m.Term()
+		return
+	}
+	from := toks[3]
+	var err error
+	switch toks[2] {
+	case "msg":
+		err = n.receive(from, m.Data())
+	case "ph":
+		err = n.phaseIn(from, m.Data())
+	default:
+		err = fmt.Errorf("unknown kind %q", toks[2])
+	}
+	if err != nil {
+		n.log.Warn("mesh: message refused", "subject", m.Subject(), "err", err)
+		_ = m.Term()
+		return
+	}
+	_ = m.Ack()
+}
+
+// receive records a crossing message and hands it to the core; a message already
+// recorded (it crossed twice) is left alone.
+func (n *Node) receive(fromSession string, data []byte) error {
+	var w wireMsg
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("message: %w", err)
+	}
+	if w.ID == "" || w.To == "" || w.From == "" {
+		return errors.New("message: missing id, from or to")
+	}
+	if _, err := n.o.Store.Get(w.ID); err == nil {
+		return nil // crossed before
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	from := w.From + "@" + fromSession
+	now := time.Now()
+	kind := w.Kind
+	if kind == "" {
+		kind = proto.KindMessage
+	}
+	row := store.Message{ID: w.ID, Session: n.o.Session, From: from, To: w.To, Kind: kind, Body: w.Text, Queued: now.UnixMilli()}
+	if err := n.o.Store.Insert(row); err != nil {
+		return err
+	}
+	o := hub.SendOptions{Mode: w.Mode}
+	if w.DeadlineMs > 0 {
+		if o.Timeout = time.UnixMilli(w.DeadlineMs).Sub(now); o.Timeout <= 0 {
+			n.final(w.ID, fromSession, w.To, store.Dropped, "expired: not typed within its ttl")
+			return nil
+		}
+	}
+	ref, err := n.o.Core.Send(from, w.To, w.Text, o)
+	if err != nil {
+		n.final(w.ID, fromSession, w.To, store.Failed, err.Error())
+		return nil
+	}
+	if ref != "" {
+		n.refs[ref] = received{id: w.ID, fromSession: fromSession, to: w.To}
+	}
+	return nil
+}
+
+// final records that a message ended without reaching a pane and tells its sender.
+func (n *Node) final(id, fromSession, to string, ph store.Phase, text string) {
+	if _, err := n.o.Store.Mark(id, to, ph, time.Now().UnixMilli()); err != nil {
+		n.log.Warn("mesh: mark", "id", id, "err", err)
+	}
+	n.sendPhase(fromSession, wirePhase{ID: id, To: to, Phase: string(ph), Text: text})
+}
+
+// coreEvent passes the phases of crossing messages back to their senders.
+func (n *Node) coreEvent(ev proto.Event) {
+	if ev.Kind != "delivery" || ev.ID == "" {
+		return
+	}
+	r, ok := n.refs[ev.ID]
+	if !ok {
+		return
+	}
+	ph := store.Phase(ev.Phase)
+	if ev.Phase == "expired" {
+		ph = store.Dropped
+	}
+	switch ph {
+	case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped:
+		if _, err := n.o.Store.Mark(r.id, r.to, ph, time.Now().UnixMilli()); err != nil {
+			n.log.Warn("mesh: mark", "id", r.id, "err", err)
+		}
+	}
+	if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped {
+		delete(n.refs, ev.ID)
+	}
+	n.sendPhase(r.fromSession, wirePhase{ID: r.id, To: r.to, Phase: ev.Phase, Text: ev.Text})
+}
+
+func (n *Node) sendPhase(toSession string, p wirePhase) {
+	b, _ := json.Marshal(p)
+	n.out.push(outItem{subject: "amux." + toSession + ".ph." + n.o.Session, data: b, id: p.ID + "/" + p.To + "/" + p.Phase})
+}
+
+// phaseIn turns a phase of a message a member here sent into the hub's delivery event.
+func (n *Node) phaseIn(fromSession string, data []byte) error {
+	var p wirePhase
+	if err := json.Unmarshal(data, &p); err != nil {
+		return fmt.Errorf("phase: %w", err)
+	}
+	n.log.Debug("mesh: phase", "id", p.ID, "phase", p.Phase, "text", p.Text)
+	n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: p.To + "@" + fromSession, Phase: p.Phase, Text: p.Text})
+	return nil
+}
+
+// Send queues a message from member from of this session to member to of session
+// toSession and returns the ref its delivery events carry. It does not block: the
+// message waits in the outbox, in order, while the hub is unreachable.
+func (n *Node) Send(from, to, toSession, text string, o hub.SendOptions) (string, error) {
+	if err := CheckName(toSession); err != nil {
+		return "", err
+	}
+	if o.Mode != "" && o.Mode != proto.ModeSequential && o.Mode != proto.ModeImportant && o.Mode != proto.ModeUrgent {
+		return "", fmt.Errorf("mode %q: not sequential, important or urgent", o.Mode)
+	}
+	id := o.ID
+	if id == "" {
+		id = nats.NewInbox()[len(nats.InboxPrefix):]
+	}
+	w := wireMsg{ID: id, From: from, To: to, Text: text, Mode: o.Mode}
+	if o.Timeout > 0 {
+		w.DeadlineMs = time.Now().Add(o.Timeout).UnixMilli()
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return "", err
+	}
+	n.log.Debug("mesh: send", "to", to+"@"+toSession, "id", id)
+	n.out.push(outItem{subject: "amux." + toSession + ".msg." + n.o.Session, data: b, id: id, to: to + "@" + toSession})
+	return refPrefix + id, nil
+}
