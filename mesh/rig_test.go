@@ -8,8 +8,8 @@ package mesh_test
 import (
 	"io"
 	"log/slog"
-	"os"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
