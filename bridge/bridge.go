@@ -62,7 +62,7 @@ func (c *Core) pane(ref string) (int, error) {
 // Send types text into pane to (the hub passes its name) from the member named from,
 // with the options o.
 func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
-	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter}
+	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter, Person: o.Person}
 	switch o.Mode {
 	case "", proto.ModeSequential:
 	case proto.ModeImportant:
@@ -97,8 +97,20 @@ func (c *Core) Hook(pane, event, cli, text string) error {
 	return c.s.Hook(pane, text, source)
 }
 
-// Link links panes a and b.
-func (c *Core) Link(a, b string) error {
+// PaneOf returns the name of the live pane whose proof is proof.
+func (c *Core) PaneOf(proof string) (string, bool) {
+	_, name, ok := c.s.PaneOf(proof)
+	return name, ok
+}
+
+// PaneOfProcess returns the name of the live pane process pid runs in.
+func (c *Core) PaneOfProcess(pid int) (string, bool) {
+	_, name, ok := c.s.PaneOfProcess(pid)
+	return name, ok
+}
+
+// Link links panes a and b; a pane running a shell only when shell.
+func (c *Core) Link(a, b string, shell bool) error {
 	ia, err := c.pane(a)
 	if err != nil {
 		return err
@@ -106,6 +118,9 @@ func (c *Core) Link(a, b string) error {
 	ib, err := c.pane(b)
 	if err != nil {
 		return err
+	}
+	if shell {
+		return c.s.LinkShell(ia, ib)
 	}
 	return c.s.Link(ia, ib)
 }

@@ -23,8 +23,16 @@ type Core interface {
 	// Hook reports that the program in the pane named or numbered pane ended its turn,
 	// as its hook (event, of program cli) said, with its answer text ("" when none).
 	Hook(pane, event, cli, text string) error
-	// Link, Unlink, Hold and Release act on panes named or numbered.
-	Link(a, b string) error
+	// PaneOf returns the name of the live pane whose secret (its $AGENTMUX_PROOF) is
+	// proof; ok is false for any other string.
+	PaneOf(proof string) (name string, ok bool)
+	// PaneOfProcess returns the name of the live pane whose process tree (or terminal
+	// session) process pid belongs to; ok is false for a process outside every pane
+	// or where that cannot be told.
+	PaneOfProcess(pid int) (name string, ok bool)
+	// Link, Unlink, Hold and Release act on panes named or numbered. Link refuses a
+	// pane that runs a shell unless shell.
+	Link(a, b string, shell bool) error
 	Unlink(a string) error
 	Hold(a string) error
 	Release(a string) error
@@ -53,6 +61,9 @@ type SendOptions struct {
 	Timeout          time.Duration
 	NotifyOnDelivery bool
 	NotifyAfter      time.Duration
+	// Person says the sender is the person (sender "you", from outside every pane):
+	// not loop-limited.
+	Person bool
 }
 
 // Events is a stream of core events in the eventbox style: Ready receives when events

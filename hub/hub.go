@@ -208,7 +208,7 @@ func (h *Hub) accept() {
 			h.cfg.Logger.Error("accept", "err", err)
 			return
 		}
-		c := &conn{id: id, nc: nc, out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
+		c := &conn{id: id, nc: nc, pid: peerPID(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
 		if !h.post(connOpened{c}) {
 			nc.Close()
 			return

@@ -116,11 +116,10 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 		s.badPayload(cs, e, err)
 		return
 	}
-	from := e.From // control connections name the sender
-	if cs.member != nil {
-		from = cs.member.name
-	} else if from == "" {
-		from = "you"
+	from, err := s.sender(cs, e.From)
+	if err != nil {
+		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
+		return
 	}
 	if e.To == "" && e.Topic == "" {
 		s.badPayload(cs, e, errors.New("SEND: missing field to"))
@@ -143,6 +142,10 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 			s.reply(cs, proto.TypeBusy, proto.Busy{RetryAfterMs: s.cfg.Heartbeat.Milliseconds() / 10, QueueDepth: d, AckID: e.ID})
 			return
 		}
+	}
+	if err := s.fitsDeliver(e, from, p, ts); err != nil {
+		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
+		return
 	}
 	var meta string
 	if e.PayloadMeta != nil {
@@ -265,7 +268,9 @@ func (s *state) toPane(msg store.Message) bool {
 		ref, err = s.cfg.Core.Remind(msg.To, text, max(queued.Add(time.Duration(meta.XRemindMs)*time.Millisecond).Sub(now), 0))
 	default:
 		o := SendOptions{
-			ID: msg.ID, Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
+			// Only the person's own connection stores PersonName as the sender (sender).
+			Person: msg.From == PersonName,
+			ID:     msg.ID, Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
 			NotifyAfter: time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
 		}
 		if meta.TTLMs > 0 {

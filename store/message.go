@@ -26,6 +26,9 @@ type Message struct {
 	Confirmed int64
 	Failed    int64
 	Dropped   int64
+	// Row is the message's place in the store, in the order of writing (History sets
+	// it): Query.Before takes it to page through older messages.
+	Row int64
 }
 
 // Phase is a delivery phase with a time column.
@@ -218,11 +221,13 @@ func (s *Store) Get(id string) ([]Message, error) {
 }
 
 // Query selects history: Session and Member ("" for any: Member matches sender or
-// recipient), messages queued at or after SinceMs, the newest Limit (0: 100) of them.
+// recipient), messages queued at or after SinceMs and written before the message with
+// Row Before (0: any), the newest Limit (0: 100) of them.
 type Query struct {
 	Session string
 	Member  string
 	SinceMs int64
+	Before  int64
 	Limit   int
 }
 
@@ -238,6 +243,9 @@ func (s *Store) History(q Query) ([]Message, error) {
 	}
 	if q.SinceMs > 0 {
 		where, args = append(where, "queued >= ?"), append(args, q.SinceMs)
+	}
+	if q.Before > 0 {
+		where, args = append(where, "rowid < ?"), append(args, q.Before)
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -256,9 +264,8 @@ func (s *Store) History(q Query) ([]Message, error) {
 	var out []Message
 	for rows.Next() {
 		var m Message
-		var r int64
 		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &r); err != nil {
+			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Row); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		out = append(out, m)
