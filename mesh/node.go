@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
@@ -30,9 +31,9 @@ type Options struct {
 	// Store records the messages that reach this session's members (history, and
 	// the ids that make a message crossing twice typed once).
 	Store *store.Store
-	// Core types the crossing messages into this session's panes. It must be a core of
-	// its own, not the one the session socket's hub uses (Wrap that one): the node
-	// calls it from its own loop.
+	// Core types the crossing messages into this session's panes (Join; Dial leaves
+	// it to Start). It must be a core of its own, not the one the session socket's hub
+	// uses (Wrap that one): the node calls it from its own loop.
 	Core hub.Core
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
@@ -52,7 +53,9 @@ type Node struct {
 	log  *slog.Logger
 	nc   *nats.Conn
 	js   jetstream.JetStream
+	cons jetstream.Consumer
 	cc   jetstream.ConsumeContext
+	core atomic.Pointer[hub.Core]
 	who  *nats.Subscription
 	out  *outbox
 	evq  *eventQueue
@@ -69,15 +72,30 @@ type Node struct {
 // received is a crossing message typed into one of this session's panes.
 type received struct{ id, fromSession, to string }
 
-// Join connects the session to the mesh: it refuses a name another live session has,
-// makes (or finds) the session's stream and consumer, and starts typing what waits in
-// it.
+// Join is Dial, then Start with o.Core.
 func Join(o Options) (*Node, error) {
+	if o.Core == nil {
+		return nil, errors.New("mesh: join needs a core")
+	}
+	n, err := Dial(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := n.Start(o.Core); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// Dial connects the session to the mesh before its panes start: it refuses wrong
+// credentials and a name another live session has, and makes (or finds) the
+// session's stream and consumer. Start then types what waits there.
+func Dial(o Options) (*Node, error) {
 	if err := CheckName(o.Session); err != nil {
 		return nil, err
 	}
-	if o.Store == nil || o.Core == nil {
-		return nil, errors.New("mesh: join needs a store and a core")
+	if o.Store == nil {
+		return nil, errors.New("mesh: dial needs a store")
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
@@ -111,14 +129,17 @@ func Join(o Options) (*Node, error) {
 		return nil, fmt.Errorf("mesh %s: %w", o.URL, explainConnect(err))
 	}
 	n.nc = nc
-	if err := n.start(); err != nil {
+	if err := n.dial(); err != nil {
+		if n.who != nil {
+			_ = n.who.Unsubscribe()
+		}
 		nc.Close()
 		return nil, err
 	}
 	return n, nil
 }
 
-func (n *Node) start() error {
+func (n *Node) dial() error {
 	o := n.o
 	// The name: a live session with it answers on amux.who.NAME.
 	if _, err := n.nc.Request("amux.who."+o.Session, nil, o.Timeout); err == nil {
@@ -156,11 +177,19 @@ func (n *Node) start() error {
 	if err != nil {
 		return fmt.Errorf("mesh: consumer %s: %w", o.Session, err)
 	}
-	n.evs = o.Core.Subscribe()
+	n.cons = cons
+	return nil
+}
+
+// Start starts typing the crossing messages into core's panes and publishing what
+// the session sends. Call it once, after Dial; Close ends it.
+func (n *Node) Start(core hub.Core) error {
+	n.core.Store(&core)
+	n.evs = core.Subscribe()
 	n.wg.Add(2)
 	go n.run()
 	go n.publish()
-	cc, err := cons.Consume(func(m jetstream.Msg) {
+	cc, err := n.cons.Consume(func(m jetstream.Msg) {
 		select {
 		case n.in <- m:
 		case <-n.stop:
@@ -168,7 +197,7 @@ func (n *Node) start() error {
 	}, jetstream.PullMaxMessages(256))
 	if err != nil {
 		n.Close()
-		return fmt.Errorf("mesh: consuming %s: %w", stream, err)
+		return fmt.Errorf("mesh: consuming %s: %w", streamName(n.o.Session), err)
 	}
 	n.cc = cc
 	return nil
@@ -250,7 +279,13 @@ func explainConnect(err error) error {
 // core's Members is safe from any).
 func (n *Node) answerWho(m *nats.Msg) {
 	w := who{Session: n.o.Session, Members: []WhoMember{}}
-	for _, p := range n.o.Core.Members() {
+	core := n.core.Load()
+	if core == nil {
+		b, _ := json.Marshal(w)
+		_ = m.Respond(b)
+		return
+	}
+	for _, p := range (*core).Members() {
 		w.Members = append(w.Members, WhoMember{Name: p.Name, Program: p.Program, State: p.State})
 	}
 	b, _ := json.Marshal(w)
@@ -269,7 +304,9 @@ func (n *Node) Close() {
 	if n.who != nil {
 		_ = n.who.Unsubscribe()
 	}
-	n.out.drain(time.Second)
+	if n.evs != nil { // started
+		n.out.drain(time.Second)
+	}
 	close(n.stop)
 	n.out.wake()
 	n.wg.Wait()
@@ -362,7 +399,7 @@ func (n *Node) receive(fromSession string, data []byte) error {
 			return nil
 		}
 	}
-	ref, err := n.o.Core.Send(from, w.To, w.Text, o)
+	ref, err := (*n.core.Load()).Send(from, w.To, w.Text, o)
 	if err != nil {
 		n.final(w.ID, fromSession, w.To, store.Failed, err.Error())
 		return nil

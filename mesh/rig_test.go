@@ -117,7 +117,7 @@ func (m *machine) start() {
 	t := m.t
 	t.Helper()
 	m.procs = map[string]*fakeproc.Proc{}
-	o := session.Options{Idle: 20 * time.Millisecond, Address: true}
+	o := session.Options{Idle: 20 * time.Millisecond, Address: true, Turns: 1000}
 	o.Start = func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
 		f := fakeproc.New(spec, out)
 		m.mu.Lock()
@@ -132,6 +132,7 @@ func (m *machine) start() {
 	require.NoError(t, err)
 	m.s = s
 	for _, p := range m.panes {
+		m.proc(p).SetEcho(true)
 		m.proc(p).Print(p + "> ")
 	}
 	m.st, err = store.Open(filepath.Join(m.dir, "agentmux.db"))
@@ -189,7 +190,7 @@ func (m *machine) waitTyped(pane string, words ...string) string {
 	m.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		sent := m.proc(pane).Sent()
+		sent := m.proc(pane).Peek()
 		if inOrder(sent, words) {
 			return sent
 		}
@@ -239,4 +240,19 @@ func awaitEvent(t *testing.T, c *client.Conn, ok func(proto.Event) bool) proto.E
 			return ev
 		}
 	}
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func writePrivate(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "creds")
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o600))
+	return p
 }

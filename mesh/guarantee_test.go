@@ -1,0 +1,210 @@
+package mesh_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/mesh"
+	"github.com/agentmux/agentmux/proto"
+)
+
+// numbered returns n messages "msg-01 …" and the words a pane must get, in order.
+func numbered(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("msg-%02d.", i+1)
+	}
+	return out
+}
+
+// onceEach fails unless each word occurs exactly once in s.
+func onceEach(t *testing.T, s string, words []string) {
+	t.Helper()
+	for _, w := range words {
+		assert.Equal(t, 1, strings.Count(s, w), "%q typed once", w)
+	}
+}
+
+// Messages sent while the receiving session is down wait in the mesh and are typed
+// once, in the order sent, when it is back.
+func TestMessagesWaitForADownSession(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	buildbox.stop()
+	c := laptop.control()
+	words := numbered(12)
+	for _, w := range words {
+		_, err := c.Send("ops", "bob@buildbox", w)
+		require.NoError(t, err)
+	}
+	buildbox.start()
+	onceEach(t, buildbox.waitTyped("bob", words...), words)
+	got, err := buildbox.control().Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	assert.Len(t, got.Messages, len(words), "history holds each once")
+}
+
+// Messages sent while the hub is down wait in the sender's outbox and are typed once,
+// in order, when the hub is back; the receiving side's consumer resumes by itself.
+func TestMessagesWaitForADownHub(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	c := laptop.control()
+	_, err := c.Send("ops", "bob@buildbox", "before.")
+	require.NoError(t, err)
+	buildbox.waitTyped("bob", "before.")
+	th.stop()
+	words := numbered(10)
+	for _, w := range words {
+		_, err := c.Send("ops", "bob@buildbox", w)
+		require.NoError(t, err)
+	}
+	th.restart()
+	onceEach(t, buildbox.waitTyped("bob", words...), words)
+}
+
+// A session restarted after its messages crossed gets each of them once: the
+// receiving side keeps the ids, so a message crossing again is not typed again.
+func TestACrossedMessageIsTypedOnce(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	c := laptop.control()
+	id, err := c.Send("ops", "bob@buildbox", "only once.")
+	require.NoError(t, err)
+	buildbox.waitTyped("bob", "only once.")
+	// The same message published again (a retry after a lost acknowledgement, or
+	// beyond JetStream's duplicate window) under its id, then a new one as a marker.
+	raw := rawConn(t, th, "laptop")
+	js, err := jetstream.New(raw)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	body := fmt.Sprintf(`{"id":%q,"from":"ops","to":"bob","text":"only once."}`, id)
+	_, err = js.Publish(ctx, "amux.buildbox.msg.laptop", []byte(body), jetstream.WithMsgID(id+"-again"))
+	require.NoError(t, err)
+	_, err = c.Send("ops", "bob@buildbox", "marker.")
+	require.NoError(t, err)
+	sent := buildbox.waitTyped("bob", "only once.", "marker.")
+	assert.Equal(t, 1, strings.Count(sent, "only once."))
+}
+
+// rawConn is a NATS connection with session's credentials, as a hostile session would
+// use them.
+func rawConn(t *testing.T, th *testHub, session string) *nats.Conn {
+	t.Helper()
+	b, err := os.ReadFile(th.creds(session))
+	require.NoError(t, err)
+	var pass string
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "password "); ok {
+			pass = v
+		}
+	}
+	nc, err := nats.Connect(th.url, nats.UserInfo(session, pass), nats.CustomInboxPrefix("_INBOX_"+session), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// A session with wrong, missing or another hub's credentials is refused.
+func TestWrongCredentialsAreRefused(t *testing.T) {
+	th := startHub(t)
+	other := startHub(t)
+	st := openStore(t)
+	good := th.creds("laptop")
+	b, err := os.ReadFile(good)
+	require.NoError(t, err)
+	wrong := writePrivate(t, strings.Replace(string(b), "password ", "password 00", 1))
+	for name, creds := range map[string]string{"wrong": wrong, "missing": "", "other hub": other.creds("laptop")} {
+		_, err := mesh.Dial(mesh.Options{URL: th.url, Session: "laptop", CredsFile: creds, Store: st, Timeout: 5 * time.Second})
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "refused", name)
+	}
+	// Credentials are a session's: another name is refused before connecting.
+	_, err = mesh.Dial(mesh.Options{URL: th.url, Session: "buildbox", CredsFile: good, Store: st, Timeout: 5 * time.Second})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--session laptop")
+	n, err := mesh.Dial(mesh.Options{URL: th.url, Session: "laptop", CredsFile: good, Store: st, Timeout: 5 * time.Second})
+	require.NoError(t, err)
+	n.Close()
+}
+
+// A session cannot send as another: the hub refuses its publish on another session's
+// subject, and it cannot read another session's stream; what it sends as itself is
+// attributed to it.
+func TestASessionCannotSendAsAnother(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	newMachine(t, th, "laptop", "alice")
+	raw := rawConn(t, th, "mallory")
+	js, err := jetstream.New(raw)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err = js.Publish(ctx, "amux.buildbox.msg.laptop", []byte(`{"id":"forged","from":"alice","to":"bob","text":"forged."}`))
+	require.Error(t, err, "publishing as laptop is refused")
+	_, err = js.Consumer(ctx, "AMUX_buildbox", "buildbox")
+	require.Error(t, err, "reading buildbox's stream is refused")
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel2()
+	_, err = js.Publish(ctx2, "amux.buildbox.msg.mallory", []byte(`{"id":"own","from":"alice","to":"bob","text":"honest."}`))
+	require.NoError(t, err)
+	sent := buildbox.waitTyped("bob", "alice@mallory", "honest.")
+	assert.NotContains(t, sent, "forged.")
+	assert.NotContains(t, sent, "alice@laptop")
+}
+
+// A second live session with a name is refused, saying how to pick another.
+func TestATakenNameIsRefused(t *testing.T) {
+	th := startHub(t)
+	newMachine(t, th, "laptop", "alice")
+	_, err := mesh.Dial(mesh.Options{URL: th.url, Session: "laptop", CredsFile: th.creds("laptop"), Store: openStore(t), Timeout: 5 * time.Second})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, mesh.ErrNameTaken))
+	assert.Contains(t, err.Error(), "--session")
+}
+
+// A message's ttl holds across sessions: one not typed in time (its pane held) is
+// dropped, and its sender hears it.
+func TestTTLAcrossSessions(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	require.NoError(t, buildbox.s.Hold(1))
+	c := laptop.control()
+	id, err := c.SendMeta("ops", "bob@buildbox", "too late.", &proto.SendMeta{TTLMs: 200})
+	require.NoError(t, err)
+	ev := awaitEvent(t, c, func(ev proto.Event) bool {
+		return ev.Kind == "delivery" && ev.ID == id && (ev.Phase == "dropped" || ev.Phase == "expired" || ev.Phase == "failed")
+	})
+	assert.NotEqual(t, "failed", ev.Phase, ev.Text)
+	require.NoError(t, buildbox.s.Release(1))
+	_, err = c.Send("ops", "bob@buildbox", "marker.")
+	require.NoError(t, err)
+	assert.NotContains(t, buildbox.waitTyped("bob", "marker."), "too late.")
+}
+
+// A message for a session the mesh has never seen fails at once.
+func TestAnUnknownSessionFails(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	c := laptop.control()
+	id, err := c.Send("ops", "bob@nowhere", "hello")
+	require.NoError(t, err)
+	ev := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.ID == id })
+	assert.Equal(t, "failed", ev.Phase)
+	assert.Contains(t, ev.Text, "nowhere")
+}
