@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -35,4 +36,21 @@ func TestCrossSessionSend(t *testing.T) {
 	assert.Equal(t, id, got.Messages[0].ID, "one message, one id on both sides")
 	assert.Equal(t, "ops@laptop", got.Messages[0].From)
 	assert.Equal(t, "bob", got.Messages[0].To)
+}
+
+// ls --mesh: every session the mesh knows, live ones with their members.
+func TestListShowsTheMesh(t *testing.T) {
+	th := startHub(t)
+	newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob", "carol")
+	buildbox.stop()
+	got, err := mesh.List(mesh.Options{URL: th.url, Session: "laptop", CredsFile: th.creds("laptop")})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, "buildbox", got[0].Name)
+	assert.False(t, got[0].Live)
+	assert.Equal(t, "laptop", got[1].Name)
+	assert.True(t, got[1].Live)
+	require.Len(t, got[1].Members, 1)
+	assert.Equal(t, "alice", got[1].Members[0].Name)
 }

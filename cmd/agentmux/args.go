@@ -39,6 +39,9 @@ flags:
   --log-level L    debug, info, warn or error (default info)
   --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
                    (default: the working folder's name; NAME-2… while a live one holds it)
+  --mesh URL       join the mesh at URL (a NATS server: agentmux mesh serve, or yours)
+  --mesh-creds F   the session's mesh credentials (agentmux mesh creds NAME, or a NATS .creds)
+  --mesh-nkey F    an nkey seed file instead of --mesh-creds
   --version        print the version and exit
 
 Keys: prefix ? shows every binding; prefix q quits.
@@ -68,6 +71,7 @@ type options struct {
 	help     bool
 	version  bool
 	noHooks  bool // --no-hooks: no hook settings for any program
+	mesh     meshFlags
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -100,6 +104,7 @@ func parseArgs(args []string) (options, error) {
 	level := fs.String("log-level", "info", "")
 	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
+	o.mesh.register(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -31,6 +31,10 @@ import (
 //
 //	[ui]
 //	allow_clipboard = false      # let panes' programs write the clipboard (OSC 52)
+//
+//	[mesh]
+//	url = "nats://hub:4222"      # the mesh every session joins (--mesh)
+//	creds = "~/laptop.creds"     # its credentials (--mesh-creds; or nkey, --mesh-nkey)
 
 // settings are config.toml's values; zero ones take the defaults.
 type settings struct {
@@ -40,6 +44,9 @@ type settings struct {
 	// AllowClipboard forwards a pane program's own clipboard writes (OSC 52) to the
 	// outer terminal ([ui] allow_clipboard; off by default).
 	AllowClipboard bool
+	// Mesh is the mesh a session joins unless --mesh says otherwise ([mesh] url,
+	// creds, nkey).
+	Mesh meshFlags
 }
 
 // configPath returns os.UserConfigDir()/agentmux/config.toml.
@@ -87,6 +94,11 @@ type configFile struct {
 	UI struct {
 		AllowClipboard *tomlValue `toml:"allow_clipboard"`
 	} `toml:"ui"`
+	Mesh struct {
+		URL   string `toml:"url"`
+		Creds string `toml:"creds"`
+		Nkey  string `toml:"nkey"`
+	} `toml:"mesh"`
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -161,6 +173,7 @@ func parseConfig(data []byte) (settings, error) {
 		return settings{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
 	}
 	var st settings
+	st.Mesh = meshFlags{url: f.Mesh.URL, creds: f.Mesh.Creds, nkey: f.Mesh.Nkey}
 	d := &st.Delivery
 	c := f.Delivery
 	for _, k := range []struct {
