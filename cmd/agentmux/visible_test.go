@@ -52,8 +52,8 @@ func TestSafeJSON(t *testing.T) {
 }
 
 // What the person reads must not be obeyed by their terminal: a body that writes the
-// clipboard (OSC 52) and sets the title, a sender name with an escape, a program name
-// with a C1 CSI, all shown escaped by ls, history and read, in text and --json; newlines
+// clipboard (OSC 52) and sets the title (a sender name with an escape is refused), a
+// program name with a C1 CSI, all shown escaped by ls, history and read, in text and --json; newlines
 // and tabs of a body stay readable.
 func TestClientOutputShowsEscapes(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
@@ -69,7 +69,9 @@ func TestClientOutputShowsEscapes(t *testing.T) {
 	require.NoError(t, err)
 	defer ctl.Close()
 	evil := "hi\x1b]52;c;cm0gLXJmIH4=\x07 \x1b]0;pwned\x07there\nline two\ttabbed \u202eevil"
-	id, err := ctl.Send("mal\x1b[8mlory", "bot", evil)
+	_, err = ctl.Send("mal\x1b[8mlory", "bot", evil)
+	require.ErrorContains(t, err, "invisible or control character", "the session refuses such a sender name")
+	id, err := ctl.Send("mallory", "bot", evil)
 	require.NoError(t, err)
 	next(t, bot)
 
@@ -90,10 +92,10 @@ func TestClientOutputShowsEscapes(t *testing.T) {
 	_, out, _ := runCmd(t, "", "ls")
 	assert.Contains(t, out, `evil\u009b2J\x1b]0;title\x07`)
 	_, out, _ = runCmd(t, "", "history")
-	assert.Contains(t, out, `mal\x1b[8mlory → bot`)
+	assert.Contains(t, out, `mallory → bot`)
 	assert.Contains(t, out, `hi\x1b]52;c;cm0gLXJmIH4=\x07 \x1b]0;pwned\x07there…`)
 	_, out, _ = runCmd(t, "", "read", id)
-	assert.Contains(t, out, "from:   mal\\x1b[8mlory\n")
+	assert.Contains(t, out, "from:   mallory\n")
 	assert.Contains(t, out, "there\nline two\ttabbed \\u202eevil\n")
 	_, out, _ = runCmd(t, "", "read", id, "--json")
 	var ms []proto.Message
