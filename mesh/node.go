@@ -108,7 +108,7 @@ func Dial(o Options) (*Node, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	n := &Node{
-		o: o, log: log, evq: newEventQueue(), in: make(chan jetstream.Msg),
+		o: o, log: log, evq: newEventQueue(), in: make(chan jetstream.Msg, maxBatch),
 		stop: make(chan struct{}), refs: map[string]received{},
 	}
 	n.out = newOutbox()
@@ -326,7 +326,17 @@ func (n *Node) run() {
 		case <-n.stop:
 			return
 		case m := <-n.in:
-			n.handle(m)
+			batch := []jetstream.Msg{m}
+		more:
+			for len(batch) < maxBatch {
+				select {
+				case m := <-n.in:
+					batch = append(batch, m)
+				default:
+					break more
+				}
+			}
+			n.handle(batch)
 		case _, ok := <-ready:
 			if !ok {
 				ready = nil
@@ -339,75 +349,125 @@ func (n *Node) run() {
 	}
 }
 
-// handle takes one message of the session's stream: a message for one of its
-// members, or a phase of one its members sent. It is acknowledged once recorded.
-func (n *Node) handle(m jetstream.Msg) {
-	n.log.Debug("mesh: in", "subject", m.Subject())
-	toks := strings.Split(m.Subject(), ".")
-	if len(toks) != 4 || toks[0] != "amux" || toks[1] != n.o.Session || !validName.MatchString(toks[3]) {
-		n.log.Warn("mesh: message on an unexpected subject", "subject", m.Subject())
-		_ = m.Term()
-		return
-	}
-	from := toks[3]
-	var err error
-	switch toks[2] {
-	case "msg":
-		err = n.receive(from, m.Data())
-	case "ph":
-		err = n.phaseIn(from, m.Data())
-	default:
-		err = fmt.Errorf("unknown kind %q", toks[2])
-	}
-	if err != nil {
-		n.log.Warn("mesh: message refused", "subject", m.Subject(), "err", err)
-		_ = m.Term()
-		return
-	}
-	_ = m.Ack()
+// maxBatch bounds the messages of the stream handled (and written to the store) at
+// once.
+const maxBatch = 256
+
+// incoming is a message of the session's stream being handled.
+type incoming struct {
+	m           jetstream.Msg
+	fromSession string
+	msg         *wireMsg   // a message for a member here
+	phase       *wirePhase // or a phase of one a member here sent
+	dup         bool       // crossed before: acknowledged, not typed again
 }
 
-// receive records a crossing message and hands it to the core; a message already
-// recorded (it crossed twice) is left alone.
-func (n *Node) receive(fromSession string, data []byte) error {
-	var w wireMsg
-	if err := json.Unmarshal(data, &w); err != nil {
-		return fmt.Errorf("message: %w", err)
-	}
-	if w.ID == "" || w.To == "" || w.From == "" {
-		return errors.New("message: missing id, from or to")
-	}
-	if _, err := n.o.Store.Get(w.ID); err == nil {
-		return nil // crossed before
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	from := w.From + "@" + fromSession
+// handle takes a batch of the session's stream, in order: the new messages for its
+// members are written to the store in one transaction, then handed to the core; the
+// phases of messages its members sent go to the hub's events. Each is acknowledged
+// once handled; a batch the store refuses is left for JetStream to deliver again.
+func (n *Node) handle(batch []jetstream.Msg) {
+	var ins []incoming
+	var rows []store.Message
+	seen := map[string]bool{}
 	now := time.Now()
-	kind := w.Kind
-	if kind == "" {
-		kind = proto.KindMessage
+	for _, m := range batch {
+		in, err := n.decode(m)
+		if err != nil {
+			n.log.Warn("mesh: message refused", "subject", m.Subject(), "err", err)
+			_ = m.Term()
+			continue
+		}
+		if in.msg != nil {
+			if seen[in.msg.ID] {
+				in.dup = true
+			} else if _, err := n.o.Store.Get(in.msg.ID); err == nil {
+				in.dup = true
+			} else if !errors.Is(err, store.ErrNotFound) {
+				n.log.Error("mesh: store", "err", err)
+				in.dup = true
+			} else {
+				seen[in.msg.ID] = true
+				w := in.msg
+				kind := w.Kind
+				if kind == "" {
+					kind = proto.KindMessage
+				}
+				rows = append(rows, store.Message{ID: w.ID, Session: n.o.Session, From: w.From + "@" + in.fromSession, To: w.To,
+					Kind: kind, Body: w.Text, Queued: now.UnixMilli()})
+			}
+		}
+		ins = append(ins, in)
 	}
-	row := store.Message{ID: w.ID, Session: n.o.Session, From: from, To: w.To, Kind: kind, Body: w.Text, Queued: now.UnixMilli()}
-	if err := n.o.Store.Insert(row); err != nil {
-		return err
+	if len(rows) > 0 {
+		if err := n.o.Store.Insert(rows...); err != nil {
+			n.log.Error("mesh: store", "n", len(rows), "err", err)
+			for _, in := range ins {
+				_ = in.m.Nak()
+			}
+			return
+		}
 	}
-	o := hub.SendOptions{Mode: w.Mode}
+	for _, in := range ins {
+		switch {
+		case in.phase != nil:
+			p := in.phase
+			n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: p.To + "@" + in.fromSession, Phase: p.Phase, Text: p.Text})
+		case !in.dup:
+			n.deliver(in.fromSession, in.msg, now)
+		}
+		_ = in.m.Ack()
+	}
+}
+
+// decode reads a message of the stream; its subject names the sending session, as
+// the hub checked it.
+func (n *Node) decode(m jetstream.Msg) (incoming, error) {
+	toks := strings.Split(m.Subject(), ".")
+	if len(toks) != 4 || toks[0] != "amux" || toks[1] != n.o.Session || !validName.MatchString(toks[3]) {
+		return incoming{}, errors.New("unexpected subject")
+	}
+	in := incoming{m: m, fromSession: toks[3]}
+	switch toks[2] {
+	case "msg":
+		var w wireMsg
+		if err := json.Unmarshal(m.Data(), &w); err != nil {
+			return in, fmt.Errorf("message: %w", err)
+		}
+		if w.ID == "" || w.To == "" || w.From == "" {
+			return in, errors.New("message: missing id, from or to")
+		}
+		in.msg = &w
+	case "ph":
+		var p wirePhase
+		if err := json.Unmarshal(m.Data(), &p); err != nil {
+			return in, fmt.Errorf("phase: %w", err)
+		}
+		in.phase = &p
+	default:
+		return in, fmt.Errorf("unknown kind %q", toks[2])
+	}
+	return in, nil
+}
+
+// deliver hands a recorded crossing message to the core.
+func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
+	from := w.From + "@" + fromSession
+	o := hub.SendOptions{ID: w.ID, Mode: w.Mode}
 	if w.DeadlineMs > 0 {
 		if o.Timeout = time.UnixMilli(w.DeadlineMs).Sub(now); o.Timeout <= 0 {
 			n.final(w.ID, fromSession, w.To, store.Dropped, "expired: not typed within its ttl")
-			return nil
+			return
 		}
 	}
 	ref, err := (*n.core.Load()).Send(from, w.To, w.Text, o)
 	if err != nil {
 		n.final(w.ID, fromSession, w.To, store.Failed, err.Error())
-		return nil
+		return
 	}
 	if ref != "" {
 		n.refs[ref] = received{id: w.ID, fromSession: fromSession, to: w.To}
 	}
-	return nil
 }
 
 // final records that a message ended without reaching a pane and tells its sender.
@@ -446,17 +506,6 @@ func (n *Node) coreEvent(ev proto.Event) {
 func (n *Node) sendPhase(toSession string, p wirePhase) {
 	b, _ := json.Marshal(p)
 	n.out.push(outItem{subject: "amux." + toSession + ".ph." + n.o.Session, data: b, id: p.ID + "/" + p.To + "/" + p.Phase})
-}
-
-// phaseIn turns a phase of a message a member here sent into the hub's delivery event.
-func (n *Node) phaseIn(fromSession string, data []byte) error {
-	var p wirePhase
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("phase: %w", err)
-	}
-	n.log.Debug("mesh: phase", "id", p.ID, "phase", p.Phase, "text", p.Text)
-	n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: p.To + "@" + fromSession, Phase: p.Phase, Text: p.Text})
-	return nil
 }
 
 // Send queues a message from member from of this session to member to of session

@@ -256,3 +256,10 @@ func writePrivate(t *testing.T, text string) string {
 	require.NoError(t, os.WriteFile(p, []byte(text), 0o600))
 	return p
 }
+
+func openStoreB(b *testing.B) *store.Store {
+	st, err := store.Open(filepath.Join(b.TempDir(), "db"))
+	require.NoError(b, err)
+	b.Cleanup(func() { st.Close() })
+	return st
+}
