@@ -396,6 +396,19 @@ func (s *state) resumePanes() {
 			s.toPane(msg)
 		}
 	}
+	// Messages to members of other sessions (NAME@SESSION) go to the core again too:
+	// the mesh in front of it sends each under its id, which the other side keeps once.
+	if s.cfg.Core == nil {
+		return
+	}
+	remote, err := s.cfg.Store.PendingRemote(s.cfg.Session)
+	if err != nil {
+		s.cfg.Logger.Error("pending for other sessions", "err", err)
+		return
+	}
+	for _, msg := range remote {
+		s.toPane(msg)
+	}
 }
 
 // prune applies retention.

@@ -208,3 +208,32 @@ func TestAnUnknownSessionFails(t *testing.T) {
 	assert.Equal(t, "failed", ev.Phase)
 	assert.Contains(t, ev.Text, "nowhere")
 }
+
+// Messages a session had queued while the hub was down, when the session itself then
+// ends, are sent when it starts again (from its store), each once and in order.
+func TestASenderRestartedSendsWhatItHadQueued(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	c := laptop.control()
+	_, err := c.Send("ops", "bob@buildbox", "before.")
+	require.NoError(t, err)
+	buildbox.waitTyped("bob", "before.")
+	th.stop()
+	words := numbered(5)
+	for _, w := range words {
+		_, err := c.Send("ops", "bob@buildbox", w)
+		require.NoError(t, err)
+	}
+	// The SENDs are stored once acknowledged: history says so before the session ends.
+	h, err := c.Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	require.Len(t, h.Messages, 1+len(words))
+	c.Close()
+	laptop.stop()
+	th.restart()
+	laptop.start()
+	sent := buildbox.waitTyped("bob", words...)
+	onceEach(t, sent, words)
+	assert.NotContains(t, sent[strings.Index(sent, words[0]):], "before.", "a message typed before is not typed again")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 
 	"fmt"
 	"net"
@@ -40,6 +41,9 @@ type Hub struct {
 	dir    string
 	secret []byte
 	dedupe time.Duration
+
+	// ready is closed once js is set: a session logging in before waits for it.
+	ready chan struct{}
 
 	mu      sync.Mutex
 	streams map[string]bool
@@ -78,7 +82,7 @@ func Serve(c HubConfig) (*Hub, error) {
 	if _, err := rand.Read(adminPass); err != nil {
 		return nil, err
 	}
-	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, streams: map[string]bool{}}
+	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, streams: map[string]bool{}, ready: make(chan struct{})}
 	auth := &authenticator{secret: secret, adminPass: hex.EncodeToString(adminPass), ensure: h.ensureStream}
 	opts := &server.Options{
 		ServerName:                 "agentmux-mesh",
@@ -113,12 +117,18 @@ func Serve(c HubConfig) (*Hub, error) {
 		h.Close()
 		return nil, fmt.Errorf("mesh hub: %w", err)
 	}
+	close(h.ready)
 	return h, nil
 }
 
 // ensureStream makes session's stream unless it exists. It runs while the session
 // logs in, so that its consumer finds the stream.
 func (h *Hub) ensureStream(session string) error {
+	select {
+	case <-h.ready:
+	case <-time.After(10 * time.Second):
+		return errors.New("hub not ready")
+	}
 	h.mu.Lock()
 	done := h.streams[session]
 	h.mu.Unlock()

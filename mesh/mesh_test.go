@@ -54,3 +54,19 @@ func TestListShowsTheMesh(t *testing.T) {
 	require.Len(t, got[1].Members, 1)
 	assert.Equal(t, "alice", got[1].Members[0].Name)
 }
+
+// A pane's @relay:NAME@SESSION line crosses (addressing on): typed into the other
+// session's pane attributed to the pane and its session; and the answer comes back the
+// same way, the sender's name having been learnt from the message.
+func TestRelayLineCrosses(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	laptop := newMachine(t, th, "laptop", "alice")
+	laptop.waitIdle("alice")
+	buildbox.waitIdle("bob")
+	laptop.proc("alice").Print("\r\n@relay:bob@buildbox please review the diff\r\nalice> ")
+	buildbox.waitTyped("bob", "alice@laptop", "please review the diff")
+	buildbox.waitIdle("bob")
+	buildbox.proc("bob").Print("\r\n@relay:alice@laptop looks good\r\nbob> ")
+	laptop.waitTyped("alice", "bob@buildbox", "looks good")
+}

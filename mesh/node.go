@@ -64,6 +64,9 @@ type Node struct {
 	stop chan struct{}
 	wg   sync.WaitGroup
 
+	knownMu sync.Mutex
+	known   map[string]func() // learnt names of other sessions' members (learn.go)
+
 	// refs maps the core's delivery refs of crossing messages typed here to them
 	// (owned by the loop).
 	refs map[string]received
@@ -200,6 +203,7 @@ func (n *Node) Start(core hub.Core) error {
 		return fmt.Errorf("mesh: consuming %s: %w", streamName(n.o.Session), err)
 	}
 	n.cc = cc
+	n.discover()
 	return nil
 }
 
@@ -305,6 +309,7 @@ func (n *Node) Close() {
 		_ = n.who.Unsubscribe()
 	}
 	if n.evs != nil { // started
+		n.forget()
 		n.out.drain(time.Second)
 	}
 	close(n.stop)
@@ -414,6 +419,7 @@ func (n *Node) handle(batch []jetstream.Msg) {
 			p := in.phase
 			n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: p.To + "@" + in.fromSession, Phase: p.Phase, Text: p.Text})
 		case !in.dup:
+			n.learn(in.msg.From + "@" + in.fromSession)
 			n.deliver(in.fromSession, in.msg, now)
 		}
 		_ = in.m.Ack()
@@ -512,6 +518,10 @@ func (n *Node) sendPhase(toSession string, p wirePhase) {
 // toSession and returns the ref its delivery events carry. It does not block: the
 // message waits in the outbox, in order, while the hub is unreachable.
 func (n *Node) Send(from, to, toSession, text string, o hub.SendOptions) (string, error) {
+	return n.send(from, to, toSession, text, "", o)
+}
+
+func (n *Node) send(from, to, toSession, text, kind string, o hub.SendOptions) (string, error) {
 	if err := CheckName(toSession); err != nil {
 		return "", err
 	}
@@ -522,7 +532,7 @@ func (n *Node) Send(from, to, toSession, text string, o hub.SendOptions) (string
 	if id == "" {
 		id = nats.NewInbox()[len(nats.InboxPrefix):]
 	}
-	w := wireMsg{ID: id, From: from, To: to, Text: text, Mode: o.Mode}
+	w := wireMsg{ID: id, From: from, To: to, Text: text, Kind: kind, Mode: o.Mode}
 	if o.Timeout > 0 {
 		w.DeadlineMs = time.Now().Add(o.Timeout).UnixMilli()
 	}

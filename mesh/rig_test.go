@@ -263,3 +263,24 @@ func openStoreB(b *testing.B) *store.Store {
 	b.Cleanup(func() { st.Close() })
 	return st
 }
+
+// waitIdle waits until the pane named is idle (its prompt seen, quiet for --idle).
+func (m *machine) waitIdle(pane string) {
+	m.t.Helper()
+	sub := m.s.Subscribe(0)
+	defer sub.Close()
+	deadline := time.After(20 * time.Second)
+	for {
+		for _, mb := range m.s.Members() {
+			if mb.Name == pane && mb.State == session.Idle {
+				return
+			}
+		}
+		select {
+		case <-sub.Ready():
+			sub.Next()
+		case <-deadline:
+			m.t.Fatalf("pane %s of %s never idle", pane, m.name)
+		}
+	}
+}

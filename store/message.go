@@ -175,6 +175,20 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 	return scan(rows)
 }
 
+// PendingRemote returns the messages of session to members of other sessions (a
+// recipient NAME@SESSION) that were neither typed there, nor failed, nor dropped, oldest
+// first: the ones the mesh sends again after a restart (the other side drops a second
+// copy by its id).
+func (s *Store) PendingRemote(session string) ([]Message, error) {
+	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
+		WHERE session = ? AND instr(recipient, '@') > 0 AND typed IS NULL AND failed IS NULL AND dropped IS NULL
+		ORDER BY queued, rowid`, session)
+	if err != nil {
+		return nil, fmt.Errorf("pending for other sessions: %w", err)
+	}
+	return scan(rows)
+}
+
 // Stream is the position of one (session, recipient, topic) stream.
 type Stream struct {
 	Topic         string
