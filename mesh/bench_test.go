@@ -115,3 +115,21 @@ func BenchmarkIdleCPU(b *testing.B) {
 	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) / 5
 	b.ReportMetric(float64(cpu.Microseconds())/1000, "cpu-ms/s")
 }
+
+// Joining: Dial (connect, log in, name check, stream and consumer) and Start, then
+// Close, against a running hub.
+func BenchmarkJoin(b *testing.B) {
+	dir := b.TempDir()
+	h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: "127.0.0.1:0"})
+	require.NoError(b, err)
+	defer h.Close()
+	creds, err := mesh.WriteCreds(dir, "laptop")
+	require.NoError(b, err)
+	st := openStoreB(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n, err := mesh.Join(mesh.Options{URL: h.URL(), Session: "laptop", CredsFile: creds, Store: st, Core: &sinkCore{got: make(chan string, 1)}})
+		require.NoError(b, err)
+		n.Close()
+	}
+}
