@@ -17,10 +17,11 @@ import (
 
 // sinkCore is a hub.Core that takes every Send at once and tells the benchmark when.
 type sinkCore struct {
-	hub.Core // nil: only Members, Send and Subscribe are used
+	hub.Core // nil: only Members, Send, Register and Subscribe are used
 	mu       sync.Mutex
 	n        int
 	got      chan string
+	opts     []hub.SendOptions
 }
 
 func (c *sinkCore) Members() []proto.Member { return nil }
@@ -28,11 +29,14 @@ func (c *sinkCore) Members() []proto.Member { return nil }
 func (c *sinkCore) Send(from, to, text string, o hub.SendOptions) (string, error) {
 	c.mu.Lock()
 	c.n++
+	c.opts = append(c.opts, o)
 	ref := "r" + strconv.Itoa(c.n)
 	c.mu.Unlock()
 	c.got <- text
 	return ref, nil
 }
+
+func (c *sinkCore) Register(string, func(hub.RelayMessage)) (func(), error) { return func() {}, nil }
 
 func (c *sinkCore) Subscribe() hub.Events { return &quiet{done: make(chan struct{})} }
 

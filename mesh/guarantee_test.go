@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/proto"
 )
@@ -236,4 +237,33 @@ func TestASenderRestartedSendsWhatItHadQueued(t *testing.T) {
 	sent := buildbox.waitTyped("bob", words...)
 	onceEach(t, sent, words)
 	assert.NotContains(t, sent[strings.Index(sent, words[0]):], "before.", "a message typed before is not typed again")
+}
+
+// A message's mode and what is left of its ttl reach the receiving session's core,
+// whose relay applies them as it does within one session.
+func TestModeAndTTLCross(t *testing.T) {
+	th := startHub(t)
+	join := func(name string, core hub.Core) *mesh.Node {
+		n, err := mesh.Join(mesh.Options{URL: th.url, Session: name, CredsFile: th.creds(name), Store: openStore(t), Core: core})
+		require.NoError(t, err)
+		t.Cleanup(n.Close)
+		return n
+	}
+	sink := &sinkCore{got: make(chan string, 4)}
+	join("buildbox", sink)
+	laptop := join("laptop", &sinkCore{got: make(chan string, 4)})
+	_, err := laptop.Send("alice", "bob", "buildbox", "now", hub.SendOptions{Mode: proto.ModeUrgent, Timeout: time.Minute})
+	require.NoError(t, err)
+	_, err = laptop.Send("alice", "bob", "buildbox", "when you can", hub.SendOptions{Mode: proto.ModeImportant})
+	require.NoError(t, err)
+	assert.Equal(t, "now", <-sink.got)
+	assert.Equal(t, "when you can", <-sink.got)
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	assert.Equal(t, proto.ModeUrgent, sink.opts[0].Mode)
+	assert.InDelta(t, time.Minute.Seconds(), sink.opts[0].Timeout.Seconds(), 5, "what is left of its ttl")
+	assert.Equal(t, proto.ModeImportant, sink.opts[1].Mode)
+	assert.Zero(t, sink.opts[1].Timeout)
+	_, err = laptop.Send("alice", "bob", "buildbox", "x", hub.SendOptions{Mode: "loud"})
+	assert.ErrorContains(t, err, "loud")
 }

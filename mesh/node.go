@@ -373,9 +373,7 @@ type incoming struct {
 // once handled; a batch the store refuses is left for JetStream to deliver again.
 func (n *Node) handle(batch []jetstream.Msg) {
 	var ins []incoming
-	var rows []store.Message
-	seen := map[string]bool{}
-	now := time.Now()
+	var ids []string
 	for _, m := range batch {
 		in, err := n.decode(m)
 		if err != nil {
@@ -384,25 +382,37 @@ func (n *Node) handle(batch []jetstream.Msg) {
 			continue
 		}
 		if in.msg != nil {
-			if seen[in.msg.ID] {
-				in.dup = true
-			} else if _, err := n.o.Store.Get(in.msg.ID); err == nil {
-				in.dup = true
-			} else if !errors.Is(err, store.ErrNotFound) {
-				n.log.Error("mesh: store", "err", err)
-				in.dup = true
-			} else {
-				seen[in.msg.ID] = true
-				w := in.msg
-				kind := w.Kind
-				if kind == "" {
-					kind = proto.KindMessage
-				}
-				rows = append(rows, store.Message{ID: w.ID, Session: n.o.Session, From: w.From + "@" + in.fromSession, To: w.To,
-					Kind: kind, Body: w.Text, Queued: now.UnixMilli()})
-			}
+			ids = append(ids, in.msg.ID)
 		}
 		ins = append(ins, in)
+	}
+	known, err := n.o.Store.Known(ids...)
+	if err != nil {
+		n.log.Error("mesh: store", "err", err)
+		for _, in := range ins {
+			_ = in.m.Nak()
+		}
+		return
+	}
+	var rows []store.Message
+	now := time.Now()
+	for i := range ins {
+		in := &ins[i]
+		if in.msg == nil {
+			continue
+		}
+		if known[in.msg.ID] {
+			in.dup = true
+			continue
+		}
+		known[in.msg.ID] = true
+		w := in.msg
+		kind := w.Kind
+		if kind == "" {
+			kind = proto.KindMessage
+		}
+		rows = append(rows, store.Message{ID: w.ID, Session: n.o.Session, From: w.From + "@" + in.fromSession, To: w.To,
+			Kind: kind, Body: w.Text, Queued: now.UnixMilli()})
 	}
 	if len(rows) > 0 {
 		if err := n.o.Store.Insert(rows...); err != nil {

@@ -175,6 +175,36 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 	return scan(rows)
 }
 
+// Known returns which of ids are stored (for any recipient): a message that arrives
+// again under its id (a retry from another session) is known.
+func (s *Store) Known(ids ...string) (map[string]bool, error) {
+	known := map[string]bool{}
+	for len(ids) > 0 {
+		n := min(len(ids), 500) // under SQLite's limit of bound parameters
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = id
+		}
+		rows, err := s.db.Query(`SELECT DISTINCT id FROM messages WHERE id IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("known ids: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("known ids: %w", err)
+			}
+			known[id] = true
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("known ids: %w", err)
+		}
+		ids = ids[n:]
+	}
+	return known, nil
+}
+
 // PendingRemote returns the messages of session to members of other sessions (a
 // recipient NAME@SESSION) that were neither typed there, nor failed, nor dropped, oldest
 // first: the ones the mesh sends again after a restart (the other side drops a second
