@@ -9,6 +9,7 @@ package bridge
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
@@ -31,19 +32,33 @@ func New(s *session.Session) *Core { return &Core{s: s, refs: newCoreRefs()} }
 // Members lists the panes (external members are the hub's own clients).
 func (c *Core) Members() []proto.Member {
 	var out []proto.Member
+	labels := map[int]string{} // group id → "2⇄3⇄4", as the status line shows it
+	for _, g := range c.s.Status().Groups {
+		ids := make([]string, len(g.Members))
+		for i, id := range g.Members {
+			ids[i] = strconv.Itoa(id)
+		}
+		labels[g.ID] = strings.Join(ids, "⇄")
+	}
 	for _, m := range c.s.Members() {
 		if m.External {
 			continue
 		}
-		out = append(out, member(m))
+		out = append(out, member(m, labels))
 	}
 	return out
 }
 
-func member(m session.Member) proto.Member {
-	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting}
+// member is pane m as X_LIST gives it: its state as its border says it, its group as
+// the status line does.
+func member(m session.Member, labels map[int]string) proto.Member {
+	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting,
+		Held: m.Held, Addressing: m.Addressing, Profile: m.Profile}
+	if m.State == session.Exited {
+		w.State = session.ExitText(m.Code)
+	}
 	if m.Group > 0 {
-		w.Group = strconv.Itoa(m.Group)
+		w.Group = labels[m.Group]
 	}
 	return w
 }
@@ -62,7 +77,10 @@ func (c *Core) pane(ref string) (int, error) {
 // Send types text into pane to (the hub passes its name) from the member named from,
 // with the options o.
 func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
-	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter, Person: o.Person}
+	so := session.SendOptions{
+		Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter,
+		Person: o.Person, BeforeSubmit: o.BeforeSubmit,
+	}
 	switch o.Mode {
 	case "", proto.ModeSequential:
 	case proto.ModeImportant:
@@ -78,6 +96,9 @@ func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
 	}
 	return c.refs.numbered(n, o.NotifyOnDelivery || o.NotifyAfter > 0), nil
 }
+
+// Warn says text on the person's status line (and to event subscribers, as a notice).
+func (c *Core) Warn(text string) { c.s.Warn(text) }
 
 // Remind types a reminder into pane to after the delay.
 func (c *Core) Remind(to, text string, after time.Duration) (string, error) {

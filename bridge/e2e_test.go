@@ -43,7 +43,7 @@ func TestSendReachesAPane(t *testing.T) {
 	res, err := c.Request(proto.TypeList, struct{}{})
 	require.NoError(t, err)
 	require.Len(t, res.Members, 1)
-	assert.Equal(t, proto.Member{Number: 1, Name: "cat", Program: "sh", State: res.Members[0].State}, res.Members[0])
+	assert.Equal(t, proto.Member{Number: 1, Name: "cat", Program: "sh", State: res.Members[0].State, Profile: "generic"}, res.Members[0])
 
 	_, err = c.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)

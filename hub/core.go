@@ -53,6 +53,12 @@ type Core interface {
 // Timeout (0: the core's default) expires; NotifyOnDelivery and NotifyAfter ask for
 // notices to the sender, which the core emits as events of Kind "mail" (Member the
 // sender, Text the notice, ID the message's reference).
+//
+// BeforeSubmit, when set, must be called by the core just before it first writes the
+// carriage return that submits the message (from any goroutine, once): the hub records
+// there, durably, that the pane's program may read it from then on, so that after a
+// crash it is typed again marked as a possible repeat, never unmarked. Its error is the
+// core's to report; the message is submitted anyway.
 type SendOptions struct {
 	// ID is the message's id in the store, the same each time it is handed again
 	// (after a restart): a core that forwards it (the mesh) keys duplicates on it.
@@ -63,7 +69,14 @@ type SendOptions struct {
 	NotifyAfter      time.Duration
 	// Person says the sender is the person (sender "you", from outside every pane):
 	// not loop-limited.
-	Person bool
+	Person       bool
+	BeforeSubmit func() error
+}
+
+// Warner is a Core that can tell the person of a fault (on their status line). The
+// hub warns through it when it cannot record a delivery's phases.
+type Warner interface {
+	Warn(text string)
 }
 
 // Events is a stream of core events in the eventbox style: Ready receives when events

@@ -135,7 +135,7 @@ func (s *state) list() []proto.Member {
 func WireMessage(m store.Message) proto.Message {
 	w := proto.Message{
 		ID: m.ID, Session: m.Session, From: m.From, To: m.To, Topic: m.Topic, Kind: m.Kind, Body: m.Body, Seq: m.Seq,
-		Queued: m.Queued, Typed: m.Typed, Submitted: m.Submitted, Confirmed: m.Confirmed, Failed: m.Failed, Dropped: m.Dropped,
+		Queued: m.Queued, Typed: m.Typed, Submitted: m.Submitted, Confirmed: m.Confirmed, Failed: m.Failed, Dropped: m.Dropped, Expired: m.Expired,
 	}
 	if m.Data != "" {
 		w.Data = []byte(m.Data)

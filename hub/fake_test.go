@@ -25,6 +25,7 @@ type fakeCore struct {
 	refuse     map[string]error
 	opts       []hub.SendOptions
 	reminds    chan fakeRemind
+	warned     chan string    // what Warn told the person
 	inside     map[int]string // process id → the pane it runs in
 }
 
@@ -36,7 +37,7 @@ type fakeRemind struct {
 type fakeSend struct{ ref, from, to, text string }
 
 func newFakeCore(panes ...string) *fakeCore {
-	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(hub.RelayMessage){}, sent: make(chan fakeSend, 1000), reminds: make(chan fakeRemind, 100), ev: newFakeEvents(), refuse: map[string]error{}}
+	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(hub.RelayMessage){}, sent: make(chan fakeSend, 1000), reminds: make(chan fakeRemind, 100), warned: make(chan string, 100), ev: newFakeEvents(), refuse: map[string]error{}}
 	for i, p := range panes {
 		f.panes = append(f.panes, proto.Member{Number: i + 1, Name: p, Program: "claude", State: "idle"})
 	}
@@ -70,6 +71,9 @@ func (f *fakeCore) Remind(to, text string, after time.Duration) (string, error) 
 	f.reminds <- fakeRemind{ref, to, text, after}
 	return ref, nil
 }
+
+// Warn makes fakeCore a hub.Warner.
+func (f *fakeCore) Warn(text string) { f.warned <- text }
 
 // sentOptions returns the options of every Send so far.
 func (f *fakeCore) sentOptions() []hub.SendOptions {

@@ -35,6 +35,8 @@ func TestSendOptionsReachTheCore(t *testing.T) {
 	assert.Equal(t, time.Minute, got[0].NotifyAfter)
 	assert.InDelta(t, 30*time.Second, got[0].Timeout, float64(5*time.Second))
 	assert.True(t, got[0].Person, "sent by the person")
+	assert.NotNil(t, got[1].BeforeSubmit, "every message's submit is written ahead")
+	got[1].BeforeSubmit = nil
 	assert.Equal(t, hub.SendOptions{Person: true}, got[1])
 }
 
@@ -69,7 +71,7 @@ func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
 	}
 	res, err := e2.control().Request(proto.TypeRead, proto.Read{ID: stale})
 	require.NoError(t, err)
-	assert.NotZero(t, res.Message.Dropped)
+	assert.NotZero(t, res.Message.Expired, "a timeout that passed is expired, not dropped")
 	assert.Empty(t, core2.sent)
 }
 

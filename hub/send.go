@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -224,6 +225,7 @@ func (s *state) commit() {
 		id := ps.rows[0].ID
 		s.event(proto.Event{Kind: "message", ID: id, Member: ps.rows[0].From, Peer: peers(ps.ts), Phase: "queued", Text: firstWords(ps.rows[0].Body)})
 		failed := 0
+		var why error // the first refusal, said when no recipient took the message
 		for i, t := range ps.ts {
 			if ps.core != "" {
 				s.refs[ps.core] = deliveryKey{id, t.name}
@@ -232,14 +234,21 @@ func (s *state) commit() {
 			if t.member != nil {
 				t.member.backlog = append(t.member.backlog, ps.rows[i])
 				s.pump(t.member)
-			} else if !s.toPane(ps.rows[i]) {
+			} else if err := s.toPane(ps.rows[i]); err != nil {
 				failed++
+				why = cmp.Or(why, err)
 			}
 		}
 		switch {
 		case ps.cs == nil:
 		case failed == len(ps.ts):
-			s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: "no recipient took it"})
+			msg := "no recipient took it"
+			if len(ps.ts) == 1 && why != nil {
+				msg = why.Error()
+			} else if why != nil {
+				msg += ": " + why.Error()
+			}
+			s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: msg})
 		default:
 			s.reply(ps.cs, proto.TypeAck, proto.Ack{AckID: ps.ackID, MessageID: id, Queued: len(ps.ts) - failed})
 		}
@@ -250,10 +259,19 @@ func (s *state) commit() {
 // rest, with the options its payload_meta asks for; a refusal marks it failed. Times
 // count from when it was queued, so a message handed again after a restart keeps its
 // timeout and a reminder its due time; one whose timeout passed is dropped.
-func (s *state) toPane(msg store.Message) bool {
+//
+// Submitting is written ahead: the core calls BeforeSubmit just before the carriage
+// return that submits the message, and it records the phase submitting at once, in the
+// store, not in the loop's batch of marks. A message handed again after a restart that
+// was submitting or submitted may have been read by the pane's program: it starts with
+// RepeatNote. One only typed was not: its text died with the program's terminal.
+func (s *state) toPane(msg store.Message) error {
 	text := msg.Body
 	if r := []rune(text); len(r) > s.cfg.CutChars {
 		text = string(r[:s.cfg.CutChars]) + "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
+	}
+	if msg.Submitting != 0 || msg.Submitted != 0 {
+		text = RepeatNote(msg.ID) + text
 	}
 	var meta proto.SendMeta
 	if msg.Meta != "" {
@@ -271,13 +289,14 @@ func (s *state) toPane(msg store.Message) bool {
 			// Only the person's own connection stores PersonName as the sender (sender).
 			Person: msg.From == PersonName,
 			ID:     msg.ID, Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
-			NotifyAfter: time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
+			NotifyAfter:  time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
+			BeforeSubmit: s.submitting(msg.ID, msg.To),
 		}
 		if meta.TTLMs > 0 {
 			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
-				s.mark(msg.ID, msg.To, store.Dropped, now.UnixMilli())
-				s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "dropped", Text: "expired: not typed within its ttl"})
-				return false
+				s.mark(msg.ID, msg.To, store.Expired, now.UnixMilli())
+				s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "expired", Text: "not typed within its timeout"})
+				return errExpired
 			}
 		}
 		ref, err = s.cfg.Core.Send(msg.From, msg.To, text, o)
@@ -285,12 +304,36 @@ func (s *state) toPane(msg store.Message) bool {
 	if err != nil {
 		s.mark(msg.ID, msg.To, store.Failed, now.UnixMilli())
 		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "failed", Text: err.Error()})
-		return false
+		return err
 	}
 	if ref != "" {
 		s.refs[ref] = deliveryKey{msg.ID, msg.To}
 	}
-	return true
+	return nil
+}
+
+// errExpired is toPane's refusal of a message whose timeout passed before it reached
+// the core (after a restart).
+var errExpired = errors.New("expired: not typed within its timeout")
+
+// RepeatNote starts the text of a message typed into a pane again after a restart when
+// its carriage return was about to be sent before it: the pane's program may have read
+// it already, and the note tells the reader so, with the message's id (`agentmux read
+// ID`). A message recorded as confirmed is never typed again; one never submitted is
+// typed again without the note.
+func RepeatNote(id string) string {
+	return "[agentmux: possible repeat of " + id + ", typed before a restart] "
+}
+
+// submitting returns the write-ahead of message id to pane to: the phase submitting
+// recorded in the store at once. The core calls it from its own goroutine: it touches
+// nothing of the loop's (the store is safe for concurrent use).
+func (s *state) submitting(id, to string) func() error {
+	st, now := s.cfg.Store, s.cfg.Now
+	return func() error {
+		_, err := st.Mark(id, to, store.Submitting, now().UnixMilli())
+		return err
+	}
 }
 
 func peers(ts []target) string {
@@ -345,14 +388,12 @@ func (s *state) coreEvent(ev proto.Event) {
 	if ev.Kind == "delivery" && ev.ID != "" {
 		if k, ok := s.refs[ev.ID]; ok {
 			ev.ID = k.id
-			switch ph := store.Phase(ev.Phase); ph {
-			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped:
+			ph := store.Phase(ev.Phase)
+			switch ph {
+			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
 				s.mark(k.id, k.to, ph, s.now().UnixMilli())
 			}
-			if ev.Phase == "expired" {
-				s.mark(k.id, k.to, store.Dropped, s.now().UnixMilli())
-			}
-			if ev.Phase == string(store.Confirmed) || ev.Phase == string(store.Failed) || ev.Phase == string(store.Dropped) || ev.Phase == "expired" {
+			if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped || ph == store.Expired {
 				for ref, kk := range s.refs {
 					if kk == k {
 						delete(s.refs, ref)
@@ -383,17 +424,25 @@ func (s *state) relayed(ev proto.Event) {
 	s.commit()
 }
 
-// resumePanes hands the core again every message a pane never got typed (agentmux was
-// killed while they waited): the ones typed are never sent twice.
+// resumePanes hands the core again every message a pane's program was not recorded to
+// have taken (confirmed: it reacted) nor to have failed (agentmux was killed while they
+// waited, or while typing or submitting them): delivery to panes is at least once, as
+// to members, whose ACK is their confirmation. Submitted is not enough: a line the
+// program had not read yet when agentmux died is discarded with its terminal. One that
+// was submitting or submitted goes with RepeatNote (toPane); a confirmed one is never
+// typed again.
 func (s *state) resumePanes() {
 	for _, p := range s.panes() {
-		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Typed)
+		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Confirmed)
 		if err != nil {
 			s.cfg.Logger.Error("pending for pane", "pane", p.Name, "err", err)
 			continue
 		}
 		for _, msg := range pending {
-			s.toPane(msg)
+			if strings.Contains(msg.From, "@") {
+				continue // from another session: the mesh hands it again itself
+			}
+			_ = s.toPane(msg) // a refusal is marked failed and said as an event
 		}
 	}
 	// Messages to members of other sessions (NAME@SESSION) go to the core again too:
@@ -407,7 +456,7 @@ func (s *state) resumePanes() {
 		return
 	}
 	for _, msg := range remote {
-		s.toPane(msg)
+		_ = s.toPane(msg) // a refusal is marked failed and said as an event
 	}
 }
 

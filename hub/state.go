@@ -25,6 +25,8 @@ type state struct {
 	nextID  int
 	awaySeq int64        // members gone away so far
 	marks   []store.Mark // phases reached, not yet written (flush)
+	// markFailing is set from a flush that failed to the next that succeeds.
+	markFailing bool
 	// batch holds consecutive SENDs until commit writes them in one transaction;
 	// batched counts its rows per client member (for BUSY).
 	batch     []pendingSend
@@ -42,15 +44,31 @@ func (s *state) mark(id, to string, ph store.Phase, ms int64) {
 	}
 }
 
-// flush writes the pending marks.
+// flush writes the pending marks. A failure (a full disk) is logged and said to the
+// person, once until a write succeeds again: the messages whose marks were lost are
+// typed again after a restart.
 func (s *state) flush() {
 	if len(s.marks) == 0 {
 		return
 	}
-	if err := s.cfg.Store.MarkAll(s.marks); err != nil {
-		s.cfg.Logger.Error("mark", "n", len(s.marks), "err", err)
-	}
+	err := s.cfg.Store.MarkAll(s.marks)
+	n := len(s.marks)
 	s.marks = s.marks[:0]
+	if err == nil {
+		s.markFailing = false
+		return
+	}
+	s.cfg.Logger.Error("delivery phases not recorded: after a restart these messages may be typed again", "n", n, "err", err)
+	if s.markFailing {
+		return
+	}
+	s.markFailing = true
+	text := fmt.Sprintf("could not record %d delivery phases in the store (%v): after a restart these messages may be typed again", n, err)
+	if w, ok := s.cfg.Core.(Warner); ok {
+		w.Warn(text) // the status line; subscribers get it from the core as a notice
+		return
+	}
+	s.event(proto.Event{Kind: "notice", Text: text})
 }
 
 type streamKey struct{ to, topic string }

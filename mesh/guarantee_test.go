@@ -267,3 +267,36 @@ func TestModeAndTTLCross(t *testing.T) {
 	_, err = laptop.Send("alice", "bob", "buildbox", "x", hub.SendOptions{Mode: "loud"})
 	assert.ErrorContains(t, err, "loud")
 }
+
+// A message that reached the receiving session but was not typed before it ended (its
+// pane held) is typed once when the session is back: JetStream has it acknowledged,
+// the session's store has it, the mesh hands it again.
+func TestAReceiverRestartedTypesWhatWaited(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	require.NoError(t, buildbox.s.Hold(1))
+	c := laptop.control()
+	id, err := c.Send("ops", "bob@buildbox", "held.")
+	require.NoError(t, err)
+	// Recorded on the receiving side: the message crossed and waits for the pane.
+	got := buildbox.control()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r, err := got.Request(proto.TypeRead, proto.Read{ID: id})
+		if err == nil && r.Message != nil {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the message never reached buildbox's store")
+		buildbox.s.Sync()
+		waitOutput(buildbox.s, 20*time.Millisecond)
+	}
+	assert.NotContains(t, buildbox.proc("bob").Peek(), "held.")
+	got.Close()
+	buildbox.stop()
+	buildbox.start()
+	_, err = c.Send("ops", "bob@buildbox", "marker.")
+	require.NoError(t, err)
+	sent := buildbox.waitTyped("bob", "held.", "marker.")
+	assert.Equal(t, 1, strings.Count(sent, "held."))
+}

@@ -325,6 +325,7 @@ func (n *Node) Close() {
 // back their delivery phases.
 func (n *Node) run() {
 	defer n.wg.Done()
+	n.resume()
 	ready := n.evs.Ready()
 	for {
 		select {
@@ -411,8 +412,9 @@ func (n *Node) handle(batch []jetstream.Msg) {
 		if kind == "" {
 			kind = proto.KindMessage
 		}
+		meta, _ := json.Marshal(storedMeta{Mode: w.Mode, DeadlineMs: w.DeadlineMs})
 		rows = append(rows, store.Message{ID: w.ID, Session: n.o.Session, From: w.From + "@" + in.fromSession, To: w.To,
-			Kind: kind, Body: w.Text, Queued: now.UnixMilli()})
+			Kind: kind, Body: w.Text, Meta: string(meta), Queued: now.UnixMilli()})
 	}
 	if len(rows) > 0 {
 		if err := n.o.Store.Insert(rows...); err != nil {
@@ -469,10 +471,16 @@ func (n *Node) decode(m jetstream.Msg) (incoming, error) {
 // deliver hands a recorded crossing message to the core.
 func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 	from := w.From + "@" + fromSession
-	o := hub.SendOptions{ID: w.ID, Mode: w.Mode}
+	st, id, to := n.o.Store, w.ID, w.To
+	o := hub.SendOptions{ID: w.ID, Mode: w.Mode, BeforeSubmit: func() error {
+		// As the hub does: recorded before the pane may read it, so that after a
+		// crash it is typed again marked as a possible repeat.
+		_, err := st.Mark(id, to, store.Submitting, time.Now().UnixMilli())
+		return err
+	}}
 	if w.DeadlineMs > 0 {
 		if o.Timeout = time.UnixMilli(w.DeadlineMs).Sub(now); o.Timeout <= 0 {
-			n.final(w.ID, fromSession, w.To, store.Dropped, "expired: not typed within its ttl")
+			n.final(w.ID, fromSession, w.To, store.Expired, "not typed within its timeout")
 			return
 		}
 	}
@@ -483,6 +491,35 @@ func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 	}
 	if ref != "" {
 		n.refs[ref] = received{id: w.ID, fromSession: fromSession, to: w.To}
+	}
+}
+
+// storedMeta is what the store keeps of a crossing message's options (its Meta).
+type storedMeta struct {
+	Mode       string `json:"mode,omitempty"`
+	DeadlineMs int64  `json:"x_deadline_ms,omitempty"`
+}
+
+// resume hands the core again the crossing messages recorded here and never typed
+// (the session ended in between): the hub leaves them to the mesh.
+func (n *Node) resume() {
+	now := time.Now()
+	for _, m := range (*n.core.Load()).Members() {
+		pending, err := n.o.Store.Pending(n.o.Session, m.Name, store.Typed)
+		if err != nil {
+			n.log.Error("mesh: pending", "member", m.Name, "err", err)
+			continue
+		}
+		for _, row := range pending {
+			from, fromSession, ok := SplitAddress(row.From)
+			if !ok {
+				continue
+			}
+			var meta storedMeta
+			_ = json.Unmarshal([]byte(row.Meta), &meta) // written by handle
+			n.deliver(fromSession, &wireMsg{ID: row.ID, From: from, To: row.To, Text: row.Body, Kind: row.Kind,
+				Mode: meta.Mode, DeadlineMs: meta.DeadlineMs}, now)
+		}
 	}
 }
 
@@ -504,16 +541,13 @@ func (n *Node) coreEvent(ev proto.Event) {
 		return
 	}
 	ph := store.Phase(ev.Phase)
-	if ev.Phase == "expired" {
-		ph = store.Dropped
-	}
 	switch ph {
-	case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped:
+	case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
 		if _, err := n.o.Store.Mark(r.id, r.to, ph, time.Now().UnixMilli()); err != nil {
 			n.log.Warn("mesh: mark", "id", r.id, "err", err)
 		}
 	}
-	if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped {
+	if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped || ph == store.Expired {
 		delete(n.refs, ev.ID)
 	}
 	n.sendPhase(r.fromSession, wirePhase{ID: r.id, To: r.to, Phase: ev.Phase, Text: ev.Text})

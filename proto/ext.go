@@ -64,10 +64,18 @@ type Member struct {
 	Number  int    `json:"number,omitempty"`
 	Name    string `json:"name"`
 	Program string `json:"program"`
-	State   string `json:"state"`
+	// State is as the pane's border says it: running, idle, busy, needs you, or how it
+	// ended (exited (1), killed (SIGSEGV)).
+	State string `json:"state"`
+	// Group is the pane's relay group as the status line shows it ("2⇄3⇄4").
 	Group   string `json:"group,omitempty"`
 	Waiting int    `json:"waiting"`
 	Client  bool   `json:"client,omitempty"`
+	// Held: deliveries into the pane are held; Addressing: its relay commands may reach
+	// panes it is not linked with. Profile is the relay profile its program is read with.
+	Held       bool   `json:"held,omitempty"`
+	Addressing bool   `json:"addressing,omitempty"`
+	Profile    string `json:"profile,omitempty"`
 }
 
 // Target is the payload of X_LINK (A and B), X_UNLINK, X_HOLD and X_RELEASE (A).
@@ -146,6 +154,7 @@ type Message struct {
 	Confirmed int64           `json:"confirmed,omitempty"`
 	Failed    int64           `json:"failed,omitempty"`
 	Dropped   int64           `json:"dropped,omitempty"`
+	Expired   int64           `json:"expired,omitempty"`
 	// Cut says Body (and Data, dropped) is not whole: the answer had to fit one frame;
 	// BodyBytes is the whole body's length in bytes.
 	Cut       bool `json:"x_cut,omitempty"`

@@ -70,6 +70,11 @@ type Options struct {
 	// shell outside every pane, sender "you"): a person is no loop, so it spends no
 	// budget. Only the host can say so; a client's claim is never taken for it.
 	Person bool
+	// BeforeSubmit is the host's, carried and never called by the relay: the host calls
+	// it just before it first writes the carriage return that submits the message (the
+	// Submit of the batch that typed it), so that it can record durably that the pane's
+	// program may read it from then on (write-ahead). nil: nothing to call.
+	BeforeSubmit func() error
 }
 
 // Send queues Text for pane To. From is the sending pane (it spends its group's budget

@@ -293,6 +293,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) (int, error) {
 		}
 		msg := relay.Send{FromName: from, To: s.rl.Addressee(to), Text: text, Options: o}
 		if msg.To == 0 {
+			if why, gone := s.rl.Gone(to); gone {
+				return fmt.Errorf("%s: %w", why, relay.ErrGone)
+			}
 			return fmt.Errorf("send to %q: %w", to, relay.ErrNoAddressee)
 		}
 		if n := s.rl.Addressee(from); n != 0 {
@@ -301,6 +304,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) (int, error) {
 		var acts []relay.Action
 		var err error
 		id, acts, err = s.rl.Message(msg, s.clock.Now())
+		if err == nil && o.BeforeSubmit != nil {
+			s.beforeSubmit[id] = o.BeforeSubmit
+		}
 		s.act(acts)
 		return err
 	})

@@ -47,6 +47,7 @@ func (s *Session) publish(send bool) {
 		}
 		if e.Phase.Final() {
 			delete(s.open, e.Delivery)
+			delete(s.beforeSubmit, e.Delivery) // never submitted: nothing to record
 		} else {
 			s.open[e.Delivery] = e
 		}
@@ -56,7 +57,7 @@ func (s *Session) publish(send bool) {
 
 // member describes pane p.
 func (s *Session) member(p *pane) Member {
-	m := Member{Pane: p.id, Name: p.name, Argv: p.argv, Program: p.program(), Cols: p.cols, Rows: p.rows}
+	m := Member{Pane: p.id, Name: p.name, Argv: p.argv, Program: p.program(), Profile: p.profile.Name, Cols: p.cols, Rows: p.rows}
 	if p.exited {
 		m.State, m.Code = Exited, p.code
 	}

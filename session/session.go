@@ -71,9 +71,15 @@ type Session struct {
 	status    string
 	logged    int
 	open      map[int]Entry // deliveries published and not final
-	external  map[string]Sink
-	colors    vterm.Colors
-	kitty     bool
+	// beforeSubmit are the write-ahead calls of deliveries not yet submitted, typed the
+	// deliveries each pane's last Type carried (journal.go); journalFailing is set from a
+	// failed call to the next that succeeds.
+	beforeSubmit   map[int]func() error
+	typed          map[int][]int
+	journalFailing bool
+	external       map[string]Sink
+	colors         vterm.Colors
+	kitty          bool
 	// answered are the calls that ran this step: closed once its events are out and the
 	// timer is re-armed, so a caller that waits sees everything its command caused.
 	answered []chan struct{}
@@ -102,23 +108,25 @@ func Start(o Options) (*Session, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Session{
-		opts:     o,
-		log:      log,
-		clock:    o.Clock,
-		cmds:     make(chan func(), 64),
-		outputs:  make(chan int),
-		exits:    make(chan int),
-		stop:     make(chan struct{}),
-		done:     make(chan struct{}),
-		rl:       relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
-		profiles: o.Profiles,
-		drafts:   drafts{},
-		pace:     newPacing(o.OutputInterval),
-		members:  map[int]Member{},
-		open:     map[int]Entry{},
-		external: map[string]Sink{},
-		colors:   o.Colors,
-		kitty:    o.KittyKeyboard,
+		opts:         o,
+		log:          log,
+		clock:        o.Clock,
+		cmds:         make(chan func(), 64),
+		outputs:      make(chan int),
+		exits:        make(chan int),
+		stop:         make(chan struct{}),
+		done:         make(chan struct{}),
+		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
+		profiles:     o.Profiles,
+		drafts:       drafts{},
+		pace:         newPacing(o.OutputInterval),
+		members:      map[int]Member{},
+		open:         map[int]Entry{},
+		beforeSubmit: map[int]func() error{},
+		typed:        map[int][]int{},
+		external:     map[string]Sink{},
+		colors:       o.Colors,
+		kitty:        o.KittyKeyboard,
 	}
 	if s.profiles == nil {
 		s.profiles = parser.Builtins()

@@ -10,22 +10,27 @@ import (
 // Message is one message to one recipient: a broadcast is one row per recipient, all
 // with the same ID. Times are ms since the epoch; 0 means the phase has not happened.
 type Message struct {
-	ID        string
-	Session   string
-	From      string
-	To        string
-	Topic     string
-	Kind      string
-	Body      string
-	Data      string // JSON text or ""
-	Meta      string // the SEND's payload_meta, JSON text or ""
-	Seq       int64
-	Queued    int64
-	Typed     int64
-	Submitted int64
-	Confirmed int64
-	Failed    int64
-	Dropped   int64
+	ID      string
+	Session string
+	From    string
+	To      string
+	Topic   string
+	Kind    string
+	Body    string
+	Data    string // JSON text or ""
+	Meta    string // the SEND's payload_meta, JSON text or ""
+	Seq     int64
+	Queued  int64
+	Typed   int64
+	// Submitting is when the carriage return submitting it to a pane was about to be
+	// written (recorded before it is): from then on the pane's program may have read it.
+	Submitting int64
+	Submitted  int64
+	Confirmed  int64
+	Failed     int64
+	Dropped    int64
+	// Expired is when the message's timeout (ttl) passed before it was typed.
+	Expired int64
 	// Row is the message's place in the store, in the order of writing (History sets
 	// it): Query.Before takes it to page through older messages.
 	Row int64
@@ -34,18 +39,22 @@ type Message struct {
 // Phase is a delivery phase with a time column.
 type Phase string
 
-// The phases after queued.
+// The phases after queued. Submitting is recorded just before a pane's carriage
+// return is written, Submitted once it was.
 const (
-	Typed     Phase = "typed"
-	Submitted Phase = "submitted"
-	Confirmed Phase = "confirmed"
-	Failed    Phase = "failed"
-	Dropped   Phase = "dropped"
+	Typed      Phase = "typed"
+	Submitting Phase = "submitting"
+	Submitted  Phase = "submitted"
+	Confirmed  Phase = "confirmed"
+	Failed     Phase = "failed"
+	Dropped    Phase = "dropped"
+	// Expired: not delivered within its timeout (ttl); never will be.
+	Expired Phase = "expired"
 )
 
 func (p Phase) valid() bool {
 	switch p {
-	case Typed, Submitted, Confirmed, Failed, Dropped:
+	case Typed, Submitting, Submitted, Confirmed, Failed, Dropped, Expired:
 		return true
 	}
 	return false
@@ -142,7 +151,7 @@ func (s *Store) MarkAll(marks []Mark) error {
 }
 
 const columns = `id, session, sender, recipient, topic, kind, body, COALESCE(data, ''), COALESCE(meta, ''), seq, queued,
-	COALESCE(typed, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0)`
+	COALESCE(typed, 0), COALESCE(submitting, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0), COALESCE(expired, 0)`
 
 func scan(rows *sql.Rows) ([]Message, error) {
 	defer rows.Close()
@@ -150,7 +159,7 @@ func scan(rows *sql.Rows) ([]Message, error) {
 	for rows.Next() {
 		var m Message
 		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped); err != nil {
+			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired); err != nil {
 			return nil, err
 		}
 		out = append(out, m)
@@ -158,16 +167,28 @@ func scan(rows *sql.Rows) ([]Message, error) {
 	return out, rows.Err()
 }
 
-// Pending returns the messages of session to recipient to that have reached none of
-// done nor failed nor dropped, oldest first in seq order per topic: the ones to send again
-// after a restart or a RESUME. done is Confirmed for protocol clients (their ACK) and
-// Typed for panes (once typed, never again).
+// Pending returns the messages of session to recipient to that have reached neither
+// done nor a later phase of delivery (typed, submitted, confirmed, in that order), nor
+// failed, dropped nor expired, oldest first in seq order per topic: the ones to send again after
+// a restart or a RESUME. done is Confirmed for protocol clients (their ACK) and for
+// panes (the program reacted; its Submitting and Submitted times tell the caller whether
+// the program may have read it before). A later phase counts as done even where an
+// earlier one was never recorded: phases that follow each other quickly may be reported
+// only by the last.
 func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
-	if !done.valid() {
-		return nil, fmt.Errorf("pending: unknown phase %q", done)
+	var cond string
+	switch done {
+	case Typed:
+		cond = "typed IS NULL AND submitting IS NULL AND submitted IS NULL AND confirmed IS NULL"
+	case Submitted:
+		cond = "submitted IS NULL AND confirmed IS NULL"
+	case Confirmed:
+		cond = "confirmed IS NULL"
+	default:
+		return nil, fmt.Errorf("pending: phase %q is no phase of delivery", done)
 	}
 	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
-		WHERE session = ? AND recipient = ? AND `+string(done)+` IS NULL AND failed IS NULL AND dropped IS NULL
+		WHERE session = ? AND recipient = ? AND `+cond+` AND failed IS NULL AND dropped IS NULL AND expired IS NULL
 		ORDER BY topic, seq`, session, to)
 	if err != nil {
 		return nil, fmt.Errorf("pending for %s: %w", to, err)
@@ -206,12 +227,15 @@ func (s *Store) Known(ids ...string) (map[string]bool, error) {
 }
 
 // PendingRemote returns the messages of session to members of other sessions (a
-// recipient NAME@SESSION) that were neither typed there, nor failed, nor dropped, oldest
+// recipient NAME@SESSION) that reached no phase there (typed or later, failed, dropped,
+// expired), oldest
 // first: the ones the mesh sends again after a restart (the other side drops a second
 // copy by its id).
 func (s *Store) PendingRemote(session string) ([]Message, error) {
 	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
-		WHERE session = ? AND instr(recipient, '@') > 0 AND typed IS NULL AND failed IS NULL AND dropped IS NULL
+		WHERE session = ? AND instr(recipient, '@') > 0
+		AND typed IS NULL AND submitting IS NULL AND submitted IS NULL AND confirmed IS NULL
+		AND failed IS NULL AND dropped IS NULL AND expired IS NULL
 		ORDER BY queued, rowid`, session)
 	if err != nil {
 		return nil, fmt.Errorf("pending for other sessions: %w", err)
@@ -309,7 +333,7 @@ func (s *Store) History(q Query) ([]Message, error) {
 	for rows.Next() {
 		var m Message
 		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Row); err != nil {
+			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired, &m.Row); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		out = append(out, m)

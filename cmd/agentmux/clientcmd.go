@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -153,6 +154,10 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 	}
 	return a, nil
 }
+
+// timeFormat is how the commands print a time for a person (JSON has ms since the
+// epoch): local time, to the second, as history, read and sessions --all all show it.
+const timeFormat = "2006-01-02 15:04:05"
 
 // badClientValue says what a session command's flag takes, as the main flags do.
 func badClientValue(cmd, name, val string) error {
@@ -374,7 +379,7 @@ func allSessions(a clientArgs, live []hub.Session, w io.Writer) error {
 			state = "running"
 		}
 		if r.Last > 0 {
-			last = time.UnixMilli(r.Last).Format("2006-01-02 15:04:05")
+			last = time.UnixMilli(r.Last).Format(timeFormat)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", line(r.Name), state, r.Messages, last)
 	}
@@ -393,7 +398,7 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		return printJSON(w, res.Members)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tNAME\tPROGRAM\tSTATE\tGROUP\tWAITING")
+	fmt.Fprintln(tw, "#\tNAME\tPROGRAM\tPROFILE\tSTATE\tGROUP\tWAITING")
 	for _, m := range res.Members {
 		num := "-"
 		if m.Number > 0 {
@@ -403,7 +408,14 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		if group == "" {
 			group = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", num, line(m.Name), line(m.Program), line(m.State), line(group), m.Waiting)
+		state := m.State
+		if m.Held { // as the border says it
+			state += " · held"
+		}
+		if m.Addressing {
+			state += " · addressing"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", num, line(m.Name), line(m.Program), line(cmp.Or(m.Profile, "-")), line(state), line(group), m.Waiting)
 	}
 	return tw.Flush()
 }
@@ -508,6 +520,8 @@ func phase(m proto.Message) string {
 	switch {
 	case m.Failed > 0:
 		return "failed"
+	case m.Expired > 0:
+		return "expired"
 	case m.Dropped > 0:
 		return "dropped"
 	case m.Confirmed > 0:
@@ -571,7 +585,7 @@ func printHistory(w io.Writer, a clientArgs, ms []proto.Message) error {
 		if cut || m.Cut {
 			first += "…"
 		}
-		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format("2006-01-02 15:04:05"), line(m.ID), line(m.From), line(m.To), phase(m), first)
+		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format(timeFormat), line(m.ID), line(m.From), line(m.To), phase(m), first)
 	}
 	return nil
 }
@@ -634,7 +648,7 @@ func read(c *client.Conn, a clientArgs, w io.Writer) error {
 // writeReadHeader prints read's header: the message's id, sender, kind, time, and each
 // recipient with its phase.
 func writeReadHeader(w io.Writer, m proto.Message, rows []proto.Message) {
-	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", line(m.ID), line(m.From), line(m.Kind), time.UnixMilli(m.Queued).Format(time.RFC3339))
+	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", line(m.ID), line(m.From), line(m.Kind), time.UnixMilli(m.Queued).Format(timeFormat))
 	for _, r := range rows {
 		fmt.Fprintf(w, "to:     %s (%s)\n", line(r.To), phase(r))
 	}
