@@ -17,6 +17,7 @@ import (
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
 )
 
 // numbered returns n messages "msg-01 …" and the words a pane must get, in order.
@@ -299,4 +300,42 @@ func TestAReceiverRestartedTypesWhatWaited(t *testing.T) {
 	require.NoError(t, err)
 	sent := buildbox.waitTyped("bob", "held.", "marker.")
 	assert.Equal(t, 1, strings.Count(sent, "held."))
+}
+
+// A flood crosses a hub restart and a receiver restart mid-way: every message arrives,
+// once, in the order sent.
+func TestAFloodSurvivesRestarts(t *testing.T) {
+	th := startHub(t)
+	sink := &sinkCore{got: make(chan string, 1000)}
+	rstore := openStore(t)
+	join := func(name string, st *store.Store, core hub.Core) *mesh.Node {
+		n, err := mesh.Join(mesh.Options{URL: th.url, Session: name, CredsFile: th.creds(name), Store: st, Core: core,
+			ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second})
+		require.NoError(t, err)
+		return n
+	}
+	recv := join("buildbox", rstore, sink)
+	send := join("laptop", openStore(t), &sinkCore{got: make(chan string, 1)})
+	defer func() { send.Close(); recv.Close() }()
+	const total = 300
+	for i := 0; i < total; i++ {
+		switch i {
+		case 100:
+			th.restart()
+		case 200:
+			recv.Close()
+			recv = join("buildbox", rstore, sink)
+		}
+		_, err := send.Send("alice", "bob", "buildbox", fmt.Sprintf("m%03d", i), hub.SendOptions{})
+		require.NoError(t, err)
+	}
+	timeout := time.After(30 * time.Second)
+	for i := 0; i < total; i++ {
+		select {
+		case got := <-sink.got:
+			require.Equal(t, fmt.Sprintf("m%03d", i), got, "in order, each once")
+		case <-timeout:
+			t.Fatalf("only %d of %d arrived", i, total)
+		}
+	}
 }
