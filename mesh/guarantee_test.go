@@ -162,6 +162,11 @@ func TestASessionCannotSendAsAnother(t *testing.T) {
 	require.Error(t, err, "reading buildbox's stream is refused")
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel2()
+	// Nor can it claim another session in the sender's name, or hide characters in it.
+	for _, from := range []string{"alice@laptop", "ali\u001b]52;c;x\u0007ce"} {
+		_, err = js.Publish(ctx2, "amux.buildbox.msg.mallory", []byte(`{"id":"`+from+`","from":"`+from+`","to":"bob","text":"forged."}`))
+		require.NoError(t, err)
+	}
 	_, err = js.Publish(ctx2, "amux.buildbox.msg.mallory", []byte(`{"id":"own","from":"alice","to":"bob","text":"honest."}`))
 	require.NoError(t, err)
 	sent := buildbox.waitTyped("bob", "alice@mallory", "honest.")

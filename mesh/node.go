@@ -455,6 +455,16 @@ func (n *Node) decode(m jetstream.Msg) (incoming, error) {
 		if w.ID == "" || w.To == "" || w.From == "" {
 			return in, errors.New("message: missing id, from or to")
 		}
+		// Names reach a person's terminal and the pane's attribution: no control
+		// or invisible characters, no second session.
+		for _, name := range []string{w.From, w.To} {
+			if err := proto.CheckVisible(name); err != nil {
+				return in, fmt.Errorf("message: %w", err)
+			}
+		}
+		if strings.Contains(w.From, "@") {
+			return in, fmt.Errorf("message: sender %q names a session: the subject says which", w.From)
+		}
 		in.msg = &w
 	case "ph":
 		var p wirePhase
