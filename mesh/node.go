@@ -145,8 +145,12 @@ func Dial(o Options) (*Node, error) {
 func (n *Node) dial() error {
 	o := n.o
 	// The name: a live session with it answers on amux.who.NAME.
-	if _, err := n.nc.Request("amux.who."+o.Session, nil, o.Timeout); err == nil {
+	// A session that just left may still be subscribed for a moment and answer
+	// nothing: silence (a timeout) is no live session either.
+	if _, err := n.nc.Request("amux.who."+o.Session, nil, min(o.Timeout, 2*time.Second)); err == nil {
 		return fmt.Errorf("mesh: %w: a session named %q is live in the mesh; pick another name with --session", ErrNameTaken, o.Session)
+	} else if errors.Is(err, nats.ErrTimeout) {
+		n.log.Warn("mesh: a session of this name was subscribed but did not answer: taken as gone", "session", o.Session)
 	} else if !errors.Is(err, nats.ErrNoResponders) {
 		return fmt.Errorf("mesh: checking the session name: %w", err)
 	}
