@@ -31,6 +31,9 @@ type HubConfig struct {
 	Listen string
 	// Dedupe is how long JetStream remembers a message id (0: 10 minutes).
 	Dedupe time.Duration
+	// TLSCert and TLSKey, when set, are the PEM files of the certificate the hub
+	// presents: every session must then speak TLS (and trust it: Options.CAFile).
+	TLSCert, TLSKey string
 }
 
 // Hub is an embedded NATS server with JetStream that sessions join.
@@ -41,6 +44,8 @@ type Hub struct {
 	dir    string
 	secret []byte
 	dedupe time.Duration
+
+	tls bool
 
 	// ready is closed once js is set: a session logging in before waits for it.
 	ready chan struct{}
@@ -96,6 +101,16 @@ func Serve(c HubConfig) (*Hub, error) {
 		MaxPayload:                 1 << 20,
 		CustomClientAuthentication: auth,
 	}
+	if c.TLSCert != "" || c.TLSKey != "" {
+		if c.TLSCert == "" || c.TLSKey == "" {
+			return nil, errors.New("mesh hub: TLS needs both a certificate and its key")
+		}
+		tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: c.TLSCert, KeyFile: c.TLSKey, Timeout: 5})
+		if err != nil {
+			return nil, fmt.Errorf("mesh hub: TLS: %w", err)
+		}
+		opts.TLS, opts.TLSConfig, opts.TLSTimeout = true, tc, 5
+	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("mesh hub: %w", err)
@@ -106,7 +121,7 @@ func Serve(c HubConfig) (*Hub, error) {
 		srv.WaitForShutdown()
 		return nil, fmt.Errorf("mesh hub: not listening on %s", c.Listen)
 	}
-	h.srv = srv
+	h.srv, h.tls = srv, opts.TLS
 	nc, err := nats.Connect("", nats.InProcessServer(srv), nats.UserInfo(adminUser, auth.adminPass), nats.Name("agentmux mesh hub"))
 	if err != nil {
 		h.Close()
@@ -164,6 +179,9 @@ func (h *Hub) URL() string { return h.srv.ClientURL() }
 
 // Dir is the hub's state folder.
 func (h *Hub) Dir() string { return h.dir }
+
+// TLS says whether the hub requires TLS.
+func (h *Hub) TLS() bool { return h.tls }
 
 // Creds writes the credentials of session into dir/creds/SESSION.creds (0600) and
 // returns the path: the file to give that session's --mesh-creds.

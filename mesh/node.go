@@ -25,6 +25,9 @@ type Options struct {
 	URL string
 	// Session is this session's name, unique in the mesh.
 	Session string
+	// CAFile, when set, is the PEM file of the certificate authority the hub's TLS
+	// certificate is checked against (else the system's).
+	CAFile string
 	// CredsFile holds the credentials: the file `agentmux mesh creds` writes, or a
 	// NATS .creds file (user JWT and seed). NkeyFile holds an nkey seed instead.
 	CredsFile, NkeyFile string
@@ -220,6 +223,9 @@ func connectOptions(o Options) ([]nats.Option, error) {
 		nats.ReconnectWait(o.ReconnectWait),
 		nats.RetryOnFailedConnect(false),
 		nats.Timeout(o.Timeout),
+	}
+	if o.CAFile != "" {
+		opts = append(opts, nats.RootCAs(o.CAFile))
 	}
 	switch {
 	case o.CredsFile != "" && o.NkeyFile != "":

@@ -42,6 +42,7 @@ flags:
   --mesh URL       join the mesh at URL (a NATS server: agentmux mesh serve, or yours)
   --mesh-creds F   the session's mesh credentials (agentmux mesh creds NAME, or a NATS .creds)
   --mesh-nkey F    an nkey seed file instead of --mesh-creds
+  --mesh-ca F      the certificate authority of the hub's TLS (else the system's)
   --version        print the version and exit
 
 Keys: prefix ? shows every binding; prefix q quits.

@@ -34,7 +34,8 @@ import (
 //
 //	[mesh]
 //	url = "nats://hub:4222"      # the mesh every session joins (--mesh)
-//	creds = "~/laptop.creds"     # its credentials (--mesh-creds; or nkey, --mesh-nkey)
+//	creds = "/home/me/l.creds"   # its credentials (--mesh-creds; or nkey, --mesh-nkey)
+//	ca = "/home/me/hub-ca.pem"   # the hub's TLS authority (--mesh-ca; else the system's)
 
 // settings are config.toml's values; zero ones take the defaults.
 type settings struct {
@@ -98,6 +99,7 @@ type configFile struct {
 		URL   string `toml:"url"`
 		Creds string `toml:"creds"`
 		Nkey  string `toml:"nkey"`
+		CA    string `toml:"ca"`
 	} `toml:"mesh"`
 }
 
@@ -173,7 +175,7 @@ func parseConfig(data []byte) (settings, error) {
 		return settings{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
 	}
 	var st settings
-	st.Mesh = meshFlags{url: f.Mesh.URL, creds: f.Mesh.Creds, nkey: f.Mesh.Nkey}
+	st.Mesh = meshFlags{url: f.Mesh.URL, creds: f.Mesh.Creds, nkey: f.Mesh.Nkey, ca: f.Mesh.CA}
 	d := &st.Delivery
 	c := f.Delivery
 	for _, k := range []struct {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -19,7 +20,7 @@ import (
 )
 
 // meshUsage is `agentmux mesh`'s help.
-const meshUsage = `usage: agentmux mesh serve [--listen HOST:PORT]
+const meshUsage = `usage: agentmux mesh serve [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]
        agentmux mesh creds NAME
        agentmux ls --mesh [--mesh URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]
 
@@ -29,9 +30,9 @@ credentials of session NAME for this machine's hub. A session joins with
 agentmux --mesh URL --mesh-creds FILE --session NAME …
 `
 
-// meshFlags are a session's mesh settings: --mesh, --mesh-creds, --mesh-nkey, or
-// config.toml's [mesh] url, creds, nkey.
-type meshFlags struct{ url, creds, nkey string }
+// meshFlags are a session's mesh settings: --mesh, --mesh-creds, --mesh-nkey,
+// --mesh-ca, or config.toml's [mesh] url, creds, nkey, ca.
+type meshFlags struct{ url, creds, nkey, ca string }
 
 // or fills what f leaves empty from d.
 func (f meshFlags) or(d meshFlags) meshFlags {
@@ -41,6 +42,9 @@ func (f meshFlags) or(d meshFlags) meshFlags {
 	if f.creds == "" && f.nkey == "" {
 		f.creds, f.nkey = d.creds, d.nkey
 	}
+	if f.ca == "" {
+		f.ca = d.ca
+	}
 	return f
 }
 
@@ -48,6 +52,7 @@ func (f *meshFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.url, "mesh", "", "")
 	fs.StringVar(&f.creds, "mesh-creds", "", "")
 	fs.StringVar(&f.nkey, "mesh-nkey", "", "")
+	fs.StringVar(&f.ca, "mesh-ca", "", "")
 }
 
 // meshInvocation runs `agentmux mesh …` and `agentmux ls --mesh …`; ok is false for
@@ -100,10 +105,12 @@ func runMesh(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 		fs := flag.NewFlagSet("agentmux mesh serve", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		listen := fs.String("listen", mesh.DefaultListen, "")
+		cert := fs.String("tls-cert", "", "")
+		key := fs.String("tls-key", "", "")
 		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-			return 2, usagef("usage: agentmux mesh serve [--listen HOST:PORT]")
+			return 2, usagef("usage: agentmux mesh serve [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]")
 		}
-		h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: *listen})
+		h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: *listen, TLSCert: *cert, TLSKey: *key})
 		if err != nil {
 			return 1, err
 		}
@@ -113,6 +120,9 @@ func runMesh(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 			"Join: agentmux --mesh %s --mesh-creds FILE --session NAME …\n", h.URL(), dir, dir, h.URL())
 		if err != nil {
 			return 1, err
+		}
+		if host, _, _ := net.SplitHostPort(*listen); !h.TLS() && !isLoopback(host) {
+			fmt.Fprintln(stdout, "Warning: no TLS (--tls-cert, --tls-key): passwords and messages cross the network in clear.")
 		}
 		sigs := make(chan os.Signal, 1)
 		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
@@ -153,7 +163,7 @@ func lsMesh(args []string, stdout io.Writer) (int, error) {
 	if f.url == "" {
 		return 2, usagef("agentmux ls --mesh: no mesh: give --mesh=URL or set [mesh] url in config.toml")
 	}
-	o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, Session: *session}
+	o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: *session}
 	if o.Session == "" {
 		o.Session = credsSession(f.creds)
 	}
@@ -175,6 +185,15 @@ func lsMesh(args []string, stdout io.Writer) (int, error) {
 		}
 	}
 	return 0, nil
+}
+
+// isLoopback says whether host (a --listen host) is reachable from this machine only.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // credsSession is the session an agentmux credentials file is for ("" when none).
@@ -201,7 +220,8 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 		}
 		return nil, nil
 	}
-	n, err := mesh.Dial(mesh.Options{URL: f.url, Session: sock.Name, CredsFile: f.creds, NkeyFile: f.nkey, Store: sock.store, Logger: logger})
+	n, err := mesh.Dial(mesh.Options{URL: f.url, Session: sock.Name, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca,
+		Store: sock.store, Logger: logger})
 	if err != nil {
 		return nil, err
 	}

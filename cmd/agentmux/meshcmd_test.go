@@ -16,16 +16,16 @@ import (
 )
 
 func TestMeshFlagsAndConfig(t *testing.T) {
-	conf, err := parseConfig([]byte("[mesh]\nurl = \"nats://hub:4222\"\ncreds = \"/k/laptop.creds\"\n"))
+	conf, err := parseConfig([]byte("[mesh]\nurl = \"nats://hub:4222\"\ncreds = \"/k/laptop.creds\"\nca = \"/k/ca.pem\"\n"))
 	require.NoError(t, err)
-	assert.Equal(t, meshFlags{url: "nats://hub:4222", creds: "/k/laptop.creds"}, conf.Mesh)
+	assert.Equal(t, meshFlags{url: "nats://hub:4222", creds: "/k/laptop.creds", ca: "/k/ca.pem"}, conf.Mesh)
 	_, err = parseConfig([]byte("[mesh]\nurl = \"x\"\nkey = \"y\"\n"))
 	require.ErrorContains(t, err, "unknown keys: mesh.key")
 
 	o, err := parseArgs([]string{"--mesh", "nats://other:4222", "--mesh-nkey", "/k/seed", "bash"})
 	require.NoError(t, err)
 	assert.Equal(t, meshFlags{url: "nats://other:4222", nkey: "/k/seed"}, o.mesh)
-	assert.Equal(t, meshFlags{url: "nats://other:4222", nkey: "/k/seed"}, o.mesh.or(conf.Mesh), "flags win; an nkey replaces the config's creds")
+	assert.Equal(t, meshFlags{url: "nats://other:4222", nkey: "/k/seed", ca: "/k/ca.pem"}, o.mesh.or(conf.Mesh), "flags win; an nkey replaces the config's creds")
 	assert.Equal(t, conf.Mesh, meshFlags{}.or(conf.Mesh))
 }
 
