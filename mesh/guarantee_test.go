@@ -344,3 +344,26 @@ func TestAFloodSurvivesRestarts(t *testing.T) {
 		}
 	}
 }
+
+// A message that arrives as the session stops is no failure: the node takes nothing
+// more once the core has ended (or leaves what it took recorded and untyped), and it
+// is typed once when the session is back.
+func TestAMessageArrivingAtStopWaits(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	c := laptop.control()
+	// The session core stops first (as the TUI's does), its node and socket after.
+	require.NoError(t, buildbox.s.Stop())
+	id, err := c.Send("ops", "bob@buildbox", "while stopping.")
+	require.NoError(t, err)
+	_, err = c.Send("ops", "bob@buildbox", "and another.")
+	require.NoError(t, err)
+	buildbox.stop()
+	buildbox.start()
+	sent := buildbox.waitTyped("bob", "while stopping.", "and another.")
+	assert.Equal(t, 1, strings.Count(sent, "while stopping."))
+	h, err := c.Request(proto.TypeRead, proto.Read{ID: id})
+	require.NoError(t, err)
+	assert.Zero(t, h.Message.Failed, "the sender never heard it failed")
+}

@@ -70,6 +70,11 @@ type Node struct {
 	knownMu sync.Mutex
 	known   map[string]func() // learnt names of other sessions' members (learn.go)
 
+	// Owned by the loop: the core's events' Ready; ended once they ended (the
+	// session stopped); signalled when coreGone took a signal of theirs.
+	ready            <-chan struct{}
+	ended, signalled bool
+
 	// refs maps the core's delivery refs of crossing messages typed here to them
 	// (owned by the loop).
 	refs map[string]received
@@ -195,13 +200,9 @@ func (n *Node) dial() error {
 // the session sends. Call it once, after Dial; Close ends it.
 func (n *Node) Start(core hub.Core) error {
 	n.core.Store(&core)
-	n.evs = core.Subscribe()
-	n.wg.Add(2)
-	go n.run()
-	go n.publish()
 	cc, err := n.cons.Consume(func(m jetstream.Msg) {
 		select {
-		case n.in <- m:
+		case n.in <- m: // the loop takes it once started
 		case <-n.stop:
 		}
 	}, jetstream.PullMaxMessages(256))
@@ -210,6 +211,10 @@ func (n *Node) Start(core hub.Core) error {
 		return fmt.Errorf("mesh: consuming %s: %w", streamName(n.o.Session), err)
 	}
 	n.cc = cc
+	n.evs = core.Subscribe()
+	n.wg.Add(2)
+	go n.run()
+	go n.publish()
 	n.discover()
 	return nil
 }
@@ -336,7 +341,7 @@ func (n *Node) Close() {
 func (n *Node) run() {
 	defer n.wg.Done()
 	n.resume()
-	ready := n.evs.Ready()
+	n.ready = n.evs.Ready()
 	for {
 		select {
 		case <-n.stop:
@@ -352,17 +357,58 @@ func (n *Node) run() {
 					break more
 				}
 			}
-			n.handle(batch)
-		case _, ok := <-ready:
-			if !ok {
-				ready = nil
+			if n.ended {
+				for _, m := range batch {
+					_ = m.Nak() // for the session's next start
+				}
 				continue
 			}
-			for _, ev := range n.evs.Next() {
-				n.coreEvent(ev)
+			n.handle(batch)
+			if n.signalled {
+				n.signalled = false
+				n.coreEvents()
 			}
+		case _, ok := <-n.ready:
+			if !ok {
+				n.end()
+				continue
+			}
+			n.coreEvents()
 		}
 	}
+}
+
+func (n *Node) coreEvents() {
+	for _, ev := range n.evs.Next() {
+		n.coreEvent(ev)
+	}
+}
+
+// end is the core's end (the session stopped before the node): nothing more is taken
+// from the stream; what was taken and not typed stays for the next start.
+func (n *Node) end() {
+	n.ended, n.ready = true, nil
+	if n.cc != nil {
+		n.cc.Stop()
+	}
+}
+
+// coreGone says whether the core's events have ended (a Send refused by a stopped
+// session is no failure of the message). A signal it takes is handled after the batch.
+func (n *Node) coreGone() bool {
+	if n.ended {
+		return true
+	}
+	select {
+	case _, ok := <-n.ready:
+		if !ok {
+			n.end()
+			return true
+		}
+		n.signalled = true
+	default:
+	}
+	return false
 }
 
 // maxBatch bounds the messages of the stream handled (and written to the store) at
@@ -506,6 +552,9 @@ func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 	}
 	ref, err := (*n.core.Load()).Send(from, w.To, w.Text, o)
 	if err != nil {
+		if n.coreGone() {
+			return // recorded, not typed: the next start hands it again (resume)
+		}
 		n.final(w.ID, fromSession, w.To, store.Failed, err.Error())
 		return
 	}
