@@ -47,8 +47,10 @@ type Hub struct {
 
 	tls bool
 
-	// ready is closed once js is set: a session logging in before waits for it.
-	ready chan struct{}
+	// ready is closed once js is set: a session logging in before waits for it;
+	// closing is closed by Close, which a login waiting for ready does not hold up.
+	ready, closing chan struct{}
+	closeOnce      sync.Once
 
 	mu      sync.Mutex
 	streams map[string]bool
@@ -87,7 +89,7 @@ func Serve(c HubConfig) (*Hub, error) {
 	if _, err := rand.Read(adminPass); err != nil {
 		return nil, err
 	}
-	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, streams: map[string]bool{}, ready: make(chan struct{})}
+	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, streams: map[string]bool{}, ready: make(chan struct{}), closing: make(chan struct{})}
 	auth := &authenticator{secret: secret, adminPass: hex.EncodeToString(adminPass), ensure: h.ensureStream}
 	opts := &server.Options{
 		ServerName:                 "agentmux-mesh",
@@ -141,8 +143,8 @@ func Serve(c HubConfig) (*Hub, error) {
 func (h *Hub) ensureStream(session string) error {
 	select {
 	case <-h.ready:
-	case <-time.After(10 * time.Second):
-		return errors.New("hub not ready")
+	case <-h.closing:
+		return errors.New("hub closing")
 	}
 	h.mu.Lock()
 	done := h.streams[session]
@@ -211,6 +213,7 @@ func WriteCreds(dir, session string) (string, error) {
 
 // Close shuts the server down and waits for it.
 func (h *Hub) Close() {
+	h.closeOnce.Do(func() { close(h.closing) })
 	if h.admin != nil {
 		h.admin.Close()
 	}
