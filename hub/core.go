@@ -97,8 +97,10 @@ type Events interface {
 // @relay:NAME line or its broadcast.
 type RelayMessage struct {
 	From string
-	To   string
-	Text string
+	// FromPane is the sending pane's number (0: not a pane).
+	FromPane int
+	To       string
+	Text     string
 	// Kind is the payload's kind (message when ""), Thread its thread.
 	Kind, Thread string
 }

@@ -31,7 +31,13 @@ func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
 	if session == c.n.o.Session {
 		return c.Core.Send(from, name, text, o)
 	}
-	return c.n.Send(from, name, session, text, o)
+	pane := 0 // a pane's send is attributed with its number, as within the session
+	for _, m := range c.Core.Members() {
+		if m.Name == from {
+			pane = m.Number
+		}
+	}
+	return c.n.send(from, pane, name, session, text, "", o)
 }
 
 // Remind reminds panes of this session only.

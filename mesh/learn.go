@@ -40,7 +40,7 @@ func (n *Node) learn(addr string) {
 		if m.From == "" || m.Kind != "" && m.Kind != "message" && m.Kind != "action" {
 			return
 		}
-		if _, err := n.send(m.From, name, session, m.Text, m.Kind, hub.SendOptions{}); err != nil {
+		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, m.Kind, hub.SendOptions{}); err != nil {
 			n.log.Warn("mesh: relay line", "to", addr, "err", err)
 		}
 	})

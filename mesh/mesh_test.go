@@ -65,8 +65,8 @@ func TestRelayLineCrosses(t *testing.T) {
 	laptop.waitIdle("alice")
 	buildbox.waitIdle("bob")
 	laptop.proc("alice").Print("\r\n@relay:bob@buildbox please review the diff\r\nalice> ")
-	buildbox.waitTyped("bob", "alice@laptop", "please review the diff")
+	buildbox.waitTyped("bob", "alice@laptop (1):", "please review the diff")
 	buildbox.waitIdle("bob")
 	buildbox.proc("bob").Print("\r\n@relay:alice@laptop looks good\r\nbob> ")
-	laptop.waitTyped("alice", "bob@buildbox", "looks good")
+	laptop.waitTyped("alice", "bob@buildbox (1):", "looks good")
 }

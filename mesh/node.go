@@ -468,7 +468,7 @@ func (n *Node) handle(batch []jetstream.Msg) {
 		if kind == "" {
 			kind = proto.KindMessage
 		}
-		meta, _ := json.Marshal(storedMeta{Mode: w.Mode, DeadlineMs: w.DeadlineMs})
+		meta, _ := json.Marshal(storedMeta{Mode: w.Mode, DeadlineMs: w.DeadlineMs, FromPane: w.FromPane})
 		rows = append(rows, store.Message{ID: w.ID, Session: n.o.Session, From: w.From + "@" + in.fromSession, To: w.To,
 			Kind: kind, Body: w.Text, Meta: string(meta), Queued: now.UnixMilli()})
 	}
@@ -537,6 +537,9 @@ func (n *Node) decode(m jetstream.Msg) (incoming, error) {
 // deliver hands a recorded crossing message to the core.
 func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 	from := w.From + "@" + fromSession
+	if w.FromPane > 0 {
+		from = fmt.Sprintf("%s (%d)", from, w.FromPane) // as a pane of this session is framed
+	}
 	st, id, to := n.o.Store, w.ID, w.To
 	o := hub.SendOptions{ID: w.ID, Mode: w.Mode, BeforeSubmit: func() error {
 		// As the hub does: recorded before the pane may read it, so that after a
@@ -567,6 +570,7 @@ func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 type storedMeta struct {
 	Mode       string `json:"mode,omitempty"`
 	DeadlineMs int64  `json:"x_deadline_ms,omitempty"`
+	FromPane   int    `json:"x_from_pane,omitempty"`
 }
 
 // resume hands the core again the crossing messages recorded here and never typed
@@ -587,7 +591,7 @@ func (n *Node) resume() {
 			var meta storedMeta
 			_ = json.Unmarshal([]byte(row.Meta), &meta) // written by handle
 			n.deliver(fromSession, &wireMsg{ID: row.ID, From: from, To: row.To, Text: row.Body, Kind: row.Kind,
-				Mode: meta.Mode, DeadlineMs: meta.DeadlineMs}, now)
+				Mode: meta.Mode, DeadlineMs: meta.DeadlineMs, FromPane: meta.FromPane}, now)
 		}
 	}
 }
@@ -631,10 +635,10 @@ func (n *Node) sendPhase(toSession string, p wirePhase) {
 // toSession and returns the ref its delivery events carry. It does not block: the
 // message waits in the outbox, in order, while the hub is unreachable.
 func (n *Node) Send(from, to, toSession, text string, o hub.SendOptions) (string, error) {
-	return n.send(from, to, toSession, text, "", o)
+	return n.send(from, 0, to, toSession, text, "", o)
 }
 
-func (n *Node) send(from, to, toSession, text, kind string, o hub.SendOptions) (string, error) {
+func (n *Node) send(from string, fromPane int, to, toSession, text, kind string, o hub.SendOptions) (string, error) {
 	if err := CheckName(toSession); err != nil {
 		return "", err
 	}
@@ -645,7 +649,7 @@ func (n *Node) send(from, to, toSession, text, kind string, o hub.SendOptions) (
 	if id == "" {
 		id = nats.NewInbox()[len(nats.InboxPrefix):]
 	}
-	w := wireMsg{ID: id, From: from, To: to, Text: text, Kind: kind, Mode: o.Mode}
+	w := wireMsg{ID: id, From: from, FromPane: fromPane, To: to, Text: text, Kind: kind, Mode: o.Mode}
 	if o.Timeout > 0 {
 		w.DeadlineMs = time.Now().Add(o.Timeout).UnixMilli()
 	}

@@ -10,8 +10,11 @@ type wireMsg struct {
 	// receiving one.
 	From string `json:"from"`
 	To   string `json:"to"`
-	Text string `json:"text"`
-	Kind string `json:"kind,omitempty"`
+	// FromPane is the sending pane's number, 0 for a sender that is no pane: the
+	// attribution reads "alice@laptop (1):".
+	FromPane int    `json:"from_pane,omitempty"`
+	Text     string `json:"text"`
+	Kind     string `json:"kind,omitempty"`
 	// Mode is sequential (""), important or urgent.
 	Mode string `json:"mode,omitempty"`
 	// DeadlineMs, when set, is the Unix time in ms after which the message is dropped
