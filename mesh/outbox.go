@@ -2,10 +2,13 @@ package mesh
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -179,4 +182,35 @@ func (n *Node) undeliverable(it outItem) {
 	_, session, _ := SplitAddress(it.to)
 	n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + it.id, Member: it.to, Phase: "failed",
 		Text: "no session " + session + " in the mesh"})
+}
+
+// Send queues a message from member from of this session to member to of session
+// toSession and returns the ref its delivery events carry. It does not block: the
+// message waits in the outbox, in order, while the hub is unreachable.
+func (n *Node) Send(from, to, toSession, text string, o hub.SendOptions) (string, error) {
+	return n.send(from, 0, to, toSession, text, "", o)
+}
+
+func (n *Node) send(from string, fromPane int, to, toSession, text, kind string, o hub.SendOptions) (string, error) {
+	if err := CheckName(toSession); err != nil {
+		return "", err
+	}
+	if o.Mode != "" && o.Mode != proto.ModeSequential && o.Mode != proto.ModeImportant && o.Mode != proto.ModeUrgent {
+		return "", fmt.Errorf("mode %q: not sequential, important or urgent", o.Mode)
+	}
+	id := o.ID
+	if id == "" {
+		id = nats.NewInbox()[len(nats.InboxPrefix):]
+	}
+	w := wireMsg{ID: id, From: from, FromPane: fromPane, To: to, Text: text, Kind: kind, Mode: o.Mode}
+	if o.Timeout > 0 {
+		w.DeadlineMs = time.Now().Add(o.Timeout).UnixMilli()
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return "", err
+	}
+	n.log.Debug("mesh: send", "to", to+"@"+toSession, "id", id)
+	n.out.push(outItem{subject: "amux." + toSession + ".msg." + n.o.Session, data: b, id: id, to: to + "@" + toSession})
+	return refPrefix + id, nil
 }
