@@ -70,3 +70,23 @@ func TestRelayLineCrosses(t *testing.T) {
 	buildbox.proc("bob").Print("\r\n@relay:alice@laptop looks good\r\nbob> ")
 	laptop.waitTyped("alice", "bob@buildbox (1):", "looks good")
 }
+
+// Two sessions of one user on one computer share the store: a message crossing between
+// them is stored by both under one id, and is typed all the same; each history shows it
+// once.
+func TestTwoSessionsOneStore(t *testing.T) {
+	th := startHub(t)
+	dir := t.TempDir()
+	laptop := newMachineIn(t, dir, th, "laptop", "alice")
+	other := newMachineIn(t, dir, th, "review", "bob")
+	c := laptop.control()
+	id, err := c.Send("ops", "bob@review", "same machine.")
+	require.NoError(t, err)
+	other.waitTyped("bob", "ops@laptop", "same machine.")
+	for _, m := range []*machine{laptop, other} {
+		h, err := m.control().Request(proto.TypeHistory, proto.History{})
+		require.NoError(t, err)
+		require.Len(t, h.Messages, 1, m.name)
+		assert.Equal(t, id, h.Messages[0].ID, m.name)
+	}
+}

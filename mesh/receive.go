@@ -124,7 +124,7 @@ func (n *Node) handle(batch []jetstream.Msg) {
 		}
 		ins = append(ins, in)
 	}
-	known, err := n.o.Store.Known(ids...)
+	known, err := n.o.Store.Known(n.o.Session, ids...)
 	if err != nil {
 		n.log.Error("mesh: store", "err", err)
 		for _, in := range ins {

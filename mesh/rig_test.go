@@ -106,7 +106,14 @@ type machine struct {
 
 func newMachine(t *testing.T, th *testHub, name string, panes ...string) *machine {
 	t.Helper()
-	m := &machine{t: t, name: name, dir: t.TempDir(), url: th.url, creds: th.creds(name), panes: panes}
+	return newMachineIn(t, t.TempDir(), th, name, panes...)
+}
+
+// newMachineIn is a session whose state folder is dir: two of them in one dir are two
+// sessions of one user on one computer (one store).
+func newMachineIn(t *testing.T, dir string, th *testHub, name string, panes ...string) *machine {
+	t.Helper()
+	m := &machine{t: t, name: name, dir: dir, url: th.url, creds: th.creds(name), panes: panes}
 	m.start()
 	t.Cleanup(m.stop)
 	return m
@@ -140,7 +147,7 @@ func (m *machine) start() {
 	node, err := m.join()
 	require.NoError(t, err)
 	m.node = node
-	m.sock = filepath.Join(m.dir, "s.sock")
+	m.sock = filepath.Join(m.dir, m.name+".sock")
 	l, err := hub.Listen(m.sock)
 	require.NoError(t, err)
 	m.h, err = hub.Start(hub.Config{Session: m.name, Store: m.st, Core: node.Wrap(bridge.New(s))}, l)

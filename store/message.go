@@ -196,17 +196,20 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 	return scan(rows)
 }
 
-// Known returns which of ids are stored (for any recipient): a message that arrives
-// again under its id (a retry from another session) is known.
-func (s *Store) Known(ids ...string) (map[string]bool, error) {
+// Known returns which of ids session has stored (for any recipient): a message that
+// arrives again under its id (a retry from another session) is known. Sessions on one
+// machine share the store, and a message crossing between two of them is stored by
+// both under one id: each asks for its own.
+func (s *Store) Known(session string, ids ...string) (map[string]bool, error) {
 	known := map[string]bool{}
 	for len(ids) > 0 {
 		n := min(len(ids), 500) // under SQLite's limit of bound parameters
-		args := make([]any, n)
-		for i, id := range ids[:n] {
-			args[i] = id
+		args := make([]any, 0, n+1)
+		args = append(args, session)
+		for _, id := range ids[:n] {
+			args = append(args, id)
 		}
-		rows, err := s.db.Query(`SELECT DISTINCT id FROM messages WHERE id IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
+		rows, err := s.db.Query(`SELECT DISTINCT id FROM messages WHERE session = ? AND id IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("known ids: %w", err)
 		}

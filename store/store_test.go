@@ -267,7 +267,8 @@ func TestMarkAll(t *testing.T) {
 	assert.Error(t, s.MarkAll([]Mark{{"m1", "bob", Phase("x"), 1}}))
 }
 
-// Known says which ids are stored, past SQLite's limit of parameters in one query.
+// Known says which ids a session stored, past SQLite's limit of parameters in one
+// query.
 func TestKnown(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "db"))
 	require.NoError(t, s.Insert(msg("m1", "bob", 1, 10), msg("m1", "carol", 1, 10), msg("m2", "bob", 2, 11)))
@@ -276,9 +277,12 @@ func TestKnown(t *testing.T) {
 		ids = append(ids, fmt.Sprintf("x%d", i))
 	}
 	ids = append(ids, "m1")
-	known, err := s.Known(ids...)
+	known, err := s.Known("s", ids...)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]bool{"m1": true, "m2": true}, known)
+	other, err := s.Known("other", ids...)
+	require.NoError(t, err)
+	assert.Empty(t, other, "another session's ids are not this one's")
 }
 
 // PendingRemote is the messages to NAME@SESSION not yet typed, failed or dropped,
