@@ -7,7 +7,6 @@ package e2e
 // lists both sessions; a session started with a name the mesh has live is refused.
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -60,12 +59,13 @@ func TestMeshEndToEnd(t *testing.T) {
 		}
 	}
 
-	// A second buildbox (another machine) is refused before it takes the screen.
-	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
-	defer cancel()
-	cmd := newSockEnv(t).command(ctx, append(join("buildbox"), "sh")...)
-	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "--session") || !strings.Contains(string(out), "taken") {
-		t.Errorf("a second buildbox: %v, %q; want it refused, saying to pick another name with --session", err, out)
+	// A second buildbox (another machine) is refused, saying how to pick another name.
+	second := startWith(t, options{home: t.TempDir(), runtime: runtimeDir(t), record: true}, append(join("buildbox"), "sh")...)
+	if code := second.waitExit(waitLong); code == 0 {
+		t.Errorf("a second buildbox exited 0: want it refused")
+	}
+	<-second.eof
+	if txt := strings.ReplaceAll(second.screen().text(), "\n", ""); !strings.Contains(txt, "taken") || !strings.Contains(txt, "--session") {
+		t.Errorf("a second buildbox: want it refused, saying to pick another name with --session; screen:\n%s", second.screen().dump())
 	}
 }

@@ -49,20 +49,21 @@ var ErrNameTaken = errors.New("session name taken in the mesh")
 // Node is a session's membership of a mesh: it sends its members' messages to other
 // sessions and types theirs into its panes.
 type Node struct {
-	o    Options
-	log  *slog.Logger
-	nc   *nats.Conn
-	js   jetstream.JetStream
-	cons jetstream.Consumer
-	cc   jetstream.ConsumeContext
-	core atomic.Pointer[hub.Core]
-	who  *nats.Subscription
-	out  *outbox
-	evq  *eventQueue
-	in   chan jetstream.Msg
-	evs  hub.Events
-	stop chan struct{}
-	wg   sync.WaitGroup
+	o         Options
+	log       *slog.Logger
+	nc        *nats.Conn
+	js        jetstream.JetStream
+	cons      jetstream.Consumer
+	cc        jetstream.ConsumeContext
+	core      atomic.Pointer[hub.Core]
+	who       *nats.Subscription
+	out       *outbox
+	evq       *eventQueue
+	in        chan jetstream.Msg
+	evs       hub.Events
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	closeOnce sync.Once
 
 	knownMu sync.Mutex
 	known   map[string]func() // learnt names of other sessions' members (learn.go)
@@ -238,7 +239,9 @@ func (n *Node) Session() string { return n.o.Session }
 
 // Close leaves the mesh: consuming stops, the outbox is given up to a second to
 // drain, the connection closes and every goroutine has ended when it returns.
-func (n *Node) Close() {
+func (n *Node) Close() { n.closeOnce.Do(n.close) }
+
+func (n *Node) close() {
 	if n.cc != nil {
 		n.cc.Stop()
 	}
