@@ -277,13 +277,20 @@ func randomSplit(rng *rand.Rand, cfg relay.Config) splitter {
 
 var styles = []chatbot.Style{chatbot.Line, chatbot.Inline, chatbot.Full}
 
-// runConversation runs one seeded conversation and checks the property.
+// runConversation runs one seeded conversation between bots of the first three styles
+// and checks the property.
 func runConversation(t *testing.T, seed uint64) {
+	runStyles(t, seed, func(i int) chatbot.Style { return styles[(int(seed)/[]int{1, 3}[i])%3] })
+}
+
+// runStyles runs one seeded conversation between bots of the styles style(0) and
+// style(1) and checks the property.
+func runStyles(t *testing.T, seed uint64, style func(i int) chatbot.Style) {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	turns := 2 + rng.IntN(4)
 	var cfgs []chatbot.Config
 	for i, name := range []string{"alice", "bob"} {
-		st := styles[(int(seed)/[]int{1, 3}[i])%3]
+		st := style(i)
 		cfgs = append(cfgs, chatbot.Config{Name: name, Style: st, Seed: seed*7 + uint64(i),
 			Cols: 30 + rng.IntN(70), Rows: 8 + rng.IntN(24), Think: 400 * time.Millisecond, Pace: 40 * time.Millisecond})
 	}
@@ -346,6 +353,30 @@ func TestConversationsDeliverExactAnswers(t *testing.T) {
 			continue
 		}
 		runConversation(t, seed)
+	}
+}
+
+// The styles of the programs that were not read exactly (a boxed input with the cursor
+// parked under it, a full-screen program that clears and redraws its screen and shows
+// its transcript as "you: …" rows), each paired with every style, both ways.
+func TestBoxedAndClearingConversations(t *testing.T) {
+	const runs = 250
+	all := chatbot.Styles
+	for seed := uint64(1); seed <= runs; seed++ {
+		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
+			continue
+		}
+		// Pairs (a, b) with a or b among the new styles, in turn.
+		var pairs [][2]chatbot.Style
+		for _, a := range all {
+			for _, b := range all {
+				if a >= chatbot.Boxed || b >= chatbot.Boxed {
+					pairs = append(pairs, [2]chatbot.Style{a, b})
+				}
+			}
+		}
+		pair := pairs[int(seed)%len(pairs)]
+		runStyles(t, seed, func(i int) chatbot.Style { return pair[i] })
 	}
 }
 
