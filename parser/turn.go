@@ -343,7 +343,7 @@ func hasBox(chrome *matcher, block []string) bool {
 // other words after the same prompt.
 func boxSide(row string) bool {
 	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(row, " "))
-	return r == '│' || r == '┃' || r == '║' || r == '▌' || r == '|'
+	return isBoxSide(r)
 }
 
 // boxed reports whether the line ci (the cursor's) sits in an input box: a chrome line

@@ -63,10 +63,26 @@ func (r *Relay) draftShown(p *pane) bool {
 	}
 	rd := p.scr.Read(NoLines)
 	if text, ok := inputRow(p, rd.Rows); ok {
-		return squash(text) == squash(p.draftText)
+		return showsDraft(text, p.draftText)
 	}
 	_, ok := cursorPrompt(rd, p.draftText)
 	return ok
+}
+
+// showsDraft reports whether an input row's text (with the rows under it that may
+// continue it) is the draft: the draft's text ends at the end of one of its rows, and
+// rows after it, if any, are something else (a status row under the input).
+func showsDraft(text, draft string) bool {
+	want, got := squash(draft), ""
+	for _, row := range strings.Split(text, "\n") {
+		if got += squash(row); got == want {
+			return true
+		}
+		if !strings.HasPrefix(want, got) {
+			return false
+		}
+	}
+	return false
 }
 
 // cursorPrompt returns, squashed, what the row the cursor is on shows before draft
@@ -142,7 +158,7 @@ func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 	if a := p.aside; a != nil {
 		p.aside, p.noAside = nil, a.text
 		p.draft, p.draftText = true, a.text
-		if text, ok := inputRow(p, p.scr.Read(NoLines).Rows); ok && squash(text) == squash(a.text) {
+		if text, ok := inputRow(p, p.scr.Read(NoLines).Rows); ok && showsDraft(text, a.text) {
 			r.notice(now, p.id, "the input line in %d %s did not clear: your draft stays there; messages wait for you", p.id, p.name)
 		} else {
 			r.notice(now, p.id, "the input line in %d %s did not clear as expected: your draft was %q; messages wait for you", p.id, p.name, a.text)
@@ -206,7 +222,10 @@ func (r *Relay) rowEmpty(p *pane, rd Reading) bool {
 		return false
 	}
 	text, ok := inputRow(p, rd.Rows)
+	first, _, _ := strings.Cut(text, "\n") // rows under an empty input row are not its
 	switch row := squash(text); {
+	case ok && squash(first) == "":
+		return true
 	case !ok && p.aside != nil && p.aside.prompt != nil:
 		prompt, shown := cursorPrompt(rd, "")
 		return shown && prompt == *p.aside.prompt

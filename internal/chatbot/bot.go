@@ -29,7 +29,7 @@ const (
 	// input box drawn with round corners ("╭──╮", "│ > draft │", "╰──╯") and a hint row,
 	// with the terminal cursor parked on the row under them (where Ink leaves it), not
 	// in the box. While it works a spinner row with "esc to interrupt" sits above the
-	// box; Escape stops it (the answer is cut short and the box comes back).
+	// box.
 	Boxed
 	// Clear is a full-screen program on the alternate screen that clears and redraws
 	// the whole screen (ESC[H ESC[2J) on every change, with no synchronized output, as
@@ -86,7 +86,7 @@ type Bot struct {
 	live    int      // rows of the inline bot's live area above its cursor row
 	replies []string
 	inputs  []string
-	// interrupted counts the answers Escape stopped (Boxed).
+	// interrupted counts the answers Escape stopped.
 	interrupted int
 }
 
@@ -190,7 +190,7 @@ func (b *Bot) Input(p []byte) []byte {
 		if b.esc != nil || c == 0x1b {
 			b.esc = append(b.esc, c)
 			p = p[1:]
-			if len(b.esc) == 1 && len(p) == 0 && b.busy && b.cfg.Style == Boxed {
+			if len(b.esc) == 1 && len(p) == 0 && b.busy {
 				// A lone Escape: stop the answer.
 				b.esc = nil
 				out = append(out, b.interrupt()...)
@@ -261,8 +261,11 @@ func (b *Bot) Next() (time.Duration, bool) {
 	return b.steps[0].after, true
 }
 
-// Step draws the next queued step.
+// Step draws the next queued step (nothing when none is queued).
 func (b *Bot) Step() []byte {
+	if len(b.steps) == 0 {
+		return nil // stopped by an interrupt since it was due
+	}
 	s := b.steps[0]
 	b.steps = b.steps[1:]
 	return s.draw()
@@ -382,15 +385,30 @@ func (b *Bot) print(lines []string, last bool) []byte {
 	return []byte(out.String())
 }
 
-// interrupt stops the answer under way: what is left of it is never drawn, the reply
-// kept is what was drawn of it (Replies), and the bot is idle at its box again.
+// interrupt stops the answer under way (a lone Escape while busy, in every style but
+// Line): what is left of it is never drawn, its reply is recorded as "" (Replies), and
+// the bot is idle at its prompt again.
 func (b *Bot) interrupt() []byte {
 	b.steps = nil
 	b.busy = false
 	b.replies[len(b.replies)-1] = "" // interrupted: no answer
 	b.interrupted++
-	return []byte(b.clearLive() + "[interrupted]\r\n\r\n" + b.drawBox(false))
+	switch b.cfg.Style {
+	case Inline:
+		return []byte(b.clearLive() + "[interrupted]\r\n\r\n" + b.drawLive(false))
+	case Boxed:
+		return []byte(b.clearLive() + "[interrupted]\r\n\r\n" + b.drawBox(false))
+	case Full:
+		b.script = append(b.script, "[interrupted]", "")
+		return []byte(b.frame())
+	}
+	b.script = append(b.script, "[interrupted]", "")
+	return []byte(b.clearFrame())
 }
+
+// Draft returns what is typed in the bot's input and not sent (a raw-mode style's; a
+// line-mode bot's draft is its terminal's).
+func (b *Bot) Draft() string { return string(b.draft) }
 
 // Interrupted returns how many answers Escape stopped.
 func (b *Bot) Interrupted() int { return b.interrupted }

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentmux/agentmux/internal/chatbot"
 	"github.com/agentmux/agentmux/parser"
@@ -160,6 +161,9 @@ func (s *sim) input(p *simPane, b []byte) {
 				s.write(p, echo)
 				echo = nil
 				s.draw(p, p.bot.Input(line))
+			case 0x15: // the terminal's kill character: the line typed so far is erased
+				echo = append(echo, bytes.Repeat([]byte("\b \b"), utf8.RuneCount(p.line))...)
+				p.line = nil
 			default:
 				p.line = append(p.line, c)
 				echo = append(echo, c)
