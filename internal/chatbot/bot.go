@@ -64,6 +64,16 @@ type Config struct {
 	// Think is the time from a submitted message to the first line of the answer; Pace
 	// the time between the steps that print it (a few lines each).
 	Think, Pace time.Duration
+	// Readline makes a Line bot turn bracketed paste on, as a program reading with
+	// readline does (bash's read -e): its terminal still hands it one line per Enter.
+	Readline bool
+	// Label is what a Boxed bot's input row shows before the draft ("> " when empty);
+	// Masked makes it show a "•" for each character of the draft instead (a field
+	// whose text cannot be read off the screen).
+	Label  string
+	Masked bool
+	// IgnoreKill makes the bot ignore Ctrl+U (its input cannot be cleared so).
+	IgnoreKill bool
 	// MaxChars bounds an answer's length (0: 6000 characters): a line-mode program's
 	// terminal takes lines of 4095 bytes at most, the relay delivers 8000 characters.
 	MaxChars int
@@ -111,7 +121,7 @@ func New(c Config) *Bot {
 	b.cfg.MaxChars = c.MaxChars
 	prompt := b.Prompt()
 	if c.Style == Boxed {
-		prompt = b.boxRow("> ") // an answer may repeat the empty box's row
+		prompt = b.boxRow(b.label()) // an answer may repeat the empty box's row
 	}
 	b.gen = NewGen(c.Seed, b.Banner(), prompt, c.Cols, c.Style == Full || c.Style == Clear)
 	b.gen.max = c.MaxChars
@@ -168,6 +178,9 @@ func (b *Bot) Start() []byte {
 	case Clear:
 		return []byte("\x1b[?1049h\x1b[?2004h" + b.clearFrame())
 	}
+	if b.cfg.Readline {
+		return []byte("\x1b[?2004h" + b.Banner() + "\r\n" + b.Prompt())
+	}
 	return []byte(b.Banner() + "\r\n" + b.Prompt())
 }
 
@@ -219,6 +232,7 @@ func (b *Bot) Input(p []byte) []byte {
 				changed = false
 				continue
 			}
+		case r == 0x15 && b.cfg.IgnoreKill:
 		case r == 0x15: // Ctrl+U: the draft's last line
 			i := len(b.draft)
 			for i > 0 && b.draft[i-1] != '\n' {
@@ -466,6 +480,23 @@ func (b *Bot) drawLive(busy bool) string {
 	return s.String()
 }
 
+// label is the Boxed bot's input label.
+func (b *Bot) label() string {
+	if b.cfg.Label == "" {
+		return "> "
+	}
+	return b.cfg.Label
+}
+
+// boxDraft is the draft as the Boxed bot's input row shows it.
+func (b *Bot) boxDraft() string {
+	d := b.shown(b.cfg.Cols - 4 - cols(b.label()))
+	if b.cfg.Masked {
+		return strings.Repeat("•", utf8.RuneCountInString(d))
+	}
+	return d
+}
+
 // boxRow is the boxed bot's input row showing text: "│ " text, padded, " │".
 func (b *Bot) boxRow(text string) string {
 	return "│ " + text + strings.Repeat(" ", max(0, b.cfg.Cols-4-cols(text))) + " │"
@@ -482,7 +513,7 @@ func (b *Bot) drawBox(busy bool) string {
 		s.WriteString("⠋ Working… (esc to interrupt)\r\n")
 		b.live++
 	}
-	s.WriteString("╭" + rule + "╮\r\n" + b.boxRow("> "+b.shown(b.cfg.Cols-6)) + "\r\n╰" + rule + "╯\r\n")
+	s.WriteString("╭" + rule + "╮\r\n" + b.boxRow(b.label()+b.boxDraft()) + "\r\n╰" + rule + "╯\r\n")
 	s.WriteString("  enter send · ctrl+j newline\r\n")
 	return s.String()
 }

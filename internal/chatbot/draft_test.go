@@ -109,3 +109,81 @@ func TestUrgentAfterInterruptInEveryStyle(t *testing.T) {
 		})
 	}
 }
+
+// A draft in an input the profile cannot read (no echo prefix opens its row, the cursor
+// is parked elsewhere) is still found: the relay saw every key of it, and the screen
+// shows it in the box. It is set aside and put back.
+func TestStaleDraftInAnUnknownInput(t *testing.T) {
+	cfgs := []chatbot.Config{
+		{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+		{Name: "bob", Style: chatbot.Boxed, Label: "Message: ", Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+	}
+	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
+	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+	s.run(3 * time.Second)
+	s.now = later(s.now, start.Add(3*time.Second))
+	s.draft(2, "my half-typed thought")
+	s.person(1, "hello there")
+	s.run(10 * time.Minute)
+	bob := s.panes[1]
+	if len(bob.bot.Inputs()) != 1 || bob.bot.Draft() != "my half-typed thought" || !strings.Contains(s.logText(), "put back") {
+		t.Fatalf("bob received %q, draft %q\nlog:\n%s", bob.bot.Inputs(), bob.bot.Draft(), s.logText())
+	}
+}
+
+// A draft the screen does not show (a masked field) cannot be set aside safely: the
+// relay says so, on the status line and in its log, once; the delivery waits, and goes
+// in as soon as the person sends their draft.
+func TestUnreadableDraftSaysSo(t *testing.T) {
+	cfgs := []chatbot.Config{
+		{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+		{Name: "bob", Style: chatbot.Boxed, Masked: true, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+	}
+	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
+	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+	s.run(3 * time.Second)
+	s.now = later(s.now, start.Add(3*time.Second))
+	s.draft(2, "my half-typed thought")
+	s.person(1, "hello there")
+	s.run(5 * time.Minute)
+	bob := s.panes[1]
+	const says = "your draft in 2 bob is not on its screen where agentmux can find it: 1 waiting go in once you send or clear it"
+	if len(bob.bot.Inputs()) != 0 || strings.Count(s.logText(), says) != 1 {
+		t.Fatalf("bob received %q; want nothing yet and the log saying why once\nlog:\n%s", bob.bot.Inputs(), s.logText())
+	}
+	s.apply(s.r.Handle(relay.Sent{Pane: 2, Text: "my half-typed thought"}, s.now))
+	s.input(bob, []byte{'\r'})
+	s.run(10 * time.Minute)
+	if in := bob.bot.Inputs(); len(in) != 2 || in[0] != "my half-typed thought" || !strings.HasPrefix(in[1], "alice (1):") {
+		t.Fatalf("bob received %q; want the draft sent by the person, then the delivery\nlog:\n%s", in, s.logText())
+	}
+}
+
+// An urgent message into a program whose input line does not clear (its draft stays)
+// is never marked failed: it waits, saying why, and goes in once the person sent their
+// draft.
+func TestUrgentIntoAnInputThatDoesNotClear(t *testing.T) {
+	cfg := chatbot.Config{Name: "bob", Style: chatbot.Boxed, IgnoreKill: true, Seed: 5, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+	s := newSim(t, relay.Config{}, nil, cfg)
+	s.run(3 * time.Second)
+	s.now = later(s.now, start.Add(3*time.Second))
+	s.draft(1, "my draft")
+	s.now = s.now.Add(10 * time.Second) // not being typed: set aside at once for an urgent message
+	_, acts, err := s.r.Message(relay.Send{FromName: "cli", To: 1, Text: "stop and read this", Options: relay.Options{Mode: relay.Urgent}}, s.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.apply(acts)
+	s.run(time.Minute)
+	bob := s.panes[0]
+	log := s.logText()
+	if len(bob.bot.Inputs()) != 0 || strings.Contains(log, "failed") || !strings.Contains(log, "did not clear") {
+		t.Fatalf("bob received %q; want nothing yet, the message waiting and the log saying why\nlog:\n%s", bob.bot.Inputs(), log)
+	}
+	s.apply(s.r.Handle(relay.Sent{Pane: 1, Text: "my draft"}, s.now))
+	s.input(bob, []byte{'\r'})
+	s.run(10 * time.Minute)
+	if in := bob.bot.Inputs(); len(in) != 2 || in[1] != "cli:\n\nstop and read this" || strings.Contains(s.logText(), "failed") {
+		t.Fatalf("bob received %q; want the draft, then the message\nlog:\n%s", in, s.logText())
+	}
+}

@@ -151,6 +151,8 @@ func (s *sim) arm(p *simPane) {
 // hands it whole lines; the other bots read raw keys.
 func (s *sim) input(p *simPane, b []byte) {
 	if p.style == chatbot.Line {
+		// Readline takes a bracketed paste's markers; its newlines end lines.
+		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\x1b[200~"), nil), []byte("\x1b[201~"), nil)
 		var echo []byte
 		for _, c := range b {
 			switch c {
@@ -338,7 +340,7 @@ func converse(t *testing.T, name string, cfg relay.Config, split splitter, cfgs 
 			t.Fatalf("delivery %d: %s gave %d answers\n%s", d+1, from.name, len(replies), desc())
 		}
 		want := fmt.Sprintf("%s (%d):\n\n%s", from.name, from.id, replies[d/2])
-		if !ty.Bracketed {
+		if to.style == chatbot.Line {
 			want = strings.ReplaceAll(want, "\n", " ")
 		}
 		if ty.Pane != to.id || ty.Text != want {
@@ -381,6 +383,20 @@ func TestBoxedAndClearingConversations(t *testing.T) {
 		}
 		pair := pairs[int(seed)%len(pairs)]
 		runStyles(t, seed, func(i int) chatbot.Style { return pair[i] })
+	}
+}
+
+// A line-mode program reading with readline turns bracketed paste on, yet takes one
+// line per Enter, a paste's newlines included (bash's read -e): a relayed answer of many
+// lines arrived as its first line ("alice (1):") and the rest as further messages. It
+// goes as one line, whole, in both directions.
+func TestReadlineTakesMessagesWhole(t *testing.T) {
+	for _, other := range chatbot.Styles {
+		cfgs := []chatbot.Config{
+			{Name: "alice", Style: chatbot.Line, Readline: true, Seed: 31, Cols: 100, Rows: 20, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
+			{Name: "bob", Style: other, Readline: true, Seed: 32, Cols: 100, Rows: 20, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
+		}
+		converse(t, "readline and "+other.String(), relay.Config{Turns: 3}, nil, cfgs, 2*time.Second, "hello there")
 	}
 }
 
