@@ -62,7 +62,10 @@ func (c *Core) pane(ref string) (int, error) {
 // Send types text into pane to (the hub passes its name) from the member named from,
 // with the options o.
 func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
-	so := session.SendOptions{Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter}
+	so := session.SendOptions{
+		Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter,
+		Person: o.Person, BeforeSubmit: o.BeforeSubmit,
+	}
 	switch o.Mode {
 	case "", proto.ModeSequential:
 	case proto.ModeImportant:
@@ -78,6 +81,9 @@ func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
 	}
 	return c.refs.numbered(n, o.NotifyOnDelivery || o.NotifyAfter > 0), nil
 }
+
+// Warn says text on the person's status line (and to event subscribers, as a notice).
+func (c *Core) Warn(text string) { c.s.Warn(text) }
 
 // Remind types a reminder into pane to after the delay.
 func (c *Core) Remind(to, text string, after time.Duration) (string, error) {
@@ -97,8 +103,20 @@ func (c *Core) Hook(pane, event, cli, text string) error {
 	return c.s.Hook(pane, text, source)
 }
 
-// Link links panes a and b.
-func (c *Core) Link(a, b string) error {
+// PaneOf returns the name of the live pane whose proof is proof.
+func (c *Core) PaneOf(proof string) (string, bool) {
+	_, name, ok := c.s.PaneOf(proof)
+	return name, ok
+}
+
+// PaneOfProcess returns the name of the live pane process pid runs in.
+func (c *Core) PaneOfProcess(pid int) (string, bool) {
+	_, name, ok := c.s.PaneOfProcess(pid)
+	return name, ok
+}
+
+// Link links panes a and b; a pane running a shell only when shell.
+func (c *Core) Link(a, b string, shell bool) error {
 	ia, err := c.pane(a)
 	if err != nil {
 		return err
@@ -106,6 +124,9 @@ func (c *Core) Link(a, b string) error {
 	ib, err := c.pane(b)
 	if err != nil {
 		return err
+	}
+	if shell {
+		return c.s.LinkShell(ia, ib)
 	}
 	return c.s.Link(ia, ib)
 }

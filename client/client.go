@@ -9,10 +9,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
@@ -45,8 +48,57 @@ type Conn struct {
 	NoPong bool
 }
 
-// DialRaw connects without a handshake.
+// handshakeTimeout bounds HELLO and its answer: a socket that accepts and says nothing
+// (not an agentmux session, or a hung one) is an error, not a hang.
+var handshakeTimeout = 5 * time.Second
+
+// ownUID is the user whose sockets the client trusts (a variable for tests).
+var ownUID = os.Getuid()
+
+// checkSocket refuses a socket another user could have made or replaced: path must be a
+// socket (not a symlink to one) of this user, in a folder of this user that nobody else
+// can write to (or a sticky one, where nobody else can remove it). A session's messages
+// and the person's words go to whoever listens there.
+func checkSocket(path string) error {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return fmt.Errorf("connect %s: %w", path, err)
+	}
+	if st.Mode().Type() != os.ModeSocket {
+		return fmt.Errorf("connect %s: not a socket (%s): refused", path, st.Mode().Type())
+	}
+	if owner, ok := ownerOf(st); ok && owner != ownUID {
+		return fmt.Errorf("connect %s: the socket belongs to user %d, not to you: refused", path, owner)
+	}
+	dir := filepath.Dir(path)
+	dst, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("connect %s: %w", path, err)
+	}
+	sticky := dst.Mode()&os.ModeSticky != 0
+	if owner, ok := ownerOf(dst); ok && owner != ownUID && owner != 0 && !sticky {
+		return fmt.Errorf("connect %s: its folder belongs to user %d, not to you: refused", path, owner)
+	}
+	if dst.Mode().Perm()&0o022 != 0 && !sticky {
+		return fmt.Errorf("connect %s: its folder %s can be written by other users (mode %04o): refused", path, dir, dst.Mode().Perm())
+	}
+	return nil
+}
+
+// ownerOf is the user owning the file st describes.
+func ownerOf(st os.FileInfo) (int, bool) {
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(sys.Uid), true
+}
+
+// DialRaw connects without a handshake, to a socket checked to be this user's.
 func DialRaw(path string) (*Conn, error) {
+	if err := checkSocket(path); err != nil {
+		return nil, err
+	}
 	nc, err := net.DialTimeout("unix", path, 2*time.Second)
 	if err != nil {
 		return nil, fmt.Errorf("connect %s: %w", path, err)
@@ -54,17 +106,27 @@ func DialRaw(path string) (*Conn, error) {
 	return &Conn{nc: nc, r: bufio.NewReaderSize(nc, 64<<10)}, nil
 }
 
-// Dial connects and says HELLO; it returns once WELCOME came (or the ERROR instead).
+// Dial connects and says HELLO; it returns once WELCOME came (or the ERROR instead),
+// or an error after 5 s without an answer.
 func Dial(path string, hello proto.Hello) (*Conn, error) {
+	return DialTimeout(path, hello, handshakeTimeout)
+}
+
+// DialTimeout is Dial with the handshake bounded by d instead.
+func DialTimeout(path string, hello proto.Hello, d time.Duration) (*Conn, error) {
 	c, err := DialRaw(path)
 	if err != nil {
 		return nil, err
 	}
+	c.nc.SetDeadline(time.Now().Add(d))
 	if _, err := c.Write(proto.TypeHello, "", "", hello); err != nil {
 		c.nc.Close()
-		return nil, err
+		return nil, handshakeErr(path, d, err)
 	}
 	e, err := c.Read()
+	if err != nil {
+		err = handshakeErr(path, d, err)
+	}
 	if err == nil && e.Type != proto.TypeWelcome {
 		err = answerErr(e)
 		if err == nil {
@@ -78,13 +140,52 @@ func Dial(path string, hello proto.Hello) (*Conn, error) {
 		c.nc.Close()
 		return nil, err
 	}
+	c.nc.SetDeadline(time.Time{})
 	return c, nil
 }
 
-// DialControl dials as a control client (the agentmux commands).
+// handshakeErr says what a failed handshake means.
+func handshakeErr(path string, d time.Duration, err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("connect %s: no answer to HELLO within %v: no agentmux session is serving this socket", path, d)
+	}
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("connect %s: the socket closed before the session answered HELLO", path)
+	}
+	return fmt.Errorf("connect %s: %w", path, err)
+}
+
+// DialControl dials as a control client (the agentmux commands) that speaks for no
+// pane: the person.
 func DialControl(path string) (*Conn, error) {
 	return Dial(path, proto.Hello{Agent: "agentmux", Role: proto.RoleControl})
 }
+
+// DialPane dials as a control client that speaks for the pane whose proof (its
+// $AGENTMUX_PROOF) is proof; "" is DialControl. A proof no live pane has is refused.
+func DialPane(path, proof string) (*Conn, error) {
+	return Dial(path, proto.Hello{Agent: "agentmux", Role: proto.RoleControl, Proof: proof})
+}
+
+// DialHere dials path as the pane this process runs in when path is the socket of
+// its own session ($AGENTMUX_SOCKET) and it has the pane's proof ($AGENTMUX_PROOF);
+// otherwise as DialControl. The proof is never sent to another session's socket.
+func DialHere(path string) (*Conn, error) {
+	return DialPane(path, HereProof(path))
+}
+
+// HereProof is the proof of the pane this process runs in, for path when path is its
+// own session's socket ($AGENTMUX_SOCKET); "" otherwise, so the proof never reaches
+// another session.
+func HereProof(path string) string {
+	if own := os.Getenv("AGENTMUX_SOCKET"); own == "" || own != path {
+		return ""
+	}
+	return os.Getenv(ProofEnv)
+}
+
+// ProofEnv names the variable that holds a pane's proof in its processes.
+const ProofEnv = "AGENTMUX_PROOF"
 
 // Close says BYE and closes.
 func (c *Conn) Close() error {

@@ -1,7 +1,7 @@
 package e2e
 
-// Issue 8 through real PTYs: chat programs that no built-in profile knows, relayed under
-// the generic profile. TestChatBotsRelayExactAnswers runs two bots of internal/chatbot
+// Chat programs that no built-in profile knows, relayed through real PTYs under the
+// generic profile. TestChatBotsRelayExactAnswers runs two bots of internal/chatbot
 // (testdata/chatbot: a line-mode REPL, an inline UI with an input box, a full-screen UI)
 // in agentmux, linked with --link --turns 2 and stacked (--layout rows: panes 18 rows
 // tall, so many answers are longer than the pane), for every ordered pair of different

@@ -1,6 +1,6 @@
 package e2e
 
-// Issue 11's delivery rules through the binary: messages sent with `agentmux send` to a
+// The delivery rules through the binary: messages sent with `agentmux send` to a
 // session (--session), a person's stale draft kept aside for one batch and typed back,
 // an urgent message into a busy agent, a timeout expiring, `agentmux remind`, and a
 // turn's answer taken from the program's own hook (the fake claude runs the Stop hook

@@ -47,7 +47,7 @@ func (e sockEnv) environ() []string {
 		"XDG_STATE_HOME="+filepath.Join(e.home, "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(e.home, "config"),
 		"XDG_RUNTIME_DIR="+e.runtime,
-		"AGENTMUX_SESSION=", "AGENTMUX_SOCKET=", "AGENTMUX_NAME=",
+		"AGENTMUX_SESSION=", "AGENTMUX_SOCKET=", "AGENTMUX_NAME=", "AGENTMUX_PROOF=",
 	)
 }
 
@@ -207,7 +207,7 @@ func TestSessionSocketEndToEnd(t *testing.T) {
 // Messages waiting for a busy pane survive a SIGKILL of agentmux: started again with
 // the same --session and pane names, it delivers each once, and the one typed before
 // the kill is not typed again. The killed session's socket is stale and replaced; a
-// live session's is never taken over (the next agentmux with its name gets NAME-2).
+// live session's is never taken over (the next agentmux with its name is refused).
 func TestSessionSurvivesSIGKILL(t *testing.T) {
 	t.Parallel()
 	env := newSockEnv(t)
@@ -233,11 +233,19 @@ func TestSessionSurvivesSIGKILL(t *testing.T) {
 		t.Fatalf("history before the kill: %+v; want zero typed, one and two waiting", msgs)
 	}
 
-	// A second agentmux with the same --session is NAME-2: the live one is kept.
+	// A second agentmux with the same explicit --session is refused before it takes
+	// the screen (exit 2, saying why): the live one is kept, and no crash-2 appears
+	// for a script's later --session crash to miss.
 	other := startWith(t, env.opts(), "--session", "crash", shArg("cat", "exec cat"))
-	other.waitText(waitLong, "1 cat")
-	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || !strings.Contains(got, "crash-2\t") {
-		t.Errorf("agentmux sessions: %q; want crash and crash-2", got)
+	if code := other.waitExit(waitLong); code != 2 {
+		t.Errorf("a second --session crash exited %d, want 2", code)
+	}
+	<-other.eof
+	if got := other.screen().text(); !strings.Contains(got, "--session crash: a running session has that name") {
+		t.Errorf("the refused start says:\n%s", got)
+	}
+	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-2") {
+		t.Errorf("agentmux sessions: %q; want crash alone", got)
 	}
 
 	first.term.Stop(syscall.SIGKILL, waitLong)

@@ -20,6 +20,7 @@ import (
 type conn struct {
 	id  int
 	nc  net.Conn
+	pid int         // the client's process id, as the kernel said when it connected (0: unknown)
 	out chan []byte // framed bytes; closed by the loop to end the writer
 	// queued counts the bytes in out: the loop adds, the writer subtracts once written.
 	queued atomic.Int64

@@ -23,8 +23,16 @@ type Core interface {
 	// Hook reports that the program in the pane named or numbered pane ended its turn,
 	// as its hook (event, of program cli) said, with its answer text ("" when none).
 	Hook(pane, event, cli, text string) error
-	// Link, Unlink, Hold and Release act on panes named or numbered.
-	Link(a, b string) error
+	// PaneOf returns the name of the live pane whose secret (its $AGENTMUX_PROOF) is
+	// proof; ok is false for any other string.
+	PaneOf(proof string) (name string, ok bool)
+	// PaneOfProcess returns the name of the live pane whose process tree (or terminal
+	// session) process pid belongs to; ok is false for a process outside every pane
+	// or where that cannot be told.
+	PaneOfProcess(pid int) (name string, ok bool)
+	// Link, Unlink, Hold and Release act on panes named or numbered. Link refuses a
+	// pane that runs a shell unless shell.
+	Link(a, b string, shell bool) error
 	Unlink(a string) error
 	Hold(a string) error
 	Release(a string) error
@@ -45,11 +53,27 @@ type Core interface {
 // Timeout (0: the core's default) expires; NotifyOnDelivery and NotifyAfter ask for
 // notices to the sender, which the core emits as events of Kind "mail" (Member the
 // sender, Text the notice, ID the message's reference).
+//
+// BeforeSubmit, when set, must be called by the core just before it first writes the
+// carriage return that submits the message (from any goroutine, once): the hub records
+// there, durably, that the pane's program may read it from then on, so that after a
+// crash it is typed again marked as a possible repeat, never unmarked. Its error is the
+// core's to report; the message is submitted anyway.
 type SendOptions struct {
 	Mode             string
 	Timeout          time.Duration
 	NotifyOnDelivery bool
 	NotifyAfter      time.Duration
+	// Person says the sender is the person (sender "you", from outside every pane):
+	// not loop-limited.
+	Person       bool
+	BeforeSubmit func() error
+}
+
+// Warner is a Core that can tell the person of a fault (on their status line). The
+// hub warns through it when it cannot record a delivery's phases.
+type Warner interface {
+	Warn(text string)
 }
 
 // Events is a stream of core events in the eventbox style: Ready receives when events

@@ -33,6 +33,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var screen string
 		if screen, err = core.Capture(p.Target, p.Lines, p.SGR); err == nil {
+			screen = fitScreen(screen, s.budget(e.ID))
 			res.Screen = &screen
 		}
 	case proto.TypeHistory:
@@ -42,11 +43,8 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			return
 		}
 		var ms []store.Message
-		ms, err = s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: p.Member, SinceMs: p.SinceMs, Limit: p.Limit})
-		res.Messages = make([]proto.Message, len(ms))
-		for i, m := range ms {
-			res.Messages[i] = wireMessage(m)
-		}
+		ms, err = s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: p.Member, SinceMs: p.SinceMs, Before: p.Before, Limit: p.Limit})
+		res.Messages, res.Next = s.historyPage(e.ID, ms)
 	case proto.TypeRead:
 		var p proto.Read
 		if p, err = proto.DecodePayload[proto.Read](e); err != nil {
@@ -55,11 +53,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var ms []store.Message
 		if ms, err = s.cfg.Store.Get(p.ID); err == nil {
-			res.Messages = make([]proto.Message, len(ms))
-			for i, m := range ms {
-				res.Messages[i] = wireMessage(m)
-			}
-			res.Message = &res.Messages[0]
+			res.Message, res.Messages, res.NextOffset, err = s.readPage(e.ID, ms, p.Offset)
 		}
 	case proto.TypeHook:
 		var p proto.Hook
@@ -71,7 +65,10 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			err = errNoCore
 			break
 		}
-		err = core.Hook(p.Pane, p.Event, p.CLI, p.Text)
+		var pane string
+		if pane, err = s.hookPane(cs, p.Pane); err == nil {
+			err = core.Hook(pane, p.Event, p.CLI, p.Text)
+		}
 	default: // link, unlink, hold, release
 		var p proto.Target
 		if p, err = proto.DecodePayload[proto.Target](e); err != nil {
@@ -88,7 +85,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 				s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
 				return
 			}
-			err = core.Link(p.A, p.B)
+			err = core.Link(p.A, p.B, p.Shell)
 		case proto.TypeUnlink:
 			err = core.Unlink(p.A)
 		case proto.TypeHold:
@@ -134,7 +131,8 @@ func (s *state) list() []proto.Member {
 	return out
 }
 
-func wireMessage(m store.Message) proto.Message {
+// WireMessage is a stored message as the wire carries it (X_HISTORY, X_READ).
+func WireMessage(m store.Message) proto.Message {
 	w := proto.Message{
 		ID: m.ID, Session: m.Session, From: m.From, To: m.To, Topic: m.Topic, Kind: m.Kind, Body: m.Body, Seq: m.Seq,
 		Queued: m.Queued, Typed: m.Typed, Submitted: m.Submitted, Confirmed: m.Confirmed, Failed: m.Failed, Dropped: m.Dropped,

@@ -3,6 +3,7 @@ package hub_test
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,8 @@ type fakeCore struct {
 	refuse     map[string]error
 	opts       []hub.SendOptions
 	reminds    chan fakeRemind
+	warned     chan string    // what Warn told the person
+	inside     map[int]string // process id → the pane it runs in
 }
 
 type fakeRemind struct {
@@ -34,7 +37,7 @@ type fakeRemind struct {
 type fakeSend struct{ ref, from, to, text string }
 
 func newFakeCore(panes ...string) *fakeCore {
-	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(hub.RelayMessage){}, sent: make(chan fakeSend, 1000), reminds: make(chan fakeRemind, 100), ev: newFakeEvents(), refuse: map[string]error{}}
+	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(hub.RelayMessage){}, sent: make(chan fakeSend, 1000), reminds: make(chan fakeRemind, 100), warned: make(chan string, 100), ev: newFakeEvents(), refuse: map[string]error{}}
 	for i, p := range panes {
 		f.panes = append(f.panes, proto.Member{Number: i + 1, Name: p, Program: "claude", State: "idle"})
 	}
@@ -69,6 +72,9 @@ func (f *fakeCore) Remind(to, text string, after time.Duration) (string, error) 
 	return ref, nil
 }
 
+// Warn makes fakeCore a hub.Warner.
+func (f *fakeCore) Warn(text string) { f.warned <- text }
+
 // sentOptions returns the options of every Send so far.
 func (f *fakeCore) sentOptions() []hub.SendOptions {
 	f.mu.Lock()
@@ -87,13 +93,54 @@ func (f *fakeCore) act(s string) error {
 	return nil
 }
 
-func (f *fakeCore) Link(a, b string) error { return f.act("link " + a + " " + b) }
+// proofOf is the fake pane's proof (a real pane's is random).
+func proofOf(pane string) string { return "proof-of-" + pane }
+
+func (f *fakeCore) PaneOf(proof string) (string, bool) {
+	for _, p := range f.Members() {
+		if proof == proofOf(p.Name) {
+			return p.Name, true
+		}
+	}
+	return "", false
+}
+
+func (f *fakeCore) PaneOfProcess(pid int) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	name, ok := f.inside[pid]
+	return name, ok
+}
+
+// runIn says process pid runs in pane.
+func (f *fakeCore) runIn(pid int, pane string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.inside == nil {
+		f.inside = map[int]string{}
+	}
+	f.inside[pid] = pane
+}
+
+func (f *fakeCore) Link(a, b string, shell bool) error {
+	if shell {
+		return f.act("link " + a + " " + b + " shell")
+	}
+	return f.act("link " + a + " " + b)
+}
 func (f *fakeCore) Unlink(a string) error  { return f.act("unlink " + a) }
 func (f *fakeCore) Hold(a string) error    { return f.act("hold " + a) }
 func (f *fakeCore) Release(a string) error { return f.act("release " + a) }
 
 func (f *fakeCore) Capture(pane string, lines int, sgr bool) (string, error) {
 	for _, p := range f.Members() {
+		if p.Name == pane && lines >= 10000 { // a long history in colour: more than a frame
+			var b strings.Builder
+			for i := range lines {
+				fmt.Fprintf(&b, "\x1b[38;5;%dmline %d of %s <history>\x1b[0m\n", i%256, i, pane)
+			}
+			return b.String(), nil
+		}
 		if p.Name == pane {
 			return fmt.Sprintf("screen of %s lines=%d sgr=%v", pane, lines, sgr), nil
 		}

@@ -56,7 +56,8 @@ type Config struct {
 	// CutChars is the longest text typed into a pane; a longer message is cut and ends
 	// with a line naming `agentmux read ID` (4000).
 	CutChars int
-	// Now is the clock for timestamps (time.Now).
+	// Now is the clock for timestamps (time.Now); it must be safe to call from any
+	// goroutine (a core calls it through SendOptions.BeforeSubmit).
 	Now func() time.Time
 	// Logger logs connections and failures (discarded when nil).
 	Logger *slog.Logger
@@ -208,7 +209,7 @@ func (h *Hub) accept() {
 			h.cfg.Logger.Error("accept", "err", err)
 			return
 		}
-		c := &conn{id: id, nc: nc, out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
+		c := &conn{id: id, nc: nc, pid: peerPID(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
 		if !h.post(connOpened{c}) {
 			nc.Close()
 			return

@@ -75,9 +75,16 @@ func (e *env) member(name string, maxInflight int) *client.Conn {
 	return deadline(c)
 }
 
-func (e *env) control() *client.Conn {
+func (e *env) control() *client.Conn { return e.paneControl("") }
+
+// paneControl is a control client that proved it runs in pane ("": the person).
+func (e *env) paneControl(pane string) *client.Conn {
 	e.t.Helper()
-	c, err := client.DialControl(e.path)
+	proof := ""
+	if pane != "" {
+		proof = proofOf(pane)
+	}
+	c, err := client.DialPane(e.path, proof)
 	require.NoError(e.t, err)
 	e.t.Cleanup(func() { c.Raw().Close() })
 	return deadline(c)

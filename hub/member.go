@@ -26,6 +26,9 @@ func validName(name string) error {
 	if _, err := strconv.Atoi(name); err == nil {
 		return fmt.Errorf("member name %q is a number: numbers address panes", name)
 	}
+	if err := proto.CheckVisible(name); err != nil {
+		return fmt.Errorf("member %w", err)
+	}
 	return nil
 }
 
@@ -75,13 +78,21 @@ func (s *state) hello(cs *connState, e *proto.Envelope) {
 // one: its resume token, or (RESUME) its session id. The client reconnecting may well
 // be faster than the hub noticing its old connection died.
 func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessionID string) *member {
+	if err := s.proveProof(cs, p.Proof); err != nil {
+		s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
+		return nil
+	}
 	if p.Role == proto.RoleControl {
 		cs.hello, cs.control = true, true
 		s.welcome(cs, s.cfg.Session+"/control-"+strconv.Itoa(cs.c.id), "", "")
 		return nil
 	}
 	name := p.Agent
-	if err := validName(name); err != nil {
+	err := validName(name)
+	if err == nil {
+		err = reservedName(name)
+	}
+	if err != nil {
 		s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
 		return nil
 	}
@@ -91,23 +102,27 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 			s.fatal(cs, proto.CodeNameTaken, "a pane is named "+name, e.ID)
 			return nil
 		}
+		var unregister func()
 		if s.cfg.Core != nil {
-			unregister, err := s.cfg.Core.Register(name, s.h.Relay)
-			if err != nil {
+			var err error
+			if unregister, err = s.cfg.Core.Register(name, s.h.Relay); err != nil {
 				s.fatal(cs, proto.CodeNameTaken, err.Error(), e.ID)
 				return nil
 			}
-			s.unregister = append(s.unregister, unregister)
 		}
 		s.flush()
 		pending, err := s.cfg.Store.Pending(s.cfg.Session, name, store.Confirmed)
 		if err != nil {
+			if unregister != nil {
+				unregister()
+			}
 			s.fatal(cs, proto.CodeInternal, err.Error(), e.ID)
 			return nil
 		}
 		m = &member{
 			name: name, sessionID: s.cfg.Session + "/" + name, token: token(),
 			inflight: map[string]store.Message{}, backlog: pending, topics: map[string]bool{},
+			unregister: unregister,
 		}
 		s.members[name] = m
 	} else if m.cs != nil {
@@ -254,6 +269,7 @@ func (s *state) deliver(m *member, msg store.Message) bool {
 			e.PayloadMeta = &meta
 		}
 	}
+	s.cutToFrame(e, msg)
 	if !s.send(m.cs, e) {
 		return false
 	}

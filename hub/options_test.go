@@ -1,6 +1,6 @@
 package hub_test
 
-// Delivery options on the wire (issue 11): payload_meta's mode, ttl_ms, notices and a
+// Delivery options on the wire: payload_meta's mode, ttl_ms, notices and a
 // reminder's delay reach the core as SendOptions / Remind, counted from when the
 // message was queued (so after a restart too), and the core's mail about a message is
 // an event naming it (the member sender gets the notice through its sink).
@@ -34,7 +34,10 @@ func TestSendOptionsReachTheCore(t *testing.T) {
 	assert.True(t, got[0].NotifyOnDelivery)
 	assert.Equal(t, time.Minute, got[0].NotifyAfter)
 	assert.InDelta(t, 30*time.Second, got[0].Timeout, float64(5*time.Second))
-	assert.Equal(t, hub.SendOptions{}, got[1])
+	assert.True(t, got[0].Person, "sent by the person")
+	assert.NotNil(t, got[1].BeforeSubmit, "every message's submit is written ahead")
+	got[1].BeforeSubmit = nil
+	assert.Equal(t, hub.SendOptions{Person: true}, got[1])
 }
 
 func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
@@ -45,7 +48,7 @@ func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
 	core := newFakeCore("bob")
 	e := start(t, core, db, clock)
 	ctl := e.control()
-	_, err := ctl.SendMeta("bob", "bob", "check the build", &proto.SendMeta{XRemindMs: 600000})
+	_, err := e.paneControl("bob").SendMeta("", "bob", "check the build", &proto.SendMeta{XRemindMs: 600000})
 	require.NoError(t, err)
 	r := <-core.reminds
 	assert.Equal(t, fakeRemind{r.ref, "bob", "check the build", 10 * time.Minute}, r)
@@ -91,10 +94,10 @@ func TestMailIsAnEventAboutTheMessage(t *testing.T) {
 func TestHookReachesTheCore(t *testing.T) {
 	core := newFakeCore("claude")
 	e := start(t, core, "", nil)
-	ctl := e.control()
+	ctl := e.paneControl("claude")
 	_, err := ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop", CLI: "claude", Text: "**done**"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"hook 1 stop claude **done**"}, core.Actions())
+	assert.Equal(t, []string{"hook claude stop claude **done**"}, core.Actions())
 	_, err = ctl.Request(proto.TypeHook, proto.Hook{Event: "stop"})
 	require.Error(t, err, "no pane")
 

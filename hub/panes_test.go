@@ -1,7 +1,8 @@
 // The hub with a (fake) session core: sends to panes by name, number and broadcast,
 // long messages cut with a pointer to `agentmux read`, delivery phases recorded from the
-// core's events, pane messages handed again after a restart unless typed, a pane's
-// relay to a client member, topics, payload_meta, and the extension requests.
+// core's events, pane messages handed again after a restart unless confirmed (marked
+// as possible repeats when they were submitting), a pane's relay to a client member,
+// topics, payload_meta, and the extension requests.
 package hub_test
 
 import (
@@ -102,25 +103,37 @@ func TestDeliveryPhasesAndRestart(t *testing.T) {
 	_, err := ctl.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)
 	var ids []string
-	for _, text := range []string{"one", "two", "three"} {
+	var refs []string
+	for _, text := range []string{"one", "two", "three", "four", "five"} {
 		id, err := ctl.Send("alice", "bob", text)
 		require.NoError(t, err)
 		ids = append(ids, id)
+		refs = append(refs, sent(t, core).ref)
 	}
-	first := sent(t, core)
-	sent(t, core)
-	sent(t, core)
-	core.ev.Emit(proto.Event{Kind: "delivery", ID: first.ref, Member: "bob", Phase: "typed"})
+	phase := func(ref, ph string) {
+		core.ev.Emit(proto.Event{Kind: "delivery", ID: ref, Member: "bob", Phase: ph})
+		waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == ph })
+	}
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: refs[0], Member: "bob", Phase: "typed"})
 	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "typed" })
 	assert.Equal(t, ids[0], ev.ID, "the core's ref is translated to the message id")
+	phase(refs[1], "submitted")
+	phase(refs[4], "confirmed")
+	// three is about to be submitted: the core calls its write-ahead, and is killed
+	// before its event could say so.
+	require.NoError(t, core.sentOptions()[2].BeforeSubmit())
 	e.h.Close() // as good as a kill for the store: nothing is written on the way out
 
-	// Started again on the same store with the same pane: the two never typed are
-	// handed to the core again, the typed one is not.
+	// Started again on the same store with the same pane: one, typed and never
+	// submitted (its text died with the pane's terminal), and four, never typed, are
+	// handed to the core again as they were; two and three, which the program may have
+	// read, marked as possible repeats; five, confirmed, never again.
 	core2 := newFakeCore("bob")
 	e2 := start(t, core2, db, nil)
-	assert.Equal(t, "two", sent(t, core2).text)
-	assert.Equal(t, "three", sent(t, core2).text)
+	assert.Equal(t, "one", sent(t, core2).text)
+	assert.Equal(t, hub.RepeatNote(ids[1])+"two", sent(t, core2).text)
+	assert.Equal(t, hub.RepeatNote(ids[2])+"three", sent(t, core2).text)
+	assert.Equal(t, "four", sent(t, core2).text)
 	_, err = e2.control().Request(proto.TypeList, struct{}{}) // the loop is past its start
 	require.NoError(t, err)
 	assert.Empty(t, core2.sent)

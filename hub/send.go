@@ -111,11 +111,10 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 		s.badPayload(cs, e, err)
 		return
 	}
-	from := e.From // control connections name the sender
-	if cs.member != nil {
-		from = cs.member.name
-	} else if from == "" {
-		from = "you"
+	from, err := s.sender(cs, e.From)
+	if err != nil {
+		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
+		return
 	}
 	if e.To == "" && e.Topic == "" {
 		s.badPayload(cs, e, errors.New("SEND: missing field to"))
@@ -138,6 +137,10 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 			s.reply(cs, proto.TypeBusy, proto.Busy{RetryAfterMs: s.cfg.Heartbeat.Milliseconds() / 10, QueueDepth: d, AckID: e.ID})
 			return
 		}
+	}
+	if err := s.fitsDeliver(e, from, p, ts); err != nil {
+		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
+		return
 	}
 	var meta string
 	if e.PayloadMeta != nil {
@@ -242,10 +245,19 @@ func (s *state) commit() {
 // rest, with the options its payload_meta asks for; a refusal marks it failed. Times
 // count from when it was queued, so a message handed again after a restart keeps its
 // timeout and a reminder its due time; one whose timeout passed is dropped.
+//
+// Submitting is written ahead: the core calls BeforeSubmit just before the carriage
+// return that submits the message, and it records the phase submitting at once, in the
+// store, not in the loop's batch of marks. A message handed again after a restart that
+// was submitting or submitted may have been read by the pane's program: it starts with
+// RepeatNote. One only typed was not: its text died with the program's terminal.
 func (s *state) toPane(msg store.Message) bool {
 	text := msg.Body
 	if r := []rune(text); len(r) > s.cfg.CutChars {
 		text = string(r[:s.cfg.CutChars]) + "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
+	}
+	if msg.Submitting != 0 || msg.Submitted != 0 {
+		text = RepeatNote(msg.ID) + text
 	}
 	var meta proto.SendMeta
 	if msg.Meta != "" {
@@ -260,8 +272,11 @@ func (s *state) toPane(msg store.Message) bool {
 		ref, err = s.cfg.Core.Remind(msg.To, text, max(queued.Add(time.Duration(meta.XRemindMs)*time.Millisecond).Sub(now), 0))
 	default:
 		o := SendOptions{
-			Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
-			NotifyAfter: time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
+			// Only the person's own connection stores PersonName as the sender (sender).
+			Person: msg.From == PersonName,
+			Mode:   meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
+			NotifyAfter:  time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
+			BeforeSubmit: s.submitting(msg.ID, msg.To),
 		}
 		if meta.TTLMs > 0 {
 			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
@@ -281,6 +296,26 @@ func (s *state) toPane(msg store.Message) bool {
 		s.refs[ref] = deliveryKey{msg.ID, msg.To}
 	}
 	return true
+}
+
+// RepeatNote starts the text of a message typed into a pane again after a restart when
+// its carriage return was about to be sent before it: the pane's program may have read
+// it already, and the note tells the reader so, with the message's id (`agentmux read
+// ID`). A message recorded as confirmed is never typed again; one never submitted is
+// typed again without the note.
+func RepeatNote(id string) string {
+	return "[agentmux: possible repeat of " + id + ", typed before a restart] "
+}
+
+// submitting returns the write-ahead of message id to pane to: the phase submitting
+// recorded in the store at once. The core calls it from its own goroutine: it touches
+// nothing of the loop's (the store is safe for concurrent use).
+func (s *state) submitting(id, to string) func() error {
+	st, now := s.cfg.Store, s.cfg.Now
+	return func() error {
+		_, err := st.Mark(id, to, store.Submitting, now().UnixMilli())
+		return err
+	}
 }
 
 func peers(ts []target) string {
@@ -373,11 +408,16 @@ func (s *state) relayed(ev proto.Event) {
 	s.commit()
 }
 
-// resumePanes hands the core again every message a pane never got typed (agentmux was
-// killed while they waited): the ones typed are never sent twice.
+// resumePanes hands the core again every message a pane's program was not recorded to
+// have taken (confirmed: it reacted) nor to have failed (agentmux was killed while they
+// waited, or while typing or submitting them): delivery to panes is at least once, as
+// to members, whose ACK is their confirmation. Submitted is not enough: a line the
+// program had not read yet when agentmux died is discarded with its terminal. One that
+// was submitting or submitted goes with RepeatNote (toPane); a confirmed one is never
+// typed again.
 func (s *state) resumePanes() {
 	for _, p := range s.panes() {
-		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Typed)
+		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Confirmed)
 		if err != nil {
 			s.cfg.Logger.Error("pending for pane", "pane", p.Name, "err", err)
 			continue

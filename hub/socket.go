@@ -17,26 +17,36 @@ var ErrInUse = errors.New("a live session holds the socket")
 
 // RuntimeDir is the folder of session sockets, created 0700:
 // $XDG_RUNTIME_DIR/agentmux, or agentmux-UID under the temp dir when the variable is
-// unset. A folder that is not ours or is open to others is refused.
+// unset. The temp dir is shared with other users, who may have planted that name first:
+// the folder must be a real folder (a symlink is never followed), of this user, and is
+// made 0700 when it is not; anything else is refused.
 func RuntimeDir() (string, error) {
 	var dir string
 	if base := os.Getenv("XDG_RUNTIME_DIR"); base != "" {
 		dir = filepath.Join(base, "agentmux")
+		if err := os.MkdirAll(base, 0o700); err != nil {
+			return "", fmt.Errorf("socket folder: %w", err)
+		}
 	} else {
 		dir = filepath.Join(os.TempDir(), fmt.Sprintf("agentmux-%d", os.Getuid()))
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// Mkdir, not MkdirAll: it neither follows nor accepts what is already there; the
+	// Lstat below judges that.
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return "", fmt.Errorf("socket folder: %w", err)
 	}
 	st, err := os.Lstat(dir)
 	if err != nil {
 		return "", fmt.Errorf("socket folder: %w", err)
 	}
+	if st.Mode()&os.ModeSymlink != 0 {
+		return "", fmt.Errorf("socket folder %s is a symlink (planted by another user?): refused", dir)
+	}
 	if !st.IsDir() {
-		return "", fmt.Errorf("socket folder %s is not a folder", dir)
+		return "", fmt.Errorf("socket folder %s is not a folder: refused", dir)
 	}
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
-		return "", fmt.Errorf("socket folder %s belongs to another user", dir)
+		return "", fmt.Errorf("socket folder %s belongs to user %d, not to you: refused", dir, sys.Uid)
 	}
 	if st.Mode().Perm() != 0o700 {
 		if err := os.Chmod(dir, 0o700); err != nil {

@@ -89,6 +89,44 @@ func TestSessionName(t *testing.T) {
 	}
 }
 
+// Without XDG_RUNTIME_DIR the socket folder is agentmux-UID in the shared temp folder,
+// where another user may have planted that name first: a symlink is refused and never
+// followed (its target keeps its mode), a folder of another user is refused, one of ours
+// left open is made 0700.
+func TestRuntimeDirInSharedTemp(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("TMPDIR", tmp)
+	dir := filepath.Join(tmp, "agentmux-"+strconv.Itoa(os.Getuid()))
+
+	target := filepath.Join(tmp, "attacker")
+	require.NoError(t, os.Mkdir(target, 0o777))
+	require.NoError(t, os.Chmod(target, 0o777))
+	require.NoError(t, os.Symlink(target, dir))
+	_, err := hub.RuntimeDir()
+	assert.ErrorContains(t, err, "symlink")
+	st, err := os.Stat(target)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o777), st.Mode().Perm(), "the planted target is not touched")
+	require.NoError(t, os.Remove(dir))
+
+	if os.Getuid() == 0 {
+		require.NoError(t, os.Mkdir(dir, 0o700))
+		require.NoError(t, os.Lchown(dir, 65534, 65534))
+		_, err = hub.RuntimeDir()
+		assert.ErrorContains(t, err, "belongs to user 65534")
+		require.NoError(t, os.Remove(dir))
+	}
+
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	got, err := hub.RuntimeDir()
+	require.NoError(t, err)
+	assert.Equal(t, dir, got)
+	st, err = os.Lstat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
+}
+
 func TestValidSessionName(t *testing.T) {
 	for _, ok := range []string{"proj", "my-proj_2.x", "A1"} {
 		assert.NoError(t, hub.ValidSessionName(ok), ok)

@@ -23,9 +23,10 @@ type state struct {
 	refs    map[string]deliveryKey // core delivery ref → message
 	events  Events                 // the core's, or nil
 	nextID  int
+	awaySeq int64        // members gone away so far
 	marks   []store.Mark // phases reached, not yet written (flush)
-	// unregister forgets the client members' names in the core when the hub stops.
-	unregister []func()
+	// markFailing is set from a flush that failed to the next that succeeds.
+	markFailing bool
 	// batch holds consecutive SENDs until commit writes them in one transaction;
 	// batched counts its rows per client member (for BUSY).
 	batch     []pendingSend
@@ -43,15 +44,31 @@ func (s *state) mark(id, to string, ph store.Phase, ms int64) {
 	}
 }
 
-// flush writes the pending marks.
+// flush writes the pending marks. A failure (a full disk) is logged and said to the
+// person, once until a write succeeds again: the messages whose marks were lost are
+// typed again after a restart.
 func (s *state) flush() {
 	if len(s.marks) == 0 {
 		return
 	}
-	if err := s.cfg.Store.MarkAll(s.marks); err != nil {
-		s.cfg.Logger.Error("mark", "n", len(s.marks), "err", err)
-	}
+	err := s.cfg.Store.MarkAll(s.marks)
+	n := len(s.marks)
 	s.marks = s.marks[:0]
+	if err == nil {
+		s.markFailing = false
+		return
+	}
+	s.cfg.Logger.Error("delivery phases not recorded: after a restart these messages may be typed again", "n", n, "err", err)
+	if s.markFailing {
+		return
+	}
+	s.markFailing = true
+	text := fmt.Sprintf("could not record %d delivery phases in the store (%v): after a restart these messages may be typed again", n, err)
+	if w, ok := s.cfg.Core.(Warner); ok {
+		w.Warn(text) // the status line; subscribers get it from the core as a notice
+		return
+	}
+	s.event(proto.Event{Kind: "notice", Text: text})
 }
 
 type streamKey struct{ to, topic string }
@@ -64,8 +81,10 @@ type connState struct {
 	hello   bool
 	control bool
 	member  *member
-	events  bool // X_EVENTS subscriber
-	closing bool // out is closed: nothing more is sent
+	pane    string // the pane whose proof the HELLO showed ("" none): it speaks for it
+	inside  string // the pane the client process runs in, by its process ("" none or unknown)
+	events  bool   // X_EVENTS subscriber
+	closing bool   // out is closed: nothing more is sent
 }
 
 // member is a protocol client with a name. It outlives its connections: messages wait
@@ -80,6 +99,10 @@ type member struct {
 	inflight    map[string]store.Message // sent on cs, not yet ACKed, by id
 	backlog     []store.Message          // waiting to be sent, in order
 	topics      map[string]bool
+	// unregister forgets the name in the core (nil without a core, or once called).
+	unregister func()
+	// awaySeq orders the members by when they went away (trimAway).
+	awaySeq int64
 }
 
 func (m *member) depth() int { return len(m.inflight) + len(m.backlog) }
@@ -204,12 +227,65 @@ func (s *state) close(cs *connState, why error) {
 	s.cfg.Logger.Debug("connection closed", "conn", cs.c.id, "why", why)
 	if m := cs.member; m != nil && m.cs == cs {
 		s.away(m)
+		s.trimAway()
+	}
+}
+
+// idle reports whether m is away with nothing waiting for it.
+func (s *state) idle(m *member) bool {
+	return m.cs == nil && m.depth() == 0 && s.batched[m] == 0
+}
+
+// left forgets cs's member when it said BYE and nothing waits for it: a member that
+// left is not listed for ever. One whose connection merely dropped stays away (it
+// will likely be back, and messages to it wait), within maxIdleAway.
+func (s *state) left(cs *connState) {
+	if m := cs.member; m != nil && s.members[m.name] == m && s.idle(m) {
+		s.forget(m)
+	}
+}
+
+// maxIdleAway bounds the members kept away with nothing waiting for them (connections
+// that dropped without BYE); past it the one away longest is forgotten.
+const maxIdleAway = 256
+
+// trimAway forgets the idle away members that have been away longest while there are
+// more than maxIdleAway of them.
+func (s *state) trimAway() {
+	for {
+		var oldest *member
+		n := 0
+		for _, m := range s.members {
+			if s.idle(m) {
+				n++
+				if oldest == nil || m.awaySeq < oldest.awaySeq {
+					oldest = m
+				}
+			}
+		}
+		if n <= maxIdleAway {
+			return
+		}
+		s.forget(oldest)
+	}
+}
+
+// forget drops m: coming back, it is a new member (messages stored for it are read
+// from the store again).
+func (s *state) forget(m *member) {
+	delete(s.members, m.name)
+	delete(s.batched, m)
+	if m.unregister != nil {
+		m.unregister()
+		m.unregister = nil
 	}
 }
 
 // away detaches m from its connection: what was in flight waits again, first.
 func (s *state) away(m *member) {
 	m.cs = nil
+	s.awaySeq++
+	m.awaySeq = s.awaySeq
 	back := make([]store.Message, 0, len(m.inflight)+len(m.backlog))
 	for _, msg := range m.inflight {
 		back = append(back, msg)
@@ -249,6 +325,7 @@ func (s *state) frame(cs *connState, e *proto.Envelope) {
 	case proto.TypeBye:
 		s.reply(cs, proto.TypeBye, proto.Bye{})
 		s.close(cs, errors.New("BYE"))
+		s.left(cs)
 	case proto.TypeSubscribe, proto.TypeUnsubscribe:
 		s.subscribe(cs, e)
 	case proto.TypeList, proto.TypeCapture, proto.TypeHistory, proto.TypeRead,
@@ -316,8 +393,11 @@ func (s *state) eventTo(cs *connState, ev proto.Event) {
 
 // shutdown says BYE to everyone and lets the writers flush, for at most a heartbeat.
 func (s *state) shutdown() {
-	for _, f := range s.unregister {
-		f()
+	for _, m := range s.members {
+		if m.unregister != nil {
+			m.unregister()
+			m.unregister = nil
+		}
 	}
 	for _, cs := range s.conns {
 		s.reply(cs, proto.TypeBye, proto.Bye{Reason: "session ended"})

@@ -1,7 +1,7 @@
 package parser
 
 // Strategy: the performance targets as benchmarks. Delta extraction over a 10,000-row
-// history must take under 5 ms (issue 4), and so must a whole main-screen turn's words
+// history must take under 5 ms (a relay decision must never lag the screen), and so must a whole main-screen turn's words
 // (MainTurn, "Since"); the content rule (fresh) over the same history, Classify of one
 // screen and Merge of one frame run on every turn end or output event, so they are
 // measured too.

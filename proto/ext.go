@@ -74,6 +74,8 @@ type Member struct {
 type Target struct {
 	A string `json:"a"`
 	B string `json:"b,omitempty"`
+	// Shell (X_LINK) links a pane that runs a shell too: the person asked for it.
+	Shell bool `json:"x_shell,omitempty"`
 }
 
 // Validate requires a.
@@ -102,16 +104,20 @@ func (c *Capture) Validate() error {
 	return nil
 }
 
-// History is the payload of X_HISTORY: SinceMs is a time in ms since the epoch.
+// History is the payload of X_HISTORY: SinceMs is a time in ms since the epoch. Before
+// asks for the page of messages older than a previous answer's Next.
 type History struct {
 	Member  string `json:"member,omitempty"`
 	SinceMs int64  `json:"since_ms,omitempty"`
 	Limit   int    `json:"limit,omitempty"`
+	Before  int64  `json:"before,omitempty"`
 }
 
-// Read is the payload of X_READ.
+// Read is the payload of X_READ: Offset asks for the body from that byte on (a
+// previous answer's NextOffset).
 type Read struct {
-	ID string `json:"message_id"`
+	ID     string `json:"message_id"`
+	Offset int    `json:"offset,omitempty"`
 }
 
 // Validate requires message_id.
@@ -140,6 +146,10 @@ type Message struct {
 	Confirmed int64           `json:"confirmed,omitempty"`
 	Failed    int64           `json:"failed,omitempty"`
 	Dropped   int64           `json:"dropped,omitempty"`
+	// Cut says Body (and Data, dropped) is not whole: the answer had to fit one frame;
+	// BodyBytes is the whole body's length in bytes.
+	Cut       bool `json:"x_cut,omitempty"`
+	BodyBytes int  `json:"x_body_bytes,omitempty"`
 }
 
 // Event is the payload of X_EVENT: Kind names what happened (docs/protocol.md), the
@@ -165,4 +175,10 @@ type Result struct {
 	Screen   *string   `json:"screen,omitempty"`
 	Messages []Message `json:"messages,omitempty"`
 	Message  *Message  `json:"message,omitempty"`
+	// Next (X_HISTORY) is set when older messages asked for did not fit this answer:
+	// send Before: Next for them.
+	Next int64 `json:"x_next,omitempty"`
+	// NextOffset (X_READ) is set when the body goes on past this answer: send Offset:
+	// NextOffset for the rest.
+	NextOffset int `json:"x_next_offset,omitempty"`
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // DefaultMaxFrameBytes is the largest frame accepted unless configured otherwise (1 MiB).
@@ -23,33 +24,53 @@ var ErrFrameTooLarge = errors.New("frame over max_frame_bytes")
 // ErrEmptyFrame is returned by ReadFrame for a frame of length 0 (not a JSON object).
 var ErrEmptyFrame = errors.New("empty frame")
 
-// ReadFrame reads one frame from r into buf (grown as needed, reused when large enough)
-// and returns its body. The length is checked against max before anything is allocated,
-// so memory per connection stays bounded by max. A stream that ends between frames gives
-// io.EOF; one that ends inside a frame gives io.ErrUnexpectedEOF.
-func ReadFrame(r io.Reader, max int, buf []byte) ([]byte, error) {
+// frameChunk is how much of a frame ReadFrame allocates ahead of the bytes arriving.
+const frameChunk = 64 << 10
+
+// ReadFrame reads one frame from r into buf (reused when large enough) and returns its
+// body. The length is checked against limit before anything is allocated, and a frame
+// larger than buf is grown as its bytes arrive (at most frameChunk, or what was already
+// read, ahead of them), so a peer announcing a large frame and sending little of it holds
+// little memory. A stream that ends between frames gives io.EOF; one that ends inside a
+// frame gives io.ErrUnexpectedEOF.
+func ReadFrame(r io.Reader, limit int, buf []byte) ([]byte, error) {
 	var hdr [4]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return nil, err
 	}
 	n := binary.BigEndian.Uint32(hdr[:])
-	if uint64(n) > uint64(max) {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, n, max)
+	if uint64(n) > uint64(limit) {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, n, limit)
 	}
 	if n == 0 {
 		return nil, ErrEmptyFrame
 	}
-	if cap(buf) < int(n) {
-		buf = make([]byte, n)
-	}
-	buf = buf[:n]
-	if _, err := io.ReadFull(r, buf); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
+	size := int(n)
+	if cap(buf) >= size {
+		buf = buf[:size]
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, unexpected(err)
 		}
-		return nil, err
+		return buf, nil
+	}
+	buf = buf[:0]
+	for len(buf) < size {
+		have := len(buf)
+		want := min(size-have, max(frameChunk, have))
+		buf = slices.Grow(buf, want)[:have+want]
+		if _, err := io.ReadFull(r, buf[have:]); err != nil {
+			return nil, unexpected(err)
+		}
 	}
 	return buf, nil
+}
+
+// unexpected turns io.EOF inside a frame into io.ErrUnexpectedEOF.
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // AppendFrame appends the frame for body (header and body) to dst.

@@ -79,6 +79,9 @@ type Hello struct {
 	WorkingDirectory string        `json:"workingDirectory,omitempty"`
 	Session          *HelloSession `json:"session,omitempty"`
 	Role             string        `json:"x_role,omitempty"`
+	// Proof is a pane's secret (its $AGENTMUX_PROOF, extension): the connection then
+	// speaks for that pane (its X_HOOK, its SENDs). A proof no live pane has is refused.
+	Proof string `json:"x_proof,omitempty"`
 }
 
 // Validate requires an agent name (any name for control clients).
@@ -136,7 +139,7 @@ type SendMeta struct {
 	Importance  int    `json:"importance,omitempty"`
 	ReplyTo     string `json:"replyTo,omitempty"`
 	// Mode is how a message to a pane goes: "sequential" (or absent), "important" or
-	// "urgent" (issue 11's modes; docs/protocol.md).
+	// "urgent" (the delivery modes; docs/protocol.md).
 	Mode string `json:"mode,omitempty"`
 	// XNotifyOnDelivery asks for a notice (a DELIVER of kind state to a member sender)
 	// when a pane got the message; XNotifyAfterMs for a reminder that long after.

@@ -41,6 +41,11 @@ type Spec struct {
 	Pane int
 	// Name is the pane name exported as AGENTMUX_NAME.
 	Name string
+	// Proof is the pane's secret, exported as AGENTMUX_PROOF when not empty: a client
+	// of the session socket inside the pane's process tree proves with it that it
+	// speaks for the pane. agentmux's own AGENTMUX_PROOF (agentmux run inside a pane)
+	// is never inherited.
+	Proof string
 	// KillGrace is the time between SIGHUP and SIGKILL in Close (DefaultKillGrace if 0).
 	KillGrace time.Duration
 	// DrainGrace bounds how long Done waits for the end of output after the child
@@ -111,7 +116,11 @@ var dropped = []string{
 	"TERM_PROGRAM=", "TERM_PROGRAM_VERSION=", "LC_TERMINAL=", "LC_TERMINAL_VERSION=",
 	"ITERM_SESSION_ID=", "KITTY_WINDOW_ID=", "KITTY_PID=", "KITTY_LISTEN_ON=",
 	"WEZTERM_PANE=", "WEZTERM_UNIX_SOCKET=", "KONSOLE_VERSION=", "VTE_VERSION=", "WT_SESSION=",
+	ProofEnv + "=", // a pane's proof is its own: agentmux run inside a pane never passes its own on
 }
+
+// ProofEnv is the variable that carries a pane's proof (Spec.Proof).
+const ProofEnv = "AGENTMUX_PROOF"
 
 // environ builds the child's environment: os.Environ() minus the dropped variables,
 // then s.Env, then the variables agentmux always sets. exec.Cmd keeps the last of
@@ -128,14 +137,22 @@ next:
 		}
 		env = append(env, kv)
 	}
-	env = append(env, s.Env...)
-	return append(env,
+	for _, kv := range s.Env {
+		if !strings.HasPrefix(kv, ProofEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env,
 		"TERM=xterm-256color",
 		"COLORTERM=truecolor",
 		"TERM_PROGRAM=agentmux",
 		"AGENTMUX_PANE="+strconv.Itoa(s.Pane),
 		"AGENTMUX_NAME="+s.Name,
 	)
+	if s.Proof != "" {
+		env = append(env, ProofEnv+"="+s.Proof)
+	}
+	return env
 }
 
 // clampSize keeps a window dimension inside what TIOCSWINSZ can hold.

@@ -56,6 +56,23 @@ func TestEnvironment(t *testing.T) {
 	}
 }
 
+// A pane's proof is its own: set from Spec.Proof, never inherited from agentmux's own
+// environment (agentmux run inside another's pane) nor taken from Spec.Env.
+func TestEnvironmentProof(t *testing.T) {
+	t.Setenv(ProofEnv, "outer-session-proof")
+	script := `echo "R=${AGENTMUX_PROOF-unset}"`
+	p, out := start(t, Spec{Argv: []string{"sh", "-c", script}, Env: []string{ProofEnv + "=planted"}, Proof: "0123abcd"})
+	waitDone(t, p)
+	if got := strings.TrimSpace(out.String()); got != "R=0123abcd" {
+		t.Fatalf("env line = %q, want the spec's proof", got)
+	}
+	p, out = start(t, Spec{Argv: []string{"sh", "-c", script}, Env: []string{ProofEnv + "=planted"}})
+	waitDone(t, p)
+	if got := strings.TrimSpace(out.String()); got != "R=unset" {
+		t.Fatalf("env line = %q, want no proof", got)
+	}
+}
+
 func TestExitCodeAndOutputDrained(t *testing.T) {
 	p, out := start(t, Spec{Argv: []string{"sh", "-c", "printf hello; exit 3"}})
 	waitDone(t, p)

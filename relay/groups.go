@@ -71,8 +71,19 @@ func (r *Relay) link(a, b int, now time.Time) {
 	r.notice(now, a, "linked %s (%d/%d turns)%s", g.label(), g.used, g.budget, moved)
 }
 
-// linkAll puts the listed live panes into one new group.
-func (r *Relay) linkAll(ids []int, now time.Time) {
+// linkAll puts the listed live panes into one new group; the notice names the panes
+// left out (shells).
+func (r *Relay) linkAll(ids, left []int, now time.Time) {
+	var out []string
+	for _, id := range left {
+		if p := r.live(id); p != nil {
+			out = append(out, fmt.Sprintf("%d %s", p.id, p.name))
+		}
+	}
+	why := ""
+	if len(out) > 0 {
+		why = fmt.Sprintf("; left out %s: a shell would run agents' answers as commands (prefix l then its number links it, asking first)", strings.Join(out, ", "))
+	}
 	var ps []*pane
 	for _, id := range ids {
 		if p := r.live(id); p != nil && !slices.Contains(ps, p) {
@@ -80,6 +91,9 @@ func (r *Relay) linkAll(ids []int, now time.Time) {
 		}
 	}
 	if len(ps) < 2 {
+		if why != "" {
+			r.notice(now, 0, "not linked: fewer than two panes to link%s", why)
+		}
 		return
 	}
 	for _, p := range ps {
@@ -92,7 +106,7 @@ func (r *Relay) linkAll(ids []int, now time.Time) {
 		r.renewDirect(p.id)
 		r.join(g, p)
 	}
-	r.notice(now, 0, "linked %s (%d/%d turns)", g.label(), g.used, g.budget)
+	r.notice(now, 0, "linked %s (%d/%d turns)%s", g.label(), g.used, g.budget, why)
 }
 
 // leave takes p out of its group, dropping the deliveries waiting for it (why says

@@ -2,7 +2,7 @@ package relay
 
 import "time"
 
-// Turn ends from the programs' own hooks (issue 11): Claude Code's Stop hook, Codex's
+// Turn ends from the programs' own hooks: Claude Code's Stop hook, Codex's
 // notify and Gemini CLI's AfterAgent hook run `agentmux hook`, which reports to the
 // session, which hands the relay a TurnEnd. For a pane opened with Hooks:
 //

@@ -6,8 +6,9 @@ import "errors"
 // send`, a protocol member) asks for text to be typed into a pane the way an agent's
 // @relay command would be. The sender is a name: a pane's own name (or number) sends as
 // that pane, with its group's or its direct budget; any other name is an external
-// member, framed "NAME:" and limited by a direct budget of --turns per (name, pane)
-// pair, renewed when a person links the pane.
+// member, framed "NAME:" and limited by a direct budget of --turns into each pane that
+// every such name shares (a sender cannot buy turns by renaming itself), renewed when a
+// person links the pane. The person (Options.Person) is not limited.
 
 // Errors Message returns.
 var (
@@ -22,7 +23,8 @@ var (
 // externalFrame frames an external member's message.
 const externalFrame = "{name}:\n\n{text}"
 
-// extPair is an external sender and a pane.
+// extPair is an external member and a pane (a pane's commands to the member); from ""
+// counts every external sender's messages into the pane.
 type extPair struct {
 	from string
 	pane int

@@ -6,6 +6,7 @@ package relay
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -76,3 +77,42 @@ func (quietScreen) Info() Info                { return Info{} }
 func (quietScreen) ScreenTop() int64          { return 0 }
 func (quietScreen) ScreenText() []string      { return nil }
 func (quietScreen) TextFrom(int64) []Line     { return nil }
+
+// A client that takes a new name for every message gets no new turns: the budget into a
+// pane is shared by every client sender (8 of 30 renamed sends go through, not 30).
+func TestMessageRenamedSenderSharesTheBudget(t *testing.T) {
+	r := New(Config{Turns: 8, Idle: time.Second})
+	now := time.Unix(0, 0)
+	r.Handle(Open{Pane: 1, Name: "alice", Screen: quietScreen{}}, now)
+	r.Handle(Output{Pane: 1}, now)
+	now = now.Add(2 * time.Second)
+	r.Tick(now)
+	through := 0
+	for i := range 30 {
+		if _, _, err := r.Message(Send{FromName: fmt.Sprintf("carol%d", i), To: 1, Text: "go on"}, now); err == nil {
+			through++
+		} else {
+			require.ErrorIs(t, err, ErrBudgetSpent)
+		}
+	}
+	require.Equal(t, 8, through, "renamed sends that went through")
+}
+
+// The person is no loop: their messages spend no budget, the 9th..20th arrive too.
+func TestMessageFromPersonIsNotLimited(t *testing.T) {
+	r := New(Config{Turns: 8, Idle: time.Second})
+	now := time.Unix(0, 0)
+	r.Handle(Open{Pane: 1, Name: "alice", Screen: quietScreen{}}, now)
+	r.Handle(Output{Pane: 1}, now)
+	now = now.Add(2 * time.Second)
+	r.Tick(now)
+	for i := range 20 {
+		_, _, err := r.Message(Send{FromName: "you", To: 1, Text: fmt.Sprintf("note %d", i), Options: Options{Person: true}}, now)
+		require.NoError(t, err, "person's send %d", i+1)
+	}
+	// A client is still limited after them: the person spent nothing of its budget.
+	for i := range 8 {
+		_, _, err := r.Message(Send{FromName: "ops", To: 1, Text: "x"}, now)
+		require.NoError(t, err, "client's send %d", i+1)
+	}
+}

@@ -66,6 +66,15 @@ type Options struct {
 	// (when positive) reminds it that long after the confirmation.
 	NotifyOnDelivery bool
 	NotifyAfter      time.Duration
+	// Person marks a message from the person at the keyboard (`agentmux send` from a
+	// shell outside every pane, sender "you"): a person is no loop, so it spends no
+	// budget. Only the host can say so; a client's claim is never taken for it.
+	Person bool
+	// BeforeSubmit is the host's, carried and never called by the relay: the host calls
+	// it just before it first writes the carriage return that submits the message (the
+	// Submit of the batch that typed it), so that it can record durably that the pane's
+	// program may read it from then on (write-ahead). nil: nothing to call.
+	BeforeSubmit func() error
 }
 
 // Send queues Text for pane To. From is the sending pane (it spends its group's budget
@@ -148,7 +157,8 @@ func (r *Relay) Addressee(name string) int {
 
 // post queues s and returns its delivery number, or 0 and why it was refused (also
 // noted in the log). A sender that is not a pane but has a name (an external member)
-// spends the direct budget of Config.Turns per (name, pane), renewed by a link.
+// spends the direct budget of Config.Turns into the pane, which every such sender
+// shares, renewed by a link; the person (Options.Person) spends none.
 func (r *Relay) post(s Send, now time.Time) (int, error) {
 	q := r.live(s.To)
 	if q == nil {
@@ -179,16 +189,26 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		if !r.spend(p, q, now) {
 			return 0, fmt.Errorf("send from %s to %s: %w", p.name, q.name, ErrBudgetSpent)
 		}
+	} else if s.Person {
+		note = "sent by " + name
 	} else if s.FromName != "" {
-		k := extPair{strings.ToLower(s.FromName), q.id}
+		// The pair's budget (which the pane's commands to the member spend too), and
+		// one budget into the pane for every client sender together: a sender that
+		// takes a new name for every message gets no new turns.
+		k, all := extPair{strings.ToLower(s.FromName), q.id}, extPair{"", q.id}
 		if r.external[k] >= r.cfg.Turns {
 			r.notice(now, 0, "budget spent (%d/%d) for %s into %d %s: not sent; link %d to renew it", r.external[k], r.cfg.Turns, s.FromName, q.id, q.name, q.id)
 			return 0, fmt.Errorf("send from %s to %s: %w (%d/%d)", s.FromName, q.name, ErrBudgetSpent, r.external[k], r.cfg.Turns)
+		}
+		if r.external[all] >= r.cfg.Turns {
+			r.notice(now, 0, "budget spent (%d/%d) for clients into %d %s: message from %s not sent; link %d to renew it", r.external[all], r.cfg.Turns, q.id, q.name, s.FromName, q.id)
+			return 0, fmt.Errorf("send from %s to %s: %w (%d/%d from clients)", s.FromName, q.name, ErrBudgetSpent, r.external[all], r.cfg.Turns)
 		}
 		if r.external == nil {
 			r.external = map[extPair]int{}
 		}
 		r.external[k]++
+		r.external[all]++
 		note = "sent by " + s.FromName
 	}
 	words := cut(sanitize(text, true), r.cfg.Limit)

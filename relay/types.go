@@ -236,7 +236,10 @@ type Hold struct {
 type Link struct{ Pane, With int }
 
 // LinkAll puts every listed pane into one new group with a fresh budget.
-type LinkAll struct{ Panes []int }
+//
+// Left are the panes the host left out because they run a shell (which would run an
+// agent's answer as commands): the notice names them.
+type LinkAll struct{ Panes, Left []int }
 
 // Unlink takes a pane out of its group; deliveries waiting for it are dropped.
 type Unlink struct{ Pane int }

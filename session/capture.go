@@ -49,4 +49,3 @@ func sgrOf(st vterm.Style) string {
 	}
 	return string(append(b, 'm'))
 }
-

@@ -128,8 +128,15 @@ func (s *Session) SetKittyKeyboard(on bool) {
 	})
 }
 
-// Link puts pane a into pane b's relay group (a group of the two if b has none).
-func (s *Session) Link(a, b int) error {
+// Link puts pane a into pane b's relay group (a group of the two if b has none). A
+// pane running a shell is refused (ErrShell): linked, it would run what an agent
+// answered; LinkShell links it when the person said so.
+func (s *Session) Link(a, b int) error { return s.link(a, b, false) }
+
+// LinkShell is Link that also links a pane running a shell.
+func (s *Session) LinkShell(a, b int) error { return s.link(a, b, true) }
+
+func (s *Session) link(a, b int, shell bool) error {
 	return s.command(func() error {
 		pa, pb := s.pane(a), s.pane(b)
 		switch {
@@ -139,18 +146,23 @@ func (s *Session) Link(a, b int) error {
 			return fmt.Errorf("link with %d: %w", b, ErrNoPane)
 		case a == b:
 			return ErrSelf
+		case !shell && IsShell(pa.argv):
+			return fmt.Errorf("link %d %s (%s): %w", a, pa.name, pa.program(), ErrShell)
+		case !shell && IsShell(pb.argv):
+			return fmt.Errorf("link with %d %s (%s): %w", b, pb.name, pb.program(), ErrShell)
 		}
 		s.act(s.rl.Handle(relay.Link{Pane: a, With: b}, s.clock.Now()))
 		return nil
 	})
 }
 
-// LinkAll puts the listed panes (every running pane when ids is empty) into one new
-// group with a fresh budget.
+// LinkAll puts the listed panes (when ids is empty: every running pane but those
+// running a shell, see IsShell) into one new group with a fresh budget.
 func (s *Session) LinkAll(ids ...int) error {
 	return s.command(func() error {
+		var shells []int
 		if len(ids) == 0 {
-			ids = s.liveIDs()
+			ids, shells = s.agentIDs()
 		}
 		var live []int
 		for _, id := range ids {
@@ -159,9 +171,13 @@ func (s *Session) LinkAll(ids ...int) error {
 			}
 		}
 		if len(live) < 2 {
+			if len(shells) > 0 {
+				s.act(s.rl.Handle(relay.LinkAll{Left: shells}, s.clock.Now())) // says why
+				return fmt.Errorf("%w (shells are left out)", ErrTooFew)
+			}
 			return ErrTooFew
 		}
-		s.act(s.rl.Handle(relay.LinkAll{Panes: live}, s.clock.Now()))
+		s.act(s.rl.Handle(relay.LinkAll{Panes: live, Left: shells}, s.clock.Now()))
 		return nil
 	})
 }
@@ -285,6 +301,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) (int, error) {
 		var acts []relay.Action
 		var err error
 		id, acts, err = s.rl.Message(msg, s.clock.Now())
+		if err == nil && o.BeforeSubmit != nil {
+			s.beforeSubmit[id] = o.BeforeSubmit
+		}
 		s.act(acts)
 		return err
 	})

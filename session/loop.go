@@ -193,12 +193,19 @@ func (s *Session) onExit(id int) {
 // Submit opens it again, writing what the person sent meanwhile right after the carriage
 // return. A typed delivery leaves the relay only by its Submit or with its pane (the
 // relay drops it on Exit), so the gate has no other way to stay closed: onExit and Close
-// open it.
+// open it. Before a Submit's carriage return is written, the write-ahead of the
+// deliveries it submits runs (journal.go).
 func (s *Session) act(acts []relay.Action) {
 	for _, a := range acts {
 		p := s.pane(a.Target())
 		if p == nil || p.exited {
 			continue
+		}
+		switch a := a.(type) {
+		case relay.Type:
+			s.typing(a)
+		case relay.Submit:
+			s.journal(a.Pane)
 		}
 		p.proc.Write(a.Bytes())
 		switch a.(type) {

@@ -22,7 +22,8 @@ type pane struct {
 	proc    Process
 	screen  *Screen
 
-	hooks      bool // the program reports its turn ends through hooks (Options.Hooks)
+	hooks      bool   // the program reports its turn ends through hooks (Options.Hooks)
+	proof      string // the secret in its environment (AGENTMUX_PROOF): see PaneOf
 	exited     bool
 	code       int
 	cols, rows int

@@ -47,6 +47,7 @@ func (s *Session) publish(send bool) {
 		}
 		if e.Phase.Final() {
 			delete(s.open, e.Delivery)
+			delete(s.beforeSubmit, e.Delivery) // never submitted: nothing to record
 		} else {
 			s.open[e.Delivery] = e
 		}

@@ -32,6 +32,9 @@ var (
 	ErrStopped = errors.New("session stopped")
 	// ErrNameTaken means a member already has that name.
 	ErrNameTaken = errors.New("name taken")
+	// ErrShell means a pane runs a shell, which is linked only when asked for by name
+	// (LinkShell): it would run as commands whatever an agent answered.
+	ErrShell = errors.New("it runs a shell, which would run an agent's answer as commands")
 )
 
 // defaultInterval is the least time between two observations of a pane's output.
@@ -68,9 +71,15 @@ type Session struct {
 	status    string
 	logged    int
 	open      map[int]Entry // deliveries published and not final
-	external  map[string]Sink
-	colors    vterm.Colors
-	kitty     bool
+	// beforeSubmit are the write-ahead calls of deliveries not yet submitted, typed the
+	// deliveries each pane's last Type carried (journal.go); journalFailing is set from a
+	// failed call to the next that succeeds.
+	beforeSubmit   map[int]func() error
+	typed          map[int][]int
+	journalFailing bool
+	external       map[string]Sink
+	colors         vterm.Colors
+	kitty          bool
 	// answered are the calls that ran this step: closed once its events are out and the
 	// timer is re-armed, so a caller that waits sees everything its command caused.
 	answered []chan struct{}
@@ -99,23 +108,25 @@ func Start(o Options) (*Session, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Session{
-		opts:     o,
-		log:      log,
-		clock:    o.Clock,
-		cmds:     make(chan func(), 64),
-		outputs:  make(chan int),
-		exits:    make(chan int),
-		stop:     make(chan struct{}),
-		done:     make(chan struct{}),
-		rl:       relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
-		profiles: o.Profiles,
-		drafts:   drafts{},
-		pace:     newPacing(o.OutputInterval),
-		members:  map[int]Member{},
-		open:     map[int]Entry{},
-		external: map[string]Sink{},
-		colors:   o.Colors,
-		kitty:    o.KittyKeyboard,
+		opts:         o,
+		log:          log,
+		clock:        o.Clock,
+		cmds:         make(chan func(), 64),
+		outputs:      make(chan int),
+		exits:        make(chan int),
+		stop:         make(chan struct{}),
+		done:         make(chan struct{}),
+		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
+		profiles:     o.Profiles,
+		drafts:       drafts{},
+		pace:         newPacing(o.OutputInterval),
+		members:      map[int]Member{},
+		open:         map[int]Entry{},
+		beforeSubmit: map[int]func() error{},
+		typed:        map[int][]int{},
+		external:     map[string]Sink{},
+		colors:       o.Colors,
+		kitty:        o.KittyKeyboard,
 	}
 	if s.profiles == nil {
 		s.profiles = parser.Builtins()
@@ -131,7 +142,8 @@ func Start(o Options) (*Session, error) {
 		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}, Program: p.argv[0], Hooks: p.hooks}, now)
 	}
 	if o.Link {
-		s.rl.Handle(relay.LinkAll{Panes: s.liveIDs()}, now)
+		ids, shells := s.agentIDs()
+		s.rl.Handle(relay.LinkAll{Panes: ids, Left: shells}, now)
 	}
 	s.publish(false) // the start-up state is the baseline: no events for it
 	for _, p := range s.panes {
@@ -167,14 +179,15 @@ func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
 	if s.opts.Hooks != nil && prof.Hooks != "" && !prof.NoHooks {
 		spec, hooks = s.opts.Hooks(id, spec, prof)
 	}
-	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name}, term)
+	proof := newProof()
+	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name, Proof: proof}, term)
 	if err != nil {
 		return nil, fmt.Errorf("start pane %d %q: %w", id, spec.Name, err)
 	}
 	sink.attach(proc)
 	s.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "cols", cols, "rows", rows, "hooks", hooks)
 	return &pane{
-		id: id, name: spec.Name, argv: spec.Argv, profile: prof, term: term, proc: proc, hooks: hooks,
+		id: id, name: spec.Name, argv: spec.Argv, profile: prof, term: term, proc: proc, hooks: hooks, proof: proof,
 		screen: &Screen{t: term}, cols: cols, rows: rows, reply: sink, alerts: al,
 		rearm: make(chan struct{}, 1),
 	}, nil
@@ -232,17 +245,6 @@ func (s *Session) find(ref string) *pane {
 		}
 	}
 	return nil
-}
-
-// liveIDs returns the numbers of the panes whose program runs.
-func (s *Session) liveIDs() []int {
-	var ids []int
-	for _, p := range s.panes {
-		if !p.exited {
-			ids = append(ids, p.id)
-		}
-	}
-	return ids
 }
 
 // emit hands ev to every subscriber, forgetting ended ones.

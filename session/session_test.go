@@ -6,6 +6,7 @@ package session
 // and links come out as events; Capture reads text with and without styles.
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -289,4 +290,67 @@ func TestEnterIsReportedBeforeItsEcho(t *testing.T) {
 	r.printed(1, "Hello back.\r\nalice> ")
 	r.advance(2 * time.Second)
 	assert.Equal(t, "alice (1):  Hello back.", r.procs[2].Sent())
+}
+
+// A message's write-ahead runs after its text was typed and before the carriage return
+// that submits it is written, once, even when the message waits or the carriage return
+// is sent twice: a crash between the submit and its record can never hide that the
+// pane's program may have read it.
+func TestBeforeSubmitRunsBeforeTheCarriageReturn(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	var calls []string // what the pane had been sent when the write-ahead ran
+	before := func() error { calls = append(calls, r.procs[2].Sent()); return nil }
+	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeSubmit: before})
+	require.NoError(t, err)
+	assert.Empty(t, calls, "typed, not submitted: nothing to record")
+	r.advance(200 * time.Millisecond) // the submit delay
+	assert.Equal(t, []string{"ops:  first"}, calls, "recorded after the text, before the carriage return")
+	assert.Equal(t, "\r", r.procs[2].Sent())
+	r.advance(3 * time.Second) // bob never reacts: the carriage return is sent again
+	assert.Equal(t, "\r", r.procs[2].Sent())
+	assert.Len(t, calls, 1, "recorded once")
+
+	// The second waits for bob; typed in a batch with a third, both are recorded at the
+	// batch's one submit.
+	r.advance(3 * time.Second) // the first fails
+	r.s.Hold(2)
+	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeSubmit: before})
+	require.NoError(t, err)
+	_, err = r.s.Send("ops", "bob", "third", SendOptions{BeforeSubmit: before})
+	require.NoError(t, err)
+	r.s.Release(2)
+	r.s.Sync()
+	assert.Contains(t, r.procs[2].Sent(), "third")
+	assert.Len(t, calls, 1)
+	r.advance(200 * time.Millisecond)
+	assert.Equal(t, []string{"ops:  first", "", ""}, calls)
+}
+
+// A write-ahead that fails is said on the status line (a Notice), once until one
+// succeeds again; the message is submitted anyway.
+func TestBeforeSubmitFailureIsSaid(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	fail := func() error { return errors.New("database or disk is full") }
+	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeSubmit: fail})
+	require.NoError(t, err)
+	r.advance(200 * time.Millisecond)
+	assert.Equal(t, "ops:  first\r", r.procs[2].Sent(), "submitted anyway")
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Notice); return ok })
+	note := ev.(Notice).Entry.Note
+	assert.Contains(t, note, "database or disk is full")
+	assert.Contains(t, note, "may be typed again")
+
+	r.printed(2, "ok\r\n> ")
+	r.advance(2 * time.Second)
+	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeSubmit: fail})
+	require.NoError(t, err)
+	r.advance(200 * time.Millisecond)
+	assert.Contains(t, r.procs[2].Sent(), "second")
+	r.s.Sync()
+	for _, ev := range r.sub.Next() {
+		_, ok := ev.(Notice)
+		assert.False(t, ok, "said once while the store keeps failing: %+v", ev)
+	}
 }

@@ -10,39 +10,47 @@ import (
 // Message is one message to one recipient: a broadcast is one row per recipient, all
 // with the same ID. Times are ms since the epoch; 0 means the phase has not happened.
 type Message struct {
-	ID        string
-	Session   string
-	From      string
-	To        string
-	Topic     string
-	Kind      string
-	Body      string
-	Data      string // JSON text or ""
-	Meta      string // the SEND's payload_meta, JSON text or ""
-	Seq       int64
-	Queued    int64
-	Typed     int64
-	Submitted int64
-	Confirmed int64
-	Failed    int64
-	Dropped   int64
+	ID      string
+	Session string
+	From    string
+	To      string
+	Topic   string
+	Kind    string
+	Body    string
+	Data    string // JSON text or ""
+	Meta    string // the SEND's payload_meta, JSON text or ""
+	Seq     int64
+	Queued  int64
+	Typed   int64
+	// Submitting is when the carriage return submitting it to a pane was about to be
+	// written (recorded before it is): from then on the pane's program may have read it.
+	Submitting int64
+	Submitted  int64
+	Confirmed  int64
+	Failed     int64
+	Dropped    int64
+	// Row is the message's place in the store, in the order of writing (History sets
+	// it): Query.Before takes it to page through older messages.
+	Row int64
 }
 
 // Phase is a delivery phase with a time column.
 type Phase string
 
-// The phases after queued.
+// The phases after queued. Submitting is recorded just before a pane's carriage
+// return is written, Submitted once it was.
 const (
-	Typed     Phase = "typed"
-	Submitted Phase = "submitted"
-	Confirmed Phase = "confirmed"
-	Failed    Phase = "failed"
-	Dropped   Phase = "dropped"
+	Typed      Phase = "typed"
+	Submitting Phase = "submitting"
+	Submitted  Phase = "submitted"
+	Confirmed  Phase = "confirmed"
+	Failed     Phase = "failed"
+	Dropped    Phase = "dropped"
 )
 
 func (p Phase) valid() bool {
 	switch p {
-	case Typed, Submitted, Confirmed, Failed, Dropped:
+	case Typed, Submitting, Submitted, Confirmed, Failed, Dropped:
 		return true
 	}
 	return false
@@ -139,7 +147,7 @@ func (s *Store) MarkAll(marks []Mark) error {
 }
 
 const columns = `id, session, sender, recipient, topic, kind, body, COALESCE(data, ''), COALESCE(meta, ''), seq, queued,
-	COALESCE(typed, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0)`
+	COALESCE(typed, 0), COALESCE(submitting, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0)`
 
 func scan(rows *sql.Rows) ([]Message, error) {
 	defer rows.Close()
@@ -147,7 +155,7 @@ func scan(rows *sql.Rows) ([]Message, error) {
 	for rows.Next() {
 		var m Message
 		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped); err != nil {
+			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped); err != nil {
 			return nil, err
 		}
 		out = append(out, m)
@@ -155,16 +163,28 @@ func scan(rows *sql.Rows) ([]Message, error) {
 	return out, rows.Err()
 }
 
-// Pending returns the messages of session to recipient to that have reached none of
-// done nor failed nor dropped, oldest first in seq order per topic: the ones to send again
-// after a restart or a RESUME. done is Confirmed for protocol clients (their ACK) and
-// Typed for panes (once typed, never again).
+// Pending returns the messages of session to recipient to that have reached neither
+// done nor a later phase of delivery (typed, submitted, confirmed, in that order), nor
+// failed nor dropped, oldest first in seq order per topic: the ones to send again after
+// a restart or a RESUME. done is Confirmed for protocol clients (their ACK) and for
+// panes (the program reacted; its Submitting and Submitted times tell the caller whether
+// the program may have read it before). A later phase counts as done even where an
+// earlier one was never recorded: phases that follow each other quickly may be reported
+// only by the last.
 func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
-	if !done.valid() {
-		return nil, fmt.Errorf("pending: unknown phase %q", done)
+	var cond string
+	switch done {
+	case Typed:
+		cond = "typed IS NULL AND submitting IS NULL AND submitted IS NULL AND confirmed IS NULL"
+	case Submitted:
+		cond = "submitted IS NULL AND confirmed IS NULL"
+	case Confirmed:
+		cond = "confirmed IS NULL"
+	default:
+		return nil, fmt.Errorf("pending: phase %q is no phase of delivery", done)
 	}
 	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
-		WHERE session = ? AND recipient = ? AND `+string(done)+` IS NULL AND failed IS NULL AND dropped IS NULL
+		WHERE session = ? AND recipient = ? AND `+cond+` AND failed IS NULL AND dropped IS NULL
 		ORDER BY topic, seq`, session, to)
 	if err != nil {
 		return nil, fmt.Errorf("pending for %s: %w", to, err)
@@ -218,11 +238,13 @@ func (s *Store) Get(id string) ([]Message, error) {
 }
 
 // Query selects history: Session and Member ("" for any: Member matches sender or
-// recipient), messages queued at or after SinceMs, the newest Limit (0: 100) of them.
+// recipient), messages queued at or after SinceMs and written before the message with
+// Row Before (0: any), the newest Limit (0: 100) of them.
 type Query struct {
 	Session string
 	Member  string
 	SinceMs int64
+	Before  int64
 	Limit   int
 }
 
@@ -238,6 +260,9 @@ func (s *Store) History(q Query) ([]Message, error) {
 	}
 	if q.SinceMs > 0 {
 		where, args = append(where, "queued >= ?"), append(args, q.SinceMs)
+	}
+	if q.Before > 0 {
+		where, args = append(where, "rowid < ?"), append(args, q.Before)
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -256,9 +281,8 @@ func (s *Store) History(q Query) ([]Message, error) {
 	var out []Message
 	for rows.Next() {
 		var m Message
-		var r int64
 		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &r); err != nil {
+			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Row); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		out = append(out, m)

@@ -14,7 +14,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -33,12 +32,17 @@ type Store struct {
 	insert *sql.Stmt
 }
 
-// Open opens (creating when needed, folder 0700) the database at path, switches it to
-// WAL and migrates its schema to the current version. synchronous=NORMAL: in WAL mode a
+// Open opens (creating when needed) the database at path, switches it to WAL and
+// migrates its schema to the current version. Messages are private: the folder is made
+// 0700 (SecureDir) and the database with its -wal and -shm files 0600, whatever the
+// umask and however an older agentmux left them. synchronous=NORMAL: in WAL mode a
 // committed transaction survives the process being killed; only a power loss may take
 // the last ones.
 func Open(path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if _, err := SecureDir(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := privateFiles(path); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(5000)"
@@ -95,6 +99,10 @@ var migrations = []string{
 		pruned_through INTEGER NOT NULL,
 		PRIMARY KEY (session, recipient, topic)
 	);`,
+	// submitting: the carriage return that submits a pane's message is about to be
+	// written (recorded ahead of it), so a restart can tell a message its pane may have
+	// read from one it cannot have.
+	`ALTER TABLE messages ADD COLUMN submitting INTEGER;`,
 }
 
 // SchemaVersion is the schema version Open migrates to.

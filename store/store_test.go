@@ -6,6 +6,7 @@ package store
 
 import (
 	"bufio"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -56,6 +57,32 @@ func TestOpenMigratesAndReopens(t *testing.T) {
 	assert.ErrorContains(t, err, "newer than this agentmux")
 }
 
+// A database of the first schema (before submitting was recorded) keeps its messages
+// when opened: they read as never submitting.
+func TestOpenMigratesFirstSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agentmux.db")
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	_, err = db.Exec(migrations[0] + "PRAGMA user_version = 1;")
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO messages (id, session, sender, recipient, kind, body, seq, queued, typed)
+		VALUES ('m1', 's', 'alice', 'bob', 'message', 'hi', 1, 10, 11)`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	s := open(t, path)
+	p, err := s.Pending("s", "bob", Submitted)
+	require.NoError(t, err)
+	require.Len(t, p, 1)
+	assert.Equal(t, int64(11), p[0].Typed)
+	assert.Zero(t, p[0].Submitting)
+	_, err = s.Mark("m1", "bob", Submitting, 12)
+	require.NoError(t, err)
+	got, err := s.Get("m1")
+	require.NoError(t, err)
+	assert.Equal(t, int64(12), got[0].Submitting)
+}
+
 func TestInsertMarkPending(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "db"))
 	require.NoError(t, s.Insert(msg("m1", "bob", 1, 10), msg("m2", "bob", 2, 11), msg("m3", "bob", 3, 12), msg("m3", "carol", 1, 12)))
@@ -85,8 +112,21 @@ func TestInsertMarkPending(t *testing.T) {
 	assert.Equal(t, int64(21), p[0].Typed)
 	p, err = s.Pending("s", "bob", Typed)
 	require.NoError(t, err)
-	require.Len(t, p, 1, "m2 typed, m3 dropped")
-	assert.Equal(t, "m1", p[0].ID)
+	require.Empty(t, p, "m1 confirmed (a later phase: typed too), m2 typed, m3 dropped")
+	p, err = s.Pending("s", "bob", Submitted)
+	require.NoError(t, err)
+	require.Len(t, p, 1, "m2 typed, never submitted")
+	assert.Equal(t, "m2", p[0].ID)
+	assert.Equal(t, int64(21), p[0].Typed, "its typing had begun")
+	assert.Zero(t, p[0].Submitting, "its carriage return was never about to be sent")
+	_, err = s.Mark("m2", "bob", Submitting, 23)
+	require.NoError(t, err)
+	p, err = s.Pending("s", "bob", Submitted)
+	require.NoError(t, err)
+	require.Len(t, p, 1, "submitting is not submitted")
+	assert.Equal(t, int64(23), p[0].Submitting)
+	_, err = s.Pending("s", "bob", Failed)
+	require.Error(t, err, "failed is no phase of delivery")
 	p, err = s.Pending("s", "carol", Confirmed)
 	require.NoError(t, err)
 	require.Len(t, p, 1)
@@ -225,4 +265,25 @@ func TestMarkAll(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int64{5, 22}, []int64{got[0].Typed, got[0].Failed}, "first times kept")
 	assert.Error(t, s.MarkAll([]Mark{{"m1", "bob", Phase("x"), 1}}))
+}
+
+// BenchmarkMarkSubmitting measures the write-ahead of a pane's submit: one phase
+// recorded at once, in its own transaction, as the session's loop waits for it.
+func BenchmarkMarkSubmitting(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "db"))
+	require.NoError(b, err)
+	defer s.Close()
+	ms := make([]Message, b.N)
+	for i := range ms {
+		ms[i] = Message{ID: fmt.Sprintf("m-%016x", i), Session: "agentmux", From: "alice", To: "bob", Kind: "message", Body: "hi", Seq: int64(i + 1), Queued: 1764000000000}
+	}
+	for i := 0; i < len(ms); i += 256 {
+		require.NoError(b, s.Insert(ms[i:min(i+256, len(ms))]...))
+	}
+	b.ResetTimer()
+	for i := range ms {
+		if _, err := s.Mark(ms[i].ID, "bob", Submitting, 1764000000001); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -184,6 +184,9 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 		}
 	}
 	m.relaySum = s.Status().Summary
+	if left := m.shellPanes(); cfg.Link && left != "" {
+		m.setStatus("--link left out " + left + ": a shell would run agents' answers as commands (prefix l then its number links it, asking first)")
+	}
 	m.relayout()
 	return m
 }

@@ -17,6 +17,24 @@ import (
 // linkWith links the focused pane with pane n (prefix l then N).
 func (m *model) linkWith(n int) tea.Cmd {
 	switch err := m.s.Link(m.focus, n); {
+	case errors.Is(err, session.ErrShell):
+		// A shell runs what it is typed: linked, an agent's answer becomes commands.
+		// Only the person, asked by name, links one.
+		focus := m.focus
+		shell := focus
+		if v := m.views[n]; v != nil && session.IsShell(v.member.Argv) {
+			shell = n
+		}
+		name := ""
+		if v := m.views[shell]; v != nil {
+			name = v.member.Name
+		}
+		m.ask(fmt.Sprintf("pane %d %s runs a shell: linked, it runs agents' answers as commands. link it? (y/n)", shell, name), func() tea.Cmd {
+			if err := m.s.LinkShell(focus, n); err != nil {
+				m.setStatus(err.Error())
+			}
+			return nil
+		})
 	case errors.Is(err, session.ErrSelf):
 		m.setStatus("a pane cannot be linked with itself: prefix l then another pane's number")
 	case errors.Is(err, session.ErrNoPane):
@@ -27,12 +45,29 @@ func (m *model) linkWith(n int) tea.Cmd {
 	return nil
 }
 
-// linkAll links every live pane into one group (prefix L).
+// linkAll links every live pane but the shells into one group (prefix L); the relay's
+// notice names the shells left out.
 func (m *model) linkAll() tea.Cmd {
 	if err := m.s.LinkAll(); err != nil {
-		m.setStatus("linking needs two running panes")
+		msg := "linking needs two running panes"
+		if left := m.shellPanes(); left != "" {
+			msg = "linking needs two running panes that are no shells (left out: " + left + ")"
+		}
+		m.setStatus(msg)
 	}
 	return nil
+}
+
+// shellPanes names the live panes that run a shell ("" when none): linking every pane
+// leaves them out.
+func (m *model) shellPanes() string {
+	var out []string
+	for _, id := range m.order {
+		if v := m.views[id]; v != nil && !v.exited() && session.IsShell(v.member.Argv) {
+			out = append(out, fmt.Sprintf("%d %s", id, v.member.Name))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // unlink takes the focused pane out of its group (prefix u).

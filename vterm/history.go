@@ -207,15 +207,33 @@ func (h *hline) decode(cols int) []Cell {
 // appendText appends the plain text of h: wide characters once, empty cells as spaces.
 // A line that does not wrap loses its trailing blanks; a soft-wrapped one keeps them
 // (they are part of the joined line), except the blank left in the last column when a
-// wide character wrapped (padEnd: the next row starts with a wide character).
-func (h *hline) appendText(b []byte, padEnd bool) []byte {
+// wide character wrapped (padEnd: the next row starts with a wide character). seen
+// leaves concealed cells (SGR 8) blank: a space for each column they take.
+func (h *hline) appendText(b []byte, padEnd, seen bool) []byte {
 	start := len(b)
 	ci := 0
 	x := 0
 	lastBlank := false
+	ri, runStart := 0, 0 // the style run holding cell x, and its first cell
 	for i := 0; i < len(h.text); x++ {
 		c := h.text[i]
 		lastBlank = false
+		if seen && len(h.runs) > 0 {
+			for ri < len(h.runs) && x >= runStart+int(h.runs[ri].n) {
+				runStart += int(h.runs[ri].n)
+				ri++
+			}
+			if ri < len(h.runs) && h.runs[ri].st.Attr&AttrHidden != 0 && c != encEmpty {
+				_, size := utf8.DecodeRune(h.text[i:])
+				if c < utf8.RuneSelf {
+					size = 1
+				}
+				b = append(b, ' ')
+				lastBlank = true
+				i += size
+				continue
+			}
+		}
 		switch {
 		case c == encCont:
 			i++

@@ -64,23 +64,30 @@ func (t *Terminal) ScreenText() []string {
 }
 
 // screenText is ScreenText with the lock held.
-func (t *Terminal) screenText() []string {
+func (t *Terminal) screenText() []string { return t.screenTextOf(false) }
+
+// screenTextOf is screenText; seen leaves concealed cells (SGR 8) blank.
+func (t *Terminal) screenTextOf(seen bool) []string {
 	out := make([]string, t.rows)
 	var b []byte
 	for y, r := range t.scr.rows {
-		b = appendCellsText(b[:0], r.cells, false, false)
+		b = appendCellsText(b[:0], r.cells, false, false, seen)
 		out[y] = string(b)
 	}
 	return out
 }
 
 // appendCellsText appends the text of cells; see hline.appendText for the trimming.
-func appendCellsText(b []byte, cells []Cell, wrapped, padEnd bool) []byte {
+// seen leaves concealed cells (SGR 8) blank: a space for each column they take.
+func appendCellsText(b []byte, cells []Cell, wrapped, padEnd, seen bool) []byte {
 	start := len(b)
 	for i := range cells {
 		c := &cells[i]
 		switch {
 		case c.Width == 0:
+			continue
+		case seen && c.Style.Attr&AttrHidden != 0:
+			b = append(b, "  "[:c.Width]...)
 			continue
 		case c.Rune == 0:
 			b = append(b, ' ')

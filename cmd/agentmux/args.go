@@ -316,7 +316,24 @@ func parseAgent(a string) (ui.PaneSpec, error) {
 	if name == "" {
 		name = filepath.Base(words[0])
 	}
+	if err := paneName(name); err != nil {
+		return ui.PaneSpec{}, usagef("agent %q: %v", a, err)
+	}
 	return ui.PaneSpec{Name: name, Argv: words, Env: env}, nil
+}
+
+// paneName reports why name cannot be a pane's: "you" is the person, "agentmux" the
+// session's own notices, and a number addresses a pane by its position.
+func paneName(name string) error {
+	if _, err := strconv.Atoi(name); err == nil {
+		return fmt.Errorf("a pane cannot be named %s: numbers address panes by position; name it (NAME=COMMAND)", name)
+	}
+	for _, r := range []string{hub.PersonName, "agentmux"} {
+		if strings.EqualFold(name, r) {
+			return fmt.Errorf("a pane cannot be named %s: the name is reserved; name it otherwise (NAME=COMMAND)", name)
+		}
+	}
+	return nil
 }
 
 // envName reports whether s is written like an environment variable in a shell

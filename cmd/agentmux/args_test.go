@@ -9,9 +9,11 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,6 +192,11 @@ func TestRunFailsBeforeTheScreen(t *testing.T) {
 		{[]string{"sh", "no-such-program-agentmux-test --flag"}, 2, `"no-such-program-agentmux-test": program not found`},
 		{[]string{"my bot=no-such-program-agentmux-test"}, 2, "to name a pane write NAME=COMMAND; a name may hold only"},
 		{[]string{"sh"}, 2, "needs a terminal"}, // a bytes.Buffer is not a terminal
+		// "you" is the person and a number addresses a pane: neither names one.
+		{[]string{"you=sh", "sh"}, 2, "a pane cannot be named you"},
+		{[]string{"You=sh", "sh"}, 2, "a pane cannot be named You"},
+		{[]string{"sh", "3=sh"}, 2, "a pane cannot be named 3"},
+		{[]string{"agentmux=sh", "sh"}, 2, "a pane cannot be named agentmux"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -272,4 +279,34 @@ func TestOpenLogWritesTheFile(t *testing.T) {
 func readFile(p string) (string, error) {
 	b, err := os.ReadFile(p)
 	return string(b), err
+}
+
+// A state folder an older agentmux left 0755 and a log file left 0644 are made private
+// (0700, 0600) when the log opens, and the log says so.
+func TestOpenLogMakesStatePrivate(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	state := filepath.Join(dir, "agentmux")
+	if err := os.Mkdir(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := logPath()
+	if err := os.WriteFile(p, []byte("old line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, f := openLog(0)
+	f.Close()
+	if st, err := os.Stat(state); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("state folder: %v %v, want 0700", st.Mode().Perm(), err)
+	}
+	if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("log file: %v %v, want 0600", st.Mode().Perm(), err)
+	}
+	b, _ := readFile(p)
+	if !strings.Contains(b, "state folder was open to other users") || !strings.Contains(b, "was=0755") ||
+		!strings.Contains(b, "log file was open to other users") {
+		t.Errorf("the log does not say what was fixed:\n%s", b)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
@@ -26,7 +28,8 @@ const clientUsage = `session commands (each talks to a running agentmux over its
       [--important | --urgent] [--timeout D] [--notify-on-delivery] [--notify-after D]
   agentmux remind D MESSAGE [--to TARGET]     (or wake) "[agentmux] reminder: MESSAGE" into this
                                               pane ($AGENTMUX_NAME) or TARGET after D
-  agentmux link A B | unlink A | hold A | release A
+  agentmux link A B [--shell] | unlink A | hold A | release A
+                                              (a pane running a shell needs --shell)
   agentmux capture TARGET [--lines N] [--escapes]
   agentmux history [--member X] [--since D] [--limit N]
   agentmux read ID
@@ -35,16 +38,10 @@ const clientUsage = `session commands (each talks to a running agentmux over its
 common flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json
 `
 
-// clientCommands are the first words that name a session command; runClient runs them.
-var clientCommands = map[string]bool{
-	"ls": true, "send": true, "remind": true, "wake": true, "link": true, "unlink": true, "hold": true, "release": true,
-	"capture": true, "history": true, "read": true, "events": true, "sessions": true,
-}
-
 // clientArgs is a session command's parsed flags and operands.
 type clientArgs struct {
 	session, from, member, to string
-	json, escapes             bool
+	json, escapes, shell      bool
 	lines, limit              int
 	since                     time.Duration
 	operands                  []string
@@ -52,27 +49,21 @@ type clientArgs struct {
 	mode                 string
 	timeout, notifyAfter time.Duration
 	notifyOnDelivery     bool
+	// wait: send waits for the message's last phase; all: sessions lists ended ones too.
+	wait, all bool
 }
 
 // switches are the flags that take no value.
-var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true}
+var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true}
 
 // parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
 // an operand: stdin).
 func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 	var a clientArgs
+	spec, _ := lookupClientCommand(cmd)
 	allowed := map[string]bool{"session": true, "json": true}
-	switch cmd {
-	case "send":
-		for _, f := range []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after"} {
-			allowed[f] = true
-		}
-	case "remind", "wake":
-		allowed["to"] = true
-	case "capture":
-		allowed["lines"], allowed["escapes"] = true, true
-	case "history":
-		allowed["member"], allowed["since"], allowed["limit"] = true, true, true
+	for _, f := range spec.flags {
+		allowed[f] = true
 	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
@@ -97,8 +88,14 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 				a.json = true
 			case "escapes":
 				a.escapes = true
+			case "shell":
+				a.shell = true
 			case "notify-on-delivery":
 				a.notifyOnDelivery = true
+			case "wait":
+				a.wait = true
+			case "all":
+				a.all = true
 			case "important", "urgent":
 				if a.mode != "" && a.mode != name {
 					return a, usagef("agentmux %s: --important and --urgent exclude each other", cmd)
@@ -148,21 +145,37 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 			a.since, err = time.ParseDuration(val)
 		}
 		if err != nil {
-			return a, usagef("agentmux %s: --%s %q: not a valid value", cmd, name, val)
+			return a, badClientValue(cmd, name, val)
 		}
 	}
-	want := map[string][2]int{ // operands: min, max (-1: any)
-		"ls": {0, 0}, "send": {2, -1}, "remind": {2, -1}, "wake": {2, -1}, "link": {2, 2}, "unlink": {1, 1}, "hold": {1, 1}, "release": {1, 1},
-		"capture": {1, 1}, "history": {0, 0}, "read": {1, 1}, "events": {0, 0}, "sessions": {0, 0},
-	}[cmd]
-	if n := len(a.operands); n < want[0] || want[1] >= 0 && n > want[1] {
-		return a, usagef("agentmux %s: wrong number of arguments (agentmux --help shows the usage)", cmd)
+	if n := len(a.operands); n < spec.minArgs || spec.maxArgs >= 0 && n > spec.maxArgs {
+		return a, usagef("agentmux %s: wrong number of arguments (agentmux help %s shows the usage)", cmd, cmd)
 	}
 	return a, nil
 }
 
+// badClientValue says what a session command's flag takes, as the main flags do.
+func badClientValue(cmd, name, val string) error {
+	switch name {
+	case "lines", "limit":
+		return usagef("agentmux %s: --%s %s: want a whole number, 0 or more", cmd, name, val)
+	}
+	if _, err := strconv.ParseFloat(val, 64); err == nil {
+		return usagef("agentmux %s: --%s %s needs a unit, e.g. %ss or %sm", cmd, name, val, strings.TrimPrefix(val, "-"), strings.TrimPrefix(val, "-"))
+	}
+	if d, err := time.ParseDuration(val); err == nil && d <= 0 {
+		return usagef("agentmux %s: --%s must be a positive duration, not %s", cmd, name, val)
+	}
+	return usagef("agentmux %s: --%s %q: want a duration such as 90s, 10m or 1h", cmd, name, val)
+}
+
 // runClient runs session command cmd: exit status 2 on misuse, 1 on failure.
 func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	if wantsHelp(args) {
+		c, _ := lookupClientCommand(cmd)
+		_, err := fmt.Fprintln(stdout, commandHelp(c))
+		return 0, err
+	}
 	a, err := parseClientArgs(cmd, args)
 	if err != nil {
 		return 2, err
@@ -174,8 +187,21 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	var after time.Duration
 	switch cmd {
 	case "send":
+		if a.from != "" {
+			if err := fromName(a.from); err != nil {
+				return 2, usagef("agentmux send: --from %s: %v", strconv.Quote(a.from), err)
+			}
+		}
 		if body, err = messageText(a.operands[1:], stdin); err != nil {
 			return 2, err
+		}
+		if a.wait && a.operands[0] == "*" {
+			return 2, usagef("agentmux send: --wait waits for one recipient, not *")
+		}
+		if a.from != "" {
+			if err := proto.CheckVisible(a.from); err != nil {
+				return 2, usagef("agentmux send: --from: %v", err)
+			}
 		}
 	case "remind", "wake":
 		if after, err = time.ParseDuration(a.operands[0]); err != nil || after < 0 {
@@ -195,11 +221,16 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		}
 	}
 	path, err := client.Socket(a.session)
-	if err != nil {
-		return 1, err
+	var c *client.Conn
+	if err == nil {
+		// Inside a pane, the pane's proof says the command comes from it; elsewhere it
+		// is the person's.
+		c, err = client.DialHere(path)
 	}
-	c, err := client.DialControl(path)
 	if err != nil {
+		if cmd == "history" || cmd == "read" { // the store keeps what ended sessions said
+			return fromStore(cmd, a, stdout, err)
+		}
 		return 1, err
 	}
 	defer c.Close()
@@ -207,7 +238,10 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	case "ls":
 		err = ls(c, a, stdout)
 	case "send":
-		err = send(c, a, body, stdout)
+		if a.wait {
+			return sendAndWait(ctx, path, c, a, body, stdout)
+		}
+		_, err = send(c, a, body, stdout)
 	case "remind", "wake":
 		err = remind(c, a, after, body, stdout)
 	case "link", "unlink", "hold", "release":
@@ -247,10 +281,16 @@ func messageText(words []string, stdin io.Reader) (string, error) {
 	return text, nil
 }
 
+// printJSON writes v as one line of JSON, with what a terminal would obey escaped.
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(safeJSON(b.Bytes()))
+	return err
 }
 
 func sessions(a clientArgs, w io.Writer) error {
@@ -262,16 +302,83 @@ func sessions(a clientArgs, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if a.all {
+		return allSessions(a, ss, w)
+	}
 	if a.json {
 		if ss == nil {
 			ss = []hub.Session{}
 		}
 		return printJSON(w, ss)
 	}
+	if len(ss) == 0 {
+		_, err := fmt.Fprintln(w, "no session is running (agentmux sessions --all also lists ended ones with history)")
+		return err
+	}
 	for _, s := range ss {
-		fmt.Fprintf(w, "%s\t%s\n", s.Name, s.Socket)
+		fmt.Fprintf(w, "%s\t%s\n", line(s.Name), line(s.Socket))
 	}
 	return nil
+}
+
+// sessionRow is one line of sessions --all: a running session, or an ended one the
+// store still has messages of.
+type sessionRow struct {
+	Name     string `json:"name"`
+	Running  bool   `json:"running"`
+	Socket   string `json:"socket,omitempty"`
+	Messages int    `json:"messages"`
+	Last     int64  `json:"last_ms,omitempty"`
+}
+
+// allSessions prints the running sessions and the ended ones with history.
+func allSessions(a clientArgs, live []hub.Session, w io.Writer) error {
+	rows := map[string]*sessionRow{}
+	var order []string
+	for _, s := range live {
+		rows[s.Name] = &sessionRow{Name: s.Name, Running: true, Socket: s.Socket}
+		order = append(order, s.Name)
+	}
+	if st, err := openStoreIfAny(); err == nil {
+		kept, err := st.Sessions()
+		st.Close()
+		if err != nil {
+			return err
+		}
+		for _, k := range kept {
+			r := rows[k.Name]
+			if r == nil {
+				r = &sessionRow{Name: k.Name}
+				rows[k.Name] = r
+				order = append(order, k.Name)
+			}
+			r.Messages, r.Last = k.Messages, k.Last
+		}
+	}
+	out := make([]sessionRow, 0, len(order))
+	for _, n := range order {
+		out = append(out, *rows[n])
+	}
+	if a.json {
+		return printJSON(w, out)
+	}
+	if len(out) == 0 {
+		_, err := fmt.Fprintln(w, "no session is running, and the store keeps no ended one's messages")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATE\tMESSAGES\tLAST")
+	for _, r := range out {
+		state, last := "ended", "-"
+		if r.Running {
+			state = "running"
+		}
+		if r.Last > 0 {
+			last = time.UnixMilli(r.Last).Format("2006-01-02 15:04:05")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", line(r.Name), state, r.Messages, last)
+	}
+	return tw.Flush()
 }
 
 func ls(c *client.Conn, a clientArgs, w io.Writer) error {
@@ -296,19 +403,34 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		if group == "" {
 			group = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", num, m.Name, m.Program, m.State, group, m.Waiting)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", num, line(m.Name), line(m.Program), line(m.State), line(group), m.Waiting)
 	}
 	return tw.Flush()
 }
 
-func send(c *client.Conn, a clientArgs, body string, w io.Writer) error {
+// fromName reports why name cannot be send's --from: the session refuses a pane's or
+// a member's name, and these it can tell at once. The sender is the pane the command
+// runs in (its $AGENTMUX_PROOF), else the person, "you": neither is taken by a name.
+func fromName(name string) error {
+	if i := strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }); i >= 0 {
+		return errors.New("a name holds no control characters or line breaks")
+	}
+	if _, err := strconv.Atoi(name); err == nil {
+		return errors.New("a number names a pane, not a sender")
+	}
+	if strings.EqualFold(name, hub.PersonName) || strings.EqualFold(name, "agentmux") {
+		return errors.New("reserved: a send without --from is the person's (you), or the pane's it runs in")
+	}
+	if strings.ContainsAny(name, " :@/") || len(name) > 64 {
+		return errors.New("a name has at most 64 bytes and no space, ':', '@' or '/'")
+	}
+	return nil
+}
+
+// send sends body from the pane the command runs in (proved by its $AGENTMUX_PROOF),
+// else from the person, or from --from NAME; it prints and returns the message's id.
+func send(c *client.Conn, a clientArgs, body string, w io.Writer) (string, error) {
 	from := a.from
-	if from == "" {
-		from = os.Getenv("AGENTMUX_NAME")
-	}
-	if from == "" {
-		from = "you"
-	}
 	var meta *proto.SendMeta
 	if a.mode != "" || a.timeout > 0 || a.notifyOnDelivery || a.notifyAfter > 0 {
 		meta = &proto.SendMeta{
@@ -318,26 +440,26 @@ func send(c *client.Conn, a clientArgs, body string, w io.Writer) error {
 	}
 	id, err := c.SendMeta(from, a.operands[0], body, meta)
 	if err != nil {
-		return fmt.Errorf("send to %s: %w", a.operands[0], err)
+		return "", fmt.Errorf("send to %s: %w", a.operands[0], err)
 	}
 	if a.json {
-		return printJSON(w, map[string]string{"id": id, "status": "queued"})
+		return id, printJSON(w, map[string]string{"id": id, "status": "queued"})
 	}
-	_, err = fmt.Fprintf(w, "%s queued\n", id)
-	return err
+	_, err = fmt.Fprintf(w, "%s queued\n", line(id))
+	return id, err
 }
 
 // remind sends a reminder to a.to (a pane; by default the one it runs in), stored with
 // its delay: a session started again on the same store still types it when due.
 func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io.Writer) error {
-	id, err := c.SendMeta(a.to, a.to, body, &proto.SendMeta{XRemindMs: max(after.Milliseconds(), 1)})
+	id, err := c.SendMeta("", a.to, body, &proto.SendMeta{XRemindMs: max(after.Milliseconds(), 1)})
 	if err != nil {
 		return fmt.Errorf("remind %s: %w", a.to, err)
 	}
 	if a.json {
 		return printJSON(w, map[string]string{"id": id, "status": "scheduled", "due": time.Now().Add(after).UTC().Format(time.RFC3339)})
 	}
-	_, err = fmt.Fprintf(w, "%s scheduled for %s\n", id, time.Now().Add(after).Format("15:04:05"))
+	_, err = fmt.Fprintf(w, "%s scheduled for %s\n", line(id), time.Now().Add(after).Format("15:04:05"))
 	return err
 }
 
@@ -345,9 +467,12 @@ func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 	typ := map[string]string{"link": proto.TypeLink, "unlink": proto.TypeUnlink, "hold": proto.TypeHold, "release": proto.TypeRelease}[cmd]
 	t := proto.Target{A: a.operands[0]}
 	if cmd == "link" {
-		t.B = a.operands[1]
+		t.B, t.Shell = a.operands[1], a.shell
 	}
 	if _, err := c.Request(typ, t); err != nil {
+		if cmd == "link" && strings.Contains(err.Error(), "runs a shell") {
+			return fmt.Errorf("link: %w (agentmux link --shell A B links it anyway)", err)
+		}
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	if a.json {
@@ -367,6 +492,9 @@ func capture(c *client.Conn, a clientArgs, w io.Writer) error {
 	}
 	if a.json {
 		return printJSON(w, map[string]string{"screen": screen})
+	}
+	if !a.escapes {
+		screen = visible(screen, true) // what a pane's cells hold may still be a C1 control
 	}
 	if screen != "" && !strings.HasSuffix(screen, "\n") {
 		screen += "\n"
@@ -392,49 +520,124 @@ func phase(m proto.Message) string {
 	return "queued"
 }
 
+// historyPages asks for the newest limit messages (0: the server's default, 100), page
+// by page: each answer fits a frame, and says where the older ones go on.
+func historyPages(c *client.Conn, q proto.History) ([]proto.Message, error) {
+	want := q.Limit
+	if want <= 0 {
+		want = 100
+	}
+	var got []proto.Message
+	for {
+		q.Limit = want - len(got)
+		res, err := c.Request(proto.TypeHistory, q)
+		if err != nil {
+			return nil, err
+		}
+		got = append(res.Messages, got...)
+		if res.Next == 0 || len(got) >= want || len(res.Messages) == 0 {
+			return got, nil
+		}
+		q.Before = res.Next
+	}
+}
+
 func history(c *client.Conn, a clientArgs, w io.Writer) error {
 	q := proto.History{Member: a.member, Limit: a.limit}
 	if a.since > 0 {
 		q.SinceMs = time.Now().Add(-a.since).UnixMilli()
 	}
-	res, err := c.Request(proto.TypeHistory, q)
+	ms, err := historyPages(c, q)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
+	return printHistory(w, a, ms)
+}
+
+// printHistory prints messages as history does: one line each, or JSON.
+func printHistory(w io.Writer, a clientArgs, ms []proto.Message) error {
 	if a.json {
-		if res.Messages == nil {
-			res.Messages = []proto.Message{}
+		if ms == nil {
+			ms = []proto.Message{}
 		}
-		return printJSON(w, res.Messages)
+		return printJSON(w, ms)
 	}
-	for _, m := range res.Messages {
-		line, _, cut := strings.Cut(m.Body, "\n")
-		if r := []rune(line); len(r) > 60 {
-			line, cut = string(r[:60]), true
+	for _, m := range ms {
+		first, _, cut := strings.Cut(m.Body, "\n")
+		if r := []rune(first); len(r) > 60 {
+			first, cut = string(r[:60]), true
 		}
-		if cut {
-			line += "…"
+		first = line(first)
+		if cut || m.Cut {
+			first += "…"
 		}
-		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format("2006-01-02 15:04:05"), m.ID, m.From, m.To, phase(m), line)
+		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format("2006-01-02 15:04:05"), line(m.ID), line(m.From), line(m.To), phase(m), first)
 	}
 	return nil
 }
 
+// read prints message ID: its header, then its body as the parts arrive (a body larger
+// than a frame comes in several answers).
 func read(c *client.Conn, a clientArgs, w io.Writer) error {
-	res, err := c.Request(proto.TypeRead, proto.Read{ID: a.operands[0]})
+	id := a.operands[0]
+	res, err := c.Request(proto.TypeRead, proto.Read{ID: id})
 	if err != nil {
-		return fmt.Errorf("read %s: %w", a.operands[0], err)
+		return fmt.Errorf("read %s: %w", id, err)
+	}
+	if res.Message == nil || len(res.Messages) == 0 {
+		return fmt.Errorf("read %s: the session answered no message", id)
+	}
+	m := *res.Message
+	next := func(res *proto.Result) (*proto.Result, error) {
+		r, err := c.Request(proto.TypeRead, proto.Read{ID: id, Offset: res.NextOffset})
+		if err == nil && r.Message == nil {
+			err = errors.New("the session answered no message")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s from byte %d: %w", id, res.NextOffset, err)
+		}
+		return r, nil
 	}
 	if a.json {
-		return printJSON(w, res.Messages)
+		var body strings.Builder
+		body.WriteString(m.Body)
+		for r := res; r.NextOffset > 0; {
+			if r, err = next(r); err != nil {
+				return err
+			}
+			body.WriteString(r.Message.Body)
+		}
+		rows := res.Messages
+		for i := range rows {
+			if rows[i].Cut {
+				rows[i].Body, rows[i].Data, rows[i].Cut, rows[i].BodyBytes = body.String(), m.Data, false, 0
+			}
+		}
+		return printJSON(w, rows)
 	}
-	m := res.Message
-	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", m.ID, m.From, m.Kind, time.UnixMilli(m.Queued).Format(time.RFC3339))
-	for _, r := range res.Messages {
-		fmt.Fprintf(w, "to:     %s (%s)\n", r.To, phase(r))
+	writeReadHeader(w, m, res.Messages)
+	if _, err := fmt.Fprintf(w, "\n%s", visible(m.Body, true)); err != nil {
+		return err
 	}
-	_, err = fmt.Fprintf(w, "\n%s\n", m.Body)
+	for r := res; r.NextOffset > 0; {
+		if r, err = next(r); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, visible(r.Message.Body, true)); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "\n")
 	return err
+}
+
+// writeReadHeader prints read's header: the message's id, sender, kind, time, and each
+// recipient with its phase.
+func writeReadHeader(w io.Writer, m proto.Message, rows []proto.Message) {
+	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", line(m.ID), line(m.From), line(m.Kind), time.UnixMilli(m.Queued).Format(time.RFC3339))
+	for _, r := range rows {
+		fmt.Fprintf(w, "to:     %s (%s)\n", line(r.To), phase(r))
+	}
 }
 
 // events prints every X_EVENT as one JSON line until the session ends or a signal.
@@ -461,7 +664,7 @@ func events(ctx context.Context, c *client.Conn, w io.Writer) error {
 		}
 		switch e.Type {
 		case proto.TypeEvent:
-			if _, err := w.Write(append(e.Payload, '\n')); err != nil {
+			if _, err := w.Write(append(safeJSON(e.Payload), '\n')); err != nil {
 				return err
 			}
 		case proto.TypeBye:

@@ -25,6 +25,13 @@ import (
 // startSession serves a hub named name in the runtime dir; it returns the dir.
 func startSession(t *testing.T, name string) string {
 	t.Helper()
+	dir, _ := startSessionHub(t, name)
+	return dir
+}
+
+// startSessionHub is startSession that also returns the hub, to stop it early.
+func startSessionHub(t *testing.T, name string) (string, *hub.Hub) {
+	t.Helper()
 	dir, err := hub.RuntimeDir()
 	require.NoError(t, err)
 	got, l, err := hub.Claim(dir, name)
@@ -34,7 +41,7 @@ func startSession(t *testing.T, name string) string {
 	h, err := hub.Start(hub.Config{Session: got, Store: st}, l)
 	require.NoError(t, err)
 	t.Cleanup(func() { h.Close(); st.Close() })
-	return dir
+	return dir, h
 }
 
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, error) {
@@ -69,7 +76,7 @@ func TestClientCommands(t *testing.T) {
 	_, _, err = runCmd(t, "from stdin\n", "send", "--session", "proj", "bot", "-")
 	require.NoError(t, err)
 	d = next(t, bot)
-	assert.Equal(t, "alice", d.From)
+	assert.Equal(t, "you", d.From, "$AGENTMUX_NAME alone proves no pane: the person sent it")
 	assert.Equal(t, "from stdin", body(t, d))
 	_, out, err = runCmd(t, "", "send", "bot", "--from=carol", "--json", "--", "--not a flag")
 	require.NoError(t, err)
@@ -79,6 +86,12 @@ func TestClientCommands(t *testing.T) {
 	d = next(t, bot)
 	assert.Equal(t, "carol", d.From)
 	assert.Equal(t, "--not a flag", body(t, d))
+	// Names that would pass for the person, a pane, or forge a header line.
+	for _, from := range []string{"you", "YOU", "3", "a\nb", "agentmux", "x\x1b[8m", "two words"} {
+		code, _, err := runCmd(t, "", "send", "bot", "--from", from, "spoofed")
+		require.Error(t, err, "--from %q", from)
+		assert.Equal(t, 2, code, "--from %q", from)
+	}
 
 	_, out, err = runCmd(t, "", "ls")
 	require.NoError(t, err)
@@ -94,7 +107,7 @@ func TestClientCommands(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 2)
-	assert.Contains(t, lines[0], "alice → bot  confirmed  from stdin")
+	assert.Contains(t, lines[0], "you → bot  confirmed  from stdin")
 	assert.Contains(t, lines[1], "carol → bot")
 	_, out, err = runCmd(t, "", "read", id)
 	require.NoError(t, err)
@@ -248,7 +261,7 @@ func TestSendOptionsAndRemindOnTheWire(t *testing.T) {
 	d = next(t, bot)
 	assert.Equal(t, "check the build", body(t, d))
 	assert.Equal(t, int64(600000), d.PayloadMeta.XRemindMs)
-	assert.Equal(t, "bot", d.From)
+	assert.Equal(t, "you", d.From, "set by the person, outside every pane")
 
 	for _, args := range [][]string{
 		{"send", "--urgent", "--important", "bot", "x"}, {"send", "--timeout", "soon", "bot", "x"},

@@ -23,7 +23,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// Hooks (issue 11): for claude and codex agentmux adds per-session hook settings
+// Hooks: for claude and codex agentmux adds per-session hook settings
 // when it starts them, never editing the person's own config files:
 //
 //   - Claude Code: --settings FILE (a file agentmux owns) with a Stop hook and a
@@ -188,14 +188,18 @@ func runHook(args []string, stdin io.Reader, stderr io.Writer) int {
 
 // sendHook sends X_HOOK and waits for its answer.
 func sendHook(ctx context.Context, sock string, h proto.Hook) error {
-	c, err := client.DialControl(sock)
+	dl, ok := ctx.Deadline()
+	if !ok {
+		dl = time.Now().Add(hookTimeout)
+	}
+	// The pane's proof: only it may end the pane's turn.
+	hello := proto.Hello{Agent: "agentmux", Role: proto.RoleControl, Proof: client.HereProof(sock)}
+	c, err := client.DialTimeout(sock, hello, time.Until(dl))
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		c.SetDeadline(dl)
-	}
+	c.SetDeadline(dl)
 	_, err = c.Request(proto.TypeHook, h)
 	return err
 }

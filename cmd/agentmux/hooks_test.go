@@ -5,11 +5,14 @@ package main
 // reporting X_HOOK to a session, exiting 0 whatever happens.
 
 import (
+	"bytes"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -129,4 +132,45 @@ func TestHookCommandAlwaysExitsZero(t *testing.T) {
 	t.Setenv("AGENTMUX_SOCKET", "")
 	code, _, _ = runCmd(t, "", "hook")
 	assert.Equal(t, 0, code)
+}
+
+// A socket that accepts and never answers (a hung session, or not agentmux at all) costs
+// a hook at most its time bound, with the reason on stderr, and send fails clearly.
+func TestClientsGiveUpOnASilentSocket(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "silent.sock")
+	l, err := net.Listen("unix", path)
+	require.NoError(t, err)
+	accepted := make(chan net.Conn, 16)
+	go func() {
+		defer close(accepted)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	defer func() {
+		l.Close()
+		for c := range accepted {
+			c.Close()
+		}
+	}()
+	t.Setenv("AGENTMUX_PANE", "1")
+	t.Setenv("AGENTMUX_SOCKET", path)
+	var stderr bytes.Buffer
+	start := time.Now()
+	done := make(chan int, 1)
+	go func() {
+		done <- runHook([]string{"after-agent", `{"prompt_response":"x"}`}, strings.NewReader(""), &stderr)
+	}()
+	select {
+	case code := <-done:
+		assert.Equal(t, 0, code)
+		assert.Less(t, time.Since(start), hookTimeout+time.Second)
+		assert.Contains(t, stderr.String(), "no answer to HELLO")
+	case <-time.After(hookTimeout + 5*time.Second):
+		t.Fatal("the hook hangs on a socket that says nothing")
+	}
 }

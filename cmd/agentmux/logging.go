@@ -6,6 +6,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"syscall"
+
+	"github.com/agentmux/agentmux/store"
 )
 
 // statePath returns name in agentmux's state folder: $XDG_STATE_HOME/agentmux, or
@@ -33,12 +36,30 @@ func openLog(level slog.Level) (*slog.Logger, io.Closer) {
 	if err != nil {
 		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// The log holds what agents said: the folder is made private first, and a log file
+	// an older agentmux left readable is closed up, both said in the log.
+	was, err := store.SecureDir(filepath.Dir(path))
 	if err != nil {
 		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
 	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), f
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
+	}
+	var fileWas os.FileMode
+	if st, err := f.Stat(); err == nil && st.Mode().Perm() != 0o600 {
+		fileWas = st.Mode().Perm()
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return slog.New(slog.DiscardHandler), io.NopCloser(nil)
+		}
+	}
+	logger := slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level}))
+	if was != 0 {
+		logger.Warn("state folder was open to other users: made private", "folder", filepath.Dir(path), "was", fmt.Sprintf("%04o", was), "now", "0700")
+	}
+	if fileWas != 0 {
+		logger.Warn("log file was open to other users: made private", "file", path, "was", fmt.Sprintf("%04o", fileWas), "now", "0600")
+	}
+	return logger, f
 }

@@ -14,7 +14,8 @@ import (
 func main() {
 	code, err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "agentmux: %v\n", err)
+		// An error may quote what a session or an agent said: shown, never obeyed.
+		fmt.Fprintf(os.Stderr, "agentmux: %s\n", line(err.Error()))
 	}
 	os.Exit(code)
 }

@@ -40,6 +40,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "help" { // clienttable.go
+		return runHelp(args[1:], stdout)
+	}
+	if len(args) == 1 && args[0] == "version" {
+		_, err := fmt.Fprintln(stdout, versionLine())
+		return 0, err
+	}
 	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
 		return runClient(ctx, cmd, rest, stdin, stdout)
 	}
@@ -165,7 +172,7 @@ func clientInvocation(args []string) (cmd string, rest []string, ok bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case clientCommands[a]:
+		case isClientCommand(a):
 			return a, append(flags, args[i+1:]...), true
 		case a == "--session" || a == "-session":
 			if i+1 == len(args) {

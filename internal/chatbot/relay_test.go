@@ -1,6 +1,7 @@
 package chatbot_test
 
-// Strategy: the property of issue 8 on a fake clock. Two bots of this package, of every
+// Strategy: the relay's exactness (every turn arrives whole, once, without chrome) on a
+// fake clock. Two bots of this package, of every
 // pair of screen styles (line-mode REPL, inline with input box, full-screen), draw into
 // real vterm terminals of random sizes; each terminal reaches a real relay.Relay under
 // the generic profile through an adapter like the ui's (text, absolute rows, cursor), the

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// clientCommand is one session command: its name, what it takes, and its help.
+type clientCommand struct {
+	name string
+	// flags are the flags it takes besides --session and --json.
+	flags []string
+	// minArgs and maxArgs bound its operands (maxArgs -1: any number).
+	minArgs, maxArgs int
+	// help is what `agentmux help NAME` and `agentmux NAME --help` print.
+	help string
+}
+
+// clientCommandTable declares every session command once: the parser, the help and the
+// dispatch in runClient all read it.
+var clientCommandTable = []clientCommand{
+	{name: "ls", help: `usage: agentmux ls [--session NAME] [--json]
+
+The session's members: number, name, program, state (with the exit code or signal of
+an exited pane), relay group as the status line shows it, held and addressing flags,
+profile, and messages waiting.`},
+	{name: "send", minArgs: 2, maxArgs: -1, flags: []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after", "wait"},
+		help: `usage: agentmux send TARGET MESSAGE... [flags]
+
+Types MESSAGE into TARGET (a pane's name or number, a member's name, or * for every
+member) as "you:" and the words, once it is idle and nobody types there; inside a pane it
+is attributed to that pane. MESSAGE - reads the text from stdin. Prints the message's id.
+
+  --from NAME            attribute it to NAME (not a pane's name, "you" or a number)
+  --important            interrupt a person's stale draft to deliver it
+  --urgent               interrupt the agent (its interrupt key) to deliver it now
+  --timeout D            give up (expired) if not typed within D, e.g. 10m
+  --notify-on-delivery   say when it was delivered (in agentmux events)
+  --notify-after D       a reminder D after delivery
+  --wait                 wait until it is confirmed, failed or expired; print the
+                         phase; exit 0 when confirmed, 1 otherwise`},
+	{name: "remind", minArgs: 2, maxArgs: -1, flags: []string{"to"}, help: `usage: agentmux remind D MESSAGE... [--to TARGET]      (also: agentmux wake)
+
+Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
+(e.g. 10m, 90s); kept across a restart of the session.`},
+	{name: "wake", minArgs: 2, maxArgs: -1, flags: []string{"to"}},
+	{name: "link", minArgs: 2, maxArgs: 2, flags: []string{"shell"}, help: `usage: agentmux link A B [--shell]
+
+Links pane A with pane B: A joins B's relay group (leaving its own). A pane running a
+shell is refused (what the other agent says would run there as commands) unless --shell.`},
+	{name: "unlink", minArgs: 1, maxArgs: 1, help: "usage: agentmux unlink A\n\nTakes pane A out of its relay group."},
+	{name: "hold", minArgs: 1, maxArgs: 1, help: "usage: agentmux hold A\n\nHolds deliveries into pane A (a person drives it) until released."},
+	{name: "release", minArgs: 1, maxArgs: 1, help: "usage: agentmux release A\n\nReleases deliveries held for pane A."},
+	{name: "capture", minArgs: 1, maxArgs: 1, flags: []string{"lines", "escapes"}, help: `usage: agentmux capture TARGET [--lines N] [--escapes]
+
+Prints TARGET's screen, with N lines of its history above it (--lines), in colour
+(--escapes: the SGR sequences; without it, control characters are shown escaped).`},
+	{name: "history", flags: []string{"member", "since", "limit"}, help: `usage: agentmux history [--member X] [--since D] [--limit N]
+
+The messages and their phases, newest last: to or from member X, of the last D (e.g.
+1h), at most N. Reads the store directly when the session no longer runs.`},
+	{name: "read", minArgs: 1, maxArgs: 1, help: `usage: agentmux read ID
+
+One message whole (long ones are cut when typed into a pane). Reads the store directly
+when the session no longer runs.`},
+	{name: "events", help: `usage: agentmux events
+
+A live stream of what happens in the session, one JSON object a line: states,
+messages, deliveries and their phases, links, exits. Ends with the session or Ctrl+C.`},
+	{name: "sessions", flags: []string{"all"}, help: `usage: agentmux sessions [--all] [--json]
+
+The running sessions and their sockets; --all adds ended sessions whose messages the
+store still keeps.`},
+}
+
+// lookupClientCommand returns the session command called name (wake is remind's other
+// name and shares its help).
+func lookupClientCommand(name string) (clientCommand, bool) {
+	for _, c := range clientCommandTable {
+		if c.name == name {
+			if c.help == "" && name == "wake" {
+				r, _ := lookupClientCommand("remind")
+				c.help = r.help
+			}
+			return c, true
+		}
+	}
+	return clientCommand{}, false
+}
+
+// isClientCommand reports whether word names a session command.
+func isClientCommand(word string) bool {
+	_, ok := lookupClientCommand(word)
+	return ok
+}
+
+// helpTopics are the words `agentmux help` takes besides the session commands.
+var helpTopics = map[string]string{
+	"demo":    "usage: agentmux demo [flags]\n\nTwo built-in simulated agents, linked: runs anywhere, no agent CLI needed.",
+	"parse":   "usage: agentmux parse [flags] [FILE]\n\n(agentmux parse --help lists its flags)",
+	"help":    "usage: agentmux help [COMMAND]\n\nThe usage of agentmux, or of COMMAND.",
+	"version": "usage: agentmux version\n\nagentmux's version (also: agentmux --version).",
+}
+
+// runHelp prints agentmux's usage, or a command's: exit 2 for a command that does not
+// exist.
+func runHelp(args []string, w io.Writer) (int, error) {
+	if len(args) == 0 {
+		_, err := io.WriteString(w, usage)
+		return 0, err
+	}
+	if len(args) > 1 {
+		return 2, usagef("agentmux help takes one command (got %d)", len(args))
+	}
+	if c, ok := lookupClientCommand(args[0]); ok {
+		_, err := fmt.Fprintln(w, commandHelp(c))
+		return 0, err
+	}
+	if h, ok := helpTopics[args[0]]; ok {
+		_, err := fmt.Fprintln(w, h)
+		return 0, err
+	}
+	return 2, usagef("agentmux help: no command %q (one of: %s)", args[0], strings.Join(helpNames(), ", "))
+}
+
+// commandHelp is c's help with the flags every session command takes.
+func commandHelp(c clientCommand) string {
+	return c.help + "\n\ncommon flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json"
+}
+
+// helpNames lists what `agentmux help` knows, sorted.
+func helpNames() []string {
+	var names []string
+	for _, c := range clientCommandTable {
+		names = append(names, c.name)
+	}
+	for n := range helpTopics {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// wantsHelp reports whether args ask for help (-h, --help or -help before any "--").
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help", "-help":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,139 @@
+package main
+
+// Every session command prints its usage (help CMD, CMD --help, CMD -h) with exit 0; a
+// command help does not know is exit 2 naming the ones it does; `agentmux version` is
+// --version; and send --wait blocks until the message's last phase.
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+)
+
+func TestEveryCommandHasHelp(t *testing.T) {
+	for _, c := range clientCommandTable {
+		for _, args := range [][]string{{"help", c.name}, {c.name, "--help"}, {c.name, "-h"}, {"--session", "x", c.name, "--help"}} {
+			code, out, err := runCmd(t, "", args...)
+			require.NoError(t, err, args)
+			assert.Equal(t, 0, code, args)
+			name := c.name
+			if name == "wake" { // remind's other name
+				name = "remind"
+			}
+			assert.Contains(t, out, "usage: agentmux "+name, args)
+			assert.Contains(t, out, "common flags: --session NAME", args)
+		}
+	}
+	for _, topic := range []string{"demo", "parse", "help", "version"} {
+		code, out, err := runCmd(t, "", "help", topic)
+		require.NoError(t, err, topic)
+		assert.Equal(t, 0, code)
+		assert.Contains(t, out, "usage: agentmux "+topic)
+	}
+	code, out, err := runCmd(t, "", "help")
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, usage, out)
+
+	code, _, err = runCmd(t, "", "help", "frobnicate")
+	assert.Equal(t, 2, code)
+	assert.True(t, errors.Is(err, errUsage))
+	assert.ErrorContains(t, err, `no command "frobnicate" (one of: capture, demo, events, help, history`)
+
+	code, out, err = runCmd(t, "", "version")
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, versionLine()+"\n", out)
+}
+
+func TestSendWait(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	t.Setenv("AGENTMUX_NAME", "")
+	dir := startSession(t, "proj")
+	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	require.NoError(t, err)
+	defer bot.Raw().Close()
+	bot.SetDeadline(time.Now().Add(10 * time.Second))
+
+	type result struct {
+		code int
+		out  string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, err := runCmd(t, "", "send", "--wait", "bot", "hello")
+		done <- result{code, out, err}
+	}()
+	d := next(t, bot) // read and acknowledged: confirmed
+	r := <-done
+	require.NoError(t, r.err)
+	assert.Equal(t, 0, r.code)
+	assert.Equal(t, d.ID+" queued\n"+d.ID+" confirmed\n", r.out)
+
+	code, _, err := runCmd(t, "", "send", "--wait", "*", "hello")
+	assert.Equal(t, 2, code)
+	assert.ErrorContains(t, err, "--wait waits for one recipient")
+}
+
+// The session ending before the message is delivered is a failure (exit 1) that says so.
+func TestSendWaitSessionEnds(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	t.Setenv("AGENTMUX_NAME", "")
+	dir, h := startSessionHub(t, "proj")
+	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	require.NoError(t, err)
+	defer bot.Raw().Close()
+	bot.SetDeadline(time.Now().Add(10 * time.Second))
+	ctl, err := client.DialControl(hub.SocketPath(dir, "proj"))
+	require.NoError(t, err)
+	defer ctl.Close()
+	_, err = ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+
+	done := make(chan error, 1)
+	codes := make(chan int, 1)
+	go func() {
+		code, _, err := runCmd(t, "", "send", "--wait", "bot", "never read")
+		codes <- code
+		done <- err
+	}()
+	for { // the message is queued: the waiting client has subscribed and sent
+		e, err := ctl.Read()
+		require.NoError(t, err)
+		if e.Type == proto.TypeEvent && strings.Contains(string(e.Payload), `"kind":"message"`) {
+			break
+		}
+	}
+	h.Close()
+	assert.Equal(t, 1, <-codes)
+	assert.ErrorContains(t, <-done, "the session ended before")
+}
+
+// A session command's bad value says what the flag takes, as the main flags do.
+func TestClientValueErrorsSayWhatIsWanted(t *testing.T) {
+	for args, want := range map[string]string{
+		"history --since 1":       "agentmux history: --since 1 needs a unit, e.g. 1s or 1m",
+		"send --timeout 3 bot x":  "agentmux send: --timeout 3 needs a unit, e.g. 3s or 3m",
+		"send --timeout 0s bot x": "agentmux send: --timeout must be a positive duration, not 0s",
+		"history --since soon":    `agentmux history: --since "soon": want a duration such as 90s, 10m or 1h`,
+		"capture 1 --lines -5":    "agentmux capture: --lines -5: want a whole number, 0 or more",
+		"history --limit x":       "agentmux history: --limit x: want a whole number, 0 or more",
+	} {
+		code, _, err := runCmd(t, "", strings.Fields(args)...)
+		assert.Equal(t, 2, code, args)
+		assert.EqualError(t, err, want, args)
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+// history and read read the store when the session ended; sessions --all lists ended
+// sessions with history; with none running, sessions says so.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+)
+
+func TestHistoryOfAnEndedSession(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	t.Setenv("AGENTMUX_NAME", "")
+
+	code, out, err := runCmd(t, "", "sessions")
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "no session is running (agentmux sessions --all also lists ended ones with history)\n", out)
+	_, _, err = runCmd(t, "", "history", "--session", "proj")
+	assert.ErrorContains(t, err, "no message store yet")
+
+	dir, err := hub.RuntimeDir()
+	require.NoError(t, err)
+	name, l, err := hub.Claim(dir, "proj")
+	require.NoError(t, err)
+	path, err := statePath("agentmux.db")
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	st, err := store.Open(path)
+	require.NoError(t, err)
+	h, err := hub.Start(hub.Config{Session: name, Store: st}, l)
+	require.NoError(t, err)
+	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	require.NoError(t, err)
+	bot.SetDeadline(time.Now().Add(5 * time.Second))
+	_, out, err = runCmd(t, "", "send", "bot", "kept after the end")
+	require.NoError(t, err)
+	id, _, _ := strings.Cut(strings.TrimSpace(out), " ")
+	next(t, bot)
+	bot.Raw().Close()
+	require.NoError(t, h.Close())
+	require.NoError(t, st.Close())
+
+	_, out, err = runCmd(t, "", "history", "--session", "proj")
+	require.NoError(t, err)
+	assert.Contains(t, out, id+"  you → bot  confirmed  kept after the end")
+	_, out, err = runCmd(t, "", "read", id)
+	require.NoError(t, err)
+	assert.Contains(t, out, "to:     bot (confirmed)\n")
+	assert.True(t, strings.HasSuffix(out, "\nkept after the end\n"), out)
+	_, out, err = runCmd(t, "", "sessions", "--all")
+	require.NoError(t, err)
+	assert.Regexp(t, `(?m)^NAME\s+STATE\s+MESSAGES\s+LAST\nproj\s+ended\s+1\s+\d{4}-`, out)
+
+	code, _, err = runCmd(t, "", "history")
+	assert.Equal(t, 1, code)
+	assert.ErrorContains(t, err, "no session is running: agentmux history --session NAME shows an ended one's")
+	_, _, err = runCmd(t, "", "history", "--session", "nope")
+	assert.ErrorContains(t, err, `no session "nope" runs, and the store has no messages of one by that name`)
+	_, _, err = runCmd(t, "", "read", "m-no-such")
+	assert.ErrorContains(t, err, "no such message in the store")
+}

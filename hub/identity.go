@@ -1,0 +1,124 @@
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Who speaks on a connection. Every pane's program can reach the socket (it is the
+// user's, and so is every pane), so a client's word about who it is proves nothing. A
+// pane's process tree alone has the pane's proof ($AGENTMUX_PROOF): a HELLO showing it
+// (x_proof) makes the connection speak for that pane, and only such a connection may
+// report the pane's turn (X_HOOK) or send as the pane. A control client outside every
+// pane is the person ("you"), who is not loop-limited; a name it picks for a SEND
+// (`agentmux send --from`) may not be a pane's, a member's, "you", a number, or hold
+// control characters.
+
+// PersonName is the sender name of the person at the keyboard.
+const PersonName = "you"
+
+// reservedNames are the sender names no client may take.
+var reservedNames = []string{PersonName, "agentmux"}
+
+// proveProof binds cs to the pane whose proof is proof; an error when none has it. The
+// kernel's word about the client's process backs it up where it can be had: a process
+// inside one pane showing another pane's proof (read from that pane's processes,
+// say) is refused, and one inside a pane showing none is not the person.
+func (s *state) proveProof(cs *connState, proof string) error {
+	if s.cfg.Core == nil {
+		if proof != "" {
+			return errNoCore
+		}
+		return nil
+	}
+	if cs.c.pid > 0 {
+		cs.inside, _ = s.cfg.Core.PaneOfProcess(cs.c.pid)
+	}
+	if proof == "" {
+		return nil
+	}
+	name, ok := s.cfg.Core.PaneOf(proof)
+	if !ok {
+		return errors.New("x_proof: no live pane of this session has that proof")
+	}
+	if cs.inside != "" && cs.inside != name {
+		return fmt.Errorf("x_proof: the proof of pane %s shown from a process of pane %s", name, cs.inside)
+	}
+	cs.pane = name
+	return nil
+}
+
+// reservedName reports why name may not be a client member's name, or nil.
+func reservedName(name string) error {
+	for _, r := range reservedNames {
+		if strings.EqualFold(name, r) {
+			return fmt.Errorf("%q is reserved", name)
+		}
+	}
+	if i := strings.IndexFunc(name, isControl); i >= 0 {
+		return fmt.Errorf("name %s has a control character", strconv.Quote(name))
+	}
+	return nil
+}
+
+// isControl reports a character that moves the cursor, starts an escape or breaks a
+// line: nothing a name may hold.
+func isControl(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
+}
+
+// sender is who a SEND on cs is from: a member is itself; a connection that proved a
+// pane is the pane (or a name it picks); any other control connection is the person
+// (or a name it picks), unless its process runs in a pane: then only a name it picks.
+func (s *state) sender(cs *connState, claimed string) (string, error) {
+	if cs.member != nil {
+		return cs.member.name, nil
+	}
+	switch {
+	case cs.pane != "" && (claimed == "" || strings.EqualFold(claimed, cs.pane)):
+		return cs.pane, nil
+	case cs.pane == "" && cs.inside != "" && (claimed == "" || claimed == PersonName):
+		return "", fmt.Errorf("sent from a process of pane %s without its proof ($AGENTMUX_PROOF): neither the pane nor the person", cs.inside)
+	case cs.pane == "" && (claimed == "" || claimed == PersonName):
+		return PersonName, nil
+	}
+	if err := validName(claimed); err != nil {
+		return "", fmt.Errorf("sender: %w", err)
+	}
+	if err := reservedName(claimed); err != nil {
+		return "", fmt.Errorf("sender: %w", err)
+	}
+	for _, p := range s.panes() {
+		if strings.EqualFold(p.Name, claimed) {
+			return "", fmt.Errorf("sender %q is a pane: only a client inside it (with its $AGENTMUX_PROOF) sends as it", claimed)
+		}
+	}
+	for name := range s.members {
+		if strings.EqualFold(name, claimed) {
+			return "", fmt.Errorf("sender %q is a member: only its own connection sends as it", claimed)
+		}
+	}
+	return claimed, nil
+}
+
+// hookPane is the pane an X_HOOK on cs reports for: the pane cs proved, which pane
+// (its name or number, as the hook read $AGENTMUX_PANE) must name.
+func (s *state) hookPane(cs *connState, pane string) (string, error) {
+	if cs.pane == "" {
+		return "", errors.New("X_HOOK: this connection proved no pane (HELLO's x_proof, the pane's $AGENTMUX_PROOF)")
+	}
+	if strings.EqualFold(pane, cs.pane) {
+		return cs.pane, nil
+	}
+	if n, err := strconv.Atoi(pane); err == nil {
+		for _, p := range s.panes() {
+			if p.Number == n && p.Name == cs.pane {
+				return cs.pane, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("X_HOOK for %q from a connection that speaks for %q", pane, cs.pane)
+}

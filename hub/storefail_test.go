@@ -1,0 +1,83 @@
+package hub_test
+
+import (
+	"bytes"
+	"database/sql"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+)
+
+// syncBuffer is a log destination the hub's loop and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A store that refuses to record delivery phases (a full disk, simulated by a trigger
+// that fails every update of a message) is said in the log and to the person, once
+// while it keeps failing; the write-ahead of a submit reports the failure to the core.
+func TestDeliveryMarkFailureIsSaid(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("bob")
+	var log syncBuffer
+	e := start(t, core, db, func(c *hub.Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+
+	raw, err := sql.Open("sqlite", db)
+	require.NoError(t, err)
+	defer raw.Close()
+	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	require.NoError(t, err)
+
+	_, err = ctl.Send("alice", "bob", "one")
+	require.NoError(t, err)
+	one := sent(t, core)
+	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full", "the write-ahead's failure reaches the core")
+
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: one.ref, Member: "bob", Phase: "submitted"})
+	select {
+	case w := <-core.warned:
+		assert.Contains(t, w, "disk is full")
+		assert.Contains(t, w, "may be typed again")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the person was not told that delivery phases were not recorded")
+	}
+	assert.Contains(t, log.String(), "delivery phases not recorded")
+
+	// Still failing: logged again, not said again.
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: one.ref, Member: "bob", Phase: "confirmed"})
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "confirmed" })
+	_, err = ctl.Request(proto.TypeHistory, proto.History{}) // a read writes the marks first
+	require.NoError(t, err)
+	assert.Empty(t, core.warned)
+	var got []string
+	for _, l := range bytes.Split([]byte(log.String()), []byte("\n")) {
+		if bytes.Contains(l, []byte("delivery phases not recorded")) {
+			got = append(got, string(l))
+		}
+	}
+	assert.Len(t, got, 2, "every failed write is logged")
+}

@@ -1,0 +1,60 @@
+package session
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Every pane gets its own random proof; PaneOf knows it, and nothing a pane shows
+// (its member, the relay's status) carries it.
+func TestPaneOfKnowsOnlyEachPanesProof(t *testing.T) {
+	r := newRig(t, Options{}, "alice", "bob")
+	pa, pb := r.procs[1].Spec.Proof, r.procs[2].Spec.Proof
+	require.Len(t, pa, 32)
+	require.NotEqual(t, pa, pb)
+	id, name, ok := r.s.PaneOf(pb)
+	assert.True(t, ok)
+	assert.Equal(t, 2, id)
+	assert.Equal(t, "bob", name)
+	for _, bad := range []string{"", "bob", "2", pa[:31], strings.ToUpper(pa)} {
+		_, _, ok := r.s.PaneOf(bad)
+		assert.False(t, ok, "proof %q", bad)
+	}
+	for _, m := range r.s.Members() {
+		assert.NotContains(t, strings.Join(m.Argv, " "), pa)
+	}
+	assert.NotContains(t, r.s.Status().Summary, pa)
+}
+
+// Link refuses a shell; LinkShell (the person said yes) links it; LinkAll leaves it out.
+func TestLinkRefusesAShell(t *testing.T) {
+	r := newRig(t, Options{}, "claude", "bash", "codex")
+	err := r.s.Link(1, 2)
+	require.True(t, errors.Is(err, ErrShell), "%v", err)
+	require.NoError(t, r.s.LinkAll())
+	m1, _ := r.s.Member(1)
+	m2, _ := r.s.Member(2)
+	m3, _ := r.s.Member(3)
+	assert.NotZero(t, m1.Group)
+	assert.Equal(t, m1.Group, m3.Group)
+	assert.Zero(t, m2.Group, "the shell was linked")
+	require.NoError(t, r.s.LinkShell(2, 1))
+	m2, _ = r.s.Member(2)
+	assert.Equal(t, m1.Group, m2.Group)
+}
+
+func TestIsShell(t *testing.T) {
+	for _, argv := range []string{"sh", "/bin/bash", "-zsh", "fish", "nu", "dash", "ksh", "tcsh", "csh", "pwsh",
+		"/usr/local/bin/pwsh.exe", "bash -l", "zsh --login", "bash --norc -i", "bash -i script.sh", "sh -s", "bash +o history"} {
+		assert.True(t, IsShell(strings.Fields(argv)), argv)
+	}
+	// Programs, and shells running a program (a script, -c) rather than reading commands.
+	for _, argv := range []string{"claude", "codex", "gemini", "/usr/bin/python3", "bashful", "",
+		"bash bot.sh a", "sh -c exec-cat", "bash -- script", "zsh -l chat.zsh"} {
+		assert.False(t, IsShell(strings.Fields(argv)), argv)
+	}
+}

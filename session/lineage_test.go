@@ -1,0 +1,54 @@
+package session
+
+import (
+	"os"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A process started by a pane's program is found in that pane; this test's own
+// process, outside every pane, is not.
+func TestPaneOfProcessFindsDescendants(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("processes are followed through /proc on Linux only")
+	}
+	assert.True(t, slices.Contains(lineage(os.Getpid()), os.Getppid()), "lineage of this test lacks its parent")
+	s, err := Start(Options{Panes: []PaneSpec{
+		{Name: "alice", Argv: []string{"sh", "-c", "sleep 30 & echo CHILD=$!; wait"}, Cols: 40, Rows: 5},
+		{Name: "bob", Argv: []string{"sh", "-c", "exec sleep 30"}, Cols: 40, Rows: 5},
+	}})
+	require.NoError(t, err)
+	defer s.Stop()
+	child := regexp.MustCompile(`CHILD=(\d+)`)
+	var pid int
+	require.Eventually(t, func() bool {
+		text, _ := s.Capture(1, 0, false)
+		if m := child.FindStringSubmatch(text); m != nil {
+			pid, _ = strconv.Atoi(m[1])
+		}
+		return pid > 0
+	}, 10*time.Second, 10*time.Millisecond, "alice never printed its child")
+	id, name, ok := s.PaneOfProcess(pid)
+	assert.True(t, ok)
+	assert.Equal(t, 1, id)
+	assert.Equal(t, "alice", name)
+	_, _, ok = s.PaneOfProcess(os.Getpid())
+	assert.False(t, ok, "the test's own process is in no pane")
+	_, _, ok = s.PaneOfProcess(1)
+	assert.False(t, ok, "init is in no pane")
+}
+
+// BenchmarkLineage is the /proc walk the hub pays once per connection.
+func BenchmarkLineage(b *testing.B) {
+	pid := os.Getpid()
+	for b.Loop() {
+		lineage(pid)
+	}
+}

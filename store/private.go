@@ -1,0 +1,64 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// SecureDir makes dir a private folder of this user: created 0700 when missing (its
+// parents too), made 0700 when it exists with another mode. A symlink, something that is
+// not a folder, or a folder of another user is refused. It returns the mode dir had
+// when SecureDir changed it (0 when it did not), so the caller can say so.
+func SecureDir(dir string) (os.FileMode, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, fmt.Errorf("state folder: %w", err)
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return 0, fmt.Errorf("state folder: %w", err)
+	}
+	if !st.IsDir() {
+		return 0, fmt.Errorf("state folder %s is not a folder (a symlink?)", dir)
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
+		return 0, fmt.Errorf("state folder %s belongs to another user", dir)
+	}
+	if was := st.Mode().Perm(); was != 0o700 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return 0, fmt.Errorf("state folder: %w", err)
+		}
+		return was, nil
+	}
+	return 0, nil
+}
+
+// privateFiles creates the database file at path 0600 when missing (SQLite gives its
+// -wal and -shm files the database file's mode), and makes the three 0600 where they
+// exist with another mode. It follows no symlink.
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		st, err := os.Lstat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", p)
+		}
+		if st.Mode().Perm() != 0o600 {
+			if err := os.Chmod(p, 0o600); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
