@@ -149,6 +149,29 @@ var builtins = Profiles{
 		InterruptKeys:  DefaultInterruptKeys,
 		ClearKeys:      DefaultClearKeys,
 	},
+	"pi": {
+		// pi 0.73.1 (@mariozechner/pi-coding-agent), measured offline on the mock server:
+		// a main-screen program whose title never changes ("π - project"). While it works a
+		// braille spinner row "⠇ Working..." sits above its input, which is drawn between
+		// two rules with the directory and a status row (tokens, context, model) under
+		// them. It echoes a message and draws its answer each indented by one space, with
+		// no glyph. Escape interrupts it.
+		Name:        "pi",
+		Programs:    []string{"pi"},
+		BusyMarkers: pats(`^\s*[\x{2800}-\x{28FF}] Working`),
+		Chrome: pats(append([]string{
+			`^\s*[\x{2800}-\x{28FF}] Working`,                                          // spinner row
+			`^\s*escape interrupt · ctrl\+c`,                                           // hint row under the banner
+			`^\s*(?:[↑↓]\d+\S* )*\d+(?:\.\d+)?%/\d+k\b`,                                // status row: tokens, context used, model
+			`^\s*(?:fd|ripgrep) not found\. Offline mode enabled, skipping download\.`, // start-up notices
+		}, commonChrome...)...),
+		Prompts:       Generic().Prompts,
+		EchoPrefixes:  Generic().EchoPrefixes,
+		StrictEcho:    true,
+		Pad:           1,
+		InterruptKeys: DefaultInterruptKeys,
+		ClearKeys:     DefaultClearKeys,
+	},
 	"generic": Generic(),
 }
 
@@ -170,8 +193,8 @@ func Generic() Profile {
 	}
 }
 
-// Builtins returns a fresh copy of the built-in profiles: "claude", "codex", "gemini" and
-// "generic".
+// Builtins returns a fresh copy of the built-in profiles: "claude", "codex", "gemini", "pi"
+// and "generic".
 func Builtins() Profiles {
 	out := make(Profiles, len(builtins))
 	for k, p := range builtins {

@@ -108,6 +108,12 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 	for _, b := range blocks {
 		dedent(out[b[0]+1:b[1]], b[2])
 	}
+	if p.Pad > 0 {
+		pad := strings.Repeat(" ", p.Pad)
+		for i, r := range out {
+			out[i] = strings.TrimPrefix(r, pad)
+		}
+	}
 	return joinCollapsed(out), last
 }
 

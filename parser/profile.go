@@ -44,6 +44,10 @@ type Profile struct {
 	// for programs whose own output may start with an echo prefix.
 	StrictEcho bool
 
+	// Pad is the columns of blank margin the program draws its transcript with (pi: one):
+	// removed from every row of a turn's words.
+	Pad int
+
 	// Relay is which relay commands the program's output may hold (see Syntax).
 	Relay Syntax
 	// Brief, when set, types a first message into the program once it is ready: its
