@@ -193,6 +193,20 @@ func setupPi(t *testing.T, home, project, url string) []string {
 	return []string{"PI_OFFLINE=1"}
 }
 
+// setupQwen seeds home so Qwen Code uses an OpenAI-compatible key against url (its
+// chat/completions API) with no dialog, trusts project, and sends no usage statistics;
+// it returns the extra environment.
+func setupQwen(t *testing.T, home, project, url string) []string {
+	writeFile(t, filepath.Join(home, ".qwen", "settings.json"), map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}},
+		"model":    map[string]any{"name": "mock"},
+		"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false},
+	})
+	writeFile(t, filepath.Join(home, ".qwen", "trustedFolders.json"), map[string]any{project: "TRUST_FOLDER"})
+	return []string{"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_MODEL=mock"}
+}
+
 // freshHome makes a new HOME with a project folder in it.
 func freshHome(t *testing.T) (home, project string) {
 	home = t.TempDir()
@@ -403,6 +417,20 @@ var clis = []cli{
 		busy:      func(string) bool { return false },
 		idle:      func(string) bool { return true },
 		paneReady: []string{"%/200k"},
+	},
+	{
+		// Qwen Code 0.24.4: it takes ~15 s to start ("Initializing..."), keys typed
+		// before it shows its placeholder are lost.
+		name:  "qwen",
+		setup: setupQwen,
+		home:  freshHome,
+		ready: func(s []string, title string) bool {
+			return strings.HasPrefix(title, "Qwen - ") && contains(s, "Type your message")
+		},
+		busy:      func(title string) bool { return strings.HasPrefix(title, "◐") },
+		idle:      func(title string) bool { return strings.HasPrefix(title, "Qwen - ") },
+		bullet:    "◆",
+		paneReady: []string{"Type your message"},
 	},
 	{
 		name:  "gemini",

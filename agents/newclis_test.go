@@ -15,7 +15,7 @@ import (
 )
 
 // newCLIs are the CLIs this file pairs with the first three.
-var newCLIs = []string{"pi"}
+var newCLIs = []string{"pi", "qwen"}
 
 // firstCLIs are the CLIs of the first relay measurements.
 var firstCLIs = []string{"claude", "codex", "gemini"}

@@ -172,6 +172,42 @@ var builtins = Profiles{
 		InterruptKeys: DefaultInterruptKeys,
 		ClearKeys:     DefaultClearKeys,
 	},
+	"qwen": {
+		// Qwen Code 0.24.4 (@qwen-code/qwen-code, a Gemini CLI fork), measured offline on
+		// the mock server: an Ink program on the main screen. Its title is "Qwen - DIR",
+		// a half-circle opening it while it works; a spinner row "(0s · esc to cancel)"
+		// sits above its input, which is drawn between two rules with a placeholder and
+		// two footer rows under them. It echoes a message as "> …" and opens its answer
+		// with "◆︎ " (a text-style variation selector after the glyph); notices open with
+		// "●︎ ".
+		Name:        "qwen",
+		Programs:    []string{"qwen"},
+		IdleTitle:   pats(`^Qwen - `),
+		BusyTitle:   pats(`^[◐◑◒◓]`),
+		BusyMarkers: pats(`esc to cancel\)`),
+		ApprovalMarkers: pats(
+			`Do you trust the files in this folder\?`,
+			`Allow execution`,
+			`Apply this change\?`,
+			`Waiting for user confirmation`,
+		),
+		Chrome: pats(append([]string{
+			`^\s*>\s*$`,                 // empty prompt
+			`^\s*>\s+Type your message`, // its placeholder
+			`esc to cancel\)`,           // spinner row
+			`^\s*➜ \S`,                  // footer: directory · model
+			`^\s*(?:Enter to steer|Auto mode \(shift|YOLO mode|accepting edits)`, // footer: modes
+			`^\s*●\x{FE0E}? `, // notices: context files read, modes, warnings
+			`^\s{5,}(?:An LLM classifier|risky ones are blocked)`, // the auto mode notice's rows
+			`^\s*Tips: `, // tips under the banner
+			`^\s*│`,      // boxes: notices, tool calls, dialogs
+		}, commonChrome...)...),
+		AnswerPrefixes: []string{"◆\uFE0E ", "◆ "},
+		EchoPrefixes:   []string{"> "},
+		StrictEcho:     true,
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
+	},
 	"generic": Generic(),
 }
 
@@ -193,8 +229,8 @@ func Generic() Profile {
 	}
 }
 
-// Builtins returns a fresh copy of the built-in profiles: "claude", "codex", "gemini", "pi"
-// and "generic".
+// Builtins returns a fresh copy of the built-in profiles: "claude", "codex", "gemini", "pi",
+// "qwen" and "generic".
 func Builtins() Profiles {
 	out := make(Profiles, len(builtins))
 	for k, p := range builtins {

@@ -96,7 +96,7 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 		}
 		if pre := p.answerPrefix(line); prefixed && pre > 0 {
 			closeBlock()
-			answerAt, answerW = len(out), width(strings.TrimLeft(line[:pre], " "))
+			answerAt, answerW = len(out), width(line[:pre])
 			line = line[pre:]
 		}
 		out = append(out, line)

@@ -3,7 +3,6 @@ package parser
 import (
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 )
 
 // Profile describes one agent program as data: how its title and screen say whether it
@@ -195,6 +194,15 @@ func programName(argv0 string) string {
 	return base
 }
 
-// width returns the number of runes in s, the column width of the ASCII and
-// single-width glyphs prefixes are made of.
-func width(s string) int { return utf8.RuneCountInString(s) }
+// width returns the number of runes in s but variation selectors, the column width of
+// the ASCII and single-width glyphs prefixes are made of (Qwen Code draws "◆" with a
+// text-style selector after it, which takes no column).
+func width(s string) int {
+	n := 0
+	for _, r := range s {
+		if r < 0xFE00 || r > 0xFE0F {
+			n++
+		}
+	}
+	return n
+}

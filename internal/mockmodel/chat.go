@@ -41,11 +41,20 @@ func (c *chatRequest) toolResult() bool {
 	return len(c.Messages) > 0 && c.Messages[len(c.Messages)-1].Role == "tool"
 }
 
+// qwenBackground open the user messages of the requests Qwen Code 0.24 sends by itself
+// after a turn: its memory agent's and its next-prompt suggestion's.
+var qwenBackground = []string{"Managed memory has TWO directories", "[SUGGESTION MODE:"}
+
 // side reports whether the request is a side request, not a conversation turn: it asks
-// for JSON (Qwen Code's next-speaker check), or its system prompt asks for a title
-// (opencode's and Qwen Code's session titles). A side request is answered with JSON that
-// fits its schema, or with a short title.
+// for JSON (a next-speaker check), a short system prompt asks for a title (opencode's and
+// Qwen Code's session titles), or it is one of Qwen Code's background requests. A side
+// request is answered with JSON that fits its schema, or with a short title.
 func (c *chatRequest) side() (string, bool) {
+	for _, b := range qwenBackground {
+		if strings.HasPrefix(c.lastUser(), b) {
+			return "Mock note.", true
+		}
+	}
 	if f := c.ResponseFormat; f != nil && (f.Type == "json_schema" || f.Type == "json_object") {
 		var sch map[string]any
 		if f.JSONSchema != nil {
@@ -57,13 +66,17 @@ func (c *chatRequest) side() (string, bool) {
 		if m.Role != "system" {
 			continue
 		}
-		if s := strings.ToLower(strings.Join(textParts(m.Content), " ")); strings.Contains(s, "title") && len(c.Messages) <= 3 &&
-			(strings.Contains(s, "generate") || strings.Contains(s, "you are a title")) {
+		// A title prompt is short; an agent's own system prompt, which may speak of
+		// titles too, is long.
+		if s := strings.ToLower(strings.Join(textParts(m.Content), " ")); len(s) < titlePrompt && strings.Contains(s, "title") {
 			return "Mock session", true
 		}
 	}
 	return "", false
 }
+
+// titlePrompt bounds the length of a system prompt that asks for a session title.
+const titlePrompt = 4000
 
 // handleChat answers POST /v1/chat/completions: a turn streamed as chat.completion.chunk
 // events, a first one with the role, one per word, one with finish_reason "stop", a usage

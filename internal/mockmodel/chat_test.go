@@ -61,3 +61,24 @@ func TestChatTitleIsASideRequest(t *testing.T) {
 	equal(t, "first kind", reqs[0].Kind, KindSide)
 	equal(t, "turn number after a side request", reqs[1].N, 1)
 }
+
+// Qwen Code's own requests after a turn (its memory agent, its next-prompt suggestion),
+// and a long system prompt that speaks of titles, are told apart from turns.
+func TestChatBackgroundRequests(t *testing.T) {
+	s, hs := newTestServer(t, Options{Reply: Numbered("QWEN", 4)})
+	long := strings.Repeat("You are Qwen Code. Generate titles for files when asked. ", 100)
+	for _, body := range []string{
+		`{"model":"mock","messages":[{"role":"user","content":"Managed memory has TWO directories. Choose which one"}]}`,
+		`{"model":"mock","messages":[{"role":"user","content":"[SUGGESTION MODE: Suggest what the user might type next.]"}]}`,
+		`{"model":"mock","messages":[{"role":"system","content":"` + long + `"},{"role":"user","content":"say hi"}]}`,
+	} {
+		if code, _, _ := post(t, hs.URL+"/v1/chat/completions", body); code != 200 {
+			t.Fatalf("status %d for %s", code, body)
+		}
+	}
+	reqs := s.Requests()
+	equal(t, "memory request", reqs[0].Kind, KindSide)
+	equal(t, "suggestion request", reqs[1].Kind, KindSide)
+	equal(t, "turn with a long system prompt", reqs[2].Kind, KindTurn)
+	equal(t, "its number", reqs[2].N, 1)
+}
