@@ -38,8 +38,17 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 	// in neither or both.
 	rd := p.read()
 	w := p.words(rd)
-	turn := p.turn
+	turn, booting := p.turn, p.booting
 	p.baseline(rd)
+	if booting && p.hooks && p.hookText == "" {
+		// Busy while starting, yet its hook reported no turn: it was starting (Gemini
+		// CLI shows busy while it loads on a slow machine), and what it drew is its
+		// banner, not an answer.
+		if p.group != nil {
+			r.notice(now, p.id, "%d %s showed busy while starting, but its hook reported no turn: nothing relayed", p.id, p.name)
+		}
+		return
+	}
 	text := w.Text
 	source, via := SourceScreen, "" // a pane without hooks: nothing to say
 	if p.hookText != "" {
