@@ -207,6 +207,26 @@ func setupQwen(t *testing.T, home, project, url string) []string {
 	return []string{"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_MODEL=mock"}
 }
 
+// setupOpencode seeds home with an opencode config naming url as an OpenAI-compatible
+// provider "mock" with one model, the default, and no auto-update or sharing; it returns
+// the extra environment.
+func setupOpencode(t *testing.T, home, project, url string) []string {
+	writeFile(t, filepath.Join(home, ".config", "opencode", "opencode.json"), map[string]any{
+		"$schema":     "https://opencode.ai/config.json",
+		"model":       "mock/mock",
+		"small_model": "mock/mock",
+		"autoupdate":  false,
+		"share":       "disabled",
+		"provider": map[string]any{"mock": map[string]any{
+			"npm": "@ai-sdk/openai-compatible", "name": "mock",
+			"options": map[string]any{"baseURL": url + "/v1", "apiKey": "dummy"},
+			"models":  map[string]any{"mock": map[string]any{"name": "mock"}},
+		}},
+	})
+	return []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
+}
+
 // freshHome makes a new HOME with a project folder in it.
 func freshHome(t *testing.T) (home, project string) {
 	home = t.TempDir()
@@ -431,6 +451,15 @@ var clis = []cli{
 		idle:      func(title string) bool { return strings.HasPrefix(title, "Qwen - ") },
 		bullet:    "◆",
 		paneReady: []string{"Type your message"},
+	},
+	{
+		name:      "opencode",
+		setup:     setupOpencode,
+		home:      freshHome,
+		ready:     func(s []string, _ string) bool { return contains(s, "mock") },
+		busy:      func(string) bool { return false },
+		idle:      func(string) bool { return true },
+		paneReady: []string{"mock"},
 	},
 	{
 		name:  "gemini",
