@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # install.sh installs the real agent CLIs (Claude Code, Codex, Gemini CLI, pi, Qwen Code,
 # opencode) with npm into a cache folder for `make test-agents`. It is idempotent: when every
-# CLI is already installed it does
-# nothing, so repeated runs cost a second, not the ~1.5 GB download.
+# CLI is already installed it does nothing, so repeated runs cost a second, not the ~1.5 GB
+# download.
 #
 #   AGENTMUX_AGENTS_CACHE  install prefix (default: $HOME/.cache/agentmux-agents)
 #   AGENTMUX_AGENTS_UPDATE set to 1 to reinstall even if the CLIs are present
