@@ -155,7 +155,7 @@ var builtins = Profiles{
 		// braille spinner row "⠇ Working..." sits above its input, which is drawn between
 		// two rules with the directory and a status row (tokens, context, model) under
 		// them. It echoes a message and draws its answer each indented by one space, with
-		// no glyph. Escape interrupts it.
+		// no glyph. Escape interrupts it. Without its spinner row it is idle.
 		Name:        "pi",
 		Programs:    []string{"pi"},
 		BusyMarkers: pats(`^\s*[\x{2800}-\x{28FF}] Working`),
@@ -165,12 +165,13 @@ var builtins = Profiles{
 			`^\s*(?:[↑↓]\d+\S* )*\d+(?:\.\d+)?%/\d+k\b`,                                // status row: tokens, context used, model
 			`^\s*(?:fd|ripgrep) not found\. Offline mode enabled, skipping download\.`, // start-up notices
 		}, commonChrome...)...),
-		Prompts:       Generic().Prompts,
-		EchoPrefixes:  Generic().EchoPrefixes,
-		StrictEcho:    true,
-		Pad:           1,
-		InterruptKeys: DefaultInterruptKeys,
-		ClearKeys:     DefaultClearKeys,
+		Prompts:        Generic().Prompts,
+		EchoPrefixes:   Generic().EchoPrefixes,
+		StrictEcho:     true,
+		Pad:            1,
+		IdleUnlessBusy: true,
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
 	},
 	"qwen": {
 		// Qwen Code 0.24.4 (@qwen-code/qwen-code, a Gemini CLI fork), measured offline on

@@ -26,4 +26,7 @@ func TestPiTurn(t *testing.T) {
 	if st := Classify(p, "π - project", append(append([]string{}, after[:len(after)-5]...), " ⠇ Working...", "", rule, "", rule)); st != Busy {
 		t.Errorf("with its spinner row pi is %v, want busy", st)
 	}
+	if st := Classify(p, "π - project", after); st != Idle {
+		t.Errorf("without its spinner row pi is %v, want idle", st)
+	}
 }

@@ -20,6 +20,10 @@ type Profile struct {
 	// BusyMarkers and ApprovalMarkers are searched in the live region of the screen only
 	// (see LiveRegion), never in scrollback, which keeps stale markers of past turns.
 	BusyMarkers, ApprovalMarkers []Pattern
+	// IdleUnlessBusy makes a screen that shows none of the busy and approval markers
+	// idle (a program with a busy row but no idle title, such as pi), where it would be
+	// unknown and wait the full quiet time.
+	IdleUnlessBusy bool
 	// LiveRows is the least number of rows at the bottom of the screen (trailing blank
 	// rows aside) searched for markers, even when they are not chrome. 0 means 16.
 	LiveRows int
