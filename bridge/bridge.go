@@ -9,6 +9,7 @@ package bridge
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
@@ -31,33 +32,39 @@ func New(s *session.Session) *Core { return &Core{s: s, refs: newCoreRefs()} }
 // Members lists the panes (external members are the hub's own clients).
 func (c *Core) Members() []proto.Member {
 	var out []proto.Member
+	labels := map[int]string{} // group id → "2⇄3⇄4", as the status line shows it
+	for _, g := range c.s.Status().Groups {
+		ids := make([]string, len(g.Members))
+		for i, id := range g.Members {
+			ids[i] = strconv.Itoa(id)
+		}
+		labels[g.ID] = strings.Join(ids, "⇄")
+	}
 	for _, m := range c.s.Members() {
 		if m.External {
 			continue
 		}
-		out = append(out, member(m))
+		out = append(out, member(m, labels))
 	}
 	return out
 }
 
-func member(m session.Member) proto.Member {
-	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting}
+// member is pane m as X_LIST gives it: its state as its border says it, its group as
+// the status line does.
+func member(m session.Member, labels map[int]string) proto.Member {
+	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting,
+		Held: m.Held, Addressing: m.Addressing, Profile: m.Profile}
+	if m.State == session.Exited {
+		w.State = session.ExitText(m.Code)
+	}
 	if m.Group > 0 {
-		w.Group = strconv.Itoa(m.Group)
+		w.Group = labels[m.Group]
 	}
 	return w
 }
 
 // pane resolves a pane's name or number to its id.
-func (c *Core) pane(ref string) (int, error) {
-	n, numErr := strconv.Atoi(ref)
-	for _, m := range c.s.Members() {
-		if !m.External && (m.Name == ref || numErr == nil && m.Pane == n) {
-			return m.Pane, nil
-		}
-	}
-	return 0, fmt.Errorf("%q: %w", ref, session.ErrNoPane)
-}
+func (c *Core) pane(ref string) (int, error) { return c.s.Resolve(ref) }
 
 // Send types text into pane to (the hub passes its name) from the member named from,
 // with the options o.

@@ -44,7 +44,12 @@ func TestEvents(t *testing.T) {
 	assert.Empty(t, c.event(session.Output{Pane: 1}))
 }
 
+// A member is listed as its border and the status line show it: its group as "2⇄3⇄4",
+// an exited pane with its code or signal, held and addressing, its profile.
 func TestMember(t *testing.T) {
-	assert.Equal(t, proto.Member{Number: 2, Name: "codex", Program: "codex", State: "idle", Group: "1", Waiting: 3},
-		member(session.Member{Pane: 2, Name: "codex", Program: "codex", State: session.Idle, Group: 1, Waiting: 3}))
+	labels := map[int]string{1: "2⇄3⇄4"}
+	assert.Equal(t, proto.Member{Number: 2, Name: "codex", Program: "codex", State: "idle", Group: "2⇄3⇄4", Waiting: 3, Held: true, Addressing: true, Profile: "codex"},
+		member(session.Member{Pane: 2, Name: "codex", Program: "codex", State: session.Idle, Group: 1, Waiting: 3, Held: true, Addressing: true, Profile: "codex"}, labels))
+	assert.Equal(t, "killed (SIGSEGV)", member(session.Member{Pane: 1, State: session.Exited, Code: -11}, labels).State)
+	assert.Equal(t, "exited (3)", member(session.Member{Pane: 1, State: session.Exited, Code: 3}, labels).State)
 }

@@ -43,7 +43,7 @@ func TestSendReachesAPane(t *testing.T) {
 	res, err := c.Request(proto.TypeList, struct{}{})
 	require.NoError(t, err)
 	require.Len(t, res.Members, 1)
-	assert.Equal(t, proto.Member{Number: 1, Name: "cat", Program: "sh", State: res.Members[0].State}, res.Members[0])
+	assert.Equal(t, proto.Member{Number: 1, Name: "cat", Program: "sh", State: res.Members[0].State, Profile: "generic"}, res.Members[0])
 
 	_, err = c.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)
@@ -85,4 +85,10 @@ func TestSendReachesAPane(t *testing.T) {
 			t.Fatalf("the message never showed in the pane; screen:\n%s", *res.Screen)
 		}
 	}
+	// Names are read in any case, by every command (the session's one resolver).
+	upper, err := c.Request(proto.TypeCapture, proto.Capture{Target: "CAT"})
+	require.NoError(t, err)
+	assert.Contains(t, *upper.Screen, "please rebase")
+	_, err = c.Request(proto.TypeHold, proto.Target{A: "Cat"})
+	require.NoError(t, err)
 }

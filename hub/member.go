@@ -240,8 +240,8 @@ func (s *state) pump(m *member) {
 		}
 		now := s.now().UnixMilli()
 		if meta.TTLMs > 0 && now > msg.Queued+meta.TTLMs {
-			s.mark(msg.ID, m.name, store.Dropped, now)
-			s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: m.name, Peer: msg.From, Phase: "dropped", Text: "ttl expired"})
+			s.mark(msg.ID, m.name, store.Expired, now)
+			s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: m.name, Peer: msg.From, Phase: "expired", Text: "not delivered within its timeout"})
 			continue
 		}
 		if !s.deliver(m, msg) {

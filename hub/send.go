@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -219,6 +220,7 @@ func (s *state) commit() {
 		id := ps.rows[0].ID
 		s.event(proto.Event{Kind: "message", ID: id, Member: ps.rows[0].From, Peer: peers(ps.ts), Phase: "queued", Text: firstWords(ps.rows[0].Body)})
 		failed := 0
+		var why error // the first refusal, said when no recipient took the message
 		for i, t := range ps.ts {
 			if ps.core != "" {
 				s.refs[ps.core] = deliveryKey{id, t.name}
@@ -227,14 +229,21 @@ func (s *state) commit() {
 			if t.member != nil {
 				t.member.backlog = append(t.member.backlog, ps.rows[i])
 				s.pump(t.member)
-			} else if !s.toPane(ps.rows[i]) {
+			} else if err := s.toPane(ps.rows[i]); err != nil {
 				failed++
+				why = cmp.Or(why, err)
 			}
 		}
 		switch {
 		case ps.cs == nil:
 		case failed == len(ps.ts):
-			s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: "no recipient took it"})
+			msg := "no recipient took it"
+			if len(ps.ts) == 1 && why != nil {
+				msg = why.Error()
+			} else if why != nil {
+				msg += ": " + why.Error()
+			}
+			s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: msg})
 		default:
 			s.reply(ps.cs, proto.TypeAck, proto.Ack{AckID: ps.ackID, MessageID: id, Queued: len(ps.ts) - failed})
 		}
@@ -251,7 +260,7 @@ func (s *state) commit() {
 // store, not in the loop's batch of marks. A message handed again after a restart that
 // was submitting or submitted may have been read by the pane's program: it starts with
 // RepeatNote. One only typed was not: its text died with the program's terminal.
-func (s *state) toPane(msg store.Message) bool {
+func (s *state) toPane(msg store.Message) error {
 	text := msg.Body
 	if r := []rune(text); len(r) > s.cfg.CutChars {
 		text = string(r[:s.cfg.CutChars]) + "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
@@ -280,9 +289,9 @@ func (s *state) toPane(msg store.Message) bool {
 		}
 		if meta.TTLMs > 0 {
 			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
-				s.mark(msg.ID, msg.To, store.Dropped, now.UnixMilli())
-				s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "dropped", Text: "expired: not typed within its ttl"})
-				return false
+				s.mark(msg.ID, msg.To, store.Expired, now.UnixMilli())
+				s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "expired", Text: "not typed within its timeout"})
+				return errExpired
 			}
 		}
 		ref, err = s.cfg.Core.Send(msg.From, msg.To, text, o)
@@ -290,13 +299,17 @@ func (s *state) toPane(msg store.Message) bool {
 	if err != nil {
 		s.mark(msg.ID, msg.To, store.Failed, now.UnixMilli())
 		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "failed", Text: err.Error()})
-		return false
+		return err
 	}
 	if ref != "" {
 		s.refs[ref] = deliveryKey{msg.ID, msg.To}
 	}
-	return true
+	return nil
 }
+
+// errExpired is toPane's refusal of a message whose timeout passed before it reached
+// the core (after a restart).
+var errExpired = errors.New("expired: not typed within its timeout")
 
 // RepeatNote starts the text of a message typed into a pane again after a restart when
 // its carriage return was about to be sent before it: the pane's program may have read
@@ -370,14 +383,12 @@ func (s *state) coreEvent(ev proto.Event) {
 	if ev.Kind == "delivery" && ev.ID != "" {
 		if k, ok := s.refs[ev.ID]; ok {
 			ev.ID = k.id
-			switch ph := store.Phase(ev.Phase); ph {
-			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped:
+			ph := store.Phase(ev.Phase)
+			switch ph {
+			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
 				s.mark(k.id, k.to, ph, s.now().UnixMilli())
 			}
-			if ev.Phase == "expired" {
-				s.mark(k.id, k.to, store.Dropped, s.now().UnixMilli())
-			}
-			if ev.Phase == string(store.Confirmed) || ev.Phase == string(store.Failed) || ev.Phase == string(store.Dropped) || ev.Phase == "expired" {
+			if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped || ph == store.Expired {
 				for ref, kk := range s.refs {
 					if kk == k {
 						delete(s.refs, ref)
@@ -423,7 +434,7 @@ func (s *state) resumePanes() {
 			continue
 		}
 		for _, msg := range pending {
-			s.toPane(msg)
+			_ = s.toPane(msg) // a refusal is marked failed and said as an event
 		}
 	}
 }

@@ -34,7 +34,26 @@ const (
 	TypeResult  = "X_RESULT"
 	TypeEvent   = "X_EVENT"
 	TypeHook    = "X_HOOK"
+	TypeWeb     = "X_WEB"
 )
+
+// Web is the payload of X_WEB: start the session's web view (or say where it runs).
+// Listen is HOST:PORT ("": loopback, a free port); Control lets its pages act.
+type Web struct {
+	Listen  string `json:"listen,omitempty"`
+	Control bool   `json:"control,omitempty"`
+}
+
+// WebView is X_WEB's result: the page's URL (with its token), whether its pages may
+// act, and a warning to show when it listens beyond loopback.
+type WebView struct {
+	URL     string `json:"url"`
+	Control bool   `json:"control,omitempty"`
+	Warning string `json:"warning,omitempty"`
+	// Running is true when the view was running already (listen and control as it
+	// was started).
+	Running bool `json:"running,omitempty"`
+}
 
 // Hook is the payload of X_HOOK (extension agentmux.hook, version 1): a program's hook
 // (`agentmux hook EVENT`) reports that its turn in Pane (a name or number; the
@@ -64,10 +83,18 @@ type Member struct {
 	Number  int    `json:"number,omitempty"`
 	Name    string `json:"name"`
 	Program string `json:"program"`
-	State   string `json:"state"`
+	// State is as the pane's border says it: running, idle, busy, needs you, or how it
+	// ended (exited (1), killed (SIGSEGV)).
+	State string `json:"state"`
+	// Group is the pane's relay group as the status line shows it ("2⇄3⇄4").
 	Group   string `json:"group,omitempty"`
 	Waiting int    `json:"waiting"`
 	Client  bool   `json:"client,omitempty"`
+	// Held: deliveries into the pane are held; Addressing: its relay commands may reach
+	// panes it is not linked with. Profile is the relay profile its program is read with.
+	Held       bool   `json:"held,omitempty"`
+	Addressing bool   `json:"addressing,omitempty"`
+	Profile    string `json:"profile,omitempty"`
 }
 
 // Target is the payload of X_LINK (A and B), X_UNLINK, X_HOLD and X_RELEASE (A).
@@ -146,6 +173,7 @@ type Message struct {
 	Confirmed int64           `json:"confirmed,omitempty"`
 	Failed    int64           `json:"failed,omitempty"`
 	Dropped   int64           `json:"dropped,omitempty"`
+	Expired   int64           `json:"expired,omitempty"`
 	// Cut says Body (and Data, dropped) is not whole: the answer had to fit one frame;
 	// BodyBytes is the whole body's length in bytes.
 	Cut       bool `json:"x_cut,omitempty"`
@@ -175,6 +203,7 @@ type Result struct {
 	Screen   *string   `json:"screen,omitempty"`
 	Messages []Message `json:"messages,omitempty"`
 	Message  *Message  `json:"message,omitempty"`
+	Web      *WebView  `json:"web,omitempty"`
 	// Next (X_HISTORY) is set when older messages asked for did not fit this answer:
 	// send Before: Next for them.
 	Next int64 `json:"x_next,omitempty"`

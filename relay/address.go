@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -148,6 +149,30 @@ func (r *Relay) addressee(to string) *pane {
 	return nil
 }
 
+// Gone says how the pane named or numbered to went, when it is one that exited or was
+// closed (and no live pane has that name): "pane 1 a has exited (killed (SIGSEGV))".
+func (r *Relay) Gone(to string) (string, bool) {
+	to = strings.TrimSpace(to)
+	n, err := strconv.Atoi(to)
+	for i := len(r.order) - 1; i >= 0; i-- { // the newest pane of a name first
+		p := r.panes[r.order[i]]
+		if !p.exited || (err == nil && p.id != n) || (err != nil && !strings.EqualFold(p.name, to)) {
+			continue
+		}
+		switch {
+		case p.gone == "closed":
+			return fmt.Sprintf("pane %d %s was closed", p.id, p.name), true
+		case p.gone == "exited" || p.gone == "":
+			return fmt.Sprintf("pane %d %s has exited", p.id, p.name), true
+		}
+		if code, ok := strings.CutPrefix(p.gone, "exited "); ok {
+			return fmt.Sprintf("pane %d %s has exited %s", p.id, p.name, code), true // "(3)"
+		}
+		return fmt.Sprintf("pane %d %s has exited (%s)", p.id, p.name, p.gone), true
+	}
+	return "", false
+}
+
 // queue puts a delivery of text, c's words, from p into q's queue.
 func (r *Relay) queue(p, q *pane, text string, c parser.Command, now time.Time) {
 	words := cut(sanitize(text, true), r.cfg.Limit)
@@ -155,7 +180,7 @@ func (r *Relay) queue(p, q *pane, text string, c parser.Command, now time.Time) 
 	d := &delivery{id: r.nDeliv, from: p.id, to: q.id, words: words, framed: frame(r.cfg.Template, p.name, p.id, words), phase: Waiting}
 	d.entry = r.log(Entry{
 		At: now, Delivery: d.id, From: p.id, FromName: p.name, To: q.id, ToName: q.name,
-		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Note: "addressed by @relay",
+		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Note: "addressed", // an @relay line or a [[RELAY]] block
 		Kind: c.Kind, Thread: c.Thread,
 	})
 	q.queue = append(q.queue, d)

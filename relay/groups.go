@@ -166,6 +166,7 @@ func (r *Relay) exit(p *pane, now time.Time, closed bool, status string) {
 	if !closed && status != "" {
 		how = status
 	}
+	p.gone = how
 	r.notice(now, p.id, "%d %s %s", p.id, p.name, how)
 }
 

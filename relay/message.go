@@ -14,6 +14,8 @@ import "errors"
 var (
 	// ErrNoAddressee means the addressee is no live pane.
 	ErrNoAddressee = errors.New("no such pane")
+	// ErrGone means the pane addressed has exited or was closed.
+	ErrGone = errors.New("the pane is gone")
 	// ErrBudgetSpent means the pair's budget is spent: a person must link to renew it.
 	ErrBudgetSpent = errors.New("budget spent")
 	// ErrEmpty means the message has no words.

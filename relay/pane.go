@@ -17,6 +17,7 @@ type pane struct {
 	prof    parser.Profile
 	scr     Screen
 	exited  bool
+	gone    string       // how it went, once exited: "exited (1)", "killed (SIGSEGV)", "closed"
 	state   parser.State // what Classify said at the last output
 	lastOut time.Time    // last output, or when the pane was opened
 	outSeen bool         // any output at all

@@ -158,6 +158,9 @@ type Member struct {
 	// Argv is the pane's command; Program its base name.
 	Argv    []string
 	Program string
+	// Profile names the relay profile the pane's program is read with ("generic" for
+	// a program no profile knows).
+	Profile string
 	// State is what the member is doing; Code is the exit status once Exited (-N:
 	// killed by signal N; ExitText says it as a shell would).
 	State State

@@ -293,6 +293,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) (int, error) {
 		}
 		msg := relay.Send{FromName: from, To: s.rl.Addressee(to), Text: text, Options: o}
 		if msg.To == 0 {
+			if why, gone := s.rl.Gone(to); gone {
+				return fmt.Errorf("%s: %w", why, relay.ErrGone)
+			}
 			return fmt.Errorf("send to %q: %w", to, relay.ErrNoAddressee)
 		}
 		if n := s.rl.Addressee(from); n != 0 {
@@ -404,6 +407,23 @@ func (s *Session) Members() []Member {
 		}
 	})
 	return out
+}
+
+// Resolve returns the number of the pane named (in any case) or numbered ref: the one
+// place a pane's name or number is read, for every client.
+func (s *Session) Resolve(ref string) (int, error) {
+	id := 0
+	if !s.call(func() {
+		if p := s.find(ref); p != nil {
+			id = p.id
+		}
+	}) {
+		return 0, ErrStopped
+	}
+	if id == 0 {
+		return 0, fmt.Errorf("%q: %w", ref, ErrNoPane)
+	}
+	return id, nil
 }
 
 // Member returns pane id's member.

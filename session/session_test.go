@@ -354,3 +354,26 @@ func TestBeforeSubmitFailureIsSaid(t *testing.T) {
 		assert.False(t, ok, "said once while the store keeps failing: %+v", ev)
 	}
 }
+
+// A message to a pane that is gone says how it went, by name or number, not "no such
+// pane".
+func TestSendToAGonePaneSaysHowItWent(t *testing.T) {
+	r := newRig(t, Options{}, "a", "b", "c")
+	r.procs[1].Exit(-11)
+	r.await(func(ev Event) bool { e, ok := ev.(Exit); return ok && e.Pane == 1 })
+	r.procs[2].Exit(3)
+	r.await(func(ev Event) bool { e, ok := ev.(Exit); return ok && e.Pane == 2 })
+	require.NoError(t, r.s.Close(3))
+	r.await(func(ev Event) bool { c, ok := ev.(Closed); return ok && c.Pane == 3 })
+	for to, want := range map[string]string{
+		"a": "pane 1 a has exited (killed (SIGSEGV))", "1": "pane 1 a has exited (killed (SIGSEGV))",
+		"B": "pane 2 b has exited (3)", "c": "pane 3 c was closed",
+	} {
+		_, err := r.s.Send("you", to, "hi", SendOptions{Person: true})
+		require.Error(t, err, to)
+		assert.ErrorIs(t, err, relay.ErrGone, to)
+		assert.Contains(t, err.Error(), want, to)
+	}
+	_, err := r.s.Send("you", "nobody", "hi", SendOptions{Person: true})
+	assert.ErrorIs(t, err, relay.ErrNoAddressee)
+}

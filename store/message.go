@@ -29,6 +29,8 @@ type Message struct {
 	Confirmed  int64
 	Failed     int64
 	Dropped    int64
+	// Expired is when the message's timeout (ttl) passed before it was typed.
+	Expired int64
 	// Row is the message's place in the store, in the order of writing (History sets
 	// it): Query.Before takes it to page through older messages.
 	Row int64
@@ -46,11 +48,13 @@ const (
 	Confirmed  Phase = "confirmed"
 	Failed     Phase = "failed"
 	Dropped    Phase = "dropped"
+	// Expired: not delivered within its timeout (ttl); never will be.
+	Expired Phase = "expired"
 )
 
 func (p Phase) valid() bool {
 	switch p {
-	case Typed, Submitting, Submitted, Confirmed, Failed, Dropped:
+	case Typed, Submitting, Submitted, Confirmed, Failed, Dropped, Expired:
 		return true
 	}
 	return false
@@ -147,7 +151,7 @@ func (s *Store) MarkAll(marks []Mark) error {
 }
 
 const columns = `id, session, sender, recipient, topic, kind, body, COALESCE(data, ''), COALESCE(meta, ''), seq, queued,
-	COALESCE(typed, 0), COALESCE(submitting, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0)`
+	COALESCE(typed, 0), COALESCE(submitting, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0), COALESCE(expired, 0)`
 
 func scan(rows *sql.Rows) ([]Message, error) {
 	defer rows.Close()
@@ -155,7 +159,7 @@ func scan(rows *sql.Rows) ([]Message, error) {
 	for rows.Next() {
 		var m Message
 		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped); err != nil {
+			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired); err != nil {
 			return nil, err
 		}
 		out = append(out, m)
@@ -165,7 +169,7 @@ func scan(rows *sql.Rows) ([]Message, error) {
 
 // Pending returns the messages of session to recipient to that have reached neither
 // done nor a later phase of delivery (typed, submitted, confirmed, in that order), nor
-// failed nor dropped, oldest first in seq order per topic: the ones to send again after
+// failed, dropped nor expired, oldest first in seq order per topic: the ones to send again after
 // a restart or a RESUME. done is Confirmed for protocol clients (their ACK) and for
 // panes (the program reacted; its Submitting and Submitted times tell the caller whether
 // the program may have read it before). A later phase counts as done even where an
@@ -184,7 +188,7 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 		return nil, fmt.Errorf("pending: phase %q is no phase of delivery", done)
 	}
 	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
-		WHERE session = ? AND recipient = ? AND `+cond+` AND failed IS NULL AND dropped IS NULL
+		WHERE session = ? AND recipient = ? AND `+cond+` AND failed IS NULL AND dropped IS NULL AND expired IS NULL
 		ORDER BY topic, seq`, session, to)
 	if err != nil {
 		return nil, fmt.Errorf("pending for %s: %w", to, err)
@@ -282,7 +286,7 @@ func (s *Store) History(q Query) ([]Message, error) {
 	for rows.Next() {
 		var m Message
 		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Row); err != nil {
+			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired, &m.Row); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		out = append(out, m)

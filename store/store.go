@@ -103,6 +103,9 @@ var migrations = []string{
 	// written (recorded ahead of it), so a restart can tell a message its pane may have
 	// read from one it cannot have.
 	`ALTER TABLE messages ADD COLUMN submitting INTEGER;`,
+	// expired: a message's timeout passed before it was delivered (it was "dropped"
+	// before, like a message whose recipient left).
+	`ALTER TABLE messages ADD COLUMN expired INTEGER;`,
 }
 
 // SchemaVersion is the schema version Open migrates to.

@@ -224,7 +224,7 @@ func (m *model) logMouse(ev keys.Mouse) bool {
 
 // logTitle heads the relay log overlay; position says which entries are shown.
 func logTitle(position string) string {
-	return "relay log" + position + " · PgUp/PgDn ↑↓ g/G scroll · q, Esc or prefix r closes"
+	return "relay log" + position + " · ↑↓ select · Enter opens · PgUp/PgDn g/G scroll · q, Esc or prefix r closes"
 }
 
 // overlayLog draws the relay log over the lower part of the pane area. Like the help,
@@ -272,12 +272,16 @@ func (m *model) logRows(entries []session.Entry, w, sel, first int) []string {
 	return rows
 }
 
-// logRoute is a delivery's "1 alice → 2 bob"; agentmux's own (a brief, pane 0) is
-// "agentmux → 2 bob".
+// logRoute is a delivery's "1 alice → 2 bob"; a sender that is no pane is named as
+// history names it ("you → 2 bob" for the person's `agentmux send`, "agentmux → 2 bob"
+// for a brief).
 func logRoute(e session.Entry) string {
 	from := fmt.Sprintf("%d %s", e.From, sanitize(e.FromName))
 	if e.From == 0 {
-		from = "agentmux"
+		from = sanitize(e.FromName)
+		if from == "" {
+			from = "agentmux"
+		}
 	}
 	return fmt.Sprintf("%s → %d %s", from, e.To, sanitize(e.ToName))
 }

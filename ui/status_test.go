@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/session"
 )
 
 func TestScrollHintGoesWithScrollMode(t *testing.T) {
@@ -63,5 +64,32 @@ func TestStatusLineSaysAddressingIsOnForAll(t *testing.T) {
 	hs = newHarness(t, 100, 10, "a", "b")
 	if s := hs.statusLine(); strings.Contains(s, "addressing") {
 		t.Errorf("status line %q speaks of addressing without --address", s)
+	}
+}
+
+// The status line says while the session's web view runs, and in which mode.
+func TestStatusLineShowsWebView(t *testing.T) {
+	label := ""
+	hs := newHarnessCfg(t, 100, 12, Config{Web: func() string { return label }}, "sh")
+	if s := hs.statusLine(); strings.Contains(s, "web") {
+		t.Fatalf("status line %q speaks of a web view that does not run", s)
+	}
+	label = "web (control)"
+	hs.output(1, "x") // the next frame
+	if s := hs.statusLine(); !strings.Contains(s, "web (control)") {
+		t.Fatalf("status line %q lacks the web view", s)
+	}
+}
+
+// The relay log names a sender that is no pane as history does.
+func TestLogRouteNamesThePerson(t *testing.T) {
+	if got := logRoute(session.Entry{FromName: "you", To: 2, ToName: "bob"}); got != "you → 2 bob" {
+		t.Errorf("the person's message: %q, want you → 2 bob", got)
+	}
+	if got := logRoute(session.Entry{To: 2, ToName: "bob"}); got != "agentmux → 2 bob" {
+		t.Errorf("agentmux's own: %q", got)
+	}
+	if got := logRoute(session.Entry{From: 1, FromName: "alice", To: 2, ToName: "bob"}); got != "1 alice → 2 bob" {
+		t.Errorf("a pane's: %q", got)
 	}
 }

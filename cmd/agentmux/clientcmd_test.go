@@ -95,7 +95,7 @@ func TestClientCommands(t *testing.T) {
 
 	_, out, err = runCmd(t, "", "ls")
 	require.NoError(t, err)
-	assert.Regexp(t, `(?m)^#\s+NAME\s+PROGRAM\s+STATE\s+GROUP\s+WAITING\n-\s+bot\s+script\s+connected\s+-\s+0$`, strings.TrimSpace(out))
+	assert.Regexp(t, `(?m)^#\s+NAME\s+PROGRAM\s+PROFILE\s+STATE\s+GROUP\s+WAITING\n-\s+bot\s+script\s+-\s+connected\s+-\s+0$`, strings.TrimSpace(out))
 	_, out, err = runCmd(t, "", "ls", "--json")
 	require.NoError(t, err)
 	var ms []proto.Member
@@ -117,7 +117,7 @@ func TestClientCommands(t *testing.T) {
 
 	_, out, err = runCmd(t, "", "sessions")
 	require.NoError(t, err)
-	assert.Equal(t, "proj\t"+hub.SocketPath(dir, "proj")+"\n", out)
+	assert.Equal(t, "proj\tin its terminal\t"+hub.SocketPath(dir, "proj")+"\n", out)
 
 	// Without a core, pane commands fail with the hub's reason.
 	code, _, err = runCmd(t, "", "hold", "1")
