@@ -38,21 +38,12 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 	// in neither or both.
 	rd := p.read()
 	w := p.words(rd)
-	turn, booting := p.turn, p.booting
+	turn := p.turn
 	p.baseline(rd)
-	switch {
-	case !p.hooks || p.hookText != "":
-	case booting:
-		// Busy while starting, yet its hook reported no turn: it was starting (Gemini
-		// CLI shows busy while it loads on a slow machine), and what it drew is its
-		// banner, not an answer.
-		if p.group != nil {
-			r.notice(now, p.id, "%d %s showed busy while starting, but its hook reported no turn: nothing relayed", p.id, p.name)
-		}
-		return
-	case !turn && strings.TrimSpace(w.Text) != "":
-		// It drew without a turn (nothing typed into it, never busy) and its hook said
-		// nothing: a redraw (Gemini CLI draws its banner again), not an answer.
+	if p.hooks && p.hookText == "" && !turn && strings.TrimSpace(w.Text) != "" {
+		// It drew without a turn (nothing typed into it, never busy, not starting with a
+		// task) and its hook said nothing: a redraw (Gemini CLI draws its banner again
+		// while idle), not an answer.
 		if p.group != nil {
 			r.notice(now, p.id, "%d %s drew its screen again with no turn under way: nothing relayed", p.id, p.name)
 		}

@@ -157,28 +157,6 @@ func TestATurnOfItsOwnAfterAHookedTurnGoesByItsHook(t *testing.T) {
 	}
 }
 
-// A program with hooks that shows busy while it starts (Gemini CLI loading on a slow
-// machine) and goes idle with no hook took no turn: its banner is not relayed (it was, as
-// the words of a turn it took by itself), and the log says why.
-func TestBusyWhileStartingWithNoHookIsNoTurn(t *testing.T) {
-	h := newHarness(t, Config{})
-	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, hooks: true, busy: true, lines: []string{"Alice CLI v1", "Tips for getting started"}})
-	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
-	h.handle(LinkAll{Panes: []int{1, 2}})
-	h.output(1) // still loading, linked: the relay takes it for a turn of its own
-	h.run(3 * time.Second)
-	alice.busy = false
-	alice.lines = append(alice.lines, "1. Ask coding questions")
-	h.output(1)
-	h.run(time.Minute)
-	if len(bob.inputs) != 0 {
-		t.Fatalf("bob got %q: alice's start-up was relayed as a turn", bob.inputs)
-	}
-	if !containsNote(h.notes(), "1 alice showed busy while starting, but its hook reported no turn: nothing relayed") {
-		t.Errorf("notes %q", h.notes())
-	}
-}
-
 // A program with hooks that draws its screen again while idle, with nothing typed into it
 // and never busy (Gemini CLI redrawing its banner), took no turn: what it drew is not
 // relayed.

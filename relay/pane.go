@@ -25,8 +25,6 @@ type pane struct {
 	// bootTurn is set when the program went busy while starting (a turn of its own, such
 	// as an opening line): the baseline was taken then, and that turn is relayed.
 	bootTurn bool
-	// booting is set while that turn is the one under way (the baseline ends it).
-	booting bool
 
 	group *group
 
@@ -205,7 +203,7 @@ func (p *pane) observe() {
 		// task or an opening line).
 		p.bootTurn = true
 		p.baseline(rd)
-		p.printed, p.turn, p.booting = true, true, true
+		p.printed, p.turn = true, true
 		return
 	}
 	if p.state == parser.Busy && p.started {
@@ -272,7 +270,7 @@ func (p *pane) setBaseline() { p.baseline(p.scr.Read(FromTop)) }
 // baseline makes everything a reading shows old: its lines from its main screen's first
 // row on (rd's lines may start higher), its cursor, its frame.
 func (p *pane) baseline(rd Reading) {
-	p.printed, p.turn, p.echo, p.tail, p.booting = false, false, false, false, false
+	p.printed, p.turn, p.echo, p.tail = false, false, false, false
 	p.baseTop = rd.Top
 	i := sort.Search(len(rd.Lines), func(i int) bool { return rd.Lines[i].N >= rd.Top })
 	rd.Lines = rd.Lines[i:]
