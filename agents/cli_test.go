@@ -453,13 +453,14 @@ var clis = []cli{
 		paneReady: []string{"Type your message"},
 	},
 	{
+		// opencode 1.18.33: its title never says busy or idle.
 		name:      "opencode",
 		setup:     setupOpencode,
 		home:      freshHome,
-		ready:     func(s []string, _ string) bool { return contains(s, "mock") },
+		ready:     func(s []string, _ string) bool { return contains(s, "Ask anything") },
 		busy:      func(string) bool { return false },
 		idle:      func(string) bool { return true },
-		paneReady: []string{"mock"},
+		paneReady: []string{"Ask anything"},
 	},
 	{
 		name:  "gemini",

@@ -209,6 +209,34 @@ var builtins = Profiles{
 		InterruptKeys:  DefaultInterruptKeys,
 		ClearKeys:      DefaultClearKeys,
 	},
+	"opencode": {
+		// opencode 1.18.33 (opencode-ai), measured offline on the mock server with an
+		// OpenAI-compatible provider: a full-screen program whose title says nothing of
+		// its state ("OpenCode", then "OC | <session title>"). A message is drawn in a box
+		// with only a left side ("┃  …", empty "┃" rows above and below), the answer
+		// under it indented five columns, then a row "▣  Build · <model> · 3.1s"; the
+		// input is a box of the same kind at the bottom, with the agent and model in it,
+		// its bottom edge "╹▀▀▀", and a footer that says "esc interrupt" while it works.
+		Name:        "opencode",
+		Programs:    []string{"opencode"},
+		BusyMarkers: pats(`esc interrupt`),
+		Chrome: pats(append([]string{
+			`^\s*┃\s*$`,                      // a box's empty rows
+			`^\s*▣\s`,                        // agent · model · time of a turn
+			`^\s*┃\s+\S+ · \S+(?: \S+)?\s*$`, // the input box's agent · model row
+			`^\s*┃\s+Ask anything`,           // its placeholder
+			`^\s*╹▀+`,                        // the input box's bottom edge
+			`ctrl\+p commands\s*$`,           // footer
+			`esc interrupt`,                  // busy footer
+		}, commonChrome...)...),
+		Prompts:        Generic().Prompts,
+		EchoPrefixes:   []string{"┃  "},
+		StrictEcho:     true,
+		Pad:            5,
+		IdleUnlessBusy: true,
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
+	},
 	"generic": Generic(),
 }
 
@@ -231,7 +259,7 @@ func Generic() Profile {
 }
 
 // Builtins returns a fresh copy of the built-in profiles: "claude", "codex", "gemini", "pi",
-// "qwen" and "generic".
+// "qwen", "opencode" and "generic".
 func Builtins() Profiles {
 	out := make(Profiles, len(builtins))
 	for k, p := range builtins {

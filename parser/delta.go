@@ -339,6 +339,8 @@ func matchTyped(lines []string, i, pre int, targets []string) (int, bool) {
 			row := lines[j]
 			if j == i {
 				row = row[pre:]
+			} else {
+				row = unboxed(row) // an echo drawn in a box: its rows inside the box's side
 			}
 			c := nonSpace(row)
 			if c == "" {
