@@ -16,7 +16,7 @@ import (
 
 // newCLIs are the CLIs this file pairs with the first three. opencode is not among them
 // yet: its first turn, taken from its start screen (a logo over the input box), is read
-// with the logo (its later turns are read right).
+// with the logo.
 var newCLIs = []string{"pi", "qwen"}
 
 // firstCLIs are the CLIs of the first relay measurements.
