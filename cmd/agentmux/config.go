@@ -33,6 +33,11 @@ import (
 //	[ui]
 //	allow_clipboard = false      # let panes' programs write the clipboard (OSC 52)
 //
+//	[mesh]
+//	url = "nats://hub:4222"      # the mesh every session joins (--mesh)
+//	creds = "/home/me/l.creds"   # its credentials (--mesh-creds; or nkey, --mesh-nkey)
+//	ca = "/home/me/hub-ca.pem"   # the hub's TLS authority (--mesh-ca; else the system's)
+//
 //	[web]
 //	web = true                   # serve every session's web view (agentmux web prints its URL)
 //	web_listen = "127.0.0.1:0"   # where it listens (a free loopback port)
@@ -46,6 +51,9 @@ type settings struct {
 	// AllowClipboard forwards a pane program's own clipboard writes (OSC 52) to the
 	// outer terminal ([ui] allow_clipboard; off by default).
 	AllowClipboard bool
+	// Mesh is the mesh a session joins unless --mesh says otherwise ([mesh] url,
+	// creds, nkey).
+	Mesh meshFlags
 	// Web starts the session's web view with it ([web]; --web and its flags override).
 	Web webFlags
 }
@@ -95,6 +103,12 @@ type configFile struct {
 	UI struct {
 		AllowClipboard *tomlValue `toml:"allow_clipboard"`
 	} `toml:"ui"`
+	Mesh struct {
+		URL   string `toml:"url"`
+		Creds string `toml:"creds"`
+		Nkey  string `toml:"nkey"`
+		CA    string `toml:"ca"`
+	} `toml:"mesh"`
 	Web struct {
 		Web     *tomlValue `toml:"web"`
 		Listen  *tomlValue `toml:"web_listen"`
@@ -174,6 +188,7 @@ func parseConfig(data []byte) (settings, error) {
 		return settings{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
 	}
 	var st settings
+	st.Mesh = meshFlags{url: f.Mesh.URL, creds: f.Mesh.Creds, nkey: f.Mesh.Nkey, ca: f.Mesh.CA}
 	d := &st.Delivery
 	c := f.Delivery
 	for _, k := range []struct {

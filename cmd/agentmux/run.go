@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/ptyhost"
@@ -44,6 +43,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runServer(args[1:])
 	}
 	if len(args) > 0 && (args[0] == "attach" || args[0] == "kill-session") {
+		if wantsHelp(args[1:]) {
+			return runHelp(args[:1], stdout)
+		}
 		return runAttachCommand(ctx, args[0], args[1:], stdin, stdout)
 	}
 	if len(args) > 0 && args[0] == "help" { // clienttable.go
@@ -52,6 +54,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 1 && args[0] == "version" {
 		_, err := fmt.Fprintln(stdout, versionLine())
 		return 0, err
+	}
+	if code, err, ok := meshInvocation(ctx, args, stdout); ok { // meshcmd.go
+		return code, err
 	}
 	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
 		return runClient(ctx, cmd, rest, stdin, stdout)
@@ -110,6 +115,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer sock.Close()
 	sock.Retention = conf.Retention
+	node, err := dialMesh(o.mesh, conf, sock, logger) // meshcmd.go
+	if err != nil {
+		return 1, err
+	}
+	if node != nil {
+		defer node.Close()
+	}
 	for i := range o.cfg.Panes {
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
@@ -121,7 +133,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	webFlags := conf.webWith(o)
 	o.cfg.OnStart = func(s *session.Session) {
 		wv.attach(s)
-		if err := sock.Serve(bridge.New(s), logger); err != nil {
+		if err := sock.Serve(sessionCore(node, s, logger), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
 		wv.startWith(webFlags) // a failure shows on the status line

@@ -18,7 +18,6 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agentmux/agentmux/attach"
-	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/server"
 	"github.com/agentmux/agentmux/ui"
 )
@@ -173,6 +172,13 @@ func runServer(args []string) (int, error) {
 	}
 	defer sock.Close()
 	sock.Retention = conf.Retention
+	node, err := dialMesh(o.mesh, conf, sock, logger) // meshcmd.go
+	if err != nil {
+		return fail(1, err)
+	}
+	if node != nil {
+		defer node.Close()
+	}
 	for i := range o.cfg.Panes {
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
@@ -209,7 +215,7 @@ func runServer(args []string) (int, error) {
 	wv.attach(s)
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
-		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, bridge.New(s), logger) },
+		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, logger), logger) },
 	})
 	if err != nil {
 		return fail(1, err)
@@ -224,6 +230,9 @@ func runServer(args []string) (int, error) {
 	case sig := <-sigs:
 		logger.Info("signal", "signal", sig.String())
 		srv.End("signal " + sig.String())
+	}
+	if node != nil {
+		node.Close() // the mesh before the store it writes to
 	}
 	sock.Close() // the hub first: BYE to protocol clients, the store flushed after
 	srv.Close()
