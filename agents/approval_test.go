@@ -50,8 +50,8 @@ func approval(t *testing.T, c cli) {
 	} else {
 		env = append(env, c.setup(t, home, project, url)...)
 	}
-	prof := parser.ProfileFor(c.command())
-	tm := startTerm(t, c.name, []string{filepath.Join(binDir(t), c.command())}, project, env, 120, 40)
+	prof := parser.ProfileFor(c.program())
+	tm := startTerm(t, c.name, c.argv(binDir(t, c.program())), project, env, 120, 40)
 	tm.waitFor("the CLI to be ready for input", 90*time.Second, c.ready)
 	const prompt = "please run-tool now"
 	tm.submit(prompt)

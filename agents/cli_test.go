@@ -38,12 +38,15 @@ func cacheDir() string {
 	return filepath.Join(home, ".cache", "agentmux-agents")
 }
 
-// binDir returns the folder holding the claude, codex and gemini commands, failing the test
-// with the fix when install.sh has not run.
-func binDir(t *testing.T) string {
+// binDir returns the folder holding the CLIs' commands, failing the test with the fix when
+// install.sh has not run (the commands named, when given, must be there).
+func binDir(t *testing.T, need ...string) string {
 	t.Helper()
 	d := filepath.Join(cacheDir(), "node_modules", ".bin")
-	for _, b := range []string{"claude", "codex", "gemini"} {
+	if len(need) == 0 {
+		need = []string{"claude"}
+	}
+	for _, b := range need {
 		if _, err := os.Stat(filepath.Join(d, b)); err != nil {
 			t.Fatalf("%s not installed in %s: run agents/install.sh (make test-agents does)", b, d)
 		}
@@ -175,6 +178,55 @@ func setupGemini(t *testing.T, home, project, url string) []string {
 	return []string{"GEMINI_API_KEY=dummy", "GOOGLE_GEMINI_BASE_URL=" + url}
 }
 
+// setupPi seeds home with a models.json naming url as an Anthropic-API provider "mock"
+// with one model, and returns the extra environment. pi starts with --offline (no update
+// check, no network at start) and --provider mock --model mock (see clis).
+func setupPi(t *testing.T, home, project, url string) []string {
+	writeFile(t, filepath.Join(home, ".pi", "agent", "models.json"), map[string]any{
+		"providers": map[string]any{"mock": map[string]any{
+			"baseUrl": url, "api": "anthropic-messages", "apiKey": "dummy",
+			"models": []any{map[string]any{"id": "mock", "name": "mock", "reasoning": false, "input": []string{"text"},
+				"contextWindow": 200000, "maxTokens": 8192,
+				"cost": map[string]any{"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}},
+		}},
+	})
+	return []string{"PI_OFFLINE=1"}
+}
+
+// setupQwen seeds home so Qwen Code uses an OpenAI-compatible key against url (its
+// chat/completions API) with no dialog, trusts project, and sends no usage statistics;
+// it returns the extra environment.
+func setupQwen(t *testing.T, home, project, url string) []string {
+	writeFile(t, filepath.Join(home, ".qwen", "settings.json"), map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}},
+		"model":    map[string]any{"name": "mock"},
+		"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false},
+	})
+	writeFile(t, filepath.Join(home, ".qwen", "trustedFolders.json"), map[string]any{project: "TRUST_FOLDER"})
+	return []string{"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_MODEL=mock"}
+}
+
+// setupOpencode seeds home with an opencode config naming url as an OpenAI-compatible
+// provider "mock" with one model, the default, and no auto-update or sharing; it returns
+// the extra environment.
+func setupOpencode(t *testing.T, home, project, url string) []string {
+	writeFile(t, filepath.Join(home, ".config", "opencode", "opencode.json"), map[string]any{
+		"$schema":     "https://opencode.ai/config.json",
+		"model":       "mock/mock",
+		"small_model": "mock/mock",
+		"autoupdate":  false,
+		"share":       "disabled",
+		"provider": map[string]any{"mock": map[string]any{
+			"npm": "@ai-sdk/openai-compatible", "name": "mock",
+			"options": map[string]any{"baseURL": url + "/v1", "apiKey": "dummy"},
+			"models":  map[string]any{"mock": map[string]any{"name": "mock"}},
+		}},
+	})
+	return []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
+}
+
 // freshHome makes a new HOME with a project folder in it.
 func freshHome(t *testing.T) (home, project string) {
 	home = t.TempDir()
@@ -263,8 +315,9 @@ func killPid(pid string) {
 
 // cli describes one agent CLI for the tests: its command, the setup it needs and its signals.
 type cli struct {
-	// name names the test; bin is the command (default: name).
+	// name names the test; bin is the command (default: name), args its arguments.
 	name, bin string
+	args      []string
 	// setup prepares home for the CLI talking to url and returns extra environment.
 	setup func(t *testing.T, home, project, url string) []string
 	// home gives the HOME to use: fresh, or Codex's reused one.
@@ -311,12 +364,23 @@ func contains(screen []string, s string) bool {
 	return false
 }
 
-// command returns the CLI's command name.
+// command returns the CLI's command line as agentmux takes it: its name, then its
+// arguments.
 func (c cli) command() string {
+	return strings.Join(append([]string{c.program()}, c.args...), " ")
+}
+
+// program returns the CLI's command name.
+func (c cli) program() string {
 	if c.bin != "" {
 		return c.bin
 	}
 	return c.name
+}
+
+// argv returns the CLI's command and arguments to run it directly, from dir.
+func (c cli) argv(dir string) []string {
+	return append([]string{filepath.Join(dir, c.program())}, c.args...)
 }
 
 // clis are the three CLIs with the signals measured on them (Claude Code 2.1.197 busy
@@ -362,6 +426,41 @@ var clis = []cli{
 		idle:      func(title string) bool { return title != "" && !spinnerTitle(title) },
 		bullet:    "•",
 		paneReady: []string{"Ask Codex to do anything"},
+	},
+	{
+		// pi 0.73.1: its title never changes, so busy and idle are read from the screen.
+		name:      "pi",
+		args:      []string{"--offline", "--provider", "mock", "--model", "mock"},
+		setup:     setupPi,
+		home:      freshHome,
+		ready:     func(s []string, _ string) bool { return contains(s, "%/200k") },
+		busy:      func(string) bool { return false },
+		idle:      func(string) bool { return true },
+		paneReady: []string{"%/200k"},
+	},
+	{
+		// Qwen Code 0.24.4: it takes ~15 s to start ("Initializing..."), keys typed
+		// before it shows its placeholder are lost.
+		name:  "qwen",
+		setup: setupQwen,
+		home:  freshHome,
+		ready: func(s []string, title string) bool {
+			return strings.HasPrefix(title, "Qwen - ") && contains(s, "Type your message")
+		},
+		busy:      func(title string) bool { return strings.HasPrefix(title, "◐") },
+		idle:      func(title string) bool { return strings.HasPrefix(title, "Qwen - ") },
+		bullet:    "◆",
+		paneReady: []string{"Type your message"},
+	},
+	{
+		// opencode 1.18.33: its title never says busy or idle.
+		name:      "opencode",
+		setup:     setupOpencode,
+		home:      freshHome,
+		ready:     func(s []string, _ string) bool { return contains(s, "Ask anything") },
+		busy:      func(string) bool { return false },
+		idle:      func(string) bool { return true },
+		paneReady: []string{"Ask anything"},
 	},
 	{
 		name:  "gemini",

@@ -31,7 +31,6 @@ package agents
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,8 +65,8 @@ func keys(t *testing.T, c cli) {
 	home, project := c.home(t)
 	cleanUpAgents(t, home, project)
 	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
-	prof := parser.ProfileFor(c.command())
-	tm := startTerm(t, c.name, []string{filepath.Join(binDir(t), c.command())}, project, env, 120, 40)
+	prof := parser.ProfileFor(c.program())
+	tm := startTerm(t, c.name, c.argv(binDir(t, c.program())), project, env, 120, 40)
 	what := func(s string) string {
 		return fmt.Sprintf("%s at 120x40 in a PTY through vterm, against the mock model (agents/keys_test.go):\n%s", c.name, s)
 	}

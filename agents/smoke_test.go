@@ -10,7 +10,6 @@ package agents
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +32,7 @@ func smoke(t *testing.T, c cli) {
 	home, project := c.home(t)
 	cleanUpAgents(t, home, project)
 	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
-	tm := startTerm(t, c.name, []string{filepath.Join(binDir(t), c.command())}, project, env, 120, 40)
+	tm := startTerm(t, c.name, c.argv(binDir(t, c.program())), project, env, 120, 40)
 
 	ready := tm.waitFor("the CLI to be ready for input", 90*time.Second, c.ready)
 	tm.submit("say hi")

@@ -67,6 +67,10 @@ func (b *bot) banner() string {
 		return "✻ Welcome to " + b.name + " chat"
 	case "full":
 		return b.name + " · ready"
+	case "boxed":
+		return "* " + b.name + " code · mock-model"
+	case "clear":
+		return b.name + " ── chat"
 	}
 	return b.name + " ready."
 }
@@ -87,6 +91,21 @@ func TestChatBotsRelayExactAnswers(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// The styles that were not read exactly: an Ink-like program with a boxed input and its
+// cursor parked under it, and a full-screen program that clears and redraws its screen
+// with no synchronized output; each sends to and receives from another style, and each
+// other.
+func TestBoxedAndClearingBotsRelayExactAnswers(t *testing.T) {
+	t.Parallel()
+	bin := chatBot(t)
+	for _, pair := range [][2]string{{"boxed", "clear"}, {"clear", "boxed"}, {"line", "boxed"}, {"boxed", "full"}, {"inline", "clear"}, {"clear", "line"}} {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			t.Parallel()
+			runChat(t, bin, 3, pair[0], pair[1])
+		})
 	}
 }
 
@@ -145,11 +164,25 @@ done
 
 func TestIssueReproduction(t *testing.T) {
 	t.Parallel()
+	runBotScript(t, botScript)
+}
+
+// The same loop reading with readline (read -e), which turns bracketed paste on and
+// still takes one line per Enter: each delivery of two lines arrived as its first line
+// ("a (1):") alone. It arrives whole, as one line.
+func TestReadlineLoopGetsWholeMessages(t *testing.T) {
+	t.Parallel()
+	runBotScript(t, strings.Replace(botScript, "read -r -p", "read -e -r -p", 1))
+}
+
+// runBotScript runs two copies of a bash chat loop linked with --turns 4 and checks
+// every delivery by the character counts the loop answers with.
+func runBotScript(t *testing.T, script string) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Fatalf("bash: %v", err)
 	}
 	path := filepath.Join(t.TempDir(), "bot.sh")
-	if err := os.WriteFile(path, []byte(botScript), 0o755); err != nil {
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	s := start(t, "--link", "--turns", "4", "a=bash "+path+" a", "b=bash "+path+" b")

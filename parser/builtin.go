@@ -149,6 +149,94 @@ var builtins = Profiles{
 		InterruptKeys:  DefaultInterruptKeys,
 		ClearKeys:      DefaultClearKeys,
 	},
+	"pi": {
+		// pi 0.73.1 (@mariozechner/pi-coding-agent), measured offline on the mock server:
+		// a main-screen program whose title never changes ("π - project"). While it works a
+		// braille spinner row "⠇ Working..." sits above its input, which is drawn between
+		// two rules with the directory and a status row (tokens, context, model) under
+		// them. It echoes a message and draws its answer each indented by one space, with
+		// no glyph. Escape interrupts it. Without its spinner row it is idle.
+		Name:        "pi",
+		Programs:    []string{"pi"},
+		BusyMarkers: pats(`^\s*[\x{2800}-\x{28FF}] Working`),
+		Chrome: pats(append([]string{
+			`^\s*[\x{2800}-\x{28FF}] Working`,                                          // spinner row
+			`^\s*escape interrupt · ctrl\+c`,                                           // hint row under the banner
+			`^\s*(?:[↑↓]\d+\S* )*\d+(?:\.\d+)?%/\d+k\b`,                                // status row: tokens, context used, model
+			`^\s*(?:fd|ripgrep) not found\. Offline mode enabled, skipping download\.`, // start-up notices
+		}, commonChrome...)...),
+		Prompts:        Generic().Prompts,
+		EchoPrefixes:   Generic().EchoPrefixes,
+		StrictEcho:     true,
+		Pad:            1,
+		IdleUnlessBusy: true,
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
+	},
+	"qwen": {
+		// Qwen Code 0.24.4 (@qwen-code/qwen-code, a Gemini CLI fork), measured offline on
+		// the mock server: an Ink program on the main screen. Its title is "Qwen - DIR",
+		// a half-circle opening it while it works; a spinner row "(0s · esc to cancel)"
+		// sits above its input, which is drawn between two rules with a placeholder and
+		// two footer rows under them. It echoes a message as "> …" and opens its answer
+		// with "◆︎ " (a text-style variation selector after the glyph); notices open with
+		// "●︎ ".
+		Name:        "qwen",
+		Programs:    []string{"qwen"},
+		IdleTitle:   pats(`^Qwen - `),
+		BusyTitle:   pats(`^[◐◑◒◓]`),
+		BusyMarkers: pats(`esc to cancel\)`),
+		ApprovalMarkers: pats(
+			`Do you trust the files in this folder\?`,
+			`Allow execution`,
+			`Apply this change\?`,
+			`Waiting for user confirmation`,
+		),
+		Chrome: pats(append([]string{
+			`^\s*>\s*$`,                 // empty prompt
+			`^\s*>\s+Type your message`, // its placeholder
+			`esc to cancel\)`,           // spinner row
+			`^\s*➜ \S`,                  // footer: directory · model
+			`^\s*(?:Enter to steer|Auto mode \(shift|YOLO mode|accepting edits)`, // footer: modes
+			`^\s*●\x{FE0E}? `, // notices: context files read, modes, warnings
+			`^\s{5,}(?:An LLM classifier|risky ones are blocked)`, // the auto mode notice's rows
+			`^\s*Tips: `, // tips under the banner
+			`^\s*│`,      // boxes: notices, tool calls, dialogs
+		}, commonChrome...)...),
+		AnswerPrefixes: []string{"◆\uFE0E ", "◆ "},
+		EchoPrefixes:   []string{"> "},
+		StrictEcho:     true,
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
+	},
+	"opencode": {
+		// opencode 1.18.33 (opencode-ai), measured offline on the mock server with an
+		// OpenAI-compatible provider: a full-screen program whose title says nothing of
+		// its state ("OpenCode", then "OC | <session title>"). A message is drawn in a box
+		// with only a left side ("┃  …", empty "┃" rows above and below), the answer
+		// under it indented five columns, then a row "▣  Build · <model> · 3.1s"; the
+		// input is a box of the same kind at the bottom, with the agent and model in it,
+		// its bottom edge "╹▀▀▀", and a footer that says "esc interrupt" while it works.
+		Name:        "opencode",
+		Programs:    []string{"opencode"},
+		BusyMarkers: pats(`esc interrupt`),
+		Chrome: pats(append([]string{
+			`^\s*┃\s*$`,                      // a box's empty rows
+			`^\s*▣\s`,                        // agent · model · time of a turn
+			`^\s*┃\s+\S+ · \S+(?: \S+)?\s*$`, // the input box's agent · model row
+			`^\s*┃\s+Ask anything`,           // its placeholder
+			`^\s*╹▀+`,                        // the input box's bottom edge
+			`ctrl\+p commands\s*$`,           // footer
+			`esc interrupt`,                  // busy footer
+		}, commonChrome...)...),
+		Prompts:        Generic().Prompts,
+		EchoPrefixes:   []string{"┃  "},
+		StrictEcho:     true,
+		Pad:            5,
+		IdleUnlessBusy: true,
+		InterruptKeys:  DefaultInterruptKeys,
+		ClearKeys:      DefaultClearKeys,
+	},
 	"generic": Generic(),
 }
 
@@ -170,8 +258,8 @@ func Generic() Profile {
 	}
 }
 
-// Builtins returns a fresh copy of the built-in profiles: "claude", "codex", "gemini" and
-// "generic".
+// Builtins returns a fresh copy of the built-in profiles: "claude", "codex", "gemini", "pi",
+// "qwen", "opencode" and "generic".
 func Builtins() Profiles {
 	out := make(Profiles, len(builtins))
 	for k, p := range builtins {

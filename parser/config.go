@@ -56,6 +56,8 @@ type profileTable struct {
 	Extends    string        `toml:"extends"`
 	LiveRows   *int          `toml:"live_rows"`
 	StrictEcho *bool         `toml:"strict_echo"`
+	Pad        *int          `toml:"pad"`
+	IdleUnless *bool         `toml:"idle_unless_busy"`
 	Add        *profileLists `toml:"add"`
 	relayTable
 }
@@ -141,6 +143,12 @@ func buildProfile(name string, t profileTable, have Profiles) (Profile, error) {
 			return Profile{}, fmt.Errorf("profile %q: live_rows must not be negative, got %d", name, *t.LiveRows)
 		}
 		p.LiveRows = *t.LiveRows
+	}
+	if t.IdleUnless != nil {
+		p.IdleUnlessBusy = *t.IdleUnless
+	}
+	if t.Pad != nil {
+		p.Pad = max(*t.Pad, 0)
 	}
 	if t.StrictEcho != nil {
 		p.StrictEcho = *t.StrictEcho

@@ -96,7 +96,7 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 		}
 		if pre := p.answerPrefix(line); prefixed && pre > 0 {
 			closeBlock()
-			answerAt, answerW = len(out), width(strings.TrimLeft(line[:pre], " "))
+			answerAt, answerW = len(out), width(line[:pre])
 			line = line[pre:]
 		}
 		out = append(out, line)
@@ -107,6 +107,12 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 	closeBlock()
 	for _, b := range blocks {
 		dedent(out[b[0]+1:b[1]], b[2])
+	}
+	if p.Pad > 0 {
+		pad := strings.Repeat(" ", p.Pad)
+		for i, r := range out {
+			out[i] = strings.TrimPrefix(r, pad)
+		}
 	}
 	return joinCollapsed(out), last
 }
@@ -142,6 +148,16 @@ func leadingEcho(p Profile, lines []string, i int, prompt string, targets []stri
 		}
 		_, size := utf8.DecodeLastRuneInString(line[:n])
 		n -= size
+	}
+	// A label the program puts before what was typed ("you: ", "┃ "): the rows after it
+	// must spell a whole target.
+	for n, k := 0, 0; n < len(line) && k < maxLabel; k++ {
+		_, size := utf8.DecodeRuneInString(line[n:])
+		n += size
+		if isBlank(line[n:]) {
+			break
+		}
+		take(matchWhole(lines, i, n, targets))
 	}
 	// The echo that reaches furthest is the echo: a target may begin like another's middle.
 	take(matchTypedTail(lines, i, targets))
@@ -323,6 +339,8 @@ func matchTyped(lines []string, i, pre int, targets []string) (int, bool) {
 			row := lines[j]
 			if j == i {
 				row = row[pre:]
+			} else {
+				row = unboxed(row) // an echo drawn in a box: its rows inside the box's side
 			}
 			c := nonSpace(row)
 			if c == "" {
@@ -346,6 +364,38 @@ func matchTyped(lines []string, i, pre int, targets []string) (int, bool) {
 		}
 	}
 	return best, found
+}
+
+// maxLabel is the most runes of a label a program may show before the echo of what was
+// typed.
+const maxLabel = 8
+
+// matchWhole reports whether the rows from i (the first one after its pre bytes) spell
+// one of the typed targets whole, and returns the echo's last row.
+func matchWhole(lines []string, i, pre int, targets []string) (int, bool) {
+	for _, t := range targets {
+		rest := t
+		for j := i; j < len(lines); j++ {
+			row := lines[j]
+			if j == i {
+				row = row[pre:]
+			}
+			c := nonSpace(row)
+			if c == "" {
+				if j == i {
+					break
+				}
+				continue
+			}
+			if !strings.HasPrefix(rest, c) {
+				break
+			}
+			if rest = rest[len(c):]; rest == "" {
+				return j, true
+			}
+		}
+	}
+	return i, false
 }
 
 // prefixlessEcho reports whether line, which opens with no echo prefix, is long enough

@@ -3,7 +3,6 @@ package parser
 import (
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 )
 
 // Profile describes one agent program as data: how its title and screen say whether it
@@ -21,6 +20,10 @@ type Profile struct {
 	// BusyMarkers and ApprovalMarkers are searched in the live region of the screen only
 	// (see LiveRegion), never in scrollback, which keeps stale markers of past turns.
 	BusyMarkers, ApprovalMarkers []Pattern
+	// IdleUnlessBusy makes a screen that shows none of the busy and approval markers
+	// idle (a program with a busy row but no idle title, such as pi), where it would be
+	// unknown and wait the full quiet time.
+	IdleUnlessBusy bool
 	// LiveRows is the least number of rows at the bottom of the screen (trailing blank
 	// rows aside) searched for markers, even when they are not chrome. 0 means 16.
 	LiveRows int
@@ -43,6 +46,10 @@ type Profile struct {
 	// been typed; otherwise every echo block is input, never the agent's words. Set it
 	// for programs whose own output may start with an echo prefix.
 	StrictEcho bool
+
+	// Pad is the columns of blank margin the program draws its transcript with (pi: one):
+	// removed from every row of a turn's words.
+	Pad int
 
 	// Relay is which relay commands the program's output may hold (see Syntax).
 	Relay Syntax
@@ -191,6 +198,15 @@ func programName(argv0 string) string {
 	return base
 }
 
-// width returns the number of runes in s, the column width of the ASCII and
-// single-width glyphs prefixes are made of.
-func width(s string) int { return utf8.RuneCountInString(s) }
+// width returns the number of runes in s but variation selectors, the column width of
+// the ASCII and single-width glyphs prefixes are made of (Qwen Code draws "◆" with a
+// text-style selector after it, which takes no column).
+func width(s string) int {
+	n := 0
+	for _, r := range s {
+		if r < 0xFE00 || r > 0xFE0F {
+			n++
+		}
+	}
+	return n
+}

@@ -38,7 +38,8 @@ func (s State) String() string {
 
 // Classify tells the state of a program from its title and screen rows (top to bottom).
 // Approval, from the title or a marker in the live region, wins; then the title; then a
-// busy marker in the live region. Unknown when nothing says.
+// busy marker in the live region; then, for a profile that says so, a screen with none is
+// idle. Unknown when nothing says.
 func Classify(p Profile, title string, screen []string) State {
 	title = strings.TrimSpace(title)
 	live := LiveRegion(p, screen)
@@ -55,6 +56,9 @@ func Classify(p Profile, title string, screen []string) State {
 	}
 	if anyRowMatches(p.BusyMarkers, live) {
 		return Busy
+	}
+	if p.IdleUnlessBusy && len(live) > 0 {
+		return Idle
 	}
 	return Unknown
 }

@@ -1,5 +1,10 @@
 package parser
 
+import (
+	"slices"
+	"strings"
+)
+
 // Transcript gathers what a full-screen (alternate-screen) program showed from a
 // baseline on, frame by frame, so an answer longer than the screen stays whole. It is
 // seeded with the baseline's frame, so a transcript row's index is its place the way an
@@ -15,18 +20,25 @@ type Transcript struct {
 	prompt string   // the cursor's row at the baseline ("" when not known)
 	block  []string // the baseline frame's input area, trailing blank rows trimmed
 	last   []string // the content rows of the last frame merged, as on the screen
+	// inTop is the screen row where the baseline frame's input area began (-1: not
+	// known), height the frame's height: a full-screen program keeps its input area at
+	// the same place from frame to frame.
+	inTop, height int
+	// gap is set when the last frame merged had blank rows above its input area.
+	gap bool
 }
 
 // NewTranscript starts a transcript at a baseline: screen is the frame shown then (nil
 // when the program was not on the alternate screen), cursor the row the cursor was on,
 // -1 when not known.
 func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
-	t := &Transcript{}
+	t := &Transcript{inTop: -1, height: len(screen)}
 	rows := cleanAll(screen)
 	cut := liveStart(p, p.liveMatcher(), rows)
 	if cursor >= 0 && cursor < len(rows) {
 		t.prompt = rows[cursor]
 		cut = cursorTop(newMatcher(p.Chrome), rows, cursor)
+		t.inTop = cut
 	}
 	t.block = trimBlankEnd(rows[cut:])
 	t.rows = merge(nil, rows[:cut], nil)
@@ -41,6 +53,12 @@ func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
 func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	rows := cleanAll(screen)
 	n := len(trimBlankEnd(rows))
+	if t.inTop >= 0 && len(rows) == t.height && n <= t.inTop && !isBlank(t.prompt) {
+		// The input area, drawn at the baseline, is not on the screen: a program that
+		// clears its screen and draws it again from the top is half way through a
+		// frame. Its rows may be cut short: the next frame is read instead.
+		return
+	}
 	cut := -1
 	if k := len(t.block); k > 0 && n >= k {
 		cut = n - k
@@ -56,12 +74,20 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	}
 	if cut < 0 {
 		cut = liveStart(p, p.liveMatcher(), rows)
+		if t.inTop >= 0 && len(rows) == t.height {
+			// Mid-turn, the input area is where it was at the baseline, whatever it
+			// shows now (what is being typed, a status row that changed): rows from
+			// there down are never the answer's.
+			cut = min(cut, t.inTop)
+		}
 	}
 	chrome := newMatcher(p.Chrome)
 	for cut > 0 && (isBlank(rows[cut-1]) || chrome.match(rows[cut-1])) {
 		cut-- // a spinner or status row right above the input is no content either
 	}
-	t.rows = merge(t.rows, rows[:cut], t.last)
+	gap := cut < len(rows) && isBlank(rows[cut])
+	t.rows = mergeGap(t.rows, rows[:cut], t.last, t.gap)
+	t.gap = gap
 	t.last = append(t.last[:0:0], rows[:cut]...)
 	if over := len(t.rows) - maxMerged; over > maxMerged/4 {
 		t.rows = append([]string(nil), t.rows[over:]...)
@@ -126,46 +152,86 @@ const mergeBack = 200
 // appended, without its first rows that are the same as those of the frame before
 // (last), on the same screen rows: a header that stays put. Like append, merge may reuse
 // acc's storage: use only the returned slice afterwards.
-func merge(acc, screen, last []string) []string {
+func merge(acc, screen, last []string) []string { return mergeGap(acc, screen, last, false) }
+
+// mergeGap is merge when gap tells whether the previous frame's rows ended in blank rows
+// above its input area: a frame that aligns nowhere scrolled them away, and they were
+// the answer's (a blank line), so one is kept between.
+func mergeGap(acc, screen, last []string, gap bool) []string {
 	screen = trimBlankEnd(screen)
 	if len(screen) == 0 {
 		return acc
 	}
+	if last != nil && slices.Equal(screen, trimBlankEnd(last)) {
+		return acc // the same frame again
+	}
+	// The rows at the frame's top that are the previous frame's on the same screen rows
+	// are a header that stays put (or content that did not move): they never align the
+	// frame, whatever rows of the transcript they happen to equal (an answer may repeat
+	// the header), and the transcript keeps its own rows there.
+	h := 0
+	for h < len(screen) && h < len(last) && screen[h] == last[h] {
+		h++
+	}
 	at := len(acc) // where the frame goes: appended unless it aligns
 	bestScore := 0
 	// The previous frame is the end of acc, and may have been much taller than this one
-	// (a logo that went away), so look back further than this frame's height.
+	// (a logo that went away), so look back further than this frame's height. When the
+	// previous frame is known, no further than it: the frame continues what was on the
+	// screen just before, and rows further back that it repeats (an answer quoting an
+	// earlier one, a banner drawn again) must not pull it there.
 	lo := max(0, len(acc)-2*len(screen)-mergeBack)
+	if last != nil {
+		lo = max(0, len(acc)-max(len(last), len(screen)))
+	}
 	for s := len(acc); s >= lo; s-- {
-		eq, neq := 0, 0
+		eq, neq, blank := 0, 0, 0
 		n := min(len(screen), len(acc)-s)
-		for i := 0; i < n; i++ {
+		for i := h; i < n; i++ {
 			a, b := acc[s+i], screen[i]
 			switch {
-			case isBlank(a) || isBlank(b):
+			case isBlank(a) && isBlank(b):
 			case a == b:
 				eq++
+			case eq > 0 && (isBlank(a) || isBlank(b)):
+				blank++ // a blank row against words: a weaker disagreement
 			case eq > 0: // rows before the first that agrees are a header: not counted
 				neq++
 			}
 		}
-		if eq > 0 && eq > neq && eq-neq > bestScore {
-			at, bestScore = s, eq-neq
+		// Blank rows count half (doubled scores): enough to tell two shifts apart that
+		// the words agree on equally, not enough to outweigh a row of words.
+		if score := 2*(eq-neq) - blank; eq > 0 && eq > neq && score > bestScore {
+			at, bestScore = s, score
+		}
+	}
+	if at == len(acc) && h == len(screen) {
+		// The frame is the top of the one before: the rows under it were erased (a logo
+		// that went away).
+		if k := len(trimBlankEnd(last)) - h; k > 0 && k <= len(acc) && slices.Equal(acc[len(acc)-k:], trimBlankEnd(last)[h:]) {
+			return acc[:len(acc)-k]
+		}
+		return acc
+	}
+	if at == len(acc) && h < len(last) && h < len(screen) && !isBlank(last[h]) && strings.HasPrefix(screen[h], last[h]) {
+		// Nothing moved: the rows from h on were written again in place, the first of
+		// them grown (a line streamed word by word).
+		if k := len(last) - h; k <= len(acc) && slices.Equal(acc[len(acc)-k:], last[h:]) {
+			return append(acc[:len(acc)-k], screen[h:]...)
 		}
 	}
 	if at == len(acc) {
-		h := 0
-		for h < len(screen) && h < len(last) && screen[h] == last[h] {
-			h++
+		if gap && h < len(last) && len(acc) > 0 && !isBlank(acc[len(acc)-1]) {
+			acc = append(acc, "")
 		}
 		return append(acc, screen[h:]...)
 	}
-	keep := 0 // the frame's leading rows that disagree with acc: acc's are kept
+	keep := h // the frame's leading rows that disagree with acc: acc's are kept
 	for keep < len(screen) && at+keep < len(acc) && (acc[at+keep] != screen[keep] || isBlank(screen[keep])) {
 		keep++
 	}
 	if at+keep >= len(acc) || keep == len(screen) {
-		keep = 0 // nothing agrees after them: the frame is taken whole
+		keep = min(h, len(acc)-at) // nothing agrees after them: the frame is taken whole
 	}
 	return append(acc[:at+keep], screen[keep:]...)
 }

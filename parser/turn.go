@@ -3,6 +3,7 @@ package parser
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Where a turn's words are on a main screen. The relay keeps, at a pane's baseline, its
@@ -134,6 +135,13 @@ func inputOf(p Profile, live *matcher, bl []Line, v View) input {
 		for area > 0 && area <= len(bl) && !isBlank(bl[area-1].Text) && chrome.match(bl[area-1].Text) {
 			area--
 		}
+		if ci == len(bl) {
+			// On a blank row under every line: an Ink program parks its cursor there,
+			// under its input box and hints, not in the box.
+			if top := boxAbove(chrome, texts); top >= 0 {
+				area = top
+			}
+		}
 		in.top = min(in.top, area)
 		in.prompt = inputText(bl, ci, v)
 	}
@@ -147,6 +155,42 @@ func inputOf(p Profile, live *matcher, bl []Line, v View) input {
 	}
 	in.block, in.area = append([]string(nil), trimBlankEnd(texts[area:])...), area
 	return in
+}
+
+// The shape of an input box at the bottom of a screen: at most boxRows rows inside its
+// rules, at most boxHints rows of hints under it.
+const (
+	boxRows  = 8
+	boxHints = 2
+)
+
+// boxAbove returns the index of the top rule of the input box that ends rows (cleaned):
+// a rule (a chrome row), one to boxRows rows that are not, a rule, and up to boxHints
+// rows of hints under it; -1 when rows do not end so.
+func boxAbove(chrome *matcher, rows []string) int {
+	rule := func(i int) bool { return !isBlank(rows[i]) && chrome.match(rows[i]) }
+	n := len(trimBlankEnd(rows))
+	for hints := 0; hints <= boxHints && n-hints > 0; hints++ {
+		if hints > 0 && (isBlank(rows[n-hints]) || rule(n-hints)) {
+			break
+		}
+		bottom := n - hints - 1
+		if !rule(bottom) {
+			continue
+		}
+		for top := bottom - 1; top >= 0 && bottom-top-1 <= boxRows; top-- {
+			if rule(top) {
+				if top < bottom-1 {
+					return top
+				}
+				break
+			}
+			if isBlank(rows[top]) {
+				break
+			}
+		}
+	}
+	return -1
 }
 
 // cursorLine returns the index of the line the cursor of v is on; len(lines) when it is
@@ -236,7 +280,7 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 	if k := len(in.block); k > 0 && n-k >= start {
 		same := true
 		for i, b := range in.block {
-			if after[n-k+i].Text != b {
+			if a := after[n-k+i].Text; a != b && !(boxSide(b) && samePrompt(b, a)) {
 				same = false
 				break
 			}
@@ -251,6 +295,17 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 		}
 	}
 	ci, ok := cursorLine(after, v)
+	if ok && ci >= n && hasBox(chrome, in.block) {
+		// The baseline's input was a box (read half drawn, or showing a draft), and the
+		// cursor is parked under every line: the box drawn at the bottom is the input.
+		texts := make([]string, n)
+		for i := range texts {
+			texts[i] = after[i].Text
+		}
+		if top := boxAbove(chrome, texts); top >= start {
+			return top, true
+		}
+	}
 	switch {
 	case !ok:
 		return len(after), false
@@ -275,6 +330,20 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 		}
 	}
 	return len(after), false
+}
+
+// hasBox reports whether an input area as drawn may be a box: it opens with a rule, or
+// a row inside a box (a box read half drawn).
+func hasBox(chrome *matcher, block []string) bool {
+	return len(block) > 0 && (boxSide(block[0]) || !isBlank(block[0]) && chrome.match(block[0]))
+}
+
+// boxSide reports whether row opens with the side of a box ("│ > draft │"): a row inside
+// an input box, which shows what is typed in it, so the same box drawn again may show
+// other words after the same prompt.
+func boxSide(row string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(row, " "))
+	return isBoxSide(r)
 }
 
 // boxed reports whether the line ci (the cursor's) sits in an input box: a chrome line

@@ -65,12 +65,12 @@ func TestMainTurn(t *testing.T) {
 			want:  "hello there\na ready.\na>\n\nEarlier line.\n> hello there\n$ ls",
 		},
 		{
-			name:   "REPL without a cursor: the prompt row is not chrome, the answer still comes",
+			name:   "REPL without a cursor: the prompt row is not chrome, the answer still comes, the echo after its prompt does not",
 			before: []string{"a ready.", "a> "},
 			after:  []string{"a ready.", "a> hello there", "answer", "a> "},
 			bcur:   -1, acur: -1,
 			typed: []string{"hello there"},
-			want:  "a> hello there\nanswer\na>",
+			want:  "answer\na>",
 		},
 		{
 			name:   "inline UI: echo, answer ending in a lone prompt glyph, the box and footer drawn again",

@@ -3,6 +3,7 @@ package relay
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentmux/agentmux/parser"
 )
@@ -36,6 +37,10 @@ type aside struct {
 	n      int  // messages typed while it was aside
 	typed  bool // a delivery was typed
 	prompt *string
+	// shown, when not zero, is how many of the bottom rows showed the draft when it was
+	// set aside: a program whose input row neither its profile nor the cursor finds
+	// (an input drawn in its own way) is cleared when fewer do.
+	shown int
 }
 
 // clearing is clear keys sent, until the screen shows the input row empty. full: the
@@ -55,6 +60,14 @@ func (r *Relay) stale(p *pane, now time.Time) bool {
 		r.draftShown(p)
 }
 
+// unreadable reports whether p's draft has been stale long enough to be set aside but
+// cannot be found on its screen, and this has not been said yet.
+func (r *Relay) unreadable(p *pane, now time.Time) bool {
+	return p.draft && p.draftText != "" && p.noAside != p.draftText && p.aside == nil &&
+		now.Sub(later(p.lastKey, p.restoredAt)) >= r.cfg.InputStale && r.person != p.id &&
+		!p.held && p.state != parser.NeedsApproval && p.started && p.quietFor(now, r.cfg) && !r.draftShown(p)
+}
+
 // draftShown reports whether p's draft is known, on one line, and what the screen's
 // input row shows.
 func (r *Relay) draftShown(p *pane) bool {
@@ -62,11 +75,55 @@ func (r *Relay) draftShown(p *pane) bool {
 		return false
 	}
 	rd := p.scr.Read(NoLines)
-	if text, ok := inputRow(p, rd.Rows); ok {
-		return squash(text) == squash(p.draftText)
+	if text, ok := inputRow(p, rd.Rows); ok && showsDraft(text, p.draftText) {
+		return true
 	}
-	_, ok := cursorPrompt(rd, p.draftText)
-	return ok
+	if _, ok := cursorPrompt(rd, p.draftText); ok {
+		return true
+	}
+	return !rd.MidFrame && draftRows(rd.Rows, p.draftText) > 0
+}
+
+// bottomRows is how many rows at the bottom of a screen are searched for a draft the
+// input row of which is not found: where programs draw their input.
+const bottomRows = 12
+
+// draftRows returns how many of the bottom rows of a screen (its blank rows at the
+// bottom aside) show draft (white space
+// aside), a draft of at least 3 characters: the relay saw every key of it, so it finds
+// it in any input a program draws.
+func draftRows(rows []string, draft string) int {
+	d := squash(draft)
+	if utf8.RuneCountInString(d) < 3 {
+		return 0
+	}
+	end := len(rows)
+	for end > 0 && strings.TrimSpace(rows[end-1]) == "" {
+		end--
+	}
+	n := 0
+	for _, r := range rows[max(0, end-bottomRows):end] {
+		if strings.Contains(squash(r), d) {
+			n++
+		}
+	}
+	return n
+}
+
+// showsDraft reports whether an input row's text (with the rows under it that may
+// continue it) is the draft: the draft's text ends at the end of one of its rows, and
+// rows after it, if any, are something else (a status row under the input).
+func showsDraft(text, draft string) bool {
+	want, got := squash(draft), ""
+	for _, row := range strings.Split(text, "\n") {
+		if got += squash(row); got == want {
+			return true
+		}
+		if !strings.HasPrefix(want, got) {
+			return false
+		}
+	}
+	return false
 }
 
 // cursorPrompt returns, squashed, what the row the cursor is on shows before draft
@@ -83,9 +140,13 @@ func cursorPrompt(rd Reading, draft string) (string, bool) {
 func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 	if p.draft {
 		p.aside = &aside{text: p.draftText, at: now}
-		if rd := p.scr.Read(NoLines); !hasInputRow(p, rd) {
-			if prompt, ok := cursorPrompt(rd, p.draftText); ok {
+		rd := p.scr.Read(NoLines)
+		text, ok := inputRow(p, rd.Rows)
+		if !ok || !showsDraft(text, p.draftText) {
+			if prompt, ok := cursorPrompt(rd, p.draftText); ok && !hasInputRow(p, rd) {
 				p.aside.prompt = &prompt
+			} else if !ok {
+				p.aside.shown = draftRows(rd.Rows, p.draftText)
 			}
 		}
 		p.remember(p.draftText) // its row on the screen is input, never the agent's words
@@ -142,16 +203,18 @@ func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 	if a := p.aside; a != nil {
 		p.aside, p.noAside = nil, a.text
 		p.draft, p.draftText = true, a.text
-		if text, ok := inputRow(p, p.scr.Read(NoLines).Rows); ok && squash(text) == squash(a.text) {
+		if text, ok := inputRow(p, p.scr.Read(NoLines).Rows); ok && showsDraft(text, a.text) {
 			r.notice(now, p.id, "the input line in %d %s did not clear: your draft stays there; messages wait for you", p.id, p.name)
 		} else {
 			r.notice(now, p.id, "the input line in %d %s did not clear as expected: your draft was %q; messages wait for you", p.id, p.name, a.text)
 		}
 	}
 	if len(p.queue) > 0 && p.queue[0].opts.Mode == Urgent {
+		// Never lost: it waits with what else waits, typed at the pane's first ready
+		// moment as an important message.
 		d := p.queue[0]
-		p.queue = p.queue[1:]
-		r.setPhase(d, Failed, now, "the input line did not clear")
+		d.opts.Mode = Important
+		r.setPhase(d, WaitingPerson, now, "urgent, but the input line did not clear: it waits to go in as important")
 	}
 	return acts
 }
@@ -205,8 +268,14 @@ func (r *Relay) rowEmpty(p *pane, rd Reading) bool {
 	if rd.MidFrame {
 		return false
 	}
+	if a := p.aside; a != nil && a.shown > 0 {
+		return draftRows(rd.Rows, a.text) < a.shown
+	}
 	text, ok := inputRow(p, rd.Rows)
+	first, _, _ := strings.Cut(text, "\n") // rows under an empty input row are not its
 	switch row := squash(text); {
+	case ok && squash(first) == "":
+		return true
 	case !ok && p.aside != nil && p.aside.prompt != nil:
 		prompt, shown := cursorPrompt(rd, "")
 		return shown && prompt == *p.aside.prompt

@@ -43,6 +43,9 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 		return append(acts, r.typeNext(p, now))
 	case why == WaitingPerson && r.stale(p, now):
 		return r.setAside(p, now, acts)
+	case why == WaitingPerson && r.unreadable(p, now):
+		r.notice(now, p.id, "your draft in %d %s is not on its screen where agentmux can find it: %d waiting go in once you send or clear it", p.id, p.name, len(p.queue))
+		p.noAside = p.draftText
 	}
 	r.setPhase(p.queue[0], why, now, "")
 	return acts

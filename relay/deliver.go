@@ -40,6 +40,15 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 	w := p.words(rd)
 	turn := p.turn
 	p.baseline(rd)
+	if p.hooks && p.hookText == "" && !turn && strings.TrimSpace(w.Text) != "" {
+		// It drew without a turn (nothing typed into it, never busy, not starting with a
+		// task) and its hook said nothing: a redraw (Gemini CLI draws its banner again
+		// while idle), not an answer.
+		if p.group != nil {
+			r.notice(now, p.id, "%d %s drew its screen again with no turn under way: nothing relayed", p.id, p.name)
+		}
+		return
+	}
 	text := w.Text
 	source, via := SourceScreen, "" // a pane without hooks: nothing to say
 	if p.hookText != "" {
@@ -129,7 +138,7 @@ func (r *Relay) typeNext(p *pane, now time.Time) Action {
 	for i, x := range parts {
 		framed[i] = x.framed
 	}
-	text := sanitize(strings.Join(framed, "\n\n"), bracketed)
+	text := sanitize(strings.Join(framed, "\n\n"), bracketed && !lineInput(p, rd))
 	p.baseline(rd)
 	p.hookIdle = false // a new turn: the hook will say when it ends
 	for _, x := range parts {
@@ -154,6 +163,26 @@ func (r *Relay) typeNext(p *pane, now time.Time) Action {
 	}
 	d.submitAt = now.Add(r.cfg.SubmitDelay)
 	return t
+}
+
+// lineInput reports whether p's program, one no profile knows, reads a line at a
+// prompt on the main screen (a shell's read -e, a REPL): it may turn bracketed paste on
+// (readline does) and still take only the first line of a paste, so what it is given
+// goes as one line. A program that draws its input in a box (rules around the cursor's
+// row, or a box above a cursor parked on a blank row) or on the alternate screen takes
+// a paste of many lines.
+func lineInput(p *pane, rd Reading) bool {
+	if p.prof.Name != parser.Generic().Name || rd.AltScreen || !rd.HasCursor || rd.CursorRow < 0 || rd.CursorRow >= len(rd.Rows) {
+		return false
+	}
+	row := strings.TrimSpace(rd.Rows[rd.CursorRow])
+	if r, _ := utf8.DecodeRuneInString(row); row == "" || strings.ContainsRune("│┃║▌|", r) {
+		return false // no prompt on the cursor's row, or a row inside a box
+	}
+	rule := func(i int) bool {
+		return i >= 0 && i < len(rd.Rows) && strings.TrimSpace(rd.Rows[i]) != "" && p.prof.IsChrome(rd.Rows[i])
+	}
+	return !rule(rd.CursorRow-1) && !rule(rd.CursorRow+1)
 }
 
 // flight sets the phase of every delivery in p's in-flight batch; a final phase lands

@@ -156,3 +156,23 @@ func TestATurnOfItsOwnAfterAHookedTurnGoesByItsHook(t *testing.T) {
 		t.Errorf("bob got %q, want %q", bob.inputs, want)
 	}
 }
+
+// A program with hooks that draws its screen again while idle, with nothing typed into it
+// and never busy (Gemini CLI redrawing its banner), took no turn: what it drew is not
+// relayed.
+func TestARedrawWithNoTurnIsNotRelayed(t *testing.T) {
+	h := newHarness(t, Config{})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, hooks: true, lines: []string{"Alice CLI v1"}})
+	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
+	h.handle(LinkAll{Panes: []int{1, 2}})
+	h.run(5 * time.Second)
+	alice.lines = append(alice.lines, "Tips for getting started", "1. Ask coding questions")
+	h.output(1)
+	h.run(time.Minute)
+	if len(bob.inputs) != 0 {
+		t.Fatalf("bob got %q: alice's redraw was relayed as a turn", bob.inputs)
+	}
+	if !containsNote(h.notes(), "1 alice drew its screen again with no turn under way: nothing relayed") {
+		t.Errorf("notes %q", h.notes())
+	}
+}

@@ -39,7 +39,12 @@ type pane struct {
 	// baseline taken while a frame is half drawn starts from it.
 	frame    []string
 	frameCur int
-	printed  bool // output arrived since the baseline
+	// cand is the last frame read of a program that does not mark its frames (synced
+	// false), until it counts as whole (settle).
+	cand    []string
+	candCur int
+	synced  bool
+	printed bool // output arrived since the baseline
 	// turn is set when a turn is under way since the baseline: text was submitted into
 	// the pane, or its program said it was busy. A turn that yields no words is noted.
 	turn  bool
@@ -178,6 +183,9 @@ func (p *pane) remember(text string) {
 // title and the rows it judges (and the baseline, when it takes one).
 func (p *pane) observe() {
 	rd := p.scr.Read(FromTop)
+	if rd.AltScreen {
+		p.keepFrame(rd)
+	}
 	if rd.MidFrame {
 		// Half a frame: the screen is not worth reading until the output that ends it
 		// comes, but the title is set whole, and Codex sets it between frames that
@@ -202,13 +210,41 @@ func (p *pane) observe() {
 		p.turn = true
 	}
 	if rd.AltScreen {
-		p.frame, p.frameCur = rd.Rows, altCursor(rd.Info)
 		if p.tr == nil {
 			p.tr = parser.NewTranscript(p.prof, nil, -1)
 		}
 		p.tr.Add(p.prof, rd.Rows, -1)
 	}
 }
+
+// keepFrame notes the alternate screen's frame of rd. A program that marks its frames
+// (synchronized output) shows a whole one whenever it is not mid-frame; one that does
+// not (it clears its screen and draws it again from the top) may be read half way
+// through a frame, so its frame counts as whole only once nothing followed it for
+// frameGap (settle).
+func (p *pane) keepFrame(rd Reading) {
+	if rd.MidFrame {
+		p.synced, p.cand = true, nil
+		return
+	}
+	if p.synced || p.frame == nil {
+		p.frame, p.frameCur = rd.Rows, altCursor(rd.Info)
+	}
+	if !p.synced {
+		p.cand, p.candCur = rd.Rows, altCursor(rd.Info)
+	}
+}
+
+// settle takes the last frame read as whole when nothing followed it for frameGap.
+func (p *pane) settle(now time.Time) {
+	if p.cand != nil && !now.Before(p.lastOut.Add(frameGap)) {
+		p.frame, p.frameCur, p.cand = p.cand, p.candCur, nil
+	}
+}
+
+// frameGap is how long a frame of a program that does not mark its frames must stand
+// before it counts as whole: the pieces of one frame come closer together.
+const frameGap = 40 * time.Millisecond
 
 // view returns the main screen of a reading: its lines, and the cursor when the host
 // tells it and the main screen is active.
@@ -241,7 +277,7 @@ func (p *pane) baseline(rd Reading) {
 	p.base = view(rd)
 	p.tr = nil
 	if rd.AltScreen {
-		if !rd.MidFrame || p.frame == nil {
+		if p.frame == nil || !rd.MidFrame && (p.synced || p.cand == nil) {
 			p.frame, p.frameCur = rd.Rows, altCursor(rd.Info)
 		}
 		// Half a frame is no baseline: what the program is drawing would seem new, the
@@ -263,7 +299,7 @@ func (p *pane) delta() parser.Words { return p.words(p.read()) }
 // since the baseline's screen top.
 func (p *pane) words(rd Reading) parser.Words {
 	if rd.AltScreen && !rd.MidFrame {
-		p.frame, p.frameCur = rd.Rows, altCursor(rd.Info)
+		p.frame, p.frameCur, p.cand = rd.Rows, altCursor(rd.Info), nil // the turn's end: quiet
 		if p.tr == nil {
 			p.tr = parser.NewTranscript(p.prof, nil, -1)
 		}

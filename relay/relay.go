@@ -264,6 +264,9 @@ func (r *Relay) output(p *pane, now time.Time) {
 func (r *Relay) step(now time.Time) []Action {
 	var acts []Action
 	for _, id := range r.order {
+		r.panes[id].settle(now)
+	}
+	for _, id := range r.order {
 		p := r.panes[id]
 		if !p.exited && !p.started && p.startedBy(now, r.cfg) {
 			r.start(p, now)

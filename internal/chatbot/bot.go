@@ -25,19 +25,34 @@ const (
 	// transcript's last rows, a status row (a spinner with "esc to interrupt" while it
 	// works) and an input row at the bottom; the whole frame is redrawn on every change.
 	Full
+	// Boxed is an Ink-like program on the main screen: its transcript, and under it an
+	// input box drawn with round corners ("╭──╮", "│ > draft │", "╰──╯") and a hint row,
+	// with the terminal cursor parked on the row under them (where Ink leaves it), not
+	// in the box. While it works a spinner row with "esc to interrupt" sits above the
+	// box.
+	Boxed
+	// Clear is a full-screen program on the alternate screen that clears and redraws
+	// the whole screen (ESC[H ESC[2J) on every change, with no synchronized output, as
+	// many ratatui and bubbletea programs do: a header row, the transcript's last rows
+	// (each message it received as "you: …" rows, then the answer), the input row and a
+	// status row under it naming its model.
+	Clear
 )
 
+// Styles are every style, in order.
+var Styles = []Style{Line, Inline, Full, Boxed, Clear}
+
 // String returns the style's name as its flag gives it.
-func (s Style) String() string { return [...]string{"line", "inline", "full"}[s] }
+func (s Style) String() string { return [...]string{"line", "inline", "full", "boxed", "clear"}[s] }
 
 // ParseStyle returns the style named s.
 func ParseStyle(s string) (Style, error) {
-	for _, st := range []Style{Line, Inline, Full} {
+	for _, st := range Styles {
 		if st.String() == s {
 			return st, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown style %q (line, inline or full)", s)
+	return 0, fmt.Errorf("unknown style %q (line, inline, full, boxed or clear)", s)
 }
 
 // Config sets up a bot.
@@ -49,6 +64,16 @@ type Config struct {
 	// Think is the time from a submitted message to the first line of the answer; Pace
 	// the time between the steps that print it (a few lines each).
 	Think, Pace time.Duration
+	// Readline makes a Line bot turn bracketed paste on, as a program reading with
+	// readline does (bash's read -e): its terminal still hands it one line per Enter.
+	Readline bool
+	// Label is what a Boxed bot's input row shows before the draft ("> " when empty);
+	// Masked makes it show a "•" for each character of the draft instead (a field
+	// whose text cannot be read off the screen).
+	Label  string
+	Masked bool
+	// IgnoreKill makes the bot ignore Ctrl+U (its input cannot be cleared so).
+	IgnoreKill bool
 	// MaxChars bounds an answer's length (0: 6000 characters): a line-mode program's
 	// terminal takes lines of 4095 bytes at most, the relay delivers 8000 characters.
 	MaxChars int
@@ -71,6 +96,8 @@ type Bot struct {
 	live    int      // rows of the inline bot's live area above its cursor row
 	replies []string
 	inputs  []string
+	// interrupted counts the answers Escape stopped.
+	interrupted int
 }
 
 // step is one scheduled drawing.
@@ -92,7 +119,11 @@ func New(c Config) *Bot {
 		c.MaxChars = 6000
 	}
 	b.cfg.MaxChars = c.MaxChars
-	b.gen = NewGen(c.Seed, b.Banner(), b.Prompt(), c.Cols, c.Style == Full)
+	prompt := b.Prompt()
+	if c.Style == Boxed {
+		prompt = b.boxRow(b.label()) // an answer may repeat the empty box's row
+	}
+	b.gen = NewGen(c.Seed, b.Banner(), prompt, c.Cols, c.Style == Full || c.Style == Clear)
 	b.gen.max = c.MaxChars
 	return b
 }
@@ -104,6 +135,10 @@ func (b *Bot) Banner() string {
 		return "✻ Welcome to " + b.cfg.Name + " chat"
 	case Full:
 		return b.cfg.Name + " · ready"
+	case Boxed:
+		return "* " + b.cfg.Name + " code · mock-model"
+	case Clear:
+		return b.cfg.Name + " ── chat"
 	}
 	return b.cfg.Name + " ready."
 }
@@ -113,7 +148,7 @@ func (b *Bot) Prompt() string {
 	switch b.cfg.Style {
 	case Inline:
 		return "❯ "
-	case Full:
+	case Full, Boxed, Clear:
 		return "> "
 	}
 	return b.cfg.Name + "> "
@@ -136,8 +171,15 @@ func (b *Bot) Start() []byte {
 		out.WriteString("\x1b[?2004h" + b.Banner() + "\r\n   /help for help, esc to go back\r\n\r\n")
 		out.WriteString(b.drawLive(false))
 		return []byte(out.String())
+	case Boxed:
+		return []byte("\x1b[?2004h" + b.Banner() + "\r\n\r\n" + b.drawBox(false))
 	case Full:
 		return []byte("\x1b[?1049h\x1b[?2004h" + b.frame())
+	case Clear:
+		return []byte("\x1b[?1049h\x1b[?2004h" + b.clearFrame())
+	}
+	if b.cfg.Readline {
+		return []byte("\x1b[?2004h" + b.Banner() + "\r\n" + b.Prompt())
 	}
 	return []byte(b.Banner() + "\r\n" + b.Prompt())
 }
@@ -161,6 +203,12 @@ func (b *Bot) Input(p []byte) []byte {
 		if b.esc != nil || c == 0x1b {
 			b.esc = append(b.esc, c)
 			p = p[1:]
+			if len(b.esc) == 1 && len(p) == 0 && b.busy {
+				// A lone Escape: stop the answer.
+				b.esc = nil
+				out = append(out, b.interrupt()...)
+				continue
+			}
 			if done, seq := escDone(b.esc); done {
 				switch seq {
 				case "\x1b[200~":
@@ -184,6 +232,13 @@ func (b *Bot) Input(p []byte) []byte {
 				changed = false
 				continue
 			}
+		case r == 0x15 && b.cfg.IgnoreKill:
+		case r == 0x15: // Ctrl+U: the draft's last line
+			i := len(b.draft)
+			for i > 0 && b.draft[i-1] != '\n' {
+				i--
+			}
+			b.draft = b.draft[:i]
 		case r == 0x7f || r == 0x08:
 			if len(b.draft) > 0 {
 				b.draft = b.draft[:len(b.draft)-1]
@@ -220,8 +275,11 @@ func (b *Bot) Next() (time.Duration, bool) {
 	return b.steps[0].after, true
 }
 
-// Step draws the next queued step.
+// Step draws the next queued step (nothing when none is queued).
 func (b *Bot) Step() []byte {
+	if len(b.steps) == 0 {
+		return nil // stopped by an interrupt since it was due
+	}
 	s := b.steps[0]
 	b.steps = b.steps[1:]
 	return s.draw()
@@ -245,6 +303,16 @@ func (b *Bot) submit(msg string) []byte {
 			}
 		}
 		now = []byte(echo + "\r\n" + b.drawLive(true))
+	case Boxed:
+		echo := b.clearLive()
+		for i, l := range strings.Split(msg, "\n") {
+			if i == 0 {
+				echo += "> " + l + "\r\n"
+			} else {
+				echo += "  " + l + "\r\n"
+			}
+		}
+		now = []byte(echo + "\r\n" + b.drawBox(true))
 	case Full:
 		for i, l := range strings.Split(msg, "\n") {
 			pre := "  "
@@ -254,6 +322,16 @@ func (b *Bot) submit(msg string) []byte {
 			b.script = append(b.script, wrapCols(pre+l, b.cfg.Cols)...)
 		}
 		now = []byte(b.frame())
+	case Clear:
+		for i, l := range strings.Split(msg, "\n") {
+			pre := "     "
+			if i == 0 {
+				pre = "you: "
+			}
+			b.script = append(b.script, wrapCols(pre+l, b.cfg.Cols)...)
+		}
+		b.script = append(b.script, "")
+		now = []byte(b.clearFrame())
 	}
 	lines := strings.Split(reply, "\n")
 	first := true
@@ -294,23 +372,72 @@ func (b *Bot) print(lines []string, last bool) []byte {
 			out.WriteString("\r\n")
 		}
 		out.WriteString(b.drawLive(!last))
+	case Boxed:
+		out.WriteString(b.clearLive())
+		for _, l := range lines {
+			out.WriteString(l + "\r\n")
+		}
+		if last {
+			out.WriteString("\r\n")
+		}
+		out.WriteString(b.drawBox(!last))
 	case Full:
 		b.script = append(b.script, lines...)
 		if last {
 			b.script = append(b.script, "")
 		}
 		out.WriteString(b.frame())
+	case Clear:
+		for _, l := range lines {
+			b.script = append(b.script, wrapCols(l, b.cfg.Cols)...)
+		}
+		if last {
+			b.script = append(b.script, "")
+		}
+		out.WriteString(b.clearFrame())
 	}
 	return []byte(out.String())
 }
+
+// interrupt stops the answer under way (a lone Escape while busy, in every style but
+// Line): what is left of it is never drawn, its reply is recorded as "" (Replies), and
+// the bot is idle at its prompt again.
+func (b *Bot) interrupt() []byte {
+	b.steps = nil
+	b.busy = false
+	b.replies[len(b.replies)-1] = "" // interrupted: no answer
+	b.interrupted++
+	switch b.cfg.Style {
+	case Inline:
+		return []byte(b.clearLive() + "[interrupted]\r\n\r\n" + b.drawLive(false))
+	case Boxed:
+		return []byte(b.clearLive() + "[interrupted]\r\n\r\n" + b.drawBox(false))
+	case Full:
+		b.script = append(b.script, "[interrupted]", "")
+		return []byte(b.frame())
+	}
+	b.script = append(b.script, "[interrupted]", "")
+	return []byte(b.clearFrame())
+}
+
+// Draft returns what is typed in the bot's input and not sent (a raw-mode style's; a
+// line-mode bot's draft is its terminal's).
+func (b *Bot) Draft() string { return string(b.draft) }
+
+// Interrupted returns how many answers Escape stopped.
+func (b *Bot) Interrupted() int { return b.interrupted }
 
 // redraw draws the input again after the draft changed.
 func (b *Bot) redraw() []byte {
 	switch b.cfg.Style {
 	case Inline:
 		return []byte(b.clearLive() + b.drawLive(b.busy))
+	case Boxed:
+		return []byte(b.clearLive() + b.drawBox(b.busy))
 	case Full:
 		return []byte(b.frame())
+	case Clear:
+		return []byte(b.clearFrame())
 	}
 	return nil
 }
@@ -350,6 +477,69 @@ func (b *Bot) drawLive(busy bool) string {
 	draft := b.shown(b.cfg.Cols - 3)
 	s.WriteString(rule + "\r\n❯ " + draft + "\r\n" + rule + "\r\n  ? for shortcuts")
 	s.WriteString(fmt.Sprintf("\x1b[2A\r\x1b[%dC", 2+cols(draft)))
+	return s.String()
+}
+
+// label is the Boxed bot's input label.
+func (b *Bot) label() string {
+	if b.cfg.Label == "" {
+		return "> "
+	}
+	return b.cfg.Label
+}
+
+// boxDraft is the draft as the Boxed bot's input row shows it.
+func (b *Bot) boxDraft() string {
+	d := b.shown(b.cfg.Cols - 4 - cols(b.label()))
+	if b.cfg.Masked {
+		return strings.Repeat("•", utf8.RuneCountInString(d))
+	}
+	return d
+}
+
+// boxRow is the boxed bot's input row showing text: "│ " text, padded, " │".
+func (b *Bot) boxRow(text string) string {
+	return "│ " + text + strings.Repeat(" ", max(0, b.cfg.Cols-4-cols(text))) + " │"
+}
+
+// drawBox draws the boxed bot's live area (a spinner row while busy, the input box and
+// its hint row) and parks the cursor at the start of the row under them, as Ink does:
+// the cursor is never in the box.
+func (b *Bot) drawBox(busy bool) string {
+	rule := strings.Repeat("─", b.cfg.Cols-2)
+	var s strings.Builder
+	b.live = 4
+	if busy {
+		s.WriteString("⠋ Working… (esc to interrupt)\r\n")
+		b.live++
+	}
+	s.WriteString("╭" + rule + "╮\r\n" + b.boxRow(b.label()+b.boxDraft()) + "\r\n╰" + rule + "╯\r\n")
+	s.WriteString("  enter send · ctrl+j newline\r\n")
+	return s.String()
+}
+
+// clearFrame draws the clearing full-screen bot's whole frame: the screen cleared, then
+// every row, the cursor left after the draft. Nothing marks the frame: a reading may
+// come between the clear and the rows.
+func (b *Bot) clearFrame() string {
+	var s strings.Builder
+	s.WriteString("\x1b[H\x1b[2J")
+	room := b.cfg.Rows - 4
+	body := b.script[max(0, len(b.script)-room):]
+	rows := append([]string{b.Banner(), ""}, body...)
+	for len(rows) < b.cfg.Rows-2 {
+		rows = append(rows, "")
+	}
+	draft := b.shown(b.cfg.Cols - 3)
+	status := "mock-model · " + fmt.Sprint(len(b.inputs)) + " messages"
+	if b.busy {
+		status = "⠋ thinking… (esc to interrupt)"
+	}
+	rows = append(rows, "> "+draft, status)
+	for y, r := range rows {
+		fmt.Fprintf(&s, "\x1b[%d;1H%s", y+1, r)
+	}
+	fmt.Fprintf(&s, "\x1b[%d;%dH", b.cfg.Rows-1, 3+cols(draft))
 	return s.String()
 }
 

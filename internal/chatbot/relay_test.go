@@ -24,6 +24,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentmux/agentmux/internal/chatbot"
 	"github.com/agentmux/agentmux/parser"
@@ -151,6 +152,8 @@ func (s *sim) arm(p *simPane) {
 // hands it whole lines; the other bots read raw keys.
 func (s *sim) input(p *simPane, b []byte) {
 	if p.style == chatbot.Line {
+		// Readline takes a bracketed paste's markers; its newlines end lines.
+		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\x1b[200~"), nil), []byte("\x1b[201~"), nil)
 		var echo []byte
 		for _, c := range b {
 			switch c {
@@ -161,6 +164,9 @@ func (s *sim) input(p *simPane, b []byte) {
 				s.write(p, echo)
 				echo = nil
 				s.draw(p, p.bot.Input(line))
+			case 0x15: // the terminal's kill character: the line typed so far is erased
+				echo = append(echo, bytes.Repeat([]byte("\b \b"), utf8.RuneCount(p.line))...)
+				p.line = nil
 			default:
 				p.line = append(p.line, c)
 				echo = append(echo, c)
@@ -278,13 +284,20 @@ func randomSplit(rng *rand.Rand, cfg relay.Config) splitter {
 
 var styles = []chatbot.Style{chatbot.Line, chatbot.Inline, chatbot.Full}
 
-// runConversation runs one seeded conversation and checks the property.
+// runConversation runs one seeded conversation between bots of the first three styles
+// and checks the property.
 func runConversation(t *testing.T, seed uint64) {
+	runStyles(t, seed, func(i int) chatbot.Style { return styles[(int(seed)/[]int{1, 3}[i])%3] })
+}
+
+// runStyles runs one seeded conversation between bots of the styles style(0) and
+// style(1) and checks the property.
+func runStyles(t *testing.T, seed uint64, style func(i int) chatbot.Style) {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	turns := 2 + rng.IntN(4)
 	var cfgs []chatbot.Config
 	for i, name := range []string{"alice", "bob"} {
-		st := styles[(int(seed)/[]int{1, 3}[i])%3]
+		st := style(i)
 		cfgs = append(cfgs, chatbot.Config{Name: name, Style: st, Seed: seed*7 + uint64(i),
 			Cols: 30 + rng.IntN(70), Rows: 8 + rng.IntN(24), Think: 400 * time.Millisecond, Pace: 40 * time.Millisecond})
 	}
@@ -328,7 +341,7 @@ func converse(t *testing.T, name string, cfg relay.Config, split splitter, cfgs 
 			t.Fatalf("delivery %d: %s gave %d answers\n%s", d+1, from.name, len(replies), desc())
 		}
 		want := fmt.Sprintf("%s (%d):\n\n%s", from.name, from.id, replies[d/2])
-		if !ty.Bracketed {
+		if to.style == chatbot.Line {
 			want = strings.ReplaceAll(want, "\n", " ")
 		}
 		if ty.Pane != to.id || ty.Text != want {
@@ -347,6 +360,44 @@ func TestConversationsDeliverExactAnswers(t *testing.T) {
 			continue
 		}
 		runConversation(t, seed)
+	}
+}
+
+// The styles of the programs that were not read exactly (a boxed input with the cursor
+// parked under it, a full-screen program that clears and redraws its screen and shows
+// its transcript as "you: …" rows), each paired with every style, both ways.
+func TestBoxedAndClearingConversations(t *testing.T) {
+	const runs = 250
+	all := chatbot.Styles
+	for seed := uint64(1); seed <= runs; seed++ {
+		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
+			continue
+		}
+		// Pairs (a, b) with a or b among the new styles, in turn.
+		var pairs [][2]chatbot.Style
+		for _, a := range all {
+			for _, b := range all {
+				if a >= chatbot.Boxed || b >= chatbot.Boxed {
+					pairs = append(pairs, [2]chatbot.Style{a, b})
+				}
+			}
+		}
+		pair := pairs[int(seed)%len(pairs)]
+		runStyles(t, seed, func(i int) chatbot.Style { return pair[i] })
+	}
+}
+
+// A line-mode program reading with readline turns bracketed paste on, yet takes one
+// line per Enter, a paste's newlines included (bash's read -e): a relayed answer of many
+// lines arrived as its first line ("alice (1):") and the rest as further messages. It
+// goes as one line, whole, in both directions.
+func TestReadlineTakesMessagesWhole(t *testing.T) {
+	for _, other := range chatbot.Styles {
+		cfgs := []chatbot.Config{
+			{Name: "alice", Style: chatbot.Line, Readline: true, Seed: 31, Cols: 100, Rows: 20, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
+			{Name: "bob", Style: other, Readline: true, Seed: 32, Cols: 100, Rows: 20, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
+		}
+		converse(t, "readline and "+other.String(), relay.Config{Turns: 3}, nil, cfgs, 2*time.Second, "hello there")
 	}
 }
 

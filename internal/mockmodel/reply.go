@@ -19,6 +19,9 @@ const (
 	APIAnthropic API = "anthropic"
 	APIOpenAI    API = "openai"
 	APIGemini    API = "gemini"
+	// APIOpenAIChat is OpenAI's chat/completions API, which OpenAI-compatible providers
+	// speak.
+	APIOpenAIChat API = "openai-chat"
 )
 
 // Prompt is what a ReplyFunc sees of one conversation turn.

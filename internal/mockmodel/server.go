@@ -107,6 +107,8 @@ func (s *Server) route(r *http.Request) handler {
 		return s.handleAnthropic
 	case strings.HasSuffix(strings.TrimRight(p, "/"), "/responses"):
 		return s.handleOpenAI
+	case strings.HasSuffix(strings.TrimRight(p, "/"), "/chat/completions"):
+		return s.handleChat
 	case strings.Contains(p, ":streamGenerateContent"):
 		return s.handleGeminiStream
 	case strings.Contains(p, ":generateContent"):

@@ -50,6 +50,18 @@ func (s *sse) event(name string, v any) error {
 	return s.err
 }
 
+// done ends a chat/completions stream with its data-only [DONE] line.
+func (s *sse) done() error {
+	if s.err != nil {
+		return s.err
+	}
+	if _, s.err = s.w.Write([]byte("data: [DONE]\n\n")); s.err != nil {
+		return s.err
+	}
+	s.err = s.rc.Flush()
+	return s.err
+}
+
 // pacer spaces the deltas of one stream evenly over a duration. wait returns false when the
 // request or the server ends first, so a handler stops streaming to a client that is gone.
 type pacer struct {

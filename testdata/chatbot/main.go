@@ -1,7 +1,7 @@
 // Command chatbot runs one bot of package internal/chatbot in its terminal, for the
 // end-to-end tests (built by path: ./... skips testdata).
 //
-//	chatbot --name NAME --style line|inline|full [--seed N] [--think D] [--pace D]
+//	chatbot --name NAME --style line|inline|full|boxed|clear [--seed N] [--think D] [--pace D]
 //	        [--max-chars N] [--transcript FILE]
 package main
 
@@ -18,7 +18,7 @@ import (
 
 func main() {
 	name := flag.String("name", "bot", "the bot's name")
-	style := flag.String("style", "line", "line, inline or full")
+	style := flag.String("style", "line", "line, inline, full, boxed or clear")
 	seed := flag.Uint64("seed", 1, "the seed of its answers")
 	think := flag.Duration("think", 300*time.Millisecond, "time before an answer's first line")
 	pace := flag.Duration("pace", 30*time.Millisecond, "time between the steps of an answer")

@@ -1,0 +1,189 @@
+package chatbot_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/internal/chatbot"
+	"github.com/agentmux/agentmux/relay"
+)
+
+// draft is what a person typed into pane id and left there, as the ui reports it.
+func (s *sim) draft(id int, text string) {
+	p := s.panes[id-1]
+	typed := ""
+	for _, r := range text {
+		typed += string(r)
+		s.apply(s.r.Handle(relay.Keystroke{Pane: id, Draft: true, Text: typed}, s.now))
+		s.input(p, []byte(string(r)))
+	}
+}
+
+// shownDraft returns the draft in a bot's input: the bot's own, or for the line style
+// its terminal's line.
+func shownDraft(p *simPane) string {
+	if p.style == chatbot.Line {
+		return string(p.line)
+	}
+	return p.bot.Draft()
+}
+
+// A person's draft left in the receiving program's input, in every screen style (an
+// input box with the cursor parked under it, a full-screen program that clears its
+// screen, a REPL's line), is found, set aside once stale, and put back after the answer
+// to the delivery that waited behind it: the delivery and the answer are exact, and the
+// draft is in the input again, whole.
+func TestStaleDraftSetAsideInEveryStyle(t *testing.T) {
+	for _, st := range chatbot.Styles {
+		t.Run(st.String(), func(t *testing.T) {
+			cfgs := []chatbot.Config{
+				{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+				{Name: "bob", Style: st, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+			}
+			s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
+			s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+			s.run(3 * time.Second)
+			s.now = later(s.now, start.Add(3*time.Second))
+			s.draft(2, "my half-typed thought")
+			s.person(1, "hello there")
+			s.run(10 * time.Minute)
+			alice, bob := s.panes[0], s.panes[1]
+			log := s.logText()
+			if len(bob.bot.Inputs()) != 1 || len(alice.bot.Replies()) == 0 {
+				t.Fatalf("bob received %q, alice answered %q\nlog:\n%s\nbob's screen:\n%s", bob.bot.Inputs(), alice.bot.Replies(),
+					log, strings.Join(bob.term.ScreenText(), "\n"))
+			}
+			want := fmt.Sprintf("alice (1):\n\n%s", alice.bot.Replies()[0])
+			if st == chatbot.Line {
+				want = strings.ReplaceAll(want, "\n", " ") // no bracketed paste: one line
+			}
+			if bob.bot.Inputs()[0] != want {
+				t.Fatalf("bob received %q, want %q\nlog:\n%s", bob.bot.Inputs()[0], want, log)
+			}
+			if got := shownDraft(bob); got != "my half-typed thought" {
+				t.Fatalf("bob's draft is %q after the delivery, want it put back\nlog:\n%s\nscreen:\n%s", got, log,
+					strings.Join(bob.term.ScreenText(), "\n"))
+			}
+			if !strings.Contains(log, "was kept aside for 1 message and put back") {
+				t.Fatalf("the log does not say the draft was put back:\n%s", log)
+			}
+		})
+	}
+}
+
+// An urgent message into a program busy with an answer, in every style that takes
+// Escape: the program is interrupted once, and the message is typed once it is ready
+// again and answered; it is never marked failed.
+func TestUrgentAfterInterruptInEveryStyle(t *testing.T) {
+	for _, st := range chatbot.Styles[1:] {
+		t.Run(st.String(), func(t *testing.T) {
+			cfg := chatbot.Config{Name: "bob", Style: st, Seed: 5, Cols: 90, Rows: 20, Think: 20 * time.Second, Pace: 30 * time.Millisecond}
+			s := newSim(t, relay.Config{}, nil, cfg)
+			s.run(3 * time.Second)
+			s.now = later(s.now, start.Add(3*time.Second))
+			s.person(1, "hello there")
+			s.run(5 * time.Second)
+			bob := s.panes[0]
+			if !bob.bot.Busy() {
+				t.Fatal("bob should be busy with the person's message")
+			}
+			_, acts, err := s.r.Message(relay.Send{FromName: "cli", To: 1, Text: "stop and read this", Options: relay.Options{Mode: relay.Urgent}}, s.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.apply(acts)
+			s.run(10 * time.Minute)
+			log := s.logText()
+			if bob.bot.Interrupted() != 1 {
+				t.Fatalf("bob was interrupted %d times, want 1\nlog:\n%s", bob.bot.Interrupted(), log)
+			}
+			in := bob.bot.Inputs()
+			if len(in) != 2 || in[1] != "cli:\n\nstop and read this" {
+				t.Fatalf("bob received %q, want the urgent message second\nlog:\n%s\nscreen:\n%s", in, log, strings.Join(bob.term.ScreenText(), "\n"))
+			}
+			if strings.Contains(log, "failed") || !strings.Contains(log, "confirmed") {
+				t.Fatalf("the urgent message should be confirmed, never failed:\n%s", log)
+			}
+		})
+	}
+}
+
+// A draft in an input the profile cannot read (no echo prefix opens its row, the cursor
+// is parked elsewhere) is still found: the relay saw every key of it, and the screen
+// shows it in the box. It is set aside and put back.
+func TestStaleDraftInAnUnknownInput(t *testing.T) {
+	cfgs := []chatbot.Config{
+		{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+		{Name: "bob", Style: chatbot.Boxed, Label: "Message: ", Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+	}
+	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
+	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+	s.run(3 * time.Second)
+	s.now = later(s.now, start.Add(3*time.Second))
+	s.draft(2, "my half-typed thought")
+	s.person(1, "hello there")
+	s.run(10 * time.Minute)
+	bob := s.panes[1]
+	if len(bob.bot.Inputs()) != 1 || bob.bot.Draft() != "my half-typed thought" || !strings.Contains(s.logText(), "put back") {
+		t.Fatalf("bob received %q, draft %q\nlog:\n%s", bob.bot.Inputs(), bob.bot.Draft(), s.logText())
+	}
+}
+
+// A draft the screen does not show (a masked field) cannot be set aside safely: the
+// relay says so, on the status line and in its log, once; the delivery waits, and goes
+// in as soon as the person sends their draft.
+func TestUnreadableDraftSaysSo(t *testing.T) {
+	cfgs := []chatbot.Config{
+		{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+		{Name: "bob", Style: chatbot.Boxed, Masked: true, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
+	}
+	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
+	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+	s.run(3 * time.Second)
+	s.now = later(s.now, start.Add(3*time.Second))
+	s.draft(2, "my half-typed thought")
+	s.person(1, "hello there")
+	s.run(5 * time.Minute)
+	bob := s.panes[1]
+	const says = "your draft in 2 bob is not on its screen where agentmux can find it: 1 waiting go in once you send or clear it"
+	if len(bob.bot.Inputs()) != 0 || strings.Count(s.logText(), says) != 1 {
+		t.Fatalf("bob received %q; want nothing yet and the log saying why once\nlog:\n%s", bob.bot.Inputs(), s.logText())
+	}
+	s.apply(s.r.Handle(relay.Sent{Pane: 2, Text: "my half-typed thought"}, s.now))
+	s.input(bob, []byte{'\r'})
+	s.run(10 * time.Minute)
+	if in := bob.bot.Inputs(); len(in) != 2 || in[0] != "my half-typed thought" || !strings.HasPrefix(in[1], "alice (1):") {
+		t.Fatalf("bob received %q; want the draft sent by the person, then the delivery\nlog:\n%s", in, s.logText())
+	}
+}
+
+// An urgent message into a program whose input line does not clear (its draft stays)
+// is never marked failed: it waits, saying why, and goes in once the person sent their
+// draft.
+func TestUrgentIntoAnInputThatDoesNotClear(t *testing.T) {
+	cfg := chatbot.Config{Name: "bob", Style: chatbot.Boxed, IgnoreKill: true, Seed: 5, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+	s := newSim(t, relay.Config{}, nil, cfg)
+	s.run(3 * time.Second)
+	s.now = later(s.now, start.Add(3*time.Second))
+	s.draft(1, "my draft")
+	s.now = s.now.Add(10 * time.Second) // not being typed: set aside at once for an urgent message
+	_, acts, err := s.r.Message(relay.Send{FromName: "cli", To: 1, Text: "stop and read this", Options: relay.Options{Mode: relay.Urgent}}, s.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.apply(acts)
+	s.run(time.Minute)
+	bob := s.panes[0]
+	log := s.logText()
+	if len(bob.bot.Inputs()) != 0 || strings.Contains(log, "failed") || !strings.Contains(log, "did not clear") {
+		t.Fatalf("bob received %q; want nothing yet, the message waiting and the log saying why\nlog:\n%s", bob.bot.Inputs(), log)
+	}
+	s.apply(s.r.Handle(relay.Sent{Pane: 1, Text: "my draft"}, s.now))
+	s.input(bob, []byte{'\r'})
+	s.run(10 * time.Minute)
+	if in := bob.bot.Inputs(); len(in) != 2 || in[1] != "cli:\n\nstop and read this" || strings.Contains(s.logText(), "failed") {
+		t.Fatalf("bob received %q; want the draft, then the message\nlog:\n%s", in, s.logText())
+	}
+}
