@@ -22,6 +22,8 @@ type PaneSpec struct {
 	Profile string
 	// Cols and Rows are the size to start at (at least 1×1).
 	Cols, Rows int
+	// Dir is the folder the program starts in ("": agentmux's own).
+	Dir string
 }
 
 // Process is what a pane needs from its child process. *ptyhost.Proc satisfies it;

@@ -409,6 +409,23 @@ func (s *Session) Members() []Member {
 	return out
 }
 
+// Resolve returns the number of the pane named (in any case) or numbered ref: the one
+// place a pane's name or number is read, for every client.
+func (s *Session) Resolve(ref string) (int, error) {
+	id := 0
+	if !s.call(func() {
+		if p := s.find(ref); p != nil {
+			id = p.id
+		}
+	}) {
+		return 0, ErrStopped
+	}
+	if id == 0 {
+		return 0, fmt.Errorf("%q: %w", ref, ErrNoPane)
+	}
+	return id, nil
+}
+
 // Member returns pane id's member.
 func (s *Session) Member(id int) (Member, bool) {
 	var m Member
