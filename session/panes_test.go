@@ -17,7 +17,10 @@ func TestAddTakesTheNextNumberAndAFreeName(t *testing.T) {
 	id, err := r.s.Add(PaneSpec{Argv: []string{"/bin/a"}, Cols: 30, Rows: 8, Dir: "/srv"})
 	require.NoError(t, err)
 	assert.Equal(t, 3, id, "numbers are never reused, a closed one's neither")
-	r.await(func(ev Event) bool { m, ok := ev.(MemberChanged); return ok && m.Member.Pane == 3 && m.Member.Name == "a-2" })
+	r.await(func(ev Event) bool {
+		m, ok := ev.(MemberChanged)
+		return ok && m.Member.Pane == 3 && m.Member.Name == "a-2"
+	})
 	assert.Equal(t, "/srv", r.procs[3].Spec.Dir)
 	require.NotNil(t, r.s.Screen(3))
 
