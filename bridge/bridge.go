@@ -238,3 +238,30 @@ func (c *Core) event(ev session.Event) []proto.Event {
 	}
 	return nil
 }
+
+var _ hub.PaneCore = (*Core)(nil)
+
+// New starts the pane p describes.
+func (c *Core) New(p proto.NewPane) (int, string, error) {
+	id, err := c.s.Add(session.PaneSpec{Name: p.Name, Argv: p.Argv, Env: p.Env, Dir: p.Dir})
+	if err != nil {
+		return 0, "", err
+	}
+	m, _ := c.s.Member(id)
+	return id, m.Name, nil
+}
+
+// Respawn starts pane a's command again (ending a running one first when kill).
+func (c *Core) Respawn(a string, kill bool) error {
+	return c.on(a, func(id int) error { return c.s.Respawn(id, kill) })
+}
+
+// Rename gives pane a the name name.
+func (c *Core) Rename(a, name string) error {
+	return c.on(a, func(id int) error { return c.s.Rename(id, name) })
+}
+
+// TypeText types text into pane a exactly, then Enter when enter.
+func (c *Core) TypeText(a, text string, enter bool) error {
+	return c.on(a, func(id int) error { return c.s.TypeText(id, text, enter) })
+}

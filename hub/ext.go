@@ -69,6 +69,14 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
 			err = core.Hook(pane, p.Event, p.CLI, p.Text)
 		}
+	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType:
+		if bad, err := s.paneCommand(cs, e, &res); bad {
+			s.badPayload(cs, e, err)
+			return
+		} else if err != nil {
+			s.fail(cs, proto.CodeBadRequest, err.Error(), e.ID)
+			return
+		}
 	default: // link, unlink, hold, release
 		var p proto.Target
 		if p, err = proto.DecodePayload[proto.Target](e); err != nil {
@@ -141,4 +149,46 @@ func WireMessage(m store.Message) proto.Message {
 		w.Data = []byte(m.Data)
 	}
 	return w
+}
+
+// errNotPerson refuses a pane command from anyone but the person.
+var errNotPerson = errors.New("only the person may start, respawn, rename or type into panes: run it outside every pane (or use the keys)")
+
+// paneCommand runs X_NEW, X_RESPAWN, X_RENAME or X_TYPE for the person; bad says err is
+// a payload that does not validate.
+func (s *state) paneCommand(cs *connState, e *proto.Envelope, res *proto.Result) (bad bool, err error) {
+	if cs.member != nil || cs.pane != "" || cs.inside != "" {
+		return false, errNotPerson
+	}
+	pc, ok := s.cfg.Core.(PaneCore)
+	if !ok {
+		return false, errNoCore
+	}
+	switch e.Type {
+	case proto.TypeNew:
+		p, err := proto.DecodePayload[proto.NewPane](e)
+		if err != nil {
+			return true, err
+		}
+		res.Number, res.Name, err = pc.New(p)
+		return false, err
+	case proto.TypeRespawn:
+		p, err := proto.DecodePayload[proto.Respawn](e)
+		if err != nil {
+			return true, err
+		}
+		return false, pc.Respawn(p.A, p.Kill)
+	case proto.TypeRename:
+		p, err := proto.DecodePayload[proto.Rename](e)
+		if err != nil {
+			return true, err
+		}
+		return false, pc.Rename(p.A, p.Name)
+	default:
+		p, err := proto.DecodePayload[proto.TypeText](e)
+		if err != nil {
+			return true, err
+		}
+		return false, pc.TypeText(p.A, p.Text, p.Enter)
+	}
 }

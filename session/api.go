@@ -101,6 +101,10 @@ type Options struct {
 	// settings added to its arguments or environment) and whether hooks are on, so
 	// that Hook reports from the pane end its turns (nil: no hooks, --no-hooks).
 	Hooks HookFunc
+	// AddEnv holds KEY=VALUE entries put before the own Env of each pane added at run
+	// time (Add): what the panes given at start got from their caller (the session's
+	// name and socket, so agentmux commands in the pane reach it).
+	AddEnv []string
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Start starts a pane's process; nil means StartPTY.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/relay"
 )
 
@@ -80,13 +81,13 @@ func (s *Session) groupOf(id int) []int {
 // number never used in the session. A spec without a name takes its program's base
 // name, with -2, -3… when a member has it; a name given must follow CheckName and be
 // free (ErrNameTaken). Subscribers hear of it by a MemberChanged; Screen returns its
-// screen.
+// screen. Without a size it starts at the last pane's, until a client lays it out.
 func (s *Session) Add(spec PaneSpec) (int, error) {
 	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
 		return 0, errors.New("new pane: empty command")
 	}
 	spec.Argv = slices.Clone(spec.Argv)
-	spec.Env = slices.Clone(spec.Env)
+	spec.Env = append(slices.Clone(s.opts.AddEnv), spec.Env...)
 	var id int
 	err := s.command(func() error {
 		name := strings.TrimSpace(spec.Name)
@@ -105,6 +106,10 @@ func (s *Session) Add(spec PaneSpec) (int, error) {
 			return fmt.Errorf("new pane %s: %w", name, ErrNameTaken)
 		}
 		spec.Name = name
+		if (spec.Cols <= 0 || spec.Rows <= 0) && len(s.panes) > 0 {
+			last := s.panes[len(s.panes)-1] // until a client lays it out
+			spec.Cols, spec.Rows = last.cols, last.rows
+		}
 		p, err := s.startPane(s.next, spec)
 		if err != nil {
 			return err
@@ -190,6 +195,34 @@ func (s *Session) Rename(id int, name string) error {
 		}
 		s.act(s.rl.Handle(relay.Rename{Pane: id, Name: name}, s.clock.Now()))
 		p.name = name
+		return nil
+	})
+}
+
+// TypeText types text into pane id exactly as given (no header, no framing, not gated
+// on the program being idle), as a person at the keyboard would, then a carriage return
+// when enter: the way tmux send-keys drives a shell or a REPL. It goes through the
+// typing gate (never into a delivery half typed) and joins the pane's draft, so the
+// relay knows a person typed there, and a submitted line starts a turn.
+func (s *Session) TypeText(id int, text string, enter bool) error {
+	return s.command(func() error {
+		p := s.pane(id)
+		switch {
+		case p == nil:
+			return fmt.Errorf("type into %d: %w", id, ErrNoPane)
+		case p.exited:
+			return fmt.Errorf("type into %d %s: %w", id, p.name, ErrExited)
+		}
+		now := s.clock.Now()
+		if ev := s.drafts.paste(id, text); ev != nil {
+			s.act(s.rl.Handle(ev, now))
+		}
+		b := []byte(text)
+		if enter {
+			s.act(s.rl.Handle(s.drafts.key(id, keys.Key{Code: keys.KeyEnter}), now))
+			b = append(b, '\r')
+		}
+		s.toPerson(p, b)
 		return nil
 	})
 }

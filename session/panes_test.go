@@ -113,3 +113,15 @@ func TestRenameFollowsInMembersAndAddressing(t *testing.T) {
 	}
 	assert.Contains(t, strings.Join(notes, "\n"), "2 b renamed reviewer")
 }
+
+func TestTypeTextIsTypedExactly(t *testing.T) {
+	r := newRig(t, Options{}, "sh")
+	require.NoError(t, r.s.TypeText(1, "ls -l\x1b[A", true))
+	assert.Equal(t, "ls -l\x1b[A\r", r.procs[1].Sent(), "no header, no framing, then Enter")
+	require.NoError(t, r.s.TypeText(1, "echo", false))
+	assert.Equal(t, "echo", r.procs[1].Sent())
+	assert.ErrorIs(t, r.s.TypeText(2, "x", false), ErrNoPane)
+	r.procs[1].Exit(0)
+	r.await(func(ev Event) bool { _, ok := ev.(Exit); return ok })
+	assert.ErrorIs(t, r.s.TypeText(1, "x", false), ErrExited)
+}

@@ -54,4 +54,10 @@ type Config struct {
 	// before the ui takes input: where another client of the session (the session
 	// socket) is attached. It must not block; the session stops when Run returns.
 	OnStart func(*session.Session)
+	// ParsePane reads a command line as the command line's AGENT arguments are read
+	// (NAME=COMMAND, VAR=value words): prefix c's new pane. Nil: prefix c says it cannot.
+	ParsePane func(line string) (PaneSpec, error)
+	// AddEnv is put before the environment of each pane started at run time (the
+	// session's name and socket, as the command line's panes get them).
+	AddEnv []string
 }

@@ -31,6 +31,13 @@ const (
 	actSendPrefix        //
 	actAddress           //
 	actBrief             //
+	actNewPane           //
+	actRespawn           //
+	actRename            //
+	actLayout            //
+	actSwapPrev          //
+	actSwapNext          //
+	actSync              //
 )
 
 // binding is one row of the key map: how it is shown in the help and which keys match.
@@ -107,6 +114,19 @@ var keymap = []binding{
 	{label: "r", desc: "relay log: ↑↓ select, Enter opens whole, PgUp/PgDn g/G; q/Esc closes", act: actRelayLog, match: runeIs('r')},
 	{label: "?", desc: "this help", act: actHelp, match: runeIs('?')},
 	{label: "x", desc: "close the focused pane (asks y/n)", act: actClose, match: runeIs('x')},
+	{label: "c", desc: "new pane: type its command line (NAME=COMMAND; ↑ earlier ones)", act: actNewPane, match: runeIs('c')},
+	{label: "R", desc: "respawn the focused pane's program (asks y/n if it still runs)", act: actRespawn, match: runeIs('R')},
+	{label: ",", desc: "rename the focused pane", act: actRename, match: runeIs(',')},
+	{label: "space", desc: "next layout: auto, columns, rows, tiled", act: actLayout, match: runeIs(' ')},
+	{label: "{ }", desc: "swap the focused pane with the previous / next one", act: actSwapPrev,
+		match: func(k, _ keys.Key) (int, bool) {
+			r, ok := plainRune(k)
+			if ok && r == '}' {
+				return 1, true
+			}
+			return -1, ok && r == '{'
+		}},
+	{label: "S", desc: "synchronized typing on/off: keys go to every pane", act: actSync, match: runeIs('S')},
 	{label: "q", desc: "quit agentmux (asks y/n)", act: actQuit, match: runeIs('q')},
 	{label: "prefix", desc: "send the prefix key itself", act: actSendPrefix,
 		match: func(k, p keys.Key) (int, bool) { return 0, p.Matches(k) }},

@@ -24,6 +24,7 @@ const (
 	modeHelp                     // the help overlay is shown
 	modeDigit                    // a first pane digit waits for a second (panenum.go)
 	modeSearch                   // copy mode's search text is typed on the status line
+	modePrompt                   // a line is typed on the status line (panes.go)
 )
 
 // confirmation is a pending y/n question and what "y" does.
@@ -133,6 +134,14 @@ type model struct {
 	lineCap    int        // longest row built so far, to size the next ones
 	scr        presenter
 
+	// prompt is the line being typed in modePrompt; newHistory the command lines
+	// prefix c took; slots the layout's order where prefix { } swapped panes; sync
+	// sends typing to every pane (prefix S). See panes.go.
+	prompt     *linePrompt
+	newHistory []string
+	slots      []int
+	sync       bool
+
 	initial  []keys.Event
 	quitting bool  // tea.Quit has been returned
 	err      error // why the program quit, when it was an error
@@ -209,7 +218,7 @@ func (m *model) Init() tea.Cmd {
 // relayout rebuilds the layout tree from the live panes, gives every visible pane its
 // rectangle and resizes its emulator and PTY to the content area inside the border.
 func (m *model) relayout() {
-	m.tree = buildLayout(m.cfg.Layout, m.order)
+	m.tree = buildLayout(m.cfg.Layout, m.placed())
 	area := rect{0, 0, m.width, max(m.height-1, 0)}
 	if m.zoomed && m.views[m.focus] != nil {
 		m.rects = []paneRect{{Pane: m.focus, R: area}}

@@ -103,6 +103,8 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			if v := m.views[ev.Member.Pane]; v != nil {
 				v.member = ev.Member
 				m.fr.invalidate()
+			} else {
+				m.addView(ev.Member) // another client started it
 			}
 		case session.Exit:
 			cmds = append(cmds, m.handleExit(ev))

@@ -209,6 +209,9 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 // state or focus changed.
 func (m *model) borders(id int, v *paneView, w int, focused bool) {
 	state, kind := borderState(v.member, m.cfg.Address)
+	if m.sync && !v.exited() {
+		state = "SYNC · " + state
+	}
 	key := borderKey{w: w, focused: focused, name: v.member.Name, state: state, kind: kind, bell: v.bell && !focused}
 	if v.snap != nil {
 		key.ptitle = v.snap.Title
@@ -260,6 +263,9 @@ func (m *model) statusLine() string {
 		add(" LINK ", sp.statusMode)
 	case m.mode == modeHelp:
 		add(" HELP ", sp.statusMode)
+	case m.mode == modePrompt:
+		add(" PROMPT ", sp.statusMode)
+		add(m.promptLine(), sp.statusMsg)
 	case m.mode == modeSearch:
 		add(" SEARCH ", sp.statusMode)
 		add(" / "+m.searchBuf+"▏ Enter searches older rows, Esc cancels", sp.statusMsg)

@@ -29,6 +29,9 @@ const clientUsage = `session commands (each talks to a running agentmux over its
       [--important | --urgent] [--timeout D] [--notify-on-delivery] [--notify-after D]
   agentmux remind D MESSAGE [--to TARGET]     (or wake) "[agentmux] reminder: MESSAGE" into this
                                               pane ($AGENTMUX_NAME) or TARGET after D
+  agentmux send --raw TARGET TEXT [--no-enter] TEXT typed exactly (like tmux send-keys)
+  agentmux new [--name N] [--cwd DIR] COMMAND a new pane running COMMAND
+  agentmux respawn TARGET [--kill] | rename TARGET NAME
   agentmux link A B [--shell] | unlink A | hold A | release A
                                               (a pane running a shell needs --shell)
   agentmux capture TARGET [--lines N] [--escapes]
@@ -52,10 +55,15 @@ type clientArgs struct {
 	notifyOnDelivery     bool
 	// wait: send waits for the message's last phase; all: sessions lists ended ones too.
 	wait, all bool
+	// raw: send types the text as it is; noEnter: without the Enter after it. kill:
+	// respawn ends a running program. name, cwd: new's pane.
+	raw, enter, noEnter, kill bool
+	name, cwd                 string
 }
 
 // switches are the flags that take no value.
-var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true}
+var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true,
+	"raw": true, "enter": true, "no-enter": true, "kill": true}
 
 // parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
 // an operand: stdin).
@@ -70,6 +78,10 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 		arg := args[i]
 		if arg == "--" {
 			a.operands = append(a.operands, args[i+1:]...)
+			break
+		}
+		if cmd == "new" && len(a.operands) > 0 { // the command's own flags follow
+			a.operands = append(a.operands, args[i:]...)
 			break
 		}
 		if len(arg) < 2 || arg[0] != '-' {
@@ -97,6 +109,14 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 				a.wait = true
 			case "all":
 				a.all = true
+			case "raw":
+				a.raw = true
+			case "enter":
+				a.enter = true
+			case "no-enter":
+				a.noEnter = true
+			case "kill":
+				a.kill = true
 			case "important", "urgent":
 				if a.mode != "" && a.mode != name {
 					return a, usagef("agentmux %s: --important and --urgent exclude each other", cmd)
@@ -132,6 +152,10 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 			}
 		case "member":
 			a.member = val
+		case "name":
+			a.name = val
+		case "cwd":
+			a.cwd = val
 		case "lines", "limit":
 			var n int
 			if n, err = strconv.Atoi(val); err == nil && n < 0 {
@@ -190,6 +214,7 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	}
 	var body string
 	var after time.Duration
+	var np proto.NewPane
 	switch cmd {
 	case "send":
 		if a.from != "" {
@@ -200,6 +225,9 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		if body, err = messageText(a.operands[1:], stdin); err != nil {
 			return 2, err
 		}
+		if err := rawFlags(a); err != nil {
+			return 2, err
+		}
 		if a.wait && a.operands[0] == "*" {
 			return 2, usagef("agentmux send: --wait waits for one recipient, not *")
 		}
@@ -207,6 +235,14 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 			if err := proto.CheckVisible(a.from); err != nil {
 				return 2, usagef("agentmux send: --from: %v", err)
 			}
+		}
+	case "new":
+		if np, err = newPane(a); err != nil {
+			return 2, err
+		}
+	case "rename":
+		if err := checkPaneName(a.operands[1]); err != nil {
+			return 2, usagef("agentmux rename: %v", err)
 		}
 	case "remind", "wake":
 		if after, err = time.ParseDuration(a.operands[0]); err != nil || after < 0 {
@@ -243,6 +279,10 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	case "ls":
 		err = ls(c, a, stdout)
 	case "send":
+		if a.raw {
+			err = typeRaw(c, a, body, stdout)
+			break
+		}
 		if a.wait {
 			return sendAndWait(ctx, path, c, a, body, stdout)
 		}
@@ -251,6 +291,10 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		err = remind(c, a, after, body, stdout)
 	case "link", "unlink", "hold", "release":
 		err = act(c, cmd, a, stdout)
+	case "new":
+		err = startPane(c, a, np, stdout)
+	case "respawn", "rename":
+		err = paneAct(c, cmd, a, stdout)
 	case "capture":
 		err = capture(c, a, stdout)
 	case "history":

@@ -26,7 +26,7 @@ var clientCommandTable = []clientCommand{
 The session's members: number, name, program, state (with the exit code or signal of
 an exited pane), relay group as the status line shows it, held and addressing flags,
 profile, and messages waiting.`},
-	{name: "send", minArgs: 2, maxArgs: -1, flags: []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after", "wait"},
+	{name: "send", minArgs: 2, maxArgs: -1, flags: []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after", "wait", "raw", "enter", "no-enter"},
 		help: `usage: agentmux send TARGET MESSAGE... [flags]
 
 Types MESSAGE into TARGET (a pane's name or number, a member's name, or * for every
@@ -40,7 +40,31 @@ is attributed to that pane. MESSAGE - reads the text from stdin. Prints the mess
   --notify-on-delivery   say when it was delivered (in agentmux events)
   --notify-after D       a reminder D after delivery
   --wait                 wait until it is confirmed, failed or expired; print the
-                         phase; exit 0 when confirmed, 1 otherwise`},
+                         phase; exit 0 when confirmed, 1 otherwise
+  --raw                  type MESSAGE exactly as given, at once: no "you:" header, no
+                         framing, no waiting for idle (drive a shell or a REPL, like
+                         tmux send-keys); then Enter, unless --no-enter. Yours alone:
+                         refused from inside a pane`},
+	{name: "new", minArgs: 1, maxArgs: -1, flags: []string{"name", "cwd"}, help: `usage: agentmux new [--name N] [--cwd DIR] COMMAND...
+
+Starts a new pane running COMMAND (as on agentmux's command line: NAME=COMMAND names it,
+VAR=value words set its environment) with the next free number; the panes make room for
+it. Flags go before COMMAND (the words after it are the command's). Prints its number
+and name.
+
+  --name N    the pane's name (default: the program's, with -2, -3… when taken)
+  --cwd DIR   the folder it starts in (default: the session's)
+
+Yours alone: refused from inside a pane.`},
+	{name: "respawn", minArgs: 1, maxArgs: 1, flags: []string{"kill"}, help: `usage: agentmux respawn TARGET [--kill]
+
+Starts TARGET's program again, with the command, name, number, folder and links it had.
+A program that still runs is refused unless --kill, which ends it first. Yours alone.`},
+	{name: "rename", minArgs: 2, maxArgs: 2, help: `usage: agentmux rename TARGET NAME
+
+Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or
+"agentmux", not another member's): its border, ls and the relay's attributions follow.
+Yours alone.`},
 	{name: "remind", minArgs: 2, maxArgs: -1, flags: []string{"to"}, help: `usage: agentmux remind D MESSAGE... [--to TARGET]      (also: agentmux wake)
 
 Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D

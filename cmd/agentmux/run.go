@@ -102,6 +102,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
 	}
+	o.cfg.AddEnv = sock.Env()
+	o.cfg.ParsePane = parsePaneLine
 	o.cfg.OnStart = func(s *session.Session) {
 		if err := sock.Serve(bridge.New(s), logger); err != nil {
 			logger.Error("session socket", "err", err)

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/session"
+)
+
+// This file is the pane commands: new, respawn, rename and send --raw.
+
+// rawFlags checks send's flags that go with --raw (and those that do not).
+func rawFlags(a clientArgs) error {
+	if !a.raw {
+		if a.enter || a.noEnter {
+			return usagef("agentmux send: --enter and --no-enter go with --raw")
+		}
+		return nil
+	}
+	switch {
+	case a.enter && a.noEnter:
+		return usagef("agentmux send: --enter and --no-enter exclude each other")
+	case a.from != "" || a.mode != "" || a.timeout != 0 || a.notifyOnDelivery || a.notifyAfter != 0 || a.wait:
+		return usagef("agentmux send: --raw types the text as it is, at once: it takes no --from, --important, --urgent, --timeout, --notify-… or --wait")
+	case a.operands[0] == "*":
+		return usagef("agentmux send: --raw types into one pane, not *")
+	}
+	return nil
+}
+
+// typeRaw types body into a pane exactly (X_TYPE).
+func typeRaw(c *client.Conn, a clientArgs, body string, w io.Writer) error {
+	if _, err := c.Request(proto.TypeType, proto.TypeText{A: a.operands[0], Text: body, Enter: !a.noEnter}); err != nil {
+		return fmt.Errorf("send --raw %s: %w", a.operands[0], err)
+	}
+	if a.json {
+		return printJSON(w, map[string]bool{"ok": true})
+	}
+	return nil
+}
+
+// newPane reads new's operands and flags into the pane to start: the operands as one
+// AGENT argument when there is one (NAME=COMMAND, a command line split like a shell's),
+// else NAME=PROGRAM or PROGRAM then its arguments as they are.
+func newPane(a clientArgs) (proto.NewPane, error) {
+	spec, err := parseAgent(a.operands[0])
+	if err != nil {
+		return proto.NewPane{}, err
+	}
+	if len(a.operands) > 1 {
+		if len(spec.Argv) != 1 {
+			return proto.NewPane{}, usagef("agentmux new: %q: give the command as one quoted argument or as its words, not both", a.operands[0])
+		}
+		spec.Argv = append(spec.Argv, a.operands[1:]...)
+	}
+	np := proto.NewPane{Argv: spec.Argv, Env: spec.Env}
+	if n, _, ok := strings.Cut(a.operands[0], "="); ok && n == spec.Name {
+		np.Name = spec.Name // named NAME=COMMAND; otherwise the session picks a free one
+	}
+	if a.name != "" {
+		if err := checkPaneName(a.name); err != nil {
+			return proto.NewPane{}, usagef("agentmux new: --name: %v", err)
+		}
+		np.Name = a.name
+	}
+	if a.cwd != "" {
+		dir, err := filepath.Abs(a.cwd)
+		if err == nil {
+			var st os.FileInfo
+			if st, err = os.Stat(dir); err == nil && !st.IsDir() {
+				err = errors.New("not a folder")
+			}
+		}
+		if err != nil {
+			return proto.NewPane{}, usagef("agentmux new: --cwd %s: %v", a.cwd, err)
+		}
+		np.Dir = dir
+	}
+	return np, nil
+}
+
+// checkPaneName says why name cannot be a pane's (session.CheckName's rules).
+func checkPaneName(name string) error {
+	if err := session.CheckName(name); err != nil {
+		return fmt.Errorf("%q: %w", name, err)
+	}
+	return nil
+}
+
+// startPane asks the session to start np (X_NEW) and prints its number and name.
+func startPane(c *client.Conn, a clientArgs, np proto.NewPane, w io.Writer) error {
+	res, err := c.Request(proto.TypeNew, np)
+	if err != nil {
+		return fmt.Errorf("new: %w", err)
+	}
+	if a.json {
+		return printJSON(w, map[string]any{"number": res.Number, "name": res.Name})
+	}
+	_, err = fmt.Fprintf(w, "pane %d %s started\n", res.Number, visible(res.Name, false))
+	return err
+}
+
+// paneAct runs respawn or rename.
+func paneAct(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
+	var err error
+	if cmd == "respawn" {
+		_, err = c.Request(proto.TypeRespawn, proto.Respawn{A: a.operands[0], Kill: a.kill})
+		if err != nil && strings.Contains(err.Error(), session.ErrRunning.Error()) {
+			return fmt.Errorf("respawn: %w (agentmux respawn --kill %s ends it first)", err, a.operands[0])
+		}
+	} else {
+		_, err = c.Request(proto.TypeRename, proto.Rename{A: a.operands[0], Name: a.operands[1]})
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	if a.json {
+		return printJSON(w, map[string]bool{"ok": true})
+	}
+	return nil
+}
+
+// parsePaneLine reads prefix c's command line as an AGENT argument, with a name only
+// when NAME= gives one (else the session picks the program's name, made unique).
+func parsePaneLine(line string) (session.PaneSpec, error) {
+	spec, err := parseAgent(strings.TrimSpace(line))
+	if err != nil {
+		return spec, err
+	}
+	if n, _, ok := strings.Cut(strings.TrimSpace(line), "="); !ok || n != spec.Name {
+		spec.Name = ""
+	}
+	if _, err := ptyhost.LookPath(spec.Argv[0]); err != nil {
+		return spec, withNameHint(err, spec.Argv)
+	}
+	return spec, nil
+}
