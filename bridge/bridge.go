@@ -265,3 +265,14 @@ func (c *Core) Rename(a, name string) error {
 func (c *Core) TypeText(a, text string, enter bool) error {
 	return c.on(a, func(id int) error { return c.s.TypeText(id, text, enter) })
 }
+
+// SetShare sets pane a's width and height shares.
+func (c *Core) SetShare(a string, width, height int) ([2]int, error) {
+	var sh [2]int
+	err := c.on(a, func(id int) error {
+		var err error
+		sh, err = c.s.SetShare(id, width, height)
+		return err
+	})
+	return sh, err
+}

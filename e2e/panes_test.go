@@ -150,3 +150,29 @@ func TestPaneKeysNewRenameRespawnLayoutSwapSync(t *testing.T) {
 	s.send(prefix + "S")
 	s.waitScreen("SYNC off", func(sc *screen) bool { return !sc.titleHas(1, "SYNC") }, waitLong)
 }
+
+func TestPaneShareByKeyAndCommandKeptOnResize(t *testing.T) {
+	t.Parallel()
+	env := newSockEnv(t)
+	s := startWith(t, env.opts(), "--session", "sh", "a=cat", "b=cat")
+	s.waitScreen("two panes", func(sc *screen) bool { return sc.titleHas(1, "1 a") && sc.titleHas(2, "2 b") }, waitLong)
+	widths := func(sc *screen) (int, int) {
+		p1, ok1 := sc.pane(1)
+		p2, ok2 := sc.pane(2)
+		if !ok1 || !ok2 {
+			return 0, 0
+		}
+		return p1.right - p1.left + 1, p2.right - p2.left + 1
+	}
+	if out := env.run("resize", "--session", "sh", "a", "--width", "300"); !strings.Contains(out, "width 300%") {
+		t.Fatalf("agentmux resize said %q", out)
+	}
+	s.waitScreen("pane 1 three times as wide", func(sc *screen) bool { w1, w2 := widths(sc); return w1 == 90 && w2 == 30 }, waitLong)
+	// prefix ctrl+left narrows the focused pane (1) by a quarter of an even share.
+	s.send(prefix + "\x1b[1;5D")
+	s.waitScreen("narrower", func(sc *screen) bool { w1, w2 := widths(sc); return w1 == 88 && w2 == 32 }, waitLong)
+	// A smaller terminal keeps the proportion.
+	s.resize(60, 20)
+	s.waitScreen("kept on resize", func(sc *screen) bool { w1, w2 := widths(sc); return w1 == 44 && w2 == 16 }, waitLong)
+	env.fails("resize", "--session", "sh", "a", "--width", "-5")
+}

@@ -61,6 +61,9 @@ type PaneCore interface {
 	Rename(a, name string) error
 	// TypeText types text into pane a exactly, then a carriage return when enter.
 	TypeText(a, text string, enter bool) error
+	// SetShare sets pane a's width and height shares (percent of an even share; 0
+	// leaves one) and returns them as now in force.
+	SetShare(a string, width, height int) ([2]int, error)
 }
 
 // SendOptions are a message's delivery options (payload_meta): Mode is

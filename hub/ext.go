@@ -69,7 +69,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
 			err = core.Hook(pane, p.Event, p.CLI, p.Text)
 		}
-	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType:
+	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize:
 		if bad, err := s.paneCommand(cs, e, &res); bad {
 			s.badPayload(cs, e, err)
 			return
@@ -154,7 +154,7 @@ func WireMessage(m store.Message) proto.Message {
 // errNotPerson refuses a pane command from anyone but the person.
 var errNotPerson = errors.New("only the person may start, respawn, rename or type into panes: run it outside every pane (or use the keys)")
 
-// paneCommand runs X_NEW, X_RESPAWN, X_RENAME or X_TYPE for the person; bad says err is
+// paneCommand runs X_NEW, X_RESPAWN, X_RENAME, X_TYPE or X_RESIZE for the person; bad says err is
 // a payload that does not validate.
 func (s *state) paneCommand(cs *connState, e *proto.Envelope, res *proto.Result) (bad bool, err error) {
 	if cs.member != nil || cs.pane != "" || cs.inside != "" {
@@ -184,6 +184,16 @@ func (s *state) paneCommand(cs *connState, e *proto.Envelope, res *proto.Result)
 			return true, err
 		}
 		return false, pc.Rename(p.A, p.Name)
+	case proto.TypeResize:
+		p, err := proto.DecodePayload[proto.Resize](e)
+		if err != nil {
+			return true, err
+		}
+		sh, err := pc.SetShare(p.A, p.Width, p.Height)
+		if err == nil {
+			res.Share = sh[:]
+		}
+		return false, err
 	default:
 		p, err := proto.DecodePayload[proto.TypeText](e)
 		if err != nil {

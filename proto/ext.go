@@ -46,7 +46,28 @@ const (
 	TypeRespawn = "X_RESPAWN"
 	TypeRename  = "X_RENAME"
 	TypeType    = "X_TYPE"
+	TypeResize  = "X_RESIZE"
 )
+
+// Resize is the payload of X_RESIZE: pane A's width and height as percentages of an
+// even share of the screen (0 leaves one as it is), kept by every terminal's layout.
+// X_RESULT's x_share is the share now in force.
+type Resize struct {
+	A      string `json:"a"`
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
+}
+
+// Validate requires a, and shares of 0 or more.
+func (r *Resize) Validate() error {
+	switch {
+	case r.A == "":
+		return errors.New("missing field a")
+	case r.Width < 0 || r.Height < 0:
+		return errors.New("width and height are percentages, 0 or more")
+	}
+	return nil
+}
 
 // NewPane is the payload of X_NEW: a pane to start now. Argv is its command; Name its
 // name ("": its program's, made unique); Dir the folder it starts in ("": the
@@ -273,4 +294,6 @@ type Result struct {
 	// Number (X_NEW) is the new pane's number; Name its name.
 	Number int    `json:"x_number,omitempty"`
 	Name   string `json:"x_name,omitempty"`
+	// Share (X_RESIZE) is the pane's width and height share now, in percent.
+	Share []int `json:"x_share,omitempty"`
 }

@@ -185,6 +185,11 @@ type Member struct {
 	Cols, Rows int
 	// External marks a registered member that is not a pane (RegisterMember).
 	External bool
+	// Share is the pane's width and height as a percentage of an even share of the
+	// screen ({0, 0}: even), which every attached terminal's layout follows (SetShare).
+	Share [2]int
+	// Dir is the folder the pane's program started in ("": the session's).
+	Dir string
 }
 
 // Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.

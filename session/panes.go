@@ -226,3 +226,33 @@ func (s *Session) TypeText(id int, text string, enter bool) error {
 		return nil
 	})
 }
+
+// Share limits: a pane's share is kept between a fifth and five times an even share.
+const (
+	MinShare = 20
+	MaxShare = 500
+)
+
+// SetShare sets pane id's width and height as percentages of an even share of the
+// screen (0 leaves one as it is; each is clamped to MinShare..MaxShare), for every
+// attached terminal's layout: kept across a terminal's resize. It returns the share
+// now in force.
+func (s *Session) SetShare(id, width, height int) ([2]int, error) {
+	var out [2]int
+	err := s.command(func() error {
+		p := s.pane(id)
+		if p == nil {
+			return fmt.Errorf("resize %d: %w", id, ErrNoPane)
+		}
+		for i, v := range []int{width, height} {
+			if v != 0 {
+				p.share[i] = min(max(v, MinShare), MaxShare)
+			} else if p.share[i] == 0 {
+				p.share[i] = 100
+			}
+		}
+		out = p.share
+		return nil
+	})
+	return out, err
+}

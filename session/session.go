@@ -202,7 +202,7 @@ func (s *Session) spawn(old *pane, spec PaneSpec) (*pane, error) {
 	return &pane{
 		id: id, name: spec.Name, spec: orig, argv: spec.Argv, profile: prof, term: old.term, proc: proc, hooks: hooks, proof: proof,
 		screen: old.screen, cols: cols, rows: rows, reply: old.reply, alerts: old.alerts,
-		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen,
+		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen, share: old.share,
 		rearm: make(chan struct{}, 1),
 	}, nil
 }

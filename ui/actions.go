@@ -183,6 +183,8 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		m.swapFocused(arg)
 	case actSync:
 		m.toggleSync()
+	case actShare:
+		m.changeShare(direction(arg))
 	case actZoom:
 		m.zoomed = !m.zoomed && len(m.order) > 1
 		m.relayout()

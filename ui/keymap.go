@@ -38,6 +38,7 @@ const (
 	actSwapPrev          //
 	actSwapNext          //
 	actSync              //
+	actShare             // arg: direction
 )
 
 // binding is one row of the key map: how it is shown in the help and which keys match.
@@ -125,6 +126,22 @@ var keymap = []binding{
 				return 1, true
 			}
 			return -1, ok && r == '{'
+		}},
+	{label: "ctrl+arrows", desc: "focused pane wider/narrower (→ ←), taller/shorter (↓ ↑)", act: actShare,
+		match: func(k, _ keys.Key) (int, bool) {
+			if k.Mod&^keys.ModShift != keys.ModCtrl {
+				return 0, false
+			}
+			k.Mod = 0
+			for _, c := range []struct {
+				code keys.Code
+				d    direction
+			}{{keys.KeyLeft, dirLeft}, {keys.KeyRight, dirRight}, {keys.KeyUp, dirUp}, {keys.KeyDown, dirDown}} {
+				if k.Code == c.code {
+					return int(c.d), true
+				}
+			}
+			return 0, false
 		}},
 	{label: "S", desc: "synchronized typing on/off: keys go to every pane", act: actSync, match: runeIs('S')},
 	{label: "q", desc: "quit agentmux (asks y/n)", act: actQuit, match: runeIs('q')},

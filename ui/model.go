@@ -219,6 +219,12 @@ func (m *model) Init() tea.Cmd {
 // rectangle and resizes its emulator and PTY to the content area inside the border.
 func (m *model) relayout() {
 	m.tree = buildLayout(m.cfg.Layout, m.placed())
+	m.tree.weigh(func(id int) [2]int {
+		if v := m.views[id]; v != nil {
+			return v.member.Share
+		}
+		return [2]int{}
+	})
 	area := rect{0, 0, m.width, max(m.height-1, 0)}
 	if m.zoomed && m.views[m.focus] != nil {
 		m.rects = []paneRect{{Pane: m.focus, R: area}}

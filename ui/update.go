@@ -101,8 +101,12 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			cmds = append(cmds, m.handleOutput(ev.Pane))
 		case session.MemberChanged:
 			if v := m.views[ev.Member.Pane]; v != nil {
+				reshare := v.member.Share != ev.Member.Share
 				v.member = ev.Member
 				m.fr.invalidate()
+				if reshare {
+					m.relayout() // another terminal (or agentmux resize) changed its share
+				}
 			} else {
 				m.addView(ev.Member) // another client started it
 			}

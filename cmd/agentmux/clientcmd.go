@@ -32,6 +32,7 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux send --raw TARGET TEXT [--no-enter] TEXT typed exactly (like tmux send-keys)
   agentmux new [--name N] [--cwd DIR] COMMAND a new pane running COMMAND
   agentmux respawn TARGET [--kill] | rename TARGET NAME
+  agentmux resize TARGET [--width P] [--height P]  P percent of an even share
   agentmux link A B [--shell] | unlink A | hold A | release A
                                               (a pane running a shell needs --shell)
   agentmux capture TARGET [--lines N] [--escapes]
@@ -59,6 +60,7 @@ type clientArgs struct {
 	// respawn ends a running program. name, cwd: new's pane.
 	raw, enter, noEnter, kill bool
 	name, cwd                 string
+	width, height             int // resize's shares, in percent
 }
 
 // switches are the flags that take no value.
@@ -152,6 +154,16 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 			}
 		case "member":
 			a.member = val
+		case "width", "height":
+			var n int
+			if n, err = strconv.Atoi(val); err == nil && n <= 0 {
+				err = errors.New("not above 0")
+			}
+			if name == "width" {
+				a.width = n
+			} else {
+				a.height = n
+			}
 		case "name":
 			a.name = val
 		case "cwd":
@@ -188,6 +200,8 @@ func badClientValue(cmd, name, val string) error {
 	switch name {
 	case "lines", "limit":
 		return usagef("agentmux %s: --%s %s: want a whole number, 0 or more", cmd, name, val)
+	case "width", "height":
+		return usagef("agentmux %s: --%s %s: want a percentage of an even share, e.g. 150", cmd, name, val)
 	}
 	if _, err := strconv.ParseFloat(val, 64); err == nil {
 		return usagef("agentmux %s: --%s %s needs a unit, e.g. %ss or %sm", cmd, name, val, strings.TrimPrefix(val, "-"), strings.TrimPrefix(val, "-"))
@@ -295,6 +309,8 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		err = startPane(c, a, np, stdout)
 	case "respawn", "rename":
 		err = paneAct(c, cmd, a, stdout)
+	case "resize":
+		err = resize(c, a, stdout)
 	case "capture":
 		err = capture(c, a, stdout)
 	case "history":

@@ -60,6 +60,11 @@ Yours alone: refused from inside a pane.`},
 
 Starts TARGET's program again, with the command, name, number, folder and links it had.
 A program that still runs is refused unless --kill, which ends it first. Yours alone.`},
+	{name: "resize", minArgs: 1, maxArgs: 1, flags: []string{"width", "height"}, help: `usage: agentmux resize TARGET [--width P] [--height P]
+
+Sets pane TARGET's width and height as P percent of an even share of the screen (100:
+even; 20 to 500), as prefix ctrl+arrow does; every attached terminal follows, and a
+terminal's resize keeps it. Without flags it prints the share. Yours alone.`},
 	{name: "rename", minArgs: 2, maxArgs: 2, help: `usage: agentmux rename TARGET NAME
 
 Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or

@@ -142,3 +142,19 @@ func parsePaneLine(line string) (session.PaneSpec, error) {
 	}
 	return spec, nil
 }
+
+// resize sets (or, without flags, prints) a pane's share of the screen (X_RESIZE).
+func resize(c *client.Conn, a clientArgs, w io.Writer) error {
+	res, err := c.Request(proto.TypeResize, proto.Resize{A: a.operands[0], Width: a.width, Height: a.height})
+	if err != nil {
+		return fmt.Errorf("resize %s: %w", a.operands[0], err)
+	}
+	if len(res.Share) != 2 {
+		return fmt.Errorf("resize %s: the session answered no share", a.operands[0])
+	}
+	if a.json {
+		return printJSON(w, map[string]int{"width": res.Share[0], "height": res.Share[1]})
+	}
+	_, err = fmt.Fprintf(w, "%s: width %d%%, height %d%% of an even share\n", visible(a.operands[0], false), res.Share[0], res.Share[1])
+	return err
+}
