@@ -7,6 +7,7 @@
 package bridge
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,6 +23,11 @@ import (
 type Core struct {
 	s    *session.Session
 	refs *coreRefs
+	// NewTree, when set, gives a pane to start its own git worktree (X_NEW's worktree):
+	// it sets the spec's folder, tree and name. Nil: such a pane is refused.
+	NewTree func(spec *session.PaneSpec) error
+	// DropTree takes back a tree NewTree made for a pane that then did not start.
+	DropTree func(spec session.PaneSpec)
 }
 
 var _ hub.Core = (*Core)(nil)
@@ -243,8 +249,20 @@ var _ hub.PaneCore = (*Core)(nil)
 
 // New starts the pane p describes.
 func (c *Core) New(p proto.NewPane) (int, string, error) {
-	id, err := c.s.Add(session.PaneSpec{Name: p.Name, Argv: p.Argv, Env: p.Env, Dir: p.Dir})
+	spec := session.PaneSpec{Name: p.Name, Argv: p.Argv, Env: p.Env, Dir: p.Dir}
+	if p.Worktree {
+		if c.NewTree == nil {
+			return 0, "", errors.New("this session makes no worktrees")
+		}
+		if err := c.NewTree(&spec); err != nil {
+			return 0, "", err
+		}
+	}
+	id, err := c.s.Add(spec)
 	if err != nil {
+		if spec.Tree != nil && c.DropTree != nil {
+			c.DropTree(spec)
+		}
 		return 0, "", err
 	}
 	m, _ := c.s.Member(id)

@@ -78,6 +78,8 @@ type NewPane struct {
 	Name string   `json:"name,omitempty"`
 	Dir  string   `json:"dir,omitempty"`
 	Env  []string `json:"env,omitempty"`
+	// Worktree starts it in a new git worktree of the repository Dir is in.
+	Worktree bool `json:"worktree,omitempty"`
 }
 
 // Validate requires a command.

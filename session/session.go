@@ -234,6 +234,9 @@ func (s *Session) closeAll() error {
 			if err := p.proc.Close(); err != nil {
 				errs[i] = fmt.Errorf("close pane %d: %w", p.id, err)
 			}
+			if s.opts.Closed != nil {
+				s.opts.Closed(p.spec)
+			}
 		})
 	}
 	wg.Wait()

@@ -60,4 +60,6 @@ type Config struct {
 	// AddEnv is put before the environment of each pane started at run time (the
 	// session's name and socket, as the command line's panes get them).
 	AddEnv []string
+	// Closed is called with each pane's spec once it is gone (session.Options.Closed).
+	Closed func(PaneSpec)
 }

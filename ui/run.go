@@ -167,6 +167,7 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		KittyKeyboard: probed.Kitty,
 		Logger:        cfg.Logger,
 		AddEnv:        cfg.AddEnv,
+		Closed:        cfg.Closed,
 		Start:         start,
 	}
 }

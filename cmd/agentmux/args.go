@@ -68,6 +68,9 @@ type options struct {
 	help     bool
 	version  bool
 	noHooks  bool // --no-hooks: no hook settings for any program
+	// trees says which panes start in worktrees of their own (--worktree), by index.
+	trees    []bool
+	treeFlag treeFlag
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -100,6 +103,9 @@ func parseArgs(args []string) (options, error) {
 	level := fs.String("log-level", "info", "")
 	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
+	fs.Var(&o.treeFlag, "worktree", "")
+	cwd := cwdFlag{}
+	fs.Var(cwd, "cwd", "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -147,7 +153,10 @@ func parseArgs(args []string) (options, error) {
 	if sub, ok := subcommands[rest[0]]; ok {
 		return o, sub(&o, rest[1:])
 	}
-	o.cfg.Panes, err = parseAgents(rest)
+	if o.cfg.Panes, err = parseAgents(rest); err != nil {
+		return o, err
+	}
+	o.trees, err = applyFolders(o.cfg.Panes, cwd, o.treeFlag)
 	return o, err
 }
 

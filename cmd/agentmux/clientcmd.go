@@ -58,14 +58,14 @@ type clientArgs struct {
 	wait, all bool
 	// raw: send types the text as it is; noEnter: without the Enter after it. kill:
 	// respawn ends a running program. name, cwd: new's pane.
-	raw, enter, noEnter, kill bool
-	name, cwd                 string
-	width, height             int // resize's shares, in percent
+	raw, enter, noEnter, kill, worktree bool
+	name, cwd                           string
+	width, height                       int // resize's shares, in percent
 }
 
 // switches are the flags that take no value.
 var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true,
-	"raw": true, "enter": true, "no-enter": true, "kill": true}
+	"raw": true, "enter": true, "no-enter": true, "kill": true, "worktree": true}
 
 // parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
 // an operand: stdin).
@@ -119,6 +119,8 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 				a.noEnter = true
 			case "kill":
 				a.kill = true
+			case "worktree":
+				a.worktree = true
 			case "important", "urgent":
 				if a.mode != "" && a.mode != name {
 					return a, usagef("agentmux %s: --important and --urgent exclude each other", cmd)

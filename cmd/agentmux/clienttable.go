@@ -45,7 +45,7 @@ is attributed to that pane. MESSAGE - reads the text from stdin. Prints the mess
                          framing, no waiting for idle (drive a shell or a REPL, like
                          tmux send-keys); then Enter, unless --no-enter. Yours alone:
                          refused from inside a pane`},
-	{name: "new", minArgs: 1, maxArgs: -1, flags: []string{"name", "cwd"}, help: `usage: agentmux new [--name N] [--cwd DIR] COMMAND...
+	{name: "new", minArgs: 1, maxArgs: -1, flags: []string{"name", "cwd", "worktree"}, help: `usage: agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND...
 
 Starts a new pane running COMMAND (as on agentmux's command line: NAME=COMMAND names it,
 VAR=value words set its environment) with the next free number; the panes make room for
@@ -54,6 +54,8 @@ and name.
 
   --name N    the pane's name (default: the program's, with -2, -3… when taken)
   --cwd DIR   the folder it starts in (default: the session's)
+  --worktree  start it in a new git worktree (branch agentmux/SESSION/NAME from HEAD)
+              of the repository DIR (default: this folder) is in
 
 Yours alone: refused from inside a pane.`},
 	{name: "respawn", minArgs: 1, maxArgs: 1, flags: []string{"kill"}, help: `usage: agentmux respawn TARGET [--kill]
@@ -131,6 +133,11 @@ var helpTopics = map[string]string{
 	"parse":   "usage: agentmux parse [flags] [FILE]\n\n(agentmux parse --help lists its flags)",
 	"help":    "usage: agentmux help [COMMAND]\n\nThe usage of agentmux, or of COMMAND.",
 	"version": "usage: agentmux version\n\nagentmux's version (also: agentmux --version).",
+	"worktree": `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
+
+The panes' git worktrees of the repository you are in (every session's): ls lists them
+(NAME is SESSION/PANE) with what they hold beyond their start; rm removes one and its
+branch, refusing one that holds an agent's work unless --force.`,
 }
 
 // runHelp prints agentmux's usage, or a command's: exit 2 for a command that does not

@@ -31,6 +31,7 @@ import (
 //
 //	[ui]
 //	allow_clipboard = false      # let panes' programs write the clipboard (OSC 52)
+//	worktree = false             # every pane in a git worktree of its own (--worktree)
 
 // settings are config.toml's values; zero ones take the defaults.
 type settings struct {
@@ -40,6 +41,8 @@ type settings struct {
 	// AllowClipboard forwards a pane program's own clipboard writes (OSC 52) to the
 	// outer terminal ([ui] allow_clipboard; off by default).
 	AllowClipboard bool
+	// Worktree starts every pane in a git worktree of its own ([ui] worktree).
+	Worktree bool
 }
 
 // configPath returns os.UserConfigDir()/agentmux/config.toml.
@@ -86,6 +89,7 @@ type configFile struct {
 	} `toml:"store"`
 	UI struct {
 		AllowClipboard *tomlValue `toml:"allow_clipboard"`
+		Worktree       *tomlValue `toml:"worktree"`
 	} `toml:"ui"`
 }
 
@@ -208,6 +212,13 @@ func parseConfig(data []byte) (settings, error) {
 			return settings{}, err
 		}
 		st.AllowClipboard = b
+	}
+	if v := f.UI.Worktree; v != nil {
+		b, err := v.boolean("ui", "worktree")
+		if err != nil {
+			return settings{}, err
+		}
+		st.Worktree = b
 	}
 	return st, nil
 }

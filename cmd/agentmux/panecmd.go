@@ -83,6 +83,16 @@ func newPane(a clientArgs) (proto.NewPane, error) {
 		}
 		np.Dir = dir
 	}
+	if a.worktree {
+		np.Worktree = true
+		if np.Dir == "" { // the repository of the folder it is asked from
+			wd, err := os.Getwd()
+			if err != nil {
+				return proto.NewPane{}, err
+			}
+			np.Dir = wd
+		}
+	}
 	return np, nil
 }
 

@@ -40,6 +40,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == worktreeCommand { // worktreecmd.go
+		return runWorktree(args[1:], stdout)
+	}
 	if len(args) > 0 && args[0] == "help" { // clienttable.go
 		return runHelp(args[1:], stdout)
 	}
@@ -79,6 +82,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return 2, err
 	}
+	if conf.Worktree && !o.demo {
+		for i := range o.trees {
+			o.trees[i] = true
+		}
+	}
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
 	in, inOK := stdin.(*os.File)
@@ -102,10 +110,36 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
 	}
+	root, err := treeRoot()
+	if err != nil {
+		return 1, err
+	}
+	ts := &trees{session: sock.Name, root: root, log: logger}
+	defer ts.report(stderr)
+	for i := range o.cfg.Panes {
+		if !o.trees[i] {
+			continue
+		}
+		if err := ts.make(&o.cfg.Panes[i]); err != nil {
+			for _, p := range o.cfg.Panes[:i] {
+				ts.closed(p)
+			}
+			return 2, fmt.Errorf("pane %s: %w", o.cfg.Panes[i].Name, err)
+		}
+	}
+	o.cfg.Closed = ts.closed
 	o.cfg.AddEnv = sock.Env()
-	o.cfg.ParsePane = parsePaneLine
+	o.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
+		spec, err := parsePaneLine(line)
+		if err == nil && conf.Worktree {
+			err = ts.make(&spec)
+		}
+		return spec, err
+	}
 	o.cfg.OnStart = func(s *session.Session) {
-		if err := sock.Serve(bridge.New(s), logger); err != nil {
+		core := bridge.New(s)
+		core.NewTree, core.DropTree = ts.make, ts.closed
+		if err := sock.Serve(core, logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
 	}
