@@ -59,7 +59,10 @@ func (c *Core) Members() []proto.Member {
 // the status line does.
 func member(m session.Member, labels map[int]string) proto.Member {
 	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting,
-		Held: m.Held, Addressing: m.Addressing, Profile: m.Profile}
+		Held: m.Held, Addressing: m.Addressing, Profile: m.Profile, Folder: m.Dir}
+	if m.Tree != nil {
+		w.Folder, w.Branch = m.Tree.Folder(), m.Tree.Branch()
+	}
 	if m.State == session.Exited {
 		w.State = session.ExitText(m.Code)
 	}
@@ -293,4 +296,20 @@ func (c *Core) SetShare(a string, width, height int) ([2]int, error) {
 		return err
 	})
 	return sh, err
+}
+
+// Diff is what pane a's agent changed in its own worktree.
+func (c *Core) Diff(a string) (string, error) {
+	id, err := c.pane(a)
+	if err != nil {
+		return "", err
+	}
+	m, ok := c.s.Member(id)
+	if !ok {
+		return "", fmt.Errorf("%q: %w", a, session.ErrNoPane)
+	}
+	if m.Tree == nil {
+		return "", fmt.Errorf("pane %d %s has no worktree of its own (start it with --worktree)", m.Pane, m.Name)
+	}
+	return m.Tree.Diff(false)
 }

@@ -64,6 +64,9 @@ type PaneCore interface {
 	// SetShare sets pane a's width and height shares (percent of an even share; 0
 	// leaves one) and returns them as now in force.
 	SetShare(a string, width, height int) ([2]int, error)
+	// Diff is what pane a's agent changed in its own worktree (an error when it has
+	// none).
+	Diff(a string) (string, error)
 }
 
 // SendOptions are a message's delivery options (payload_meta): Mode is

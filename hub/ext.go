@@ -69,7 +69,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
 			err = core.Hook(pane, p.Event, p.CLI, p.Text)
 		}
-	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize:
+	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
 		if bad, err := s.paneCommand(cs, e, &res); bad {
 			s.badPayload(cs, e, err)
 			return
@@ -184,6 +184,17 @@ func (s *state) paneCommand(cs *connState, e *proto.Envelope, res *proto.Result)
 			return true, err
 		}
 		return false, pc.Rename(p.A, p.Name)
+	case proto.TypeDiff:
+		p, err := proto.DecodePayload[proto.Target](e)
+		if err != nil {
+			return true, err
+		}
+		text, err := pc.Diff(p.A)
+		if err == nil {
+			text = fitScreen(text, s.budget(e.ID))
+			res.Screen = &text
+		}
+		return false, err
 	case proto.TypeResize:
 		p, err := proto.DecodePayload[proto.Resize](e)
 		if err != nil {

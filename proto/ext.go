@@ -47,6 +47,9 @@ const (
 	TypeRename  = "X_RENAME"
 	TypeType    = "X_TYPE"
 	TypeResize  = "X_RESIZE"
+	// TypeDiff (payload Target, a) answers with screen: what pane a's agent changed in
+	// its own worktree against the starting commit.
+	TypeDiff = "X_DIFF"
 )
 
 // Resize is the payload of X_RESIZE: pane A's width and height as percentages of an
@@ -179,6 +182,10 @@ type Member struct {
 	Held       bool   `json:"held,omitempty"`
 	Addressing bool   `json:"addressing,omitempty"`
 	Profile    string `json:"profile,omitempty"`
+	// Folder is the folder the pane's program started in when it is not the session's;
+	// Branch its git worktree's branch when it has one of its own (--worktree).
+	Folder string `json:"x_folder,omitempty"`
+	Branch string `json:"x_branch,omitempty"`
 }
 
 // Target is the payload of X_LINK (A and B), X_UNLINK, X_HOLD and X_RELEASE (A).

@@ -71,6 +71,10 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.fr.invalidate()
 		return nil
 	}
+	if m.diffv != nil {
+		m.diffKey(k)
+		return nil
+	}
 	if m.logv.open {
 		m.logKey(k)
 		return nil
@@ -185,6 +189,8 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		m.toggleSync()
 	case actShare:
 		m.changeShare(direction(arg))
+	case actDiff:
+		return m.openDiff()
 	case actZoom:
 		m.zoomed = !m.zoomed && len(m.order) > 1
 		m.relayout()

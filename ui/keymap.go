@@ -39,6 +39,7 @@ const (
 	actSwapNext          //
 	actSync              //
 	actShare             // arg: direction
+	actDiff              //
 )
 
 // binding is one row of the key map: how it is shown in the help and which keys match.
@@ -143,6 +144,7 @@ var keymap = []binding{
 			}
 			return 0, false
 		}},
+	{label: "D", desc: "what the focused pane's agent changed in its worktree (scrollable diff)", act: actDiff, match: runeIs('D')},
 	{label: "S", desc: "synchronized typing on/off: keys go to every pane", act: actSync, match: runeIs('S')},
 	{label: "q", desc: "quit agentmux (asks y/n)", act: actQuit, match: runeIs('q')},
 	{label: "prefix", desc: "send the prefix key itself", act: actSendPrefix,

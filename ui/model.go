@@ -49,6 +49,8 @@ type paneView struct {
 	// syncSince is when the pane was first seen mid synchronized update (zero: not).
 	syncSince time.Time
 	scroll    *scrollState
+	// treeState is what the pane's own worktree holds, as git last said (diffview.go).
+	treeState string
 	// bell flags an alert raised while the pane was not focused, until it is.
 	bell bool
 	// top and bottom are the cached border rows; borderKey says what they were drawn for.
@@ -141,6 +143,7 @@ type model struct {
 	newHistory []string
 	slots      []int
 	sync       bool
+	diffv      *diffView // prefix D's view of a pane's changes (diffview.go)
 
 	initial  []keys.Event
 	quitting bool  // tea.Quit has been returned
@@ -206,6 +209,9 @@ func (m *model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitForSession(m.sub)}
 	if m.input != nil {
 		cmds = append(cmds, waitForInput(m.input))
+	}
+	for _, v := range m.views {
+		cmds = append(cmds, readTree(v))
 	}
 	if len(m.initial) > 0 {
 		ev := m.initial

@@ -36,6 +36,12 @@ func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.handleFrame(msg)
 	case tea.WindowSizeMsg:
 		return m.handleWindowSize(msg)
+	case treeStateMsg:
+		m.handleTreeState(msg)
+		return nil
+	case diffMsg:
+		m.handleDiff(msg)
+		return nil
 	case fatalMsg:
 		return m.handleFatal(msg)
 	case digitTimeoutMsg:
@@ -102,6 +108,10 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 		case session.MemberChanged:
 			if v := m.views[ev.Member.Pane]; v != nil {
 				reshare := v.member.Share != ev.Member.Share
+				if treeChanged(v.member, ev.Member) {
+					v.member = ev.Member
+					cmds = append(cmds, readTree(v))
+				}
 				v.member = ev.Member
 				m.fr.invalidate()
 				if reshare {

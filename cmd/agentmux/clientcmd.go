@@ -313,6 +313,8 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		err = paneAct(c, cmd, a, stdout)
 	case "resize":
 		err = resize(c, a, stdout)
+	case "diff":
+		err = diff(c, a, stdout)
 	case "capture":
 		err = capture(c, a, stdout)
 	case "history":
@@ -460,7 +462,15 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		return printJSON(w, res.Members)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tNAME\tPROGRAM\tPROFILE\tSTATE\tGROUP\tWAITING")
+	folders := false
+	for _, m := range res.Members {
+		folders = folders || m.Folder != ""
+	}
+	head := "#\tNAME\tPROGRAM\tPROFILE\tSTATE\tGROUP\tWAITING"
+	if folders {
+		head += "\tFOLDER"
+	}
+	fmt.Fprintln(tw, head)
 	for _, m := range res.Members {
 		num := "-"
 		if m.Number > 0 {
@@ -477,7 +487,11 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		if m.Addressing {
 			state += " · addressing"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", num, line(m.Name), line(m.Program), line(cmp.Or(m.Profile, "-")), line(state), line(group), m.Waiting)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d", num, line(m.Name), line(m.Program), line(cmp.Or(m.Profile, "-")), line(state), line(group), m.Waiting)
+		if folders {
+			fmt.Fprintf(tw, "\t%s", line(folderText(m)))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

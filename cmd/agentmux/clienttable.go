@@ -67,6 +67,11 @@ A program that still runs is refused unless --kill, which ends it first. Yours a
 Sets pane TARGET's width and height as P percent of an even share of the screen (100:
 even; 20 to 500), as prefix ctrl+arrow does; every attached terminal follows, and a
 terminal's resize keeps it. Without flags it prints the share. Yours alone.`},
+	{name: "diff", minArgs: 1, maxArgs: 1, help: `usage: agentmux diff TARGET
+
+What TARGET's agent changed in its own worktree (--worktree) against the commit it
+started from: the commits, the files, untracked files, then the patch (prefix D shows
+it inside agentmux). Yours alone.`},
 	{name: "rename", minArgs: 2, maxArgs: 2, help: `usage: agentmux rename TARGET NAME
 
 Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or

@@ -168,3 +168,20 @@ func resize(c *client.Conn, a clientArgs, w io.Writer) error {
 	_, err = fmt.Fprintf(w, "%s: width %d%%, height %d%% of an even share\n", visible(a.operands[0], false), res.Share[0], res.Share[1])
 	return err
 }
+
+// diff prints what a pane's agent changed in its own worktree (X_DIFF), what a
+// terminal would obey made visible.
+func diff(c *client.Conn, a clientArgs, w io.Writer) error {
+	res, err := c.Request(proto.TypeDiff, proto.Target{A: a.operands[0]})
+	if err != nil {
+		return fmt.Errorf("diff %s: %w", a.operands[0], err)
+	}
+	if res.Screen == nil {
+		return fmt.Errorf("diff %s: the session answered no text", a.operands[0])
+	}
+	if a.json {
+		return printJSON(w, map[string]string{"diff": *res.Screen})
+	}
+	_, err = io.WriteString(w, visible(*res.Screen, true))
+	return err
+}

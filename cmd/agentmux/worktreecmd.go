@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
 	"github.com/agentmux/agentmux/worktree"
@@ -287,4 +289,23 @@ func runWorktree(args []string, stdout io.Writer) (int, error) {
 		return exit(err)
 	}
 	return 2, usagef("agentmux worktree: ls or rm NAME, not %q", args[0])
+}
+
+// folderText is ls's FOLDER column: the folder, and for a worktree its branch and what
+// it holds beyond its start (read here with git: the session is not kept waiting).
+func folderText(m proto.Member) string {
+	if m.Branch == "" {
+		return cmp.Or(m.Folder, "-")
+	}
+	state := "?"
+	if ts, err := worktree.List(m.Folder); err == nil {
+		for _, t := range ts {
+			if t.Branch == m.Branch {
+				if st, err := t.State(); err == nil {
+					state = st.String()
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%s ⎇ %s (%s)", m.Folder, m.Branch, state)
 }
