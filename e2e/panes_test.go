@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"context"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -175,4 +176,34 @@ func TestPaneShareByKeyAndCommandKeptOnResize(t *testing.T) {
 	s.resize(60, 20)
 	s.waitScreen("kept on resize", func(sc *screen) bool { w1, w2 := widths(sc); return w1 == 44 && w2 == 16 }, waitLong)
 	env.fails("resize", "--session", "sh", "a", "--width", "-5")
+}
+
+// config.toml's [ui]: its prefix, layout and a key binding take effect; a flag wins.
+func TestConfigUIPrefixLayoutAndKeys(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	dir := home + "/config/agentmux"
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conf := "[ui]\nprefix = \"ctrl+b\"\nlayout = \"rows\"\n[ui.keys]\n\"n\" = \"new-pane\"\n"
+	if err := os.WriteFile(dir+"/config.toml", []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startWith(t, options{home: home}, "a=cat", "b=cat")
+	sc := s.waitScreen("two panes", func(sc *screen) bool { return sc.titleHas(1, "1 a") && sc.titleHas(2, "2 b") }, waitLong)
+	if p1, _ := sc.pane(1); !strings.Contains(sc.status(), "^B") || p1.right < cols-2 {
+		t.Fatalf("want prefix ^B and rows (pane 1 full width):\n%s", sc.dump())
+	}
+	s.send("\x02n")
+	s.waitScreen("the bound key opens the new-pane prompt", func(sc *screen) bool { return sc.statusHas("new pane") }, waitLong)
+	s.send("\x1b")
+
+	// --layout columns wins over the file's rows.
+	s2 := startWith(t, options{home: home}, "--layout", "columns", "a=cat", "b=cat")
+	s2.waitScreen("columns", func(sc *screen) bool {
+		p1, ok1 := sc.pane(1)
+		p2, ok2 := sc.pane(2)
+		return ok1 && ok2 && p1.top == p2.top && p1.right < p2.left
+	}, waitLong)
 }

@@ -144,7 +144,10 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	if isEscape(k) {
 		return nil // prefix then Esc: cancelled, nothing sent, nothing said
 	}
-	act, arg, ok := lookup(k, m.prefix)
+	act, arg, ok := bound(m.cfg.Bindings, k)
+	if !ok {
+		act, arg, ok = lookup(k, m.prefix)
+	}
 	if !ok {
 		m.setStatus(fmt.Sprintf("no command on that key: %s ? lists them", prefixLabel(m.cfg.PrefixSpec)))
 		return nil

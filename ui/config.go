@@ -60,6 +60,9 @@ type Config struct {
 	// AddEnv is put before the environment of each pane started at run time (the
 	// session's name and socket, as the command line's panes get them).
 	AddEnv []string
+	// Bindings are the person's keys after the prefix ([ui.keys] in config.toml), checked
+	// before the built-in ones.
+	Bindings []Binding
 	// Closed is called with each pane's spec once it is gone (session.Options.Closed).
 	Closed func(PaneSpec)
 }

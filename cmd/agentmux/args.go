@@ -71,6 +71,8 @@ type options struct {
 	// trees says which panes start in worktrees of their own (--worktree), by index.
 	trees    []bool
 	treeFlag treeFlag
+	// set names the flags given, so config.toml's [ui] fills in only the others.
+	set map[string]bool
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -117,8 +119,9 @@ func parseArgs(args []string) (options, error) {
 	if o.version {
 		return o, nil
 	}
-	sessionSet := false
-	fs.Visit(func(f *flag.Flag) { sessionSet = sessionSet || f.Name == "session" })
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	sessionSet := o.set["session"]
 	if sessionSet && strings.TrimSpace(o.session) == "" {
 		return o, usagef("--session needs a name")
 	}

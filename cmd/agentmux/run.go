@@ -87,6 +87,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			o.trees[i] = true
 		}
 	}
+	applyUI(&o, conf.UI, o.set)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
 	in, inOK := stdin.(*os.File)
