@@ -133,7 +133,7 @@ func TestPaneKeysNewRenameRespawnLayoutSwapSync(t *testing.T) {
 	}
 	// prefix }: the focused pane (3, last) swaps with the next, wrapping to the first.
 	s.send(prefix + "}")
-	sc = s.waitScreen("swapped", func(sc *screen) bool {
+	s.waitScreen("swapped", func(sc *screen) bool {
 		p1, ok1 := sc.pane(1)
 		p3, ok3 := sc.pane(3)
 		return ok1 && ok3 && p3.top < p1.top
