@@ -31,15 +31,19 @@ const (
 	actSendPrefix        //
 	actAddress           //
 	actBrief             //
-	actNewPane           //
-	actRespawn           //
-	actRename            //
-	actLayout            //
-	actSwapPrev          //
-	actSwapNext          //
-	actSync              //
-	actShare             // arg: direction
-	actDiff              //
+)
+
+// The actions on panes coming and going and their places (panes.go, share.go,
+// diffview.go), numbered apart from the others.
+const (
+	actNewPane  action = iota + 64
+	actRespawn         //
+	actRename          //
+	actLayout          //
+	actSwapPrev        // arg: -1 previous, 1 next
+	actSync            //
+	actShare           // arg: direction
+	actDiff            //
 )
 
 // binding is one row of the key map: how it is shown in the help and which keys match.
@@ -112,10 +116,6 @@ var keymap = []binding{
 	{label: "a", desc: "addressing on/off: the focused pane's @relay lines reach any pane", act: actAddress, match: runeIs('a')},
 	{label: "b", desc: "brief the focused pane again: the panes, how to address them", act: actBrief, match: runeIs('b')},
 	{label: "z", desc: "zoom the focused pane / unzoom", act: actZoom, match: runeIs('z')},
-	{label: "[", desc: "scroll/copy: arrows PgUp/PgDn g/G, v select, y copy, / search, q leaves", act: actScroll, match: runeIs('[')},
-	{label: "r", desc: "relay log: ↑↓ select, Enter opens whole, PgUp/PgDn g/G; q/Esc closes", act: actRelayLog, match: runeIs('r')},
-	{label: "?", desc: "this help", act: actHelp, match: runeIs('?')},
-	{label: "x", desc: "close the focused pane (asks y/n)", act: actClose, match: runeIs('x')},
 	{label: "c", desc: "new pane: type its command line (NAME=COMMAND; ↑ earlier ones)", act: actNewPane, match: runeIs('c')},
 	{label: "R", desc: "respawn the focused pane's program (asks y/n if it still runs)", act: actRespawn, match: runeIs('R')},
 	{label: ",", desc: "rename the focused pane", act: actRename, match: runeIs(',')},
@@ -146,6 +146,10 @@ var keymap = []binding{
 		}},
 	{label: "D", desc: "what the focused pane's agent changed in its worktree (scrollable diff)", act: actDiff, match: runeIs('D')},
 	{label: "S", desc: "synchronized typing on/off: keys go to every pane", act: actSync, match: runeIs('S')},
+	{label: "[", desc: "scroll/copy: arrows PgUp/PgDn g/G, v select, y copy, / search, q leaves", act: actScroll, match: runeIs('[')},
+	{label: "r", desc: "relay log: ↑↓ select, Enter opens whole, PgUp/PgDn g/G; q/Esc closes", act: actRelayLog, match: runeIs('r')},
+	{label: "?", desc: "this help", act: actHelp, match: runeIs('?')},
+	{label: "x", desc: "close the focused pane (asks y/n)", act: actClose, match: runeIs('x')},
 	{label: "q", desc: "quit agentmux (asks y/n)", act: actQuit, match: runeIs('q')},
 	{label: "prefix", desc: "send the prefix key itself", act: actSendPrefix,
 		match: func(k, p keys.Key) (int, bool) { return 0, p.Matches(k) }},

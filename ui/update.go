@@ -36,16 +36,16 @@ func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.handleFrame(msg)
 	case tea.WindowSizeMsg:
 		return m.handleWindowSize(msg)
+	case fatalMsg:
+		return m.handleFatal(msg)
+	case digitTimeoutMsg:
+		return m.handleDigitTimeout(msg)
 	case treeStateMsg:
 		m.handleTreeState(msg)
 		return nil
 	case diffMsg:
 		m.handleDiff(msg)
 		return nil
-	case fatalMsg:
-		return m.handleFatal(msg)
-	case digitTimeoutMsg:
-		return m.handleDigitTimeout(msg)
 	}
 	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/ptyhost"
@@ -82,12 +81,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return 2, err
 	}
-	if conf.Worktree && !o.demo {
-		for i := range o.trees {
-			o.trees[i] = true
-		}
-	}
-	applyUI(&o, conf.UI, o.set)
+	applyPaneConfig(&o, conf)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
 	in, inOK := stdin.(*os.File)
@@ -111,36 +105,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
 	}
-	root, err := treeRoot()
+	ts, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
 	if err != nil {
-		return 1, err
+		return code, err
 	}
-	ts := &trees{session: sock.Name, root: root, log: logger}
 	defer ts.report(stderr)
-	for i := range o.cfg.Panes {
-		if !o.trees[i] {
-			continue
-		}
-		if err := ts.make(&o.cfg.Panes[i]); err != nil {
-			for _, p := range o.cfg.Panes[:i] {
-				ts.closed(p)
-			}
-			return 2, fmt.Errorf("pane %s: %w", o.cfg.Panes[i].Name, err)
-		}
-	}
-	o.cfg.Closed = ts.closed
-	o.cfg.AddEnv = sock.Env()
-	o.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
-		spec, err := parsePaneLine(line)
-		if err == nil && conf.Worktree {
-			err = ts.make(&spec)
-		}
-		return spec, err
-	}
 	o.cfg.OnStart = func(s *session.Session) {
-		core := bridge.New(s)
-		core.NewTree, core.DropTree = ts.make, ts.closed
-		if err := sock.Serve(core, logger); err != nil {
+		if err := sock.Serve(ts.core(s), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -308,4 +309,58 @@ func folderText(m proto.Member) string {
 		}
 	}
 	return fmt.Sprintf("%s ⎇ %s (%s)", m.Folder, m.Branch, state)
+}
+
+// applyPaneConfig applies config.toml's [ui] to o where no flag spoke, and its
+// worktree = true to every pane (not the demo's).
+func applyPaneConfig(o *options, conf settings) {
+	if len(o.trees) != len(o.cfg.Panes) { // the demo's panes came after the flags
+		o.trees = make([]bool, len(o.cfg.Panes))
+	}
+	if conf.Worktree && !o.demo {
+		for i := range o.trees {
+			o.trees[i] = true
+		}
+	}
+	applyUI(o, conf.UI, o.set)
+}
+
+// setupPanes makes the start-up panes' worktrees and wires panes started at run time
+// (prefix c, agentmux new) for session name, whose environment is env: what the
+// in-process run and a session server both do before the session starts. On an error
+// it returns the exit status; the trees' report names the kept ones at the end.
+func setupPanes(o *options, conf settings, name string, env []string, logger *slog.Logger) (*trees, int, error) {
+	root, err := treeRoot()
+	if err != nil {
+		return nil, 1, err
+	}
+	ts := &trees{session: name, root: root, log: logger}
+	for i := range o.cfg.Panes {
+		if !o.trees[i] {
+			continue
+		}
+		if err := ts.make(&o.cfg.Panes[i]); err != nil {
+			for _, p := range o.cfg.Panes[:i] {
+				ts.closed(p)
+			}
+			return nil, 2, fmt.Errorf("pane %s: %w", o.cfg.Panes[i].Name, err)
+		}
+	}
+	o.cfg.Closed = ts.closed
+	o.cfg.AddEnv = env
+	o.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
+		spec, err := parsePaneLine(line)
+		if err == nil && conf.Worktree {
+			err = ts.make(&spec)
+		}
+		return spec, err
+	}
+	return ts, 0, nil
+}
+
+// core adapts s for the session socket, making worktrees for agentmux new --worktree.
+func (ts *trees) core(s *session.Session) *bridge.Core {
+	c := bridge.New(s)
+	c.NewTree, c.DropTree = ts.make, ts.closed
+	return c
 }
