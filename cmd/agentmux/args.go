@@ -61,6 +61,12 @@ func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf
 
 // options is the parsed command line.
 type options struct {
+	// trees says which panes start in worktrees of their own (--worktree), by index;
+	// set names the flags given, so config.toml's [ui] fills in only the others.
+	trees    []bool
+	treeFlag treeFlag
+	set      map[string]bool
+
 	cfg      ui.Config
 	logLevel slog.Level
 	session  string // --session: the session's name ("" names it after the working folder)
@@ -68,11 +74,6 @@ type options struct {
 	help     bool
 	version  bool
 	noHooks  bool // --no-hooks: no hook settings for any program
-	// trees says which panes start in worktrees of their own (--worktree), by index.
-	trees    []bool
-	treeFlag treeFlag
-	// set names the flags given, so config.toml's [ui] fills in only the others.
-	set map[string]bool
 }
 
 // subcommands are the words that, as the first argument after the flags, run something

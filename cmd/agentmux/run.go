@@ -33,14 +33,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == agentCommand {
 		return demo.Main(args[1:], stdin, stdout), nil
 	}
+	if len(args) > 0 && args[0] == worktreeCommand { // worktreecmd.go
+		return runWorktree(args[1:], stdout)
+	}
 	if len(args) > 0 && args[0] == hookCommand { // hooks.go: always 0, at once
 		return runHook(args[1:], stdin, stderr), nil
 	}
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == worktreeCommand { // worktreecmd.go
-		return runWorktree(args[1:], stdout)
 	}
 	if len(args) > 0 && args[0] == "help" { // clienttable.go
 		return runHelp(args[1:], stdout)
