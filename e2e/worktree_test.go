@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gitRepo makes a repository with one commit and an uncommitted change of its own.
@@ -76,19 +77,21 @@ func TestWorktreePanes(t *testing.T) {
 	// A second session in the same repository gets trees of its own.
 	s2 := startWith(t, o, "--session", "wt2", "--worktree", shArg("w1", w2))
 	s2.waitScreen("the second session's tree", func(sc *screen) bool { return sc.paneHas(1, "W2-ON-agentmux/wt2/w1") }, waitLong)
-	s2.send(prefix + "q")
-	s2.waitText(waitLong, "(y/n)")
-	s2.send("y")
-	s2.waitExit(waitLong)
+	end(s2)
 
 	// The end: the changed tree is kept (and said), the unchanged one removed.
-	s.send(prefix + "q")
-	s.waitText(waitLong, "(y/n)")
-	s.send("y")
-	if code := s.waitExit(waitLong); code != 0 {
-		t.Errorf("exit %d", code)
+	end(s)
+	// The end removes the clean trees (a session server may still be ending after its
+	// terminal went: its trees are waited for, up to the deadline).
+	var wls string
+	deadline := time.Now().Add(waitLong)
+	for {
+		wls = env.runIn(repo, "worktree", "ls")
+		if !strings.Contains(wls, "wt/w2") && !strings.Contains(wls, "wt2/") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	wls := env.runIn(repo, "worktree", "ls")
 	if !strings.Contains(wls, "wt/w1") || !strings.Contains(wls, "changed, 1 ahead") || strings.Contains(wls, "wt/w2") || strings.Contains(wls, "wt2/") {
 		t.Errorf("worktree ls after the end:\n%s", wls)
 	}
@@ -101,6 +104,17 @@ func TestWorktreePanes(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(repo, "README")); string(b) != "the person's own edit\n" {
 		t.Errorf("the repository's own change was touched: %q", b)
+	}
+}
+
+// end ends session s with prefix q and y, and waits for its terminal to exit 0.
+func end(s *session) {
+	s.t.Helper()
+	s.send(prefix + "q")
+	s.waitScreen("the end question", func(sc *screen) bool { return sc.statusHas("(y/n)") || sc.statusHas("y: end") }, waitLong)
+	s.send("y")
+	if code := s.waitExit(waitLong); code != 0 {
+		s.t.Errorf("exit %d after the end", code)
 	}
 }
 
