@@ -156,8 +156,11 @@ func (p paneTree) Diff(color bool) (string, error) { return p.t.Diff(color) }
 type trees struct {
 	session, root string
 	log           *slog.Logger
-	mu            sync.Mutex
-	kept          []string // what the person is told at the end
+	// git is held around each removal: panes closing together (the session's end)
+	// would otherwise race for the repository's locks.
+	git  sync.Mutex
+	mu   sync.Mutex
+	kept []string // what the person is told at the end
 }
 
 // make gives spec a new worktree from the repository its folder (or agentmux's) is in:
@@ -201,7 +204,9 @@ func (ts *trees) closed(spec session.PaneSpec) {
 	if !ok {
 		return
 	}
+	ts.git.Lock()
 	removed, err := pt.t.Remove(false)
+	ts.git.Unlock()
 	switch {
 	case err != nil:
 		ts.log.Warn("worktree: remove", "branch", pt.t.Branch, "err", err)
