@@ -156,8 +156,9 @@ func (p paneTree) Diff(color bool) (string, error) { return p.t.Diff(color) }
 type trees struct {
 	session, root string
 	log           *slog.Logger
-	// git is held around each removal: panes closing together (the session's end)
-	// would otherwise race for the repository's locks.
+	// git is held around each git change: panes closing together (the session's end),
+	// or started from a terminal and the socket at once, would race for the
+	// repository's locks.
 	git  sync.Mutex
 	mu   sync.Mutex
 	kept []string // what the person is told at the end
@@ -183,6 +184,8 @@ func (ts *trees) make(spec *session.PaneSpec) error {
 		}
 	}
 	base := name
+	ts.git.Lock()
+	defer ts.git.Unlock()
 	for n := 2; ; n++ {
 		t, err := worktree.Create(dir, ts.root, ts.session, name)
 		if err == nil {
