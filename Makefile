@@ -7,6 +7,9 @@ STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env G
 
 .PHONY: build run demo test test-short lint fuzz bench clean
 
+# The web view's tests drive a real Chromium; without one they skip, and this says so.
+BROWSER_NOTE = if [ -z "$$AGENTMUX_BROWSER" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1 && ! command -v headless-shell >/dev/null 2>&1; then echo "note: the web view's browser tests did not run (no Chromium): apt-get install chromium, then make test"; fi
+
 # -buildvcs=auto stamps the git revision into --version even where GOFLAGS turns it off.
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/agentmux
@@ -21,6 +24,7 @@ demo: build
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	@$(BROWSER_NOTE)
 	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
 
 lint:

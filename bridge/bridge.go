@@ -73,15 +73,7 @@ func member(m session.Member, labels map[int]string) proto.Member {
 }
 
 // pane resolves a pane's name or number to its id.
-func (c *Core) pane(ref string) (int, error) {
-	n, numErr := strconv.Atoi(ref)
-	for _, m := range c.s.Members() {
-		if !m.External && (m.Name == ref || numErr == nil && m.Pane == n) {
-			return m.Pane, nil
-		}
-	}
-	return 0, fmt.Errorf("%q: %w", ref, session.ErrNoPane)
-}
+func (c *Core) pane(ref string) (int, error) { return c.s.Resolve(ref) }
 
 // Send types text into pane to (the hub passes its name) from the member named from,
 // with the options o.

@@ -85,4 +85,10 @@ func TestSendReachesAPane(t *testing.T) {
 			t.Fatalf("the message never showed in the pane; screen:\n%s", *res.Screen)
 		}
 	}
+	// Names are read in any case, by every command (the session's one resolver).
+	upper, err := c.Request(proto.TypeCapture, proto.Capture{Target: "CAT"})
+	require.NoError(t, err)
+	assert.Contains(t, *upper.Screen, "please rebase")
+	_, err = c.Request(proto.TypeHold, proto.Target{A: "Cat"})
+	require.NoError(t, err)
 }

@@ -156,6 +156,7 @@ func floodTrial(t *testing.T, trial int) floodCount {
 func flood(t *testing.T, env sockEnv, args []string, trial int, next *int, onSubmit bool) []string {
 	s := startWith(t, env.opts(), args...)
 	s.waitText(waitLong, "ready")
+	server := serverPid(t, env.environ(), "flood") // the session is its server: it is what dies
 	var submit <-chan struct{}
 	var armed atomic.Bool
 	if onSubmit {
@@ -210,7 +211,10 @@ func flood(t *testing.T, env sockEnv, args []string, trial int, next *int, onSub
 			t.Fatalf("trial %d: no submit within %v", trial, waitLong)
 		}
 	}
-	s.term.Stop(syscall.SIGKILL, waitLong)
+	if err := syscall.Kill(server, syscall.SIGKILL); err != nil {
+		t.Fatalf("trial %d: kill the session server: %v", trial, err)
+	}
+	s.waitExit(waitLong) // the client says the session ended
 	cancel()
 	wg.Wait()
 	return acked

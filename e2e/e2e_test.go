@@ -133,7 +133,7 @@ func TestQuitLeavesNoProcessBehind(t *testing.T) {
 		}
 	}
 	s.send(prefix + "q")
-	s.waitText(waitLong, "quit agentmux? (y/n)")
+	s.waitText(waitLong, "and every agent? y: end, d: detach, n: cancel")
 	s.send("y")
 	if code := s.waitExit(waitLong); code != 0 {
 		t.Errorf("agentmux exited with %d after quit, want 0", code)

@@ -31,7 +31,7 @@ func TestSocketIdentityAndShellLinks(t *testing.T) {
 	// --link linked the two agents and left the shell out.
 	rs.wait("the status line names the shell left out", func(sc *screen) bool { return strings.Contains(sc.text(), "left out 3 sh") })
 	ls := env.run("ls", "--session", "ident")
-	for _, re := range []string{`(?m)^1\s+bob\s+\S+\s+\S+\s+1\s`, `(?m)^2\s+carol\s+\S+\s+\S+\s+1\s`, `(?m)^3\s+sh\s+sh\s+\S+\s+-\s`} {
+	for _, re := range []string{`(?m)^1\s+bob\s+\S+\s+\S+\s+\S+\s+1⇄2⇄4\s`, `(?m)^2\s+carol\s+\S+\s+\S+\s+\S+\s+1⇄2⇄4\s`, `(?m)^3\s+sh\s+sh\s+\S+\s+\S+\s+-\s`} {
 		if !regexp.MustCompile(re).MatchString(ls) {
 			t.Errorf("agentmux ls does not match %s:\n%s", re, ls)
 		}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -114,14 +115,14 @@ func TestChildKilledMidFlood(t *testing.T) {
 	}
 }
 
-// TestOuterTerminalGoneEndsEverything closes the outer PTY's master, as when the
-// terminal window is closed: agentmux must exit promptly and leave no child behind,
-// including one that ignores SIGHUP.
-func TestOuterTerminalGoneEndsEverything(t *testing.T) {
+// TestOuterTerminalGoneDetaches closes the outer PTY's master, as when the terminal
+// window is closed: the client exits promptly, the session and its agents go on (it was
+// a detach), and kill-session then ends every child, including one that ignores SIGHUP.
+func TestOuterTerminalGoneDetaches(t *testing.T) {
 	dir := t.TempDir()
 	pidA, pidB, pidC := filepath.Join(dir, "a.pid"), filepath.Join(dir, "b.pid"), filepath.Join(dir, "c.pid")
 	stubborn := `trap '' HUP; echo $$ > "$1"; echo stubborn; while :; do sleep 1; done`
-	s := start(t, agent("a", "--style", "inline", "--pidfile", pidA), agent("b", "--style", "alt", "--pidfile", pidB),
+	s := start(t, "--session", "gone", agent("a", "--style", "inline", "--pidfile", pidA), agent("b", "--style", "alt", "--pidfile", pidB),
 		script(t, "stubborn", stubborn, pidC))
 	s.waitScreen("all three ready", func(scr *screen) bool {
 		return scr.paneHas(1, "a · simulated agent") && scr.paneHas(2, ">_ b (simulated agent)") && scr.paneHas(3, "stubborn")
@@ -131,13 +132,27 @@ func TestOuterTerminalGoneEndsEverything(t *testing.T) {
 	if err := s.term.Close(); err != nil {
 		t.Fatal(err)
 	}
+	s.waitExit(8 * time.Second)
+	t.Logf("the client exited %v after its terminal went away", time.Since(closed).Round(time.Millisecond))
+	for _, pid := range pids {
+		if !alive(pid) {
+			t.Errorf("child %d ended with the terminal: closing it is a detach", pid)
+		}
+	}
+	cmd := exec.Command(agentmuxBin, "kill-session", "gone")
+	cmd.Env = s.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("kill-session: %v: %s", err, out)
+	}
 	// The bound is the kill grace for the child that ignores SIGHUP (2 s), with room for
 	// the race detector: a hang would take waitLong.
-	s.waitExit(8 * time.Second)
-	t.Logf("agentmux exited %v after its terminal went away", time.Since(closed).Round(time.Millisecond))
+	deadline := time.Now().Add(8 * time.Second)
 	for _, pid := range pids {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond) // the server ends its children's groups
+		}
 		if alive(pid) {
-			t.Errorf("child %d still runs after agentmux's terminal went away (%s)", pid, procState(pid))
+			t.Errorf("child %d still runs after kill-session (%s)", pid, procState(pid))
 		}
 	}
 }

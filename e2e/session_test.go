@@ -10,6 +10,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -31,6 +32,8 @@ type session struct {
 	t       *testing.T
 	term    *ptytest.Term
 	raceDir string
+	runtime string   // its XDG_RUNTIME_DIR: the sockets of the servers it started
+	env     []string // its environment, for agentmux commands run beside it
 
 	updates <-chan struct{} // capacity 1: the screen changed
 	eof     <-chan struct{} // closed when the PTY has no more output
@@ -69,7 +72,7 @@ func startWith(t *testing.T, o options, args ...string) *session {
 	if runtime == "" {
 		runtime = runtimeDir(t)
 	}
-	s := &session{t: t, raceDir: t.TempDir()}
+	s := &session{t: t, raceDir: t.TempDir(), runtime: runtime}
 	env := append(os.Environ(),
 		"TERM=xterm-256color",
 		"HOME="+home,
@@ -78,6 +81,7 @@ func startWith(t *testing.T, o options, args ...string) *session {
 		"XDG_RUNTIME_DIR="+runtime,
 		"GORACE=log_path="+filepath.Join(s.raceDir, "race"),
 	)
+	s.env = append(env, o.env...)
 	po := ptytest.Options{
 		Cols: cols, Rows: rows,
 		Env:      append(env, o.env...),
@@ -192,6 +196,7 @@ func (s *session) close() {
 		s.t.Errorf("the PTY still had output %v after agentmux exited", waitLong)
 	}
 	s.term.Close()
+	s.killServers()
 	reports, _ := filepath.Glob(filepath.Join(s.raceDir, "race*"))
 	for _, r := range reports {
 		b, _ := os.ReadFile(r)
@@ -199,6 +204,34 @@ func (s *session) close() {
 	}
 	if n := s.term.Dropped(); n > 0 {
 		s.t.Errorf("%d terminal answers were dropped (the key queue was full)", n)
+	}
+}
+
+// killServers ends every session server the test left running in its runtime folder
+// (SIGTERM to a client detaches it: the server and its agents would live on) and waits
+// for their sockets to go.
+func (s *session) killServers() {
+	runtime := s.runtime
+	for _, kv := range s.env { // the last setting wins, as exec takes it
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+			runtime = v
+		}
+	}
+	socks, _ := filepath.Glob(filepath.Join(runtime, "agentmux", "*.sock"))
+	for _, sock := range socks {
+		name := strings.TrimSuffix(filepath.Base(sock), ".sock")
+		cmd := exec.Command(agentmuxBin, "kill-session", name)
+		cmd.Env = s.env
+		_ = cmd.Run()
+	}
+	deadline := time.Now().Add(waitLong)
+	for _, sock := range socks {
+		for {
+			if _, err := os.Stat(sock); err != nil || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond) // test cleanup: the server removes its socket as it ends
+		}
 	}
 }
 

@@ -1,7 +1,9 @@
 package hub
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
@@ -9,6 +11,9 @@ import (
 
 // errNoCore answers pane requests of a hub without a core.
 var errNoCore = errors.New("this session has no panes")
+
+// errNoWeb answers X_WEB on a hub whose session cannot serve a web view.
+var errNoWeb = errors.New("this session has no web view")
 
 // ext answers the agentmux extension requests with X_RESULT or a non-fatal ERROR.
 func (s *state) ext(cs *connState, e *proto.Envelope) {
@@ -77,6 +82,26 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			s.fail(cs, proto.CodeBadRequest, err.Error(), e.ID)
 			return
 		}
+	case proto.TypeWeb:
+		var p proto.Web
+		if p, err = proto.DecodePayload[proto.Web](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		if s.cfg.Web == nil {
+			err = errNoWeb
+			break
+		}
+		if in := cmp.Or(cs.pane, cs.inside); in != "" {
+			// The page shows every pane (and, with control, types into them): opening it
+			// is the person's, never a pane's program's, however prompted.
+			err = fmt.Errorf("X_WEB from pane %s: only the person starts the web view, from outside the panes", in)
+			break
+		}
+		var v proto.WebView
+		if v, err = s.cfg.Web(p); err == nil {
+			res.Web = &v
+		}
 	default: // link, unlink, hold, release
 		var p proto.Target
 		if p, err = proto.DecodePayload[proto.Target](e); err != nil {
@@ -106,7 +131,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		code := proto.CodeInternal
 		if errors.Is(err, store.ErrNotFound) {
 			code = proto.CodeNotFound
-		} else if errors.Is(err, errNoCore) || e.Type != proto.TypeHistory {
+		} else if errors.Is(err, errNoCore) || errors.Is(err, errNoWeb) || e.Type != proto.TypeHistory {
 			code = proto.CodeBadRequest
 		}
 		s.fail(cs, code, err.Error(), e.ID)

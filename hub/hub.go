@@ -56,6 +56,10 @@ type Config struct {
 	// CutChars is the longest text typed into a pane; a longer message is cut and ends
 	// with a line naming `agentmux read ID` (4000).
 	CutChars int
+	// Web starts the session's web view for X_WEB (or says where it runs already); nil
+	// answers X_WEB with an error. It is called on the hub's loop: it must not block
+	// for long (binding a listener is fine).
+	Web func(proto.Web) (proto.WebView, error)
 	// Now is the clock for timestamps (time.Now); it must be safe to call from any
 	// goroutine (a core calls it through SendOptions.BeforeSubmit).
 	Now func() time.Time

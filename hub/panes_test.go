@@ -7,6 +7,7 @@ package hub_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -284,4 +285,53 @@ func TestExtensions(t *testing.T) {
 	_, err = e2.control().Request(proto.TypeHold, proto.Target{A: "x"})
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, proto.CodeBadRequest, ce.Code)
+}
+
+// X_WEB starts the session's web view through the hub's Web hook and answers its URL;
+// a hub without one says so, and the connection carries on.
+func TestWebRequest(t *testing.T) {
+	var got []proto.Web
+	e := start(t, newFakeCore("claude"), "", func(c *hub.Config) {
+		c.Web = func(p proto.Web) (proto.WebView, error) {
+			got = append(got, p)
+			return proto.WebView{URL: "http://127.0.0.1:1/#token=x", Control: p.Control}, nil
+		}
+	})
+	ctl := e.control()
+	res, err := ctl.Request(proto.TypeWeb, proto.Web{Listen: "127.0.0.1:0", Control: true})
+	require.NoError(t, err)
+	require.NotNil(t, res.Web)
+	assert.Equal(t, "http://127.0.0.1:1/#token=x", res.Web.URL)
+	assert.True(t, res.Web.Control)
+	assert.Equal(t, []proto.Web{{Listen: "127.0.0.1:0", Control: true}}, got)
+
+	// A pane's program (its proof, or its process) may not open the session to a browser.
+	_, err = e.paneControl("claude").Request(proto.TypeWeb, proto.Web{Control: true})
+	var refused *client.Error
+	require.ErrorAs(t, err, &refused)
+	assert.Contains(t, refused.Message, "only the person")
+	assert.Len(t, got, 1, "the hook was not called")
+
+	none := start(t, newFakeCore("claude"), "", nil).control()
+	_, err = none.Request(proto.TypeWeb, proto.Web{})
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.Message, "no web view")
+	_, err = none.Request(proto.TypeList, struct{}{})
+	require.NoError(t, err, "not fatal")
+}
+
+// A process running inside a pane, showing no proof, is not the person either.
+func TestWebRefusedFromInsideAPane(t *testing.T) {
+	core := newFakeCore("claude")
+	called := false
+	e := start(t, core, "", func(c *hub.Config) {
+		c.Web = func(proto.Web) (proto.WebView, error) { called = true; return proto.WebView{URL: "x"}, nil }
+	})
+	core.runIn(os.Getpid(), "claude") // this test's connections come from pane claude
+	_, err := e.control().Request(proto.TypeWeb, proto.Web{})
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.Message, "X_WEB from pane claude")
+	assert.False(t, called)
 }

@@ -50,6 +50,7 @@ const (
 	// TypeDiff (payload Target, a) answers with screen: what pane a's agent changed in
 	// its own worktree against the starting commit.
 	TypeDiff = "X_DIFF"
+	TypeWeb  = "X_WEB"
 )
 
 // Resize is the payload of X_RESIZE: pane A's width and height as percentages of an
@@ -140,6 +141,24 @@ func (t *TypeText) Validate() error {
 		return errors.New("missing field a")
 	}
 	return nil
+}
+
+// Web is the payload of X_WEB: start the session's web view (or say where it runs).
+// Listen is HOST:PORT ("": loopback, a free port); Control lets its pages act.
+type Web struct {
+	Listen  string `json:"listen,omitempty"`
+	Control bool   `json:"control,omitempty"`
+}
+
+// WebView is X_WEB's result: the page's URL (with its token), whether its pages may
+// act, and a warning to show when it listens beyond loopback.
+type WebView struct {
+	URL     string `json:"url"`
+	Control bool   `json:"control,omitempty"`
+	Warning string `json:"warning,omitempty"`
+	// Running is true when the view was running already (listen and control as it
+	// was started).
+	Running bool `json:"running,omitempty"`
 }
 
 // Hook is the payload of X_HOOK (extension agentmux.hook, version 1): a program's hook
@@ -294,6 +313,7 @@ type Result struct {
 	Screen   *string   `json:"screen,omitempty"`
 	Messages []Message `json:"messages,omitempty"`
 	Message  *Message  `json:"message,omitempty"`
+	Web      *WebView  `json:"web,omitempty"`
 	// Next (X_HISTORY) is set when older messages asked for did not fit this answer:
 	// send Before: Next for them.
 	Next int64 `json:"x_next,omitempty"`

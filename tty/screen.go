@@ -35,12 +35,13 @@ type Cursor struct {
 type Screen struct {
 	out io.Writer
 
-	mu    sync.Mutex
-	next  []string // newest frame not yet written; nil when none
-	w, h  int
-	cur   Cursor
-	fresh bool     // cur changed since the last flush
-	extra []string // sequences to write after the frame (Send)
+	mu      sync.Mutex
+	next    []string // newest frame not yet written; nil when none
+	w, h    int
+	cur     Cursor
+	fresh   bool     // cur changed since the last flush
+	repaint bool     // the terminal's picture is unknown: draw the next frame whole
+	extra   []string // sequences to write after the frame (Send)
 
 	kick chan struct{} // capacity 1: "a frame is waiting"
 	stop chan struct{}
@@ -81,6 +82,16 @@ func (s *Screen) Send(seq string) {
 	s.wake()
 }
 
+// Repaint makes the next frame a whole one (clear, every row, the cursor): the
+// terminal's picture is no longer what was drawn (it was resized, and a terminal may
+// cut or reflow what it shows). It never blocks.
+func (s *Screen) Repaint() {
+	s.mu.Lock()
+	s.repaint = true
+	s.mu.Unlock()
+	s.wake()
+}
+
 // wake tells the writer goroutine there is work.
 func (s *Screen) wake() {
 	select {
@@ -115,9 +126,15 @@ func (s *Screen) loop() {
 func (s *Screen) flush() {
 	s.mu.Lock()
 	lines, w, h, cur, fresh := s.next, s.w, s.h, s.cur, s.fresh
-	extra := s.extra
-	s.next, s.fresh, s.extra = nil, false, nil
+	extra, repaint := s.extra, s.repaint
+	s.next, s.fresh, s.extra, s.repaint = nil, false, nil, false
 	s.mu.Unlock()
+	if repaint {
+		if lines == nil {
+			lines, w, h = s.last, s.lastW, s.lastH // draw the last frame again, whole
+		}
+		s.last, s.curKnown = nil, false
+	}
 	if lines != nil || fresh {
 		s.frame(lines, w, h, cur)
 	}

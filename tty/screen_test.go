@@ -118,3 +118,25 @@ func TestScreenWriterPutsTheCursor(t *testing.T) {
 		t.Errorf("Send wrote %q", out)
 	}
 }
+
+// TestScreenRepaintDrawsTheLastFrameWhole: after Repaint the same frame is written again
+// whole (clear, every row), as a terminal that cut its picture in a resize needs; a
+// frame presented with it is drawn whole too.
+func TestScreenRepaintDrawsTheLastFrameWhole(t *testing.T) {
+	w := &chanWriter{c: make(chan struct{}, 8)}
+	s := NewScreen(w)
+	defer s.Close()
+	s.Present([]string{"one", "two"}, 10, 2, Cursor{})
+	w.wait(t)
+	s.Present([]string{"one", "two"}, 10, 2, Cursor{})
+	s.Repaint()
+	out := w.wait(t)
+	if !strings.Contains(out, "\x1b[2J") || !strings.Contains(out, "one") || !strings.Contains(out, "two") {
+		t.Errorf("a repaint of an unchanged frame wrote %q, want it whole", out)
+	}
+	s.Repaint()
+	out = w.wait(t)
+	if !strings.Contains(out, "\x1b[2J") || !strings.Contains(out, "two") {
+		t.Errorf("a repaint with no new frame wrote %q, want the last one whole", out)
+	}
+}

@@ -46,6 +46,7 @@ const (
 // user's shell.
 type Terminal struct {
 	in, out *os.File
+	w       io.Writer // out, or a remote terminal's connection
 	saved   *term.State
 
 	mu     sync.Mutex
@@ -65,11 +66,20 @@ func Open(in, out *os.File) (*Terminal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("raw mode: %w", err)
 	}
-	return &Terminal{in: in, out: out, saved: saved}, nil
+	return &Terminal{in: in, out: out, w: out, saved: saved}, nil
 }
+
+// Remote is a terminal at the other end of w (an attached client, which keeps its own
+// terminal in raw mode): the same modes and sequences go to w, and Restore writes the
+// sequences that undo them. It has no size of its own (the client reports it) and no
+// descriptor.
+func Remote(w io.Writer) *Terminal { return &Terminal{w: w} }
 
 // Size returns the terminal's size.
 func (o *Terminal) Size() (cols, rows int, err error) {
+	if o.out == nil {
+		return 0, 0, errors.New("terminal size: a remote terminal reports its own")
+	}
 	cols, rows, err = term.GetSize(o.out.Fd())
 	if err != nil {
 		return 0, 0, fmt.Errorf("terminal size: %w", err)
@@ -84,7 +94,7 @@ func (o *Terminal) send(seq string) error {
 	if o.closed {
 		return nil
 	}
-	_, err := io.WriteString(o.out, seq)
+	_, err := io.WriteString(o.w, seq)
 	return err
 }
 
@@ -96,7 +106,7 @@ func (o *Terminal) PushKitty() error {
 		return nil
 	}
 	o.kitty = true
-	_, err := io.WriteString(o.out, KittyPush)
+	_, err := io.WriteString(o.w, KittyPush)
 	return err
 }
 
@@ -116,7 +126,10 @@ func (o *Terminal) Restore() error {
 	if o.kitty {
 		seq = KittyPop + seq
 	}
-	_, werr := io.WriteString(o.out, seq)
+	_, werr := io.WriteString(o.w, seq)
+	if o.in == nil {
+		return werr
+	}
 	rerr := term.Restore(o.in.Fd(), o.saved)
 	return errors.Join(werr, rerr)
 }
@@ -128,7 +141,7 @@ func (o *Terminal) Write(p []byte) (int, error) {
 	if o.closed {
 		return len(p), nil
 	}
-	return o.out.Write(p)
+	return o.w.Write(p)
 }
 
 // Read is never used (bubbletea runs without input); it exists for term.File.
@@ -139,7 +152,12 @@ func (o *Terminal) Close() error { return nil }
 
 // Fd is the output's descriptor, so bubbletea can read the window size and follow
 // SIGWINCH.
-func (o *Terminal) Fd() uintptr { return o.out.Fd() }
+func (o *Terminal) Fd() uintptr {
+	if o.out == nil {
+		return ^uintptr(0)
+	}
+	return o.out.Fd()
+}
 
 var _ term.File = (*Terminal)(nil)
 

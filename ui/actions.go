@@ -213,7 +213,18 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 			m.ask(fmt.Sprintf("close pane %d %s? (y/n)", id, v.member.Name), func() tea.Cmd { return m.closePane(id) })
 		}
 	case actQuit:
+		if m.att.detachable {
+			m.confirm = &confirmation{prompt: fmt.Sprintf("end session %s and every agent? y: end, d: detach, n: cancel", m.att.name), yes: m.quit, detach: m.detach}
+			m.mode = modeConfirm
+			m.fr.invalidate()
+			return nil
+		}
 		m.ask("quit agentmux? (y/n)", m.quit)
+	case actDetach:
+		if m.att.detachable {
+			return m.detach()
+		}
+		m.setStatus("this session runs inside this terminal: it cannot detach (prefix q quits)")
 	case actSendPrefix:
 		return m.forwardKey(k)
 	}
@@ -250,8 +261,13 @@ func (m *model) answerConfirm(k keys.Key) tea.Cmd {
 	c := m.confirm
 	m.mode, m.confirm = modeNormal, nil
 	m.fr.invalidate()
-	if r, ok := plainRune(k); ok && (r == 'y' || r == 'Y') && c != nil {
+	r, ok := plainRune(k)
+	switch {
+	case !ok || c == nil:
+	case r == 'y' || r == 'Y':
 		return c.yes()
+	case (r == 'd' || r == 'D') && c.detach != nil:
+		return c.detach()
 	}
 	return nil
 }
@@ -263,15 +279,29 @@ func (m *model) closePane(id int) tea.Cmd {
 	if v == nil {
 		return nil
 	}
+	if err := m.s.Close(id); err != nil {
+		m.setStatus(err.Error())
+		return nil
+	}
+	m.dropView(id)
+	m.setStatus(fmt.Sprintf("closed pane %d %s", id, v.member.Name))
+	if len(m.order) == 0 {
+		return m.quit()
+	}
+	return nil
+}
+
+// dropView forgets pane id's view (it was closed, here or by another terminal attached
+// to the session), moves the focus on and re-lays out the rest.
+func (m *model) dropView(id int) {
+	if m.views[id] == nil {
+		return
+	}
 	next := 0
 	for i, p := range m.order {
 		if p == id && len(m.order) > 1 {
 			next = m.order[(i+1)%len(m.order)]
 		}
-	}
-	if err := m.s.Close(id); err != nil {
-		m.setStatus(err.Error())
-		return nil
 	}
 	delete(m.views, id)
 	m.order = slices.DeleteFunc(m.order, func(p int) bool { return p == id })
@@ -287,11 +317,6 @@ func (m *model) closePane(id int) tea.Cmd {
 		}
 	}
 	m.relayout()
-	m.setStatus(fmt.Sprintf("closed pane %d %s", id, v.member.Name))
-	if len(m.order) == 0 {
-		return m.quit()
-	}
-	return nil
 }
 
 // isEscape reports whether k is a plain Esc.

@@ -50,6 +50,10 @@ type Config struct {
 	Logger *slog.Logger
 	// HistoryLimit is the lines of history per pane (0: vterm's default).
 	HistoryLimit int
+	// Web, when set, says what the status line shows of the session's web view ("web",
+	// "web (control)"; "" while there is none). It is called when the status line is
+	// drawn: it must be quick and safe from the ui's goroutine.
+	Web func() string
 	// OnStart, when set, is called with the session once its panes have started and
 	// before the ui takes input: where another client of the session (the session
 	// socket) is attached. It must not block; the session stops when Run returns.

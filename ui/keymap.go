@@ -31,6 +31,7 @@ const (
 	actSendPrefix        //
 	actAddress           //
 	actBrief             //
+	actDetach            //
 )
 
 // The actions on panes coming and going and their places (panes.go, share.go,
@@ -150,7 +151,8 @@ var keymap = []binding{
 	{label: "r", desc: "relay log: ↑↓ select, Enter opens whole, PgUp/PgDn g/G; q/Esc closes", act: actRelayLog, match: runeIs('r')},
 	{label: "?", desc: "this help", act: actHelp, match: runeIs('?')},
 	{label: "x", desc: "close the focused pane (asks y/n)", act: actClose, match: runeIs('x')},
-	{label: "q", desc: "quit agentmux (asks y/n)", act: actQuit, match: runeIs('q')},
+	{label: "d", desc: "detach: the session and its agents keep running", act: actDetach, match: runeIs('d')},
+	{label: "q", desc: "end the session, every agent (asks: end, detach or cancel)", act: actQuit, match: runeIs('q')},
 	{label: "prefix", desc: "send the prefix key itself", act: actSendPrefix,
 		match: func(k, p keys.Key) (int, bool) { return 0, p.Matches(k) }},
 }

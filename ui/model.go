@@ -27,10 +27,12 @@ const (
 	modePrompt                   // a line is typed on the status line (panes.go)
 )
 
-// confirmation is a pending y/n question and what "y" does.
+// confirmation is a pending y/n question and what "y" does (and "d", when detach is
+// set: the end-or-detach question).
 type confirmation struct {
 	prompt string
 	yes    func() tea.Cmd
+	detach func() tea.Cmd
 }
 
 // paneView is the ui's drawing state for one pane: its member (as the session last
@@ -91,6 +93,7 @@ type modelOptions struct {
 	initial       []keys.Event       // input read while probing the terminal, replayed first
 	screen        presenter          // where frames go; nil: only View
 	probed        tty.Probed         // what the terminal's answers said at start-up
+	attach        attachment         // how the terminal is attached (zero: in-process)
 }
 
 // model is the bubbletea model: it renders the session's snapshots and forwards input
@@ -146,9 +149,25 @@ type model struct {
 	diffv      *diffView // prefix D's view of a pane's changes (diffview.go)
 
 	initial  []keys.Event
-	quitting bool  // tea.Quit has been returned
-	err      error // why the program quit, when it was an error
+	quitting bool   // tea.Quit has been returned
+	ending   Ending // how the program ended (EndQuit, EndDetach…)
+	err      error  // why the program quit, when it was an error
+	att      attachment
 }
+
+// attachment is how the model's terminal is attached to the session: in-process (the
+// zero value: it cannot detach, and it always sets the panes' sizes) or as a client of a
+// session server.
+type attachment struct {
+	name       string      // the session's name, for the detach line and the question
+	detachable bool        // prefix d detaches; prefix q asks end, detach or cancel
+	readOnly   bool        // the terminal watches: only prefix d and prefix q are read
+	control    func() bool // whether this terminal sets the panes' sizes (nil: always)
+	active     func()      // called on every input from this terminal (nil: nothing)
+}
+
+// controls reports whether this terminal sets the panes' sizes.
+func (a attachment) controls() bool { return a.control == nil || a.control() }
 
 var _ tea.Model = (*model)(nil)
 
@@ -180,6 +199,7 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 		initial: o.initial,
 		scr:     o.screen,
 		pace:    framePacer{interval: frameInterval, echoGap: echoGap, echoWindow: echoWindow},
+		att:     o.attach,
 	}
 	for _, mb := range s.Members() {
 		if mb.External {
@@ -248,7 +268,9 @@ func (m *model) relayout() {
 			v.content = c
 			v.stale = true
 		}
-		m.s.Resize(pr.Pane, max(c.W, 1), max(c.H, 1))
+		if m.att.controls() {
+			m.s.Resize(pr.Pane, max(c.W, 1), max(c.H, 1))
+		}
 		v.snap = v.screen.Snapshot()
 		v.stale = true
 	}
@@ -280,8 +302,22 @@ func (m *model) setStatus(s string) {
 	m.setHint(s, scopeOnce, 0)
 }
 
-// quit ends the program (run.go restores the terminal and stops the session).
+// quit ends the program and, in-process, the session (run.go restores the terminal
+// and stops it); attached, the server ends the session.
 func (m *model) quit() tea.Cmd {
+	return m.end(EndQuit)
+}
+
+// detach ends the program and leaves the session running (attached terminals only).
+func (m *model) detach() tea.Cmd {
+	return m.end(EndDetach)
+}
+
+// end ends the program, saying how.
+func (m *model) end(e Ending) tea.Cmd {
+	if !m.quitting {
+		m.ending = e
+	}
 	m.quitting = true
 	return tea.Quit
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -14,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/tty"
 )
@@ -53,13 +55,9 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 		return err
 	}
 	var ir *tty.Input
-	var scr *tty.Screen
 	var s *session.Session
 	defer func() {
 		r := recover()
-		if scr != nil {
-			scr.Close()
-		}
 		if rerr := o.Restore(); rerr != nil {
 			log.Warn("restore terminal", "err", rerr)
 		}
@@ -105,37 +103,66 @@ func run(ctx context.Context, cfg Config, in, out *os.File, ro runOptions) (err 
 	if cfg.OnStart != nil {
 		cfg.OnStart(s)
 	}
+	_, err = runModel(ctx, cfg, s, terminalRun{
+		o: o, ir: ir, probed: probed, early: early, w: w, h: h, wrap: ro.wrap, output: o,
+		follow: func(p *tea.Program) func() { return followResize(o, p, log) },
+	})
+	return err
+}
 
-	r := lipgloss.NewRenderer(o)
+// terminalRun is one terminal the ui runs on: the outer terminal in-process, or an
+// attached client's.
+type terminalRun struct {
+	o      *tty.Terminal
+	ir     *tty.Input
+	probed tty.Probed
+	early  []keys.Event // input read while probing
+	w, h   int
+	att    attachment
+	wrap   func(tea.Model) tea.Model
+	output io.Writer // bubbletea's output (it writes nothing: its renderer is off)
+	// follow starts telling the program about size changes; the func it returns stops it.
+	follow func(*tea.Program) func()
+}
+
+// runModel runs the ui's program over session s on one terminal until it ends, and
+// says how it ended. The caller restores the terminal afterwards.
+func runModel(ctx context.Context, cfg Config, s *session.Session, tr terminalRun) (Ending, error) {
+	r := lipgloss.NewRenderer(tr.o)
 	r.SetColorProfile(termenv.EnvColorProfile())
 	r.SetHasDarkBackground(true) // never let termenv query the terminal behind our reader
-	scr = tty.NewScreen(o)
-	m := newModel(cfg, s, modelOptions{width: w, height: h, input: ir.Events(), renderer: r, initial: early, screen: scr, probed: probed})
+	scr := tty.NewScreen(tr.o)
+	defer scr.Close()
+	m := newModel(cfg, s, modelOptions{width: tr.w, height: tr.h, input: tr.ir.Events(), renderer: r,
+		initial: tr.early, screen: scr, probed: tr.probed, attach: tr.att})
 	defer m.sub.Close()
 	m.present() // the first frame, before any message arrives
 	var tm tea.Model = m
-	if ro.wrap != nil {
-		tm = ro.wrap(m)
+	if tr.wrap != nil {
+		tm = tr.wrap(m)
 	}
 	p := tea.NewProgram(tm,
 		tea.WithInput(nil),
-		tea.WithOutput(o),
+		tea.WithOutput(tr.output),
 		tea.WithoutRenderer(), // frames go through scr (tty.Screen)
 		tea.WithContext(ctx),
 		tea.WithoutSignalHandler(),
 		tea.WithoutCatchPanics(),
 		tea.WithoutBracketedPaste(),
 	)
-	stopWinch := followResize(o, p, log)
-	defer stopWinch()
-	_, err = p.Run()
+	stop := tr.follow(p)
+	defer stop()
+	_, err := p.Run()
 	if m.err != nil { // the event loop has ended: m is ours again
-		return m.err
+		return m.ending, m.err
 	}
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
-		return fmt.Errorf("ui: %w", err)
+		return m.ending, fmt.Errorf("ui: %w", err)
 	}
-	return nil
+	if !m.quitting {
+		return EndGone, nil // the context ended it
+	}
+	return m.ending, nil
 }
 
 // sessionOptions are the session's options for cfg on a w×h screen: every pane starts

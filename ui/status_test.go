@@ -67,6 +67,20 @@ func TestStatusLineSaysAddressingIsOnForAll(t *testing.T) {
 	}
 }
 
+// The status line says while the session's web view runs, and in which mode.
+func TestStatusLineShowsWebView(t *testing.T) {
+	label := ""
+	hs := newHarnessCfg(t, 100, 12, Config{Web: func() string { return label }}, "sh")
+	if s := hs.statusLine(); strings.Contains(s, "web") {
+		t.Fatalf("status line %q speaks of a web view that does not run", s)
+	}
+	label = "web (control)"
+	hs.output(1, "x") // the next frame
+	if s := hs.statusLine(); !strings.Contains(s, "web (control)") {
+		t.Fatalf("status line %q lacks the web view", s)
+	}
+}
+
 // The relay log names a sender that is no pane as history does.
 func TestLogRouteNamesThePerson(t *testing.T) {
 	if got := logRoute(session.Entry{FromName: "you", To: 2, ToName: "bob"}); got != "you → 2 bob" {

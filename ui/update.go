@@ -36,6 +36,9 @@ func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.handleFrame(msg)
 	case tea.WindowSizeMsg:
 		return m.handleWindowSize(msg)
+	case controlMsg:
+		m.relayout() // this terminal now sets the panes' sizes
+		return nil
 	case fatalMsg:
 		return m.handleFatal(msg)
 	case digitTimeoutMsg:
@@ -55,6 +58,16 @@ func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 func (m *model) handleInput(msg inputMsg) tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(msg.Events)+1)
 	for _, ev := range msg.Events {
+		if m.att.readOnly {
+			cmds = append(cmds, m.watchInput(ev))
+			continue
+		}
+		switch ev.(type) {
+		case keys.Key, keys.Paste, keys.Mouse:
+			if m.att.active != nil {
+				m.att.active()
+			}
+		}
 		switch ev := ev.(type) {
 		case keys.Key:
 			cmds = append(cmds, m.handleKey(ev))
@@ -70,8 +83,8 @@ func (m *model) handleInput(msg inputMsg) tea.Cmd {
 	}
 	switch {
 	case msg.Err != nil && (errors.Is(msg.Err, io.EOF) || errors.Is(msg.Err, errInputClosed)):
-		m.log.Info("terminal input ended; quitting")
-		return tea.Batch(append(cmds, m.quit())...)
+		m.log.Info("terminal input ended")
+		return tea.Batch(append(cmds, m.end(EndGone))...)
 	case msg.Err != nil:
 		m.err = fmt.Errorf("read terminal input: %w", msg.Err)
 		return tea.Batch(append(cmds, m.quit())...)
@@ -79,6 +92,33 @@ func (m *model) handleInput(msg inputMsg) tea.Cmd {
 		cmds = append(cmds, waitForInput(m.input))
 	}
 	return tea.Batch(cmds...)
+}
+
+// watchInput handles one event from a read-only terminal: answers to the probe, and
+// prefix d or prefix q, which detach it; nothing reaches a pane.
+func (m *model) watchInput(ev keys.Event) tea.Cmd {
+	switch ev := ev.(type) {
+	case keys.Reply:
+		m.handleReply(ev)
+	case keys.Key:
+		if ev.Event == keys.KeyRelease {
+			return nil
+		}
+		if m.mode == modePrefix {
+			m.mode = modeNormal
+			m.fr.invalidate()
+			if r, ok := plainRune(ev); ok && (r == 'd' || r == 'q') {
+				return m.detach()
+			}
+			m.setStatus("read-only: prefix d detaches")
+			return nil
+		}
+		if m.prefix.Matches(ev) {
+			m.mode = modePrefix
+			m.fr.invalidate()
+		}
+	}
+	return nil
 }
 
 // handleReply applies an answer from the outer terminal that came after the start-up
@@ -125,6 +165,10 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 		case session.Closed:
 			if ev.Done && ev.Err != nil {
 				m.log.Warn("close pane", "pane", ev.Pane, "err", ev.Err)
+			}
+			if !ev.Done && m.views[ev.Pane] != nil { // another terminal closed it
+				m.dropView(ev.Pane)
+				m.setStatus(fmt.Sprintf("pane %d was closed from another terminal", ev.Pane))
 			}
 		case session.Alert:
 			m.handleAlert(ev)
@@ -221,8 +265,14 @@ func (m *model) handleExit(ev session.Exit) tea.Cmd {
 	return m.handleOutput(ev.Pane)
 }
 
-// handleWindowSize re-lays out every pane for the outer terminal's new size.
+// handleWindowSize re-lays out every pane for the outer terminal's new size, and has the
+// next frame drawn whole.
 func (m *model) handleWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
+	if r, ok := m.scr.(interface{ Repaint() }); ok {
+		// Every resize report redraws whole, also one that ends at the size already
+		// drawn (reports coalesce): the terminal may have cut its picture meanwhile.
+		r.Repaint()
+	}
 	if msg.Width == m.width && msg.Height == m.height {
 		return nil
 	}

@@ -258,6 +258,11 @@ func (m *model) statusLine() string {
 	if m.relaySum != "" {
 		add(" "+m.relaySum+" ", sp.statusRelay)
 	}
+	if m.cfg.Web != nil {
+		if w := m.cfg.Web(); w != "" {
+			add(" "+w+" ", sp.statusRelay)
+		}
+	}
 	if m.cfg.Address { // on for every pane, so no border repeats it
 		add(" addressing: all panes ", sp.statusRelay)
 	}

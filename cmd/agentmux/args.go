@@ -20,6 +20,8 @@ import (
 // usage is printed by -h/--help.
 const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux demo
+       agentmux attach [NAME] [--read-only] [-d]   attach this terminal to a running session
+       agentmux kill-session [NAME]                end a session and every agent in it
        agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
@@ -39,9 +41,13 @@ flags:
   --log-level L    debug, info, warn or error (default info)
   --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
                    (default: the working folder's name; NAME-2… while a live one holds it)
+  --in-process     run the session inside this terminal: no server, it ends with the terminal
+  --web            serve the session's web view too (agentmux web prints its URL)
+  --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
+  --web-control    let the web page send messages, link panes and type into them
   --version        print the version and exit
 
-Keys: prefix ? shows every binding; prefix q quits.
+Keys: prefix ? shows every binding; prefix d detaches; prefix q ends the session (asks).
 
 ` + clientUsage
 
@@ -74,6 +80,11 @@ type options struct {
 	help     bool
 	version  bool
 	noHooks  bool // --no-hooks: no hook settings for any program
+	// inProcess: --in-process runs the session inside this terminal (no server: it ends
+	// with the terminal and cannot detach).
+	inProcess bool
+	web       webFlags
+	webSet    map[string]bool // the --web flags given (they override config.toml's [web])
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -99,6 +110,7 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.cfg.Address, "address", false, "")
 	fs.BoolVar(&o.cfg.Brief, "brief", false, "")
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "")
+	fs.BoolVar(&o.inProcess, "in-process", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
 	prefix := fs.String("prefix", "ctrl+a", "")
@@ -109,6 +121,9 @@ func parseArgs(args []string) (options, error) {
 	fs.Var(&o.treeFlag, "worktree", "")
 	cwd := cwdFlag{}
 	fs.Var(cwd, "cwd", "")
+	fs.BoolVar(&o.web.on, "web", false, "")
+	fs.StringVar(&o.web.listen, "web-listen", "", "")
+	fs.BoolVar(&o.web.control, "web-control", false, "")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -121,7 +136,13 @@ func parseArgs(args []string) (options, error) {
 		return o, nil
 	}
 	o.set = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	o.webSet = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		o.set[f.Name] = true
+		if strings.HasPrefix(f.Name, "web") {
+			o.webSet[f.Name] = true
+		}
+	})
 	sessionSet := o.set["session"]
 	if sessionSet && strings.TrimSpace(o.session) == "" {
 		return o, usagef("--session needs a name")

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
@@ -40,6 +41,9 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux read ID
   agentmux events                             a live NDJSON stream of what happens
   agentmux sessions                           the running sessions
+  agentmux web [NAME] [--listen HOST:PORT] [--control]
+                                              start the session's web view (or find it) and
+                                              print its URL; --control lets the page act
 common flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json
 `
 
@@ -61,10 +65,13 @@ type clientArgs struct {
 	raw, enter, noEnter, kill, worktree bool
 	name, cwd                           string
 	width, height                       int // resize's shares, in percent
+	// web's: where its view listens, and whether its pages may act.
+	listen  string
+	control bool
 }
 
 // switches are the flags that take no value.
-var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true,
+var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true, "control": true,
 	"raw": true, "enter": true, "no-enter": true, "kill": true, "worktree": true}
 
 // parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
@@ -107,6 +114,8 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 				a.shell = true
 			case "notify-on-delivery":
 				a.notifyOnDelivery = true
+			case "control":
+				a.control = true
 			case "wait":
 				a.wait = true
 			case "all":
@@ -144,6 +153,8 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 			a.from = val
 		case "to":
 			a.to = val
+		case "listen":
+			a.listen = val
 		case "timeout", "notify-after":
 			var d time.Duration
 			if d, err = time.ParseDuration(val); err == nil && d <= 0 {
@@ -277,6 +288,12 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 			return 2, usagef("agentmux %s: not run in a pane ($AGENTMUX_NAME unset): name one with --to", cmd)
 		}
 	}
+	if cmd == "web" && len(a.operands) == 1 {
+		if a.session != "" && a.session != a.operands[0] {
+			return 2, usagef("agentmux web: two sessions named (%s and --session %s)", a.operands[0], a.session)
+		}
+		a.session = a.operands[0]
+	}
 	path, err := client.Socket(a.session)
 	var c *client.Conn
 	if err == nil {
@@ -323,6 +340,8 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		err = read(c, a, stdout)
 	case "events":
 		err = events(ctx, c, stdout)
+	case "web":
+		err = webCommand(c, a, stdout)
 	}
 	return exit(err)
 }
@@ -374,18 +393,51 @@ func sessions(a clientArgs, w io.Writer) error {
 	if a.all {
 		return allSessions(a, ss, w)
 	}
-	if a.json {
-		if ss == nil {
-			ss = []hub.Session{}
-		}
-		return printJSON(w, ss)
-	}
-	if len(ss) == 0 {
+	if len(ss) == 0 && !a.json {
 		_, err := fmt.Fprintln(w, "no session is running (agentmux sessions --all also lists ended ones with history)")
 		return err
 	}
+	type entry struct {
+		hub.Session
+		Attached bool            `json:"attached"`
+		Clients  []attach.Client `json:"clients"`
+		Pid      int             `json:"pid,omitempty"` // the session server's
+		// InProcess: the session runs inside its terminal (agentmux demo, or a test's
+		// hub): it cannot detach and lists no clients.
+		InProcess bool `json:"in_process,omitempty"`
+	}
+	list := []entry{}
 	for _, s := range ss {
-		fmt.Fprintf(w, "%s\t%s\n", line(s.Name), line(s.Socket))
+		cs, pid, ok := sessionClients(s.Socket)
+		if !ok {
+			list = append(list, entry{Session: s, Attached: true, Clients: []attach.Client{}, InProcess: true})
+			continue
+		}
+		list = append(list, entry{Session: s, Attached: len(cs) > 0, Clients: cs, Pid: pid})
+	}
+	if a.json {
+		return printJSON(w, list)
+	}
+	for _, e := range list {
+		state := "detached"
+		switch {
+		case e.InProcess:
+			state = "in its terminal"
+		case e.Attached:
+			var cs []string
+			for _, c := range e.Clients {
+				d := fmt.Sprintf("%dx%d", c.Cols, c.Rows)
+				if c.Control {
+					d += " in control"
+				}
+				if c.ReadOnly {
+					d += " read-only"
+				}
+				cs = append(cs, d)
+			}
+			state = fmt.Sprintf("attached (%d: %s)", len(e.Clients), strings.Join(cs, ", "))
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", line(e.Name), state, line(e.Socket))
 	}
 	return nil
 }
@@ -761,4 +813,39 @@ func events(ctx context.Context, c *client.Conn, w io.Writer) error {
 			return nil
 		}
 	}
+}
+
+// webCommand asks the session to start its web view (or where it runs) and prints its
+// URL, then what to know about it.
+func webCommand(c *client.Conn, a clientArgs, w io.Writer) error {
+	res, err := c.Request(proto.TypeWeb, proto.Web{Listen: a.listen, Control: a.control})
+	if err != nil {
+		return err
+	}
+	v := res.Web
+	if v == nil {
+		return errors.New("web: the session answered no URL")
+	}
+	if a.json {
+		return printJSON(w, v)
+	}
+	fmt.Fprintln(w, v.URL)
+	if v.Warning != "" {
+		fmt.Fprintln(w, "warning: "+v.Warning)
+	}
+	switch {
+	case v.Running && (a.control != v.Control || a.listen != ""):
+		fmt.Fprintf(w, "(the web view was running already, %s: as it was started)\n", webMode(v.Control))
+	case !v.Control:
+		fmt.Fprintln(w, "(read-only: a view started with --control lets the page send, link and type)")
+	}
+	return nil
+}
+
+// webMode says whether a web view's pages may act.
+func webMode(control bool) string {
+	if control {
+		return "with control"
+	}
+	return "read-only"
 }

@@ -117,7 +117,7 @@ func TestClientCommands(t *testing.T) {
 
 	_, out, err = runCmd(t, "", "sessions")
 	require.NoError(t, err)
-	assert.Equal(t, "proj\t"+hub.SocketPath(dir, "proj")+"\n", out)
+	assert.Equal(t, "proj\tin its terminal\t"+hub.SocketPath(dir, "proj")+"\n", out)
 
 	// Without a core, pane commands fail with the hub's reason.
 	code, _, err = runCmd(t, "", "hold", "1")

@@ -107,8 +107,16 @@ A live stream of what happens in the session, one JSON object a line: states,
 messages, deliveries and their phases, links, exits. Ends with the session or Ctrl+C.`},
 	{name: "sessions", flags: []string{"all"}, help: `usage: agentmux sessions [--all] [--json]
 
-The running sessions and their sockets; --all adds ended sessions whose messages the
-store still keeps.`},
+The running sessions: each attached (its terminals, the one in control) or detached,
+and its socket; --all adds ended sessions whose messages the store still keeps.`},
+	{name: "web", maxArgs: 1, flags: []string{"listen", "control"}, help: `usage: agentmux web [NAME] [--listen HOST:PORT] [--control]
+
+Starts the session's web view (or finds it running) and prints its URL, which carries
+a token: every pane live in a browser, and the conversation between the agents. It
+listens on 127.0.0.1 on a free port unless --listen names another address (then anyone
+who can reach it and has the token can read every pane). Read-only unless --control:
+then the page may send messages (as "you(web)"), link, unlink, hold, release and type
+into panes. NAME is the session (as --session).`},
 }
 
 // lookupClientCommand returns the session command called name (wake is remind's other

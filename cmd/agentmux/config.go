@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,6 +44,11 @@ import (
 //
 //	[ui.keys]                    # a key after the prefix → an action (ui.ActionNames)
 //	"n" = "new-pane"
+//
+//	[web]
+//	web = true                   # serve every session's web view (agentmux web prints its URL)
+//	web_listen = "127.0.0.1:0"   # where it listens (a free loopback port)
+//	control = false              # let its pages send, link and type
 
 // settings are config.toml's values; zero ones take the defaults.
 type settings struct {
@@ -56,6 +62,8 @@ type settings struct {
 	Worktree bool
 	// UI holds [ui]'s defaults for what flags also set (flags win) and its key bindings.
 	UI uiSettings
+	// Web starts the session's web view with it ([web]; --web and its flags override).
+	Web webFlags
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -122,6 +130,11 @@ type configFile struct {
 		Scrollback     *tomlValue            `toml:"scrollback"`
 		Keys           map[string]*tomlValue `toml:"keys"`
 	} `toml:"ui"`
+	Web struct {
+		Web     *tomlValue `toml:"web"`
+		Listen  *tomlValue `toml:"web_listen"`
+		Control *tomlValue `toml:"control"`
+	} `toml:"web"`
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -254,6 +267,27 @@ func parseConfig(data []byte) (settings, error) {
 	if st.UI, err = parseUI(f); err != nil {
 		return settings{}, err
 	}
+	for _, k := range []struct {
+		key string
+		src *tomlValue
+		dst *bool
+	}{{"web", f.Web.Web, &st.Web.on}, {"control", f.Web.Control, &st.Web.control}} {
+		if k.src == nil {
+			continue
+		}
+		b, err := k.src.boolean("web", k.key)
+		if err != nil {
+			return settings{}, err
+		}
+		*k.dst = b
+	}
+	if v := f.Web.Listen; v != nil {
+		addr, ok := v.v.(string)
+		if _, _, err := net.SplitHostPort(addr); !ok || err != nil {
+			return settings{}, fmt.Errorf("[web] web_listen = %s: write HOST:PORT in quotes, e.g. web_listen = \"127.0.0.1:8080\"", tomlText(v.v))
+		}
+		st.Web.listen = addr
+	}
 	return st, nil
 }
 
@@ -364,4 +398,19 @@ func applyUI(o *options, u uiSettings, set map[string]bool) {
 		o.cfg.HistoryLimit = *u.Scrollback
 	}
 	o.cfg.Bindings = u.Keys
+}
+
+// webWith is the web view's settings: config.toml's, with the flags given on top.
+func (s settings) webWith(o options) webFlags {
+	w := s.Web
+	if o.webSet["web"] {
+		w.on = o.web.on
+	}
+	if o.webSet["web-listen"] {
+		w.listen, w.on = o.web.listen, true
+	}
+	if o.webSet["web-control"] {
+		w.control, w.on = o.web.control, w.on || o.web.control
+	}
+	return w
 }

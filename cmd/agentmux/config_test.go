@@ -96,3 +96,39 @@ func TestConfigFileOptional(t *testing.T) {
 		t.Fatalf("no file: %+v, %v", d, err)
 	}
 }
+
+// [web] starts the web view with the session; --web and its flags override it.
+func TestWebSettings(t *testing.T) {
+	conf, err := parseConfig([]byte("[web]\nweb = true\nweb_listen = \"127.0.0.1:8099\"\ncontrol = true\n"))
+	if err != nil || conf.Web != (webFlags{on: true, listen: "127.0.0.1:8099", control: true}) {
+		t.Fatalf("[web]: %+v, %v", conf.Web, err)
+	}
+	for _, tc := range []struct{ in, err string }{
+		{"[web]\nweb = \"yes\"\n", `[web] web = "yes": want true or false, without quotes`},
+		{"[web]\nweb_listen = 8080\n", `[web] web_listen = 8080: write HOST:PORT in quotes`},
+		{"[web]\nweb_listen = \"localhost\"\n", `[web] web_listen = "localhost": write HOST:PORT`},
+		{"[web]\nport = 1\n", "unknown keys: web.port"},
+	} {
+		if _, err := parseConfig([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+		}
+	}
+	o, err := parseArgs([]string{"--web=false", "sh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := conf.webWith(o); w.on {
+		t.Errorf("--web=false left the view on: %+v", w)
+	}
+	o, err = parseArgs([]string{"--web-control", "sh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := (settings{}).webWith(o); !w.on || !w.control || w.listen != "" {
+		t.Errorf("--web-control: %+v, want on, control, the default address", w)
+	}
+	o, _ = parseArgs([]string{"sh"})
+	if w := conf.webWith(o); w != conf.Web {
+		t.Errorf("no flags: %+v, want config.toml's %+v", w, conf.Web)
+	}
+}

@@ -7,9 +7,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
 
@@ -24,6 +26,10 @@ type sessionSocket struct {
 	// Retention is how long the store keeps messages (0: store.DefaultRetention); set
 	// before Serve.
 	Retention time.Duration
+	closed    sync.Once
+	closeErr  error
+	// Web starts the session's web view for X_WEB (agentmux web); set before Serve.
+	Web func(proto.Web) (proto.WebView, error)
 }
 
 // claimSession claims the session name (--session, else the base name of the working
@@ -70,10 +76,16 @@ func (s *sessionSocket) Env() []string {
 
 // Serve starts the hub on the claimed socket with core (nil: protocol clients only).
 func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
+	return s.ServeOn(s.l, core, logger)
+}
+
+// ServeOn starts the hub on l, which hands it the claimed socket's connections (a
+// session server's, sorting out the attach stream's).
+func (s *sessionSocket) ServeOn(l net.Listener, core hub.Core, logger *slog.Logger) error {
 	if s.hub != nil {
 		return errors.New("session socket served twice")
 	}
-	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention}, s.l)
+	h, err := hub.Start(hub.Config{Session: s.Name, Store: s.store, Core: core, Logger: logger, Retention: s.Retention, Web: s.Web}, l)
 	if err != nil {
 		return err
 	}
@@ -85,11 +97,14 @@ func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
 }
 
 // Close stops the hub (BYE to every client), removes the socket and closes the store.
+// It is safe to call more than once.
 func (s *sessionSocket) Close() error {
-	if s.hub != nil {
-		s.hub.Close()
-	} else {
+	s.closed.Do(func() {
+		if s.hub != nil {
+			s.hub.Close()
+		}
 		s.l.Close()
-	}
-	return s.store.Close()
+		s.closeErr = s.store.Close()
+	})
+	return s.closeErr
 }

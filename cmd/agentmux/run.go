@@ -42,6 +42,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == serverCommand {
+		return runServer(args[1:])
+	}
+	if len(args) > 0 && (args[0] == "attach" || args[0] == "kill-session") {
+		return runAttachCommand(ctx, args[0], args[1:], stdin, stdout)
+	}
 	if len(args) > 0 && args[0] == "help" { // clienttable.go
 		return runHelp(args[1:], stdout)
 	}
@@ -90,6 +96,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2, errors.New("agentmux needs a terminal")
 	}
 
+	if !o.demo && !o.inProcess {
+		// A session is a server that outlives this terminal; the demo (and --in-process)
+		// runs in it, so it runs anywhere and ends with its terminal.
+		return runStarted(ctx, args, in, out)
+	}
+
 	logger, logFile := openLog(o.logLevel)
 	defer logFile.Close()
 	// The session's name and socket are claimed before the panes start: their
@@ -110,10 +122,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return code, err
 	}
 	defer ts.report(stderr)
+	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
+	defer wv.Close()
+	sock.Web = wv.Start
+	o.cfg.Web = wv.Label
+	webFlags := conf.webWith(o)
 	o.cfg.OnStart = func(s *session.Session) {
+		wv.attach(s)
 		if err := sock.Serve(ts.core(s), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
+		wv.startWith(webFlags) // a failure shows on the status line
+
 	}
 	o.cfg.Version = versionString()
 	o.cfg.Session = sock.Name

@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "worktree"},
+	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "server", "attach", "web", "worktree"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	"session":      {"relay", "parser", "ptyhost", "vterm", "keys"},
@@ -37,6 +37,15 @@ var allowed = map[string][]string{
 	"hub":    {"proto", "store"},
 	"client": {"proto", "hub"},
 	"bridge": {"session", "hub", "proto"},
+
+	// The session as a server: server runs the ui for each attached terminal and hands
+	// the hub its connections; attach is the attach stream's wire and the thin client.
+	"server": {"ui", "session", "attach", "proto"},
+	"attach": {"proto", "tty"},
+
+	// The web view: a client of the session core, reading pictures (vterm's types) and
+	// the store's history; never ui or tty, and nothing but cmd imports it.
+	"web": {"session", "store", "vterm"},
 }
 
 // tuiOnly are external packages that only ui may import.

@@ -10,7 +10,9 @@ package sysbench
 //     bytes but draws to no client), until the pane signals `tmux wait-for`;
 //   - tmux_attached_s: tmux with a client attached in the same kind of PTY, read through
 //     vterm up to the same marker: the like-for-like comparison, as agentmux always draws.
-// ratio is agentmux_s/tmux_s (target ≤ 1); ratio_attached is agentmux_s/tmux_attached_s.
+//   - in_process_s: agentmux --in-process (no session server), as agentmux_s.
+// ratio is agentmux_s/tmux_s (target ≤ 1); ratio_attached is agentmux_s/tmux_attached_s,
+// ratio_attached_in_process in_process_s/tmux_attached_s: attaching must not widen it.
 
 import (
 	"fmt"
@@ -31,10 +33,11 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	bin := agentmux(b)
 	log := input(b, kindSGR, catLogSize)
 	tmux := tmuxPath(b)
-	var am, tm, ta time.Duration
+	var am, ai, tm, ta time.Duration
 	b.ResetTimer()
 	for range b.N {
 		am += timeCatIn(b, bin, fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
+		ai += timeCatIn(b, bin, "--in-process", fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
 		if tmux != "" {
 			srv := newTmux(b, tmux)
 			start := time.Now()
@@ -51,11 +54,13 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	n := float64(b.N)
 	b.ReportMetric(am.Seconds()/n, "agentmux_s")
 	b.ReportMetric(float64(catLogSize)/(1<<20)/(am.Seconds()/n), "agentmux_MB/s")
+	b.ReportMetric(ai.Seconds()/n, "in_process_s")
 	if tmux != "" {
 		b.ReportMetric(tm.Seconds()/n, "tmux_s")
 		b.ReportMetric(ta.Seconds()/n, "tmux_attached_s")
 		b.ReportMetric(am.Seconds()/tm.Seconds(), "ratio")
 		b.ReportMetric(am.Seconds()/ta.Seconds(), "ratio_attached")
+		b.ReportMetric(ai.Seconds()/ta.Seconds(), "ratio_attached_in_process")
 	}
 }
 

@@ -35,14 +35,18 @@ const (
 
 func BenchmarkKeystrokeEcho(b *testing.B) {
 	b.Run("typed", func(b *testing.B) { benchEcho(b, typeGap) })
+	b.Run("typed-in-process", func(b *testing.B) { benchEcho(b, typeGap, "--in-process") })
 	b.Run("burst", func(b *testing.B) { benchEcho(b, 0) })
+	b.Run("burst-in-process", func(b *testing.B) { benchEcho(b, 0, "--in-process") })
 }
 
 // benchEcho types echoKeys keys per op, each gap after the previous echo (the first gap
-// after the start-up screen), and reports the latencies.
-func benchEcho(b *testing.B, gap time.Duration) {
+// after the start-up screen), and reports the latencies. The -in-process runs take the
+// path without a session server (--in-process): the difference is what attaching costs.
+func benchEcho(b *testing.B, gap time.Duration, flags ...string) {
 	bin := agentmux(b)
-	s := startSession(b, bin, `echo=sh -c "stty raw -echo; printf 'READY-%s' MARK; exec cat"`)
+	argv := append(append([]string{bin}, flags...), `echo=sh -c "stty raw -echo; printf 'READY-%s' MARK; exec cat"`)
+	s := startSession(b, argv...)
 	snap := s.waitText(20*time.Second, "READY-MARK")
 	row, col, _ := find(snap, "READY-MARK")
 	lat := make([]time.Duration, 0, b.N*echoKeys)

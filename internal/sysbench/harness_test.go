@@ -10,6 +10,7 @@ package sysbench
 // condition, with a deadline; nothing sleeps to synchronise.
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -112,26 +113,47 @@ func childEnv(tb testing.TB) []string {
 		}
 	}
 	return append(env, "TERM=xterm-256color", "HOME="+home, "TMUX_TMPDIR="+scratch(tb),
-		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"))
+		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_RUNTIME_DIR="+runtimeDir(tb))
+}
+
+// runtimeDir is a new XDG_RUNTIME_DIR, where the session servers a benchmark starts keep
+// their sockets: short, since a socket's path must fit in 108 bytes.
+func runtimeDir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.MkdirTemp(scratch(tb), "rt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
 
 // session is a program running in a PTY of outerCols×outerRows, read through vterm by
 // ptytest.
 type session struct {
-	tb      testing.TB
-	term    *ptytest.Term
-	exited  <-chan struct{} // closed when the program has exited
-	closeMu sync.Once
-	outN    atomic.Int64 // bytes read from the PTY so far
+	tb        testing.TB
+	env       []string
+	attaching bool // agentmux attach: the session is another terminal's to end
+	term      *ptytest.Term
+	exited    <-chan struct{} // closed when the program has exited
+	closeMu   sync.Once
+	outN      atomic.Int64 // bytes read from the PTY so far
 }
 
 // startSession runs argv in a PTY; it is ended by tb's cleanup if not before.
 func startSession(tb testing.TB, argv ...string) *session {
 	tb.Helper()
-	s := &session{tb: tb}
+	return startSessionEnv(tb, childEnv(tb), argv...)
+}
+
+// startSessionEnv runs argv in a PTY with environment env (another terminal of the same
+// sessions, say).
+func startSessionEnv(tb testing.TB, env []string, argv ...string) *session {
+	tb.Helper()
+	s := &session{tb: tb, env: env, attaching: len(argv) > 1 && argv[1] == "attach"}
 	term, err := ptytest.Start(argv, ptytest.Options{
 		Cols: outerCols, Rows: outerRows,
-		Env:      childEnv(tb),
+		Env:      env,
 		Queue:    1024,
 		OnOutput: func(p []byte) { s.outN.Add(int64(len(p))) },
 	})
@@ -208,7 +230,85 @@ func (s *session) close() {
 			s.tb.Errorf("the PTY of %s still had output 10s after it exited", s.term.Name())
 		}
 		s.term.Close()
+		if !s.attaching {
+			s.killServers()
+		}
 	})
+}
+
+// runtime is the session's XDG_RUNTIME_DIR.
+func (s *session) runtime() string {
+	var dir string
+	for _, kv := range s.env {
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+			dir = v
+		}
+	}
+	return dir
+}
+
+// killServers ends the session servers in the session's runtime folder (SIGTERM to a
+// client detaches it) and waits for them to go.
+func (s *session) killServers() {
+	socks, _ := filepath.Glob(filepath.Join(s.runtime(), "agentmux", "*.sock"))
+	var pids []int
+	for _, sock := range socks {
+		name := strings.TrimSuffix(filepath.Base(sock), ".sock")
+		if pid := s.serverPid(name); pid > 0 {
+			pids = append(pids, pid)
+		}
+		cmd := exec.Command(agentmuxBin, "kill-session", name)
+		cmd.Env = s.env
+		_ = cmd.Run()
+	}
+	for _, pid := range pids {
+		waitGone(pid, 10*time.Second)
+	}
+}
+
+// serverPid is the process id of session name's server (0: none answers).
+func (s *session) serverPid(name string) int {
+	cmd := exec.Command(agentmuxBin, "sessions", "--json")
+	cmd.Env = s.env
+	out, err := cmd.Output()
+	if err != nil {
+		return 0
+	}
+	var list []struct {
+		Name string `json:"name"`
+		Pid  int    `json:"pid"`
+	}
+	if json.Unmarshal(out, &list) != nil {
+		return 0
+	}
+	for _, l := range list {
+		if l.Name == name {
+			return l.Pid
+		}
+	}
+	return 0
+}
+
+// pids are the agentmux processes of the session: its terminal's, and its server's
+// when it has one (the only session in its runtime folder).
+func (s *session) pids() []int {
+	pids := []int{s.pid()}
+	socks, _ := filepath.Glob(filepath.Join(s.runtime(), "agentmux", "*.sock"))
+	for _, sock := range socks {
+		if pid := s.serverPid(strings.TrimSuffix(filepath.Base(sock), ".sock")); pid > 0 {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// waitGone waits up to timeout for process pid to end (benchmark cleanup: the server
+// ends its panes' process groups first).
+func waitGone(pid int, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // find returns the row and column (in cells) where text starts on the screen.

@@ -1,0 +1,234 @@
+package attach
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/muesli/cancelreader"
+
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/tty"
+)
+
+// This file is the thin client: the person's terminal in raw mode, piped to the server.
+//
+//	stdin ──read──▶ input frames ─┐
+//	SIGWINCH ──────▶ resize frames ┼─▶ conn ─▶ server (draws with the ui, per client)
+//	SIGHUP/TERM ───▶ detach frame ─┘
+//	stdout ◀── output frames ◀── conn
+//
+// The client keeps no screen state: the server draws everything, so a new attach shows
+// the current picture. When the server goes away without an end frame (killed), the
+// client undoes the terminal's modes itself.
+
+// handshakeTimeout bounds the wait for the server's answer to ATTACH.
+const handshakeTimeout = 10 * time.Second
+
+// Options say how a terminal attaches.
+type Options struct {
+	ReadOnly     bool // watch: nothing typed reaches a pane
+	DetachOthers bool // detach every other client
+}
+
+// Result is how an attach ended. Reason is empty when the server went away without
+// saying (it was killed).
+type Result struct {
+	Session string
+	Reason  Reason
+	Message string
+}
+
+// Error is the server's refusal of the attach (an ERROR answer).
+type Error struct{ Code, Message string }
+
+func (e *Error) Error() string { return e.Message }
+
+// Run attaches the terminal (in, out) to the session server on nc until the stream ends,
+// and closes nc. Until the server accepts, the terminal is untouched, so a refusal is
+// an error to print on one line.
+func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result, error) {
+	defer nc.Close()
+	if !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+		return Result{}, errors.New("attach needs a terminal")
+	}
+	cols, rows, err := term.GetSize(out.Fd())
+	if err != nil {
+		return Result{}, fmt.Errorf("terminal size: %w", err)
+	}
+	name, err := handshake(nc, Request{Version: Version, Cols: cols, Rows: rows, ReadOnly: o.ReadOnly, DetachOthers: o.DetachOthers})
+	if err != nil {
+		return Result{}, err
+	}
+	saved, err := term.MakeRaw(in.Fd())
+	if err != nil {
+		return Result{}, fmt.Errorf("raw mode: %w", err)
+	}
+	c := &pipe{nc: nc}
+	res := Result{Session: name}
+	stopInput, err := c.pumpInput(in)
+	if err != nil {
+		_ = term.Restore(in.Fd(), saved)
+		return res, err
+	}
+	stopSignals := c.followSignals(ctx, out)
+	if cols2, rows2, err := term.GetSize(out.Fd()); err == nil && (cols2 != cols || rows2 != rows) {
+		_ = c.send(Resize(cols2, rows2)) // resized before the signal was watched
+	}
+	res.Reason, res.Message = c.drawOutput(out)
+	stopSignals()
+	stopInput()
+	if res.Reason == "" { // the server went away mid-stream: undo its modes here
+		_, _ = io.WriteString(out, tty.KittyPop+tty.RestoreSeq)
+	}
+	_ = term.Restore(in.Fd(), saved)
+	return res, nil
+}
+
+// handshake sends ATTACH and reads the answer: the session's name, or the refusal.
+func handshake(nc net.Conn, req Request) (string, error) {
+	body, err := Handshake(TypeAttach, req)
+	if err != nil {
+		return "", err
+	}
+	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
+	defer nc.SetDeadline(time.Time{})
+	if err := proto.WriteFrame(nc, body); err != nil {
+		return "", fmt.Errorf("attach: %w", err)
+	}
+	ans, err := proto.ReadFrame(nc, proto.DefaultMaxFrameBytes, nil)
+	if err != nil {
+		return "", fmt.Errorf("attach: no answer from the session: %w", err)
+	}
+	e, err := proto.Decode(ans)
+	if err != nil {
+		return "", fmt.Errorf("attach: %w", err)
+	}
+	switch e.Type {
+	case TypeAttached:
+		a, err := proto.DecodePayload[Accepted](e)
+		if err != nil {
+			return "", fmt.Errorf("attach: %w", err)
+		}
+		if a.Version != Version {
+			return "", fmt.Errorf("attach: the session speaks attach version %d, this agentmux %d", a.Version, Version)
+		}
+		return a.Session, nil
+	case proto.TypeError:
+		pe, err := proto.DecodePayload[proto.Error](e)
+		if err != nil {
+			return "", fmt.Errorf("attach: %w", err)
+		}
+		return "", &Error{Code: pe.Code, Message: pe.Message}
+	}
+	return "", fmt.Errorf("attach: unexpected answer %s", e.Type)
+}
+
+// pipe is the client's connection; writes of frames are serialised.
+type pipe struct {
+	nc net.Conn
+	mu sync.Mutex
+}
+
+// send writes one frame (errors end the stream by the reader seeing the close).
+func (c *pipe) send(body []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return proto.WriteFrame(c.nc, body)
+}
+
+// pumpInput sends the terminal's bytes as input frames until stopped.
+func (c *pipe) pumpInput(in *os.File) (stop func(), err error) {
+	cr, err := cancelreader.NewReader(in)
+	if err != nil {
+		return nil, fmt.Errorf("terminal input: %w", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := cr.Read(buf)
+			if n > 0 && c.send(Input(buf[:n])) != nil {
+				return
+			}
+			if err != nil {
+				if !errors.Is(err, cancelreader.ErrCanceled) {
+					_ = c.send(Detach()) // the terminal is gone: a detach, as tmux's
+					_ = c.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+				}
+				return
+			}
+		}
+	}()
+	return func() {
+		cr.Cancel()
+		<-done
+		cr.Close()
+	}, nil
+}
+
+// followSignals sends a resize frame on SIGWINCH and detaches on SIGHUP, SIGTERM and
+// SIGINT (the terminal closed, or the client was told to go).
+func (c *pipe) followSignals(ctx context.Context, out *os.File) (stop func()) {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case s := <-sigs:
+				if s != syscall.SIGWINCH {
+					_ = c.send(Detach())
+					_ = c.nc.SetReadDeadline(time.Now().Add(time.Second)) // the server's end frame, or not
+					continue
+				}
+				if cols, rows, err := term.GetSize(out.Fd()); err == nil {
+					_ = c.send(Resize(cols, rows))
+				}
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		cancel()
+		<-done
+	}
+}
+
+// drawOutput writes output frames to the terminal until the end frame (its reason and
+// message) or until the connection ends ("" reason).
+func (c *pipe) drawOutput(out *os.File) (Reason, string) {
+	var buf []byte
+	for {
+		body, err := proto.ReadFrame(c.nc, MaxFrame, buf)
+		if err != nil {
+			return "", ""
+		}
+		buf = body
+		f, err := Decode(body)
+		if err != nil {
+			return "", ""
+		}
+		switch f.Kind {
+		case KindOutput:
+			if _, err := out.Write(f.Data); err != nil {
+				return "", ""
+			}
+		case KindEnd:
+			return f.Reason, string(f.Data)
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/attach"
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+)
+
+// runAttachCommand runs agentmux attach [NAME] [--read-only] [-d] and agentmux
+// kill-session [NAME].
+func runAttachCommand(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	var o attach.Options
+	var name string
+	for _, a := range args {
+		switch {
+		case cmd == "attach" && (a == "--read-only" || a == "-r"):
+			o.ReadOnly = true
+		case cmd == "attach" && a == "-d":
+			o.DetachOthers = true
+		case strings.HasPrefix(a, "-"):
+			return 2, usagef("agentmux %s: unknown flag %s", cmd, a)
+		case name != "":
+			return 2, usagef("agentmux %s: one session name at most (got %q and %q)", cmd, name, a)
+		default:
+			name = a
+		}
+	}
+	if o.ReadOnly && o.DetachOthers {
+		return 2, usagef("agentmux attach: --read-only and -d do not go together")
+	}
+	if cmd == "attach" && os.Getenv("AGENTMUX_PANE") != "" {
+		return 2, usagef("agentmux attach: this runs inside a pane of session %s: attaching would nest it", os.Getenv("AGENTMUX_SESSION"))
+	}
+	name, socket, err := findSession(name)
+	if err != nil {
+		return 1, err
+	}
+	if cmd == "kill-session" {
+		return exit(killSession(socket))
+	}
+	in, inOK := stdin.(*os.File)
+	out, outOK := stdout.(*os.File)
+	if !inOK || !outOK {
+		return 2, errors.New("agentmux attach needs a terminal")
+	}
+	return attachTo(ctx, name, socket, o, in, out)
+}
+
+// findSession resolves a session's name (any case) to its socket: the only running
+// session when name is "", else a list of the choices.
+func findSession(name string) (string, string, error) {
+	dir, err := hub.RuntimeDir()
+	if err != nil {
+		return "", "", err
+	}
+	ss, err := hub.Sessions(dir)
+	if err != nil {
+		return "", "", err
+	}
+	if name == "" {
+		switch len(ss) {
+		case 0:
+			return "", "", client.ErrNoSession
+		case 1:
+			return ss[0].Name, ss[0].Socket, nil
+		}
+		names := make([]string, len(ss))
+		for i, s := range ss {
+			names[i] = s.Name
+		}
+		return "", "", fmt.Errorf("%d sessions are running: %s; name one (agentmux attach NAME)", len(ss), strings.Join(names, ", "))
+	}
+	for _, s := range ss {
+		if strings.EqualFold(s.Name, name) {
+			return s.Name, s.Socket, nil
+		}
+	}
+	return "", "", fmt.Errorf("no session %q is running (agentmux sessions lists them)", name)
+}
+
+// killSession asks the session on socket to end.
+func killSession(socket string) error {
+	nc, err := net.DialTimeout("unix", socket, 5*time.Second)
+	if err != nil {
+		return fmt.Errorf("kill-session: %w", err)
+	}
+	defer nc.Close()
+	_, err = handshakeOnce(nc, attach.TypeKill)
+	return err
+}
+
+// handshakeOnce sends one server request of type typ and returns the answer.
+func handshakeOnce(nc net.Conn, typ string) (*proto.Envelope, error) {
+	body, err := attach.Handshake(typ, struct{}{})
+	if err != nil {
+		return nil, err
+	}
+	_ = nc.SetDeadline(time.Now().Add(5 * time.Second))
+	if err := proto.WriteFrame(nc, body); err != nil {
+		return nil, err
+	}
+	ans, err := proto.ReadFrame(nc, proto.DefaultMaxFrameBytes, nil)
+	if err != nil {
+		return nil, fmt.Errorf("no answer from the session: %w", err)
+	}
+	e, err := proto.Decode(ans)
+	if err != nil {
+		return nil, err
+	}
+	if e.Type == proto.TypeError {
+		pe, _ := proto.DecodePayload[proto.Error](e)
+		return nil, errors.New(pe.Message)
+	}
+	return e, nil
+}
+
+// sessionClients asks the session on socket for its attached terminals (nil when it
+// cannot say: an in-process session, agentmux demo).
+func sessionClients(socket string) ([]attach.Client, int, bool) {
+	nc, err := net.DialTimeout("unix", socket, time.Second)
+	if err != nil {
+		return nil, 0, false
+	}
+	defer nc.Close()
+	e, err := handshakeOnce(nc, attach.TypeClients)
+	if err != nil || e.Type != attach.TypeClients {
+		return nil, 0, false
+	}
+	l, err := proto.DecodePayload[attach.ClientList](e)
+	if err != nil {
+		return nil, 0, false
+	}
+	return l.Clients, l.Pid, true
+}

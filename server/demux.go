@@ -1,0 +1,153 @@
+package server
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agentmux/agentmux/attach"
+	"github.com/agentmux/agentmux/proto"
+)
+
+// This file sorts the session socket's connections by their first frame: ATTACH,
+// KILL_SESSION and CLIENTS are the server's (the attach stream); everything else goes to
+// the hub, the first frame given back to it unread, so its own checks (size, JSON,
+// HELLO first) answer bad input exactly as before.
+//
+//	listener ──accept──▶ sort (one goroutine per new connection, bounded by a deadline)
+//	                        ├── attach types ──▶ handle
+//	                        └── anything else ──▶ demux.Accept (the hub's listener)
+
+// firstFrameWait bounds how long a new connection may take to send its first frame.
+const firstFrameWait = 10 * time.Second
+
+// demux is the hub's listener: it hands the hub every connection that is not the
+// server's.
+type demux struct {
+	l      net.Listener
+	handle func(net.Conn, *proto.Envelope)
+	conns  chan net.Conn
+	quit   chan struct{}
+	once   sync.Once
+	wg     sync.WaitGroup
+}
+
+// newDemux starts sorting l's connections; handle gets the server's (it owns them).
+func newDemux(l net.Listener, handle func(net.Conn, *proto.Envelope)) *demux {
+	d := &demux{l: l, handle: handle, conns: make(chan net.Conn), quit: make(chan struct{})}
+	d.wg.Go(d.acceptLoop)
+	return d
+}
+
+func (d *demux) acceptLoop() {
+	for {
+		nc, err := d.l.Accept()
+		if err != nil {
+			select {
+			case <-d.quit:
+				return
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return
+		}
+		d.wg.Go(func() { d.sort(nc) })
+	}
+}
+
+// sort reads nc's first frame and hands nc to its owner.
+func (d *demux) sort(nc net.Conn) {
+	_ = nc.SetReadDeadline(time.Now().Add(firstFrameWait))
+	var hdr [4]byte
+	n, err := io.ReadFull(nc, hdr[:])
+	if err != nil {
+		d.toHub(nc, hdr[:n])
+		return
+	}
+	size := binary.BigEndian.Uint32(hdr[:])
+	if size == 0 || size > attach.MaxFrame {
+		d.toHub(nc, hdr[:])
+		return
+	}
+	body := make([]byte, size)
+	m, err := io.ReadFull(nc, body)
+	read := append(hdr[:], body[:m]...)
+	if err != nil {
+		d.toHub(nc, read)
+		return
+	}
+	e, err := proto.Decode(body)
+	if err == nil {
+		switch e.Type {
+		case attach.TypeAttach, attach.TypeKill, attach.TypeClients:
+			_ = nc.SetReadDeadline(time.Time{})
+			d.handle(nc, e)
+			return
+		}
+	}
+	d.toHub(nc, read)
+}
+
+// toHub gives the hub nc with the bytes already read put back in front.
+func (d *demux) toHub(nc net.Conn, read []byte) {
+	_ = nc.SetReadDeadline(time.Time{})
+	c := &replayConn{Conn: nc, r: io.MultiReader(bytes.NewReader(bytes.Clone(read)), nc)}
+	select {
+	case d.conns <- c:
+	case <-d.quit:
+		nc.Close()
+	}
+}
+
+// Accept returns the next connection for the hub.
+func (d *demux) Accept() (net.Conn, error) {
+	select {
+	case c := <-d.conns:
+		return c, nil
+	case <-d.quit:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close stops accepting (and sorting), closes the listener and waits for the sorters.
+func (d *demux) Close() error {
+	var err error
+	d.once.Do(func() {
+		close(d.quit)
+		err = d.l.Close()
+		d.wg.Wait()
+	})
+	return err
+}
+
+// Addr is the listener's address.
+func (d *demux) Addr() net.Addr { return d.l.Addr() }
+
+// replayConn is a connection whose first bytes were read by the demux: reads give them
+// back first.
+type replayConn struct {
+	net.Conn
+	r io.Reader
+}
+
+func (c *replayConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// Unwrap is the connection underneath (for peer credentials, say).
+func (c *replayConn) Unwrap() net.Conn { return c.Conn }
+
+// SyscallConn is the underlying Unix socket's, so checks of the peer's credentials see
+// through the replay.
+func (c *replayConn) SyscallConn() (syscall.RawConn, error) {
+	if sc, ok := c.Conn.(syscall.Conn); ok {
+		return sc.SyscallConn()
+	}
+	return nil, errors.New("not a system connection")
+}

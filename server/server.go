@@ -1,0 +1,235 @@
+// Package server makes a session a server that outlives its terminals: it owns the
+// session socket's listener, sorts connections between the hub (relay protocol v1) and
+// the attach stream, runs the ui for each attached terminal (as tmux's server draws for
+// each client), decides which terminal sets the panes' sizes (the most recently active
+// one), and says when the session ends: the person ended it, kill-session asked, or every
+// pane's program exited while no terminal was attached.
+//
+// server imports ui, session, attach and proto; hub is given to it as a func, so the
+// socket and the terminals stay peers over the one session.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/attach"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/ui"
+)
+
+// firstAttachWait is how long a session whose programs all exited waits for its first
+// terminal before it ends by itself.
+const firstAttachWait = 30 * time.Second
+
+// Config is a session server's parts.
+type Config struct {
+	// Name is the session's name.
+	Name string
+	// Session is the running session; UI the ui's configuration for each terminal.
+	Session *session.Session
+	UI      ui.Config
+	// Listener is the session socket; ServeHub starts the hub on the listener it is
+	// given (every connection that is not an attach).
+	Listener net.Listener
+	ServeHub func(net.Listener) error
+	// Logger gets connections and failures (discarded when nil).
+	Logger *slog.Logger
+}
+
+// Server serves one session's terminals.
+type Server struct {
+	cfg   Config
+	log   *slog.Logger
+	dm    *demux
+	ctx   context.Context
+	stop  context.CancelFunc
+	done  chan struct{} // closed when the session should end
+	ended sync.Once
+	wg    sync.WaitGroup
+
+	mu         sync.Mutex // guards the client registry below
+	clients    map[int]*client
+	nextID     int
+	controller int    // the client whose size the panes follow (0: none)
+	waiting    bool   // no terminal has attached yet and the first may still come
+	activity   uint64 // counts clients' activity: the latest is the highest
+	why        string
+}
+
+// Start serves cfg's session: the hub gets its connections and terminals may attach.
+func Start(cfg Config) (*Server, error) {
+	if cfg.Session == nil || cfg.Listener == nil || cfg.ServeHub == nil {
+		return nil, errors.New("server: session, listener and hub needed")
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	s := &Server{cfg: cfg, log: log, ctx: ctx, stop: stop, done: make(chan struct{}), clients: map[int]*client{}, waiting: true}
+	s.dm = newDemux(cfg.Listener, s.handle)
+	if err := cfg.ServeHub(s.dm); err != nil {
+		s.dm.Close()
+		stop()
+		return nil, fmt.Errorf("session socket: %w", err)
+	}
+	sub := cfg.Session.Subscribe(1 << 12)
+	s.wg.Go(func() { s.watch(sub) })
+	// Programs that exit at once must not end the session before the terminal that
+	// started it attaches and shows their exit: the idle rule waits for the first attach,
+	// or for firstAttachWait.
+	grace := time.AfterFunc(firstAttachWait, func() {
+		s.mu.Lock()
+		s.waiting = false
+		s.mu.Unlock()
+		s.checkIdle()
+	})
+	context.AfterFunc(ctx, func() { grace.Stop() })
+	return s, nil
+}
+
+// Done is closed when the session should end; Why then says why.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Why says why the session ended ("" while it runs).
+func (s *Server) Why() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.why
+}
+
+// End asks the session to end (the attached terminals are told it ended).
+func (s *Server) End(why string) {
+	s.ended.Do(func() {
+		s.mu.Lock()
+		s.why = why
+		s.mu.Unlock()
+		s.log.Info("session ends", "why", why)
+		close(s.done)
+	})
+}
+
+// Close ends every attached terminal's stream (they are told the session ended) and
+// stops accepting; it waits for the server's goroutines. The caller then stops the hub
+// and the session.
+func (s *Server) Close() {
+	s.End("closed")
+	s.stop()
+	s.dm.Close()
+	s.wg.Wait()
+}
+
+// handle takes a connection whose first frame is one of the server's.
+func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
+	select {
+	case <-s.ctx.Done():
+		refuse(nc, e, "the session is ending")
+		return
+	default:
+	}
+	if e.Type == attach.TypeAttach || e.Type == attach.TypeKill {
+		// A pane's program (maybe prompt-injected) must not type as the person or end
+		// the session: a process running in one of the panes is refused, by what the
+		// kernel says of the connecting process, not by anything it sends.
+		if _, name, ok := s.cfg.Session.PaneOfProcess(peerPID(nc)); ok {
+			refuse(nc, e, fmt.Sprintf("a process of pane %s cannot attach to or end its own session", name))
+			return
+		}
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		switch e.Type {
+		case attach.TypeKill:
+			reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
+			nc.Close()
+			s.End("kill-session")
+		case attach.TypeClients:
+			reply(nc, attach.TypeClients, s.list())
+			nc.Close()
+		case attach.TypeAttach:
+			s.attach(nc, e)
+		}
+	}()
+}
+
+// list describes the attached clients.
+func (s *Server) list() attach.ClientList {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := attach.ClientList{Clients: []attach.Client{}, Pid: os.Getpid()}
+	for id := 1; id <= s.nextID; id++ {
+		c := s.clients[id]
+		if c == nil {
+			continue
+		}
+		sz := c.size()
+		out.Clients = append(out.Clients, attach.Client{ID: id, Cols: sz.Cols, Rows: sz.Rows, ReadOnly: c.readOnly,
+			Control: id == s.controller, Since: c.since.UTC().Format(time.RFC3339)})
+	}
+	return out
+}
+
+// watch ends the session when every pane's program has exited and no terminal is
+// attached; it follows the session's events until the server stops.
+func (s *Server) watch(sub *session.Subscription) {
+	defer sub.Close()
+	s.checkIdle()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case _, ok := <-sub.Ready():
+			if !ok {
+				return
+			}
+			for _, ev := range sub.Next() {
+				switch ev.(type) {
+				case session.Exit, session.Closed:
+					s.checkIdle()
+				}
+			}
+		}
+	}
+}
+
+// checkIdle ends the session when no terminal is attached and no pane runs.
+func (s *Server) checkIdle() {
+	s.mu.Lock()
+	attached, waiting := len(s.clients), s.waiting
+	s.mu.Unlock()
+	if attached > 0 || waiting {
+		return
+	}
+	for _, m := range s.cfg.Session.Members() {
+		if !m.External && m.State != session.Exited {
+			return
+		}
+	}
+	s.End("every pane exited and no terminal is attached")
+}
+
+// reply writes one handshake envelope.
+func reply(nc net.Conn, typ string, payload any) {
+	body, err := attach.Handshake(typ, payload)
+	if err != nil {
+		return
+	}
+	_ = nc.SetWriteDeadline(time.Now().Add(writeWait))
+	_ = proto.WriteFrame(nc, body)
+	_ = nc.SetWriteDeadline(time.Time{})
+}
+
+// refuse answers a handshake with a fatal ERROR and closes the connection.
+func refuse(nc net.Conn, e *proto.Envelope, msg string) {
+	reply(nc, proto.TypeError, proto.Error{Code: proto.CodeBadRequest, Message: msg, Fatal: true, Re: e.ID})
+	nc.Close()
+}

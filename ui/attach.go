@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/tty"
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// This file runs the ui for a terminal attached to a session server, as tmux's server
+// draws for each client: the client is a raw-mode pipe (its keys, pastes, mouse and the
+// terminal's answers come in as bytes; what the screen writer writes goes back to it),
+// and each attached terminal gets its own program, model and screen writer here, over
+// the one session. A late attach is drawn from the emulators' state, never from a replay
+// of output.
+//
+//	client bytes ──In──▶ tty.Input ──▶ model ──▶ tty.Screen ──Out──▶ client
+//	client sizes ──Sizes──▶ WindowSizeMsg      control moved ──Control──▶ relayout
+
+// Ending says how a terminal's program ended.
+type Ending int
+
+const (
+	// EndQuit: the person ended the session (prefix q, y), or closed its last pane.
+	EndQuit Ending = iota
+	// EndDetach: the person detached (prefix d, or d at prefix q's question).
+	EndDetach
+	// EndGone: the terminal went away (its input ended) or the session stopped.
+	EndGone
+)
+
+// Size is a terminal's size in cells.
+type Size struct{ Cols, Rows int }
+
+// Remote is an attached client's terminal, as the session server sees it.
+type Remote struct {
+	// Name is the session's name (the detach line, the end question).
+	Name string
+	// In is the client's input; Attach closes it when it returns. Out is where the
+	// client's terminal output goes (writes must not block for long).
+	In  io.ReadCloser
+	Out io.Writer
+	// Size is the terminal's size at attach; Sizes its later sizes.
+	Size  Size
+	Sizes <-chan Size
+	// Controls reports whether this terminal sets the panes' sizes now (nil: always);
+	// Control receives when it has just taken control, so the panes follow its size.
+	Controls func() bool
+	Control  <-chan struct{}
+	// Active is called on each key, paste or mouse event from this terminal (it makes
+	// it the controlling one).
+	Active func()
+	// ReadOnly terminals watch: nothing they type reaches a pane.
+	ReadOnly bool
+}
+
+// StartSession starts cfg's panes in a session for a terminal of the given size (each
+// program starts at the size the layout gives it there): what a session server runs
+// before any terminal attaches. The first terminal's answers give the panes its colours.
+func StartSession(cfg Config, size Size, term TerminalInfo) (*session.Session, error) {
+	if len(cfg.Panes) == 0 {
+		return nil, errors.New("no panes to start")
+	}
+	return session.Start(sessionOptions(cfg, max(size.Cols, 1), max(size.Rows, 2), term.probed(), nil))
+}
+
+// controlMsg says this terminal took control of the panes' sizes.
+type controlMsg struct{}
+
+// Attach runs the ui on an attached client's terminal over session s until the person
+// detaches or ends the session, the client goes away or ctx ends; the terminal's modes
+// are undone (through Out) before it returns. It does not stop the session: the caller
+// does that on EndQuit.
+func Attach(ctx context.Context, s *session.Session, cfg Config, r Remote) (e Ending, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	o := tty.Remote(r.Out)
+	ir, err := tty.StartInput(ctx, r.In)
+	if err != nil {
+		r.In.Close()
+		return EndGone, err
+	}
+	defer func() {
+		rec := recover()
+		o.Restore()
+		r.In.Close() // unblocks the input's read
+		ir.Close()
+		if rec != nil {
+			e, err = EndGone, tty.Recovered(rec)
+		}
+	}()
+	if err := o.Setup(); err != nil {
+		return EndGone, err
+	}
+	probed, early, err := ir.Probe(probeTimeout)
+	if err != nil {
+		return EndGone, fmt.Errorf("read terminal: %w", err)
+	}
+	if probed.Kitty {
+		if err := o.PushKitty(); err != nil {
+			return EndGone, fmt.Errorf("kitty keyboard: %w", err)
+		}
+	}
+	if probed.Answers > 0 && !r.ReadOnly {
+		s.SetColors(probed.Colors)
+		s.SetKittyKeyboard(probed.Kitty)
+	}
+	att := attachment{name: r.Name, detachable: true, readOnly: r.ReadOnly, control: r.Controls, active: r.Active}
+	if r.ReadOnly {
+		att.control = func() bool { return false }
+	}
+	return runModel(ctx, cfg, s, terminalRun{
+		o: o, ir: ir, probed: probed, early: early, w: max(r.Size.Cols, 1), h: max(r.Size.Rows, 1), att: att,
+		output: io.Discard,
+		follow: func(p *tea.Program) func() { return followRemote(ctx, p, r) },
+	})
+}
+
+// followRemote tells the program about the client's new sizes and about its taking
+// control; the returned func stops it and waits.
+func followRemote(ctx context.Context, p *tea.Program, r Remote) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case sz := <-r.Sizes:
+				p.Send(tea.WindowSizeMsg{Width: sz.Cols, Height: sz.Rows})
+			case <-r.Control:
+				p.Send(controlMsg{})
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	return func() {
+		cancel()
+		wg.Wait() // a Send in flight returns: Run cancels the program's context when it ends
+	}
+}
+
+// TerminalInfo is what a terminal's answers to the start-up queries said, in a form a
+// command line can carry to the session server (String, ParseTerminalInfo), so panes
+// start with the colours and keyboard of the terminal that started them.
+type TerminalInfo struct {
+	Kitty  bool
+	FG, BG [3]uint8
+	// Known is set when the terminal answered.
+	Known bool
+}
+
+// ProbeTerminal asks the terminal (in, out) for its colours and keyboard without
+// changing its screen, and waits for the answers (DA1 ends the wait). It leaves the
+// terminal as it found it.
+func ProbeTerminal(ctx context.Context, in, out *os.File) (TerminalInfo, error) {
+	o, err := tty.Open(in, out)
+	if err != nil {
+		return TerminalInfo{}, err
+	}
+	defer o.Restore()
+	ir, err := tty.StartInput(ctx, in)
+	if err != nil {
+		return TerminalInfo{}, err
+	}
+	defer ir.Close()
+	if _, err := o.Write([]byte(tty.ProbeSeq)); err != nil {
+		return TerminalInfo{}, fmt.Errorf("probe terminal: %w", err)
+	}
+	p, _, err := ir.Probe(probeTimeout)
+	if err != nil {
+		return TerminalInfo{}, fmt.Errorf("probe terminal: %w", err)
+	}
+	fg, bg := p.Colors.FG, p.Colors.BG
+	return TerminalInfo{Kitty: p.Kitty, FG: [3]uint8{fg.R, fg.G, fg.B}, BG: [3]uint8{bg.R, bg.G, bg.B}, Known: p.Answers > 0}, nil
+}
+
+// String is the info as one word: kitty (0/1), then the colours as hex, "-" when unknown.
+func (t TerminalInfo) String() string {
+	if !t.Known {
+		return "-"
+	}
+	k := 0
+	if t.Kitty {
+		k = 1
+	}
+	return fmt.Sprintf("%d:%02x%02x%02x:%02x%02x%02x", k, t.FG[0], t.FG[1], t.FG[2], t.BG[0], t.BG[1], t.BG[2])
+}
+
+// ParseTerminalInfo reads String's form ("-": nothing known).
+func ParseTerminalInfo(s string) (TerminalInfo, error) {
+	if s == "-" {
+		return TerminalInfo{}, nil
+	}
+	var t TerminalInfo
+	var k int
+	_, err := fmt.Sscanf(s, "%d:%02x%02x%02x:%02x%02x%02x", &k, &t.FG[0], &t.FG[1], &t.FG[2], &t.BG[0], &t.BG[1], &t.BG[2])
+	if err != nil {
+		return TerminalInfo{}, fmt.Errorf("terminal info %q: %w", s, err)
+	}
+	t.Kitty, t.Known = k == 1, true
+	return t, nil
+}
+
+// probed is t as the probe's result.
+func (t TerminalInfo) probed() tty.Probed {
+	return tty.Probed{Kitty: t.Kitty, Colors: vterm.Colors{
+		FG: vterm.RGBColor{R: t.FG[0], G: t.FG[1], B: t.FG[2]},
+		BG: vterm.RGBColor{R: t.BG[0], G: t.BG[1], B: t.BG[2]},
+	}}
+}

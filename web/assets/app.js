@@ -1,0 +1,311 @@
+// agentmux web view: one WebSocket to the session; every pane an xterm drawn from the
+// session's emulator; the conversation beside them. Text from agents only ever goes
+// into the page through textContent or the terminals, never as HTML.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const MAX_ITEMS = 2000;
+  const panesEl = $('panes'), convEl = $('conv');
+  const state = {
+    control: false, you: 'you(web)', members: [], groups: [],
+    panes: new Map(),   // pane number → {el, bar, term, cols, rows}
+    items: new Map(),   // conversation key → {item, li}
+    zoomed: 0, current: 0, ws: null, nextID: 1, waiters: [], retry: 0,
+  };
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // ---- panes ----
+  function paneFor(m) {
+    let p = state.panes.get(m.pane);
+    if (p) return p;
+    const root = el('div', 'pane');
+    root.dataset.pane = m.pane;
+    const bar = el('div', 'bar');
+    const termEl = el('div', 'term');
+    root.append(bar, termEl);
+    const term = new Terminal({
+      cols: m.cols || 80, rows: m.rows || 24, scrollback: 2000, disableStdin: !state.control,
+      cursorBlink: false, lineHeight: 1.1, fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13,
+      theme: { background: '#000000' },
+    });
+    term.open(termEl);
+    term.onWriteParsed(() => checkWaiters(m.pane));
+    if (state.control) {
+      term.onData((d) => send({ t: 'input', pane: m.pane, data: d }));
+    }
+    bar.addEventListener('click', (ev) => {
+      if (ev.target.closest('.acts')) return;
+      zoom(state.zoomed === m.pane ? 0 : m.pane);
+    });
+    termEl.addEventListener('click', () => { if (state.zoomed !== m.pane) zoom(m.pane); });
+    p = { el: root, bar: bar, term: term, cols: m.cols, rows: m.rows };
+    state.panes.set(m.pane, p);
+    placePanes();
+    return p;
+  }
+
+  function placePanes() {
+    const ids = [...state.panes.keys()].sort((a, b) => a - b);
+    ids.forEach((id) => panesEl.appendChild(state.panes.get(id).el));
+    const n = ids.length;
+    const cols = n <= 3 ? Math.max(n, 1) : Math.ceil(Math.sqrt(n));
+    panesEl.style.gridTemplateColumns = 'repeat(' + cols + ', minmax(0, 1fr))';
+    const pick = $('pick');
+    pick.textContent = '';
+    ids.forEach((id) => {
+      const m = state.members.find((x) => x.pane === id);
+      pick.append(new Option(id + ' ' + (m ? m.name : ''), String(id)));
+    });
+    if (!state.panes.has(state.current)) state.current = ids[0] || 0;
+    pick.value = String(state.current);
+    showCurrent();
+    fit();
+  }
+
+  function showCurrent() {
+    state.panes.forEach((p, id) => p.el.classList.toggle('current', id === state.current));
+  }
+
+  function zoom(id) {
+    state.zoomed = id;
+    panesEl.classList.toggle('zoom', id !== 0);
+    state.panes.forEach((p, pid) => p.el.classList.toggle('zoomed', pid === id));
+    if (id) { state.current = id; $('pick').value = String(id); showCurrent(); }
+    fit();
+    const p = state.panes.get(id);
+    if (p && state.control) p.term.focus();
+  }
+
+  // fit picks each terminal's font size so it fills its pane's box (the terminal keeps
+  // the pane's own columns and rows: the picture is the emulator's).
+  function fit() {
+    requestAnimationFrame(() => {
+      const phone = window.matchMedia('(max-width: 700px)').matches;
+      state.panes.forEach((p) => {
+        const w = p.el.clientWidth - 6;
+        if (w <= 0) return;
+        let size = Math.floor(w / (p.term.cols * 0.61));
+        if (!phone) {
+          const h = p.el.clientHeight - p.bar.offsetHeight - 6;
+          size = Math.min(size, Math.floor(h / (p.term.rows * 1.3)));
+        }
+        size = Math.max(5, Math.min(size, 18));
+        if (p.term.options.fontSize !== size) p.term.options.fontSize = size;
+      });
+    });
+  }
+  window.addEventListener('resize', fit);
+
+  function drawBar(p, m) {
+    const bar = p.bar;
+    bar.textContent = '';
+    bar.append(el('span', 'num', String(m.pane)), el('span', 'name', m.name));
+    const st = m.exit || m.state;
+    bar.append(el('span', 'state ' + m.state.split(' ')[0], st));
+    const g = state.groups.find((x) => x.id === m.group);
+    if (g) bar.append(el('span', 'group', 'group ' + g.label));
+    if (m.held) bar.append(el('span', 'held', 'held'));
+    if (m.waiting) bar.append(el('span', 'held', m.waiting + ' waiting'));
+    if (state.control && m.state !== 'exited') bar.append(actions(m));
+  }
+
+  function actions(m) {
+    const box = el('span', 'acts');
+    const btn = (label, f) => { const b = el('button', '', label); b.type = 'button'; b.addEventListener('click', f); box.append(b); };
+    btn(m.held ? 'release' : 'hold', () => send({ t: m.held ? 'release' : 'hold', a: m.pane }));
+    if (m.group) btn('unlink', () => send({ t: 'unlink', a: m.pane }));
+    const sel = el('select');
+    sel.append(new Option('link with…', ''));
+    state.members.filter((x) => x.pane && x.pane !== m.pane && x.state !== 'exited')
+      .forEach((x) => sel.append(new Option(x.pane + ' ' + x.name, String(x.pane))));
+    sel.addEventListener('change', () => { if (sel.value) send({ t: 'link', a: m.pane, b: Number(sel.value) }); sel.value = ''; });
+    box.append(sel);
+    return box;
+  }
+
+  function onMembers(f) {
+    state.members = f.members;
+    state.groups = f.groups;
+    $('summary').textContent = f.summary || '';
+    f.members.filter((m) => m.pane).forEach((m) => {
+      const p = paneFor(m);
+      drawBar(p, m);
+    });
+    // Filters and the recipient list follow the members.
+    ['who', 'to'].forEach((id) => {
+      const sel = $(id), keep = sel.value;
+      sel.textContent = '';
+      if (id === 'who') sel.append(new Option('everyone', ''));
+      f.members.forEach((m) => sel.append(new Option((m.pane ? m.pane + ' ' : '') + m.name, m.name)));
+      sel.value = keep;
+      if (sel.selectedIndex < 0) sel.selectedIndex = 0;
+    });
+    placePanes();
+  }
+
+  function onScreen(buf) {
+    const v = new DataView(buf);
+    const pane = v.getUint16(1), cols = v.getUint16(3), rows = v.getUint16(5), reset = v.getUint8(7);
+    let p = state.panes.get(pane);
+    if (!p) p = paneFor({ pane: pane, cols: cols, rows: rows });
+    if (p.term.cols !== cols || p.term.rows !== rows) { p.term.resize(cols, rows); fit(); }
+    if (reset) p.term.reset();
+    p.term.write(new Uint8Array(buf, 8));
+  }
+
+  function onClosed(f) {
+    const p = state.panes.get(f.pane);
+    if (!p) return;
+    p.term.dispose();
+    p.el.remove();
+    state.panes.delete(f.pane);
+    if (state.zoomed === f.pane) zoom(0);
+    placePanes();
+  }
+
+  // ---- conversation ----
+  function onConv(f) {
+    if (f.reset) { state.items.clear(); convEl.textContent = ''; }
+    const atEnd = convEl.scrollTop + convEl.clientHeight >= convEl.scrollHeight - 4;
+    f.items.forEach((it) => {
+      let rec = state.items.get(it.key);
+      if (!rec) {
+        rec = { li: el('li') };
+        rec.li.addEventListener('click', () => rec.li.classList.toggle('open'));
+        state.items.set(it.key, rec);
+        convEl.append(rec.li);
+      }
+      rec.item = it;
+      drawItem(rec);
+    });
+    // The page keeps the newest MAX_ITEMS: a long session does not grow it without end.
+    while (state.items.size > MAX_ITEMS) {
+      const [key, rec] = state.items.entries().next().value;
+      rec.li.remove();
+      state.items.delete(key);
+    }
+    if (atEnd) convEl.scrollTop = convEl.scrollHeight;
+  }
+
+  function drawItem(rec) {
+    const it = rec.item, li = rec.li;
+    li.className = it.kind + (li.classList.contains('open') ? ' open' : '');
+    li.textContent = '';
+    const head = el('div', 'head');
+    head.append(el('span', 'time', new Date(it.at).toLocaleTimeString()));
+    if (it.from || it.to) head.append(el('span', 'who', (it.from || '') + (it.to ? ' → ' + it.to : '')));
+    if (it.kind !== 'message' && it.kind !== 'turn') head.append(el('span', 'kind', it.kind));
+    if (it.phase) head.append(el('span', 'phase ' + it.phase.split(' ')[0], it.phase));
+    if (it.mode) head.append(el('span', 'mode', it.mode));
+    li.append(head, el('div', 'body', it.text || it.note || ''));
+    if (it.text && it.note) li.append(el('div', 'note', it.note));
+    filterItem(rec);
+  }
+
+  function filterItem(rec) {
+    const who = $('who').value, q = $('q').value.trim().toLowerCase(), it = rec.item;
+    let show = !who || it.from === who || it.to === who;
+    if (show && q) show = [it.from, it.to, it.text, it.note, it.phase].join(' ').toLowerCase().includes(q);
+    rec.li.hidden = !show;
+  }
+  $('who').addEventListener('change', () => state.items.forEach(filterItem));
+  $('q').addEventListener('input', () => state.items.forEach(filterItem));
+  $('pick').addEventListener('change', () => { state.current = Number($('pick').value); showCurrent(); fit(); });
+
+  // ---- sending ----
+  $('sendform').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = $('msg').value;
+    if (!text.trim()) return;
+    send({ t: 'send', to: $('to').value, text: text });
+    $('msg').value = '';
+  });
+
+  function send(a) {
+    if (!state.ws || state.ws.readyState !== WebSocket.OPEN) return;
+    if (a.t !== 'input') a.id = state.nextID++; else state.inputs = (state.inputs || 0) + 1;
+    state.ws.send(JSON.stringify(a));
+  }
+
+  function answer(f) {
+    const a = $('answer');
+    a.textContent = f.text;
+    a.className = f.t === 'error' ? 'bad' : '';
+  }
+
+  // ---- connection ----
+  function connect() {
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    ws.binaryType = 'arraybuffer';
+    state.ws = ws;
+    ws.onopen = () => { state.retry = 0; $('conn').textContent = 'live'; $('conn').className = 'badge up'; };
+    ws.onclose = (ev) => {
+      // Try again, slower each time (the session may be restarting, or the network
+      // away); the server sends everything afresh on connect.
+      const wait = Math.min(15000, 1000 * Math.pow(2, state.retry++));
+      $('conn').textContent = 'disconnected' + (ev.reason ? ': ' + ev.reason : '') + ' (retrying)';
+      $('conn').className = 'badge down';
+      setTimeout(connect, wait);
+    };
+    ws.onmessage = (ev) => {
+      if (typeof ev.data !== 'string') { onScreen(ev.data); return; }
+      const f = JSON.parse(ev.data);
+      switch (f.t) {
+        case 'hello':
+          // A fresh start: the server sends every pane and the conversation next.
+          state.panes.forEach((p) => { p.term.dispose(); p.el.remove(); });
+          state.panes.clear();
+          zoom(0);
+          state.control = f.control; state.you = f.you;
+          document.title = 'agentmux · ' + f.session;
+          $('session').textContent = f.session;
+          $('mode').textContent = f.control ? 'control' : 'read-only';
+          $('mode').className = 'badge' + (f.control ? ' control' : '');
+          $('sendform').hidden = !f.control;
+          break;
+        case 'members': onMembers(f); break;
+        case 'conv': onConv(f); break;
+        case 'closed': onClosed(f); break;
+        case 'result': case 'error': answer(f); break;
+      }
+    };
+  }
+
+  // ---- what tests and people can ask of the page (read-only) ----
+  function text(pane) {
+    const p = state.panes.get(pane);
+    if (!p) return '';
+    const b = p.term.buffer.active, out = [];
+    for (let y = 0; y < p.term.rows; y++) {
+      const l = b.getLine(b.viewportY + y);
+      out.push(l ? l.translateToString(true) : '');
+    }
+    return out.join('\n');
+  }
+  function checkWaiters(pane) {
+    state.waiters = state.waiters.filter((w) => {
+      if (w.pane !== pane || !text(pane).includes(w.s)) return true;
+      w.resolve(performance.now());
+      return false;
+    });
+  }
+  window.agentmux = {
+    text: text,
+    // waitText resolves once pane shows s (at once when it does already).
+    waitText: (pane, s) => new Promise((resolve) => {
+      if (text(pane).includes(s)) { resolve(performance.now()); return; }
+      state.waiters.push({ pane: pane, s: s, resolve: resolve });
+    }),
+    panes: () => [...state.panes.keys()],
+    zoomed: () => state.zoomed,
+    inputs: () => state.inputs || 0,
+    scrollback: (pane) => { const p = state.panes.get(pane); return p ? p.term.buffer.normal.length - p.term.rows : 0; },
+  };
+  connect();
+})();

@@ -1,0 +1,177 @@
+package web
+
+// End to end in a real headless Chromium: the page opened from the printed URL shows
+// each pane as its program prints, the conversation as the relay delivers, zooms a
+// pane on a click, and with control sends a message that is typed into the pane.
+
+import (
+	"strings"
+	"testing"
+
+	"context"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/session"
+)
+
+func TestBrowserShowsPanesLive(t *testing.T) {
+	r := newRig(t, Options{}, "alice", "bob")
+	r.proc(1).Print("\x1b[1;31mbefore\x1b[0m the page opened\r\n") // a page opened late sees it
+	r.sess.Sync()
+	ctx := r.tab(r.srv.URL())
+	r.waitJS(ctx, `agentmux.text(1).includes('before the page opened')`)
+	r.waitJS(ctx, `document.querySelector('.pane[data-pane="2"] .bar').textContent.includes('bob')`)
+
+	r.proc(2).Print("宽 wide, then hello from bob\r\n")
+	r.waitJS(ctx, `agentmux.text(2).includes('hello from bob')`)
+	r.waitJS(ctx, `agentmux.text(2).split('\n')[1] === '$ 宽 wide, then hello from bob'`)
+
+	// Lines that scroll off the top reach the page's scrollback, in order.
+	for i := range 30 {
+		r.proc(1).Print("line " + itoa(i) + "\r\n")
+	}
+	r.waitJS(ctx, `agentmux.text(1).includes('line 29')`)
+	r.waitJS(ctx, `agentmux.scrollback(1) >= 19`)
+
+	assert.Equal(t, "read-only", eval[string](t, ctx, `document.getElementById('mode').textContent`))
+	address := eval[string](t, ctx, `location.href`)
+	assert.NotContains(t, address, "token", "the token leaves the address bar once traded for the cookie")
+}
+
+func TestBrowserConversation(t *testing.T) {
+	r := newRig(t, Options{}, "alice", "bob")
+	r.proc(2).SetEcho(true)
+	ctx := r.tab(r.srv.URL())
+	r.waitJS(ctx, `agentmux.panes().length === 2`)
+	_, err := r.sess.Send("ops", "bob", "please rebase onto main", session.SendOptions{})
+	require.NoError(t, err)
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('please rebase onto main') && li.textContent.includes('ops → bob'))`)
+	// It is typed into bob's pane, and the page shows its phase move on.
+	r.waitJS(ctx, `agentmux.text(2).includes('please rebase onto main')`)
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li .phase')].some(p => /typed|submitted|confirmed/.test(p.textContent))`)
+
+	// A pane's finished turn, relayed to its linked peer, appears too.
+	require.NoError(t, r.sess.Link(1, 2))
+	r.proc(1).Print("the build is green on every platform\r\n$ ")
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('alice → bob') && li.textContent.includes('the build is green'))`)
+
+	// Filter by member, then search.
+	pick := func(who string) {
+		require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("who"), who)))
+		eval[bool](t, ctx, `document.getElementById('who').dispatchEvent(new Event('change'))`)
+	}
+	pick("alice")
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].filter(li => !li.hidden && li.textContent.includes('please rebase')).length === 0`)
+	pick("")
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => !li.hidden && li.textContent.includes('please rebase'))`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), "nothing like this")))
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].every(li => li.hidden)`)
+}
+
+func TestBrowserZoom(t *testing.T) {
+	r := newRig(t, Options{}, "alice", "bob", "carol")
+	ctx := r.tab(r.srv.URL())
+	r.waitJS(ctx, `agentmux.panes().length === 3`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="2"] .bar`))))
+	r.waitJS(ctx, `agentmux.zoomed() === 2`)
+	r.waitJS(ctx, `document.querySelector('.pane[data-pane="1"]').offsetParent === null && document.querySelector('.pane[data-pane="2"]').offsetParent !== null`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="2"] .bar`))))
+	r.waitJS(ctx, `agentmux.zoomed() === 0 && document.querySelector('.pane[data-pane="1"]').offsetParent !== null`)
+}
+
+func TestBrowserControlSendsAndTypes(t *testing.T) {
+	r := newRig(t, Options{Control: true}, "alice", "bob")
+	r.proc(2).SetEcho(true)
+	ctx := r.tab(r.srv.URL())
+	r.waitJS(ctx, `!document.getElementById('sendform').hidden && document.getElementById('to').options.length >= 2`)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("to"), "bob"),
+		chromedp.SendKeys(chromedp.ID("msg"), "ship it from the browser"),
+		chromedp.Click(chromedp.ID("sendbtn"))))
+	r.waitJS(ctx, `agentmux.text(2).includes('ship it from the browser')`)
+	assert.Contains(t, r.proc(2).Peek(), "you(web)", "attributed to the web view's person")
+	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('you(web) → bob'))`)
+
+	// Typing into a zoomed pane's terminal reaches its program.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="1"] .bar`))))
+	r.waitJS(ctx, `agentmux.zoomed() === 1`)
+	require.NoError(t, chromedp.Do(ctx, typeKeys("ls -la\r")))
+	r.waitJS(ctx, `agentmux.inputs() === 7`) // one frame a key
+	r.waitSent(1, "ls -la\r")
+	assert.Equal(t, "ls -la\r", r.proc(1).Peek(), "each key once, in order")
+}
+
+// typeKeys types text as a keyboard does: for each key a key down that carries its
+// character, then the key up. (chromedp's KeyEvent adds a separate char event, which
+// xterm takes as a second keystroke.)
+func typeKeys(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for _, r := range text {
+			var down, up *input.DispatchKeyEventParams
+			var char string
+			for _, k := range kb.Encode(r) {
+				switch k.Type {
+				case input.DispatchKeyEventTypeKeyDown:
+					down = k
+				case input.DispatchKeyEventTypeKeyUp:
+					up = k
+				case input.DispatchKeyEventTypeChar:
+					char = k.Text
+				}
+			}
+			down.Text, down.UnmodifiedText = char, char
+			for _, k := range []*input.DispatchKeyEventParams{down, up} {
+				if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, *k); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+func TestBrowserWithoutTokenRefused(t *testing.T) {
+	r := newRig(t, Options{}, "alice")
+	r.proc(1).Print("secret screen\r\n")
+	ctx := r.tab(r.base()) // no #token
+	r.waitJS(ctx, `document.body.innerText.includes('needs the URL agentmux printed')`)
+	assert.Zero(t, eval[int](t, ctx, `document.querySelectorAll('.pane').length`))
+	body := eval[string](t, ctx, `document.documentElement.outerHTML`)
+	assert.NotContains(t, body, "secret screen")
+	assert.NotContains(t, body, "alice")
+
+	ctx = r.tab(r.base() + "#token=" + strings.Repeat("0", 64)) // a wrong token
+	r.waitJS(ctx, `document.body.innerText.includes('token was refused')`)
+}
+
+func TestBrowserOtherOriginRefused(t *testing.T) {
+	r := newRig(t, Options{}, "alice")
+	ctx := r.tab(r.srv.URL())
+	r.waitJS(ctx, `agentmux.panes().length === 1`)
+	// Another site's page in the same browser (it has the cookie) cannot open the
+	// socket: the cookie is SameSite=Strict and the Origin is checked.
+	other := newOtherSite(t)
+	ctx2 := r.tab(other)
+	outcome := eval[string](t, ctx2, `new Promise(res => {
+		const ws = new WebSocket('ws://`+r.srv.Addr()+`/ws');
+		ws.onopen = () => res('open'); ws.onerror = () => res('refused'); })`)
+	assert.Equal(t, "refused", outcome)
+}
+
+func TestBrowserPhoneWidthOnePaneAtATime(t *testing.T) {
+	r := newRig(t, Options{}, "alice", "bob")
+	ctx := r.tab("about:blank")
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(r.srv.URL())))
+	visible := `[...document.querySelectorAll('.pane')].filter(p => p.offsetParent !== null).map(p => p.dataset.pane).join(',')`
+	r.waitJS(ctx, `agentmux.panes().length === 2 && `+visible+` === '1'`)
+	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("pick"), "2")))
+	eval[bool](t, ctx, `document.getElementById('pick').dispatchEvent(new Event('change'))`)
+	r.waitJS(ctx, visible+` === '2'`)
+	r.waitJS(ctx, `document.getElementById('conv').offsetParent !== null`) // the conversation below
+}

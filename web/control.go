@@ -1,0 +1,106 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/coder/websocket"
+
+	"github.com/agentmux/agentmux/session"
+)
+
+// ErrReadOnly answers every action of a page of a web view started without control.
+var ErrReadOnly = errors.New("this web view is read-only: start it with --control to send messages, link panes or type into them")
+
+// action is a frame from the page: T is send, link, unlink, hold, release or input;
+// ID is echoed in the answer.
+type action struct {
+	T    string `json:"t"`
+	ID   int    `json:"id,omitempty"`
+	To   string `json:"to,omitempty"`   // send: a member's name or number
+	Text string `json:"text,omitempty"` // send
+	A    int    `json:"a,omitempty"`    // link, unlink, hold, release: a pane
+	B    int    `json:"b,omitempty"`    // link
+	Pane int    `json:"pane,omitempty"` // input
+	Data string `json:"data,omitempty"` // input: what the page's terminal encoded
+}
+
+// result answers an action.
+type result struct {
+	T    string `json:"t"` // "result" or "error"
+	Re   int    `json:"re,omitempty"`
+	Text string `json:"text"`
+}
+
+// read takes the page's frames until it goes, then ends the page (cancel).
+func (p *page) read(ctx context.Context, cancel context.CancelFunc) {
+	defer cancel()
+	for {
+		typ, b, err := p.c.Read(ctx)
+		if err != nil {
+			return
+		}
+		var a action
+		if typ != websocket.MessageText || json.Unmarshal(b, &a) != nil {
+			if p.json(ctx, result{T: "error", Text: "bad frame: the page sends JSON actions"}) != nil {
+				return
+			}
+			continue
+		}
+		text, err := p.do(a)
+		r := result{T: "result", Re: a.ID, Text: text}
+		if err != nil {
+			r = result{T: "error", Re: a.ID, Text: err.Error()}
+		}
+		if a.T == "input" && err == nil {
+			continue // keys need no answer
+		}
+		if p.json(ctx, r) != nil {
+			return
+		}
+	}
+}
+
+// do carries out an action on the session.
+func (p *page) do(a action) (string, error) {
+	if !p.s.o.Control {
+		return "", ErrReadOnly
+	}
+	sess := p.s.sess
+	switch a.T {
+	case "send":
+		if strings.TrimSpace(a.Text) == "" {
+			return "", errors.New("send: nothing to send")
+		}
+		if p.s.o.Send != nil {
+			id, err := p.s.o.Send(YouName, a.To, a.Text)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("message %s queued for %s", id, a.To), nil
+		}
+		n, err := sess.Send(YouName, a.To, a.Text, session.SendOptions{})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("message %d queued for %s", n, a.To), nil
+	case "link":
+		return "linked", sess.Link(a.A, a.B)
+	case "unlink":
+		return "unlinked", sess.Unlink(a.A)
+	case "hold":
+		return "held", sess.Hold(a.A)
+	case "release":
+		return "released", sess.Release(a.A)
+	case "input":
+		if _, ok := sess.Member(a.Pane); !ok {
+			return "", fmt.Errorf("input: %w", session.ErrNoPane)
+		}
+		sess.Input(a.Pane, []byte(a.Data))
+		return "", nil
+	}
+	return "", fmt.Errorf("unknown action %q", a.T)
+}
