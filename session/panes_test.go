@@ -125,3 +125,38 @@ func TestTypeTextIsTypedExactly(t *testing.T) {
 	r.await(func(ev Event) bool { _, ok := ev.(Exit); return ok })
 	assert.ErrorIs(t, r.s.TypeText(1, "x", false), ErrExited)
 }
+
+func TestSetShareIsKeptAndClamped(t *testing.T) {
+	r := newRig(t, Options{}, "a", "b")
+	got, err := r.s.SetShare(1, 300, 0)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{300, 100}, got)
+	got, err = r.s.SetShare(1, 0, 9000)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{300, MaxShare}, got, "width kept, height clamped")
+	r.await(func(ev Event) bool { m, ok := ev.(MemberChanged); return ok && m.Member.Share == [2]int{300, MaxShare} })
+	_, err = r.s.SetShare(7, 100, 100)
+	assert.ErrorIs(t, err, ErrNoPane)
+}
+
+// Options.Closed gets a closed pane's spec back once its process ended, and every
+// pane's at Stop: where a pane's own worktree is taken back.
+func TestClosedHandsTheSpecBack(t *testing.T) {
+	gone := make(chan PaneSpec, 4)
+	r := newRig(t, Options{Closed: func(p PaneSpec) { gone <- p }}, "a", "b")
+	require.NoError(t, r.s.Close(2))
+	select {
+	case p := <-gone:
+		assert.Equal(t, "b", p.Name)
+		assert.True(t, r.procs[2].IsClosed(), "after its process ended")
+	case <-time.After(10 * time.Second):
+		t.Fatal("no Closed for pane 2")
+	}
+	require.NoError(t, r.s.Stop())
+	select {
+	case p := <-gone:
+		assert.Equal(t, "a", p.Name)
+	default:
+		t.Fatal("no Closed for pane 1 at Stop")
+	}
+}
