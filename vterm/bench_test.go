@@ -11,11 +11,15 @@ package vterm_test
 // through hinshun/vt10x for a ratio.
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hinshun/vt10x"
 
@@ -81,23 +85,105 @@ func benchRedraw() []byte {
 	return []byte(b.String())
 }
 
+// benchWideWords are words of CJK, accented (precomposed and with combining marks),
+// emoji and box-drawing text.
+var benchWideWords = strings.Fields(`中文字符的宽度 日本語のテキスト 한국어 텍스트 déjà vu ünïcödé
+	café naïve Ångström ✅ 😀 🚀 ⏺ ⎿ ── │ ├── └── ✗ ✓ → ← «ε» Ελληνικά русский`)
+
+// benchWide is text of wide characters and combining marks, mixed with ASCII words, in
+// lines of 20 to 120 columns.
+func benchWide() []byte {
+	r := rand.New(rand.NewPCG(6, 6))
+	var b strings.Builder
+	for b.Len() < benchSize {
+		for n := 10 + r.IntN(60); n > 0; n-- {
+			if r.IntN(3) == 0 {
+				b.WriteString(benchWords[r.IntN(len(benchWords))])
+			} else {
+				b.WriteString(benchWideWords[r.IntN(len(benchWideWords))])
+			}
+			b.WriteByte(' ')
+		}
+		b.WriteString("\r\n")
+	}
+	return []byte(b.String())
+}
+
+// benchBuildLog is a coloured build and test log: go test and compiler lines with
+// coloured PASS/FAIL/ok markers, file:line prefixes and long plain lines between.
+func benchBuildLog() []byte {
+	r := rand.New(rand.NewPCG(7, 7))
+	var b strings.Builder
+	for b.Len() < benchSize {
+		switch r.IntN(6) {
+		case 0:
+			fmt.Fprintf(&b, "\x1b[32m=== RUN\x1b[0m   Test%s/%s\r\n", benchWords[r.IntN(len(benchWords))], benchWords[r.IntN(len(benchWords))])
+		case 1:
+			fmt.Fprintf(&b, "\x1b[1;32m--- PASS\x1b[0m: Test%s \x1b[2m(0.%02ds)\x1b[0m\r\n", benchWords[r.IntN(len(benchWords))], r.IntN(100))
+		case 2:
+			fmt.Fprintf(&b, "\x1b[1;31m--- FAIL\x1b[0m: Test%s (0.%02ds)\r\n    \x1b[36m%s_test.go:%d\x1b[0m: ", benchWords[r.IntN(len(benchWords))], r.IntN(100), benchWords[r.IntN(len(benchWords))], r.IntN(900))
+			benchText(r, &b, 30+r.IntN(60))
+			b.WriteString("\r\n")
+		case 3:
+			fmt.Fprintf(&b, "\x1b[32mok\x1b[0m  \tgithub.com/agentmux/agentmux/%s\t\x1b[33m%d.%03ds\x1b[0m\r\n", benchWords[r.IntN(len(benchWords))], r.IntN(9), r.IntN(1000))
+		default:
+			benchText(r, &b, 40+r.IntN(120))
+			b.WriteString("\r\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+// benchAgent is the recorded agent streams of testdata/agent-streams played one after
+// another until about 1 MB.
+func benchAgent() []byte {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "agent-streams", "*.raw"))
+	var b bytes.Buffer
+	for b.Len() < benchSize && len(paths) > 0 {
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				panic(err)
+			}
+			b.Write(data)
+			b.WriteString("\x1b[?1049l\x1b[0m\x1b[r\r\n") // leave each recording's modes behind
+		}
+	}
+	return b.Bytes()
+}
+
 var benchInputs = []struct {
 	name string
 	gen  func() []byte
-}{{"plain", benchPlain}, {"sgr", benchSGR}, {"redraw", benchRedraw}}
+}{
+	{"plain", benchPlain}, {"sgr", benchSGR}, {"redraw", benchRedraw},
+	{"wide", benchWide}, {"buildlog", benchBuildLog}, {"agent", benchAgent},
+}
 
+// BenchmarkWrite writes each input whole; the -ref sub-benchmarks write the same through
+// the reference byte-at-a-time path (vterm.SetSlowPath), for the fast paths' ratio in
+// the same run.
 func BenchmarkWrite(b *testing.B) {
 	for _, in := range benchInputs {
 		data := in.gen()
-		b.Run(in.name, func(b *testing.B) {
-			term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})
-			term.Write(data) // reach steady state: history full of lines, rows allocated
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				term.Write(data)
+		for _, ref := range []bool{false, true} {
+			name := in.name
+			if ref {
+				name += "-ref"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})
+				vterm.SetSlowPath(term, ref)
+				term.Write(data) // reach steady state: history full of lines, rows allocated
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				cpu := startCPU()
+				for b.Loop() {
+					term.Write(data)
+				}
+				cpu.report(b, len(data))
+			})
+		}
 	}
 }
 
@@ -194,4 +280,107 @@ func BenchmarkHistoryMemory(b *testing.B) {
 		mb = float64(int64(after)-int64(before)) / 1e6
 	}
 	b.ReportMetric(mb, "MB/10klines")
+}
+
+// histLines returns n lines of 80 columns, each ended by CRLF: plain ASCII text, or the
+// coloured compiler output of benchSGR cut to lines (a few style runs each).
+func histLines(n int, coloured bool) []byte {
+	r := rand.New(rand.NewPCG(5, 5))
+	var b strings.Builder
+	for range n {
+		if coloured {
+			fmt.Fprintf(&b, "\x1b[1m%s.go:%d:\x1b[0m \x1b[1;31merror:\x1b[0m ", benchWords[r.IntN(len(benchWords))], 1+r.IntN(999))
+			var line strings.Builder
+			benchText(r, &line, 50)
+			fmt.Fprintf(&b, "%s\x1b[38;5;%dm%s\x1b[0m\r\n", line.String()[:40], r.IntN(256), line.String()[40:50])
+			continue
+		}
+		var line strings.Builder
+		benchText(r, &line, 80)
+		b.WriteString(line.String()[:80])
+		b.WriteString("\r\n")
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkHistoryBytesPerLine reports what one 80-column line of history costs in steady
+// state: the live heap of an 80×24 terminal holding 10,000 lines, less that of one fed
+// the same bytes with no history, per line (the custom metric B/line).
+func BenchmarkHistoryBytesPerLine(b *testing.B) {
+	for _, coloured := range []bool{false, true} {
+		name := map[bool]string{false: "ascii", true: "sgr"}[coloured]
+		data := histLines(20000, coloured)
+		b.Run(name, func(b *testing.B) {
+			var perLine float64
+			for b.Loop() {
+				base := heapInUse()
+				none := vterm.New(vterm.Options{Cols: 80, Rows: 24, HistoryLimit: -1})
+				none.Write(data)
+				withNone := heapInUse()
+				term := vterm.New(vterm.Options{Cols: 80, Rows: 24, HistoryLimit: 10000})
+				term.Write(data)
+				withHist := heapInUse()
+				if n := term.HistoryLen(); n != 10000 {
+					b.Fatalf("history holds %d lines, want 10000", n)
+				}
+				runtime.KeepAlive(none)
+				runtime.KeepAlive(term)
+				perLine = (float64(withHist-withNone) - float64(withNone-base)) / 10000
+			}
+			b.ReportMetric(perLine, "B/line")
+		})
+	}
+}
+
+// BenchmarkHistoryRead reads a full history of 10,000 coloured 80-column lines the ways
+// the host does: a page of 24 lines at a time moving through it (the scroll view and copy
+// mode), and all of it at once (agentmux capture --lines). MB/s counts cells of 80 columns
+// at one byte each.
+func BenchmarkHistoryRead(b *testing.B) {
+	term := vterm.New(vterm.Options{Cols: 80, Rows: 24, HistoryLimit: 10000})
+	term.Write(histLines(10000+24, true))
+	held := term.HistoryLen()
+	b.Run("page", func(b *testing.B) {
+		b.SetBytes(24 * 80)
+		b.ReportAllocs()
+		start := 0
+		cpu := startCPU()
+		for b.Loop() {
+			if ls := term.HistoryLines(start, 24); len(ls) != 24 {
+				b.Fatalf("%d lines", len(ls))
+			}
+			start = (start + 24) % (held - 24)
+		}
+		cpu.report(b, 24*80)
+	})
+	b.Run("all", func(b *testing.B) {
+		b.SetBytes(int64(held) * 80)
+		b.ReportAllocs()
+		cpu := startCPU()
+		for b.Loop() {
+			if ls := term.HistoryLines(0, held); len(ls) != held {
+				b.Fatalf("%d lines", len(ls))
+			}
+		}
+		cpu.report(b, held*80)
+	})
+}
+
+// cpuMeter measures the CPU time of a benchmark loop on its locked OS thread.
+type cpuMeter struct{ start time.Duration }
+
+// startCPU locks the goroutine to its thread and starts measuring.
+func startCPU() cpuMeter {
+	runtime.LockOSThread()
+	return cpuMeter{threadCPU()}
+}
+
+// report adds the metric cpu_MB/s, the bytes written per op over the loop's CPU time
+// per op, and unlocks the thread.
+func (m cpuMeter) report(b *testing.B, bytes int) {
+	used := threadCPU() - m.start
+	runtime.UnlockOSThread()
+	if used > 0 && b.N > 0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/1e6/used.Seconds(), "cpu_MB/s")
+	}
 }

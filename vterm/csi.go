@@ -98,7 +98,8 @@ func (t *Terminal) csiPlain(final byte) {
 		t.repeat(t.count(0))
 	case 'c': // DA1
 		if t.arg(0, 0) == 0 {
-			t.sendReply([]byte("\x1b[?62;22c"))
+			t.rbuf = append(t.rbuf[:0], "\x1b[?62;22c"...) // VT220 with ANSI colour
+			t.sendReply(t.rbuf)
 		}
 	case 'd': // VPA
 		t.moveToOrigin(t.cur.x, t.count(0)-1)

@@ -108,28 +108,33 @@ func FuzzWrite(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// The fuzzing engine has no per-input time limit: a hang would only show as a
-		// stalled exec count, so each input runs under a deadline and fails with its bytes.
-		done := make(chan error, 1)
-		go func() {
-			defer func() {
-				if p := recover(); p != nil {
-					done <- fmt.Errorf("panic: %v\n%s", p, debug.Stack())
-				}
-			}()
-			done <- fuzzOne(decodeFuzzInput(data))
-		}()
-		timer := time.NewTimer(fuzzDeadline * raceSlowdown)
-		defer timer.Stop()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatal(err)
-			}
-		case <-timer.C:
-			t.Fatalf("input of %d bytes did not finish within %v: %s", len(data), fuzzDeadline, quoteStream(data))
-		}
+		runFuzzCase(t, data, func() error { return fuzzOne(decodeFuzzInput(data)) })
 	})
+}
+
+// runFuzzCase runs one fuzz input's check. The fuzzing engine has no per-input time
+// limit: a hang would only show as a stalled exec count, so each input runs under a
+// deadline and fails with its bytes; a panic fails with its stack.
+func runFuzzCase(t *testing.T, data []byte, check func() error) {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+			}
+		}()
+		done <- check()
+	}()
+	timer := time.NewTimer(fuzzDeadline * raceSlowdown)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-timer.C:
+		t.Fatalf("input of %d bytes did not finish within %v: %s", len(data), fuzzDeadline, quoteStream(data))
+	}
 }
 
 // fuzzDeadline bounds one fuzz input: generous, since a 16 KB seed is replayed twice.

@@ -8,10 +8,12 @@ package vterm
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func historyText(term *Terminal) []string {
@@ -76,7 +78,8 @@ func TestHistoryLimit(t *testing.T) {
 }
 
 func TestHistoryRoundTrip(t *testing.T) {
-	in := "\x1b[1;31mred\x1b[0m \x1b[48;2;1;2;3mbg\x1b[0m 中e\u0301\x1b]8;;http://x\x07L\x1b]8;;\x07\x1b[44m  \x1b[0m"
+	in := "\x1b[1;31mred\x1b[0m \x1b[48;2;1;2;3mbg\x1b[0m 中e\u0301\x1b]8;;http://x\x07L\x1b]8;;\x07\x1b[44m  \x1b[0m" +
+		"\x1b[4:3;58;5;9;3;53mU\x1b[0m"
 	term := newTerm(20, 1, in)
 	want := term.Snapshot().Lines[0]
 	term.Write([]byte("\r\n"))
@@ -237,4 +240,92 @@ func TestReadTextIsOneMoment(t *testing.T) {
 	}
 	<-done
 	check()
+}
+
+// TestHistoryBlocks pushes lines of random lengths (empty ones included, some styled,
+// some wide) through short and long histories, so blocks fill, empty and are reused in
+// every order, and checks after each line that history holds exactly the newest lines
+// and that its blocks stay in proportion to what they hold.
+func TestHistoryBlocks(t *testing.T) {
+	// a long history of short lines, and short ones of long lines: there a block holds
+	// a few lines and often does not fit the next
+	for _, c := range []struct{ cols, limit int }{{30, 40}, {2000, 3}, {1500, 1}} {
+		t.Run(fmt.Sprintf("%dx%d", c.cols, c.limit), func(t *testing.T) { testBlocks(t, c.cols, c.limit) })
+	}
+}
+
+func testBlocks(t *testing.T, cols, limit int) {
+	r := rand.New(rand.NewPCG(11, uint64(cols)))
+	term := New(Options{Cols: cols, Rows: 2, HistoryLimit: limit})
+	var model []string
+	for i := range 3000 {
+		var line strings.Builder
+		n := r.IntN(cols + 1)
+		if r.IntN(8) == 0 {
+			n = 0
+		}
+		for line.Len() < n {
+			switch r.IntN(10) {
+			case 0:
+				line.WriteString("中")
+			case 1:
+				line.WriteString("e\u0301")
+			default:
+				line.WriteByte(byte('a' + r.IntN(26)))
+			}
+		}
+		text := line.String()
+		for x, w := 0, 0; x < len(text); { // cut to cols columns
+			_, size := utf8.DecodeRuneInString(text[x:])
+			if text[x:x+size] == "中" {
+				w += 2
+			} else if size == 1 {
+				w++
+			}
+			if w > cols {
+				text = text[:x]
+				break
+			}
+			x += size
+		}
+		if r.IntN(3) == 0 {
+			term.Write([]byte("\x1b[3" + itoa(r.IntN(8)) + "m"))
+		}
+		term.Write([]byte(text + "\x1b[0m\r\n"))
+		model = append(model, text)
+		// the screen holds the newest line and the empty one below
+		want := model[max(0, len(model)-1-limit) : len(model)-1]
+		// read the lines themselves: HistoryLines answers from a cache of decoded lines
+		var got []string
+		live := 0
+		for j := 0; j < term.hist.len(); j++ {
+			h := term.hist.at(j)
+			got = append(got, string(h.appendText(nil, false, false)))
+			live += len(h.text) + len(h.runs) + len(h.comb)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("after line %d: history\n%q\nwant\n%q", i, got, want)
+		}
+		// blocks are freed as their lines go: what they hold stays within the lines
+		// held, a block's unused tail each, the newest block and the spare
+		held := 0
+		for _, b := range append(term.hist.blocks, term.hist.spare) {
+			if b != nil {
+				held += len(b.data)
+			}
+		}
+		if longest := maxLineBytes(term); held > 2*live+2*longest+2*blockSize {
+			t.Fatalf("after line %d: blocks hold %d bytes for %d bytes of lines", i, held, live)
+		}
+	}
+}
+
+// maxLineBytes is the encoded size of the longest held line of t.
+func maxLineBytes(t *Terminal) int {
+	n := 0
+	for j := 0; j < t.hist.len(); j++ {
+		h := t.hist.at(j)
+		n = max(n, len(h.text)+len(h.runs)+len(h.comb))
+	}
+	return n
 }

@@ -4,8 +4,9 @@ package vterm
 // wide and combining characters, controls and escape sequences (including broken
 // ones) are fed in random chunks; after each chunk every row must hold exactly Cols
 // cells, cells past a row's used extent (hi) must be default blanks, wide characters
-// must be whole, the cursor and margins must be inside the screen, and a history round
-// trip must keep each line's text. Seeds are fixed so failures reproduce.
+// must be whole, the cursor and margins must be inside the screen, every row's encoded
+// prefix must encode for history exactly what its cells do, and a history round trip
+// must keep each line's text. Seeds are fixed so failures reproduce.
 
 import (
 	"math/rand/v2"
@@ -73,6 +74,9 @@ func (t *Terminal) checkInvariants() string {
 					return "non-blank cell past the used extent at " + itoa(x) + "," + itoa(y)
 				}
 			}
+			if msg := r.checkPrefix(); msg != "" {
+				return msg + " in row " + itoa(y)
+			}
 			for x, c := range r.cells {
 				if c.Width == 2 && (x+1 >= len(r.cells) || r.cells[x+1].Width != 0) ||
 					c.Width == 0 && (x == 0 || r.cells[x-1].Width != 2) {
@@ -83,12 +87,34 @@ func (t *Terminal) checkInvariants() string {
 	}
 	for i := 0; i < t.hist.len(); i++ {
 		h := t.hist.at(i)
-		cells := h.decode(16) // wider than any row the test makes
-		var enc hline
-		enc.encode(cells, 16, h.wrapped)
-		if string(enc.text) != string(h.text) {
+		cells := h.decode(h.cols) // at its own width: nothing is cut
+		text, runs, comb := (&encScratch{}).encode(cells, nil)
+		if string(text) != string(h.text) || string(runs) != string(h.runs) || string(comb) != string(h.comb) {
 			return "history line does not round-trip"
 		}
+	}
+	return ""
+}
+
+// checkPrefix describes how the row's encoded prefix disagrees with its cells, or
+// returns "": history must encode the row the same with the prefix as from the cells
+// alone, and the prefix must be made of printed cells within the used extent.
+func (r *row) checkPrefix() string {
+	if r.pre.cells > r.hi || r.pre.cells > len(r.cells) {
+		return "encoded prefix of " + itoa(r.pre.cells) + " cells past the used extent"
+	}
+	if r.pre.cells > 0 && (len(r.pre.spans) == 0 || r.pre.spans[0].start != 0) {
+		return "encoded prefix without a first span"
+	}
+	for x := 0; x < r.pre.cells; x++ {
+		if c := r.cells[x]; c.Width == 1 && c.Rune == 0 {
+			return "encoded prefix holds the empty cell " + itoa(x)
+		}
+	}
+	ft, fr, fc := (&encScratch{}).encode(r.cells[:r.hi], &r.pre)
+	st, sr, sc := (&encScratch{}).encode(r.cells[:r.hi], nil)
+	if string(ft) != string(st) || string(fr) != string(sr) || string(fc) != string(sc) {
+		return "history encodes the encoded prefix differently"
 	}
 	return ""
 }

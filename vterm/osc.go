@@ -54,6 +54,9 @@ func (t *Terminal) oscEnd(bel bool) {
 }
 
 func (t *Terminal) setTitle(b []byte) {
+	if string(b) == t.title {
+		return // programs set the same title again and again: no new string
+	}
 	t.setTitleString(strings.ToValidUTF8(string(b), "\uFFFD"))
 }
 

@@ -49,8 +49,9 @@ func (t *Terminal) printASCII(b []byte) {
 		r := t.scr.rows[c.y]
 		x := c.x
 		n := min(len(b), t.cols-x)
-		r.touch()
+		r.touchFrom(x)
 		r.fixWide(x, x+n)
+		r.pre.growASCII(x, b[:n], &pen)
 		cells := r.cells[x : x+n]
 		for i, ch := range b[:n] {
 			c := &cells[i]
@@ -72,6 +73,7 @@ func (t *Terminal) printASCII(b []byte) {
 				// without autowrap the rest overwrites the last column: only the
 				// final byte stays visible
 				last := b[len(b)-1]
+				r.touchFrom(t.cols - 1)
 				r.cells[t.cols-1] = Cell{Rune: rune(last), Width: 1, Style: pen}
 				r.hi = t.cols
 				t.lastRune, t.lastWidth = rune(last), 1
@@ -107,7 +109,7 @@ func (t *Terminal) printRune(r rune) {
 	if r >= 0x80 && r < 0xa0 {
 		return // C1 controls encoded as UTF-8 are not printed
 	}
-	w := runeWidth(r)
+	w := t.gclass.width(r)
 	if w == 0 {
 		t.combine(r)
 		return
@@ -157,7 +159,7 @@ func (t *Terminal) widen(x int) {
 		t.putCell(cell)
 		return
 	}
-	row.touch()
+	row.touchFrom(x)
 	if t.modes.Insert {
 		row.insertBlanks(x+1, 1, DefaultColor)
 	}
@@ -177,7 +179,39 @@ func (t *Terminal) widen(x int) {
 
 // put writes rune r of width w (1 or 2) at the cursor, wrapping first if needed.
 func (t *Terminal) put(r rune, w int) {
-	t.putCell(Cell{Rune: r, Width: uint8(w), Style: t.cur.pen})
+	c := &t.cur
+	if c.pending || c.x+w > t.cols || t.modes.Insert {
+		t.putCell(Cell{Rune: r, Width: uint8(w), Style: t.cur.pen})
+		return
+	}
+	// the common case, as putCell does it without building a cell: no wrap, no shift
+	row := t.scr.rows[c.y]
+	row.touchFrom(c.x)
+	row.fixWide(c.x, c.x+w)
+	cell := &row.cells[c.x]
+	cell.Rune, cell.Width, cell.Style = r, uint8(w), c.pen
+	if cell.Comb != "" {
+		cell.Comb = ""
+	}
+	if w == 2 {
+		cont := &row.cells[c.x+1]
+		cont.Rune, cont.Width, cont.Style = 0, 0, c.pen
+		if cont.Comb != "" {
+			cont.Comb = ""
+		}
+	}
+	row.hi = max(row.hi, c.x+w)
+	row.pre.growRune(c.x, r, w, &c.pen)
+	t.lastRune, t.lastWidth = r, w
+	if t.lastComb != "" {
+		t.lastComb = ""
+	}
+	if c.x+w >= t.cols {
+		c.x = t.cols - 1
+		c.pending = true
+	} else {
+		c.x += w
+	}
 }
 
 // putCell writes cell (width 1 or 2, with its joined runes) at the cursor, wrapping
@@ -207,7 +241,7 @@ func (t *Terminal) putCell(cell Cell) {
 		}
 	}
 	row := t.scr.rows[c.y]
-	row.touch()
+	row.touchFrom(c.x)
 	if t.modes.Insert {
 		row.insertBlanks(c.x, w, DefaultColor)
 	}
@@ -217,6 +251,9 @@ func (t *Terminal) putCell(cell Cell) {
 		row.cells[c.x+1] = Cell{Width: 0, Style: cell.Style}
 	}
 	row.hi = max(row.hi, c.x+w)
+	if cell.Comb == "" {
+		row.pre.growRune(c.x, cell.Rune, w, &cell.Style)
+	}
 	t.lastRune, t.lastWidth, t.lastComb = cell.Rune, w, cell.Comb
 	if c.x+w >= t.cols {
 		// the next character wraps first, or overwrites the last column when

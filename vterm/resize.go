@@ -80,6 +80,7 @@ func (r *row) resize(cols int) {
 	}
 	r.dirty = true
 	r.shared = false // both branches build a new cells array
+	r.pre.cut(0)
 	if cols < old {
 		r.cells = append([]Cell(nil), r.cells[:cols]...)
 		r.hi = min(r.hi, cols)

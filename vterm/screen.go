@@ -15,11 +15,19 @@ type row struct {
 	dirty   bool
 	shared  bool
 	snap    *Line
+
+	// pre is the row's encoded prefix: see prefix.go.
+	pre prefix
 }
 
-// touch prepares the row for a change of its cells: it takes a private copy when a
-// snapshot shares them and marks the row dirty. Call it before writing any cell.
-func (r *row) touch() {
+// touch prepares the row for a change of any of its cells: it takes a private copy when
+// a snapshot shares them, marks the row dirty and drops the encoded prefix. Call it (or
+// touchFrom) before writing any cell.
+func (r *row) touch() { r.touchFrom(0) }
+
+// touchFrom is touch for a change of cells at x and after only: the encoded prefix is
+// cut to x.
+func (r *row) touchFrom(x int) {
 	if r.shared {
 		cells := make([]Cell, len(r.cells))
 		copy(cells, r.cells)
@@ -27,6 +35,9 @@ func (r *row) touch() {
 		r.shared = false
 	}
 	r.dirty = true
+	if x < r.pre.cells {
+		r.pre.cut(x)
+	}
 }
 
 // screen is the main or the alternate screen.
@@ -111,9 +122,10 @@ func (r *row) fill(x0, x1 int, bg Color) {
 		r.cells = make([]Cell, len(r.cells))
 		copy(r.cells, blankRow)
 		r.shared, r.hi, r.dirty = false, 0, true
+		r.pre.cut(0)
 		return
 	}
-	r.touch()
+	r.touchFrom(x0)
 	if bg == DefaultColor {
 		if x1 >= r.hi {
 			x1, r.hi = r.hi, min(r.hi, x0)
@@ -142,12 +154,12 @@ func (r *row) clear(bg Color) {
 func (r *row) fixWide(x0, x1 int) {
 	n := len(r.cells)
 	if x0 > 0 && x0 < n && r.cells[x0].Width == 0 {
-		r.touch()
+		r.touchFrom(x0 - 1)
 		r.cells[x0-1] = blankCell(r.cells[x0-1].Style.BG)
 		r.cells[x0] = blankCell(r.cells[x0].Style.BG)
 	}
 	if x1 > 0 && x1 < n && r.cells[x1].Width == 0 {
-		r.touch()
+		r.touchFrom(x1 - 1)
 		r.cells[x1-1] = blankCell(r.cells[x1-1].Style.BG)
 		r.cells[x1] = blankCell(r.cells[x1].Style.BG)
 	}
@@ -160,7 +172,7 @@ func (r *row) insertBlanks(x, n int, bg Color) {
 		return
 	}
 	n = min(n, cols-x)
-	r.touch()
+	r.touchFrom(x - 1)
 	r.fixWide(x, x)
 	// a wide character pushed across the right edge loses its lead/continuation pair
 	if cols-n > 0 && r.cells[cols-n].Width == 0 {
@@ -179,7 +191,7 @@ func (r *row) deleteCells(x, n int, bg Color) {
 		return
 	}
 	n = min(n, cols-x)
-	r.touch()
+	r.touchFrom(x)
 	r.fixWide(x, x+n)
 	copy(r.cells[x:], r.cells[x+n:])
 	r.fill(cols-n, cols, bg)

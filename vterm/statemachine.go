@@ -159,6 +159,12 @@ func (ps *parser) clear() {
 
 // feed runs p through the state machine.
 func (t *Terminal) feed(p []byte) {
+	if t.slow {
+		for _, b := range p {
+			t.feedByte(b)
+		}
+		return
+	}
 	ps := &t.p
 	for i := 0; i < len(p); {
 		b := p[i]
@@ -186,6 +192,11 @@ func (t *Terminal) feed(p []byte) {
 				continue
 			}
 			if b >= 0x80 {
+				if r, ok := decode3(p[i:]); ok {
+					t.printRune(r) // CJK, box drawing, most symbols: decoded inline
+					i += 3
+					continue
+				}
 				r, size := utf8.DecodeRune(p[i:])
 				if r == utf8.RuneError && size <= 1 {
 					if !utf8.FullRune(p[i:]) {
@@ -229,6 +240,53 @@ func (t *Terminal) feed(p []byte) {
 		t.step(b)
 		i++
 	}
+}
+
+// feedByte is the reference path the fast paths of feed must agree with: every byte
+// through the table on its own, UTF-8 decoded byte by byte through the carried sequence,
+// every character printed by printRune. FuzzFastSlow plays inputs through both.
+func (t *Terminal) feedByte(b byte) {
+	ps := &t.p
+	switch ps.state {
+	case stGround:
+		if ps.u8n > 0 {
+			if b >= 0x80 && b < 0xc0 {
+				t.u8push(b)
+				return
+			}
+			t.u8flush()
+		}
+		if b >= 0x80 {
+			t.u8push(b)
+			return
+		}
+	case stStringEsc:
+		switch {
+		case ps.strKind == stOSC:
+			t.oscEnd(false)
+		case ps.strKind == stDCS && b == '\\':
+			t.dcsEnd()
+		}
+		ps.state = stGround
+		if b == '\\' {
+			return
+		}
+		ps.state = stEscape
+		ps.clear()
+	}
+	t.step(b)
+}
+
+// decode3 decodes a valid three-byte UTF-8 sequence at the start of p, as
+// utf8.DecodeRune would; it reports false for anything else (which DecodeRune then
+// takes).
+func decode3(p []byte) (rune, bool) {
+	if len(p) < 3 || p[0]&0xf0 != 0xe0 || p[1]&0xc0 != 0x80 || p[2]&0xc0 != 0x80 {
+		return 0, false
+	}
+	r := rune(p[0]&0x0f)<<12 | rune(p[1]&0x3f)<<6 | rune(p[2]&0x3f)
+	// overlong forms and surrogates are invalid
+	return r, r >= 0x800 && (r < 0xd800 || r > 0xdfff)
 }
 
 // u8push adds a byte to the carried UTF-8 sequence and prints what completes.

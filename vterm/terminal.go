@@ -115,8 +115,12 @@ type Terminal struct {
 	links  linkTable
 	hcache [hcacheSize]hcacheEntry
 	gclass gclassCache
+	combs  combTable
 
 	p parser
+	// slow sends every byte through feedByte, the reference path, instead of the fast
+	// paths of feed (set by tests and benchmarks only).
+	slow bool
 
 	seq  uint64
 	snap *Snapshot

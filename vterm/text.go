@@ -169,6 +169,6 @@ func (t *Terminal) rowStartsWide(a int64) bool {
 }
 
 // histAt returns the history line with absolute number a (which must be held).
-func (t *Terminal) histAt(a int64) *hline {
+func (t *Terminal) histAt(a int64) hview {
 	return t.hist.at(int(a - (t.pushed - int64(t.hist.len()))))
 }

@@ -142,9 +142,18 @@ func isClientCommand(word string) bool {
 
 // helpTopics are the words `agentmux help` takes besides the session commands.
 var helpTopics = map[string]string{
-	"demo":    "usage: agentmux demo [flags]\n\nTwo built-in simulated agents, linked: runs anywhere, no agent CLI needed.",
-	"parse":   "usage: agentmux parse [flags] [FILE]\n\n(agentmux parse --help lists its flags)",
-	"help":    "usage: agentmux help [COMMAND]\n\nThe usage of agentmux, or of COMMAND.",
+	"demo":  "usage: agentmux demo [flags]\n\nTwo built-in simulated agents, linked: runs anywhere, no agent CLI needed.",
+	"parse": "usage: agentmux parse [flags] [FILE]\n\n(agentmux parse --help lists its flags)",
+	"help":  "usage: agentmux help [COMMAND]\n\nThe usage of agentmux, or of COMMAND.",
+	"attach": `usage: agentmux attach [NAME] [--read-only | -r] [-d]
+
+Attaches this terminal to session NAME (the only running one when not given; names in
+any case): the whole picture as it is now. Prefix d detaches again. --read-only watches
+without typing; -d detaches every other terminal first.`,
+	"kill-session": `usage: agentmux kill-session [NAME]
+
+Ends session NAME (the only running one when not given) and every agent in it; its
+attached terminals are restored and told so.`,
 	"version": "usage: agentmux version\n\nagentmux's version (also: agentmux --version).",
 	"worktree": `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
 

@@ -32,11 +32,17 @@ func TestEveryCommandHasHelp(t *testing.T) {
 			assert.Contains(t, out, "common flags: --session NAME", args)
 		}
 	}
-	for _, topic := range []string{"demo", "parse", "help", "version"} {
+	for _, topic := range []string{"demo", "parse", "help", "version", "attach", "kill-session"} {
 		code, out, err := runCmd(t, "", "help", topic)
 		require.NoError(t, err, topic)
 		assert.Equal(t, 0, code)
 		assert.Contains(t, out, "usage: agentmux "+topic)
+	}
+	for _, cmd := range []string{"attach", "kill-session"} {
+		code, out, err := runCmd(t, "", cmd, "--help")
+		require.NoError(t, err, cmd)
+		assert.Equal(t, 0, code, cmd)
+		assert.Contains(t, out, "usage: agentmux "+cmd, cmd)
 	}
 	code, out, err := runCmd(t, "", "help")
 	require.NoError(t, err)
@@ -46,7 +52,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	code, _, err = runCmd(t, "", "help", "frobnicate")
 	assert.Equal(t, 2, code)
 	assert.True(t, errors.Is(err, errUsage))
-	assert.ErrorContains(t, err, `no command "frobnicate" (one of: capture, demo, diff, events, help, history`)
+	assert.ErrorContains(t, err, `no command "frobnicate" (one of: attach, capture, demo, diff, events, help, history`)
 
 	code, out, err = runCmd(t, "", "version")
 	require.NoError(t, err)

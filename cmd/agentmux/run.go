@@ -46,6 +46,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runServer(args[1:])
 	}
 	if len(args) > 0 && (args[0] == "attach" || args[0] == "kill-session") {
+		if wantsHelp(args[1:]) {
+			return runHelp(args[:1], stdout)
+		}
 		return runAttachCommand(ctx, args[0], args[1:], stdin, stdout)
 	}
 	if len(args) > 0 && args[0] == "help" { // clienttable.go

@@ -29,6 +29,8 @@ const (
 	kindSGR    kind = "sgr"
 	kindRedraw kind = "redraw"
 	kindScreen kind = "screen" // one screenful (50 lines) of SGR text, for the memory benchmark
+	// kindHistory is coloured lines of 60 to 80 columns; its size is a number of lines.
+	kindHistory kind = "history"
 )
 
 var (
@@ -68,6 +70,8 @@ func generate(path string, k kind, size int) error {
 		genSGR(w, size, outerRows)
 	case kindRedraw:
 		genRedraw(w, size)
+	case kindHistory:
+		genHistory(w, size)
 	default:
 		f.Close()
 		return fmt.Errorf("unknown kind %q", k)
@@ -146,5 +150,17 @@ func genRedraw(w *countWriter, size int) {
 			w.str(string(line))
 		}
 		w.str("\x1b[0m\x1b[?2026l")
+	}
+}
+
+// genHistory writes lines coloured lines of 60 to 80 columns, narrower than a pane of a
+// tiled 200×50 layout: a bold file:line prefix, a coloured severity and plain text.
+func genHistory(w *countWriter, lines int) {
+	r := rand.New(rand.NewPCG(4, 4))
+	sev := []string{"\x1b[1;31merror:\x1b[0m ", "\x1b[32mok\x1b[0m ", "\x1b[36mnote:\x1b[0m "}
+	for n := 0; n < lines; n++ {
+		w.printf("\x1b[1m%s.go:%d:\x1b[0m %s", words[r.IntN(len(words))], 1+r.IntN(999), sev[r.IntN(3)])
+		text(r, w, 35+r.IntN(15)) // the escapes above take about 20 bytes of no width
+		w.str("\n")
 	}
 }

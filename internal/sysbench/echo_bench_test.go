@@ -9,16 +9,18 @@ package sysbench
 // pane's PTY, cat echoes it, agentmux parses and draws it, the frame crosses the outer
 // PTY). Keys fill a run of 40 cells; before each new run an untimed CR takes cat's cursor
 // back to the first column, and the runs alternate lower and upper case so every key
-// changes its cell. Metrics: median_us and p95_us over all the keystrokes.
+// changes its cell. Metrics: median_us, p95_us and p99_us over all the keystrokes.
 //
 // Two cadences. typed: each key is sent typeGap after the previous echo was seen (50 keys
 // a second, faster than anyone types; the gap is the input's pace, not a wait for anything,
 // and counts in ns/op so b.N stays small): the latency of one key. burst: each key right
 // after the previous echo. Frames are capped at 60 a second, but the echo of a key may draw
 // 2 ms after the previous frame (one early frame per key), so burst measures that path
-// rather than the 16.7 ms cap.
+// rather than the 16.7 ms cap. typed-flood: typed, while a second pane prints a coloured
+// log over and over (the target: p99 within 5 ms while another pane floods).
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -34,18 +36,27 @@ const (
 )
 
 func BenchmarkKeystrokeEcho(b *testing.B) {
-	b.Run("typed", func(b *testing.B) { benchEcho(b, typeGap) })
-	b.Run("typed-in-process", func(b *testing.B) { benchEcho(b, typeGap, "--in-process") })
-	b.Run("burst", func(b *testing.B) { benchEcho(b, 0) })
-	b.Run("burst-in-process", func(b *testing.B) { benchEcho(b, 0, "--in-process") })
+	inProcess := []string{"--in-process"}
+	b.Run("typed", func(b *testing.B) { benchEcho(b, typeGap, nil) })
+	b.Run("typed-in-process", func(b *testing.B) { benchEcho(b, typeGap, inProcess) })
+	b.Run("burst", func(b *testing.B) { benchEcho(b, 0, nil) })
+	b.Run("burst-in-process", func(b *testing.B) { benchEcho(b, 0, inProcess) })
+	// typed into the first pane while a second pane prints a coloured log over and over
+	b.Run("typed-flood", func(b *testing.B) {
+		log := input(b, kindSGR, 8<<20)
+		benchEcho(b, typeGap, nil, fmt.Sprintf(`flood=sh -c "while :; do cat %s; done"`, log))
+	})
 }
 
-// benchEcho types echoKeys keys per op, each gap after the previous echo (the first gap
-// after the start-up screen), and reports the latencies. The -in-process runs take the
-// path without a session server (--in-process): the difference is what attaching costs.
-func benchEcho(b *testing.B, gap time.Duration, flags ...string) {
+// benchEcho types echoKeys keys per op into the first pane (focused at start), with more
+// panes running the commands of panes, each key gap after the previous echo (the first
+// gap after the start-up screen), and reports the latencies. flags go to agentmux: the
+// -in-process runs take the path without a session server (--in-process), so the
+// difference is what attaching costs.
+func benchEcho(b *testing.B, gap time.Duration, flags []string, panes ...string) {
 	bin := agentmux(b)
 	argv := append(append([]string{bin}, flags...), `echo=sh -c "stty raw -echo; printf 'READY-%s' MARK; exec cat"`)
+	argv = append(argv, panes...)
 	s := startSession(b, argv...)
 	snap := s.waitText(20*time.Second, "READY-MARK")
 	row, col, _ := find(snap, "READY-MARK")
@@ -74,4 +85,5 @@ func benchEcho(b *testing.B, gap time.Duration, flags ...string) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "median_us")
 	b.ReportMetric(float64(lat[(len(lat)*95)/100].Microseconds()), "p95_us")
+	b.ReportMetric(float64(lat[(len(lat)*99)/100].Microseconds()), "p99_us")
 }

@@ -32,6 +32,7 @@ type tmuxServer struct {
 	path string
 	sock string
 	env  []string
+	conf string // the configuration file; "" is none (/dev/null)
 }
 
 // newTmux names a private server; it starts with the first session and is killed by
@@ -46,7 +47,11 @@ func newTmux(tb testing.TB, path string) *tmuxServer {
 
 // argv is a tmux command line for this server.
 func (s *tmuxServer) argv(args ...string) []string {
-	return append([]string{s.path, "-L", s.sock, "-f", "/dev/null"}, args...)
+	conf := s.conf
+	if conf == "" {
+		conf = "/dev/null"
+	}
+	return append([]string{s.path, "-L", s.sock, "-f", conf}, args...)
 }
 
 // run runs a tmux command and fails the benchmark if it fails.

@@ -1,0 +1,161 @@
+package vterm_test
+
+// The fast paths of Write (printable text in bulk, parameter runs, UTF-8 decoded in place)
+// must give exactly what the reference path gives: every byte on its own through the state
+// machine table (vterm.SetSlowPath). FuzzFastSlow plays each input both ways, the fast
+// side in chunks of sizes taken from the input so that sequences and UTF-8 runes are cut
+// at every kind of place, and compares screens, history, text and replies; both
+// terminals must keep the internal invariants (encoded prefixes included).
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentmux/agentmux/vterm"
+)
+
+// fastSlowSeeds are inputs aimed at the fast paths: long printable runs crossing the
+// right margin, in insert mode and in the line-drawing set, wide and combining text at
+// the margin, SGR runs and text mixed with controls.
+var fastSlowSeeds = []string{
+	strings.Repeat("abcdefghij", 30) + "\r\n" + strings.Repeat("x", 7),
+	"\x1b[4h" + strings.Repeat("ab", 50) + "\x1b[4l" + strings.Repeat("cd", 50),
+	"\x1b(0" + strings.Repeat("lqqk", 20) + "\x1b(B" + strings.Repeat("mj", 20) + "\x0e" + "qqq" + "\x0f" + "qqq",
+	"\x1b[?7l" + strings.Repeat("0123456789", 20) + "\x1b[?7h" + strings.Repeat("9876543210", 20),
+	strings.Repeat("中文字符的宽度 ✅ 😀 déjà vu — ünïcödé ⏺ ⎿ e\u0301a\u0308 ", 10),
+	strings.Repeat("\x1b[1;31merror:\x1b[0m text \x1b[38;5;12mblue\x1b[38;2;1;2;3mrgb\x1b[0m\r\n", 20),
+	"ab\bc\td\x1b[2D" + strings.Repeat("é", 100) + "\x1b[5b" + "x\x1b[3b",
+	"a\u200d\U0001F600" + strings.Repeat("👍🏻🇫🇷", 30) + "❤\ufe0f" + strings.Repeat("\u1100\u1161", 30),
+	strings.Repeat("x", 79) + "中" + strings.Repeat("y", 79) + "e\u0301",
+	"\xe4\xb8" + "abc" + "\xf0\x9f\x98" + "\x80\x80\x80\x80" + "\xc3" + "\xa9" + "\xff\xfe",
+}
+
+func FuzzFastSlow(f *testing.F) {
+	for _, s := range fuzzSeedInputs() {
+		f.Add(s)
+	}
+	for i, s := range fastSlowSeeds {
+		f.Add(fuzzInput(80, 24, 40, 10, byte(i*29), []byte(s)))
+		f.Add(fuzzInput(7+i, 3, 9, 4, byte(i*13+1), []byte(s)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		runFuzzCase(t, data, func() error { return fastSlowOne(decodeFuzzInput(data)) })
+	})
+}
+
+// fastSlowOne plays a case through the fast paths and through the reference path and
+// compares the two terminals.
+func fastSlowOne(c fuzzCase) error {
+	fast, fr := fastSlowReplay(c, false)
+	slow, sr := fastSlowReplay(c, true)
+	for _, term := range []*vterm.Terminal{fast, slow} {
+		if msg := vterm.CheckInvariants(term); msg != "" {
+			return fmt.Errorf("broken invariant: %s", msg)
+		}
+	}
+	if d := diffSnapshots(fast.Snapshot(), slow.Snapshot()); d != "" {
+		return fmt.Errorf("the fast paths differ from the reference path (fast vs slow):\n%s", d)
+	}
+	if d := diffHistory(fast, slow); d != "" {
+		return fmt.Errorf("the fast paths' history differs: %s", d)
+	}
+	if a, b := fast.TextFrom(0), slow.TextFrom(0); !slices.Equal(a, b) {
+		return fmt.Errorf("TextFrom(0) differs:\nfast %+v\nslow %+v", a, b)
+	}
+	if !bytes.Equal(fr, sr) {
+		return fmt.Errorf("the fast paths' replies %q differ from %q", fr, sr)
+	}
+	return nil
+}
+
+// fastSlowReplay plays a case: slow through the reference path in one Write per part,
+// otherwise through the fast paths in chunks whose sizes come from the input.
+func fastSlowReplay(c fuzzCase, slow bool) (*vterm.Terminal, []byte) {
+	var replies []byte
+	term := vterm.New(vterm.Options{
+		Cols: c.cols, Rows: c.rows, HistoryLimit: 64, KittyKeyboard: c.kitty, Version: "fuzz",
+		Reply:   func(b []byte) { replies = append(replies, b...) },
+		OnEvent: func(vterm.Event) {},
+	})
+	vterm.SetSlowPath(term, slow)
+	r := rand.New(rand.NewPCG(uint64(len(c.body)), uint64(c.split)))
+	write := func(b []byte) {
+		for len(b) > 0 {
+			n := len(b)
+			if !slow {
+				switch r.IntN(3) {
+				case 0:
+					n = 1 + r.IntN(8)
+				case 1:
+					n = 1 + r.IntN(300)
+				}
+			}
+			n = min(n, len(b))
+			term.Write(b[:n])
+			b = b[n:]
+		}
+	}
+	write(c.body[:c.split])
+	term.Resize(c.rcols, c.rrows)
+	write(c.body[c.split:])
+	return term, replies
+}
+
+// TestFastSlowSeeds runs the fast and reference paths over the agent-stream recordings
+// and the generator streams whole (the fuzz seeds are cut to 16 KB).
+func TestFastSlowSeeds(t *testing.T) {
+	inputs := fuzzSeedInputs()
+	for i, s := range fastSlowSeeds {
+		inputs = append(inputs, fuzzInput(80, 24, 40, 10, byte(i*29), []byte(s)))
+	}
+	for _, s := range recordedStreams(t) {
+		inputs = append(inputs, fuzzInput(80, 24, 100, 30, 0x41, s))
+	}
+	for i, in := range inputs {
+		if err := fastSlowOne(decodeFuzzInput(in)); err != nil {
+			t.Errorf("input %d: %v", i, err)
+		}
+	}
+}
+
+// recordedStreams returns every recording in testdata/agent-streams.
+func recordedStreams(t testing.TB) [][]byte {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(fixtureDir(t), "*.raw"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no recordings: %v", err)
+	}
+	var out [][]byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// TestDecode3 checks the inline three-byte decoder against utf8.DecodeRune for every
+// lead byte and every pair of following bytes.
+func TestDecode3(t *testing.T) {
+	for b0 := 0; b0 < 256; b0++ {
+		for b1 := 0; b1 < 256; b1++ {
+			for _, b2 := range []byte{0x00, 0x41, 0x7f, 0x80, 0x9f, 0xa0, 0xbf, 0xc0, 0xff} {
+				p := []byte{byte(b0), byte(b1), b2}
+				r, ok := vterm.Decode3(p)
+				want, size := utf8.DecodeRune(p)
+				if ok != (size == 3) || ok && r != want {
+					t.Fatalf("% x: decode3 = %U, %v; DecodeRune = %U, %d", p, r, ok, want, size)
+				}
+			}
+		}
+	}
+}
