@@ -67,6 +67,12 @@ func TestWorktreePanes(t *testing.T) {
 	if d := env.run("diff", "--session", "wt", "w1"); !strings.Contains(d, "agent-commit") || !strings.Contains(d, "agent.txt") {
 		t.Errorf("agentmux diff w1:\n%s", d)
 	}
+	// prefix c with --worktree: a new pane in a tree of its own.
+	s.send(prefix + "c")
+	s.waitScreen("the prompt", func(sc *screen) bool { return sc.statusHas("new pane") }, waitLong)
+	s.send(`--worktree w3=sh -c "echo W3-ON-$(git rev-parse --abbrev-ref HEAD); exec cat"` + "\r")
+	s.waitScreen("pane 3 in its tree", func(sc *screen) bool { return sc.paneHas(3, "W3-ON-agentmux/wt/w3") }, waitLong)
+
 	// prefix D: the diff inside agentmux, closed with q.
 	s.send(prefix + "1")
 	s.send(prefix + "D")
@@ -87,12 +93,12 @@ func TestWorktreePanes(t *testing.T) {
 	deadline := time.Now().Add(waitLong)
 	for {
 		wls = env.runIn(repo, "worktree", "ls")
-		if !strings.Contains(wls, "wt/w2") && !strings.Contains(wls, "wt2/") || time.Now().After(deadline) {
+		if !strings.Contains(wls, "wt/w2") && !strings.Contains(wls, "wt/w3") && !strings.Contains(wls, "wt2/") || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if !strings.Contains(wls, "wt/w1") || !strings.Contains(wls, "changed, 1 ahead") || strings.Contains(wls, "wt/w2") || strings.Contains(wls, "wt2/") {
+	if !strings.Contains(wls, "wt/w1") || !strings.Contains(wls, "changed, 1 ahead") || strings.Contains(wls, "wt/w2") || strings.Contains(wls, "wt/w3") || strings.Contains(wls, "wt2/") {
 		t.Errorf("worktree ls after the end:\n%s", wls)
 	}
 	if out, err := env.commandIn(repo, "worktree", "rm", "wt/w1").CombinedOutput(); err == nil || !strings.Contains(string(out), "--force") {

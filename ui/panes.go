@@ -106,7 +106,7 @@ func (m *model) promptLine() string {
 
 // newPanePrompt asks for a new pane's command line (prefix c).
 func (m *model) newPanePrompt() {
-	m.openPrompt("new pane (NAME=COMMAND): ", "", &m.newHistory, func(line string) tea.Cmd {
+	m.openPrompt("new pane ([--worktree] [--cwd DIR] NAME=COMMAND): ", "", &m.newHistory, func(line string) tea.Cmd {
 		if line == "" {
 			return nil
 		}
@@ -122,6 +122,10 @@ func (m *model) newPanePrompt() {
 		id, err := m.s.Add(spec)
 		if err != nil {
 			m.setStatus(err.Error())
+			if spec.Tree != nil && m.cfg.Closed != nil { // its worktree goes back (git: off this goroutine)
+				closed := m.cfg.Closed
+				return func() tea.Msg { closed(spec); return nil }
+			}
 			return nil
 		}
 		if mb, ok := m.s.Member(id); ok {

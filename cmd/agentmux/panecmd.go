@@ -138,19 +138,39 @@ func paneAct(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 }
 
 // parsePaneLine reads prefix c's command line as an AGENT argument, with a name only
-// when NAME= gives one (else the session picks the program's name, made unique).
-func parsePaneLine(line string) (session.PaneSpec, error) {
-	spec, err := parseAgent(strings.TrimSpace(line))
-	if err != nil {
-		return spec, err
+// when NAME= gives one (else the session picks the program's name, made unique). It may
+// start with --worktree (tree: the pane gets a worktree of its own) and --cwd DIR (a
+// folder without spaces).
+func parsePaneLine(line string) (spec session.PaneSpec, tree bool, err error) {
+	line = strings.TrimSpace(line)
+	dir := ""
+	for {
+		switch {
+		case line == "--worktree" || strings.HasPrefix(line, "--worktree "):
+			tree, line = true, strings.TrimSpace(strings.TrimPrefix(line, "--worktree"))
+			continue
+		case strings.HasPrefix(line, "--cwd "):
+			rest := strings.TrimSpace(strings.TrimPrefix(line, "--cwd "))
+			d, after, _ := strings.Cut(rest, " ")
+			if dir, err = folder(d); err != nil {
+				return spec, false, fmt.Errorf("--cwd %s: %w", d, err)
+			}
+			line = strings.TrimSpace(after)
+			continue
+		}
+		break
 	}
-	if n, _, ok := strings.Cut(strings.TrimSpace(line), "="); !ok || n != spec.Name {
+	if spec, err = parseAgent(line); err != nil {
+		return spec, false, err
+	}
+	spec.Dir = dir
+	if n, _, ok := strings.Cut(line, "="); !ok || n != spec.Name {
 		spec.Name = ""
 	}
 	if _, err := ptyhost.LookPath(spec.Argv[0]); err != nil {
-		return spec, withNameHint(err, spec.Argv)
+		return spec, false, withNameHint(err, spec.Argv)
 	}
-	return spec, nil
+	return spec, tree, nil
 }
 
 // resize sets (or, without flags, prints) a pane's share of the screen (X_RESIZE).

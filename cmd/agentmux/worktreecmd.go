@@ -357,8 +357,8 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 	o.cfg.Closed = ts.closed
 	o.cfg.AddEnv = env
 	o.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
-		spec, err := parsePaneLine(line)
-		if err == nil && conf.Worktree {
+		spec, tree, err := parsePaneLine(line)
+		if err == nil && (tree || conf.Worktree) {
 			err = ts.make(&spec)
 		}
 		return spec, err
