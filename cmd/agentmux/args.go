@@ -124,7 +124,7 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.web.on, "web", false, "")
 	fs.StringVar(&o.web.listen, "web-listen", "", "")
 	fs.BoolVar(&o.web.control, "web-control", false, "")
-	rest, err := parseFlags(fs, args)
+	rest, err := parseFlags(fs, treeNames(args))
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			o.help = true

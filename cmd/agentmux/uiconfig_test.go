@@ -39,3 +39,23 @@ func TestConfigUITable(t *testing.T) {
 		}
 	}
 }
+
+func TestWorktreeFlagForms(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []bool
+	}{
+		{[]string{"--worktree", "a=cat", "b=cat"}, []bool{true, true}},
+		{[]string{"--worktree", "b", "a=cat", "b=cat"}, []bool{false, true}},
+		{[]string{"--worktree=a", "a=cat", "b=cat"}, []bool{true, false}},
+		{[]string{"--worktree", "cat", "b=cat"}, []bool{true, true}}, // cat names no pane: an agent
+	} {
+		o, err := parseArgs(c.args)
+		require.NoError(t, err, c.args)
+		assert.Equal(t, c.want, o.trees, c.args)
+	}
+	_, err := parseArgs([]string{"--worktree=zed", "a=cat"})
+	assert.ErrorContains(t, err, "--worktree zed: no pane is named zed")
+	_, err = parseArgs([]string{"--cwd", "a=/no/such/folder", "a=cat"})
+	assert.ErrorContains(t, err, "--cwd a=/no/such/folder")
+}

@@ -372,3 +372,29 @@ func (ts *trees) core(s *session.Session) *bridge.Core {
 	c.NewTree, c.DropTree = ts.make, ts.closed
 	return c
 }
+
+// treeNames reads --worktree NAME (a separate word) as --worktree=NAME when NAME is the
+// name an AGENT argument gives a pane (NAME=COMMAND): --worktree alone is every pane's,
+// so a word after it is an agent unless it names one.
+func treeNames(args []string) []string {
+	named := map[string]bool{}
+	for _, a := range args {
+		if n, _, ok := strings.Cut(a, "="); ok && validName(n) && !envName(n) {
+			named[n] = true
+		}
+	}
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if (a == "--worktree" || a == "-worktree") && i+1 < len(args) && named[args[i+1]] {
+			out = append(out, "--worktree="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
