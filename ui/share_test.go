@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +38,22 @@ func TestLayoutSharesInTiled(t *testing.T) {
 	want := "1:0,0 90x30 2:90,0 30x30 3:0,30 60x10 4:60,30 60x10"
 	if got != want {
 		t.Errorf("rects = %s, want %s", got, want)
+	}
+}
+
+// The person's bindings run their action and are listed in the help.
+func TestBindingRunsItsActionAndShowsInHelp(t *testing.T) {
+	hs := newHarness(t, 100, 30, "a", "b")
+	hs.m.cfg.Bindings = []Binding{{Key: runeKey('n'), Action: "sync"}}
+	hs.press(testPrefix, runeKey('n'))
+	if !hs.m.sync {
+		t.Fatal("prefix n bound to sync did not turn it on")
+	}
+	help := strings.Join(hs.m.helpRows(80), "\n")
+	if !strings.Contains(help, "yours (config.toml [ui.keys]), before the above:") || !strings.Contains(help, "n\x1b[0m  sync") && !strings.Contains(help, "n  sync") {
+		t.Errorf("the help does not list the binding:\n%s", help)
+	}
+	if err := CheckAction("fly"); err == nil || !strings.Contains(err.Error(), "new-pane") {
+		t.Errorf("CheckAction(fly) = %v", err)
 	}
 }
