@@ -4,6 +4,7 @@ BIN       ?= bin/agentmux
 FUZZTIME  ?= 30s
 ARGS      ?=
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env GOPATH)/bin/staticcheck)
+DEADCODE  ?= $(shell command -v deadcode 2>/dev/null || echo $$($(GO) env GOPATH)/bin/deadcode)
 
 .PHONY: build run demo test test-short lint fuzz bench clean
 
@@ -31,6 +32,10 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@if [ -x "$(STATICCHECK)" ]; then $(STATICCHECK) ./...; else echo "staticcheck not installed: $(GO) install honnef.co/go/tools/cmd/staticcheck@latest"; exit 1; fi
+	@# Code that no program and no test reaches, outside internal/ (whose helpers serve the
+	@# test programs under testdata/, which ./... does not list).
+	@if [ ! -x "$(DEADCODE)" ]; then echo "deadcode not installed: $(GO) install golang.org/x/tools/cmd/deadcode@v0.52.0"; exit 1; fi
+	@out=$$($(DEADCODE) -test ./... | grep -v -e '^internal/' -e '_test\.go:'); if [ -n "$$out" ]; then echo "unreachable code:"; echo "$$out"; exit 1; fi
 
 # Every FuzzXxx target in the module, each for FUZZTIME.
 fuzz:

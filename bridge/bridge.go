@@ -172,7 +172,7 @@ func (c *Core) Capture(pane string, lines int, sgr bool) (string, error) {
 // Register makes name an external member whose relay messages go to deliver.
 func (c *Core) Register(name string, deliver func(hub.RelayMessage)) (func(), error) {
 	return c.s.RegisterMember(name, func(m session.Message) {
-		deliver(hub.RelayMessage{From: m.From, To: m.To, Text: m.Text, Kind: m.Kind, Thread: m.Thread})
+		deliver(hub.RelayMessage{From: m.From, FromPane: m.FromPane, To: m.To, Text: m.Text, Kind: m.Kind, Thread: m.Thread})
 	})
 }
 
@@ -220,7 +220,7 @@ func (c *Core) event(ev session.Event) []proto.Event {
 		en := ev.Entry
 		final := en.Phase.Final()
 		var out []proto.Event
-		ref := c.refs.event(en.Delivery, en.FromName, en.ToName, final)
+		ref := c.refs.event(en.Delivery, final)
 		if ref == "" && en.From != 0 {
 			ref = c.refs.own(en.Delivery, final)
 			kind := string(en.Kind)

@@ -16,7 +16,7 @@ import (
 // sent.
 func TestEvents(t *testing.T) {
 	c := &Core{refs: newCoreRefs()}
-	ref := c.refs.sent("ops", "claude")
+	ref := c.refs.numbered(5, false) // the hub's Send of delivery 5
 	delivery := func(n, from int, fromName string, ph session.Phase) []proto.Event {
 		return c.event(session.Delivery{Entry: session.Entry{Delivery: n, From: from, FromName: fromName, ToName: "claude",
 			Phase: ph, Words: "please rebase", Body: "please rebase now"}})

@@ -81,6 +81,9 @@ type PaneCore interface {
 // crash it is typed again marked as a possible repeat, never unmarked. Its error is the
 // core's to report; the message is submitted anyway.
 type SendOptions struct {
+	// ID is the message's id in the store, the same each time it is handed again
+	// (after a restart): a core that forwards it (the mesh) keys duplicates on it.
+	ID               string
 	Mode             string
 	Timeout          time.Duration
 	NotifyOnDelivery bool
@@ -115,8 +118,10 @@ type Events interface {
 // @relay:NAME line or its broadcast.
 type RelayMessage struct {
 	From string
-	To   string
-	Text string
+	// FromPane is the sending pane's number (0: not a pane).
+	FromPane int
+	To       string
+	Text     string
 	// Kind is the payload's kind (message when ""), Thread its thread.
 	Kind, Thread string
 }

@@ -150,9 +150,6 @@ func Start(cfg Config, l net.Listener) (*Hub, error) {
 	return h, nil
 }
 
-// Session is the session's name.
-func (h *Hub) Session() string { return h.cfg.Session }
-
 // Close stops accepting, says BYE to every connection, and waits for every goroutine
 // of the hub to end.
 func (h *Hub) Close() error {

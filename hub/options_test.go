@@ -25,7 +25,7 @@ func TestSendOptionsReachTheCore(t *testing.T) {
 	_, err := ctl.SendMeta("you", "bob", "stop", &proto.SendMeta{Mode: proto.ModeUrgent, TTLMs: 30000, XNotifyOnDelivery: true, XNotifyAfterMs: 60000})
 	require.NoError(t, err)
 	sent(t, core)
-	_, err = ctl.SendMeta("you", "bob", "plain", nil)
+	plain, err := ctl.SendMeta("you", "bob", "plain", nil)
 	require.NoError(t, err)
 	sent(t, core)
 	got := core.sentOptions()
@@ -37,7 +37,7 @@ func TestSendOptionsReachTheCore(t *testing.T) {
 	assert.True(t, got[0].Person, "sent by the person")
 	assert.NotNil(t, got[1].BeforeSubmit, "every message's submit is written ahead")
 	got[1].BeforeSubmit = nil
-	assert.Equal(t, hub.SendOptions{Person: true}, got[1])
+	assert.Equal(t, hub.SendOptions{ID: plain, Person: true}, got[1], "the store's id, the same each time it is handed")
 }
 
 func TestReminderAndTimeoutSurviveARestart(t *testing.T) {

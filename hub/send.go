@@ -66,6 +66,11 @@ func (s *state) targets(from, to, topic string) ([]target, error) {
 	if m := s.members[to]; m != nil {
 		return []target{{to, m}}, nil
 	}
+	if strings.Contains(to, "@") && s.cfg.Core != nil {
+		// NAME@SESSION: a member of another session, which the core (the mesh in
+		// front of it) reaches or refuses.
+		return []target{{name: to}}, nil
+	}
 	n, numErr := strconv.Atoi(to)
 	for _, p := range s.panes() {
 		if p.Name == to || numErr == nil && p.Number == n {
@@ -283,7 +288,7 @@ func (s *state) toPane(msg store.Message) error {
 		o := SendOptions{
 			// Only the person's own connection stores PersonName as the sender (sender).
 			Person: msg.From == PersonName,
-			Mode:   meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
+			ID:     msg.ID, Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
 			NotifyAfter:  time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
 			BeforeSubmit: s.submitting(msg.ID, msg.To),
 		}
@@ -434,8 +439,24 @@ func (s *state) resumePanes() {
 			continue
 		}
 		for _, msg := range pending {
+			if strings.Contains(msg.From, "@") {
+				continue // from another session: the mesh hands it again itself
+			}
 			_ = s.toPane(msg) // a refusal is marked failed and said as an event
 		}
+	}
+	// Messages to members of other sessions (NAME@SESSION) go to the core again too:
+	// the mesh in front of it sends each under its id, which the other side keeps once.
+	if s.cfg.Core == nil {
+		return
+	}
+	remote, err := s.cfg.Store.PendingRemote(s.cfg.Session)
+	if err != nil {
+		s.cfg.Logger.Error("pending for other sessions", "err", err)
+		return
+	}
+	for _, msg := range remote {
+		_ = s.toPane(msg) // a refusal is marked failed and said as an event
 	}
 }
 

@@ -77,15 +77,6 @@ func (d *Decoder) Flush() []Event {
 	return d.decode(true)
 }
 
-// held returns how many input bytes the Decoder holds (for the conservation tests).
-func (d *Decoder) held() int {
-	n := len(d.buf)
-	if d.paste != nil {
-		n += len(d.paste.raw)
-	}
-	return n
-}
-
 // decode consumes as much of d.buf as it can. With final set, nothing stays pending
 // except a paste in progress.
 func (d *Decoder) decode(final bool) []Event {

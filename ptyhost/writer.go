@@ -60,13 +60,6 @@ func (q *writeQueue) kill() {
 	q.mu.Unlock()
 }
 
-// len reports how many chunks are waiting (for tests).
-func (q *writeQueue) len() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.pending)
-}
-
 // run is the writer goroutine: it writes queued chunks to w in order until stop or
 // gone closes, or a write fails (the terminal is gone); then it kills the queue so
 // pending and later writes are dropped.

@@ -18,12 +18,6 @@ func (g *gate) close(id int) {
 	}
 }
 
-// isClosed reports whether pane id's gate is closed.
-func (g *gate) isClosed(id int) bool {
-	_, ok := g.held[id]
-	return ok
-}
-
 // hold keeps a copy of b when pane id's gate is closed and reports whether it did; an
 // open gate lets the caller write b at once.
 func (g *gate) hold(id int, b []byte) bool {

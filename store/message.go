@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Message is one message to one recipient: a broadcast is one row per recipient, all
@@ -59,9 +58,6 @@ func (p Phase) valid() bool {
 	}
 	return false
 }
-
-// Ms converts a time to the store's ms since the epoch.
-func Ms(t time.Time) int64 { return t.UnixMilli() }
 
 func nullStr(s string) any {
 	if s == "" {
@@ -192,6 +188,56 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 		ORDER BY topic, seq`, session, to)
 	if err != nil {
 		return nil, fmt.Errorf("pending for %s: %w", to, err)
+	}
+	return scan(rows)
+}
+
+// Known returns which of ids session has stored (for any recipient): a message that
+// arrives again under its id (a retry from another session) is known. Sessions on one
+// machine share the store, and a message crossing between two of them is stored by
+// both under one id: each asks for its own.
+func (s *Store) Known(session string, ids ...string) (map[string]bool, error) {
+	known := map[string]bool{}
+	for len(ids) > 0 {
+		n := min(len(ids), 500) // under SQLite's limit of bound parameters
+		args := make([]any, 0, n+1)
+		args = append(args, session)
+		for _, id := range ids[:n] {
+			args = append(args, id)
+		}
+		rows, err := s.db.Query(`SELECT DISTINCT id FROM messages WHERE session = ? AND id IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("known ids: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("known ids: %w", err)
+			}
+			known[id] = true
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("known ids: %w", err)
+		}
+		ids = ids[n:]
+	}
+	return known, nil
+}
+
+// PendingRemote returns the messages of session to members of other sessions (a
+// recipient NAME@SESSION) that reached no phase there (typed or later, failed, dropped,
+// expired), oldest
+// first: the ones the mesh sends again after a restart (the other side drops a second
+// copy by its id).
+func (s *Store) PendingRemote(session string) ([]Message, error) {
+	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
+		WHERE session = ? AND instr(recipient, '@') > 0
+		AND typed IS NULL AND submitting IS NULL AND submitted IS NULL AND confirmed IS NULL
+		AND failed IS NULL AND dropped IS NULL AND expired IS NULL
+		ORDER BY queued, rowid`, session)
+	if err != nil {
+		return nil, fmt.Errorf("pending for other sessions: %w", err)
 	}
 	return scan(rows)
 }

@@ -267,6 +267,46 @@ func TestMarkAll(t *testing.T) {
 	assert.Error(t, s.MarkAll([]Mark{{"m1", "bob", Phase("x"), 1}}))
 }
 
+// Known says which ids a session stored, past SQLite's limit of parameters in one
+// query.
+func TestKnown(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "db"))
+	require.NoError(t, s.Insert(msg("m1", "bob", 1, 10), msg("m1", "carol", 1, 10), msg("m2", "bob", 2, 11)))
+	ids := []string{"m2", "nope"}
+	for i := 0; i < 1200; i++ {
+		ids = append(ids, fmt.Sprintf("x%d", i))
+	}
+	ids = append(ids, "m1")
+	known, err := s.Known("s", ids...)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]bool{"m1": true, "m2": true}, known)
+	other, err := s.Known("other", ids...)
+	require.NoError(t, err)
+	assert.Empty(t, other, "another session's ids are not this one's")
+}
+
+// PendingRemote is the messages to NAME@SESSION not yet typed, failed or dropped,
+// oldest first; a pane's messages are not among them.
+func TestPendingRemote(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "db"))
+	require.NoError(t, s.Insert(msg("m1", "bob@box", 1, 10), msg("m2", "bob@box", 2, 11), msg("m3", "bob", 1, 12),
+		msg("m4", "carol@lap", 1, 13), msg("m5", "bob@box", 3, 14)))
+	_, err := s.Mark("m2", "bob@box", Typed, 20)
+	require.NoError(t, err)
+	_, err = s.Mark("m5", "bob@box", Dropped, 20)
+	require.NoError(t, err)
+	got, err := s.PendingRemote("s")
+	require.NoError(t, err)
+	var ids []string
+	for _, m := range got {
+		ids = append(ids, m.ID)
+	}
+	assert.Equal(t, []string{"m1", "m4"}, ids)
+	other, err := s.PendingRemote("other")
+	require.NoError(t, err)
+	assert.Empty(t, other)
+}
+
 // BenchmarkMarkSubmitting measures the write-ahead of a pane's submit: one phase
 // recorded at once, in its own transaction, as the session's loop waits for it.
 func BenchmarkMarkSubmitting(b *testing.B) {

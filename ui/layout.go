@@ -202,15 +202,6 @@ func share(total, k int) []int {
 	return out
 }
 
-// rectsString formats pane rectangles for table tests: "1:0,0 60x39 2:60,0 60x39".
-func rectsString(rs []paneRect) string {
-	parts := make([]string, len(rs))
-	for i, pr := range rs {
-		parts[i] = fmt.Sprintf("%d:%s", pr.Pane, pr.R)
-	}
-	return strings.Join(parts, " ")
-}
-
 // direction is a focus-movement direction (prefix arrow).
 type direction uint8
 

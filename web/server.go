@@ -162,9 +162,6 @@ func (s *Server) Sent() int64 { return s.sent.Load() }
 // Pages is how many pages are open now.
 func (s *Server) Pages() int { return int(s.open.Load()) }
 
-// Done is closed once the server has stopped serving.
-func (s *Server) Done() <-chan struct{} { return s.done }
-
 // Close stops listening, ends every page and waits for them. Safe to call more than
 // once.
 func (s *Server) Close() error {

@@ -45,6 +45,10 @@ flags:
   --web            serve the session's web view too (agentmux web prints its URL)
   --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
   --web-control    let the web page send messages, link panes and type into them
+  --mesh URL       join the mesh at URL (a NATS server: agentmux mesh serve, or yours)
+  --mesh-creds F   the session's mesh credentials (agentmux mesh creds NAME, or a NATS .creds)
+  --mesh-nkey F    an nkey seed file instead of --mesh-creds
+  --mesh-ca F      the certificate authority of the hub's TLS (else the system's)
   --version        print the version and exit
 
 Keys: prefix ? shows every binding; prefix d detaches; prefix q ends the session (asks).
@@ -85,6 +89,7 @@ type options struct {
 	inProcess bool
 	web       webFlags
 	webSet    map[string]bool // the --web flags given (they override config.toml's [web])
+	mesh      meshFlags
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -121,6 +126,7 @@ func parseArgs(args []string) (options, error) {
 	fs.Var(&o.treeFlag, "worktree", "")
 	cwd := cwdFlag{}
 	fs.Var(cwd, "cwd", "")
+	o.mesh.register(fs)
 	fs.BoolVar(&o.web.on, "web", false, "")
 	fs.StringVar(&o.web.listen, "web-listen", "", "")
 	fs.BoolVar(&o.web.control, "web-control", false, "")

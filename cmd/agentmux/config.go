@@ -45,6 +45,11 @@ import (
 //	[ui.keys]                    # a key after the prefix → an action (ui.ActionNames)
 //	"n" = "new-pane"
 //
+//	[mesh]
+//	url = "nats://hub:4222"      # the mesh every session joins (--mesh)
+//	creds = "/home/me/l.creds"   # its credentials (--mesh-creds; or nkey, --mesh-nkey)
+//	ca = "/home/me/hub-ca.pem"   # the hub's TLS authority (--mesh-ca; else the system's)
+//
 //	[web]
 //	web = true                   # serve every session's web view (agentmux web prints its URL)
 //	web_listen = "127.0.0.1:0"   # where it listens (a free loopback port)
@@ -62,6 +67,9 @@ type settings struct {
 	Worktree bool
 	// UI holds [ui]'s defaults for what flags also set (flags win) and its key bindings.
 	UI uiSettings
+	// Mesh is the mesh a session joins unless --mesh says otherwise ([mesh] url,
+	// creds, nkey).
+	Mesh meshFlags
 	// Web starts the session's web view with it ([web]; --web and its flags override).
 	Web webFlags
 }
@@ -130,6 +138,12 @@ type configFile struct {
 		Scrollback     *tomlValue            `toml:"scrollback"`
 		Keys           map[string]*tomlValue `toml:"keys"`
 	} `toml:"ui"`
+	Mesh struct {
+		URL   string `toml:"url"`
+		Creds string `toml:"creds"`
+		Nkey  string `toml:"nkey"`
+		CA    string `toml:"ca"`
+	} `toml:"mesh"`
 	Web struct {
 		Web     *tomlValue `toml:"web"`
 		Listen  *tomlValue `toml:"web_listen"`
@@ -209,6 +223,7 @@ func parseConfig(data []byte) (settings, error) {
 		return settings{}, fmt.Errorf("unknown keys: %s", strings.Join(keys, ", "))
 	}
 	var st settings
+	st.Mesh = meshFlags{url: f.Mesh.URL, creds: f.Mesh.Creds, nkey: f.Mesh.Nkey, ca: f.Mesh.CA}
 	d := &st.Delivery
 	c := f.Delivery
 	for _, k := range []struct {

@@ -58,6 +58,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		_, err := fmt.Fprintln(stdout, versionLine())
 		return 0, err
 	}
+	if code, err, ok := meshInvocation(ctx, args, stdout); ok { // meshcmd.go
+		return code, err
+	}
 	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
 		return runClient(ctx, cmd, rest, stdin, stdout)
 	}
@@ -116,6 +119,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer sock.Close()
 	sock.Retention = conf.Retention
+	node, err := dialMesh(o.mesh, conf, sock, logger) // meshcmd.go
+	if err != nil {
+		return 1, err
+	}
+	if node != nil {
+		defer node.Close()
+	}
 	for i := range o.cfg.Panes {
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
@@ -132,7 +142,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	webFlags := conf.webWith(o)
 	o.cfg.OnStart = func(s *session.Session) {
 		wv.attach(s)
-		if err := sock.Serve(ts.core(s), logger); err != nil {
+		if err := sock.Serve(sessionCore(node, ts.core(s), logger), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
 		wv.startWith(webFlags) // a failure shows on the status line

@@ -173,6 +173,13 @@ func runServer(args []string) (int, error) {
 	}
 	defer sock.Close()
 	sock.Retention = conf.Retention
+	node, err := dialMesh(o.mesh, conf, sock, logger) // meshcmd.go
+	if err != nil {
+		return fail(1, err)
+	}
+	if node != nil {
+		defer node.Close()
+	}
 	for i := range o.cfg.Panes {
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
@@ -215,7 +222,7 @@ func runServer(args []string) (int, error) {
 	wv.attach(s)
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
-		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, ts.core(s), logger) },
+		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, ts.core(s), logger), logger) },
 	})
 	if err != nil {
 		return fail(1, err)
@@ -230,6 +237,9 @@ func runServer(args []string) (int, error) {
 	case sig := <-sigs:
 		logger.Info("signal", "signal", sig.String())
 		srv.End("signal " + sig.String())
+	}
+	if node != nil {
+		node.Close() // the mesh before the store it writes to
 	}
 	sock.Close() // the hub first: BYE to protocol clients, the store flushed after
 	srv.Close()

@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "server", "attach", "web", "worktree"},
+	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "server", "attach", "web", "mesh", "worktree"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	"session":      {"relay", "parser", "ptyhost", "vterm", "keys"},
@@ -37,6 +37,9 @@ var allowed = map[string][]string{
 	"hub":    {"proto", "store"},
 	"client": {"proto", "hub"},
 	"bridge": {"session", "hub", "proto"},
+	// The mesh: sessions on many machines through NATS, a client of the session
+	// core through hub.Core and of the store.
+	"mesh": {"hub", "proto", "store"},
 
 	// The session as a server: server runs the ui for each attached terminal and hands
 	// the hub its connections; attach is the attach stream's wire and the thin client.

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/agentmux/agentmux/bridge"
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/mesh"
+)
+
+// meshUsage is `agentmux mesh`'s help.
+const meshUsage = `usage: agentmux mesh serve [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]
+       agentmux mesh creds NAME
+       agentmux ls --mesh [--mesh URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]
+
+serve runs a mesh hub (NATS with JetStream, state in $XDG_STATE_HOME/agentmux/mesh) on
+HOST:PORT (default ` + mesh.DefaultListen + `) until interrupted; creds NAME writes the
+credentials of session NAME for this machine's hub. A session joins with
+agentmux --mesh URL --mesh-creds FILE --session NAME …
+`
+
+// meshFlags are a session's mesh settings: --mesh, --mesh-creds, --mesh-nkey,
+// --mesh-ca, or config.toml's [mesh] url, creds, nkey, ca.
+type meshFlags struct{ url, creds, nkey, ca string }
+
+// or fills what f leaves empty from d.
+func (f meshFlags) or(d meshFlags) meshFlags {
+	if f.url == "" {
+		f.url = d.url
+	}
+	if f.creds == "" && f.nkey == "" {
+		f.creds, f.nkey = d.creds, d.nkey
+	}
+	if f.ca == "" {
+		f.ca = d.ca
+	}
+	return f
+}
+
+func (f *meshFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.url, "mesh", "", "")
+	fs.StringVar(&f.creds, "mesh-creds", "", "")
+	fs.StringVar(&f.nkey, "mesh-nkey", "", "")
+	fs.StringVar(&f.ca, "mesh-ca", "", "")
+}
+
+// meshInvocation runs `agentmux mesh …` and `agentmux ls --mesh …`; ok is false for
+// any other command line.
+func meshInvocation(ctx context.Context, args []string, stdout io.Writer) (code int, err error, ok bool) {
+	switch {
+	case len(args) > 0 && args[0] == "mesh":
+		code, err = runMesh(ctx, args[1:], stdout)
+		return code, err, true
+	case len(args) > 0 && args[0] == "ls" && hasFlag(args[1:], "mesh"):
+		code, err = lsMesh(args[1:], stdout)
+		return code, err, true
+	}
+	return 0, nil, false
+}
+
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func runMesh(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		_, err := io.WriteString(stdout, meshUsage)
+		return 0, err
+	}
+	dir, err := statePath("mesh")
+	if err != nil {
+		return 1, err
+	}
+	switch args[0] {
+	case "creds":
+		if len(args) != 2 {
+			return 2, usagef("usage: agentmux mesh creds NAME")
+		}
+		path, err := mesh.WriteCreds(dir, args[1])
+		if err != nil {
+			return 1, err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\nGive it to session %s (keep it 0600): agentmux --mesh URL --mesh-creds FILE --session %s …\n", path, args[1], args[1])
+		return 0, err
+	case "serve":
+		fs := flag.NewFlagSet("agentmux mesh serve", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		listen := fs.String("listen", mesh.DefaultListen, "")
+		cert := fs.String("tls-cert", "", "")
+		key := fs.String("tls-key", "", "")
+		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
+			return 2, usagef("usage: agentmux mesh serve [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]")
+		}
+		h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: *listen, TLSCert: *cert, TLSKey: *key})
+		if err != nil {
+			return 1, err
+		}
+		defer h.Close()
+		_, err = fmt.Fprintf(stdout, "agentmux mesh hub: %s (JetStream state in %s)\n"+
+			"Credentials: `agentmux mesh creds NAME` writes session NAME's file (a password derived from %s/secret).\n"+
+			"Join: agentmux --mesh %s --mesh-creds FILE --session NAME …\n", h.URL(), dir, dir, h.URL())
+		if err != nil {
+			return 1, err
+		}
+		if host, _, _ := net.SplitHostPort(*listen); !h.TLS() && !isLoopback(host) {
+			fmt.Fprintln(stdout, "Warning: no TLS (--tls-cert, --tls-key): passwords and messages cross the network in clear.")
+		}
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		defer signal.Stop(sigs)
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+		}
+		return 0, nil
+	}
+	return 2, usagef("agentmux mesh: unknown command %q (serve, creds)", args[0])
+}
+
+// lsMesh lists the mesh's sessions and members.
+func lsMesh(args []string, stdout io.Writer) (int, error) {
+	fs := flag.NewFlagSet("agentmux ls", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var f meshFlags
+	f.register(fs)
+	asJSON := fs.Bool("json", false, "")
+	session := fs.String("session", "", "")
+	// --mesh alone is a switch here: its URL, if any, follows as --mesh=URL.
+	var rest []string
+	for _, a := range args {
+		if a == "--mesh" || a == "-mesh" {
+			continue
+		}
+		rest = append(rest, a)
+	}
+	if err := fs.Parse(rest); err != nil || fs.NArg() > 0 {
+		return 2, usagef("usage: agentmux ls --mesh [--mesh=URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]")
+	}
+	conf, err := loadConfig()
+	if err != nil {
+		return 2, err
+	}
+	f = f.or(conf.Mesh)
+	if f.url == "" {
+		return 2, usagef("agentmux ls --mesh: no mesh: give --mesh=URL or set [mesh] url in config.toml")
+	}
+	o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: *session}
+	if o.Session == "" {
+		o.Session = credsSession(f.creds)
+	}
+	got, err := mesh.List(o)
+	if err != nil {
+		return 1, err
+	}
+	if *asJSON {
+		return exit(json.NewEncoder(stdout).Encode(got)) // JSON escapes control characters
+	}
+	for _, s := range got {
+		state := "away"
+		if s.Live {
+			state = "live"
+		}
+		fmt.Fprintf(stdout, "%s (%s)\n", visible(s.Name, false), state)
+		for _, m := range s.Members {
+			fmt.Fprintf(stdout, "  %s@%s\t%s\t%s\n", visible(m.Name, false), visible(s.Name, false), visible(m.Program, false), visible(m.State, false))
+		}
+	}
+	return 0, nil
+}
+
+// isLoopback says whether host (a --listen host) is reachable from this machine only.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// credsSession is the session an agentmux credentials file is for ("" when none).
+func credsSession(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "session "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// dialMesh joins the mesh the flags or config.toml name (nil, nil: none) as session
+// name, before the panes start: wrong credentials or a taken name stop agentmux here.
+func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logger) (*mesh.Node, error) {
+	f = f.or(conf.Mesh)
+	if f.url == "" {
+		if f.creds != "" || f.nkey != "" {
+			return nil, usagef("--mesh-creds and --mesh-nkey need --mesh URL (or [mesh] url)")
+		}
+		return nil, nil
+	}
+	n, err := mesh.Dial(mesh.Options{URL: f.url, Session: sock.Name, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca,
+		Store: sock.store, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// sessionCore is the core the session socket serves: the session's (c), with the mesh
+// in front when it joined one; the pane commands go to c either way.
+func sessionCore(n *mesh.Node, c *bridge.Core, logger *slog.Logger) hub.Core {
+	if n == nil {
+		return c
+	}
+	if err := n.Start(c); err != nil {
+		logger.Error("mesh", "err", err)
+		return c
+	}
+	return meshPanes{Core: n.Wrap(c), PaneCore: c}
+}
+
+// meshPanes is the mesh's core with the session's pane commands (hub.PaneCore), which
+// the mesh does not wrap.
+type meshPanes struct {
+	*mesh.Core
+	hub.PaneCore
+}
+
+// The hub finds the pane commands by asserting its core is a hub.PaneCore.
+var (
+	_ hub.Core     = meshPanes{}
+	_ hub.PaneCore = meshPanes{}
+)

@@ -1,0 +1,139 @@
+package mesh_test
+
+import (
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/mesh"
+	"github.com/agentmux/agentmux/proto"
+)
+
+// sinkCore is a hub.Core that takes every Send at once and tells the benchmark when.
+type sinkCore struct {
+	hub.Core // nil: only Members, Send, Register and Subscribe are used
+	mu       sync.Mutex
+	n        int
+	got      chan string
+	opts     []hub.SendOptions
+}
+
+func (c *sinkCore) Members() []proto.Member { return nil }
+
+func (c *sinkCore) Send(from, to, text string, o hub.SendOptions) (string, error) {
+	c.mu.Lock()
+	c.n++
+	c.opts = append(c.opts, o)
+	ref := "r" + strconv.Itoa(c.n)
+	c.mu.Unlock()
+	c.got <- text
+	return ref, nil
+}
+
+func (c *sinkCore) Register(string, func(hub.RelayMessage)) (func(), error) { return func() {}, nil }
+
+func (c *sinkCore) Subscribe() hub.Events { return &quiet{done: make(chan struct{})} }
+
+type quiet struct {
+	once sync.Once
+	done chan struct{}
+}
+
+func (q *quiet) Ready() <-chan struct{} { return q.done }
+func (q *quiet) Next() []proto.Event    { return nil }
+func (q *quiet) Close()                 { q.once.Do(func() { close(q.done) }) }
+
+// pair is a hub and two nodes, laptop sending to buildbox's sink.
+func benchPair(b *testing.B) (*mesh.Node, *sinkCore, func()) {
+	dir := b.TempDir()
+	h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: "127.0.0.1:0"})
+	require.NoError(b, err)
+	join := func(name string, core hub.Core) *mesh.Node {
+		creds, err := mesh.WriteCreds(dir, name)
+		require.NoError(b, err)
+		n, err := mesh.Join(mesh.Options{URL: h.URL(), Session: name, CredsFile: creds, Store: openStoreB(b), Core: core})
+		require.NoError(b, err)
+		return n
+	}
+	sink := &sinkCore{got: make(chan string, 1<<16)}
+	recv := join("buildbox", sink)
+	send := join("laptop", &sinkCore{got: make(chan string, 1<<16)})
+	return send, sink, func() { send.Close(); recv.Close(); h.Close() }
+}
+
+// Cross-session latency: Send on one node to the receiving core's Send on the other,
+// through the hub (JetStream publish, acknowledgement, consumer, store write).
+func BenchmarkCrossSessionLatency(b *testing.B) {
+	send, sink, stop := benchPair(b)
+	defer stop()
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		_, err := send.Send("alice", "bob", "buildbox", "ping "+strconv.Itoa(i), hub.SendOptions{})
+		require.NoError(b, err)
+		<-sink.got
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// Sustained throughput: b.N messages sent at once, every one received, none twice.
+func BenchmarkCrossSessionThroughput(b *testing.B) {
+	send, sink, stop := benchPair(b)
+	defer stop()
+	b.ResetTimer()
+	t0 := time.Now()
+	for i := 0; i < b.N; i++ {
+		_, err := send.Send("alice", "bob", "buildbox", "m"+strconv.Itoa(i), hub.SendOptions{})
+		require.NoError(b, err)
+	}
+	seen := map[string]bool{}
+	for len(seen) < b.N {
+		m := <-sink.got
+		require.False(b, seen[m], "%s twice", m)
+		seen[m] = true
+	}
+	b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "msgs/s")
+}
+
+// Idle cost: CPU the hub and two joined nodes use in 5 s with nothing sent.
+func BenchmarkIdleCPU(b *testing.B) {
+	_, _, stop := benchPair(b)
+	defer stop()
+	time.Sleep(time.Second) // let the joins' background work settle
+	b.ResetTimer()
+	var before, after syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	time.Sleep(5 * time.Second) // measuring idleness: nothing to wait for
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) / 5
+	b.ReportMetric(float64(cpu.Microseconds())/1000, "cpu-ms/s")
+}
+
+// Joining: Dial (connect, log in, name check, stream and consumer) and Start, then
+// Close, against a running hub.
+func BenchmarkJoin(b *testing.B) {
+	dir := b.TempDir()
+	h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: "127.0.0.1:0"})
+	require.NoError(b, err)
+	defer h.Close()
+	creds, err := mesh.WriteCreds(dir, "laptop")
+	require.NoError(b, err)
+	st := openStoreB(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n, err := mesh.Join(mesh.Options{URL: h.URL(), Session: "laptop", CredsFile: creds, Store: st, Core: &sinkCore{got: make(chan string, 1)}})
+		require.NoError(b, err)
+		n.Close()
+	}
+}

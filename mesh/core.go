@@ -1,0 +1,127 @@
+package mesh
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+)
+
+// Core is a session's core with the mesh in front: SEND to NAME@SESSION crosses to the
+// mesh; everything else is the wrapped core's.
+type Core struct {
+	hub.Core
+	n *Node
+}
+
+var _ hub.Core = (*Core)(nil)
+
+// Wrap puts n in front of c, the core the session socket's hub uses.
+func (n *Node) Wrap(c hub.Core) *Core { return &Core{Core: c, n: n} }
+
+// Send sends to a member of another session when to is NAME@SESSION, else to the
+// wrapped core.
+func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
+	name, session, ok := SplitAddress(to)
+	if !ok {
+		return c.Core.Send(from, to, text, o)
+	}
+	if session == c.n.o.Session {
+		return c.Core.Send(from, name, text, o)
+	}
+	pane := 0 // a pane's send is attributed with its number, as within the session
+	for _, m := range c.Core.Members() {
+		if m.Name == from {
+			pane = m.Number
+		}
+	}
+	return c.n.send(from, pane, name, session, text, "", o)
+}
+
+// Remind reminds panes of this session only.
+func (c *Core) Remind(to, text string, after time.Duration) (string, error) {
+	if _, session, ok := SplitAddress(to); ok && session != c.n.o.Session {
+		return "", errors.New("remind: reminders are for members of this session")
+	}
+	return c.Core.Remind(to, text, after)
+}
+
+// Subscribe returns the wrapped core's events and the delivery phases of the
+// messages that crossed.
+func (c *Core) Subscribe() hub.Events {
+	m := &merged{inner: c.Core.Subscribe(), q: c.n.evq, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	m.wg.Add(1)
+	go m.run()
+	return m
+}
+
+// eventQueue holds the events of the mesh for the hub.
+type eventQueue struct {
+	mu     sync.Mutex
+	evs    []proto.Event
+	signal chan struct{}
+}
+
+func newEventQueue() *eventQueue { return &eventQueue{signal: make(chan struct{}, 1)} }
+
+func (q *eventQueue) push(ev proto.Event) {
+	q.mu.Lock()
+	q.evs = append(q.evs, ev)
+	q.mu.Unlock()
+	select {
+	case q.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (q *eventQueue) take() []proto.Event {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	evs := q.evs
+	q.evs = nil
+	return evs
+}
+
+// merged is the wrapped core's events and the mesh's, one stream.
+type merged struct {
+	inner hub.Events
+	q     *eventQueue
+	ready chan struct{}
+	done  chan struct{}
+	once  sync.Once
+	wg    sync.WaitGroup
+}
+
+func (m *merged) run() {
+	defer m.wg.Done()
+	defer close(m.ready)
+	for {
+		select {
+		case _, ok := <-m.inner.Ready():
+			if !ok {
+				return
+			}
+		case <-m.q.signal:
+		case <-m.done:
+			return
+		}
+		select {
+		case m.ready <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (m *merged) Ready() <-chan struct{} { return m.ready }
+
+func (m *merged) Next() []proto.Event { return append(m.inner.Next(), m.q.take()...) }
+
+func (m *merged) Close() {
+	m.once.Do(func() {
+		close(m.done)
+		m.inner.Close()
+		m.wg.Wait()
+	})
+}

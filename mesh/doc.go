@@ -1,0 +1,25 @@
+// Package mesh joins sessions on one or many machines through NATS, so that any member
+// of any session is NAME@SESSION.
+//
+// A mesh is one NATS server (or cluster) with JetStream: `agentmux mesh serve` runs one
+// embedded here (Hub), or a team points every session at theirs. Each session is a
+// direct NATS client of it (Node) and owns one stream, AMUX_<session>, holding the
+// messages for its members (subject amux.<to>.msg.<from>) and the delivery phases of
+// the messages its members sent (amux.<to>.ph.<from>); a durable consumer of the same
+// name reads it. A message sent while the recipient's session is down waits in its
+// stream; one sent while the hub is unreachable waits in the sender's outbox (in
+// order) and is published when the connection is back. Every message carries its id
+// as Nats-Msg-Id (JetStream drops a second publish) and the receiving side records it
+// in its store before typing it, so a message crossing twice is typed once.
+//
+// Identity: the hub's sessions log in as user NAME with a password derived from the
+// hub's secret (Creds), and may publish only on amux.*.msg.NAME and amux.*.ph.NAME:
+// the sending session's name is the subject's last token, enforced by the server, and
+// the receiving side attributes the message to MEMBER@thatname. A member name is the
+// sending session's word, as within one session.
+//
+// The mesh is a client of the session core through hub.Core: Wrap puts it in front of
+// the core the session socket (hub) uses, so SEND to NAME@SESSION (agentmux send, a
+// protocol client, a relayed @relay line) crosses, and the receiving side types it
+// with its own core (the relay's idle gate, drafts, modes). The TUI never imports it.
+package mesh

@@ -1,0 +1,224 @@
+package mesh
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// DefaultListen is where `agentmux mesh serve` listens without --listen.
+const DefaultListen = "127.0.0.1:4222"
+
+// HubConfig configures a hub.
+type HubConfig struct {
+	// Dir is the hub's state folder ($XDG_STATE_HOME/agentmux/mesh): its secret and
+	// JetStream's files. It is made 0700.
+	Dir string
+	// Listen is HOST:PORT for the sessions (port 0: any free port).
+	Listen string
+	// Dedupe is how long JetStream remembers a message id (0: 10 minutes).
+	Dedupe time.Duration
+	// TLSCert and TLSKey, when set, are the PEM files of the certificate the hub
+	// presents: every session must then speak TLS (and trust it: Options.CAFile).
+	TLSCert, TLSKey string
+}
+
+// Hub is an embedded NATS server with JetStream that sessions join.
+type Hub struct {
+	srv    *server.Server
+	admin  *nats.Conn
+	js     jetstream.JetStream
+	dir    string
+	secret []byte
+	dedupe time.Duration
+
+	tls bool
+
+	// ready is closed once js is set: a session logging in before waits for it;
+	// closing is closed by Close, which a login waiting for ready does not hold up.
+	ready, closing chan struct{}
+	closeOnce      sync.Once
+
+	mu      sync.Mutex
+	streams map[string]bool
+}
+
+// Serve starts a hub.
+func Serve(c HubConfig) (*Hub, error) {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("mesh state: %w", err)
+	}
+	if err := os.Chmod(c.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("mesh state: %w", err)
+	}
+	secret, err := loadSecret(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if c.Listen == "" {
+		c.Listen = DefaultListen
+	}
+	host, portText, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("--listen %q: %w", c.Listen, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil, fmt.Errorf("--listen %q: bad port", c.Listen)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	if c.Dedupe <= 0 {
+		c.Dedupe = 10 * time.Minute
+	}
+	adminPass := make([]byte, 16)
+	if _, err := rand.Read(adminPass); err != nil {
+		return nil, err
+	}
+	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, streams: map[string]bool{}, ready: make(chan struct{}), closing: make(chan struct{})}
+	auth := &authenticator{secret: secret, adminPass: hex.EncodeToString(adminPass), ensure: h.ensureStream}
+	opts := &server.Options{
+		ServerName:                 "agentmux-mesh",
+		Host:                       host,
+		Port:                       port,
+		JetStream:                  true,
+		StoreDir:                   filepath.Join(c.Dir, "jetstream"),
+		JetStreamMaxMemory:         64 << 20,
+		NoLog:                      true,
+		NoSigs:                     true,
+		MaxPayload:                 1 << 20,
+		CustomClientAuthentication: auth,
+	}
+	if c.TLSCert != "" || c.TLSKey != "" {
+		if c.TLSCert == "" || c.TLSKey == "" {
+			return nil, errors.New("mesh hub: TLS needs both a certificate and its key")
+		}
+		tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: c.TLSCert, KeyFile: c.TLSKey, Timeout: 5})
+		if err != nil {
+			return nil, fmt.Errorf("mesh hub: TLS: %w", err)
+		}
+		opts.TLS, opts.TLSConfig, opts.TLSTimeout = true, tc, 5
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("mesh hub: %w", err)
+	}
+	srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		srv.WaitForShutdown()
+		return nil, fmt.Errorf("mesh hub: not listening on %s", c.Listen)
+	}
+	h.srv, h.tls = srv, opts.TLS
+	nc, err := nats.Connect("", nats.InProcessServer(srv), nats.UserInfo(adminUser, auth.adminPass), nats.Name("agentmux mesh hub"))
+	if err != nil {
+		h.Close()
+		return nil, fmt.Errorf("mesh hub: own connection: %w", err)
+	}
+	h.admin = nc
+	if h.js, err = jetstream.New(nc); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("mesh hub: %w", err)
+	}
+	close(h.ready)
+	return h, nil
+}
+
+// ensureStream makes session's stream unless it exists. It runs while the session
+// logs in, so that its consumer finds the stream.
+func (h *Hub) ensureStream(session string) error {
+	select {
+	case <-h.ready:
+	case <-h.closing:
+		return errors.New("hub closing")
+	}
+	h.mu.Lock()
+	done := h.streams[session]
+	h.mu.Unlock()
+	if done {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := h.js.CreateOrUpdateStream(ctx, streamConfig(session, h.dedupe))
+	if err != nil {
+		return fmt.Errorf("stream for %s: %w", session, err)
+	}
+	h.mu.Lock()
+	h.streams[session] = true
+	h.mu.Unlock()
+	return nil
+}
+
+// streamConfig is session's inbox stream.
+func streamConfig(session string, dedupe time.Duration) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:       streamName(session),
+		Subjects:   []string{"amux." + session + ".>"},
+		Storage:    jetstream.FileStorage,
+		Retention:  jetstream.LimitsPolicy,
+		MaxAge:     7 * 24 * time.Hour,
+		Duplicates: dedupe,
+	}
+}
+
+// URL is the URL sessions join with (nats://HOST:PORT).
+func (h *Hub) URL() string { return h.srv.ClientURL() }
+
+// Dir is the hub's state folder.
+func (h *Hub) Dir() string { return h.dir }
+
+// TLS says whether the hub requires TLS.
+func (h *Hub) TLS() bool { return h.tls }
+
+// Creds writes the credentials of session into dir/creds/SESSION.creds (0600) and
+// returns the path: the file to give that session's --mesh-creds.
+func (h *Hub) Creds(session string) (string, error) { return WriteCreds(h.dir, session) }
+
+// WriteCreds writes session's credentials for the hub whose state folder is dir (its
+// secret made on first use) and returns the file's path.
+func WriteCreds(dir, session string) (string, error) {
+	if err := CheckName(session); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "creds"), 0o700); err != nil {
+		return "", fmt.Errorf("mesh creds: %w", err)
+	}
+	secret, err := loadSecret(dir)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "creds", session+".creds")
+	text := fmt.Sprintf("# agentmux mesh credentials of session %s: keep this file private (0600).\nsession %s\npassword %s\n",
+		session, session, password(secret, session))
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		return "", fmt.Errorf("mesh creds: %w", err)
+	}
+	return path, nil
+}
+
+// Close shuts the server down and waits for it.
+func (h *Hub) Close() {
+	h.closeOnce.Do(func() { close(h.closing) })
+	if h.admin != nil {
+		h.admin.Close()
+	}
+	if h.srv != nil {
+		h.srv.Shutdown()
+		h.srv.WaitForShutdown()
+	}
+}

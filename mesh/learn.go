@@ -1,0 +1,93 @@
+package mesh
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/nats-io/nats.go"
+)
+
+// Members of other sessions are made external members of this session (hub.Core's
+// Register), so that a pane's `@relay:bob@buildbox` line reaches the mesh within the
+// rules for addressing a member that is not linked (the opt-in, the direct budget).
+// A name is learnt when the session starts (the members of the live sessions) and
+// from every message that arrives (its sender), so an agent can answer.
+
+// learn registers addr (NAME@SESSION) unless it is known.
+func (n *Node) learn(addr string) {
+	name, session, ok := SplitAddress(addr)
+	if !ok || session == n.o.Session || name == "" {
+		return
+	}
+	core := n.core.Load()
+	if core == nil {
+		return
+	}
+	n.knownMu.Lock()
+	defer n.knownMu.Unlock()
+	if n.known == nil {
+		n.known = map[string]func(){}
+	}
+	if _, ok := n.known[addr]; ok {
+		return
+	}
+	unregister, err := (*core).Register(addr, func(m hub.RelayMessage) {
+		// On the session's loop: send only queues. A relay notice (no sender) and
+		// thinking or state, which are never typed, stay here.
+		if m.From == "" || m.Kind != "" && m.Kind != "message" && m.Kind != "action" {
+			return
+		}
+		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, m.Kind, hub.SendOptions{}); err != nil {
+			n.log.Warn("mesh: relay line", "to", addr, "err", err)
+		}
+	})
+	if err != nil {
+		n.log.Debug("mesh: learn", "name", addr, "err", err)
+		n.known[addr] = func() {}
+		return
+	}
+	n.log.Debug("mesh: learnt", "name", addr)
+	n.known[addr] = unregister
+}
+
+// forget unregisters every learnt name.
+func (n *Node) forget() {
+	n.knownMu.Lock()
+	defer n.knownMu.Unlock()
+	for _, f := range n.known {
+		f()
+	}
+	n.known = nil
+}
+
+// discover learns the members of the live sessions of the mesh.
+func (n *Node) discover() {
+	ctx, cancel := context.WithTimeout(context.Background(), n.o.Timeout)
+	defer cancel()
+	l := n.js.StreamNames(ctx)
+	var sessions []string
+	for name := range l.Name() {
+		if s, ok := strings.CutPrefix(name, "AMUX_"); ok && s != n.o.Session {
+			sessions = append(sessions, s)
+		}
+	}
+	for _, s := range sessions {
+		msg, err := n.nc.Request("amux.who."+s, nil, n.o.Timeout)
+		if err != nil {
+			if !errors.Is(err, nats.ErrNoResponders) {
+				n.log.Debug("mesh: who", "session", s, "err", err)
+			}
+			continue
+		}
+		var w who
+		if json.Unmarshal(msg.Data, &w) != nil {
+			continue
+		}
+		for _, m := range w.Members {
+			n.learn(m.Name + "@" + s)
+		}
+	}
+}

@@ -1,0 +1,262 @@
+package mesh
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/store"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Options configure a session's membership of a mesh.
+type Options struct {
+	// URL is the mesh's NATS URL (a hub's, or a NATS server's client listener).
+	URL string
+	// Session is this session's name, unique in the mesh.
+	Session string
+	// CAFile, when set, is the PEM file of the certificate authority the hub's TLS
+	// certificate is checked against (else the system's).
+	CAFile string
+	// CredsFile holds the credentials: the file `agentmux mesh creds` writes, or a
+	// NATS .creds file (user JWT and seed). NkeyFile holds an nkey seed instead.
+	CredsFile, NkeyFile string
+	// Store records the messages that reach this session's members (history, and
+	// the ids that make a message crossing twice typed once).
+	Store *store.Store
+	// Core types the crossing messages into this session's panes (Join; Dial leaves
+	// it to Start). It must be a core of its own, not the one the session socket's hub
+	// uses (Wrap that one): the node calls it from its own loop.
+	Core hub.Core
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// ReconnectWait is the pause between attempts to reach the hub (0: 500 ms).
+	ReconnectWait time.Duration
+	// Timeout bounds joining (0: 10 s).
+	Timeout time.Duration
+}
+
+// ErrNameTaken says another session of the mesh has the name.
+var ErrNameTaken = errors.New("session name taken in the mesh")
+
+// Node is a session's membership of a mesh: it sends its members' messages to other
+// sessions and types theirs into its panes.
+type Node struct {
+	o         Options
+	log       *slog.Logger
+	nc        *nats.Conn
+	js        jetstream.JetStream
+	cons      jetstream.Consumer
+	cc        jetstream.ConsumeContext
+	core      atomic.Pointer[hub.Core]
+	who       *nats.Subscription
+	out       *outbox
+	evq       *eventQueue
+	in        chan jetstream.Msg
+	evs       hub.Events
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+
+	knownMu sync.Mutex
+	known   map[string]func() // learnt names of other sessions' members (learn.go)
+
+	// Owned by the loop: the core's events' Ready; ended once they ended (the
+	// session stopped); signalled when coreGone took a signal of theirs.
+	ready            <-chan struct{}
+	ended, signalled bool
+
+	// refs maps the core's delivery refs of crossing messages typed here to them
+	// (owned by the loop).
+	refs map[string]received
+}
+
+// received is a crossing message typed into one of this session's panes.
+type received struct{ id, fromSession, to string }
+
+// Join is Dial, then Start with o.Core.
+func Join(o Options) (*Node, error) {
+	if o.Core == nil {
+		return nil, errors.New("mesh: join needs a core")
+	}
+	n, err := Dial(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := n.Start(o.Core); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// Dial connects the session to the mesh before its panes start: it refuses wrong
+// credentials and a name another live session has, and makes (or finds) the
+// session's stream and consumer. Start then types what waits there.
+func Dial(o Options) (*Node, error) {
+	if err := CheckName(o.Session); err != nil {
+		return nil, err
+	}
+	if o.Store == nil {
+		return nil, errors.New("mesh: dial needs a store")
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	if o.ReconnectWait <= 0 {
+		o.ReconnectWait = 500 * time.Millisecond
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	n := &Node{
+		o: o, log: log, evq: newEventQueue(), in: make(chan jetstream.Msg, maxBatch),
+		stop: make(chan struct{}), refs: map[string]received{},
+	}
+	n.out = newOutbox()
+	opts, err := connectOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts,
+		nats.ReconnectHandler(func(*nats.Conn) { n.out.wake() }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				log.Warn("mesh: link to the hub down", "err", err)
+			}
+		}),
+	)
+	nc, err := nats.Connect(o.URL, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("mesh %s: %w", o.URL, explainConnect(err))
+	}
+	n.nc = nc
+	if err := n.dial(); err != nil {
+		if n.who != nil {
+			_ = n.who.Unsubscribe()
+		}
+		nc.Close()
+		return nil, err
+	}
+	return n, nil
+}
+
+func (n *Node) dial() error {
+	o := n.o
+	// The name: a live session with it answers on amux.who.NAME.
+	// A session that just left may still be subscribed for a moment and answer
+	// nothing: silence (a timeout) is no live session either.
+	if _, err := n.nc.Request("amux.who."+o.Session, nil, min(o.Timeout, 2*time.Second)); err == nil {
+		return fmt.Errorf("mesh: %w: a session named %q is live in the mesh; pick another name with --session", ErrNameTaken, o.Session)
+	} else if errors.Is(err, nats.ErrTimeout) {
+		n.log.Warn("mesh: a session of this name was subscribed but did not answer: taken as gone", "session", o.Session)
+	} else if !errors.Is(err, nats.ErrNoResponders) {
+		return fmt.Errorf("mesh: checking the session name: %w", err)
+	}
+	sub, err := n.nc.Subscribe("amux.who."+o.Session, n.answerWho)
+	if err != nil {
+		return fmt.Errorf("mesh: %w", err)
+	}
+	n.who = sub
+	js, err := jetstream.New(n.nc)
+	if err != nil {
+		return fmt.Errorf("mesh: %w", err)
+	}
+	n.js = js
+	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
+	defer cancel()
+	stream := streamName(o.Session)
+	if _, err := js.Stream(ctx, stream); errors.Is(err, jetstream.ErrStreamNotFound) {
+		// A NATS server that is not an agentmux hub: make the stream ourselves.
+		_, err = js.CreateStream(ctx, streamConfig(o.Session, 10*time.Minute))
+		if err != nil {
+			return fmt.Errorf("mesh: making stream %s: %w", stream, err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("mesh: stream %s: %w", stream, err)
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, stream, jetstream.ConsumerConfig{
+		Durable:   o.Session,
+		AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait:   30 * time.Second,
+	})
+	if err != nil {
+		return fmt.Errorf("mesh: consumer %s: %w", o.Session, err)
+	}
+	n.cons = cons
+	return nil
+}
+
+// Start starts typing the crossing messages into core's panes and publishing what
+// the session sends. Call it once, after Dial; Close ends it.
+func (n *Node) Start(core hub.Core) error {
+	n.core.Store(&core)
+	cc, err := n.cons.Consume(func(m jetstream.Msg) {
+		select {
+		case n.in <- m: // the loop takes it once started
+		case <-n.stop:
+		}
+	}, jetstream.PullMaxMessages(256))
+	if err != nil {
+		n.Close()
+		return fmt.Errorf("mesh: consuming %s: %w", streamName(n.o.Session), err)
+	}
+	n.cc = cc
+	n.evs = core.Subscribe()
+	n.wg.Add(2)
+	go n.run()
+	go n.publish()
+	n.discover()
+	return nil
+}
+
+// answerWho answers amux.who.NAME with the members (runs on a NATS goroutine; the
+// core's Members is safe from any).
+func (n *Node) answerWho(m *nats.Msg) {
+	w := who{Session: n.o.Session, Members: []WhoMember{}}
+	core := n.core.Load()
+	if core == nil {
+		b, _ := json.Marshal(w)
+		_ = m.Respond(b)
+		return
+	}
+	for _, p := range (*core).Members() {
+		w.Members = append(w.Members, WhoMember{Name: p.Name, Program: p.Program, State: p.State})
+	}
+	b, _ := json.Marshal(w)
+	_ = m.Respond(b)
+}
+
+// Session is this session's name in the mesh.
+func (n *Node) Session() string { return n.o.Session }
+
+// Close leaves the mesh: consuming stops, the outbox is given up to a second to
+// drain, the connection closes and every goroutine has ended when it returns.
+func (n *Node) Close() { n.closeOnce.Do(n.close) }
+
+func (n *Node) close() {
+	if n.cc != nil {
+		n.cc.Stop()
+	}
+	if n.who != nil {
+		_ = n.who.Unsubscribe()
+	}
+	if n.evs != nil { // started
+		n.forget()
+		n.out.drain(time.Second)
+	}
+	close(n.stop)
+	n.out.wake()
+	n.wg.Wait()
+	if n.evs != nil {
+		n.evs.Close()
+	}
+	n.nc.Close()
+}

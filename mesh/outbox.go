@@ -1,0 +1,216 @@
+package mesh
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// outItem is a message or phase waiting to be published.
+type outItem struct {
+	subject string
+	data    []byte
+	// id is its Nats-Msg-Id: JetStream keeps one of the same id (a retry after a lost
+	// acknowledgement).
+	id string
+	// to is a message's recipient (NAME@SESSION), "" for a phase.
+	to string
+}
+
+// outbox is the queue of what this session publishes, in order. Push never blocks;
+// the publisher takes from the head.
+type outbox struct {
+	mu     sync.Mutex
+	items  []outItem
+	signal chan struct{} // something pushed, or the connection is back
+	popped chan struct{} // the publisher took items off
+}
+
+func newOutbox() *outbox {
+	return &outbox{signal: make(chan struct{}, 1), popped: make(chan struct{}, 1)}
+}
+
+func (o *outbox) push(it outItem) {
+	o.mu.Lock()
+	o.items = append(o.items, it)
+	o.mu.Unlock()
+	o.wake()
+}
+
+func (o *outbox) wake() {
+	select {
+	case o.signal <- struct{}{}:
+	default:
+	}
+}
+
+// head returns up to max items from the head, without taking them.
+func (o *outbox) head(max int) []outItem {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := min(len(o.items), max)
+	return append([]outItem(nil), o.items[:n]...)
+}
+
+// pop takes the first n items.
+func (o *outbox) pop(n int) {
+	o.mu.Lock()
+	o.items = o.items[n:]
+	if len(o.items) == 0 {
+		o.items = nil
+	}
+	o.mu.Unlock()
+	select {
+	case o.popped <- struct{}{}:
+	default:
+	}
+}
+
+func (o *outbox) len() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.items)
+}
+
+// drain waits until the outbox is empty, at most d.
+func (o *outbox) drain(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for o.len() > 0 {
+		select {
+		case <-o.popped:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// batch is the most items published before their acknowledgements are awaited.
+const batch = 256
+
+// publish is the publisher: it publishes the outbox's head in order, a batch at a
+// time, and takes items off once JetStream has them. While the hub is unreachable it
+// waits for the connection to come back; a message for a session the mesh does not
+// know fails at once (its sender hears it as a failed delivery).
+func (n *Node) publish() {
+	defer n.wg.Done()
+	backoff := 50 * time.Millisecond
+	for {
+		items := n.out.head(batch)
+		if len(items) == 0 || !n.nc.IsConnected() {
+			select {
+			case <-n.out.signal:
+				continue
+			case <-n.stop:
+				return
+			}
+		}
+		done, err := n.publishBatch(items)
+		n.log.Debug("mesh: published", "n", done, "err", err)
+		if done > 0 {
+			n.out.pop(done)
+			backoff = 50 * time.Millisecond
+		}
+		if err == nil {
+			continue
+		}
+		n.log.Debug("mesh: publish", "err", err)
+		t := time.NewTimer(backoff)
+		select {
+		case <-n.out.signal:
+		case <-t.C:
+		case <-n.stop:
+			t.Stop()
+			return
+		}
+		t.Stop()
+		backoff = min(backoff*2, 2*time.Second)
+	}
+}
+
+// publishBatch publishes items and waits for their acknowledgements; done counts the
+// items from the head that JetStream has (or that can never go).
+func (n *Node) publishBatch(items []outItem) (done int, err error) {
+	futures := make([]jetstream.PubAckFuture, 0, len(items))
+	for _, it := range items {
+		f, err := n.js.PublishMsgAsync(&nats.Msg{Subject: it.subject, Data: it.data}, jetstream.WithMsgID(it.id))
+		if err != nil {
+			break
+		}
+		futures = append(futures, f)
+	}
+	timeout := time.NewTimer(5 * time.Second)
+	defer timeout.Stop()
+	for i, f := range futures {
+		select {
+		case <-f.Ok():
+			done = i + 1
+		case err := <-f.Err():
+			if errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) {
+				if n.nc.IsConnected() {
+					n.undeliverable(items[i])
+					done = i + 1
+					continue
+				}
+			}
+			return done, err
+		case <-timeout.C:
+			return done, context.DeadlineExceeded
+		case <-n.stop:
+			return done, errors.New("stopped")
+		}
+	}
+	if len(futures) < len(items) {
+		return done, errors.New("publish refused")
+	}
+	return done, nil
+}
+
+// undeliverable tells the sender of a message for an unknown session that it failed.
+func (n *Node) undeliverable(it outItem) {
+	if it.to == "" {
+		return
+	}
+	_, session, _ := SplitAddress(it.to)
+	n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + it.id, Member: it.to, Phase: "failed",
+		Text: "no session " + session + " in the mesh"})
+}
+
+// Send queues a message from member from of this session to member to of session
+// toSession and returns the ref its delivery events carry. It does not block: the
+// message waits in the outbox, in order, while the hub is unreachable.
+func (n *Node) Send(from, to, toSession, text string, o hub.SendOptions) (string, error) {
+	return n.send(from, 0, to, toSession, text, "", o)
+}
+
+func (n *Node) send(from string, fromPane int, to, toSession, text, kind string, o hub.SendOptions) (string, error) {
+	if err := CheckName(toSession); err != nil {
+		return "", err
+	}
+	if o.Mode != "" && o.Mode != proto.ModeSequential && o.Mode != proto.ModeImportant && o.Mode != proto.ModeUrgent {
+		return "", fmt.Errorf("mode %q: not sequential, important or urgent", o.Mode)
+	}
+	id := o.ID
+	if id == "" {
+		id = nats.NewInbox()[len(nats.InboxPrefix):]
+	}
+	w := wireMsg{ID: id, From: from, FromPane: fromPane, To: to, Text: text, Kind: kind, Mode: o.Mode}
+	if o.Timeout > 0 {
+		w.DeadlineMs = time.Now().Add(o.Timeout).UnixMilli()
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return "", err
+	}
+	n.log.Debug("mesh: send", "to", to+"@"+toSession, "id", id)
+	n.out.push(outItem{subject: "amux." + toSession + ".msg." + n.o.Session, data: b, id: id, to: to + "@" + toSession})
+	return refPrefix + id, nil
+}

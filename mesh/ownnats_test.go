@@ -1,0 +1,62 @@
+package mesh_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nkeys"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/mesh"
+)
+
+// A team's own NATS server (JetStream on, nkey users, no agentmux hub) works too: each
+// session logs in with its nkey seed (--mesh-nkey) and makes its own stream.
+func TestATeamsOwnNATSServer(t *testing.T) {
+	seed := func(name string) (string, string) {
+		kp, err := nkeys.CreateUser()
+		require.NoError(t, err)
+		pub, err := kp.PublicKey()
+		require.NoError(t, err)
+		s, err := kp.Seed()
+		require.NoError(t, err)
+		p := filepath.Join(t.TempDir(), name+".nk")
+		require.NoError(t, os.WriteFile(p, s, 0o600))
+		return pub, p
+	}
+	lpub, lseed := seed("laptop")
+	bpub, bseed := seed("buildbox")
+	srv, err := server.NewServer(&server.Options{
+		Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
+		Nkeys: []*server.NkeyUser{{Nkey: lpub}, {Nkey: bpub}},
+	})
+	require.NoError(t, err)
+	srv.Start()
+	defer func() { srv.Shutdown(); srv.WaitForShutdown() }()
+	require.True(t, srv.ReadyForConnections(10*time.Second))
+
+	join := func(name, nkey string, core hub.Core) *mesh.Node {
+		n, err := mesh.Join(mesh.Options{URL: srv.ClientURL(), Session: name, NkeyFile: nkey, Store: openStore(t), Core: core, Timeout: 5 * time.Second})
+		require.NoError(t, err)
+		t.Cleanup(n.Close)
+		return n
+	}
+	sink := &sinkCore{got: make(chan string, 1)}
+	join("buildbox", bseed, sink)
+	laptop := join("laptop", lseed, &sinkCore{got: make(chan string, 1)})
+	_, err = laptop.Send("alice", "bob", "buildbox", "through your NATS", hub.SendOptions{})
+	require.NoError(t, err)
+	select {
+	case got := <-sink.got:
+		assert.Equal(t, "through your NATS", got)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the message never arrived")
+	}
+	_, err = mesh.Dial(mesh.Options{URL: srv.ClientURL(), Session: "mallory", Store: openStore(t), Timeout: 5 * time.Second})
+	assert.ErrorContains(t, err, "refused", "no nkey, no entry")
+}

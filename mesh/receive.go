@@ -1,0 +1,313 @@
+package mesh
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The receiving side: one loop takes the session's stream in batches, records the
+// messages for its members and hands them to the core, and sends their delivery
+// phases back to the sending sessions.
+
+// run is the loop: it types the crossing messages that arrive (in order) and sends
+// back their delivery phases.
+func (n *Node) run() {
+	defer n.wg.Done()
+	n.resume()
+	n.ready = n.evs.Ready()
+	for {
+		select {
+		case <-n.stop:
+			return
+		case m := <-n.in:
+			batch := []jetstream.Msg{m}
+		more:
+			for len(batch) < maxBatch {
+				select {
+				case m := <-n.in:
+					batch = append(batch, m)
+				default:
+					break more
+				}
+			}
+			if n.ended {
+				for _, m := range batch {
+					_ = m.Nak() // for the session's next start
+				}
+				continue
+			}
+			n.handle(batch)
+			if n.signalled {
+				n.signalled = false
+				n.coreEvents()
+			}
+		case _, ok := <-n.ready:
+			if !ok {
+				n.end()
+				continue
+			}
+			n.coreEvents()
+		}
+	}
+}
+
+func (n *Node) coreEvents() {
+	for _, ev := range n.evs.Next() {
+		n.coreEvent(ev)
+	}
+}
+
+// end is the core's end (the session stopped before the node): nothing more is taken
+// from the stream; what was taken and not typed stays for the next start.
+func (n *Node) end() {
+	n.ended, n.ready = true, nil
+	if n.cc != nil {
+		n.cc.Stop()
+	}
+}
+
+// coreGone says whether the core's events have ended (a Send refused by a stopped
+// session is no failure of the message). A signal it takes is handled after the batch.
+func (n *Node) coreGone() bool {
+	if n.ended {
+		return true
+	}
+	select {
+	case _, ok := <-n.ready:
+		if !ok {
+			n.end()
+			return true
+		}
+		n.signalled = true
+	default:
+	}
+	return false
+}
+
+// maxBatch bounds the messages of the stream handled (and written to the store) at
+// once.
+const maxBatch = 256
+
+// incoming is a message of the session's stream being handled.
+type incoming struct {
+	m           jetstream.Msg
+	fromSession string
+	msg         *wireMsg   // a message for a member here
+	phase       *wirePhase // or a phase of one a member here sent
+	dup         bool       // crossed before: acknowledged, not typed again
+}
+
+// handle takes a batch of the session's stream, in order: the new messages for its
+// members are written to the store in one transaction, then handed to the core; the
+// phases of messages its members sent go to the hub's events. Each is acknowledged
+// once handled; a batch the store refuses is left for JetStream to deliver again.
+func (n *Node) handle(batch []jetstream.Msg) {
+	var ins []incoming
+	var ids []string
+	for _, m := range batch {
+		in, err := n.decode(m)
+		if err != nil {
+			n.log.Warn("mesh: message refused", "subject", m.Subject(), "err", err)
+			_ = m.Term()
+			continue
+		}
+		if in.msg != nil {
+			ids = append(ids, in.msg.ID)
+		}
+		ins = append(ins, in)
+	}
+	known, err := n.o.Store.Known(n.o.Session, ids...)
+	if err != nil {
+		n.log.Error("mesh: store", "err", err)
+		for _, in := range ins {
+			_ = in.m.Nak()
+		}
+		return
+	}
+	var rows []store.Message
+	now := time.Now()
+	for i := range ins {
+		in := &ins[i]
+		if in.msg == nil {
+			continue
+		}
+		if known[in.msg.ID] {
+			in.dup = true
+			continue
+		}
+		known[in.msg.ID] = true
+		w := in.msg
+		kind := w.Kind
+		if kind == "" {
+			kind = proto.KindMessage
+		}
+		meta, _ := json.Marshal(storedMeta{Mode: w.Mode, DeadlineMs: w.DeadlineMs, FromPane: w.FromPane})
+		rows = append(rows, store.Message{ID: w.ID, Session: n.o.Session, From: w.From + "@" + in.fromSession, To: w.To,
+			Kind: kind, Body: w.Text, Meta: string(meta), Queued: now.UnixMilli()})
+	}
+	if len(rows) > 0 {
+		if err := n.o.Store.Insert(rows...); err != nil {
+			n.log.Error("mesh: store", "n", len(rows), "err", err)
+			for _, in := range ins {
+				_ = in.m.Nak()
+			}
+			return
+		}
+	}
+	for _, in := range ins {
+		switch {
+		case in.phase != nil:
+			p := in.phase
+			n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: p.To + "@" + in.fromSession, Phase: p.Phase, Text: p.Text})
+		case !in.dup:
+			n.learn(in.msg.From + "@" + in.fromSession)
+			n.deliver(in.fromSession, in.msg, now)
+		}
+		_ = in.m.Ack()
+	}
+}
+
+// decode reads a message of the stream; its subject names the sending session, as
+// the hub checked it.
+func (n *Node) decode(m jetstream.Msg) (incoming, error) {
+	toks := strings.Split(m.Subject(), ".")
+	if len(toks) != 4 || toks[0] != "amux" || toks[1] != n.o.Session || !validName.MatchString(toks[3]) {
+		return incoming{}, errors.New("unexpected subject")
+	}
+	in := incoming{m: m, fromSession: toks[3]}
+	switch toks[2] {
+	case "msg":
+		var w wireMsg
+		if err := json.Unmarshal(m.Data(), &w); err != nil {
+			return in, fmt.Errorf("message: %w", err)
+		}
+		if w.ID == "" || w.To == "" || w.From == "" {
+			return in, errors.New("message: missing id, from or to")
+		}
+		// Names reach a person's terminal and the pane's attribution: no control
+		// or invisible characters, no second session.
+		for _, name := range []string{w.From, w.To} {
+			if err := proto.CheckVisible(name); err != nil {
+				return in, fmt.Errorf("message: %w", err)
+			}
+		}
+		if strings.Contains(w.From, "@") {
+			return in, fmt.Errorf("message: sender %q names a session: the subject says which", w.From)
+		}
+		in.msg = &w
+	case "ph":
+		var p wirePhase
+		if err := json.Unmarshal(m.Data(), &p); err != nil {
+			return in, fmt.Errorf("phase: %w", err)
+		}
+		in.phase = &p
+	default:
+		return in, fmt.Errorf("unknown kind %q", toks[2])
+	}
+	return in, nil
+}
+
+// deliver hands a recorded crossing message to the core.
+func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
+	from := w.From + "@" + fromSession
+	if w.FromPane > 0 {
+		from = fmt.Sprintf("%s (%d)", from, w.FromPane) // as a pane of this session is framed
+	}
+	st, id, to := n.o.Store, w.ID, w.To
+	o := hub.SendOptions{ID: w.ID, Mode: w.Mode, BeforeSubmit: func() error {
+		// As the hub does: recorded before the pane may read it, so that after a
+		// crash it is typed again marked as a possible repeat.
+		_, err := st.Mark(id, to, store.Submitting, time.Now().UnixMilli())
+		return err
+	}}
+	if w.DeadlineMs > 0 {
+		if o.Timeout = time.UnixMilli(w.DeadlineMs).Sub(now); o.Timeout <= 0 {
+			n.final(w.ID, fromSession, w.To, store.Expired, "not typed within its timeout")
+			return
+		}
+	}
+	ref, err := (*n.core.Load()).Send(from, w.To, w.Text, o)
+	if err != nil {
+		if n.coreGone() {
+			return // recorded, not typed: the next start hands it again (resume)
+		}
+		n.final(w.ID, fromSession, w.To, store.Failed, err.Error())
+		return
+	}
+	if ref != "" {
+		n.refs[ref] = received{id: w.ID, fromSession: fromSession, to: w.To}
+	}
+}
+
+// storedMeta is what the store keeps of a crossing message's options (its Meta).
+type storedMeta struct {
+	Mode       string `json:"mode,omitempty"`
+	DeadlineMs int64  `json:"x_deadline_ms,omitempty"`
+	FromPane   int    `json:"x_from_pane,omitempty"`
+}
+
+// resume hands the core again the crossing messages recorded here and never typed
+// (the session ended in between): the hub leaves them to the mesh.
+func (n *Node) resume() {
+	now := time.Now()
+	for _, m := range (*n.core.Load()).Members() {
+		pending, err := n.o.Store.Pending(n.o.Session, m.Name, store.Typed)
+		if err != nil {
+			n.log.Error("mesh: pending", "member", m.Name, "err", err)
+			continue
+		}
+		for _, row := range pending {
+			from, fromSession, ok := SplitAddress(row.From)
+			if !ok {
+				continue
+			}
+			var meta storedMeta
+			_ = json.Unmarshal([]byte(row.Meta), &meta) // written by handle
+			n.deliver(fromSession, &wireMsg{ID: row.ID, From: from, To: row.To, Text: row.Body, Kind: row.Kind,
+				Mode: meta.Mode, DeadlineMs: meta.DeadlineMs, FromPane: meta.FromPane}, now)
+		}
+	}
+}
+
+// final records that a message ended without reaching a pane and tells its sender.
+func (n *Node) final(id, fromSession, to string, ph store.Phase, text string) {
+	if _, err := n.o.Store.Mark(id, to, ph, time.Now().UnixMilli()); err != nil {
+		n.log.Warn("mesh: mark", "id", id, "err", err)
+	}
+	n.sendPhase(fromSession, wirePhase{ID: id, To: to, Phase: string(ph), Text: text})
+}
+
+// coreEvent passes the phases of crossing messages back to their senders.
+func (n *Node) coreEvent(ev proto.Event) {
+	if ev.Kind != "delivery" || ev.ID == "" {
+		return
+	}
+	r, ok := n.refs[ev.ID]
+	if !ok {
+		return
+	}
+	ph := store.Phase(ev.Phase)
+	switch ph {
+	case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
+		if _, err := n.o.Store.Mark(r.id, r.to, ph, time.Now().UnixMilli()); err != nil {
+			n.log.Warn("mesh: mark", "id", r.id, "err", err)
+		}
+	}
+	if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped || ph == store.Expired {
+		delete(n.refs, ev.ID)
+	}
+	n.sendPhase(r.fromSession, wirePhase{ID: r.id, To: r.to, Phase: ev.Phase, Text: ev.Text})
+}
+
+func (n *Node) sendPhase(toSession string, p wirePhase) {
+	b, _ := json.Marshal(p)
+	n.out.push(outItem{subject: "amux." + toSession + ".ph." + n.o.Session, data: b, id: p.ID + "/" + p.To + "/" + p.Phase})
+}

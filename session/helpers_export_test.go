@@ -1,0 +1,9 @@
+package session
+
+// Helpers only tests use, kept out of the package's code.
+
+// isClosed reports whether pane id's gate is closed.
+func (g *gate) isClosed(id int) bool {
+	_, ok := g.held[id]
+	return ok
+}
