@@ -16,6 +16,7 @@ import (
 	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/mesh"
+	"github.com/agentmux/agentmux/session"
 )
 
 // meshUsage is `agentmux mesh`'s help.
@@ -227,13 +228,14 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 	return n, nil
 }
 
-// sessionCore is the core the session socket serves: the session's (c), with the mesh
-// in front when it joined one; the pane commands go to c either way.
-func sessionCore(n *mesh.Node, c *bridge.Core, logger *slog.Logger) hub.Core {
+// sessionCore is the core the session socket serves: s's (c), with the mesh in front
+// when it joined one; the pane commands go to c either way. The mesh's own goroutine
+// gets a core of its own (a bridge is used from one goroutine: its references).
+func sessionCore(n *mesh.Node, s *session.Session, c *bridge.Core, logger *slog.Logger) hub.Core {
 	if n == nil {
 		return c
 	}
-	if err := n.Start(c); err != nil {
+	if err := n.Start(bridge.New(s)); err != nil {
 		logger.Error("mesh", "err", err)
 		return c
 	}

@@ -142,7 +142,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	webFlags := conf.webWith(o)
 	o.cfg.OnStart = func(s *session.Session) {
 		wv.attach(s)
-		if err := sock.Serve(sessionCore(node, ts.core(s), logger), logger); err != nil {
+		if err := sock.Serve(sessionCore(node, s, ts.core(s), logger), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
 		wv.startWith(webFlags) // a failure shows on the status line

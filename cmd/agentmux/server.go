@@ -222,7 +222,7 @@ func runServer(args []string) (int, error) {
 	wv.attach(s)
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
-		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, ts.core(s), logger), logger) },
+		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, ts.core(s), logger), logger) },
 	})
 	if err != nil {
 		return fail(1, err)
