@@ -179,15 +179,8 @@ func streamConfig(session string, dedupe time.Duration) jetstream.StreamConfig {
 // URL is the URL sessions join with (nats://HOST:PORT).
 func (h *Hub) URL() string { return h.srv.ClientURL() }
 
-// Dir is the hub's state folder.
-func (h *Hub) Dir() string { return h.dir }
-
 // TLS says whether the hub requires TLS.
 func (h *Hub) TLS() bool { return h.tls }
-
-// Creds writes the credentials of session into dir/creds/SESSION.creds (0600) and
-// returns the path: the file to give that session's --mesh-creds.
-func (h *Hub) Creds(session string) (string, error) { return WriteCreds(h.dir, session) }
 
 // WriteCreds writes session's credentials for the hub whose state folder is dir (its
 // secret made on first use) and returns the file's path.
