@@ -7,6 +7,7 @@
 package bridge
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,6 +23,11 @@ import (
 type Core struct {
 	s    *session.Session
 	refs *coreRefs
+	// NewTree, when set, gives a pane to start its own git worktree (X_NEW's worktree):
+	// it sets the spec's folder, tree and name. Nil: such a pane is refused.
+	NewTree func(spec *session.PaneSpec) error
+	// DropTree takes back a tree NewTree made for a pane that then did not start.
+	DropTree func(spec session.PaneSpec)
 }
 
 var _ hub.Core = (*Core)(nil)
@@ -53,7 +59,10 @@ func (c *Core) Members() []proto.Member {
 // the status line does.
 func member(m session.Member, labels map[int]string) proto.Member {
 	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting,
-		Held: m.Held, Addressing: m.Addressing, Profile: m.Profile}
+		Held: m.Held, Addressing: m.Addressing, Profile: m.Profile, Folder: m.Dir}
+	if m.Tree != nil {
+		w.Folder, w.Branch = m.Tree.Folder(), m.Tree.Branch()
+	}
 	if m.State == session.Exited {
 		w.State = session.ExitText(m.Code)
 	}
@@ -229,4 +238,70 @@ func (c *Core) event(ev session.Event) []proto.Event {
 		return []proto.Event{{Kind: "notice", Text: ev.Entry.Note}}
 	}
 	return nil
+}
+
+var _ hub.PaneCore = (*Core)(nil)
+
+// New starts the pane p describes.
+func (c *Core) New(p proto.NewPane) (int, string, error) {
+	spec := session.PaneSpec{Name: p.Name, Argv: p.Argv, Env: p.Env, Dir: p.Dir}
+	if p.Worktree {
+		if c.NewTree == nil {
+			return 0, "", errors.New("this session makes no worktrees")
+		}
+		if err := c.NewTree(&spec); err != nil {
+			return 0, "", err
+		}
+	}
+	id, err := c.s.Add(spec)
+	if err != nil {
+		if spec.Tree != nil && c.DropTree != nil {
+			c.DropTree(spec)
+		}
+		return 0, "", err
+	}
+	m, _ := c.s.Member(id)
+	return id, m.Name, nil
+}
+
+// Respawn starts pane a's command again (ending a running one first when kill).
+func (c *Core) Respawn(a string, kill bool) error {
+	return c.on(a, func(id int) error { return c.s.Respawn(id, kill) })
+}
+
+// Rename gives pane a the name name.
+func (c *Core) Rename(a, name string) error {
+	return c.on(a, func(id int) error { return c.s.Rename(id, name) })
+}
+
+// TypeText types text into pane a exactly, then Enter when enter.
+func (c *Core) TypeText(a, text string, enter bool) error {
+	return c.on(a, func(id int) error { return c.s.TypeText(id, text, enter) })
+}
+
+// SetShare sets pane a's width and height shares.
+func (c *Core) SetShare(a string, width, height int) ([2]int, error) {
+	var sh [2]int
+	err := c.on(a, func(id int) error {
+		var err error
+		sh, err = c.s.SetShare(id, width, height)
+		return err
+	})
+	return sh, err
+}
+
+// Diff is what pane a's agent changed in its own worktree.
+func (c *Core) Diff(a string) (string, error) {
+	id, err := c.pane(a)
+	if err != nil {
+		return "", err
+	}
+	m, ok := c.s.Member(id)
+	if !ok {
+		return "", fmt.Errorf("%q: %w", a, session.ErrNoPane)
+	}
+	if m.Tree == nil {
+		return "", fmt.Errorf("pane %d %s has no worktree of its own (start it with --worktree)", m.Pane, m.Name)
+	}
+	return m.Tree.Diff(false)
 }

@@ -55,6 +55,7 @@ type options struct {
 	// home is agentmux's HOME, its XDG folders under it ("": a new temporary folder);
 	// runtime its XDG_RUNTIME_DIR, where session sockets go ("": a new one).
 	home, runtime string
+	dir           string // agentmux's working folder ("": the test's)
 }
 
 // start runs agentmux with args in a 120×40 PTY.
@@ -86,6 +87,7 @@ func startWith(t *testing.T, o options, args ...string) *session {
 		Env:      append(env, o.env...),
 		VT:       vterm.Options{KittyKeyboard: o.kitty},
 		Describe: s.describe,
+		Dir:      o.dir,
 	}
 	if o.record {
 		po.OnOutput = func(p []byte) {

@@ -297,3 +297,21 @@ func TestSessionSocketShrugsOffGarbage(t *testing.T) {
 		t.Errorf("agentmux ls after the garbage:\n%s", ls)
 	}
 }
+
+// commandIn is an agentmux command run in folder dir.
+func (e sockEnv) commandIn(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(agentmuxBin, args...)
+	cmd.Env, cmd.Dir = e.environ(), dir
+	return cmd
+}
+
+// runIn runs an agentmux command in folder dir and returns its output; it fails the
+// test unless the command exits 0.
+func (e sockEnv) runIn(dir string, args ...string) string {
+	e.t.Helper()
+	out, err := e.commandIn(dir, args...).CombinedOutput()
+	if err != nil {
+		e.t.Fatalf("agentmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}

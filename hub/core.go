@@ -48,6 +48,27 @@ type Core interface {
 	Subscribe() Events
 }
 
+// PaneCore is a Core that also starts, respawns, renames and types into panes: the
+// pane commands (X_NEW, X_RESPAWN, X_RENAME, X_TYPE), which the hub takes from the
+// person only. A hub whose core lacks them refuses them.
+type PaneCore interface {
+	// New starts a pane now and returns its number and name.
+	New(p proto.NewPane) (number int, name string, err error)
+	// Respawn starts the command of the pane named or numbered a again; kill ends a
+	// program that still runs first (else that is an error).
+	Respawn(a string, kill bool) error
+	// Rename gives pane a the name name.
+	Rename(a, name string) error
+	// TypeText types text into pane a exactly, then a carriage return when enter.
+	TypeText(a, text string, enter bool) error
+	// SetShare sets pane a's width and height shares (percent of an even share; 0
+	// leaves one) and returns them as now in force.
+	SetShare(a string, width, height int) ([2]int, error)
+	// Diff is what pane a's agent changed in its own worktree (an error when it has
+	// none).
+	Diff(a string) (string, error)
+}
+
 // SendOptions are a message's delivery options (payload_meta): Mode is
 // proto.ModeSequential (or ""), ModeImportant or ModeUrgent; a message not typed within
 // Timeout (0: the core's default) expires; NotifyOnDelivery and NotifyAfter ask for

@@ -74,6 +74,14 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
 			err = core.Hook(pane, p.Event, p.CLI, p.Text)
 		}
+	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
+		if bad, err := s.paneCommand(cs, e, &res); bad {
+			s.badPayload(cs, e, err)
+			return
+		} else if err != nil {
+			s.fail(cs, proto.CodeBadRequest, err.Error(), e.ID)
+			return
+		}
 	case proto.TypeWeb:
 		var p proto.Web
 		if p, err = proto.DecodePayload[proto.Web](e); err != nil {
@@ -166,4 +174,67 @@ func WireMessage(m store.Message) proto.Message {
 		w.Data = []byte(m.Data)
 	}
 	return w
+}
+
+// errNotPerson refuses a pane command from anyone but the person.
+var errNotPerson = errors.New("only the person may start, respawn, rename or type into panes: run it outside every pane (or use the keys)")
+
+// paneCommand runs X_NEW, X_RESPAWN, X_RENAME, X_TYPE or X_RESIZE for the person; bad says err is
+// a payload that does not validate.
+func (s *state) paneCommand(cs *connState, e *proto.Envelope, res *proto.Result) (bad bool, err error) {
+	if cs.member != nil || cs.pane != "" || cs.inside != "" {
+		return false, errNotPerson
+	}
+	pc, ok := s.cfg.Core.(PaneCore)
+	if !ok {
+		return false, errNoCore
+	}
+	switch e.Type {
+	case proto.TypeNew:
+		p, err := proto.DecodePayload[proto.NewPane](e)
+		if err != nil {
+			return true, err
+		}
+		res.Number, res.Name, err = pc.New(p)
+		return false, err
+	case proto.TypeRespawn:
+		p, err := proto.DecodePayload[proto.Respawn](e)
+		if err != nil {
+			return true, err
+		}
+		return false, pc.Respawn(p.A, p.Kill)
+	case proto.TypeRename:
+		p, err := proto.DecodePayload[proto.Rename](e)
+		if err != nil {
+			return true, err
+		}
+		return false, pc.Rename(p.A, p.Name)
+	case proto.TypeDiff:
+		p, err := proto.DecodePayload[proto.Target](e)
+		if err != nil {
+			return true, err
+		}
+		text, err := pc.Diff(p.A)
+		if err == nil {
+			text = fitScreen(text, s.budget(e.ID))
+			res.Screen = &text
+		}
+		return false, err
+	case proto.TypeResize:
+		p, err := proto.DecodePayload[proto.Resize](e)
+		if err != nil {
+			return true, err
+		}
+		sh, err := pc.SetShare(p.A, p.Width, p.Height)
+		if err == nil {
+			res.Share = sh[:]
+		}
+		return false, err
+	default:
+		p, err := proto.DecodePayload[proto.TypeText](e)
+		if err != nil {
+			return true, err
+		}
+		return false, pc.TypeText(p.A, p.Text, p.Enter)
+	}
 }

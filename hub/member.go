@@ -39,13 +39,17 @@ func token() string {
 }
 
 func (s *state) welcome(cs *connState, sessionID, tok, name string) {
+	ext := map[string]int{proto.ExtFamily: proto.ExtVersion, proto.HookFamily: proto.HookVersion}
+	if _, ok := s.cfg.Core.(PaneCore); ok {
+		ext[proto.PanesFamily] = proto.PanesVersion
+	}
 	s.reply(cs, proto.TypeWelcome, proto.Welcome{
 		SessionID:   sessionID,
 		ResumeToken: tok,
 		Server: proto.ServerInfo{
 			MaxFrameBytes: s.cfg.MaxFrameBytes,
 			HeartbeatMs:   s.cfg.Heartbeat.Milliseconds(),
-			Extensions:    map[string]int{proto.ExtFamily: proto.ExtVersion, proto.HookFamily: proto.HookVersion},
+			Extensions:    ext,
 		},
 		Session: s.cfg.Session,
 		Member:  name,

@@ -329,7 +329,8 @@ func (s *state) frame(cs *connState, e *proto.Envelope) {
 	case proto.TypeSubscribe, proto.TypeUnsubscribe:
 		s.subscribe(cs, e)
 	case proto.TypeList, proto.TypeCapture, proto.TypeHistory, proto.TypeRead,
-		proto.TypeLink, proto.TypeUnlink, proto.TypeHold, proto.TypeRelease, proto.TypeEvents, proto.TypeHook, proto.TypeWeb:
+		proto.TypeLink, proto.TypeUnlink, proto.TypeHold, proto.TypeRelease, proto.TypeEvents, proto.TypeHook, proto.TypeWeb,
+		proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
 		s.ext(cs, e)
 	default:
 		// Agent-relay clients send types this server does not implement (LOG,

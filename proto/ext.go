@@ -19,6 +19,13 @@ const (
 	HookVersion = 1
 )
 
+// PanesFamily names the pane commands' extension (X_NEW, X_RESPAWN, X_RENAME, X_TYPE)
+// in WELCOME's server.x_extensions; its value is PanesVersion.
+const (
+	PanesFamily  = "agentmux.panes"
+	PanesVersion = 1
+)
+
 // The agentmux extension types (docs/protocol.md). Requests are answered by X_RESULT
 // with Result.Re set to the request's id, or ERROR with Error.Re set.
 const (
@@ -34,8 +41,107 @@ const (
 	TypeResult  = "X_RESULT"
 	TypeEvent   = "X_EVENT"
 	TypeHook    = "X_HOOK"
-	TypeWeb     = "X_WEB"
+	// The pane commands (agentmux.panes): the person's alone, never a pane's program's.
+	TypeNew     = "X_NEW"
+	TypeRespawn = "X_RESPAWN"
+	TypeRename  = "X_RENAME"
+	TypeType    = "X_TYPE"
+	TypeResize  = "X_RESIZE"
+	// TypeDiff (payload Target, a) answers with screen: what pane a's agent changed in
+	// its own worktree against the starting commit.
+	TypeDiff = "X_DIFF"
+	TypeWeb  = "X_WEB"
 )
+
+// Resize is the payload of X_RESIZE: pane A's width and height as percentages of an
+// even share of the screen (0 leaves one as it is), kept by every terminal's layout.
+// X_RESULT's x_share is the share now in force.
+type Resize struct {
+	A      string `json:"a"`
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
+}
+
+// Validate requires a, and shares of 0 or more.
+func (r *Resize) Validate() error {
+	switch {
+	case r.A == "":
+		return errors.New("missing field a")
+	case r.Width < 0 || r.Height < 0:
+		return errors.New("width and height are percentages, 0 or more")
+	}
+	return nil
+}
+
+// NewPane is the payload of X_NEW: a pane to start now. Argv is its command; Name its
+// name ("": its program's, made unique); Dir the folder it starts in ("": the
+// session's); Env KEY=VALUE words added to its environment. X_RESULT's x_number is the
+// new pane's number.
+type NewPane struct {
+	Argv []string `json:"argv"`
+	Name string   `json:"name,omitempty"`
+	Dir  string   `json:"dir,omitempty"`
+	Env  []string `json:"env,omitempty"`
+	// Worktree starts it in a new git worktree of the repository Dir is in.
+	Worktree bool `json:"worktree,omitempty"`
+}
+
+// Validate requires a command.
+func (n *NewPane) Validate() error {
+	if len(n.Argv) == 0 || n.Argv[0] == "" {
+		return errors.New("missing field argv")
+	}
+	return nil
+}
+
+// Respawn is the payload of X_RESPAWN: start pane A's command again; Kill ends its
+// program first when it still runs (else that is an error).
+type Respawn struct {
+	A    string `json:"a"`
+	Kill bool   `json:"kill,omitempty"`
+}
+
+// Validate requires a.
+func (r *Respawn) Validate() error {
+	if r.A == "" {
+		return errors.New("missing field a")
+	}
+	return nil
+}
+
+// Rename is the payload of X_RENAME: pane A is called Name from now on.
+type Rename struct {
+	A    string `json:"a"`
+	Name string `json:"name"`
+}
+
+// Validate requires a and name.
+func (r *Rename) Validate() error {
+	switch {
+	case r.A == "":
+		return errors.New("missing field a")
+	case r.Name == "":
+		return errors.New("missing field name")
+	}
+	return nil
+}
+
+// TypeText is the payload of X_TYPE: Text typed into pane A exactly as given (no
+// header, no framing, not gated on the program being idle), then a carriage return
+// when Enter.
+type TypeText struct {
+	A     string `json:"a"`
+	Text  string `json:"text"`
+	Enter bool   `json:"enter,omitempty"`
+}
+
+// Validate requires a.
+func (t *TypeText) Validate() error {
+	if t.A == "" {
+		return errors.New("missing field a")
+	}
+	return nil
+}
 
 // Web is the payload of X_WEB: start the session's web view (or say where it runs).
 // Listen is HOST:PORT ("": loopback, a free port); Control lets its pages act.
@@ -95,6 +201,10 @@ type Member struct {
 	Held       bool   `json:"held,omitempty"`
 	Addressing bool   `json:"addressing,omitempty"`
 	Profile    string `json:"profile,omitempty"`
+	// Folder is the folder the pane's program started in when it is not the session's;
+	// Branch its git worktree's branch when it has one of its own (--worktree).
+	Folder string `json:"x_folder,omitempty"`
+	Branch string `json:"x_branch,omitempty"`
 }
 
 // Target is the payload of X_LINK (A and B), X_UNLINK, X_HOLD and X_RELEASE (A).
@@ -210,4 +320,9 @@ type Result struct {
 	// NextOffset (X_READ) is set when the body goes on past this answer: send Offset:
 	// NextOffset for the rest.
 	NextOffset int `json:"x_next_offset,omitempty"`
+	// Number (X_NEW) is the new pane's number; Name its name.
+	Number int    `json:"x_number,omitempty"`
+	Name   string `json:"x_name,omitempty"`
+	// Share (X_RESIZE) is the pane's width and height share now, in percent.
+	Share []int `json:"x_share,omitempty"`
 }

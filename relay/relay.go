@@ -118,6 +118,11 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		if p := r.live(e.Pane); p != nil {
 			r.exit(p, now, e.Closed, e.Status)
 		}
+	case Rename:
+		if p := r.panes[e.Pane]; p != nil && e.Name != "" && e.Name != p.name {
+			r.notice(now, p.id, "%d %s renamed %s", p.id, p.name, e.Name)
+			p.name = e.Name
+		}
 	case Address:
 		r.setAddress(e, now)
 	case Brief:

@@ -255,6 +255,15 @@ type Exit struct {
 	Status string
 }
 
+// Rename gives a pane a new name: deliveries framed from now on, the brief, the log
+// and addressing by name use it (a delivery already queued keeps the words it was framed
+// with). The host checks the name is free and allowed.
+type Rename struct {
+	Pane int
+	Name string
+}
+
+func (Rename) isEvent()    {}
 func (Open) isEvent()      {}
 func (Output) isEvent()    {}
 func (Keystroke) isEvent() {}

@@ -22,6 +22,23 @@ type PaneSpec struct {
 	Profile string
 	// Cols and Rows are the size to start at (at least 1×1).
 	Cols, Rows int
+	// Dir is the folder the program starts in ("": agentmux's own).
+	Dir string
+	// Tree, when set, is the pane's own working tree (a git worktree in Dir): its
+	// members carry it, and Options.Closed gets it back when the pane goes.
+	Tree Workspace
+}
+
+// Workspace is a pane's own working tree as clients see it. Its methods run git: call
+// them off the session's loop (a client's goroutine).
+type Workspace interface {
+	// Folder is where it is checked out; Branch its branch.
+	Folder() string
+	Branch() string
+	// Status says what it holds beyond where it started ("clean", "changed, 2 ahead").
+	Status() (string, error)
+	// Diff is what changed against the starting commit (git's colours when color).
+	Diff(color bool) (string, error)
 }
 
 // Process is what a pane needs from its child process. *ptyhost.Proc satisfies it;
@@ -99,6 +116,14 @@ type Options struct {
 	// settings added to its arguments or environment) and whether hooks are on, so
 	// that Hook reports from the pane end its turns (nil: no hooks, --no-hooks).
 	Hooks HookFunc
+	// Closed, when set, is called with a pane's spec once the pane is closed (Close) or
+	// the session stopped, its process group ended: where a pane's own working tree is
+	// removed when unchanged. It runs on a goroutine of its own (not the loop).
+	Closed func(PaneSpec)
+	// AddEnv holds KEY=VALUE entries put before the own Env of each pane added at run
+	// time (Add): what the panes given at start got from their caller (the session's
+	// name and socket, so agentmux commands in the pane reach it).
+	AddEnv []string
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Start starts a pane's process; nil means StartPTY.
@@ -179,6 +204,13 @@ type Member struct {
 	Cols, Rows int
 	// External marks a registered member that is not a pane (RegisterMember).
 	External bool
+	// Share is the pane's width and height as a percentage of an even share of the
+	// screen ({0, 0}: even), which every attached terminal's layout follows (SetShare).
+	Share [2]int
+	// Dir is the folder the pane's program started in ("": the session's); Tree its
+	// own working tree, nil when none.
+	Dir  string
+	Tree Workspace
 }
 
 // Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.

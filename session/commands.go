@@ -261,6 +261,9 @@ func (s *Session) Close(a int) error {
 		s.emit(Closed{Pane: a})
 		s.wg.Go(func() {
 			err := p.proc.Close()
+			if s.opts.Closed != nil {
+				s.opts.Closed(p.spec)
+			}
 			s.post(func() { s.emit(Closed{Pane: a, Done: true, Err: err}) })
 		})
 		return nil

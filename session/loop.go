@@ -25,9 +25,9 @@ func (s *Session) run() {
 		case id := <-s.outputs:
 			s.timerDue()
 			s.onOutput(id)
-		case id := <-s.exits:
+		case p := <-s.exits:
 			s.timerDue()
-			s.onExit(id)
+			s.onExit(p)
 		case <-s.timerC:
 			s.timerC = nil
 			s.onTimer()
@@ -99,12 +99,13 @@ func (s *Session) stopTimer() {
 // watch forwards pane p's output signals and its exit to the loop. After each signal it
 // waits to be re-armed (pacing), so a flood coalesces in the process's signal.
 func (s *Session) watch(p *pane) {
+	// p is this process's pane value: a respawn starts a new one (spawn).
 	updates, done := p.proc.Updates(), p.proc.Done()
 	for {
 		select {
 		case <-updates:
 		case <-done:
-			s.send(s.exits, p.id)
+			s.sendExit(p)
 			return
 		case <-s.stop:
 			return
@@ -115,11 +116,19 @@ func (s *Session) watch(p *pane) {
 		select {
 		case <-p.rearm:
 		case <-done:
-			s.send(s.exits, p.id)
+			s.sendExit(p)
 			return
 		case <-s.stop:
 			return
 		}
+	}
+}
+
+// sendExit hands p's exit to the loop unless the session stops first.
+func (s *Session) sendExit(p *pane) {
+	select {
+	case s.exits <- p:
+	case <-s.stop:
 	}
 }
 
@@ -171,12 +180,16 @@ func (s *Session) observe(p *pane, now time.Time) {
 	}
 }
 
-// onExit records that pane id's program exited, after observing its last output.
-func (s *Session) onExit(id int) {
-	p := s.pane(id)
-	if p == nil || p.exited {
+// onExit records that pane p's program exited, after observing its last output. The
+// exit of a program a respawn replaced (p is no longer the pane of its number) is
+// only logged.
+func (s *Session) onExit(p *pane) {
+	id := p.id
+	if s.pane(id) != p || p.exited {
+		s.log.Debug("replaced program exited", "pane", id)
 		return
 	}
+	p.linked = s.groupOf(id)
 	now := s.clock.Now()
 	s.observe(p, now)
 	p.exited, p.code = true, p.proc.ExitCode()

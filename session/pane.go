@@ -14,8 +14,11 @@ import (
 // term (written by the process's reader goroutine; vterm locks internally), reply and
 // alerts (written inside vterm.Write).
 type pane struct {
-	id      int
-	name    string
+	id   int
+	name string
+	// spec is what the program was started from (before the hook settings): a
+	// respawn starts it again.
+	spec    PaneSpec
 	argv    []string
 	profile parser.Profile
 	term    *vterm.Terminal
@@ -25,6 +28,8 @@ type pane struct {
 	hooks      bool   // the program reports its turn ends through hooks (Options.Hooks)
 	proof      string // the secret in its environment (AGENTMUX_PROOF): see PaneOf
 	exited     bool
+	linked     []int  // the panes it was linked with when its program exited (a respawn links it again)
+	share      [2]int // width and height, percent of an even share (0: even): Member.Share
 	code       int
 	cols, rows int
 

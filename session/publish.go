@@ -57,7 +57,8 @@ func (s *Session) publish(send bool) {
 
 // member describes pane p.
 func (s *Session) member(p *pane) Member {
-	m := Member{Pane: p.id, Name: p.name, Argv: p.argv, Program: p.program(), Profile: p.profile.Name, Cols: p.cols, Rows: p.rows}
+	m := Member{Pane: p.id, Name: p.name, Argv: p.argv, Program: p.program(), Profile: p.profile.Name, Cols: p.cols, Rows: p.rows,
+		Share: p.share, Dir: p.spec.Dir, Tree: p.spec.Tree}
 	if p.exited {
 		m.State, m.Code = Exited, p.code
 	}
@@ -87,7 +88,8 @@ func sameMember(a, b Member) bool {
 	return a.Pane == b.Pane && a.Name == b.Name && a.State == b.State && a.Code == b.Code &&
 		a.Group == b.Group && a.Held == b.Held && a.Typing == b.Typing && a.Waiting == b.Waiting &&
 		a.Addressing == b.Addressing &&
-		a.Cols == b.Cols && a.Rows == b.Rows && a.External == b.External
+		a.Cols == b.Cols && a.Rows == b.Rows && a.External == b.External &&
+		a.Share == b.Share && a.Dir == b.Dir
 }
 
 // relayStatus is the relay's summary.

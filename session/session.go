@@ -50,7 +50,7 @@ type Session struct {
 
 	cmds    chan func()
 	outputs chan int
-	exits   chan int
+	exits   chan *pane
 	stop    chan struct{}
 	done    chan struct{}
 	stopped sync.Once
@@ -67,6 +67,7 @@ type Session struct {
 	timerStop func()
 	timerAt   time.Time
 	subs      []*Subscription
+	next      int // the number the next pane added gets (numbers are never reused)
 	members   map[int]Member
 	status    string
 	logged    int
@@ -113,7 +114,7 @@ func Start(o Options) (*Session, error) {
 		clock:        o.Clock,
 		cmds:         make(chan func(), 64),
 		outputs:      make(chan int),
-		exits:        make(chan int),
+		exits:        make(chan *pane),
 		stop:         make(chan struct{}),
 		done:         make(chan struct{}),
 		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
@@ -132,6 +133,7 @@ func Start(o Options) (*Session, error) {
 		s.profiles = parser.Builtins()
 	}
 	now := s.clock.Now()
+	s.next = len(o.Panes) + 1
 	for i, spec := range o.Panes {
 		p, err := s.startPane(i+1, spec)
 		if err != nil {
@@ -153,7 +155,7 @@ func Start(o Options) (*Session, error) {
 	return s, nil
 }
 
-// startPane starts pane id.
+// startPane starts pane id: a new emulator, and spec's program in it.
 func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
 	cols, rows := max(spec.Cols, 1), max(spec.Rows, 1)
 	sink := &replySink{}
@@ -171,6 +173,17 @@ func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
 			s.log.Debug("pane event", "pane", id, "kind", ev.Kind, "text", ev.Text)
 		},
 	})
+	p := &pane{id: id, name: spec.Name, term: term, screen: &Screen{t: term}, cols: cols, rows: rows, reply: sink, alerts: al}
+	return s.spawn(p, spec)
+}
+
+// spawn starts spec's program in the emulator of pane old, at its size, and returns the
+// pane that runs it: a new pane value sharing old's emulator, screen, reply sink and
+// alerts (old's watcher, still running for an old process, keeps its own value).
+func (s *Session) spawn(old *pane, spec PaneSpec) (*pane, error) {
+	id, cols, rows := old.id, old.cols, old.rows
+	spec.Name = old.name
+	orig := spec
 	prof := s.profiles.For(spec.Argv[0])
 	if named, ok := s.profiles[spec.Profile]; ok && spec.Profile != "" {
 		prof = named
@@ -180,15 +193,16 @@ func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
 		spec, hooks = s.opts.Hooks(id, spec, prof)
 	}
 	proof := newProof()
-	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name, Proof: proof}, term)
+	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name, Proof: proof}, old.term)
 	if err != nil {
 		return nil, fmt.Errorf("start pane %d %q: %w", id, spec.Name, err)
 	}
-	sink.attach(proc)
-	s.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "cols", cols, "rows", rows, "hooks", hooks)
+	old.reply.attach(proc)
+	s.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "dir", spec.Dir, "cols", cols, "rows", rows, "hooks", hooks)
 	return &pane{
-		id: id, name: spec.Name, argv: spec.Argv, profile: prof, term: term, proc: proc, hooks: hooks, proof: proof,
-		screen: &Screen{t: term}, cols: cols, rows: rows, reply: sink, alerts: al,
+		id: id, name: spec.Name, spec: orig, argv: spec.Argv, profile: prof, term: old.term, proc: proc, hooks: hooks, proof: proof,
+		screen: old.screen, cols: cols, rows: rows, reply: old.reply, alerts: old.alerts,
+		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen, share: old.share,
 		rearm: make(chan struct{}, 1),
 	}, nil
 }
@@ -219,6 +233,9 @@ func (s *Session) closeAll() error {
 		wg.Go(func() {
 			if err := p.proc.Close(); err != nil {
 				errs[i] = fmt.Errorf("close pane %d: %w", p.id, err)
+			}
+			if s.opts.Closed != nil {
+				s.opts.Closed(p.spec)
 			}
 		})
 	}

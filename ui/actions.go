@@ -34,6 +34,8 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.mode = modeNormal
 		m.fr.invalidate()
 		return m.runCommand(k)
+	case modePrompt:
+		return m.promptKey(k)
 	case modeSearch:
 		if m.prefix.Matches(k) {
 			m.mode = modePrefix // the prefix cancels the search
@@ -69,6 +71,10 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.fr.invalidate()
 		return nil
 	}
+	if m.diffv != nil {
+		m.diffKey(k)
+		return nil
+	}
 	if m.logv.open {
 		m.logKey(k)
 		return nil
@@ -93,6 +99,11 @@ func (m *model) forwardKey(k keys.Key) tea.Cmd {
 	}
 	m.s.Key(m.focus, k)
 	m.pace.expectEcho(m.focus, m.now())
+	for _, id := range m.syncTargets() {
+		if id != m.focus {
+			m.s.Key(id, k)
+		}
+	}
 	return nil
 }
 
@@ -100,6 +111,10 @@ func (m *model) forwardKey(k keys.Key) tea.Cmd {
 // paste when its program enabled mode 2004). A pending prefix, question or help is
 // cancelled first: a paste is never swallowed by a prompt.
 func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
+	if m.mode == modePrompt {
+		m.promptPaste(ev.Text)
+		return nil
+	}
 	if m.mode != modeNormal {
 		m.mode, m.confirm = modeNormal, nil
 		m.fr.invalidate()
@@ -116,6 +131,11 @@ func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 	}
 	m.s.Paste(m.focus, ev.Text)
 	m.pace.expectEcho(m.focus, m.now())
+	for _, id := range m.syncTargets() {
+		if id != m.focus {
+			m.s.Paste(id, ev.Text)
+		}
+	}
 	return nil
 }
 
@@ -124,7 +144,10 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	if isEscape(k) {
 		return nil // prefix then Esc: cancelled, nothing sent, nothing said
 	}
-	act, arg, ok := lookup(k, m.prefix)
+	act, arg, ok := bound(m.cfg.Bindings, k)
+	if !ok {
+		act, arg, ok = lookup(k, m.prefix)
+	}
 	if !ok {
 		m.setStatus(fmt.Sprintf("no command on that key: %s ? lists them", prefixLabel(m.cfg.PrefixSpec)))
 		return nil
@@ -155,6 +178,22 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		return m.rebrief()
 	case actRelayLog:
 		m.toggleLog()
+	case actNewPane:
+		m.newPanePrompt()
+	case actRespawn:
+		return m.respawnFocused()
+	case actRename:
+		m.renamePrompt()
+	case actLayout:
+		m.nextLayout()
+	case actSwapPrev:
+		m.swapFocused(arg)
+	case actSync:
+		m.toggleSync()
+	case actShare:
+		m.changeShare(direction(arg))
+	case actDiff:
+		return m.openDiff()
 	case actZoom:
 		m.zoomed = !m.zoomed && len(m.order) > 1
 		m.relayout()

@@ -58,4 +58,15 @@ type Config struct {
 	// before the ui takes input: where another client of the session (the session
 	// socket) is attached. It must not block; the session stops when Run returns.
 	OnStart func(*session.Session)
+	// ParsePane reads a command line as the command line's AGENT arguments are read
+	// (NAME=COMMAND, VAR=value words): prefix c's new pane. Nil: prefix c says it cannot.
+	ParsePane func(line string) (PaneSpec, error)
+	// AddEnv is put before the environment of each pane started at run time (the
+	// session's name and socket, as the command line's panes get them).
+	AddEnv []string
+	// Bindings are the person's keys after the prefix ([ui.keys] in config.toml), checked
+	// before the built-in ones.
+	Bindings []Binding
+	// Closed is called with each pane's spec once it is gone (session.Options.Closed).
+	Closed func(PaneSpec)
 }

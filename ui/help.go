@@ -35,6 +35,12 @@ func (m *model) helpRows(w int) []string {
 			rows = append(rows, strings.Repeat(" ", indent)+d)
 		}
 	}
+	if len(m.cfg.Bindings) > 0 {
+		rows = append(rows, "", "yours (config.toml [ui.keys]), before the above:")
+		for _, b := range m.cfg.Bindings {
+			rows = append(rows, "  "+m.st.helpKey.Render(sanitize(b.Key.String()))+"  "+b.Action)
+		}
+	}
 	rows = append(rows, "")
 	notes := "Everything else goes to the focused pane, except in scroll mode " +
 		"and while the relay log is shown: they take the keys until closed. " +

@@ -34,6 +34,19 @@ const (
 	actDetach            //
 )
 
+// The actions on panes coming and going and their places (panes.go, share.go,
+// diffview.go), numbered apart from the others.
+const (
+	actNewPane  action = iota + 64
+	actRespawn         //
+	actRename          //
+	actLayout          //
+	actSwapPrev        // arg: -1 previous, 1 next
+	actSync            //
+	actShare           // arg: direction
+	actDiff            //
+)
+
 // binding is one row of the key map: how it is shown in the help and which keys match.
 type binding struct {
 	label string
@@ -104,6 +117,36 @@ var keymap = []binding{
 	{label: "a", desc: "addressing on/off: the focused pane's @relay lines reach any pane", act: actAddress, match: runeIs('a')},
 	{label: "b", desc: "brief the focused pane again: the panes, how to address them", act: actBrief, match: runeIs('b')},
 	{label: "z", desc: "zoom the focused pane / unzoom", act: actZoom, match: runeIs('z')},
+	{label: "c", desc: "new pane: type its command line (NAME=COMMAND; ↑ earlier ones)", act: actNewPane, match: runeIs('c')},
+	{label: "R", desc: "respawn the focused pane's program (asks y/n if it still runs)", act: actRespawn, match: runeIs('R')},
+	{label: ",", desc: "rename the focused pane", act: actRename, match: runeIs(',')},
+	{label: "space", desc: "next layout: auto, columns, rows, tiled", act: actLayout, match: runeIs(' ')},
+	{label: "{ }", desc: "swap the focused pane with the previous / next one", act: actSwapPrev,
+		match: func(k, _ keys.Key) (int, bool) {
+			r, ok := plainRune(k)
+			if ok && r == '}' {
+				return 1, true
+			}
+			return -1, ok && r == '{'
+		}},
+	{label: "ctrl+arrows", desc: "focused pane wider/narrower (→ ←), taller/shorter (↓ ↑)", act: actShare,
+		match: func(k, _ keys.Key) (int, bool) {
+			if k.Mod&^keys.ModShift != keys.ModCtrl {
+				return 0, false
+			}
+			k.Mod = 0
+			for _, c := range []struct {
+				code keys.Code
+				d    direction
+			}{{keys.KeyLeft, dirLeft}, {keys.KeyRight, dirRight}, {keys.KeyUp, dirUp}, {keys.KeyDown, dirDown}} {
+				if k.Code == c.code {
+					return int(c.d), true
+				}
+			}
+			return 0, false
+		}},
+	{label: "D", desc: "what the focused pane's agent changed in its worktree (scrollable diff)", act: actDiff, match: runeIs('D')},
+	{label: "S", desc: "synchronized typing on/off: keys go to every pane", act: actSync, match: runeIs('S')},
 	{label: "[", desc: "scroll/copy: arrows PgUp/PgDn g/G, v select, y copy, / search, q leaves", act: actScroll, match: runeIs('[')},
 	{label: "r", desc: "relay log: ↑↓ select, Enter opens whole, PgUp/PgDn g/G; q/Esc closes", act: actRelayLog, match: runeIs('r')},
 	{label: "?", desc: "this help", act: actHelp, match: runeIs('?')},

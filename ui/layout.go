@@ -72,6 +72,9 @@ type node struct {
 	pane     int
 	dir      splitDir
 	children []*node
+	// share is a leaf's width and height as percentages of an even share (0: 100):
+	// prefix ctrl+arrow and agentmux resize set it (share.go).
+	share [2]int
 }
 
 // buildLayout returns the tree for panes (in display order) under kind.
@@ -164,7 +167,7 @@ func (n *node) rects(area rect) []paneRect {
 		if n.dir == splitV {
 			total = r.H
 		}
-		sizes := share(total, len(n.children))
+		sizes := shareWeighted(total, n.weights())
 		pos := 0
 		for i, c := range n.children {
 			cr := r

@@ -24,6 +24,7 @@ const (
 	modeHelp                     // the help overlay is shown
 	modeDigit                    // a first pane digit waits for a second (panenum.go)
 	modeSearch                   // copy mode's search text is typed on the status line
+	modePrompt                   // a line is typed on the status line (panes.go)
 )
 
 // confirmation is a pending y/n question and what "y" does (and "d", when detach is
@@ -50,6 +51,8 @@ type paneView struct {
 	// syncSince is when the pane was first seen mid synchronized update (zero: not).
 	syncSince time.Time
 	scroll    *scrollState
+	// treeState is what the pane's own worktree holds, as git last said (diffview.go).
+	treeState string
 	// bell flags an alert raised while the pane was not focused, until it is.
 	bell bool
 	// top and bottom are the cached border rows; borderKey says what they were drawn for.
@@ -136,6 +139,15 @@ type model struct {
 	lineCap    int        // longest row built so far, to size the next ones
 	scr        presenter
 
+	// prompt is the line being typed in modePrompt; newHistory the command lines
+	// prefix c took; slots the layout's order where prefix { } swapped panes; sync
+	// sends typing to every pane (prefix S). See panes.go.
+	prompt     *linePrompt
+	newHistory []string
+	slots      []int
+	sync       bool
+	diffv      *diffView // prefix D's view of a pane's changes (diffview.go)
+
 	initial  []keys.Event
 	quitting bool   // tea.Quit has been returned
 	ending   Ending // how the program ended (EndQuit, EndDetach…)
@@ -218,6 +230,9 @@ func (m *model) Init() tea.Cmd {
 	if m.input != nil {
 		cmds = append(cmds, waitForInput(m.input))
 	}
+	for _, v := range m.views {
+		cmds = append(cmds, readTree(v))
+	}
 	if len(m.initial) > 0 {
 		ev := m.initial
 		m.initial = nil
@@ -229,7 +244,13 @@ func (m *model) Init() tea.Cmd {
 // relayout rebuilds the layout tree from the live panes, gives every visible pane its
 // rectangle and resizes its emulator and PTY to the content area inside the border.
 func (m *model) relayout() {
-	m.tree = buildLayout(m.cfg.Layout, m.order)
+	m.tree = buildLayout(m.cfg.Layout, m.placed())
+	m.tree.weigh(func(id int) [2]int {
+		if v := m.views[id]; v != nil {
+			return v.member.Share
+		}
+		return [2]int{}
+	})
 	area := rect{0, 0, m.width, max(m.height-1, 0)}
 	if m.zoomed && m.views[m.focus] != nil {
 		m.rects = []paneRect{{Pane: m.focus, R: area}}

@@ -193,6 +193,8 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		Colors:        probed.Colors,
 		KittyKeyboard: probed.Kitty,
 		Logger:        cfg.Logger,
+		AddEnv:        cfg.AddEnv,
+		Closed:        cfg.Closed,
 		Start:         start,
 	}
 }

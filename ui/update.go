@@ -43,6 +43,12 @@ func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 		return m.handleFatal(msg)
 	case digitTimeoutMsg:
 		return m.handleDigitTimeout(msg)
+	case treeStateMsg:
+		m.handleTreeState(msg)
+		return nil
+	case diffMsg:
+		m.handleDiff(msg)
+		return nil
 	}
 	return nil
 }
@@ -141,8 +147,18 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			cmds = append(cmds, m.handleOutput(ev.Pane))
 		case session.MemberChanged:
 			if v := m.views[ev.Member.Pane]; v != nil {
+				reshare := v.member.Share != ev.Member.Share
+				if treeChanged(v.member, ev.Member) {
+					v.member = ev.Member
+					cmds = append(cmds, readTree(v))
+				}
 				v.member = ev.Member
 				m.fr.invalidate()
+				if reshare {
+					m.relayout() // another terminal (or agentmux resize) changed its share
+				}
+			} else {
+				m.addView(ev.Member) // another client started it
 			}
 		case session.Exit:
 			cmds = append(cmds, m.handleExit(ev))

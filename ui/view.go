@@ -37,6 +37,8 @@ func (m *model) View() string {
 	lines[m.height-1] = m.statusLine()
 	if m.mode == modeHelp {
 		m.overlayHelp(lines)
+	} else if m.diffv != nil {
+		m.overlayDiff(lines)
 	} else if m.logv.open {
 		m.overlayLog(lines)
 	}
@@ -69,7 +71,7 @@ func (m *model) present() {
 // shown, or when it falls outside the pane's content area.
 func (m *model) outerCursor() tty.Cursor {
 	v := m.focused()
-	if v == nil || v.snap == nil || m.mode == modeHelp || m.mode == modeConfirm || m.logv.open {
+	if v == nil || v.snap == nil || m.mode == modeHelp || m.mode == modeConfirm || m.logv.open || m.diffv != nil {
 		return tty.Cursor{}
 	}
 	if s := v.scroll; s != nil {
@@ -209,6 +211,12 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 // state or focus changed.
 func (m *model) borders(id int, v *paneView, w int, focused bool) {
 	state, kind := borderState(v.member, m.cfg.Address)
+	if m.sync && !v.exited() {
+		state = "SYNC · " + state
+	}
+	if f := folderLabel(v); f != "" {
+		state += " · " + sanitize(f)
+	}
 	key := borderKey{w: w, focused: focused, name: v.member.Name, state: state, kind: kind, bell: v.bell && !focused}
 	if v.snap != nil {
 		key.ptitle = v.snap.Title
@@ -265,6 +273,9 @@ func (m *model) statusLine() string {
 		add(" LINK ", sp.statusMode)
 	case m.mode == modeHelp:
 		add(" HELP ", sp.statusMode)
+	case m.mode == modePrompt:
+		add(" PROMPT ", sp.statusMode)
+		add(m.promptLine(), sp.statusMsg)
 	case m.mode == modeSearch:
 		add(" SEARCH ", sp.statusMode)
 		add(" / "+m.searchBuf+"▏ Enter searches older rows, Esc cancels", sp.statusMsg)

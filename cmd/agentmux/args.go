@@ -71,6 +71,12 @@ func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf
 
 // options is the parsed command line.
 type options struct {
+	// trees says which panes start in worktrees of their own (--worktree), by index;
+	// set names the flags given, so config.toml's [ui] fills in only the others.
+	trees    []bool
+	treeFlag treeFlag
+	set      map[string]bool
+
 	cfg      ui.Config
 	logLevel slog.Level
 	session  string // --session: the session's name ("" names it after the working folder)
@@ -117,11 +123,14 @@ func parseArgs(args []string) (options, error) {
 	level := fs.String("log-level", "info", "")
 	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
+	fs.Var(&o.treeFlag, "worktree", "")
+	cwd := cwdFlag{}
+	fs.Var(cwd, "cwd", "")
 	o.mesh.register(fs)
 	fs.BoolVar(&o.web.on, "web", false, "")
 	fs.StringVar(&o.web.listen, "web-listen", "", "")
 	fs.BoolVar(&o.web.control, "web-control", false, "")
-	rest, err := parseFlags(fs, args)
+	rest, err := parseFlags(fs, treeNames(args))
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			o.help = true
@@ -132,14 +141,15 @@ func parseArgs(args []string) (options, error) {
 	if o.version {
 		return o, nil
 	}
-	sessionSet := false
+	o.set = map[string]bool{}
 	o.webSet = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
-		sessionSet = sessionSet || f.Name == "session"
+		o.set[f.Name] = true
 		if strings.HasPrefix(f.Name, "web") {
 			o.webSet[f.Name] = true
 		}
 	})
+	sessionSet := o.set["session"]
 	if sessionSet && strings.TrimSpace(o.session) == "" {
 		return o, usagef("--session needs a name")
 	}
@@ -174,7 +184,10 @@ func parseArgs(args []string) (options, error) {
 	if sub, ok := subcommands[rest[0]]; ok {
 		return o, sub(&o, rest[1:])
 	}
-	o.cfg.Panes, err = parseAgents(rest)
+	if o.cfg.Panes, err = parseAgents(rest); err != nil {
+		return o, err
+	}
+	o.trees, err = applyFolders(o.cfg.Panes, cwd, o.treeFlag)
 	return o, err
 }
 

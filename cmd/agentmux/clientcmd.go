@@ -30,6 +30,10 @@ const clientUsage = `session commands (each talks to a running agentmux over its
       [--important | --urgent] [--timeout D] [--notify-on-delivery] [--notify-after D]
   agentmux remind D MESSAGE [--to TARGET]     (or wake) "[agentmux] reminder: MESSAGE" into this
                                               pane ($AGENTMUX_NAME) or TARGET after D
+  agentmux send --raw TARGET TEXT [--no-enter] TEXT typed exactly (like tmux send-keys)
+  agentmux new [--name N] [--cwd DIR] COMMAND a new pane running COMMAND
+  agentmux respawn TARGET [--kill] | rename TARGET NAME
+  agentmux resize TARGET [--width P] [--height P]  P percent of an even share
   agentmux link A B [--shell] | unlink A | hold A | release A
                                               (a pane running a shell needs --shell)
   agentmux capture TARGET [--lines N] [--escapes]
@@ -56,13 +60,19 @@ type clientArgs struct {
 	notifyOnDelivery     bool
 	// wait: send waits for the message's last phase; all: sessions lists ended ones too.
 	wait, all bool
+	// raw: send types the text as it is; noEnter: without the Enter after it. kill:
+	// respawn ends a running program. name, cwd: new's pane.
+	raw, enter, noEnter, kill, worktree bool
+	name, cwd                           string
+	width, height                       int // resize's shares, in percent
 	// web's: where its view listens, and whether its pages may act.
 	listen  string
 	control bool
 }
 
 // switches are the flags that take no value.
-var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true, "control": true}
+var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true, "control": true,
+	"raw": true, "enter": true, "no-enter": true, "kill": true, "worktree": true}
 
 // parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
 // an operand: stdin).
@@ -77,6 +87,10 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 		arg := args[i]
 		if arg == "--" {
 			a.operands = append(a.operands, args[i+1:]...)
+			break
+		}
+		if cmd == "new" && len(a.operands) > 0 { // the command's own flags follow
+			a.operands = append(a.operands, args[i:]...)
 			break
 		}
 		if len(arg) < 2 || arg[0] != '-' {
@@ -106,6 +120,16 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 				a.wait = true
 			case "all":
 				a.all = true
+			case "raw":
+				a.raw = true
+			case "enter":
+				a.enter = true
+			case "no-enter":
+				a.noEnter = true
+			case "kill":
+				a.kill = true
+			case "worktree":
+				a.worktree = true
 			case "important", "urgent":
 				if a.mode != "" && a.mode != name {
 					return a, usagef("agentmux %s: --important and --urgent exclude each other", cmd)
@@ -143,6 +167,20 @@ func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 			}
 		case "member":
 			a.member = val
+		case "width", "height":
+			var n int
+			if n, err = strconv.Atoi(val); err == nil && n <= 0 {
+				err = errors.New("not above 0")
+			}
+			if name == "width" {
+				a.width = n
+			} else {
+				a.height = n
+			}
+		case "name":
+			a.name = val
+		case "cwd":
+			a.cwd = val
 		case "lines", "limit":
 			var n int
 			if n, err = strconv.Atoi(val); err == nil && n < 0 {
@@ -175,6 +213,8 @@ func badClientValue(cmd, name, val string) error {
 	switch name {
 	case "lines", "limit":
 		return usagef("agentmux %s: --%s %s: want a whole number, 0 or more", cmd, name, val)
+	case "width", "height":
+		return usagef("agentmux %s: --%s %s: want a percentage of an even share, e.g. 150", cmd, name, val)
 	}
 	if _, err := strconv.ParseFloat(val, 64); err == nil {
 		return usagef("agentmux %s: --%s %s needs a unit, e.g. %ss or %sm", cmd, name, val, strings.TrimPrefix(val, "-"), strings.TrimPrefix(val, "-"))
@@ -201,6 +241,7 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	}
 	var body string
 	var after time.Duration
+	var np proto.NewPane
 	switch cmd {
 	case "send":
 		if a.from != "" {
@@ -211,6 +252,9 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		if body, err = messageText(a.operands[1:], stdin); err != nil {
 			return 2, err
 		}
+		if err := rawFlags(a); err != nil {
+			return 2, err
+		}
 		if a.wait && a.operands[0] == "*" {
 			return 2, usagef("agentmux send: --wait waits for one recipient, not *")
 		}
@@ -218,6 +262,14 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 			if err := proto.CheckVisible(a.from); err != nil {
 				return 2, usagef("agentmux send: --from: %v", err)
 			}
+		}
+	case "new":
+		if np, err = newPane(a); err != nil {
+			return 2, err
+		}
+	case "rename":
+		if err := checkPaneName(a.operands[1]); err != nil {
+			return 2, usagef("agentmux rename: %v", err)
 		}
 	case "remind", "wake":
 		if after, err = time.ParseDuration(a.operands[0]); err != nil || after < 0 {
@@ -260,6 +312,10 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	case "ls":
 		err = ls(c, a, stdout)
 	case "send":
+		if a.raw {
+			err = typeRaw(c, a, body, stdout)
+			break
+		}
 		if a.wait {
 			return sendAndWait(ctx, path, c, a, body, stdout)
 		}
@@ -268,6 +324,14 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		err = remind(c, a, after, body, stdout)
 	case "link", "unlink", "hold", "release":
 		err = act(c, cmd, a, stdout)
+	case "new":
+		err = startPane(c, a, np, stdout)
+	case "respawn", "rename":
+		err = paneAct(c, cmd, a, stdout)
+	case "resize":
+		err = resize(c, a, stdout)
+	case "diff":
+		err = diff(c, a, stdout)
 	case "capture":
 		err = capture(c, a, stdout)
 	case "history":
@@ -450,7 +514,15 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		return printJSON(w, res.Members)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tNAME\tPROGRAM\tPROFILE\tSTATE\tGROUP\tWAITING")
+	folders := false
+	for _, m := range res.Members {
+		folders = folders || m.Folder != ""
+	}
+	head := "#\tNAME\tPROGRAM\tPROFILE\tSTATE\tGROUP\tWAITING"
+	if folders {
+		head += "\tFOLDER"
+	}
+	fmt.Fprintln(tw, head)
 	for _, m := range res.Members {
 		num := "-"
 		if m.Number > 0 {
@@ -467,7 +539,11 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		if m.Addressing {
 			state += " · addressing"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", num, line(m.Name), line(m.Program), line(cmp.Or(m.Profile, "-")), line(state), line(group), m.Waiting)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d", num, line(m.Name), line(m.Program), line(cmp.Or(m.Profile, "-")), line(state), line(group), m.Waiting)
+		if folders {
+			fmt.Fprintf(tw, "\t%s", line(folderText(m)))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

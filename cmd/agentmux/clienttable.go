@@ -26,7 +26,7 @@ var clientCommandTable = []clientCommand{
 The session's members: number, name, program, state (with the exit code or signal of
 an exited pane), relay group as the status line shows it, held and addressing flags,
 profile, and messages waiting.`},
-	{name: "send", minArgs: 2, maxArgs: -1, flags: []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after", "wait"},
+	{name: "send", minArgs: 2, maxArgs: -1, flags: []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after", "wait", "raw", "enter", "no-enter"},
 		help: `usage: agentmux send TARGET MESSAGE... [flags]
 
 Types MESSAGE into TARGET (a pane's name or number, a member's name, or * for every
@@ -40,7 +40,43 @@ is attributed to that pane. MESSAGE - reads the text from stdin. Prints the mess
   --notify-on-delivery   say when it was delivered (in agentmux events)
   --notify-after D       a reminder D after delivery
   --wait                 wait until it is confirmed, failed or expired; print the
-                         phase; exit 0 when confirmed, 1 otherwise`},
+                         phase; exit 0 when confirmed, 1 otherwise
+  --raw                  type MESSAGE exactly as given, at once: no "you:" header, no
+                         framing, no waiting for idle (drive a shell or a REPL, like
+                         tmux send-keys); then Enter, unless --no-enter. Yours alone:
+                         refused from inside a pane`},
+	{name: "new", minArgs: 1, maxArgs: -1, flags: []string{"name", "cwd", "worktree"}, help: `usage: agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND...
+
+Starts a new pane running COMMAND (as on agentmux's command line: NAME=COMMAND names it,
+VAR=value words set its environment) with the next free number; the panes make room for
+it. Flags go before COMMAND (the words after it are the command's). Prints its number
+and name.
+
+  --name N    the pane's name (default: the program's, with -2, -3… when taken)
+  --cwd DIR   the folder it starts in (default: the session's)
+  --worktree  start it in a new git worktree (branch agentmux/SESSION/NAME from HEAD)
+              of the repository DIR (default: this folder) is in
+
+Yours alone: refused from inside a pane.`},
+	{name: "respawn", minArgs: 1, maxArgs: 1, flags: []string{"kill"}, help: `usage: agentmux respawn TARGET [--kill]
+
+Starts TARGET's program again, with the command, name, number, folder and links it had.
+A program that still runs is refused unless --kill, which ends it first. Yours alone.`},
+	{name: "resize", minArgs: 1, maxArgs: 1, flags: []string{"width", "height"}, help: `usage: agentmux resize TARGET [--width P] [--height P]
+
+Sets pane TARGET's width and height as P percent of an even share of the screen (100:
+even; 20 to 500), as prefix ctrl+arrow does; every attached terminal follows, and a
+terminal's resize keeps it. Without flags it prints the share. Yours alone.`},
+	{name: "diff", minArgs: 1, maxArgs: 1, help: `usage: agentmux diff TARGET
+
+What TARGET's agent changed in its own worktree (--worktree) against the commit it
+started from: the commits, the files, untracked files, then the patch (prefix D shows
+it inside agentmux). Yours alone.`},
+	{name: "rename", minArgs: 2, maxArgs: 2, help: `usage: agentmux rename TARGET NAME
+
+Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or
+"agentmux", not another member's): its border, ls and the relay's attributions follow.
+Yours alone.`},
 	{name: "remind", minArgs: 2, maxArgs: -1, flags: []string{"to"}, help: `usage: agentmux remind D MESSAGE... [--to TARGET]      (also: agentmux wake)
 
 Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
@@ -119,6 +155,11 @@ without typing; -d detaches every other terminal first.`,
 Ends session NAME (the only running one when not given) and every agent in it; its
 attached terminals are restored and told so.`,
 	"version": "usage: agentmux version\n\nagentmux's version (also: agentmux --version).",
+	"worktree": `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
+
+The panes' git worktrees of the repository you are in (every session's): ls lists them
+(NAME is SESSION/PANE) with what they hold beyond their start; rm removes one and its
+branch, refusing one that holds an agent's work unless --force.`,
 }
 
 // runHelp prints agentmux's usage, or a command's: exit 2 for a command that does not

@@ -52,7 +52,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	code, _, err = runCmd(t, "", "help", "frobnicate")
 	assert.Equal(t, 2, code)
 	assert.True(t, errors.Is(err, errUsage))
-	assert.ErrorContains(t, err, `no command "frobnicate" (one of: attach, capture, demo, events, help, history`)
+	assert.ErrorContains(t, err, `no command "frobnicate" (one of: attach, capture, demo, diff, events, help, history`)
 
 	code, out, err = runCmd(t, "", "version")
 	require.NoError(t, err)

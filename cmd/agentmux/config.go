@@ -7,13 +7,16 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/ui"
 )
 
 // config.toml, beside profiles.toml, holds agentmux's settings that are not profiles.
@@ -32,6 +35,15 @@ import (
 //
 //	[ui]
 //	allow_clipboard = false      # let panes' programs write the clipboard (OSC 52)
+//	worktree = false             # every pane in a git worktree of its own (--worktree)
+//	prefix = "ctrl+a"            # these five as their flags say; a flag given wins
+//	layout = "auto"
+//	turns = 8
+//	idle = "1.5s"
+//	scrollback = 10000           # history lines per pane
+//
+//	[ui.keys]                    # a key after the prefix → an action (ui.ActionNames)
+//	"n" = "new-pane"
 //
 //	[mesh]
 //	url = "nats://hub:4222"      # the mesh every session joins (--mesh)
@@ -51,11 +63,27 @@ type settings struct {
 	// AllowClipboard forwards a pane program's own clipboard writes (OSC 52) to the
 	// outer terminal ([ui] allow_clipboard; off by default).
 	AllowClipboard bool
+	// Worktree starts every pane in a git worktree of its own ([ui] worktree).
+	Worktree bool
+	// UI holds [ui]'s defaults for what flags also set (flags win) and its key bindings.
+	UI uiSettings
 	// Mesh is the mesh a session joins unless --mesh says otherwise ([mesh] url,
 	// creds, nkey).
 	Mesh meshFlags
 	// Web starts the session's web view with it ([web]; --web and its flags override).
 	Web webFlags
+}
+
+// uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
+// written: its flag's default otherwise), and [ui.keys].
+type uiSettings struct {
+	Prefix     *keys.Key
+	PrefixSpec string
+	Layout     *ui.LayoutKind
+	Turns      int
+	Idle       time.Duration
+	Scrollback *int
+	Keys       []ui.Binding
 }
 
 // configPath returns os.UserConfigDir()/agentmux/config.toml.
@@ -101,7 +129,14 @@ type configFile struct {
 		Retention *tomlValue `toml:"retention"`
 	} `toml:"store"`
 	UI struct {
-		AllowClipboard *tomlValue `toml:"allow_clipboard"`
+		AllowClipboard *tomlValue            `toml:"allow_clipboard"`
+		Worktree       *tomlValue            `toml:"worktree"`
+		Prefix         *tomlValue            `toml:"prefix"`
+		Layout         *tomlValue            `toml:"layout"`
+		Turns          *tomlValue            `toml:"turns"`
+		Idle           *tomlValue            `toml:"idle"`
+		Scrollback     *tomlValue            `toml:"scrollback"`
+		Keys           map[string]*tomlValue `toml:"keys"`
 	} `toml:"ui"`
 	Mesh struct {
 		URL   string `toml:"url"`
@@ -237,6 +272,16 @@ func parseConfig(data []byte) (settings, error) {
 		}
 		st.AllowClipboard = b
 	}
+	if v := f.UI.Worktree; v != nil {
+		b, err := v.boolean("ui", "worktree")
+		if err != nil {
+			return settings{}, err
+		}
+		st.Worktree = b
+	}
+	if st.UI, err = parseUI(f); err != nil {
+		return settings{}, err
+	}
 	for _, k := range []struct {
 		key string
 		src *tomlValue
@@ -259,6 +304,115 @@ func parseConfig(data []byte) (settings, error) {
 		st.Web.listen = addr
 	}
 	return st, nil
+}
+
+// parseUI checks [ui]'s flag defaults and key bindings with the flags' own rules.
+func parseUI(f configFile) (uiSettings, error) {
+	var u uiSettings
+	c := f.UI
+	str := func(v *tomlValue, key, example string) (string, error) {
+		s, ok := v.v.(string)
+		if !ok {
+			return "", fmt.Errorf("[ui] %s = %v: write it in quotes, e.g. %s = %q", key, tomlText(v.v), key, example)
+		}
+		return s, nil
+	}
+	if c.Prefix != nil {
+		s, err := str(c.Prefix, "prefix", "ctrl+b")
+		if err != nil {
+			return u, err
+		}
+		k, err := keys.ParseKey(s)
+		if err == nil {
+			err = usablePrefix(k)
+		}
+		if err != nil {
+			return u, fmt.Errorf("[ui] prefix = %q: %v", s, err)
+		}
+		u.Prefix, u.PrefixSpec = &k, s
+	}
+	if c.Layout != nil {
+		s, err := str(c.Layout, "layout", "tiled")
+		if err != nil {
+			return u, err
+		}
+		l, err := ui.ParseLayout(s)
+		if err != nil {
+			return u, fmt.Errorf("[ui] layout: %v", err)
+		}
+		u.Layout = &l
+	}
+	if c.Turns != nil {
+		n, err := c.Turns.integer("ui", "turns")
+		if err != nil {
+			return u, err
+		}
+		if n < 1 {
+			return u, fmt.Errorf("[ui] turns must be at least 1, not %d", n)
+		}
+		u.Turns = n
+	}
+	if c.Idle != nil {
+		d, err := c.Idle.duration("ui", "idle", "1.5s")
+		if err != nil {
+			return u, err
+		}
+		if d <= 0 {
+			return u, fmt.Errorf("[ui] idle must be positive, not %s", c.Idle.v)
+		}
+		u.Idle = d
+	}
+	if c.Scrollback != nil {
+		n, err := c.Scrollback.integer("ui", "scrollback")
+		if err != nil {
+			return u, err
+		}
+		if n < 0 {
+			return u, fmt.Errorf("[ui] scrollback must be 0 or more lines, not %d", n)
+		}
+		u.Scrollback = &n
+	}
+	names := make([]string, 0, len(c.Keys))
+	for k := range c.Keys {
+		names = append(names, k)
+	}
+	slices.Sort(names) // errors and bindings in one order every time
+	for _, spec := range names {
+		v := c.Keys[spec]
+		act, ok := v.v.(string)
+		if !ok {
+			return u, fmt.Errorf("[ui.keys] %q = %v: write the action's name in quotes", spec, tomlText(v.v))
+		}
+		k, err := keys.ParseKey(spec)
+		if err != nil {
+			return u, fmt.Errorf("[ui.keys] %q: %v", spec, err)
+		}
+		if err := ui.CheckAction(act); err != nil {
+			return u, fmt.Errorf("[ui.keys] %q: %v", spec, err)
+		}
+		u.Keys = append(u.Keys, ui.Binding{Key: k, Action: act})
+	}
+	return u, nil
+}
+
+// applyUI sets the options [ui] gives where no flag did (set names the flags given).
+func applyUI(o *options, u uiSettings, set map[string]bool) {
+	if u.Prefix != nil && !set["prefix"] {
+		o.cfg.Prefix, o.cfg.PrefixSpec = *u.Prefix, u.PrefixSpec
+	}
+	if u.Layout != nil && !set["layout"] {
+		o.cfg.Layout = *u.Layout
+	}
+	if u.Turns > 0 && !set["turns"] {
+		o.cfg.Turns = u.Turns
+	}
+	if u.Idle > 0 && !set["idle"] {
+		o.cfg.Idle = u.Idle
+	}
+	if u.Scrollback != nil {
+		o.cfg.HistoryLimit = *u.Scrollback
+	}
+	o.cfg.Bindings = u.Keys
 }
 
 // webWith is the web view's settings: config.toml's, with the flags given on top.

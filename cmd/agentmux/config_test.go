@@ -9,6 +9,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +92,7 @@ func TestMalformedConfigExit2(t *testing.T) {
 
 func TestConfigFileOptional(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	if d, err := loadConfig(); err != nil || d != (settings{}) {
+	if d, err := loadConfig(); err != nil || !reflect.DeepEqual(d, settings{}) {
 		t.Fatalf("no file: %+v, %v", d, err)
 	}
 }

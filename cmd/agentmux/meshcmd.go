@@ -228,15 +228,29 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 	return n, nil
 }
 
-// sessionCore is the core the session socket serves: the session's, with the mesh in
-// front when it joined one.
-func sessionCore(n *mesh.Node, s *session.Session, logger *slog.Logger) hub.Core {
+// sessionCore is the core the session socket serves: s's (c), with the mesh in front
+// when it joined one; the pane commands go to c either way. The mesh's own goroutine
+// gets a core of its own (a bridge is used from one goroutine: its references).
+func sessionCore(n *mesh.Node, s *session.Session, c *bridge.Core, logger *slog.Logger) hub.Core {
 	if n == nil {
-		return bridge.New(s)
+		return c
 	}
 	if err := n.Start(bridge.New(s)); err != nil {
 		logger.Error("mesh", "err", err)
-		return bridge.New(s)
+		return c
 	}
-	return n.Wrap(bridge.New(s))
+	return meshPanes{Core: n.Wrap(c), PaneCore: c}
 }
+
+// meshPanes is the mesh's core with the session's pane commands (hub.PaneCore), which
+// the mesh does not wrap.
+type meshPanes struct {
+	*mesh.Core
+	hub.PaneCore
+}
+
+// The hub finds the pane commands by asserting its core is a hub.PaneCore.
+var (
+	_ hub.Core     = meshPanes{}
+	_ hub.PaneCore = meshPanes{}
+)

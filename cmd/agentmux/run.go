@@ -33,6 +33,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == agentCommand {
 		return demo.Main(args[1:], stdin, stdout), nil
 	}
+	if len(args) > 0 && args[0] == worktreeCommand { // worktreecmd.go
+		return runWorktree(args[1:], stdout)
+	}
 	if len(args) > 0 && args[0] == hookCommand { // hooks.go: always 0, at once
 		return runHook(args[1:], stdin, stderr), nil
 	}
@@ -90,6 +93,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return 2, err
 	}
+	applyPaneConfig(&o, conf)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
 	in, inOK := stdin.(*os.File)
@@ -126,6 +130,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
 	}
+	ts, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
+	if err != nil {
+		return code, err
+	}
+	defer ts.report(stderr)
 	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
 	defer wv.Close()
 	sock.Web = wv.Start
@@ -133,7 +142,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	webFlags := conf.webWith(o)
 	o.cfg.OnStart = func(s *session.Session) {
 		wv.attach(s)
-		if err := sock.Serve(sessionCore(node, s, logger), logger); err != nil {
+		if err := sock.Serve(sessionCore(node, s, ts.core(s), logger), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
 		wv.startWith(webFlags) // a failure shows on the status line

@@ -158,6 +158,7 @@ func runServer(args []string) (int, error) {
 	if err != nil {
 		return fail(2, err)
 	}
+	applyPaneConfig(&o, conf)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
 	logger, logFile := openLog(o.logLevel)
@@ -182,6 +183,12 @@ func runServer(args []string) (int, error) {
 	for i := range o.cfg.Panes {
 		p := &o.cfg.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
+	}
+	// The panes' worktrees are made here, in the session's process; the kept ones are
+	// named in the log (and by agentmux worktree ls), this process has no terminal.
+	ts, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
+	if err != nil {
+		return fail(code, err)
 	}
 	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
 	defer wv.Close()
@@ -215,7 +222,7 @@ func runServer(args []string) (int, error) {
 	wv.attach(s)
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
-		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, logger), logger) },
+		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, ts.core(s), logger), logger) },
 	})
 	if err != nil {
 		return fail(1, err)

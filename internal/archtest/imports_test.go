@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "server", "attach", "web", "mesh"},
+	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "server", "attach", "web", "mesh", "worktree"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	"session":      {"relay", "parser", "ptyhost", "vterm", "keys"},
