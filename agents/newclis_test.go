@@ -14,10 +14,8 @@ import (
 	"testing"
 )
 
-// newCLIs are the CLIs this file pairs with the first three. opencode is not among them
-// yet: its first turn, taken from its start screen (a logo over the input box), is read
-// with the logo.
-var newCLIs = []string{"pi", "qwen"}
+// newCLIs are the CLIs this file pairs with the first three.
+var newCLIs = []string{"pi", "qwen", "opencode"}
 
 // firstCLIs are the CLIs of the first relay measurements.
 var firstCLIs = []string{"claude", "codex", "gemini"}

@@ -217,17 +217,23 @@ var builtins = Profiles{
 		// under it indented five columns, then a row "▣  Build · <model> · 3.1s"; the
 		// input is a box of the same kind at the bottom, with the agent and model in it,
 		// its bottom edge "╹▀▀▀", and a footer that says "esc interrupt" while it works.
+		// Its start screen, drawn seconds after it clears its screen, is a block-letter
+		// logo over the input box and a row with the directory and its version: none of
+		// it is a turn.
 		Name:        "opencode",
 		Programs:    []string{"opencode"},
 		BusyMarkers: pats(`esc interrupt`),
 		Chrome: pats(append([]string{
-			`^\s*┃\s*$`,                      // a box's empty rows
-			`^\s*▣\s`,                        // agent · model · time of a turn
-			`^\s*┃\s+\S+ · \S+(?: \S+)?\s*$`, // the input box's agent · model row
-			`^\s*┃\s+Ask anything`,           // its placeholder
-			`^\s*╹▀+`,                        // the input box's bottom edge
-			`ctrl\+p commands\s*$`,           // footer
-			`esc interrupt`,                  // busy footer
+			`^\s*┃\s*$`,                           // a box's empty rows
+			`^\s*▣\s`,                             // agent · model · time of a turn
+			`^\s*┃\s+\S+ · \S+(?: \S+)?\s*$`,      // the input box's agent · model row
+			`^\s*┃\s+Ask anything`,                // its placeholder
+			`^\s*╹▀+`,                             // the input box's bottom edge
+			`ctrl\+p commands\s*$`,                // footer
+			`esc interrupt`,                       // busy footer
+			`^[\s▀▄█]+$`,                          // the start screen's logo
+			`^\s{3,}┃`,                            // its input box, drawn centred, and a draft in it
+			`^\s*[~/].*\s{2,}v?\d+\.\d+\.\d+\s*$`, // the start screen's directory and version row
 		}, commonChrome...)...),
 		Prompts:        Generic().Prompts,
 		EchoPrefixes:   []string{"┃  "},

@@ -40,3 +40,67 @@ func TestOpencodeTurn(t *testing.T) {
 		t.Fatalf("words %q\nwant  %q", w.Text, want)
 	}
 }
+
+// opencodeStart is opencode 1.18.33's start screen as a 108-column pane showed it: the
+// logo over the empty input box, the directory and version under it.
+func opencodeStart(rows int) []string {
+	pad := strings.Repeat(" ", 30)
+	screen := []string{
+		"", "",
+		pad + strings.Repeat(" ", 33) + "▄",
+		pad + "█▀▀█ █▀▀█ █▀▀█ █▀▀▄ █▀▀▀ █▀▀█ █▀▀█ █▀▀█",
+		pad + "█  █ █  █ █▀▀▀ █  █ █    █  █ █  █ █▀▀▀",
+		pad + "▀▀▀▀ █▀▀▀ ▀▀▀▀ ▀▀▀▀ ▀▀▀▀ ▀▀▀▀ ▀▀▀▀ ▀▀▀▀",
+		"",
+		pad + "┃",
+		pad + "┃  Ask anything... \"Fix a TODO in the codebase\"",
+		pad + "┃",
+		pad + "┃  Build · mock mock",
+		pad + "╹" + strings.Repeat("▀", 40),
+		pad + "                        tab agents  ctrl+p commands",
+	}
+	for len(screen) < rows-1 {
+		screen = append(screen, "")
+	}
+	return append(screen, "  ~/project"+strings.Repeat(" ", 87)+"1.18.33")
+}
+
+// The start screen drawn after the pane counted as started on a blank screen (opencode
+// clears its screen seconds before it draws) holds no words: not the logo, not the
+// directory and version row; and it is idle.
+func TestOpencodeStartScreen(t *testing.T) {
+	p := ProfileFor("opencode")
+	start := opencodeStart(47)
+	if st := Classify(p, "OpenCode", start); st != Idle {
+		t.Errorf("the start screen is %v, want idle", st)
+	}
+	tr := NewTranscript(p, make([]string, 47), -1)
+	tr.Add(p, start, 9)
+	if w := tr.Words(p, nil); w.Text != "" {
+		t.Fatalf("the start screen's words are %q, want none", w.Text)
+	}
+	// The person's draft in its input box, read as the Enter that sends it comes, is no
+	// word of it either.
+	draft := opencodeStart(47)
+	draft[8] = strings.Repeat(" ", 30) + "┃  hello there"
+	tr.Add(p, draft, 8)
+	if w := tr.Words(p, nil); w.Text != "" {
+		t.Fatalf("the start screen with a draft has words %q, want none", w.Text)
+	}
+	// The first answer, read from the start screen as its baseline, is read whole.
+	tr = NewTranscript(p, start, 9)
+	pad := strings.Repeat(" ", 2)
+	answer := []string{"", pad + "┃", pad + "┃  hello there", pad + "┃", "",
+		"     OC-1 to: hello there", "       █▀▀█ drawn by the model", "",
+		"     ▣  Build · mock · 2.1s"}
+	for len(answer) < 40 {
+		answer = append(answer, "")
+	}
+	answer = append(answer, pad+"┃", pad+"┃", pad+"┃  Build · mock mock", pad+"╹"+strings.Repeat("▀", 40),
+		"  ~/project                                   tab agents  ctrl+p commands")
+	tr.Add(p, answer, 42)
+	const want = "OC-1 to: hello there\n  █▀▀█ drawn by the model"
+	if w := tr.Words(p, []string{"hello there"}); w.Text != want {
+		t.Fatalf("words %q\nwant  %q", w.Text, want)
+	}
+}
