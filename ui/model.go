@@ -319,7 +319,7 @@ func (m *model) setFocus(id int) {
 }
 
 // focused returns the focused pane's view, or nil when none is left.
-func (m *model) focused() *paneView { return m.views[m.focus] }
+func (l *paneLayout) focused() *paneView { return l.views[l.focus] }
 
 // setStatus shows a one-off message on the status line, until the next key.
 func (m *model) setStatus(s string) {
