@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentmux/agentmux/hooks"
 	"io"
 	"os"
 	"os/signal"
@@ -36,8 +37,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == worktreeCommand { // worktreecmd.go
 		return runWorktree(args[1:], stdout)
 	}
-	if len(args) > 0 && args[0] == hookCommand { // hooks.go: always 0, at once
-		return runHook(args[1:], stdin, stderr), nil
+	if len(args) > 0 && args[0] == hooks.Command { // always 0, at once
+		return hooks.Run(args[1:], stdin, stderr), nil
 	}
 	if len(args) > 0 && args[0] == parseCommand {
 		return runParse(args[1:], stdin, stdout, stderr)
@@ -157,16 +158,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo)
 
 	if !o.noHooks && !o.demo { // the demo's simulated agents take no hooks
-		hooks, err := newHookSetup(logger)
+		hs, err := newHooks(logger)
 		if err != nil {
 			return 1, err
 		}
 		defer func() {
-			if err := hooks.Close(); err != nil {
+			if err := hs.Close(); err != nil {
 				logger.Warn("hooks: closing the run's folder", "err", err)
 			}
 		}()
-		o.cfg.Hooks = hooks.spec
+		o.cfg.Hooks = hs.Spec
 	}
 
 	ctx, cancel := context.WithCancel(ctx)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/agentmux/agentmux/hooks"
 	"io"
 	"log/slog"
 	"os"
@@ -124,7 +125,7 @@ func treeRoot() (string, error) {
 		return "", err
 	}
 	for _, d := range []string{filepath.Dir(dir), dir} {
-		if _, err := privateDir(d); err != nil {
+		if _, err := hooks.PrivateDir(d); err != nil {
 			return "", fmt.Errorf("worktree folder: %w", err)
 		}
 	}
