@@ -238,7 +238,8 @@ func (ts *trees) report(w io.Writer) {
 // the repository of the current folder.
 func runWorktree(args []string, stdout io.Writer) (int, error) {
 	if len(args) == 0 || wantsHelp(args) {
-		_, err := fmt.Fprintln(stdout, helpTopics[worktreeCommand])
+		c, _ := lookupCommand(worktreeCommand)
+		_, err := fmt.Fprintln(stdout, c.help)
 		return 0, err
 	}
 	wd, err := os.Getwd()
