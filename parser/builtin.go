@@ -218,8 +218,8 @@ var builtins = Profiles{
 		// input is a box of the same kind at the bottom, with the agent and model in it,
 		// its bottom edge "╹▀▀▀", and a footer that says "esc interrupt" while it works.
 		// Its start screen, drawn seconds after it clears its screen, is a block-letter
-		// logo over the input box and a row with the directory and its version: none of
-		// it is a turn.
+		// logo over the input box, at times a tip ("● Tip …") under it, and a row with
+		// the directory and its version: none of it is a turn.
 		Name:        "opencode",
 		Programs:    []string{"opencode"},
 		BusyMarkers: pats(`esc interrupt`),
@@ -233,6 +233,7 @@ var builtins = Profiles{
 			`esc interrupt`,                       // busy footer
 			`^[\s▀▄█]+$`,                          // the start screen's logo
 			`^\s{3,}┃`,                            // its input box, drawn centred, and a draft in it
+			`^\s*● Tip\s`,                         // a tip under it
 			`^\s*[~/].*\s{2,}v?\d+\.\d+\.\d+\s*$`, // the start screen's directory and version row
 		}, commonChrome...)...),
 		Prompts:        Generic().Prompts,

@@ -42,7 +42,7 @@ func TestOpencodeTurn(t *testing.T) {
 }
 
 // opencodeStart is opencode 1.18.33's start screen as a 108-column pane showed it: the
-// logo over the empty input box, the directory and version under it.
+// logo over the empty input box, a tip, the directory and version under it.
 func opencodeStart(rows int) []string {
 	pad := strings.Repeat(" ", 30)
 	screen := []string{
@@ -58,6 +58,8 @@ func opencodeStart(rows int) []string {
 		pad + "┃  Build · mock mock",
 		pad + "╹" + strings.Repeat("▀", 40),
 		pad + "                        tab agents  ctrl+p commands",
+		"",
+		pad + "      ● Tip Use backticks to inject shell output (e.g., `git status`)",
 	}
 	for len(screen) < rows-1 {
 		screen = append(screen, "")
