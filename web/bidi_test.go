@@ -287,3 +287,35 @@ func firefoxPath() string {
 	}
 	return ""
 }
+
+// bidiKeys maps the characters a test types that are keys, not text, to WebDriver's
+// key codes.
+var bidiKeys = map[rune]string{'\r': "\uE006", '\n': "\uE006", '\t': "\uE004", '\b': "\uE003", 0x1b: "\uE00C"}
+
+// typeText types text as a keyboard does, a key down and up for each character, into
+// whatever has the tab's focus.
+func (b *bidi) typeText(ctx context.Context, tab, text string) error {
+	var acts []map[string]any
+	for _, r := range text {
+		v, ok := bidiKeys[r]
+		if !ok {
+			v = string(r)
+		}
+		acts = append(acts, map[string]any{"type": "keyDown", "value": v}, map[string]any{"type": "keyUp", "value": v})
+	}
+	_, err := b.call(ctx, "input.performActions", map[string]any{"context": tab,
+		"actions": []any{map[string]any{"type": "key", "id": "keyboard", "actions": acts}}})
+	return err
+}
+
+// clickAt clicks the mouse's left button at (x, y) in the tab's viewport.
+func (b *bidi) clickAt(ctx context.Context, tab string, x, y int) error {
+	_, err := b.call(ctx, "input.performActions", map[string]any{"context": tab,
+		"actions": []any{map[string]any{"type": "pointer", "id": "mouse", "parameters": map[string]any{"pointerType": "mouse"},
+			"actions": []any{
+				map[string]any{"type": "pointerMove", "x": x, "y": y},
+				map[string]any{"type": "pointerDown", "button": 0},
+				map[string]any{"type": "pointerUp", "button": 0},
+			}}}})
+	return err
+}

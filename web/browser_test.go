@@ -88,35 +88,44 @@ func checkConversation(t *testing.T, open opener) (*rig, tab) {
 	return r, p
 }
 
-func TestBrowserZoom(t *testing.T) {
+func TestBrowserZoom(t *testing.T) { checkZoom(t, chromeTab) }
+
+// checkZoom: a click on a pane's bar zooms it (the others hide); another click
+// unzooms.
+func checkZoom(t *testing.T, open opener) {
 	r := newRig(t, Options{}, "alice", "bob", "carol")
-	ctx := r.tab(r.srv.URL())
-	r.waitJS(ctx, `agentmux.panes().length === 3`)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="2"] .bar`))))
-	r.waitJS(ctx, `agentmux.zoomed() === 2`)
-	r.waitJS(ctx, `document.querySelector('.pane[data-pane="1"]').offsetParent === null && document.querySelector('.pane[data-pane="2"]').offsetParent !== null`)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="2"] .bar`))))
-	r.waitJS(ctx, `agentmux.zoomed() === 0 && document.querySelector('.pane[data-pane="1"]').offsetParent !== null`)
+	p := open(r, r.srv.URL())
+	r.waitOn(p, `agentmux.panes().length === 3`)
+	require.NoError(t, p.click(`.pane[data-pane="2"] .bar`))
+	r.waitOn(p, `agentmux.zoomed() === 2`)
+	r.waitOn(p, `document.querySelector('.pane[data-pane="1"]').offsetParent === null && document.querySelector('.pane[data-pane="2"]').offsetParent !== null`)
+	require.NoError(t, p.click(`.pane[data-pane="2"] .bar`))
+	r.waitOn(p, `agentmux.zoomed() === 0 && document.querySelector('.pane[data-pane="1"]').offsetParent !== null`)
 }
 
-func TestBrowserControlSendsAndTypes(t *testing.T) {
+func TestBrowserControlSendsAndTypes(t *testing.T) { checkControlSendsAndTypes(t, chromeTab) }
+
+// checkControlSendsAndTypes: with control, a message sent from the page's form is
+// typed into the member's pane, attributed to the web view's person; keys typed into
+// a zoomed pane's terminal reach its program, each once, in order.
+func checkControlSendsAndTypes(t *testing.T, open opener) {
 	r := newRig(t, Options{Control: true}, "alice", "bob")
 	r.proc(2).SetEcho(true)
-	ctx := r.tab(r.srv.URL())
-	r.waitJS(ctx, `!document.getElementById('sendform').hidden && document.getElementById('to').options.length >= 2`)
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.SetValue(chromedp.ID("to"), "bob"),
-		chromedp.SendKeys(chromedp.ID("msg"), "ship it from the browser"),
-		chromedp.Click(chromedp.ID("sendbtn"))))
-	r.waitJS(ctx, `agentmux.text(2).includes('ship it from the browser')`)
+	p := open(r, r.srv.URL())
+	r.waitOn(p, `!document.getElementById('sendform').hidden && document.getElementById('to').options.length >= 2`)
+	evalOn[bool](t, p, `(document.getElementById('to').value = 'bob', document.getElementById('to').dispatchEvent(new Event('change')), true)`)
+	require.NoError(t, p.click(`#msg`))
+	require.NoError(t, p.keys("ship it from the browser"))
+	require.NoError(t, p.click(`#sendbtn`))
+	r.waitOn(p, `agentmux.text(2).includes('ship it from the browser')`)
 	assert.Contains(t, r.proc(2).Peek(), "you(web)", "attributed to the web view's person")
-	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('you(web) → bob'))`)
+	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('you(web) → bob'))`)
 
 	// Typing into a zoomed pane's terminal reaches its program.
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="1"] .bar`))))
-	r.waitJS(ctx, `agentmux.zoomed() === 1`)
-	require.NoError(t, chromedp.Do(ctx, typeKeys("ls -la\r")))
-	r.waitJS(ctx, `agentmux.inputs() === 7`) // one frame a key
+	require.NoError(t, p.click(`.pane[data-pane="1"] .bar`))
+	r.waitOn(p, `agentmux.zoomed() === 1`)
+	require.NoError(t, p.keys("ls -la\r"))
+	r.waitOn(p, `agentmux.inputs() === 7`) // one frame a key
 	r.waitSent(1, "ls -la\r")
 	assert.Equal(t, "ls -la\r", r.proc(1).Peek(), "each key once, in order")
 }

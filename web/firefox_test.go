@@ -7,8 +7,10 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -73,6 +75,23 @@ func (firefoxPage) navigated(err error) bool {
 	return strings.Contains(err.Error(), "no such frame")
 }
 
+func (p firefoxPage) keys(text string) error { return p.b.typeText(p.ctx, p.tab, text) }
+
+// click clicks the middle of the first element css selects, with the mouse.
+func (p firefoxPage) click(css string) error {
+	var js string
+	err := p.eval(`(e => { e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect();
+		return JSON.stringify([Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]); })(document.querySelector(`+strconv.Quote(css)+`))`, &js)
+	if err != nil {
+		return fmt.Errorf("find %s: %w", css, err)
+	}
+	var at []int
+	if err := json.Unmarshal([]byte(js), &at); err != nil || len(at) != 2 {
+		return fmt.Errorf("find %s: %q", css, js)
+	}
+	return p.b.clickAt(p.ctx, p.tab, at[0], at[1])
+}
+
 // firefoxTab opens url in a new Firefox tab; it closes with the test.
 func firefoxTab(r *rig, url string) tab {
 	r.t.Helper()
@@ -90,6 +109,8 @@ func firefoxTab(r *rig, url string) tab {
 	return firefoxPage{b: b, tab: tab, ctx: ctx}
 }
 
-func TestFirefoxShowsPanesLive(t *testing.T)      { checkPanesLive(t, firefoxTab) }
-func TestFirefoxConversation(t *testing.T)        { checkConversation(t, firefoxTab) }
-func TestFirefoxWithoutTokenRefused(t *testing.T) { checkWithoutTokenRefused(t, firefoxTab) }
+func TestFirefoxZoom(t *testing.T)                 { checkZoom(t, firefoxTab) }
+func TestFirefoxControlSendsAndTypes(t *testing.T) { checkControlSendsAndTypes(t, firefoxTab) }
+func TestFirefoxShowsPanesLive(t *testing.T)       { checkPanesLive(t, firefoxTab) }
+func TestFirefoxConversation(t *testing.T)         { checkConversation(t, firefoxTab) }
+func TestFirefoxWithoutTokenRefused(t *testing.T)  { checkWithoutTokenRefused(t, firefoxTab) }

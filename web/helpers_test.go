@@ -224,6 +224,10 @@ type tab interface {
 	// navigated reports whether err means the page navigated while it evaluated, so
 	// the expression is worth evaluating again.
 	navigated(err error) bool
+	// click clicks the first element css selects, with the mouse.
+	click(css string) error
+	// keys types text as a keyboard does into what has the focus ('\r' is Enter).
+	keys(text string) error
 }
 
 // opener opens url in a new tab of one browser; the tab closes with the test.
@@ -243,6 +247,12 @@ func (p chromePage) eval(expr string, out any) error {
 func (chromePage) navigated(err error) bool {
 	return strings.Contains(err.Error(), "navigated or closed")
 }
+
+func (p chromePage) click(css string) error {
+	return chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(css)))
+}
+
+func (p chromePage) keys(text string) error { return chromedp.Do(p.ctx, typeKeys(text)) }
 
 // chromeTab opens url in a Chromium tab.
 func chromeTab(r *rig, url string) tab { return chromePage{r.tab(url)} }
