@@ -3,11 +3,12 @@ package web
 // The web view's tests run the real session loop over fake panes (internal/fakeproc:
 // what a test prints goes straight into the pane's emulator) and the real web server on
 // a free loopback port. The browser tests drive one headless Chromium for the whole
-// package through chromedp, a tab per test; every wait is on a condition in the page
-// with a deadline, and a timeout prints what the page showed. Without a browser those
-// tests skip with one line saying how to run them (AGENTMUX_REQUIRE_BROWSER=1 turns
-// that into a failure); the protocol-level tests (token, Host, Origin, read-only) need
-// none.
+// package through chromedp (and one Firefox over WebDriver BiDi, firefox_test.go), a
+// tab per test; every wait is on a condition in the page with a deadline, and a
+// timeout prints what the page showed. Without a browser those tests skip with one line
+// saying how to run them (AGENTMUX_REQUIRE_BROWSER=1 and AGENTMUX_REQUIRE_FIREFOX=1
+// turn that into a failure); the protocol-level tests (token, Host, Origin, read-only)
+// need none.
 
 import (
 	"context"
