@@ -10,47 +10,73 @@ import (
 // maxTyped is how many typed texts a pane remembers for echo removal.
 const maxTyped = 4
 
-// pane is the relay's state for one pane.
+// pane is the relay's state for one pane: who it is and what it runs, with its state
+// split by concern into the embedded structs below (their fields and methods are the
+// pane's own through embedding).
 type pane struct {
 	id      int
 	name    string
 	prof    parser.Profile
 	scr     Screen
+	group   *group
+	program string         // its program, for the brief
+	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
+	address bool           // the person let its output address panes not linked with it
+	brief   *delivery      // the brief typed into it, until the turn answering it ends
+
+	paneLife
+	paneBaseline
+	altFrames
+	personInput
+	draftRules
+	deliveryQueue
+	hookReport
+}
+
+// paneLife is the pane's program as the relay last saw it: running or gone, what its
+// screen said, when it printed, whether it finished starting.
+type paneLife struct {
 	exited  bool
 	gone    string       // how it went, once exited: "exited (1)", "killed (SIGSEGV)", "closed"
 	state   parser.State // what Classify said at the last output
 	lastOut time.Time    // last output, or when the pane was opened
 	outSeen bool         // any output at all
 	started bool         // finished starting: idle and quiet for --idle at least once
+}
+
+// paneBaseline is the turn under way and the baseline it is read against: everything
+// the pane showed when the baseline was taken is old. base is the main screen's text
+// from its top row (baseTop) then, with the cursor; tr gathers the alternate screen's
+// frames since (seeded with the frame then, if it was active), so an answer longer than
+// the screen stays whole.
+type paneBaseline struct {
 	// bootTurn is set when the program went busy while starting (a turn of its own, such
 	// as an opening line): the baseline was taken then, and that turn is relayed.
 	bootTurn bool
-
-	group *group
-
-	// The baseline: everything the pane showed when it was taken is old. base is the main
-	// screen's text from its top row (baseTop) then, with the cursor; tr gathers the alternate
-	// screen's frames since (seeded with the frame then, if it was active), so an answer
-	// longer than the screen stays whole.
-	baseTop int64
-	base    parser.View
-	tr      *parser.Transcript
-	// frame is the last whole frame of the alternate screen read, with its cursor row: a
-	// baseline taken while a frame is half drawn starts from it.
-	frame    []string
-	frameCur int
-	// cand is the last frame read of a program that does not mark its frames (synced
-	// false), until it counts as whole (settle).
-	cand    []string
-	candCur int
-	synced  bool
-	printed bool // output arrived since the baseline
+	baseTop  int64
+	base     parser.View
+	tr       *parser.Transcript
+	printed  bool // output arrived since the baseline
 	// turn is set when a turn is under way since the baseline: text was submitted into
 	// the pane, or its program said it was busy. A turn that yields no words is noted.
 	turn  bool
 	typed []string
+}
 
-	// The person at the keyboard.
+// altFrames is the alternate screen's frames as read. frame is the last whole frame
+// read, with its cursor row: a baseline taken while a frame is half drawn starts from
+// it. cand is the last frame read of a program that does not mark its frames (synced
+// false), until it counts as whole (settle).
+type altFrames struct {
+	frame    []string
+	frameCur int
+	cand     []string
+	candCur  int
+	synced   bool
+}
+
+// personInput is the person at the keyboard.
+type personInput struct {
 	draft bool
 	// echo is set when a person's draft began while the pane had printed nothing since
 	// its baseline and no turn was under way: what it prints until the Enter is the
@@ -59,10 +85,13 @@ type pane struct {
 	echo    bool
 	lastKey time.Time
 	held    bool
+}
 
-	// The delivery rules (aside.go, batch.go): the draft as the host tracks it, a draft
-	// set aside and when one was put back, a draft the screen would not clear, clear
-	// keys waiting for the screen, when an urgent message interrupted the pane.
+// draftRules is the state of the delivery rules (aside.go, batch.go): the draft as the
+// host tracks it, a draft set aside and when one was put back, a draft the screen would
+// not clear, clear keys waiting for the screen, when an urgent message interrupted the
+// pane.
+type draftRules struct {
 	draftText    string
 	aside        *aside
 	restoredAt   time.Time
@@ -70,24 +99,24 @@ type pane struct {
 	clearing     *clearing
 	interrupted  time.Time
 	interruptFor *delivery
+}
 
+// deliveryQueue is the messages waiting for the pane and the one being typed into it.
+type deliveryQueue struct {
 	queue    []*delivery
 	inflight *delivery
 	parts    []*delivery // the rest of inflight's batch
+}
 
-	// hooks: the program reports its turn ends itself (hooks.go). hookIdle: it said its
-	// turn ended and nothing was typed into it since; hookText and hookSource: the answer
-	// it reported, while that TurnEnd is handled.
+// hookReport is set when the program reports its turn ends itself (hooks.go). hookIdle:
+// it said its turn ended and nothing was typed into it since; hookText and hookSource:
+// the answer it reported, while that TurnEnd is handled.
+type hookReport struct {
 	hooks      bool
 	hookIdle   bool
 	hookText   string
 	hookSource string
 	tail       bool // it printed since its baseline while hookIdle
-
-	program string         // its program, for the brief
-	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
-	address bool           // the person let its output address panes not linked with it
-	brief   *delivery      // the brief typed into it, until the turn answering it ends
 }
 
 // quiet returns how long the pane must stay quiet to count as idle given what its
@@ -166,12 +195,12 @@ func (p *pane) startAt(cfg Config) (time.Time, bool) {
 }
 
 // typing reports whether a person's draft or recent keystrokes hold deliveries.
-func (p *pane) typing(now time.Time, cfg Config) bool {
+func (p *personInput) typing(now time.Time, cfg Config) bool {
 	return p.draft || (!p.lastKey.IsZero() && now.Before(p.lastKey.Add(cfg.TypingHold)))
 }
 
 // remember adds text to what was typed into the pane.
-func (p *pane) remember(text string) {
+func (p *paneBaseline) remember(text string) {
 	p.typed = append(p.typed, text)
 	if len(p.typed) > maxTyped {
 		p.typed = append(p.typed[:0], p.typed[len(p.typed)-maxTyped:]...)
@@ -222,7 +251,7 @@ func (p *pane) observe() {
 // not (it clears its screen and draws it again from the top) may be read half way
 // through a frame, so its frame counts as whole only once nothing followed it for
 // frameGap (settle).
-func (p *pane) keepFrame(rd Reading) {
+func (p *altFrames) keepFrame(rd Reading) {
 	if rd.MidFrame {
 		p.synced, p.cand = true, nil
 		return

@@ -234,7 +234,8 @@ func (r *Relay) open(e Open, now time.Time) {
 	if old := r.live(e.Pane); old != nil {
 		r.exit(old, now, false, "")
 	}
-	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen, lastOut: now, hooks: e.Hooks}
+	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen}
+	p.lastOut, p.hooks = now, e.Hooks
 	if p.prof.Name == "" {
 		p.prof = parser.Generic()
 	}

@@ -8,6 +8,16 @@ import "time"
 // pane is observed at once (its echo must not wait for the interval). While a pane's
 // output is held its watcher stays parked, so further reads coalesce in the process's
 // capacity-1 signal. Owned by the loop.
+//
+// The ui's framePacer (ui/frame.go) keeps the same rule for frames, but it is a second
+// rule, not a copy: it paces one screen for all panes where this paces each pane (a
+// flood in one pane must not delay another's observation); its echo waits a short gap
+// so the echo's bytes share a frame, and counts only within a window after the key,
+// where here the credit lasts until the next observation (observing early costs the
+// relay nothing); and it arms bubbletea ticks, where this feeds the loop's one timer.
+// The part they share (one per interval, at once after a quiet interval, an early slot
+// for the keyed pane's next output, spent once) is the script in internal/pacecase that
+// both packages' tests run.
 type pacing struct {
 	interval time.Duration
 	last     map[int]time.Time // the pane's last observation

@@ -42,6 +42,16 @@ func (f *frameState) unshown() bool {
 // frame, once per key. An echo's early frame takes only the echo's pane (echoFrame), so
 // it never carries a flooding pane's picture: that keeps its own cadence, one frame per
 // interval counted from the last full frame. Owned by the event loop.
+//
+// The session's pacing (session/pacing.go) keeps the same rule for observing output, but
+// it is a second rule, not a copy: it paces each pane on its own where this paces the one
+// screen all panes share; its echo is taken at once and its credit lasts until used,
+// where here the echo waits echoGap so its bytes share a frame and counts only within
+// echoWindow (output long after a key is not its echo and must not cut the frame rate);
+// and it feeds the session loop's one timer where this arms bubbletea ticks. The part
+// they share (one per interval, at once after a quiet interval, an early slot for the
+// keyed pane's next output, spent once) is the script in internal/pacecase that both
+// packages' tests run.
 type framePacer struct {
 	interval, echoGap, echoWindow time.Duration
 

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmux/agentmux/internal/pacecase"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestFrameStateHandsEachFrameOnce(t *testing.T) {
@@ -47,4 +49,40 @@ func TestFramePacerIntervalAndEcho(t *testing.T) {
 	p.took(at.Add(3 * time.Millisecond))
 	now, _, _ = p.output(1, at.Add(6*time.Millisecond))
 	assert.False(t, now, "the echo credit is spent by the frame")
+}
+
+// The frame pacer runs the script it shares with the session's output pacing: at most
+// one frame per interval, at once after a quiet interval, early for a key's echo once.
+func TestFramePacerKeepsTheSharedRule(t *testing.T) {
+	require.Equal(t, pacecase.Rate, frameInterval, "the frame rate is the session's default rate")
+	require.Less(t, echoGap, pacecase.EchoGapUnder)
+	require.Greater(t, echoWindow, pacecase.EchoWindowOver)
+	t0 := time.Unix(100, 0)
+	p := framePacer{interval: pacecase.Interval, echoGap: echoGap, echoWindow: echoWindow}
+	var tick time.Time // the frame tick armed, zero when none
+	for i, s := range pacecase.Steps {
+		now := t0.Add(s.At)
+		switch s.Kind {
+		case pacecase.Output:
+			drawNow, at, arm := p.output(s.Pane, now)
+			require.Equal(t, s.Now, drawNow, "step %d: output drawn at once", i)
+			switch {
+			case drawNow:
+				p.took(now)
+			case arm:
+				tick = at
+			default:
+				require.False(t, tick.IsZero(), "step %d: held with no tick coming", i)
+				require.False(t, tick.After(at), "step %d: the tick coming is late", i)
+			}
+		case pacecase.Key:
+			require.True(t, tick.IsZero(), "step %d: the script keys only with nothing held", i)
+			p.expectEcho(s.Pane, now)
+		case pacecase.Due:
+			require.Equal(t, now, tick, "step %d: when the held output is drawn", i)
+			p.tick(tick)
+			p.took(now)
+			tick = time.Time{}
+		}
+	}
 }

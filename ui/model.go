@@ -109,6 +109,22 @@ type model struct {
 	input  <-chan tty.Batch
 	probed tty.Probed
 
+	paneLayout   // the panes and where they are
+	modelModes   // the input mode and the overlays over the panes
+	promptInput  // what the person is typing to agentmux itself
+	presentation // the frame, the status line and the screen writer
+
+	initial  []keys.Event
+	quitting bool   // tea.Quit has been returned
+	ending   Ending // how the program ended (EndQuit, EndDetach…)
+	err      error  // why the program quit, when it was an error
+	att      attachment
+}
+
+// paneLayout is the panes the model shows and where: the screen's size, the layout
+// tree, the visible rectangles, focus and zoom. slots is the layout's order where prefix
+// { } swapped panes (panes.go).
+type paneLayout struct {
 	width, height int
 	tree          *node
 	order         []int      // the panes, by number
@@ -116,21 +132,38 @@ type model struct {
 	focus         int
 	zoomed        bool
 	views         map[int]*paneView
+	slots         []int
+}
 
-	logv     logView // the relay log overlay (relaylog.go)
-	relaySum string  // the relay status shown on the status line
-
+// modelModes is the input mode and what it shows over the panes: the help, the relay
+// log, the diff view, a question, copy and search state, a drag under way.
+type modelModes struct {
 	mode      inputMode
-	helpTop   int // the first help row shown when the help is taller than the screen
-	pending   pendingDigit
-	digitGen  uint64
+	helpTop   int       // the first help row shown when the help is taller than the screen
+	logv      logView   // the relay log overlay (relaylog.go)
+	diffv     *diffView // prefix D's view of a pane's changes (diffview.go)
+	confirm   *confirmation
 	searchBuf string     // the search text being typed (modeSearch)
 	copied    string     // the text last copied to the clipboard
 	drag      *dragState // a left-button drag over a pane that does not take the mouse
-	confirm   *confirmation
-	status    statusMsg // the message on the status line (status.go)
-	mouseDown int       // pane that received a forwarded button press (drags go there)
+	mouseDown int        // pane that received a forwarded button press (drags go there)
+}
 
+// promptInput is what the person types to agentmux rather than to a pane: a pending
+// pane-number digit, the line being typed in modePrompt and the command lines prefix c
+// took; sync sends typing to every pane (prefix S). See panes.go.
+type promptInput struct {
+	pending    pendingDigit
+	digitGen   uint64
+	prompt     *linePrompt
+	newHistory []string
+	sync       bool
+}
+
+// presentation is the frame and what is drawn with it: when the next frame may be drawn
+// (frame.go), the composed frame and its rows, where it leaves the outer cursor, the
+// status line's messages, and the writer that puts it on the screen.
+type presentation struct {
 	pace       framePacer
 	fr         frameState
 	frame      string
@@ -138,21 +171,8 @@ type model struct {
 	cursor     tty.Cursor // where the frame leaves the outer cursor (outerCursor)
 	lineCap    int        // longest row built so far, to size the next ones
 	scr        presenter
-
-	// prompt is the line being typed in modePrompt; newHistory the command lines
-	// prefix c took; slots the layout's order where prefix { } swapped panes; sync
-	// sends typing to every pane (prefix S). See panes.go.
-	prompt     *linePrompt
-	newHistory []string
-	slots      []int
-	sync       bool
-	diffv      *diffView // prefix D's view of a pane's changes (diffview.go)
-
-	initial  []keys.Event
-	quitting bool   // tea.Quit has been returned
-	ending   Ending // how the program ended (EndQuit, EndDetach…)
-	err      error  // why the program quit, when it was an error
-	att      attachment
+	status     statusMsg // the message on the status line (status.go)
+	relaySum   string    // the relay status shown on the status line
 }
 
 // attachment is how the model's terminal is attached to the session: in-process (the
@@ -193,13 +213,17 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 		now:     o.now,
 		input:   o.input,
 		probed:  o.probed,
-		width:   max(o.width, 1),
-		height:  max(o.height, 1),
-		views:   make(map[int]*paneView),
 		initial: o.initial,
-		scr:     o.screen,
-		pace:    framePacer{interval: frameInterval, echoGap: echoGap, echoWindow: echoWindow},
-		att:     o.attach,
+		paneLayout: paneLayout{
+			width:  max(o.width, 1),
+			height: max(o.height, 1),
+			views:  make(map[int]*paneView),
+		},
+		presentation: presentation{
+			scr:  o.screen,
+			pace: framePacer{interval: frameInterval, echoGap: echoGap, echoWindow: echoWindow},
+		},
+		att: o.attach,
 	}
 	for _, mb := range s.Members() {
 		if mb.External {
@@ -295,7 +319,7 @@ func (m *model) setFocus(id int) {
 }
 
 // focused returns the focused pane's view, or nil when none is left.
-func (m *model) focused() *paneView { return m.views[m.focus] }
+func (l *paneLayout) focused() *paneView { return l.views[l.focus] }
 
 // setStatus shows a one-off message on the status line, until the next key.
 func (m *model) setStatus(s string) {

@@ -11,8 +11,8 @@ import (
 // pane-local coordinates instead.
 
 // paneAt returns the visible pane whose rectangle holds (x, y), or 0.
-func (m *model) paneAt(x, y int) int {
-	for _, pr := range m.rects {
+func (l *paneLayout) paneAt(x, y int) int {
+	for _, pr := range l.rects {
 		if pr.R.contains(x, y) {
 			return pr.Pane
 		}

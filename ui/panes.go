@@ -97,11 +97,11 @@ func (m *model) promptPaste(text string) {
 }
 
 // promptLine is the prompt as the status line shows it.
-func (m *model) promptLine() string {
-	if m.prompt == nil {
+func (pi *promptInput) promptLine() string {
+	if pi.prompt == nil {
 		return ""
 	}
-	return " " + m.prompt.label + string(m.prompt.buf) + "▏ Enter · Esc cancels"
+	return " " + pi.prompt.label + string(pi.prompt.buf) + "▏ Enter · Esc cancels"
 }
 
 // newPanePrompt asks for a new pane's command line (prefix c).
@@ -220,14 +220,14 @@ func (m *model) nextLayout() {
 
 // placed returns the panes in the order the layout places them: by number, except
 // where prefix { or } swapped them.
-func (m *model) placed() []int {
-	out := slices.DeleteFunc(slices.Clone(m.slots), func(id int) bool { return m.views[id] == nil })
-	for _, id := range m.order {
+func (l *paneLayout) placed() []int {
+	out := slices.DeleteFunc(slices.Clone(l.slots), func(id int) bool { return l.views[id] == nil })
+	for _, id := range l.order {
 		if !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}
-	m.slots = out
+	l.slots = out
 	return out
 }
 

@@ -78,7 +78,7 @@ var switches = map[string]bool{"json": true, "escapes": true, "important": true,
 // an operand: stdin).
 func parseClientArgs(cmd string, args []string) (clientArgs, error) {
 	var a clientArgs
-	spec, _ := lookupClientCommand(cmd)
+	spec, _ := lookupCommand(cmd)
 	allowed := map[string]bool{"session": true, "json": true}
 	for _, f := range spec.flags {
 		allowed[f] = true
@@ -226,12 +226,8 @@ func badClientValue(cmd, name, val string) error {
 }
 
 // runClient runs session command cmd: exit status 2 on misuse, 1 on failure.
+// Its --help is answered before, where run dispatches.
 func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
-	if wantsHelp(args) {
-		c, _ := lookupClientCommand(cmd)
-		_, err := fmt.Fprintln(stdout, commandHelp(c))
-		return 0, err
-	}
 	a, err := parseClientArgs(cmd, args)
 	if err != nil {
 		return 2, err

@@ -169,16 +169,19 @@ func TestClientInvocation(t *testing.T) {
 		cmd  string
 		rest []string
 	}{
-		{[]string{"ls"}, "ls", nil},
+		{[]string{"ls"}, "ls", []string{}},
+		{[]string{"attach", "-r", "s"}, "attach", []string{"-r", "s"}},
+		{[]string{"worktree", "ls"}, "worktree", []string{"ls"}},
+		{[]string{"--session", "s", "attach"}, "", nil}, // session flags lead session commands only
 		{[]string{"--session", "s", "send", "bob", "hi"}, "send", []string{"--session", "s", "bob", "hi"}},
 		{[]string{"--json", "--session=s", "ls", "-x"}, "ls", []string{"--json", "--session=s", "-x"}},
 		{[]string{"--session", "s", "bash", "ls"}, "", nil},
 		{[]string{"--link", "ls"}, "", nil},
 		{[]string{"--session"}, "", nil},
 	} {
-		cmd, rest, ok := clientInvocation(c.args)
+		cmd, rest, ok := invocation(c.args)
 		assert.Equal(t, c.cmd != "", ok, "%v", c.args)
-		assert.Equal(t, c.cmd, cmd, "%v", c.args)
+		assert.Equal(t, c.cmd, cmd.name, "%v", c.args)
 		if ok {
 			assert.Equal(t, c.rest, rest, "%v", c.args)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/agentmux/agentmux/hooks"
 	"io"
 	"log/slog"
 	"os"
@@ -62,4 +63,14 @@ func openLog(level slog.Level) (*slog.Logger, io.Closer) {
 		logger.Warn("log file was open to other users: made private", "file", path, "was", fmt.Sprintf("%04o", fileWas), "now", "0600")
 	}
 	return logger, f
+}
+
+// newHooks sets up the run's agent hooks (package hooks) in agentmux's state folder,
+// never the shared temporary folder.
+func newHooks(log *slog.Logger) (*hooks.Setup, error) {
+	root, err := statePath("hooks")
+	if err != nil {
+		return nil, fmt.Errorf("hooks: %w", err)
+	}
+	return hooks.New(root, log)
 }

@@ -1,8 +1,10 @@
 // Command agentmux runs AI coding agents side by side in one terminal, each in its own
 // PTY pane, with the person watching and typing into any of them.
 //
-// This package owns the command line: flags, the AGENT arguments, logging and exit
-// codes; the screen is package ui. Only this package turns errors into exit statuses.
+// This package owns the command line and only parses and wires: every subcommand is
+// declared once in commandTable (commands.go), the AGENT arguments, logging and exit
+// codes; the screen is package ui, the agents' hooks package hooks. Only this package
+// turns errors into exit statuses.
 package main
 
 import (

@@ -55,20 +55,8 @@ func (f *meshFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ca, "mesh-ca", "", "")
 }
 
-// meshInvocation runs `agentmux mesh …` and `agentmux ls --mesh …`; ok is false for
-// any other command line.
-func meshInvocation(ctx context.Context, args []string, stdout io.Writer) (code int, err error, ok bool) {
-	switch {
-	case len(args) > 0 && args[0] == "mesh":
-		code, err = runMesh(ctx, args[1:], stdout)
-		return code, err, true
-	case len(args) > 0 && args[0] == "ls" && hasFlag(args[1:], "mesh"):
-		code, err = lsMesh(args[1:], stdout)
-		return code, err, true
-	}
-	return 0, nil, false
-}
-
+// hasFlag reports whether args hold flag name (any number of dashes, with or without
+// =value) before any "--".
 func hasFlag(args []string, name string) bool {
 	for _, a := range args {
 		if a == "--" {

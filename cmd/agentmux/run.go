@@ -30,40 +30,27 @@ const agentCommand = "__agent"
 // line (nil when there is nothing to say). Usage errors and programs that are not found
 // give status 2 before the screen is taken over.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	if len(args) > 0 && args[0] == agentCommand {
-		return demo.Main(args[1:], stdin, stdout), nil
-	}
-	if len(args) > 0 && args[0] == worktreeCommand { // worktreecmd.go
-		return runWorktree(args[1:], stdout)
-	}
-	if len(args) > 0 && args[0] == hookCommand { // hooks.go: always 0, at once
-		return runHook(args[1:], stdin, stderr), nil
-	}
-	if len(args) > 0 && args[0] == parseCommand {
-		return runParse(args[1:], stdin, stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == serverCommand {
-		return runServer(args[1:])
-	}
-	if len(args) > 0 && (args[0] == "attach" || args[0] == "kill-session") {
-		if wantsHelp(args[1:]) {
-			return runHelp(args[:1], stdout)
+	sio := stdio{in: stdin, out: stdout, err: stderr}
+	if c, rest, ok := invocation(args); ok {
+		if c.name == "ls" && args[0] == "ls" && hasFlag(rest, "mesh") { // meshcmd.go: its own flags
+			return lsMesh(rest, stdout)
 		}
-		return runAttachCommand(ctx, args[0], args[1:], stdin, stdout)
+		if !c.ownHelp && wantsHelp(rest) {
+			_, err := fmt.Fprintln(stdout, commandHelp(c))
+			return 0, err
+		}
+		if c.session {
+			return runClient(ctx, c.name, rest, stdin, stdout) // clientcmd.go
+		}
+		return c.run(ctx, rest, sio)
 	}
-	if len(args) > 0 && args[0] == "help" { // clienttable.go
-		return runHelp(args[1:], stdout)
-	}
-	if len(args) == 1 && args[0] == "version" {
-		_, err := fmt.Fprintln(stdout, versionLine())
-		return 0, err
-	}
-	if code, err, ok := meshInvocation(ctx, args, stdout); ok { // meshcmd.go
-		return code, err
-	}
-	if cmd, rest, ok := clientInvocation(args); ok { // clientcmd.go
-		return runClient(ctx, cmd, rest, stdin, stdout)
-	}
+	return runSession(ctx, args, sio)
+}
+
+// runSession is agentmux without a subcommand: it starts a session of the AGENT
+// arguments (args.go), or the demo's.
+func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
+	stdin, stdout, stderr := sio.in, sio.out, sio.err
 	o, err := parseArgs(args)
 	switch {
 	case err != nil:
@@ -157,16 +144,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo)
 
 	if !o.noHooks && !o.demo { // the demo's simulated agents take no hooks
-		hooks, err := newHookSetup(logger)
+		hs, err := newHooks(logger)
 		if err != nil {
 			return 1, err
 		}
 		defer func() {
-			if err := hooks.Close(); err != nil {
+			if err := hs.Close(); err != nil {
 				logger.Warn("hooks: closing the run's folder", "err", err)
 			}
 		}()
-		o.cfg.Hooks = hooks.spec
+		o.cfg.Hooks = hs.Spec
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -205,29 +192,36 @@ func claimFailed(name string, err error) (int, error) {
 	return 1, fmt.Errorf("session socket: %w", err)
 }
 
-// clientInvocation finds a session command in args: the first word, or the word after
-// leading session flags (agentmux --session NAME ls); it returns the command and its
-// arguments, those flags included.
-func clientInvocation(args []string) (cmd string, rest []string, ok bool) {
+// invocation finds the subcommand in args: the first word, or for a session command
+// the word after leading session flags (agentmux --session NAME ls); it returns the
+// command and its words, those flags included. False: no subcommand, agentmux starts
+// a session.
+func invocation(args []string) (c command, rest []string, ok bool) {
+	if len(args) > 0 {
+		if c, ok := lookupCommand(args[0]); ok {
+			return c, args[1:], true
+		}
+	}
 	var flags []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case isClientCommand(a):
-			return a, append(flags, args[i+1:]...), true
+			c, _ := lookupCommand(a)
+			return c, append(flags, args[i+1:]...), true
 		case a == "--session" || a == "-session":
 			if i+1 == len(args) {
-				return "", nil, false
+				return command{}, nil, false
 			}
 			flags = append(flags, a, args[i+1])
 			i++
 		case strings.HasPrefix(a, "--session=") || strings.HasPrefix(a, "-session=") || a == "--json" || a == "-json":
 			flags = append(flags, a)
 		default:
-			return "", nil, false
+			return command{}, nil, false
 		}
 	}
-	return "", nil, false
+	return command{}, nil, false
 }
 
 // demoPanes are the simulated agents of agentmux demo (demo.Agents: alice opens the

@@ -203,16 +203,16 @@ func runServer(args []string) (int, error) {
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
 		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks)
 	if !o.noHooks {
-		hooks, err := newHookSetup(logger)
+		hs, err := newHooks(logger)
 		if err != nil {
 			return fail(1, err)
 		}
 		defer func() {
-			if err := hooks.Close(); err != nil {
+			if err := hs.Close(); err != nil {
 				logger.Warn("hooks: closing the run's folder", "err", err)
 			}
 		}()
-		o.cfg.Hooks = hooks.spec
+		o.cfg.Hooks = hs.Spec
 	}
 	s, err := ui.StartSession(o.cfg, ui.Size{Cols: cols, Rows: rows}, info)
 	if err != nil {

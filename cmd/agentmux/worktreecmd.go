@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/agentmux/agentmux/hooks"
 	"io"
 	"log/slog"
 	"os"
@@ -124,7 +125,7 @@ func treeRoot() (string, error) {
 		return "", err
 	}
 	for _, d := range []string{filepath.Dir(dir), dir} {
-		if _, err := privateDir(d); err != nil {
+		if _, err := hooks.PrivateDir(d); err != nil {
 			return "", fmt.Errorf("worktree folder: %w", err)
 		}
 	}
@@ -237,7 +238,8 @@ func (ts *trees) report(w io.Writer) {
 // the repository of the current folder.
 func runWorktree(args []string, stdout io.Writer) (int, error) {
 	if len(args) == 0 || wantsHelp(args) {
-		_, err := fmt.Fprintln(stdout, helpTopics[worktreeCommand])
+		c, _ := lookupCommand(worktreeCommand)
+		_, err := fmt.Fprintln(stdout, c.help)
 		return 0, err
 	}
 	wd, err := os.Getwd()

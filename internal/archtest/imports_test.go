@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "server", "attach", "web", "mesh", "worktree"},
+	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "server", "attach", "web", "mesh", "worktree", "hooks"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	"session":      {"relay", "parser", "ptyhost", "vterm", "keys"},
@@ -45,6 +45,10 @@ var allowed = map[string][]string{
 	// the hub its connections; attach is the attach stream's wire and the thin client.
 	"server": {"ui", "session", "attach", "proto"},
 	"attach": {"proto", "tty"},
+
+	// The agents' own hooks (Claude, Codex, Gemini's home of its own) and `agentmux
+	// hook`: a leaf beside session, never ui, tty, hub or the store.
+	"hooks": {"session", "parser", "proto", "client"},
 
 	// The web view: a client of the session core, reading pictures (vterm's types) and
 	// the store's history; never ui or tty, and nothing but cmd imports it.

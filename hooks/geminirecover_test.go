@@ -1,4 +1,4 @@
-package main
+package hooks
 
 // Other local users are attackers, and a run may be killed at any moment: a Gemini
 // home's writes go back to the person's ~/.gemini only from folders provably this
@@ -109,9 +109,9 @@ func assertUntouched(t *testing.T, home string) {
 	}
 }
 
-// A start with hooks never looks in the shared temporary folder: another user's
-// planted "killed run" there, naming this user's home or a folder whose .gemini links
-// to ~/.ssh, gets nothing written anywhere. The run's own folder is in the state
+// A start with hooks never looks in the shared temporary folder (cmd gives New the
+// state folder): another user's planted "killed run" there, naming this user's home or
+// a folder whose .gemini links to ~/.ssh, gets nothing written anywhere. The run's own folder is in the state
 // folder, 0700, the state folder closed to others where it was open.
 func TestHookSetupIgnoresRunsPlantedInTheSharedTempFolder(t *testing.T) {
 	shared, state, victim, evil := t.TempDir(), t.TempDir(), victimHome(t), attacker(t)
@@ -130,7 +130,7 @@ func TestHookSetupIgnoresRunsPlantedInTheSharedTempFolder(t *testing.T) {
 	plantRun(t, shared, "agentmux-hooks-2", via, evil)
 	chownTree(t, shared, nobody)
 
-	h, err := newHookSetup(slog.New(slog.DiscardHandler))
+	h, err := New(filepath.Join(state, "agentmux", "hooks"), slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	defer h.Close()
 	assertUntouched(t, victim)

@@ -1,7 +1,8 @@
 package main
 
-// Every session command prints its usage (help CMD, CMD --help, CMD -h) with exit 0; a
-// command help does not know is exit 2 naming the ones it does; `agentmux version` is
+// Every subcommand of the table prints its usage (help CMD, CMD --help, CMD -h) with
+// exit 0, a session command's with the common flags; agentmux's hidden ones are not
+// shown; a command help does not know is exit 2 naming the ones it does; `agentmux version` is
 // --version; and send --wait blocks until the message's last phase.
 
 import (
@@ -19,7 +20,10 @@ import (
 )
 
 func TestEveryCommandHasHelp(t *testing.T) {
-	for _, c := range clientCommandTable {
+	for _, c := range commandTable {
+		if !c.session {
+			continue
+		}
 		for _, args := range [][]string{{"help", c.name}, {c.name, "--help"}, {c.name, "-h"}, {"--session", "x", c.name, "--help"}} {
 			code, out, err := runCmd(t, "", args...)
 			require.NoError(t, err, args)
@@ -32,17 +36,25 @@ func TestEveryCommandHasHelp(t *testing.T) {
 			assert.Contains(t, out, "common flags: --session NAME", args)
 		}
 	}
-	for _, topic := range []string{"demo", "parse", "help", "version", "attach", "kill-session"} {
-		code, out, err := runCmd(t, "", "help", topic)
-		require.NoError(t, err, topic)
-		assert.Equal(t, 0, code)
-		assert.Contains(t, out, "usage: agentmux "+topic)
+	shown := 0
+	for _, c := range commandTable {
+		if c.session || c.hidden {
+			continue
+		}
+		shown++
+		for _, args := range [][]string{{"help", c.name}, {c.name, "--help"}, {c.name, "-h"}} {
+			code, out, err := runCmd(t, "", args...)
+			require.NoError(t, err, args)
+			assert.Equal(t, 0, code, args)
+			assert.Contains(t, out, "usage: agentmux "+c.name, args)
+			assert.NotContains(t, out, "common flags", args)
+		}
 	}
-	for _, cmd := range []string{"attach", "kill-session"} {
-		code, out, err := runCmd(t, "", cmd, "--help")
-		require.NoError(t, err, cmd)
-		assert.Equal(t, 0, code, cmd)
-		assert.Contains(t, out, "usage: agentmux "+cmd, cmd)
+	assert.Equal(t, 8, shown, "attach, kill-session, mesh, worktree, parse, demo, help, version")
+	for _, hidden := range []string{agentCommand, serverCommand, "hook"} {
+		code, _, err := runCmd(t, "", "help", hidden)
+		assert.Equal(t, 2, code, hidden)
+		assert.ErrorContains(t, err, "no command", hidden)
 	}
 	code, out, err := runCmd(t, "", "help")
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package main
+package hooks
 
 import (
 	"bufio"
@@ -42,8 +42,8 @@ import (
 // reports it to the session socket ($AGENTMUX_SOCKET) as X_HOOK and always exits 0 at
 // once: no socket, no harm.
 
-// hookSetup writes the hook settings of one run into dir (removed when it ends).
-type hookSetup struct {
+// Setup writes the hook settings of one run into dir (removed when it ends).
+type Setup struct {
 	bin string // this agentmux
 	dir string
 	log *slog.Logger
@@ -52,14 +52,14 @@ type hookSetup struct {
 	gemini []*geminiHome // the Gemini panes' homes
 }
 
-// newHookSetup makes the run's hook folder in hookRoot, first finishing the folders of
-// runs that were killed.
-func newHookSetup(log *slog.Logger) (*hookSetup, error) {
+// New makes the run's hook folder in root (a private folder of agentmux's state, made
+// 0700 when missing), first finishing the folders of runs that were killed.
+func New(root string, log *slog.Logger) (*Setup, error) {
 	bin, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("hooks: find agentmux itself: %w", err)
 	}
-	root, err := hookRoot(log)
+	root, err = hookRoot(root, log)
 	if err != nil {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
@@ -72,12 +72,12 @@ func newHookSetup(log *slog.Logger) (*hookSetup, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
-	return &hookSetup{bin: bin, dir: dir, log: log}, nil
+	return &Setup{bin: bin, dir: dir, log: log}, nil
 }
 
 // Close gives the Gemini panes' writes back to the person's home (geminiHome.Close) and
 // removes the hook folder.
-func (h *hookSetup) Close() error {
+func (h *Setup) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var errs []error
@@ -88,7 +88,7 @@ func (h *hookSetup) Close() error {
 }
 
 // command is the shell command a settings file runs for event.
-func (h *hookSetup) command(event string) string {
+func (h *Setup) command(event string) string {
 	return shellQuote(h.bin) + " hook " + event
 }
 
@@ -107,7 +107,7 @@ func commandHooks(events map[string]string) map[string]any {
 
 // spec adds pane id's hook settings to spec as its profile passes them (a
 // session.HookFunc); false when it cannot (the pane then ends turns by its screen).
-func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (session.PaneSpec, bool) {
+func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (session.PaneSpec, bool) {
 	write := func(name string, v any) (string, bool) {
 		b, _ := json.MarshalIndent(v, "", "  ")
 		path := filepath.Join(h.dir, fmt.Sprintf("%d-%s", id, name))
@@ -145,8 +145,8 @@ func (h *hookSetup) spec(id int, spec session.PaneSpec, prof parser.Profile) (se
 	return spec, true
 }
 
-// hookCommand is the hidden subcommand the programs' hooks run.
-const hookCommand = "hook"
+// Command is the hidden subcommand the programs' hooks run.
+const Command = "hook"
 
 // hookTimeout bounds all a hook does: the programs wait for their hooks.
 const hookTimeout = 2 * time.Second
@@ -154,10 +154,10 @@ const hookTimeout = 2 * time.Second
 // maxHookInput bounds the JSON read from a hook.
 const maxHookInput = 16 << 20
 
-// runHook is `agentmux hook EVENT [JSON]`: it reports the turn end and the answer to the
+// Run is `agentmux hook EVENT [JSON]`: it reports the turn end and the answer to the
 // session and returns 0 whatever happens; what went wrong goes to stderr (the programs
 // show or log it).
-func runHook(args []string, stdin io.Reader, stderr io.Writer) int {
+func Run(args []string, stdin io.Reader, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "agentmux hook: no event")
 		return 0

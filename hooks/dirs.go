@@ -1,4 +1,4 @@
-package main
+package hooks
 
 import (
 	"errors"
@@ -37,11 +37,11 @@ func ownPrivate(path string, info fs.FileInfo) error {
 	return nil
 }
 
-// privateDir makes dir (and its parents) and checks that dir is a folder of this
+// PrivateDir makes dir (and its parents) and checks that dir is a folder of this
 // user's, not a link; an own folder open to others is closed to 0700 (other users
 // could not have planted anything in it that is this user's), with its old mode
 // returned as closed (0 when it was private already).
-func privateDir(dir string) (closed fs.FileMode, err error) {
+func PrivateDir(dir string) (closed fs.FileMode, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, err
 	}
@@ -101,17 +101,14 @@ func ownPrivateDir(path string) error {
 	return nil
 }
 
-// hookRoot is where runs keep their hook folders: hooks in agentmux's state folder
-// ($XDG_STATE_HOME/agentmux/hooks), made 0700 and checked to be this user's; a folder
-// of the two found open to others is closed, and said in the log. Not the shared
-// temporary folder: what another user plants there must never be read back.
-func hookRoot(log *slog.Logger) (string, error) {
-	dir, err := statePath("hooks")
-	if err != nil {
-		return "", err
-	}
+// hookRoot readies dir, where runs keep their hook folders (cmd passes hooks in
+// agentmux's state folder, $XDG_STATE_HOME/agentmux/hooks): it and its parent are made
+// 0700 and checked to be this user's; a folder of the two found open to others is
+// closed, and said in the log. Never the shared temporary folder: what another user
+// plants there must never be read back.
+func hookRoot(dir string, log *slog.Logger) (string, error) {
 	for _, d := range []string{filepath.Dir(dir), dir} {
-		was, err := privateDir(d)
+		was, err := PrivateDir(d)
 		if err != nil {
 			return "", fmt.Errorf("hook folder: %w", err)
 		}

@@ -1,4 +1,4 @@
-package main
+package hooks
 
 // A Gemini pane's own home: the person's files reached through links, the hook
 // extension beside the person's extensions, and what Gemini wrote into the home given
@@ -277,9 +277,9 @@ func BenchmarkLastGeminiText(b *testing.B) {
 func TestGeminiPaneWithoutAHomeGetsNoHooks(t *testing.T) {
 	notADir := filepath.Join(t.TempDir(), "file")
 	writeIn(t, filepath.Dir(notADir), map[string]string{"file": "x"})
-	h := &hookSetup{bin: "/bin/agentmux", dir: t.TempDir()}
+	h := &Setup{bin: "/bin/agentmux", dir: t.TempDir()}
 	gem := session.PaneSpec{Argv: []string{"gemini"}, Env: []string{"HOME=" + notADir}}
-	spec, ok := h.spec(1, gem, parser.Builtins()["gemini"])
+	spec, ok := h.Spec(1, gem, parser.Builtins()["gemini"])
 	assert.False(t, ok)
 	assert.Equal(t, gem, spec)
 	entries, err := os.ReadDir(h.dir)

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agentmux/agentmux/demo"
+	"github.com/agentmux/agentmux/hooks"
+)
+
+// command is one subcommand of agentmux: its name, what it takes, its help and what
+// runs it. Every subcommand is declared once, in commandTable; run dispatches through
+// it, `agentmux help` and CMD --help read it.
+type command struct {
+	name string
+	// session marks a session command: it takes --session and --json besides flags,
+	// also before its name (agentmux --session NAME ls), and parseClientArgs reads its
+	// words (runClient).
+	session bool
+	// flags are the flags a session command takes besides --session and --json.
+	flags []string
+	// minArgs and maxArgs bound a session command's operands (maxArgs -1: any number).
+	minArgs, maxArgs int
+	// help is what `agentmux help NAME` and `agentmux NAME --help` print.
+	help string
+	// run runs the command with the words after its name (for a session command, any
+	// session flags before the name come first). Nil for a session command: runClient.
+	run func(ctx context.Context, args []string, sio stdio) (int, error)
+	// ownHelp marks a command that reads -h/--help in its own words (or, hidden, takes
+	// none): run gets them.
+	ownHelp bool
+	// hidden commands are agentmux's own (its agents, its server, the programs' hooks):
+	// not in help.
+	hidden bool
+}
+
+// stdio is a command's standard streams.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// commandTable declares every subcommand once: the parsers, the help and the dispatch
+// in run all read it. It is filled in init, as its run functions read it back.
+var commandTable []command
+
+func init() {
+	commandTable = append(sessionCommands(), otherCommands()...)
+}
+
+// otherCommands are the subcommands that are not session commands, each with its own
+// parser: their words are too unlike the session commands' flags to share theirs.
+func otherCommands() []command {
+	return []command{
+		{name: "attach", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
+			return runAttachCommand(ctx, "attach", args, sio.in, sio.out)
+		}, help: `usage: agentmux attach [NAME] [--read-only | -r] [-d]
+
+Attaches this terminal to session NAME (the only running one when not given; names in
+any case): the whole picture as it is now. Prefix d detaches again. --read-only watches
+without typing; -d detaches every other terminal first.`},
+		{name: "kill-session", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
+			return runAttachCommand(ctx, "kill-session", args, sio.in, sio.out)
+		}, help: `usage: agentmux kill-session [NAME]
+
+Ends session NAME (the only running one when not given) and every agent in it; its
+attached terminals are restored and told so.`},
+		{name: "mesh", ownHelp: true, run: func(ctx context.Context, args []string, sio stdio) (int, error) {
+			return runMesh(ctx, args, sio.out)
+		}, help: strings.TrimSuffix(meshUsage, "\n")},
+		{name: worktreeCommand, run: func(_ context.Context, args []string, sio stdio) (int, error) {
+			return runWorktree(args, sio.out)
+		}, help: `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
+
+The panes' git worktrees of the repository you are in (every session's): ls lists them
+(NAME is SESSION/PANE) with what they hold beyond their start; rm removes one and its
+branch, refusing one that holds an agent's work unless --force.`},
+		{name: parseCommand, ownHelp: true, run: func(_ context.Context, args []string, sio stdio) (int, error) {
+			return runParse(args, sio.in, sio.out, sio.err)
+		}, help: "usage: agentmux parse [flags] [FILE]\n\n(agentmux parse --help lists its flags)"},
+		{name: "demo", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
+			return runSession(ctx, append([]string{"demo"}, args...), sio)
+		}, help: "usage: agentmux demo [flags]\n\nTwo built-in simulated agents, linked: runs anywhere, no agent CLI needed.\nThe flags are agentmux's own (agentmux --help)."},
+		{name: "help", run: func(_ context.Context, args []string, sio stdio) (int, error) {
+			return runHelp(args, sio.out)
+		}, help: "usage: agentmux help [COMMAND]\n\nThe usage of agentmux, or of COMMAND."},
+		{name: "version", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
+			if len(args) > 0 { // not the subcommand: a program called version
+				return runSession(ctx, append([]string{"version"}, args...), sio)
+			}
+			_, err := fmt.Fprintln(sio.out, versionLine())
+			return 0, err
+		}, help: "usage: agentmux version\n\nagentmux's version (also: agentmux --version)."},
+		{name: agentCommand, hidden: true, ownHelp: true, run: func(_ context.Context, args []string, sio stdio) (int, error) {
+			return demo.Main(args, sio.in, sio.out), nil
+		}},
+		{name: hooks.Command, hidden: true, ownHelp: true, run: func(_ context.Context, args []string, sio stdio) (int, error) {
+			return hooks.Run(args, sio.in, sio.err), nil // always 0, at once
+		}},
+		{name: serverCommand, hidden: true, ownHelp: true, run: func(_ context.Context, args []string, _ stdio) (int, error) {
+			return runServer(args)
+		}},
+	}
+}
+
+// sessionCommands are the session commands: one flag parser (parseClientArgs), the
+// common flags --session and --json, and runClient.
+func sessionCommands() []command {
+	cmds := []command{
+		{name: "ls", help: `usage: agentmux ls [--session NAME] [--json]
+
+The session's members: number, name, program, state (with the exit code or signal of
+an exited pane), relay group as the status line shows it, held and addressing flags,
+profile, and messages waiting.`},
+		{name: "send", minArgs: 2, maxArgs: -1, flags: []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after", "wait", "raw", "enter", "no-enter"},
+			help: `usage: agentmux send TARGET MESSAGE... [flags]
+
+Types MESSAGE into TARGET (a pane's name or number, a member's name, or * for every
+member) as "you:" and the words, once it is idle and nobody types there; inside a pane it
+is attributed to that pane. MESSAGE - reads the text from stdin. Prints the message's id.
+
+  --from NAME            attribute it to NAME (not a pane's name, "you" or a number)
+  --important            interrupt a person's stale draft to deliver it
+  --urgent               interrupt the agent (its interrupt key) to deliver it now
+  --timeout D            give up (expired) if not typed within D, e.g. 10m
+  --notify-on-delivery   say when it was delivered (in agentmux events)
+  --notify-after D       a reminder D after delivery
+  --wait                 wait until it is confirmed, failed or expired; print the
+                         phase; exit 0 when confirmed, 1 otherwise
+  --raw                  type MESSAGE exactly as given, at once: no "you:" header, no
+                         framing, no waiting for idle (drive a shell or a REPL, like
+                         tmux send-keys); then Enter, unless --no-enter. Yours alone:
+                         refused from inside a pane`},
+		{name: "new", minArgs: 1, maxArgs: -1, flags: []string{"name", "cwd", "worktree"}, help: `usage: agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND...
+
+Starts a new pane running COMMAND (as on agentmux's command line: NAME=COMMAND names it,
+VAR=value words set its environment) with the next free number; the panes make room for
+it. Flags go before COMMAND (the words after it are the command's). Prints its number
+and name.
+
+  --name N    the pane's name (default: the program's, with -2, -3… when taken)
+  --cwd DIR   the folder it starts in (default: the session's)
+  --worktree  start it in a new git worktree (branch agentmux/SESSION/NAME from HEAD)
+              of the repository DIR (default: this folder) is in
+
+Yours alone: refused from inside a pane.`},
+		{name: "respawn", minArgs: 1, maxArgs: 1, flags: []string{"kill"}, help: `usage: agentmux respawn TARGET [--kill]
+
+Starts TARGET's program again, with the command, name, number, folder and links it had.
+A program that still runs is refused unless --kill, which ends it first. Yours alone.`},
+		{name: "resize", minArgs: 1, maxArgs: 1, flags: []string{"width", "height"}, help: `usage: agentmux resize TARGET [--width P] [--height P]
+
+Sets pane TARGET's width and height as P percent of an even share of the screen (100:
+even; 20 to 500), as prefix ctrl+arrow does; every attached terminal follows, and a
+terminal's resize keeps it. Without flags it prints the share. Yours alone.`},
+		{name: "diff", minArgs: 1, maxArgs: 1, help: `usage: agentmux diff TARGET
+
+What TARGET's agent changed in its own worktree (--worktree) against the commit it
+started from: the commits, the files, untracked files, then the patch (prefix D shows
+it inside agentmux). Yours alone.`},
+		{name: "rename", minArgs: 2, maxArgs: 2, help: `usage: agentmux rename TARGET NAME
+
+Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or
+"agentmux", not another member's): its border, ls and the relay's attributions follow.
+Yours alone.`},
+		{name: "remind", minArgs: 2, maxArgs: -1, flags: []string{"to"}, help: `usage: agentmux remind D MESSAGE... [--to TARGET]      (also: agentmux wake)
+
+Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
+(e.g. 10m, 90s); kept across a restart of the session.`},
+		{name: "wake", minArgs: 2, maxArgs: -1, flags: []string{"to"}},
+		{name: "link", minArgs: 2, maxArgs: 2, flags: []string{"shell"}, help: `usage: agentmux link A B [--shell]
+
+Links pane A with pane B: A joins B's relay group (leaving its own). A pane running a
+shell is refused (what the other agent says would run there as commands) unless --shell.`},
+		{name: "unlink", minArgs: 1, maxArgs: 1, help: "usage: agentmux unlink A\n\nTakes pane A out of its relay group."},
+		{name: "hold", minArgs: 1, maxArgs: 1, help: "usage: agentmux hold A\n\nHolds deliveries into pane A (a person drives it) until released."},
+		{name: "release", minArgs: 1, maxArgs: 1, help: "usage: agentmux release A\n\nReleases deliveries held for pane A."},
+		{name: "capture", minArgs: 1, maxArgs: 1, flags: []string{"lines", "escapes"}, help: `usage: agentmux capture TARGET [--lines N] [--escapes]
+
+Prints TARGET's screen, with N lines of its history above it (--lines), in colour
+(--escapes: the SGR sequences; without it, control characters are shown escaped).`},
+		{name: "history", flags: []string{"member", "since", "limit"}, help: `usage: agentmux history [--member X] [--since D] [--limit N]
+
+The messages and their phases, newest last: to or from member X, of the last D (e.g.
+1h), at most N. Reads the store directly when the session no longer runs.`},
+		{name: "read", minArgs: 1, maxArgs: 1, help: `usage: agentmux read ID
+
+One message whole (long ones are cut when typed into a pane). Reads the store directly
+when the session no longer runs.`},
+		{name: "events", help: `usage: agentmux events
+
+A live stream of what happens in the session, one JSON object a line: states,
+messages, deliveries and their phases, links, exits. Ends with the session or Ctrl+C.`},
+		{name: "sessions", flags: []string{"all"}, help: `usage: agentmux sessions [--all] [--json]
+
+The running sessions: each attached (its terminals, the one in control) or detached,
+and its socket; --all adds ended sessions whose messages the store still keeps.`},
+		{name: "web", maxArgs: 1, flags: []string{"listen", "control"}, help: `usage: agentmux web [NAME] [--listen HOST:PORT] [--control]
+
+Starts the session's web view (or finds it running) and prints its URL, which carries
+a token: every pane live in a browser, and the conversation between the agents. It
+listens on 127.0.0.1 on a free port unless --listen names another address (then anyone
+who can reach it and has the token can read every pane). Read-only unless --control:
+then the page may send messages (as "you(web)"), link, unlink, hold, release and type
+into panes. NAME is the session (as --session).`},
+	}
+	for i := range cmds {
+		cmds[i].session = true
+	}
+	return cmds
+}
+
+// lookupCommand returns the subcommand called name (wake is remind's other name and
+// shares its help).
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commandTable {
+		if c.name == name {
+			if c.help == "" && name == "wake" {
+				r, _ := lookupCommand("remind")
+				c.help = r.help
+			}
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// isClientCommand reports whether word names a session command.
+func isClientCommand(word string) bool {
+	c, ok := lookupCommand(word)
+	return ok && c.session
+}
+
+// runHelp prints agentmux's usage, or a command's: exit 2 for a command that does not
+// exist.
+func runHelp(args []string, w io.Writer) (int, error) {
+	if len(args) == 0 {
+		_, err := io.WriteString(w, usage)
+		return 0, err
+	}
+	if len(args) > 1 {
+		return 2, usagef("agentmux help takes one command (got %d)", len(args))
+	}
+	if c, ok := lookupCommand(args[0]); ok && !c.hidden {
+		_, err := fmt.Fprintln(w, commandHelp(c))
+		return 0, err
+	}
+	return 2, usagef("agentmux help: no command %q (one of: %s)", args[0], strings.Join(helpNames(), ", "))
+}
+
+// commandHelp is c's help, with the flags every session command takes.
+func commandHelp(c command) string {
+	if !c.session {
+		return c.help
+	}
+	return c.help + "\n\ncommon flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json"
+}
+
+// helpNames lists what `agentmux help` knows, sorted.
+func helpNames() []string {
+	var names []string
+	for _, c := range commandTable {
+		if !c.hidden {
+			names = append(names, c.name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// wantsHelp reports whether args ask for help (-h, --help or -help before any "--").
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help", "-help":
+			return true
+		}
+	}
+	return false
+}
