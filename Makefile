@@ -8,8 +8,9 @@ DEADCODE  ?= $(shell command -v deadcode 2>/dev/null || echo $$($(GO) env GOPATH
 
 .PHONY: build run demo test test-short lint fuzz bench clean
 
-# The web view's tests drive a real Chromium; without one they skip, and this says so.
+# The web view's tests drive a real Chromium and Firefox; without one they skip, and this says so.
 BROWSER_NOTE = if [ -z "$$AGENTMUX_BROWSER" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1 && ! command -v headless-shell >/dev/null 2>&1; then echo "note: the web view's browser tests did not run (no Chromium): apt-get install chromium, then make test"; fi
+FIREFOX_NOTE = if [ -z "$$AGENTMUX_FIREFOX" ] && ! command -v firefox-esr >/dev/null 2>&1 && ! command -v firefox >/dev/null 2>&1; then echo "note: the web view's Firefox tests did not run (no Firefox): apt-get install firefox-esr, then make test"; fi
 
 # -buildvcs=auto stamps the git revision into --version even where GOFLAGS turns it off.
 build:
@@ -26,6 +27,7 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	@$(BROWSER_NOTE)
+	@$(FIREFOX_NOTE)
 	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
 
 lint:

@@ -257,3 +257,15 @@ func TestConversationFromStoreAndLog(t *testing.T) {
 	assert.Equal(t, "alice→bob: from an earlier run [confirmed]", bodies[0])
 	assert.Contains(t, bodies[1], "ops→bob: this run, in the log too")
 }
+
+// A session with nothing said yet opens the page's conversation with an empty list,
+// not null (the page iterates it).
+func TestConversationEmptyIsAList(t *testing.T) {
+	r := newRig(t, Options{}, "alice")
+	conn, _, err := r.dial("http://" + r.srv.Addr())
+	require.NoError(t, err)
+	defer conn.CloseNow()
+	items, ok := frameOf(t, conn, "conv")["items"].([]any)
+	require.True(t, ok, "items is a JSON list")
+	assert.Empty(t, items)
+}

@@ -1,6 +1,7 @@
 package web
 
-// End to end in a real headless Chromium: the page opened from the printed URL shows
+// End to end in a real headless Chromium (the key tests in Firefox too, see
+// firefox_test.go): the page opened from the printed URL shows
 // each pane as its program prints, the conversation as the relay delivers, zooms a
 // pane on a click, and with control sends a message that is typed into the pane.
 
@@ -20,46 +21,37 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-func TestBrowserShowsPanesLive(t *testing.T) {
+func TestBrowserShowsPanesLive(t *testing.T) { checkPanesLive(t, chromeTab) }
+
+// checkPanesLive: a page opened late shows what panes printed before, then each line
+// as its program prints it, wide characters included, and the scrollback in order.
+func checkPanesLive(t *testing.T, open opener) {
 	r := newRig(t, Options{}, "alice", "bob")
 	r.proc(1).Print("\x1b[1;31mbefore\x1b[0m the page opened\r\n") // a page opened late sees it
 	r.sess.Sync()
-	ctx := r.tab(r.srv.URL())
-	r.waitJS(ctx, `agentmux.text(1).includes('before the page opened')`)
-	r.waitJS(ctx, `document.querySelector('.pane[data-pane="2"] .bar').textContent.includes('bob')`)
+	p := open(r, r.srv.URL())
+	r.waitOn(p, `agentmux.text(1).includes('before the page opened')`)
+	r.waitOn(p, `document.querySelector('.pane[data-pane="2"] .bar').textContent.includes('bob')`)
 
 	r.proc(2).Print("宽 wide, then hello from bob\r\n")
-	r.waitJS(ctx, `agentmux.text(2).includes('hello from bob')`)
-	r.waitJS(ctx, `agentmux.text(2).split('\n')[1] === '$ 宽 wide, then hello from bob'`)
+	r.waitOn(p, `agentmux.text(2).includes('hello from bob')`)
+	r.waitOn(p, `agentmux.text(2).split('\n')[1] === '$ 宽 wide, then hello from bob'`)
 
 	// Lines that scroll off the top reach the page's scrollback, in order.
 	for i := range 30 {
 		r.proc(1).Print("line " + itoa(i) + "\r\n")
 	}
-	r.waitJS(ctx, `agentmux.text(1).includes('line 29')`)
-	r.waitJS(ctx, `agentmux.scrollback(1) >= 19`)
+	r.waitOn(p, `agentmux.text(1).includes('line 29')`)
+	r.waitOn(p, `agentmux.scrollback(1) >= 19`)
 
-	assert.Equal(t, "read-only", eval[string](t, ctx, `document.getElementById('mode').textContent`))
-	address := eval[string](t, ctx, `location.href`)
+	assert.Equal(t, "read-only", evalOn[string](t, p, `document.getElementById('mode').textContent`))
+	address := evalOn[string](t, p, `location.href`)
 	assert.NotContains(t, address, "token", "the token leaves the address bar once traded for the cookie")
 }
 
 func TestBrowserConversation(t *testing.T) {
-	r := newRig(t, Options{}, "alice", "bob")
-	r.proc(2).SetEcho(true)
-	ctx := r.tab(r.srv.URL())
-	r.waitJS(ctx, `agentmux.panes().length === 2`)
-	_, err := r.sess.Send("ops", "bob", "please rebase onto main", session.SendOptions{})
-	require.NoError(t, err)
-	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('please rebase onto main') && li.textContent.includes('ops → bob'))`)
-	// It is typed into bob's pane, and the page shows its phase move on.
-	r.waitJS(ctx, `agentmux.text(2).includes('please rebase onto main')`)
-	r.waitJS(ctx, `[...document.querySelectorAll('#conv li .phase')].some(p => /typed|submitted|confirmed/.test(p.textContent))`)
-
-	// A pane's finished turn, relayed to its linked peer, appears too.
-	require.NoError(t, r.sess.Link(1, 2))
-	r.proc(1).Print("the build is green on every platform\r\n$ ")
-	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('alice → bob') && li.textContent.includes('the build is green'))`)
+	r, p := checkConversation(t, chromeTab)
+	ctx := p.(chromePage).ctx
 
 	// Filter by member, then search.
 	pick := func(who string) {
@@ -74,35 +66,66 @@ func TestBrowserConversation(t *testing.T) {
 	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].every(li => li.hidden)`)
 }
 
-func TestBrowserZoom(t *testing.T) {
-	r := newRig(t, Options{}, "alice", "bob", "carol")
-	ctx := r.tab(r.srv.URL())
-	r.waitJS(ctx, `agentmux.panes().length === 3`)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="2"] .bar`))))
-	r.waitJS(ctx, `agentmux.zoomed() === 2`)
-	r.waitJS(ctx, `document.querySelector('.pane[data-pane="1"]').offsetParent === null && document.querySelector('.pane[data-pane="2"]').offsetParent !== null`)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="2"] .bar`))))
-	r.waitJS(ctx, `agentmux.zoomed() === 0 && document.querySelector('.pane[data-pane="1"]').offsetParent !== null`)
+// checkConversation: a message sent to a member, and a finished turn relayed to a
+// linked peer, each appear in the page's conversation with its phase moving on. It
+// returns the rig and page for more checks.
+func checkConversation(t *testing.T, open opener) (*rig, tab) {
+	r := newRig(t, Options{}, "alice", "bob")
+	r.proc(2).SetEcho(true)
+	p := open(r, r.srv.URL())
+	r.waitOn(p, `agentmux.panes().length === 2`)
+	_, err := r.sess.Send("ops", "bob", "please rebase onto main", session.SendOptions{})
+	require.NoError(t, err)
+	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('please rebase onto main') && li.textContent.includes('ops → bob'))`)
+	// It is typed into bob's pane, and the page shows its phase move on.
+	r.waitOn(p, `agentmux.text(2).includes('please rebase onto main')`)
+	r.waitOn(p, `[...document.querySelectorAll('#conv li .phase')].some(p => /typed|submitted|confirmed/.test(p.textContent))`)
+
+	// A pane's finished turn, relayed to its linked peer, appears too.
+	require.NoError(t, r.sess.Link(1, 2))
+	r.proc(1).Print("the build is green on every platform\r\n$ ")
+	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('alice → bob') && li.textContent.includes('the build is green'))`)
+	return r, p
 }
 
-func TestBrowserControlSendsAndTypes(t *testing.T) {
+func TestBrowserZoom(t *testing.T) { checkZoom(t, chromeTab) }
+
+// checkZoom: a click on a pane's bar zooms it (the others hide); another click
+// unzooms.
+func checkZoom(t *testing.T, open opener) {
+	r := newRig(t, Options{}, "alice", "bob", "carol")
+	p := open(r, r.srv.URL())
+	r.waitOn(p, `agentmux.panes().length === 3`)
+	require.NoError(t, p.click(`.pane[data-pane="2"] .bar`))
+	r.waitOn(p, `agentmux.zoomed() === 2`)
+	r.waitOn(p, `document.querySelector('.pane[data-pane="1"]').offsetParent === null && document.querySelector('.pane[data-pane="2"]').offsetParent !== null`)
+	require.NoError(t, p.click(`.pane[data-pane="2"] .bar`))
+	r.waitOn(p, `agentmux.zoomed() === 0 && document.querySelector('.pane[data-pane="1"]').offsetParent !== null`)
+}
+
+func TestBrowserControlSendsAndTypes(t *testing.T) { checkControlSendsAndTypes(t, chromeTab) }
+
+// checkControlSendsAndTypes: with control, a message sent from the page's form is
+// typed into the member's pane, attributed to the web view's person; keys typed into
+// a zoomed pane's terminal reach its program, each once, in order.
+func checkControlSendsAndTypes(t *testing.T, open opener) {
 	r := newRig(t, Options{Control: true}, "alice", "bob")
 	r.proc(2).SetEcho(true)
-	ctx := r.tab(r.srv.URL())
-	r.waitJS(ctx, `!document.getElementById('sendform').hidden && document.getElementById('to').options.length >= 2`)
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.SetValue(chromedp.ID("to"), "bob"),
-		chromedp.SendKeys(chromedp.ID("msg"), "ship it from the browser"),
-		chromedp.Click(chromedp.ID("sendbtn"))))
-	r.waitJS(ctx, `agentmux.text(2).includes('ship it from the browser')`)
+	p := open(r, r.srv.URL())
+	r.waitOn(p, `!document.getElementById('sendform').hidden && document.getElementById('to').options.length >= 2`)
+	evalOn[bool](t, p, `(document.getElementById('to').value = 'bob', document.getElementById('to').dispatchEvent(new Event('change')), true)`)
+	require.NoError(t, p.click(`#msg`))
+	require.NoError(t, p.keys("ship it from the browser"))
+	require.NoError(t, p.click(`#sendbtn`))
+	r.waitOn(p, `agentmux.text(2).includes('ship it from the browser')`)
 	assert.Contains(t, r.proc(2).Peek(), "you(web)", "attributed to the web view's person")
-	r.waitJS(ctx, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('you(web) → bob'))`)
+	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('you(web) → bob'))`)
 
 	// Typing into a zoomed pane's terminal reaches its program.
-	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.pane[data-pane="1"] .bar`))))
-	r.waitJS(ctx, `agentmux.zoomed() === 1`)
-	require.NoError(t, chromedp.Do(ctx, typeKeys("ls -la\r")))
-	r.waitJS(ctx, `agentmux.inputs() === 7`) // one frame a key
+	require.NoError(t, p.click(`.pane[data-pane="1"] .bar`))
+	r.waitOn(p, `agentmux.zoomed() === 1`)
+	require.NoError(t, p.keys("ls -la\r"))
+	r.waitOn(p, `agentmux.inputs() === 7`) // one frame a key
 	r.waitSent(1, "ls -la\r")
 	assert.Equal(t, "ls -la\r", r.proc(1).Peek(), "each key once, in order")
 }
@@ -136,18 +159,22 @@ func typeKeys(text string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-func TestBrowserWithoutTokenRefused(t *testing.T) {
+func TestBrowserWithoutTokenRefused(t *testing.T) { checkWithoutTokenRefused(t, chromeTab) }
+
+// checkWithoutTokenRefused: without the token, or with a wrong one, the page says so
+// and shows nothing of the session.
+func checkWithoutTokenRefused(t *testing.T, open opener) {
 	r := newRig(t, Options{}, "alice")
 	r.proc(1).Print("secret screen\r\n")
-	ctx := r.tab(r.base()) // no #token
-	r.waitJS(ctx, `document.body.innerText.includes('needs the URL agentmux printed')`)
-	assert.Zero(t, eval[int](t, ctx, `document.querySelectorAll('.pane').length`))
-	body := eval[string](t, ctx, `document.documentElement.outerHTML`)
+	p := open(r, r.base()) // no #token
+	r.waitOn(p, `document.body.innerText.includes('needs the URL agentmux printed')`)
+	assert.Zero(t, evalOn[int](t, p, `document.querySelectorAll('.pane').length`))
+	body := evalOn[string](t, p, `document.documentElement.outerHTML`)
 	assert.NotContains(t, body, "secret screen")
 	assert.NotContains(t, body, "alice")
 
-	ctx = r.tab(r.base() + "#token=" + strings.Repeat("0", 64)) // a wrong token
-	r.waitJS(ctx, `document.body.innerText.includes('token was refused')`)
+	p = open(r, r.base()+"#token="+strings.Repeat("0", 64)) // a wrong token
+	r.waitOn(p, `document.body.innerText.includes('token was refused')`)
 }
 
 func TestBrowserOtherOriginRefused(t *testing.T) {

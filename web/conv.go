@@ -74,7 +74,7 @@ func storedItem(m store.Message) item {
 // the relay's log begins (earlier runs, and entries the log has let go), then the log.
 func (s *Server) history() []item {
 	entries, logged := s.sess.Log()
-	var out []item
+	out := []item{} // a JSON list even when empty: the page iterates it
 	if s.o.Store != nil {
 		cut := s.o.Since
 		if len(entries) > 0 && logged > len(entries) {

@@ -3,14 +3,16 @@ package web
 // The web view's tests run the real session loop over fake panes (internal/fakeproc:
 // what a test prints goes straight into the pane's emulator) and the real web server on
 // a free loopback port. The browser tests drive one headless Chromium for the whole
-// package through chromedp, a tab per test; every wait is on a condition in the page
-// with a deadline, and a timeout prints what the page showed. Without a browser those
-// tests skip with one line saying how to run them (AGENTMUX_REQUIRE_BROWSER=1 turns
-// that into a failure); the protocol-level tests (token, Host, Origin, read-only) need
-// none.
+// package through chromedp (and one Firefox over WebDriver BiDi, firefox_test.go), a
+// tab per test; every wait is on a condition in the page with a deadline, and a
+// timeout prints what the page showed. Without a browser those tests skip with one line
+// saying how to run them (AGENTMUX_REQUIRE_BROWSER=1 and AGENTMUX_REQUIRE_FIREFOX=1
+// turn that into a failure); the protocol-level tests (token, Host, Origin, read-only)
+// need none.
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -46,6 +48,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if browserCancel != nil {
 		browserCancel()
+	}
+	if firefox != nil {
+		firefox.close()
 	}
 	if code == 0 {
 		if err := goleak.Find(goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
@@ -211,9 +216,57 @@ func (r *rig) tab(url string) context.Context {
 	return tctx
 }
 
-// waitJS waits until the page's expression is true; on timeout it fails with what
-// the page showed.
+// tab is one open tab of a browser under test (Chromium through chromedp, or Firefox
+// through WebDriver BiDi), so that the key browser tests run in both.
+type tab interface {
+	// eval runs a JavaScript expression, awaiting a promise, and decodes its JSON
+	// value into out.
+	eval(expr string, out any) error
+	// navigated reports whether err means the page navigated while it evaluated, so
+	// the expression is worth evaluating again.
+	navigated(err error) bool
+	// click clicks the first element css selects, with the mouse.
+	click(css string) error
+	// keys types text as a keyboard does into what has the focus ('\r' is Enter).
+	keys(text string) error
+}
+
+// opener opens url in a new tab of one browser; the tab closes with the test.
+type opener func(r *rig, url string) tab
+
+// chromePage is a Chromium tab.
+type chromePage struct{ ctx context.Context }
+
+func (p chromePage) eval(expr string, out any) error {
+	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
+}
+
+func (chromePage) navigated(err error) bool {
+	return strings.Contains(err.Error(), "navigated or closed")
+}
+
+func (p chromePage) click(css string) error {
+	return chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(css)))
+}
+
+func (p chromePage) keys(text string) error { return chromedp.Do(p.ctx, typeKeys(text)) }
+
+// chromeTab opens url in a Chromium tab.
+func chromeTab(r *rig, url string) tab { return chromePage{r.tab(url)} }
+
+// waitJS waits until the Chromium page's expression is true (see waitOn).
 func (r *rig) waitJS(ctx context.Context, expr string) {
+	r.t.Helper()
+	r.waitOn(chromePage{ctx}, expr)
+}
+
+// waitOn waits until the page's expression is true; on timeout it fails with what
+// the page showed.
+func (r *rig) waitOn(p tab, expr string) {
 	r.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	js := `new Promise(res => { const end = Date.now() + 15000; (function poll() {
@@ -223,24 +276,31 @@ func (r *rig) waitJS(ctx context.Context, expr string) {
 	var err error
 	for {
 		// The page navigates once (the token traded for the cookie): evaluate again.
-		ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise))
-		if err == nil || !strings.Contains(err.Error(), "navigated or closed") || time.Now().After(deadline) {
+		err = p.eval(js, &ok)
+		if err == nil || !p.navigated(err) || time.Now().After(deadline) {
 			break
 		}
 	}
 	if err == nil && ok {
 		return
 	}
-	body, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`))
-	panes, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`window.agentmux ? agentmux.panes().map(n => '--- pane ' + n + '\n' + agentmux.text(n)).join('\n') : '(no agentmux)'`))
+	var body, panes string
+	p.eval(`document.body ? document.body.innerText : ''`, &body)
+	p.eval(`window.agentmux ? agentmux.panes().map(n => '--- pane ' + n + '\n' + agentmux.text(n)).join('\n') : '(no agentmux)'`, &panes)
 	r.t.Fatalf("page never showed %s (err %v, waited until %s)\npage text:\n%s\npanes:\n%s", expr, err, deadline.Format("15:04:05"), body, panes)
 }
 
-// eval evaluates a JavaScript expression in the page (awaiting a promise).
+// eval evaluates a JavaScript expression in the Chromium page (awaiting a promise).
 func eval[T any](t testing.TB, ctx context.Context, expr string) T {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
-	require.NoError(t, err, "evaluate %s", expr)
+	return evalOn[T](t, chromePage{ctx}, expr)
+}
+
+// evalOn evaluates a JavaScript expression in the page (awaiting a promise).
+func evalOn[T any](t testing.TB, p tab, expr string) T {
+	t.Helper()
+	var v T
+	require.NoError(t, p.eval(expr, &v), "evaluate %s", expr)
 	return v
 }
 

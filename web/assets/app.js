@@ -173,7 +173,7 @@
   function onConv(f) {
     if (f.reset) { state.items.clear(); convEl.textContent = ''; }
     const atEnd = convEl.scrollTop + convEl.clientHeight >= convEl.scrollHeight - 4;
-    f.items.forEach((it) => {
+    (f.items || []).forEach((it) => {
       let rec = state.items.get(it.key);
       if (!rec) {
         rec = { li: el('li') };
