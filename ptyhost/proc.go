@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -145,6 +146,11 @@ func (p *Proc) read() {
 			case p.updates <- struct{}{}:
 			default: // a notification is already pending: coalesced.
 			}
+			// A flood keeps this goroutine runnable without pause: yield after each
+			// read so goroutines waiting for a processor (a key just read from the
+			// terminal, another pane's echo) run now, not when the scheduler next
+			// preempts the flood.
+			runtime.Gosched()
 		}
 		if err != nil {
 			return

@@ -25,7 +25,9 @@
 // Frames from pane output are at most frameInterval (1/60 s) apart, except the echo of a
 // key: the first output of the pane a key or paste was just written to draws as soon as
 // echoGap (2 ms) has passed since the last frame, once per key (frame.go framePacer), so
-// typing fast is not held to the 60 Hz cap while floods still are.
+// typing fast is not held to the 60 Hz cap while floods still are. That early frame takes
+// only the echo's pane: another pane's output (a flood) waits for the next full frame, one
+// frame interval after the last full one, so the echo's frame stays small.
 //
 // Nothing runs on a timer while nothing changes: the frame tick is armed only by pane
 // output, the session's timer only while the relay or paced output has a deadline.

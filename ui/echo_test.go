@@ -48,3 +48,27 @@ func TestEchoDrawsEarlyOncePerKey(t *testing.T) {
 	hs.outputNow(2, "other")
 	require.Equal(t, drawn, hs.m.pace.last, "pane 2's output drew early on a key sent to pane 1")
 }
+
+func TestEchoFrameLeavesAFloodForTheFullFrame(t *testing.T) {
+	hs := newHarness(t, 120, 30, "alice", "bob")
+	hs.output(1, "> ")
+	hs.output(2, "$ ") // a full frame now
+	full := hs.m.pace.lastFull
+
+	// Pane 2 floods: its output waits for the next full frame.
+	hs.clock.Set(hs.clock.Now().Add(echoGap))
+	hs.outputNow(2, "FLOOD")
+	require.NotContains(t, hs.text(), "FLOOD")
+
+	// The echo in pane 1 draws early, and alone: pane 2's picture is not in its frame.
+	hs.press(runeKey('x'))
+	hs.outputNow(1, "x")
+	require.Contains(t, hs.text(), "> x", "the echo waited")
+	require.NotContains(t, hs.text(), "FLOOD", "the echo's early frame took the flooding pane too")
+	require.Equal(t, full, hs.m.pace.lastFull, "the early frame moved the full frames' cadence")
+
+	// The full frame comes an interval after the last one and takes the flood.
+	hs.advance(frameInterval)
+	require.Contains(t, hs.text(), "FLOOD")
+	require.Contains(t, hs.text(), "> x")
+}

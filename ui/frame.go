@@ -39,7 +39,9 @@ func (f *frameState) unshown() bool {
 // framePacer decides when frames built from pane output are drawn: at most one per
 // interval, except the echo of a key (the first output of the pane a key was just
 // written to, within echoWindow), which draws once echoGap has passed since the last
-// frame, once per key. Owned by the event loop.
+// frame, once per key. An echo's early frame takes only the echo's pane (echoFrame), so
+// it never carries a flooding pane's picture: that keeps its own cadence, one frame per
+// interval counted from the last full frame. Owned by the event loop.
 //
 // The session's pacing (session/pacing.go) keeps the same rule for observing output, but
 // it is a second rule, not a copy: it paces each pane on its own where this paces the one
@@ -53,7 +55,8 @@ func (f *frameState) unshown() bool {
 type framePacer struct {
 	interval, echoGap, echoWindow time.Duration
 
-	last     time.Time // when the last frame was taken
+	last     time.Time // when the last frame (full or early) was taken
+	lastFull time.Time // when the last full frame was taken
 	armed    bool      // a frame tick is coming at at
 	at       time.Time
 	echoPane int // the pane a key was just written to (0: none), until echoBy
@@ -69,11 +72,10 @@ func (p *framePacer) expectEcho(id int, now time.Time) {
 // is set, the caller arms a frame tick at at (a tick no later than that is already
 // coming when both are false).
 func (p *framePacer) output(id int, now time.Time) (drawNow bool, at time.Time, arm bool) {
-	gap := p.interval
+	due := p.lastFull.Add(p.interval)
 	if p.echoPane == id && !now.After(p.echoBy) {
-		gap = p.echoGap
+		due = p.last.Add(p.echoGap)
 	}
-	due := p.last.Add(gap)
 	if !due.After(now) {
 		return true, time.Time{}, false
 	}
@@ -97,8 +99,30 @@ func (p *framePacer) tick(at time.Time) {
 	}
 }
 
-// took records a frame taken at now: it spends the echo credit.
+// fullDue reports whether a full frame may be taken at now (an interval has passed since
+// the last one).
+func (p *framePacer) fullDue(now time.Time) bool {
+	return !now.Before(p.lastFull.Add(p.interval))
+}
+
+// echoFrame returns the pane whose echo waits for its early frame at now (0: none): a
+// frame taken now need only take that pane.
+func (p *framePacer) echoFrame(now time.Time) int {
+	if p.echoPane == 0 || now.After(p.echoBy) || p.fullDue(now) {
+		return 0
+	}
+	return p.echoPane
+}
+
+// took records a full frame taken at now: it spends the echo credit.
 func (p *framePacer) took(now time.Time) {
+	p.last, p.lastFull = now, now
+	p.echoPane = 0
+}
+
+// tookEcho records an echo's early frame taken at now: it spends the echo credit and
+// leaves the full frames' cadence as it was.
+func (p *framePacer) tookEcho(now time.Time) {
 	p.last = now
 	p.echoPane = 0
 }

@@ -203,7 +203,7 @@ func (m *model) handleOutput(id int) tea.Cmd {
 	drawNow, at, arm := m.pace.output(id, now)
 	switch {
 	case drawNow:
-		return m.takeFrame()
+		return m.takeFrame(m.pace.echoFrame(now))
 	case arm:
 		return frameAfter(at.Sub(now), at)
 	}
@@ -213,18 +213,32 @@ func (m *model) handleOutput(id int) tea.Cmd {
 // handleFrame is the frame tick.
 func (m *model) handleFrame(msg frameMsg) tea.Cmd {
 	m.pace.tick(msg.at)
-	return m.takeFrame()
+	return m.takeFrame(m.pace.echoFrame(m.now()))
 }
 
-// takeFrame snapshots every dirty pane. A pane in the middle of a synchronized update
-// keeps its previous picture until the update ends (or syncTimeout passes).
-func (m *model) takeFrame() tea.Cmd {
+// takeFrame snapshots every dirty pane, or with echo set (an echo's early frame) only
+// that pane: the others' output, a flood say, waits for the next full frame so the
+// echo's frame stays small and cheap to compose and write. A pane in the middle of a
+// synchronized update keeps its previous picture until the update ends (or syncTimeout
+// passes).
+func (m *model) takeFrame(echo int) tea.Cmd {
 	now := m.now()
-	m.pace.took(now)
+	if echo != 0 {
+		m.pace.tookEcho(now)
+	} else {
+		m.pace.took(now)
+	}
 	var retry time.Time
 	for _, id := range m.order {
 		v := m.views[id]
 		if v == nil || !v.dirty {
+			continue
+		}
+		if echo != 0 && id != echo {
+			// left for the next full frame, which a tick brings
+			if due := m.pace.lastFull.Add(m.pace.interval); retry.IsZero() || due.Before(retry) {
+				retry = due
+			}
 			continue
 		}
 		snap := v.screen.Snapshot()

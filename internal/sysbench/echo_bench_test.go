@@ -46,6 +46,10 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 		log := input(b, kindSGR, 8<<20)
 		benchEcho(b, typeGap, nil, fmt.Sprintf(`flood=sh -c "while :; do cat %s; done"`, log))
 	})
+	b.Run("typed-flood-in-process", func(b *testing.B) {
+		log := input(b, kindSGR, 8<<20)
+		benchEcho(b, typeGap, inProcess, fmt.Sprintf(`flood=sh -c "while :; do cat %s; done"`, log))
+	})
 }
 
 // benchEcho types echoKeys keys per op into the first pane (focused at start), with more
