@@ -164,6 +164,9 @@ func (r *Relay) NextWake() (time.Time, bool) {
 		if p.exited {
 			continue
 		}
+		if p.cand != nil { // a frame becomes whole once nothing followed it (settle)
+			consider(p.lastOut.Add(frameGap))
+		}
 		for _, d := range p.queue {
 			if !d.expires.IsZero() {
 				consider(d.expires)
@@ -278,16 +281,18 @@ func (r *Relay) step(now time.Time) []Action {
 			r.start(p, now)
 		}
 	}
-	for _, id := range r.order {
-		p := r.panes[id]
-		if !p.exited && p.started && p.printed && p.inflight == nil && !p.draft && p.clearing == nil && p.quietFor(now, r.cfg) {
-			r.turnEnded(p, now)
-		}
-	}
+	r.endTurns(now)
+	advanced := false
 	for _, id := range r.order {
 		if p := r.panes[id]; !p.exited && p.inflight != nil {
 			acts = r.advance(p, now, acts)
+			advanced = true
 		}
+	}
+	if advanced {
+		// A delivery that landed (failed, confirmed) leaves its pane free: a turn that
+		// ended meanwhile is due now, not at some later event, which no wake-up awaits.
+		r.endTurns(now)
 	}
 	r.fire(now)
 	for _, id := range r.order {
@@ -309,6 +314,17 @@ func (r *Relay) step(now time.Time) []Action {
 		}
 	}
 	return acts
+}
+
+// endTurns ends the turn of every pane that printed and has been quiet long enough,
+// with nothing in flight, no draft and no clear keys pending.
+func (r *Relay) endTurns(now time.Time) {
+	for _, id := range r.order {
+		p := r.panes[id]
+		if !p.exited && p.started && p.printed && p.inflight == nil && !p.draft && p.clearing == nil && p.quietFor(now, r.cfg) {
+			r.turnEnded(p, now)
+		}
+	}
 }
 
 // start marks p started: it finished starting (or its hook said a turn ended).
