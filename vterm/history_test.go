@@ -329,3 +329,23 @@ func maxLineBytes(t *Terminal) int {
 	}
 	return n
 }
+
+// Two style runs that differ in one field while another field is equal stay two runs:
+// the encoder's one-branch difference test once read a ^ b | c ^ d, which Go takes as
+// ((a^b)|c)^d, and merged a red run into a green one on the same background.
+func TestHistoryKeepsRunsThatDifferInOneField(t *testing.T) {
+	cells := make([]Cell, 6)
+	for x := range cells {
+		cells[x] = Cell{Rune: rune('a' + x), Width: 1, Style: Style{BG: Indexed(240), FG: Indexed(183)}}
+	}
+	for x := 3; x < 6; x++ {
+		cells[x].Style.FG = Indexed(231)
+	}
+	text, runs, comb := (&encScratch{}).encode(cells, nil)
+	got := hview{text: text, runs: runs, comb: comb, cols: 6}.decode(6)
+	for x := range cells {
+		if got[x].Style != cells[x].Style {
+			t.Fatalf("cell %d reads back as %+v, want %+v", x, got[x].Style, cells[x].Style)
+		}
+	}
+}

@@ -75,8 +75,9 @@ func (sc *encScratch) encode(cells []Cell, pre *prefix) (text, runs, comb []byte
 		text = text[:cap(text)]
 		for ; x < len(cells); x++ {
 			c := &cells[x]
-			d := uint32(c.Style.FG) ^ fg | uint32(c.Style.BG) ^ bg | uint32(c.Style.UL) ^ ul | c.Style.Link ^ link |
-				(uint32(c.Style.Attr) | uint32(c.Style.Underline)<<16) ^ attr |
+			// (^ and | bind alike in Go, left to right: each difference is parenthesised.)
+			d := (uint32(c.Style.FG) ^ fg) | (uint32(c.Style.BG) ^ bg) | (uint32(c.Style.UL) ^ ul) | (c.Style.Link ^ link) |
+				((uint32(c.Style.Attr) | uint32(c.Style.Underline)<<16) ^ attr) |
 				uint32(c.Rune)>>7 | uint32(c.Width^1) | uint32(len(c.Comb))
 			if d != 0 {
 				break
