@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
@@ -210,7 +211,7 @@ func (h *Hub) accept() {
 			h.cfg.Logger.Error("accept", "err", err)
 			return
 		}
-		c := &conn{id: id, nc: nc, pid: peerPID(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
+		c := &conn{id: id, nc: nc, pid: peer.PID(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
 		if !h.post(connOpened{c}) {
 			nc.Close()
 			return

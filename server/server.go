@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/attach"
+	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -139,7 +140,7 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 		// A pane's program (maybe prompt-injected) must not type as the person or end
 		// the session: a process running in one of the panes is refused, by what the
 		// kernel says of the connecting process, not by anything it sends.
-		if _, name, ok := s.cfg.Session.PaneOfProcess(peerPID(nc)); ok {
+		if _, name, ok := s.cfg.Session.PaneOfProcess(peer.PID(nc)); ok {
 			refuse(nc, e, fmt.Sprintf("a process of pane %s cannot attach to or end its own session", name))
 			return
 		}

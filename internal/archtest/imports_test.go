@@ -34,7 +34,7 @@ var allowed = map[string][]string{
 
 	// The session socket: the server (hub) and its client; proto and store import
 	// nothing of the project. None of them sees ui.
-	"hub":    {"proto", "store"},
+	"hub":    {"proto", "store", "peer"},
 	"client": {"proto", "hub"},
 	"bridge": {"session", "hub", "proto"},
 	// The mesh: sessions on many machines through NATS, a client of the session
@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 
 	// The session as a server: server runs the ui for each attached terminal and hands
 	// the hub its connections; attach is the attach stream's wire and the thin client.
-	"server": {"ui", "session", "attach", "proto"},
+	"server": {"ui", "session", "attach", "proto", "peer"},
 	"attach": {"proto", "tty"},
 
 	// The agents' own hooks (Claude, Codex, Gemini's home of its own) and `agentmux

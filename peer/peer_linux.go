@@ -1,20 +1,20 @@
-package hub
+package peer
 
 import (
 	"net"
 	"syscall"
 )
 
-// peerPID is the process id of the client at the other end of nc, as the kernel says
+// PID is the process id of the client at the other end of nc, as the kernel says
 // (SO_PEERCRED, taken when it connected); 0 when unknown. nc may wrap the Unix socket
 // (a session server hands the hub connections whose first frame it read) as long as
 // it gives the socket's SyscallConn.
-func peerPID(nc net.Conn) int {
-	uc, ok := nc.(syscall.Conn)
+func PID(nc net.Conn) int {
+	sc, ok := nc.(syscall.Conn)
 	if !ok {
 		return 0
 	}
-	raw, err := uc.SyscallConn()
+	raw, err := sc.SyscallConn()
 	if err != nil {
 		return 0
 	}
