@@ -783,6 +783,41 @@ func events(ctx context.Context, c *client.Conn, w io.Writer) error {
 	if _, err := c.Request(proto.TypeEvents, struct{}{}); err != nil {
 		return fmt.Errorf("events: %w", err)
 	}
+	err := eachEvent(ctx, c, func(payload json.RawMessage) (bool, error) {
+		_, err := w.Write(append(safeJSON(payload), '\n'))
+		return false, err
+	})
+	switch {
+	case errors.Is(err, errInterrupted), errors.Is(err, errBye):
+		return nil
+	case errors.Is(err, io.EOF):
+		return errors.New("events: the session closed the connection")
+	}
+	if he, ok := err.(handlerError); ok {
+		return he.err
+	}
+	if err != nil {
+		return fmt.Errorf("events: %w", err)
+	}
+	return nil
+}
+
+// How an event stream ended, besides a handler that said it is done (nil).
+var (
+	errInterrupted = errors.New("interrupted")          // a signal, or ctx
+	errBye         = errors.New("the session said BYE") // the session ends
+)
+
+// handlerError is an eachEvent handler's own error, returned as it is.
+type handlerError struct{ err error }
+
+func (h handlerError) Error() string { return h.err.Error() }
+
+// eachEvent hands every X_EVENT payload on c (subscribed already) to fn until fn says
+// it is done (nil), a signal or ctx stops it (errInterrupted), the session says BYE
+// (errBye), fn fails (handlerError holding its error) or reading fails (io.EOF when
+// the session closed the connection).
+func eachEvent(ctx context.Context, c *client.Conn, fn func(json.RawMessage) (bool, error)) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -793,20 +828,21 @@ func events(ctx context.Context, c *client.Conn, w io.Writer) error {
 		e, err := c.Read()
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil
+				return errInterrupted
 			}
-			if errors.Is(err, io.EOF) {
-				return errors.New("events: the session closed the connection")
-			}
-			return fmt.Errorf("events: %w", err)
+			return err
 		}
 		switch e.Type {
 		case proto.TypeEvent:
-			if _, err := w.Write(append(safeJSON(e.Payload), '\n')); err != nil {
-				return err
+			done, err := fn(e.Payload)
+			if err != nil {
+				return handlerError{err}
+			}
+			if done {
+				return nil
 			}
 		case proto.TypeBye:
-			return nil
+			return errBye
 		}
 	}
 }

@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/proto"
@@ -34,43 +31,35 @@ func sendAndWait(ctx context.Context, path string, c *client.Conn, a clientArgs,
 	if err != nil {
 		return 1, err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		ev.Raw().Close() // unblocks the read below
-	}()
-	for {
-		f, err := ev.Read()
-		if err != nil {
-			if ctx.Err() != nil {
-				return 1, fmt.Errorf("send --wait: interrupted; %s is still on its way (agentmux history shows its phase)", line(id))
-			}
-			if errors.Is(err, io.EOF) {
-				return 1, fmt.Errorf("send --wait: the session ended before %s was delivered", line(id))
-			}
-			return 1, fmt.Errorf("send --wait: %w", err)
-		}
-		if f.Type == proto.TypeBye {
-			return 1, fmt.Errorf("send --wait: the session ended before %s was delivered", line(id))
-		}
-		if f.Type != proto.TypeEvent {
-			continue
-		}
+	code := 1
+	err = eachEvent(ctx, ev, func(payload json.RawMessage) (bool, error) {
 		var e proto.Event
-		if err := json.Unmarshal(f.Payload, &e); err != nil || e.Kind != "delivery" || e.ID != id || !finalPhases[e.Phase] {
-			continue
+		if err := json.Unmarshal(payload, &e); err != nil || e.Kind != "delivery" || e.ID != id || !finalPhases[e.Phase] {
+			return false, nil
 		}
+		if e.Phase == "confirmed" {
+			code = 0
+		}
+		var err error
 		if a.json {
 			err = printJSON(w, map[string]string{"id": id, "status": e.Phase, "text": e.Text})
-		} else if e.Text != "" {
+		} else if e.Text != "" && e.Phase != "confirmed" { // the reason it was not
 			_, err = fmt.Fprintf(w, "%s %s: %s\n", line(id), e.Phase, line(e.Text))
 		} else {
 			_, err = fmt.Fprintf(w, "%s %s\n", line(id), e.Phase)
 		}
-		if e.Phase != "confirmed" {
-			return 1, err
-		}
-		return 0, err
+		return true, err
+	})
+	switch {
+	case err == nil:
+		return code, nil
+	case errors.Is(err, errInterrupted):
+		return 1, fmt.Errorf("send --wait: interrupted; %s is still on its way (agentmux history shows its phase)", line(id))
+	case errors.Is(err, errBye), errors.Is(err, io.EOF):
+		return 1, fmt.Errorf("send --wait: the session ended before %s was delivered", line(id))
 	}
+	if he, ok := err.(handlerError); ok {
+		return 1, he.err
+	}
+	return 1, fmt.Errorf("send --wait: %w", err)
 }
