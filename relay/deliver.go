@@ -94,7 +94,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		if id == p.id || q == nil {
 			continue
 		}
-		if g.used >= g.budget {
+		if g.spent() >= g.budget {
 			break
 		}
 		g.used++
@@ -107,7 +107,10 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		})
 		q.queue = append(q.queue, d)
 	}
-	if g.used >= g.budget {
+	if g.remote != "" {
+		r.toRemote(g, p, words, source, now)
+	}
+	if g.spent() >= g.budget {
 		r.sever(g, now)
 	}
 }

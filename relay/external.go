@@ -65,7 +65,7 @@ func (r *Relay) externalNames() []string {
 // opt-in and the pair's budget; quiet (a broadcast) notes nothing when addressing is
 // off. It reports whether the mail went.
 func (r *Relay) toExternal(p *pane, name string, c parser.Command, now time.Time, quiet bool) bool {
-	if !(r.cfg.Address || p.address) {
+	if !(r.cfg.Address || p.address || p.group != nil && p.group.remote == name) {
 		if !quiet {
 			r.notice(now, p.id, "%d %s addressed %s (a client): not sent: addressing members it is not linked with is off (--address, or turn it on for %d)", p.id, p.name, name, p.id)
 		}

@@ -14,6 +14,12 @@ type group struct {
 	used    int
 	budget  int
 	last    string // the words of the group's last delivery, to skip repeats
+
+	// A link with another session's member (remote.go): its name, the link's tag, the
+	// turns the other side spent, and whether the link's end was said or heard.
+	remote, tag string
+	peer        int
+	ended       bool
 }
 
 // label renders the members as "1⇄2⇄3".
@@ -21,6 +27,9 @@ func (g *group) label() string {
 	ids := make([]string, len(g.members))
 	for i, m := range g.members {
 		ids[i] = fmt.Sprint(m)
+	}
+	if g.remote != "" {
+		ids = append(ids, g.remote)
 	}
 	return strings.Join(ids, "⇄")
 }
@@ -63,6 +72,10 @@ func (r *Relay) link(a, b int, now time.Time) {
 	r.renewDirect(a)
 	r.renewDirect(b)
 	g := pb.group
+	if g != nil && g.remote != "" { // a link with another session stays a pair
+		r.leave(pb, now, "target moved to another group")
+		g = nil
+	}
 	if g == nil {
 		g = r.newGroup()
 		r.join(g, pb)
@@ -121,7 +134,8 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 	p.setBaseline()
 	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })
 	r.dropQueue(p, now, why)
-	if len(g.members) < 2 {
+	if g.size() < 2 {
+		r.endRemote(g, p.name+" "+strings.TrimPrefix(why, "target "), now)
 		r.notice(now, 0, "%s ended: pane %d left", label, p.id)
 		r.dissolve(g)
 	}
@@ -129,7 +143,8 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 
 // sever ends a group whose budget is spent. Deliveries already paid for still go.
 func (r *Relay) sever(g *group, now time.Time) {
-	r.notice(now, 0, "budget spent (%d/%d): %s severed; relink to continue", g.used, g.budget, g.label())
+	r.notice(now, 0, "budget spent (%d/%d): %s severed; relink to continue", g.spent(), g.budget, g.label())
+	r.endRemote(g, fmt.Sprintf("budget spent (%d/%d)", g.spent(), g.budget), now)
 	r.dissolve(g)
 }
 

@@ -173,7 +173,11 @@ type GroupStatus struct {
 	ID int
 	// Members are the member panes, by number.
 	Members []int
-	// Used and Budget are the turns spent and allowed.
+	// Remote is the member of another session the group's one pane is linked with
+	// ("" for a group of this session's panes).
+	Remote string
+	// Used and Budget are the turns spent and allowed (for a link with another
+	// session, by both sides).
 	Used, Budget int
 }
 
@@ -182,6 +186,9 @@ func (g GroupStatus) String() string {
 	ids := make([]string, len(g.Members))
 	for i, m := range g.Members {
 		ids[i] = fmt.Sprint(m)
+	}
+	if g.Remote != "" {
+		ids = append(ids, g.Remote)
 	}
 	return fmt.Sprintf("%s %d/%d", strings.Join(ids, "⇄"), g.Used, g.Budget)
 }
@@ -211,7 +218,7 @@ func (s Status) String() string {
 func (r *Relay) Status() Status {
 	var s Status
 	for _, g := range r.groups {
-		s.Groups = append(s.Groups, GroupStatus{ID: g.id, Members: append([]int(nil), g.members...), Used: g.used, Budget: g.budget})
+		s.Groups = append(s.Groups, GroupStatus{ID: g.id, Members: append([]int(nil), g.members...), Remote: g.remote, Used: g.spent(), Budget: g.budget})
 	}
 	sort.Slice(s.Groups, func(i, j int) bool { return s.Groups[i].ID < s.Groups[j].ID })
 	for _, p := range r.panes {

@@ -70,6 +70,11 @@ type Options struct {
 	// shell outside every pane, sender "you"): a person is no loop, so it spends no
 	// budget. Only the host can say so; a client's claim is never taken for it.
 	Person bool
+	// Link, when set, says the message is a turn of the link with another session of
+	// that tag (LinkRemote), from its external member, and Spent the turns that side
+	// has spent on the link, this one included: it spends no turn here.
+	Link  string
+	Spent int
 	// BeforeSubmit is the host's, carried and never called by the relay: the host calls
 	// it just before it first writes the carriage return that submits the message (the
 	// Submit of the batch that typed it), so that it can record durably that the pane's
@@ -113,6 +118,12 @@ type Mail struct {
 	FromPane int
 	Kind     parser.Kind
 	Thread   string
+	// Link is the tag of the link with another session a pane's turn crosses on
+	// (Spent: the turns this side spent on it, this one included), or that ended here
+	// (End, Text saying why): remote.go.
+	Link  string
+	Spent int
+	End   bool
 }
 
 // timer is something scheduled: a reminder into a pane, or mail.
@@ -175,6 +186,8 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		name = "agentmux"
 	}
 	var p *pane
+	var linked *group // a turn of a link with another session
+	var err error
 	note := ""
 	if s.From != 0 {
 		switch p = r.live(s.From); {
@@ -189,6 +202,12 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		if !r.spend(p, q, now) {
 			return 0, fmt.Errorf("send from %s to %s: %w", p.name, q.name, ErrBudgetSpent)
 		}
+	} else if s.Link != "" {
+		if linked, err = r.fromRemote(s, q); err != nil {
+			r.notice(now, q.id, "%v", err)
+			return 0, err
+		}
+		note = "turn of " + linked.label()
 	} else if s.Person {
 		note = "sent by " + name
 	} else if s.FromName != "" {
@@ -230,6 +249,9 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Mode: s.Mode, Note: note,
 	})
 	r.enqueue(q, d)
+	if linked != nil && linked.spent() >= linked.budget {
+		r.sever(linked, now) // what was paid for still goes
+	}
 	return d.id, nil
 }
 
@@ -237,12 +259,12 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 // members, else the pair's direct budget. false: spent (noted).
 func (r *Relay) spend(p, q *pane, now time.Time) bool {
 	if g := p.group; g != nil && g == q.group {
-		if g.used >= g.budget {
-			r.notice(now, p.id, "budget spent (%d/%d): message from %d %s not sent; relink to continue", g.used, g.budget, p.id, p.name)
+		if g.spent() >= g.budget {
+			r.notice(now, p.id, "budget spent (%d/%d): message from %d %s not sent; relink to continue", g.spent(), g.budget, p.id, p.name)
 			return false
 		}
 		g.used++
-		if g.used >= g.budget {
+		if g.spent() >= g.budget {
 			r.sever(g, now)
 		}
 		return true

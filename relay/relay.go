@@ -131,6 +131,14 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		}
 	case External:
 		r.externalMember(e)
+	case LinkRemote:
+		r.linkRemote(e, now)
+	case UnlinkRemote:
+		r.unlinkRemote(e, now)
+	case Tell:
+		r.tellMember(e, now)
+	case Note:
+		r.notice(now, e.Pane, "%s", e.Text)
 	}
 	return append(acts, r.step(now)...)
 }
