@@ -44,6 +44,9 @@ func (c *Core) Members() []proto.Member {
 		for i, id := range g.Members {
 			ids[i] = strconv.Itoa(id)
 		}
+		if g.Remote != "" {
+			ids = append(ids, g.Remote)
+		}
 		labels[g.ID] = strings.Join(ids, "⇄")
 	}
 	for _, m := range c.s.Members() {
@@ -80,7 +83,7 @@ func (c *Core) pane(ref string) (int, error) { return c.s.Resolve(ref) }
 func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
 	so := session.SendOptions{
 		Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery, NotifyAfter: o.NotifyAfter,
-		Person: o.Person, BeforeSubmit: o.BeforeSubmit,
+		Person: o.Person, BeforeSubmit: o.BeforeSubmit, Link: o.Link, Spent: o.LinkSpent,
 	}
 	switch o.Mode {
 	case "", proto.ModeSequential:
@@ -172,7 +175,8 @@ func (c *Core) Capture(pane string, lines int, sgr bool) (string, error) {
 // Register makes name an external member whose relay messages go to deliver.
 func (c *Core) Register(name string, deliver func(hub.RelayMessage)) (func(), error) {
 	return c.s.RegisterMember(name, func(m session.Message) {
-		deliver(hub.RelayMessage{From: m.From, FromPane: m.FromPane, To: m.To, Text: m.Text, Kind: m.Kind, Thread: m.Thread})
+		deliver(hub.RelayMessage{From: m.From, FromPane: m.FromPane, To: m.To, Text: m.Text, Kind: m.Kind, Thread: m.Thread,
+			Link: m.Link, Spent: m.Spent, End: m.End})
 	})
 }
 
@@ -239,6 +243,20 @@ func (c *Core) event(ev session.Event) []proto.Event {
 	}
 	return nil
 }
+
+// LinkRemote links pane a with name, a member of another session (session.LinkRemote).
+func (c *Core) LinkRemote(a, name, tag string, budget int, shell bool) (string, int, error) {
+	return c.s.LinkRemote(a, name, tag, budget, shell)
+}
+
+// UnlinkRemote ends the link tag from its other side.
+func (c *Core) UnlinkRemote(tag, why string) { c.s.UnlinkRemote(tag, why) }
+
+// Tell tells member to text after the delay (session.Tell).
+func (c *Core) Tell(to, text string, after time.Duration, hush bool) { c.s.Tell(to, text, after, hush) }
+
+// Note logs text in the relay log about pane (session.Note).
+func (c *Core) Note(pane, text string) { c.s.Note(pane, text) }
 
 var _ hub.PaneCore = (*Core)(nil)
 

@@ -92,6 +92,11 @@ type SendOptions struct {
 	// not loop-limited.
 	Person       bool
 	BeforeSubmit func() error
+	// Link, when set, says the message is a turn of the link with another session of
+	// that tag, LinkSpent the turns that side spent on it (RelayMessage.Link): the mesh
+	// sets it, and the core types it as a linked member's turn.
+	Link      string
+	LinkSpent int
 }
 
 // Warner is a Core that can tell the person of a fault (on their status line). The
@@ -124,4 +129,10 @@ type RelayMessage struct {
 	Text     string
 	// Kind is the payload's kind (message when ""), Thread its thread.
 	Kind, Thread string
+	// Link is the tag of the link with another session whose turn this is (Spent: the
+	// turns this side spent on it, this one included), or that ended here (End; Text
+	// says why).
+	Link  string
+	Spent int
+	End   bool
 }

@@ -38,13 +38,13 @@ func password(secret []byte, session string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// permissions are what session may do on the hub: publish messages and phases as
-// itself, use its own stream and consumer, ask who is in the mesh, answer for itself.
+// permissions are what session may do on the hub: publish messages, phases and links
+// as itself, use its own stream and consumer, ask who is in the mesh, answer for itself.
 func permissions(session string) *server.Permissions {
 	st := streamName(session)
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: []string{
-			"amux.*.msg." + session, "amux.*.ph." + session, "amux.who.*",
+			"amux.*.msg." + session, "amux.*.ph." + session, "amux.*.ln." + session, "amux.who.*",
 			"$JS.API.INFO", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.INFO." + st,
 			"$JS.API.CONSUMER.CREATE." + st + ".>", "$JS.API.CONSUMER.DURABLE.CREATE." + st + ".>",
 			"$JS.API.CONSUMER.INFO." + st + ".>", "$JS.API.CONSUMER.MSG.NEXT." + st + ".>",

@@ -34,16 +34,7 @@ func (n *Node) learn(addr string) {
 	if _, ok := n.known[addr]; ok {
 		return
 	}
-	unregister, err := (*core).Register(addr, func(m hub.RelayMessage) {
-		// On the session's loop: send only queues. A relay notice (no sender) and
-		// thinking or state, which are never typed, stay here.
-		if m.From == "" || m.Kind != "" && m.Kind != "message" && m.Kind != "action" {
-			return
-		}
-		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, m.Kind, hub.SendOptions{}); err != nil {
-			n.log.Warn("mesh: relay line", "to", addr, "err", err)
-		}
-	})
+	unregister, err := (*core).Register(addr, func(m hub.RelayMessage) { n.relayMail(name, session, m) })
 	if err != nil {
 		n.log.Debug("mesh: learn", "name", addr, "err", err)
 		n.known[addr] = func() {}

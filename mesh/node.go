@@ -76,6 +76,10 @@ type Node struct {
 	// refs maps the core's delivery refs of crossing messages typed here to them
 	// (owned by the loop).
 	refs map[string]received
+
+	// sent are the messages members of this session sent, until their final phase
+	// comes back (notify.go).
+	sent sentLog
 }
 
 // received is a crossing message typed into one of this session's panes.

@@ -202,7 +202,7 @@ func (n *Node) send(from string, fromPane int, to, toSession, text, kind string,
 	if id == "" {
 		id = nats.NewInbox()[len(nats.InboxPrefix):]
 	}
-	w := wireMsg{ID: id, From: from, FromPane: fromPane, To: to, Text: text, Kind: kind, Mode: o.Mode}
+	w := wireMsg{ID: id, From: from, FromPane: fromPane, To: to, Text: text, Kind: kind, Mode: o.Mode, Link: o.Link, Spent: o.LinkSpent}
 	if o.Timeout > 0 {
 		w.DeadlineMs = time.Now().Add(o.Timeout).UnixMilli()
 	}
@@ -211,6 +211,7 @@ func (n *Node) send(from string, fromPane int, to, toSession, text, kind string,
 		return "", err
 	}
 	n.log.Debug("mesh: send", "to", to+"@"+toSession, "id", id)
+	n.sent.add(id, outgoing{from: from, to: to + "@" + toSession, words: firstWordsOf(text), notify: o.NotifyOnDelivery, after: o.NotifyAfter})
 	n.out.push(outItem{subject: "amux." + toSession + ".msg." + n.o.Session, data: b, id: id, to: to + "@" + toSession})
 	return refPrefix + id, nil
 }

@@ -102,6 +102,7 @@ type incoming struct {
 	fromSession string
 	msg         *wireMsg   // a message for a member here
 	phase       *wirePhase // or a phase of one a member here sent
+	link        *wireLink  // or a link made or ended
 	dup         bool       // crossed before: acknowledged, not typed again
 }
 
@@ -149,7 +150,7 @@ func (n *Node) handle(batch []jetstream.Msg) {
 		if kind == "" {
 			kind = proto.KindMessage
 		}
-		meta, _ := json.Marshal(storedMeta{Mode: w.Mode, DeadlineMs: w.DeadlineMs, FromPane: w.FromPane})
+		meta, _ := json.Marshal(storedMeta{Mode: w.Mode, DeadlineMs: w.DeadlineMs, FromPane: w.FromPane, Link: w.Link, Spent: w.Spent})
 		rows = append(rows, store.Message{ID: w.ID, Session: n.o.Session, From: w.From + "@" + in.fromSession, To: w.To,
 			Kind: kind, Body: w.Text, Meta: string(meta), Queued: now.UnixMilli()})
 	}
@@ -165,8 +166,9 @@ func (n *Node) handle(batch []jetstream.Msg) {
 	for _, in := range ins {
 		switch {
 		case in.phase != nil:
-			p := in.phase
-			n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: p.To + "@" + in.fromSession, Phase: p.Phase, Text: p.Text})
+			n.phaseBack(in.fromSession, in.phase)
+		case in.link != nil:
+			n.onLink(in.fromSession, in.link)
 		case !in.dup:
 			n.learn(in.msg.From + "@" + in.fromSession)
 			n.deliver(in.fromSession, in.msg, now)
@@ -209,6 +211,18 @@ func (n *Node) decode(m jetstream.Msg) (incoming, error) {
 			return in, fmt.Errorf("phase: %w", err)
 		}
 		in.phase = &p
+	case "ln":
+		var l wireLink
+		if err := json.Unmarshal(m.Data(), &l); err != nil {
+			return in, fmt.Errorf("link: %w", err)
+		}
+		if l.Tag == "" || l.Op != "link" && l.Op != "end" || l.Op == "link" && (!validName.MatchString(l.From) || l.To == "") {
+			return in, errors.New("link: missing tag, op, from or to")
+		}
+		if err := proto.CheckVisible(l.Why); err != nil {
+			return in, fmt.Errorf("link: %w", err)
+		}
+		in.link = &l
 	default:
 		return in, fmt.Errorf("unknown kind %q", toks[2])
 	}
@@ -222,7 +236,7 @@ func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 		from = fmt.Sprintf("%s (%d)", from, w.FromPane) // as a pane of this session is framed
 	}
 	st, id, to := n.o.Store, w.ID, w.To
-	o := hub.SendOptions{ID: w.ID, Mode: w.Mode, BeforeSubmit: func() error {
+	o := hub.SendOptions{ID: w.ID, Mode: w.Mode, Link: w.Link, LinkSpent: w.Spent, BeforeSubmit: func() error {
 		// As the hub does: recorded before the pane may read it, so that after a
 		// crash it is typed again marked as a possible repeat.
 		_, err := st.Mark(id, to, store.Submitting, time.Now().UnixMilli())
@@ -240,6 +254,9 @@ func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 			return // recorded, not typed: the next start hands it again (resume)
 		}
 		n.final(w.ID, fromSession, w.To, store.Failed, err.Error())
+		if w.Link != "" { // the link is not in force here: end it there too
+			n.sendLink(fromSession, wireLink{Op: "end", Tag: w.Link, From: w.To, Why: "could not take a turn: " + err.Error()})
+		}
 		return
 	}
 	if ref != "" {
@@ -252,6 +269,8 @@ type storedMeta struct {
 	Mode       string `json:"mode,omitempty"`
 	DeadlineMs int64  `json:"x_deadline_ms,omitempty"`
 	FromPane   int    `json:"x_from_pane,omitempty"`
+	Link       string `json:"x_link,omitempty"`
+	Spent      int    `json:"x_link_spent,omitempty"`
 }
 
 // resume hands the core again the crossing messages recorded here and never typed
@@ -272,7 +291,7 @@ func (n *Node) resume() {
 			var meta storedMeta
 			_ = json.Unmarshal([]byte(row.Meta), &meta) // written by handle
 			n.deliver(fromSession, &wireMsg{ID: row.ID, From: from, To: row.To, Text: row.Body, Kind: row.Kind,
-				Mode: meta.Mode, DeadlineMs: meta.DeadlineMs, FromPane: meta.FromPane}, now)
+				Mode: meta.Mode, DeadlineMs: meta.DeadlineMs, FromPane: meta.FromPane, Link: meta.Link, Spent: meta.Spent}, now)
 		}
 	}
 }

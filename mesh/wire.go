@@ -20,6 +20,27 @@ type wireMsg struct {
 	// DeadlineMs, when set, is the Unix time in ms after which the message is dropped
 	// rather than typed (its ttl).
 	DeadlineMs int64 `json:"deadline_ms,omitempty"`
+	// Link, when set, says the message is a turn of the link of that tag between From
+	// and To (link.go), and Spent the turns the sending side has spent on the link,
+	// this one included.
+	Link  string `json:"link,omitempty"`
+	Spent int    `json:"spent,omitempty"`
+}
+
+// wireLink makes or ends a link between a member of the sending session and one of the
+// receiving session (subject amux.TO.ln.FROM).
+type wireLink struct {
+	// Op is "link" or "end".
+	Op string `json:"op"`
+	// Tag names the link on both sides.
+	Tag string `json:"tag"`
+	// From is the sending session's member, To the receiving session's (for "link").
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+	// Budget is the pair's turns (for "link").
+	Budget int `json:"budget,omitempty"`
+	// Why says why a link ended (for "end").
+	Why string `json:"why,omitempty"`
 }
 
 // wirePhase is a delivery phase going back to the sending session (amux.TO.ph.FROM).

@@ -135,7 +135,7 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })
 	r.dropQueue(p, now, why)
 	if g.size() < 2 {
-		r.endRemote(g, p.name+" "+strings.TrimPrefix(why, "target "), now)
+		r.endRemote(g, p.name, strings.TrimPrefix(why, "target "), now)
 		r.notice(now, 0, "%s ended: pane %d left", label, p.id)
 		r.dissolve(g)
 	}
@@ -144,7 +144,11 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 // sever ends a group whose budget is spent. Deliveries already paid for still go.
 func (r *Relay) sever(g *group, now time.Time) {
 	r.notice(now, 0, "budget spent (%d/%d): %s severed; relink to continue", g.spent(), g.budget, g.label())
-	r.endRemote(g, fmt.Sprintf("budget spent (%d/%d)", g.spent(), g.budget), now)
+	from := ""
+	if len(g.members) > 0 {
+		from = r.panes[g.members[0]].name
+	}
+	r.endRemote(g, from, fmt.Sprintf("spent the budget (%d/%d)", g.spent(), g.budget), now)
 	r.dissolve(g)
 }
 

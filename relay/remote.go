@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentmux/agentmux/parser"
 )
 
 // Links with members of other sessions (the mesh): a pane of this session and an
@@ -142,7 +144,7 @@ func (r *Relay) toRemote(g *group, p *pane, words, source string, now time.Time)
 		return
 	}
 	g.used++
-	r.mail = append(r.mail, Mail{To: g.remote, From: p.name, FromPane: p.id, At: now, Text: words, Link: g.tag, Spent: g.used})
+	r.mail = append(r.mail, Mail{To: g.remote, From: p.name, FromPane: p.id, At: now, Text: words, Kind: parser.KindMessage, Link: g.tag, Spent: g.used})
 	e := Entry{At: now, From: p.id, FromName: p.name, ToName: g.remote, Size: utf8.RuneCountInString(words),
 		Words: summary(words), Body: words, Source: source}
 	e.Note = fmt.Sprintf("%d %s → %s (other session)  turn %d/%d  %d chars  %q", p.id, p.name, g.remote, g.spent(), g.budget, e.Size, e.Words)
@@ -160,14 +162,14 @@ func (r *Relay) fromRemote(s Send, q *pane) (*group, error) {
 	return g, nil
 }
 
-// endRemote mails the other side of g that the link ended here (why), unless the other
-// side ended it.
-func (r *Relay) endRemote(g *group, why string, now time.Time) {
+// endRemote mails the other side of g that the link ended here, because its pane named
+// from did what why says ("unlinked"), unless the other side ended it.
+func (r *Relay) endRemote(g *group, from, why string, now time.Time) {
 	if g.remote == "" || g.ended {
 		return
 	}
 	g.ended = true
-	r.mail = append(r.mail, Mail{To: g.remote, At: now, Text: why, Link: g.tag, End: true})
+	r.mail = append(r.mail, Mail{To: g.remote, From: from, At: now, Text: why, Link: g.tag, End: true})
 }
 
 // tellMember handles Tell.

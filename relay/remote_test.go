@@ -40,7 +40,7 @@ func (s *sides) carry(from, to *harness, session string) {
 	for _, m := range from.r.TakeMail() {
 		switch {
 		case m.End:
-			to.handle(UnlinkRemote{Tag: m.Link, Why: m.Text})
+			to.handle(UnlinkRemote{Tag: m.Link, Why: m.From + "@" + session + " " + m.Text})
 		case m.Link != "":
 			s.crossed++
 			_, acts, err := to.r.Message(Send{FromName: m.From + "@" + session + " (1)", To: 1, Text: m.Text,
@@ -115,17 +115,17 @@ func TestRemoteUnlinkEndsBothSides(t *testing.T) {
 	s := newSides(t, 8)
 	s.build.handle(Unlink{Pane: 1})
 	mail := s.build.r.TakeMail()
-	if len(mail) != 1 || !mail[0].End || mail[0].Link != "L1" || mail[0].Text != "bob unlinked" {
+	if len(mail) != 1 || !mail[0].End || mail[0].Link != "L1" || mail[0].From != "bob" || mail[0].Text != "unlinked" {
 		t.Fatalf("buildbox's mail after unlink: %+v", mail)
 	}
-	s.lap.handle(UnlinkRemote{Tag: mail[0].Link, Why: mail[0].Text})
+	s.lap.handle(UnlinkRemote{Tag: mail[0].Link, Why: "bob@buildbox " + mail[0].Text})
 	if g := groupOf(s.lap); g != "" {
 		t.Errorf("laptop still has %q", g)
 	}
 	if m := s.lap.r.TakeMail(); len(m) != 0 {
 		t.Errorf("the laptop answered an end with %+v", m)
 	}
-	if n := s.lap.notes(); n[len(n)-1] != "1⇄bob@buildbox ended: bob unlinked" {
+	if n := s.lap.notes(); n[len(n)-1] != "1⇄bob@buildbox ended: bob@buildbox unlinked" {
 		t.Errorf("laptop's last notice %q", n[len(n)-1])
 	}
 	_, _, err := s.lap.r.Message(Send{FromName: "bob@buildbox (1)", To: 1, Text: "late", Options: Options{Link: "L1", Spent: 1}}, s.lap.now)

@@ -330,6 +330,12 @@ type Message struct {
 	// Kind is the relay command's kind (message, action, thinking, state; a relay
 	// notice is "state" from "agentmux"), Thread its thread.
 	Kind, Thread string
+	// Link is the tag of the link with another session (LinkRemote) whose turn this
+	// is (Spent: the turns this side spent on it, this one included), or which ended
+	// here (End; Text says why).
+	Link  string
+	Spent int
+	End   bool
 }
 
 // Sink receives the messages addressed to an external member. It is called on the

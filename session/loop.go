@@ -235,7 +235,8 @@ func (s *Session) act(acts []relay.Action) {
 // registered is dropped (the member left).
 func (s *Session) mail() {
 	for _, m := range s.rl.TakeMail() {
-		if m.Kind == "" { // a notice for a sender: subscribers see it too
+		notice := m.Kind == "" && m.Link == ""
+		if notice { // a notice for a sender: subscribers see it too
 			s.emit(Mail{To: m.To, Text: m.Text, Delivery: m.Delivery})
 		}
 		sink := s.external[strings.ToLower(m.To)]
@@ -243,8 +244,9 @@ func (s *Session) mail() {
 			s.log.Debug("mail for no member", "to", m.To)
 			continue
 		}
-		msg := Message{From: m.From, FromPane: m.FromPane, To: m.To, Text: m.Text, Kind: string(m.Kind), Thread: m.Thread}
-		if msg.Kind == "" {
+		msg := Message{From: m.From, FromPane: m.FromPane, To: m.To, Text: m.Text, Kind: string(m.Kind), Thread: m.Thread,
+			Link: m.Link, Spent: m.Spent, End: m.End}
+		if notice {
 			msg.From, msg.Kind = "agentmux", "state"
 		}
 		sink(msg)

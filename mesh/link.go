@@ -1,0 +1,148 @@
+package mesh
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agentmux/agentmux/hub"
+	"github.com/nats-io/nats.go"
+)
+
+// Links across sessions: `agentmux link alice bob@buildbox` links a pane of this
+// session with a member of another. Each side's relay holds the link as a group of its
+// pane and the other side's member (an external member here, learn.go), with one
+// budget both sides count (the relay's remote links). The mesh carries what crosses:
+//
+//	laptop                                   buildbox
+//	Link(alice, bob@buildbox) ── ln link ──► LinkRemote(bob, alice@laptop)
+//	alice's turn (Mail, Link)  ── msg ─────► Send(bob, Link, Spent): typed by its relay
+//	Send(alice, Link, Spent)   ◄── msg ───── bob's turn
+//	phases                     ◄── ph ────── (as for any message)
+//	unlink, exit, budget (End) ── ln end ──► UnlinkRemote: ends there, says nothing back
+//
+// A side that cannot take a link or one of its turns (no such member, a shell, the link
+// ended there or was lost with a restart) answers with an end, so the other side never
+// keeps a link that is not in force on both.
+
+// linker is a core that links its panes with members of other sessions and tells
+// them news only the mesh hears of (the session core has it).
+type linker interface {
+	// LinkRemote links pane a with name (NAME@SESSION, an external member) under tag,
+	// with budget turns for the pair (0: the session's); it returns the pane's name
+	// and the budget in force.
+	LinkRemote(a, name, tag string, budget int, shell bool) (pane string, turns int, err error)
+	// UnlinkRemote ends link tag, which its other side ended (why).
+	UnlinkRemote(tag, why string)
+	// Tell types text into the pane named to like a delivery notice (hush: its answer
+	// is not relayed) after the delay; any other name gets it as mail.
+	Tell(to, text string, after time.Duration, hush bool)
+	// Note logs text in the relay log about the pane named pane.
+	Note(pane, text string)
+}
+
+// Link links panes: a pane of this session with a member of another (NAME@SESSION, in
+// either place), else as the wrapped core does.
+func (c *Core) Link(a, b string, shell bool) error {
+	an, as, aRemote := SplitAddress(a)
+	bn, bs, bRemote := SplitAddress(b)
+	if aRemote && as == c.n.o.Session {
+		a, aRemote = an, false
+	}
+	if bRemote && bs == c.n.o.Session {
+		b, bRemote = bn, false
+	}
+	switch {
+	case aRemote && bRemote:
+		return fmt.Errorf("link %s with %s: one of the two must be a pane of this session", a, b)
+	case aRemote:
+		a, b = b, a
+	case !bRemote:
+		return c.Core.Link(a, b, shell)
+	}
+	return c.n.link(a, b, shell)
+}
+
+// link links pane of this session with addr (NAME@SESSION) and asks that session to
+// link back.
+func (n *Node) link(pane, addr string, shell bool) error {
+	name, session, _ := SplitAddress(addr)
+	if err := CheckName(session); err != nil {
+		return err
+	}
+	if !validName.MatchString(name) {
+		return fmt.Errorf("link with %s: %q cannot be a member's name in a mesh", addr, name)
+	}
+	lk, ok := n.linker()
+	if !ok {
+		return errors.New("link: this session's core cannot link across sessions")
+	}
+	n.learn(addr)
+	tag := nats.NewInbox()[len(nats.InboxPrefix):]
+	local, budget, err := lk.LinkRemote(pane, addr, tag, 0, shell)
+	if err != nil {
+		return err
+	}
+	n.sendLink(session, wireLink{Op: "link", Tag: tag, From: local, To: name, Budget: budget})
+	return nil
+}
+
+// linker returns the node's core as a linker.
+func (n *Node) linker() (linker, bool) {
+	core := n.core.Load()
+	if core == nil {
+		return nil, false
+	}
+	lk, ok := (*core).(linker)
+	return lk, ok
+}
+
+// sendLink queues a link or its end for session.
+func (n *Node) sendLink(session string, l wireLink) {
+	b, _ := json.Marshal(l)
+	n.out.push(outItem{subject: "amux." + session + ".ln." + n.o.Session, data: b, id: l.Tag + "/" + l.Op})
+}
+
+// onLink handles a link or an end from fromSession (on the loop).
+func (n *Node) onLink(fromSession string, l *wireLink) {
+	lk, ok := n.linker()
+	if !ok {
+		return
+	}
+	switch l.Op {
+	case "end":
+		lk.UnlinkRemote(l.Tag, l.From+"@"+fromSession+" "+l.Why)
+	case "link":
+		addr := l.From + "@" + fromSession
+		n.learn(addr)
+		if _, _, err := lk.LinkRemote(l.To, addr, l.Tag, l.Budget, false); err != nil {
+			n.log.Info("mesh: link refused", "from", addr, "to", l.To, "err", err)
+			n.sendLink(fromSession, wireLink{Op: "end", Tag: l.Tag, From: l.To, Why: "refused: " + err.Error()})
+		}
+	}
+}
+
+// relayMail sends what the relay mails a member of another session: a pane's relay
+// command, its turn on a link, or the end of a link. It runs on the session's loop:
+// send only queues.
+func (n *Node) relayMail(name, session string, m hub.RelayMessage) {
+	switch {
+	case m.End:
+		n.sendLink(session, wireLink{Op: "end", Tag: m.Link, From: m.From, Why: m.Text})
+		return
+	case m.Link != "":
+		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, "", hub.SendOptions{Link: m.Link, LinkSpent: m.Spent}); err != nil {
+			n.log.Warn("mesh: linked turn", "to", name+"@"+session, "err", err)
+		}
+		return
+	}
+	// A relay notice (no sender) and thinking or state, which are never typed, stay
+	// here.
+	if m.From == "" || m.Kind != "" && m.Kind != "message" && m.Kind != "action" {
+		return
+	}
+	if _, err := n.send(m.From, m.FromPane, name, session, m.Text, m.Kind, hub.SendOptions{}); err != nil {
+		n.log.Warn("mesh: relay line", "to", name+"@"+session, "err", err)
+	}
+}

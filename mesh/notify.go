@@ -1,0 +1,138 @@
+package mesh
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/proto"
+)
+
+// The sending side hears a crossing message's delivery phases (amux.FROM.ph.TO): each
+// is an event of the session (Kind "delivery", ID the message's ref, so `agentmux send
+// --wait` and `events` follow it as within the session); its final phase is noted in
+// the relay log; and a sender that asked for notices (--notify-on-delivery,
+// --notify-after) is told once the other side's pane took it: a pane sender has the
+// notice typed into it (costing no turn, its answer not relayed), any other gets it as
+// a "mail" event.
+
+// outgoing is a message a member of this session sent to another session, kept until
+// its final phase comes back.
+type outgoing struct {
+	from, to string // the sender's name here; NAME@SESSION
+	words    string // its first words
+	notify   bool
+	after    time.Duration
+}
+
+// maxTracked bounds the messages kept for their final phase's note: beyond it (a flood
+// to a session that is down) only those that asked for notices are kept.
+const maxTracked = 4096
+
+// sentLog is the outgoing messages by id (Send runs on the hub's goroutine, their
+// phases come back on the node's loop).
+type sentLog struct {
+	mu sync.Mutex
+	m  map[string]outgoing
+}
+
+func (l *sentLog) add(id string, o outgoing) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.m == nil {
+		l.m = map[string]outgoing{}
+	}
+	if len(l.m) < maxTracked || o.notify || o.after > 0 {
+		l.m[id] = o
+	}
+}
+
+func (l *sentLog) take(id string) (outgoing, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	o, ok := l.m[id]
+	delete(l.m, id)
+	return o, ok
+}
+
+// finalPhase reports whether a phase is a message's last.
+func finalPhase(ph string) bool {
+	switch ph {
+	case "confirmed", "failed", "dropped", "expired":
+		return true
+	}
+	return false
+}
+
+// phaseBack handles a phase of a message a member of this session sent (on the loop).
+func (n *Node) phaseBack(fromSession string, p *wirePhase) {
+	to := p.To + "@" + fromSession
+	n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: to, Phase: p.Phase, Text: p.Text})
+	if !finalPhase(p.Phase) {
+		return
+	}
+	o, ok := n.sent.take(p.ID)
+	if !ok {
+		return // sent before a restart, or not kept (maxTracked)
+	}
+	lk, ok := n.linker()
+	if !ok {
+		return
+	}
+	note := fmt.Sprintf("%s → %s (other session)  %q  %s", o.from, to, o.words, p.Phase)
+	if p.Text != "" && p.Phase != "confirmed" {
+		note += " (" + oneLine(p.Text) + ")"
+	}
+	lk.Note(o.from, note)
+	if p.Phase != "confirmed" || !o.notify && o.after <= 0 {
+		return
+	}
+	pane := n.isPane(o.from)
+	tell := func(text string, after time.Duration, hush bool) {
+		if pane {
+			lk.Tell(o.from, text, after, hush)
+			return
+		}
+		// The message's id as the session's store has it (the hub sends under it), not
+		// its ref, which the hub forgets at the final phase.
+		ev := proto.Event{Kind: "mail", ID: p.ID, Member: o.from, Text: text}
+		if after <= 0 {
+			n.evq.push(ev)
+			return
+		}
+		time.AfterFunc(after, func() { n.evq.push(ev) })
+	}
+	if o.notify {
+		tell(fmt.Sprintf("[agentmux] delivered to %s: %q", to, o.words), 0, true)
+	}
+	if o.after > 0 {
+		tell(fmt.Sprintf("[agentmux] reminder: your message to %s %q was delivered %s ago", to, o.words, o.after), o.after, false)
+	}
+}
+
+// isPane says whether name is one of this session's panes.
+func (n *Node) isPane(name string) bool {
+	core := n.core.Load()
+	if core == nil {
+		return false
+	}
+	for _, m := range (*core).Members() {
+		if m.Name == name && !m.Client {
+			return true
+		}
+	}
+	return false
+}
+
+// firstWordsOf returns a message's first words for a notice: at most 40 characters on
+// one line, "…" when cut (as the relay's notices).
+func firstWordsOf(text string) string {
+	s := oneLine(text)
+	if rs := []rune(s); len(rs) > 40 {
+		s = strings.TrimRight(string(rs[:39]), " ") + "…"
+	}
+	return s
+}
+
+func oneLine(text string) string { return strings.Join(strings.Fields(text), " ") }

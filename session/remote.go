@@ -1,0 +1,67 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/relay"
+)
+
+// Links with members of other sessions and news of messages that left the session:
+// what a client that carries messages between sessions (the mesh) asks of the core.
+// Names are as the socket takes them (a pane's name or number; an external member's
+// name), so a client of the socket's Core interface can reach them.
+
+// LinkRemote links pane a with name, a registered external member that is a pane of
+// another session, with a budget of budget turns (0: --turns) for the pair; tag names
+// the link on both sides (relay.LinkRemote). A pane running a shell is refused unless
+// shell. The pane's turns then reach name's sink as Messages with Link set. It
+// returns the pane's name and the budget in force.
+func (s *Session) LinkRemote(a, name, tag string, budget int, shell bool) (pane string, turns int, err error) {
+	err = s.command(func() error {
+		p := s.find(a)
+		switch {
+		case p == nil || p.exited:
+			return fmt.Errorf("link %q: %w", a, ErrNoPane)
+		case s.external[strings.ToLower(strings.TrimSpace(name))] == nil:
+			return fmt.Errorf("link with %q: no such member", name)
+		case tag == "":
+			return fmt.Errorf("link with %q: no tag", name)
+		case !shell && IsShell(p.argv):
+			return fmt.Errorf("link %d %s (%s): %w", p.id, p.name, p.program(), ErrShell)
+		}
+		if budget <= 0 {
+			budget = s.rl.Config().Turns
+		}
+		pane, turns = p.name, budget
+		s.act(s.rl.Handle(relay.LinkRemote{Pane: p.id, Name: name, Tag: tag, Budget: budget}, s.clock.Now()))
+		return nil
+	})
+	return pane, turns, err
+}
+
+// UnlinkRemote ends the link tag because its other side ended it (why says how); an
+// unknown tag (an ended link's) is no error.
+func (s *Session) UnlinkRemote(tag, why string) {
+	s.post(func() { s.act(s.rl.Handle(relay.UnlinkRemote{Tag: tag, Why: why}, s.clock.Now())) })
+}
+
+// Tell tells the member named to text after the delay, as the relay tells a sender its
+// message was delivered: typed into a pane like a delivery notice (no turn spent, its
+// answer not relayed when hush), or Mail for any other name.
+func (s *Session) Tell(to, text string, after time.Duration, hush bool) {
+	s.post(func() { s.act(s.rl.Handle(relay.Tell{To: to, Text: text, After: after, Hush: hush}, s.clock.Now())) })
+}
+
+// Note logs text in the relay log as a notice about the pane named or numbered pane
+// ("" or an unknown name: about none).
+func (s *Session) Note(pane, text string) {
+	s.post(func() {
+		id := 0
+		if p := s.find(pane); p != nil {
+			id = p.id
+		}
+		s.act(s.rl.Handle(relay.Note{Pane: id, Text: text}, s.clock.Now()))
+	})
+}
