@@ -273,12 +273,15 @@ type storedMeta struct {
 	Spent      int    `json:"x_link_spent,omitempty"`
 }
 
-// resume hands the core again the crossing messages recorded here and never typed
-// (the session ended in between): the hub leaves them to the mesh.
+// resume hands the core again the crossing messages recorded here that a pane's
+// program was not recorded to have taken (confirmed) nor failed to (the session ended
+// in between): the hub leaves them to the mesh. As the hub does for its own, one that
+// was submitting or submitted may have been read already and goes again marked a
+// possible repeat (hub.RepeatNote); one only typed died unread with its terminal.
 func (n *Node) resume() {
 	now := time.Now()
 	for _, m := range (*n.core.Load()).Members() {
-		pending, err := n.o.Store.Pending(n.o.Session, m.Name, store.Typed)
+		pending, err := n.o.Store.Pending(n.o.Session, m.Name, store.Confirmed)
 		if err != nil {
 			n.log.Error("mesh: pending", "member", m.Name, "err", err)
 			continue
@@ -290,7 +293,11 @@ func (n *Node) resume() {
 			}
 			var meta storedMeta
 			_ = json.Unmarshal([]byte(row.Meta), &meta) // written by handle
-			n.deliver(fromSession, &wireMsg{ID: row.ID, From: from, To: row.To, Text: row.Body, Kind: row.Kind,
+			text := row.Body
+			if row.Submitting != 0 || row.Submitted != 0 {
+				text = hub.RepeatNote(row.ID) + text
+			}
+			n.deliver(fromSession, &wireMsg{ID: row.ID, From: from, To: row.To, Text: text, Kind: row.Kind,
 				Mode: meta.Mode, DeadlineMs: meta.DeadlineMs, FromPane: meta.FromPane, Link: meta.Link, Spent: meta.Spent}, now)
 		}
 	}

@@ -174,7 +174,9 @@ Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET a
 		{name: "link", minArgs: 2, maxArgs: 2, flags: []string{"shell"}, help: `usage: agentmux link A B [--shell]
 
 Links pane A with pane B: A joins B's relay group (leaving its own). A pane running a
-shell is refused (what the other agent says would run there as commands) unless --shell.`},
+shell is refused (what the other agent says would run there as commands) unless --shell.
+B may be NAME@SESSION, a member of another session of the mesh: the two are linked
+on both sides, with one turn budget for the pair; unlink on either side ends it.`},
 		{name: "unlink", minArgs: 1, maxArgs: 1, help: "usage: agentmux unlink A\n\nTakes pane A out of its relay group."},
 		{name: "hold", minArgs: 1, maxArgs: 1, help: "usage: agentmux hold A\n\nHolds deliveries into pane A (a person drives it) until released."},
 		{name: "release", minArgs: 1, maxArgs: 1, help: "usage: agentmux release A\n\nReleases deliveries held for pane A."},
