@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
@@ -117,6 +118,13 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			if p.B == "" {
 				s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
 				return
+			}
+			if strings.Contains(p.A+p.B, "@") && (cs.member != nil || cs.pane != "" || cs.inside != "") {
+				// A link with another session's member sends it every turn of the
+				// pane and types its turns here: the person's to make, never a
+				// program's, however prompted.
+				err = errors.New("X_LINK with a member of another session: only the person links across sessions, from outside the panes")
+				break
 			}
 			err = core.Link(p.A, p.B, p.Shell)
 		case proto.TypeUnlink:

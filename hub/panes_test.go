@@ -335,3 +335,25 @@ func TestWebRefusedFromInsideAPane(t *testing.T) {
 	assert.Contains(t, ce.Message, "X_WEB from pane claude")
 	assert.False(t, called)
 }
+
+// A link with a member of another session (NAME@SESSION) streams a pane's turns to it:
+// only the person makes one, never a pane's program (by its proof or its process); a
+// link of the session's own panes stays open to them.
+func TestLinkAcrossSessionsIsThePersons(t *testing.T) {
+	core := newFakeCore("claude", "codex")
+	e := start(t, core, "", nil)
+	_, err := e.paneControl("claude").Request(proto.TypeLink, proto.Target{A: "claude", B: "bob@buildbox"})
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.Message, "only the person links across sessions")
+	_, err = e.paneControl("claude").Request(proto.TypeLink, proto.Target{A: "claude", B: "codex"})
+	require.NoError(t, err)
+	_, err = e.control().Request(proto.TypeLink, proto.Target{A: "bob@buildbox", B: "codex"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"link claude codex", "link bob@buildbox codex"}, core.Actions())
+
+	core.runIn(os.Getpid(), "codex") // a process of pane codex, without its proof
+	_, err = e.control().Request(proto.TypeLink, proto.Target{A: "codex", B: "bob@buildbox"})
+	require.ErrorAs(t, err, &ce)
+	assert.Len(t, core.Actions(), 2)
+}

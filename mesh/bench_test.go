@@ -1,8 +1,15 @@
 package mesh_test
 
 import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -106,18 +113,86 @@ func BenchmarkCrossSessionThroughput(b *testing.B) {
 	b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "msgs/s")
 }
 
-// Idle cost: CPU the hub and two joined nodes use in 5 s with nothing sent.
+// Idle cost: CPU two joined sessions (nodes, in this process) and their hub (a process
+// of its own, hubProcess) use in 5 s with nothing sent, apart: a session is a NATS
+// client, and its hub the NATS server whose timers tick.
 func BenchmarkIdleCPU(b *testing.B) {
-	_, _, stop := benchPair(b)
-	defer stop()
+	url, dir, pid := hubProcess(b)
+	join := func(name string) *mesh.Node {
+		creds, err := mesh.WriteCreds(dir, name)
+		require.NoError(b, err)
+		n, err := mesh.Join(mesh.Options{URL: url, Session: name, CredsFile: creds, Store: openStoreB(b),
+			Core: &sinkCore{got: make(chan string, 1)}})
+		require.NoError(b, err)
+		return n
+	}
+	laptop, buildbox := join("laptop"), join("buildbox")
+	defer buildbox.Close()
+	defer laptop.Close()
 	time.Sleep(time.Second) // let the joins' background work settle
 	b.ResetTimer()
 	var before, after syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	hub0 := cpuOf(b, pid)
 	time.Sleep(5 * time.Second) // measuring idleness: nothing to wait for
+	hub1 := cpuOf(b, pid)
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
-	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) / 5
-	b.ReportMetric(float64(cpu.Microseconds())/1000, "cpu-ms/s")
+	self := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) / 5
+	b.ReportMetric(float64(self.Microseconds())/1000, "sessions-cpu-ms/s")
+	b.ReportMetric(float64((hub1-hub0)/5)/1e6, "hub-cpu-ms/s")
+}
+
+// hubEnv tells the test binary to run a hub in the folder it names (hubProcess).
+const hubEnv = "AGENTMUX_MESH_BENCH_HUB"
+
+// serveHub runs a hub for hubProcess: it prints its URL and serves until its input
+// closes.
+func serveHub(dir string) int {
+	h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: "127.0.0.1:0"})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(h.URL())
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	h.Close()
+	return 0
+}
+
+// hubProcess starts a hub in a child process (this test binary) and returns its URL,
+// its state folder and its pid; it ends with the benchmark.
+func hubProcess(b *testing.B) (url, dir string, pid int) {
+	dir = filepath.Join(b.TempDir(), "mesh")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), hubEnv+"="+dir)
+	in, err := cmd.StdinPipe()
+	require.NoError(b, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(b, err)
+	cmd.Stderr = os.Stderr
+	require.NoError(b, cmd.Start())
+	b.Cleanup(func() { in.Close(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(b, err, "the hub's URL")
+	return strings.TrimSpace(line), dir, cmd.Process.Pid
+}
+
+// cpuOf is the CPU time process pid's threads have used, in ns (schedstat).
+func cpuOf(b *testing.B, pid int) int64 {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	require.NoError(b, err)
+	var total int64
+	for _, t := range tasks {
+		raw, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended
+		}
+		var ns int64
+		if _, err := fmt.Sscan(string(raw), &ns); err == nil {
+			total += ns
+		}
+	}
+	return total
 }
 
 // Joining: Dial (connect, log in, name check, stream and consumer) and Start, then
