@@ -367,3 +367,33 @@ func TestAMessageArrivingAtStopWaits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, h.Message.Failed, "the sender never heard it failed")
 }
+
+// A message that crosses again (its sender restarted without having heard its final
+// phase: the receiving side died before it said it) is not typed again, and its final
+// phase as recorded on the receiving side goes back to the sender.
+func TestACrossedMessageAgainGetsItsPhaseBack(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	c := laptop.control()
+	const id = "m-taken-before"
+	require.NoError(t, buildbox.st.Insert(store.Message{ID: id, Session: "buildbox", From: "ops@laptop", To: "bob",
+		Kind: proto.KindMessage, Body: "taken before.", Queued: time.Now().UnixMilli()}))
+	_, err := buildbox.st.Mark(id, "bob", store.Confirmed, time.Now().UnixMilli())
+	require.NoError(t, err)
+
+	raw := rawConn(t, th, "laptop")
+	js, err := jetstream.New(raw)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	body := fmt.Sprintf(`{"id":%q,"from":"ops","to":"bob","text":"taken before."}`, id)
+	_, err = js.Publish(ctx, "amux.buildbox.msg.laptop", []byte(body), jetstream.WithMsgID(id))
+	require.NoError(t, err)
+	ev := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && strings.HasSuffix(ev.ID, id) })
+	assert.Equal(t, "confirmed", ev.Phase)
+	assert.Equal(t, "bob@buildbox", ev.Member)
+	_, err = c.Send("ops", "bob@buildbox", "marker.")
+	require.NoError(t, err)
+	assert.NotContains(t, buildbox.waitTyped("bob", "marker."), "taken before.")
+}

@@ -169,7 +169,9 @@ func (n *Node) handle(batch []jetstream.Msg) {
 			n.phaseBack(in.fromSession, in.phase)
 		case in.link != nil:
 			n.onLink(in.fromSession, in.link)
-		case !in.dup:
+		case in.dup:
+			n.phaseAgain(in.fromSession, in.msg)
+		default:
 			n.learn(in.msg.From + "@" + in.fromSession)
 			n.deliver(in.fromSession, in.msg, now)
 		}
@@ -300,6 +302,38 @@ func (n *Node) resume() {
 			n.deliver(fromSession, &wireMsg{ID: row.ID, From: from, To: row.To, Text: text, Kind: row.Kind,
 				Mode: meta.Mode, DeadlineMs: meta.DeadlineMs, FromPane: meta.FromPane, Link: meta.Link, Spent: meta.Spent}, now)
 		}
+	}
+}
+
+// phaseAgain tells the sender of a message that crossed again (it sent it again after
+// a restart, having heard no final phase of it) the final phase recorded here, so that
+// its store and history have it; one still on its way here says its phases when they
+// come.
+func (n *Node) phaseAgain(fromSession string, w *wireMsg) {
+	rows, err := n.o.Store.Get(w.ID)
+	if err != nil {
+		n.log.Warn("mesh: read", "id", w.ID, "err", err)
+		return
+	}
+	for _, m := range rows {
+		if m.Session != n.o.Session || m.To != w.To {
+			continue
+		}
+		var ph store.Phase
+		switch {
+		case m.Confirmed != 0:
+			ph = store.Confirmed
+		case m.Failed != 0:
+			ph = store.Failed
+		case m.Dropped != 0:
+			ph = store.Dropped
+		case m.Expired != 0:
+			ph = store.Expired
+		default:
+			return
+		}
+		n.sendPhase(fromSession, wirePhase{ID: w.ID, To: w.To, Phase: string(ph)})
+		return
 	}
 }
 
