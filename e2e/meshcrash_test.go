@@ -66,7 +66,7 @@ func TestMeshSurvivesSIGKILLFlood(t *testing.T) {
 	stop := meshFlood(t, laptopEnv, &next, 10+rand.IntN(30))
 	kill(t, laptopEnv, "laptop", tx)
 	acked = append(acked, stop()...)
-	tx = startSender()
+	startSender()
 	// The receiver dies mid-flood: what waits in its stream, and what its pane's
 	// program was not recorded to have taken, is typed when it is back.
 	stop = meshFlood(t, laptopEnv, &next, 10+rand.IntN(30))
@@ -86,7 +86,6 @@ func TestMeshSurvivesSIGKILLFlood(t *testing.T) {
 		read = string(b)
 		return strings.Contains(read, end)
 	}, 2*waitLong)
-	_ = tx
 
 	notes := map[string][]bool{}
 	for _, m := range reading.FindAllStringSubmatch(read, -1) {

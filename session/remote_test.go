@@ -1,0 +1,70 @@
+package session
+
+// Strategy: the fake-pane rig (helpers_test.go) with an external member standing for a
+// pane of another session, as the mesh registers one: the test checks what the
+// member's sink hears of a linked pane's turn and of the link's end, and what a turn
+// of the link from the other side types.
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLinkRemote(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second, Turns: 6}, "alice", "sh")
+	r.started(1, 2)
+	got := make(chan Message, 4)
+	_, err := r.s.RegisterMember("bob@buildbox", func(m Message) { got <- m })
+	require.NoError(t, err)
+	_, _, err = r.s.LinkRemote("alice", "carol@buildbox", "L0", 0, false)
+	assert.Error(t, err, "no such member")
+	_, _, err = r.s.LinkRemote("sh", "bob@buildbox", "L0", 0, false)
+	assert.ErrorIs(t, err, ErrShell)
+	name, turns, err := r.s.LinkRemote("1", "bob@buildbox", "L1", 0, false)
+	require.NoError(t, err)
+	assert.Equal(t, "alice", name)
+	assert.Equal(t, 6, turns, "the session's --turns")
+	assert.Equal(t, "1⇄bob@buildbox 0/6", r.s.Status().Summary)
+
+	r.printed(1, "\r\nthe plan\r\n> ")
+	r.advance(2 * time.Second)
+	select {
+	case m := <-got:
+		assert.Equal(t, Message{From: "alice", FromPane: 1, To: "bob@buildbox", Text: "the plan", Kind: "message", Link: "L1", Spent: 1}, m)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the turn did not reach the member")
+	}
+	// The other side's turn: typed, no turn spent here, its count taken.
+	_, err = r.s.Send("bob@buildbox (1)", "alice", "agreed", SendOptions{Link: "L1", Spent: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "bob@buildbox (1):  agreed", r.procs[1].Sent())
+	assert.Equal(t, "1⇄bob@buildbox 2/6", r.s.Status().Summary)
+
+	require.NoError(t, r.s.Unlink(1))
+	r.s.Sync()
+	select {
+	case m := <-got:
+		assert.Equal(t, Message{From: "alice", To: "bob@buildbox", Text: "unlinked", Link: "L1", End: true}, m)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the end did not reach the member")
+	}
+	_, err = r.s.Send("bob@buildbox (1)", "alice", "late", SendOptions{Link: "L1", Spent: 2})
+	assert.Error(t, err, "a turn of an ended link")
+}
+
+// Tell types a notice into a pane (no turn spent), Note logs one.
+func TestTellAndNote(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice")
+	r.started(1)
+	r.s.Tell("alice", "[agentmux] delivered to bob@buildbox", 0, true)
+	r.s.Note("alice", "alice → bob@buildbox (other session)  confirmed")
+	r.s.Sync()
+	assert.Equal(t, "[agentmux] delivered to bob@buildbox", r.procs[1].Sent())
+	log, _ := r.s.Log()
+	require.NotEmpty(t, log)
+	assert.Equal(t, "alice → bob@buildbox (other session)  confirmed", log[len(log)-1].Note)
+	assert.Equal(t, 1, log[len(log)-1].From)
+}
