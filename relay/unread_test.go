@@ -91,7 +91,7 @@ func TestEchoWithTheLineUnreadIsNoConfirmation(t *testing.T) {
 func TestQuietReaderIsConfirmedWithoutASecondReturn(t *testing.T) {
 	r, scr, id, now := unreadRun(t)
 	r.Handle(Output{Pane: 1}, now.Add(time.Millisecond)) // the echo
-	scr.unread = 0                                        // read, silently
+	scr.unread = 0                                       // read, silently
 	at, ok := r.NextWake()
 	require.True(t, ok)
 	for _, a := range r.Tick(at) {
