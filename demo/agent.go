@@ -21,9 +21,13 @@ const (
 type entry struct {
 	kind entryKind
 	text string
+	done bool // a reply: its last lines are in (an interrupted one never is)
 }
 
 // renderer draws the agent's state in one screen style. Every method writes to a.out.
+// Three kinds draw every style: mainDraw (a main-screen program: transcript rows printed
+// once above a live region redrawn in place), frameDraw (a full-screen program: the whole
+// screen composed and written as one frame) and lineDraw (a line REPL).
 type renderer interface {
 	// begin enters the style's terminal modes and draws the first screen.
 	begin(a *agent)
@@ -39,6 +43,33 @@ type renderer interface {
 	title(a *agent) string
 	// tickEvery is the spinner period while busy; 0 means no animation.
 	tickEvery() time.Duration
+	// corpusRows are the rows the corpus answers repeat to trip a relay: the banner's
+	// and the empty prompt's.
+	corpusRows(a *agent) (banner, prompt string)
+	// fits reports whether answer lines must fit the screen's width (a full-screen
+	// program cuts, it does not wrap).
+	fits() bool
+}
+
+// newRenderer returns the renderer of style s.
+func newRenderer(s Style) renderer {
+	switch s {
+	case Alt:
+		return &frameDraw{look: altLook{}}
+	case Full:
+		return &frameDraw{look: fullLook{}}
+	case Clear:
+		return &frameDraw{look: clearLook{}}
+	case Plain:
+		return &lineDraw{}
+	case Line:
+		return &lineDraw{cooked: true}
+	case Bare:
+		return &mainDraw{look: bareLook{}}
+	case Boxed:
+		return &mainDraw{look: boxedLook{}}
+	}
+	return &mainDraw{look: inlineLook{}}
 }
 
 // interruptedNote is the transcript note of a turn cut short by Esc or Ctrl+C.
@@ -48,12 +79,13 @@ const interruptedNote = "Interrupted · What should I do instead?"
 // main.go, or a test): input, ticks, the end of a turn and resizes come in as method calls,
 // and what the terminal must show is appended to out, which the caller flushes.
 type agent struct {
-	cfg  config
-	draw renderer
-	dec  decoder
-	now  func() time.Time
-	out  bytes.Buffer
-	log  transcriptLog // -transcript; its writer is set by Main
+	cfg       config
+	draw      renderer
+	dec       decoder
+	answerFor replyFunc // the reply generator
+	now       func() time.Time
+	out       bytes.Buffer
+	log       transcriptLog // -transcript; its writer is set by Main
 	// hooked holds the (message, answer) pairs answered in this step: their hooks run
 	// once the step's drawing is written (runHooks), as a CLI's Stop hook follows its
 	// answer on the screen.
@@ -69,11 +101,18 @@ type agent struct {
 	turn      int    // counts turns started, so a timer knows which turn it belongs to
 	spin      int    // spinner frame, advanced by tick
 	asked     string // the message being answered
-	answer    string // a fixed answer for this turn (the greeting); "" computes one
-	answers   int    // completed turns
-	armed     bool   // Ctrl+C was pressed once: another one exits
-	scroll    int    // transcript rows scrolled back (alt style)
-	title     string // the title last written
+	answer    string // the answer being given
+	counts    bool   // the answer counts as one of the conversation's (not a greeting or brief)
+	steps     []step // the answer's lines still to print, each due after the one before
+	stepped   int    // counts steps taken, so a timer knows which step it waits for
+	answers   int    // completed turns that count
+
+	inputs      []string // every message submitted, in order
+	replies     []string // the answer of every turn started, in order ("" when interrupted)
+	interrupted int      // turns cut short
+	armed       bool     // Ctrl+C was pressed once: another one exits
+	scroll      int      // transcript rows scrolled back (alt style)
+	title       string   // the title last written
 
 	queries     queryState
 	kittyAsked  bool // the kitty keyboard query was sent
@@ -87,17 +126,17 @@ type agent struct {
 	code        int
 }
 
+// step is some lines of an answer, printed after a delay.
+type step struct {
+	after time.Duration
+	lines []string
+}
+
 // newAgent returns an agent for a terminal of cols×rows, reading the clock from now.
 func newAgent(cfg config, cols, rows int, now func() time.Time) *agent {
 	a := &agent{cfg: cfg, now: now, cols: max(cols, 1), rows: max(rows, 1), floodLeft: cfg.flood}
-	switch cfg.style {
-	case styleAlt:
-		a.draw = &altDraw{}
-	case stylePlain:
-		a.draw = &plainDraw{}
-	default:
-		a.draw = &inlineDraw{}
-	}
+	a.draw = newRenderer(cfg.Style)
+	a.answerFor = newReply(a)
 	return a
 }
 
@@ -109,8 +148,7 @@ func (a *agent) start() {
 		a.out.WriteString(queryDA1 + queryCPR + queryOSC11)
 	}
 	if a.cfg.greet != "" {
-		a.startTurn("")
-		a.answer = a.cfg.greet
+		a.startTurn("", a.cfg.greet)
 	}
 	if a.cfg.exitAfter == 0 {
 		a.quit(a.cfg.exitCode)
@@ -146,8 +184,10 @@ func (a *agent) key(k keyEvent) {
 	case keyBackspace:
 		_, n := utf8.DecodeLastRuneInString(a.draft)
 		a.draft = a.draft[:len(a.draft)-n]
-	case keyCtrlU:
-		a.draft = ""
+	case keyCtrlU: // the draft's last line
+		if !a.cfg.IgnoreKill {
+			a.draft = a.draft[:strings.LastIndexByte(a.draft, '\n')+1]
+		}
 	case keyEnter:
 		a.submit()
 	case keyEscape:
@@ -197,6 +237,7 @@ func (a *agent) submit() {
 	}
 	a.draft = ""
 	a.scroll = 0
+	a.inputs = append(a.inputs, msg)
 	a.log.received(msg)
 	if a.busy {
 		a.queued = append(a.queued, msg)
@@ -208,7 +249,7 @@ func (a *agent) submit() {
 // ask puts msg in the transcript and starts answering it.
 func (a *agent) ask(msg string) {
 	a.history = append(a.history, entry{kind: entryUser, text: msg})
-	a.startTurn(msg)
+	a.startTurn(msg, "")
 }
 
 // next starts the first queued message, if any, or exits once stdin has ended.
@@ -224,41 +265,88 @@ func (a *agent) next() {
 	}
 }
 
-func (a *agent) startTurn(msg string) {
+// startTurn starts answering msg: with fixed, or else with the reply generator's answer
+// (a brief is only acknowledged). The answer's lines are printed in steps: the first
+// after the think time, then, with a pace, a few lines at a time.
+func (a *agent) startTurn(msg, fixed string) {
 	a.busy = true
 	a.turn++
 	a.busySince = a.now()
 	a.spin = 0
 	a.asked = msg
-	a.answer = ""
+	a.answer, a.counts = fixed, false
+	switch {
+	case fixed != "":
+	case isBrief(msg):
+		// agentmux --brief: noted, without spending an answer of the script.
+		a.answer = a.cfg.Name + ": noted, thanks."
+	default:
+		a.answer, a.counts = a.answerFor(a.cfg.Name, msg, a.answers), true
+	}
+	a.replies = append(a.replies, a.answer)
+	lines := strings.Split(a.answer, "\n")
+	after := a.cfg.Think
+	for len(lines) > 0 {
+		k := len(lines)
+		if a.cfg.Pace > 0 {
+			k = min(k, 1+len(lines)%3)
+		}
+		a.steps = append(a.steps, step{after: after, lines: lines[:k]})
+		lines, after = lines[k:], a.cfg.Pace
+	}
 }
 
-// finishTurn ends the busy turn with its answer.
+// nextStep returns the time from the step before (or the turn's start) to the next step
+// of the answer, and false when none is due.
+func (a *agent) nextStep() (time.Duration, bool) {
+	if len(a.steps) == 0 {
+		return 0, false
+	}
+	return a.steps[0].after, true
+}
+
+// step prints the next lines of the answer; after the last the turn ends.
+func (a *agent) step() {
+	if len(a.steps) == 0 {
+		return // interrupted since it was due
+	}
+	s := a.steps[0]
+	a.steps = a.steps[1:]
+	a.stepped++
+	text := strings.Join(s.lines, "\n")
+	if n := len(a.history); n > 0 && a.history[n-1].kind == entryReply && !a.history[n-1].done {
+		a.history[n-1].text += "\n" + text
+	} else {
+		a.history = append(a.history, entry{kind: entryReply, text: text})
+	}
+	if len(a.steps) == 0 {
+		a.endTurn()
+	}
+	a.render()
+}
+
+// finishTurn prints the rest of the busy turn's answer at once.
 func (a *agent) finishTurn() {
-	if !a.busy {
-		return
+	for turn := a.turn; a.busy && a.turn == turn && len(a.steps) > 0; {
+		a.step()
 	}
-	answer := a.answer
-	switch {
-	case answer != "":
-	case isBrief(a.asked):
-		// agentmux --brief: noted, without spending an answer of the script.
-		answer = a.cfg.name + ": noted, thanks."
-	default:
-		answer = a.cfg.reply(a.cfg.name, a.asked, a.answers)
-		a.answers++
-	}
+}
+
+// endTurn ends the busy turn, its answer printed.
+func (a *agent) endTurn() {
 	a.busy = false
 	a.scroll = 0
-	a.history = append(a.history, entry{kind: entryReply, text: answer})
-	a.log.answered(answer)
-	a.hooked = append(a.hooked, [2]string{a.asked, answer})
+	a.history[len(a.history)-1].done = true
+	a.log.answered(a.answer)
+	a.hooked = append(a.hooked, [2]string{a.asked, a.answer})
+	if a.counts {
+		a.answers++
+	}
 	if a.cfg.exitAfter > 0 && a.answers >= a.cfg.exitAfter {
 		a.quit(a.cfg.exitCode)
 	} else {
 		a.next()
 	}
-	a.render()
 }
 
 // interrupt cuts a busy turn short and drops the queued messages.
@@ -267,7 +355,10 @@ func (a *agent) interrupt() {
 		return
 	}
 	a.busy = false
+	a.steps = nil
 	a.queued = nil
+	a.replies[len(a.replies)-1] = "" // interrupted: no answer
+	a.interrupted++
 	a.history = append(a.history, entry{kind: entryNote, text: interruptedNote})
 	if a.inputClosed {
 		a.quit(0)
@@ -312,7 +403,7 @@ func (a *agent) floodStep() bool {
 	var chunk []byte
 	for int64(len(chunk)) < min(a.floodLeft, 32<<10) {
 		a.floodLine++
-		chunk = append(chunk, floodLine(a.cfg.name, a.floodLine)...)
+		chunk = append(chunk, floodLine(a.cfg.Name, a.floodLine)...)
 	}
 	if int64(len(chunk)) > a.floodLeft {
 		chunk = append(chunk[:a.floodLeft], "\r\n"...)
