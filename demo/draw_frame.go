@@ -2,7 +2,6 @@ package demo
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -115,86 +114,3 @@ func (d *frameDraw) title(a *agent) string                       { return d.look
 func (d *frameDraw) tickEvery() time.Duration                    { return d.look.tickEvery() }
 func (d *frameDraw) corpusRows(a *agent) (banner, prompt string) { return d.look.corpusRows(a) }
 func (d *frameDraw) fits() bool                                  { return d.look.fits() }
-
-// fullLook is the Full style: a header row, the transcript ("> " echoes, answers as they
-// are), a status row (a static spinner while busy) and a "> " input row showing the
-// draft's tail at the bottom, with the cursor after the draft; synchronized frames.
-type fullLook struct{}
-
-func (fullLook) modes(*agent) string                         { return altOn + pasteOn }
-func (fullLook) leave(*agent) string                         { return pasteOff + altOff }
-func (fullLook) header(a *agent) []string                    { return []string{fullBanner(a)} }
-func fullBanner(a *agent) string                             { return a.cfg.Name + " · ready" }
-func (fullLook) paint() paint                                { return paint{sync: true} }
-func (fullLook) title(*agent) string                         { return "" }
-func (fullLook) tickEvery() time.Duration                    { return 0 }
-func (fullLook) fits() bool                                  { return true }
-func (fullLook) corpusRows(a *agent) (banner, prompt string) { return fullBanner(a), "> " }
-
-func (fullLook) entryRows(a *agent, e entry) []string {
-	if e.kind != entryUser {
-		return plainRows(e)
-	}
-	var rows []string
-	for i, l := range strings.Split(e.text, "\n") {
-		lead := "  "
-		if i == 0 {
-			lead = "> "
-		}
-		rows = append(rows, wrap(lead+l, a.cols)...)
-	}
-	return rows
-}
-
-func (fullLook) bottom(a *agent) (rows []string, cx, cy int) {
-	status := ""
-	if a.busy {
-		status = "⠋ thinking… (esc to interrupt)"
-	}
-	draft := shownDraft(a, a.cols-3)
-	return []string{status, "> " + draft}, 2 + width(draft), 1
-}
-
-// clearLook is the Clear style: a header row and a blank, the transcript (each message
-// as "you: …" rows and a blank, answers cut to the screen), the "> " input row and a
-// status row naming its model (a static spinner while busy); every frame clears the
-// screen first, with no synchronized output.
-type clearLook struct{}
-
-func (clearLook) modes(*agent) string                         { return altOn + pasteOn }
-func (clearLook) leave(*agent) string                         { return pasteOff + altOff }
-func (clearLook) header(a *agent) []string                    { return []string{clearBanner(a), ""} }
-func clearBanner(a *agent) string                             { return a.cfg.Name + " ── chat" }
-func (clearLook) paint() paint                                { return paint{clear: true} }
-func (clearLook) title(*agent) string                         { return "" }
-func (clearLook) tickEvery() time.Duration                    { return 0 }
-func (clearLook) fits() bool                                  { return true }
-func (clearLook) corpusRows(a *agent) (banner, prompt string) { return clearBanner(a), "> " }
-
-func (clearLook) entryRows(a *agent, e entry) []string {
-	if e.kind != entryUser {
-		var rows []string
-		for _, r := range plainRows(e) {
-			rows = append(rows, wrap(r, a.cols)...)
-		}
-		return rows
-	}
-	var rows []string
-	for i, l := range strings.Split(e.text, "\n") {
-		lead := "     "
-		if i == 0 {
-			lead = "you: "
-		}
-		rows = append(rows, wrap(lead+l, a.cols)...)
-	}
-	return append(rows, "")
-}
-
-func (clearLook) bottom(a *agent) (rows []string, cx, cy int) {
-	status := fmt.Sprintf("mock-model · %d messages", len(a.inputs))
-	if a.busy {
-		status = "⠋ thinking… (esc to interrupt)"
-	}
-	draft := shownDraft(a, a.cols-3)
-	return []string{"> " + draft, status}, 2 + width(draft), 0
-}

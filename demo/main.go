@@ -14,9 +14,10 @@ import (
 // Main runs one simulated agent in the current terminal and returns its exit status.
 //
 // args are the agent's flags (see -h). When stdin is a terminal, Main puts it in raw mode
-// and restores it before returning, follows the terminal's size (SIGWINCH) and ends cleanly
-// on SIGTERM or SIGHUP. Otherwise it reads stdin as a plain stream in which a line feed
-// submits, and draws for an 80×24 screen, so it can run under tests with pipes.
+// (but for the line style, which reads it cooked, a line at a time) and restores it before
+// returning, follows the terminal's size (SIGWINCH) and ends cleanly on SIGTERM, SIGHUP or
+// SIGINT. Otherwise it reads stdin as a plain stream in which a line feed submits, and
+// draws for an 80×24 screen, so it can run under tests with pipes.
 //
 // Exit status: 0 after Ctrl+C twice, Ctrl+D on an empty draft or the end of stdin; the
 // -exit-code value after -exit-after answers; 2 for bad flags; 1 when the terminal cannot
