@@ -6,14 +6,10 @@ package demo
 // cursor parked under the box, the line style's cooked terminal, and Bot on a fake clock.
 
 import (
-	"io"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/x/term"
-	"github.com/creack/pty"
 )
 
 // TestPacePrintsTheAnswerInSteps: with --pace a greeting of seven lines is printed a few
@@ -58,20 +54,17 @@ func TestPacePrintsTheAnswerInSteps(t *testing.T) {
 }
 
 func TestCtrlUClearsTheDraftsLastLine(t *testing.T) {
-	h := newHarness(t, 60, 20, "--style", "bare")
-	h.typ("\x1b[200~first\nsecond\x1b[201~")
-	h.typ("\x15")
-	if h.a.draft != "first\n" {
-		t.Fatalf("draft %q after Ctrl+U, want its last line gone", h.a.draft)
-	}
-	h.typ("\x15")
-	if h.a.draft != "first\n" {
-		t.Fatalf("draft %q after a second Ctrl+U on an empty last line", h.a.draft)
-	}
-	k := newHarness(t, 60, 20, "--style", "boxed", "--ignore-kill")
-	k.typ("keep me\x15")
-	if k.a.draft != "keep me" {
-		t.Fatalf("--ignore-kill: draft %q, want it kept", k.a.draft)
+	for _, tt := range []struct{ args, typed, want string }{
+		{"--style bare", "\x1b[200~first\nsecond\x1b[201~\x15", "first\n"},
+		{"--style bare", "\x1b[200~first\nsecond\x1b[201~\x15\x15", "first\n"}, // an empty last line stays empty
+		{"--style inline", "one line\x15", ""},
+		{"--style boxed --ignore-kill", "keep me\x15", "keep me"},
+	} {
+		h := newHarness(t, 60, 20, strings.Fields(tt.args)...)
+		h.typ(tt.typed)
+		if h.a.draft != tt.want {
+			t.Errorf("%s, typed %q: draft %q, want %q", tt.args, tt.typed, h.a.draft, tt.want)
+		}
 	}
 }
 
@@ -172,43 +165,17 @@ func TestBotInterruptRecordsNoAnswer(t *testing.T) {
 // discipline on (the terminal echoes and hands over whole lines), so a line typed into it
 // is echoed once, by the terminal, and answered after its "NAME> " prompt.
 func TestLineStyleOnATerminalStaysCooked(t *testing.T) {
-	master, tty, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer master.Close()
-	defer tty.Close()
-	out := newLiveOutput()
-	go io.Copy(out, master)
-	before, err := term.GetState(tty.Fd())
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := make(chan int, 1)
-	go func() {
-		code <- Main([]string{"--name", "li", "--style", "line", "--reply", "echo", "--busy", "0s"}, tty, tty)
-	}()
-	out.waitFor(t, "li ready.")
-	out.waitFor(t, "li> ")
-	during, err := term.GetState(tty.Fd())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(before, during) {
+	p := runOnPTY(t, 60, 12, "--name", "li", "--style", "line", "--reply", "echo", "--busy", "0s")
+	p.out.waitFor(t, "li ready.")
+	p.out.waitFor(t, "li> ")
+	if p.modeChanged(t) {
 		t.Fatal("the line style changed its terminal's mode")
 	}
-	master.Write([]byte("hi there\r")) // the line discipline turns CR into LF
-	out.waitFor(t, "li heard: hi there")
-	if n := strings.Count(out.String(), "hi there"); n != 2 {
-		t.Fatalf("%q appears %d times, want the terminal's echo and the answer:\n%q", "hi there", n, out.String())
+	p.master.Write([]byte("hi there\r")) // the line discipline turns CR into LF
+	p.out.waitFor(t, "li heard: hi there")
+	if n := strings.Count(p.out.String(), "hi there"); n != 2 {
+		t.Fatalf("%q appears %d times, want the terminal's echo and the answer:\n%q", "hi there", n, p.out.String())
 	}
-	master.Write([]byte{4}) // Ctrl+D at the start of a line: the end of input
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("exit %d, want 0", c)
-		}
-	case <-deadline():
-		t.Fatal("Main did not return at the end of input")
-	}
+	p.master.Write([]byte{4}) // Ctrl+D at the start of a line: the end of input
+	p.exit(t)
 }

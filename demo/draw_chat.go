@@ -10,6 +10,23 @@ import (
 // mainDraw; Full and Clear, drawn by frameDraw): no colours, static spinners, the draft
 // shown as its last line's tail on a one-row input.
 
+// chatMain is what the main-screen chat looks have in common: bracketed paste, no title,
+// no animation.
+type chatMain struct{}
+
+func (chatMain) modes(*agent) string      { return pasteOn }
+func (chatMain) leave(*agent) string      { return pasteOff }
+func (chatMain) title(*agent) string      { return "" }
+func (chatMain) tickEvery() time.Duration { return 0 }
+
+// chatFrame is what the full-screen chat looks have in common: the alternate screen and
+// bracketed paste, answers cut to the width, no title, no animation.
+type chatFrame struct{ chatMain }
+
+func (chatFrame) modes(*agent) string { return altOn + pasteOn }
+func (chatFrame) leave(*agent) string { return pasteOff + altOff }
+func (chatFrame) fits() bool          { return true }
+
 // echoLines are the lines of a message as the plain styles echo it: lead before its
 // first line, blanks as wide before the others.
 func echoLines(lead, text string) []string {
@@ -49,10 +66,8 @@ func plainRows(e entry) []string {
 // bareLook is the Bare style: a banner and a hint, the transcript, and under it an input
 // box (rules around a "❯ " row showing the draft's tail) with a footer; the cursor after
 // the draft; a static spinner row above the box while busy.
-type bareLook struct{}
+type bareLook struct{ chatMain }
 
-func (bareLook) modes(*agent) string { return pasteOn }
-func (bareLook) leave(*agent) string { return pasteOff }
 func (bareLook) banner(a *agent) string {
 	return bareBanner(a) + "\r\n   /help for help, esc to go back\r\n\r\n"
 }
@@ -77,18 +92,14 @@ func (bareLook) live(a *agent) liveRegion {
 	return liveRegion{rows: fitRows(rows, a.cols), cursorRow: len(rows) - 3, cursorCol: min(2+width(draft), a.cols-1)}
 }
 
-func (bareLook) title(*agent) string                         { return "" }
-func (bareLook) tickEvery() time.Duration                    { return 0 }
 func (bareLook) corpusRows(a *agent) (banner, prompt string) { return bareBanner(a), "❯ " }
 
 // boxedLook is the Boxed style (Ink-like): a banner, the transcript, and under it an
 // input box with round corners showing a label and the draft's tail (or dots for a masked
 // field), and a hint row; the cursor parked at the start of the row under them, never in
 // the box; a static spinner row above the box while busy.
-type boxedLook struct{}
+type boxedLook struct{ chatMain }
 
-func (boxedLook) modes(*agent) string    { return pasteOn }
-func (boxedLook) leave(*agent) string    { return pasteOff }
 func (boxedLook) banner(a *agent) string { return boxedBanner(a) + "\r\n\r\n" }
 
 func boxedBanner(a *agent) string { return "* " + a.cfg.Name + " code · mock-model" }
@@ -127,8 +138,6 @@ func (boxedLook) row(a *agent, text string) string {
 	return "│ " + text + strings.Repeat(" ", max(0, a.cols-4-width(text))) + " │"
 }
 
-func (boxedLook) title(*agent) string      { return "" }
-func (boxedLook) tickEvery() time.Duration { return 0 }
 func (l boxedLook) corpusRows(a *agent) (banner, prompt string) {
 	return boxedBanner(a), l.row(a, l.label(a)) // an answer may repeat the empty box's row
 }
@@ -159,16 +168,11 @@ func shownDraft(a *agent, room int) string {
 // fullLook is the Full style: a header row, the transcript ("> " echoes, answers as they
 // are), a status row (a static spinner while busy) and a "> " input row showing the
 // draft's tail at the bottom, with the cursor after the draft; synchronized frames.
-type fullLook struct{}
+type fullLook struct{ chatFrame }
 
-func (fullLook) modes(*agent) string                         { return altOn + pasteOn }
-func (fullLook) leave(*agent) string                         { return pasteOff + altOff }
 func (fullLook) header(a *agent) []string                    { return []string{fullBanner(a)} }
 func fullBanner(a *agent) string                             { return a.cfg.Name + " · ready" }
 func (fullLook) paint() paint                                { return paint{sync: true} }
-func (fullLook) title(*agent) string                         { return "" }
-func (fullLook) tickEvery() time.Duration                    { return 0 }
-func (fullLook) fits() bool                                  { return true }
 func (fullLook) corpusRows(a *agent) (banner, prompt string) { return fullBanner(a), "> " }
 
 func (fullLook) entryRows(a *agent, e entry) []string {
@@ -191,16 +195,11 @@ func (fullLook) bottom(a *agent) (rows []string, cx, cy int) {
 // as "you: …" rows and a blank, answers cut to the screen), the "> " input row and a
 // status row naming its model (a static spinner while busy); every frame clears the
 // screen first, with no synchronized output.
-type clearLook struct{}
+type clearLook struct{ chatFrame }
 
-func (clearLook) modes(*agent) string                         { return altOn + pasteOn }
-func (clearLook) leave(*agent) string                         { return pasteOff + altOff }
 func (clearLook) header(a *agent) []string                    { return []string{clearBanner(a), ""} }
 func clearBanner(a *agent) string                             { return a.cfg.Name + " ── chat" }
 func (clearLook) paint() paint                                { return paint{clear: true} }
-func (clearLook) title(*agent) string                         { return "" }
-func (clearLook) tickEvery() time.Duration                    { return 0 }
-func (clearLook) fits() bool                                  { return true }
 func (clearLook) corpusRows(a *agent) (banner, prompt string) { return clearBanner(a), "> " }
 
 func (clearLook) entryRows(a *agent, e entry) []string {

@@ -30,6 +30,23 @@ func shownDraft(p *simPane) string {
 	return p.bot.Draft()
 }
 
+// draftBehindDelivery links alice (a line-mode REPL) with bob (configured by the style and
+// input quirks of b), leaves a person's draft in bob's input three seconds in, starts the
+// conversation in alice's pane and runs for wait.
+func draftBehindDelivery(t *testing.T, b demo.Config, wait time.Duration) *sim {
+	t.Helper()
+	b.Reply, b.Name, b.Seed, b.Cols, b.Rows, b.Think, b.Pace = "corpus", "bob", 4, 90, 20, 200*time.Millisecond, 30*time.Millisecond
+	alice := demo.Config{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+	s := newSim(t, relay.Config{Turns: 2}, nil, alice, b)
+	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+	s.run(3 * time.Second)
+	s.now = later(s.now, start.Add(3*time.Second))
+	s.draft(2, "my half-typed thought")
+	s.person(1, "hello there")
+	s.run(wait)
+	return s
+}
+
 // A person's draft left in the receiving program's input, in every screen style (an
 // input box with the cursor parked under it, a full-screen program that clears its
 // screen, a REPL's line), is found, set aside once stale, and put back after the answer
@@ -38,17 +55,7 @@ func shownDraft(p *simPane) string {
 func TestStaleDraftSetAsideInEveryStyle(t *testing.T) {
 	for _, st := range chatStyles {
 		t.Run(st.String(), func(t *testing.T) {
-			cfgs := []demo.Config{
-				{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-				{Reply: "corpus", Name: "bob", Style: st, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-			}
-			s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
-			s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-			s.run(3 * time.Second)
-			s.now = later(s.now, start.Add(3*time.Second))
-			s.draft(2, "my half-typed thought")
-			s.person(1, "hello there")
-			s.run(10 * time.Minute)
+			s := draftBehindDelivery(t, demo.Config{Style: st}, 10*time.Minute)
 			alice, bob := s.panes[0], s.panes[1]
 			log := s.logText()
 			if len(bob.bot.Inputs()) != 1 || len(alice.bot.Replies()) == 0 {
@@ -114,17 +121,7 @@ func TestUrgentAfterInterruptInEveryStyle(t *testing.T) {
 // is parked elsewhere) is still found: the relay saw every key of it, and the screen
 // shows it in the box. It is set aside and put back.
 func TestStaleDraftInAnUnknownInput(t *testing.T) {
-	cfgs := []demo.Config{
-		{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-		{Reply: "corpus", Name: "bob", Style: demo.Boxed, Label: "Message: ", Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-	}
-	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
-	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-	s.run(3 * time.Second)
-	s.now = later(s.now, start.Add(3*time.Second))
-	s.draft(2, "my half-typed thought")
-	s.person(1, "hello there")
-	s.run(10 * time.Minute)
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Label: "Message: "}, 10*time.Minute)
 	bob := s.panes[1]
 	if len(bob.bot.Inputs()) != 1 || bob.bot.Draft() != "my half-typed thought" || !strings.Contains(s.logText(), "put back") {
 		t.Fatalf("bob received %q, draft %q\nlog:\n%s", bob.bot.Inputs(), bob.bot.Draft(), s.logText())
@@ -135,17 +132,7 @@ func TestStaleDraftInAnUnknownInput(t *testing.T) {
 // relay says so, on the status line and in its log, once; the delivery waits, and goes
 // in as soon as the person sends their draft.
 func TestUnreadableDraftSaysSo(t *testing.T) {
-	cfgs := []demo.Config{
-		{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-		{Reply: "corpus", Name: "bob", Style: demo.Boxed, Masked: true, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-	}
-	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
-	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-	s.run(3 * time.Second)
-	s.now = later(s.now, start.Add(3*time.Second))
-	s.draft(2, "my half-typed thought")
-	s.person(1, "hello there")
-	s.run(5 * time.Minute)
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Masked: true}, 5*time.Minute)
 	bob := s.panes[1]
 	const says = "your draft in 2 bob is not on its screen where agentmux can find it: 1 waiting go in once you send or clear it"
 	if len(bob.bot.Inputs()) != 0 || strings.Count(s.logText(), says) != 1 {
