@@ -224,7 +224,7 @@ func TestInlineLiveRegionFitsTinyScreens(t *testing.T) {
 		h.typ(strings.Repeat("long draft words ", 10) + "\x1b[13;2u" + "x")
 		h.typ("\r")
 		h.tick(3)
-		rows := h.a.draw.(*inlineDraw).live(h.a)
+		rows := h.a.draw.(*mainDraw).live(h.a).rows
 		if len(rows) > size[1] {
 			t.Fatalf("%v: live region has %d rows, more than the screen", size, len(rows))
 		}
