@@ -154,6 +154,7 @@ func (a *agent) reply(r replyEvent) {
 		if a.kittyAsked && !a.kittyPushed {
 			a.kittyPushed = true
 			a.out.WriteString(kittyPush1)
+			a.render() // the footer tells of shift+enter from now on
 		}
 	}
 }

@@ -127,6 +127,11 @@ func (inlineLook) footer(a *agent) string {
 	case a.busy:
 		return "  ⏵⏵ demo mode · esc to interrupt"
 	}
+	if !a.kittyPushed {
+		// The terminal has not said it reports shift+enter apart from enter (its
+		// answer to the kitty keyboard query): a newline is ctrl+j or alt+enter.
+		return "  ⏵⏵ demo mode · ctrl+j for newline"
+	}
 	return "  ⏵⏵ demo mode · shift+enter for newline"
 }
 

@@ -285,8 +285,10 @@ func abs(x int) int {
 // at start, and the Claude-like one, which pushes them once its query is answered.
 func TestKittyShiftEnterReachesAgent(t *testing.T) {
 	s := startWith(t, options{kitty: true}, agent("alice", "--style", "inline"), agent("bob", "--style", "alt"))
+	// Alice pushes its kitty keyboard flags once the terminal answered its query, and
+	// says so in its footer: shift+enter typed before then is an Enter to it.
 	s.waitScreen("both ready", func(scr *screen) bool {
-		return scr.paneHas(1, "alice · simulated agent") && scr.paneHas(2, "› Ask bob to do anything")
+		return scr.paneHas(1, "shift+enter for newline") && scr.paneHas(2, "› Ask bob to do anything")
 	}, waitLong)
 	for _, c := range []struct {
 		pane          int
