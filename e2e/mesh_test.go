@@ -4,11 +4,14 @@ package e2e
 // sessions in PTYs, each with its own home and runtime folder as two machines, joined
 // with --mesh and their credentials. A pane's `agentmux send bob@buildbox` is typed into
 // bob on the other session attributed to the pane and its session; `agentmux ls --mesh`
-// lists both sessions; a session started with a name the mesh has live is refused.
+// lists both sessions; a session started with a name the mesh has live is refused;
+// `agentmux link alice bob@buildbox` makes the two agents talk across it within one
+// budget.
 
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,5 +70,59 @@ func TestMeshEndToEnd(t *testing.T) {
 	<-second.eof
 	if txt := strings.ReplaceAll(second.screen().text(), "\n", ""); !strings.Contains(txt, "taken") || !strings.Contains(txt, "--session") {
 		t.Errorf("a second buildbox: want it refused, saying to pick another name with --session; screen:\n%s", second.screen().dump())
+	}
+}
+
+// remoteGroup matches a link with another session's member on the status line, e.g.
+// "1⇄bob@buildbox 3/8".
+var remoteGroup = regexp.MustCompile(`⇄\S+@\S+ \d+/\d+`)
+
+// `agentmux link alice bob@buildbox` through the binary: a word typed into alice starts
+// a conversation that crosses the mesh both ways, typed on each side as "NAME@SESSION
+// (1):", until the pair's one budget (laptop's --turns 4) is spent: four deliveries in
+// all, on the two sides together, and both status lines show the count while it runs.
+func TestMeshLinkEndToEnd(t *testing.T) {
+	t.Parallel()
+	hubDir := filepath.Join(t.TempDir(), "mesh")
+	h, err := mesh.Serve(mesh.HubConfig{Dir: hubDir, Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	join := func(name string) []string {
+		creds, err := mesh.WriteCreds(hubDir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []string{"--session", name, "--mesh", h.URL(), "--mesh-creds", creds, "--idle", relayIdle}
+	}
+	buildboxEnv, laptopEnv := newSockEnv(t), newSockEnv(t)
+	bob, alice := newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
+	buildbox := &relaySession{session: startWith(t, buildboxEnv.opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
+	buildbox.diag = buildbox.transcripts
+	buildbox.wait("bob ready", bob.ready)
+	laptop := &relaySession{session: startWith(t, laptopEnv.opts(), append(join("laptop"), "--turns", "4", alice.arg())...), agents: []*fake{alice}}
+	laptop.diag = func() string { return laptop.transcripts() + buildbox.transcripts() }
+	laptop.wait("alice ready", alice.ready)
+
+	laptopEnv.run("link", "--session", "laptop", "alice", "bob@buildbox")
+	laptop.wait("the link on laptop's status line", func(scr *screen) bool { return scr.statusHas("1⇄bob@buildbox 0/4") })
+	buildbox.wait("the link on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄alice@laptop 0/4") })
+	laptop.send("plan the parser split\r")
+	buildbox.wait("bob's first turn from alice", func(*screen) bool { return len(bob.read().in) >= 1 })
+	if got := bob.read().in[0]; !strings.HasPrefix(got, "alice@laptop (1):") {
+		t.Errorf("bob got %q: want it attributed to alice@laptop (1)", got)
+	}
+	laptop.wait("alice's turn from bob", func(*screen) bool {
+		in := alice.read().in
+		return len(in) >= 2 && strings.HasPrefix(in[1], "bob@buildbox (1):")
+	})
+	buildbox.wait("bob's second turn, and the budget spent", func(*screen) bool { return len(bob.read().in) >= 2 })
+	laptop.wait("alice's second turn from bob", func(*screen) bool { return len(alice.read().in) >= 3 })
+	for _, s := range []*relaySession{laptop, buildbox} {
+		s.wait("the link severed", func(scr *screen) bool { return !remoteGroup.MatchString(scr.status()) })
+	}
+	if a, b := len(alice.read().in), len(bob.read().in); a != 3 || b != 2 {
+		t.Errorf("alice got %d, bob %d: want 1+2 and 2 (4 turns for the pair)", a, b)
 	}
 }
