@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
@@ -62,6 +63,35 @@ func (c *Core) Link(a, b string, shell bool) error {
 		return c.Core.Link(a, b, shell)
 	}
 	return c.n.link(a, b, shell)
+}
+
+// Unlink takes pane a out of its group; a, NAME@SESSION, may name a member of another
+// session instead: the panes linked with it leave their links.
+func (c *Core) Unlink(a string) error {
+	_, session, ok := SplitAddress(a)
+	if !ok || session == c.n.o.Session {
+		if ok {
+			a, _, _ = SplitAddress(a)
+		}
+		return c.Core.Unlink(a)
+	}
+	var panes []string
+	for _, m := range c.Core.Members() {
+		for _, g := range strings.Split(m.Group, "⇄") {
+			if g == a {
+				panes = append(panes, m.Name)
+			}
+		}
+	}
+	if len(panes) == 0 {
+		return fmt.Errorf("unlink %s: no pane of this session is linked with it", a)
+	}
+	for _, p := range panes {
+		if err := c.Core.Unlink(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // link links pane of this session with addr (NAME@SESSION) and asks that session to

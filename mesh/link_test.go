@@ -78,7 +78,9 @@ func TestLinkAcrossSessions(t *testing.T) {
 	require.NotEmpty(t, ls.Members)
 	assert.Equal(t, "1⇄alice@laptop", ls.Members[0].Group)
 
-	_, err = buildbox.control().Request(proto.TypeUnlink, proto.Target{A: "bob"})
+	_, err = buildbox.control().Request(proto.TypeUnlink, proto.Target{A: "carol@laptop"})
+	assert.ErrorContains(t, err, "no pane of this session is linked with it")
+	_, err = buildbox.control().Request(proto.TypeUnlink, proto.Target{A: "alice@laptop"}) // or bob
 	require.NoError(t, err)
 	laptop.waitFor("unlinked", func() bool { return laptop.summary() == "" })
 	assert.True(t, laptop.logHas("1⇄bob@buildbox ended: bob@buildbox unlinked"), "laptop's relay log says why")
