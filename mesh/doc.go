@@ -13,13 +13,16 @@
 // in its store before typing it, so a message crossing twice is typed once.
 //
 // Identity: the hub's sessions log in as user NAME with a password derived from the
-// hub's secret (Creds), and may publish only on amux.*.msg.NAME and amux.*.ph.NAME:
-// the sending session's name is the subject's last token, enforced by the server, and
+// hub's secret (Creds), and may publish only on amux.*.msg.NAME, amux.*.ph.NAME and
+// amux.*.ln.NAME: the sending session's name is the subject's last token, enforced by
+// the server, and
 // the receiving side attributes the message to MEMBER@thatname. A member name is the
 // sending session's word, as within one session.
 //
 // The mesh is a client of the session core through hub.Core: Wrap puts it in front of
 // the core the session socket (hub) uses, so SEND to NAME@SESSION (agentmux send, a
 // protocol client, a relayed @relay line) crosses, and the receiving side types it
-// with its own core (the relay's idle gate, drafts, modes). The TUI never imports it.
+// with its own core (the relay's idle gate, drafts, modes). Links across sessions
+// (link.go) and the phases that come back to a sender (notify.go) go through the same
+// core. The TUI never imports it.
 package mesh
