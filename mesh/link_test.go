@@ -72,6 +72,31 @@ func TestLinkAcrossSessions(t *testing.T) {
 	for _, m := range []*machine{laptop, buildbox} {
 		m.waitFor("2 turns", func() bool { return strings.Contains(m.summary(), "/1000") && strings.Contains(m.summary(), " 2/1000") })
 	}
+	// Each side's history has the turns that crossed, once, under one id.
+	lh, err := c.Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	bh, err := buildbox.control().Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	var turn string
+	for _, m := range lh.Messages {
+		if m.From == "alice" && m.To == "bob@buildbox" {
+			turn = m.ID
+		}
+	}
+	require.NotEmpty(t, turn, "laptop's history lacks alice's turn: %+v", lh.Messages)
+	n := 0
+	for _, m := range bh.Messages {
+		if m.ID == turn {
+			n++
+			assert.Equal(t, "alice@laptop", m.From)
+		}
+	}
+	assert.Equal(t, 1, n, "buildbox's history has alice's turn once")
+	awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.ID == turn && ev.Phase == "confirmed" })
+	got, err := laptop.st.Get(turn)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.NotZero(t, got[0].Confirmed, "the turn's phase is in laptop's store")
 	// agentmux ls shows the link on both sides.
 	ls, err := buildbox.control().Request(proto.TypeList, struct{}{})
 	require.NoError(t, err)

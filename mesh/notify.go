@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
 )
 
 // The sending side hears a crossing message's delivery phases (amux.FROM.ph.TO): each
@@ -24,6 +25,9 @@ type outgoing struct {
 	words    string // its first words
 	notify   bool
 	after    time.Duration
+	// own: the node recorded it in the store (outItem.rec), so it records its phases
+	// too; the session's socket records those of the messages it stored.
+	own bool
 }
 
 // maxTracked bounds the messages kept for their final phase's note: beyond it (a flood
@@ -43,9 +47,16 @@ func (l *sentLog) add(id string, o outgoing) {
 	if l.m == nil {
 		l.m = map[string]outgoing{}
 	}
-	if len(l.m) < maxTracked || o.notify || o.after > 0 {
+	if len(l.m) < maxTracked || o.notify || o.after > 0 || o.own {
 		l.m[id] = o
 	}
+}
+
+func (l *sentLog) peek(id string) (outgoing, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	o, ok := l.m[id]
+	return o, ok
 }
 
 func (l *sentLog) take(id string) (outgoing, bool) {
@@ -68,13 +79,22 @@ func finalPhase(ph string) bool {
 // phaseBack handles a phase of a message a member of this session sent (on the loop).
 func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	to := p.To + "@" + fromSession
-	n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: to, Phase: p.Phase, Text: p.Text})
-	if !finalPhase(p.Phase) {
-		return
+	final := finalPhase(p.Phase)
+	var o outgoing
+	var ok bool
+	if final {
+		o, ok = n.sent.take(p.ID)
+	} else {
+		o, ok = n.sent.peek(p.ID)
 	}
-	o, ok := n.sent.take(p.ID)
-	if !ok {
-		return // sent before a restart, or not kept (maxTracked)
+	ref := refPrefix + p.ID // the session's socket knows the ref of a message it stored
+	if ok && o.own {
+		ref = p.ID // one the node stored goes by its id, its phases recorded here
+		n.markSent(p.ID, to, p.Phase)
+	}
+	n.evq.push(proto.Event{Kind: "delivery", ID: ref, Member: to, Phase: p.Phase, Text: p.Text})
+	if !final || !ok {
+		return // not the last phase; or sent before a restart, or not kept (maxTracked)
 	}
 	lk, ok := n.linker()
 	if !ok {
@@ -108,6 +128,16 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	}
 	if o.after > 0 {
 		tell(fmt.Sprintf("[agentmux] reminder: your message to %s %q was delivered %s ago", to, o.words, o.after), o.after, false)
+	}
+}
+
+// markSent records a phase of a message the node recorded (on the loop).
+func (n *Node) markSent(id, to, phase string) {
+	switch ph := store.Phase(phase); ph {
+	case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
+		if _, err := n.o.Store.Mark(id, to, ph, time.Now().UnixMilli()); err != nil {
+			n.log.Warn("mesh: mark", "id", id, "err", err)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -23,6 +24,11 @@ type outItem struct {
 	id string
 	// to is a message's recipient (NAME@SESSION), "" for a phase.
 	to string
+	// rec, when set, is the message's row for this session's store, written before it
+	// is first published: a message the session's socket did not store first (a pane's
+	// relay line or linked turn), so that history shows it and it is sent again after a
+	// restart until the other side says a phase of it.
+	rec *store.Message
 }
 
 // outbox is the queue of what this session publishes, in order. Push never blocks;
@@ -58,6 +64,15 @@ func (o *outbox) head(max int) []outItem {
 	defer o.mu.Unlock()
 	n := min(len(o.items), max)
 	return append([]outItem(nil), o.items[:n]...)
+}
+
+// recorded forgets the rows of the first n items: written.
+func (o *outbox) recorded(n int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i := range min(n, len(o.items)) {
+		o.items[i].rec = nil
+	}
 }
 
 // pop takes the first n items.
@@ -113,6 +128,7 @@ func (n *Node) publish() {
 				return
 			}
 		}
+		n.record(items)
 		done, err := n.publishBatch(items)
 		n.log.Debug("mesh: published", "n", done, "err", err)
 		if done > 0 {
@@ -134,6 +150,24 @@ func (n *Node) publish() {
 		t.Stop()
 		backoff = min(backoff*2, 2*time.Second)
 	}
+}
+
+// record writes the rows of items that carry one, in one transaction. A store that
+// refuses them costs the history its rows, never the messages.
+func (n *Node) record(items []outItem) {
+	var rows []store.Message
+	for _, it := range items {
+		if it.rec != nil {
+			rows = append(rows, *it.rec)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	if err := n.o.Store.Insert(rows...); err != nil {
+		n.log.Warn("mesh: recording sent messages", "n", len(rows), "err", err)
+	}
+	n.out.recorded(len(items))
 }
 
 // publishBatch publishes items and waits for their acknowledgements; done counts the
@@ -211,7 +245,15 @@ func (n *Node) send(from string, fromPane int, to, toSession, text, kind string,
 		return "", err
 	}
 	n.log.Debug("mesh: send", "to", to+"@"+toSession, "id", id)
-	n.sent.add(id, outgoing{from: from, to: to + "@" + toSession, words: firstWordsOf(text), notify: o.NotifyOnDelivery, after: o.NotifyAfter})
-	n.out.push(outItem{subject: "amux." + toSession + ".msg." + n.o.Session, data: b, id: id, to: to + "@" + toSession})
+	it := outItem{subject: "amux." + toSession + ".msg." + n.o.Session, data: b, id: id, to: to + "@" + toSession}
+	if o.ID == "" { // not stored by the session's socket
+		k := kind
+		if k == "" {
+			k = proto.KindMessage
+		}
+		it.rec = &store.Message{ID: id, Session: n.o.Session, From: from, To: it.to, Kind: k, Body: text, Queued: time.Now().UnixMilli()}
+	}
+	n.sent.add(id, outgoing{from: from, to: it.to, words: firstWordsOf(text), notify: o.NotifyOnDelivery, after: o.NotifyAfter, own: it.rec != nil})
+	n.out.push(it)
 	return refPrefix + id, nil
 }
