@@ -13,6 +13,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -109,6 +110,22 @@ func TestMeshSurvivesSIGKILLFlood(t *testing.T) {
 		len(acked), len(lost), len(repeats), len(unrecognised))
 	if len(lost) > 0 || len(unrecognised) > 0 {
 		t.Errorf("lost %q, read again without the note %q; want none", lost, unrecognised)
+		for _, e := range []struct {
+			env  sockEnv
+			name string
+		}{{laptopEnv, "laptop"}, {buildboxEnv, "buildbox"}} {
+			var h []map[string]any
+			if err := json.Unmarshal([]byte(e.env.run("history", "--session", e.name, "--json", "--limit", "1000")), &h); err != nil {
+				t.Logf("%s's history: %v", e.name, err)
+			}
+			for _, m := range h {
+				for _, tok := range append(lost, unrecognised...) {
+					if body, _ := m["body"].(string); strings.HasSuffix(body, tok) {
+						t.Logf("%s's history: %v", e.name, m)
+					}
+				}
+			}
+		}
 	}
 }
 

@@ -48,6 +48,7 @@ func permissions(session string) *server.Permissions {
 			"$JS.API.INFO", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.INFO." + st,
 			"$JS.API.CONSUMER.CREATE." + st + ".>", "$JS.API.CONSUMER.DURABLE.CREATE." + st + ".>",
 			"$JS.API.CONSUMER.INFO." + st + ".>", "$JS.API.CONSUMER.MSG.NEXT." + st + ".>",
+			"$JS.API.CONSUMER.DELETE." + st + ".>",
 			"$JS.ACK." + st + ".>",
 		}},
 		Subscribe: &server.SubjectPermission{Allow: []string{inboxPrefix(session) + ".>", "amux.who." + session}},

@@ -186,16 +186,45 @@ func (n *Node) dial() error {
 	} else if err != nil {
 		return fmt.Errorf("mesh: stream %s: %w", stream, err)
 	}
-	cons, err := js.CreateOrUpdateConsumer(ctx, stream, jetstream.ConsumerConfig{
-		Durable:   o.Session,
-		AckPolicy: jetstream.AckExplicitPolicy,
-		AckWait:   30 * time.Second,
-	})
+	cons, err := n.consumer(ctx, stream)
 	if err != nil {
 		return fmt.Errorf("mesh: consumer %s: %w", o.Session, err)
 	}
 	n.cons = cons
 	return nil
+}
+
+// consumer finds or makes the session's durable consumer on stream. One a previous
+// run of the session left with messages taken and never acknowledged (it was killed,
+// or closed while handling them) is made again from its acknowledgement floor:
+// JetStream would deliver those again only after the acknowledgement wait, behind the
+// messages that came since, and a sender's messages would be typed out of order. The
+// ones acknowledged past the floor come again too, and are typed once (the store
+// knows them).
+func (n *Node) consumer(ctx context.Context, stream string) (jetstream.Consumer, error) {
+	cfg := jetstream.ConsumerConfig{
+		Durable:   n.o.Session,
+		AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait:   30 * time.Second,
+	}
+	cons, err := n.js.Consumer(ctx, stream, n.o.Session)
+	if errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return n.js.CreateConsumer(ctx, stream, cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	info := cons.CachedInfo()
+	if info == nil || info.NumAckPending == 0 {
+		return cons, nil
+	}
+	n.log.Info("mesh: messages taken and not acknowledged by the last run: reading again from the floor",
+		"pending", info.NumAckPending, "floor", info.AckFloor.Stream)
+	if err := n.js.DeleteConsumer(ctx, stream, n.o.Session); err != nil {
+		return nil, err
+	}
+	cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, info.AckFloor.Stream+1
+	return n.js.CreateConsumer(ctx, stream, cfg)
 }
 
 // Start starts typing the crossing messages into core's panes and publishing what
