@@ -144,7 +144,7 @@ func TestNotifyOnDeliveryAcross(t *testing.T) {
 	buildbox := newMachine(t, th, "buildbox", "bob")
 	buildbox.waitIdle("bob")
 	c := laptop.control()
-	id, err := c.SendMeta("ops", "bob@buildbox", "ship it when green", &proto.SendMeta{XNotifyOnDelivery: true})
+	id, err := c.SendMeta("ops", "bob@buildbox", "ship it when green", &proto.SendMeta{XNotifyOnDelivery: true, XNotifyAfterMs: 50})
 	require.NoError(t, err)
 	buildbox.waitTyped("bob", "ops@laptop:", "ship it when green")
 	got := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "confirmed" })
@@ -153,6 +153,9 @@ func TestNotifyOnDeliveryAcross(t *testing.T) {
 	assert.Equal(t, id, mail.ID)
 	assert.Equal(t, "ops", mail.Member)
 	assert.Equal(t, `[agentmux] delivered to bob@buildbox: "ship it when green"`, mail.Text)
+	later := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "mail" })
+	assert.Equal(t, id, later.ID)
+	assert.Equal(t, `[agentmux] reminder: your message to bob@buildbox "ship it when green" was delivered 50ms ago`, later.Text)
 	laptop.waitFor("the phase in the log", func() bool {
 		return laptop.logHas("ops → bob@buildbox (other session)", "confirmed")
 	})

@@ -288,6 +288,7 @@ func (n *Node) close() {
 	close(n.stop)
 	n.out.wake()
 	n.wg.Wait()
+	n.sent.stop()
 	if n.evs != nil {
 		n.evs.Close()
 	}

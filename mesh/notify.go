@@ -37,8 +37,31 @@ const maxTracked = 4096
 // sentLog is the outgoing messages by id (Send runs on the hub's goroutine, their
 // phases come back on the node's loop).
 type sentLog struct {
-	mu sync.Mutex
-	m  map[string]outgoing
+	mu      sync.Mutex
+	m       map[string]outgoing
+	timers  []*time.Timer // reminders due later (--notify-after), stopped by stop
+	stopped bool
+}
+
+// later runs f after d, unless stop comes first.
+func (l *sentLog) later(d time.Duration, f func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopped {
+		return
+	}
+	l.timers = append(l.timers, time.AfterFunc(d, f))
+}
+
+// stop stops the reminders not yet due (the node closes).
+func (l *sentLog) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
+	for _, t := range l.timers {
+		t.Stop()
+	}
+	l.timers = nil
 }
 
 func (l *sentLog) add(id string, o outgoing) {
@@ -121,7 +144,7 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 			n.evq.push(ev)
 			return
 		}
-		time.AfterFunc(after, func() { n.evq.push(ev) })
+		n.sent.later(after, func() { n.evq.push(ev) })
 	}
 	if o.notify {
 		tell(fmt.Sprintf("[agentmux] delivered to %s: %q", to, o.words), 0, true)
