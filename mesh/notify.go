@@ -39,7 +39,7 @@ const maxTracked = 4096
 type sentLog struct {
 	mu      sync.Mutex
 	m       map[string]outgoing
-	timers  []*time.Timer // reminders due later (--notify-after), stopped by stop
+	timers  map[*time.Timer]bool // reminders due later (--notify-after), until they ran
 	stopped bool
 }
 
@@ -50,7 +50,17 @@ func (l *sentLog) later(d time.Duration, f func()) {
 	if l.stopped {
 		return
 	}
-	l.timers = append(l.timers, time.AfterFunc(d, f))
+	if l.timers == nil {
+		l.timers = map[*time.Timer]bool{}
+	}
+	var t *time.Timer
+	t = time.AfterFunc(d, func() {
+		l.mu.Lock()
+		delete(l.timers, t)
+		l.mu.Unlock()
+		f()
+	})
+	l.timers[t] = true
 }
 
 // stop stops the reminders not yet due (the node closes).
@@ -58,7 +68,7 @@ func (l *sentLog) stop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.stopped = true
-	for _, t := range l.timers {
+	for t := range l.timers {
 		t.Stop()
 	}
 	l.timers = nil
