@@ -55,6 +55,9 @@ func TestSendToPanes(t *testing.T) {
 	id2, err := ctl.Send("", "2", "by number")
 	require.NoError(t, err)
 	assert.Equal(t, fakeSend{id2, "you", "codex", "by number"}, sent(t, core))
+	id3, err := ctl.Send("", "codex@test", "this session's, in full")
+	require.NoError(t, err)
+	assert.Equal(t, fakeSend{id3, "you", "codex", "this session's, in full"}, sent(t, core), "NAME@SESSION of this session is NAME")
 
 	// A broadcast from bot reaches both panes, not bot.
 	_, err = bot.Send("", "*", "all")

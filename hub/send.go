@@ -63,6 +63,11 @@ func (s *state) targets(from, to, topic string) ([]target, error) {
 		}
 		return out, nil
 	}
+	if i := strings.LastIndexByte(to, '@'); i > 0 && to[i+1:] == s.cfg.Session {
+		// NAME@SESSION of this session is NAME: recorded for it, so that the phases
+		// the core reports for the pane mark this message.
+		to = to[:i]
+	}
 	if m := s.members[to]; m != nil {
 		return []target{{to, m}}, nil
 	}
