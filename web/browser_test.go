@@ -74,7 +74,7 @@ func checkConversation(t *testing.T, open opener) (*rig, tab) {
 	r.proc(2).SetEcho(true)
 	p := open(r, r.srv.URL())
 	r.waitOn(p, `agentmux.panes().length === 2`)
-	_, err := r.sess.Send("ops", "bob", "please rebase onto main", session.SendOptions{})
+	err := r.sess.Send("ops", "bob", "please rebase onto main", session.SendOptions{})
 	require.NoError(t, err)
 	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('please rebase onto main') && li.textContent.includes('ops → bob'))`)
 	// It is typed into bob's pane, and the page shows its phase move on.
