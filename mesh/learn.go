@@ -6,7 +6,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go"
 )
 
@@ -34,7 +34,7 @@ func (n *Node) learn(addr string) {
 	if _, ok := n.known[addr]; ok {
 		return
 	}
-	unregister, err := (*core).Register(addr, func(m hub.RelayMessage) { n.relayMail(name, session, m) })
+	unregister, err := (*core).RegisterMember(addr, func(m proto.RelayMessage) { n.relayMail(name, session, m) })
 	if err != nil {
 		n.log.Debug("mesh: learn", "name", addr, "err", err)
 		n.known[addr] = func() {}

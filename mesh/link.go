@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go"
 )
 
@@ -43,48 +45,26 @@ type linker interface {
 	Note(pane, text string)
 }
 
-// Link links panes: a pane of this session with a member of another (NAME@SESSION, in
-// either place), else as the wrapped core does.
-func (c *Core) Link(a, b string, shell bool) error {
-	an, as, aRemote := SplitAddress(a)
-	bn, bs, bRemote := SplitAddress(b)
-	if aRemote && as == c.n.o.Session {
-		a, aRemote = an, false
-	}
-	if bRemote && bs == c.n.o.Session {
-		b, bRemote = bn, false
-	}
-	switch {
-	case aRemote && bRemote:
-		return fmt.Errorf("link %s with %s: one of the two must be a pane of this session", a, b)
-	case aRemote:
-		a, b = b, a
-	case !bRemote:
-		return c.Core.Link(a, b, shell)
-	}
-	return c.n.link(a, b, shell)
+var _ hub.Linker = (*Core)(nil)
+
+// LinkAcross links pane a of this session with addr, NAME@SESSION, a member of another
+// session, and asks that session to link back.
+func (c *Core) LinkAcross(a int, addr string, shell bool) error {
+	return c.n.link(strconv.Itoa(a), addr, shell)
 }
 
-// Unlink takes pane a out of its group; a, NAME@SESSION, may name a member of another
-// session instead: the panes linked with it leave their links.
-func (c *Core) Unlink(a string) error {
-	_, session, ok := SplitAddress(a)
-	if !ok || session == c.n.o.Session {
-		if ok {
-			a, _, _ = SplitAddress(a)
-		}
-		return c.Core.Unlink(a)
-	}
-	var panes []string
-	for _, m := range c.Core.Members() {
+// UnlinkAcross ends the links of this session's panes with addr (NAME@SESSION).
+func (c *Core) UnlinkAcross(addr string) error {
+	var panes []int
+	for _, m := range c.Core.Panes() {
 		for _, g := range strings.Split(m.Group, "⇄") {
-			if g == a {
-				panes = append(panes, m.Name)
+			if g == addr {
+				panes = append(panes, m.Number)
 			}
 		}
 	}
 	if len(panes) == 0 {
-		return fmt.Errorf("unlink %s: no pane of this session is linked with it", a)
+		return fmt.Errorf("unlink %s: no pane of this session is linked with it", addr)
 	}
 	for _, p := range panes {
 		if err := c.Core.Unlink(p); err != nil {
@@ -156,13 +136,13 @@ func (n *Node) onLink(fromSession string, l *wireLink) {
 // relayMail sends what the relay mails a member of another session: a pane's relay
 // command, its turn on a link, or the end of a link. It runs on the session's loop:
 // send only queues.
-func (n *Node) relayMail(name, session string, m hub.RelayMessage) {
+func (n *Node) relayMail(name, session string, m proto.RelayMessage) {
 	switch {
 	case m.End:
 		n.sendLink(session, wireLink{Op: "end", Tag: m.Link, From: m.From, Why: m.Text})
 		return
 	case m.Link != "":
-		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, "", hub.SendOptions{Link: m.Link, LinkSpent: m.Spent}); err != nil {
+		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, "", proto.SendOptions{Link: m.Link, LinkSpent: m.Spent}); err != nil {
 			n.log.Warn("mesh: linked turn", "to", name+"@"+session, "err", err)
 		}
 		return
@@ -172,7 +152,7 @@ func (n *Node) relayMail(name, session string, m hub.RelayMessage) {
 	if m.From == "" || m.Kind != "" && m.Kind != "message" && m.Kind != "action" {
 		return
 	}
-	if _, err := n.send(m.From, m.FromPane, name, session, m.Text, m.Kind, hub.SendOptions{}); err != nil {
+	if _, err := n.send(m.From, m.FromPane, name, session, m.Text, m.Kind, proto.SendOptions{}); err != nil {
 		n.log.Warn("mesh: relay line", "to", name+"@"+session, "err", err)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentmux/agentmux/bridge"
-	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -162,8 +160,8 @@ func TestNotifyOnDeliveryAcross(t *testing.T) {
 
 	// A pane's message (as the hub hands one from a process that proved it is alice).
 	laptop.waitIdle("alice")
-	core := laptop.node.Wrap(bridge.New(laptop.s))
-	_, err = core.Send("alice", "bob@buildbox", "second thing", hub.SendOptions{NotifyOnDelivery: true})
+	core := laptop.node.Wrap(laptop.s)
+	err = core.Send("alice", "bob@buildbox", "second thing", proto.SendOptions{ID: proto.NewID(time.Now()), NotifyOnDelivery: true})
 	require.NoError(t, err)
 	buildbox.waitTyped("bob", "alice@laptop (1):", "second thing")
 	laptop.waitTyped("alice", `[agentmux] delivered to bob@buildbox: "second thing"`)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/proto"
-	"github.com/agentmux/agentmux/store"
 )
 
 // The sending side hears a crossing message's delivery phases (amux.FROM.ph.TO): each
@@ -25,8 +24,7 @@ type outgoing struct {
 	words    string // its first words
 	notify   bool
 	after    time.Duration
-	// own: the node recorded it in the store (outItem.rec), so it records its phases
-	// too; the session's socket records those of the messages it stored.
+	// own: the node recorded it in the store (outItem.rec), not the session's socket.
 	own bool
 }
 
@@ -120,12 +118,9 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	} else {
 		o, ok = n.sent.peek(p.ID)
 	}
-	ref := refPrefix + p.ID // the session's socket knows the ref of a message it stored
-	if ok && o.own {
-		ref = p.ID // one the node stored goes by its id, its phases recorded here
-		n.markSent(p.ID, to, p.Phase)
-	}
-	n.evq.push(proto.Event{Kind: "delivery", ID: ref, Member: to, Phase: p.Phase, Text: p.Text})
+	// The session's socket records the phase in the store (by id and recipient), for
+	// the messages it stored and those the node did (outItem.rec) alike.
+	n.evq.push(proto.Event{Kind: "delivery", ID: p.ID, Member: to, Phase: p.Phase, Text: p.Text})
 	if !final || !ok {
 		return // not the last phase; or sent before a restart, or not kept (maxTracked)
 	}
@@ -164,23 +159,13 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	}
 }
 
-// markSent records a phase of a message the node recorded (on the loop).
-func (n *Node) markSent(id, to, phase string) {
-	switch ph := store.Phase(phase); ph {
-	case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
-		if _, err := n.o.Store.Mark(id, to, ph, time.Now().UnixMilli()); err != nil {
-			n.log.Warn("mesh: mark", "id", id, "err", err)
-		}
-	}
-}
-
 // isPane says whether name is one of this session's panes.
 func (n *Node) isPane(name string) bool {
 	core := n.core.Load()
 	if core == nil {
 		return false
 	}
-	for _, m := range (*core).Members() {
+	for _, m := range (*core).Panes() {
 		if m.Name == name && !m.Client {
 			return true
 		}

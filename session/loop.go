@@ -237,7 +237,7 @@ func (s *Session) mail() {
 	for _, m := range s.rl.TakeMail() {
 		notice := m.Kind == "" && m.Link == ""
 		if notice { // a notice for a sender: subscribers see it too
-			s.emit(Mail{To: m.To, Text: m.Text, Delivery: m.Delivery})
+			s.emit(Mail{To: m.To, Text: m.Text, Delivery: m.Delivery, ID: m.ID})
 		}
 		sink := s.external[strings.ToLower(m.To)]
 		if sink == nil {

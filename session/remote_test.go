@@ -38,7 +38,7 @@ func TestLinkRemote(t *testing.T) {
 		t.Fatal("the turn did not reach the member")
 	}
 	// The other side's turn: typed, no turn spent here, its count taken.
-	_, err = r.s.Send("bob@buildbox (1)", "alice", "agreed", SendOptions{Link: "L1", Spent: 1})
+	err = r.s.Send("bob@buildbox (1)", "alice", "agreed", SendOptions{Link: "L1", LinkSpent: 1})
 	require.NoError(t, err)
 	assert.Equal(t, "bob@buildbox (1):  agreed", r.procs[1].Sent())
 	assert.Equal(t, "1⇄bob@buildbox 2/6", r.s.Status().Summary)
@@ -51,7 +51,7 @@ func TestLinkRemote(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the end did not reach the member")
 	}
-	_, err = r.s.Send("bob@buildbox (1)", "alice", "late", SendOptions{Link: "L1", Spent: 2})
+	err = r.s.Send("bob@buildbox (1)", "alice", "late", SendOptions{Link: "L1", LinkSpent: 2})
 	assert.Error(t, err, "a turn of an ended link")
 }
 
