@@ -192,53 +192,45 @@ func parseArgs(args []string) (options, error) {
 }
 
 // parseFlags sets fs's flags from args wherever they stand, up to a "--", and returns
-// the other arguments in their order (with everything after "--"). A flag is -name or
-// --name, its value after "=" or else in the next argument (a boolean flag takes none:
-// --link, --link=false). A lone "-" is an argument. -h and --help give flag.ErrHelp.
-// Errors are usageErrors that name the flag as the user wrote it.
+// the other arguments in their order (with everything after "--"): scanFlags (flags.go)
+// reads the words, fs holds what each flag takes. A flag is -name or --name, its value
+// after "=" or else in the next argument (a boolean flag takes none: --link,
+// --link=false). A lone "-" is an argument. -h and --help give flag.ErrHelp. Errors are
+// usageErrors that name the flag as the user wrote it.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	return parseFlagsWith(fs, args, unknownFlag)
-}
-
-// parseFlagsWith is parseFlags with unknown making the error for a flag fs does not
-// define, given the flag as written and the arguments before it.
-func parseFlagsWith(fs *flag.FlagSet, args []string, unknown func(a string, before []string) error) ([]string, error) {
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(rest, args[i+1:]...), nil
-		}
-		if len(a) < 2 || a[0] != '-' {
-			rest = append(rest, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if name == "" || name[0] == '-' {
-			return nil, usagef("malformed flag %s", a)
-		}
+	lookup := func(name string) (flagDef, bool) {
 		f := fs.Lookup(name)
 		if f == nil {
-			if name == "h" || name == "help" {
-				return nil, flag.ErrHelp
+			return flagDef{}, false
+		}
+		kind := kindValue
+		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+			kind = kindBool
+		}
+		return flagDef{kind: kind, set: func(val string, given bool) error {
+			if !given {
+				val = "true"
 			}
-			return nil, unknown(a, rest)
-		}
-		if !hasValue {
-			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
-				value = "true"
-			} else if i+1 < len(args) {
-				i++
-				value = args[i]
-			} else {
-				return nil, usagef("--%s needs a value", name)
-			}
-		}
-		if err := fs.Set(name, value); err != nil {
-			return nil, badValue(f, value, err)
-		}
+			return fs.Set(name, val)
+		}}, true
 	}
-	return rest, nil
+	rest, err := scanFlags(args, lookup, false)
+	var fe *flagError
+	if !errors.As(err, &fe) {
+		return rest, err
+	}
+	switch fe.why {
+	case flagUnknown:
+		if fe.name == "h" || fe.name == "help" {
+			return nil, flag.ErrHelp
+		}
+		return nil, unknownFlag(fe.arg, fe.before)
+	case flagMissing:
+		return nil, usagef("--%s needs a value", fe.name)
+	case flagMalformed:
+		return nil, usagef("malformed flag %s", fe.arg)
+	}
+	return nil, badValue(fs.Lookup(fe.name), fe.value, fe.err)
 }
 
 // unknownFlag is the error for flag a that fs does not define; after an agent it says
