@@ -41,6 +41,8 @@ flags:
   --log-level L    debug, info, warn or error (default info)
   --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
                    (default: the working folder's name; NAME-2… while a live one holds it)
+  --cwd NAME=DIR   start pane NAME in folder DIR (repeatable)
+  --worktree       start every pane in a git worktree of its own (--worktree NAME: pane NAME)
   --in-process     run the session inside this terminal: no server, it ends with the terminal
   --web            serve the session's web view too (agentmux web prints its URL)
   --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
@@ -104,11 +106,16 @@ var subcommands = map[string]func(o *options, args []string) error{
 	},
 }
 
-// parseArgs parses the flags, wherever they stand before "--" (agentmux bash sh --link
-// is agentmux --link bash sh), then the AGENT arguments or a subcommand. It does not
-// look programs up.
-func parseArgs(args []string) (options, error) {
-	var o options
+// mainValues are the values of agentmux's own flags that parseArgs checks before they
+// go into options.
+type mainValues struct {
+	prefix, layout, level string
+	cwd                   cwdFlag
+}
+
+// mainFlags declares agentmux's own flags (usage lists them), their values going to o
+// and v.
+func mainFlags(o *options, v *mainValues) *flag.FlagSet {
 	fs := flag.NewFlagSet("agentmux", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&o.cfg.Link, "link", false, "")
@@ -118,18 +125,28 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.inProcess, "in-process", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
-	prefix := fs.String("prefix", "ctrl+a", "")
-	layout := fs.String("layout", "", "")
-	level := fs.String("log-level", "info", "")
+	fs.StringVar(&v.prefix, "prefix", "ctrl+a", "")
+	fs.StringVar(&v.layout, "layout", "", "")
+	fs.StringVar(&v.level, "log-level", "info", "")
 	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
 	fs.Var(&o.treeFlag, "worktree", "")
-	cwd := cwdFlag{}
-	fs.Var(cwd, "cwd", "")
+	v.cwd = cwdFlag{}
+	fs.Var(v.cwd, "cwd", "")
 	o.mesh.register(fs)
 	fs.BoolVar(&o.web.on, "web", false, "")
 	fs.StringVar(&o.web.listen, "web-listen", "", "")
 	fs.BoolVar(&o.web.control, "web-control", false, "")
+	return fs
+}
+
+// parseArgs parses the flags, wherever they stand before "--" (agentmux bash sh --link
+// is agentmux --link bash sh), then the AGENT arguments or a subcommand. It does not
+// look programs up.
+func parseArgs(args []string) (options, error) {
+	var o options
+	var v mainValues
+	fs := mainFlags(&o, &v)
 	rest, err := parseFlags(fs, treeNames(args))
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -164,19 +181,19 @@ func parseArgs(args []string) (options, error) {
 	if o.cfg.Idle <= 0 {
 		return o, usagef("--idle must be a positive duration, not %s", o.cfg.Idle)
 	}
-	k, err := keys.ParseKey(*prefix)
+	k, err := keys.ParseKey(v.prefix)
 	if err != nil {
 		return o, usagef("--prefix: %v", err)
 	}
 	if err := usablePrefix(k); err != nil {
-		return o, usagef("--prefix %q: %v", *prefix, err)
+		return o, usagef("--prefix %q: %v", v.prefix, err)
 	}
-	o.cfg.Prefix, o.cfg.PrefixSpec = k, *prefix
-	if o.cfg.Layout, err = ui.ParseLayout(*layout); err != nil {
+	o.cfg.Prefix, o.cfg.PrefixSpec = k, v.prefix
+	if o.cfg.Layout, err = ui.ParseLayout(v.layout); err != nil {
 		return o, usagef("--layout: %v", err)
 	}
-	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
-		return o, usagef("--log-level %q: want debug, info, warn or error", *level)
+	if err := o.logLevel.UnmarshalText([]byte(v.level)); err != nil {
+		return o, usagef("--log-level %q: want debug, info, warn or error", v.level)
 	}
 	if len(rest) == 0 {
 		return o, usagef("no agents given (agentmux [flags] AGENT [AGENT...], or agentmux demo)")
@@ -187,7 +204,7 @@ func parseArgs(args []string) (options, error) {
 	if o.cfg.Panes, err = parseAgents(rest); err != nil {
 		return o, err
 	}
-	o.trees, err = applyFolders(o.cfg.Panes, cwd, o.treeFlag)
+	o.trees, err = applyFolders(o.cfg.Panes, v.cwd, o.treeFlag)
 	return o, err
 }
 
