@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -17,10 +18,15 @@ import (
 // frames into input bytes, sizes and a detach; the ui running for it (ui.Attach),
 // writing through out; and the end frame saying why the stream ended.
 //
-//	conn ──frames──▶ reader ──input──▶ pipe ──▶ ui.Attach ──▶ out (frames) ──▶ conn
-//	                   ├──resize──▶ sizes ──▶ ui                ▲ waits for room
-//	                   ├──ack──────────────────────────────────┘
+//	conn ──frames──▶ reader ──input──▶ queue ──▶ feeder ──▶ pipe ──▶ ui.Attach ──▶ out ──▶ conn
+//	                   ├──resize──▶ latest size ──▶ forwarder ──▶ ui            ▲ room
+//	                   ├──ack──────────────────────────────────────────────────┘
 //	                   └──detach / bad frame──▶ reason, cancel
+//
+// The reader never waits for the ui (input goes through a queue, sizes through a slot
+// that keeps the latest), so the acks it reads reach a waiting write even while the ui is
+// busy or ending (its last writes undo the terminal's modes, and must not wait behind
+// input nobody reads any more).
 //
 // A client that acknowledges output (Request.Acks) gets at most outputWindow bytes ahead
 // of what it has written to its terminal. While it is behind, the screen writer waits
@@ -31,6 +37,10 @@ import (
 // writeWait bounds one write to a client: a terminal that stops reading for this long
 // is detached rather than holding its drawing goroutine.
 const writeWait = 10 * time.Second
+
+// inputQueue is how many input frames may wait for the ui; past it the reader waits
+// (and the client's sends with it) until the ui takes one or starts ending.
+const inputQueue = 64
 
 // outputWindow is how many output bytes a client that acknowledges output may have
 // unacknowledged; a write larger than that (a whole screen) goes once nothing is.
@@ -207,8 +217,12 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 		window = outputWindow
 	}
 	w := newOut(nc, window, func() { c.end(attach.ReasonDetached, "the terminal stopped reading") })
+	inputs := make(chan []byte, inputQueue)
+	resized := make(chan struct{}, 1)
 	var wg sync.WaitGroup
-	wg.Go(func() { s.read(ctx, c, nc, pw, sizes, w) })
+	wg.Go(func() { s.read(ctx, c, nc, inputs, resized, w) })
+	wg.Go(func() { feed(pw, inputs) })
+	wg.Go(func() { forwardSizes(ctx, c, resized, sizes) })
 	ending, err := ui.Attach(ctx, s.cfg.Session, s.cfg.UI, ui.Remote{
 		Name: s.cfg.Name, In: pr, Out: w, Size: ui.Size{Cols: req.Cols, Rows: req.Rows}, Sizes: sizes,
 		Controls: func() bool { return s.controls(c.id) }, Control: c.control,
@@ -238,10 +252,13 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	wg.Wait()
 }
 
-// read turns the client's frames into input, sizes, acks of output (to w) and a detach
-// until the connection ends; a bad frame ends this client's stream alone.
-func (s *Server) read(ctx context.Context, c *client, nc net.Conn, pw *io.PipeWriter, sizes chan<- ui.Size, w *out) {
-	defer pw.CloseWithError(io.EOF)
+// read turns the client's frames into input (queued for the feeder), sizes (the latest
+// kept in c, resized signalled), acks of output (to w) and a detach until the connection
+// ends; a bad frame ends this client's stream alone. Once the ui is ending (ctx done),
+// input that finds the queue full is dropped: acks keep being read.
+func (s *Server) read(ctx context.Context, c *client, nc net.Conn, inputs chan<- []byte, resized chan struct{}, w *out) {
+	defer close(inputs)
+	defer close(resized)
 	defer close(w.gone)
 	var buf []byte
 	for {
@@ -261,19 +278,15 @@ func (s *Server) read(ctx context.Context, c *client, nc net.Conn, pw *io.PipeWr
 		}
 		switch f.Kind {
 		case attach.KindInput:
-			if _, err := pw.Write(f.Data); err != nil {
-				return
+			select {
+			case inputs <- bytes.Clone(f.Data): // f.Data aliases buf
+			case <-ctx.Done():
 			}
 		case attach.KindResize:
-			sz := ui.Size{Cols: f.Cols, Rows: f.Rows}
 			c.sizeMu.Lock()
-			c.sz = sz
+			c.sz = ui.Size{Cols: f.Cols, Rows: f.Rows}
 			c.sizeMu.Unlock()
-			select {
-			case sizes <- sz:
-			case <-ctx.Done():
-				return
-			}
+			signal(resized)
 		case attach.KindAck:
 			if err := w.ack(f.Acked); err != nil {
 				s.log.Warn("attach frame", "client", c.id, "err", err)
@@ -284,6 +297,33 @@ func (s *Server) read(ctx context.Context, c *client, nc net.Conn, pw *io.PipeWr
 			c.end(attach.ReasonDetached, "")
 		default:
 			c.end(attach.ReasonError, "a client sends no "+string(f.Kind)+" frame")
+			return
+		}
+	}
+}
+
+// feed writes the client's queued input to the ui's pipe, in order, until the queue is
+// closed (the connection ended), then ends the pipe. Once the ui stops reading (it closed
+// the pipe), the rest is dropped.
+func feed(pw *io.PipeWriter, inputs <-chan []byte) {
+	defer pw.CloseWithError(io.EOF)
+	ok := true
+	for b := range inputs {
+		if ok {
+			_, err := pw.Write(b)
+			ok = err == nil
+		}
+	}
+}
+
+// forwardSizes hands the ui the client's latest size after each resize, until resized is
+// closed (the connection ended) or the ui ends. Sizes reported while the ui is busy
+// coalesce: the latest is the one that counts.
+func forwardSizes(ctx context.Context, c *client, resized <-chan struct{}, sizes chan<- ui.Size) {
+	for range resized {
+		select {
+		case sizes <- c.size():
+		case <-ctx.Done():
 			return
 		}
 	}

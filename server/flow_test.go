@@ -8,7 +8,9 @@ package server
 // stream alone.
 
 import (
+	"context"
 	"errors"
+	"io"
 	"net"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/ui"
 )
 
 // drain reads frames from nc until it closes, sending each output frame's data length.
@@ -141,5 +144,58 @@ func TestAckingClientIsDrawnAndBadAcksEndItsStream(t *testing.T) {
 		t.Errorf("an ack from a client that sends none ended the stream with %q, want error", r)
 	}
 	f.close()
+	goleak.VerifyNone(t, leaks)
+}
+
+// The reader hands input to a queue and sizes to a slot, so it never waits for the ui:
+// the feeder writes the queue in order and ends the pipe when the queue closes; once
+// the ui closed its end, the rest is dropped and the feeder still ends. Sizes reported
+// while the ui is busy coalesce to the latest.
+func TestInputQueueAndLatestSize(t *testing.T) {
+	leaks := goleak.IgnoreCurrent()
+	pr, pw := io.Pipe()
+	inputs := make(chan []byte, inputQueue)
+	done := make(chan struct{})
+	go func() { feed(pw, inputs); close(done) }()
+	inputs <- []byte("ab")
+	inputs <- []byte("cd")
+	close(inputs)
+	got, err := io.ReadAll(pr)
+	if err != nil || string(got) != "abcd" {
+		t.Errorf("the ui read %q (%v), want abcd then the end", got, err)
+	}
+	<-done
+
+	pr, pw = io.Pipe()
+	inputs = make(chan []byte, inputQueue)
+	done = make(chan struct{})
+	go func() { feed(pw, inputs); close(done) }()
+	pr.Close() // the ui ended
+	for range inputQueue {
+		inputs <- []byte("x") // never waits for long: the feeder drops them
+	}
+	close(inputs)
+	<-done
+
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &client{}
+	resized := make(chan struct{}, 1)
+	sizes := make(chan ui.Size)
+	done = make(chan struct{})
+	go func() { forwardSizes(ctx, c, resized, sizes); close(done) }()
+	for i := range 5 {
+		c.sizeMu.Lock()
+		c.sz = ui.Size{Cols: 80 + i, Rows: 24}
+		c.sizeMu.Unlock()
+		signal(resized)
+	}
+	// Whatever was forwarded before, the last size is the one the ui ends with.
+	var last ui.Size
+	for last.Cols != 84 {
+		last = <-sizes
+	}
+	close(resized)
+	<-done
+	cancel()
 	goleak.VerifyNone(t, leaks)
 }

@@ -325,7 +325,7 @@ func TestTwoClientsResizeStormAndDetach(t *testing.T) {
 	leaks := goleak.IgnoreCurrent()
 	f := newFixture(t, "a", "b")
 	one := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24})
-	two := f.attach(attach.Request{Version: attach.Version, Cols: 100, Rows: 30})
+	two := f.attach(attach.Request{Version: attach.Version, Cols: 100, Rows: 30, Acks: true}) // paced to its acks
 	one.waitText("1 a", "2 b")
 	two.waitText("1 a", "2 b")
 	var wg sync.WaitGroup
