@@ -14,9 +14,9 @@ package sysbench
 //   - pty_floor_s: the same cat in a 200×50 PTY whose master a plain goroutine reads and
 //     drops: the kernel's own pace. A PTY hands its reader at most 4 KiB a read, each
 //     refilled by a kernel worker, so on a loaded machine this floor moves with the load
-//     (1.0–2.6 s measured with 5 other helpers at work) while tmux, which spends its own
-//     CPU on every byte, moves more (tmux_attached_s 3.4–11 s in the same runs): that is
-//     why the ratios swing from run to run.
+//     (0.6–2.6 s measured while other work ran) while tmux, which spends its own CPU on
+//     every byte, moves more (tmux_attached_s 3.4–11 s over the same hour): that is why
+//     the ratios swing from run to run.
 // ratio is agentmux_s/tmux_s (target ≤ 1); ratio_attached is agentmux_s/tmux_attached_s,
 // ratio_attached_in_process in_process_s/tmux_attached_s: attaching must not widen it;
 // ratio_floor is agentmux_s/pty_floor_s, agentmux's cost above what the PTY allows (1 at
