@@ -102,16 +102,13 @@ func (p *framePacer) tick(at time.Time) {
 	}
 }
 
-// fullDue reports whether a full frame may be taken at now (an interval has passed since
-// the last one).
-func (p *framePacer) fullDue(now time.Time) bool {
-	return !now.Before(p.lastFull.Add(p.interval))
-}
-
-// echoFrame returns the pane whose echo waits for its early frame at now (0: none): a
-// frame taken now need only take that pane.
+// echoFrame returns the pane whose echo came and waits for its frame at now (0: none):
+// a frame taken now need only take that pane. That holds also when a full frame is due
+// (a flood in another pane keeps one due every interval): the echo's small frame goes
+// first and the full one right after it, so the echo never waits behind a whole screen
+// of the flood's rows.
 func (p *framePacer) echoFrame(now time.Time) int {
-	if p.echoPane == 0 || now.After(p.echoBy) || p.fullDue(now) {
+	if p.echoPane == 0 || !p.echoIn || now.After(p.echoBy) {
 		return 0
 	}
 	return p.echoPane
