@@ -293,6 +293,17 @@ func altCursor(info Info) int {
 	return -1
 }
 
+// unread returns how many bytes typed into p its program has not read, 0 when its
+// screen cannot tell (InputQueue).
+func (p *pane) unread() int {
+	if q, ok := p.scr.(InputQueue); ok {
+		if n, ok := q.Unread(); ok {
+			return n
+		}
+	}
+	return 0
+}
+
 // setBaseline makes everything the pane shows now old.
 func (p *pane) setBaseline() { p.baseline(p.scr.Read(FromTop)) }
 

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/session"
@@ -216,29 +215,34 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 	return n, nil
 }
 
-// sessionCore is the core the session socket serves: s's (c), with the mesh in front
-// when it joined one; the pane commands go to c either way. The mesh's own goroutine
-// gets a core of its own (a bridge is used from one goroutine: its references).
-func sessionCore(n *mesh.Node, s *session.Session, c *bridge.Core, logger *slog.Logger) hub.Core {
+// sessionCore is the core the session socket serves: s itself, with the mesh in front
+// when it joined one; the pane commands and warnings go to s either way. The mesh's
+// own goroutine reads s's events through a stream of its own.
+func sessionCore(n *mesh.Node, s *session.Session, logger *slog.Logger) hub.Core {
 	if n == nil {
-		return c
+		return s
 	}
-	if err := n.Start(bridge.New(s)); err != nil {
+	if err := n.Start(s); err != nil {
 		logger.Error("mesh", "err", err)
-		return c
+		return s
 	}
-	return meshPanes{Core: n.Wrap(c), PaneCore: c}
+	return meshPanes{Core: n.Wrap(s), PaneCore: s, Warner: s}
 }
 
-// meshPanes is the mesh's core with the session's pane commands (hub.PaneCore), which
-// the mesh does not wrap.
+// meshPanes is the mesh's core with the session's pane commands (hub.PaneCore) and
+// its status line (hub.Warner), which the mesh does not wrap.
 type meshPanes struct {
 	*mesh.Core
 	hub.PaneCore
+	hub.Warner
 }
 
-// The hub finds the pane commands by asserting its core is a hub.PaneCore.
+// The hub finds the pane commands and the status line by asserting its core is a
+// hub.PaneCore and a hub.Warner; the session is all three as it is.
 var (
 	_ hub.Core     = meshPanes{}
 	_ hub.PaneCore = meshPanes{}
+	_ hub.Warner   = meshPanes{}
+	_ hub.PaneCore = (*session.Session)(nil)
+	_ hub.Warner   = (*session.Session)(nil)
 )

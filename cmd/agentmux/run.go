@@ -129,7 +129,7 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	webFlags := conf.webWith(o)
 	o.cfg.OnStart = func(s *session.Session) {
 		wv.attach(s)
-		if err := sock.Serve(sessionCore(node, s, ts.core(s), logger), logger); err != nil {
+		if err := sock.Serve(sessionCore(node, s, logger), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
 		wv.startWith(webFlags) // a failure shows on the status line

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"text/tabwriter"
 
-	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -356,7 +355,7 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 			return nil, 2, fmt.Errorf("pane %s: %w", o.cfg.Panes[i].Name, err)
 		}
 	}
-	o.cfg.Closed = ts.closed
+	o.cfg.Closed, o.cfg.NewTree = ts.closed, ts.make // NewTree: agentmux new --worktree
 	o.cfg.AddEnv = env
 	o.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
 		spec, tree, err := parsePaneLine(line)
@@ -366,13 +365,6 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 		return spec, err
 	}
 	return ts, 0, nil
-}
-
-// core adapts s for the session socket, making worktrees for agentmux new --worktree.
-func (ts *trees) core(s *session.Session) *bridge.Core {
-	c := bridge.New(s)
-	c.NewTree, c.DropTree = ts.make, ts.closed
-	return c
 }
 
 // treeNames reads --worktree NAME (a separate word) as --worktree=NAME when NAME is the
