@@ -64,7 +64,7 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 	if err != nil {
 		return Result{}, fmt.Errorf("terminal size: %w", err)
 	}
-	name, err := handshake(nc, Request{Version: Version, Cols: cols, Rows: rows, ReadOnly: o.ReadOnly, DetachOthers: o.DetachOthers})
+	acc, err := handshake(nc, Request{Version: Version, Cols: cols, Rows: rows, ReadOnly: o.ReadOnly, DetachOthers: o.DetachOthers, Acks: true})
 	if err != nil {
 		return Result{}, err
 	}
@@ -72,8 +72,8 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 	if err != nil {
 		return Result{}, fmt.Errorf("raw mode: %w", err)
 	}
-	c := &pipe{nc: nc}
-	res := Result{Session: name}
+	c := &pipe{nc: nc, acks: acc.Acks}
+	res := Result{Session: acc.Session}
 	stopInput, err := c.pumpInput(in)
 	if err != nil {
 		_ = term.Restore(in.Fd(), saved)
@@ -93,49 +93,52 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 	return res, nil
 }
 
-// handshake sends ATTACH and reads the answer: the session's name, or the refusal.
-func handshake(nc net.Conn, req Request) (string, error) {
+// handshake sends ATTACH and reads the answer: the server's acceptance (the session's
+// name), or the refusal.
+func handshake(nc net.Conn, req Request) (Accepted, error) {
 	body, err := Handshake(TypeAttach, req)
 	if err != nil {
-		return "", err
+		return Accepted{}, err
 	}
 	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
 	defer nc.SetDeadline(time.Time{})
 	if err := proto.WriteFrame(nc, body); err != nil {
-		return "", fmt.Errorf("attach: %w", err)
+		return Accepted{}, fmt.Errorf("attach: %w", err)
 	}
 	ans, err := proto.ReadFrame(nc, proto.DefaultMaxFrameBytes, nil)
 	if err != nil {
-		return "", fmt.Errorf("attach: no answer from the session: %w", err)
+		return Accepted{}, fmt.Errorf("attach: no answer from the session: %w", err)
 	}
 	e, err := proto.Decode(ans)
 	if err != nil {
-		return "", fmt.Errorf("attach: %w", err)
+		return Accepted{}, fmt.Errorf("attach: %w", err)
 	}
 	switch e.Type {
 	case TypeAttached:
 		a, err := proto.DecodePayload[Accepted](e)
 		if err != nil {
-			return "", fmt.Errorf("attach: %w", err)
+			return Accepted{}, fmt.Errorf("attach: %w", err)
 		}
 		if a.Version != Version {
-			return "", fmt.Errorf("attach: the session speaks attach version %d, this agentmux %d", a.Version, Version)
+			return Accepted{}, fmt.Errorf("attach: the session speaks attach version %d, this agentmux %d", a.Version, Version)
 		}
-		return a.Session, nil
+		return a, nil
 	case proto.TypeError:
 		pe, err := proto.DecodePayload[proto.Error](e)
 		if err != nil {
-			return "", fmt.Errorf("attach: %w", err)
+			return Accepted{}, fmt.Errorf("attach: %w", err)
 		}
-		return "", &Error{Code: pe.Code, Message: pe.Message}
+		return Accepted{}, &Error{Code: pe.Code, Message: pe.Message}
 	}
-	return "", fmt.Errorf("attach: unexpected answer %s", e.Type)
+	return Accepted{}, fmt.Errorf("attach: unexpected answer %s", e.Type)
 }
 
-// pipe is the client's connection; writes of frames are serialised.
+// pipe is the client's connection; writes of frames are serialised. With acks set (the
+// server asked for them) each output frame written to the terminal is acknowledged.
 type pipe struct {
-	nc net.Conn
-	mu sync.Mutex
+	nc   net.Conn
+	mu   sync.Mutex
+	acks bool
 }
 
 // send writes one frame (errors end the stream by the reader seeing the close).
@@ -226,6 +229,9 @@ func (c *pipe) drawOutput(out *os.File) (Reason, string) {
 		case KindOutput:
 			if _, err := out.Write(f.Data); err != nil {
 				return "", ""
+			}
+			if c.acks && len(f.Data) > 0 {
+				_ = c.send(Ack(len(f.Data))) // a failed send ends the stream: the read sees it
 			}
 		case KindEnd:
 			return f.Reason, string(f.Data)

@@ -47,6 +47,9 @@ type Request struct {
 	Rows         int  `json:"rows"`
 	ReadOnly     bool `json:"read_only,omitempty"`
 	DetachOthers bool `json:"detach_others,omitempty"`
+	// Acks says the client acknowledges the output it has written to its terminal (ack
+	// frames), so the server may pace its output to the terminal's speed.
+	Acks bool `json:"acks,omitempty"`
 }
 
 // Validate checks the version and the size.
@@ -64,6 +67,9 @@ func (r *Request) Validate() error {
 type Accepted struct {
 	Version int    `json:"version"`
 	Session string `json:"session"`
+	// Acks says the server paces its output to the client's ack frames: the client sends
+	// them only then (a server that predates them would refuse the frame).
+	Acks bool `json:"acks,omitempty"`
 }
 
 // Client is one attached terminal in CLIENTS' answer.
@@ -88,6 +94,7 @@ const (
 	KindInput  = 'i' // the terminal's bytes: keys, pastes, mouse, answers to queries
 	KindResize = 'r' // the terminal's new size: two big-endian uint16, columns then rows
 	KindDetach = 'd' // detach me
+	KindAck    = 'a' // output written to the terminal: its byte count, a big-endian uint32
 	// Server to client.
 	KindOutput = 'o' // bytes for the terminal
 	KindEnd    = 'e' // the stream ends: a Reason word, a space, then a message
@@ -113,6 +120,7 @@ type Frame struct {
 	Kind       byte
 	Data       []byte // input or output bytes; the end's message
 	Cols, Rows int    // resize
+	Acked      int    // ack: output bytes written to the terminal
 	Reason     Reason // end
 }
 
@@ -133,6 +141,14 @@ func Decode(body []byte) (Frame, error) {
 		f.Cols, f.Rows = int(binary.BigEndian.Uint16(rest)), int(binary.BigEndian.Uint16(rest[2:]))
 		if f.Cols < 1 || f.Rows < 1 {
 			return Frame{}, fmt.Errorf("%w: size %dx%d", ErrBadFrame, f.Cols, f.Rows)
+		}
+	case KindAck:
+		if len(rest) != 4 {
+			return Frame{}, fmt.Errorf("%w: ack of %d bytes", ErrBadFrame, len(rest))
+		}
+		f.Acked = int(binary.BigEndian.Uint32(rest))
+		if f.Acked < 1 || f.Acked > MaxFrame {
+			return Frame{}, fmt.Errorf("%w: ack of %d output bytes", ErrBadFrame, f.Acked)
 		}
 	case KindDetach:
 		if len(rest) != 0 {
@@ -158,6 +174,12 @@ func Resize(cols, rows int) []byte {
 	b := []byte{KindResize}
 	b = binary.BigEndian.AppendUint16(b, uint16(min(max(cols, 1), 65535)))
 	return binary.BigEndian.AppendUint16(b, uint16(min(max(rows, 1), 65535)))
+}
+
+// Ack is the body of an ack frame for n output bytes written to the terminal (one output
+// frame's data: 1..MaxFrame).
+func Ack(n int) []byte {
+	return binary.BigEndian.AppendUint32([]byte{KindAck}, uint32(min(max(n, 1), MaxFrame)))
 }
 
 // Detach is the body of a detach frame.

@@ -25,10 +25,14 @@ func TestFramesRoundTrip(t *testing.T) {
 	if f, err = Decode(Detach()); err != nil || f.Kind != KindDetach {
 		t.Errorf("detach: %+v %v", f, err)
 	}
+	if f, err = Decode(Ack(MaxFrame - 1)); err != nil || f.Kind != KindAck || f.Acked != MaxFrame-1 {
+		t.Errorf("ack: %+v %v", f, err)
+	}
 }
 
 func TestBadFrames(t *testing.T) {
-	for _, body := range [][]byte{nil, {'x'}, {KindResize, 0, 80}, {KindResize, 0, 0, 0, 24}, {KindDetach, 1}} {
+	for _, body := range [][]byte{nil, {'x'}, {KindResize, 0, 80}, {KindResize, 0, 0, 0, 24}, {KindDetach, 1},
+		{KindAck, 0, 0, 1}, {KindAck, 0, 0, 0, 0}, {KindAck, 0, 1, 0, 1}} {
 		if _, err := Decode(body); !errors.Is(err, ErrBadFrame) {
 			t.Errorf("Decode(%q) = %v, want ErrBadFrame", body, err)
 		}
@@ -48,9 +52,10 @@ func TestRequestValidate(t *testing.T) {
 }
 
 // FuzzDecode: any body decodes to a frame or ErrBadFrame, never a panic; a resize is
-// never of size 0; input and output frames carry their bytes unchanged.
+// never of size 0; an ack counts 1..MaxFrame bytes and re-encodes as it came; input and
+// output frames carry their bytes unchanged.
 func FuzzDecode(f *testing.F) {
-	for _, seed := range [][]byte{Input([]byte("ab")), Resize(80, 24), Detach(), End(ReasonEnded, "x"), {'r', 0}, {}} {
+	for _, seed := range [][]byte{Input([]byte("ab")), Resize(80, 24), Detach(), End(ReasonEnded, "x"), Ack(5), {'r', 0}, {}} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -68,6 +73,10 @@ func FuzzDecode(f *testing.F) {
 			}
 			if got := Resize(fr.Cols, fr.Rows); string(got) != string(body) {
 				t.Fatalf("resize %q re-encodes as %q", body, got)
+			}
+		case KindAck:
+			if fr.Acked < 1 || fr.Acked > MaxFrame || string(Ack(fr.Acked)) != string(body) {
+				t.Fatalf("Decode(%q): ack of %d", body, fr.Acked)
 			}
 		case KindInput, KindOutput:
 			if string(fr.Data) != string(body[1:]) {

@@ -17,6 +17,15 @@ import (
 // readBufSize is the reader goroutine's buffer: one Read moves at most this much.
 const readBufSize = 32 << 10
 
+// yieldEvery is how much output the reader writes to out between two yields of its
+// processor. A flood keeps the reader runnable without pause, so it yields, letting
+// goroutines that wait for a processor (a key just read from the terminal, another
+// pane's echo) run within a fraction of a millisecond. Not after every read: a PTY hands
+// out 4 KiB a read, and each yield wakes another thread to look for work (a futex wake
+// and sleep), which cost a flood a fifth of agentmux's CPU on a 2-core machine, and time
+// the program writing the flood (and the kernel passing its bytes) did not get.
+const yieldEvery = 64 << 10
+
 // Proc is a child program running in its own PTY and process group. Write, Resize,
 // Updates, Done, ExitCode, ExitStatus, ExitState, Pid and Close are safe for concurrent use.
 type Proc struct {
@@ -138,6 +147,7 @@ func (p *Proc) read() {
 	defer p.wg.Done()
 	defer close(p.drained)
 	buf := make([]byte, readBufSize)
+	unyielded := 0 // bytes written to out since the last yield
 	for {
 		n, err := p.ptm.Read(buf)
 		if n > 0 {
@@ -146,11 +156,10 @@ func (p *Proc) read() {
 			case p.updates <- struct{}{}:
 			default: // a notification is already pending: coalesced.
 			}
-			// A flood keeps this goroutine runnable without pause: yield after each
-			// read so goroutines waiting for a processor (a key just read from the
-			// terminal, another pane's echo) run now, not when the scheduler next
-			// preempts the flood.
-			runtime.Gosched()
+			if unyielded += n; unyielded >= yieldEvery {
+				unyielded = 0
+				runtime.Gosched()
+			}
 		}
 		if err != nil {
 			return

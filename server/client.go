@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -17,13 +18,41 @@ import (
 // frames into input bytes, sizes and a detach; the ui running for it (ui.Attach),
 // writing through out; and the end frame saying why the stream ended.
 //
-//	conn ──frames──▶ reader ──input──▶ pipe ──▶ ui.Attach ──▶ out (frames) ──▶ conn
-//	                   ├──resize──▶ sizes ──▶ ui
+//	conn ──frames──▶ reader ──input──▶ queue ──▶ feeder ──▶ pipe ──▶ ui.Attach ──▶ out ──▶ conn
+//	                   ├──resize──▶ latest size ──▶ forwarder ──▶ ui            ▲ room
+//	                   ├──ack──────────────────────────────────────────────────┘
 //	                   └──detach / bad frame──▶ reason, cancel
+//
+// The reader never waits for the ui (input goes through a queue, sizes through a slot
+// that keeps the latest), so the acks it reads reach a waiting write even while the ui is
+// busy or ending (its last writes undo the terminal's modes, and must not wait behind
+// input nobody reads any more).
+//
+// A client that acknowledges output (Request.Acks) gets at most outputWindow bytes ahead
+// of what it has written to its terminal. While it is behind, the screen writer waits
+// and its one-frame slot keeps only the newest picture, so a slow terminal (or one whose
+// client is not scheduled for a while) is sent the current screen when it catches up,
+// never a queue of stale frames that a key's echo would wait behind.
 
 // writeWait bounds one write to a client: a terminal that stops reading for this long
 // is detached rather than holding its drawing goroutine.
 const writeWait = 10 * time.Second
+
+// inputQueue is how many input frames may wait for the ui; past it the reader waits
+// (and the client's sends with it) until the ui takes one or starts ending.
+const inputQueue = 64
+
+// outputWindow is how many output bytes a client that acknowledges output may have
+// unacknowledged; a write larger than that (a whole screen) goes once nothing is.
+const outputWindow = 16 << 10
+
+// Why a write to a client that acknowledges output fails.
+var (
+	errClientGone = errors.New("the client's connection ended")
+	errNoAcks     = errors.New("the terminal acknowledged no output for too long")
+	errExtraAck   = errors.New("an ack for more output than was sent")
+	errNoWindow   = errors.New("an ack from a client that did not ask to send them")
+)
 
 // client is one attached terminal. Its fields after the registry's are owned as noted.
 type client struct {
@@ -65,16 +94,33 @@ func (c *client) why() (attach.Reason, string) {
 }
 
 // out is a client's terminal output: each write goes as output frames, serialised with
-// the end frame.
+// the end frame. With window set (the client acknowledges output) a write waits until
+// the unacknowledged bytes leave room for it.
 type out struct {
 	nc   net.Conn
-	mu   sync.Mutex
+	mu   sync.Mutex // serialises writes and the end frame
 	fail func()
+
+	window  int           // 0: the client sends no acks
+	patient time.Duration // how long a write waits for an ack
+	flowMu  sync.Mutex    // guards unacked
+	unacked int           // output bytes sent and not yet acknowledged
+	acked   chan struct{} // capacity 1: an ack came
+	gone    chan struct{} // closed when the connection's reader ends
+}
+
+// newOut returns the output of a client on nc; window 0 when it sends no acks.
+func newOut(nc net.Conn, window int, fail func()) *out {
+	return &out{nc: nc, fail: fail, window: window, patient: writeWait, acked: make(chan struct{}, 1), gone: make(chan struct{})}
 }
 
 func (o *out) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err := o.room(len(p)); err != nil {
+		o.fail()
+		return 0, err
+	}
 	n := len(p)
 	for len(p) > 0 {
 		k := min(len(p), attach.MaxFrame-1)
@@ -85,6 +131,53 @@ func (o *out) Write(p []byte) (int, error) {
 		p = p[k:]
 	}
 	return n, nil
+}
+
+// room waits until n more bytes fit the window (always at once without one), and
+// counts them as sent. It fails when the connection ends or no ack comes for o.patient
+// (writeWait: a terminal that stopped reading is detached, as one whose writes block).
+func (o *out) room(n int) error {
+	if o.window == 0 {
+		return nil
+	}
+	var expire <-chan time.Time
+	for {
+		o.flowMu.Lock()
+		if o.unacked == 0 || o.unacked+n <= o.window {
+			o.unacked += n
+			o.flowMu.Unlock()
+			return nil
+		}
+		o.flowMu.Unlock()
+		if expire == nil {
+			t := time.NewTimer(o.patient)
+			defer t.Stop()
+			expire = t.C
+		}
+		select {
+		case <-o.acked:
+		case <-o.gone:
+			return errClientGone
+		case <-expire:
+			return errNoAcks
+		}
+	}
+}
+
+// ack takes the client's ack of n output bytes written to its terminal.
+func (o *out) ack(n int) error {
+	if o.window == 0 {
+		return errNoWindow
+	}
+	o.flowMu.Lock()
+	if n > o.unacked {
+		o.flowMu.Unlock()
+		return errExtraAck
+	}
+	o.unacked -= n
+	o.flowMu.Unlock()
+	signal(o.acked)
+	return nil
 }
 
 func (o *out) frame(body []byte) error {
@@ -115,13 +208,21 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	unregister := sync.OnceFunc(func() { s.unregister(c) })
 	defer unregister()
 	s.log.Info("attach", "client", c.id, "size", req.Cols, "rows", req.Rows, "read_only", req.ReadOnly)
-	reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
+	reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name, Acks: req.Acks})
 
 	pr, pw := io.Pipe()
 	sizes := make(chan ui.Size)
+	window := 0
+	if req.Acks {
+		window = outputWindow
+	}
+	w := newOut(nc, window, func() { c.end(attach.ReasonDetached, "the terminal stopped reading") })
+	inputs := make(chan []byte, inputQueue)
+	resized := make(chan struct{}, 1)
 	var wg sync.WaitGroup
-	wg.Go(func() { s.read(ctx, c, nc, pw, sizes) })
-	w := &out{nc: nc, fail: func() { c.end(attach.ReasonDetached, "the terminal stopped reading") }}
+	wg.Go(func() { s.read(ctx, c, nc, inputs, resized, w) })
+	wg.Go(func() { feed(pw, inputs) })
+	wg.Go(func() { forwardSizes(ctx, c, resized, sizes) })
 	ending, err := ui.Attach(ctx, s.cfg.Session, s.cfg.UI, ui.Remote{
 		Name: s.cfg.Name, In: pr, Out: w, Size: ui.Size{Cols: req.Cols, Rows: req.Rows}, Sizes: sizes,
 		Controls: func() bool { return s.controls(c.id) }, Control: c.control,
@@ -151,10 +252,14 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	wg.Wait()
 }
 
-// read turns the client's frames into input, sizes and a detach until the connection
-// ends; a bad frame ends this client's stream alone.
-func (s *Server) read(ctx context.Context, c *client, nc net.Conn, pw *io.PipeWriter, sizes chan<- ui.Size) {
-	defer pw.CloseWithError(io.EOF)
+// read turns the client's frames into input (queued for the feeder), sizes (the latest
+// kept in c, resized signalled), acks of output (to w) and a detach until the connection
+// ends; a bad frame ends this client's stream alone. Once the ui is ending (ctx done),
+// input that finds the queue full is dropped: acks keep being read.
+func (s *Server) read(ctx context.Context, c *client, nc net.Conn, inputs chan<- []byte, resized chan struct{}, w *out) {
+	defer close(inputs)
+	defer close(resized)
+	defer close(w.gone)
 	var buf []byte
 	for {
 		body, err := proto.ReadFrame(nc, attach.MaxFrame, buf)
@@ -173,23 +278,52 @@ func (s *Server) read(ctx context.Context, c *client, nc net.Conn, pw *io.PipeWr
 		}
 		switch f.Kind {
 		case attach.KindInput:
-			if _, err := pw.Write(f.Data); err != nil {
-				return
+			select {
+			case inputs <- bytes.Clone(f.Data): // f.Data aliases buf
+			case <-ctx.Done():
 			}
 		case attach.KindResize:
-			sz := ui.Size{Cols: f.Cols, Rows: f.Rows}
 			c.sizeMu.Lock()
-			c.sz = sz
+			c.sz = ui.Size{Cols: f.Cols, Rows: f.Rows}
 			c.sizeMu.Unlock()
-			select {
-			case sizes <- sz:
-			case <-ctx.Done():
+			signal(resized)
+		case attach.KindAck:
+			if err := w.ack(f.Acked); err != nil {
+				s.log.Warn("attach frame", "client", c.id, "err", err)
+				c.end(attach.ReasonError, err.Error())
 				return
 			}
 		case attach.KindDetach:
 			c.end(attach.ReasonDetached, "")
 		default:
 			c.end(attach.ReasonError, "a client sends no "+string(f.Kind)+" frame")
+			return
+		}
+	}
+}
+
+// feed writes the client's queued input to the ui's pipe, in order, until the queue is
+// closed (the connection ended), then ends the pipe. Once the ui stops reading (it closed
+// the pipe), the rest is dropped.
+func feed(pw *io.PipeWriter, inputs <-chan []byte) {
+	defer pw.CloseWithError(io.EOF)
+	ok := true
+	for b := range inputs {
+		if ok {
+			_, err := pw.Write(b)
+			ok = err == nil
+		}
+	}
+}
+
+// forwardSizes hands the ui the client's latest size after each resize, until resized is
+// closed (the connection ended) or the ui ends. Sizes reported while the ui is busy
+// coalesce: the latest is the one that counts.
+func forwardSizes(ctx context.Context, c *client, resized <-chan struct{}, sizes chan<- ui.Size) {
+	for range resized {
+		select {
+		case sizes <- c.size():
+		case <-ctx.Done():
 			return
 		}
 	}

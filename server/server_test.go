@@ -122,6 +122,9 @@ type term struct {
 	updates chan struct{}
 	ended   chan attach.Frame // receives the end frame, closed when the stream ends
 	replies [][]byte          // the emulator's answers, sent after each write
+	// accepted is the server's ATTACHED; with its Acks set each output frame is
+	// acknowledged once drawn, as agentmux's client does.
+	accepted attach.Accepted
 }
 
 func (f *fixture) attach(req attach.Request) *term {
@@ -138,10 +141,15 @@ func (f *fixture) attach(req attach.Request) *term {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if e, err := proto.Decode(ans); err != nil || e.Type != attach.TypeAttached {
+	e, err := proto.Decode(ans)
+	if err != nil || e.Type != attach.TypeAttached {
 		f.t.Fatalf("attach answered %s (%v)", ans, err)
 	}
-	tm := &term{t: f.t, nc: nc, updates: make(chan struct{}, 1), ended: make(chan attach.Frame, 1)}
+	acc, err := proto.DecodePayload[attach.Accepted](e)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	tm := &term{t: f.t, nc: nc, updates: make(chan struct{}, 1), ended: make(chan attach.Frame, 1), accepted: acc}
 	tm.vt = vterm.New(vterm.Options{Cols: req.Cols, Rows: req.Rows, Reply: func(b []byte) { tm.replies = append(tm.replies, bytes.Clone(b)) }})
 	go tm.read()
 	return tm
@@ -162,6 +170,9 @@ func (tm *term) read() {
 		switch fr.Kind {
 		case attach.KindOutput:
 			tm.vt.Write(fr.Data)
+			if tm.accepted.Acks && len(fr.Data) > 0 {
+				_ = tm.send(attach.Ack(len(fr.Data)))
+			}
 			for _, r := range tm.replies {
 				_ = tm.send(attach.Input(r))
 			}
@@ -314,7 +325,7 @@ func TestTwoClientsResizeStormAndDetach(t *testing.T) {
 	leaks := goleak.IgnoreCurrent()
 	f := newFixture(t, "a", "b")
 	one := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24})
-	two := f.attach(attach.Request{Version: attach.Version, Cols: 100, Rows: 30})
+	two := f.attach(attach.Request{Version: attach.Version, Cols: 100, Rows: 30, Acks: true}) // paced to its acks
 	one.waitText("1 a", "2 b")
 	two.waitText("1 a", "2 b")
 	var wg sync.WaitGroup

@@ -27,7 +27,8 @@
 // echoGap (2 ms) has passed since the last frame, once per key (frame.go framePacer), so
 // typing fast is not held to the 60 Hz cap while floods still are. That early frame takes
 // only the echo's pane: another pane's output (a flood) waits for the next full frame, one
-// frame interval after the last full one, so the echo's frame stays small.
+// frame interval after the last full one (right after the echo's when that is already
+// due), so the echo's frame stays small and never waits behind the flood's rows.
 //
 // Nothing runs on a timer while nothing changes: the frame tick is armed only by pane
 // output, the session's timer only while the relay or paced output has a deadline.

@@ -39,7 +39,8 @@ func (f *frameState) unshown() bool {
 // framePacer decides when frames built from pane output are drawn: at most one per
 // interval, except the echo of a key (the first output of the pane a key was just
 // written to, within echoWindow), which draws once echoGap has passed since the last
-// frame, once per key. An echo's early frame takes only the echo's pane (echoFrame), so
+// frame, once per key (spent by the first frame that carries the echo, so a flood's
+// full frame between the key and its echo leaves it). An echo's early frame takes only the echo's pane (echoFrame), so
 // it never carries a flooding pane's picture: that keeps its own cadence, one frame per
 // interval counted from the last full frame. Owned by the event loop.
 //
@@ -61,11 +62,12 @@ type framePacer struct {
 	at       time.Time
 	echoPane int // the pane a key was just written to (0: none), until echoBy
 	echoBy   time.Time
+	echoIn   bool // echoPane's output came since the key: the next frame carries the echo
 }
 
 // expectEcho grants pane id one early frame for output arriving by now+echoWindow.
 func (p *framePacer) expectEcho(id int, now time.Time) {
-	p.echoPane, p.echoBy = id, now.Add(p.echoWindow)
+	p.echoPane, p.echoBy, p.echoIn = id, now.Add(p.echoWindow), false
 }
 
 // output says pane id printed at now. It returns true to draw now; otherwise, when arm
@@ -74,6 +76,7 @@ func (p *framePacer) expectEcho(id int, now time.Time) {
 func (p *framePacer) output(id int, now time.Time) (drawNow bool, at time.Time, arm bool) {
 	due := p.lastFull.Add(p.interval)
 	if p.echoPane == id && !now.After(p.echoBy) {
+		p.echoIn = true
 		due = p.last.Add(p.echoGap)
 	}
 	if !due.After(now) {
@@ -99,30 +102,32 @@ func (p *framePacer) tick(at time.Time) {
 	}
 }
 
-// fullDue reports whether a full frame may be taken at now (an interval has passed since
-// the last one).
-func (p *framePacer) fullDue(now time.Time) bool {
-	return !now.Before(p.lastFull.Add(p.interval))
-}
-
-// echoFrame returns the pane whose echo waits for its early frame at now (0: none): a
-// frame taken now need only take that pane.
+// echoFrame returns the pane whose echo came and waits for its frame at now (0: none):
+// a frame taken now need only take that pane. That holds also when a full frame is due
+// (a flood in another pane keeps one due every interval): the echo's small frame goes
+// first and the full one right after it, so the echo never waits behind a whole screen
+// of the flood's rows.
 func (p *framePacer) echoFrame(now time.Time) int {
-	if p.echoPane == 0 || now.After(p.echoBy) || p.fullDue(now) {
+	if p.echoPane == 0 || !p.echoIn || now.After(p.echoBy) {
 		return 0
 	}
 	return p.echoPane
 }
 
-// took records a full frame taken at now: it spends the echo credit.
+// took records a full frame taken at now: it spends the echo credit when the echo came
+// (the frame carries it). A full frame taken between a key and its echo (another pane's
+// flood keeps them coming every interval) leaves the credit: the echo, when it comes, is
+// not held to the next full frame.
 func (p *framePacer) took(now time.Time) {
 	p.last, p.lastFull = now, now
-	p.echoPane = 0
+	if p.echoIn {
+		p.echoPane, p.echoIn = 0, false
+	}
 }
 
 // tookEcho records an echo's early frame taken at now: it spends the echo credit and
 // leaves the full frames' cadence as it was.
 func (p *framePacer) tookEcho(now time.Time) {
 	p.last = now
-	p.echoPane = 0
+	p.echoPane, p.echoIn = 0, false
 }

@@ -86,3 +86,40 @@ func TestFramePacerKeepsTheSharedRule(t *testing.T) {
 		}
 	}
 }
+
+// A flood in another pane takes a full frame every interval; one taken after a key but
+// before its echo came does not carry the echo, so it must not spend the echo's early
+// frame: the echo still draws after the short gap, not a whole interval later.
+func TestFramePacerFullFrameBeforeTheEchoKeepsItsCredit(t *testing.T) {
+	t0 := time.Unix(100, 0)
+	p := framePacer{interval: 16 * time.Millisecond, echoGap: 2 * time.Millisecond, echoWindow: 100 * time.Millisecond}
+	p.took(t0)                                  // the flood's frame
+	p.expectEcho(1, t0.Add(1*time.Millisecond)) // a key to pane 1
+	now, at, _ := p.output(2, t0.Add(5*time.Millisecond))
+	require.False(t, now, "the flood keeps its cadence")
+	p.tick(at)
+	assert.Equal(t, 0, p.echoFrame(at), "a full frame is due: it takes every pane")
+	p.took(at) // the flood's next frame, taken before the echo came
+
+	echo := at.Add(3 * time.Millisecond)
+	now, _, _ = p.output(1, echo)
+	assert.True(t, now, "the echo draws after the short gap, not at the next full frame")
+	assert.Equal(t, 1, p.echoFrame(echo), "its early frame takes only the echo's pane")
+	p.tookEcho(echo)
+	now, _, _ = p.output(1, echo.Add(3*time.Millisecond))
+	assert.False(t, now, "the echo credit is spent by the frame that carried it")
+
+	// A full frame that carried the echo (it came within the short gap of the last
+	// frame, so it waited) spends the credit too.
+	q := framePacer{interval: 16 * time.Millisecond, echoGap: 2 * time.Millisecond, echoWindow: 100 * time.Millisecond}
+	q.took(t0)
+	q.tookEcho(t0.Add(15 * time.Millisecond))
+	q.expectEcho(1, t0.Add(15*time.Millisecond))
+	now, at, arm := q.output(1, t0.Add(15500*time.Microsecond))
+	require.False(t, now, "within the short gap of the last frame")
+	require.True(t, arm)
+	require.Equal(t, t0.Add(17*time.Millisecond), at)
+	q.took(t0.Add(16 * time.Millisecond)) // the flood's full frame comes first
+	now, _, _ = q.output(1, t0.Add(19*time.Millisecond))
+	assert.False(t, now, "the full frame carried the echo: no early frame is left")
+}

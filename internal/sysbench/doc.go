@@ -10,7 +10,8 @@
 //
 //   - BenchmarkCatColoredLog: `cat` of a 64 MB SGR-coloured log in one agentmux pane vs a
 //     detached tmux pane of the same size (agentmux_s, tmux_s, ratio), and vs tmux with a
-//     client attached in a PTY read the same way as agentmux (tmux_attached_s).
+//     client attached in a PTY read the same way as agentmux (tmux_attached_s), and vs
+//     the PTY's own pace, a plain reader that drops the bytes (pty_floor_s, ratio_floor).
 //   - BenchmarkPTYThroughput/{plain,sgr,redraw}: the emulator alone (vterm fed from a PTY
 //     master) vs a tmux pane, in MB/s.
 //   - BenchmarkIdleCPU: CPU of agentmux with four idle panes, unlinked and --link, over a
