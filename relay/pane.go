@@ -96,6 +96,8 @@ type draftRules struct {
 	aside        *aside
 	restoredAt   time.Time
 	noAside      string
+	unread       string // a draft said to be not on its screen (it may be cleared blind later)
+	blind        string // a draft cleared blind once: never again
 	clearing     *clearing
 	interrupted  time.Time
 	interruptFor *delivery

@@ -189,6 +189,9 @@ func (r *Relay) NextWake() (time.Time, bool) {
 		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.noAside != p.draftText {
 			consider(later(p.lastKey, p.restoredAt).Add(r.cfg.InputStale))
 		}
+		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.unread == p.draftText && p.blind != p.draftText {
+			consider(later(p.lastKey, p.restoredAt).Add(2 * r.cfg.InputStale))
+		}
 		if !p.started {
 			if at, ok := p.startAt(r.cfg); ok {
 				consider(at)
