@@ -8,39 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// entryKind is what a transcript entry is.
-type entryKind int
-
-const (
-	entryUser  entryKind = iota // a message the agent was given
-	entryReply                  // the agent's answer
-	entryNote                   // a notice, such as an interrupted turn
-)
-
-// entry is one item of the transcript.
-type entry struct {
-	kind entryKind
-	text string
-}
-
-// renderer draws the agent's state in one screen style. Every method writes to a.out.
-type renderer interface {
-	// begin enters the style's terminal modes and draws the first screen.
-	begin(a *agent)
-	// frame brings the screen up to date with the agent's state.
-	frame(a *agent)
-	// resized redraws everything after the terminal size changed.
-	resized(a *agent)
-	// raw prints filler output (the flood) and redraws.
-	raw(a *agent, p []byte)
-	// end leaves the style's modes, leaving the terminal as it found it.
-	end(a *agent)
-	// title is the window title for the current state; "" sets none.
-	title(a *agent) string
-	// tickEvery is the spinner period while busy; 0 means no animation.
-	tickEvery() time.Duration
-}
-
 // interruptedNote is the transcript note of a turn cut short by Esc or Ctrl+C.
 const interruptedNote = "Interrupted · What should I do instead?"
 
@@ -48,12 +15,13 @@ const interruptedNote = "Interrupted · What should I do instead?"
 // main.go, or a test): input, ticks, the end of a turn and resizes come in as method calls,
 // and what the terminal must show is appended to out, which the caller flushes.
 type agent struct {
-	cfg  config
-	draw renderer
-	dec  decoder
-	now  func() time.Time
-	out  bytes.Buffer
-	log  transcriptLog // -transcript; its writer is set by Main
+	cfg       config
+	draw      renderer
+	dec       decoder
+	answerFor replyFunc // the reply generator
+	now       func() time.Time
+	out       bytes.Buffer
+	log       transcriptLog // -transcript; its writer is set by Main
 	// hooked holds the (message, answer) pairs answered in this step: their hooks run
 	// once the step's drawing is written (runHooks), as a CLI's Stop hook follows its
 	// answer on the screen.
@@ -69,11 +37,18 @@ type agent struct {
 	turn      int    // counts turns started, so a timer knows which turn it belongs to
 	spin      int    // spinner frame, advanced by tick
 	asked     string // the message being answered
-	answer    string // a fixed answer for this turn (the greeting); "" computes one
-	answers   int    // completed turns
-	armed     bool   // Ctrl+C was pressed once: another one exits
-	scroll    int    // transcript rows scrolled back (alt style)
-	title     string // the title last written
+	answer    string // the answer being given
+	counts    bool   // the answer counts as one of the conversation's (not a greeting or brief)
+	steps     []step // the answer's lines still to print, each due after the one before
+	stepped   int    // counts steps taken, so a timer knows which step it waits for
+	answers   int    // completed turns that count
+
+	inputs      []string // every message submitted, in order
+	replies     []string // the answer of every turn started, in order ("" when interrupted)
+	interrupted int      // turns cut short
+	armed       bool     // Ctrl+C was pressed once: another one exits
+	scroll      int      // transcript rows scrolled back (alt style)
+	title       string   // the title last written
 
 	queries     queryState
 	kittyAsked  bool // the kitty keyboard query was sent
@@ -90,14 +65,8 @@ type agent struct {
 // newAgent returns an agent for a terminal of cols×rows, reading the clock from now.
 func newAgent(cfg config, cols, rows int, now func() time.Time) *agent {
 	a := &agent{cfg: cfg, now: now, cols: max(cols, 1), rows: max(rows, 1), floodLeft: cfg.flood}
-	switch cfg.style {
-	case styleAlt:
-		a.draw = &altDraw{}
-	case stylePlain:
-		a.draw = &plainDraw{}
-	default:
-		a.draw = &inlineDraw{}
-	}
+	a.draw = newRenderer(cfg.Style)
+	a.answerFor = newReply(a)
 	return a
 }
 
@@ -109,8 +78,7 @@ func (a *agent) start() {
 		a.out.WriteString(queryDA1 + queryCPR + queryOSC11)
 	}
 	if a.cfg.greet != "" {
-		a.startTurn("")
-		a.answer = a.cfg.greet
+		a.startTurn("", a.cfg.greet)
 	}
 	if a.cfg.exitAfter == 0 {
 		a.quit(a.cfg.exitCode)
@@ -146,8 +114,10 @@ func (a *agent) key(k keyEvent) {
 	case keyBackspace:
 		_, n := utf8.DecodeLastRuneInString(a.draft)
 		a.draft = a.draft[:len(a.draft)-n]
-	case keyCtrlU:
-		a.draft = ""
+	case keyCtrlU: // the draft's last line
+		if !a.cfg.IgnoreKill {
+			a.draft = a.draft[:strings.LastIndexByte(a.draft, '\n')+1]
+		}
 	case keyEnter:
 		a.submit()
 	case keyEscape:
@@ -184,93 +154,8 @@ func (a *agent) reply(r replyEvent) {
 		if a.kittyAsked && !a.kittyPushed {
 			a.kittyPushed = true
 			a.out.WriteString(kittyPush1)
+			a.render() // the footer tells of shift+enter from now on
 		}
-	}
-}
-
-// submit sends the draft as a message. An empty draft does nothing; while busy the message
-// is queued, as Claude Code and Codex do, and answered after the current turn.
-func (a *agent) submit() {
-	msg := strings.TrimSpace(a.draft)
-	if msg == "" {
-		return
-	}
-	a.draft = ""
-	a.scroll = 0
-	a.log.received(msg)
-	if a.busy {
-		a.queued = append(a.queued, msg)
-		return
-	}
-	a.ask(msg)
-}
-
-// ask puts msg in the transcript and starts answering it.
-func (a *agent) ask(msg string) {
-	a.history = append(a.history, entry{kind: entryUser, text: msg})
-	a.startTurn(msg)
-}
-
-// next starts the first queued message, if any, or exits once stdin has ended.
-func (a *agent) next() {
-	if len(a.queued) > 0 {
-		msg := a.queued[0]
-		a.queued = a.queued[1:]
-		a.ask(msg)
-		return
-	}
-	if a.inputClosed {
-		a.quit(0)
-	}
-}
-
-func (a *agent) startTurn(msg string) {
-	a.busy = true
-	a.turn++
-	a.busySince = a.now()
-	a.spin = 0
-	a.asked = msg
-	a.answer = ""
-}
-
-// finishTurn ends the busy turn with its answer.
-func (a *agent) finishTurn() {
-	if !a.busy {
-		return
-	}
-	answer := a.answer
-	switch {
-	case answer != "":
-	case isBrief(a.asked):
-		// agentmux --brief: noted, without spending an answer of the script.
-		answer = a.cfg.name + ": noted, thanks."
-	default:
-		answer = a.cfg.reply(a.cfg.name, a.asked, a.answers)
-		a.answers++
-	}
-	a.busy = false
-	a.scroll = 0
-	a.history = append(a.history, entry{kind: entryReply, text: answer})
-	a.log.answered(answer)
-	a.hooked = append(a.hooked, [2]string{a.asked, answer})
-	if a.cfg.exitAfter > 0 && a.answers >= a.cfg.exitAfter {
-		a.quit(a.cfg.exitCode)
-	} else {
-		a.next()
-	}
-	a.render()
-}
-
-// interrupt cuts a busy turn short and drops the queued messages.
-func (a *agent) interrupt() {
-	if !a.busy {
-		return
-	}
-	a.busy = false
-	a.queued = nil
-	a.history = append(a.history, entry{kind: entryNote, text: interruptedNote})
-	if a.inputClosed {
-		a.quit(0)
 	}
 }
 
@@ -312,7 +197,7 @@ func (a *agent) floodStep() bool {
 	var chunk []byte
 	for int64(len(chunk)) < min(a.floodLeft, 32<<10) {
 		a.floodLine++
-		chunk = append(chunk, floodLine(a.cfg.name, a.floodLine)...)
+		chunk = append(chunk, floodLine(a.cfg.Name, a.floodLine)...)
 	}
 	if int64(len(chunk)) > a.floodLeft {
 		chunk = append(chunk[:a.floodLeft], "\r\n"...)

@@ -103,7 +103,7 @@ func TestAltTinyScreens(t *testing.T) {
 		h := newHarness(t, size[0], size[1], "--style", "alt", "--queries")
 		h.typ("some words that wrap\x1b[13;2umore\r")
 		h.tick(2)
-		rows, cx, cy := h.a.draw.(*altDraw).compose(h.a)
+		rows, cx, cy := h.a.draw.(*frameDraw).compose(h.a)
 		if len(rows) != size[1] {
 			t.Fatalf("%v: composed %d rows", size, len(rows))
 		}

@@ -6,34 +6,31 @@ import (
 	"time"
 )
 
-// inlineDraw draws like Claude Code's classic renderer: on the main screen, the transcript
-// is printed once and scrolls up into the terminal's history, while the live region below
-// it (spinner row, input box, footer) is erased and redrawn in place with relative cursor
-// moves. The hardware cursor stays hidden; the input position is a reverse-video cell. On a
-// resize it clears the screen and history and reprints everything, as Claude Code does.
-type inlineDraw struct {
-	printed  int // transcript entries already printed above the live region
-	liveRows int // rows of the live region on screen; the cursor is on its last row
-}
+// inlineLook is the Inline style, Claude Code's classic renderer (drawn by mainDraw): a
+// banner, the transcript with "❯ " echoes on a grey band and "● " answers, and the live
+// region (spinner row, input box, footer). The hardware cursor stays hidden, on the live
+// region's last row; the input position is a reverse-video cell.
+type inlineLook struct{}
 
 // spinGlyphs is Claude Code's busy spinner.
 var spinGlyphs = []string{"·", "✢", "*", "✶", "✻", "✽"}
 
-func (d *inlineDraw) begin(a *agent) {
-	a.out.WriteString(hideCursor + pasteOn + focusOn)
-	d.banner(a)
+func (inlineLook) modes(a *agent) string {
 	a.kittyAsked = true // Claude Code asks, and pushes flags when the terminal knows them
-	a.out.WriteString(kittyQuery)
+	return hideCursor + pasteOn + focusOn + kittyQuery
 }
 
-func (d *inlineDraw) banner(a *agent) {
+func (inlineLook) leave(*agent) string { return focusOff + pasteOff + showCursor }
+
+func (inlineLook) banner(a *agent) string {
+	var b strings.Builder
 	rows := []string{
-		color(colorAccent, " ╭─────╮") + "   " + bold(a.cfg.name) + color(colorGrey, " · simulated agent"),
+		color(colorAccent, " ╭─────╮") + "   " + bold(a.cfg.Name) + color(colorGrey, " · simulated agent"),
 		color(colorAccent, " │ o o │") + "   " + color(colorGrey, "agentmux demo · no model, no network"),
 		color(colorAccent, " ╰─────╯") + "   " + color(colorGrey, "type a message and press Enter"),
 	}
 	plain := []string{
-		" ╭─────╮   " + a.cfg.name + " · simulated agent",
+		" ╭─────╮   " + a.cfg.Name + " · simulated agent",
 		" │ o o │   agentmux demo · no model, no network",
 		" ╰─────╯   type a message and press Enter",
 	}
@@ -41,42 +38,14 @@ func (d *inlineDraw) banner(a *agent) {
 		if width(plain[i]) > a.cols {
 			r = truncate(plain[i], a.cols)
 		}
-		a.out.WriteString(r + "\r\n")
+		b.WriteString(r + "\r\n")
 	}
-	a.out.WriteString("\r\n")
+	return b.String() + "\r\n"
 }
 
-func (d *inlineDraw) frame(a *agent) {
-	d.eraseLive(a)
-	for ; d.printed < len(a.history); d.printed++ {
-		for _, row := range inlineEntry(a.history[d.printed], a.cols) {
-			a.out.WriteString(row + "\r\n")
-		}
-	}
-	if a.done { // leaving: the transcript stays, the input box goes
-		return
-	}
-	rows := d.live(a)
-	a.out.WriteString(strings.Join(rows, "\r\n"))
-	d.liveRows = len(rows)
-}
-
-// eraseLive moves to the first row of the live region and erases it to the end of the
-// screen, so what is printed next takes its place.
-func (d *inlineDraw) eraseLive(a *agent) {
-	if d.liveRows == 0 {
-		return
-	}
-	a.out.WriteString("\r")
-	if d.liveRows > 1 {
-		fmt.Fprintf(&a.out, cursorUpFmt, d.liveRows-1)
-	}
-	a.out.WriteString(eraseBelow)
-	d.liveRows = 0
-}
-
-// inlineEntry renders one transcript entry as rows followed by a blank row.
-func inlineEntry(e entry, cols int) []string {
+// entryRows renders one transcript entry as rows followed by a blank row.
+func (inlineLook) entryRows(a *agent, e entry) []string {
+	cols := a.cols
 	var rows []string
 	text := wrap(e.text, max(cols-2, 1))
 	for i, t := range text {
@@ -97,13 +66,16 @@ func inlineEntry(e entry, cols int) []string {
 			rows = append(rows, color(colorError, truncate("  ⎿  "+t, cols)))
 		}
 	}
+	if e.kind == entryReply && !e.done {
+		return rows
+	}
 	return append(rows, "")
 }
 
 // live renders the live region: the spinner row while busy, the input box between two
 // rules, the footer and, with -queries, the answers to the start-up queries. It never has
 // more rows than the screen, so the relative moves that erase it stay exact.
-func (d *inlineDraw) live(a *agent) []string {
+func (l inlineLook) live(a *agent) liveRegion {
 	var top []string
 	if a.busy {
 		glyph := spinGlyphs[a.spin%len(spinGlyphs)]
@@ -123,7 +95,7 @@ func (d *inlineDraw) live(a *agent) []string {
 	if last := len(input) - 1; width(input[last]) < a.cols {
 		input[last] += reverse(" ")
 	}
-	bottom := []string{color(colorGrey, truncate(d.footer(a), a.cols))}
+	bottom := []string{color(colorGrey, truncate(l.footer(a), a.cols))}
 	if a.cfg.queries {
 		bottom = append(bottom, color(colorGrey, truncate("  "+a.queries.String(), a.cols)))
 	}
@@ -135,7 +107,7 @@ func (d *inlineDraw) live(a *agent) []string {
 	if len(rows) > a.rows {
 		rows = rows[len(rows)-a.rows:]
 	}
-	return rows
+	return liveRegion{rows: rows, cursorRow: len(rows) - 1, cursorCol: -1}
 }
 
 // queuedRows shows the messages waiting for the current turn to end, one row each.
@@ -148,40 +120,33 @@ func queuedRows(a *agent) []string {
 	return rows
 }
 
-func (d *inlineDraw) footer(a *agent) string {
+func (inlineLook) footer(a *agent) string {
 	switch {
 	case a.armed:
 		return "  Press Ctrl-C again to exit"
 	case a.busy:
 		return "  ⏵⏵ demo mode · esc to interrupt"
 	}
+	if !a.kittyPushed {
+		// The terminal has not said it reports shift+enter apart from enter (its
+		// answer to the kitty keyboard query): a newline is ctrl+j or alt+enter.
+		return "  ⏵⏵ demo mode · ctrl+j for newline"
+	}
 	return "  ⏵⏵ demo mode · shift+enter for newline"
 }
 
-func (d *inlineDraw) resized(a *agent) {
-	a.out.WriteString(clearAll)
-	d.printed, d.liveRows = 0, 0
-	d.banner(a)
-}
-
-func (d *inlineDraw) raw(a *agent, p []byte) {
-	d.eraseLive(a)
-	a.out.Write(p)
-}
-
-func (d *inlineDraw) end(a *agent) {
-	d.eraseLive(a)
-	a.out.WriteString(focusOff + pasteOff + showCursor)
-}
-
-func (d *inlineDraw) title(a *agent) string {
+func (inlineLook) title(a *agent) string {
 	if !a.busy {
-		return "✳ " + a.cfg.name
+		return "✳ " + a.cfg.Name
 	}
 	if (a.spin/8)%2 == 0 { // about once a second, like Claude Code
-		return "◐ " + a.cfg.name
+		return "◐ " + a.cfg.Name
 	}
-	return "◑ " + a.cfg.name
+	return "◑ " + a.cfg.Name
 }
 
-func (d *inlineDraw) tickEvery() time.Duration { return 120 * time.Millisecond }
+func (inlineLook) tickEvery() time.Duration { return 120 * time.Millisecond }
+
+func (inlineLook) corpusRows(a *agent) (banner, prompt string) {
+	return " ╭─────╮   " + a.cfg.Name + " · simulated agent", "❯"
+}

@@ -17,7 +17,7 @@ const rule = "────────"
 
 func TestInlineIdleScreen(t *testing.T) {
 	h := newHarness(t, 60, 20, "--name", "alice", "--reply", "echo")
-	h.want("alice · simulated agent", "❯", "demo mode · shift+enter for newline")
+	h.want("alice · simulated agent", "❯", "demo mode · ctrl+j for newline")
 	if got := h.count(rule); got != 2 {
 		t.Fatalf("want the two rules of the input box, got %d:\n%s", got, h.screen())
 	}
@@ -32,6 +32,12 @@ func TestInlineIdleScreen(t *testing.T) {
 			t.Errorf("start-up output lacks %q", seq)
 		}
 	}
+	// The terminal answers the kitty keyboard query: the agent pushes its flags, and
+	// shift+enter makes a newline from then on, which the footer says.
+	if out := h.typ("\x1b[?0u"); !strings.Contains(out, kittyPush1) {
+		t.Errorf("no kitty flags pushed after the terminal's answer: %q", out)
+	}
+	h.want("demo mode · shift+enter for newline")
 	// The box is at the bottom of what was drawn: rule, prompt, rule, footer.
 	top := h.row(rule)
 	rows := h.rows()
@@ -224,7 +230,7 @@ func TestInlineLiveRegionFitsTinyScreens(t *testing.T) {
 		h.typ(strings.Repeat("long draft words ", 10) + "\x1b[13;2u" + "x")
 		h.typ("\r")
 		h.tick(3)
-		rows := h.a.draw.(*inlineDraw).live(h.a)
+		rows := h.a.draw.(*mainDraw).live(h.a).rows
 		if len(rows) > size[1] {
 			t.Fatalf("%v: live region has %d rows, more than the screen", size, len(rows))
 		}

@@ -6,47 +6,114 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 )
 
-// style is one of the three screen styles the agent can draw in.
-type style int
+// Style is how the simulated agent draws its screen.
+type Style int
 
+// The screen styles. Inline, Alt and Plain look like the agent CLIs agentmux knows (its
+// demo's look); Line, Bare, Full, Boxed and Clear are the shapes of chat programs no
+// built-in profile knows, for testing the relay under the generic profile.
 const (
-	styleInline style = iota // Claude Code's classic main-screen renderer
-	styleAlt                 // Codex's alternate-screen renderer
-	stylePlain               // a plain line REPL
+	// Inline is Claude Code's classic renderer: a banner, the transcript scrolling up the
+	// main screen above a live region redrawn in place (a spinner row while busy, a "❯"
+	// input row between two rules, a footer), the hardware cursor hidden.
+	Inline Style = iota
+	// Alt is Codex: the alternate screen redrawn whole in synchronized-output frames, a
+	// "› " composer at the bottom with the cursor in it, kitty keyboard flags pushed.
+	Alt
+	// Plain is a line REPL in raw mode: a "> " prompt, the typed keys echoed by the agent
+	// itself, plain answers, no title, no bracketed paste.
+	Plain
+	// Line is a line REPL in cooked mode: "NAME ready.", then "NAME> " prompts; the
+	// terminal's line discipline echoes what is typed and hands the agent whole lines
+	// (ollama run, llm chat, bash's read -p).
+	Line
+	// Bare is a plain inline chat UI on the main screen: a banner, the transcript, and
+	// under it an input box (rules around a "❯ " row) with a footer, the terminal cursor
+	// after the draft; while it works a spinner row sits above the box. No colours, no
+	// synchronized output.
+	Bare
+	// Full is a full-screen program on the alternate screen: a header row, the
+	// transcript's last rows, a status row (a spinner while busy) and an input row at the
+	// bottom, redrawn whole in synchronized-output frames.
+	Full
+	// Boxed is an Ink-like program on the main screen: its transcript, and under it an
+	// input box drawn with round corners and a hint row, with the terminal cursor parked
+	// on the row under them (where Ink leaves it), not in the box.
+	Boxed
+	// Clear is a full-screen program that clears and redraws the whole screen
+	// (ESC[H ESC[2J) on every change with no synchronized output, as many ratatui and
+	// bubbletea programs do, showing each message it received as "you: …" rows and a
+	// status row naming its model under the input row.
+	Clear
 )
 
-func (s style) String() string {
-	switch s {
-	case styleAlt:
-		return "alt"
-	case stylePlain:
-		return "plain"
-	default:
-		return "inline"
+// Styles are every style, in order.
+var Styles = []Style{Inline, Alt, Plain, Line, Bare, Full, Boxed, Clear}
+
+var styleNames = [...]string{"inline", "alt", "plain", "line", "bare", "full", "boxed", "clear"}
+
+// String returns the style's name as --style takes it.
+func (s Style) String() string {
+	if s < 0 || int(s) >= len(styleNames) {
+		return fmt.Sprintf("Style(%d)", int(s))
 	}
+	return styleNames[s]
 }
 
-func parseStyle(v string) (style, error) {
-	switch v {
-	case "inline":
-		return styleInline, nil
-	case "alt":
-		return styleAlt, nil
-	case "plain":
-		return stylePlain, nil
+// ParseStyle returns the style named v.
+func ParseStyle(v string) (Style, error) {
+	for _, s := range Styles {
+		if s.String() == v {
+			return s, nil
+		}
 	}
-	return 0, fmt.Errorf("unknown style %q (want inline, alt or plain)", v)
+	return 0, fmt.Errorf("unknown style %q (want %s)", v, strings.Join(styleNames[:], ", "))
 }
 
-// config is the parsed command line of one simulated agent.
+// cooked reports whether the style reads its terminal in cooked mode (whole lines, echoed
+// by the terminal), not raw keys.
+func (s Style) cooked() bool { return s == Line }
+
+// Config is what one simulated agent is: its name, screen style, answers and pace, and the
+// quirks of its input. Main fills it from the flags; tests build a Bot from it.
+type Config struct {
+	Name  string
+	Style Style
+	// Reply is what it answers: "chat" (a conversational line quoting the message; the
+	// demo's alice and bob follow a script), "echo" ("NAME heard: WORDS") or "corpus"
+	// (seeded answers built to trip a relay, see corpus.go). "" is chat.
+	Reply string
+	// Seed seeds the corpus answers: the same seed gives the same answers to the same
+	// messages.
+	Seed uint64
+	// MaxChars bounds a corpus answer's length (0: 6000 characters).
+	MaxChars int
+	// Think is the time from a message to the first lines of its answer; Pace, when not
+	// zero, prints a long answer a few lines at a time, Pace apart (0: all at once).
+	Think, Pace time.Duration
+	// Readline makes a Line agent turn bracketed paste on, as a program reading with
+	// readline does (bash's read -e): its terminal still hands it one line per Enter.
+	Readline bool
+	// Label is what a Boxed agent's input row shows before the draft ("> " when empty);
+	// Masked makes it show a "•" for each character of the draft instead (a field whose
+	// text cannot be read off the screen).
+	Label  string
+	Masked bool
+	// IgnoreKill makes the agent ignore Ctrl+U (its input cannot be cleared so).
+	IgnoreKill bool
+	// Cols and Rows are the screen's size for a Bot (80×24 when not set); Main reads the
+	// terminal's.
+	Cols, Rows int
+}
+
+// config is the parsed command line of one simulated agent: its Config and what only a
+// program run by Main has.
 type config struct {
-	name      string
-	style     style
-	busy      time.Duration // how long a turn "thinks"
-	reply     replyFunc
+	Config
 	exitAfter int   // exit after this many answers; negative: never
 	exitCode  int   // the status to exit with after exitAfter answers
 	flood     int64 // bytes of filler output to print at start
@@ -64,24 +131,30 @@ type config struct {
 // parseFlags parses args. Usage and errors go to out, the terminal the agent runs in.
 // It returns flag.ErrHelp for -h.
 func parseFlags(args []string, out io.Writer) (config, error) {
-	cfg := config{name: "agent", busy: 2 * time.Second, reply: chatReply, exitAfter: -1}
+	cfg := config{Config: Config{Name: "agent", Think: 2 * time.Second, Reply: "chat"}, exitAfter: -1}
 	if n := os.Getenv("AGENTMUX_NAME"); n != "" {
-		cfg.name = n
+		cfg.Name = n
 	}
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.StringVar(&cfg.name, "name", cfg.name, "the agent's `name`, shown in its banner, title and answers")
-	fs.Func("style", "screen style: inline (Claude Code-like), alt (Codex-like) or plain (line REPL)", func(v string) error {
-		s, err := parseStyle(v)
-		cfg.style = s
+	fs.StringVar(&cfg.Name, "name", cfg.Name, "the agent's `name`, shown in its banner, title and answers")
+	fs.Func("style", "screen style: inline (Claude Code-like), alt (Codex-like), plain (raw-mode REPL), line (cooked-mode REPL), bare (inline chat), full (full-screen), boxed (Ink-like) or clear (clears its screen on every change)", func(v string) error {
+		s, err := ParseStyle(v)
+		cfg.Style = s
 		return err
 	})
-	fs.DurationVar(&cfg.busy, "busy", cfg.busy, "how long the agent thinks after each message")
-	fs.Func("reply", "what it answers: chat (a conversational line quoting the message) or echo (NAME heard: WORDS)", func(v string) error {
-		r, err := parseReply(v)
-		cfg.reply = r
-		return err
+	fs.DurationVar(&cfg.Think, "busy", cfg.Think, "how long the agent thinks after each message")
+	fs.DurationVar(&cfg.Pace, "pace", 0, "print a long answer a few lines at a time, this `long` apart (0: all at once)")
+	fs.Func("reply", "what it answers: chat (a conversational line quoting the message), echo (NAME heard: WORDS) or corpus (seeded answers built to trip a relay)", func(v string) error {
+		cfg.Reply = v
+		return checkReply(v)
 	})
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "the seed of corpus answers")
+	fs.IntVar(&cfg.MaxChars, "max-chars", 0, "the most characters of a corpus answer (0: 6000)")
+	fs.BoolVar(&cfg.Readline, "readline", false, "line style: turn bracketed paste on, as a readline program does")
+	fs.StringVar(&cfg.Label, "label", "", "boxed style: the `text` before the draft on the input row")
+	fs.BoolVar(&cfg.Masked, "masked", false, "boxed style: show the draft as dots")
+	fs.BoolVar(&cfg.IgnoreKill, "ignore-kill", false, "ignore Ctrl+U (the input cannot be cleared)")
 	fs.IntVar(&cfg.exitAfter, "exit-after", cfg.exitAfter, "exit after answering `N` messages (0: right after start; negative: never)")
 	fs.IntVar(&cfg.exitCode, "exit-code", 0, "the exit status used by -exit-after")
 	fs.Int64Var(&cfg.flood, "flood", 0, "print this many `bytes` of filler lines at start, then idle")
@@ -99,8 +172,8 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 		fmt.Fprintln(out, err)
 		return cfg, err
 	}
-	if cfg.busy < 0 || cfg.flood < 0 {
-		err := errors.New("-busy and -flood must not be negative")
+	if cfg.Think < 0 || cfg.Pace < 0 || cfg.flood < 0 || cfg.MaxChars < 0 {
+		err := errors.New("-busy, -pace, -flood and -max-chars must not be negative")
 		fmt.Fprintln(out, err)
 		return cfg, err
 	}

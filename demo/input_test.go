@@ -172,7 +172,7 @@ func FuzzAgentInput(f *testing.F) {
 	f.Add([]byte("hello\r\x1b[200~a\nb\x1b[201~\x1b[13;2u\x7f\x03x\x04"), uint8(10), uint8(5))
 	f.Add([]byte("\x1b[?62c\x1b[5;5R\x1b]11;rgb:0/0/0\x07\x1b[<64;1;1M\x1b"), uint8(1), uint8(1))
 	f.Fuzz(func(t *testing.T, in []byte, cols, rows uint8) {
-		for _, st := range []string{"inline", "alt", "plain"} {
+		for _, st := range styleNames {
 			cfg, _ := parseFlags([]string{"--style", st, "--queries", "--reply", "echo"}, nopWriter{})
 			a := newAgent(cfg, int(cols%100), int(rows%50), fixedNow)
 			a.start()
@@ -183,8 +183,8 @@ func FuzzAgentInput(f *testing.F) {
 			a.input(in[half:])
 			a.resize(int(rows%100), int(cols%50))
 			a.finish()
-			if d, ok := a.draw.(*inlineDraw); ok && !a.done {
-				if n := len(d.live(a)); n > a.rows {
+			if d, ok := a.draw.(*mainDraw); ok && !a.done {
+				if n := len(d.live(a).rows); n > a.rows {
 					t.Fatalf("live region of %d rows on a %d-row screen", n, a.rows)
 				}
 			}

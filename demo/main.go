@@ -14,9 +14,10 @@ import (
 // Main runs one simulated agent in the current terminal and returns its exit status.
 //
 // args are the agent's flags (see -h). When stdin is a terminal, Main puts it in raw mode
-// and restores it before returning, follows the terminal's size (SIGWINCH) and ends cleanly
-// on SIGTERM or SIGHUP. Otherwise it reads stdin as a plain stream in which a line feed
-// submits, and draws for an 80×24 screen, so it can run under tests with pipes.
+// (but for the line style, which reads it cooked, a line at a time) and restores it before
+// returning, follows the terminal's size (SIGWINCH) and ends cleanly on SIGTERM, SIGHUP or
+// SIGINT. Otherwise it reads stdin as a plain stream in which a line feed submits, and
+// draws for an 80×24 screen, so it can run under tests with pipes.
 //
 // Exit status: 0 after Ctrl+C twice, Ctrl+D on an empty draft or the end of stdin; the
 // -exit-code value after -exit-after answers; 2 for bad flags; 1 when the terminal cannot
@@ -44,14 +45,14 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 		}
 		defer transcript.Close()
 	}
-	t, err := openTerminal(stdin, stdout)
+	t, err := openTerminal(stdin, stdout, !cfg.Style.cooked())
 	if err != nil {
 		fmt.Fprintf(stdout, "agent: %v\r\n", err)
 		return 1
 	}
 	defer t.restore()
 	a := newAgent(cfg, t.cols, t.rows, time.Now)
-	a.dec.lfSubmits = !t.raw
+	a.dec.lfSubmits = !t.raw // cooked, or not a terminal: lines end in "\n"
 	if transcript != nil {
 		a.log.w = transcript
 	}
@@ -65,7 +66,7 @@ var ready = func() chan struct{} {
 	return c
 }()
 
-// run drives the agent until it is done: one select over input, the busy turn's timer, the
+// run drives the agent until it is done: one select over input, the answer's next step, the
 // spinner ticker (only while busy), resizes, signals and, while flooding, the next chunk of
 // filler output. Each step's output is written to w in one write.
 func run(a *agent, stdin io.Reader, w io.Writer, t *terminal) int {
@@ -82,16 +83,16 @@ func run(a *agent, stdin io.Reader, w io.Writer, t *terminal) int {
 	}
 
 	var (
-		timers   turnTimers
-		turnDone <-chan time.Time
-		tick     <-chan time.Time
+		timers turnTimers
+		due    <-chan time.Time
+		tick   <-chan time.Time
 	)
 	defer timers.stop()
 
 	a.start()
 	flush()
 	for !a.done && writeErr == nil {
-		turnDone, tick = timers.sync(a)
+		due, tick = timers.sync(a)
 		var flood chan struct{}
 		if a.floodLeft > 0 {
 			flood = ready
@@ -104,8 +105,8 @@ func run(a *agent, stdin io.Reader, w io.Writer, t *terminal) int {
 				break
 			}
 			a.input(p)
-		case <-turnDone:
-			a.finishTurn()
+		case <-due:
+			a.step()
 		case <-tick:
 			a.tick()
 		case <-t.winch:
@@ -128,10 +129,11 @@ func run(a *agent, stdin io.Reader, w io.Writer, t *terminal) int {
 	return a.code
 }
 
-// turnTimers holds the timer that ends the busy turn and the spinner ticker. Both exist
+// turnTimers holds the timer of the answer's next step and the spinner ticker. Both exist
 // only while the agent is busy: an idle agent has no timer at all.
 type turnTimers struct {
-	turn   int // the turn the timers belong to; 0 when none
+	turn   int    // the turn the ticker belongs to; 0 when none
+	step   [2]int // the turn and step the timer waits for
 	timer  *time.Timer
 	ticker *time.Ticker
 }
@@ -144,32 +146,46 @@ func (tt *turnTimers) sync(a *agent) (<-chan time.Time, <-chan time.Time) {
 		want = a.turn
 	}
 	if want != tt.turn {
-		tt.stop()
-		if want != 0 {
-			tt.turn = want
-			tt.timer = time.NewTimer(a.cfg.busy)
-			if p := a.draw.tickEvery(); p > 0 {
-				tt.ticker = time.NewTicker(p)
-			}
+		tt.stopTicker()
+		tt.turn = want
+		if p := a.draw.tickEvery(); want != 0 && p > 0 {
+			tt.ticker = time.NewTicker(p)
 		}
 	}
-	var done, tick <-chan time.Time
+	d, ok := a.nextStep()
+	if step := [2]int{a.turn, a.stepped}; !ok || tt.timer == nil || step != tt.step {
+		tt.stopTimer()
+		if ok {
+			tt.timer, tt.step = time.NewTimer(d), step
+		}
+	}
+	var due, tick <-chan time.Time
 	if tt.timer != nil {
-		done = tt.timer.C
+		due = tt.timer.C
 	}
 	if tt.ticker != nil {
 		tick = tt.ticker.C
 	}
-	return done, tick
+	return due, tick
+}
+
+func (tt *turnTimers) stopTimer() {
+	if tt.timer != nil {
+		tt.timer.Stop()
+		tt.timer = nil
+	}
+}
+
+func (tt *turnTimers) stopTicker() {
+	if tt.ticker != nil {
+		tt.ticker.Stop()
+		tt.ticker = nil
+	}
 }
 
 func (tt *turnTimers) stop() {
-	if tt.timer != nil {
-		tt.timer.Stop()
-	}
-	if tt.ticker != nil {
-		tt.ticker.Stop()
-	}
+	tt.stopTimer()
+	tt.stopTicker()
 	*tt = turnTimers{}
 }
 

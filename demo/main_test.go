@@ -218,7 +218,7 @@ func (r *rawRecorder) raw(a *agent, p []byte) {
 }
 
 func TestTimersOnlyWhileBusy(t *testing.T) {
-	for _, st := range []string{"inline", "alt", "plain"} {
+	for _, st := range styleNames {
 		h := newHarness(t, 60, 20, "--style", st, "--busy", "1h")
 		var tt turnTimers
 		defer tt.stop()

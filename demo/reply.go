@@ -9,18 +9,36 @@ import (
 )
 
 // replyFunc computes an agent's answer to a message; n counts the answers the agent gave
-// before this one. It must be deterministic: the same name, message and n always give the
-// same answer, so tests and demos are repeatable.
+// before this one. It must be deterministic: the same name, message and n (and, for the
+// corpus, the same seed and earlier messages) always give the same answer, so tests and
+// demos are repeatable.
 type replyFunc func(name, msg string, n int) string
 
-func parseReply(mode string) (replyFunc, error) {
+// checkReply reports whether mode names a reply generator.
+func checkReply(mode string) error {
 	switch mode {
-	case "chat":
-		return chatReply, nil
-	case "echo":
-		return echoReply, nil
+	case "", "chat", "echo", "corpus":
+		return nil
 	}
-	return nil, fmt.Errorf("unknown reply mode %q (want chat or echo)", mode)
+	return fmt.Errorf("unknown reply mode %q (want chat, echo or corpus)", mode)
+}
+
+// newReply returns the reply generator of a's configuration; the corpus is seeded and
+// fitted to a's screen (its banner and prompt rows, its width).
+func newReply(a *agent) replyFunc {
+	switch a.cfg.Reply {
+	case "echo":
+		return echoReply
+	case "corpus":
+		banner, prompt := a.draw.corpusRows(a)
+		g := newGen(a.cfg.Seed, banner, prompt, a.cols, a.draw.fits())
+		g.max = a.cfg.MaxChars
+		if g.max <= 0 {
+			g.max = 6000
+		}
+		return func(_, msg string, _ int) string { return g.reply(msg) }
+	}
+	return chatReply
 }
 
 // echoWords is how many words of the message an echo answer repeats.

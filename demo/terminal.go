@@ -23,18 +23,21 @@ type terminal struct {
 	stop       chan os.Signal // SIGTERM, SIGHUP; nil when not a terminal
 }
 
-// openTerminal puts stdin in raw mode when it is a terminal and reads the size.
-func openTerminal(stdin io.Reader, stdout io.Writer) (*terminal, error) {
+// openTerminal reads the size and, when stdin is a terminal, follows its resizes and the
+// signals that end the agent, and puts it in raw mode unless cooked.
+func openTerminal(stdin io.Reader, stdout io.Writer, raw bool) (*terminal, error) {
 	t := &terminal{cols: 80, rows: 24}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		t.sizeFd, t.haveSize = f.Fd(), true
 	}
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
-		saved, err := term.MakeRaw(f.Fd())
-		if err != nil {
-			return nil, fmt.Errorf("raw mode: %w", err)
+		if raw {
+			saved, err := term.MakeRaw(f.Fd())
+			if err != nil {
+				return nil, fmt.Errorf("raw mode: %w", err)
+			}
+			t.raw, t.inFd, t.saved = true, f.Fd(), saved
 		}
-		t.raw, t.inFd, t.saved = true, f.Fd(), saved
 		if !t.haveSize {
 			t.sizeFd, t.haveSize = f.Fd(), true
 		}

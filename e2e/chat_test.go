@@ -1,8 +1,9 @@
 package e2e
 
 // Chat programs that no built-in profile knows, relayed through real PTYs under the
-// generic profile. TestChatBotsRelayExactAnswers runs two bots of internal/chatbot
-// (testdata/chatbot: a line-mode REPL, an inline UI with an input box, a full-screen UI)
+// generic profile. TestChatBotsRelayExactAnswers runs two simulated chat programs
+// (testdata/fakeagent, package demo's line, bare and full styles: a line-mode REPL, an
+// inline UI with an input box, a full-screen UI, answering from the seeded corpus)
 // in agentmux, linked with --link --turns 2 and stacked (--layout rows: panes 18 rows
 // tall, so many answers are longer than the pane), for every ordered pair of different
 // styles and two seeds (12 runs: each style sends and receives; the turn budget is
@@ -20,33 +21,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 )
-
-var (
-	chatBotOnce sync.Once
-	chatBotBin  string
-	chatBotErr  error
-)
-
-// chatBot builds testdata/chatbot once into the e2e binaries' folder.
-func chatBot(t *testing.T) string {
-	t.Helper()
-	chatBotOnce.Do(func() {
-		chatBotBin = filepath.Join(binDir, "chatbot")
-		cmd := exec.Command("go", "build", "-o", chatBotBin, "./testdata/chatbot")
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			chatBotErr = fmt.Errorf("go build chatbot: %v\n%s", err, out)
-		}
-	})
-	if chatBotErr != nil {
-		t.Fatal(chatBotErr)
-	}
-	return chatBotBin
-}
 
 // bot is one chat bot in a relay test.
 type bot struct {
@@ -55,15 +32,15 @@ type bot struct {
 }
 
 // arg is the AGENT argument running the bot (its name is no built-in profile's).
-func (b *bot) arg(bin string) string {
-	return fmt.Sprintf("%s='%s' --name %s --style %s --seed %d --think 100ms --pace 30ms --max-chars 1200 --transcript '%s'",
-		b.name, bin, b.name, b.style, b.seed, b.transcript)
+func (b *bot) arg() string {
+	return fmt.Sprintf("%s='%s' --name %s --style %s --reply corpus --seed %d --busy 100ms --pace 30ms --max-chars 1200 --transcript '%s'",
+		b.name, fakeAgentBin, b.name, b.style, b.seed, b.transcript)
 }
 
 // banner is what the bot shows first.
 func (b *bot) banner() string {
 	switch b.style {
-	case "inline":
+	case "bare":
 		return "✻ Welcome to " + b.name + " chat"
 	case "full":
 		return b.name + " · ready"
@@ -77,8 +54,7 @@ func (b *bot) banner() string {
 
 func TestChatBotsRelayExactAnswers(t *testing.T) {
 	t.Parallel()
-	bin := chatBot(t)
-	styles := []string{"line", "inline", "full"}
+	styles := []string{"line", "bare", "full"}
 	for seed := 1; seed <= 2; seed++ {
 		for _, a := range styles {
 			for _, b := range styles {
@@ -87,7 +63,7 @@ func TestChatBotsRelayExactAnswers(t *testing.T) {
 				}
 				t.Run(fmt.Sprintf("%s-%s-%d", a, b, seed), func(t *testing.T) {
 					t.Parallel()
-					runChat(t, bin, seed, a, b)
+					runChat(t, seed, a, b)
 				})
 			}
 		}
@@ -100,22 +76,21 @@ func TestChatBotsRelayExactAnswers(t *testing.T) {
 // other.
 func TestBoxedAndClearingBotsRelayExactAnswers(t *testing.T) {
 	t.Parallel()
-	bin := chatBot(t)
-	for _, pair := range [][2]string{{"boxed", "clear"}, {"clear", "boxed"}, {"line", "boxed"}, {"boxed", "full"}, {"inline", "clear"}, {"clear", "line"}} {
+	for _, pair := range [][2]string{{"boxed", "clear"}, {"clear", "boxed"}, {"line", "boxed"}, {"boxed", "full"}, {"bare", "clear"}, {"clear", "line"}} {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
 			t.Parallel()
-			runChat(t, bin, 3, pair[0], pair[1])
+			runChat(t, 3, pair[0], pair[1])
 		})
 	}
 }
 
 // runChat runs one conversation of two deliveries, one each way, between a bot of style
 // a and one of style b, and checks each delivery.
-func runChat(t *testing.T, bin string, seed int, a, b string) {
+func runChat(t *testing.T, seed int, a, b string) {
 	alice := &bot{fake: *newFake(t, 1, "alice", a), seed: 10*seed + 1}
 	bob := &bot{fake: *newFake(t, 2, "bob", b), seed: 10*seed + 2}
 	rs := &relaySession{session: start(t, "--idle", "800ms", "--layout", "rows", "--link", "--turns", "2",
-		alice.arg(bin), bob.arg(bin)), agents: []*fake{&alice.fake, &bob.fake}}
+		alice.arg(), bob.arg()), agents: []*fake{&alice.fake, &bob.fake}}
 	rs.diag = rs.transcripts
 	rs.waitScreen("both bots' first screens", func(scr *screen) bool {
 		return scr.paneHas(1, alice.banner()) && scr.paneHas(2, bob.banner()) && scr.statusHas("1⇄2 0/2")

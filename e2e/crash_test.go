@@ -133,7 +133,7 @@ func floodTrial(t *testing.T, trial int) floodCount {
 		switch {
 		case len(rs) == 0:
 			c.lost++
-			t.Logf("trial %d: %s lost", trial, tok)
+			t.Logf("trial %d: %s lost; the store has: %s", trial, tok, storedAs(env, tok))
 		case len(rs) == 1 && rs[0]:
 			c.notedOnce++
 		}
@@ -147,6 +147,23 @@ func floodTrial(t *testing.T, trial int) floodCount {
 		}
 	}
 	return c
+}
+
+// storedAs is what the store holds of the message whose text is tok (its history
+// line), for the log of a lost message.
+func storedAs(env sockEnv, tok string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	out, err := env.command(ctx, "history", "--session", "flood", "--json").Output()
+	if err != nil {
+		return "(history: " + err.Error() + ")"
+	}
+	for line := range strings.Lines(string(out)) {
+		if strings.Contains(line, `"`+tok+`"`) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return "(nothing)"
 }
 
 // flood starts agentmux, floods rx with sends (numbered on from *next) by three

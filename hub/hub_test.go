@@ -361,9 +361,10 @@ func TestHeartbeat(t *testing.T) {
 // A client that only listens (`agentmux events`) says nothing but PONGs: the hub must
 // PING it every heartbeat even while frames flow to it, or it is dead after two
 // heartbeats of events. Here each event read brings the next at once, so the
-// connection is never quiet on the hub's side, for three PINGs.
+// connection is never quiet on the hub's side, for three PINGs. The heartbeat is long
+// enough that the test's own goroutine, slowed by a loaded machine, answers in time.
 func TestHeartbeatWhileEventsFlow(t *testing.T) {
-	hb := 150 * time.Millisecond
+	hb := 500 * time.Millisecond
 	core := newFakeCore("bob")
 	e := start(t, core, "", func(c *hub.Config) { c.Heartbeat = hb })
 	ctl := e.control()

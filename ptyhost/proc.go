@@ -195,6 +195,25 @@ func (p *Proc) Write(b []byte) {
 	}
 }
 
+// Unread returns how many bytes written to the program it has not read yet: those
+// still queued for the terminal, and those the terminal holds for it (in canonical mode,
+// whole lines only). A program that read a line may have acted on it; one whose input
+// still waits has not, and loses it if the terminal closes. It fails where the
+// terminal's queue cannot be told (not Linux, or the terminal is gone).
+func (p *Proc) Unread() (int, error) {
+	queued := p.queue.pendingBytes()
+	p.resizeMu.Lock()
+	defer p.resizeMu.Unlock()
+	if p.closed {
+		return 0, fmt.Errorf("unread input of pane %d: %w", p.spec.Pane, os.ErrClosed)
+	}
+	n, err := p.kernelUnread()
+	if err != nil {
+		return 0, fmt.Errorf("unread input of pane %d: %w", p.spec.Pane, err)
+	}
+	return queued + n, nil
+}
+
 // Resize sets the PTY window size (each dimension clamped to 1..65535); the kernel
 // sends SIGWINCH to the child's foreground process group. It fails after Close.
 func (p *Proc) Resize(cols, rows int) error {

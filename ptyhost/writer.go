@@ -6,14 +6,17 @@ import (
 )
 
 // writeQueue is the unbounded FIFO between Proc.Write and the writer goroutine. Its
-// mutex guards pending and dead; signal (capacity 1) wakes the writer goroutine without
+// mutex guards pending, unwritten and dead; signal (capacity 1) wakes the writer goroutine without
 // ever blocking the producer. Once killed, the queue drops everything it holds and all
 // later pushes.
 type writeQueue struct {
 	mu      sync.Mutex
 	pending [][]byte
-	dead    bool
-	signal  chan struct{}
+	// unwritten counts the bytes pushed and not yet written to the terminal (queued,
+	// or taken by a write that has not returned).
+	unwritten int
+	dead      bool
+	signal    chan struct{}
 }
 
 func newWriteQueue() *writeQueue {
@@ -33,6 +36,7 @@ func (q *writeQueue) push(b []byte) {
 		return
 	}
 	q.pending = append(q.pending, c)
+	q.unwritten += len(c)
 	q.mu.Unlock()
 	select {
 	case q.signal <- struct{}{}:
@@ -57,7 +61,22 @@ func (q *writeQueue) kill() {
 	q.mu.Lock()
 	q.dead = true
 	q.pending = nil
+	q.unwritten = 0
 	q.mu.Unlock()
+}
+
+// written counts n bytes as written.
+func (q *writeQueue) written(n int) {
+	q.mu.Lock()
+	q.unwritten = max(q.unwritten-n, 0)
+	q.mu.Unlock()
+}
+
+// pendingBytes returns how many bytes were pushed and are not written yet.
+func (q *writeQueue) pendingBytes() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.unwritten
 }
 
 // run is the writer goroutine: it writes queued chunks to w in order until stop or
@@ -74,7 +93,9 @@ func (q *writeQueue) run(w io.Writer, stop, gone <-chan struct{}) {
 			return
 		}
 		for _, b := range q.take() {
-			if _, err := w.Write(b); err != nil {
+			_, err := w.Write(b)
+			q.written(len(b))
+			if err != nil {
 				return
 			}
 		}

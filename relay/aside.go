@@ -76,7 +76,7 @@ func (r *Relay) unreadable(p *pane, now time.Time) bool {
 // there, has stayed untouched for twice InputStale with deliveries waiting behind it and
 // nothing else holding p: it is set aside without being seen (setAsideBlind), once.
 func (r *Relay) blindDue(p *pane, now time.Time) bool {
-	return p.draft && p.draftText != "" && p.unread == p.draftText && p.blind != p.draftText && p.aside == nil &&
+	return p.draft && p.draftText != "" && p.unseen == p.draftText && p.blind != p.draftText && p.aside == nil &&
 		!strings.ContainsAny(p.draftText, "\r\n") &&
 		now.Sub(later(p.lastKey, p.restoredAt)) >= 2*r.cfg.InputStale && r.person != p.id &&
 		!p.held && p.state != parser.NeedsApproval && p.started && p.quietFor(now, r.cfg) && masked(p.scr.Read(NoLines), p.draftText)

@@ -52,7 +52,7 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 		} else {
 			r.notice(now, p.id, "your draft in %d %s is not on its screen where agentmux can find it: %d waiting go in once you send or clear it", p.id, p.name, len(p.queue))
 		}
-		p.noAside, p.unread = p.draftText, p.draftText
+		p.noAside, p.unseen = p.draftText, p.draftText
 	}
 	r.setPhase(p.queue[0], why, now, "")
 	return acts

@@ -23,6 +23,7 @@ type delivery struct {
 	submitAt time.Time // Typed: when to submit
 	deadline time.Time // Submitted: when the confirm window closes
 	retried  bool      // the carriage return was sent a second time
+	unread   bool      // Submitted: its pane reacted while its program had not read it all
 	entry    *Entry
 
 	fromName string    // the sender's name (Send, notices)
@@ -217,6 +218,13 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 		if now.Before(d.deadline) {
 			return acts
 		}
+		if d.unread && p.unread() == 0 {
+			// It printed after the submit, its input unread then, and read it since
+			// without a word more (a quiet reader): it took the delivery.
+			r.flight(p, Confirmed, now, "")
+			p.turn = true
+			return acts
+		}
 		if !p.lastKey.IsZero() && !p.lastKey.Before(d.typedAt) {
 			// A person typed there since (their keys follow the first carriage return):
 			// another one would submit their half-typed words.
@@ -236,12 +244,18 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 
 // confirm marks p's submitted delivery delivered when p reacted: it went busy, or for a
 // program whose state is unknown it printed, or it already answered (a quick program may
-// go busy and idle between two reads).
+// go busy and idle between two reads); and its program read everything typed into it
+// (InputQueue: what it printed may be its terminal's echo of the carriage return, with
+// the line still waiting for it).
 func (r *Relay) confirm(p *pane, d *delivery, now time.Time) {
 	switch {
 	case p.state == parser.Busy, p.state == parser.Unknown:
 	case p.delta().Text != "":
 	default:
+		return
+	}
+	if p.unread() > 0 {
+		d.unread = true
 		return
 	}
 	r.flight(p, Confirmed, now, "")

@@ -96,7 +96,7 @@ type draftRules struct {
 	aside        *aside
 	restoredAt   time.Time
 	noAside      string
-	unread       string // a draft said to be not on its screen (it may be cleared blind later)
+	unseen       string // a draft said to be not on its screen (it may be cleared blind later)
 	blind        string // a draft cleared blind once: never again
 	clearing     *clearing
 	interrupted  time.Time
@@ -293,6 +293,17 @@ func altCursor(info Info) int {
 		return info.CursorRow
 	}
 	return -1
+}
+
+// unread returns how many bytes typed into p its program has not read, 0 when its
+// screen cannot tell (InputQueue).
+func (p *pane) unread() int {
+	if q, ok := p.scr.(InputQueue); ok {
+		if n, ok := q.Unread(); ok {
+			return n
+		}
+	}
+	return 0
 }
 
 // setBaseline makes everything the pane shows now old.

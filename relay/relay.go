@@ -189,7 +189,7 @@ func (r *Relay) NextWake() (time.Time, bool) {
 		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.noAside != p.draftText {
 			consider(later(p.lastKey, p.restoredAt).Add(r.cfg.InputStale))
 		}
-		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.unread == p.draftText && p.blind != p.draftText {
+		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.unseen == p.draftText && p.blind != p.draftText {
 			consider(later(p.lastKey, p.restoredAt).Add(2 * r.cfg.InputStale))
 		}
 		if !p.started {

@@ -19,6 +19,16 @@ type Screen interface {
 	Read(from int64) Reading
 }
 
+// InputQueue is a Screen that can also tell how many bytes typed into its pane the
+// program has not read yet (queued for its terminal, or held by the terminal: in
+// canonical mode whole lines only); ok is false when that cannot be told. A delivery
+// is confirmed only once its program read everything typed: a terminal in canonical
+// mode echoes the submitting carriage return itself, before the program reads the
+// line, and a line still waiting dies with the terminal if agentmux is killed.
+type InputQueue interface {
+	Unread() (n int, ok bool)
+}
+
 // The from of Screen.Read that asks for no absolute row.
 const (
 	// FromTop asks for the main screen's lines from its first row.

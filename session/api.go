@@ -58,7 +58,10 @@ type Process interface {
 	ExitCode() int
 }
 
-var _ Process = (*ptyhost.Proc)(nil)
+var (
+	_ Process  = (*ptyhost.Proc)(nil)
+	_ unreader = (*ptyhost.Proc)(nil)
+)
 
 // StartFunc starts a pane's program with its output written to out (the pane's emulator).
 type StartFunc func(spec ptyhost.Spec, out io.Writer) (Process, error)

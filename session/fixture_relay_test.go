@@ -264,7 +264,7 @@ func replayStream(t *testing.T, sc streamCase, pieces []piece, inputs []typedInp
 			res.actions = append(res.actions, typedAction{now.Sub(t0), a})
 		}
 	}
-	collect(t0, r.Handle(relay.Open{Pane: 1, Name: sc.program, Profile: prof, Screen: termScreen{term}}, t0))
+	collect(t0, r.Handle(relay.Open{Pane: 1, Name: sc.program, Profile: prof, Screen: termScreen{t: term}}, t0))
 	collect(t0, r.Handle(relay.Open{Pane: 2, Name: "peer", Profile: parser.Generic(), Screen: idlePeer{}}, t0))
 	collect(t0, r.Handle(relay.Output{Pane: 2}, t0)) // its prompt
 	// until ticks the relay at every wake-up due by at.

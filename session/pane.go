@@ -73,10 +73,40 @@ func (s *Screen) HistoryLines(start, n int) []*vterm.Line { return s.t.HistoryLi
 // Link resolves an OSC 8 hyperlink id of the pane's cells to its URI.
 func (s *Screen) Link(id uint32) string { return s.t.Link(id) }
 
-// termScreen adapts a pane's emulator to relay.Screen.
-type termScreen struct{ t *vterm.Terminal }
+// termScreen adapts a pane's emulator to relay.Screen, and its process (when it can
+// tell, as a real terminal does) to relay.InputQueue. proc is read on the loop, where
+// the relay calls it.
+type termScreen struct {
+	t    *vterm.Terminal
+	proc func() Process
+}
 
-var _ relay.Screen = termScreen{}
+var _ relay.InputQueue = termScreen{}
+
+// screenOf is the relay's view of pane p.
+func screenOf(p *pane) termScreen {
+	return termScreen{t: p.term, proc: func() Process { return p.proc }}
+}
+
+// unreader is a Process that tells how much typed into it its program has not read
+// (ptyhost.Proc).
+type unreader interface {
+	Unread() (int, error)
+}
+
+// Unread returns how many bytes typed into the pane its program has not read; ok is
+// false when its process cannot tell.
+func (s termScreen) Unread() (int, bool) {
+	if s.proc == nil {
+		return 0, false
+	}
+	u, ok := s.proc().(unreader)
+	if !ok {
+		return 0, false
+	}
+	n, err := u.Unread()
+	return n, err == nil
+}
 
 // Read reads the title, the modes, the cursor's row and the text the relay needs under
 // the emulator's one lock: the program's output, written on its reader goroutine, lands

@@ -117,7 +117,7 @@ func (s *Session) Add(spec PaneSpec) (int, error) {
 		s.next++
 		id = p.id
 		s.panes = append(s.panes, p)
-		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}, Program: p.argv[0], Hooks: p.hooks}, s.clock.Now())
+		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0], Hooks: p.hooks}, s.clock.Now())
 		s.wg.Go(func() { s.watch(p) })
 		return nil
 	})
@@ -165,7 +165,7 @@ func (s *Session) Respawn(id int, kill bool) error {
 				s.panes[i] = np
 			}
 		}
-		s.rl.Handle(relay.Open{Pane: np.id, Name: np.name, Profile: np.profile, Screen: termScreen{np.term}, Program: np.argv[0], Hooks: np.hooks}, now)
+		s.rl.Handle(relay.Open{Pane: np.id, Name: np.name, Profile: np.profile, Screen: screenOf(np), Program: np.argv[0], Hooks: np.hooks}, now)
 		for _, with := range linked {
 			if q := s.pane(with); q != nil && !q.exited {
 				s.act(s.rl.Handle(relay.Link{Pane: id, With: with}, now))

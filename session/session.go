@@ -141,7 +141,7 @@ func Start(o Options) (*Session, error) {
 			return nil, err
 		}
 		s.panes = append(s.panes, p)
-		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: termScreen{p.term}, Program: p.argv[0], Hooks: p.hooks}, now)
+		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0], Hooks: p.hooks}, now)
 	}
 	if o.Link {
 		ids, shells := s.agentIDs()

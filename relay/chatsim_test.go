@@ -1,7 +1,7 @@
-package chatbot_test
+package relay_test
 
 // Strategy: the relay's exactness (every turn arrives whole, once, without chrome) on a
-// fake clock. Two bots of this package, of every
+// fake clock. Two simulated chat programs (package demo's Bot), of every
 // pair of screen styles (line-mode REPL, inline with input box, full-screen), draw into
 // real vterm terminals of random sizes; each terminal reaches a real relay.Relay under
 // the generic profile through an adapter like the ui's (text, absolute rows, cursor), the
@@ -26,7 +26,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentmux/agentmux/internal/chatbot"
+	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/vterm"
@@ -53,8 +53,8 @@ func (s screen) Read(from int64) relay.Reading {
 type simPane struct {
 	id    int
 	name  string
-	style chatbot.Style
-	bot   *chatbot.Bot
+	style demo.Style
+	bot   *demo.Bot
 	term  *vterm.Terminal
 	due   time.Time // when the bot's next step is due (zero: none armed)
 	line  []byte    // the line discipline's line being typed (line style)
@@ -87,10 +87,10 @@ type sim struct {
 
 var start = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 
-func newSim(t *testing.T, cfg relay.Config, split splitter, bots ...chatbot.Config) *sim {
+func newSim(t *testing.T, cfg relay.Config, split splitter, bots ...demo.Config) *sim {
 	s := &sim{t: t, r: relay.New(cfg), now: start, split: split}
 	for i, c := range bots {
-		p := &simPane{id: i + 1, name: c.Name, style: c.Style, bot: chatbot.New(c),
+		p := &simPane{id: i + 1, name: c.Name, style: c.Style, bot: demo.New(c),
 			term: vterm.New(vterm.Options{Cols: c.Cols, Rows: c.Rows, Reply: func([]byte) {}})}
 		s.panes = append(s.panes, p)
 		s.apply(s.r.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: parser.ProfileFor(p.name), Screen: screen{p.term}}, s.now))
@@ -151,7 +151,7 @@ func (s *sim) arm(p *simPane) {
 // input is bytes typed into a pane's terminal: the line discipline echoes a REPL's and
 // hands it whole lines; the other bots read raw keys.
 func (s *sim) input(p *simPane, b []byte) {
-	if p.style == chatbot.Line {
+	if p.style == demo.Line {
 		// Readline takes a bracketed paste's markers; its newlines end lines.
 		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\x1b[200~"), nil), []byte("\x1b[201~"), nil)
 		var echo []byte
@@ -267,7 +267,7 @@ func randomSplit(rng *rand.Rand, cfg relay.Config) splitter {
 		cfg.Idle - time.Millisecond, cfg.Idle, cfg.Idle + 200*time.Millisecond}
 	return func(p *simPane, b []byte) []piece {
 		var tail []piece
-		if prompt := []byte(p.bot.Prompt()); p.style == chatbot.Line && len(b) > len(prompt) && bytes.HasSuffix(b, prompt) &&
+		if prompt := []byte(p.bot.Prompt()); p.style == demo.Line && len(b) > len(prompt) && bytes.HasSuffix(b, prompt) &&
 			!bytes.HasPrefix(b, []byte(p.bot.Banner())) {
 			b, tail = b[:len(b)-len(prompt)], []piece{{gap: gaps[rng.IntN(len(gaps))], b: prompt}}
 		}
@@ -282,23 +282,28 @@ func randomSplit(rng *rand.Rand, cfg relay.Config) splitter {
 	}
 }
 
-var styles = []chatbot.Style{chatbot.Line, chatbot.Inline, chatbot.Full}
+var styles = []demo.Style{demo.Line, demo.Bare, demo.Full}
+
+// chatStyles are the styles of the chat programs no built-in profile knows: a line-mode
+// REPL, an inline UI with an input box, a full-screen UI, an Ink-like boxed input and a
+// full-screen UI that clears its screen.
+var chatStyles = []demo.Style{demo.Line, demo.Bare, demo.Full, demo.Boxed, demo.Clear}
 
 // runConversation runs one seeded conversation between bots of the first three styles
 // and checks the property.
 func runConversation(t *testing.T, seed uint64) {
-	runStyles(t, seed, func(i int) chatbot.Style { return styles[(int(seed)/[]int{1, 3}[i])%3] })
+	runStyles(t, seed, func(i int) demo.Style { return styles[(int(seed)/[]int{1, 3}[i])%3] })
 }
 
 // runStyles runs one seeded conversation between bots of the styles style(0) and
 // style(1) and checks the property.
-func runStyles(t *testing.T, seed uint64, style func(i int) chatbot.Style) {
+func runStyles(t *testing.T, seed uint64, style func(i int) demo.Style) {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	turns := 2 + rng.IntN(4)
-	var cfgs []chatbot.Config
+	var cfgs []demo.Config
 	for i, name := range []string{"alice", "bob"} {
 		st := style(i)
-		cfgs = append(cfgs, chatbot.Config{Name: name, Style: st, Seed: seed*7 + uint64(i),
+		cfgs = append(cfgs, demo.Config{Reply: "corpus", Name: name, Style: st, Seed: seed*7 + uint64(i),
 			Cols: 30 + rng.IntN(70), Rows: 8 + rng.IntN(24), Think: 400 * time.Millisecond, Pace: 40 * time.Millisecond})
 	}
 	cfg := relay.Config{Turns: turns}
@@ -314,7 +319,7 @@ func runStyles(t *testing.T, seed uint64, style func(i int) chatbot.Style) {
 
 // converse runs a conversation the person starts in pane 1 with msg at at, and checks
 // the property.
-func converse(t *testing.T, name string, cfg relay.Config, split splitter, cfgs []chatbot.Config, at time.Duration, msg string) {
+func converse(t *testing.T, name string, cfg relay.Config, split splitter, cfgs []demo.Config, at time.Duration, msg string) {
 	t.Helper()
 	turns := cfg.Turns
 	s := newSim(t, cfg, split, cfgs...)
@@ -341,7 +346,7 @@ func converse(t *testing.T, name string, cfg relay.Config, split splitter, cfgs 
 			t.Fatalf("delivery %d: %s gave %d answers\n%s", d+1, from.name, len(replies), desc())
 		}
 		want := fmt.Sprintf("%s (%d):\n\n%s", from.name, from.id, replies[d/2])
-		if to.style == chatbot.Line {
+		if to.style == demo.Line {
 			want = strings.ReplaceAll(want, "\n", " ")
 		}
 		if ty.Pane != to.id || ty.Text != want {
@@ -368,22 +373,22 @@ func TestConversationsDeliverExactAnswers(t *testing.T) {
 // its transcript as "you: …" rows), each paired with every style, both ways.
 func TestBoxedAndClearingConversations(t *testing.T) {
 	const runs = 250
-	all := chatbot.Styles
+	all := chatStyles
 	for seed := uint64(1); seed <= runs; seed++ {
 		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
 			continue
 		}
 		// Pairs (a, b) with a or b among the new styles, in turn.
-		var pairs [][2]chatbot.Style
+		var pairs [][2]demo.Style
 		for _, a := range all {
 			for _, b := range all {
-				if a >= chatbot.Boxed || b >= chatbot.Boxed {
-					pairs = append(pairs, [2]chatbot.Style{a, b})
+				if a == demo.Boxed || a == demo.Clear || b == demo.Boxed || b == demo.Clear {
+					pairs = append(pairs, [2]demo.Style{a, b})
 				}
 			}
 		}
 		pair := pairs[int(seed)%len(pairs)]
-		runStyles(t, seed, func(i int) chatbot.Style { return pair[i] })
+		runStyles(t, seed, func(i int) demo.Style { return pair[i] })
 	}
 }
 
@@ -392,10 +397,10 @@ func TestBoxedAndClearingConversations(t *testing.T) {
 // lines arrived as its first line ("alice (1):") and the rest as further messages. It
 // goes as one line, whole, in both directions.
 func TestReadlineTakesMessagesWhole(t *testing.T) {
-	for _, other := range chatbot.Styles {
-		cfgs := []chatbot.Config{
-			{Name: "alice", Style: chatbot.Line, Readline: true, Seed: 31, Cols: 100, Rows: 20, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
-			{Name: "bob", Style: other, Readline: true, Seed: 32, Cols: 100, Rows: 20, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
+	for _, other := range chatStyles {
+		cfgs := []demo.Config{
+			{Reply: "corpus", Name: "alice", Style: demo.Line, Readline: true, Seed: 31, Cols: 100, Rows: 20, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
+			{Reply: "corpus", Name: "bob", Style: other, Readline: true, Seed: 32, Cols: 100, Rows: 20, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
 		}
 		converse(t, "readline and "+other.String(), relay.Config{Turns: 3}, nil, cfgs, 2*time.Second, "hello there")
 	}
@@ -420,15 +425,15 @@ func TestLinePromptAroundTheQuietTime(t *testing.T) {
 	for _, gap := range []time.Duration{0, time.Millisecond, idle - time.Millisecond, idle, idle + 200*time.Millisecond} {
 		split := func(p *simPane, b []byte) []piece {
 			prompt := []byte(p.bot.Prompt())
-			if p.style != chatbot.Line || !bytes.HasSuffix(b, prompt) || bytes.HasPrefix(b, []byte(p.bot.Banner())) {
+			if p.style != demo.Line || !bytes.HasSuffix(b, prompt) || bytes.HasPrefix(b, []byte(p.bot.Banner())) {
 				return []piece{{b: b}}
 			}
 			return []piece{{b: b[:len(b)-len(prompt)]}, {gap: gap, b: prompt}}
 		}
-		for _, st := range []chatbot.Style{chatbot.Full, chatbot.Inline, chatbot.Line} {
-			cfgs := []chatbot.Config{
-				{Name: "alice", Style: chatbot.Line, Seed: 21, Cols: 118, Rows: 18, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
-				{Name: "bob", Style: st, Seed: 22, Cols: 118, Rows: 18, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
+		for _, st := range []demo.Style{demo.Full, demo.Bare, demo.Line} {
+			cfgs := []demo.Config{
+				{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: 21, Cols: 118, Rows: 18, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
+				{Reply: "corpus", Name: "bob", Style: st, Seed: 22, Cols: 118, Rows: 18, Think: 100 * time.Millisecond, Pace: 30 * time.Millisecond},
 			}
 			converse(t, fmt.Sprintf("prompt %v after the answer", gap), relay.Config{Turns: 2}, split, cfgs, 2*idle, "hello there")
 		}

@@ -1,4 +1,4 @@
-package chatbot
+package demo
 
 import (
 	"fmt"
@@ -7,18 +7,18 @@ import (
 	"unicode/utf8"
 )
 
-// Gen draws a bot's answers from a seeded corpus built to trip a relay that guesses which
-// rows are old or chrome: 1 to 60 lines (often more than the pane holds), blank lines
-// inside, lines identical to the bot's banner, to its prompt row and to a line of an
+// gen draws an agent's answers (--reply corpus) from a seeded corpus built to trip a
+// relay that guesses which rows are old or chrome: 1 to 60 lines (often more than the pane holds), blank lines
+// inside, lines identical to the agent's banner, to its prompt row and to a line of an
 // earlier answer, lines opening with "> ", "❯ ", "› " or "$ ", lines exactly the pane's
 // width, wide characters and emoji, indented code, and the message it answers quoted back.
 // An answer never opens or ends with a blank line and no line ends in white space (a
 // terminal cannot show either), and an answer of one line is plain words (the relay
 // rightly holds back an answer that only repeats what was typed). The same seed gives
 // the same answers to the same messages.
-type Gen struct {
+type gen struct {
 	rng     *rand.Rand
-	banner  string // the bot's banner row
+	banner  string // the agent's banner row
 	prompt  string // its empty prompt row, trailing blanks trimmed
 	width   int    // the pane's width
 	fit     bool   // every line must fit in width (a full-screen program does not wrap)
@@ -26,10 +26,10 @@ type Gen struct {
 	earlier []string
 }
 
-// NewGen returns a generator for a bot showing banner and prompt in a pane width
+// newGen returns a generator for an agent showing banner and prompt in a pane width
 // columns wide; fit says lines must not be longer than that.
-func NewGen(seed uint64, banner, prompt string, width int, fit bool) *Gen {
-	return &Gen{rng: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)), banner: banner,
+func newGen(seed uint64, banner, prompt string, width int, fit bool) *gen {
+	return &gen{rng: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)), banner: banner,
 		prompt: strings.TrimRight(prompt, " "), width: width, fit: fit}
 }
 
@@ -40,22 +40,8 @@ screen rows history cursor prompt banner footer spinner transcript budget turn l
 // wide are words of wide characters and emoji, two columns each.
 var wide = []string{"漢字", "日本語", "中文", "🙂", "🚀", "🎉", "한국어"}
 
-// cols returns the columns s takes: two for each of the wide runes Gen uses, one for any
-// other.
-func cols(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x1100 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
 // sentence returns words up to max columns (at least one word).
-func (g *Gen) sentence(max int, wideToo bool) string {
+func (g *gen) sentence(max int, wideToo bool) string {
 	var b strings.Builder
 	n := 3 + g.rng.IntN(12)
 	for i := 0; i < n; i++ {
@@ -66,7 +52,7 @@ func (g *Gen) sentence(max int, wideToo bool) string {
 		if i == 0 && w[0] < utf8.RuneSelf {
 			w = strings.ToUpper(w[:1]) + w[1:]
 		}
-		if b.Len() > 0 && cols(b.String())+1+cols(w) > max {
+		if b.Len() > 0 && width(b.String())+1+width(w) > max {
 			break
 		}
 		if b.Len() > 0 {
@@ -74,47 +60,31 @@ func (g *Gen) sentence(max int, wideToo bool) string {
 		}
 		b.WriteString(w)
 	}
-	if cols(b.String())+1 <= max {
+	if width(b.String())+1 <= max {
 		b.WriteByte('.')
 	}
 	return b.String()
 }
 
 // limit returns the widest line allowed.
-func (g *Gen) limit() int {
+func (g *gen) limit() int {
 	if g.fit {
 		return g.width
 	}
 	return g.width + g.width/2
 }
 
-// fitTo cuts s to at most max columns.
-func fitTo(s string, max int) string {
-	n := 0
-	for i, r := range s {
-		w := 1
-		if r >= 0x1100 {
-			w = 2
-		}
-		if n+w > max {
-			return strings.TrimRight(s[:i], " ")
-		}
-		n += w
-	}
-	return s
-}
-
 // exact returns a line exactly width columns wide.
-func (g *Gen) exact() string {
+func (g *gen) exact() string {
 	s := g.sentence(g.width, false)
-	for i := 0; cols(s) < g.width; i++ {
+	for i := 0; width(s) < g.width; i++ {
 		s += string(rune('a' + i%26))
 	}
 	return s
 }
 
-// Reply returns the bot's answer to msg.
-func (g *Gen) Reply(msg string) string {
+// reply returns the agent's answer to msg.
+func (g *gen) reply(msg string) string {
 	var n int
 	switch k := g.rng.IntN(10); {
 	case k < 4:
@@ -192,3 +162,6 @@ func (g *Gen) Reply(msg string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// fitTo cuts s to at most max columns, without trailing blanks.
+func fitTo(s string, max int) string { return strings.TrimRight(truncate(s, max), " ") }

@@ -1,4 +1,4 @@
-package chatbot_test
+package relay_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentmux/agentmux/internal/chatbot"
+	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/relay"
 )
 
@@ -24,10 +24,27 @@ func (s *sim) draft(id int, text string) {
 // shownDraft returns the draft in a bot's input: the bot's own, or for the line style
 // its terminal's line.
 func shownDraft(p *simPane) string {
-	if p.style == chatbot.Line {
+	if p.style == demo.Line {
 		return string(p.line)
 	}
 	return p.bot.Draft()
+}
+
+// draftBehindDelivery links alice (a line-mode REPL) with bob (configured by the style and
+// input quirks of b), leaves a person's draft in bob's input three seconds in, starts the
+// conversation in alice's pane and runs for wait.
+func draftBehindDelivery(t *testing.T, b demo.Config, wait time.Duration) *sim {
+	t.Helper()
+	b.Reply, b.Name, b.Seed, b.Cols, b.Rows, b.Think, b.Pace = "corpus", "bob", 4, 90, 20, 200*time.Millisecond, 30*time.Millisecond
+	alice := demo.Config{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+	s := newSim(t, relay.Config{Turns: 2}, nil, alice, b)
+	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+	s.run(3 * time.Second)
+	s.now = later(s.now, start.Add(3*time.Second))
+	s.draft(2, "my half-typed thought")
+	s.person(1, "hello there")
+	s.run(wait)
+	return s
 }
 
 // A person's draft left in the receiving program's input, in every screen style (an
@@ -36,19 +53,9 @@ func shownDraft(p *simPane) string {
 // to the delivery that waited behind it: the delivery and the answer are exact, and the
 // draft is in the input again, whole.
 func TestStaleDraftSetAsideInEveryStyle(t *testing.T) {
-	for _, st := range chatbot.Styles {
+	for _, st := range chatStyles {
 		t.Run(st.String(), func(t *testing.T) {
-			cfgs := []chatbot.Config{
-				{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-				{Name: "bob", Style: st, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-			}
-			s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
-			s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-			s.run(3 * time.Second)
-			s.now = later(s.now, start.Add(3*time.Second))
-			s.draft(2, "my half-typed thought")
-			s.person(1, "hello there")
-			s.run(10 * time.Minute)
+			s := draftBehindDelivery(t, demo.Config{Style: st}, 10*time.Minute)
 			alice, bob := s.panes[0], s.panes[1]
 			log := s.logText()
 			if len(bob.bot.Inputs()) != 1 || len(alice.bot.Replies()) == 0 {
@@ -56,7 +63,7 @@ func TestStaleDraftSetAsideInEveryStyle(t *testing.T) {
 					log, strings.Join(bob.term.ScreenText(), "\n"))
 			}
 			want := fmt.Sprintf("alice (1):\n\n%s", alice.bot.Replies()[0])
-			if st == chatbot.Line {
+			if st == demo.Line {
 				want = strings.ReplaceAll(want, "\n", " ") // no bracketed paste: one line
 			}
 			if bob.bot.Inputs()[0] != want {
@@ -77,9 +84,9 @@ func TestStaleDraftSetAsideInEveryStyle(t *testing.T) {
 // Escape: the program is interrupted once, and the message is typed once it is ready
 // again and answered; it is never marked failed.
 func TestUrgentAfterInterruptInEveryStyle(t *testing.T) {
-	for _, st := range chatbot.Styles[1:] {
+	for _, st := range chatStyles[1:] {
 		t.Run(st.String(), func(t *testing.T) {
-			cfg := chatbot.Config{Name: "bob", Style: st, Seed: 5, Cols: 90, Rows: 20, Think: 20 * time.Second, Pace: 30 * time.Millisecond}
+			cfg := demo.Config{Reply: "corpus", Name: "bob", Style: st, Seed: 5, Cols: 90, Rows: 20, Think: 20 * time.Second, Pace: 30 * time.Millisecond}
 			s := newSim(t, relay.Config{}, nil, cfg)
 			s.run(3 * time.Second)
 			s.now = later(s.now, start.Add(3*time.Second))
@@ -114,17 +121,7 @@ func TestUrgentAfterInterruptInEveryStyle(t *testing.T) {
 // is parked elsewhere) is still found: the relay saw every key of it, and the screen
 // shows it in the box. It is set aside and put back.
 func TestStaleDraftInAnUnknownInput(t *testing.T) {
-	cfgs := []chatbot.Config{
-		{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-		{Name: "bob", Style: chatbot.Boxed, Label: "Message: ", Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-	}
-	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
-	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-	s.run(3 * time.Second)
-	s.now = later(s.now, start.Add(3*time.Second))
-	s.draft(2, "my half-typed thought")
-	s.person(1, "hello there")
-	s.run(10 * time.Minute)
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Label: "Message: "}, 10*time.Minute)
 	bob := s.panes[1]
 	if len(bob.bot.Inputs()) != 1 || bob.bot.Draft() != "my half-typed thought" || !strings.Contains(s.logText(), "put back") {
 		t.Fatalf("bob received %q, draft %q\nlog:\n%s", bob.bot.Inputs(), bob.bot.Draft(), s.logText())
@@ -135,17 +132,7 @@ func TestStaleDraftInAnUnknownInput(t *testing.T) {
 // the relay says so, on the status line and in its log, once; the delivery waits, and
 // goes in as soon as the person sends their draft (within twice the stale time).
 func TestUnreadableDraftSaysSo(t *testing.T) {
-	cfgs := []chatbot.Config{
-		{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-		{Name: "bob", Style: chatbot.Boxed, Masked: true, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-	}
-	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
-	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-	s.run(3 * time.Second)
-	s.now = later(s.now, start.Add(3*time.Second))
-	s.draft(2, "my half-typed thought")
-	s.person(1, "hello there")
-	s.run(3 * time.Minute)
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Masked: true}, 3*time.Minute)
 	bob := s.panes[1]
 	const says = "your draft in 2 bob is not on its screen where agentmux can find it: 1 waiting go in once you send or clear it, or after 2m0s more with it untouched"
 	if len(bob.bot.Inputs()) != 0 || strings.Count(s.logText(), says) != 1 {
@@ -163,7 +150,7 @@ func TestUnreadableDraftSaysSo(t *testing.T) {
 // is never marked failed: it waits, saying why, and goes in once the person sent their
 // draft.
 func TestUrgentIntoAnInputThatDoesNotClear(t *testing.T) {
-	cfg := chatbot.Config{Name: "bob", Style: chatbot.Boxed, IgnoreKill: true, Seed: 5, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+	cfg := demo.Config{Reply: "corpus", Name: "bob", Style: demo.Boxed, IgnoreKill: true, Seed: 5, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
 	s := newSim(t, relay.Config{}, nil, cfg)
 	s.run(3 * time.Second)
 	s.now = later(s.now, start.Add(3*time.Second))
@@ -193,17 +180,7 @@ func TestUrgentIntoAnInputThatDoesNotClear(t *testing.T) {
 // rows change), the delivery goes in exactly, and the draft is typed back after the
 // answer, whole.
 func TestUnreadableDraftClearedWhenStill(t *testing.T) {
-	cfgs := []chatbot.Config{
-		{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-		{Name: "bob", Style: chatbot.Boxed, Masked: true, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-	}
-	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
-	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-	s.run(3 * time.Second)
-	s.now = later(s.now, start.Add(3*time.Second))
-	s.draft(2, "my half-typed thought")
-	s.person(1, "hello there")
-	s.run(10 * time.Minute)
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Masked: true}, 10*time.Minute)
 	alice, bob := s.panes[0], s.panes[1]
 	log := s.logText()
 	if in := bob.bot.Inputs(); len(in) != 1 || in[0] != "alice (1):\n\n"+alice.bot.Replies()[0] {
@@ -218,17 +195,7 @@ func TestUnreadableDraftClearedWhenStill(t *testing.T) {
 // after the clear keys, so nothing is typed over it; the log says so, nothing fails,
 // and the delivery goes in once the person sends their draft.
 func TestUnreadableDraftThatDoesNotClear(t *testing.T) {
-	cfgs := []chatbot.Config{
-		{Name: "alice", Style: chatbot.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-		{Name: "bob", Style: chatbot.Boxed, Masked: true, IgnoreKill: true, Seed: 4, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond},
-	}
-	s := newSim(t, relay.Config{Turns: 2}, nil, cfgs...)
-	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
-	s.run(3 * time.Second)
-	s.now = later(s.now, start.Add(3*time.Second))
-	s.draft(2, "my half-typed thought")
-	s.person(1, "hello there")
-	s.run(10 * time.Minute)
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Masked: true, IgnoreKill: true}, 10*time.Minute)
 	bob := s.panes[1]
 	log := s.logText()
 	if len(bob.bot.Inputs()) != 0 || bob.bot.Draft() != "my half-typed thought" || strings.Contains(log, "failed") || !strings.Contains(log, "did not clear") {

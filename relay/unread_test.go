@@ -1,0 +1,113 @@
+package relay
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// queueScreen is a line program's screen (rows, the cursor on the last) whose terminal
+// tells how much typed into it the program has not read.
+type queueScreen struct {
+	rows   []string
+	unread int
+}
+
+func (s *queueScreen) Read(from int64) Reading {
+	rd := Reading{Info: Info{HasCursor: true, CursorRow: len(s.rows) - 1}, Rows: s.rows}
+	if from == FromTop {
+		from = 0
+	}
+	for i := from; i < int64(len(s.rows)); i++ {
+		rd.Lines = append(rd.Lines, Line{N: i, Text: s.rows[i]})
+	}
+	return rd
+}
+
+func (s *queueScreen) Unread() (int, bool) { return s.unread, true }
+
+// unreadRun opens a line program ("> " prompt) and sends it one message, running the
+// relay's wake-ups until it submitted: the program's terminal then echoes the carriage
+// return (output) while the line waits unread.
+func unreadRun(t *testing.T) (*Relay, *queueScreen, int, time.Time) {
+	t.Helper()
+	r := New(Config{Idle: 100 * time.Millisecond})
+	scr := &queueScreen{rows: []string{"ready", "> "}}
+	now := t0
+	r.Handle(Open{Pane: 1, Name: "rx", Screen: scr}, now)
+	r.Handle(Output{Pane: 1}, now)
+	id, acts := r.Post(Send{FromName: "ops", To: 1, Text: "m1"}, now)
+	require.NotZero(t, id)
+	for range 100 {
+		for _, a := range acts {
+			switch a := a.(type) {
+			case Type:
+				scr.rows[len(scr.rows)-1] += a.Text
+			case Submit:
+				scr.rows = append(scr.rows, "")
+				scr.unread = len(scr.rows[len(scr.rows)-2]) + 1
+				return r, scr, id, now
+			}
+		}
+		next, ok := r.NextWake()
+		require.True(t, ok, "nothing due and nothing submitted")
+		now = next
+		acts = r.Tick(now)
+	}
+	t.Fatal("never submitted")
+	return nil, nil, 0, now
+}
+
+// phase is delivery id's phase as the relay's log says.
+func phase(r *Relay, id int) Phase {
+	ph := Phase(-1)
+	for _, e := range r.Log() {
+		if e.Delivery == id {
+			ph = e.Phase
+		}
+	}
+	return ph
+}
+
+// The terminal's echo of the carriage return is no reaction while the line waits for
+// the program: a kill then would lose it. What the program prints once it read the
+// line confirms the delivery.
+func TestEchoWithTheLineUnreadIsNoConfirmation(t *testing.T) {
+	r, scr, id, now := unreadRun(t)
+	now = now.Add(time.Millisecond)
+	r.Handle(Output{Pane: 1}, now) // the echo of the carriage return
+	require.Equal(t, Submitted, phase(r, id), "confirmed on the terminal's echo, the line unread")
+
+	scr.unread = 0 // the program read the line, and answers
+	scr.rows = append(scr.rows[:len(scr.rows)-1], "got", "> ")
+	r.Handle(Output{Pane: 1}, now.Add(time.Millisecond))
+	require.Equal(t, Confirmed, phase(r, id))
+}
+
+// A program that reads the line and prints nothing more took it: at the end of the
+// confirm window the delivery is confirmed, and no second carriage return is sent
+// (it would submit an empty line).
+func TestQuietReaderIsConfirmedWithoutASecondReturn(t *testing.T) {
+	r, scr, id, now := unreadRun(t)
+	r.Handle(Output{Pane: 1}, now.Add(time.Millisecond)) // the echo
+	scr.unread = 0                                       // read, silently
+	at, ok := r.NextWake()
+	require.True(t, ok)
+	for _, a := range r.Tick(at) {
+		_, again := a.(Submit)
+		require.False(t, again, "a second carriage return into a program that read the line")
+	}
+	require.Equal(t, Confirmed, phase(r, id))
+}
+
+// A line still unread when the window closes is sent its second carriage return as
+// before (the program may have swallowed the first), never confirmed by the echo.
+func TestLineStillUnreadIsNotConfirmed(t *testing.T) {
+	r, _, id, now := unreadRun(t)
+	r.Handle(Output{Pane: 1}, now.Add(time.Millisecond)) // the echo; the program never reads
+	at, ok := r.NextWake()
+	require.True(t, ok)
+	r.Tick(at)
+	require.NotEqual(t, Confirmed, phase(r, id))
+}
