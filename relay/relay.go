@@ -85,6 +85,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	case Sent:
 		if p := r.live(e.Pane); p != nil {
 			r.submitted(p, now)
+			p.blankStart = false
 			p.hookIdle = false
 			p.remember(e.Text)
 			p.draft, p.lastKey, p.draftText, p.echo = false, now, "", false
@@ -335,6 +336,7 @@ func (r *Relay) start(p *pane, now time.Time) {
 	p.started = true
 	if len(p.typed) == 0 && !p.bootTurn {
 		p.setBaseline() // a banner printed while starting is no turn
+		p.blankStart = blank(p.scr.Read(NoLines).Rows)
 	}
 	if r.cfg.Brief || p.prof.Brief {
 		r.queueBrief(p, now)
@@ -348,6 +350,10 @@ func (r *Relay) start(p *pane, now time.Time) {
 func (r *Relay) submitted(p *pane, now time.Time) {
 	switch {
 	case p.inflight != nil || p.turn || p.bootTurn:
+	case p.blankStart:
+		// What it drew since it started on a blank screen is its UI and the draft
+		// being sent: old, whatever the UI holds.
+		p.setBaseline()
 	case p.started && p.printed && !p.echo:
 		r.endTurn(p, now)
 	case !p.started:
