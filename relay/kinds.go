@@ -158,7 +158,7 @@ func (r *Relay) turnEnded(p *pane, now time.Time) {
 		// It counted as started on a blank screen and drew its UI since, with nothing
 		// typed into it: that finished its starting.
 		p.blankStart = false
-		p.setBaseline()
+		p.rebase()
 		return
 	}
 	r.endTurn(p, now)

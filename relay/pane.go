@@ -321,6 +321,17 @@ func (p *pane) unread() int {
 	return 0
 }
 
+// rebase makes everything the pane shows now old, as a turn's end does: the frame on
+// the alternate screen now is the baseline's (unless it is being drawn), not the last
+// one that stood for frameGap.
+func (p *pane) rebase() {
+	rd := p.scr.Read(FromTop)
+	if rd.AltScreen && !rd.MidFrame {
+		p.frame, p.frameCur, p.cand = rd.Rows, altCursor(rd.Info), nil
+	}
+	p.baseline(rd)
+}
+
 // setBaseline makes everything the pane shows now old.
 func (p *pane) setBaseline() { p.baseline(p.scr.Read(FromTop)) }
 

@@ -353,7 +353,7 @@ func (r *Relay) submitted(p *pane, now time.Time) {
 	case p.blankStart:
 		// What it drew since it started on a blank screen is its UI and the draft
 		// being sent: old, whatever the UI holds.
-		p.setBaseline()
+		p.rebase()
 	case p.started && p.printed && !p.echo:
 		r.endTurn(p, now)
 	case !p.started:
