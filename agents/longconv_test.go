@@ -80,7 +80,7 @@ func longConversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries
 	if r, err := last.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == want }); err == nil {
 		t.Errorf("a delivery came after the budget of %d was spent: %q\n%s", deliveries, r.Prompt, tm.dump())
 	}
-	t.Logf("%s⇄%s in %d columns: %d/%d deliveries exact", a.name, b.name, cols, exact, deliveries)
+	t.Logf("%s⇄%s in panes %d columns wide: %d/%d deliveries exact", a.name, b.name, cols/2-2, exact, deliveries)
 	return exact
 }
 
