@@ -29,10 +29,11 @@ const minBarRows = 3
 var cellWidth = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
 
 // dropScrollbar returns rows (cleaned) without a scrollbar drawn in their last column.
-// A scrollbar is a run of at least minBarRows consecutive rows each ending, after a
-// blank, in a bar glyph in one column that no row of the frame goes past, with at least
-// one thumb among them, and no box corner right above or below it in that column (a
-// box's right edge is not a scrollbar). rows itself is left as it was.
+// A scrollbar is a run of at least minBarRows consecutive rows each ending in a bar glyph
+// in one column that no row of the frame goes past (right after the text of a row that
+// fills the width, too), with at least one thumb among them, and no box corner right
+// above or below it in that column (a box's right edge is not a scrollbar). rows itself
+// is left as it was.
 func dropScrollbar(rows []string) []string {
 	right, cols := -1, make([]int, len(rows))
 	for i, r := range rows {
@@ -85,23 +86,13 @@ func lastCol(row string) int {
 	return w - max(cellWidth.RuneWidth(r), 1)
 }
 
-// barCell reports whether row ends in column col == right with a bar glyph standing
-// apart from the text before it: a blank before it, a box's edge (a full-width box
-// drawn up to the bar), or nothing.
+// barCell reports whether row ends in column col == right with a bar glyph.
 func barCell(row string, col, right int) bool {
 	if col != right {
 		return false
 	}
-	r, n := utf8.DecodeLastRuneInString(row)
-	if !strings.ContainsRune(barThumbs, r) && !strings.ContainsRune(barTracks, r) {
-		return false
-	}
-	before := row[:len(row)-n]
-	if before == "" {
-		return true
-	}
-	p, _ := utf8.DecodeLastRuneInString(before)
-	return unicode.IsSpace(p) || p >= 0x2500 && p <= 0x257F
+	r, _ := utf8.DecodeLastRuneInString(row)
+	return strings.ContainsRune(barThumbs, r) || strings.ContainsRune(barTracks, r)
 }
 
 // corner reports whether row i ends in a box corner or junction in column right.

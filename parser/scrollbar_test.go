@@ -45,6 +45,11 @@ func TestDropScrollbar(t *testing.T) {
 		want []string
 	}{
 		{"thumb on track", barred(text, "│██│ "), cleanAll(text)},
+		{
+			"right after a row that fills the width",
+			[]string{clean(padTo("a", 19) + "│"), "a row of words that█", clean(padTo("c", 19) + "█")},
+			[]string{"a", "a row of words that", "c"},
+		},
 		{"thumb alone", barred(text, " ██  "), barred(text, " ██  ")}, // two rows: too few
 		{"all thumb", barred(text, "████ "), cleanAll(text)},
 		{"track only", barred(text, "││││ "), barred(text, "││││ ")}, // no thumb: a rule or a box
