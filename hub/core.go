@@ -6,122 +6,79 @@ import (
 	"github.com/agentmux/agentmux/proto"
 )
 
-// Core is what the hub needs of the session core (the panes and the relay). Every method
-// is safe to call from any goroutine and does not block for long; the hub calls them
-// from its loop. A hub without a core (nil) serves protocol clients only.
+// Core is what the hub needs of the session core (the panes and the relay):
+// *session.Session satisfies it as it is, so the socket is a client of the core like
+// the TUI, and the hub never imports package session. The types the methods share live
+// in proto. Every method is safe to call from any goroutine and does not block for
+// long; the hub calls them from its loop. A hub without a core (nil) serves protocol
+// clients only.
 type Core interface {
-	// Members lists the panes (Client false), numbered, with state, group and waiting.
-	Members() []proto.Member
+	// Panes lists the panes (Client false), numbered, with state, group and waiting.
+	Panes() []proto.Member
+	// Resolve returns the number of the pane named (in any case) or numbered ref: the
+	// core's one resolver, which every command naming a pane goes through.
+	Resolve(ref string) (int, error)
 	// Send types text into the pane named or numbered to, attributed to from, like any
 	// delivery (idle-gated, never over a person's draft, budget-limited), with the
-	// delivery options o. It returns a reference that the core's delivery events (and
-	// its mail about the message) carry in Event.ID ("" when it has none).
-	Send(from, to, text string, o SendOptions) (ref string, err error)
+	// delivery options o. The core's delivery events (and its mail about the message)
+	// carry o.ID back in Event.ID.
+	Send(from, to, text string, o proto.SendOptions) error
 	// Remind types "[agentmux] reminder: TEXT" into the pane named or numbered to
-	// after the delay; the reference is Send's.
-	Remind(to, text string, after time.Duration) (ref string, err error)
+	// after the delay; its delivery events carry id.
+	Remind(to, text string, after time.Duration, id string) error
 	// Hook reports that the program in the pane named or numbered pane ended its turn,
-	// as its hook (event, of program cli) said, with its answer text ("" when none).
-	Hook(pane, event, cli, text string) error
-	// PaneOf returns the name of the live pane whose secret (its $AGENTMUX_PROOF) is
-	// proof; ok is false for any other string.
-	PaneOf(proof string) (name string, ok bool)
-	// PaneOfProcess returns the name of the live pane whose process tree (or terminal
-	// session) process pid belongs to; ok is false for a process outside every pane
-	// or where that cannot be told.
-	PaneOfProcess(pid int) (name string, ok bool)
-	// Link, Unlink, Hold and Release act on panes named or numbered. Link refuses a
-	// pane that runs a shell unless shell.
-	Link(a, b string, shell bool) error
-	Unlink(a string) error
-	Hold(a string) error
-	Release(a string) error
-	// Capture returns the pane's screen, plus lines of history above it, as text (with
-	// SGR escapes when sgr).
-	Capture(pane string, lines int, sgr bool) (string, error)
-	// Register makes name a member that is not a pane, so that a pane's @relay:name or
-	// broadcast is handed to deliver (which never blocks: call it from the core's loop).
-	// It fails when a pane (or another member) has the name; the func it returns
-	// forgets the name.
-	Register(name string, deliver func(RelayMessage)) (unregister func(), err error)
-	// Subscribe returns the core's events.
-	Subscribe() Events
+	// as its hook said, with its answer text ("" when none); source names the hook for
+	// the relay log.
+	Hook(pane, text, source string) error
+	// PaneOf returns the live pane whose secret (its $AGENTMUX_PROOF) is proof; ok is
+	// false for any other string.
+	PaneOf(proof string) (id int, name string, ok bool)
+	// PaneOfProcess returns the live pane whose process tree (or terminal session)
+	// process pid belongs to; ok is false for a process outside every pane or where
+	// that cannot be told.
+	PaneOfProcess(pid int) (id int, name string, ok bool)
+	// Link, LinkShell (which takes a pane that runs a shell), Unlink, Hold and Release
+	// act on panes by number.
+	Link(a, b int) error
+	LinkShell(a, b int) error
+	Unlink(a int) error
+	Hold(a int) error
+	Release(a int) error
+	// Capture returns pane id's screen, plus history lines of history above it, as
+	// text (with SGR escapes when sgr).
+	Capture(id, history int, sgr bool) (string, error)
+	// RegisterMember makes name a member that is not a pane, so that a pane's
+	// @relay:name or broadcast is handed to sink (which never blocks: the core calls it
+	// from its loop). It fails when a pane (or another member) has the name; the func
+	// it returns forgets the name.
+	RegisterMember(name string, sink func(proto.RelayMessage)) (unregister func(), err error)
+	// Events returns a new stream of the core's events (proto.Events says which).
+	Events() proto.Events
 }
 
 // PaneCore is a Core that also starts, respawns, renames and types into panes: the
-// pane commands (X_NEW, X_RESPAWN, X_RENAME, X_TYPE), which the hub takes from the
-// person only. A hub whose core lacks them refuses them.
+// pane commands (X_NEW, X_RESPAWN, X_RENAME, X_TYPE, X_RESIZE, X_DIFF), which the hub
+// takes from the person only. A hub whose core lacks them refuses them.
 type PaneCore interface {
 	// New starts a pane now and returns its number and name.
 	New(p proto.NewPane) (number int, name string, err error)
-	// Respawn starts the command of the pane named or numbered a again; kill ends a
-	// program that still runs first (else that is an error).
-	Respawn(a string, kill bool) error
-	// Rename gives pane a the name name.
-	Rename(a, name string) error
-	// TypeText types text into pane a exactly, then a carriage return when enter.
-	TypeText(a, text string, enter bool) error
-	// SetShare sets pane a's width and height shares (percent of an even share; 0
+	// Respawn starts pane id's command again; kill ends a program that still runs
+	// first (else that is an error).
+	Respawn(id int, kill bool) error
+	// Rename gives pane id the name name.
+	Rename(id int, name string) error
+	// TypeText types text into pane id exactly, then a carriage return when enter.
+	TypeText(id int, text string, enter bool) error
+	// SetShare sets pane id's width and height shares (percent of an even share; 0
 	// leaves one) and returns them as now in force.
-	SetShare(a string, width, height int) ([2]int, error)
-	// Diff is what pane a's agent changed in its own worktree (an error when it has
+	SetShare(id, width, height int) ([2]int, error)
+	// Diff is what pane id's agent changed in its own worktree (an error when it has
 	// none).
-	Diff(a string) (string, error)
-}
-
-// SendOptions are a message's delivery options (payload_meta): Mode is
-// proto.ModeSequential (or ""), ModeImportant or ModeUrgent; a message not typed within
-// Timeout (0: the core's default) expires; NotifyOnDelivery and NotifyAfter ask for
-// notices to the sender, which the core emits as events of Kind "mail" (Member the
-// sender, Text the notice, ID the message's reference).
-//
-// BeforeSubmit, when set, must be called by the core just before it first writes the
-// carriage return that submits the message (from any goroutine, once): the hub records
-// there, durably, that the pane's program may read it from then on, so that after a
-// crash it is typed again marked as a possible repeat, never unmarked. Its error is the
-// core's to report; the message is submitted anyway.
-type SendOptions struct {
-	// ID is the message's id in the store, the same each time it is handed again
-	// (after a restart): a core that forwards it (the mesh) keys duplicates on it.
-	ID               string
-	Mode             string
-	Timeout          time.Duration
-	NotifyOnDelivery bool
-	NotifyAfter      time.Duration
-	// Person says the sender is the person (sender "you", from outside every pane):
-	// not loop-limited.
-	Person       bool
-	BeforeSubmit func() error
+	Diff(id int) (string, error)
 }
 
 // Warner is a Core that can tell the person of a fault (on their status line). The
 // hub warns through it when it cannot record a delivery's phases.
 type Warner interface {
 	Warn(text string)
-}
-
-// Events is a stream of core events in the eventbox style: Ready receives when events
-// are pending and is closed when the stream ends; Next takes them all, in order.
-// Delivery phases are events of Kind "delivery" with ID the ref Send returned, Member
-// the pane's name and Phase one of typed, submitted, confirmed, failed, dropped. A
-// delivery the core queued by itself (a pane's relayed turn or @relay command) comes
-// first as an event of Kind "relayed": ID a reference of its own (its phases carry it
-// then), Member the pane it is for, Peer the sending pane, State the payload's kind and
-// Text the whole body. The hub records it and does not pass it on.
-type Events interface {
-	Ready() <-chan struct{}
-	Next() []proto.Event
-	Close()
-}
-
-// RelayMessage is a message the core routes to a member that is not a pane: a pane's
-// @relay:NAME line or its broadcast.
-type RelayMessage struct {
-	From string
-	// FromPane is the sending pane's number (0: not a pane).
-	FromPane int
-	To       string
-	Text     string
-	// Kind is the payload's kind (message when ""), Thread its thread.
-	Kind, Thread string
 }

@@ -4,15 +4,19 @@
 // core, writes every message to the store before it is queued, and serves the agentmux
 // extensions (list, capture, history, read, link, events) and agentmux.hook (X_HOOK:
 // a program's hook reports its turn end and answer; Core.Hook). SEND's payload_meta
-// (mode, ttl_ms, x_notify_*, x_remind_ms) becomes the core's SendOptions or Remind;
-// the core's mail reaches a member sender as a DELIVER of kind state.
+// (mode, ttl_ms, x_notify_*, x_remind_ms) becomes the core's SendOptions or Remind,
+// with the message's id, which the core's delivery events and mail carry back; the
+// core's mail reaches a member sender as a DELIVER of kind state.
+//
+// The core is *session.Session as it is: the hub declares the Core it needs (core.go),
+// with the types both sides name in proto, and never imports package session.
 //
 // Event flow (one goroutine, the loop, owns every piece of mutable state):
 //
 //	accept ──► connOpened ─┐
 //	reader per conn: ReadFrame (deadline 2×heartbeat) → Decode ─► frameIn / connEnded ─┐
 //	core sink (Hub.Relay, never blocks) ─► inbox ─┐                                   │
-//	core events (Core.Subscribe) ─────────────────┤                                   │
+//	core events (Core.Events) ────────────────────┤                                   │
 //	                                              ▼                                   ▼
 //	      ┌──────────────────────────── loop (state) ──────────────────────────────┐
 //	      │ HELLO/RESUME → members; SEND → store.Insert → member queues / Core.Send │
@@ -25,6 +29,7 @@
 //
 // Bad input (garbage, oversize frames, non-object JSON, wrong v, missing fields) gets
 // ERROR on that connection, which then closes; nothing is shared between connections
-// but the loop, which never blocks on one. The hub imports proto and store; it must not
-// import ui, bubbletea or lipgloss, and reaches the panes only through Core.
+// but the loop, which never blocks on one. The hub imports proto, store and peer; it
+// must not import session, ui, bubbletea or lipgloss, and reaches the panes only
+// through Core.
 package hub

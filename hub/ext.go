@@ -37,7 +37,11 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			break
 		}
 		var screen string
-		if screen, err = core.Capture(p.Target, p.Lines, p.SGR); err == nil {
+		var id int
+		if id, err = core.Resolve(p.Target); err != nil {
+			break
+		}
+		if screen, err = core.Capture(id, p.Lines, p.SGR); err == nil {
 			screen = fitScreen(screen, s.budget(e.ID))
 			res.Screen = &screen
 		}
@@ -72,7 +76,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var pane string
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
-			err = core.Hook(pane, p.Event, p.CLI, p.Text)
+			err = core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
 		}
 	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
 		if bad, err := s.paneCommand(cs, e, &res); bad {
@@ -112,19 +116,31 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			err = errNoCore
 			break
 		}
+		if e.Type == proto.TypeLink && p.B == "" {
+			s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
+			return
+		}
+		var a int
+		if a, err = core.Resolve(p.A); err != nil {
+			break
+		}
 		switch e.Type {
 		case proto.TypeLink:
-			if p.B == "" {
-				s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
-				return
+			var b int
+			if b, err = core.Resolve(p.B); err != nil {
+				break
 			}
-			err = core.Link(p.A, p.B, p.Shell)
+			if p.Shell {
+				err = core.LinkShell(a, b)
+			} else {
+				err = core.Link(a, b)
+			}
 		case proto.TypeUnlink:
-			err = core.Unlink(p.A)
+			err = core.Unlink(a)
 		case proto.TypeHold:
-			err = core.Hold(p.A)
+			err = core.Hold(a)
 		case proto.TypeRelease:
-			err = core.Release(p.A)
+			err = core.Release(a)
 		}
 	}
 	if err != nil {
@@ -142,6 +158,15 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		// The stream's first event: a script knows from here on nothing is missed.
 		s.eventTo(cs, proto.Event{Kind: "subscribed"})
 	}
+}
+
+// hookSource names a hook for the relay log: "claude Stop hook".
+func hookSource(event, cli string) string {
+	source := event + " hook"
+	if cli != "" {
+		source = cli + " " + source
+	}
+	return source
 }
 
 // list is the panes, then the client members (connected or away), by name.
@@ -202,39 +227,52 @@ func (s *state) paneCommand(cs *connState, e *proto.Envelope, res *proto.Result)
 		if err != nil {
 			return true, err
 		}
-		return false, pc.Respawn(p.A, p.Kill)
+		return false, s.onPane(p.A, func(id int) error { return pc.Respawn(id, p.Kill) })
 	case proto.TypeRename:
 		p, err := proto.DecodePayload[proto.Rename](e)
 		if err != nil {
 			return true, err
 		}
-		return false, pc.Rename(p.A, p.Name)
+		return false, s.onPane(p.A, func(id int) error { return pc.Rename(id, p.Name) })
 	case proto.TypeDiff:
 		p, err := proto.DecodePayload[proto.Target](e)
 		if err != nil {
 			return true, err
 		}
-		text, err := pc.Diff(p.A)
-		if err == nil {
-			text = fitScreen(text, s.budget(e.ID))
-			res.Screen = &text
-		}
-		return false, err
+		return false, s.onPane(p.A, func(id int) error {
+			text, err := pc.Diff(id)
+			if err == nil {
+				text = fitScreen(text, s.budget(e.ID))
+				res.Screen = &text
+			}
+			return err
+		})
 	case proto.TypeResize:
 		p, err := proto.DecodePayload[proto.Resize](e)
 		if err != nil {
 			return true, err
 		}
-		sh, err := pc.SetShare(p.A, p.Width, p.Height)
-		if err == nil {
-			res.Share = sh[:]
-		}
-		return false, err
+		return false, s.onPane(p.A, func(id int) error {
+			sh, err := pc.SetShare(id, p.Width, p.Height)
+			if err == nil {
+				res.Share = sh[:]
+			}
+			return err
+		})
 	default:
 		p, err := proto.DecodePayload[proto.TypeText](e)
 		if err != nil {
 			return true, err
 		}
-		return false, pc.TypeText(p.A, p.Text, p.Enter)
+		return false, s.onPane(p.A, func(id int) error { return pc.TypeText(id, p.Text, p.Enter) })
 	}
+}
+
+// onPane runs f on the pane named or numbered ref (the core resolves it).
+func (s *state) onPane(ref string, f func(id int) error) error {
+	id, err := s.cfg.Core.Resolve(ref)
+	if err != nil {
+		return err
+	}
+	return f(id)
 }

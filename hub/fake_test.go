@@ -7,83 +7,98 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 )
 
 // fakeCore is a Core for tests: panes are names; Send records and hands each delivery
-// to the test on sent; Emit sends core events.
+// to the test on sent; Emit sends core events. Like the session, it resolves a name in
+// any case or a number to the pane's number, and its pane commands take numbers.
 type fakeCore struct {
 	mu         sync.Mutex
 	panes      []proto.Member
 	registered map[string]bool
-	sinks      map[string]func(hub.RelayMessage)
+	sinks      map[string]func(proto.RelayMessage)
 	actions    []string
-	refs       int
 	sent       chan fakeSend
 	ev         *fakeEvents
 	refuse     map[string]error
-	opts       []hub.SendOptions
+	opts       []proto.SendOptions
 	reminds    chan fakeRemind
 	warned     chan string    // what Warn told the person
 	inside     map[int]string // process id → the pane it runs in
 }
 
 type fakeRemind struct {
-	ref, to, text string
-	after         time.Duration
+	id, to, text string
+	after        time.Duration
 }
 
-type fakeSend struct{ ref, from, to, text string }
+// fakeSend is a Send the core got: id is the caller's message id (SendOptions.ID).
+type fakeSend struct{ id, from, to, text string }
 
 func newFakeCore(panes ...string) *fakeCore {
-	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(hub.RelayMessage){}, sent: make(chan fakeSend, 1000), reminds: make(chan fakeRemind, 100), warned: make(chan string, 100), ev: newFakeEvents(), refuse: map[string]error{}}
+	f := &fakeCore{registered: map[string]bool{}, sinks: map[string]func(proto.RelayMessage){}, sent: make(chan fakeSend, 1000), reminds: make(chan fakeRemind, 100), warned: make(chan string, 100), ev: newFakeEvents(), refuse: map[string]error{}}
 	for i, p := range panes {
 		f.panes = append(f.panes, proto.Member{Number: i + 1, Name: p, Program: "claude", State: "idle"})
 	}
 	return f
 }
 
-func (f *fakeCore) Members() []proto.Member {
+func (f *fakeCore) Panes() []proto.Member {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]proto.Member(nil), f.panes...)
 }
 
-func (f *fakeCore) Send(from, to, text string, o hub.SendOptions) (string, error) {
+// Resolve finds a pane by name, in any case, or by number.
+func (f *fakeCore) Resolve(ref string) (int, error) {
+	n, numErr := strconv.Atoi(ref)
+	for _, p := range f.Panes() {
+		if strings.EqualFold(p.Name, ref) || numErr == nil && p.Number == n {
+			return p.Number, nil
+		}
+	}
+	return 0, fmt.Errorf("no pane %q", ref)
+}
+
+// name is pane id's name ("?" for none).
+func (f *fakeCore) name(id int) string {
+	for _, p := range f.Panes() {
+		if p.Number == id {
+			return p.Name
+		}
+	}
+	return "?"
+}
+
+func (f *fakeCore) Send(from, to, text string, o proto.SendOptions) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.refuse[to]; err != nil {
-		return "", err
+		return err
 	}
 	f.opts = append(f.opts, o)
-	f.refs++
-	ref := "d" + strconv.Itoa(f.refs)
-	f.sent <- fakeSend{ref, from, to, text}
-	return ref, nil
+	f.sent <- fakeSend{o.ID, from, to, text}
+	return nil
 }
 
-func (f *fakeCore) Remind(to, text string, after time.Duration) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.refs++
-	ref := "d" + strconv.Itoa(f.refs)
-	f.reminds <- fakeRemind{ref, to, text, after}
-	return ref, nil
+func (f *fakeCore) Remind(to, text string, after time.Duration, id string) error {
+	f.reminds <- fakeRemind{id, to, text, after}
+	return nil
 }
 
 // Warn makes fakeCore a hub.Warner.
 func (f *fakeCore) Warn(text string) { f.warned <- text }
 
 // sentOptions returns the options of every Send so far.
-func (f *fakeCore) sentOptions() []hub.SendOptions {
+func (f *fakeCore) sentOptions() []proto.SendOptions {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]hub.SendOptions(nil), f.opts...)
+	return append([]proto.SendOptions(nil), f.opts...)
 }
 
-func (f *fakeCore) Hook(pane, event, cli, text string) error {
-	return f.act("hook " + pane + " " + event + " " + cli + " " + text)
+func (f *fakeCore) Hook(pane, text, source string) error {
+	return f.act("hook " + pane + " " + source + " " + text)
 }
 
 func (f *fakeCore) act(s string) error {
@@ -96,20 +111,24 @@ func (f *fakeCore) act(s string) error {
 // proofOf is the fake pane's proof (a real pane's is random).
 func proofOf(pane string) string { return "proof-of-" + pane }
 
-func (f *fakeCore) PaneOf(proof string) (string, bool) {
-	for _, p := range f.Members() {
+func (f *fakeCore) PaneOf(proof string) (int, string, bool) {
+	for _, p := range f.Panes() {
 		if proof == proofOf(p.Name) {
-			return p.Name, true
+			return p.Number, p.Name, true
 		}
 	}
-	return "", false
+	return 0, "", false
 }
 
-func (f *fakeCore) PaneOfProcess(pid int) (string, bool) {
+func (f *fakeCore) PaneOfProcess(pid int) (int, string, bool) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	name, ok := f.inside[pid]
-	return name, ok
+	f.mu.Unlock()
+	if !ok {
+		return 0, "", false
+	}
+	id, _ := f.Resolve(name)
+	return id, name, true
 }
 
 // runIn says process pid runs in pane.
@@ -122,18 +141,17 @@ func (f *fakeCore) runIn(pid int, pane string) {
 	f.inside[pid] = pane
 }
 
-func (f *fakeCore) Link(a, b string, shell bool) error {
-	if shell {
-		return f.act("link " + a + " " + b + " shell")
-	}
-	return f.act("link " + a + " " + b)
+func (f *fakeCore) Link(a, b int) error { return f.act("link " + f.name(a) + " " + f.name(b)) }
+func (f *fakeCore) LinkShell(a, b int) error {
+	return f.act("link " + f.name(a) + " " + f.name(b) + " shell")
 }
-func (f *fakeCore) Unlink(a string) error  { return f.act("unlink " + a) }
-func (f *fakeCore) Hold(a string) error    { return f.act("hold " + a) }
-func (f *fakeCore) Release(a string) error { return f.act("release " + a) }
+func (f *fakeCore) Unlink(a int) error  { return f.act("unlink " + f.name(a)) }
+func (f *fakeCore) Hold(a int) error    { return f.act("hold " + f.name(a)) }
+func (f *fakeCore) Release(a int) error { return f.act("release " + f.name(a)) }
 
-func (f *fakeCore) Capture(pane string, lines int, sgr bool) (string, error) {
-	for _, p := range f.Members() {
+func (f *fakeCore) Capture(id, lines int, sgr bool) (string, error) {
+	pane := f.name(id)
+	for _, p := range f.Panes() {
 		if p.Name == pane && lines >= 10000 { // a long history in colour: more than a frame
 			var b strings.Builder
 			for i := range lines {
@@ -148,7 +166,7 @@ func (f *fakeCore) Capture(pane string, lines int, sgr bool) (string, error) {
 	return "", fmt.Errorf("no pane %q", pane)
 }
 
-func (f *fakeCore) Register(name string, deliver func(hub.RelayMessage)) (func(), error) {
+func (f *fakeCore) RegisterMember(name string, deliver func(proto.RelayMessage)) (func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, p := range f.panes {
@@ -170,7 +188,7 @@ func (f *fakeCore) relay(from, to, text string) {
 	f.mu.Lock()
 	deliver := f.sinks[to]
 	f.mu.Unlock()
-	deliver(hub.RelayMessage{From: from, To: to, Text: text})
+	deliver(proto.RelayMessage{From: from, To: to, Text: text})
 }
 
 func (f *fakeCore) isRegistered(name string) bool {
@@ -179,7 +197,7 @@ func (f *fakeCore) isRegistered(name string) bool {
 	return f.registered[name]
 }
 
-func (f *fakeCore) Subscribe() hub.Events { return f.ev }
+func (f *fakeCore) Events() proto.Events { return f.ev }
 
 func (f *fakeCore) Actions() []string {
 	f.mu.Lock()

@@ -1,10 +1,7 @@
 package hub
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"sync"
@@ -124,7 +121,7 @@ type Hub struct {
 
 	// inbox holds relay messages from the core's sink, which must never block.
 	inboxMu    sync.Mutex
-	inbox      []RelayMessage
+	inbox      []proto.RelayMessage
 	inboxReady chan struct{} // capacity 1
 
 	closeOnce sync.Once
@@ -163,8 +160,8 @@ func (h *Hub) Close() error {
 }
 
 // Relay hands the hub a message the core routes to a member that is not a pane. It
-// never blocks: it is the sink the hub gives Core.Register.
-func (h *Hub) Relay(m RelayMessage) {
+// never blocks: it is the sink the hub gives Core.RegisterMember.
+func (h *Hub) Relay(m proto.RelayMessage) {
 	h.inboxMu.Lock()
 	h.inbox = append(h.inbox, m)
 	h.inboxMu.Unlock()
@@ -174,7 +171,7 @@ func (h *Hub) Relay(m RelayMessage) {
 	}
 }
 
-func (h *Hub) takeInbox() []RelayMessage {
+func (h *Hub) takeInbox() []proto.RelayMessage {
 	h.inboxMu.Lock()
 	defer h.inboxMu.Unlock()
 	ms := h.inbox
@@ -228,7 +225,7 @@ func (h *Hub) loop() {
 	s := h.st
 	var coreReady <-chan struct{}
 	if h.cfg.Core != nil {
-		s.events = h.cfg.Core.Subscribe()
+		s.events = h.cfg.Core.Events()
 		coreReady = s.events.Ready()
 		defer s.events.Close()
 	}
@@ -269,11 +266,4 @@ func (h *Hub) loop() {
 			s.flush()
 		}
 	}
-}
-
-// newID returns a message id: time-ordered hex ms, then random bits.
-func newID(now time.Time) string {
-	var r [5]byte
-	_, _ = rand.Read(r[:])
-	return fmt.Sprintf("m%011x%s", now.UnixMilli(), hex.EncodeToString(r[:]))
 }

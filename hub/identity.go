@@ -35,12 +35,12 @@ func (s *state) proveProof(cs *connState, proof string) error {
 		return nil
 	}
 	if cs.c.pid > 0 {
-		cs.inside, _ = s.cfg.Core.PaneOfProcess(cs.c.pid)
+		_, cs.inside, _ = s.cfg.Core.PaneOfProcess(cs.c.pid)
 	}
 	if proof == "" {
 		return nil
 	}
-	name, ok := s.cfg.Core.PaneOf(proof)
+	_, name, ok := s.cfg.Core.PaneOf(proof)
 	if !ok {
 		return errors.New("x_proof: no live pane of this session has that proof")
 	}

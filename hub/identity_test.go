@@ -44,7 +44,7 @@ func TestHookNeedsThePanesProof(t *testing.T) {
 	require.NoError(t, err)
 	_, err = bob.Request(proto.TypeHook, proto.Hook{Pane: "bob", Event: "stop", CLI: "claude", Text: "again"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"hook bob stop claude done", "hook bob stop claude again"}, core.Actions())
+	assert.Equal(t, []string{"hook bob claude stop hook done", "hook bob claude stop hook again"}, core.Actions())
 }
 
 func TestSendFromNamesThatAreRefused(t *testing.T) {

@@ -109,7 +109,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 		var unregister func()
 		if s.cfg.Core != nil {
 			var err error
-			if unregister, err = s.cfg.Core.Register(name, s.h.Relay); err != nil {
+			if unregister, err = s.cfg.Core.RegisterMember(name, s.h.Relay); err != nil {
 				s.fatal(cs, proto.CodeNameTaken, err.Error(), e.ID)
 				return nil
 			}

@@ -37,7 +37,7 @@ func TestSendOptionsReachTheCore(t *testing.T) {
 	assert.True(t, got[0].Person, "sent by the person")
 	assert.NotNil(t, got[1].BeforeSubmit, "every message's submit is written ahead")
 	got[1].BeforeSubmit = nil
-	assert.Equal(t, hub.SendOptions{ID: plain, Person: true}, got[1], "the store's id, the same each time it is handed")
+	assert.Equal(t, proto.SendOptions{ID: plain, Person: true}, got[1], "the store's id, the same each time it is handed")
 }
 
 func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
@@ -48,10 +48,10 @@ func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
 	core := newFakeCore("bob")
 	e := start(t, core, db, clock)
 	ctl := e.control()
-	_, err := e.paneControl("bob").SendMeta("", "bob", "check the build", &proto.SendMeta{XRemindMs: 600000})
+	rid, err := e.paneControl("bob").SendMeta("", "bob", "check the build", &proto.SendMeta{XRemindMs: 600000})
 	require.NoError(t, err)
 	r := <-core.reminds
-	assert.Equal(t, fakeRemind{r.ref, "bob", "check the build", 10 * time.Minute}, r)
+	assert.Equal(t, fakeRemind{rid, "bob", "check the build", 10 * time.Minute}, r, "the core gets the reminder's id")
 	stale, err := ctl.SendMeta("you", "bob", "soon stale", &proto.SendMeta{TTLMs: 60000})
 	require.NoError(t, err)
 	sent(t, core)
@@ -66,6 +66,7 @@ func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
 	case r := <-core2.reminds:
 		assert.Equal(t, 6*time.Minute, r.after)
 		assert.Equal(t, "check the build", r.text)
+		assert.Equal(t, rid, r.id, "under the same id")
 	case <-time.After(5 * time.Second):
 		t.Fatal("the reminder was not scheduled again")
 	}
@@ -85,9 +86,9 @@ func TestMailIsAnEventAboutTheMessage(t *testing.T) {
 	id, err := bot.SendMeta("", "bob", "please rebase", &proto.SendMeta{XNotifyOnDelivery: true})
 	require.NoError(t, err)
 	s := sent(t, core)
-	core.ev.Emit(proto.Event{Kind: "mail", ID: s.ref, Member: "bot", Text: `[agentmux] delivered to bob (1): "please rebase"`})
+	core.ev.Emit(proto.Event{Kind: "mail", ID: s.id, Member: "bot", Text: `[agentmux] delivered to bob (1): "please rebase"`})
 	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "mail" })
-	assert.Equal(t, id, ev.ID, "the core's ref is translated to the message id")
+	assert.Equal(t, id, ev.ID, "the mail names the message by its id")
 	assert.Equal(t, "bot", ev.Member)
 }
 
@@ -97,7 +98,7 @@ func TestHookReachesTheCore(t *testing.T) {
 	ctl := e.paneControl("claude")
 	_, err := ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop", CLI: "claude", Text: "**done**"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"hook claude stop claude **done**"}, core.Actions())
+	assert.Equal(t, []string{"hook claude claude stop hook **done**"}, core.Actions())
 	_, err = ctl.Request(proto.TypeHook, proto.Hook{Event: "stop"})
 	require.Error(t, err, "no pane")
 

@@ -51,10 +51,13 @@ func TestSendToPanes(t *testing.T) {
 
 	id, err := ctl.Send("alice", "claude", "review please")
 	require.NoError(t, err)
-	assert.Equal(t, fakeSend{"d1", "alice", "claude", "review please"}, sent(t, core))
-	_, err = ctl.Send("", "2", "by number")
+	assert.Equal(t, fakeSend{id, "alice", "claude", "review please"}, sent(t, core), "the core gets the message's id")
+	id2, err := ctl.Send("", "2", "by number")
 	require.NoError(t, err)
-	assert.Equal(t, fakeSend{"d2", "you", "codex", "by number"}, sent(t, core))
+	assert.Equal(t, fakeSend{id2, "you", "codex", "by number"}, sent(t, core))
+	id3, err := ctl.Send("", "codex@test", "this session's, in full")
+	require.NoError(t, err)
+	assert.Equal(t, fakeSend{id3, "you", "codex", "this session's, in full"}, sent(t, core), "NAME@SESSION of this session is NAME")
 
 	// A broadcast from bot reaches both panes, not bot.
 	_, err = bot.Send("", "*", "all")
@@ -104,22 +107,21 @@ func TestDeliveryPhasesAndRestart(t *testing.T) {
 	_, err := ctl.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)
 	var ids []string
-	var refs []string
 	for _, text := range []string{"one", "two", "three", "four", "five"} {
 		id, err := ctl.Send("alice", "bob", text)
 		require.NoError(t, err)
 		ids = append(ids, id)
-		refs = append(refs, sent(t, core).ref)
+		require.Equal(t, id, sent(t, core).id)
 	}
-	phase := func(ref, ph string) {
-		core.ev.Emit(proto.Event{Kind: "delivery", ID: ref, Member: "bob", Phase: ph})
+	phase := func(id, ph string) {
+		core.ev.Emit(proto.Event{Kind: "delivery", ID: id, Member: "bob", Phase: ph})
 		waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == ph })
 	}
-	core.ev.Emit(proto.Event{Kind: "delivery", ID: refs[0], Member: "bob", Phase: "typed"})
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: ids[0], Member: "bob", Phase: "typed"})
 	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "typed" })
-	assert.Equal(t, ids[0], ev.ID, "the core's ref is translated to the message id")
-	phase(refs[1], "submitted")
-	phase(refs[4], "confirmed")
+	assert.Equal(t, ids[0], ev.ID, "the core's event carries the message's id")
+	phase(ids[1], "submitted")
+	phase(ids[4], "confirmed")
 	// three is about to be submitted: the core calls its write-ahead, and is killed
 	// before its event could say so.
 	require.NoError(t, core.sentOptions()[2].BeforeSubmit())
@@ -152,9 +154,9 @@ func TestRelayFromPaneToClient(t *testing.T) {
 }
 
 // A delivery the core queued by itself (a pane's relayed turn) is recorded from its
-// "relayed" event: subscribers see it as a message, history holds it, its phases mark
-// it, it is never handed back to the core; after a restart one never typed is handed
-// to the core again.
+// "relayed" event under the id the core gave it: subscribers see it as a message,
+// history holds it, its phases mark it, it is never handed back to the core; after a
+// restart one never typed is handed to the core again, under that id.
 func TestRelayedDeliveriesAreRecorded(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "agentmux.db")
 	core := newFakeCore("alice", "bob")
@@ -168,6 +170,7 @@ func TestRelayedDeliveriesAreRecorded(t *testing.T) {
 	msg := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "message" })
 	assert.Equal(t, "alice", msg.Member)
 	assert.Equal(t, "bob", msg.Peer)
+	assert.Equal(t, "c1", msg.ID, "recorded under the core's id")
 	typed := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" })
 	assert.Equal(t, msg.ID, typed.ID, "the phase names the recorded message")
 	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "message" && ev.Member == "bob" })
@@ -182,7 +185,7 @@ func TestRelayedDeliveriesAreRecorded(t *testing.T) {
 
 	core2 := newFakeCore("alice", "bob")
 	start(t, core2, db, nil)
-	assert.Equal(t, fakeSend{"d1", "bob", "alice", "merge it"}, sent(t, core2))
+	assert.Equal(t, fakeSend{"c2", "bob", "alice", "merge it"}, sent(t, core2))
 }
 
 func TestTopicsAndMeta(t *testing.T) {
@@ -257,11 +260,15 @@ func TestExtensions(t *testing.T) {
 	for _, req := range []struct {
 		typ string
 		p   proto.Target
-	}{{proto.TypeLink, proto.Target{A: "1", B: "codex"}}, {proto.TypeUnlink, proto.Target{A: "1"}}, {proto.TypeHold, proto.Target{A: "codex"}}, {proto.TypeRelease, proto.Target{A: "codex"}}} {
+	}{{proto.TypeLink, proto.Target{A: "1", B: "codex"}}, {proto.TypeUnlink, proto.Target{A: "1"}}, {proto.TypeHold, proto.Target{A: "Codex"}}, {proto.TypeRelease, proto.Target{A: "codex"}}} {
 		_, err := ctl.Request(req.typ, req.p)
 		require.NoError(t, err)
 	}
-	assert.Equal(t, []string{"link 1 codex", "unlink 1", "hold codex", "release codex"}, core.Actions())
+	assert.Equal(t, []string{"link claude codex", "unlink claude", "hold codex", "release codex"}, core.Actions(),
+		"names and numbers reach the core as the panes its resolver found")
+	_, err = ctl.Request(proto.TypeHold, proto.Target{A: "ghost"})
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, `no pane "ghost"`, ce.Message)
 
 	for i, text := range []string{"a", "b", "c"} {
 		to := []string{"claude", "codex", "claude"}[i]

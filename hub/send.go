@@ -24,7 +24,7 @@ func (s *state) panes() []proto.Member {
 	if s.cfg.Core == nil {
 		return nil
 	}
-	return s.cfg.Core.Members()
+	return s.cfg.Core.Panes()
 }
 
 func (s *state) isPane(name string) bool {
@@ -62,6 +62,11 @@ func (s *state) targets(from, to, topic string) ([]target, error) {
 			}
 		}
 		return out, nil
+	}
+	if i := strings.LastIndexByte(to, '@'); i > 0 && to[i+1:] == s.cfg.Session {
+		// NAME@SESSION of this session is NAME: recorded for it, so that the phases
+		// the core reports for the pane mark this message.
+		to = to[:i]
 	}
 	if m := s.members[to]; m != nil {
 		return []target{{to, m}}, nil
@@ -153,7 +158,7 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 		b, _ := json.Marshal(e.PayloadMeta)
 		meta = string(b)
 	}
-	if err := s.prepare(cs, e.ID, from, e.Topic, p, meta, ts); err != nil {
+	if err := s.prepare(cs, e.ID, "", from, e.Topic, p, meta, ts); err != nil {
 		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: err.Error()})
 	}
 }
@@ -164,18 +169,21 @@ type pendingSend struct {
 	ackID string
 	rows  []store.Message
 	ts    []target
-	// core is the core's reference of a delivery it queued itself ("relayed"): the
-	// message is recorded, never handed to the core again.
-	core string
+	// own marks a delivery the core queued itself ("relayed"): the message is
+	// recorded, never handed to the core again.
+	own bool
 }
 
 // maxBatch bounds the rows written in one transaction.
 const maxBatch = 256
 
-// prepare gives a message its id and per-recipient seqs and adds it to the batch.
-func (s *state) prepare(cs *connState, ackID, from, topic string, p proto.Send, meta string, ts []target) error {
+// prepare gives a message its id (id, or a new one when "") and per-recipient seqs and
+// adds it to the batch.
+func (s *state) prepare(cs *connState, ackID, id, from, topic string, p proto.Send, meta string, ts []target) error {
 	now := s.now()
-	id := newID(now)
+	if id == "" {
+		id = proto.NewID(now)
+	}
 	rows := make([]store.Message, len(ts))
 	for i, t := range ts {
 		seq, err := s.nextSeq(t.name, topic)
@@ -227,8 +235,7 @@ func (s *state) commit() {
 		failed := 0
 		var why error // the first refusal, said when no recipient took the message
 		for i, t := range ps.ts {
-			if ps.core != "" {
-				s.refs[ps.core] = deliveryKey{id, t.name}
+			if ps.own {
 				continue
 			}
 			if t.member != nil {
@@ -279,13 +286,12 @@ func (s *state) toPane(msg store.Message) error {
 	}
 	now := s.now()
 	queued := time.UnixMilli(msg.Queued)
-	var ref string
 	var err error
 	switch {
 	case meta.XRemindMs > 0:
-		ref, err = s.cfg.Core.Remind(msg.To, text, max(queued.Add(time.Duration(meta.XRemindMs)*time.Millisecond).Sub(now), 0))
+		err = s.cfg.Core.Remind(msg.To, text, max(queued.Add(time.Duration(meta.XRemindMs)*time.Millisecond).Sub(now), 0), msg.ID)
 	default:
-		o := SendOptions{
+		o := proto.SendOptions{
 			// Only the person's own connection stores PersonName as the sender (sender).
 			Person: msg.From == PersonName,
 			ID:     msg.ID, Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
@@ -299,15 +305,12 @@ func (s *state) toPane(msg store.Message) error {
 				return errExpired
 			}
 		}
-		ref, err = s.cfg.Core.Send(msg.From, msg.To, text, o)
+		err = s.cfg.Core.Send(msg.From, msg.To, text, o)
 	}
 	if err != nil {
 		s.mark(msg.ID, msg.To, store.Failed, now.UnixMilli())
 		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "failed", Text: err.Error()})
 		return err
-	}
-	if ref != "" {
-		s.refs[ref] = deliveryKey{msg.ID, msg.To}
 	}
 	return nil
 }
@@ -352,7 +355,7 @@ func firstWords(s string) string {
 }
 
 // relayIn stores and queues a message the core routed to a client member.
-func (s *state) relayIn(rm RelayMessage) {
+func (s *state) relayIn(rm proto.RelayMessage) {
 	m := s.members[rm.To]
 	if m == nil {
 		s.cfg.Logger.Warn("relay to a name that is no client member", "to", rm.To)
@@ -362,65 +365,48 @@ func (s *state) relayIn(rm RelayMessage) {
 	if kind == "" {
 		kind = proto.KindMessage
 	}
-	if err := s.prepare(nil, "", rm.From, "", proto.Send{Kind: kind, Body: rm.Text, Thread: rm.Thread}, "", []target{{m.name, m}}); err != nil {
+	if err := s.prepare(nil, "", "", rm.From, "", proto.Send{Kind: kind, Body: rm.Text, Thread: rm.Thread}, "", []target{{m.name, m}}); err != nil {
 		s.cfg.Logger.Error("relay to member", "to", rm.To, "err", err)
 	}
 }
 
-// coreEvent records a delivery phase in the store (by the ref Send returned) and passes
-// the event on to subscribers with the message's id. A "relayed" event is a delivery the
-// core queued by itself: it is recorded as a message (relayed). Mail (a notice about a
-// message sent with x_notify_on_delivery or x_notify_after_ms) is passed on with the
-// message's id; a member sender gets the notice itself through its sink (relayIn: a
-// DELIVER of kind state from agentmux).
+// coreEvent records a delivery phase in the store (by the message id the core's event
+// carries: the one toPane handed it, or the core's own) and passes the event on to
+// subscribers. A "relayed" event is a delivery the core queued by itself: it is
+// recorded as a message (relayed) under the id the core gave it. Mail (a notice about
+// a message sent with x_notify_on_delivery or x_notify_after_ms) is passed on; a
+// member sender gets the notice itself through its sink (relayIn: a DELIVER of kind
+// state from agentmux).
 func (s *state) coreEvent(ev proto.Event) {
 	if ev.Kind == "relayed" {
 		s.relayed(ev)
 		return
 	}
-	if ev.Kind == "mail" {
-		if k, ok := s.refs[ev.ID]; ok {
-			ev.ID = k.id
-		}
-		s.event(ev)
-		return
-	}
 	if ev.Kind == "delivery" && ev.ID != "" {
-		if k, ok := s.refs[ev.ID]; ok {
-			ev.ID = k.id
-			ph := store.Phase(ev.Phase)
-			switch ph {
-			case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
-				s.mark(k.id, k.to, ph, s.now().UnixMilli())
-			}
-			if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped || ph == store.Expired {
-				for ref, kk := range s.refs {
-					if kk == k {
-						delete(s.refs, ref)
-					}
-				}
-			}
+		switch ph := store.Phase(ev.Phase); ph {
+		case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
+			s.mark(ev.ID, ev.Member, ph, s.now().UnixMilli())
 		}
 	}
 	s.event(ev)
 }
 
 // relayed records a message the core queued by itself for a pane (a pane's turn relayed
-// to its group, or its @relay command), at once, so its phases that follow find it and
-// history shows the whole conversation; subscribers get its "message" event. It is
-// written as soon as the core says it queued it, not before: a crash in between loses
-// it (its sender's pane is gone with agentmux too).
+// to its group, or its @relay command) under the id the core gave it, at once, so its
+// phases that follow find it and history shows the whole conversation; subscribers
+// get its "message" event. It is written as soon as the core says it queued it, not
+// before: a crash in between loses it (its sender's pane is gone with agentmux too).
 func (s *state) relayed(ev proto.Event) {
 	kind := ev.State
 	if kind == "" {
 		kind = proto.KindMessage
 	}
 	s.commit()
-	if err := s.prepare(nil, "", ev.Peer, "", proto.Send{Kind: kind, Body: ev.Text}, "", []target{{name: ev.Member}}); err != nil {
+	if err := s.prepare(nil, "", ev.ID, ev.Peer, "", proto.Send{Kind: kind, Body: ev.Text}, "", []target{{name: ev.Member}}); err != nil {
 		s.cfg.Logger.Error("record relayed", "from", ev.Peer, "to", ev.Member, "err", err)
 		return
 	}
-	s.batch[len(s.batch)-1].core = ev.ID
+	s.batch[len(s.batch)-1].own = true
 	s.commit()
 }
 

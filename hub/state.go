@@ -17,11 +17,10 @@ type state struct {
 	h       *Hub
 	cfg     *Config
 	conns   map[*conn]*connState
-	members map[string]*member     // protocol clients that said HELLO with a name
-	seqs    map[streamKey]int64    // last seq given per (recipient, topic)
-	loaded  map[string]bool        // recipients whose streams were read from the store
-	refs    map[string]deliveryKey // core delivery ref → message
-	events  Events                 // the core's, or nil
+	members map[string]*member  // protocol clients that said HELLO with a name
+	seqs    map[streamKey]int64 // last seq given per (recipient, topic)
+	loaded  map[string]bool     // recipients whose streams were read from the store
+	events  proto.Events        // the core's, or nil
 	nextID  int
 	awaySeq int64        // members gone away so far
 	marks   []store.Mark // phases reached, not yet written (flush)
@@ -73,8 +72,6 @@ func (s *state) flush() {
 
 type streamKey struct{ to, topic string }
 
-type deliveryKey struct{ id, to string }
-
 // connState is the loop's view of one connection.
 type connState struct {
 	c       *conn
@@ -114,7 +111,6 @@ func newState(h *Hub) *state {
 		members: map[string]*member{},
 		seqs:    map[streamKey]int64{},
 		loaded:  map[string]bool{},
-		refs:    map[string]deliveryKey{},
 		batched: map[*member]int{},
 	}
 }

@@ -57,7 +57,7 @@ func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	one := sent(t, core)
 	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full", "the write-ahead's failure reaches the core")
 
-	core.ev.Emit(proto.Event{Kind: "delivery", ID: one.ref, Member: "bob", Phase: "submitted"})
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: one.id, Member: "bob", Phase: "submitted"})
 	select {
 	case w := <-core.warned:
 		assert.Contains(t, w, "disk is full")
@@ -68,7 +68,7 @@ func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	assert.Contains(t, log.String(), "delivery phases not recorded")
 
 	// Still failing: logged again, not said again.
-	core.ev.Emit(proto.Event{Kind: "delivery", ID: one.ref, Member: "bob", Phase: "confirmed"})
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: one.id, Member: "bob", Phase: "confirmed"})
 	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "confirmed" })
 	_, err = ctl.Request(proto.TypeHistory, proto.History{}) // a read writes the marks first
 	require.NoError(t, err)

@@ -17,28 +17,27 @@ import (
 
 // sinkCore is a hub.Core that takes every Send at once and tells the benchmark when.
 type sinkCore struct {
-	hub.Core // nil: only Members, Send, Register and Subscribe are used
+	hub.Core // nil: only Panes, Send, RegisterMember and Events are used
 	mu       sync.Mutex
-	n        int
 	got      chan string
-	opts     []hub.SendOptions
+	opts     []proto.SendOptions
 }
 
-func (c *sinkCore) Members() []proto.Member { return nil }
+func (c *sinkCore) Panes() []proto.Member { return nil }
 
-func (c *sinkCore) Send(from, to, text string, o hub.SendOptions) (string, error) {
+func (c *sinkCore) Send(from, to, text string, o proto.SendOptions) error {
 	c.mu.Lock()
-	c.n++
 	c.opts = append(c.opts, o)
-	ref := "r" + strconv.Itoa(c.n)
 	c.mu.Unlock()
 	c.got <- text
-	return ref, nil
+	return nil
 }
 
-func (c *sinkCore) Register(string, func(hub.RelayMessage)) (func(), error) { return func() {}, nil }
+func (c *sinkCore) RegisterMember(string, func(proto.RelayMessage)) (func(), error) {
+	return func() {}, nil
+}
 
-func (c *sinkCore) Subscribe() hub.Events { return &quiet{done: make(chan struct{})} }
+func (c *sinkCore) Events() proto.Events { return &quiet{done: make(chan struct{})} }
 
 type quiet struct {
 	once sync.Once
@@ -76,7 +75,7 @@ func BenchmarkCrossSessionLatency(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		_, err := send.Send("alice", "bob", "buildbox", "ping "+strconv.Itoa(i), hub.SendOptions{})
+		_, err := send.Send("alice", "bob", "buildbox", "ping "+strconv.Itoa(i), proto.SendOptions{})
 		require.NoError(b, err)
 		<-sink.got
 		lat = append(lat, time.Since(t0))
@@ -94,7 +93,7 @@ func BenchmarkCrossSessionThroughput(b *testing.B) {
 	b.ResetTimer()
 	t0 := time.Now()
 	for i := 0; i < b.N; i++ {
-		_, err := send.Send("alice", "bob", "buildbox", "m"+strconv.Itoa(i), hub.SendOptions{})
+		_, err := send.Send("alice", "bob", "buildbox", "m"+strconv.Itoa(i), proto.SendOptions{})
 		require.NoError(b, err)
 	}
 	seen := map[string]bool{}

@@ -23,7 +23,7 @@ func (n *Node) Wrap(c hub.Core) *Core { return &Core{Core: c, n: n} }
 
 // Send sends to a member of another session when to is NAME@SESSION, else to the
 // wrapped core.
-func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
+func (c *Core) Send(from, to, text string, o proto.SendOptions) error {
 	name, session, ok := SplitAddress(to)
 	if !ok {
 		return c.Core.Send(from, to, text, o)
@@ -32,26 +32,27 @@ func (c *Core) Send(from, to, text string, o hub.SendOptions) (string, error) {
 		return c.Core.Send(from, name, text, o)
 	}
 	pane := 0 // a pane's send is attributed with its number, as within the session
-	for _, m := range c.Core.Members() {
+	for _, m := range c.Core.Panes() {
 		if m.Name == from {
 			pane = m.Number
 		}
 	}
-	return c.n.send(from, pane, name, session, text, "", o)
+	_, err := c.n.send(from, pane, name, session, text, "", o)
+	return err
 }
 
 // Remind reminds panes of this session only.
-func (c *Core) Remind(to, text string, after time.Duration) (string, error) {
+func (c *Core) Remind(to, text string, after time.Duration, id string) error {
 	if _, session, ok := SplitAddress(to); ok && session != c.n.o.Session {
-		return "", errors.New("remind: reminders are for members of this session")
+		return errors.New("remind: reminders are for members of this session")
 	}
-	return c.Core.Remind(to, text, after)
+	return c.Core.Remind(to, text, after, id)
 }
 
-// Subscribe returns the wrapped core's events and the delivery phases of the
-// messages that crossed.
-func (c *Core) Subscribe() hub.Events {
-	m := &merged{inner: c.Core.Subscribe(), q: c.n.evq, ready: make(chan struct{}, 1), done: make(chan struct{})}
+// Events returns the wrapped core's events and the delivery phases of the messages
+// that crossed.
+func (c *Core) Events() proto.Events {
+	m := &merged{inner: c.Core.Events(), q: c.n.evq, ready: make(chan struct{}, 1), done: make(chan struct{})}
 	m.wg.Add(1)
 	go m.run()
 	return m
@@ -86,7 +87,7 @@ func (q *eventQueue) take() []proto.Event {
 
 // merged is the wrapped core's events and the mesh's, one stream.
 type merged struct {
-	inner hub.Events
+	inner proto.Events
 	q     *eventQueue
 	ready chan struct{}
 	done  chan struct{}

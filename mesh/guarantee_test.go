@@ -258,9 +258,9 @@ func TestModeAndTTLCross(t *testing.T) {
 	sink := &sinkCore{got: make(chan string, 4)}
 	join("buildbox", sink)
 	laptop := join("laptop", &sinkCore{got: make(chan string, 4)})
-	_, err := laptop.Send("alice", "bob", "buildbox", "now", hub.SendOptions{Mode: proto.ModeUrgent, Timeout: time.Minute})
+	_, err := laptop.Send("alice", "bob", "buildbox", "now", proto.SendOptions{Mode: proto.ModeUrgent, Timeout: time.Minute})
 	require.NoError(t, err)
-	_, err = laptop.Send("alice", "bob", "buildbox", "when you can", hub.SendOptions{Mode: proto.ModeImportant})
+	_, err = laptop.Send("alice", "bob", "buildbox", "when you can", proto.SendOptions{Mode: proto.ModeImportant})
 	require.NoError(t, err)
 	assert.Equal(t, "now", <-sink.got)
 	assert.Equal(t, "when you can", <-sink.got)
@@ -270,7 +270,7 @@ func TestModeAndTTLCross(t *testing.T) {
 	assert.InDelta(t, time.Minute.Seconds(), sink.opts[0].Timeout.Seconds(), 5, "what is left of its ttl")
 	assert.Equal(t, proto.ModeImportant, sink.opts[1].Mode)
 	assert.Zero(t, sink.opts[1].Timeout)
-	_, err = laptop.Send("alice", "bob", "buildbox", "x", hub.SendOptions{Mode: "loud"})
+	_, err = laptop.Send("alice", "bob", "buildbox", "x", proto.SendOptions{Mode: "loud"})
 	assert.ErrorContains(t, err, "loud")
 }
 
@@ -331,7 +331,7 @@ func TestAFloodSurvivesRestarts(t *testing.T) {
 			recv.Close()
 			recv = join("buildbox", rstore, sink)
 		}
-		_, err := send.Send("alice", "bob", "buildbox", fmt.Sprintf("m%03d", i), hub.SendOptions{})
+		_, err := send.Send("alice", "bob", "buildbox", fmt.Sprintf("m%03d", i), proto.SendOptions{})
 		require.NoError(t, err)
 	}
 	timeout := time.After(30 * time.Second)

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go"
 )
 
@@ -34,13 +34,13 @@ func (n *Node) learn(addr string) {
 	if _, ok := n.known[addr]; ok {
 		return
 	}
-	unregister, err := (*core).Register(addr, func(m hub.RelayMessage) {
+	unregister, err := (*core).RegisterMember(addr, func(m proto.RelayMessage) {
 		// On the session's loop: send only queues. A relay notice (no sender) and
 		// thinking or state, which are never typed, stay here.
 		if m.From == "" || m.Kind != "" && m.Kind != "message" && m.Kind != "action" {
 			return
 		}
-		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, m.Kind, hub.SendOptions{}); err != nil {
+		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, m.Kind, proto.SendOptions{}); err != nil {
 			n.log.Warn("mesh: relay line", "to", addr, "err", err)
 		}
 	})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -60,7 +61,7 @@ type Node struct {
 	out       *outbox
 	evq       *eventQueue
 	in        chan jetstream.Msg
-	evs       hub.Events
+	evs       proto.Events
 	stop      chan struct{}
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -73,13 +74,14 @@ type Node struct {
 	ready            <-chan struct{}
 	ended, signalled bool
 
-	// refs maps the core's delivery refs of crossing messages typed here to them
+	// received holds the crossing messages handed to the core here, by id (their
+	// delivery events carry it), until their final phase
 	// (owned by the loop).
-	refs map[string]received
+	received map[string]received
 }
 
 // received is a crossing message typed into one of this session's panes.
-type received struct{ id, fromSession, to string }
+type received struct{ fromSession, to string }
 
 // Join is Dial, then Start with o.Core.
 func Join(o Options) (*Node, error) {
@@ -118,7 +120,7 @@ func Dial(o Options) (*Node, error) {
 	}
 	n := &Node{
 		o: o, log: log, evq: newEventQueue(), in: make(chan jetstream.Msg, maxBatch),
-		stop: make(chan struct{}), refs: map[string]received{},
+		stop: make(chan struct{}), received: map[string]received{},
 	}
 	n.out = newOutbox()
 	opts, err := connectOptions(o)
@@ -209,7 +211,7 @@ func (n *Node) Start(core hub.Core) error {
 		return fmt.Errorf("mesh: consuming %s: %w", streamName(n.o.Session), err)
 	}
 	n.cc = cc
-	n.evs = core.Subscribe()
+	n.evs = core.Events()
 	n.wg.Add(2)
 	go n.run()
 	go n.publish()
@@ -227,7 +229,7 @@ func (n *Node) answerWho(m *nats.Msg) {
 		_ = m.Respond(b)
 		return
 	}
-	for _, p := range (*core).Members() {
+	for _, p := range (*core).Panes() {
 		w.Members = append(w.Members, WhoMember{Name: p.Name, Program: p.Program, State: p.State})
 	}
 	b, _ := json.Marshal(w)

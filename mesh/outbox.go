@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -180,18 +179,19 @@ func (n *Node) undeliverable(it outItem) {
 		return
 	}
 	_, session, _ := SplitAddress(it.to)
-	n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + it.id, Member: it.to, Phase: "failed",
+	n.evq.push(proto.Event{Kind: "delivery", ID: it.id, Member: it.to, Phase: "failed",
 		Text: "no session " + session + " in the mesh"})
 }
 
 // Send queues a message from member from of this session to member to of session
-// toSession and returns the ref its delivery events carry. It does not block: the
+// toSession and returns the message's id (o.ID, or a new one when that is ""), which
+// its delivery events carry. It does not block: the
 // message waits in the outbox, in order, while the hub is unreachable.
-func (n *Node) Send(from, to, toSession, text string, o hub.SendOptions) (string, error) {
+func (n *Node) Send(from, to, toSession, text string, o proto.SendOptions) (string, error) {
 	return n.send(from, 0, to, toSession, text, "", o)
 }
 
-func (n *Node) send(from string, fromPane int, to, toSession, text, kind string, o hub.SendOptions) (string, error) {
+func (n *Node) send(from string, fromPane int, to, toSession, text, kind string, o proto.SendOptions) (string, error) {
 	if err := CheckName(toSession); err != nil {
 		return "", err
 	}
@@ -212,5 +212,5 @@ func (n *Node) send(from string, fromPane int, to, toSession, text, kind string,
 	}
 	n.log.Debug("mesh: send", "to", to+"@"+toSession, "id", id)
 	n.out.push(outItem{subject: "amux." + toSession + ".msg." + n.o.Session, data: b, id: id, to: to + "@" + toSession})
-	return refPrefix + id, nil
+	return id, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/mesh"
+	"github.com/agentmux/agentmux/proto"
 )
 
 // A team's own NATS server (JetStream on, nkey users, no agentmux hub) works too: each
@@ -49,7 +50,7 @@ func TestATeamsOwnNATSServer(t *testing.T) {
 	sink := &sinkCore{got: make(chan string, 1)}
 	join("buildbox", bseed, sink)
 	laptop := join("laptop", lseed, &sinkCore{got: make(chan string, 1)})
-	_, err = laptop.Send("alice", "bob", "buildbox", "through your NATS", hub.SendOptions{})
+	_, err = laptop.Send("alice", "bob", "buildbox", "through your NATS", proto.SendOptions{})
 	require.NoError(t, err)
 	select {
 	case got := <-sink.got:

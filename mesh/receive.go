@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 	"github.com/nats-io/nats.go/jetstream"
@@ -166,7 +165,7 @@ func (n *Node) handle(batch []jetstream.Msg) {
 		switch {
 		case in.phase != nil:
 			p := in.phase
-			n.evq.push(proto.Event{Kind: "delivery", ID: refPrefix + p.ID, Member: p.To + "@" + in.fromSession, Phase: p.Phase, Text: p.Text})
+			n.evq.push(proto.Event{Kind: "delivery", ID: p.ID, Member: p.To + "@" + in.fromSession, Phase: p.Phase, Text: p.Text})
 		case !in.dup:
 			n.learn(in.msg.From + "@" + in.fromSession)
 			n.deliver(in.fromSession, in.msg, now)
@@ -222,7 +221,7 @@ func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 		from = fmt.Sprintf("%s (%d)", from, w.FromPane) // as a pane of this session is framed
 	}
 	st, id, to := n.o.Store, w.ID, w.To
-	o := hub.SendOptions{ID: w.ID, Mode: w.Mode, BeforeSubmit: func() error {
+	o := proto.SendOptions{ID: w.ID, Mode: w.Mode, BeforeSubmit: func() error {
 		// As the hub does: recorded before the pane may read it, so that after a
 		// crash it is typed again marked as a possible repeat.
 		_, err := st.Mark(id, to, store.Submitting, time.Now().UnixMilli())
@@ -234,7 +233,7 @@ func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 			return
 		}
 	}
-	ref, err := (*n.core.Load()).Send(from, w.To, w.Text, o)
+	err := (*n.core.Load()).Send(from, w.To, w.Text, o)
 	if err != nil {
 		if n.coreGone() {
 			return // recorded, not typed: the next start hands it again (resume)
@@ -242,9 +241,7 @@ func (n *Node) deliver(fromSession string, w *wireMsg, now time.Time) {
 		n.final(w.ID, fromSession, w.To, store.Failed, err.Error())
 		return
 	}
-	if ref != "" {
-		n.refs[ref] = received{id: w.ID, fromSession: fromSession, to: w.To}
-	}
+	n.received[w.ID] = received{fromSession: fromSession, to: w.To}
 }
 
 // storedMeta is what the store keeps of a crossing message's options (its Meta).
@@ -258,7 +255,7 @@ type storedMeta struct {
 // (the session ended in between): the hub leaves them to the mesh.
 func (n *Node) resume() {
 	now := time.Now()
-	for _, m := range (*n.core.Load()).Members() {
+	for _, m := range (*n.core.Load()).Panes() {
 		pending, err := n.o.Store.Pending(n.o.Session, m.Name, store.Typed)
 		if err != nil {
 			n.log.Error("mesh: pending", "member", m.Name, "err", err)
@@ -290,21 +287,21 @@ func (n *Node) coreEvent(ev proto.Event) {
 	if ev.Kind != "delivery" || ev.ID == "" {
 		return
 	}
-	r, ok := n.refs[ev.ID]
+	r, ok := n.received[ev.ID]
 	if !ok {
 		return
 	}
 	ph := store.Phase(ev.Phase)
 	switch ph {
 	case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
-		if _, err := n.o.Store.Mark(r.id, r.to, ph, time.Now().UnixMilli()); err != nil {
-			n.log.Warn("mesh: mark", "id", r.id, "err", err)
+		if _, err := n.o.Store.Mark(ev.ID, r.to, ph, time.Now().UnixMilli()); err != nil {
+			n.log.Warn("mesh: mark", "id", ev.ID, "err", err)
 		}
 	}
 	if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped || ph == store.Expired {
-		delete(n.refs, ev.ID)
+		delete(n.received, ev.ID)
 	}
-	n.sendPhase(r.fromSession, wirePhase{ID: r.id, To: r.to, Phase: ev.Phase, Text: ev.Text})
+	n.sendPhase(r.fromSession, wirePhase{ID: ev.ID, To: r.to, Phase: ev.Phase, Text: ev.Text})
 }
 
 func (n *Node) sendPhase(toSession string, p wirePhase) {

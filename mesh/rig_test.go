@@ -19,7 +19,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/internal/fakeproc"
@@ -150,14 +149,14 @@ func (m *machine) start() {
 	m.sock = filepath.Join(m.dir, m.name+".sock")
 	l, err := hub.Listen(m.sock)
 	require.NoError(t, err)
-	m.h, err = hub.Start(hub.Config{Session: m.name, Store: m.st, Core: node.Wrap(bridge.New(s))}, l)
+	m.h, err = hub.Start(hub.Config{Session: m.name, Store: m.st, Core: node.Wrap(s)}, l)
 	require.NoError(t, err)
 	m.up = true
 }
 
 func (m *machine) join() (*mesh.Node, error) {
 	return mesh.Join(mesh.Options{
-		URL: m.url, Session: m.name, CredsFile: m.creds, Store: m.st, Core: bridge.New(m.s),
+		URL: m.url, Session: m.name, CredsFile: m.creds, Store: m.st, Core: m.s,
 		ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second, Logger: testLogger(),
 	})
 }

@@ -51,6 +51,3 @@ func SplitAddress(to string) (name, session string, ok bool) {
 	}
 	return to[:i], to[i+1:], true
 }
-
-// refPrefix marks the hub refs of messages that crossed.
-const refPrefix = "mesh:"

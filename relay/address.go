@@ -179,11 +179,19 @@ func (r *Relay) queue(p, q *pane, text string, c parser.Command, now time.Time) 
 	r.nDeliv++
 	d := &delivery{id: r.nDeliv, from: p.id, to: q.id, words: words, framed: frame(r.cfg.Template, p.name, p.id, words), phase: Waiting}
 	d.entry = r.log(Entry{
-		At: now, Delivery: d.id, From: p.id, FromName: p.name, To: q.id, ToName: q.name,
+		At: now, Delivery: d.id, From: p.id, FromName: p.name, To: q.id, ToName: q.name, ID: r.newID(now), Own: true,
 		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Note: "addressed", // an @relay line or a [[RELAY]] block
 		Kind: c.Kind, Thread: c.Thread,
 	})
 	q.queue = append(q.queue, d)
+}
+
+// newID is the message id of a delivery the relay queues by itself (Config.NewID).
+func (r *Relay) newID(now time.Time) string {
+	if r.cfg.NewID == nil {
+		return ""
+	}
+	return r.cfg.NewID(now)
 }
 
 // renewDirect restores the direct budgets of every pair with pane id (a person linked it).

@@ -102,7 +102,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		r.nDeliv++
 		d := &delivery{id: r.nDeliv, from: p.id, to: id, words: words, framed: framed, phase: Waiting}
 		d.entry = r.log(Entry{
-			At: now, Delivery: d.id, From: p.id, FromName: p.name, To: id, ToName: q.name,
+			At: now, Delivery: d.id, From: p.id, FromName: p.name, To: id, ToName: q.name, ID: r.newID(now), Own: true,
 			Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting,
 			Source: source, Note: via,
 		})

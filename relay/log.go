@@ -69,8 +69,14 @@ func (p Phase) Final() bool { return p >= Confirmed }
 type Entry struct {
 	// At is when the entry was made; Changed when it last changed.
 	At, Changed time.Time
-	// Delivery numbers a delivery (from 1); 0 for a notice.
+	// Delivery numbers a delivery (from 1); 0 for a notice. ID is its message id: the
+	// caller's (Options.ID, Remind.ID), or one Config.NewID made for a delivery the
+	// relay queued by itself; "" for anything else.
 	Delivery int
+	ID       string
+	// Own marks a delivery the relay queued by itself, which no caller sent: a pane's
+	// turn relayed to its group, or its relay command.
+	Own bool
 	// From and To are pane numbers (0 when not about one pane), FromName and ToName
 	// their names.
 	From, To         int

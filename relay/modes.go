@@ -58,6 +58,9 @@ func (m Mode) String() string {
 
 // Options are a message's delivery options.
 type Options struct {
+	// ID is the caller's id of the message, carried and never read by the relay: the
+	// delivery's entries (Entry.ID) and the mail about it (Mail.ID) carry it.
+	ID   string
 	Mode Mode
 	// Timeout: a message not typed by then expires (0: Config.DefaultTimeout; that 0:
 	// never).
@@ -93,6 +96,8 @@ type Remind struct {
 	Pane  int
 	Text  string
 	After time.Duration
+	// ID is the caller's id of the reminder, which its entries carry (Entry.ID).
+	ID string
 }
 
 func (Send) isEvent()   {}
@@ -105,8 +110,10 @@ type Mail struct {
 	To   string
 	At   time.Time
 	Text string
-	// Delivery is the message a notice is about (0 for a relay command).
+	// Delivery is the message a notice is about (0 for a relay command), ID its
+	// caller's id (Options.ID).
 	Delivery int
+	ID       string
 	// From and FromPane are the sending pane's name and number, Kind and Thread its
 	// command's ("" for a notice).
 	From     string
@@ -121,8 +128,9 @@ type timer struct {
 	pane int    // the pane it is typed into (0: mail)
 	to   string // mail's addressee
 	text string
-	id   int  // the delivery it is about (0: none)
-	hush bool // a delivery notice: the answer to it is not relayed
+	id   int    // the delivery it is about (0: none)
+	msg  string // the id of the message (Options.ID) it is about, or is (a reminder's)
+	hush bool   // a delivery notice: the answer to it is not relayed
 	// delivery is the number it is typed as, taken when it was scheduled (0: a new one)
 	delivery int
 }
@@ -226,7 +234,7 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		d.expires = now.Add(timeout)
 	}
 	d.entry = r.log(Entry{
-		At: now, Delivery: d.id, From: s.From, FromName: name, To: q.id, ToName: q.name,
+		At: now, Delivery: d.id, From: s.From, FromName: name, To: q.id, ToName: q.name, ID: s.ID,
 		Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting, Mode: s.Mode, Note: note,
 	})
 	r.enqueue(q, d)
@@ -286,7 +294,7 @@ func (r *Relay) remind(e Remind, now time.Time) int {
 		return 0
 	}
 	r.nDeliv++
-	r.timers = append(r.timers, &timer{at: now.Add(max(e.After, 0)), pane: p.id, delivery: r.nDeliv, text: "[agentmux] reminder: " + strings.TrimSpace(e.Text)})
+	r.timers = append(r.timers, &timer{at: now.Add(max(e.After, 0)), pane: p.id, delivery: r.nDeliv, msg: e.ID, text: "[agentmux] reminder: " + strings.TrimSpace(e.Text)})
 	if e.After <= 0 {
 		r.fire(now)
 	}
@@ -314,7 +322,7 @@ func (r *Relay) notify(d *delivery, now time.Time) {
 // tell schedules text for d's sender at at: into its pane, or as mail; hush: the
 // pane's answer to it is not relayed.
 func (r *Relay) tell(d *delivery, text string, at, now time.Time, hush bool) {
-	t := &timer{at: at, pane: d.from, text: text, id: d.id, hush: hush}
+	t := &timer{at: at, pane: d.from, text: text, id: d.id, msg: d.opts.ID, hush: hush}
 	if d.from == 0 {
 		t.to = d.fromName
 	}
@@ -334,7 +342,7 @@ func (r *Relay) fire(now time.Time) {
 			continue
 		}
 		if t.pane == 0 {
-			r.mail = append(r.mail, Mail{To: t.to, At: now, Text: t.text, Delivery: t.id})
+			r.mail = append(r.mail, Mail{To: t.to, At: now, Text: t.text, Delivery: t.id, ID: t.msg})
 			continue
 		}
 		p := r.live(t.pane)
@@ -342,14 +350,14 @@ func (r *Relay) fire(now time.Time) {
 			r.notice(now, t.pane, "not typed into %d, gone: %s", t.pane, t.text)
 			continue
 		}
-		n := t.delivery
+		n, id := t.delivery, t.msg // a reminder's number and id, taken when scheduled
 		if n == 0 {
 			r.nDeliv++
-			n = r.nDeliv
+			n, id = r.nDeliv, "" // a notice is no message of its own
 		}
 		d := &delivery{id: n, to: p.id, fromName: "agentmux", words: t.text, framed: t.text, phase: Waiting, quiet: t.hush}
 		d.entry = r.log(Entry{
-			At: now, Delivery: d.id, FromName: "agentmux", To: p.id, ToName: p.name,
+			At: now, Delivery: d.id, FromName: "agentmux", To: p.id, ToName: p.name, ID: id,
 			Size: utf8.RuneCountInString(t.text), Words: summary(t.text), Phase: Waiting, Note: "notice",
 		})
 		r.enqueue(p, d)

@@ -115,6 +115,11 @@ type Config struct {
 	Brief bool
 	// Delivery holds the delivery rules' tunables ([delivery] in config.toml).
 	Delivery
+	// NewID, when set, gives a delivery the relay queues by itself (a relayed turn, a
+	// pane's relay command) its message id (Entry.ID), made at now: the host's clients
+	// know such a message by it from its first event on. nil: such deliveries have
+	// none.
+	NewID func(now time.Time) string
 }
 
 // Delivery holds the tunables of the delivery rules (modes.go, aside.go, batch.go), as

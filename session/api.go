@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/vterm"
@@ -123,6 +124,10 @@ type Options struct {
 	// the session stopped, its process group ended: where a pane's own working tree is
 	// removed when unchanged. It runs on a goroutine of its own (not the loop).
 	Closed func(PaneSpec)
+	// NewTree, when set, gives a pane started from the socket (New) with a worktree of
+	// its own that worktree: it sets the spec's folder, tree and name. Closed takes the
+	// tree back when the pane then does not start. Nil: such a pane is refused.
+	NewTree func(spec *PaneSpec) error
 	// AddEnv holds KEY=VALUE entries put before the own Env of each pane added at run
 	// time (Add): what the panes given at start got from their caller (the session's
 	// name and socket, so agentmux commands in the pane reach it).
@@ -293,8 +298,12 @@ type Clipboard struct {
 }
 
 // Delivery carries a delivery's log entry when it is queued and each time its phase
-// changes.
-type Delivery struct{ Entry Entry }
+// changes. Fresh marks its first event (the entry is new since the last events; its
+// phase may be past waiting already).
+type Delivery struct {
+	Entry Entry
+	Fresh bool
+}
 
 // Notice carries a relay notice: a link made, a budget spent, a group ended, held…
 type Notice struct{ Entry Entry }
@@ -305,11 +314,12 @@ type StatusChanged struct{ Status Status }
 // Mail is a notice for a sender that is not a pane (an external member, a client of
 // the socket): "[agentmux] delivered to bob (2): …" or a reminder about a message it
 // sent (SendOptions.NotifyOnDelivery, NotifyAfter). To names it; Delivery is the
-// message's number.
+// message's number, ID its id (SendOptions.ID).
 type Mail struct {
 	To       string
 	Text     string
 	Delivery int
+	ID       string
 }
 
 func (Output) isEvent()        {}
@@ -323,18 +333,13 @@ func (Notice) isEvent()        {}
 func (StatusChanged) isEvent() {}
 func (Mail) isEvent()          {}
 
-// Message is a relay message for an external member (RegisterMember).
-type Message struct {
-	// From is the sender's name and pane; To the external member's name.
-	From     string
-	FromPane int
-	To       string
-	Text     string
-	// Kind is the relay command's kind (message, action, thinking, state; a relay
-	// notice is "state" from "agentmux"), Thread its thread.
-	Kind, Thread string
-}
+// Message is a relay message for an external member (RegisterMember): From is the
+// sender's name and FromPane its pane; To the external member's name; Kind the relay
+// command's kind (message, action, thinking, state; a relay notice is "state" from
+// "agentmux"), Thread its thread. It is the socket's type, so that the socket's server
+// registers members with this core as it is.
+type Message = proto.RelayMessage
 
 // Sink receives the messages addressed to an external member. It is called on the
 // core's loop and must not block (hand the message to a queue of your own).
-type Sink func(Message)
+type Sink = func(Message)

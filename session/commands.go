@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/vterm"
 )
@@ -270,31 +271,50 @@ func (s *Session) Close(a int) error {
 	})
 }
 
-// SendOptions are a message's delivery options: its mode (sequential, important,
-// urgent), timeout, and the notices its sender asked for (relay.Options).
-type SendOptions = relay.Options
+// SendOptions are a message's delivery options (the socket's: proto.SendOptions): its
+// id, mode ("" or proto.ModeSequential, ModeImportant, ModeUrgent), timeout, and the
+// notices its sender asked for.
+type SendOptions = proto.SendOptions
 
-// The modes of a message, least urgent first.
+// The modes of a message, least urgent first, as the relay log shows them (Entry.Mode).
 const (
 	Sequential = relay.Sequential
 	Important  = relay.Important
 	Urgent     = relay.Urgent
 )
 
+// modeOf reads a message's mode.
+func modeOf(m string) (relay.Mode, error) {
+	switch m {
+	case "", proto.ModeSequential:
+		return Sequential, nil
+	case proto.ModeImportant:
+		return Important, nil
+	case proto.ModeUrgent:
+		return Urgent, nil
+	}
+	return 0, fmt.Errorf("mode %q: not sequential, important or urgent", m)
+}
+
 // Send types text into the pane named or numbered to, from the member named from,
 // like a relay delivery: attributed, idle-gated, never over a person's draft, with
 // the options o. A pane's name sends as that pane (its group's or its direct budget);
 // any other name is an external member, framed "NAME:", with a direct budget of
-// --turns per pane, and gets its notices as Mail events. It returns the delivery's
-// number, which its Delivery events carry (Entry.Delivery).
-func (s *Session) Send(from, to, text string, o SendOptions) (int, error) {
-	var id int
-	err := s.command(func() error {
+// --turns per pane, and gets its notices as Mail events. The delivery's events carry
+// o.ID (Entry.ID; Mail.ID), the caller's id of the message.
+func (s *Session) Send(from, to, text string, o SendOptions) error {
+	mode, err := modeOf(o.Mode)
+	if err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	ro := relay.Options{ID: o.ID, Mode: mode, Timeout: o.Timeout, NotifyOnDelivery: o.NotifyOnDelivery,
+		NotifyAfter: o.NotifyAfter, Person: o.Person, BeforeSubmit: o.BeforeSubmit}
+	return s.command(func() error {
 		from = strings.TrimSpace(from)
 		if from == "" {
 			return fmt.Errorf("send: no sender name")
 		}
-		msg := relay.Send{FromName: from, To: s.rl.Addressee(to), Text: text, Options: o}
+		msg := relay.Send{FromName: from, To: s.rl.Addressee(to), Text: text, Options: ro}
 		if msg.To == 0 {
 			if why, gone := s.rl.Gone(to); gone {
 				return fmt.Errorf("%s: %w", why, relay.ErrGone)
@@ -304,23 +324,19 @@ func (s *Session) Send(from, to, text string, o SendOptions) (int, error) {
 		if n := s.rl.Addressee(from); n != 0 {
 			msg.From, msg.FromName = n, ""
 		}
-		var acts []relay.Action
-		var err error
-		id, acts, err = s.rl.Message(msg, s.clock.Now())
+		id, acts, err := s.rl.Message(msg, s.clock.Now())
 		if err == nil && o.BeforeSubmit != nil {
 			s.beforeSubmit[id] = o.BeforeSubmit
 		}
 		s.act(acts)
 		return err
 	})
-	return id, err
 }
 
 // Remind types "[agentmux] reminder: TEXT" into the pane named or numbered to after
-// the delay. It returns the number its Delivery events will carry.
-func (s *Session) Remind(to, text string, after time.Duration) (int, error) {
-	var id int
-	err := s.command(func() error {
+// the delay. Its Delivery events carry id (Entry.ID), the caller's id of the reminder.
+func (s *Session) Remind(to, text string, after time.Duration, id string) error {
+	return s.command(func() error {
 		n := s.rl.Addressee(to)
 		if n == 0 {
 			return fmt.Errorf("remind %q: %w", to, relay.ErrNoAddressee)
@@ -328,12 +344,10 @@ func (s *Session) Remind(to, text string, after time.Duration) (int, error) {
 		if strings.TrimSpace(text) == "" {
 			return fmt.Errorf("remind %q: %w", to, relay.ErrEmpty)
 		}
-		var acts []relay.Action
-		id, acts = s.rl.Reminder(relay.Remind{Pane: n, Text: text, After: after}, s.clock.Now())
+		_, acts := s.rl.Reminder(relay.Remind{Pane: n, Text: text, After: after, ID: id}, s.clock.Now())
 		s.act(acts)
 		return nil
 	})
-	return id, err
 }
 
 // Hook reports that the program in the pane named or numbered pane ended its turn, as

@@ -2,16 +2,20 @@
 // its own vterm emulator), the relay that links them with its clock and its one timer,
 // the members' names and numbers, and the event loop that serialises every change to
 // them. It has no screen: the TUI (package ui) is its first client, the session socket
-// its second, and a detached server later is the same core behind the socket.
+// (package hub) its second. *Session is the socket's Core as it is (socket.go: the
+// panes as LIST gives them, the events in the form the socket passes on, the pane
+// commands), with no adapter in between.
 //
 // The API is narrow and safe to call from any goroutine:
 //
 //   - commands go in (Key, Paste, Mouse, FocusReport, Input, Resize, Link, LinkAll,
 //     Unlink, Hold, Release, Address, Brief, Close, Send with its SendOptions, Remind,
-//     Hook, SetColors, SetKittyKeyboard);
+//     Hook, SetColors, SetKittyKeyboard); Send and Remind take the caller's message id,
+//     which the delivery's events carry back (Entry.ID, Mail.ID);
 //     each is queued to the loop in order, and the ones that can be refused wait for
 //     the loop's answer;
-//   - queries come back as copies (Members, Member, Status, Log, Capture, Sync);
+//   - queries come back as copies (Members, Member, Status, Log, Capture, Sync); names
+//     and numbers resolve in one place (Resolve, in any case);
 //   - a pane's picture is read through its Screen (immutable vterm snapshots and history
 //     lines: vterm locks internally, so a renderer reads it on its own goroutine);
 //   - events go out to subscribers (Subscribe): output in a pane, a member's state,
@@ -53,6 +57,7 @@
 // to the member's sink after each step (the sink never blocks), within the same rules as
 // addressing an unlinked pane: the opt-in, and the pair's direct budget.
 //
-// session imports ptyhost, vterm, relay, parser and keys; it must not import bubbletea,
-// lipgloss, ui or tty (internal/archtest checks it).
+// session imports ptyhost, vterm, relay, parser, keys and proto (the types it shares
+// with the socket); it must not import bubbletea, lipgloss, ui, tty or hub
+// (internal/archtest checks it).
 package session

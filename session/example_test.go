@@ -40,7 +40,7 @@ func Example() {
 		}
 	}()
 
-	if _, err := s.Send("ops", "bob", "please review alice's change", session.SendOptions{}); err != nil {
+	if err := s.Send("ops", "bob", "please review alice's change", session.SendOptions{}); err != nil {
 		log.Print(err)
 	}
 	text, err := s.Capture(1, 100, false)

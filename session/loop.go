@@ -236,7 +236,7 @@ func (s *Session) act(acts []relay.Action) {
 func (s *Session) mail() {
 	for _, m := range s.rl.TakeMail() {
 		if m.Kind == "" { // a notice for a sender: subscribers see it too
-			s.emit(Mail{To: m.To, Text: m.Text, Delivery: m.Delivery})
+			s.emit(Mail{To: m.To, Text: m.Text, Delivery: m.Delivery, ID: m.ID})
 		}
 		sink := s.external[strings.ToLower(m.To)]
 		if sink == nil {

@@ -42,7 +42,7 @@ func (s *Session) publish(send bool) {
 		}
 		if fresh || old.Phase != e.Phase || old.Note != e.Note {
 			if send {
-				s.emit(Delivery{Entry: e})
+				s.emit(Delivery{Entry: e, Fresh: fresh})
 			}
 		}
 		if e.Phase.Final() {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/vterm"
@@ -117,7 +118,7 @@ func Start(o Options) (*Session, error) {
 		exits:        make(chan *pane),
 		stop:         make(chan struct{}),
 		done:         make(chan struct{}),
-		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery}),
+		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery, NewID: proto.NewID}),
 		profiles:     o.Profiles,
 		drafts:       drafts{},
 		pace:         newPacing(o.OutputInterval),

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/relay"
 )
 
@@ -42,7 +43,7 @@ func (r *rig) started(ids ...int) {
 func TestSendIsTypedThenSubmittedAndThePersonWaitsForTheSubmit(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
-	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{})
+	err := r.s.Send("ops", "bob", "please rebase", SendOptions{ID: "m1"})
 	require.NoError(t, err)
 	assert.Equal(t, "ops:  please rebase", r.procs[2].Sent())
 
@@ -55,9 +56,10 @@ func TestSendIsTypedThenSubmittedAndThePersonWaitsForTheSubmit(t *testing.T) {
 
 	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Submitted })
 	assert.Equal(t, "bob", ev.(Delivery).Entry.ToName)
-	assert.Equal(t, id, ev.(Delivery).Entry.Delivery)
+	assert.Equal(t, "m1", ev.(Delivery).Entry.ID, "the caller's id comes back with each phase")
+	assert.False(t, ev.(Delivery).Entry.Own)
 
-	_, err = r.s.Send("ops", "carol", "hi", SendOptions{})
+	err = r.s.Send("ops", "carol", "hi", SendOptions{})
 	assert.ErrorIs(t, err, errNoAddressee())
 }
 
@@ -188,7 +190,7 @@ func TestSendOptionsUrgentInterruptsABusyPane(t *testing.T) {
 	r.printed(2, "\r\nworking on it") // output just now: busy until quiet for --idle
 	r.s.Sync()
 	r.procs[2].Sent()
-	_, err := r.s.Send("ops", "bob", "stop", SendOptions{Mode: Urgent})
+	err := r.s.Send("ops", "bob", "stop", SendOptions{Mode: proto.ModeUrgent})
 	require.NoError(t, err)
 	assert.Equal(t, "\x1b", r.procs[2].Sent(), "an urgent message interrupts with the profile's interrupt keys")
 }
@@ -196,26 +198,26 @@ func TestSendOptionsUrgentInterruptsABusyPane(t *testing.T) {
 func TestSendNotifiesAnExternalSenderByMail(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
-	id, err := r.s.Send("ops", "bob", "please rebase", SendOptions{NotifyOnDelivery: true})
+	err := r.s.Send("ops", "bob", "please rebase", SendOptions{ID: "m7", NotifyOnDelivery: true})
 	require.NoError(t, err)
 	r.advance(200 * time.Millisecond)   // submitted
 	r.procs[2].Print("\r\non it\r\n> ") // the agent answers: confirmed
 	ev := r.await(func(ev Event) bool { _, ok := ev.(Mail); return ok }).(Mail)
-	assert.Equal(t, Mail{To: "ops", Text: `[agentmux] delivered to bob (2): "please rebase"`, Delivery: id}, ev)
+	assert.Equal(t, Mail{To: "ops", Text: `[agentmux] delivered to bob (2): "please rebase"`, Delivery: 1, ID: "m7"}, ev)
 }
 
 func TestRemindTypesIntoThePaneAfterTheDelay(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
-	id, err := r.s.Remind("alice", "check the build", time.Minute)
+	err := r.s.Remind("alice", "check the build", time.Minute, "m3")
 	require.NoError(t, err)
 	r.advance(time.Minute - time.Millisecond)
 	assert.Empty(t, r.procs[1].Sent())
 	r.advance(time.Millisecond)
 	assert.Equal(t, "[agentmux] reminder: check the build", r.procs[1].Sent())
 	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Typed })
-	assert.Equal(t, id, ev.(Delivery).Entry.Delivery)
-	_, err = r.s.Remind("carol", "x", time.Second)
+	assert.Equal(t, "m3", ev.(Delivery).Entry.ID)
+	err = r.s.Remind("carol", "x", time.Second, "")
 	assert.ErrorIs(t, err, relay.ErrNoAddressee)
 }
 
@@ -301,7 +303,7 @@ func TestBeforeSubmitRunsBeforeTheCarriageReturn(t *testing.T) {
 	r.started(1, 2)
 	var calls []string // what the pane had been sent when the write-ahead ran
 	before := func() error { calls = append(calls, r.procs[2].Sent()); return nil }
-	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeSubmit: before})
+	err := r.s.Send("ops", "bob", "first", SendOptions{BeforeSubmit: before})
 	require.NoError(t, err)
 	assert.Empty(t, calls, "typed, not submitted: nothing to record")
 	r.advance(200 * time.Millisecond) // the submit delay
@@ -315,9 +317,9 @@ func TestBeforeSubmitRunsBeforeTheCarriageReturn(t *testing.T) {
 	// batch's one submit.
 	r.advance(3 * time.Second) // the first fails
 	r.s.Hold(2)
-	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeSubmit: before})
+	err = r.s.Send("ops", "bob", "second", SendOptions{BeforeSubmit: before})
 	require.NoError(t, err)
-	_, err = r.s.Send("ops", "bob", "third", SendOptions{BeforeSubmit: before})
+	err = r.s.Send("ops", "bob", "third", SendOptions{BeforeSubmit: before})
 	require.NoError(t, err)
 	r.s.Release(2)
 	r.s.Sync()
@@ -333,7 +335,7 @@ func TestBeforeSubmitFailureIsSaid(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
 	fail := func() error { return errors.New("database or disk is full") }
-	_, err := r.s.Send("ops", "bob", "first", SendOptions{BeforeSubmit: fail})
+	err := r.s.Send("ops", "bob", "first", SendOptions{BeforeSubmit: fail})
 	require.NoError(t, err)
 	r.advance(200 * time.Millisecond)
 	assert.Equal(t, "ops:  first\r", r.procs[2].Sent(), "submitted anyway")
@@ -344,7 +346,7 @@ func TestBeforeSubmitFailureIsSaid(t *testing.T) {
 
 	r.printed(2, "ok\r\n> ")
 	r.advance(2 * time.Second)
-	_, err = r.s.Send("ops", "bob", "second", SendOptions{BeforeSubmit: fail})
+	err = r.s.Send("ops", "bob", "second", SendOptions{BeforeSubmit: fail})
 	require.NoError(t, err)
 	r.advance(200 * time.Millisecond)
 	assert.Contains(t, r.procs[2].Sent(), "second")
@@ -369,11 +371,11 @@ func TestSendToAGonePaneSaysHowItWent(t *testing.T) {
 		"a": "pane 1 a has exited (killed (SIGSEGV))", "1": "pane 1 a has exited (killed (SIGSEGV))",
 		"B": "pane 2 b has exited (3)", "c": "pane 3 c was closed",
 	} {
-		_, err := r.s.Send("you", to, "hi", SendOptions{Person: true})
+		err := r.s.Send("you", to, "hi", SendOptions{Person: true})
 		require.Error(t, err, to)
 		assert.ErrorIs(t, err, relay.ErrGone, to)
 		assert.Contains(t, err.Error(), want, to)
 	}
-	_, err := r.s.Send("you", "nobody", "hi", SendOptions{Person: true})
+	err := r.s.Send("you", "nobody", "hi", SendOptions{Person: true})
 	assert.ErrorIs(t, err, relay.ErrNoAddressee)
 }

@@ -69,4 +69,7 @@ type Config struct {
 	Bindings []Binding
 	// Closed is called with each pane's spec once it is gone (session.Options.Closed).
 	Closed func(PaneSpec)
+	// NewTree gives a pane the session socket starts with a worktree of its own that
+	// worktree (session.Options.NewTree). Nil: such a pane is refused.
+	NewTree func(*PaneSpec) error
 }

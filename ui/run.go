@@ -195,6 +195,7 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		Logger:        cfg.Logger,
 		AddEnv:        cfg.AddEnv,
 		Closed:        cfg.Closed,
+		NewTree:       cfg.NewTree,
 		Start:         start,
 	}
 }

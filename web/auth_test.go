@@ -241,7 +241,7 @@ func TestConversationFromStoreAndLog(t *testing.T) {
 	require.NoError(t, err)
 
 	r := newRig(t, Options{Store: st, Since: since}, "alice", "bob")
-	_, err = r.sess.Send("ops", "bob", "this run, in the log too", session.SendOptions{})
+	err = r.sess.Send("ops", "bob", "this run, in the log too", session.SendOptions{})
 	require.NoError(t, err)
 	r.sess.Sync()
 	conn, _, err := r.dial("http://" + r.srv.Addr())

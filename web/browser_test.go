@@ -74,7 +74,7 @@ func checkConversation(t *testing.T, open opener) (*rig, tab) {
 	r.proc(2).SetEcho(true)
 	p := open(r, r.srv.URL())
 	r.waitOn(p, `agentmux.panes().length === 2`)
-	_, err := r.sess.Send("ops", "bob", "please rebase onto main", session.SendOptions{})
+	err := r.sess.Send("ops", "bob", "please rebase onto main", session.SendOptions{})
 	require.NoError(t, err)
 	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('please rebase onto main') && li.textContent.includes('ops → bob'))`)
 	// It is typed into bob's pane, and the page shows its phase move on.
@@ -121,9 +121,13 @@ func checkControlSendsAndTypes(t *testing.T, open opener) {
 	assert.Contains(t, r.proc(2).Peek(), "you(web)", "attributed to the web view's person")
 	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('you(web) → bob'))`)
 
-	// Typing into a zoomed pane's terminal reaches its program.
+	// Typing into a zoomed pane's terminal reaches its program, also when the members
+	// change meanwhile (a pane held): redrawing the bars must not take the focus.
 	require.NoError(t, p.click(`.pane[data-pane="1"] .bar`))
 	r.waitOn(p, `agentmux.zoomed() === 1`)
+	require.NoError(t, r.sess.Hold(2))
+	r.waitOn(p, `document.querySelector('.pane[data-pane="2"] .bar').textContent.includes('release')`)
+	r.waitOn(p, `document.activeElement && document.activeElement.closest('.pane[data-pane="1"]') !== null`)
 	require.NoError(t, p.keys("ls -la\r"))
 	r.waitOn(p, `agentmux.inputs() === 7`) // one frame a key
 	r.waitSent(1, "ls -la\r")

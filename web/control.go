@@ -82,11 +82,10 @@ func (p *page) do(a action) (string, error) {
 			}
 			return fmt.Sprintf("message %s queued for %s", id, a.To), nil
 		}
-		n, err := sess.Send(YouName, a.To, a.Text, session.SendOptions{})
-		if err != nil {
+		if err := sess.Send(YouName, a.To, a.Text, session.SendOptions{}); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("message %d queued for %s", n, a.To), nil
+		return "message queued for " + a.To, nil // no store: no id to give
 	case "link":
 		return "linked", sess.Link(a.A, a.B)
 	case "unlink":

@@ -287,6 +287,9 @@ func (r *rig) waitOn(p tab, expr string) {
 	var body, panes string
 	p.eval(`document.body ? document.body.innerText : ''`, &body)
 	p.eval(`window.agentmux ? agentmux.panes().map(n => '--- pane ' + n + '\n' + agentmux.text(n)).join('\n') : '(no agentmux)'`, &panes)
+	var focus string
+	p.eval(`(document.activeElement ? document.activeElement.tagName + "." + document.activeElement.className + " in " + (document.activeElement.closest(".pane") || {}).className : "none") + " inputs=" + (window.agentmux ? agentmux.inputs() : -1)`, &focus)
+	r.t.Logf("focus: %s", focus)
 	r.t.Fatalf("page never showed %s (err %v, waited until %s)\npage text:\n%s\npanes:\n%s", expr, err, deadline.Format("15:04:05"), body, panes)
 }
 

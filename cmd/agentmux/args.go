@@ -41,6 +41,8 @@ flags:
   --log-level L    debug, info, warn or error (default info)
   --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
                    (default: the working folder's name; NAME-2… while a live one holds it)
+  --cwd NAME=DIR   start pane NAME in folder DIR (repeatable)
+  --worktree       start every pane in a git worktree of its own (--worktree NAME: pane NAME)
   --in-process     run the session inside this terminal: no server, it ends with the terminal
   --web            serve the session's web view too (agentmux web prints its URL)
   --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
@@ -104,11 +106,16 @@ var subcommands = map[string]func(o *options, args []string) error{
 	},
 }
 
-// parseArgs parses the flags, wherever they stand before "--" (agentmux bash sh --link
-// is agentmux --link bash sh), then the AGENT arguments or a subcommand. It does not
-// look programs up.
-func parseArgs(args []string) (options, error) {
-	var o options
+// mainValues are the values of agentmux's own flags that parseArgs checks before they
+// go into options.
+type mainValues struct {
+	prefix, layout, level string
+	cwd                   cwdFlag
+}
+
+// mainFlags declares agentmux's own flags (usage lists them), their values going to o
+// and v.
+func mainFlags(o *options, v *mainValues) *flag.FlagSet {
 	fs := flag.NewFlagSet("agentmux", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&o.cfg.Link, "link", false, "")
@@ -118,18 +125,28 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.inProcess, "in-process", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
-	prefix := fs.String("prefix", "ctrl+a", "")
-	layout := fs.String("layout", "", "")
-	level := fs.String("log-level", "info", "")
+	fs.StringVar(&v.prefix, "prefix", "ctrl+a", "")
+	fs.StringVar(&v.layout, "layout", "", "")
+	fs.StringVar(&v.level, "log-level", "info", "")
 	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
 	fs.Var(&o.treeFlag, "worktree", "")
-	cwd := cwdFlag{}
-	fs.Var(cwd, "cwd", "")
+	v.cwd = cwdFlag{}
+	fs.Var(v.cwd, "cwd", "")
 	o.mesh.register(fs)
 	fs.BoolVar(&o.web.on, "web", false, "")
 	fs.StringVar(&o.web.listen, "web-listen", "", "")
 	fs.BoolVar(&o.web.control, "web-control", false, "")
+	return fs
+}
+
+// parseArgs parses the flags, wherever they stand before "--" (agentmux bash sh --link
+// is agentmux --link bash sh), then the AGENT arguments or a subcommand. It does not
+// look programs up.
+func parseArgs(args []string) (options, error) {
+	var o options
+	var v mainValues
+	fs := mainFlags(&o, &v)
 	rest, err := parseFlags(fs, treeNames(args))
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -164,19 +181,19 @@ func parseArgs(args []string) (options, error) {
 	if o.cfg.Idle <= 0 {
 		return o, usagef("--idle must be a positive duration, not %s", o.cfg.Idle)
 	}
-	k, err := keys.ParseKey(*prefix)
+	k, err := keys.ParseKey(v.prefix)
 	if err != nil {
 		return o, usagef("--prefix: %v", err)
 	}
 	if err := usablePrefix(k); err != nil {
-		return o, usagef("--prefix %q: %v", *prefix, err)
+		return o, usagef("--prefix %q: %v", v.prefix, err)
 	}
-	o.cfg.Prefix, o.cfg.PrefixSpec = k, *prefix
-	if o.cfg.Layout, err = ui.ParseLayout(*layout); err != nil {
+	o.cfg.Prefix, o.cfg.PrefixSpec = k, v.prefix
+	if o.cfg.Layout, err = ui.ParseLayout(v.layout); err != nil {
 		return o, usagef("--layout: %v", err)
 	}
-	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
-		return o, usagef("--log-level %q: want debug, info, warn or error", *level)
+	if err := o.logLevel.UnmarshalText([]byte(v.level)); err != nil {
+		return o, usagef("--log-level %q: want debug, info, warn or error", v.level)
 	}
 	if len(rest) == 0 {
 		return o, usagef("no agents given (agentmux [flags] AGENT [AGENT...], or agentmux demo)")
@@ -187,58 +204,50 @@ func parseArgs(args []string) (options, error) {
 	if o.cfg.Panes, err = parseAgents(rest); err != nil {
 		return o, err
 	}
-	o.trees, err = applyFolders(o.cfg.Panes, cwd, o.treeFlag)
+	o.trees, err = applyFolders(o.cfg.Panes, v.cwd, o.treeFlag)
 	return o, err
 }
 
 // parseFlags sets fs's flags from args wherever they stand, up to a "--", and returns
-// the other arguments in their order (with everything after "--"). A flag is -name or
-// --name, its value after "=" or else in the next argument (a boolean flag takes none:
-// --link, --link=false). A lone "-" is an argument. -h and --help give flag.ErrHelp.
-// Errors are usageErrors that name the flag as the user wrote it.
+// the other arguments in their order (with everything after "--"): scanFlags (flags.go)
+// reads the words, fs holds what each flag takes. A flag is -name or --name, its value
+// after "=" or else in the next argument (a boolean flag takes none: --link,
+// --link=false). A lone "-" is an argument. -h and --help give flag.ErrHelp. Errors are
+// usageErrors that name the flag as the user wrote it.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	return parseFlagsWith(fs, args, unknownFlag)
-}
-
-// parseFlagsWith is parseFlags with unknown making the error for a flag fs does not
-// define, given the flag as written and the arguments before it.
-func parseFlagsWith(fs *flag.FlagSet, args []string, unknown func(a string, before []string) error) ([]string, error) {
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(rest, args[i+1:]...), nil
-		}
-		if len(a) < 2 || a[0] != '-' {
-			rest = append(rest, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if name == "" || name[0] == '-' {
-			return nil, usagef("malformed flag %s", a)
-		}
+	lookup := func(name string) (flagDef, bool) {
 		f := fs.Lookup(name)
 		if f == nil {
-			if name == "h" || name == "help" {
-				return nil, flag.ErrHelp
+			return flagDef{}, false
+		}
+		kind := kindValue
+		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+			kind = kindBool
+		}
+		return flagDef{kind: kind, set: func(val string, given bool) error {
+			if !given {
+				val = "true"
 			}
-			return nil, unknown(a, rest)
-		}
-		if !hasValue {
-			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
-				value = "true"
-			} else if i+1 < len(args) {
-				i++
-				value = args[i]
-			} else {
-				return nil, usagef("--%s needs a value", name)
-			}
-		}
-		if err := fs.Set(name, value); err != nil {
-			return nil, badValue(f, value, err)
-		}
+			return fs.Set(name, val)
+		}}, true
 	}
-	return rest, nil
+	rest, err := scanFlags(args, lookup, false)
+	var fe *flagError
+	if !errors.As(err, &fe) {
+		return rest, err
+	}
+	switch fe.why {
+	case flagUnknown:
+		if fe.name == "h" || fe.name == "help" {
+			return nil, flag.ErrHelp
+		}
+		return nil, unknownFlag(fe.arg, fe.before)
+	case flagMissing:
+		return nil, usagef("--%s needs a value", fe.name)
+	case flagMalformed:
+		return nil, usagef("malformed flag %s", fe.arg)
+	}
+	return nil, badValue(fs.Lookup(fe.name), fe.value, fe.err)
 }
 
 // unknownFlag is the error for flag a that fs does not define; after an agent it says

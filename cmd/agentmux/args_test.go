@@ -310,3 +310,17 @@ func TestOpenLogMakesStatePrivate(t *testing.T) {
 		t.Errorf("the log does not say what was fixed:\n%s", b)
 	}
 }
+
+// An error is said with agentmux's name once: a subcommand's usage error already
+// starts with it.
+func TestErrorLineNamesAgentmuxOnce(t *testing.T) {
+	for err, want := range map[error]string{
+		usagef("agentmux send: unknown flag --x"): "agentmux send: unknown flag --x",
+		errors.New("no session is running"):       "agentmux: no session is running",
+		errors.New("line one\nline two"):          "agentmux: " + line("line one\nline two"),
+	} {
+		if got := errorLine(err); got != want {
+			t.Errorf("errorLine(%q) = %q, want %q", err, got, want)
+		}
+	}
+}

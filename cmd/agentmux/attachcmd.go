@@ -17,23 +17,15 @@ import (
 )
 
 // runAttachCommand runs agentmux attach [NAME] [--read-only] [-d] and agentmux
-// kill-session [NAME].
-func runAttachCommand(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
-	var o attach.Options
+// kill-session [NAME], their flags parsed (commands.go).
+func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Reader, stdout io.Writer) (int, error) {
+	o := attach.Options{ReadOnly: a.readOnly, DetachOthers: a.detachOthers}
 	var name string
-	for _, a := range args {
-		switch {
-		case cmd == "attach" && (a == "--read-only" || a == "-r"):
-			o.ReadOnly = true
-		case cmd == "attach" && a == "-d":
-			o.DetachOthers = true
-		case strings.HasPrefix(a, "-"):
-			return 2, usagef("agentmux %s: unknown flag %s", cmd, a)
-		case name != "":
-			return 2, usagef("agentmux %s: one session name at most (got %q and %q)", cmd, name, a)
-		default:
-			name = a
-		}
+	if len(a.operands) > 1 {
+		return 2, usagef("agentmux %s: one session name at most (got %q and %q)", cmd, a.operands[0], a.operands[1])
+	}
+	if len(a.operands) == 1 {
+		name = a.operands[0]
 	}
 	if o.ReadOnly && o.DetachOthers {
 		return 2, usagef("agentmux attach: --read-only and -d do not go together")

@@ -47,13 +47,16 @@ const clientUsage = `session commands (each talks to a running agentmux over its
 common flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json
 `
 
-// clientArgs is a session command's parsed flags and operands.
+// clientArgs is a subcommand's parsed flags and operands: each flagSpec of the
+// command table (commands.go) says which field it sets.
 type clientArgs struct {
 	session, from, member, to string
 	json, escapes, shell      bool
 	lines, limit              int
 	since                     time.Duration
 	operands                  []string
+	// given names the flags given (by their first name).
+	given map[string]bool
 	// send's delivery options; remind's delay is its first operand.
 	mode                 string
 	timeout, notifyAfter time.Duration
@@ -65,165 +68,32 @@ type clientArgs struct {
 	raw, enter, noEnter, kill, worktree bool
 	name, cwd                           string
 	width, height                       int // resize's shares, in percent
-	// web's: where its view listens, and whether its pages may act.
+	// web's: where its view listens, and whether its pages may act (listen is also
+	// mesh serve's).
 	listen  string
 	control bool
+	// attach's: watch without typing; detach every other terminal first.
+	readOnly, detachOthers bool
+	force                  bool // worktree rm's
+	tlsCert, tlsKey        string
+	// ls --mesh: list the mesh (meshOn), with these settings.
+	meshOn bool
+	mesh   meshFlags
+	// parse's: its markers, what it leaves out, its largest block, and --jsonl.
+	prefixes, thinkingPrefixes []string
+	noInline, noBlock, jsonl   bool
+	maxBlockBytes              int
 }
 
-// switches are the flags that take no value.
-var switches = map[string]bool{"json": true, "escapes": true, "important": true, "urgent": true, "notify-on-delivery": true, "shell": true, "wait": true, "all": true, "control": true,
-	"raw": true, "enter": true, "no-enter": true, "kill": true, "worktree": true}
-
-// parseClientArgs takes flags anywhere among the operands ("--" ends the flags; "-" is
-// an operand: stdin).
+// parseClientArgs parses session command cmd's words by its flags (flags.go).
 func parseClientArgs(cmd string, args []string) (clientArgs, error) {
-	var a clientArgs
-	spec, _ := lookupCommand(cmd)
-	allowed := map[string]bool{"session": true, "json": true}
-	for _, f := range spec.flags {
-		allowed[f] = true
-	}
-	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		if arg == "--" {
-			a.operands = append(a.operands, args[i+1:]...)
-			break
-		}
-		if cmd == "new" && len(a.operands) > 0 { // the command's own flags follow
-			a.operands = append(a.operands, args[i:]...)
-			break
-		}
-		if len(arg) < 2 || arg[0] != '-' {
-			a.operands = append(a.operands, arg)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if !allowed[name] {
-			return a, usagef("agentmux %s: unknown flag %s", cmd, arg)
-		}
-		if switches[name] {
-			if hasVal {
-				return a, usagef("agentmux %s: --%s takes no value", cmd, name)
-			}
-			switch name {
-			case "json":
-				a.json = true
-			case "escapes":
-				a.escapes = true
-			case "shell":
-				a.shell = true
-			case "notify-on-delivery":
-				a.notifyOnDelivery = true
-			case "control":
-				a.control = true
-			case "wait":
-				a.wait = true
-			case "all":
-				a.all = true
-			case "raw":
-				a.raw = true
-			case "enter":
-				a.enter = true
-			case "no-enter":
-				a.noEnter = true
-			case "kill":
-				a.kill = true
-			case "worktree":
-				a.worktree = true
-			case "important", "urgent":
-				if a.mode != "" && a.mode != name {
-					return a, usagef("agentmux %s: --important and --urgent exclude each other", cmd)
-				}
-				a.mode = name
-			}
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return a, usagef("agentmux %s: --%s needs a value", cmd, name)
-			}
-			i++
-			val = args[i]
-		}
-		var err error
-		switch name {
-		case "session":
-			a.session = val
-		case "from":
-			a.from = val
-		case "to":
-			a.to = val
-		case "listen":
-			a.listen = val
-		case "timeout", "notify-after":
-			var d time.Duration
-			if d, err = time.ParseDuration(val); err == nil && d <= 0 {
-				err = errors.New("not above 0")
-			}
-			if name == "timeout" {
-				a.timeout = d
-			} else {
-				a.notifyAfter = d
-			}
-		case "member":
-			a.member = val
-		case "width", "height":
-			var n int
-			if n, err = strconv.Atoi(val); err == nil && n <= 0 {
-				err = errors.New("not above 0")
-			}
-			if name == "width" {
-				a.width = n
-			} else {
-				a.height = n
-			}
-		case "name":
-			a.name = val
-		case "cwd":
-			a.cwd = val
-		case "lines", "limit":
-			var n int
-			if n, err = strconv.Atoi(val); err == nil && n < 0 {
-				err = errors.New("below 0")
-			}
-			if name == "lines" {
-				a.lines = n
-			} else {
-				a.limit = n
-			}
-		case "since":
-			a.since, err = time.ParseDuration(val)
-		}
-		if err != nil {
-			return a, badClientValue(cmd, name, val)
-		}
-	}
-	if n := len(a.operands); n < spec.minArgs || spec.maxArgs >= 0 && n > spec.maxArgs {
-		return a, usagef("agentmux %s: wrong number of arguments (agentmux help %s shows the usage)", cmd, cmd)
-	}
-	return a, nil
+	c, _ := lookupCommand(cmd)
+	return c.parseFlags(args)
 }
 
 // timeFormat is how the commands print a time for a person (JSON has ms since the
 // epoch): local time, to the second, as history, read and sessions --all all show it.
 const timeFormat = "2006-01-02 15:04:05"
-
-// badClientValue says what a session command's flag takes, as the main flags do.
-func badClientValue(cmd, name, val string) error {
-	switch name {
-	case "lines", "limit":
-		return usagef("agentmux %s: --%s %s: want a whole number, 0 or more", cmd, name, val)
-	case "width", "height":
-		return usagef("agentmux %s: --%s %s: want a percentage of an even share, e.g. 150", cmd, name, val)
-	}
-	if _, err := strconv.ParseFloat(val, 64); err == nil {
-		return usagef("agentmux %s: --%s %s needs a unit, e.g. %ss or %sm", cmd, name, val, strings.TrimPrefix(val, "-"), strings.TrimPrefix(val, "-"))
-	}
-	if d, err := time.ParseDuration(val); err == nil && d <= 0 {
-		return usagef("agentmux %s: --%s must be a positive duration, not %s", cmd, name, val)
-	}
-	return usagef("agentmux %s: --%s %q: want a duration such as 90s, 10m or 1h", cmd, name, val)
-}
 
 // runClient runs session command cmd: exit status 2 on misuse, 1 on failure.
 // Its --help is answered before, where run dispatches.
@@ -234,6 +104,9 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	}
 	if cmd == "sessions" {
 		return exit(sessions(a, stdout))
+	}
+	if cmd == "ls" && (a.meshOn || a.mesh != meshFlags{}) {
+		return lsMesh(a, stdout) // meshcmd.go
 	}
 	var body string
 	var after time.Duration

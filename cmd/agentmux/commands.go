@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/hooks"
@@ -16,19 +18,31 @@ import (
 // it, `agentmux help` and CMD --help read it.
 type command struct {
 	name string
-	// session marks a session command: it takes --session and --json besides flags,
-	// also before its name (agentmux --session NAME ls), and parseClientArgs reads its
-	// words (runClient).
+	// session marks a session command: it takes --session and --json besides its
+	// flags, also before its name (agentmux --session NAME ls), and runClient runs it.
 	session bool
-	// flags are the flags a session command takes besides --session and --json.
-	flags []string
-	// minArgs and maxArgs bound a session command's operands (maxArgs -1: any number).
+	// flags are the flags the command takes (a session command's besides the common
+	// ones): the one parser (flags.go) reads them, and its help lists them.
+	flags []flagSpec
+	// flagsFirst: the first operand ends the flags (the words after it are a program's).
+	flagsFirst bool
+	// minArgs and maxArgs bound the operands (maxArgs -1: any number).
 	minArgs, maxArgs int
-	// help is what `agentmux help NAME` and `agentmux NAME --help` print.
+	// help is what `agentmux help NAME` and `agentmux NAME --help` print, before the
+	// flags, which are listed from flags.
 	help string
-	// run runs the command with the words after its name (for a session command, any
-	// session flags before the name come first). Nil for a session command: runClient.
+	// exec runs a command whose words the parser reads: a session command's is nil
+	// (runClient).
+	exec func(ctx context.Context, a clientArgs, sio stdio) (int, error)
+	// run runs a command that reads its own words (demo: agentmux's own flags; help,
+	// version, and the hidden ones) with the words after its name.
 	run func(ctx context.Context, args []string, sio stdio) (int, error)
+	// parts are a command's own commands (mesh serve, worktree rm): the first operand
+	// names one, which takes the rest; parent is a part's command.
+	parts  []command
+	parent string
+	// errPrefix is how its errors start, when not "agentmux NAME" (parse's: "parse").
+	errPrefix string
 	// ownHelp marks a command that reads -h/--help in its own words (or, hidden, takes
 	// none): run gets them.
 	ownHelp bool
@@ -49,38 +63,38 @@ var commandTable []command
 
 func init() {
 	commandTable = append(sessionCommands(), otherCommands()...)
+	for i := range commandTable {
+		for j := range commandTable[i].parts {
+			commandTable[i].parts[j].parent = commandTable[i].name
+		}
+	}
 }
 
-// otherCommands are the subcommands that are not session commands, each with its own
-// parser: their words are too unlike the session commands' flags to share theirs.
+// otherCommands are the subcommands that are not session commands.
 func otherCommands() []command {
 	return []command{
-		{name: "attach", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
-			return runAttachCommand(ctx, "attach", args, sio.in, sio.out)
+		{name: "attach", maxArgs: -1, flags: []flagSpec{
+			switchFlag("read-only", "watch without typing", func(a *clientArgs) *bool { return &a.readOnly }).alias("r"),
+			switchFlag("d", "detach every other terminal first", func(a *clientArgs) *bool { return &a.detachOthers }),
+		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+			return runAttachCommand(ctx, "attach", a, sio.in, sio.out)
 		}, help: `usage: agentmux attach [NAME] [--read-only | -r] [-d]
 
 Attaches this terminal to session NAME (the only running one when not given; names in
-any case): the whole picture as it is now. Prefix d detaches again. --read-only watches
-without typing; -d detaches every other terminal first.`},
-		{name: "kill-session", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
-			return runAttachCommand(ctx, "kill-session", args, sio.in, sio.out)
+any case): the whole picture as it is now. Prefix d detaches again.`},
+		{name: "kill-session", maxArgs: -1, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+			return runAttachCommand(ctx, "kill-session", a, sio.in, sio.out)
 		}, help: `usage: agentmux kill-session [NAME]
 
 Ends session NAME (the only running one when not given) and every agent in it; its
 attached terminals are restored and told so.`},
-		{name: "mesh", ownHelp: true, run: func(ctx context.Context, args []string, sio stdio) (int, error) {
-			return runMesh(ctx, args, sio.out)
-		}, help: strings.TrimSuffix(meshUsage, "\n")},
-		{name: worktreeCommand, run: func(_ context.Context, args []string, sio stdio) (int, error) {
-			return runWorktree(args, sio.out)
-		}, help: `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
+		meshCommand(),
+		{name: worktreeCommand, parts: worktreeParts, help: `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
 
 The panes' git worktrees of the repository you are in (every session's): ls lists them
 (NAME is SESSION/PANE) with what they hold beyond their start; rm removes one and its
 branch, refusing one that holds an agent's work unless --force.`},
-		{name: parseCommand, ownHelp: true, run: func(_ context.Context, args []string, sio stdio) (int, error) {
-			return runParse(args, sio.in, sio.out, sio.err)
-		}, help: "usage: agentmux parse [flags] [FILE]\n\n(agentmux parse --help lists its flags)"},
+		parseCommandSpec(),
 		{name: "demo", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
 			return runSession(ctx, append([]string{"demo"}, args...), sio)
 		}, help: "usage: agentmux demo [flags]\n\nTwo built-in simulated agents, linked: runs anywhere, no agent CLI needed.\nThe flags are agentmux's own (agentmux --help)."},
@@ -106,52 +120,60 @@ branch, refusing one that holds an agent's work unless --force.`},
 	}
 }
 
-// sessionCommands are the session commands: one flag parser (parseClientArgs), the
-// common flags --session and --json, and runClient.
+// remindFlags are remind's and wake's.
+var remindFlags = []flagSpec{
+	stringFlag("to", "TARGET", "the pane to remind (default: this one, $AGENTMUX_NAME)", func(a *clientArgs) *string { return &a.to }),
+}
+
+// sessionCommands are the session commands: besides their flags, the common flags
+// --session and --json; runClient runs them.
 func sessionCommands() []command {
 	cmds := []command{
-		{name: "ls", help: `usage: agentmux ls [--session NAME] [--json]
+		{name: "ls", flags: lsMeshFlags, help: `usage: agentmux ls [--session NAME] [--json]
+       agentmux ls --mesh[=URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]
 
 The session's members: number, name, program, state (with the exit code or signal of
 an exited pane), relay group as the status line shows it, held and addressing flags,
 profile, and messages waiting.`},
-		{name: "send", minArgs: 2, maxArgs: -1, flags: []string{"from", "important", "urgent", "timeout", "notify-on-delivery", "notify-after", "wait", "raw", "enter", "no-enter"},
-			help: `usage: agentmux send TARGET MESSAGE... [flags]
+		{name: "send", minArgs: 2, maxArgs: -1, flags: []flagSpec{
+			stringFlag("from", "NAME", `attribute it to NAME (not a pane's name, "you" or a number)`, func(a *clientArgs) *string { return &a.from }),
+			{name: "important", kind: kindSwitch, usage: "interrupt a person's stale draft to deliver it", set: sendMode("important")},
+			{name: "urgent", kind: kindSwitch, usage: "interrupt the agent (its interrupt key) to deliver it now", set: sendMode("urgent")},
+			durationFlag("timeout", "D", "give up (expired) if not typed within D, e.g. 10m", true, func(a *clientArgs) *time.Duration { return &a.timeout }),
+			switchFlag("notify-on-delivery", "say when it was delivered (in agentmux events)", func(a *clientArgs) *bool { return &a.notifyOnDelivery }),
+			durationFlag("notify-after", "D", "a reminder D after delivery", true, func(a *clientArgs) *time.Duration { return &a.notifyAfter }),
+			switchFlag("wait", "wait until it is confirmed, failed or expired; print the\nphase; exit 0 when confirmed, 1 otherwise", func(a *clientArgs) *bool { return &a.wait }),
+			switchFlag("raw", `type MESSAGE exactly as given, at once: no "you:" header, no
+framing, no waiting for idle (drive a shell or a REPL, like
+tmux send-keys); then Enter, unless --no-enter. Yours alone:
+refused from inside a pane`, func(a *clientArgs) *bool { return &a.raw }),
+			switchFlag("enter", "with --raw: Enter after it (as without --no-enter)", func(a *clientArgs) *bool { return &a.enter }),
+			switchFlag("no-enter", "with --raw: no Enter after it", func(a *clientArgs) *bool { return &a.noEnter }),
+		}, help: `usage: agentmux send TARGET MESSAGE... [flags]
 
 Types MESSAGE into TARGET (a pane's name or number, a member's name, or * for every
 member) as "you:" and the words, once it is idle and nobody types there; inside a pane it
-is attributed to that pane. MESSAGE - reads the text from stdin. Prints the message's id.
-
-  --from NAME            attribute it to NAME (not a pane's name, "you" or a number)
-  --important            interrupt a person's stale draft to deliver it
-  --urgent               interrupt the agent (its interrupt key) to deliver it now
-  --timeout D            give up (expired) if not typed within D, e.g. 10m
-  --notify-on-delivery   say when it was delivered (in agentmux events)
-  --notify-after D       a reminder D after delivery
-  --wait                 wait until it is confirmed, failed or expired; print the
-                         phase; exit 0 when confirmed, 1 otherwise
-  --raw                  type MESSAGE exactly as given, at once: no "you:" header, no
-                         framing, no waiting for idle (drive a shell or a REPL, like
-                         tmux send-keys); then Enter, unless --no-enter. Yours alone:
-                         refused from inside a pane`},
-		{name: "new", minArgs: 1, maxArgs: -1, flags: []string{"name", "cwd", "worktree"}, help: `usage: agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND...
+is attributed to that pane. MESSAGE - reads the text from stdin. Prints the message's id.`},
+		{name: "new", minArgs: 1, maxArgs: -1, flagsFirst: true, flags: []flagSpec{
+			stringFlag("name", "N", "the pane's name (default: the program's, with -2, -3… when taken)", func(a *clientArgs) *string { return &a.name }),
+			stringFlag("cwd", "DIR", "the folder it starts in (default: the session's)", func(a *clientArgs) *string { return &a.cwd }),
+			switchFlag("worktree", "start it in a new git worktree (branch agentmux/SESSION/NAME from HEAD)\nof the repository DIR (default: this folder) is in", func(a *clientArgs) *bool { return &a.worktree }),
+		}, help: `usage: agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND...
 
 Starts a new pane running COMMAND (as on agentmux's command line: NAME=COMMAND names it,
 VAR=value words set its environment) with the next free number; the panes make room for
 it. Flags go before COMMAND (the words after it are the command's). Prints its number
-and name.
-
-  --name N    the pane's name (default: the program's, with -2, -3… when taken)
-  --cwd DIR   the folder it starts in (default: the session's)
-  --worktree  start it in a new git worktree (branch agentmux/SESSION/NAME from HEAD)
-              of the repository DIR (default: this folder) is in
-
-Yours alone: refused from inside a pane.`},
-		{name: "respawn", minArgs: 1, maxArgs: 1, flags: []string{"kill"}, help: `usage: agentmux respawn TARGET [--kill]
+and name. Yours alone: refused from inside a pane.`},
+		{name: "respawn", minArgs: 1, maxArgs: 1, flags: []flagSpec{
+			switchFlag("kill", "end a program that still runs first", func(a *clientArgs) *bool { return &a.kill }),
+		}, help: `usage: agentmux respawn TARGET [--kill]
 
 Starts TARGET's program again, with the command, name, number, folder and links it had.
 A program that still runs is refused unless --kill, which ends it first. Yours alone.`},
-		{name: "resize", minArgs: 1, maxArgs: 1, flags: []string{"width", "height"}, help: `usage: agentmux resize TARGET [--width P] [--height P]
+		{name: "resize", minArgs: 1, maxArgs: 1, flags: []flagSpec{
+			countFlag("width", "P", "its width, P percent of an even share (100: even; 20 to 500)", 1, "want a percentage of an even share, e.g. 150", func(a *clientArgs) *int { return &a.width }),
+			countFlag("height", "P", "its height, P percent of an even share", 1, "want a percentage of an even share, e.g. 150", func(a *clientArgs) *int { return &a.height }),
+		}, help: `usage: agentmux resize TARGET [--width P] [--height P]
 
 Sets pane TARGET's width and height as P percent of an even share of the screen (100:
 even; 20 to 500), as prefix ctrl+arrow does; every attached terminal follows, and a
@@ -166,23 +188,32 @@ it inside agentmux). Yours alone.`},
 Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or
 "agentmux", not another member's): its border, ls and the relay's attributions follow.
 Yours alone.`},
-		{name: "remind", minArgs: 2, maxArgs: -1, flags: []string{"to"}, help: `usage: agentmux remind D MESSAGE... [--to TARGET]      (also: agentmux wake)
+		{name: "remind", minArgs: 2, maxArgs: -1, flags: remindFlags, help: `usage: agentmux remind D MESSAGE... [--to TARGET]      (also: agentmux wake)
 
 Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
 (e.g. 10m, 90s); kept across a restart of the session.`},
-		{name: "wake", minArgs: 2, maxArgs: -1, flags: []string{"to"}},
-		{name: "link", minArgs: 2, maxArgs: 2, flags: []string{"shell"}, help: `usage: agentmux link A B [--shell]
+		{name: "wake", minArgs: 2, maxArgs: -1, flags: remindFlags},
+		{name: "link", minArgs: 2, maxArgs: 2, flags: []flagSpec{
+			switchFlag("shell", "link a pane that runs a shell", func(a *clientArgs) *bool { return &a.shell }),
+		}, help: `usage: agentmux link A B [--shell]
 
 Links pane A with pane B: A joins B's relay group (leaving its own). A pane running a
 shell is refused (what the other agent says would run there as commands) unless --shell.`},
 		{name: "unlink", minArgs: 1, maxArgs: 1, help: "usage: agentmux unlink A\n\nTakes pane A out of its relay group."},
 		{name: "hold", minArgs: 1, maxArgs: 1, help: "usage: agentmux hold A\n\nHolds deliveries into pane A (a person drives it) until released."},
 		{name: "release", minArgs: 1, maxArgs: 1, help: "usage: agentmux release A\n\nReleases deliveries held for pane A."},
-		{name: "capture", minArgs: 1, maxArgs: 1, flags: []string{"lines", "escapes"}, help: `usage: agentmux capture TARGET [--lines N] [--escapes]
+		{name: "capture", minArgs: 1, maxArgs: 1, flags: []flagSpec{
+			countFlag("lines", "N", "N lines of its history above the screen", 0, "want a whole number, 0 or more", func(a *clientArgs) *int { return &a.lines }),
+			switchFlag("escapes", "in colour: the SGR sequences (without it, control characters\nare shown escaped)", func(a *clientArgs) *bool { return &a.escapes }),
+		}, help: `usage: agentmux capture TARGET [--lines N] [--escapes]
 
 Prints TARGET's screen, with N lines of its history above it (--lines), in colour
 (--escapes: the SGR sequences; without it, control characters are shown escaped).`},
-		{name: "history", flags: []string{"member", "since", "limit"}, help: `usage: agentmux history [--member X] [--since D] [--limit N]
+		{name: "history", flags: []flagSpec{
+			stringFlag("member", "X", "messages to or from member X", func(a *clientArgs) *string { return &a.member }),
+			durationFlag("since", "D", "of the last D (e.g. 1h)", false, func(a *clientArgs) *time.Duration { return &a.since }),
+			countFlag("limit", "N", "at most N", 0, "want a whole number, 0 or more", func(a *clientArgs) *int { return &a.limit }),
+		}, help: `usage: agentmux history [--member X] [--since D] [--limit N]
 
 The messages and their phases, newest last: to or from member X, of the last D (e.g.
 1h), at most N. Reads the store directly when the session no longer runs.`},
@@ -194,11 +225,16 @@ when the session no longer runs.`},
 
 A live stream of what happens in the session, one JSON object a line: states,
 messages, deliveries and their phases, links, exits. Ends with the session or Ctrl+C.`},
-		{name: "sessions", flags: []string{"all"}, help: `usage: agentmux sessions [--all] [--json]
+		{name: "sessions", flags: []flagSpec{
+			switchFlag("all", "also ended sessions whose messages the store still keeps", func(a *clientArgs) *bool { return &a.all }),
+		}, help: `usage: agentmux sessions [--all] [--json]
 
 The running sessions: each attached (its terminals, the one in control) or detached,
 and its socket; --all adds ended sessions whose messages the store still keeps.`},
-		{name: "web", maxArgs: 1, flags: []string{"listen", "control"}, help: `usage: agentmux web [NAME] [--listen HOST:PORT] [--control]
+		{name: "web", maxArgs: 1, flags: []flagSpec{
+			stringFlag("listen", "HOST:PORT", "listen there (default 127.0.0.1 on a free port)", func(a *clientArgs) *string { return &a.listen }),
+			switchFlag("control", "let the page send messages, link, unlink, hold, release and\ntype into panes", func(a *clientArgs) *bool { return &a.control }),
+		}, help: `usage: agentmux web [NAME] [--listen HOST:PORT] [--control]
 
 Starts the session's web view (or finds it running) and prints its URL, which carries
 a token: every pane live in a browser, and the conversation between the agents. It
@@ -211,6 +247,17 @@ into panes. NAME is the session (as --session).`},
 		cmds[i].session = true
 	}
 	return cmds
+}
+
+// sendMode is send's --important or --urgent: one of them at most.
+func sendMode(mode string) func(a *clientArgs, _ string, _ bool) error {
+	return func(a *clientArgs, _ string, _ bool) error {
+		if a.mode != "" && a.mode != mode {
+			return errors.New("--important and --urgent exclude each other")
+		}
+		a.mode = mode
+		return nil
+	}
 }
 
 // lookupCommand returns the subcommand called name (wake is remind's other name and
@@ -251,12 +298,22 @@ func runHelp(args []string, w io.Writer) (int, error) {
 	return 2, usagef("agentmux help: no command %q (one of: %s)", args[0], strings.Join(helpNames(), ", "))
 }
 
-// commandHelp is c's help, with the flags every session command takes.
+// commandHelp is c's help, then the flags it takes, listed from the table (a part's
+// under its name), and for a session command the common flags.
 func commandHelp(c command) string {
-	if !c.session {
-		return c.help
+	h := c.help
+	if len(c.flags) > 0 {
+		h += "\n\nflags:\n" + flagHelp(c.flags)
 	}
-	return c.help + "\n\ncommon flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json"
+	for _, p := range c.parts {
+		if len(p.flags) > 0 {
+			h += "\n\nflags of " + c.name + " " + p.name + ":\n" + flagHelp(p.flags)
+		}
+	}
+	if c.session {
+		h += "\n\n" + commonFlagHelp()
+	}
+	return h
 }
 
 // helpNames lists what `agentmux help` knows, sorted.

@@ -11,13 +11,24 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 )
 
 func main() {
 	code, err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
 		// An error may quote what a session or an agent said: shown, never obeyed.
-		fmt.Fprintf(os.Stderr, "agentmux: %s\n", line(err.Error()))
+		fmt.Fprintln(os.Stderr, errorLine(err))
 	}
 	os.Exit(code)
+}
+
+// errorLine is the one line of stderr that says err: "agentmux: " and the error, which
+// a subcommand's own usage error already starts with its name ("agentmux send: …").
+func errorLine(err error) string {
+	msg := line(err.Error())
+	if strings.HasPrefix(msg, "agentmux ") || strings.HasPrefix(msg, "agentmux:") {
+		return msg
+	}
+	return "agentmux: " + msg
 }

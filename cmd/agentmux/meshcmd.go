@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -13,22 +14,51 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/session"
 )
 
-// meshUsage is `agentmux mesh`'s help.
+// meshUsage is `agentmux mesh`'s help, before its flags (commandHelp lists them).
 const meshUsage = `usage: agentmux mesh serve [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]
        agentmux mesh creds NAME
-       agentmux ls --mesh [--mesh URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]
+       agentmux ls --mesh [--mesh=URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]
 
 serve runs a mesh hub (NATS with JetStream, state in $XDG_STATE_HOME/agentmux/mesh) on
 HOST:PORT (default ` + mesh.DefaultListen + `) until interrupted; creds NAME writes the
 credentials of session NAME for this machine's hub. A session joins with
-agentmux --mesh URL --mesh-creds FILE --session NAME …
-`
+agentmux --mesh URL --mesh-creds FILE --session NAME …`
+
+// meshCommand is `agentmux mesh`: a hub of its own, and a session's credentials for it.
+func meshCommand() command {
+	return command{name: "mesh", help: meshUsage, parts: []command{
+		{name: "serve", flags: []flagSpec{
+			stringFlag("listen", "HOST:PORT", "where the hub listens (default "+mesh.DefaultListen+")", func(a *clientArgs) *string { return &a.listen }),
+			stringFlag("tls-cert", "FILE", "the hub's TLS certificate (with --tls-key)", func(a *clientArgs) *string { return &a.tlsCert }),
+			stringFlag("tls-key", "FILE", "its private key", func(a *clientArgs) *string { return &a.tlsKey }),
+		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+			return meshServe(ctx, a, sio.out)
+		}},
+		{name: "creds", minArgs: 1, maxArgs: 1, exec: func(_ context.Context, a clientArgs, sio stdio) (int, error) {
+			return meshCreds(a.operands[0], sio.out)
+		}},
+	}}
+}
+
+// lsMeshFlags are ls's flags that list the mesh instead of the session.
+var lsMeshFlags = []flagSpec{
+	{name: "mesh", kind: kindOptional, arg: "URL", usage: "the mesh's sessions (live or away) and members instead, at URL\n(else config.toml's [mesh] url)",
+		set: func(a *clientArgs, val string, given bool) error {
+			a.meshOn = true
+			if given {
+				a.mesh.url = val
+			}
+			return nil
+		}},
+	stringFlag("mesh-creds", "FILE", "the session's mesh credentials (agentmux mesh creds NAME, or a NATS .creds)", func(a *clientArgs) *string { return &a.mesh.creds }),
+	stringFlag("mesh-nkey", "FILE", "an nkey seed file instead of --mesh-creds", func(a *clientArgs) *string { return &a.mesh.nkey }),
+	stringFlag("mesh-ca", "FILE", "the certificate authority of the hub's TLS (else the system's)", func(a *clientArgs) *string { return &a.mesh.ca }),
+}
 
 // meshFlags are a session's mesh settings: --mesh, --mesh-creds, --mesh-nkey,
 // --mesh-ca, or config.toml's [mesh] url, creds, nkey, ca.
@@ -55,103 +85,65 @@ func (f *meshFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ca, "mesh-ca", "", "")
 }
 
-// hasFlag reports whether args hold flag name (any number of dashes, with or without
-// =value) before any "--".
-func hasFlag(args []string, name string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && n == name {
-			return true
-		}
-	}
-	return false
-}
-
-func runMesh(ctx context.Context, args []string, stdout io.Writer) (int, error) {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		_, err := io.WriteString(stdout, meshUsage)
-		return 0, err
-	}
+// meshCreds writes session name's credentials for this machine's hub.
+func meshCreds(name string, stdout io.Writer) (int, error) {
 	dir, err := statePath("mesh")
 	if err != nil {
 		return 1, err
 	}
-	switch args[0] {
-	case "creds":
-		if len(args) != 2 {
-			return 2, usagef("usage: agentmux mesh creds NAME")
-		}
-		path, err := mesh.WriteCreds(dir, args[1])
-		if err != nil {
-			return 1, err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\nGive it to session %s (keep it 0600): agentmux --mesh URL --mesh-creds FILE --session %s …\n", path, args[1], args[1])
-		return 0, err
-	case "serve":
-		fs := flag.NewFlagSet("agentmux mesh serve", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		listen := fs.String("listen", mesh.DefaultListen, "")
-		cert := fs.String("tls-cert", "", "")
-		key := fs.String("tls-key", "", "")
-		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-			return 2, usagef("usage: agentmux mesh serve [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]")
-		}
-		h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: *listen, TLSCert: *cert, TLSKey: *key})
-		if err != nil {
-			return 1, err
-		}
-		defer h.Close()
-		_, err = fmt.Fprintf(stdout, "agentmux mesh hub: %s (JetStream state in %s)\n"+
-			"Credentials: `agentmux mesh creds NAME` writes session NAME's file (a password derived from %s/secret).\n"+
-			"Join: agentmux --mesh %s --mesh-creds FILE --session NAME …\n", h.URL(), dir, dir, h.URL())
-		if err != nil {
-			return 1, err
-		}
-		if host, _, _ := net.SplitHostPort(*listen); !h.TLS() && !isLoopback(host) {
-			fmt.Fprintln(stdout, "Warning: no TLS (--tls-cert, --tls-key): passwords and messages cross the network in clear.")
-		}
-		sigs := make(chan os.Signal, 1)
-		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-		defer signal.Stop(sigs)
-		select {
-		case <-sigs:
-		case <-ctx.Done():
-		}
-		return 0, nil
+	path, err := mesh.WriteCreds(dir, name)
+	if err != nil {
+		return 1, err
 	}
-	return 2, usagef("agentmux mesh: unknown command %q (serve, creds)", args[0])
+	_, err = fmt.Fprintf(stdout, "%s\nGive it to session %s (keep it 0600): agentmux --mesh URL --mesh-creds FILE --session %s …\n", path, name, name)
+	return 0, err
+}
+
+// meshServe runs a mesh hub until interrupted.
+func meshServe(ctx context.Context, a clientArgs, stdout io.Writer) (int, error) {
+	dir, err := statePath("mesh")
+	if err != nil {
+		return 1, err
+	}
+	listen := cmp.Or(a.listen, mesh.DefaultListen)
+	h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: listen, TLSCert: a.tlsCert, TLSKey: a.tlsKey})
+	if err != nil {
+		return 1, err
+	}
+	defer h.Close()
+	_, err = fmt.Fprintf(stdout, "agentmux mesh hub: %s (JetStream state in %s)\n"+
+		"Credentials: `agentmux mesh creds NAME` writes session NAME's file (a password derived from %s/secret).\n"+
+		"Join: agentmux --mesh %s --mesh-creds FILE --session NAME …\n", h.URL(), dir, dir, h.URL())
+	if err != nil {
+		return 1, err
+	}
+	if host, _, _ := net.SplitHostPort(listen); !h.TLS() && !isLoopback(host) {
+		fmt.Fprintln(stdout, "Warning: no TLS (--tls-cert, --tls-key): passwords and messages cross the network in clear.")
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	select {
+	case <-sigs:
+	case <-ctx.Done():
+	}
+	return 0, nil
 }
 
 // lsMesh lists the mesh's sessions and members.
-func lsMesh(args []string, stdout io.Writer) (int, error) {
-	fs := flag.NewFlagSet("agentmux ls", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var f meshFlags
-	f.register(fs)
-	asJSON := fs.Bool("json", false, "")
-	session := fs.String("session", "", "")
-	// --mesh alone is a switch here: its URL, if any, follows as --mesh=URL.
-	var rest []string
-	for _, a := range args {
-		if a == "--mesh" || a == "-mesh" {
-			continue
-		}
-		rest = append(rest, a)
-	}
-	if err := fs.Parse(rest); err != nil || fs.NArg() > 0 {
-		return 2, usagef("usage: agentmux ls --mesh [--mesh=URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]")
+func lsMesh(a clientArgs, stdout io.Writer) (int, error) {
+	if !a.meshOn {
+		return 2, usagef("agentmux ls: --mesh-creds, --mesh-nkey and --mesh-ca go with --mesh")
 	}
 	conf, err := loadConfig()
 	if err != nil {
 		return 2, err
 	}
-	f = f.or(conf.Mesh)
+	f := a.mesh.or(conf.Mesh)
 	if f.url == "" {
 		return 2, usagef("agentmux ls --mesh: no mesh: give --mesh=URL or set [mesh] url in config.toml")
 	}
-	o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: *session}
+	o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: a.session}
 	if o.Session == "" {
 		o.Session = credsSession(f.creds)
 	}
@@ -159,7 +151,7 @@ func lsMesh(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	if *asJSON {
+	if a.json {
 		return exit(json.NewEncoder(stdout).Encode(got)) // JSON escapes control characters
 	}
 	for _, s := range got {
@@ -216,29 +208,34 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 	return n, nil
 }
 
-// sessionCore is the core the session socket serves: s's (c), with the mesh in front
-// when it joined one; the pane commands go to c either way. The mesh's own goroutine
-// gets a core of its own (a bridge is used from one goroutine: its references).
-func sessionCore(n *mesh.Node, s *session.Session, c *bridge.Core, logger *slog.Logger) hub.Core {
+// sessionCore is the core the session socket serves: s itself, with the mesh in front
+// when it joined one; the pane commands and warnings go to s either way. The mesh's
+// own goroutine reads s's events through a stream of its own.
+func sessionCore(n *mesh.Node, s *session.Session, logger *slog.Logger) hub.Core {
 	if n == nil {
-		return c
+		return s
 	}
-	if err := n.Start(bridge.New(s)); err != nil {
+	if err := n.Start(s); err != nil {
 		logger.Error("mesh", "err", err)
-		return c
+		return s
 	}
-	return meshPanes{Core: n.Wrap(c), PaneCore: c}
+	return meshPanes{Core: n.Wrap(s), PaneCore: s, Warner: s}
 }
 
-// meshPanes is the mesh's core with the session's pane commands (hub.PaneCore), which
-// the mesh does not wrap.
+// meshPanes is the mesh's core with the session's pane commands (hub.PaneCore) and
+// its status line (hub.Warner), which the mesh does not wrap.
 type meshPanes struct {
 	*mesh.Core
 	hub.PaneCore
+	hub.Warner
 }
 
-// The hub finds the pane commands by asserting its core is a hub.PaneCore.
+// The hub finds the pane commands and the status line by asserting its core is a
+// hub.PaneCore and a hub.Warner; the session is all three as it is.
 var (
 	_ hub.Core     = meshPanes{}
 	_ hub.PaneCore = meshPanes{}
+	_ hub.Warner   = meshPanes{}
+	_ hub.PaneCore = (*session.Session)(nil)
+	_ hub.Warner   = (*session.Session)(nil)
 )

@@ -2,9 +2,9 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,32 +17,31 @@ import (
 // stdin (agentmux parse), for people debugging an agent's output and conformance suites.
 const parseCommand = "parse"
 
-// parseUsage is printed by agentmux parse -h.
+// parseUsage is agentmux parse's help, before its flags (commandHelp lists them).
 const parseUsage = `usage: agentmux parse [flags] [FILE]
        agentmux parse --jsonl [flags] < cases.jsonl
 
 Reads FILE (stdin if none, or -) as one stream of agent output and prints each relay command
 found, in order, as one JSON object a line: {"to", "kind", "body"} and "thread" and
 "data" when present. Malformed blocks go to stderr with the reason. The end of the
-input ends its last line.
+input ends its last line.`
 
-flags:
-  --prefix P            an inline message marker (repeat for more); replaces @relay: and >>relay:
-  --thinking-prefix P   an inline thinking marker (repeat); replaces @thinking: and >>thinking:
-  --no-inline           no inline commands
-  --no-block            no [[RELAY]] blocks
-  --max-block-bytes N   the largest block (default 1048576)
-  --jsonl               each stdin line is a case {"input": "..."} or {"chunks": [...],
-                        "flush": true} with optional "options": {"prefix", "thinkingPrefix",
-                        "enableInline", "enableBlock", "maxBlockBytes"}; each stdout line is
-                        {"commands": [...]} (and "malformed": [reasons]) or {"error": "..."}
-`
-
-// listFlag is a flag that may be given more than once.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+// parseCommandSpec is agentmux parse in the command table; its errors start "parse:".
+func parseCommandSpec() command {
+	return command{name: parseCommand, errPrefix: "parse", maxArgs: -1, help: parseUsage, flags: []flagSpec{
+		listFlag("prefix", "P", "an inline message marker (repeat for more); replaces @relay: and >>relay:", func(a *clientArgs) *[]string { return &a.prefixes }),
+		listFlag("thinking-prefix", "P", "an inline thinking marker (repeat); replaces @thinking: and >>thinking:", func(a *clientArgs) *[]string { return &a.thinkingPrefixes }),
+		boolFlag("no-inline", "no inline commands", func(a *clientArgs) *bool { return &a.noInline }),
+		boolFlag("no-block", "no [[RELAY]] blocks", func(a *clientArgs) *bool { return &a.noBlock }),
+		intFlag("max-block-bytes", "N", fmt.Sprintf("the largest block (default %d)", parser.DefaultMaxBlockBytes), func(a *clientArgs) *int { return &a.maxBlockBytes }),
+		boolFlag("jsonl", `each stdin line is a case {"input": "..."} or {"chunks": [...],
+"flush": true} with optional "options": {"prefix", "thinkingPrefix",
+"enableInline", "enableBlock", "maxBlockBytes"}; each stdout line is
+{"commands": [...]} (and "malformed": [reasons]) or {"error": "..."}`, func(a *clientArgs) *bool { return &a.jsonl }),
+	}, exec: func(_ context.Context, a clientArgs, sio stdio) (int, error) {
+		return runParse(a, sio.in, sio.out, sio.err)
+	}}
+}
 
 // jsonCommand is a command as agentmux parse prints it.
 type jsonCommand struct {
@@ -53,39 +52,14 @@ type jsonCommand struct {
 	Data   json.RawMessage `json:"data,omitempty"`
 }
 
-// runParse is agentmux parse.
-func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	var (
-		syn        parser.Syntax
-		msg, think listFlag
-		jsonl      bool
-	)
-	fs := flag.NewFlagSet("agentmux parse", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Var(&msg, "prefix", "")
-	fs.Var(&think, "thinking-prefix", "")
-	fs.BoolVar(&syn.NoInline, "no-inline", false, "")
-	fs.BoolVar(&syn.NoBlock, "no-block", false, "")
-	fs.IntVar(&syn.MaxBlockBytes, "max-block-bytes", parser.DefaultMaxBlockBytes, "")
-	fs.BoolVar(&jsonl, "jsonl", false, "")
-	unknown := func(a string, _ []string) error {
-		name, _, _ := strings.Cut(a, "=")
-		return usagef("unknown flag %s (agentmux parse --help lists them)", name)
+// runParse is agentmux parse, its flags parsed.
+func runParse(a clientArgs, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	syn := parser.Syntax{NoInline: a.noInline, NoBlock: a.noBlock, MaxBlockBytes: parser.DefaultMaxBlockBytes,
+		MessagePrefixes: a.prefixes, ThinkingPrefixes: a.thinkingPrefixes}
+	if a.given["max-block-bytes"] {
+		syn.MaxBlockBytes = a.maxBlockBytes
 	}
-	files, err := parseFlagsWith(fs, args, unknown)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			_, err := io.WriteString(stdout, parseUsage)
-			return 0, err
-		}
-		return 2, usagef("parse: %v", err)
-	}
-	if msg != nil {
-		syn.MessagePrefixes = msg
-	}
-	if think != nil {
-		syn.ThinkingPrefixes = think
-	}
+	files, jsonl := a.operands, a.jsonl
 	if syn.MaxBlockBytes <= 0 {
 		return 2, usagef("parse: --max-block-bytes must be positive, not %d", syn.MaxBlockBytes)
 	}

@@ -32,19 +32,43 @@ const agentCommand = "__agent"
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	sio := stdio{in: stdin, out: stdout, err: stderr}
 	if c, rest, ok := invocation(args); ok {
-		if c.name == "ls" && args[0] == "ls" && hasFlag(rest, "mesh") { // meshcmd.go: its own flags
-			return lsMesh(rest, stdout)
-		}
 		if !c.ownHelp && wantsHelp(rest) {
 			_, err := fmt.Fprintln(stdout, commandHelp(c))
 			return 0, err
 		}
-		if c.session {
-			return runClient(ctx, c.name, rest, stdin, stdout) // clientcmd.go
-		}
-		return c.run(ctx, rest, sio)
+		return runCommand(ctx, c, rest, sio)
 	}
 	return runSession(ctx, args, sio)
+}
+
+// runCommand runs subcommand c with the words after its name: through the one flag
+// parser (flags.go) unless it reads its own; a command of parts by the part its first
+// word names.
+func runCommand(ctx context.Context, c command, args []string, sio stdio) (int, error) {
+	switch {
+	case c.run != nil:
+		return c.run(ctx, args, sio)
+	case c.session:
+		return runClient(ctx, c.name, args, sio.in, sio.out) // clientcmd.go
+	case c.parts != nil:
+		if len(args) == 0 || args[0] == "help" {
+			_, err := fmt.Fprintln(sio.out, commandHelp(c))
+			return 0, err
+		}
+		var names []string
+		for _, p := range c.parts {
+			if p.name == args[0] {
+				return runCommand(ctx, p, args[1:], sio)
+			}
+			names = append(names, p.name)
+		}
+		return 2, usagef("agentmux %s: unknown command %q (%s)", c.name, args[0], strings.Join(names, ", "))
+	}
+	a, err := c.parseFlags(args)
+	if err != nil {
+		return 2, err
+	}
+	return c.exec(ctx, a, sio)
 }
 
 // runSession is agentmux without a subcommand: it starts a session of the AGENT
@@ -129,7 +153,7 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	webFlags := conf.webWith(o)
 	o.cfg.OnStart = func(s *session.Session) {
 		wv.attach(s)
-		if err := sock.Serve(sessionCore(node, s, ts.core(s), logger), logger); err != nil {
+		if err := sock.Serve(sessionCore(node, s, logger), logger); err != nil {
 			logger.Error("session socket", "err", err)
 		}
 		wv.startWith(webFlags) // a failure shows on the status line

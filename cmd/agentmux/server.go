@@ -186,7 +186,7 @@ func runServer(args []string) (int, error) {
 	}
 	// The panes' worktrees are made here, in the session's process; the kept ones are
 	// named in the log (and by agentmux worktree ls), this process has no terminal.
-	ts, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
+	_, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
 	if err != nil {
 		return fail(code, err)
 	}
@@ -222,7 +222,7 @@ func runServer(args []string) (int, error) {
 	wv.attach(s)
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
-		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, ts.core(s), logger), logger) },
+		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, logger), logger) },
 	})
 	if err != nil {
 		return fail(1, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"github.com/agentmux/agentmux/hooks"
@@ -14,7 +15,6 @@ import (
 	"sync"
 	"text/tabwriter"
 
-	"github.com/agentmux/agentmux/bridge"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -234,72 +234,69 @@ func (ts *trees) report(w io.Writer) {
 	}
 }
 
-// runWorktree is `agentmux worktree ls` and `agentmux worktree rm NAME [--force]`, in
-// the repository of the current folder.
-func runWorktree(args []string, stdout io.Writer) (int, error) {
-	if len(args) == 0 || wantsHelp(args) {
-		c, _ := lookupCommand(worktreeCommand)
-		_, err := fmt.Fprintln(stdout, c.help)
-		return 0, err
-	}
+// worktreeParts are `agentmux worktree ls` and `agentmux worktree rm NAME [--force]`,
+// in the repository of the current folder.
+var worktreeParts = []command{
+	{name: "ls", exec: func(_ context.Context, _ clientArgs, sio stdio) (int, error) {
+		return worktreeLs(sio.out)
+	}},
+	{name: "rm", maxArgs: 1, flags: []flagSpec{
+		switchFlag("force", "remove it even when it holds an agent's work", func(a *clientArgs) *bool { return &a.force }),
+	}, exec: func(_ context.Context, a clientArgs, sio stdio) (int, error) {
+		return worktreeRm(a, sio.out)
+	}},
+}
+
+// worktreeLs lists the panes' worktrees of the repository of the current folder.
+func worktreeLs(stdout io.Writer) (int, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return 1, err
 	}
-	switch args[0] {
-	case "ls":
-		if len(args) > 1 {
-			return 2, usagef("agentmux worktree ls takes nothing more")
-		}
-		ts, err := worktree.List(wd)
-		if err != nil {
-			return 1, fmt.Errorf("worktree ls: %w", err)
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tSTATE\tBRANCH\tFOLDER")
-		for _, t := range ts {
-			st, err := t.State()
-			state := st.String()
-			if err != nil {
-				state = "unreadable: " + err.Error()
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", visible(t.Name(), false), state, visible(t.Branch, false), visible(t.Path, false))
-		}
-		return exit(tw.Flush())
-	case "rm":
-		var name string
-		force := false
-		for _, a := range args[1:] {
-			switch {
-			case a == "--force" || a == "-force":
-				force = true
-			case name == "" && !strings.HasPrefix(a, "-"):
-				name = a
-			default:
-				return 2, usagef("agentmux worktree rm NAME [--force]: unexpected %q", a)
-			}
-		}
-		if name == "" {
-			return 2, usagef("agentmux worktree rm NAME [--force]: which one? (agentmux worktree ls)")
-		}
-		t, err := worktree.Find(wd, name)
-		if err != nil {
-			return 1, err
-		}
-		st, err := t.State()
-		if err != nil {
-			return 1, err
-		}
-		if st.Changed() && !force {
-			return 1, fmt.Errorf("%s holds an agent's work (%s): see it with git -C %s diff %.12s, merge what you want, then agentmux worktree rm --force %s deletes it", t.Branch, st, t.Path, t.Base, name)
-		}
-		if _, err := t.Remove(force); err != nil {
-			return 1, fmt.Errorf("worktree rm %s: %w", name, err)
-		}
-		_, err = fmt.Fprintf(stdout, "removed %s and %s\n", t.Branch, t.Path)
-		return exit(err)
+	ts, err := worktree.List(wd)
+	if err != nil {
+		return 1, fmt.Errorf("worktree ls: %w", err)
 	}
-	return 2, usagef("agentmux worktree: ls or rm NAME, not %q", args[0])
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATE\tBRANCH\tFOLDER")
+	for _, t := range ts {
+		st, err := t.State()
+		state := st.String()
+		if err != nil {
+			state = "unreadable: " + err.Error()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", visible(t.Name(), false), state, visible(t.Branch, false), visible(t.Path, false))
+	}
+	return exit(tw.Flush())
+}
+
+// worktreeRm removes a pane's worktree and its branch, refusing one that holds an
+// agent's work unless --force.
+func worktreeRm(a clientArgs, stdout io.Writer) (int, error) {
+	if len(a.operands) == 0 {
+		return 2, usagef("agentmux worktree rm NAME [--force]: which one? (agentmux worktree ls)")
+	}
+	name, force := a.operands[0], a.force
+	wd, err := os.Getwd()
+	if err != nil {
+		return 1, err
+	}
+	t, err := worktree.Find(wd, name)
+	if err != nil {
+		return 1, err
+	}
+	st, err := t.State()
+	if err != nil {
+		return 1, err
+	}
+	if st.Changed() && !force {
+		return 1, fmt.Errorf("%s holds an agent's work (%s): see it with git -C %s diff %.12s, merge what you want, then agentmux worktree rm --force %s deletes it", t.Branch, st, t.Path, t.Base, name)
+	}
+	if _, err := t.Remove(force); err != nil {
+		return 1, fmt.Errorf("worktree rm %s: %w", name, err)
+	}
+	_, err = fmt.Fprintf(stdout, "removed %s and %s\n", t.Branch, t.Path)
+	return exit(err)
 }
 
 // folderText is ls's FOLDER column: the folder, and for a worktree its branch and what
@@ -356,7 +353,7 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 			return nil, 2, fmt.Errorf("pane %s: %w", o.cfg.Panes[i].Name, err)
 		}
 	}
-	o.cfg.Closed = ts.closed
+	o.cfg.Closed, o.cfg.NewTree = ts.closed, ts.make // NewTree: agentmux new --worktree
 	o.cfg.AddEnv = env
 	o.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
 		spec, tree, err := parsePaneLine(line)
@@ -366,13 +363,6 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 		return spec, err
 	}
 	return ts, 0, nil
-}
-
-// core adapts s for the session socket, making worktrees for agentmux new --worktree.
-func (ts *trees) core(s *session.Session) *bridge.Core {
-	c := bridge.New(s)
-	c.NewTree, c.DropTree = ts.make, ts.closed
-	return c
 }
 
 // treeNames reads --worktree NAME (a separate word) as --worktree=NAME when NAME is the

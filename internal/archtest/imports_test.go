@@ -19,12 +19,14 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "bridge", "server", "attach", "web", "mesh", "worktree", "hooks"},
+	"cmd/agentmux": {"ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "server", "attach", "web", "mesh", "worktree", "hooks"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
-	"session":      {"relay", "parser", "ptyhost", "vterm", "keys"},
-	"relay":        {"parser"},
-	"demo":         {"keys"},
+	// session names proto's types in what it offers the socket (Panes, Events, Send's
+	// options), so that it is the hub's Core as it is; it never imports hub.
+	"session": {"relay", "parser", "ptyhost", "vterm", "keys", "proto"},
+	"relay":   {"parser"},
+	"demo":    {"keys"},
 	// The PTY harness the tests of e2e, internal/sysbench and agents share.
 	"internal/ptytest": {"vterm"},
 	// The fake pane process the tests of session and ui share.
@@ -33,10 +35,10 @@ var allowed = map[string][]string{
 	"internal/mockmodel/cmd/mockmodel": {"internal/mockmodel"},
 
 	// The session socket: the server (hub) and its client; proto and store import
-	// nothing of the project. None of them sees ui.
+	// nothing of the project. None of them sees ui. hub declares the Core it needs and
+	// *session.Session is it, with no adapter package in between.
 	"hub":    {"proto", "store", "peer"},
 	"client": {"proto", "hub"},
-	"bridge": {"session", "hub", "proto"},
 	// The mesh: sessions on many machines through NATS, a client of the session
 	// core through hub.Core and of the store.
 	"mesh": {"hub", "proto", "store"},
@@ -94,5 +96,34 @@ func TestImportGraph(t *testing.T) {
 	}
 	if seen < 2 {
 		t.Fatalf("go list saw %d packages; expected the whole module", seen)
+	}
+}
+
+// TestSocketIsAClientOfTheCore keeps the session socket a client of the core like the
+// TUI: hub reaches the session only through the Core interface it declares, so nothing
+// hub depends on, directly or through another package, is session; and no adapter
+// package (a "bridge") stands between them.
+func TestSocketIsAClientOfTheCore(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", module+"/hub").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 2 {
+		t.Fatalf("go list -deps saw %d packages of hub", len(deps))
+	}
+	for _, d := range deps {
+		if d == module+"/session" {
+			t.Errorf("hub depends on session: the socket must reach the core through hub.Core only")
+		}
+	}
+	out, err = exec.Command("go", "list", module+"/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == module+"/bridge" || strings.HasSuffix(pkg, "/bridge") {
+			t.Errorf("%s: no adapter package between the core and its clients (*session.Session is hub.Core as it is)", pkg)
+		}
 	}
 }

@@ -52,7 +52,14 @@
 
   function placePanes() {
     const ids = [...state.panes.keys()].sort((a, b) => a - b);
-    ids.forEach((id) => panesEl.appendChild(state.panes.get(id).el));
+    // Moving an element blurs what has focus inside it (the terminal a person types
+    // into): panes are moved only when their order changed, and focus is put back.
+    const want = ids.map((id) => state.panes.get(id).el);
+    if (want.length !== panesEl.children.length || want.some((e, i) => panesEl.children[i] !== e)) {
+      const focused = document.activeElement;
+      want.forEach((e) => panesEl.appendChild(e));
+      if (focused && focused !== document.activeElement && focused.isConnected) focused.focus();
+    }
     const n = ids.length;
     const cols = n <= 3 ? Math.max(n, 1) : Math.ceil(Math.sqrt(n));
     panesEl.style.gridTemplateColumns = 'repeat(' + cols + ', minmax(0, 1fr))';

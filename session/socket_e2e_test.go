@@ -1,4 +1,7 @@
-package bridge
+package session_test
+
+// The session socket with the real core behind it: *session.Session is the hub's Core
+// (and PaneCore, Warner) as it is, with no adapter between them.
 
 import (
 	"path/filepath"
@@ -14,6 +17,12 @@ import (
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
+)
+
+var (
+	_ hub.Core     = (*session.Session)(nil)
+	_ hub.PaneCore = (*session.Session)(nil)
+	_ hub.Warner   = (*session.Session)(nil)
 )
 
 // A real session core (cat in a PTY) behind a real hub: a control client's SEND is
@@ -32,7 +41,7 @@ func TestSendReachesAPane(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.sock")
 	l, err := hub.Listen(path)
 	require.NoError(t, err)
-	h, err := hub.Start(hub.Config{Session: "e2e", Store: st, Core: New(s)}, l)
+	h, err := hub.Start(hub.Config{Session: "e2e", Store: st, Core: s}, l)
 	require.NoError(t, err)
 	defer h.Close()
 

@@ -1,0 +1,80 @@
+package proto
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// This file holds what the session socket's server (package hub) and the session core
+// (package session) both name: the core's side of the seam between them. The hub
+// declares the interface it needs; the core's methods take and return these types, so
+// neither package imports the other.
+
+// SendOptions are a message's delivery options as the socket hands a message to the
+// core: Mode is ModeSequential (or ""), ModeImportant or ModeUrgent; a message not
+// typed within Timeout (0: the core's default) expires; NotifyOnDelivery and
+// NotifyAfter ask for notices to the sender, which the core emits as events of Kind
+// "mail" (Member the sender, Text the notice, ID the message's id).
+type SendOptions struct {
+	// ID is the caller's id of the message (its id in the store), the same each time
+	// it is handed again (after a restart): the core's delivery events and mail about
+	// the message carry it back, and a core that forwards it (the mesh) keys
+	// duplicates on it.
+	ID               string
+	Mode             string
+	Timeout          time.Duration
+	NotifyOnDelivery bool
+	NotifyAfter      time.Duration
+	// Person says the sender is the person (sender "you", from outside every pane):
+	// not loop-limited. Only the host sets it; a client's claim is never taken for it.
+	Person bool
+	// BeforeSubmit, when set, is called by the core just before it first writes the
+	// carriage return that submits the message (from any goroutine, once): the caller
+	// records there, durably, that the pane's program may read it from then on, so
+	// that after a crash it is typed again marked as a possible repeat, never
+	// unmarked. Its error is the core's to report; the message is submitted anyway.
+	BeforeSubmit func() error
+}
+
+// RelayMessage is a message the core routes to a member that is not a pane (a client
+// of the socket, a member of another session): a pane's @relay:NAME line, its
+// broadcast, or a relay notice for it as a sender (Kind state, From "agentmux").
+type RelayMessage struct {
+	// From is the sender's name; FromPane its pane's number (0: not a pane).
+	From     string
+	FromPane int
+	// To is the member's name.
+	To   string
+	Text string
+	// Kind is the payload's kind (message when ""), Thread its thread.
+	Kind, Thread string
+}
+
+// Events is a stream of the core's events in the eventbox style: Ready receives when
+// events are pending and is closed when the stream ends; Next takes them all, in
+// order; Close ends the stream.
+//
+// Delivery phases are events of Kind "delivery" with ID the message's id (the one
+// SendOptions.ID gave, or the core's own: below), Member the pane's name and Phase
+// one of typed, submitted, confirmed, failed, dropped, expired (or waiting for idle).
+// A delivery the core queued by itself (a pane's relayed turn or @relay command)
+// comes first as an event of Kind "relayed": ID the id the core gave it (NewID; its
+// phases carry it), Member the pane it is for, Peer the sending pane, State the
+// payload's kind and Text the whole body. The socket records it and does not pass it
+// on.
+type Events interface {
+	Ready() <-chan struct{}
+	Next() []Event
+	Close()
+}
+
+// NewID returns a new message id made at now: the milliseconds in hex (ids sort by
+// time), then random bits. Ids are unique across restarts of a session, so one made
+// by the core for a delivery of its own is a message id in the store as well.
+func NewID(now time.Time) string {
+	var r [5]byte
+	_, _ = rand.Read(r[:])
+	return fmt.Sprintf("m%011x%s", now.UnixMilli(), hex.EncodeToString(r[:]))
+}

@@ -1,0 +1,146 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentmux/agentmux/proto"
+)
+
+// What the session socket's server (package hub) needs of the core beyond the commands
+// every client uses: the panes as the socket lists them, the events in the form the
+// socket passes them on, and the pane commands it takes from the person. The hub
+// declares the interface; *Session satisfies it as it is, so the socket is a client of
+// the core like the TUI, with no adapter in between. Values turn into proto's types
+// here, at the core's edge towards the socket, and nowhere earlier.
+
+// Panes lists the panes as the socket's LIST gives them: each with its state as its
+// border says it (an exited one with its code or signal), its group as the status
+// line shows it ("2⇄3⇄4"), its folder and branch. External members are the socket's
+// own clients and are not listed.
+func (s *Session) Panes() []proto.Member {
+	labels := map[int]string{}
+	for _, g := range s.Status().Groups {
+		ids := make([]string, len(g.Members))
+		for i, id := range g.Members {
+			ids[i] = strconv.Itoa(id)
+		}
+		labels[g.ID] = strings.Join(ids, "⇄")
+	}
+	var out []proto.Member
+	for _, m := range s.Members() {
+		if !m.External {
+			out = append(out, wireMember(m, labels))
+		}
+	}
+	return out
+}
+
+// wireMember is pane m as LIST gives it, labels naming the groups.
+func wireMember(m Member, labels map[int]string) proto.Member {
+	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting,
+		Held: m.Held, Addressing: m.Addressing, Profile: m.Profile, Folder: m.Dir}
+	if m.Tree != nil {
+		w.Folder, w.Branch = m.Tree.Folder(), m.Tree.Branch()
+	}
+	if m.State == Exited {
+		w.State = ExitText(m.Code)
+	}
+	if m.Group > 0 {
+		w.Group = labels[m.Group]
+	}
+	return w
+}
+
+// Events returns a new subscription to the session's events in the form the socket
+// passes them on (proto.Events): output and status summaries are left out.
+func (s *Session) Events() proto.Events { return wireEvents{s.Subscribe(0)} }
+
+type wireEvents struct{ *Subscription }
+
+// Next takes the pending events.
+func (e wireEvents) Next() []proto.Event {
+	var out []proto.Event
+	for _, ev := range e.Subscription.Next() {
+		out = append(out, wireEvent(ev)...)
+	}
+	return out
+}
+
+// wireEvent is ev as the socket carries it (none for events it does not carry). A
+// delivery the relay queued by itself (Entry.Own: a pane's relayed turn or relay
+// command) is announced first, at its first event, by a "relayed" event with its
+// whole body, so that the socket records it under its id before its phases.
+func wireEvent(ev Event) []proto.Event {
+	switch ev := ev.(type) {
+	case MemberChanged:
+		return []proto.Event{{Kind: "member", Member: ev.Member.Name, State: ev.Member.State.String()}}
+	case Exit:
+		code := ev.Code
+		return []proto.Event{{Kind: "exit", Member: strconv.Itoa(ev.Pane), Code: &code}}
+	case Closed:
+		if ev.Done {
+			return nil
+		}
+		return []proto.Event{{Kind: "closed", Member: strconv.Itoa(ev.Pane)}}
+	case Alert:
+		return []proto.Event{{Kind: "alert", Member: strconv.Itoa(ev.Pane), Text: ev.Text}}
+	case Delivery:
+		en := ev.Entry
+		var out []proto.Event
+		if ev.Fresh && en.Own && en.ID != "" {
+			kind := string(en.Kind)
+			if kind == "" {
+				kind = proto.KindMessage
+			}
+			out = append(out, proto.Event{Kind: "relayed", ID: en.ID, Member: en.ToName, Peer: en.FromName, State: kind, Text: en.Body})
+		}
+		return append(out, proto.Event{
+			Kind: "delivery", ID: en.ID, Member: en.ToName, Peer: en.FromName, Phase: en.Phase.String(), Text: en.Words,
+		})
+	case Mail:
+		return []proto.Event{{Kind: "mail", ID: ev.ID, Member: ev.To, Text: ev.Text}}
+	case Notice:
+		return []proto.Event{{Kind: "notice", Text: ev.Entry.Note}}
+	}
+	return nil
+}
+
+// New starts the pane p describes (the socket's NEW) and returns its number and name.
+// A pane with a worktree of its own gets it from Options.NewTree, which Options.Closed
+// takes back when the pane does not start.
+func (s *Session) New(p proto.NewPane) (int, string, error) {
+	spec := PaneSpec{Name: p.Name, Argv: p.Argv, Env: p.Env, Dir: p.Dir}
+	if p.Worktree {
+		if s.opts.NewTree == nil {
+			return 0, "", errors.New("this session makes no worktrees")
+		}
+		if err := s.opts.NewTree(&spec); err != nil {
+			return 0, "", err
+		}
+	}
+	id, err := s.Add(spec)
+	if err != nil {
+		if spec.Tree != nil && s.opts.Closed != nil {
+			s.opts.Closed(spec)
+		}
+		return 0, "", err
+	}
+	m, _ := s.Member(id)
+	return id, m.Name, nil
+}
+
+// Diff is what the agent of pane id changed in its own worktree (an error when it has
+// none).
+func (s *Session) Diff(id int) (string, error) {
+	m, ok := s.Member(id)
+	if !ok {
+		return "", fmt.Errorf("pane %d: %w", id, ErrNoPane)
+	}
+	if m.Tree == nil {
+		return "", fmt.Errorf("pane %d %s has no worktree of its own (start it with --worktree)", m.Pane, m.Name)
+	}
+	return m.Tree.Diff(false)
+}
