@@ -166,6 +166,13 @@ type pair struct {
 // agentmux's log is in its output.
 func startPair(t *testing.T, bin string, a, b cli, aReply, bReply mockmodel.ReplyFunc, flags ...string) pair {
 	t.Helper()
+	return startPairSized(t, bin, a, b, 220, 50, aReply, bReply, flags...)
+}
+
+// startPairSized is startPair in a cols×rows terminal: each pane is cols/2-2 columns wide
+// inside its border.
+func startPairSized(t *testing.T, bin string, a, b cli, cols, rows int, aReply, bReply mockmodel.ReplyFunc, flags ...string) pair {
+	t.Helper()
 	aSrv, aURL := startMock(t, a.name, aReply, answerTime)
 	bSrv, bURL := startMock(t, b.name, bReply, answerTime)
 	home, project := freshHome(t)
@@ -185,7 +192,7 @@ func startPair(t *testing.T, bin string, a, b cli, aReply, bReply mockmodel.Repl
 		}
 	})
 	args := append(append([]string{bin, "--log-level", "debug"}, flags...), a.command(), b.command())
-	tm := startTerm(t, "agentmux", args, project, env, 220, 50)
+	tm := startTerm(t, "agentmux", args, project, env, cols, rows)
 	tm.waitFor(a.name+" ready in pane 1 and "+b.name+" in pane 2", 120*time.Second, func([]string, string) bool {
 		snap := tm.vt.Snapshot()
 		for _, s := range a.paneReady {

@@ -62,3 +62,29 @@ func TestNewCLIsHopTime(t *testing.T) {
 		})
 	}
 }
+
+// amongPairs returns the pairs (both directions) of two new CLIs, both installed.
+func amongPairs(t *testing.T) [][2]string {
+	var out [][2]string
+	for i, a := range newCLIs {
+		for _, b := range newCLIs[i+1:] {
+			if !installed(t, a) || !installed(t, b) {
+				t.Logf("%s or %s not installed: %s⇄%s not run", a, b, a, b)
+				continue
+			}
+			out = append(out, [2]string{a, b}, [2]string{b, a})
+		}
+	}
+	return out
+}
+
+// TestNewCLIsAmongThemselves links the new CLIs with each other (pi⇄Qwen Code,
+// pi⇄opencode, Qwen Code⇄opencode, both directions) under the same contract.
+func TestNewCLIsAmongThemselves(t *testing.T) {
+	bin := buildAgentmux(t)
+	for _, pair := range amongPairs(t) {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			linkedConversation(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]))
+		})
+	}
+}

@@ -29,12 +29,18 @@ import (
 type bot struct {
 	fake
 	seed int
+	// wrap, when set, is a shell script the bot is started through (sh WRAP BOT ARGS).
+	wrap string
 }
 
 // arg is the AGENT argument running the bot (its name is no built-in profile's).
 func (b *bot) arg() string {
-	return fmt.Sprintf("%s='%s' --name %s --style %s --reply corpus --seed %d --busy 100ms --pace 30ms --max-chars 1200 --transcript '%s'",
-		b.name, fakeAgentBin, b.name, b.style, b.seed, b.transcript)
+	cmd := fmt.Sprintf("'%s'", fakeAgentBin)
+	if b.wrap != "" {
+		cmd = fmt.Sprintf("sh '%s' '%s'", b.wrap, fakeAgentBin)
+	}
+	return fmt.Sprintf("%s=%s --name %s --style %s --reply corpus --seed %d --busy 100ms --pace 30ms --max-chars 1200 --transcript '%s'",
+		b.name, cmd, b.name, b.style, b.seed, b.transcript)
 }
 
 // banner is what the bot shows first.
@@ -104,10 +110,38 @@ func TestClaudeAndCodexLikeBotsRelayExactAnswers(t *testing.T) {
 	}
 }
 
+// blankStart starts a program after two seconds on a blank alternate screen, as a
+// full-screen program that clears its screen and draws its UI only once it has loaded.
+const blankStart = `printf '\033[?1049h\033[2J\033[H'
+sleep 2
+exec "$@"
+`
+
+// A full-screen program no profile knows, started on a blank screen (the pane counts as
+// started before the program draws anything): its UI, drawn seconds later, is not
+// relayed as a turn, and the conversation goes as with any other, each delivery exact.
+func TestBlankStartFullScreenBot(t *testing.T) {
+	t.Parallel()
+	wrap := filepath.Join(t.TempDir(), "blank.sh")
+	if err := os.WriteFile(wrap, []byte(blankStart), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]string{{"full", "line"}, {"clear", "bare"}, {"full", "clear"}} {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			t.Parallel()
+			runChatWrapped(t, 4, pair[0], pair[1], wrap)
+		})
+	}
+}
+
 // runChat runs one conversation of two deliveries, one each way, between a bot of style
 // a and one of style b, and checks each delivery.
-func runChat(t *testing.T, seed int, a, b string) {
-	alice := &bot{fake: *newFake(t, 1, "alice", a), seed: 10*seed + 1}
+func runChat(t *testing.T, seed int, a, b string) { runChatWrapped(t, seed, a, b, "") }
+
+// runChatWrapped is runChat with the bot of style a started through the shell script
+// wrap (none: "").
+func runChatWrapped(t *testing.T, seed int, a, b, wrap string) {
+	alice := &bot{fake: *newFake(t, 1, "alice", a), seed: 10*seed + 1, wrap: wrap}
 	bob := &bot{fake: *newFake(t, 2, "bob", b), seed: 10*seed + 2}
 	rs := &relaySession{session: start(t, "--idle", "800ms", "--layout", "rows", "--link", "--turns", "2",
 		alice.arg(), bob.arg()), agents: []*fake{&alice.fake, &bob.fake}}

@@ -230,6 +230,8 @@ var builtins = Profiles{
 			`^\s*┃\s+Ask anything`,                // its placeholder
 			`^\s*╹▀+`,                             // the input box's bottom edge
 			`ctrl\+p commands\s*$`,                // footer
+			`\s{2}ctrl\+p\s*$`,                    // footer wrapped in a narrow pane: the directory and "ctrl+p",
+			`^\s+\S+\s{2,}commands\s*$`,           // then the directory's tail and "commands"
 			`esc interrupt`,                       // busy footer
 			`^[\s▀▄█]+$`,                          // the start screen's logo
 			`^\s{3,}┃`,                            // its input box, drawn centred, and a draft in it

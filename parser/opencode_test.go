@@ -106,3 +106,52 @@ func TestOpencodeStartScreen(t *testing.T) {
 		t.Fatalf("words %q\nwant  %q", w.Text, want)
 	}
 }
+
+// opencodeNarrow is opencode 1.18.33's start screen in a 60-column pane: its input box
+// starts at column 2, not centred; the placeholder (or a draft) in its second row.
+func opencodeNarrow(input string) []string {
+	screen := make([]string, 38)
+	screen[13] = strings.Repeat(" ", 44) + "▄"
+	screen[14] = "           █▀▀█ █▀▀█ █▀▀█ █▀▀▄ █▀▀▀ █▀▀█ █▀▀█ █▀▀█"
+	screen[15] = "           █  █ █  █ █▀▀▀ █  █ █    █  █ █  █ █▀▀▀"
+	screen[16] = "           ▀▀▀▀ █▀▀▀ ▀▀▀▀ ▀▀▀▀ ▀▀▀▀ ▀▀▀▀ ▀▀▀▀ ▀▀▀▀"
+	screen[19] = "  ┃"
+	screen[20] = "  ┃  " + input
+	screen[21] = "  ┃"
+	screen[22] = "  ┃  Build · mock mock"
+	screen[23] = "  ╹" + strings.Repeat("▀", 57)
+	screen[24] = strings.Repeat(" ", 31) + "tab agents  ctrl+p commands"
+	screen[36] = "  ~/project                                        1.18.33"
+	return screen
+}
+
+// In a narrow pane the start screen's input box is not centred: a person's draft in it,
+// read when opencode clears its screen after the Enter (it draws the conversation
+// seconds later), is no word of it; nor are the rows of its footer, wrapped in two.
+func TestOpencodeNarrowStartScreen(t *testing.T) {
+	p := ProfileFor("opencode")
+	const msg = "hello from the long conversation test, please reply"
+	tr := NewTranscript(p, make([]string, 38), -1) // started on a blank screen
+	tr.Add(p, opencodeNarrow(`Ask anything… "Fix a TODO in the codebase"`), -1)
+	tr.Add(p, opencodeNarrow(msg), 20)
+	tr.Add(p, make([]string, 38), -1)
+	if w := tr.Words(p, []string{msg}); w.Text != "" {
+		t.Errorf("the start screen with a draft has words %q, want none", w.Text)
+	}
+	footer := []string{"  ┃", "  ┃", "  ┃  Build · mock mock", "  ╹" + strings.Repeat("▀", 57),
+		"   /tmp/TestScratchOpencodeNarrow1502016640/9  ctrl+p", "   001/project                                 commands"}
+	frame := func(body ...string) []string {
+		rows := append([]string{""}, body...)
+		for len(rows) < 32 {
+			rows = append(rows, "")
+		}
+		return append(rows, footer...)
+	}
+	// Its conversation drawn, read with no cursor known in its input box (mid-turn).
+	old := []string{"  ┃", "  ┃  " + msg, "  ┃"}
+	tr = NewTranscript(p, frame(old...), -1)
+	tr.Add(p, frame(append(old, "", "     OC-1 to: hello", "", "     ▣  Build · mock · 4.6s")...), -1)
+	if w := tr.Words(p, nil); w.Text != "OC-1 to: hello" {
+		t.Errorf("words %q, want the answer alone", w.Text)
+	}
+}

@@ -33,7 +33,7 @@ type Transcript struct {
 // -1 when not known.
 func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
 	t := &Transcript{inTop: -1, height: len(screen)}
-	rows := cleanAll(screen)
+	rows := dropScrollbar(cleanAll(screen))
 	cut := liveStart(p, p.liveMatcher(), rows)
 	if cursor >= 0 && cursor < len(rows) {
 		t.prompt = rows[cursor]
@@ -51,7 +51,7 @@ func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
 // Add merges a frame drawn during the turn. cursor is the row its cursor is on when the
 // program is known to be waiting at its prompt (the turn's last frame), -1 otherwise.
 func (t *Transcript) Add(p Profile, screen []string, cursor int) {
-	rows := cleanAll(screen)
+	rows := dropScrollbar(cleanAll(screen))
 	n := len(trimBlankEnd(rows))
 	if t.inTop >= 0 && len(rows) == t.height && n <= t.inTop && !isBlank(t.prompt) {
 		// The input area, drawn at the baseline, is not on the screen: a program that

@@ -41,6 +41,9 @@ type aside struct {
 	// set aside: a program whose input row neither its profile nor the cursor finds
 	// (an input drawn in its own way) is cleared when fewer do.
 	shown int
+	// blind, when set, is the bottom rows (bottomKey) when a draft the screen did not
+	// show was set aside: its input is cleared when they changed.
+	blind *string
 }
 
 // clearing is clear keys sent, until the screen shows the input row empty. full: the
@@ -50,6 +53,7 @@ type aside struct {
 type clearing struct {
 	at, deadline   time.Time
 	full, answered bool
+	blind          bool // a draft the screen does not show: only the pane's answer counts
 }
 
 // stale reports whether p's draft may be set aside now for the deliveries waiting
@@ -66,6 +70,89 @@ func (r *Relay) unreadable(p *pane, now time.Time) bool {
 	return p.draft && p.draftText != "" && p.noAside != p.draftText && p.aside == nil &&
 		now.Sub(later(p.lastKey, p.restoredAt)) >= r.cfg.InputStale && r.person != p.id &&
 		!p.held && p.state != parser.NeedsApproval && p.started && p.quietFor(now, r.cfg) && !r.draftShown(p)
+}
+
+// blindDue reports whether p's draft, said to be not on its screen but shown masked
+// there, has stayed untouched for twice InputStale with deliveries waiting behind it and
+// nothing else holding p: it is set aside without being seen (setAsideBlind), once.
+func (r *Relay) blindDue(p *pane, now time.Time) bool {
+	return p.draft && p.draftText != "" && p.unseen == p.draftText && p.blind != p.draftText && p.aside == nil &&
+		!strings.ContainsAny(p.draftText, "\r\n") &&
+		now.Sub(later(p.lastKey, p.restoredAt)) >= 2*r.cfg.InputStale && r.person != p.id &&
+		!p.held && p.state != parser.NeedsApproval && p.started && p.quietFor(now, r.cfg) && masked(p.scr.Read(NoLines), p.draftText)
+}
+
+// maskRunes are the glyphs a masked field shows for each character typed into it.
+const maskRunes = "•*●∙·⁕"
+
+// masked reports whether one of the bottom rows of rd shows draft masked: a run of one
+// mask glyph exactly as long as the draft (in runes). Only such a draft is cleared
+// without being seen: one the screen shows otherwise (the host lost track of it, the
+// person typed over it) is the person's to send or clear.
+func masked(rd Reading, draft string) bool {
+	if rd.MidFrame {
+		return false
+	}
+	n := utf8.RuneCountInString(draft)
+	rows := rd.Rows
+	end := len(rows)
+	for end > 0 && strings.TrimSpace(rows[end-1]) == "" {
+		end--
+	}
+	for _, row := range rows[max(0, end-bottomRows):end] {
+		run, last := 0, rune(0)
+		for _, c := range row + " " {
+			if c == last && run > 0 {
+				run++
+				continue
+			}
+			if run == n {
+				return true
+			}
+			run, last = 0, c
+			if strings.ContainsRune(maskRunes, c) {
+				run = 1
+			}
+		}
+	}
+	return false
+}
+
+// setAsideBlind sets aside a draft the screen does not show (a masked field, an input
+// drawn where the relay cannot find it): the relay saw every key of it, so it keeps it
+// and types it back after the answer as setAside does, but it cannot see the row empty.
+// The clear keys count as read once the pane printed after them and its bottom rows,
+// where programs draw their input, changed; if they did not by Confirm, the draft is
+// taken to be still there and the messages wait for the person, saying so.
+func (r *Relay) setAsideBlind(p *pane, now time.Time, acts []Action) []Action {
+	key := bottomKey(p.scr.Read(NoLines).Rows)
+	p.blind = p.draftText
+	n, msgs := r.batch(p), "messages go"
+	if n == 1 {
+		msgs = "message goes"
+	}
+	r.notice(now, p.id, "your draft in %d %s, not on its screen, stayed untouched for %s: it is cleared with its keys while %d %s in; it comes back after the answer",
+		p.id, p.name, 2*r.cfg.InputStale, n, msgs)
+	p.aside = &aside{text: p.draftText, at: now, blind: &key}
+	p.remember(p.draftText)
+	p.draft = false
+	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm), full: true, blind: true}
+	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})
+}
+
+// bottomKey returns the bottom rows of a screen (its blank rows at the bottom aside),
+// squashed and joined: what changes when a program redraws its input.
+func bottomKey(rows []string) string {
+	end := len(rows)
+	for end > 0 && strings.TrimSpace(rows[end-1]) == "" {
+		end--
+	}
+	var b strings.Builder
+	for _, r := range rows[max(0, end-bottomRows):end] {
+		b.WriteString(squash(r))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // draftShown reports whether p's draft is known, on one line, and what the screen's
@@ -170,7 +257,7 @@ func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 // the keys as text; an empty row cleared again draws nothing, and output alone may be
 // what the pane drew before it read them.
 func (r *Relay) clearRead(c *clearing, now time.Time) bool {
-	return c.full && c.answered || !now.Before(c.at.Add(r.clearGap()))
+	return c.full && c.answered || !c.blind && !now.Before(c.at.Add(r.clearGap()))
 }
 
 // clearGap is the least wait after clear keys before anything more is written into the
@@ -267,6 +354,9 @@ func (r *Relay) inputEmpty(p *pane) bool { return r.rowEmpty(p, p.scr.Read(NoLin
 func (r *Relay) rowEmpty(p *pane, rd Reading) bool {
 	if rd.MidFrame {
 		return false
+	}
+	if a := p.aside; a != nil && a.blind != nil {
+		return bottomKey(rd.Rows) != *a.blind
 	}
 	if a := p.aside; a != nil && a.shown > 0 {
 		return draftRows(rd.Rows, a.text) < a.shown

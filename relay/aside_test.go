@@ -289,3 +289,24 @@ func TestUrgentSetsAsideADraftOnceTheTypingStops(t *testing.T) {
 		t.Errorf("bob's input row %q", bob.draft)
 	}
 }
+
+func TestMaskedDraft(t *testing.T) {
+	rows := func(r ...string) Reading { return Reading{Rows: append(r, "", "")} }
+	for _, tc := range []struct {
+		rd    Reading
+		draft string
+		want  bool
+	}{
+		{rows("banner", "│ > ••••• │", "hint"), "hello", true},
+		{rows("│ Password: ***** │"), "hello", true},
+		{rows("│ > •••• │"), "hello", false},   // one short: not this draft
+		{rows("│ > •••••• │"), "hello", false}, // one long
+		{rows("│ > hello │"), "hello", false},  // shown as typed
+		{rows("│ > x │"), "my draftx", false},  // the person typed over it
+		{Reading{Info: Info{MidFrame: true}, Rows: []string{"> •••••"}}, "hello", false},
+	} {
+		if got := masked(tc.rd, tc.draft); got != tc.want {
+			t.Errorf("masked(%q, %q) = %v, want %v", tc.rd.Rows, tc.draft, got, tc.want)
+		}
+	}
+}

@@ -43,9 +43,16 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 		return append(acts, r.typeNext(p, now))
 	case why == WaitingPerson && r.stale(p, now):
 		return r.setAside(p, now, acts)
+	case why == WaitingPerson && r.blindDue(p, now):
+		return r.setAsideBlind(p, now, acts)
 	case why == WaitingPerson && r.unreadable(p, now):
-		r.notice(now, p.id, "your draft in %d %s is not on its screen where agentmux can find it: %d waiting go in once you send or clear it", p.id, p.name, len(p.queue))
-		p.noAside = p.draftText
+		if masked(p.scr.Read(NoLines), p.draftText) {
+			r.notice(now, p.id, "your draft in %d %s is not on its screen where agentmux can find it: %d waiting go in once you send or clear it, or after %s more with it untouched (cleared with its keys, put back after)",
+				p.id, p.name, len(p.queue), r.cfg.InputStale)
+		} else {
+			r.notice(now, p.id, "your draft in %d %s is not on its screen where agentmux can find it: %d waiting go in once you send or clear it", p.id, p.name, len(p.queue))
+		}
+		p.noAside, p.unseen = p.draftText, p.draftText
 	}
 	r.setPhase(p.queue[0], why, now, "")
 	return acts

@@ -128,13 +128,13 @@ func TestStaleDraftInAnUnknownInput(t *testing.T) {
 	}
 }
 
-// A draft the screen does not show (a masked field) cannot be set aside safely: the
-// relay says so, on the status line and in its log, once; the delivery waits, and goes
-// in as soon as the person sends their draft.
+// A draft the screen does not show (a masked field) cannot be set aside as others are:
+// the relay says so, on the status line and in its log, once; the delivery waits, and
+// goes in as soon as the person sends their draft (within twice the stale time).
 func TestUnreadableDraftSaysSo(t *testing.T) {
-	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Masked: true}, 5*time.Minute)
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Masked: true}, 3*time.Minute)
 	bob := s.panes[1]
-	const says = "your draft in 2 bob is not on its screen where agentmux can find it: 1 waiting go in once you send or clear it"
+	const says = "your draft in 2 bob is not on its screen where agentmux can find it: 1 waiting go in once you send or clear it, or after 2m0s more with it untouched"
 	if len(bob.bot.Inputs()) != 0 || strings.Count(s.logText(), says) != 1 {
 		t.Fatalf("bob received %q; want nothing yet and the log saying why once\nlog:\n%s", bob.bot.Inputs(), s.logText())
 	}
@@ -172,5 +172,39 @@ func TestUrgentIntoAnInputThatDoesNotClear(t *testing.T) {
 	s.run(10 * time.Minute)
 	if in := bob.bot.Inputs(); len(in) != 2 || in[1] != "cli:\n\nstop and read this" || strings.Contains(s.logText(), "failed") {
 		t.Fatalf("bob received %q; want the draft, then the message\nlog:\n%s", in, s.logText())
+	}
+}
+
+// A draft the screen does not show, left untouched for twice the stale time, no longer
+// holds the delivery for ever: it is cleared with the input's keys (the screen's input
+// rows change), the delivery goes in exactly, and the draft is typed back after the
+// answer, whole.
+func TestUnreadableDraftClearedWhenStill(t *testing.T) {
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Masked: true}, 10*time.Minute)
+	alice, bob := s.panes[0], s.panes[1]
+	log := s.logText()
+	if in := bob.bot.Inputs(); len(in) != 1 || in[0] != "alice (1):\n\n"+alice.bot.Replies()[0] {
+		t.Fatalf("bob received %q; want alice's answer alone, exactly\nlog:\n%s", in, log)
+	}
+	if bob.bot.Draft() != "my half-typed thought" || !strings.Contains(log, "cleared with its keys") || !strings.Contains(log, "put back") {
+		t.Fatalf("bob's draft %q; want it put back, the log saying so\nlog:\n%s", bob.bot.Draft(), log)
+	}
+}
+
+// An unseen draft in an input that does not clear stays: the screen does not change
+// after the clear keys, so nothing is typed over it; the log says so, nothing fails,
+// and the delivery goes in once the person sends their draft.
+func TestUnreadableDraftThatDoesNotClear(t *testing.T) {
+	s := draftBehindDelivery(t, demo.Config{Style: demo.Boxed, Masked: true, IgnoreKill: true}, 10*time.Minute)
+	bob := s.panes[1]
+	log := s.logText()
+	if len(bob.bot.Inputs()) != 0 || bob.bot.Draft() != "my half-typed thought" || strings.Contains(log, "failed") || !strings.Contains(log, "did not clear") {
+		t.Fatalf("bob received %q, draft %q; want nothing typed over the draft, the log saying why\nlog:\n%s", bob.bot.Inputs(), bob.bot.Draft(), log)
+	}
+	s.apply(s.r.Handle(relay.Sent{Pane: 2, Text: "my half-typed thought"}, s.now))
+	s.input(bob, []byte{'\r'})
+	s.run(10 * time.Minute)
+	if in := bob.bot.Inputs(); len(in) != 2 || in[0] != "my half-typed thought" || !strings.HasPrefix(in[1], "alice (1):") {
+		t.Fatalf("bob received %q; want the draft sent by the person, then the delivery\nlog:\n%s", in, s.logText())
 	}
 }

@@ -144,7 +144,7 @@ func (r *Relay) typeNext(p *pane, now time.Time) Action {
 	}
 	text := sanitize(strings.Join(framed, "\n\n"), bracketed && !lineInput(p, rd))
 	p.baseline(rd)
-	p.hookIdle = false // a new turn: the hook will say when it ends
+	p.hookIdle, p.blankStart = false, false // a new turn: the hook will say when it ends
 	for _, x := range parts {
 		p.remember(x.words)
 	}

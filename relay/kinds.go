@@ -154,5 +154,12 @@ func (r *Relay) turnEnded(p *pane, now time.Time) {
 			return
 		}
 	}
+	if p.blankStart && !p.turn {
+		// It counted as started on a blank screen and drew its UI since, with nothing
+		// typed into it: that finished its starting.
+		p.blankStart = false
+		p.rebase()
+		return
+	}
 	r.endTurn(p, now)
 }

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/parser"
@@ -42,6 +43,10 @@ type paneLife struct {
 	lastOut time.Time    // last output, or when the pane was opened
 	outSeen bool         // any output at all
 	started bool         // finished starting: idle and quiet for --idle at least once
+	// blankStart: it counted as started on a blank screen (a full-screen program that
+	// cleared it and draws its UI seconds later): until a turn starts, what it draws is
+	// the rest of its starting, not a turn.
+	blankStart bool
 }
 
 // paneBaseline is the turn under way and the baseline it is read against: everything
@@ -96,6 +101,8 @@ type draftRules struct {
 	aside        *aside
 	restoredAt   time.Time
 	noAside      string
+	unseen       string // a draft said to be not on its screen (it may be cleared blind later)
+	blind        string // a draft cleared blind once: never again
 	clearing     *clearing
 	interrupted  time.Time
 	interruptFor *delivery
@@ -172,6 +179,16 @@ func (p *pane) startedBy(now time.Time, cfg Config) bool {
 		return !now.Before(p.lastOut.Add(4 * cfg.Idle))
 	}
 	return false
+}
+
+// blank reports whether a screen's rows hold nothing but white space.
+func blank(rows []string) bool {
+	for _, r := range rows {
+		if strings.TrimSpace(r) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // personTurn reports whether the pane, not started yet, took a turn a person started: a
@@ -302,6 +319,17 @@ func (p *pane) unread() int {
 		}
 	}
 	return 0
+}
+
+// rebase makes everything the pane shows now old, as a turn's end does: the frame on
+// the alternate screen now is the baseline's (unless it is being drawn), not the last
+// one that stood for frameGap.
+func (p *pane) rebase() {
+	rd := p.scr.Read(FromTop)
+	if rd.AltScreen && !rd.MidFrame {
+		p.frame, p.frameCur, p.cand = rd.Rows, altCursor(rd.Info), nil
+	}
+	p.baseline(rd)
 }
 
 // setBaseline makes everything the pane shows now old.

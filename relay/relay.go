@@ -85,6 +85,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	case Sent:
 		if p := r.live(e.Pane); p != nil {
 			r.submitted(p, now)
+			p.blankStart = false
 			p.hookIdle = false
 			p.remember(e.Text)
 			p.draft, p.lastKey, p.draftText, p.echo = false, now, "", false
@@ -196,6 +197,9 @@ func (r *Relay) NextWake() (time.Time, bool) {
 		}
 		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.noAside != p.draftText {
 			consider(later(p.lastKey, p.restoredAt).Add(r.cfg.InputStale))
+		}
+		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.unseen == p.draftText && p.blind != p.draftText {
+			consider(later(p.lastKey, p.restoredAt).Add(2 * r.cfg.InputStale))
 		}
 		if !p.started {
 			if at, ok := p.startAt(r.cfg); ok {
@@ -340,6 +344,7 @@ func (r *Relay) start(p *pane, now time.Time) {
 	p.started = true
 	if len(p.typed) == 0 && !p.bootTurn {
 		p.setBaseline() // a banner printed while starting is no turn
+		p.blankStart = blank(p.scr.Read(NoLines).Rows)
 	}
 	if r.cfg.Brief || p.prof.Brief {
 		r.queueBrief(p, now)
@@ -353,6 +358,10 @@ func (r *Relay) start(p *pane, now time.Time) {
 func (r *Relay) submitted(p *pane, now time.Time) {
 	switch {
 	case p.inflight != nil || p.turn || p.bootTurn:
+	case p.blankStart:
+		// What it drew since it started on a blank screen is its UI and the draft
+		// being sent: old, whatever the UI holds.
+		p.rebase()
 	case p.started && p.printed && !p.echo:
 		r.endTurn(p, now)
 	case !p.started:

@@ -68,6 +68,9 @@ func (s fakeScreen) ScreenTop() int64 {
 }
 
 func (s fakeScreen) ScreenText() []string {
+	if s.a.alt && s.a.blank {
+		return make([]string, s.a.rows)
+	}
 	if s.a.alt {
 		// The transcript's last rows, blank padding, the input row at the bottom.
 		room := s.a.rows - len(s.a.inputRow())
@@ -123,6 +126,8 @@ type fakeAgent struct {
 	// prompt then the draft, echoed so when submitted, and the screen tells the cursor,
 	// on that row.
 	prompt string
+	// blank: a full-screen program that cleared its screen and has drawn nothing yet.
+	blank bool
 }
 
 // keys is what the agent does with Keys written to it.

@@ -1,0 +1,118 @@
+//go:build agents
+
+package agents
+
+// Longer linked conversations than link_test.go's two deliveries: six, each answer a few
+// paragraphs long (long enough to wrap in a narrow pane, with a blank line between
+// paragraphs, a wide-character word and a quote of the message it answers), so a
+// full-screen CLI's conversation outgrows its screen and each message it was sent is drawn
+// in it (echoed) before its answer. Every delivery must carry exactly the header and the
+// words of the answer before it: not the echo, not the CLI's boxes or status rows, not
+// rows scrolled off. Each exact delivery is counted and logged. Run for the new CLIs among
+// themselves at full width, and with opencode in panes 60 and 70 columns wide, where its
+// input box starts at column 2.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/internal/mockmodel"
+)
+
+// longReply answers "LABEL-N to: FIRST WORDS", a blank line, a paragraph of some 45 words
+// naming the turn (a wide-character word in it), a blank line and a closing sentence.
+func longReply(label string) mockmodel.ReplyFunc {
+	return func(p mockmodel.Prompt) string {
+		id := fmt.Sprintf("%s-%d", label, p.N)
+		return fmt.Sprintf("%s to: %s\n\n"+
+			"Paragraph of %s: the relay must carry these words whole, in order, across the "+
+			"rows this pane wraps them into, without the boxes, the status rows or the message "+
+			"this answer was given, and the word 漢字 counts two columns per character while "+
+			"the sentence keeps going a little longer to wrap.\n\n"+
+			"Closing line of %s, the last one.",
+			id, mockmodel.FirstWords(p.Text, 6), id, id)
+	}
+}
+
+// longConversation runs `agentmux --link --turns N A B` in a cols×rows terminal, opens
+// the conversation in pane 1 and checks each of the N deliveries (A→B, B→A, ...) carries
+// exactly the header and the words of the answer before it; then that the budget stopped
+// the relay. It returns how many deliveries were exact.
+func longConversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries int) int {
+	aLabel, bLabel := strings.ToUpper(a.name), strings.ToUpper(b.name)
+	p := startPairSized(t, bin, a, b, cols, rows, longReply(aLabel), longReply(bLabel),
+		"--link", "--turns", fmt.Sprint(deliveries))
+	tm, aSrv, bSrv := p.tm, p.aSrv, p.bSrv
+
+	const opening = "hello from the long conversation test, please reply"
+	tm.submit(opening)
+	prev := waitTurn(t, tm, aSrv, a.name, 1, 60*time.Second)
+	if prev.Prompt != opening {
+		t.Errorf("%s's first message = %q, want the opening %q", a.name, prev.Prompt, opening)
+	}
+	exact := 0
+	for i := 1; i <= deliveries; i++ {
+		// Odd deliveries go from A (pane 1) to B, even ones back.
+		from, to, srv, n := a.name+" (1):", b.name, bSrv, (i+1)/2
+		if i%2 == 0 {
+			from, to, srv, n = b.name+" (2):", a.name, aSrv, i/2+1
+		}
+		r := waitTurn(t, tm, srv, to, n, 120*time.Second)
+		if want := from + "\n\n" + prev.Reply; sameWords(r.Prompt, want) {
+			exact++
+		} else {
+			t.Errorf("delivery %d (→ %s) = %q\nwant the words of %q", i, to, r.Prompt, want)
+		}
+		prev = r
+	}
+	// The last delivery's answer is on screen, then no further delivery comes.
+	tm.waitText(60*time.Second, "Closing line of "+strings.Fields(prev.Reply)[0])
+	last := bSrv
+	if deliveries%2 == 1 {
+		last = aSrv
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), linkQuiet)
+	defer cancel()
+	want := len(last.Turns()) + 1
+	if r, err := last.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == want }); err == nil {
+		t.Errorf("a delivery came after the budget of %d was spent: %q\n%s", deliveries, r.Prompt, tm.dump())
+	}
+	t.Logf("%s⇄%s in panes %d columns wide: %d/%d deliveries exact", a.name, b.name, cols/2-2, exact, deliveries)
+	return exact
+}
+
+// TestNewCLIsLongConversation runs six-delivery conversations of the new CLIs among
+// themselves, both directions.
+func TestNewCLIsLongConversation(t *testing.T) {
+	bin := buildAgentmux(t)
+	exact, all := 0, 0
+	for _, pair := range amongPairs(t) {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			exact += longConversation(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]), 220, 50, 6)
+			all += 6
+		})
+	}
+	t.Logf("%d/%d deliveries exact", exact, all)
+}
+
+// TestOpencodeNarrow runs opencode linked with pi in panes 60 and 70 columns wide (opencode
+// draws its input box from column 2 below about 80), both directions.
+func TestOpencodeNarrow(t *testing.T) {
+	bin := buildAgentmux(t)
+	exact, all := 0, 0
+	for _, width := range []int{60, 70} {
+		for _, pair := range [][2]string{{"opencode", "pi"}, {"pi", "opencode"}} {
+			if !installed(t, pair[0]) || !installed(t, pair[1]) {
+				t.Skipf("%s or %s not installed", pair[0], pair[1])
+			}
+			t.Run(fmt.Sprintf("%s-%s-%d", pair[0], pair[1], width), func(t *testing.T) {
+				exact += longConversation(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]), 2*(width+2), 40, 4)
+				all += 4
+			})
+		}
+	}
+	t.Logf("%d/%d deliveries exact", exact, all)
+}
