@@ -126,3 +126,35 @@ func TestMeshLinkEndToEnd(t *testing.T) {
 		t.Errorf("alice got %d, bob %d: want 1+2 and 2 (4 turns for the pair)", a, b)
 	}
 }
+
+// Prefix l then a name typed on laptop's status line links alice with bob@buildbox as
+// `agentmux link` does: the ui reaches the mesh through the session, never importing it.
+func TestMeshLinkByKey(t *testing.T) {
+	t.Parallel()
+	hubDir := filepath.Join(t.TempDir(), "mesh")
+	h, err := mesh.Serve(mesh.HubConfig{Dir: hubDir, Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	join := func(name string) []string {
+		creds, err := mesh.WriteCreds(hubDir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []string{"--session", name, "--mesh", h.URL(), "--mesh-creds", creds, "--idle", relayIdle}
+	}
+	bob, alice := newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
+	buildbox := &relaySession{session: startWith(t, newSockEnv(t).opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
+	buildbox.diag = buildbox.transcripts
+	buildbox.wait("bob ready", bob.ready)
+	laptop := &relaySession{session: startWith(t, newSockEnv(t).opts(), append(join("laptop"), alice.arg())...), agents: []*fake{alice}}
+	laptop.diag = func() string { return laptop.transcripts() + buildbox.transcripts() }
+	laptop.wait("alice ready", alice.ready)
+
+	laptop.send(prefix + "lbob@buildbox")
+	laptop.wait("the name prompt", func(scr *screen) bool { return scr.statusHas("link 1 alice with: bob@buildbox") })
+	laptop.send("\r")
+	laptop.wait("the link on laptop's status line", func(scr *screen) bool { return scr.statusHas("1⇄bob@buildbox 0/") })
+	buildbox.wait("the link on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄alice@laptop 0/") })
+}
