@@ -23,25 +23,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/agentmux/agentmux/mesh"
 )
 
 func TestMeshSurvivesSIGKILLFlood(t *testing.T) {
 	t.Parallel()
-	hubDir := filepath.Join(t.TempDir(), "mesh")
-	h, err := mesh.Serve(mesh.HubConfig{Dir: hubDir, Listen: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	join := func(name string) []string {
-		creds, err := mesh.WriteCreds(hubDir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return []string{"--session", name, "--mesh", h.URL(), "--mesh-creds", creds, "--idle", "100ms", "--turns", "1000000"}
-	}
+	hub := startMeshHub(t)
+	join := func(name string) []string { return hub.join(name, "--idle", "100ms", "--turns", "1000000") }
 	logPath := filepath.Join(t.TempDir(), "read")
 	buildboxEnv, laptopEnv := newSockEnv(t), newSockEnv(t)
 	buildboxArgs := append(join("buildbox"), script(t, "rx", lineLogger, logPath))
