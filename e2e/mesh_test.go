@@ -4,9 +4,9 @@ package e2e
 // sessions in PTYs, each with its own home and runtime folder as two machines, joined
 // with --mesh and their credentials. A pane's `agentmux send bob@buildbox` is typed into
 // bob on the other session attributed to the pane and its session; `agentmux ls --mesh`
-// lists both sessions; a session started with a name the mesh has live is refused;
-// `agentmux link alice bob@buildbox` makes the two agents talk across it within one
-// budget.
+// lists both sessions, given the mesh or asking the session; a session started with a
+// name the mesh has live is refused; `agentmux link alice bob@buildbox` makes the two
+// agents talk across it within one budget.
 
 import (
 	"fmt"
@@ -41,10 +41,17 @@ func TestMeshEndToEnd(t *testing.T) {
 		t.Errorf("buildbox's history lacks the message:\n%s", h)
 	}
 
-	ls := laptopEnv.run("ls", "--mesh", "--mesh="+hub.h.URL(), "--mesh-creds", hub.creds("laptop"))
-	for _, row := range []string{"buildbox (live)", "bob@buildbox", "laptop (live)", "alice@laptop"} {
-		if !strings.Contains(ls, row) {
-			t.Errorf("agentmux ls --mesh lacks %q:\n%s", row, ls)
+	// With the mesh's URL and credentials, or with none: the running session lists the
+	// mesh it joined on its command line.
+	for _, args := range [][]string{
+		{"ls", "--mesh", "--mesh=" + hub.h.URL(), "--mesh-creds", hub.creds("laptop")},
+		{"ls", "--mesh", "--session", "laptop"},
+	} {
+		ls := laptopEnv.run(args...)
+		for _, row := range []string{"buildbox (live)", "bob@buildbox", "laptop (live)", "alice@laptop"} {
+			if !strings.Contains(ls, row) {
+				t.Errorf("agentmux %s lacks %q:\n%s", strings.Join(args, " "), row, ls)
+			}
 		}
 	}
 

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"time"
 
 	"github.com/agentmux/agentmux/proto"
@@ -86,6 +87,13 @@ type Linker interface {
 	LinkAcross(a int, addr string, shell bool) error
 	// UnlinkAcross ends every link of a pane of this session with addr.
 	UnlinkAcross(addr string) error
+}
+
+// MeshLister is a Core that joined a mesh and lists it (X_MESH): the mesh in front of
+// the session core, which has the connection. The hub calls ListMesh off its loop, as
+// it waits on the network; ctx ends when the hub closes.
+type MeshLister interface {
+	ListMesh(ctx context.Context) ([]proto.MeshSession, error)
 }
 
 // Warner is a Core that can tell the person of a fault (on their status line). The

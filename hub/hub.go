@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net"
@@ -126,6 +127,11 @@ type Hub struct {
 
 	closeOnce sync.Once
 	st        *state // the loop's
+
+	// ctx ends when Close is called: what the hub waits for off its loop (X_MESH)
+	// stops then.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // Start serves cfg's session on l until Close.
@@ -141,6 +147,7 @@ func Start(cfg Config, l net.Listener) (*Hub, error) {
 		done:       make(chan struct{}),
 		inboxReady: make(chan struct{}, 1),
 	}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.st = newState(h)
 	h.wg.Add(2)
 	go h.accept()
@@ -153,6 +160,7 @@ func Start(cfg Config, l net.Listener) (*Hub, error) {
 func (h *Hub) Close() error {
 	h.closeOnce.Do(func() {
 		close(h.quit)
+		h.cancel()
 		h.l.Close()
 	})
 	h.wg.Wait()

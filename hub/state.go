@@ -132,6 +132,8 @@ func (s *state) handle(ev any) {
 		if cs := s.conns[ev.c]; cs != nil && !cs.closing {
 			s.frame(cs, ev.e)
 		}
+	case meshListed:
+		s.answerMesh(ev)
 	case connEnded:
 		cs := s.conns[ev.c]
 		if cs == nil {
@@ -328,6 +330,8 @@ func (s *state) frame(cs *connState, e *proto.Envelope) {
 		proto.TypeLink, proto.TypeUnlink, proto.TypeHold, proto.TypeRelease, proto.TypeEvents, proto.TypeHook, proto.TypeWeb,
 		proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
 		s.ext(cs, e)
+	case proto.TypeMesh:
+		s.listMesh(cs, e)
 	default:
 		// Agent-relay clients send types this server does not implement (LOG,
 		// SHADOW_BIND…): say so and carry on.

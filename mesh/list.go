@@ -9,17 +9,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // SessionInfo is a session of the mesh as `agentmux ls --mesh` shows it: live (its
-// members answered) or away (its stream keeps its messages until it is back).
-type SessionInfo struct {
-	Name    string      `json:"session"`
-	Live    bool        `json:"live"`
-	Members []WhoMember `json:"members"`
-}
+// members answered) or away (its stream keeps its messages until it is back). The
+// socket's X_MESH carries it as it is.
+type SessionInfo = proto.MeshSession
 
 // List connects with o's URL and credentials (o.Session is the credentials' session)
 // and returns every session the mesh knows, by name, with the members of the live
@@ -43,6 +42,24 @@ func List(o Options) ([]SessionInfo, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
 	defer cancel()
+	return listSessions(ctx, nc, js, o.Timeout)
+}
+
+var _ hub.MeshLister = (*Core)(nil)
+
+// ListMesh lists the mesh this session joined, over the connection it has: the
+// sessions by name, with the members of the live ones (this session's among them).
+// It waits on the network, up to the join timeout or until ctx ends, so the hub
+// calls it off its loop.
+func (c *Core) ListMesh(ctx context.Context) ([]proto.MeshSession, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.n.o.Timeout)
+	defer cancel()
+	return listSessions(ctx, c.n.nc, c.n.js, c.n.o.Timeout)
+}
+
+// listSessions lists the sessions whose streams js sees, asking each on nc who its
+// members are (a session that does not answer is away).
+func listSessions(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, timeout time.Duration) ([]SessionInfo, error) {
 	var names []string
 	l := js.StreamNames(ctx)
 	for name := range l.Name() {
@@ -57,7 +74,9 @@ func List(o Options) ([]SessionInfo, error) {
 	out := make([]SessionInfo, 0, len(names))
 	for _, name := range names {
 		info := SessionInfo{Name: name, Members: []WhoMember{}}
-		msg, err := nc.Request("amux.who."+name, nil, o.Timeout)
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		msg, err := nc.RequestWithContext(rctx, "amux.who."+name, nil)
+		cancel()
 		switch {
 		case err == nil:
 			var w who

@@ -1,6 +1,10 @@
 package mesh
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentmux/agentmux/proto"
+)
 
 // wireMsg is a message crossing to another session (subject amux.TO.msg.FROM).
 type wireMsg struct {
@@ -57,12 +61,9 @@ type who struct {
 	Members []WhoMember `json:"members"`
 }
 
-// WhoMember is a member of a session in the mesh, as `agentmux ls --mesh` shows it.
-type WhoMember struct {
-	Name    string `json:"name"`
-	Program string `json:"program,omitempty"`
-	State   string `json:"state"`
-}
+// WhoMember is a member of a session in the mesh, as `agentmux ls --mesh` shows it
+// (the socket's X_MESH carries it as it is).
+type WhoMember = proto.MeshMember
 
 // SplitAddress splits NAME@SESSION; ok is false for a name without a session.
 func SplitAddress(to string) (name, session string, ok bool) {

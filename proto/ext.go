@@ -51,7 +51,25 @@ const (
 	// its own worktree against the starting commit.
 	TypeDiff = "X_DIFF"
 	TypeWeb  = "X_WEB"
+	// TypeMesh (payload {}) answers with x_mesh: the sessions of the mesh the session
+	// joined, as `agentmux ls --mesh` lists them.
+	TypeMesh = "X_MESH"
 )
+
+// MeshSession is a session of a mesh as `agentmux ls --mesh` shows it: live (its
+// members answered) or away (its stream keeps its messages until it is back).
+type MeshSession struct {
+	Name    string       `json:"session"`
+	Live    bool         `json:"live"`
+	Members []MeshMember `json:"members"`
+}
+
+// MeshMember is a member of a session in a mesh.
+type MeshMember struct {
+	Name    string `json:"name"`
+	Program string `json:"program,omitempty"`
+	State   string `json:"state"`
+}
 
 // Resize is the payload of X_RESIZE: pane A's width and height as percentages of an
 // even share of the screen (0 leaves one as it is), kept by every terminal's layout.
@@ -325,4 +343,6 @@ type Result struct {
 	Name   string `json:"x_name,omitempty"`
 	// Share (X_RESIZE) is the pane's width and height share now, in percent.
 	Share []int `json:"x_share,omitempty"`
+	// Mesh (X_MESH) is every session of the mesh the session joined, by name.
+	Mesh []MeshSession `json:"x_mesh,omitempty"`
 }

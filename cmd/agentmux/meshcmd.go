@@ -14,8 +14,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/mesh"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 )
 
@@ -47,7 +49,7 @@ func meshCommand() command {
 
 // lsMeshFlags are ls's flags that list the mesh instead of the session.
 var lsMeshFlags = []flagSpec{
-	{name: "mesh", kind: kindOptional, arg: "URL", usage: "the mesh's sessions (live or away) and members instead, at URL\n(else config.toml's [mesh] url)",
+	{name: "mesh", kind: kindOptional, arg: "URL", usage: "the mesh's sessions (live or away) and members instead, at URL\n(else config.toml's [mesh] url, else the mesh the running session joined)",
 		set: func(a *clientArgs, val string, given bool) error {
 			a.meshOn = true
 			if given {
@@ -140,16 +142,21 @@ func lsMesh(a clientArgs, stdout io.Writer) (int, error) {
 		return 2, err
 	}
 	f := a.mesh.or(conf.Mesh)
+	var got []mesh.SessionInfo
 	if f.url == "" {
-		return 2, usagef("agentmux ls --mesh: no mesh: give --mesh=URL or set [mesh] url in config.toml")
-	}
-	o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: a.session}
-	if o.Session == "" {
-		o.Session = credsSession(f.creds)
-	}
-	got, err := mesh.List(o)
-	if err != nil {
-		return 1, err
+		// No mesh named: the running session lists the mesh it joined (its command
+		// line's --mesh), over the connection it has.
+		if got, err = sessionMesh(a.session); err != nil {
+			return 1, err
+		}
+	} else {
+		o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: a.session}
+		if o.Session == "" {
+			o.Session = credsSession(f.creds)
+		}
+		if got, err = mesh.List(o); err != nil {
+			return 1, err
+		}
 	}
 	if a.json {
 		return exit(json.NewEncoder(stdout).Encode(got)) // JSON escapes control characters
@@ -165,6 +172,25 @@ func lsMesh(a clientArgs, stdout io.Writer) (int, error) {
 		}
 	}
 	return 0, nil
+}
+
+// sessionMesh asks the running session named (or the only one) for the mesh it
+// joined (X_MESH).
+func sessionMesh(name string) ([]mesh.SessionInfo, error) {
+	path, err := client.Socket(name)
+	if err != nil {
+		return nil, fmt.Errorf("agentmux ls --mesh: no mesh given (--mesh=URL, or [mesh] url in config.toml), and no session to ask: %w", err)
+	}
+	c, err := client.DialHere(path)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	res, err := c.Request(proto.TypeMesh, struct{}{})
+	if err != nil {
+		return nil, fmt.Errorf("agentmux ls --mesh: %w (or give --mesh=URL)", err)
+	}
+	return res.Mesh, nil
 }
 
 // isLoopback says whether host (a --listen host) is reachable from this machine only.
@@ -236,10 +262,11 @@ type meshPanes struct {
 // The hub finds the pane commands and the status line by asserting its core is a
 // hub.PaneCore and a hub.Warner; the session is all three as it is.
 var (
-	_ hub.Core     = meshPanes{}
-	_ hub.PaneCore = meshPanes{}
-	_ hub.Warner   = meshPanes{}
-	_ hub.Linker   = meshPanes{}
-	_ hub.PaneCore = (*session.Session)(nil)
-	_ hub.Warner   = (*session.Session)(nil)
+	_ hub.Core       = meshPanes{}
+	_ hub.PaneCore   = meshPanes{}
+	_ hub.Warner     = meshPanes{}
+	_ hub.Linker     = meshPanes{}
+	_ hub.MeshLister = meshPanes{}
+	_ hub.PaneCore   = (*session.Session)(nil)
+	_ hub.Warner     = (*session.Session)(nil)
 )
