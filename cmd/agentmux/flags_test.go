@@ -101,7 +101,7 @@ flags:
   --lines N      N lines
   --prefix P     a marker (repeat)
   --mesh[=URL]   the mesh's sessions (live or away) and members instead, at URL
-                 (else config.toml's [mesh] url)`, commandHelp(c))
+                 (else config.toml's [mesh] url, else the mesh the running session joined)`, commandHelp(c))
 	c.session = true
 	assert.True(t, strings.HasSuffix(commandHelp(c), "\n\ncommon flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json"))
 }
