@@ -73,7 +73,8 @@ var remoteGroup = regexp.MustCompile(`⇄\S+@\S+ \d+/\d+`)
 // `agentmux link alice bob@buildbox` through the binary: a word typed into alice starts
 // a conversation that crosses the mesh both ways, typed on each side as "NAME@SESSION
 // (1):", until the pair's one budget (laptop's --turns 4) is spent: four deliveries in
-// all, on the two sides together, and both status lines show the count while it runs.
+// all, on the two sides together, and both status lines (and ls) show the count while
+// it runs.
 func TestMeshLinkEndToEnd(t *testing.T) {
 	t.Parallel()
 	hub := startMeshHub(t)
@@ -90,6 +91,13 @@ func TestMeshLinkEndToEnd(t *testing.T) {
 	laptopEnv.run("link", "--session", "laptop", "alice", "bob@buildbox")
 	laptop.wait("the link on laptop's status line", func(scr *screen) bool { return scr.statusHas("1⇄bob@buildbox 0/4") })
 	buildbox.wait("the link on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄alice@laptop 0/4") })
+	// ls counts the link's turns as the status line does, in text and JSON.
+	if ls := laptopEnv.run("ls", "--session", "laptop"); !regexp.MustCompile(`alice .*1⇄bob@buildbox 0/4`).MatchString(ls) {
+		t.Errorf("agentmux ls on laptop: want alice's group as 1⇄bob@buildbox 0/4:\n%s", ls)
+	}
+	if ls := buildboxEnv.run("ls", "--json", "--session", "buildbox"); !strings.Contains(ls, `"group":"1⇄alice@laptop","x_turns":{"used":0,"budget":4}`) {
+		t.Errorf("agentmux ls --json on buildbox: want the group with x_turns 0 of 4:\n%s", ls)
+	}
 	laptop.send("plan the parser split\r")
 	buildbox.wait("bob's first turn from alice", func(*screen) bool { return len(bob.read().in) >= 1 })
 	if got := bob.read().in[0]; !strings.HasPrefix(got, "alice@laptop (1):") {

@@ -3,6 +3,7 @@ package proto
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 )
 
 // ExtFamily names the agentmux extension family in WELCOME's server.x_extensions; its
@@ -210,8 +211,10 @@ type Member struct {
 	// State is as the pane's border says it: running, idle, busy, needs you, or how it
 	// ended (exited (1), killed (SIGSEGV)).
 	State string `json:"state"`
-	// Group is the pane's relay group as the status line shows it ("2⇄3⇄4").
+	// Group is the pane's relay group as the status line shows it ("2⇄3⇄4", or
+	// "1⇄bob@buildbox" for a link with another session's member); Turns its budget.
 	Group   string `json:"group,omitempty"`
+	Turns   *Turns `json:"x_turns,omitempty"`
 	Waiting int    `json:"waiting"`
 	Client  bool   `json:"client,omitempty"`
 	// Held: deliveries into the pane are held; Addressing: its relay commands may reach
@@ -224,6 +227,16 @@ type Member struct {
 	Folder string `json:"x_folder,omitempty"`
 	Branch string `json:"x_branch,omitempty"`
 }
+
+// Turns is a relay group's budget as the status line counts it ("3/8"): the turns
+// Used of Budget (for a link with another session, by both sides together).
+type Turns struct {
+	Used   int `json:"used"`
+	Budget int `json:"budget"`
+}
+
+// String is the count as the status line shows it, "3/8".
+func (t Turns) String() string { return strconv.Itoa(t.Used) + "/" + strconv.Itoa(t.Budget) }
 
 // Target is the payload of X_LINK (A and B), X_UNLINK, X_HOLD and X_RELEASE (A).
 type Target struct {

@@ -18,11 +18,12 @@ import (
 
 // Panes lists the panes as the socket's LIST gives them: each with its state as its
 // border says it (an exited one with its code or signal), its group as the status
-// line shows it ("2⇄3⇄4"), its folder and branch. External members are the socket's
+// line shows it ("2⇄3⇄4") with its turns ("3/8"), its folder and branch. External members are the socket's
 // own clients and are not listed.
 func (s *Session) Panes() []proto.Member {
-	labels := map[int]string{}
+	labels, turns := map[int]string{}, map[int]proto.Turns{}
 	for _, g := range s.Status().Groups {
+		turns[g.ID] = proto.Turns{Used: g.Used, Budget: g.Budget}
 		ids := make([]string, len(g.Members))
 		for i, id := range g.Members {
 			ids[i] = strconv.Itoa(id)
@@ -35,14 +36,15 @@ func (s *Session) Panes() []proto.Member {
 	var out []proto.Member
 	for _, m := range s.Members() {
 		if !m.External {
-			out = append(out, wireMember(m, labels))
+			out = append(out, wireMember(m, labels, turns))
 		}
 	}
 	return out
 }
 
-// wireMember is pane m as LIST gives it, labels naming the groups.
-func wireMember(m Member, labels map[int]string) proto.Member {
+// wireMember is pane m as LIST gives it, labels naming the groups and turns counting
+// their budgets.
+func wireMember(m Member, labels map[int]string, turns map[int]proto.Turns) proto.Member {
 	w := proto.Member{Number: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Waiting: m.Waiting,
 		Held: m.Held, Addressing: m.Addressing, Profile: m.Profile, Folder: m.Dir}
 	if m.Tree != nil {
@@ -53,6 +55,9 @@ func wireMember(m Member, labels map[int]string) proto.Member {
 	}
 	if m.Group > 0 {
 		w.Group = labels[m.Group]
+		if t, ok := turns[m.Group]; ok {
+			w.Turns = &t
+		}
 	}
 	return w
 }

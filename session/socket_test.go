@@ -47,21 +47,24 @@ func TestWireEvents(t *testing.T) {
 	assert.Empty(t, wireEvent(Output{Pane: 1}))
 }
 
-// A member is listed as its border and the status line show it: its group as "2⇄3⇄4",
-// an exited pane with its code or signal, held and addressing, its profile.
+// A member is listed as its border and the status line show it: its group as "2⇄3⇄4"
+// with its turns, an exited pane with its code or signal, held and addressing, its
+// profile.
 func TestWireMember(t *testing.T) {
-	labels := map[int]string{1: "2⇄3⇄4"}
-	assert.Equal(t, proto.Member{Number: 2, Name: "codex", Program: "codex", State: "idle", Group: "2⇄3⇄4", Waiting: 3, Held: true, Addressing: true, Profile: "codex"},
-		wireMember(Member{Pane: 2, Name: "codex", Program: "codex", State: Idle, Group: 1, Waiting: 3, Held: true, Addressing: true, Profile: "codex"}, labels))
-	assert.Equal(t, "killed (SIGSEGV)", wireMember(Member{Pane: 1, State: Exited, Code: -11}, labels).State)
-	assert.Equal(t, "exited (3)", wireMember(Member{Pane: 1, State: Exited, Code: 3}, labels).State)
+	labels, turns := map[int]string{1: "2⇄3⇄4"}, map[int]proto.Turns{1: {Used: 3, Budget: 8}}
+	assert.Equal(t, proto.Member{Number: 2, Name: "codex", Program: "codex", State: "idle", Group: "2⇄3⇄4", Turns: &proto.Turns{Used: 3, Budget: 8},
+		Waiting: 3, Held: true, Addressing: true, Profile: "codex"},
+		wireMember(Member{Pane: 2, Name: "codex", Program: "codex", State: Idle, Group: 1, Waiting: 3, Held: true, Addressing: true, Profile: "codex"}, labels, turns))
+	assert.Equal(t, "killed (SIGSEGV)", wireMember(Member{Pane: 1, State: Exited, Code: -11}, labels, turns).State)
+	assert.Equal(t, "exited (3)", wireMember(Member{Pane: 1, State: Exited, Code: 3}, labels, turns).State)
+	assert.Nil(t, wireMember(Member{Pane: 1, State: Idle}, labels, turns).Turns, "no group, no turns")
 }
 
 // A pane's turn relayed to its linked peer, through the real loop: the socket's stream
 // announces it once as "relayed" under a message id the core made, and its typed phase
 // carries the same id. Panes lists both panes in their group.
 func TestRelayedTurnCarriesTheCoresID(t *testing.T) {
-	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r := newRig(t, Options{Idle: time.Second, Turns: 6}, "alice", "bob")
 	evs := r.s.Events()
 	defer evs.Close()
 	r.started(1, 2)
@@ -69,6 +72,7 @@ func TestRelayedTurnCarriesTheCoresID(t *testing.T) {
 	panes := r.s.Panes()
 	require.Len(t, panes, 2)
 	assert.Equal(t, "1⇄2", panes[0].Group)
+	assert.Equal(t, &proto.Turns{Used: 0, Budget: 6}, panes[0].Turns, "the group's turns as the status line counts them")
 
 	r.printed(1, "\r\nthe tests pass\r\n> ")
 	r.advance(2 * time.Second) // alice is quiet: her turn goes to bob

@@ -400,6 +400,8 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		group := m.Group
 		if group == "" {
 			group = "-"
+		} else if m.Turns != nil { // as the status line counts it: "1⇄bob@buildbox 3/8"
+			group += " " + m.Turns.String()
 		}
 		state := m.State
 		if m.Held { // as the border says it
