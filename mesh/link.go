@@ -24,6 +24,7 @@ import (
 //	Send(alice, Link, Spent)   ◄── msg ───── bob's turn
 //	phases                     ◄── ph ────── (as for any message)
 //	unlink, exit, budget (End) ── ln end ──► UnlinkRemote: ends there, says nothing back
+//	rename alice carol (Rename)── ln rename► RenameRemote(carol@laptop): the link follows
 //
 // A side that cannot take a link or one of its turns (no such member, a shell, the link
 // ended there or was lost with a restart) answers with an end, so the other side never
@@ -38,6 +39,9 @@ type linker interface {
 	LinkRemote(a, name, tag string, budget int, shell bool) (pane string, turns int, err error)
 	// UnlinkRemote ends link tag, which its other side ended (why).
 	UnlinkRemote(tag, why string)
+	// RenameRemote names the other side's member of link tag anew: name, NAME@SESSION
+	// (registered: learn).
+	RenameRemote(tag, name string)
 	// Tell types text into the pane named to like a delivery notice (hush: its answer
 	// is not relayed) after the delay; any other name gets it as mail.
 	Tell(to, text string, after time.Duration, hush bool)
@@ -111,7 +115,11 @@ func (n *Node) linker() (linker, bool) {
 // sendLink queues a link or its end for session.
 func (n *Node) sendLink(session string, l wireLink) {
 	b, _ := json.Marshal(l)
-	n.out.push(outItem{subject: "amux." + session + ".ln." + n.o.Session, data: b, id: l.Tag + "/" + l.Op})
+	id := l.Tag + "/" + l.Op
+	if l.Op == "rename" { // a link may be renamed again, even back: each is news
+		id += "/" + nats.NewInbox()[len(nats.InboxPrefix):]
+	}
+	n.out.push(outItem{subject: "amux." + session + ".ln." + n.o.Session, data: b, id: id})
 }
 
 // onLink handles a link or an end from fromSession (on the loop).
@@ -123,6 +131,10 @@ func (n *Node) onLink(fromSession string, l *wireLink) {
 	switch l.Op {
 	case "end":
 		lk.UnlinkRemote(l.Tag, l.From+"@"+fromSession+" "+l.Why)
+	case "rename":
+		addr := l.From + "@" + fromSession // the session is the one the hub checked
+		n.learn(addr)
+		lk.RenameRemote(l.Tag, addr)
 	case "link":
 		addr := l.From + "@" + fromSession
 		n.learn(addr)
@@ -140,6 +152,9 @@ func (n *Node) relayMail(name, session string, m proto.RelayMessage) {
 	switch {
 	case m.End:
 		n.sendLink(session, wireLink{Op: "end", Tag: m.Link, From: m.From, Why: m.Text})
+		return
+	case m.Rename:
+		n.sendLink(session, wireLink{Op: "rename", Tag: m.Link, From: m.From})
 		return
 	case m.Link != "":
 		if _, err := n.send(m.From, m.FromPane, name, session, m.Text, "", proto.SendOptions{Link: m.Link, LinkSpent: m.Spent}); err != nil {

@@ -1,6 +1,7 @@
 package mesh_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -166,4 +167,53 @@ func TestNotifyOnDeliveryAcross(t *testing.T) {
 	buildbox.waitTyped("bob", "alice@laptop (1):", "second thing")
 	laptop.waitTyped("alice", `[agentmux] delivered to bob@buildbox: "second thing"`)
 	assert.True(t, laptop.logHas("alice → bob@buildbox (other session)", "confirmed"))
+}
+
+// A pane renamed on either side keeps its link: the other side's link names it anew
+// (status line, relay log), and turns keep crossing both ways under the new names.
+func TestLinkFollowsRename(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	laptop.waitIdle("alice")
+	buildbox.waitIdle("bob")
+	_, err := laptop.control().Request(proto.TypeLink, proto.Target{A: "alice", B: "bob@buildbox"})
+	require.NoError(t, err)
+	buildbox.waitFor("linked", func() bool { return strings.Contains(buildbox.summary(), "1⇄alice@laptop 0/1000") })
+
+	require.NoError(t, laptop.s.Rename(1, "carol"))
+	buildbox.waitFor("the link renamed", func() bool { return strings.Contains(buildbox.summary(), "1⇄carol@laptop 0/1000") })
+	assert.True(t, buildbox.logHas("alice@laptop renamed carol@laptop"), "buildbox's relay log says so")
+	laptop.proc("alice").Print("\r\nthe plan, from carol\r\ncarol> ")
+	buildbox.waitTyped("bob", "carol@laptop (1):", "the plan, from carol")
+	buildbox.waitIdle("bob")
+	buildbox.proc("bob").Print("\r\nthanks carol\r\nbob> ")
+	laptop.waitTyped("alice", "bob@buildbox (1):", "thanks carol")
+
+	require.NoError(t, buildbox.s.Rename(1, "dave"))
+	laptop.waitFor("the link renamed", func() bool { return strings.Contains(laptop.summary(), "1⇄dave@buildbox 2/1000") })
+	laptop.waitIdle("carol")
+	laptop.proc("alice").Print("\r\nhello dave\r\ncarol> ")
+	buildbox.waitTyped("bob", "carol@laptop (1):", "hello dave")
+	assert.Contains(t, buildbox.summary(), "1⇄carol@laptop 3/1000", "still linked, one count")
+}
+
+// The mesh core lists the mesh it joined over its own connection (agentmux ls --mesh
+// asks the session for it): every session, live, with its members.
+func TestListMeshThroughTheSession(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	newMachine(t, th, "buildbox", "bob", "carol")
+	got, err := laptop.node.Wrap(laptop.s).ListMesh(context.Background())
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, "buildbox", got[0].Name)
+	assert.True(t, got[0].Live)
+	var names []string
+	for _, m := range got[0].Members {
+		names = append(names, m.Name)
+	}
+	assert.Equal(t, []string{"bob", "carol"}, names)
+	assert.Equal(t, "laptop", got[1].Name)
+	assert.True(t, got[1].Live, "its own session answers too")
 }

@@ -218,8 +218,15 @@ func (n *Node) decode(m jetstream.Msg) (incoming, error) {
 		if err := json.Unmarshal(m.Data(), &l); err != nil {
 			return in, fmt.Errorf("link: %w", err)
 		}
-		if l.Tag == "" || l.Op != "link" && l.Op != "end" || l.Op == "link" && (!validName.MatchString(l.From) || l.To == "") {
+		if l.Tag == "" || l.Op != "link" && l.Op != "end" && l.Op != "rename" || l.Op == "link" && (!validName.MatchString(l.From) || l.To == "") {
 			return in, errors.New("link: missing tag, op, from or to")
+		}
+		if l.Op == "rename" {
+			// The member's new name, as a message's sender's: it reaches a person's
+			// terminal, and the subject says its session.
+			if err := proto.CheckVisible(l.From); err != nil || l.From == "" || strings.ContainsAny(l.From, "@ ") {
+				return in, fmt.Errorf("link: rename to %q: not a member's name", l.From)
+			}
 		}
 		if err := proto.CheckVisible(l.Why); err != nil {
 			return in, fmt.Errorf("link: %w", err)

@@ -34,7 +34,7 @@ type wireMsg struct {
 // wireLink makes or ends a link between a member of the sending session and one of the
 // receiving session (subject amux.TO.ln.FROM).
 type wireLink struct {
-	// Op is "link" or "end".
+	// Op is "link", "end" or "rename" (From is the member's name now).
 	Op string `json:"op"`
 	// Tag names the link on both sides.
 	Tag string `json:"tag"`

@@ -61,6 +61,9 @@ type RelayMessage struct {
 	Link  string
 	Spent int
 	End   bool
+	// Rename (with Link) says this side's pane of the link is now called From (Text:
+	// its name before), so that the other side's link follows it.
+	Rename bool
 }
 
 // Events is a stream of the core's events in the eventbox style: Ready receives when

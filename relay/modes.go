@@ -131,6 +131,9 @@ type Mail struct {
 	Link  string
 	Spent int
 	End   bool
+	// Rename (with Link) says the pane of the link is now called From (Text: its
+	// name before).
+	Rename bool
 }
 
 // timer is something scheduled: a reminder into a pane, or mail.

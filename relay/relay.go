@@ -122,7 +122,9 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	case Rename:
 		if p := r.panes[e.Pane]; p != nil && e.Name != "" && e.Name != p.name {
 			r.notice(now, p.id, "%d %s renamed %s", p.id, p.name, e.Name)
+			was := p.name
 			p.name = e.Name
+			r.renamedLocal(p, was, now)
 		}
 	case Address:
 		r.setAddress(e, now)
@@ -136,6 +138,8 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		r.linkRemote(e, now)
 	case UnlinkRemote:
 		r.unlinkRemote(e, now)
+	case RenameRemote:
+		r.renameRemote(e, now)
 	case Tell:
 		r.tellMember(e, now)
 	case Note:

@@ -29,6 +29,8 @@ import (
 //   member an End so the host ends the other side's too. An end the other side asked
 //   for (UnlinkRemote) mails nothing back. The tag tells a link from an earlier one of
 //   the same two members: a turn or an end of another tag is refused or ignored.
+// - A pane renamed (Rename) mails the external member a Rename with the tag: the host
+//   tells the other side, whose group then names the member anew (RenameRemote).
 
 // LinkRemote links Pane with the external member Name (registered: External), a pane
 // of another session, in a new group of their own whose budget is Budget (0:
@@ -60,8 +62,13 @@ type Note struct {
 	Text string
 }
 
+// RenameRemote says the other side's member of link Tag is now called Name (an
+// external member, registered: External): the link follows the rename.
+type RenameRemote struct{ Tag, Name string }
+
 func (LinkRemote) isEvent()   {}
 func (UnlinkRemote) isEvent() {}
+func (RenameRemote) isEvent() {}
 func (Tell) isEvent()         {}
 func (Note) isEvent()         {}
 
@@ -122,6 +129,36 @@ func (r *Relay) unlinkRemote(e UnlinkRemote, now time.Time) {
 	}
 	r.notice(now, 0, "%s ended: %s", label, why)
 	r.dissolve(g)
+}
+
+// renameRemote handles RenameRemote.
+func (r *Relay) renameRemote(e RenameRemote, now time.Time) {
+	g := r.linkTagged(e.Tag)
+	name, ok := r.externalNamed(e.Name)
+	if g == nil || !ok || g.remote == name {
+		return // ended here already, or an earlier link's; or no news
+	}
+	was := g.remote
+	g.remote = name
+	r.notice(now, g.members[0], "%s renamed %s: linked %s", was, name, g.label())
+}
+
+// renamedLocal tells the other side of p's link with another session, if any, that p
+// is now called p.name (it was was), so that its side of the link follows.
+func (r *Relay) renamedLocal(p *pane, was string, now time.Time) {
+	if g := p.group; g != nil && g.remote != "" && !g.ended {
+		r.mail = append(r.mail, Mail{To: g.remote, From: p.name, FromPane: p.id, At: now, Text: was, Link: g.tag, Rename: true})
+	}
+}
+
+// LinkedPane returns the pane of this session in the link with another session
+// named tag (0: none in force), whatever its name is now: a turn the other side sent
+// before it heard of a rename still reaches it.
+func (r *Relay) LinkedPane(tag string) int {
+	if g := r.linkTagged(tag); g != nil && len(g.members) == 1 {
+		return g.members[0]
+	}
+	return 0
 }
 
 // linkTagged returns the group of the link named tag, nil when none is in force.

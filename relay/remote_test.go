@@ -170,3 +170,39 @@ func TestTell(t *testing.T) {
 		t.Errorf("group %q: a notice spends no turn", g)
 	}
 }
+
+// A pane renamed on one side mails the link's tag and its new name; the other side,
+// told, names the link's member anew: its status, its notice and the next turn's
+// addressee follow, and a rename for an ended link's tag changes nothing.
+func TestRemoteRenameFollows(t *testing.T) {
+	s := newSides(t, 8)
+	s.lap.handle(Rename{Pane: 1, Name: "carol"})
+	mail := s.lap.r.TakeMail()
+	if len(mail) != 1 || !mail[0].Rename || mail[0].Link != "L1" || mail[0].From != "carol" || mail[0].Text != "alice" || mail[0].To != "bob@buildbox" {
+		t.Fatalf("laptop's mail after the rename: %+v", mail)
+	}
+	s.build.handle(External{Name: "carol@laptop"})
+	s.build.handle(RenameRemote{Tag: "L1", Name: "carol@laptop"})
+	if g := groupOf(s.build); g != "1⇄carol@laptop 0/8" {
+		t.Errorf("buildbox's group after the rename %q", g)
+	}
+	if n := s.build.notes(); n[len(n)-1] != "alice@laptop renamed carol@laptop: linked 1⇄carol@laptop" {
+		t.Errorf("buildbox's last notice %q", n[len(n)-1])
+	}
+	s.bob.answer("over to carol")
+	s.build.run(6 * time.Second)
+	if m := s.build.r.TakeMail(); len(m) != 1 || m[0].To != "carol@laptop" || m[0].Link != "L1" {
+		t.Errorf("bob's turn after the rename: %+v", m)
+	}
+	if s.lap.r.LinkedPane("L1") != 1 || s.lap.r.LinkedPane("L9") != 0 {
+		t.Errorf("LinkedPane: L1 %d, L9 %d: want 1 and 0", s.lap.r.LinkedPane("L1"), s.lap.r.LinkedPane("L9"))
+	}
+
+	s.build.handle(Unlink{Pane: 1})
+	s.build.r.TakeMail()
+	s.build.handle(External{Name: "dave@laptop"})
+	s.build.handle(RenameRemote{Tag: "L1", Name: "dave@laptop"})
+	if g := groupOf(s.build); g != "" {
+		t.Errorf("a rename for an ended link made %q", g)
+	}
+}

@@ -315,6 +315,11 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 			return fmt.Errorf("send: no sender name")
 		}
 		msg := relay.Send{FromName: from, To: s.rl.Addressee(to), Text: text, Options: ro}
+		if msg.To == 0 && o.Link != "" {
+			// A turn of a link with another session, sent before that side heard the
+			// pane was renamed: the link names its pane.
+			msg.To = s.rl.LinkedPane(o.Link)
+		}
 		if msg.To == 0 {
 			if why, gone := s.rl.Gone(to); gone {
 				return fmt.Errorf("%s: %w", why, relay.ErrGone)

@@ -245,7 +245,7 @@ func (s *Session) mail() {
 			continue
 		}
 		msg := Message{From: m.From, FromPane: m.FromPane, To: m.To, Text: m.Text, Kind: string(m.Kind), Thread: m.Thread,
-			Link: m.Link, Spent: m.Spent, End: m.End}
+			Link: m.Link, Spent: m.Spent, End: m.End, Rename: m.Rename}
 		if notice {
 			msg.From, msg.Kind = "agentmux", "state"
 		}

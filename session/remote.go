@@ -48,6 +48,13 @@ func (s *Session) UnlinkRemote(tag, why string) {
 	s.post(func() { s.act(s.rl.Handle(relay.UnlinkRemote{Tag: tag, Why: why}, s.clock.Now())) })
 }
 
+// RenameRemote says the other side's member of link tag is now called name, a
+// registered external member (NAME@SESSION): the link follows. An unknown tag (an
+// ended link's) is no error.
+func (s *Session) RenameRemote(tag, name string) {
+	s.post(func() { s.act(s.rl.Handle(relay.RenameRemote{Tag: tag, Name: name}, s.clock.Now())) })
+}
+
 // Tell tells the member named to text after the delay, as the relay tells a sender its
 // message was delivered: typed into a pane like a delivery notice (no turn spent, its
 // answer not relayed when hush), or Mail for any other name.

@@ -56,6 +56,47 @@ func TestLinkRemote(t *testing.T) {
 	assert.Error(t, err, "a turn of an ended link")
 }
 
+// A pane of a link with another session renamed: its member hears the new name (to
+// tell the other side), a turn the other side sent to the old name still reaches the
+// pane through the link, and a rename of the other side's member renames the link.
+func TestLinkRemoteRename(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second, Turns: 6}, "alice")
+	r.started(1)
+	got := make(chan Message, 4)
+	_, err := r.s.RegisterMember("bob@buildbox", func(m Message) { got <- m })
+	require.NoError(t, err)
+	_, _, err = r.s.LinkRemote("alice", "bob@buildbox", "L1", 0, false)
+	require.NoError(t, err)
+
+	require.NoError(t, r.s.Rename(1, "carol"))
+	r.s.Sync()
+	select {
+	case m := <-got:
+		assert.Equal(t, Message{From: "carol", FromPane: 1, To: "bob@buildbox", Text: "alice", Link: "L1", Rename: true}, m)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the rename did not reach the member")
+	}
+	_, err = r.s.RegisterMember("dave@buildbox", func(m Message) { got <- m })
+	require.NoError(t, err)
+	r.s.RenameRemote("L1", "dave@buildbox")
+	r.s.Sync()
+	assert.Equal(t, "1⇄dave@buildbox 0/6", r.s.Status().Summary)
+	r.printed(1, "\r\nnext step\r\n> ")
+	r.advance(2 * time.Second)
+	select {
+	case m := <-got:
+		assert.Equal(t, "dave@buildbox", m.To, "the pane's turns go to the member's new name")
+		assert.Equal(t, "carol", m.From)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the turn did not reach the renamed member")
+	}
+
+	err = r.s.Send("dave@buildbox (1)", "alice", "sent before it heard", SendOptions{Link: "L1", LinkSpent: 1})
+	require.NoError(t, err, "the link names its pane, whatever the turn calls it")
+	assert.Equal(t, "dave@buildbox (1):  sent before it heard", r.procs[1].Sent())
+	assert.Error(t, r.s.Send("ops", "alice", "not a turn", SendOptions{}), "the old name reaches the pane through its link only")
+}
+
 // Tell types a notice into a pane (no turn spent), Note logs one.
 func TestTellAndNote(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice")
