@@ -74,7 +74,7 @@ var remoteGroup = regexp.MustCompile(`⇄\S+@\S+ \d+/\d+`)
 // a conversation that crosses the mesh both ways, typed on each side as "NAME@SESSION
 // (1):", until the pair's one budget (laptop's --turns 4) is spent: four deliveries in
 // all, on the two sides together, and both status lines (and ls) show the count while
-// it runs.
+// it runs. alice renamed carol keeps the link, buildbox naming her anew.
 func TestMeshLinkEndToEnd(t *testing.T) {
 	t.Parallel()
 	hub := startMeshHub(t)
@@ -98,10 +98,13 @@ func TestMeshLinkEndToEnd(t *testing.T) {
 	if ls := buildboxEnv.run("ls", "--json", "--session", "buildbox"); !strings.Contains(ls, `"group":"1⇄alice@laptop","x_turns":{"used":0,"budget":4}`) {
 		t.Errorf("agentmux ls --json on buildbox: want the group with x_turns 0 of 4:\n%s", ls)
 	}
+	// Renamed, alice keeps the link: buildbox names her anew, and her turns carry it.
+	laptopEnv.run("rename", "--session", "laptop", "alice", "carol")
+	buildbox.wait("the link renamed on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄carol@laptop 0/4") })
 	laptop.send("plan the parser split\r")
-	buildbox.wait("bob's first turn from alice", func(*screen) bool { return len(bob.read().in) >= 1 })
-	if got := bob.read().in[0]; !strings.HasPrefix(got, "alice@laptop (1):") {
-		t.Errorf("bob got %q: want it attributed to alice@laptop (1)", got)
+	buildbox.wait("bob's first turn from carol", func(*screen) bool { return len(bob.read().in) >= 1 })
+	if got := bob.read().in[0]; !strings.HasPrefix(got, "carol@laptop (1):") {
+		t.Errorf("bob got %q: want it attributed to carol@laptop (1)", got)
 	}
 	laptop.wait("alice's turn from bob", func(*screen) bool {
 		in := alice.read().in
