@@ -4,7 +4,8 @@ package agents
 
 // Hooks with the real CLIs: `agentmux --link --turns 1 A B`, A answering what the screen
 // cannot give as the model wrote it, and the delivery into B must be that answer exactly,
-// which only A's hook (Claude's Stop transcript, Codex's notify, Gemini's AfterAgent) gives:
+// which only A's hook (Claude's Stop transcript, Codex's notify, Gemini's AfterAgent,
+// Qwen's Stop) gives:
 //
 //   - a markdown answer (a table and a fenced code block, which every CLI renders
 //     differently from how the model wrote it): the screen's delta would be the rendered
@@ -44,7 +45,7 @@ func TestHooksGiveTheExactAnswer(t *testing.T) {
 	bin := buildAgentmux(t)
 	// Gemini's answer goes to Codex, not Claude: Claude Code's input turns a pasted tab
 	// (the code block's indent) into spaces, whatever gave the text.
-	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "gemini"}, {"gemini", "codex"}} {
+	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "gemini"}, {"gemini", "codex"}, {"qwen", "codex"}} {
 		t.Run(pair[0], func(t *testing.T) {
 			hookedAnswer(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]), markdownAnswer)
 		})
@@ -55,7 +56,7 @@ func TestHooksGiveALongAnswerWhole(t *testing.T) {
 	bin := buildAgentmux(t)
 	// A pair is {A, B}: A answers, B receives. A CLI is a row here once agentmux gives it a
 	// hook that carries its answer as written.
-	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "claude"}, {"gemini", "claude"}} {
+	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "claude"}, {"gemini", "claude"}, {"qwen", "claude"}} {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
 			hookedAnswer(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]), longAnswer())
 		})
