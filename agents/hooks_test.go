@@ -129,3 +129,43 @@ func TestGeminiWithAllowedExtensionsStarts(t *testing.T) {
 	}
 	tm.waitText(60*time.Second, "fine here")
 }
+
+// A person with Qwen Code system defaults of their own (QWEN_CODE_SYSTEM_DEFAULTS_PATH)
+// keeps them: agentmux's Stop hook would take that layer's place, so that pane starts
+// without hooks (the log says why) and its turns end by its screen.
+func TestQwenWithOwnSystemDefaultsStarts(t *testing.T) {
+	bin := buildAgentmux(t)
+	c := cliNamed(t, "qwen")
+	if !installed(t, c.name) {
+		t.Skip("qwen not installed")
+	}
+	srv, url := startMock(t, c.name, mockmodel.Fixed("fine here"), answerTime)
+	home, project := c.home(t)
+	cleanUpAgents(t, home, project)
+	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
+	defaults := filepath.Join(t.TempDir(), "system-defaults.json")
+	writeFile(t, defaults, map[string]any{"$version": 4, "privacy": map[string]any{"usageStatisticsEnabled": false}})
+	state := t.TempDir()
+	env = append(env, "QWEN_CODE_SYSTEM_DEFAULTS_PATH="+defaults, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
+	tm := startTerm(t, "agentmux", []string{bin, c.command()}, project, env, 120, 40)
+	tm.waitFor("qwen ready in its pane", 120*time.Second, func(s []string, _ string) bool {
+		for _, r := range c.paneReady {
+			if !contains(s, r) {
+				return false
+			}
+		}
+		return true
+	})
+	tm.submit("say hi")
+	if r := waitTurn(t, tm, srv, c.name, 1, 60*time.Second); r.Prompt != "say hi" {
+		t.Errorf("the model got %q", r.Prompt)
+	}
+	tm.waitText(60*time.Second, "fine here")
+	log, err := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "hooks off for a pane") || !strings.Contains(string(log), defaults) {
+		t.Errorf("agentmux.log does not say the pane's hooks are off for the person's defaults %s:\n%s", defaults, log)
+	}
+}
