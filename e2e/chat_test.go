@@ -54,6 +54,10 @@ func (b *bot) banner() string {
 		return "* " + b.name + " code · mock-model"
 	case "clear":
 		return b.name + " ── chat"
+	case "inline":
+		return b.name + " · simulated agent"
+	case "alt":
+		return "› Ask " + b.name + " to do anything"
 	}
 	return b.name + " ready."
 }
@@ -86,6 +90,22 @@ func TestBoxedAndClearingBotsRelayExactAnswers(t *testing.T) {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
 			t.Parallel()
 			runChat(t, 3, pair[0], pair[1])
+		})
+	}
+}
+
+// The Claude-Code-like and Codex-like styles under the generic profile (package demo's
+// inline and alt styles run as themselves, not as claude and codex): the inline style
+// draws its input box between two rules with a footer under it and keeps its hidden
+// cursor on the footer, a reverse-video cell in the box for a cursor, and the alt style
+// opens its answers with "• ". Each delivery is exactly the answer: not the box's empty
+// prompt row after it, not the bullet before it.
+func TestClaudeAndCodexLikeBotsRelayExactAnswers(t *testing.T) {
+	t.Parallel()
+	for _, pair := range [][2]string{{"inline", "alt"}, {"alt", "inline"}} {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			t.Parallel()
+			runChat(t, 4, pair[0], pair[1])
 		})
 	}
 }

@@ -179,47 +179,7 @@ func flood(t *testing.T, env sockEnv, args []string, trial int, next *int, onSub
 	if onSubmit {
 		submit = submits(t, env, &armed)
 	}
-	killAt := 10 + rand.IntN(40)
-	enough := make(chan struct{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var (
-		mu    sync.Mutex
-		acked []string
-		wg    sync.WaitGroup
-	)
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				mu.Lock()
-				*next++
-				tok := fmt.Sprintf("m%d-%d", trial, *next)
-				mu.Unlock()
-				cmd := env.command(ctx, "send", "--session", "flood", "rx", tok)
-				// The race detector's binary waits a second at exit by default.
-				cmd.Env = append(cmd.Env, "GORACE=atexit_sleep_ms=0")
-				out, err := cmd.Output()
-				if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), " queued") {
-					continue // not acknowledged: agentmux is gone, or going
-				}
-				mu.Lock()
-				acked = append(acked, tok)
-				if len(acked) == killAt {
-					close(enough)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	select {
-	case <-enough:
-	case <-time.After(waitLong):
-		cancel()
-		wg.Wait()
-		t.Fatalf("trial %d: only %d sends acknowledged in %v", trial, len(acked), waitLong)
-	}
+	stop := sendFlood(t, env, "flood", "rx", fmt.Sprintf("m%d-", trial), next, 10+rand.IntN(40))
 	if submit != nil {
 		armed.Store(true)
 		select {
@@ -232,9 +192,58 @@ func flood(t *testing.T, env sockEnv, args []string, trial int, next *int, onSub
 		t.Fatalf("trial %d: kill the session server: %v", trial, err)
 	}
 	s.waitExit(waitLong) // the client says the session ended
-	cancel()
-	wg.Wait()
-	return acked
+	return stop()
+}
+
+// sendFlood sends to in session numbered tokens (prefix then *next, counted on), three
+// senders at once, and returns once n were acknowledged (their `agentmux send` printed
+// "ID queued"), the senders still sending: stop stops them and returns the acknowledged.
+func sendFlood(t *testing.T, env sockEnv, session, to, prefix string, next *int, n int) (stop func() []string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var (
+		mu    sync.Mutex
+		acked []string
+		wg    sync.WaitGroup
+	)
+	enough := make(chan struct{})
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				mu.Lock()
+				*next++
+				tok := fmt.Sprintf("%s%d", prefix, *next)
+				mu.Unlock()
+				cmd := env.command(ctx, "send", "--session", session, to, tok)
+				// The race detector's binary waits a second at exit by default.
+				cmd.Env = append(cmd.Env, "GORACE=atexit_sleep_ms=0")
+				out, err := cmd.Output()
+				if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), " queued") {
+					continue // not acknowledged: agentmux is gone, or going
+				}
+				mu.Lock()
+				acked = append(acked, tok)
+				if len(acked) == n {
+					close(enough)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	select {
+	case <-enough:
+	case <-time.After(waitLong):
+		cancel()
+		wg.Wait()
+		t.Fatalf("%s…: only %d sends acknowledged in %v", prefix, len(acked), waitLong)
+	}
+	return func() []string {
+		cancel()
+		wg.Wait()
+		return acked
+	}
 }
 
 // submits follows the session's events and closes the channel it returns at the first

@@ -20,22 +20,8 @@ import (
 
 func TestMeshEndToEnd(t *testing.T) {
 	t.Parallel()
-	hubDir := filepath.Join(t.TempDir(), "mesh")
-	h, err := mesh.Serve(mesh.HubConfig{Dir: hubDir, Listen: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	creds := func(name string) string {
-		p, err := mesh.WriteCreds(hubDir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	join := func(name string) []string {
-		return []string{"--session", name, "--mesh", h.URL(), "--mesh-creds", creds(name), "--idle", relayIdle}
-	}
+	hub := startMeshHub(t)
+	join := func(name string) []string { return hub.join(name, "--idle", relayIdle) }
 
 	buildboxEnv := newSockEnv(t)
 	bob := newFake(t, 1, "bob", "plain")
@@ -55,7 +41,7 @@ func TestMeshEndToEnd(t *testing.T) {
 		t.Errorf("buildbox's history lacks the message:\n%s", h)
 	}
 
-	ls := laptopEnv.run("ls", "--mesh", "--mesh="+h.URL(), "--mesh-creds", creds("laptop"))
+	ls := laptopEnv.run("ls", "--mesh", "--mesh="+hub.h.URL(), "--mesh-creds", hub.creds("laptop"))
 	for _, row := range []string{"buildbox (live)", "bob@buildbox", "laptop (live)", "alice@laptop"} {
 		if !strings.Contains(ls, row) {
 			t.Errorf("agentmux ls --mesh lacks %q:\n%s", row, ls)
@@ -83,19 +69,8 @@ var remoteGroup = regexp.MustCompile(`⇄\S+@\S+ \d+/\d+`)
 // all, on the two sides together, and both status lines show the count while it runs.
 func TestMeshLinkEndToEnd(t *testing.T) {
 	t.Parallel()
-	hubDir := filepath.Join(t.TempDir(), "mesh")
-	h, err := mesh.Serve(mesh.HubConfig{Dir: hubDir, Listen: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	join := func(name string) []string {
-		creds, err := mesh.WriteCreds(hubDir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return []string{"--session", name, "--mesh", h.URL(), "--mesh-creds", creds, "--idle", relayIdle}
-	}
+	hub := startMeshHub(t)
+	join := func(name string) []string { return hub.join(name, "--idle", relayIdle) }
 	buildboxEnv, laptopEnv := newSockEnv(t), newSockEnv(t)
 	bob, alice := newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
 	buildbox := &relaySession{session: startWith(t, buildboxEnv.opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
@@ -125,4 +100,59 @@ func TestMeshLinkEndToEnd(t *testing.T) {
 	if a, b := len(alice.read().in), len(bob.read().in); a != 3 || b != 2 {
 		t.Errorf("alice got %d, bob %d: want 1+2 and 2 (4 turns for the pair)", a, b)
 	}
+}
+
+// Prefix l then a name typed on laptop's status line links alice with bob@buildbox as
+// `agentmux link` does: the ui reaches the mesh through the session, never importing it.
+func TestMeshLinkByKey(t *testing.T) {
+	t.Parallel()
+	hub := startMeshHub(t)
+	join := func(name string) []string { return hub.join(name, "--idle", relayIdle) }
+	bob, alice := newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
+	buildbox := &relaySession{session: startWith(t, newSockEnv(t).opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
+	buildbox.diag = buildbox.transcripts
+	buildbox.wait("bob ready", bob.ready)
+	laptop := &relaySession{session: startWith(t, newSockEnv(t).opts(), append(join("laptop"), alice.arg())...), agents: []*fake{alice}}
+	laptop.diag = func() string { return laptop.transcripts() + buildbox.transcripts() }
+	laptop.wait("alice ready", alice.ready)
+
+	laptop.send(prefix + "lbob@buildbox")
+	laptop.wait("the name prompt", func(scr *screen) bool { return scr.statusHas("link 1 alice with: bob@buildbox") })
+	laptop.send("\r")
+	laptop.wait("the link on laptop's status line", func(scr *screen) bool { return scr.statusHas("1⇄bob@buildbox 0/") })
+	buildbox.wait("the link on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄alice@laptop 0/") })
+}
+
+// meshHub is a mesh hub in the test process, closed when the test ends (after the
+// sessions the test started, which were started after it).
+type meshHub struct {
+	t   *testing.T
+	dir string
+	h   *mesh.Hub
+}
+
+func startMeshHub(t *testing.T) meshHub {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "mesh")
+	h, err := mesh.Serve(mesh.HubConfig{Dir: dir, Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return meshHub{t: t, dir: dir, h: h}
+}
+
+// creds writes session name's credentials and returns their file.
+func (m meshHub) creds(name string) string {
+	m.t.Helper()
+	p, err := mesh.WriteCreds(m.dir, name)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return p
+}
+
+// join is the flags that start session name joined to the hub, then extra.
+func (m meshHub) join(name string, extra ...string) []string {
+	return append([]string{"--session", name, "--mesh", m.h.URL(), "--mesh-creds", m.creds(name)}, extra...)
 }

@@ -14,34 +14,18 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
-	"time"
-
-	"github.com/agentmux/agentmux/mesh"
 )
 
 func TestMeshSurvivesSIGKILLFlood(t *testing.T) {
 	t.Parallel()
-	hubDir := filepath.Join(t.TempDir(), "mesh")
-	h, err := mesh.Serve(mesh.HubConfig{Dir: hubDir, Listen: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	join := func(name string) []string {
-		creds, err := mesh.WriteCreds(hubDir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return []string{"--session", name, "--mesh", h.URL(), "--mesh-creds", creds, "--idle", "100ms", "--turns", "1000000"}
-	}
+	hub := startMeshHub(t)
+	join := func(name string) []string { return hub.join(name, "--idle", "100ms", "--turns", "1000000") }
 	logPath := filepath.Join(t.TempDir(), "read")
 	buildboxEnv, laptopEnv := newSockEnv(t), newSockEnv(t)
 	buildboxArgs := append(join("buildbox"), script(t, "rx", lineLogger, logPath))
@@ -64,17 +48,17 @@ func TestMeshSurvivesSIGKILLFlood(t *testing.T) {
 	next := 0
 	// The sender dies mid-flood: what it had not published, or heard no phase of,
 	// goes again from its store when it is back.
-	stop := meshFlood(t, laptopEnv, &next, 10+rand.IntN(30))
+	stop := sendFlood(t, laptopEnv, "laptop", "rx@buildbox", "m1-", &next, 10+rand.IntN(30))
 	kill(t, laptopEnv, "laptop", tx)
 	acked = append(acked, stop()...)
 	startSender()
 	// The receiver dies mid-flood: what waits in its stream, and what its pane's
 	// program was not recorded to have taken, is typed when it is back.
-	stop = meshFlood(t, laptopEnv, &next, 10+rand.IntN(30))
+	stop = sendFlood(t, laptopEnv, "laptop", "rx@buildbox", "m1-", &next, 10+rand.IntN(30))
 	kill(t, buildboxEnv, "buildbox", rx)
 	acked = append(acked, stop()...)
 	rx = startReceiver()
-	acked = append(acked, meshFlood(t, laptopEnv, &next, 5)()...)
+	acked = append(acked, sendFlood(t, laptopEnv, "laptop", "rx@buildbox", "m1-", &next, 5)()...)
 
 	// A last message, sent after all of them, is read last (one sender's messages to
 	// one pane keep their order).
@@ -143,53 +127,4 @@ func kill(t *testing.T, env sockEnv, name string, s *session) {
 		t.Fatalf("kill %s's server: %v", name, err)
 	}
 	s.waitExit(waitLong)
-}
-
-// meshFlood sends rx@buildbox numbered tokens from laptop, three senders at once, and
-// returns once n were acknowledged, the senders still sending: stop stops them and
-// returns the acknowledged.
-func meshFlood(t *testing.T, env sockEnv, next *int, n int) (stop func() []string) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var (
-		mu    sync.Mutex
-		acked []string
-		wg    sync.WaitGroup
-	)
-	enough := make(chan struct{})
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				mu.Lock()
-				*next++
-				tok := fmt.Sprintf("m1-%d", *next)
-				mu.Unlock()
-				cmd := env.command(ctx, "send", "--session", "laptop", "rx@buildbox", tok)
-				cmd.Env = append(cmd.Env, "GORACE=atexit_sleep_ms=0")
-				out, err := cmd.Output()
-				if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), " queued") {
-					continue
-				}
-				mu.Lock()
-				acked = append(acked, tok)
-				if len(acked) == n {
-					close(enough)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	select {
-	case <-enough:
-	case <-time.After(waitLong):
-		cancel()
-		wg.Wait()
-		t.Fatalf("only %d sends acknowledged in %v", len(acked), waitLong)
-	}
-	return func() []string {
-		cancel()
-		wg.Wait()
-		return acked
-	}
 }

@@ -261,6 +261,7 @@ func Generic() Profile {
 		Chrome:         pats(append([]string{`esc to interrupt`}, commonChrome...)...), // a spinner row
 		Prompts:        pats(`^\s*[❯›>$%#]\s*$`),
 		AnswerPrefixes: []string{"● ", "✦ "},
+		LeadPrefixes:   []string{"• "},
 		EchoPrefixes:   []string{"❯ ", "› ", "> "},
 		StrictEcho:     true,
 		InterruptKeys:  DefaultInterruptKeys,
@@ -289,6 +290,7 @@ func (p Profile) clone() Profile {
 	p.Chrome = append([]Pattern(nil), p.Chrome...)
 	p.Prompts = append([]Pattern(nil), p.Prompts...)
 	p.AnswerPrefixes = append([]string(nil), p.AnswerPrefixes...)
+	p.LeadPrefixes = slices.Clone(p.LeadPrefixes)
 	p.EchoPrefixes = append([]string(nil), p.EchoPrefixes...)
 	p.Relay.MessagePrefixes = slices.Clone(p.Relay.MessagePrefixes) // nil stays nil: the defaults
 	p.Relay.ThinkingPrefixes = slices.Clone(p.Relay.ThinkingPrefixes)

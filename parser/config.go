@@ -47,6 +47,7 @@ type profileLists struct {
 	Chrome          []string `toml:"chrome"`
 	Prompts         []string `toml:"prompts"`
 	AnswerPrefixes  []string `toml:"answer_prefixes"`
+	LeadPrefixes    []string `toml:"lead_prefixes"`
 	EchoPrefixes    []string `toml:"echo_prefixes"`
 }
 
@@ -175,6 +176,7 @@ func setLists(p *Profile, l profileLists, add bool) error {
 	}{
 		{l.Programs, &p.Programs},
 		{l.AnswerPrefixes, &p.AnswerPrefixes},
+		{l.LeadPrefixes, &p.LeadPrefixes},
 		{l.EchoPrefixes, &p.EchoPrefixes},
 	}
 	for _, s := range strs {

@@ -27,6 +27,9 @@ live_rows = 4
 [profile.mybase]
 busy_markers = ['Waiting for']
 strict_echo = false
+
+[profile.mybase.add]
+lead_prefixes = ["◇ "]
 `))
 	if err != nil {
 		t.Fatalf("LoadProfiles: %v", err)
@@ -50,6 +53,9 @@ strict_echo = false
 	}
 	if ps["mybase"].Name != "mybase" || !matchAny(ps["mybase"].Prompts, "$ ") {
 		t.Errorf("mybase does not start from generic")
+	}
+	if got := ps["mybase"].LeadPrefixes; len(got) != 2 || got[0] != "• " || got[1] != "◇ " {
+		t.Errorf("mybase lead prefixes = %q, want generic's and the added one", got)
 	}
 	if ps.For("codex").Name != "codex" {
 		t.Errorf("built-ins missing from the result")

@@ -63,7 +63,7 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 			answerAt = -1
 		}
 	}
-	firstContent := true
+	firstContent, firstWords := true, true
 	for i := 0; i < end; i++ {
 		line := lines[i]
 		if isBlank(line) {
@@ -98,7 +98,11 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 			closeBlock()
 			answerAt, answerW = len(out), width(line[:pre])
 			line = line[pre:]
+		} else if pre := p.leadPrefix(line); firstWords && pre > 0 && !bulleted(p, lines[i+1:end], isChrome[i+1:end], line[:pre]) {
+			answerAt, answerW = len(out), width(line[:pre])
+			line = line[pre:]
 		}
+		firstWords = false
 		out = append(out, line)
 		if strings.TrimSpace(line) != "" {
 			last = i
@@ -115,6 +119,18 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 		}
 	}
 	return joinCollapsed(out), last
+}
+
+// bulleted reports whether one of rows, chrome aside, opens with the lead prefix and
+// indentation that open the first row of a turn's words (lead): that row is a list's
+// first item, and its glyph a bullet of the answer's own.
+func bulleted(p Profile, rows []string, isChrome []bool, lead string) bool {
+	for i, r := range rows {
+		if n := p.leadPrefix(r); n > 0 && !isChrome[i] && r[:n] == lead {
+			return true
+		}
+	}
+	return false
 }
 
 // leadingEcho reports whether the rows from i, the first content row of a turn, echo one

@@ -242,6 +242,55 @@ func TestDelta(t *testing.T) {
 			want: "first\n  second\nthird",
 			last: 2,
 		},
+		{
+			name: "generic: a Codex-like answer's bullet on its first row is stripped, its rows dedented",
+			p:    generic,
+			lines: []string{
+				"› alice (1):",
+				"",
+				"  On it.",
+				"",
+				"• Sure, alice! Let's keep it tiny: a CLI with add, list and done, stored in",
+				"  one JSON file.",
+				"  Can you take the data model?",
+			},
+			typed: []string{"alice (1):\n\nOn it."},
+			want:  "Sure, alice! Let's keep it tiny: a CLI with add, list and done, stored in\none JSON file.\nCan you take the data model?",
+			last:  6,
+		},
+		{
+			name: "generic: the answer's bullet, and a list's under it, indented, kept as bullets",
+			p:    generic,
+			lines: []string{
+				"• The plan:",
+				"  • add",
+				"  • list",
+			},
+			want: "The plan:\n• add\n• list",
+			last: 2,
+		},
+		{
+			name: "generic: an answer that is a list keeps every bullet",
+			p:    generic,
+			lines: []string{
+				"• add",
+				"• list",
+				"  and its options",
+				"• done",
+			},
+			want: "• add\n• list\n  and its options\n• done",
+			last: 3,
+		},
+		{
+			name: "generic: a bullet past the first row of words is the answer's own",
+			p:    generic,
+			lines: []string{
+				"Steps:",
+				"• add",
+			},
+			want: "Steps:\n• add",
+			last: 1,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

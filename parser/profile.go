@@ -39,6 +39,12 @@ type Profile struct {
 	// stripped from the delta, and the answer's continuation rows are dedented by their
 	// width when all of them are indented at least that much.
 	AnswerPrefixes []string
+	// LeadPrefixes are glyphs that open an answer's first row but may as well open a
+	// list's items ("• ", the answer glyph of Codex-like programs and a common bullet, for
+	// programs no profile knows): stripped from the first row of a turn's words only, when
+	// no other row of the turn opens with the same glyph at the same indentation (the
+	// rows of a list), and the answer's continuation rows dedented as for AnswerPrefixes.
+	LeadPrefixes []string
 	// EchoPrefixes open a row that echoes input typed into the program ("❯ ", "› ",
 	// "> "), possibly after up to two spaces of indentation.
 	EchoPrefixes []string
@@ -127,6 +133,11 @@ func (p Profile) echoPrefix(line string) int {
 // answerPrefix returns the byte length of the answer prefix that opens line, or 0.
 func (p Profile) answerPrefix(line string) int {
 	return prefixLen(line, p.AnswerPrefixes)
+}
+
+// leadPrefix returns the byte length of the lead prefix that opens line, or 0.
+func (p Profile) leadPrefix(line string) int {
+	return prefixLen(line, p.LeadPrefixes)
 }
 
 // prefixLen returns the length of indentation (at most two spaces) plus the first of

@@ -37,7 +37,7 @@ func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
 	cut := liveStart(p, p.liveMatcher(), rows)
 	if cursor >= 0 && cursor < len(rows) {
 		t.prompt = rows[cursor]
-		cut = cursorTop(newMatcher(p.Chrome), rows, cursor)
+		cut = inputTop(p, newMatcher(p.Chrome), p.liveMatcher(), rows, cursor)
 		t.inTop = cut
 	}
 	t.block = trimBlankEnd(rows[cut:])
@@ -70,7 +70,7 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 		}
 	}
 	if cut < 0 && cursor >= 0 && cursor < len(rows) && t.prompt != "" && samePrompt(t.prompt, rows[cursor]) {
-		cut = cursorTop(newMatcher(p.Chrome), rows, cursor)
+		cut = inputTop(p, newMatcher(p.Chrome), p.liveMatcher(), rows, cursor)
 	}
 	if cut < 0 {
 		cut = liveStart(p, p.liveMatcher(), rows)
@@ -122,15 +122,6 @@ func indexed(rows []string) []Line {
 		out[i] = Line{N: int64(i), Text: r}
 	}
 	return out
-}
-
-// cursorTop returns the first row of the input area around the cursor's row: the rows of
-// chrome right above it (an input box's top rule) belong to it.
-func cursorTop(chrome *matcher, rows []string, cursor int) int {
-	for cursor > 0 && !isBlank(rows[cursor-1]) && chrome.match(rows[cursor-1]) {
-		cursor--
-	}
-	return cursor
 }
 
 // maxMerged bounds a transcript: past it by a quarter, the oldest rows are dropped down

@@ -87,7 +87,7 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 		start, w.Moved = fresh(chrome, old, rows, isChrome), true
 	}
 	w.Redrawn = redrawn && trusted
-	end, cut := inputEnd(chrome, al, after, in, start)
+	end, cut := inputEnd(p, chrome, live, al, after, in, start)
 	rg := region{rows: rows[start:end], isChrome: isChrome[start:end], prompt: in.prompt}
 	if in.line >= 0 && in.line < len(bl) && shows(bl[in.line].Text, typed) && textAt(al, bl[in.line].N) == bl[in.line].Text {
 		// The input row showed what was typed when it was submitted, and stayed: the echo
@@ -130,18 +130,7 @@ func inputOf(p Profile, live *matcher, bl []Line, v View) input {
 	in := input{top: liveStart(p, live, texts), line: -1}
 	area := in.top // where the input area starts
 	if ci, ok := cursorLine(bl, v); ok {
-		chrome := newMatcher(p.Chrome)
-		area, in.line = ci, ci
-		for area > 0 && area <= len(bl) && !isBlank(bl[area-1].Text) && chrome.match(bl[area-1].Text) {
-			area--
-		}
-		if ci == len(bl) {
-			// On a blank row under every line: an Ink program parks its cursor there,
-			// under its input box and hints, not in the box.
-			if top := boxAbove(chrome, texts); top >= 0 {
-				area = top
-			}
-		}
+		area, in.line = inputTop(p, newMatcher(p.Chrome), live, texts, ci), ci
 		in.top = min(in.top, area)
 		in.prompt = inputText(bl, ci, v)
 	}
@@ -155,6 +144,49 @@ func inputOf(p Profile, live *matcher, bl []Line, v View) input {
 	}
 	in.block, in.area = append([]string(nil), trimBlankEnd(texts[area:])...), area
 	return in
+}
+
+// inputTop returns the index of the first row of the input area around the cursor's row
+// ci (len(rows) for a blank row under them all): the chrome rows right above it (an input
+// box's top rule), or the top rule of the input box that ends rows when the cursor is in
+// it or under it (see boxInput).
+func inputTop(p Profile, chrome, live *matcher, rows []string, ci int) int {
+	top := ci
+	for top > 0 && top <= len(rows) && !isBlank(rows[top-1]) && chrome.match(rows[top-1]) {
+		top--
+	}
+	if b := boxInput(p, chrome, live, rows, ci); b >= 0 {
+		top = min(top, b)
+	}
+	return top
+}
+
+// boxInput returns the index of the top rule of the input box that ends rows (cleaned)
+// when the cursor's row ci is in the box or under it, -1 otherwise. A program that draws
+// its input in a box under its transcript need not keep its cursor on the box's prompt
+// row: an Ink program parks it on a blank row under every row, and one that hides it
+// and draws a reverse-video cell in the box for a cursor (Claude Code's look) may leave
+// it on the hint row under the box. Under the box's bottom rule the cursor counts only
+// when the box opens with a prompt (an empty one, or an echo prefix and a draft): a
+// line-mode program's prompt under an answer's table, ruled above and below, is not
+// under an input box.
+func boxInput(p Profile, chrome, live *matcher, rows []string, ci int) int {
+	top := boxAbove(chrome, rows)
+	if top < 0 || ci < top {
+		return -1
+	}
+	if ci >= len(trimBlankEnd(rows)) {
+		return top
+	}
+	bottom := top + 1
+	for bottom < len(rows) && (isBlank(rows[bottom]) || !chrome.match(rows[bottom])) {
+		bottom++
+	}
+	first := unboxed(rows[top+1])
+	if ci <= bottom || p.echoPrefix(first) > 0 || live.match(first) {
+		return top
+	}
+	return -1
 }
 
 // The shape of an input box at the bottom of a screen: at most boxRows rows inside its
@@ -272,7 +304,7 @@ func scan(chrome *matcher, before, after []Line, inputRow int64) (start int, red
 // again or the last line of all, with the chrome lines right above it, never before
 // start. cut is false when neither was found: the caller cuts the live
 // block by the profile's patterns.
-func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end int, cut bool) {
+func inputEnd(p Profile, chrome, live *matcher, after []Line, v View, in input, start int) (end int, cut bool) {
 	n := len(after)
 	for n > 0 && isBlank(after[n-1].Text) {
 		n--
@@ -295,14 +327,15 @@ func inputEnd(chrome *matcher, after []Line, v View, in input, start int) (end i
 		}
 	}
 	ci, ok := cursorLine(after, v)
-	if ok && ci >= n && hasBox(chrome, in.block) {
-		// The baseline's input was a box (read half drawn, or showing a draft), and the
-		// cursor is parked under every line: the box drawn at the bottom is the input.
+	if ok && hasBox(chrome, in.block) {
+		// The baseline's input was a box (read half drawn, showing a draft, or with
+		// another footer under it), and the cursor is in or under the box drawn at the
+		// bottom: that box is the input.
 		texts := make([]string, n)
 		for i := range texts {
 			texts[i] = after[i].Text
 		}
-		if top := boxAbove(chrome, texts); top >= start {
+		if top := boxInput(p, chrome, live, texts, ci); top >= start {
 			return top, true
 		}
 	}

@@ -308,3 +308,93 @@ func TestMainTurnPromptUnderCursor(t *testing.T) {
 		}
 	}
 }
+
+// A program no profile knows that draws its input in a box under its transcript (a
+// Claude-Code-like look: the empty prompt row "❯" between two rules, a footer under them)
+// and keeps its hardware cursor hidden on the footer row, with a reverse-video cell in
+// the box for a cursor. The rows are the demo's inline style as vterm reads them in a
+// 78-column pane; the box's prompt row is the input, never the answer's last line,
+// whether the box shows what it showed at the baseline, a draft typed meanwhile or
+// another footer.
+func TestMainTurnBoxedInputCursorBelow(t *testing.T) {
+	g := Generic()
+	rule := strings.Repeat("─", 78)
+	banner := []string{
+		" ╭─────╮   alice · simulated agent",
+		" │ o o │   agentmux demo · no model, no network",
+		" ╰─────╯   type a message and press Enter",
+		"",
+	}
+	footer := "  ⏵⏵ demo mode · ctrl+j for newline"
+	box := func(prompt, footer string) []string { return []string{rule, prompt, rule, footer} }
+	typed := "you:\n\nsay hello to bob"
+	turn := []string{
+		"❯ you:", "", "  say hello to bob", "",
+		"● On it: each item has an id, its text, a done flag and when it was added.",
+		"  `todo add` appends one and prints its id.",
+		"",
+	}
+	answer := "On it: each item has an id, its text, a done flag and when it was added.\n`todo add` appends one and prints its id."
+	cat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	before := cat(banner, box("❯  ", footer))
+	tests := []struct {
+		name  string
+		after []string
+	}{
+		{"the box drawn again as it was", cat(banner, turn, box("❯  ", footer))},
+		{"a draft typed into the box meanwhile", cat(banner, turn, box("❯ half a thought ", footer))},
+		{"another footer under the box", cat(banner, turn, box("❯  ", "  ⏵⏵ demo mode · shift+enter for newline"))},
+	}
+	for _, tc := range tests {
+		const top = 40
+		b := screenAt(before, top, len(before)-1)
+		a := screenAt(tc.after, top, len(tc.after)-1)
+		if got := MainTurn(g, b, a, []string{typed}).Text; got != answer {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, answer)
+		}
+	}
+	// Answers that end in a table ruled above and below, under which a line-mode program
+	// prints its prompt, keep their rows (the rules, chrome, aside): rules around rows that
+	// open with no prompt are no input box, and the prompt under them is no footer.
+	repl := []string{"a ready.", "a> hi", "The totals:", "-----", "total 2", "-----", "a> "}
+	more := append(append([]string(nil), repl[:6]...), "a> more", "The totals:", "-----", "total 3", "-----", "a> ")
+	b := screenAt(repl, 0, len(repl)-1)
+	a := screenAt(more, 0, len(more)-1)
+	if got, want := MainTurn(g, b, a, []string{"more"}).Text, "The totals:\ntotal 3"; got != want {
+		t.Errorf("a REPL's table:\n got %q\nwant %q", got, want)
+	}
+}
+
+// The same boxed input on a full-screen program: the cursor hidden on the footer row
+// under the box, the answer scrolling above the box, which stays at the bottom.
+func TestTranscriptBoxedInputCursorBelow(t *testing.T) {
+	g := Generic()
+	rule := strings.Repeat("─", 60)
+	frame := func(body []string, footer string) []string {
+		body = append([]string(nil), body...)
+		for len(body) < 8 {
+			body = append(body, "")
+		}
+		return append(append([]string{"bot · ready", ""}, body[len(body)-8:]...), rule, "❯  ", rule, footer)
+	}
+	const idle, busy = "  ⏵⏵ demo mode · ctrl+j for newline", "  ⏵⏵ demo mode · esc to interrupt"
+	cur := 13 // the footer's row
+	tr := NewTranscript(g, frame(nil, idle), cur)
+	body := []string{"❯ hi", ""}
+	tr.Add(g, frame(body, busy), -1)
+	answer := []string{"● The answer, first line.", "  Its second line."}
+	for _, l := range answer {
+		body = append(body, l)
+		tr.Add(g, frame(body, busy), -1)
+	}
+	tr.Add(g, frame(body, idle), cur)
+	if got, want := tr.Words(g, []string{"hi"}).Text, "The answer, first line.\nIts second line."; got != want {
+		t.Errorf("words %q\nwant  %q", got, want)
+	}
+}

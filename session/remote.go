@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -64,4 +65,47 @@ func (s *Session) Note(pane, text string) {
 		}
 		s.act(s.rl.Handle(relay.Note{Pane: id, Text: text}, s.clock.Now()))
 	})
+}
+
+// ErrNoMesh is the error of a link with a member of another session in a session that
+// joined no mesh.
+var ErrNoMesh = errors.New("this session joined no mesh (agentmux --mesh URL joins one)")
+
+// Across links a pane of the session with a member of another session: the mesh in
+// front of the session core, when it joined one. It is the link half of the hub's
+// Linker, so the person's key and `agentmux link` take the same way.
+type Across interface {
+	// LinkAcross links pane a with addr, NAME@SESSION, a member of another session; a
+	// pane running a shell only when shell (else ErrShell).
+	LinkAcross(a int, addr string, shell bool) error
+}
+
+// SetAcross sets what links the session's panes with members of other sessions (nil:
+// nothing, the session joined no mesh).
+func (s *Session) SetAcross(a Across) {
+	s.call(func() { s.across = a })
+}
+
+// Meshed reports whether the session joined a mesh, so its panes may link with
+// members of other sessions (SetAcross).
+func (s *Session) Meshed() bool {
+	on := false
+	s.call(func() { on = s.across != nil })
+	return on
+}
+
+// LinkAcross links pane a with addr, NAME@SESSION, a member of another session,
+// through the mesh the session joined (ErrNoMesh when none). A pane running a shell is
+// refused (ErrShell) unless shell. It waits for this side's link only: the other
+// side's answer (no such member there, refused) ends the link later, in the relay log.
+func (s *Session) LinkAcross(a int, addr string, shell bool) error {
+	var l Across
+	if !s.call(func() { l = s.across }) {
+		return ErrStopped
+	}
+	if l == nil {
+		return fmt.Errorf("link %d with %s: %w", a, addr, ErrNoMesh)
+	}
+	// Off the loop: the mesh links this side through LinkRemote, a command of its own.
+	return l.LinkAcross(a, addr, shell)
 }

@@ -6,6 +6,7 @@ package session
 // of the link from the other side types.
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -67,4 +68,40 @@ func TestTellAndNote(t *testing.T) {
 	require.NotEmpty(t, log)
 	assert.Equal(t, "alice → bob@buildbox (other session)  confirmed", log[len(log)-1].Note)
 	assert.Equal(t, 1, log[len(log)-1].From)
+}
+
+// meshStandIn links across sessions as the mesh does: it registers the other side's
+// member, then links this side through LinkRemote, a command on the session's loop.
+type meshStandIn struct {
+	s     *Session
+	calls []string
+}
+
+func (m *meshStandIn) LinkAcross(a int, addr string, shell bool) error {
+	m.calls = append(m.calls, fmt.Sprintf("%d %s %v", a, addr, shell))
+	if _, err := m.s.RegisterMember(addr, func(Message) {}); err != nil {
+		return err
+	}
+	_, _, err := m.s.LinkRemote(fmt.Sprint(a), addr, "T"+addr, 0, shell)
+	return err
+}
+
+// LinkAcross reaches the mesh set with SetAcross, off the loop (the mesh's link is a
+// command of its own), and says ErrNoMesh while none is set.
+func TestLinkAcross(t *testing.T) {
+	r := newRig(t, Options{Turns: 4}, "alice", "sh")
+	r.started(1, 2)
+	assert.False(t, r.s.Meshed())
+	assert.ErrorIs(t, r.s.LinkAcross(1, "bob@buildbox", false), ErrNoMesh)
+
+	m := &meshStandIn{s: r.s}
+	r.s.SetAcross(m)
+	assert.True(t, r.s.Meshed())
+	require.NoError(t, r.s.LinkAcross(1, "bob@buildbox", false))
+	assert.Equal(t, "1⇄bob@buildbox 0/4", r.s.Status().Summary)
+	assert.ErrorIs(t, r.s.LinkAcross(2, "carol@buildbox", false), ErrShell)
+	assert.Equal(t, []string{"1 bob@buildbox false", "2 carol@buildbox false"}, m.calls)
+
+	r.s.SetAcross(nil)
+	assert.False(t, r.s.Meshed())
 }

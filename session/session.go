@@ -80,6 +80,7 @@ type Session struct {
 	typed          map[int][]int
 	journalFailing bool
 	external       map[string]Sink
+	across         Across // links panes with other sessions' members (nil: no mesh)
 	colors         vterm.Colors
 	kitty          bool
 	// answered are the calls that ran this step: closed once its events are out and the

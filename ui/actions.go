@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -59,6 +60,9 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		if isEscape(k) {
 			m.setStatus("") // cancelled quietly: the prompt goes too
 			return nil
+		}
+		if r, ok := plainRune(k); ok && r != '0' && r != ' ' && unicode.IsPrint(r) {
+			return m.linkNamePrompt(r) // a member of another session: NAME@SESSION
 		}
 		m.setStatus("link cancelled")
 		return nil
@@ -165,7 +169,11 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		m.focusNext()
 	case actLink:
 		m.mode = modeLink
-		m.setStatus(fmt.Sprintf("link with pane: %s", m.paneRange()))
+		hint := fmt.Sprintf("link with pane: %s", m.paneRange())
+		if m.s.Meshed() {
+			hint += ", or another session's member: NAME@SESSION"
+		}
+		m.setStatus(hint)
 	case actLinkAll:
 		return m.linkAll()
 	case actUnlink:

@@ -153,11 +153,12 @@ type modelModes struct {
 // pane-number digit, the line being typed in modePrompt and the command lines prefix c
 // took; sync sends typing to every pane (prefix S). See panes.go.
 type promptInput struct {
-	pending    pendingDigit
-	digitGen   uint64
-	prompt     *linePrompt
-	newHistory []string
-	sync       bool
+	pending     pendingDigit
+	digitGen    uint64
+	prompt      *linePrompt
+	newHistory  []string
+	linkHistory []string // the names prefix l then a name took (NAME@SESSION)
+	sync        bool
 }
 
 // presentation is the frame and what is drawn with it: when the next frame may be drawn

@@ -45,6 +45,62 @@ func (m *model) linkWith(n int) tea.Cmd {
 	return nil
 }
 
+// linkNamePrompt asks on the status line for NAME@SESSION, a member of another session
+// to link the focused pane with (prefix l then a letter, first, the prompt's first
+// letter); in a session that joined no mesh it says so instead.
+func (m *model) linkNamePrompt(first rune) tea.Cmd {
+	if !m.s.Meshed() {
+		m.setStatus("link with a member of another session: " + session.ErrNoMesh.Error() + "; prefix l then a number links a pane of this one")
+		return nil
+	}
+	focus := m.focus
+	label := fmt.Sprintf("link %d with: ", focus)
+	if v := m.views[focus]; v != nil {
+		label = fmt.Sprintf("link %d %s with: ", focus, v.member.Name)
+	}
+	m.openPrompt(label, string(first), &m.linkHistory, func(addr string) tea.Cmd {
+		return m.linkAcross(focus, strings.TrimSpace(addr))
+	})
+	return nil
+}
+
+// linkAcross links pane with addr, NAME@SESSION, a member of another session, as
+// `agentmux link` does; a shell only once the person says y. The other side's answer
+// (no such member there, refused) comes later, as a relay notice.
+func (m *model) linkAcross(pane int, addr string) tea.Cmd {
+	if addr == "" {
+		m.setStatus("link cancelled")
+		return nil
+	}
+	at := strings.LastIndexByte(addr, '@')
+	switch {
+	case at <= 0 || at == len(addr)-1:
+		m.setStatus(fmt.Sprintf("link with %s: a member of another session is NAME@SESSION (prefix l then a number links a pane of this one)", addr))
+		return nil
+	case m.cfg.Session != "" && addr[at+1:] == m.cfg.Session:
+		m.setStatus(fmt.Sprintf("link with %s: that is this session (prefix l then a number links a pane of this one)", addr))
+		return nil
+	}
+	switch err := m.s.LinkAcross(pane, addr, false); {
+	case errors.Is(err, session.ErrShell):
+		name := ""
+		if v := m.views[pane]; v != nil {
+			name = v.member.Name
+		}
+		m.ask(fmt.Sprintf("pane %d %s runs a shell: linked, it runs %s's answers as commands. link it? (y/n)", pane, name, addr), func() tea.Cmd {
+			if err := m.s.LinkAcross(pane, addr, true); err != nil {
+				m.setStatus(err.Error())
+			}
+			return nil
+		})
+	case errors.Is(err, session.ErrNoPane):
+		m.setStatus(fmt.Sprintf("link with %s: pane %d has exited", addr, pane))
+	case err != nil:
+		m.setStatus(err.Error())
+	}
+	return nil
+}
+
 // linkAll links every live pane but the shells into one group (prefix L); the relay's
 // notice names the shells left out.
 func (m *model) linkAll() tea.Cmd {

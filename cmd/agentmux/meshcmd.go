@@ -209,8 +209,9 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 }
 
 // sessionCore is the core the session socket serves: s itself, with the mesh in front
-// when it joined one; the pane commands and warnings go to s either way. The mesh's
-// own goroutine reads s's events through a stream of its own.
+// when it joined one (then also s's way across sessions, for the ui's prefix l); the
+// pane commands and warnings go to s either way. The mesh's own goroutine reads s's
+// events through a stream of its own.
 func sessionCore(n *mesh.Node, s *session.Session, logger *slog.Logger) hub.Core {
 	if n == nil {
 		return s
@@ -219,7 +220,9 @@ func sessionCore(n *mesh.Node, s *session.Session, logger *slog.Logger) hub.Core
 		logger.Error("mesh", "err", err)
 		return s
 	}
-	return meshPanes{Core: n.Wrap(s), PaneCore: s, Warner: s}
+	c := n.Wrap(s)
+	s.SetAcross(c) // prefix l with NAME@SESSION links as `agentmux link` does
+	return meshPanes{Core: c, PaneCore: s, Warner: s}
 }
 
 // meshPanes is the mesh's core with the session's pane commands (hub.PaneCore) and
