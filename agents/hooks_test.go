@@ -4,7 +4,8 @@ package agents
 
 // Hooks with the real CLIs: `agentmux --link --turns 1 A B`, A answering what the screen
 // cannot give as the model wrote it, and the delivery into B must be that answer exactly,
-// which only A's hook (Claude's Stop transcript, Codex's notify, Gemini's AfterAgent) gives:
+// which only A's hook (Claude's Stop transcript, Codex's notify, Gemini's AfterAgent,
+// Qwen's Stop) gives:
 //
 //   - a markdown answer (a table and a fenced code block, which every CLI renders
 //     differently from how the model wrote it): the screen's delta would be the rendered
@@ -44,7 +45,7 @@ func TestHooksGiveTheExactAnswer(t *testing.T) {
 	bin := buildAgentmux(t)
 	// Gemini's answer goes to Codex, not Claude: Claude Code's input turns a pasted tab
 	// (the code block's indent) into spaces, whatever gave the text.
-	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "gemini"}, {"gemini", "codex"}} {
+	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "gemini"}, {"gemini", "codex"}, {"qwen", "codex"}} {
 		t.Run(pair[0], func(t *testing.T) {
 			hookedAnswer(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]), markdownAnswer)
 		})
@@ -55,7 +56,7 @@ func TestHooksGiveALongAnswerWhole(t *testing.T) {
 	bin := buildAgentmux(t)
 	// A pair is {A, B}: A answers, B receives. A CLI is a row here once agentmux gives it a
 	// hook that carries its answer as written.
-	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "claude"}, {"gemini", "claude"}} {
+	for _, pair := range [][2]string{{"claude", "codex"}, {"codex", "claude"}, {"gemini", "claude"}, {"qwen", "claude"}} {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
 			hookedAnswer(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]), longAnswer())
 		})
@@ -127,4 +128,44 @@ func TestGeminiWithAllowedExtensionsStarts(t *testing.T) {
 		t.Errorf("the model got %q", r.Prompt)
 	}
 	tm.waitText(60*time.Second, "fine here")
+}
+
+// A person with Qwen Code system defaults of their own (QWEN_CODE_SYSTEM_DEFAULTS_PATH)
+// keeps them: agentmux's Stop hook would take that layer's place, so that pane starts
+// without hooks (the log says why) and its turns end by its screen.
+func TestQwenWithOwnSystemDefaultsStarts(t *testing.T) {
+	bin := buildAgentmux(t)
+	c := cliNamed(t, "qwen")
+	if !installed(t, c.name) {
+		t.Skip("qwen not installed")
+	}
+	srv, url := startMock(t, c.name, mockmodel.Fixed("fine here"), answerTime)
+	home, project := c.home(t)
+	cleanUpAgents(t, home, project)
+	env := append(baseEnv(t, home), c.setup(t, home, project, url)...)
+	defaults := filepath.Join(t.TempDir(), "system-defaults.json")
+	writeFile(t, defaults, map[string]any{"$version": 4, "privacy": map[string]any{"usageStatisticsEnabled": false}})
+	state := t.TempDir()
+	env = append(env, "QWEN_CODE_SYSTEM_DEFAULTS_PATH="+defaults, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
+	tm := startTerm(t, "agentmux", []string{bin, c.command()}, project, env, 120, 40)
+	tm.waitFor("qwen ready in its pane", 120*time.Second, func(s []string, _ string) bool {
+		for _, r := range c.paneReady {
+			if !contains(s, r) {
+				return false
+			}
+		}
+		return true
+	})
+	tm.submit("say hi")
+	if r := waitTurn(t, tm, srv, c.name, 1, 60*time.Second); r.Prompt != "say hi" {
+		t.Errorf("the model got %q", r.Prompt)
+	}
+	tm.waitText(60*time.Second, "fine here")
+	log, err := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "hooks off for a pane") || !strings.Contains(string(log), defaults) {
+		t.Errorf("agentmux.log does not say the pane's hooks are off for the person's defaults %s:\n%s", defaults, log)
+	}
 }

@@ -1,9 +1,9 @@
 // Package hooks owns how agentmux learns of an agent's finished turn from the agent
-// itself: the per-run hook settings it gives Claude Code (--settings) and Codex
-// (-c notify=…), the Gemini CLI home of its own with a hook extension, giving that
-// home's writes back to the person's ~/.gemini (and, after a killed run, the next run's
-// recovery of them), and `agentmux hook EVENT`, which reports the turn to the session
-// socket.
+// itself: the per-run hook settings it gives Claude Code (--settings), Codex
+// (-c notify=…) and Qwen Code (a system defaults file), the Gemini CLI home of its own
+// with a hook extension, giving that home's writes back to the person's ~/.gemini
+// (and, after a killed run, the next run's recovery of them), and `agentmux hook
+// EVENT`, which reports the turn to the session socket.
 //
 // It is a leaf beside session: it imports session (the PaneSpec it edits), parser (the
 // profiles that say which hooks a program takes), proto and client (the X_HOOK report)

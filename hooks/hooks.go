@@ -23,7 +23,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// Hooks: for claude and codex agentmux adds per-session hook settings
+// Hooks: for claude, codex, gemini and qwen agentmux adds per-session hook settings
 // when it starts them, never editing the person's own config files:
 //
 //   - Claude Code: --settings FILE (a file agentmux owns) with a Stop hook and a
@@ -37,6 +37,9 @@ import (
 //     after-agent` (geminihome.go). The answer is read from the chat file the hook
 //     points to (transcript_path): the hook's own prompt_response is the streamed
 //     chunks joined with spaces, each model call of the turn appended.
+//   - Qwen Code: a settings file of agentmux's as its system defaults layer
+//     (QWEN_CODE_SYSTEM_DEFAULTS_PATH) with a Stop hook running `agentmux hook
+//     qwen-stop`, its last_assistant_message the answer (qwen.go).
 //
 // `agentmux hook EVENT` reads the hook's JSON, finds the answer as the model wrote it,
 // reports it to the session socket ($AGENTMUX_SOCKET) as X_HOOK and always exits 0 at
@@ -126,6 +129,15 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 	case parser.HooksCodex:
 		notify, _ := json.Marshal([]string{h.bin, "hook", "codex-notify"}) // a TOML array too
 		spec.Argv = slices.Insert(argv, 1, "-c", "notify="+string(notify))
+	case parser.HooksQwen:
+		env, err := qwenSpec(h.dir, id, spec.Env, h.command("qwen-stop"))
+		if err != nil {
+			if h.log != nil {
+				h.log.Warn("hooks off for a pane", "pane", id, "err", err)
+			}
+			return spec, false
+		}
+		spec.Env = env
 	case parser.HooksGemini:
 		g, err := newGeminiHome(h.dir, id, spec.Env, h.command("after-agent"))
 		if err != nil {
@@ -227,6 +239,11 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 		h.Text = str("last-assistant-message")
 		if in, _ := p["input-messages"].([]any); len(in) == 0 || isTitle(h.Text) {
 			return h, false // its own title-generation turn, not the person's
+		}
+	case "qwen-stop": // Qwen Code's Stop hook: its answer as the model wrote it
+		h.CLI = "qwen"
+		if h.Text = str("last_assistant_message"); h.Text == qwenNoAnswer {
+			h.Text = ""
 		}
 	case "after-agent": // Gemini CLI's AfterAgent hook
 		h.CLI = "gemini"

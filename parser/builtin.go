@@ -206,6 +206,7 @@ var builtins = Profiles{
 		AnswerPrefixes: []string{"◆\uFE0E ", "◆ "},
 		EchoPrefixes:   []string{"> "},
 		StrictEcho:     true,
+		Hooks:          HooksQwen,
 		InterruptKeys:  DefaultInterruptKeys,
 		ClearKeys:      DefaultClearKeys,
 	},

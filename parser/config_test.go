@@ -185,9 +185,20 @@ hooks = false
 extends = "generic"
 programs = ["myclaude"]
 hooks_via = "claude"
+
+[profile.myqwen]
+extends = "generic"
+programs = ["myqwen"]
+hooks_via = "qwen"
 `))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p := ps["qwen"]; p.Hooks != HooksQwen || p.NoHooks {
+		t.Errorf("qwen: hooks %q off %v", p.Hooks, p.NoHooks)
+	}
+	if p := ps["myqwen"]; p.Hooks != HooksQwen || p.NoHooks {
+		t.Errorf("myqwen: hooks %q off %v", p.Hooks, p.NoHooks)
 	}
 	if p := ps["claude"]; !p.NoHooks || p.Hooks != HooksClaude {
 		t.Errorf("claude: hooks %q off %v", p.Hooks, p.NoHooks)

@@ -72,8 +72,9 @@ type Profile struct {
 	// it reports its turn ends and answers itself (`agentmux hook EVENT`): HooksClaude
 	// (--settings FILE with Stop and Notification hooks), HooksCodex (-c notify=[…]),
 	// HooksGemini (GEMINI_CLI_HOME: a home of the pane's own, the person's files
-	// reached through links, with an extension holding an AfterAgent hook); "" passes
-	// none. NoHooks turns them off for the profile
+	// reached through links, with an extension holding an AfterAgent hook), HooksQwen
+	// (QWEN_CODE_SYSTEM_DEFAULTS_PATH: a settings file of agentmux's with a Stop hook,
+	// the lowest of Qwen Code's layers); "" passes none. NoHooks turns them off for the profile
 	// (profiles.toml: hooks = false).
 	Hooks   string
 	NoHooks bool
@@ -84,6 +85,7 @@ const (
 	HooksClaude = "claude"
 	HooksCodex  = "codex"
 	HooksGemini = "gemini"
+	HooksQwen   = "qwen"
 )
 
 // The keys most agent CLIs take to interrupt a turn and to empty the input line.
