@@ -42,8 +42,9 @@ func (c *chatRequest) toolResult() bool {
 }
 
 // qwenBackground open the user messages of the requests Qwen Code 0.24 sends by itself
-// after a turn: its memory agent's and its next-prompt suggestion's.
-var qwenBackground = []string{"Managed memory has TWO directories", "[SUGGESTION MODE:"}
+// after a turn: its memory agent's, its memory consolidation's ("Dream", which starts
+// with the memory folder) and its next-prompt suggestion's.
+var qwenBackground = []string{"Managed memory has TWO directories", "Memory directory: `", "[SUGGESTION MODE:"}
 
 // side reports whether the request is a side request, not a conversation turn: it asks
 // for JSON (a next-speaker check), a short system prompt asks for a title (opencode's and

@@ -62,14 +62,15 @@ func TestChatTitleIsASideRequest(t *testing.T) {
 	equal(t, "turn number after a side request", reqs[1].N, 1)
 }
 
-// Qwen Code's own requests after a turn (its memory agent, its next-prompt suggestion),
-// and a long system prompt that speaks of titles, are told apart from turns.
+// Qwen Code's own requests after a turn (its memory agent, its memory consolidation, its
+// next-prompt suggestion), and a long system prompt that speaks of titles, are told apart from turns.
 func TestChatBackgroundRequests(t *testing.T) {
 	s, hs := newTestServer(t, Options{Reply: Numbered("QWEN", 4)})
 	long := strings.Repeat("You are Qwen Code. Generate titles for files when asked. ", 100)
 	for _, body := range []string{
 		`{"model":"mock","messages":[{"role":"user","content":"Managed memory has TWO directories. Choose which one"}]}`,
 		`{"model":"mock","messages":[{"role":"user","content":"[SUGGESTION MODE: Suggest what the user might type next.]"}]}`,
+		"{\"model\":\"mock\",\"messages\":[{\"role\":\"user\",\"content\":\"Memory directory: `/home/me/.qwen/projects/p/memory`\\n\\n## Phase 1 — Orient\"}]}",
 		`{"model":"mock","messages":[{"role":"system","content":"` + long + `"},{"role":"user","content":"say hi"}]}`,
 	} {
 		if code, _, _ := post(t, hs.URL+"/v1/chat/completions", body); code != 200 {
@@ -79,6 +80,7 @@ func TestChatBackgroundRequests(t *testing.T) {
 	reqs := s.Requests()
 	equal(t, "memory request", reqs[0].Kind, KindSide)
 	equal(t, "suggestion request", reqs[1].Kind, KindSide)
-	equal(t, "turn with a long system prompt", reqs[2].Kind, KindTurn)
-	equal(t, "its number", reqs[2].N, 1)
+	equal(t, "memory consolidation request", reqs[2].Kind, KindSide)
+	equal(t, "turn with a long system prompt", reqs[3].Kind, KindTurn)
+	equal(t, "its number", reqs[3].N, 1)
 }
