@@ -10,16 +10,18 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentmux/agentmux/store"
 )
 
 // ErrInUse means a live session answers on the socket.
 var ErrInUse = errors.New("a live session holds the socket")
 
-// RuntimeDir is the folder of session sockets, created 0700:
-// $XDG_RUNTIME_DIR/agentmux, or agentmux-UID under the temp dir when the variable is
-// unset. The temp dir is shared with other users, who may have planted that name first:
-// the folder must be a real folder (a symlink is never followed), of this user, and is
-// made 0700 when it is not; anything else is refused.
+// RuntimeDir is the folder of session sockets, created 0700: $XDG_RUNTIME_DIR/agentmux,
+// or run in agentmux's state folder (store.StatePath; never the shared temp folder, where
+// another user could plant the name first) when the variable is unset. The folder must
+// be a real folder (a symlink is never followed), of this user, and is made 0700 when it
+// is not; anything else is refused.
 func RuntimeDir() (string, error) {
 	var dir string
 	if base := os.Getenv("XDG_RUNTIME_DIR"); base != "" {
@@ -28,7 +30,13 @@ func RuntimeDir() (string, error) {
 			return "", fmt.Errorf("socket folder: %w", err)
 		}
 	} else {
-		dir = filepath.Join(os.TempDir(), fmt.Sprintf("agentmux-%d", os.Getuid()))
+		var err error
+		if dir, err = store.StatePath("run"); err != nil {
+			return "", fmt.Errorf("socket folder: %w", err)
+		}
+		if _, err := store.SecureDir(filepath.Dir(dir)); err != nil {
+			return "", fmt.Errorf("socket folder: %w", err)
+		}
 	}
 	// Mkdir, not MkdirAll: it neither follows nor accepts what is already there; the
 	// Lstat below judges that.

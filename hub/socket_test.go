@@ -67,12 +67,23 @@ func TestRuntimeDirAndSockets(t *testing.T) {
 	c.Close()
 }
 
+// Without XDG_RUNTIME_DIR the sockets go to run in agentmux's state folder, never to the
+// shared temp folder: a planted agentmux-UID there is not even looked at.
 func TestRuntimeDirWithoutXDG(t *testing.T) {
+	state, tmp := t.TempDir(), t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", "")
-	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", state)
+	t.Setenv("TMPDIR", tmp)
+	planted := filepath.Join(tmp, "agentmux-"+itoa(os.Getuid()))
+	require.NoError(t, os.Mkdir(planted, 0o777))
 	dir, err := hub.RuntimeDir()
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(os.Getenv("TMPDIR"), "agentmux-"+itoa(os.Getuid())), dir)
+	assert.Equal(t, filepath.Join(state, "agentmux", "run"), dir)
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		st, err := os.Stat(d)
+		require.NoError(t, err)
+		assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), d)
+	}
 	require.NoError(t, os.Chmod(dir, 0o755))
 	_, err = hub.RuntimeDir()
 	require.NoError(t, err)
@@ -89,17 +100,17 @@ func TestSessionName(t *testing.T) {
 	}
 }
 
-// Without XDG_RUNTIME_DIR the socket folder is agentmux-UID in the shared temp folder,
-// where another user may have planted that name first: a symlink is refused and never
-// followed (its target keeps its mode), a folder of another user is refused, one of ours
-// left open is made 0700.
-func TestRuntimeDirInSharedTemp(t *testing.T) {
-	tmp := t.TempDir()
+// Whatever holds the socket folder's name is judged before use: a symlink is refused
+// and never followed (its target keeps its mode), a folder of another user is refused,
+// one of ours left open is made 0700.
+func TestRuntimeDirRefusesWhatIsNotOurs(t *testing.T) {
+	state, other := t.TempDir(), t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", "")
-	t.Setenv("TMPDIR", tmp)
-	dir := filepath.Join(tmp, "agentmux-"+strconv.Itoa(os.Getuid()))
+	t.Setenv("XDG_STATE_HOME", state)
+	require.NoError(t, os.Mkdir(filepath.Join(state, "agentmux"), 0o700))
+	dir := filepath.Join(state, "agentmux", "run")
 
-	target := filepath.Join(tmp, "attacker")
+	target := filepath.Join(other, "attacker")
 	require.NoError(t, os.Mkdir(target, 0o777))
 	require.NoError(t, os.Chmod(target, 0o777))
 	require.NoError(t, os.Symlink(target, dir))

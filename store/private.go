@@ -4,8 +4,24 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 )
+
+// StatePath returns name in agentmux's state folder: $XDG_STATE_HOME/agentmux, or XDG's
+// default ~/.local/state/agentmux when the variable is unset. The store, the log, the
+// hooks' runs, the mesh hub and, without $XDG_RUNTIME_DIR, the session sockets live there.
+func StatePath(name string) (string, error) {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("state folder: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "agentmux", name), nil
+}
 
 // SecureDir makes dir a private folder of this user: created 0700 when missing (its
 // parents too), made 0700 when it exists with another mode. A symlink, something that is

@@ -12,20 +12,8 @@ import (
 	"github.com/agentmux/agentmux/store"
 )
 
-// statePath returns name in agentmux's state folder: $XDG_STATE_HOME/agentmux, or
-// XDG's default ~/.local/state/agentmux when the variable is unset. The log and the
-// message store live there.
-func statePath(name string) (string, error) {
-	dir := os.Getenv("XDG_STATE_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("state directory: %w", err)
-		}
-		dir = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(dir, "agentmux", name), nil
-}
+// statePath returns name in agentmux's state folder (store.StatePath).
+func statePath(name string) (string, error) { return store.StatePath(name) }
 
 // logPath returns where the log goes: agentmux.log in the state folder.
 func logPath() (string, error) { return statePath("agentmux.log") }
