@@ -303,6 +303,12 @@ func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 		d.opts.Mode = Important
 		r.setPhase(d, WaitingPerson, now, "urgent, but the input line did not clear: it waits to go in as important")
 	}
+	if len(p.queue) > 0 {
+		// What waits is judged now, as the next Tick would: nothing else asks for a
+		// wake-up (an important message into a line with nothing of the person's in it
+		// goes at once).
+		return r.ready(p, now, acts)
+	}
 	return acts
 }
 
