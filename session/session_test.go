@@ -379,3 +379,23 @@ func TestSendToAGonePaneSaysHowItWent(t *testing.T) {
 	err := r.s.Send("you", "nobody", "hi", SendOptions{Person: true})
 	assert.ErrorIs(t, err, relay.ErrNoAddressee)
 }
+
+// A person's keys and pastes give their pane's echo the right of way over the other
+// panes' output (ptyhost.EchoFirst, shared by the session's panes); what the relay
+// types does not: no person waits for its echo.
+func TestPersonsKeysGoFirstTheRelaysDoNot(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	ef := r.procs[1].Spec.EchoFirst
+	require.NotNil(t, ef)
+	assert.Same(t, ef, r.procs[2].Spec.EchoFirst, "one EchoFirst for the session's panes")
+
+	r.s.Key(1, keys.Key{Code: keys.KeyRune, Rune: 'x'})
+	r.s.Paste(1, "yz")
+	r.s.Sync()
+	assert.Equal(t, 2, r.procs[1].Expects())
+
+	require.NoError(t, r.s.Send("ops", "bob", "please rebase", SendOptions{}))
+	assert.Equal(t, "ops:  please rebase", r.procs[2].Sent())
+	assert.Zero(t, r.procs[2].Expects())
+}
