@@ -17,6 +17,10 @@
 // unblocks the reader and the writer, even when some stray process still holds the
 // terminal's slave side open.
 //
+// The programs of one session may share an EchoFirst: after a person's key (Expect) the
+// other readers wait, before reading or parsing, until the keyed program printed or a
+// few milliseconds passed, so an echo never queues behind a flood for a processor.
+//
 // Package ptyhost must not import anything of the agentmux project (vterm, ui, relay,
 // parser, keys) nor bubbletea: the host passes an io.Writer (the pane's emulator) in.
 package ptyhost
