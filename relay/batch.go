@@ -34,6 +34,9 @@ func (r *Relay) batch(p *pane) int {
 // ready decides what happens for p's waiting deliveries at now: typed, or one step of
 // an urgent message or a draft set aside, or a phase saying why they wait.
 func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
+	if p.draft && r.inputGone(p, now) {
+		r.dropDraft(p, now) // the screen shows it gone: deliveries go
+	}
 	if p.draft && !r.draftShown(p) {
 		var cleared bool
 		if acts, cleared = r.unshown(p, now, acts); cleared || len(p.queue) == 0 {

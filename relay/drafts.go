@@ -131,12 +131,17 @@ func (r *Relay) dropDraft(p *pane, now time.Time) {
 	r.resetInput(p, "")
 }
 
-// draftBegan notes what p's cursor row shows as a person's draft begins (before its
-// first key's echo): for a program no profile knows, the prompt the draft follows.
-func (p *pane) draftBegan() {
+// draftBegan notes what p's cursor row shows as a person's draft (text, "" when not
+// known) begins: for a program no profile knows, the prompt the draft follows (the
+// host reports a key before it writes it, so its echo is not there yet, or if it is,
+// it ends the row).
+func (p *pane) draftBegan(text string) {
 	p.draftPrompt, p.draftEchoed = nil, false
 	rd := p.scr.Read(NoLines)
 	if prompt, ok := cursorPrompt(rd, ""); ok {
+		if cut, echoed := strings.CutSuffix(prompt, squash(text)); echoed && squash(text) != "" {
+			prompt, p.draftEchoed = cut, true
+		}
 		p.draftPrompt = &prompt
 	}
 }
@@ -166,11 +171,17 @@ func (r *Relay) unshown(p *pane, now time.Time, acts []Action) ([]Action, bool) 
 	blind := r.blindable(p, rd)
 	if !p.said {
 		p.said = true
-		left := later(p.lastKey, p.restoredAt).Add(2 * stale).Sub(now)
 		if blind {
+			left := later(p.lastKey, p.restoredAt).Add(2 * stale).Sub(now)
 			r.notice(now, p.id, "your draft in %d %s is not on its screen where agentmux can find it: %d waiting go in once you send or clear it, or after %s more with it untouched (cleared with its keys, put back after)",
 				p.id, p.name, len(p.queue), max(left, 0))
 		} else {
+			left := 2 * stale // until the first message waiting behind it expires
+			for _, d := range p.queue {
+				if d != p.brief {
+					left = min(left, r.abandonAt(p, d).Sub(now))
+				}
+			}
 			r.notice(now, p.id, "your draft in %d %s %s: %d waiting go in once you send or clear it, or end expired after %s more with it untouched",
 				p.id, p.name, whyUnreadable(p), len(p.queue), max(left, 0))
 		}

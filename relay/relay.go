@@ -81,7 +81,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		if p := r.live(e.Pane); p != nil {
 			if e.Draft && !p.draft {
 				p.echo = p.started && !p.printed && !p.turn && p.inflight == nil
-				p.draftBegan()
+				p.draftBegan(e.Text)
 			}
 			if e.Draft != p.draft || e.Text != p.draftText {
 				p.said = false // a new draft: said anew if it cannot be set aside
