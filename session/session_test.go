@@ -379,3 +379,30 @@ func TestSendToAGonePaneSaysHowItWent(t *testing.T) {
 	err := r.s.Send("you", "nobody", "hi", SendOptions{Person: true})
 	assert.ErrorIs(t, err, relay.ErrNoAddressee)
 }
+
+// The relay tells the session when a pane's input changed without a key (here: the
+// screen showed it empty while a draft was counted there), and the draft tracking
+// starts again from there: the person's next key is a draft of its own, which the
+// screen shows as it is, so it is set aside once stale (not taken for a draft the
+// screen contradicts).
+func TestDraftTrackingStartsAgainFromTheRelaysReset(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second, Delivery: DeliveryRules{InputStale: 10 * time.Second}}, "alice", "bob")
+	r.started(1, 2)
+	r.s.Key(2, keys.Key{Code: keys.KeyRune, Rune: 'y'})
+	r.printed(2, "y")
+	r.procs[2].Sent()
+	require.NoError(t, r.s.Send("ops", "bob", "first", SendOptions{}))
+	r.procs[2].Print("\b \b") // the program took the key as an answer and emptied its input
+	r.advance(4 * time.Second)
+	require.Equal(t, "ops:  first", r.procs[2].Sent(), "the draft the screen shows gone still holds the message")
+	r.advance(200 * time.Millisecond)
+	require.Equal(t, "\r", r.procs[2].Sent())
+	r.procs[2].Print("\r\nok\r\n> ")
+	r.advance(2 * time.Second)
+
+	r.s.Key(2, keys.Key{Code: keys.KeyRune, Rune: 'z'})
+	r.printed(2, "z")
+	require.NoError(t, r.s.Send("ops", "bob", "second", SendOptions{}))
+	r.advance(11 * time.Second)
+	assert.Equal(t, "z\x15", r.procs[2].Sent(), "the new draft, stale, is set aside with the clear keys")
+}
