@@ -19,8 +19,8 @@ import (
 // sent and never mixed with a delivery:
 //   - only a draft the host reported whole (Keystroke.Text), on one line, that the
 //     screen's input row shows as it is (for a program its profile does not know, a
-//     shell or a REPL: the row the cursor is on ends with it), is set aside; any other
-//     holds deliveries until the person sends or clears it;
+//     shell or a REPL: the row the cursor is on ends with it), is set aside so; any
+//     other is handled by drafts.go (cleared blind, or what waits behind it expires);
 //   - the decision is the final check: a key the person types at that very moment
 //     comes first (Handle), and a key typed after the clear keys stops the delivery
 //     before its first byte and the draft is not typed over the person's new words (the
