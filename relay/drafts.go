@@ -119,6 +119,13 @@ func (r *Relay) inputGone(p *pane, now time.Time) bool {
 	return ok && row == *p.draftPrompt
 }
 
+// draftHolds reports whether p's draft holds something back: deliveries waiting, or
+// the end of a turn whose words would go somewhere (p is linked, or may address
+// others).
+func (r *Relay) draftHolds(p *pane) bool {
+	return len(p.queue) > 0 || p.started && p.printed && (p.group != nil || p.address || r.cfg.Address)
+}
+
 // dropDraft forgets p's draft, which the screen shows gone, telling the host.
 func (r *Relay) dropDraft(p *pane, now time.Time) {
 	what := "the draft agentmux counted there"

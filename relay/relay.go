@@ -210,7 +210,7 @@ func (r *Relay) NextWake() (time.Time, bool) {
 				consider(at)
 			}
 		}
-		if p.draft && p.aside == nil && (len(p.queue) > 0 || p.started && p.printed) {
+		if p.draft && p.aside == nil && r.draftHolds(p) {
 			// The typing hold ends and the pane goes quiet: the screen may show the
 			// input gone (drafts.go).
 			consider(p.lastKey.Add(r.cfg.TypingHold))
@@ -323,7 +323,7 @@ func (r *Relay) step(now time.Time) []Action {
 	}
 	for _, id := range r.order {
 		// The screen wins over a draft it shows gone: a turn may end and deliveries go.
-		if p := r.panes[id]; !p.exited && p.draft && (len(p.queue) > 0 || p.started && p.printed) && r.inputGone(p, now) {
+		if p := r.panes[id]; !p.exited && p.draft && r.draftHolds(p) && r.inputGone(p, now) {
 			r.dropDraft(p, now)
 		}
 	}
