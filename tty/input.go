@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -55,9 +54,9 @@ func StartInput(ctx context.Context, r io.Reader) (*Input, error) {
 
 // startInputWait is StartInput with a chosen escape timeout.
 func startInputWait(ctx context.Context, r io.Reader, escWait time.Duration) (*Input, error) {
-	cr, err := cancelreader.NewReader(r)
+	cr, err := newCancelReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("terminal input: %w", err)
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ir := &Input{events: make(chan Batch, 16), escWait: escWait, cr: cr, cancel: cancel}
