@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agentmux/agentmux/parser"
 )
@@ -124,6 +125,39 @@ func (r *Relay) inputGone(p *pane, now time.Time) bool {
 // others).
 func (r *Relay) draftHolds(p *pane) bool {
 	return len(p.queue) > 0 || p.started && p.printed && (p.group != nil || p.address || r.cfg.Address)
+}
+
+// shownInput returns what p's input shows ("" when it cannot be told): the profile's
+// input row, or for a program no profile knows the cursor's row after the prompt the
+// draft followed. The host reports Enter before its echo, so at a Sent it is the text
+// sent.
+func (p *pane) shownInput() string {
+	rd := p.scr.Read(NoLines)
+	if rd.MidFrame {
+		return ""
+	}
+	if p.prof.Name != parser.Generic().Name {
+		if text, ok := inputRow(p, rd.Rows); ok {
+			return strings.TrimSpace(text)
+		}
+	}
+	if p.draftPrompt == nil || !rd.HasCursor || rd.CursorRow < 0 || rd.CursorRow >= len(rd.Rows) {
+		return ""
+	}
+	row, want := rd.Rows[rd.CursorRow], []rune(*p.draftPrompt)
+	i := 0
+	for j, c := range row {
+		switch {
+		case i == len(want):
+			return strings.TrimSpace(row[j:])
+		case unicode.IsSpace(c):
+		case c != want[i]:
+			return ""
+		default:
+			i++
+		}
+	}
+	return ""
 }
 
 // dropDraft forgets p's draft, which the screen shows gone, telling the host.

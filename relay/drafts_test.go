@@ -272,3 +272,21 @@ func TestUnreadableDraftBoundRestartsWithAKey(t *testing.T) {
 		t.Fatalf("phases %q", got)
 	}
 }
+
+// A draft the host does not know, sent (Enter): what the input showed is what was
+// typed, so its echo never goes out as part of the turn it starts.
+func TestUnknownDraftSentIsNoPartOfTheTurn(t *testing.T) {
+	h, alice, bob := twoAgents(t, Config{}, &fakeAgent{prompt: "bot> ", reply: counter("bob")})
+	h.run(10 * time.Second) // started: a program with no title waits four times --idle
+	h.handle(Link{Pane: 1, With: 2})
+	h.draft(2, "g")
+	bob.draft = "git status --short" // Up recalled a line
+	h.handle(Keystroke{Pane: 2, Draft: true})
+	h.output(2)
+	h.handle(Sent{Pane: 2})
+	bob.enter()
+	h.run(h.now.Sub(t0) + time.Minute)
+	if len(alice.inputs) == 0 || alice.inputs[0] != "bob (2):\n\nbob reply 1" {
+		t.Fatalf("alice got %q, want bob's answer alone\nnotes %q", alice.inputs, h.notes())
+	}
+}

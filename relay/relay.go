@@ -93,11 +93,15 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		}
 	case Sent:
 		if p := r.live(e.Pane); p != nil {
+			text := e.Text
+			if text == "" && p.draft {
+				text = p.shownInput() // a draft the host does not know: what its input shows
+			}
 			r.submitted(p, now)
 			p.blankStart = false
 			p.hookIdle = false
-			if e.Text != "" {
-				p.remember(e.Text)
+			if text != "" {
+				p.remember(text)
 			}
 			p.draft, p.lastKey, p.draftText, p.echo, p.said, p.draftPrompt = false, now, "", false, false, nil
 			p.turn = true
