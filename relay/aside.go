@@ -105,7 +105,8 @@ func masked(rd Reading, draft string) bool {
 // but it cannot see the row empty.
 // The clear keys count as read once the pane printed after them and its bottom rows,
 // where programs draw their input, changed; if they did not by Confirm, the draft is
-// taken to be still there and the messages wait for the person, saying so.
+// taken to be still there, nothing is typed over it, and what waits behind it expires
+// (drafts.go), saying so.
 func (r *Relay) setAsideBlind(p *pane, now time.Time, acts []Action) []Action {
 	key := bottomKey(p.scr.Read(NoLines).Rows)
 	p.blind = p.draftText
