@@ -148,10 +148,20 @@ func (p *Proc) read() {
 	defer close(p.drained)
 	buf := make([]byte, readBufSize)
 	unyielded := 0 // bytes written to out since the last yield
+	ef := p.spec.EchoFirst
 	for {
+		if ef != nil {
+			ef.pass(p, p.stop)
+		}
 		n, err := p.ptm.Read(buf)
 		if n > 0 {
+			if ef != nil {
+				ef.pass(p, p.stop) // a read that was waiting when the key came
+			}
 			_, _ = p.out.Write(buf[:n])
+			if ef != nil {
+				ef.printed(p) // after the write: what the others print next comes after it
+			}
 			select {
 			case p.updates <- struct{}{}:
 			default: // a notification is already pending: coalesced.
@@ -201,6 +211,15 @@ func (p *Proc) Write(b []byte) {
 		return
 	default:
 		p.queue.push(b)
+	}
+}
+
+// Expect says a person's key was just written to p: until its program prints (or
+// Spec.EchoFirst's wait passes) the other programs sharing that EchoFirst are not read.
+// Without an EchoFirst it does nothing.
+func (p *Proc) Expect() {
+	if p.spec.EchoFirst != nil {
+		p.spec.EchoFirst.hold(p)
 	}
 }
 

@@ -51,6 +51,10 @@ type Spec struct {
 	// DrainGrace bounds how long Done waits for the end of output after the child
 	// exited (DefaultDrainGrace if 0).
 	DrainGrace time.Duration
+	// EchoFirst, shared by the programs of one session, pauses the others' readers
+	// while the echo of a key written to one of them is awaited (Proc.Expect); nil:
+	// never.
+	EchoFirst *EchoFirst
 }
 
 // ErrNoCommand is returned by Start when Spec.Argv is empty or Argv[0] is "".

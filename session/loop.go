@@ -282,6 +282,9 @@ func (s *Session) toPerson(p *pane, b []byte) {
 	}
 	if !s.gate.hold(p.id, b) {
 		p.proc.Write(b)
+		if e, ok := p.proc.(expecter); ok {
+			e.Expect()
+		}
 	}
 	if s.pace.isHeld(p.id) {
 		s.observe(p, s.clock.Now())

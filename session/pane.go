@@ -94,6 +94,12 @@ type unreader interface {
 	Unread() (int, error)
 }
 
+// expecter is a process that can give the echo of a key the right of way
+// (ptyhost.Proc.Expect).
+type expecter interface {
+	Expect()
+}
+
 // Unread returns how many bytes typed into the pane its program has not read; ok is
 // false when its process cannot tell.
 func (s termScreen) Unread() (int, bool) {

@@ -41,6 +41,11 @@ var (
 // defaultInterval is the least time between two observations of a pane's output.
 const defaultInterval = time.Second / 60
 
+// echoFirstWait is the longest the other panes' output waits for the echo of a key
+// (ptyhost.EchoFirst): a program that does not answer a key at once (a full-screen
+// program that redraws later, one busy computing) costs a flood no more than this.
+const echoFirstWait = 5 * time.Millisecond
+
 // Session is the core. Every method is safe to call from any goroutine: commands run on
 // the session's loop in the order they were called, and nothing a caller does can block
 // the loop except its own commands.
@@ -83,6 +88,7 @@ type Session struct {
 	across         Across // links panes with other sessions' members (nil: no mesh)
 	colors         vterm.Colors
 	kitty          bool
+	echoFirst      *ptyhost.EchoFirst // shared by the panes' programs: a key's echo goes first
 	// answered are the calls that ran this step: closed once its events are out and the
 	// timer is re-armed, so a caller that waits sees everything its command caused.
 	answered []chan struct{}
@@ -127,6 +133,7 @@ func Start(o Options) (*Session, error) {
 		open:         map[int]Entry{},
 		beforeSubmit: map[int]func() error{},
 		typed:        map[int][]int{},
+		echoFirst:    ptyhost.NewEchoFirst(echoFirstWait),
 		external:     map[string]Sink{},
 		colors:       o.Colors,
 		kitty:        o.KittyKeyboard,
@@ -195,7 +202,7 @@ func (s *Session) spawn(old *pane, spec PaneSpec) (*pane, error) {
 		spec, hooks = s.opts.Hooks(id, spec, prof)
 	}
 	proof := newProof()
-	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name, Proof: proof}, old.term)
+	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name, Proof: proof, EchoFirst: s.echoFirst}, old.term)
 	if err != nil {
 		return nil, fmt.Errorf("start pane %d %q: %w", id, spec.Name, err)
 	}

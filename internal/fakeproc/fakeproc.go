@@ -28,6 +28,7 @@ type Proc struct {
 	code    int
 	closed  bool
 	echo    bool   // echo what is written at once, as a terminal's line discipline does
+	expects int    // Expect calls: keys whose echo was given the right of way
 	onWrite func() // called after each Write
 }
 
@@ -48,6 +49,20 @@ func (f *Proc) Write(b []byte) {
 	if cb != nil {
 		cb()
 	}
+}
+
+// Expect counts a person's key whose echo goes first (ptyhost.Proc.Expect).
+func (f *Proc) Expect() {
+	f.mu.Lock()
+	f.expects++
+	f.mu.Unlock()
+}
+
+// Expects returns how many times Expect was called.
+func (f *Proc) Expects() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.expects
 }
 
 // Resize records the new size.
