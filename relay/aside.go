@@ -19,8 +19,8 @@ import (
 // sent and never mixed with a delivery:
 //   - only a draft the host reported whole (Keystroke.Text), on one line, that the
 //     screen's input row shows as it is (for a program its profile does not know, a
-//     shell or a REPL: the row the cursor is on ends with it), is set aside; any other
-//     holds deliveries until the person sends or clears it;
+//     shell or a REPL: the row the cursor is on ends with it), is set aside so; any
+//     other is handled by drafts.go (cleared blind, or what waits behind it expires);
 //   - the decision is the final check: a key the person types at that very moment
 //     comes first (Handle), and a key typed after the clear keys stops the delivery
 //     before its first byte and the draft is not typed over the person's new words (the
@@ -64,31 +64,12 @@ func (r *Relay) stale(p *pane, now time.Time) bool {
 		r.draftShown(p)
 }
 
-// unreadable reports whether p's draft has been stale long enough to be set aside but
-// cannot be found on its screen, and this has not been said yet.
-func (r *Relay) unreadable(p *pane, now time.Time) bool {
-	return p.draft && p.draftText != "" && p.noAside != p.draftText && p.aside == nil &&
-		now.Sub(later(p.lastKey, p.restoredAt)) >= r.cfg.InputStale && r.person != p.id &&
-		!p.held && p.state != parser.NeedsApproval && p.started && p.quietFor(now, r.cfg) && !r.draftShown(p)
-}
-
-// blindDue reports whether p's draft, said to be not on its screen but shown masked
-// there, has stayed untouched for twice InputStale with deliveries waiting behind it and
-// nothing else holding p: it is set aside without being seen (setAsideBlind), once.
-func (r *Relay) blindDue(p *pane, now time.Time) bool {
-	return p.draft && p.draftText != "" && p.unseen == p.draftText && p.blind != p.draftText && p.aside == nil &&
-		!strings.ContainsAny(p.draftText, "\r\n") &&
-		now.Sub(later(p.lastKey, p.restoredAt)) >= 2*r.cfg.InputStale && r.person != p.id &&
-		!p.held && p.state != parser.NeedsApproval && p.started && p.quietFor(now, r.cfg) && masked(p.scr.Read(NoLines), p.draftText)
-}
-
 // maskRunes are the glyphs a masked field shows for each character typed into it.
 const maskRunes = "•*●∙·⁕"
 
 // masked reports whether one of the bottom rows of rd shows draft masked: a run of one
-// mask glyph exactly as long as the draft (in runes). Only such a draft is cleared
-// without being seen: one the screen shows otherwise (the host lost track of it, the
-// person typed over it) is the person's to send or clear.
+// mask glyph exactly as long as the draft (in runes): a field that shows it so never
+// contradicts it (drafts.go).
 func masked(rd Reading, draft string) bool {
 	if rd.MidFrame {
 		return false
@@ -119,11 +100,13 @@ func masked(rd Reading, draft string) bool {
 }
 
 // setAsideBlind sets aside a draft the screen does not show (a masked field, an input
-// drawn where the relay cannot find it): the relay saw every key of it, so it keeps it
-// and types it back after the answer as setAside does, but it cannot see the row empty.
+// drawn where the relay cannot find it, one that echoes nothing): the relay followed
+// every key of it, so it keeps it and types it back after the answer as setAside does,
+// but it cannot see the row empty.
 // The clear keys count as read once the pane printed after them and its bottom rows,
 // where programs draw their input, changed; if they did not by Confirm, the draft is
-// taken to be still there and the messages wait for the person, saying so.
+// taken to be still there, nothing is typed over it, and what waits behind it expires
+// (drafts.go), saying so.
 func (r *Relay) setAsideBlind(p *pane, now time.Time, acts []Action) []Action {
 	key := bottomKey(p.scr.Read(NoLines).Rows)
 	p.blind = p.draftText
@@ -136,6 +119,7 @@ func (r *Relay) setAsideBlind(p *pane, now time.Time, acts []Action) []Action {
 	p.aside = &aside{text: p.draftText, at: now, blind: &key}
 	p.remember(p.draftText)
 	p.draft = false
+	r.resetInput(p, "")
 	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm), full: true, blind: true}
 	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})
 }
@@ -244,6 +228,7 @@ func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 		}
 		r.notice(now, p.id, "your draft in %d %s is kept aside while %d %s in; it comes back after the answer", p.id, p.name, n, msgs)
 	}
+	r.resetInput(p, "")
 	rd := p.scr.Read(NoLines)
 	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm), full: !rd.MidFrame && !r.rowEmpty(p, rd)}
 	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})
@@ -289,11 +274,16 @@ func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 	p.clearing = nil
 	if a := p.aside; a != nil {
 		p.aside, p.noAside = nil, a.text
-		p.draft, p.draftText = true, a.text
+		p.draft, p.draftText, p.said = true, a.text, true
+		r.resetInput(p, a.text)
+		wait := "; messages wait for you"
+		if now.Sub(later(p.lastKey, p.restoredAt)) >= 2*r.cfg.InputStale {
+			wait = "" // they expire now (drafts.go)
+		}
 		if text, ok := inputRow(p, p.scr.Read(NoLines).Rows); ok && showsDraft(text, a.text) {
-			r.notice(now, p.id, "the input line in %d %s did not clear: your draft stays there; messages wait for you", p.id, p.name)
+			r.notice(now, p.id, "the input line in %d %s did not clear: your draft stays there%s", p.id, p.name, wait)
 		} else {
-			r.notice(now, p.id, "the input line in %d %s did not clear as expected: your draft was %q; messages wait for you", p.id, p.name, a.text)
+			r.notice(now, p.id, "the input line in %d %s did not clear as expected: your draft was %q%s", p.id, p.name, a.text, wait)
 		}
 	}
 	if len(p.queue) > 0 && p.queue[0].opts.Mode == Urgent {
@@ -315,7 +305,8 @@ func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 // restoreDue reports whether p's draft can be typed back: what was typed past it has
 // been answered (or failed) and p is idle again.
 func (r *Relay) restoreDue(p *pane, now time.Time) bool {
-	return p.aside != nil && p.aside.typed && p.clearing == nil && p.inflight == nil && !p.printed && p.quietFor(now, r.cfg)
+	return p.aside != nil && p.aside.typed && p.clearing == nil && p.inflight == nil && !p.printed && p.quietFor(now, r.cfg) &&
+		r.person != p.id // a key typed at this moment comes first: the draft is not put back over it
 }
 
 // restore types p's draft back, unless the person typed there meanwhile.
@@ -329,8 +320,9 @@ func (r *Relay) restore(p *pane, now time.Time, acts []Action) []Action {
 		return acts
 	}
 	p.aside = nil
-	p.draft, p.draftText, p.restoredAt = true, a.text, now
+	p.draft, p.draftText, p.restoredAt, p.said = true, a.text, now, false
 	p.remember(a.text)
+	r.resetInput(p, a.text)
 	msgs := "messages"
 	if a.n == 1 {
 		msgs = "message"

@@ -87,8 +87,13 @@ func TestStaleDraftFinalCheck(t *testing.T) {
 	t.Run("a key after the clear stops the delivery", func(t *testing.T) {
 		h, bob, typed := staleSetup(t, &fakeAgent{titled: true, bracketed: true, reply: counter("bob"), clearLag: time.Second})
 		h.run(typed.Sub(t0) + 2*time.Minute + 500*time.Millisecond)
-		h.handle(Keystroke{Pane: 2, Draft: true, Text: "my draftx"}) // reaches bob after the clear keys
-		h.run(typed.Sub(t0) + 10*time.Minute)
+		// The key reaches bob after the clear keys: the host's tracker started again
+		// from an empty input at the clear (InputReset), and bob shows the key alone.
+		h.handle(Keystroke{Pane: 2, Draft: true, Text: "x"})
+		h.run(typed.Sub(t0) + 2*time.Minute + 1500*time.Millisecond)
+		bob.draft = "x"
+		h.output(2)
+		h.run(typed.Sub(t0) + 3*time.Minute) // less than the stale time after the key
 		if got := h.writes[2]; !reflect.DeepEqual(got, []string{"\x15"}) || len(bob.inputs) != 0 {
 			t.Errorf("writes to bob %q, inputs %q: want the clear only", got, bob.inputs)
 		}

@@ -34,6 +34,15 @@ func (r *Relay) batch(p *pane) int {
 // ready decides what happens for p's waiting deliveries at now: typed, or one step of
 // an urgent message or a draft set aside, or a phase saying why they wait.
 func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
+	if p.draft && r.inputGone(p, now) {
+		r.dropDraft(p, now) // the screen shows it gone: deliveries go
+	}
+	if p.draft && !r.draftShown(p) {
+		var cleared bool
+		if acts, cleared = r.unshown(p, now, acts); cleared || len(p.queue) == 0 {
+			return acts
+		}
+	}
 	if p.queue[0].opts.Mode == Urgent {
 		return r.urgent(p, now, acts)
 	}
@@ -43,16 +52,6 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 		return append(acts, r.typeNext(p, now))
 	case why == WaitingPerson && r.stale(p, now):
 		return r.setAside(p, now, acts)
-	case why == WaitingPerson && r.blindDue(p, now):
-		return r.setAsideBlind(p, now, acts)
-	case why == WaitingPerson && r.unreadable(p, now):
-		if masked(p.scr.Read(NoLines), p.draftText) {
-			r.notice(now, p.id, "your draft in %d %s is not on its screen where agentmux can find it: %d waiting go in once you send or clear it, or after %s more with it untouched (cleared with its keys, put back after)",
-				p.id, p.name, len(p.queue), r.cfg.InputStale)
-		} else {
-			r.notice(now, p.id, "your draft in %d %s is not on its screen where agentmux can find it: %d waiting go in once you send or clear it", p.id, p.name, len(p.queue))
-		}
-		p.noAside, p.unseen = p.draftText, p.draftText
 	}
 	r.setPhase(p.queue[0], why, now, "")
 	return acts

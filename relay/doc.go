@@ -28,13 +28,16 @@
 // Malformed, misaddressed or disallowed commands are not sent and are noted in the log.
 // The brief (Config.Brief, a profile's Brief, Brief events) tells an agent all this.
 //
-// Delivery rules (modes.go, batch.go, aside.go): a message sent with options (Send,
+// Delivery rules (modes.go, batch.go, aside.go, drafts.go): a message sent with options (Send,
 // Post) is sequential, important or urgent, may expire, and may have its sender told
 // when it is delivered and reminded later; Remind schedules a reminder into a pane.
 // What waits for a pane goes in one paste when it is ready (at most MaxBatch parts). A
 // person's draft unchanged for InputStale, or met by an urgent message, is set aside:
 // the input line cleared with the profile's keys, the screen checked empty, the paste
-// typed, and the draft typed back without Enter once the answer is complete. Notices
+// typed, and the draft typed back without Enter once the answer is complete; a draft
+// the screen shows gone holds nothing, and one the relay cannot set aside holds what
+// waits for twice InputStale at most (drafts.go; the host's draft tracking follows
+// TakeInputResets). Notices
 // for senders that are not panes are Mail (TakeMail). Message is the one path for
 // messages from outside the screen (Post, the Send event), with the reason a message
 // was refused.

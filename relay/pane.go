@@ -97,12 +97,16 @@ type personInput struct {
 // not clear, clear keys waiting for the screen, when an urgent message interrupted the
 // pane.
 type draftRules struct {
-	draftText    string
-	aside        *aside
-	restoredAt   time.Time
-	noAside      string
-	unseen       string // a draft said to be not on its screen (it may be cleared blind later)
-	blind        string // a draft cleared blind once: never again
+	draftText  string
+	aside      *aside
+	restoredAt time.Time
+	noAside    string // a draft whose clear the screen did not confirm: never set aside again
+	blind      string // a draft cleared blind once: never again
+	said       bool   // the draft was said to be not on its screen (drafts.go)
+	// draftPrompt is what the cursor's row showed (squashed) when the draft began, nil
+	// when the host does not tell the cursor; draftEchoed: that row showed more since.
+	draftPrompt  *string
+	draftEchoed  bool
 	clearing     *clearing
 	interrupted  time.Time
 	interruptFor *delivery

@@ -26,7 +26,11 @@ type Relay struct {
 	mail     []Mail    // notices for senders that are not panes, until taken
 	// members are the external members' names (external.go), by lower-case name.
 	members map[string]string
-	person  int // the pane a person's event is about, while the deadlines before it run
+	person  int          // the pane a person's event is about, while the deadlines before it run
+	resets  []InputReset // for the host's draft tracking, until taken (drafts.go)
+	// printing is the pane whose output an event reports, while the deadlines before it
+	// run: its screen already shows that output.
+	printing int
 }
 
 // New returns a relay with no panes.
@@ -62,9 +66,10 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		if p := r.live(e.Pane); p != nil && p.clearing != nil {
 			p.clearing.answered = true
 		}
+		r.printing = e.Pane // its screen shows the new output already: not settled
 	}
 	acts := r.step(now)
-	r.person = 0
+	r.person, r.printing = 0, 0
 	switch e := ev.(type) {
 	case Open:
 		r.open(e, now)
@@ -76,19 +81,29 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		if p := r.live(e.Pane); p != nil {
 			if e.Draft && !p.draft {
 				p.echo = p.started && !p.printed && !p.turn && p.inflight == nil
+				p.draftBegan(e.Text)
+			}
+			if e.Draft != p.draft || e.Text != p.draftText {
+				p.said = false // a new draft: said anew if it cannot be set aside
 			}
 			p.draft, p.lastKey, p.draftText = e.Draft, now, e.Text
 			if !e.Draft {
-				p.draftText = ""
+				p.draftText, p.draftPrompt = "", nil
 			}
 		}
 	case Sent:
 		if p := r.live(e.Pane); p != nil {
+			text := e.Text
+			if text == "" && p.draft {
+				text = p.shownInput() // a draft the host does not know: what its input shows
+			}
 			r.submitted(p, now)
 			p.blankStart = false
 			p.hookIdle = false
-			p.remember(e.Text)
-			p.draft, p.lastKey, p.draftText, p.echo = false, now, "", false
+			if text != "" {
+				p.remember(text)
+			}
+			p.draft, p.lastKey, p.draftText, p.echo, p.said, p.draftPrompt = false, now, "", false, false, nil
 			p.turn = true
 		}
 	case Send:
@@ -199,11 +214,23 @@ func (r *Relay) NextWake() (time.Time, bool) {
 				consider(at)
 			}
 		}
-		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.noAside != p.draftText {
-			consider(later(p.lastKey, p.restoredAt).Add(r.cfg.InputStale))
+		if p.draft && p.aside == nil && r.draftHolds(p) {
+			// The typing hold ends and the pane goes quiet: the screen may show the
+			// input gone (drafts.go).
+			consider(p.lastKey.Add(r.cfg.TypingHold))
+			if at, ok := p.idleAt(r.cfg); ok {
+				consider(at)
+			}
 		}
-		if p.draft && len(p.queue) > 0 && p.draftText != "" && p.unseen == p.draftText && p.blind != p.draftText {
-			consider(later(p.lastKey, p.restoredAt).Add(2 * r.cfg.InputStale))
+		if p.draft && p.aside == nil && len(p.queue) > 0 {
+			// Stale at InputStale (set aside, or said); at twice that, cleared blind or
+			// what waited that long behind it expires.
+			since := later(p.lastKey, p.restoredAt)
+			consider(since.Add(r.cfg.InputStale))
+			consider(since.Add(2 * r.cfg.InputStale))
+			for _, d := range p.queue {
+				consider(r.abandonAt(p, d))
+			}
 		}
 		if !p.started {
 			if at, ok := p.startAt(r.cfg); ok {
@@ -270,6 +297,7 @@ func (r *Relay) open(e Open, now time.Time) {
 func (r *Relay) output(p *pane, now time.Time) {
 	p.lastOut, p.outSeen = now, true
 	p.observe()
+	p.noteEcho()
 	if p.hookIdle {
 		// Its hook said the turn ended and nothing was typed since: what it draws now
 		// is that turn's tail (Gemini CLI redraws an "Executing Hook" row and its
@@ -295,6 +323,12 @@ func (r *Relay) step(now time.Time) []Action {
 		p := r.panes[id]
 		if !p.exited && !p.started && p.startedBy(now, r.cfg) {
 			r.start(p, now)
+		}
+	}
+	for _, id := range r.order {
+		// The screen wins over a draft it shows gone: a turn may end and deliveries go.
+		if p := r.panes[id]; !p.exited && p.draft && r.draftHolds(p) && r.inputGone(p, now) {
+			r.dropDraft(p, now)
 		}
 	}
 	r.endTurns(now)

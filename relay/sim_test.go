@@ -126,6 +126,9 @@ type fakeAgent struct {
 	// prompt then the draft, echoed so when submitted, and the screen tells the cursor,
 	// on that row.
 	prompt string
+	// noEcho: the prompt's row shows the prompt alone, whatever is typed (a password
+	// read: nothing echoed).
+	noEcho bool
 	// blank: a full-screen program that cleared its screen and has drawn nothing yet.
 	blank bool
 }
@@ -175,6 +178,9 @@ func (a *fakeAgent) title() string {
 func (a *fakeAgent) inputRow() []string {
 	if a.approval {
 		return []string{"Do you want to proceed?", "> 1. Yes"}
+	}
+	if a.prompt != "" && a.noEcho {
+		return []string{a.prompt}
 	}
 	if a.prompt != "" {
 		return []string{a.prompt + strings.ReplaceAll(a.draft, "\n", " ")}

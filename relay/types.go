@@ -221,20 +221,22 @@ type Open struct {
 type Output struct{ Pane int }
 
 // Keystroke reports a key a person typed into a pane. Draft is true while the person
-// has unsent input there (the host tracks it from the keys it forwards: printable keys
-// and pastes add, Enter and Ctrl+C/U clear). Text is that draft as the host tracks it
-// ("" when it does not): only a known draft that the pane's screen shows as it is can
-// be set aside and put back (aside.go); an unknown one holds deliveries until the
-// person sends or clears it.
+// has unsent input there (the host tracks it from the keys it forwards, modelling line
+// editing: typing and pastes insert at a cursor, the editing keys move it and delete).
+// Text is that draft as the host tracks it, "" when it cannot (a key it cannot follow,
+// such as Up recalling history or Tab completing, made it unknown): a known draft on one
+// line can be set aside and put back (aside.go); any other holds deliveries for a
+// bounded time. The host starts its tracking again from what TakeInputResets says.
 type Keystroke struct {
 	Pane  int
 	Draft bool
 	Text  string
 }
 
-// Sent reports that a person submitted Text in a pane (pressed Enter on a draft). The
-// relay remembers it so its echo never becomes part of a delta, and the turn it starts
-// is read from the pane's input row as it is then (see Relay).
+// Sent reports that a person submitted Text in a pane (pressed Enter on a draft; Text
+// "" when the draft was unknown). The relay remembers it so its echo never becomes part
+// of a delta, and the turn it starts is read from the pane's input row as it is then
+// (see Relay).
 type Sent struct {
 	Pane int
 	Text string

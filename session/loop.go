@@ -33,6 +33,7 @@ func (s *Session) run() {
 			s.onTimer()
 		}
 		s.mail()
+		s.inputResets()
 		s.publish(true)
 		s.armTimer()
 		for _, c := range s.answered {
@@ -250,6 +251,17 @@ func (s *Session) mail() {
 			msg.From, msg.Kind = "agentmux", "state"
 		}
 		sink(msg)
+	}
+}
+
+// inputResets starts the draft tracking of each pane the relay says is reset (it
+// cleared the input, typed a draft back, or found the input empty on the screen) again
+// from what it says, before the next key a person types.
+func (s *Session) inputResets() {
+	for _, in := range s.rl.TakeInputResets() {
+		if p := s.pane(in.Pane); p != nil && !p.exited {
+			s.drafts.reset(in.Pane, in.Text)
+		}
 	}
 }
 

@@ -380,6 +380,46 @@ func TestSendToAGonePaneSaysHowItWent(t *testing.T) {
 	assert.ErrorIs(t, err, relay.ErrNoAddressee)
 }
 
+// observed waits until the session observed what pane id printed last, moving the
+// clock past the output's pacing slot (output that follows other output closely is
+// observed in its slot).
+func (r *rig) observed(id int) {
+	r.t.Helper()
+	r.advance(100 * time.Millisecond)
+	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == id })
+}
+
+// The relay tells the session when a pane's input changed without a key (here: the
+// screen showed it empty while a draft was counted there), and the draft tracking
+// starts again from there: the person's next key is a draft of its own, which the
+// screen shows as it is, so it is set aside once stale (not taken for a draft the
+// screen contradicts).
+func TestDraftTrackingStartsAgainFromTheRelaysReset(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second, Delivery: DeliveryRules{InputStale: 10 * time.Second}}, "alice", "bob")
+	r.started(1, 2)
+	r.s.Key(2, keys.Key{Code: keys.KeyRune, Rune: 'y'})
+	r.s.Sync()
+	r.printed(2, "y")
+	r.procs[2].Sent()
+	require.NoError(t, r.s.Send("ops", "bob", "first", SendOptions{}))
+	r.procs[2].Print("\b \b") // the program took the key as an answer and emptied its input
+	r.observed(2)
+	r.advance(4 * time.Second)
+	require.Equal(t, "ops:  first", r.procs[2].Sent(), "the draft the screen shows gone still holds the message")
+	r.advance(200 * time.Millisecond)
+	require.Equal(t, "\r", r.procs[2].Sent())
+	r.procs[2].Print("\r\nok\r\n> ")
+	r.observed(2)
+	r.advance(2 * time.Second)
+
+	r.s.Key(2, keys.Key{Code: keys.KeyRune, Rune: 'z'})
+	r.s.Sync()
+	r.printed(2, "z")
+	require.NoError(t, r.s.Send("ops", "bob", "second", SendOptions{}))
+	r.advance(11 * time.Second)
+	assert.Equal(t, "z\x15", r.procs[2].Sent(), "the new draft, stale, is set aside with the clear keys")
+}
+
 // A person's keys and pastes give their pane's echo the right of way over the other
 // panes' output (ptyhost.EchoFirst, shared by the session's panes); what the relay
 // types does not: no person waits for its echo.
