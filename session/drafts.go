@@ -32,8 +32,11 @@ type draft struct {
 //   - Left/Right, Home/End, Ctrl+B/F/A/E move the cursor; Backspace (Ctrl+H) and Delete
 //     delete the character before or under it, Ctrl+W the word before it (up to white
 //     space), Alt+Backspace the word before it (letters and digits), Ctrl+K to the end;
-//   - Ctrl+C and Esc empty the input, Ctrl+U too when the cursor is at the end (before
-//     it, programs differ: readline keeps what follows the cursor);
+//   - Ctrl+C empties the input, Ctrl+U too when the cursor is at the end (before it,
+//     programs differ: readline keeps what follows the cursor); Esc on a draft makes
+//     it unknown: programs differ (one clears its input, Claude Code's and many
+//     others keep it, readline takes it as Meta), and the screen tells which (the
+//     relay drops a draft the input row shows gone);
 //   - Enter submits it (Sent; Text "" when the draft is unknown);
 //   - any other key changes the input in ways the tracker cannot follow (Up/Down
 //     recall history, Tab completes, Ctrl+R searches, Ctrl+Y yanks): the draft becomes
@@ -119,8 +122,12 @@ func (c *draft) key(k keys.Key) bool {
 		c.insert('\n')
 	case k.Code == keys.KeyRune && mods == 0:
 		c.insert(k.Rune)
-	case k.Code == keys.KeyEscape && mods == 0, ctrl('c'):
+	case ctrl('c'):
 		c.empty()
+	case k.Code == keys.KeyEscape && mods == 0:
+		if c.unknown || len(c.text) > 0 {
+			c.lose()
+		}
 	case ctrl('u'):
 		if c.unknown || c.cur != len(c.text) {
 			c.lose()

@@ -115,7 +115,7 @@ func TestDraftTrackerModelsLineEditing(t *testing.T) {
 		{"release changes nothing", seq("ab", keys.Key{Code: keys.KeyRune, Rune: 'c', Event: keys.KeyRelease}), known("ab")},
 		{"lone modifier changes nothing", seq("ab", lshift), known("ab")},
 		{"ctrl+c empties", seq("abc", ctrl('c')), empty},
-		{"esc empties", seq("abc", esc), empty},
+		{"esc on an empty input", seq(esc), empty},
 		{"ctrl+u at the end empties", seq("abc", ctrl('u')), empty},
 		{"backspace to nothing", seq("a", backspace), empty},
 		{"empty paste", seq(paste("")), nil},
@@ -136,6 +136,8 @@ func TestDraftTrackerModelsLineEditing(t *testing.T) {
 		{"alt+b moves by word", seq("ab cd", alt('b')), unknown},
 		{"ctrl+d in a draft", seq("ab", ctrl('d')), unknown},
 		{"ctrl+u before the end", seq("abc", left, ctrl('u')), unknown},
+		{"esc in a draft: programs differ", seq("abc", esc), unknown},
+		{"unknown, esc", seq(up, esc), unknown},
 		{"home on more lines", seq("a", shiftEnt, "b", home), unknown},
 		{"ctrl+k on more lines", seq("a", shiftEnt, "b", ctrl('k')), unknown},
 		{"unknown stays unknown while typing", seq(up, "more", paste("x"), left, backspace, ctrl('w')), unknown},
@@ -147,9 +149,8 @@ func TestDraftTrackerModelsLineEditing(t *testing.T) {
 		{"left on an empty input", seq(left, backspace, del), empty},
 
 		// Emptied from unknown.
-		{"unknown, esc", seq(up, esc), empty},
 		{"unknown, ctrl+c", seq("ab", tab, ctrl('c')), empty},
-		{"unknown, then typing after esc is known", seq(up, esc, "hi"), known("hi")},
+		{"unknown, then typing after ctrl+c is known", seq(up, ctrl('c'), "hi"), known("hi")},
 
 		// Enter submits.
 		{"enter sends the text", seq("ab", left, "x", enter), relay.Sent{Pane: 1, Text: "axb"}},
