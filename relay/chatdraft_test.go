@@ -297,7 +297,8 @@ func TestMaskedDraftPutBackThenSentRelaysTheAnswerOnly(t *testing.T) {
 
 // A person's draft left a while in an input that shows it masked, then sent: the turn
 // the Enter starts does not end on the quiet from before the Enter (the program has not
-// read it yet, and its box still shows the masked draft); what is relayed is the answer.
+// read it yet, and its box still shows the masked draft); what is relayed is the answer,
+// and no turn is noted as having nothing to relay.
 func TestMaskedDraftSentAfterAWhileRelaysTheAnswer(t *testing.T) {
 	for _, wait := range []time.Duration{2 * time.Second, time.Minute} {
 		b := demo.Config{Reply: "corpus", Name: "bob", Style: demo.Boxed, Masked: true, Seed: 4, Cols: 70, Rows: 16,
@@ -317,6 +318,9 @@ func TestMaskedDraftSentAfterAWhileRelaysTheAnswer(t *testing.T) {
 		if len(s.types) != 1 || len(bob.bot.Replies()) != 1 ||
 			s.types[0].Text != strings.ReplaceAll("bob (2):\n\n"+bob.bot.Replies()[0], "\n", " ") {
 			t.Fatalf("after %v: relayed %+v; want bob's answer %q alone\nlog:\n%s", wait, s.types, bob.bot.Replies(), s.logText())
+		}
+		if strings.Contains(s.logText(), "nothing new found") {
+			t.Fatalf("after %v: a turn was ended at the Enter, before the program read it\nlog:\n%s", wait, s.logText())
 		}
 	}
 }
