@@ -86,8 +86,8 @@ type personInput struct {
 	// echo is set when a person's draft began (or one set aside was typed back) while
 	// the pane had printed nothing since its baseline and no turn was under way: what it
 	// prints until the Enter is the draft's echo, and the baseline from before the draft
-	// stays the turn's. (A baseline
-	// read at the Enter may catch the program redrawing its input box, half drawn.)
+	// stays the turn's. (A baseline read at the Enter may catch the program redrawing
+	// its input box, half drawn.)
 	echo    bool
 	lastKey time.Time
 	held    bool
