@@ -22,7 +22,9 @@ import (
 // of the rows above the input moved (a clear and reprint) are old rows told from new ones
 // by their text (fresh). The output stops where the input area begins again: the rows
 // the baseline's input area was drawn with, found again at the bottom with the cursor
-// in them; else the cursor's row when it opens as the baseline's did, is the last row
+// in them (when every row that changed is in that area, the turn wrote nothing: a
+// draft was shown in its input, masked or as typed); else the cursor's row when it
+// opens as the baseline's did, is the last row
 // of all or has chrome rows right above and below it (an input box: a baseline read
 // mid-redraw shows no input row), with the chrome rows right above it; a
 // cursor on a blank row under every line (a prompt not printed yet) leaves every row
@@ -309,7 +311,7 @@ func inputEnd(p Profile, chrome, live *matcher, after []Line, v View, in input, 
 	for n > 0 && isBlank(after[n-1].Text) {
 		n--
 	}
-	if k := len(in.block); k > 0 && n-k >= start {
+	if k := len(in.block); k > 0 && n-k >= 0 {
 		same := true
 		for i, b := range in.block {
 			if a := after[n-k+i].Text; a != b && !(boxSide(b) && samePrompt(b, a)) {
@@ -323,7 +325,9 @@ func inputEnd(p Profile, chrome, live *matcher, after []Line, v View, in input, 
 		ci, ok := cursorLine(after, v)
 		inBlock := in.line >= in.area && in.line < in.area+k
 		if same && (!ok || !inBlock || ci >= n-k && ci < n) {
-			return n - k, true
+			// Output that would start inside the input area is the area drawn again (a
+			// draft shown in it, masked or not): no output at all.
+			return max(n-k, start), true
 		}
 	}
 	ci, ok := cursorLine(after, v)
@@ -335,8 +339,8 @@ func inputEnd(p Profile, chrome, live *matcher, after []Line, v View, in input, 
 		for i := range texts {
 			texts[i] = after[i].Text
 		}
-		if top := boxInput(p, chrome, live, texts, ci); top >= start {
-			return top, true
+		if top := boxInput(p, chrome, live, texts, ci); top >= 0 {
+			return max(top, start), true // nothing inside the box is output
 		}
 	}
 	switch {

@@ -371,6 +371,38 @@ func TestMainTurnBoxedInputCursorBelow(t *testing.T) {
 	}
 }
 
+// A turn in which nothing changed but the input box at the bottom (a draft shown in it,
+// masked or as typed, or typed back into it) wrote nothing: neither the box's rows nor
+// the hint under it are words, whether the cursor is parked under the box or the box's
+// rows were read as the first that changed.
+func TestMainTurnOnlyTheInputBoxChanged(t *testing.T) {
+	g := Generic()
+	box := func(row string) []string {
+		rule := strings.Repeat("─", 40)
+		return []string{"╭" + rule + "╮", "│ " + row + strings.Repeat(" ", 38-len([]rune(row))) + " │", "╰" + rule + "╯", "  enter send · ctrl+j newline", ""}
+	}
+	head := []string{"* bob code · mock-model", "", "> hello there", "", "Answer questions not relay and the turn.", ""}
+	for _, tc := range []struct {
+		name     string
+		from, to string
+		typed    []string
+	}{
+		{"a masked draft", "> ", "> •••", []string{"abc"}},
+		{"a masked draft put back", "> ", "> •••••••••••••••••••••", []string{"hello there", "my half-typed thought"}},
+		{"a draft as typed", "> ", "> my half-typed thought", []string{"hello there"}},
+		{"a labelled input", "Message: ", "Message: ••", nil},
+		{"the draft's last key", "> ab", "> abc", []string{"abc"}},
+	} {
+		before, after := append(append([]string(nil), head...), box(tc.from)...), append(append([]string(nil), head...), box(tc.to)...)
+		const top = 28
+		b := screenAt(before, top, len(before)-1)
+		a := screenAt(after, top, len(after)-1)
+		if got := MainTurn(g, b, a, tc.typed).Text; got != "" {
+			t.Errorf("%s: got %q, want no words", tc.name, got)
+		}
+	}
+}
+
 // The same boxed input on a full-screen program: the cursor hidden on the footer row
 // under the box, the answer scrolling above the box, which stays at the bottom.
 func TestTranscriptBoxedInputCursorBelow(t *testing.T) {

@@ -321,6 +321,11 @@ func (r *Relay) restore(p *pane, now time.Time, acts []Action) []Action {
 	}
 	p.aside = nil
 	p.draft, p.draftText, p.restoredAt, p.said = true, a.text, now, false
+	// What the pane prints until the person's Enter is the draft's echo, as for a draft
+	// the person typed: its input drawn again with the draft, never a turn of its own
+	// (an input shown masked, or where the relay cannot read it, would not be told from
+	// words at the Enter).
+	p.echo = p.started && !p.printed && !p.turn && p.inflight == nil
 	p.remember(a.text)
 	r.resetInput(p, a.text)
 	msgs := "messages"

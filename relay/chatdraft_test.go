@@ -238,3 +238,89 @@ func TestUnshownDraftClearedBlindWhenStill(t *testing.T) {
 		t.Fatalf("bob's draft %q; want it put back, the log saying so\nlog:\n%s", bob.bot.Draft(), log)
 	}
 }
+
+// A draft the screen shows masked in an input box, cleared blind and typed back after
+// the answer while the conversation goes on, is then sent by the person: bob's turn is
+// his answer alone, never his input box redrawn with the draft put back (its edges, the
+// masked row, the hint under it), whatever the draft, the screen's size or when the
+// person presses Enter.
+func TestMaskedDraftPutBackThenSentRelaysTheAnswerOnly(t *testing.T) {
+	for _, tc := range []struct {
+		draft      string
+		cols, rows int
+		wait       time.Duration
+	}{
+		{"my half-typed thought", 90, 20, 2 * time.Second},
+		{"abc", 47, 13, 2 * time.Second},
+		{"ok", 60, 9, 500 * time.Millisecond},
+	} {
+		b := demo.Config{Reply: "corpus", Name: "bob", Style: demo.Boxed, Masked: true, Seed: 4, Cols: tc.cols, Rows: tc.rows,
+			Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+		alice := demo.Config{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+		s := newSim(t, relay.Config{Turns: 6}, nil, alice, b)
+		s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+		s.run(3 * time.Second)
+		s.now = later(s.now, start.Add(3*time.Second))
+		s.draft(2, tc.draft)
+		s.person(1, "hello there")
+		for !strings.Contains(s.logText(), "and put back") {
+			if s.now.Sub(start) > 10*time.Minute {
+				t.Fatalf("%q: the draft was never put back\nlog:\n%s", tc.draft, s.logText())
+			}
+			s.run(s.now.Sub(start) + time.Second)
+			s.now = s.now.Add(time.Second)
+		}
+		s.run(s.now.Sub(start) + tc.wait) // the box redrawn with the draft put back stands
+		s.now = s.now.Add(tc.wait)
+		bob := s.panes[1]
+		s.apply(s.r.Handle(relay.Sent{Pane: 2, Text: tc.draft}, s.now))
+		s.input(bob, []byte{'\r'})
+		s.run(s.now.Sub(start) + 10*time.Minute)
+		if in := bob.bot.Inputs(); len(in) < 2 || in[1] != tc.draft {
+			t.Fatalf("%q: bob received %q; want the delivery, then the draft sent\nlog:\n%s", tc.draft, in, s.logText())
+		}
+		for _, ty := range s.types {
+			if ty.Pane != 1 {
+				continue
+			}
+			ok := false
+			for _, r := range bob.bot.Replies() {
+				ok = ok || ty.Text == strings.ReplaceAll("bob (2):\n\n"+r, "\n", " ")
+			}
+			if !ok {
+				t.Fatalf("%q %dx%d: relayed to alice %q, none of bob's answers %q\nlog:\n%s\nbob's screen:\n%s", tc.draft, tc.cols, tc.rows,
+					ty.Text, bob.bot.Replies(), s.logText(), strings.Join(bob.term.ScreenText(), "\n"))
+			}
+		}
+	}
+}
+
+// A person's draft left a while in an input that shows it masked, then sent: the turn
+// the Enter starts does not end on the quiet from before the Enter (the program has not
+// read it yet, and its box still shows the masked draft); what is relayed is the answer,
+// and no turn is noted as having nothing to relay.
+func TestMaskedDraftSentAfterAWhileRelaysTheAnswer(t *testing.T) {
+	for _, wait := range []time.Duration{2 * time.Second, time.Minute} {
+		b := demo.Config{Reply: "corpus", Name: "bob", Style: demo.Boxed, Masked: true, Seed: 4, Cols: 70, Rows: 16,
+			Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+		alice := demo.Config{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: 3, Cols: 90, Rows: 20, Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+		s := newSim(t, relay.Config{Turns: 1}, nil, alice, b)
+		s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+		s.run(3 * time.Second)
+		s.now = later(s.now, start.Add(3*time.Second))
+		s.draft(2, "my masked words")
+		s.run(s.now.Sub(start) + wait)
+		s.now = later(s.now, start.Add(3*time.Second+wait))
+		s.apply(s.r.Handle(relay.Sent{Pane: 2, Text: "my masked words"}, s.now))
+		s.input(s.panes[1], []byte{'\r'})
+		s.run(s.now.Sub(start) + 10*time.Minute)
+		bob := s.panes[1]
+		if len(s.types) != 1 || len(bob.bot.Replies()) != 1 ||
+			s.types[0].Text != strings.ReplaceAll("bob (2):\n\n"+bob.bot.Replies()[0], "\n", " ") {
+			t.Fatalf("after %v: relayed %+v; want bob's answer %q alone\nlog:\n%s", wait, s.types, bob.bot.Replies(), s.logText())
+		}
+		if strings.Contains(s.logText(), "nothing new found") {
+			t.Fatalf("after %v: a turn was ended at the Enter, before the program read it\nlog:\n%s", wait, s.logText())
+		}
+	}
+}

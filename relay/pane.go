@@ -83,10 +83,11 @@ type altFrames struct {
 // personInput is the person at the keyboard.
 type personInput struct {
 	draft bool
-	// echo is set when a person's draft began while the pane had printed nothing since
-	// its baseline and no turn was under way: what it prints until the Enter is the
-	// draft's echo, and the baseline from before the draft stays the turn's. (A baseline
-	// read at the Enter may catch the program redrawing its input box, half drawn.)
+	// echo is set when a person's draft began (or one set aside was typed back) while
+	// the pane had printed nothing since its baseline and no turn was under way: what it
+	// prints until the Enter is the draft's echo, and the baseline from before the draft
+	// stays the turn's. (A baseline read at the Enter may catch the program redrawing
+	// its input box, half drawn.)
 	echo    bool
 	lastKey time.Time
 	held    bool
@@ -156,6 +157,17 @@ func (p *pane) quiet(cfg Config) (time.Duration, bool) {
 func (p *pane) quietFor(now time.Time, cfg Config) bool {
 	d, ok := p.quiet(cfg)
 	return ok && !now.Before(p.lastOut.Add(d))
+}
+
+// turnQuietAt returns when the pane's turn may end if nothing else arrives: once it
+// was quiet long enough since its last output and since the person's last key in it.
+// A program handed an Enter prints nothing until it reads it: the quiet before the
+// Enter (a draft left minutes in its input) is no end of the turn the Enter starts,
+// and the screen then still shows the draft in its input. False when that depends on
+// more output.
+func (p *pane) turnQuietAt(cfg Config) (time.Time, bool) {
+	d, ok := p.quiet(cfg)
+	return later(p.lastOut, p.lastKey).Add(d), ok
 }
 
 // idleAt returns when the pane will count as idle if nothing else arrives, and false

@@ -237,10 +237,10 @@ func (r *Relay) NextWake() (time.Time, bool) {
 				consider(at)
 			}
 		}
-		idle, idleKnown := p.idleAt(r.cfg)
-		if idleKnown && p.started && p.printed && p.inflight == nil {
-			consider(idle)
+		if at, ok := p.turnQuietAt(r.cfg); ok && p.started && p.printed && p.inflight == nil {
+			consider(at)
 		}
+		idle, idleKnown := p.idleAt(r.cfg)
 		if d := p.inflight; d != nil {
 			switch d.phase {
 			case Typed:
@@ -366,12 +366,16 @@ func (r *Relay) step(now time.Time) []Action {
 	return acts
 }
 
-// endTurns ends the turn of every pane that printed and has been quiet long enough,
-// with nothing in flight, no draft and no clear keys pending.
+// endTurns ends the turn of every pane that printed and has been quiet long enough
+// (since the person's last key in it too: turnQuietAt), with nothing in flight, no
+// draft and no clear keys pending.
 func (r *Relay) endTurns(now time.Time) {
 	for _, id := range r.order {
 		p := r.panes[id]
-		if !p.exited && p.started && p.printed && p.inflight == nil && !p.draft && p.clearing == nil && p.quietFor(now, r.cfg) {
+		if p.exited || !p.started || !p.printed || p.inflight != nil || p.draft || p.clearing != nil {
+			continue
+		}
+		if at, ok := p.turnQuietAt(r.cfg); ok && !now.Before(at) {
 			r.turnEnded(p, now)
 		}
 	}
