@@ -91,6 +91,9 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 	w.Redrawn = redrawn && trusted
 	end, cut := inputEnd(p, chrome, live, al, after, in, start)
 	rg := region{rows: rows[start:end], isChrome: isChrome[start:end], prompt: in.prompt}
+	if ci, ok := cursorLine(al, after); ok && cut && ci < len(al) && end <= ci {
+		rg.next = al[ci].Text // the prompt it printed when it was done
+	}
 	if in.line >= 0 && in.line < len(bl) && shows(bl[in.line].Text, typed) && textAt(al, bl[in.line].N) == bl[in.line].Text {
 		// The input row showed what was typed when it was submitted, and stayed: the echo
 		// is there, drawn as it was typed (a line-mode program), and old. Text typed

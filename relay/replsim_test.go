@@ -1,0 +1,73 @@
+package relay_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/demo"
+	"github.com/agentmux/agentmux/relay"
+)
+
+// Seeded runs of a line-mode REPL (alice: "alice ready.", "alice> " prompts, her
+// terminal echoing what is typed) linked with a bot of every style (bob), a person
+// typing into her at a random time (before, while or after she starts), screens of
+// random sizes, drawings cut at random bytes. Checked for each seed: every turn relayed
+// from alice is exactly one of her answers: never her banner, her prompt, or the echo
+// of what was typed into her.
+func TestLineREPLTurnsAreHerAnswers(t *testing.T) {
+	const runs = 1000
+	for seed := uint64(1); seed <= runs; seed++ {
+		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
+			continue
+		}
+		replRun(t, seed)
+	}
+}
+
+// replRun runs one seeded conversation of TestLineREPLTurnsAreHerAnswers and checks
+// its property.
+func replRun(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	a := demo.Config{Reply: "corpus", Name: "alice", Style: demo.Line, Seed: seed, Cols: 30 + rng.IntN(70), Rows: 8 + rng.IntN(20),
+		Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+	b := demo.Config{Reply: "corpus", Name: "bob", Style: chatStyles[int(seed)%len(chatStyles)], Seed: seed + 3,
+		Cols: 30 + rng.IntN(70), Rows: 8 + rng.IntN(20), Think: 200 * time.Millisecond, Pace: 30 * time.Millisecond}
+	cfg := relay.Config{Turns: 2 + rng.IntN(6)}
+	split := randomSplit(rand.New(rand.NewPCG(seed, 7)), relay.New(cfg).Config())
+	at := time.Duration(rng.IntN(5000)) * time.Millisecond
+	atB := at + time.Duration(rng.IntN(5000))*time.Millisecond
+	s := newSim(t, cfg, split, a, b)
+	s.apply(s.r.Handle(relay.LinkAll{Panes: []int{1, 2}}, s.now))
+	s.run(at)
+	s.now = later(s.now, start.Add(at))
+	s.apply(s.r.Tick(s.now))
+	s.person(1, "hello there")
+	s.run(atB)
+	s.now = later(s.now, start.Add(atB))
+	s.apply(s.r.Tick(s.now))
+	s.person(2, "and what do you say?")
+	s.run(10 * time.Minute)
+	alice := s.panes[0]
+	flat := func(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+	for _, ty := range s.types {
+		if ty.Pane != 2 {
+			continue
+		}
+		ok := false
+		for _, r := range alice.bot.Replies() {
+			ok = ok || flat(ty.Text) == flat("alice (1):\n\n"+r)
+		}
+		if !ok && os.Getenv("ALL") != "" {
+			t.Errorf("FAILSEED %d %q", seed, ty.Text)
+			return
+		}
+		if !ok {
+			t.Fatalf("seed %d (alice %dx%d, bob %v %dx%d, --turns %d, typed at %v): relayed to bob\n%q\nnone of alice's answers %q\nlog:\n%s\nalice's screen:\n%s",
+				seed, a.Cols, a.Rows, b.Style, b.Cols, b.Rows, cfg.Turns, at, ty.Text, alice.bot.Replies(), s.logText(), strings.Join(alice.term.ScreenText(), "\n"))
+		}
+	}
+}
