@@ -358,7 +358,12 @@ func (p *pane) baseline(rd Reading) {
 	p.baseTop = rd.Top
 	i := sort.Search(len(rd.Lines), func(i int) bool { return rd.Lines[i].N >= rd.Top })
 	rd.Lines = rd.Lines[i:]
+	prompt := p.base.Prompt
 	p.base = view(rd)
+	if in := strings.TrimSpace(p.base.Input); in != "" && !p.draft && p.base.Cursor >= 0 && len(rd.Lines) > 0 && rd.Lines[len(rd.Lines)-1].N <= p.base.Cursor {
+		prompt = in // its input row, empty, under everything: its prompt
+	}
+	p.base.Prompt = prompt
 	p.tr = nil
 	if rd.AltScreen {
 		if p.frame == nil || !rd.MidFrame && (p.synced || p.cand == nil) {
