@@ -57,6 +57,10 @@ type View struct {
 	// text was typed prints it after the echo, on its last row (see region.next). The
 	// caller remembers it; MainTurn reads it from the baseline's view.
 	Prompt string
+	// Starting is set on a baseline taken before the program finished starting (a
+	// person typed into it first): the rest of its start-up output, up to its first
+	// prompt, may follow (see cutStartup).
+	Starting bool
 }
 
 // Words is what a turn's rows held for the relay.
@@ -99,6 +103,9 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 	rg.next = before.Prompt
 	if ci, ok := cursorLine(al, after); ok && cut && ci < len(al) && end <= ci {
 		rg.next = al[ci].Text // the prompt it printed when it was done
+	}
+	if before.Starting {
+		cutStartup(chrome, &rg, in.prompt, typed)
 	}
 	if in.line >= 0 && in.line < len(bl) && shows(bl[in.line].Text, typed) && textAt(al, bl[in.line].N) == bl[in.line].Text {
 		// The input row showed what was typed when it was submitted, and stayed: the echo

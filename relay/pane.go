@@ -360,7 +360,7 @@ func (p *pane) baseline(rd Reading) {
 	rd.Lines = rd.Lines[i:]
 	prompt := p.base.Prompt
 	p.base = view(rd)
-	if in := strings.TrimSpace(p.base.Input); in != "" && !p.draft && p.base.Cursor >= 0 && len(rd.Lines) > 0 && rd.Lines[len(rd.Lines)-1].N <= p.base.Cursor {
+	if in := strings.TrimSpace(p.base.Input); in != "" && p.started && !p.draft && p.base.Cursor >= 0 && len(rd.Lines) > 0 && rd.Lines[len(rd.Lines)-1].N <= p.base.Cursor {
 		prompt = in // its input row, empty, under everything: its prompt
 	}
 	p.base.Prompt = prompt

@@ -408,6 +408,7 @@ func (r *Relay) submitted(p *pane, now time.Time) {
 		r.endTurn(p, now)
 	case !p.started:
 		p.setBaseline()
+		p.base.Starting = true // the rest of its start-up may follow
 	}
 }
 
