@@ -44,6 +44,10 @@ type region struct {
 	// prompt (a line-mode program quiet for a while between its answer and its prompt)
 	// is echoed first, and that prompt lands right after the echo, on its last row.
 	next string
+	// pending is set when the program had not printed its prompt when the text was
+	// typed (its input row was blank): it prints it after the echo, on the echo's last
+	// row or at the start of the row after it, and its answer after the prompt.
+	pending bool
 }
 
 // extract is delta on a region with a matcher for p.Chrome. The echo of typed text is
@@ -85,6 +89,13 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 				}
 				i = typedAhead(lines, i, j, end, targets)
 				firstContent = false
+				continue
+			}
+		}
+		if rg.pending && firstWords && rg.next != "" && strings.HasPrefix(line, rg.next) {
+			// The prompt it printed after the echo, before its answer.
+			if line = afterPrompt(line, rg.next); isBlank(line) {
+				firstContent, firstWords = false, false
 				continue
 			}
 		}

@@ -12,10 +12,10 @@ import "strings"
 // with the first prompt printed.
 
 // cutStartup removes from the rows of rg the end of the program's start-up output that
-// came after the baseline. base is the cursor's line at the baseline (cleaned), typed
-// what was typed. Nothing is removed when the prompt is not known, or when the
-// baseline's line already showed the whole prompt before the echo.
-func cutStartup(chrome *matcher, rg *region, base string, typed []string) {
+// came after the baseline. bl is the baseline's lines (cleaned), base the cursor's line
+// then, typed what was typed. Nothing is removed when the prompt is not known, or when
+// the baseline already showed the whole prompt.
+func cutStartup(chrome *matcher, rg *region, bl []Line, base string, typed []string) {
 	prompt := rg.next
 	if prompt == "" || len(rg.rows) == 0 {
 		return
@@ -28,14 +28,11 @@ func cutStartup(chrome *matcher, rg *region, base string, typed []string) {
 			before, echoed = base[:len(base)-len(t)], true
 		}
 	}
-	if !echoed {
-		return // the Enter's line is not the typed text: no echo to go by
-	}
 	shown := clean(before)
-	if shown != before && strings.HasSuffix(shown, prompt) {
+	if echoed && shown != before && strings.HasSuffix(shown, prompt) {
 		return // the whole prompt, its trailing space included, came before the echo
 	}
-	if shown != "" && strings.HasPrefix(prompt, shown) {
+	if echoed && shown != "" && strings.HasPrefix(prompt, shown) {
 		// The prompt was cut by the echo: its rest (and its trailing space, which the
 		// trimmed prompt lost) opens the first row.
 		i := firstContent(rg.rows)
@@ -43,6 +40,11 @@ func cutStartup(chrome *matcher, rg *region, base string, typed []string) {
 			rg.rows[i] = afterPrompt(rg.rows[i], rest)
 			rg.isChrome[i] = !isBlank(rg.rows[i]) && chrome.match(rg.rows[i])
 			return
+		}
+	}
+	for _, l := range bl {
+		if strings.HasPrefix(l.Text, prompt) {
+			return // its first prompt came before the Enter
 		}
 	}
 	// Nothing of the prompt before the echo (or a banner's start that opens like it):

@@ -104,8 +104,9 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 	if ci, ok := cursorLine(al, after); ok && cut && ci < len(al) && end <= ci {
 		rg.next = al[ci].Text // the prompt it printed when it was done
 	}
+	rg.pending = before.Cursor >= 0 && isBlank(before.Input)
 	if before.Starting {
-		cutStartup(chrome, &rg, in.prompt, typed)
+		cutStartup(chrome, &rg, bl, in.prompt, typed)
 	}
 	if in.line >= 0 && in.line < len(bl) && shows(bl[in.line].Text, typed) && textAt(al, bl[in.line].N) == bl[in.line].Text {
 		// The input row showed what was typed when it was submitted, and stayed: the echo

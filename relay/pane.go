@@ -66,6 +66,10 @@ type paneBaseline struct {
 	// the pane, or its program said it was busy. A turn that yields no words is noted.
 	turn  bool
 	typed []string
+	// prompt is the program's prompt as its input row showed it, the cursor on it
+	// under everything, nothing typed, for Settle with no output (notePrompt);
+	// promptCand is such a row at the last output, until it stood that long.
+	prompt, promptCand string
 }
 
 // altFrames is the alternate screen's frames as read. frame is the last whole frame
@@ -358,12 +362,7 @@ func (p *pane) baseline(rd Reading) {
 	p.baseTop = rd.Top
 	i := sort.Search(len(rd.Lines), func(i int) bool { return rd.Lines[i].N >= rd.Top })
 	rd.Lines = rd.Lines[i:]
-	prompt := p.base.Prompt
 	p.base = view(rd)
-	if in := strings.TrimSpace(p.base.Input); in != "" && p.started && !p.draft && p.base.Cursor >= 0 && len(rd.Lines) > 0 && rd.Lines[len(rd.Lines)-1].N <= p.base.Cursor {
-		prompt = in // its input row, empty, under everything: its prompt
-	}
-	p.base.Prompt = prompt
 	p.tr = nil
 	if rd.AltScreen {
 		if p.frame == nil || !rd.MidFrame && (p.synced || p.cand == nil) {
@@ -397,5 +396,25 @@ func (p *pane) words(rd Reading) parser.Words {
 	if p.tr != nil {
 		return p.tr.Words(p.prof, p.typed)
 	}
-	return parser.MainTurn(p.prof, p.base, view(rd), p.typed)
+	base := p.base
+	base.Prompt = p.prompt
+	return parser.MainTurn(p.prof, base, view(rd), p.typed)
+}
+
+// notePrompt takes the input row read at the last output for the program's prompt
+// once it stood quiet for settle (a row half drawn is soon drawn on), and reads the
+// candidate of rd, the screen now: the cursor's row, under every other, while nothing
+// the person or the relay typed is on it.
+func (p *pane) notePrompt(now time.Time, settle time.Duration, rd *Reading) {
+	if p.promptCand != "" && !now.Before(p.lastOut.Add(settle)) {
+		p.prompt = p.promptCand
+	}
+	if rd == nil {
+		return
+	}
+	p.promptCand = ""
+	if rd.AltScreen || !rd.HasCursor || rd.CursorRow < 0 || rd.CursorRow >= len(rd.Rows) || p.draft || p.inflight != nil || !blank(rd.Rows[rd.CursorRow+1:]) {
+		return
+	}
+	p.promptCand = strings.TrimSpace(rd.Rows[rd.CursorRow])
 }
