@@ -249,6 +249,7 @@ func (p *paneBaseline) remember(text string) {
 // title and the rows it judges (and the baseline, when it takes one).
 func (p *pane) observe() {
 	rd := p.scr.Read(FromTop)
+	p.promptOf(rd)
 	if rd.AltScreen {
 		p.keepFrame(rd)
 	}
@@ -402,16 +403,17 @@ func (p *pane) words(rd Reading) parser.Words {
 }
 
 // notePrompt takes the input row read at the last output for the program's prompt
-// once it stood quiet for settle (a row half drawn is soon drawn on), and reads the
-// candidate of rd, the screen now: the cursor's row, under every other, while nothing
-// the person or the relay typed is on it.
-func (p *pane) notePrompt(now time.Time, settle time.Duration, rd *Reading) {
+// once it stood quiet for settle (a row half drawn is soon drawn on).
+func (p *pane) notePrompt(now time.Time, settle time.Duration) {
 	if p.promptCand != "" && !now.Before(p.lastOut.Add(settle)) {
 		p.prompt = p.promptCand
 	}
-	if rd == nil {
-		return
-	}
+}
+
+// promptOf notes the candidate for the program's prompt in rd, the screen after an
+// output: the cursor's row, under every other, while nothing the person or the relay
+// typed is on it.
+func (p *pane) promptOf(rd Reading) {
 	p.promptCand = ""
 	if rd.AltScreen || !rd.HasCursor || rd.CursorRow < 0 || rd.CursorRow >= len(rd.Rows) || p.draft || p.inflight != nil || !blank(rd.Rows[rd.CursorRow+1:]) {
 		return

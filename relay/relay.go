@@ -295,11 +295,9 @@ func (r *Relay) open(e Open, now time.Time) {
 
 // output handles new bytes in a pane's terminal.
 func (r *Relay) output(p *pane, now time.Time) {
-	p.notePrompt(now, r.cfg.Settle, nil)
+	p.notePrompt(now, r.cfg.Settle)
 	p.lastOut, p.outSeen = now, true
 	p.observe()
-	rd := p.scr.Read(NoLines)
-	p.notePrompt(now, r.cfg.Settle, &rd)
 	p.noteEcho()
 	if p.hookIdle {
 		// Its hook said the turn ended and nothing was typed since: what it draws now
