@@ -326,6 +326,10 @@ type cli struct {
 	ready func(screen []string, title string) bool
 	// busy and idle classify a title (the first-choice turn signal of the relay's profiles).
 	busy, idle func(title string) bool
+	// screenState: the title never says busy or idle (pi, opencode), so the tests read
+	// the turn from the screen as agentmux does, by the CLI's profile (parser.Classify:
+	// its busy row or footer).
+	screenState bool
 	// bullet starts the answer line on screen.
 	bullet string
 	// restoresPrompt: interrupted before its answer begins, the CLI puts the message it
@@ -429,14 +433,15 @@ var clis = []cli{
 	},
 	{
 		// pi 0.73.1: its title never changes, so busy and idle are read from the screen.
-		name:      "pi",
-		args:      []string{"--offline", "--provider", "mock", "--model", "mock"},
-		setup:     setupPi,
-		home:      freshHome,
-		ready:     func(s []string, _ string) bool { return contains(s, "%/200k") },
-		busy:      func(string) bool { return false },
-		idle:      func(string) bool { return true },
-		paneReady: []string{"%/200k"},
+		name:        "pi",
+		args:        []string{"--offline", "--provider", "mock", "--model", "mock"},
+		setup:       setupPi,
+		home:        freshHome,
+		ready:       func(s []string, _ string) bool { return contains(s, "%/200k") },
+		busy:        func(string) bool { return false },
+		idle:        func(string) bool { return true },
+		screenState: true,
+		paneReady:   []string{"%/200k"},
 	},
 	{
 		// Qwen Code 0.24.4: it takes ~15 s to start ("Initializing..."), keys typed
@@ -449,18 +454,19 @@ var clis = []cli{
 		},
 		busy:      func(title string) bool { return strings.HasPrefix(title, "◐") },
 		idle:      func(title string) bool { return strings.HasPrefix(title, "Qwen - ") },
-		bullet:    "◆",
+		bullet:    "◆\uFE0E", // with a text-style variation selector
 		paneReady: []string{"Type your message"},
 	},
 	{
 		// opencode 1.18.33: its title never says busy or idle.
-		name:      "opencode",
-		setup:     setupOpencode,
-		home:      freshHome,
-		ready:     func(s []string, _ string) bool { return contains(s, "Ask anything") },
-		busy:      func(string) bool { return false },
-		idle:      func(string) bool { return true },
-		paneReady: []string{"Ask anything"},
+		name:        "opencode",
+		setup:       setupOpencode,
+		home:        freshHome,
+		ready:       func(s []string, _ string) bool { return contains(s, "Ask anything") },
+		busy:        func(string) bool { return false },
+		idle:        func(string) bool { return true },
+		screenState: true,
+		paneReady:   []string{"Ask anything"},
 	},
 	{
 		name:  "gemini",
