@@ -335,6 +335,9 @@ type cli struct {
 	// restoresPrompt: interrupted before its answer begins, the CLI puts the message it
 	// was given back into its input line (measured by keys_test.go: Claude Code does).
 	restoresPrompt bool
+	// pasteShows is what the CLI shows in its input for a pasted message of several
+	// lines, when not the message itself (opencode: "[Pasted ~3 lines]").
+	pasteShows string
 	// paneReady are texts that, all on screen inside its pane, show the CLI ready for input
 	// when it runs in agentmux (where the title is not the outer terminal's).
 	paneReady []string
@@ -466,6 +469,7 @@ var clis = []cli{
 		busy:        func(string) bool { return false },
 		idle:        func(string) bool { return true },
 		screenState: true,
+		pasteShows:  "[Pasted ~3 lines]",
 		paneReady:   []string{"Ask anything"},
 	},
 	{
