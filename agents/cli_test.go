@@ -335,6 +335,10 @@ type cli struct {
 	// restoresPrompt: interrupted before its answer begins, the CLI puts the message it
 	// was given back into its input line (measured by keys_test.go: Claude Code does).
 	restoresPrompt bool
+	// keepsInterrupted: a message interrupted before its request goes out stays in the
+	// CLI's conversation, not its input line, and goes to the model joined to the next
+	// one (measured by keys_test.go: Qwen Code shows it sent, then "Request cancelled.").
+	keepsInterrupted bool
 	// pasteShows is what the CLI shows in its input for a pasted message of several
 	// lines, when not the message itself (opencode: "[Pasted ~3 lines]").
 	pasteShows string
@@ -455,10 +459,11 @@ var clis = []cli{
 		ready: func(s []string, title string) bool {
 			return strings.HasPrefix(title, "Qwen - ") && contains(s, "Type your message")
 		},
-		busy:      func(title string) bool { return strings.HasPrefix(title, "◐") },
-		idle:      func(title string) bool { return strings.HasPrefix(title, "Qwen - ") },
-		bullet:    "◆\uFE0E", // with a text-style variation selector
-		paneReady: []string{"Type your message"},
+		busy:             func(title string) bool { return strings.HasPrefix(title, "◐") },
+		idle:             func(title string) bool { return strings.HasPrefix(title, "Qwen - ") },
+		bullet:           "◆\uFE0E", // with a text-style variation selector
+		keepsInterrupted: true,
+		paneReady:        []string{"Type your message"},
 	},
 	{
 		// opencode 1.18.33: its title never says busy or idle.
