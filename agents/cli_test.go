@@ -326,11 +326,22 @@ type cli struct {
 	ready func(screen []string, title string) bool
 	// busy and idle classify a title (the first-choice turn signal of the relay's profiles).
 	busy, idle func(title string) bool
+	// screenState: the title never says busy or idle (pi, opencode), so the tests read
+	// the turn from the screen as agentmux does, by the CLI's profile (parser.Classify:
+	// its busy row or footer).
+	screenState bool
 	// bullet starts the answer line on screen.
 	bullet string
 	// restoresPrompt: interrupted before its answer begins, the CLI puts the message it
 	// was given back into its input line (measured by keys_test.go: Claude Code does).
 	restoresPrompt bool
+	// keepsInterrupted: a message interrupted before its request goes out stays in the
+	// CLI's conversation, not its input line, and goes to the model joined to the next
+	// one (measured by keys_test.go: Qwen Code shows it sent, then "Request cancelled.").
+	keepsInterrupted bool
+	// pasteShows is what the CLI shows in its input for a pasted message of several
+	// lines, when not the message itself (opencode: "[Pasted ~3 lines]").
+	pasteShows string
 	// paneReady are texts that, all on screen inside its pane, show the CLI ready for input
 	// when it runs in agentmux (where the title is not the outer terminal's).
 	paneReady []string
@@ -429,14 +440,15 @@ var clis = []cli{
 	},
 	{
 		// pi 0.73.1: its title never changes, so busy and idle are read from the screen.
-		name:      "pi",
-		args:      []string{"--offline", "--provider", "mock", "--model", "mock"},
-		setup:     setupPi,
-		home:      freshHome,
-		ready:     func(s []string, _ string) bool { return contains(s, "%/200k") },
-		busy:      func(string) bool { return false },
-		idle:      func(string) bool { return true },
-		paneReady: []string{"%/200k"},
+		name:        "pi",
+		args:        []string{"--offline", "--provider", "mock", "--model", "mock"},
+		setup:       setupPi,
+		home:        freshHome,
+		ready:       func(s []string, _ string) bool { return contains(s, "%/200k") },
+		busy:        func(string) bool { return false },
+		idle:        func(string) bool { return true },
+		screenState: true,
+		paneReady:   []string{"%/200k"},
 	},
 	{
 		// Qwen Code 0.24.4: it takes ~15 s to start ("Initializing..."), keys typed
@@ -447,20 +459,23 @@ var clis = []cli{
 		ready: func(s []string, title string) bool {
 			return strings.HasPrefix(title, "Qwen - ") && contains(s, "Type your message")
 		},
-		busy:      func(title string) bool { return strings.HasPrefix(title, "◐") },
-		idle:      func(title string) bool { return strings.HasPrefix(title, "Qwen - ") },
-		bullet:    "◆",
-		paneReady: []string{"Type your message"},
+		busy:             func(title string) bool { return strings.HasPrefix(title, "◐") },
+		idle:             func(title string) bool { return strings.HasPrefix(title, "Qwen - ") },
+		bullet:           "◆\uFE0E", // with a text-style variation selector
+		keepsInterrupted: true,
+		paneReady:        []string{"Type your message"},
 	},
 	{
 		// opencode 1.18.33: its title never says busy or idle.
-		name:      "opencode",
-		setup:     setupOpencode,
-		home:      freshHome,
-		ready:     func(s []string, _ string) bool { return contains(s, "Ask anything") },
-		busy:      func(string) bool { return false },
-		idle:      func(string) bool { return true },
-		paneReady: []string{"Ask anything"},
+		name:        "opencode",
+		setup:       setupOpencode,
+		home:        freshHome,
+		ready:       func(s []string, _ string) bool { return contains(s, "Ask anything") },
+		busy:        func(string) bool { return false },
+		idle:        func(string) bool { return true },
+		screenState: true,
+		pasteShows:  "[Pasted ~3 lines]",
+		paneReady:   []string{"Ask anything"},
 	},
 	{
 		name:  "gemini",

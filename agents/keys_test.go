@@ -22,7 +22,9 @@ package agents
 //     into its input line then (restoresPrompt: Claude Code) must show it there; the
 //     clear keys must empty the input row again;
 //  5. a last prompt is submitted: the model must get exactly it (the draft and the
-//     message put back are gone from the CLI's buffer, not only from view).
+//     message put back are gone from the CLI's buffer, not only from view); a CLI that
+//     keeps the interrupted message in its conversation (keepsInterrupted: Qwen Code)
+//     sends it, then the last prompt, exactly.
 //
 // With AGENTS_UPDATE_SCREENS=1 the screens go to parser/testdata/screens as
 // real-NAME-{ready,interrupted,draft,cleared,interrupted-early,cleared-early}.txt, each
@@ -138,7 +140,12 @@ func keys(t *testing.T, c cli) {
 	// 4. A delivery as the relay types it, interrupted at the busy signal; the clear keys.
 	const relayed = "keys (9):\n\nthe relayed words, interrupted at once"
 	tm.typeText("\x1b[200~" + relayed + "\x1b[201~")
-	tm.waitText(15*time.Second, "interrupted at once")
+	if c.pasteShows != "" {
+		// The CLI shows a summary of the paste in its input, not the words.
+		input("the paste's summary in the input row", c.pasteShows, false)
+	} else {
+		tm.waitText(15*time.Second, "interrupted at once")
+	}
 	time.Sleep(300 * time.Millisecond) // the submit delay the relay keeps, not synchronisation
 	tm.typeText("\r")
 	took = interrupt("the busy signal", func([]string, string) bool { return true })
@@ -171,9 +178,16 @@ func keys(t *testing.T, c cli) {
 	if err != nil {
 		t.Fatalf("the last prompt never reached the model: %v\n%s", err, tm.dump())
 	}
-	// Claude Code opens the message after an interrupted turn with its own note.
-	if got := strings.TrimSpace(strings.TrimPrefix(r.Prompt, "[Request interrupted by user]")); got != last {
-		t.Errorf("the model got %q after the clears, want %q alone", r.Prompt, last)
+	// Claude Code opens the message after an interrupted turn with its own note. Qwen
+	// Code keeps the message interrupted before its request in its conversation (no key
+	// takes it back) and sends it joined to the next: the last prompt must follow it,
+	// with nothing of the draft or the input line between.
+	want := last
+	if c.keepsInterrupted {
+		want = relayed + "\n" + last
+	}
+	if got := strings.TrimSpace(strings.TrimPrefix(r.Prompt, "[Request interrupted by user]")); got != want {
+		t.Errorf("the model got %q after the clears, want %q", r.Prompt, want)
 	}
 }
 

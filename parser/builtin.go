@@ -165,9 +165,12 @@ var builtins = Profiles{
 			`^\s*(?:[↑↓]\d+\S* )*\d+(?:\.\d+)?%/\d+k\b`,                                // status row: tokens, context used, model
 			`^\s*(?:fd|ripgrep) not found\. Offline mode enabled, skipping download\.`, // start-up notices
 		}, commonChrome...)...),
-		Prompts:        Generic().Prompts,
-		EchoPrefixes:   Generic().EchoPrefixes,
-		StrictEcho:     true,
+		Prompts:      Generic().Prompts,
+		EchoPrefixes: Generic().EchoPrefixes,
+		StrictEcho:   true,
+		// Its input has no prompt glyph: the rows between the two rules.
+		InputTop:       pats(`^─{8,}$`),
+		InputBottom:    pats(`^─{8,}$`),
 		Pad:            1,
 		IdleUnlessBusy: true,
 		InterruptKeys:  DefaultInterruptKeys,
@@ -217,13 +220,14 @@ var builtins = Profiles{
 		// with only a left side ("┃  …", empty "┃" rows above and below), the answer
 		// under it indented five columns, then a row "▣  Build · <model> · 3.1s"; the
 		// input is a box of the same kind at the bottom, with the agent and model in it,
-		// its bottom edge "╹▀▀▀", and a footer that says "esc interrupt" while it works.
+		// its bottom edge "╹▀▀▀", and a footer that says "esc interrupt" while it works
+		// ("esc again to interrupt" after one Escape: it takes two).
 		// Its start screen, drawn seconds after it clears its screen, is a block-letter
 		// logo over the input box, at times a tip ("● Tip …") under it, and a row with
 		// the directory and its version: none of it is a turn.
 		Name:        "opencode",
 		Programs:    []string{"opencode"},
-		BusyMarkers: pats(`esc interrupt`),
+		BusyMarkers: pats(`esc (?:again to )?interrupt`),
 		Chrome: pats(append([]string{
 			`^\s*┃\s*$`,                           // a box's empty rows
 			`^\s*▣\s`,                             // agent · model · time of a turn
@@ -233,19 +237,23 @@ var builtins = Profiles{
 			`ctrl\+p commands\s*$`,                // footer
 			`\s{2}ctrl\+p\s*$`,                    // footer wrapped in a narrow pane: the directory and "ctrl+p",
 			`^\s+\S+\s{2,}commands\s*$`,           // then the directory's tail and "commands"
-			`esc interrupt`,                       // busy footer
+			`esc (?:again to )?interrupt`,         // busy footer (after one Escape: "again")
 			`^[\s▀▄█]+$`,                          // the start screen's logo
 			`^\s{3,}┃`,                            // its input box, drawn centred, and a draft in it
 			`^\s*● Tip\s`,                         // a tip under it
 			`^\s*[~/].*\s{2,}v?\d+\.\d+\.\d+\s*$`, // the start screen's directory and version row
 		}, commonChrome...)...),
-		Prompts:        Generic().Prompts,
-		EchoPrefixes:   []string{"┃  "},
-		StrictEcho:     true,
-		Pad:            5,
-		IdleUnlessBusy: true,
-		InterruptKeys:  DefaultInterruptKeys,
-		ClearKeys:      DefaultClearKeys,
+		Prompts:      Generic().Prompts,
+		EchoPrefixes: []string{"┃  "},
+		StrictEcho:   true,
+		// Its input box: the rows over its agent · model row, up to a blank row.
+		InputBottom:       pats(`^\s*┃\s+\S+ · \S+(?: \S+)?\s*$`),
+		InputPlaceholders: pats(`^Ask anything`),
+		Pad:               5,
+		IdleUnlessBusy:    true,
+		// One Escape only arms the interrupt ("esc again to interrupt"); the second stops it.
+		InterruptKeys: "\x1b[27u\x1b[27u",
+		ClearKeys:     DefaultClearKeys,
 	},
 	"generic": Generic(),
 }
@@ -292,6 +300,9 @@ func (p Profile) clone() Profile {
 	p.AnswerPrefixes = append([]string(nil), p.AnswerPrefixes...)
 	p.LeadPrefixes = slices.Clone(p.LeadPrefixes)
 	p.EchoPrefixes = append([]string(nil), p.EchoPrefixes...)
+	p.InputTop = slices.Clone(p.InputTop)
+	p.InputBottom = slices.Clone(p.InputBottom)
+	p.InputPlaceholders = slices.Clone(p.InputPlaceholders)
 	p.Relay.MessagePrefixes = slices.Clone(p.Relay.MessagePrefixes) // nil stays nil: the defaults
 	p.Relay.ThinkingPrefixes = slices.Clone(p.Relay.ThinkingPrefixes)
 	return p

@@ -49,6 +49,9 @@ type profileLists struct {
 	AnswerPrefixes  []string `toml:"answer_prefixes"`
 	LeadPrefixes    []string `toml:"lead_prefixes"`
 	EchoPrefixes    []string `toml:"echo_prefixes"`
+	InputTop        []string `toml:"input_top"`
+	InputBottom     []string `toml:"input_bottom"`
+	InputPlacehold  []string `toml:"input_placeholders"`
 }
 
 // profileTable is one [profile.NAME] table.
@@ -201,6 +204,9 @@ func setLists(p *Profile, l profileLists, add bool) error {
 		{"approval_markers", l.ApprovalMarkers, &p.ApprovalMarkers},
 		{"chrome", l.Chrome, &p.Chrome},
 		{"prompts", l.Prompts, &p.Prompts},
+		{"input_top", l.InputTop, &p.InputTop},
+		{"input_bottom", l.InputBottom, &p.InputBottom},
+		{"input_placeholders", l.InputPlacehold, &p.InputPlaceholders},
 	}
 	for _, s := range pl {
 		if s.src == nil {

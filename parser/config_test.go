@@ -216,3 +216,28 @@ hooks_via = "qwen"
 		t.Error("hooks_via vim: no error")
 	}
 }
+
+// A profile can find an input with no prompt glyph by its edges, as pi's and opencode's
+// built-in profiles do: input_top, input_bottom and input_placeholders.
+func TestLoadProfilesInputEdges(t *testing.T) {
+	ps, err := LoadProfiles([]byte(`
+[profile.boxy]
+programs = ["boxy"]
+input_top = ['^=+$']
+input_bottom = ['^=+$']
+input_placeholders = ['^type here']
+`))
+	if err != nil {
+		t.Fatalf("LoadProfiles: %v", err)
+	}
+	p := ps["boxy"]
+	if got, ok := InputRow(p, []string{"answer", "=====", "my draft", "=====", "status"}); got != "my draft" || !ok {
+		t.Errorf("InputRow = %q, %v; want the draft between the edges", got, ok)
+	}
+	if got, ok := InputRow(p, []string{"=====", "type here…", "====="}); got != "" || !ok {
+		t.Errorf("InputRow = %q, %v; want the placeholder read as empty", got, ok)
+	}
+	if _, err := LoadProfiles([]byte("[profile.boxy]\ninput_bottom = ['(']\n")); err == nil || !strings.Contains(err.Error(), "input_bottom[0]") {
+		t.Errorf("a bad input_bottom pattern: err %v, want one naming input_bottom[0]", err)
+	}
+}

@@ -16,10 +16,15 @@ import (
 // and takes the last message's echo for it.
 //
 // A row inside a box ("│ > draft │", as Ink programs draw their input) is read without
-// the box's sides.
+// the box's sides. Zero-width spaces are dropped: Qwen Code draws one as its cursor at the
+// end of a draft. A profile with InputBottom finds the input by its edges instead (see
+// Profile.InputBottom).
 func InputRow(p Profile, screen []string) (string, bool) {
+	if len(p.InputBottom) > 0 {
+		return edgedInput(p, screen)
+	}
 	for i := len(screen) - 1; i >= 0; i-- {
-		row := unboxed(clean(screen[i]))
+		row := unboxed(inputClean(screen[i]))
 		n := p.echoPrefix(row)
 		if n == 0 {
 			continue
@@ -29,7 +34,7 @@ func InputRow(p Profile, screen []string) (string, bool) {
 		}
 		text := row[n:]
 		for _, next := range screen[i+1:] {
-			next = clean(next)
+			next = inputClean(next)
 			if isBlank(next) || p.IsChrome(next) {
 				break
 			}
@@ -41,6 +46,63 @@ func InputRow(p Profile, screen []string) (string, bool) {
 		return text, true
 	}
 	return "", false
+}
+
+// edgedInput reads the input of a profile with InputBottom: the rows between the lowest
+// row matching InputBottom and the row above them matching InputTop (or a blank row).
+func edgedInput(p Profile, screen []string) (string, bool) {
+	bottom := -1
+	for i := len(screen) - 1; i >= 0; i-- {
+		if matchAny(p.InputBottom, inputClean(screen[i])) {
+			bottom = i
+			break
+		}
+	}
+	if bottom < 0 {
+		return "", false
+	}
+	var rows []string
+	for i := bottom - 1; i >= 0; i-- {
+		row := inputClean(screen[i])
+		if len(p.InputTop) > 0 && matchAny(p.InputTop, row) || len(p.InputTop) == 0 && isBlank(row) {
+			break
+		}
+		if i == 0 && len(p.InputTop) > 0 {
+			return "", false // no top edge on screen: not the input
+		}
+		rows = append([]string{unboxed(row)}, rows...)
+	}
+	for len(rows) > 0 && isBlank(rows[0]) {
+		rows = rows[1:]
+	}
+	for len(rows) > 0 && isBlank(rows[len(rows)-1]) {
+		rows = rows[:len(rows)-1]
+	}
+	indent := -1
+	for _, r := range rows {
+		if !isBlank(r) {
+			n := len(r) - len(strings.TrimLeft(r, " "))
+			if indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r[min(indent, len(r)):], " ")
+	}
+	text := strings.Join(rows, "\n")
+	if matchAny(p.InputPlaceholders, text) {
+		return "", true
+	}
+	return text, true
+}
+
+// inputClean returns row cleaned (see clean) without zero-width spaces.
+func inputClean(row string) string {
+	if strings.ContainsRune(row, '\u200b') {
+		row = strings.ReplaceAll(row, "\u200b", "")
+	}
+	return clean(row)
 }
 
 // unboxed returns row without the sides of a box around it ("│ > draft │" gives

@@ -52,6 +52,13 @@ type Profile struct {
 	// been typed; otherwise every echo block is input, never the agent's words. Set it
 	// for programs whose own output may start with an echo prefix.
 	StrictEcho bool
+	// InputBottom, when set, finds an input drawn with no prompt glyph, in place of the
+	// echo prefixes: its text is in the rows right above the lowest row matching
+	// InputBottom, up to a row matching InputTop (pi: between two rules) or, with no
+	// InputTop, up to a blank row (opencode: a box with a left side only, over its
+	// agent · model row). They are read without box sides and their common indentation,
+	// blank rows around the text dropped; a text matching InputPlaceholders is empty.
+	InputTop, InputBottom, InputPlaceholders []Pattern
 
 	// Pad is the columns of blank margin the program draws its transcript with (pi: one):
 	// removed from every row of a turn's words.
