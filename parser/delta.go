@@ -39,6 +39,15 @@ type region struct {
 	prompt string
 	// noEcho is set when the echo of what was typed is known to lie before the region.
 	noEcho bool
+	// next is the prompt the program printed where the turn's output stops (the
+	// cursor's line), "" when not known. Text typed before the program printed its
+	// prompt (a line-mode program quiet for a while between its answer and its prompt)
+	// is echoed first, and that prompt lands right after the echo, on its last row.
+	next string
+	// pending is set when the program had not printed its prompt when the text was
+	// typed (its input row was blank): it prints it after the echo, on the echo's last
+	// row or at the start of the row after it, and its answer after the prompt.
+	pending bool
 }
 
 // extract is delta on a region with a matcher for p.Chrome. The echo of typed text is
@@ -74,7 +83,7 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 			continue
 		}
 		if firstContent && len(targets) > 0 && !rg.noEcho {
-			if j, ok := leadingEcho(p, lines, i, rg.prompt, targets); ok {
+			if j, ok := leadingEcho(p, lines, i, rg.prompt, rg.next, targets); ok {
 				if !p.StrictEcho && p.echoPrefix(line) > 0 {
 					j = max(j, echoBlockEnd(p, lines, isChrome, i, end))
 				}
@@ -83,11 +92,18 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 				continue
 			}
 		}
+		if rg.pending && firstWords && rg.next != "" && strings.HasPrefix(line, rg.next) {
+			// The prompt it printed after the echo, before its answer.
+			if line = afterPrompt(line, rg.next); isBlank(line) {
+				firstContent, firstWords = false, false
+				continue
+			}
+		}
 		firstContent = false
 		prefixed := lead[firstByte(line)]
 		if pre := p.echoPrefix(line); prefixed && pre > 0 && !p.StrictEcho {
 			closeBlock()
-			j, ok := matchTyped(lines, i, pre, targets)
+			j, ok := matchTyped(lines, i, pre, targets, "")
 			if !ok {
 				j = i
 			}
@@ -137,8 +153,10 @@ func bulleted(p Profile, rows []string, isChrome []bool, lead string) bool {
 // of the typed targets, and returns the last row of the echo. The echo may open with an
 // echo prefix of p, or with any part of the prompt row it shares (the program printed
 // its prompt and the typed text after it), or with nothing; a row that opens with no
-// echo prefix must spell a whole target or enough of one (see prefixlessEcho).
-func leadingEcho(p Profile, lines []string, i int, prompt string, targets []string) (int, bool) {
+// echo prefix must spell a whole target or enough of one (see prefixlessEcho). Its last
+// row may end with next, the prompt the program printed after it (see region.next).
+func leadingEcho(p Profile, lines []string, i int, prompt, next string, targets []string) (int, bool) {
+	tail := nonSpace(next)
 	line := lines[i]
 	best, found := i, false
 	take := func(j int, ok bool) {
@@ -147,7 +165,7 @@ func leadingEcho(p Profile, lines []string, i int, prompt string, targets []stri
 		}
 	}
 	if pre := p.echoPrefix(line); pre > 0 {
-		take(matchTyped(lines, i, pre, targets))
+		take(matchTyped(lines, i, pre, targets, tail))
 	}
 	// The prompt's own text, then every shorter cut of it down to none (a prompt is short:
 	// cuts past maxPrompt bytes are not tried).
@@ -156,7 +174,7 @@ func leadingEcho(p Profile, lines []string, i int, prompt string, targets []stri
 		n--
 	}
 	for n >= 0 {
-		if j, ok := matchTyped(lines, i, n, targets); ok && (n > 0 || prefixlessEcho(line, targets)) {
+		if j, ok := matchTyped(lines, i, n, targets, tail); ok && (n > 0 || prefixlessEcho(line, targets, tail)) {
 			take(j, ok)
 		}
 		if n == 0 {
@@ -345,8 +363,10 @@ func nonSpace(s string) string {
 // matchTyped reports whether the rows from i (the first one after its pre bytes of echo
 // prefix) spell the start of one of the typed targets, and returns the last row that
 // belongs to the longest such echo. Blank rows inside the echo are part of it; a row
-// ending in an ellipsis ends an echo the program cut short.
-func matchTyped(lines []string, i, pre int, targets []string) (int, bool) {
+// ending in an ellipsis ends an echo the program cut short, a row ending in tail (white
+// space removed; "" for none) after the target's last characters an echo followed by
+// the program's prompt.
+func matchTyped(lines []string, i, pre int, targets []string, tail string) (int, bool) {
 	best, found := i, false
 	for _, t := range targets {
 		rest := t
@@ -369,6 +389,10 @@ func matchTyped(lines []string, i, pre int, targets []string) (int, bool) {
 				rest = rest[len(c):]
 				last = j
 				continue
+			}
+			if tail != "" && len(c) > len(rest) && c[:len(rest)] == rest && c[len(rest):] == tail {
+				last = j
+				break
 			}
 			if cut := strings.TrimSuffix(strings.TrimSuffix(c, "…"), "..."); cut != c && cut != "" && strings.HasPrefix(rest, cut) {
 				last = j
@@ -416,10 +440,13 @@ func matchWhole(lines []string, i, pre int, targets []string) (int, bool) {
 
 // prefixlessEcho reports whether line, which opens with no echo prefix, is long enough
 // or complete enough to be taken for an echo of typed text rather than words that merely
-// start the same way.
-func prefixlessEcho(line string, targets []string) bool {
+// start the same way. A whole target may be followed by tail (see matchTyped).
+func prefixlessEcho(line string, targets []string, tail string) bool {
 	c := nonSpace(line)
 	for _, t := range targets {
+		if tail != "" && c == t+tail {
+			return true
+		}
 		if strings.HasPrefix(t, c) && (c == t || utf8.RuneCountInString(c) >= 16) {
 			return true
 		}

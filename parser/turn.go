@@ -52,6 +52,15 @@ type View struct {
 	Cursor int64
 	// Input is the text of the cursor's row (the prompt, and any draft after it).
 	Input string
+	// Prompt is the program's prompt as its input row last showed it with nothing
+	// typed, "" when not known: a line-mode program that prints it only after the next
+	// text was typed prints it after the echo, on its last row (see region.next). The
+	// caller remembers it; MainTurn reads it from the baseline's view.
+	Prompt string
+	// Starting is set on a baseline taken before the program finished starting (a
+	// person typed into it first): the rest of its start-up output, up to its first
+	// prompt, may follow (see cutStartup).
+	Starting bool
 }
 
 // Words is what a turn's rows held for the relay.
@@ -91,6 +100,14 @@ func MainTurn(p Profile, before, after View, typed []string) Words {
 	w.Redrawn = redrawn && trusted
 	end, cut := inputEnd(p, chrome, live, al, after, in, start)
 	rg := region{rows: rows[start:end], isChrome: isChrome[start:end], prompt: in.prompt}
+	rg.next = before.Prompt
+	if ci, ok := cursorLine(al, after); ok && cut && ci < len(al) && end <= ci {
+		rg.next = al[ci].Text // the prompt it printed when it was done
+	}
+	rg.pending = before.Cursor >= 0 && isBlank(before.Input)
+	if before.Starting {
+		cutStartup(chrome, &rg, bl, in.prompt, typed)
+	}
 	if in.line >= 0 && in.line < len(bl) && shows(bl[in.line].Text, typed) && textAt(al, bl[in.line].N) == bl[in.line].Text {
 		// The input row showed what was typed when it was submitted, and stayed: the echo
 		// is there, drawn as it was typed (a line-mode program), and old. Text typed

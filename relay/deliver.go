@@ -37,6 +37,7 @@ type delivery struct {
 func (r *Relay) endTurn(p *pane, now time.Time) {
 	// One reading gives the words and the next baseline: output that comes meanwhile is
 	// in neither or both.
+	p.notePrompt(now, r.cfg.Settle)
 	rd := p.read()
 	w := p.words(rd)
 	turn := p.turn

@@ -66,6 +66,10 @@ type paneBaseline struct {
 	// the pane, or its program said it was busy. A turn that yields no words is noted.
 	turn  bool
 	typed []string
+	// prompt is the program's prompt as its input row showed it, the cursor on it
+	// under everything, nothing typed, for Settle with no output (notePrompt);
+	// promptCand is such a row at the last output, until it stood that long.
+	prompt, promptCand string
 }
 
 // altFrames is the alternate screen's frames as read. frame is the last whole frame
@@ -245,6 +249,7 @@ func (p *paneBaseline) remember(text string) {
 // title and the rows it judges (and the baseline, when it takes one).
 func (p *pane) observe() {
 	rd := p.scr.Read(FromTop)
+	p.promptOf(rd)
 	if rd.AltScreen {
 		p.keepFrame(rd)
 	}
@@ -392,5 +397,26 @@ func (p *pane) words(rd Reading) parser.Words {
 	if p.tr != nil {
 		return p.tr.Words(p.prof, p.typed)
 	}
-	return parser.MainTurn(p.prof, p.base, view(rd), p.typed)
+	base := p.base
+	base.Prompt = p.prompt
+	return parser.MainTurn(p.prof, base, view(rd), p.typed)
+}
+
+// notePrompt takes the input row read at the last output for the program's prompt
+// once it stood quiet for settle (a row half drawn is soon drawn on).
+func (p *pane) notePrompt(now time.Time, settle time.Duration) {
+	if p.promptCand != "" && !now.Before(p.lastOut.Add(settle)) {
+		p.prompt = p.promptCand
+	}
+}
+
+// promptOf notes the candidate for the program's prompt in rd, the screen after an
+// output: the cursor's row, under every other, while nothing the person or the relay
+// typed is on it.
+func (p *pane) promptOf(rd Reading) {
+	p.promptCand = ""
+	if rd.AltScreen || !rd.HasCursor || rd.CursorRow < 0 || rd.CursorRow >= len(rd.Rows) || p.draft || p.inflight != nil || !blank(rd.Rows[rd.CursorRow+1:]) {
+		return
+	}
+	p.promptCand = strings.TrimSpace(rd.Rows[rd.CursorRow])
 }

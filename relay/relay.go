@@ -295,6 +295,7 @@ func (r *Relay) open(e Open, now time.Time) {
 
 // output handles new bytes in a pane's terminal.
 func (r *Relay) output(p *pane, now time.Time) {
+	p.notePrompt(now, r.cfg.Settle)
 	p.lastOut, p.outSeen = now, true
 	p.observe()
 	p.noteEcho()
@@ -408,6 +409,7 @@ func (r *Relay) submitted(p *pane, now time.Time) {
 		r.endTurn(p, now)
 	case !p.started:
 		p.setBaseline()
+		p.base.Starting = true // the rest of its start-up may follow
 	}
 }
 
