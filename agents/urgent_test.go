@@ -26,7 +26,7 @@ import (
 
 func TestUrgentSendInterruptsABusyAgent(t *testing.T) {
 	bin := buildAgentmux(t)
-	for _, name := range []string{"claude", "codex", "gemini"} {
+	for _, name := range []string{"claude", "codex", "gemini", "pi", "qwen"} {
 		t.Run(name, func(t *testing.T) { urgentSend(t, bin, cliNamed(t, name), false) })
 	}
 	// A person who types the first prompt before the relay saw the pane idle (here: --idle
