@@ -3,7 +3,7 @@
 package agents
 
 // An urgent message into a busy agent, end to end with each real CLI (Claude Code, Codex,
-// Gemini CLI): agentmux runs the CLI in one pane; a prompt typed into it gets a slow answer
+// Gemini CLI, pi, Qwen Code, opencode): agentmux runs the CLI in one pane; a prompt typed into it gets a slow answer
 // from the mock model (a word a second); while it streams, `agentmux send --urgent` from
 // outside the session sends a message. The relay must interrupt the turn (the mock sees its
 // stream cut before the answer's last word) and type the message in: the model's next turn
@@ -26,7 +26,7 @@ import (
 
 func TestUrgentSendInterruptsABusyAgent(t *testing.T) {
 	bin := buildAgentmux(t)
-	for _, name := range []string{"claude", "codex", "gemini", "pi", "qwen"} {
+	for _, name := range []string{"claude", "codex", "gemini", "pi", "qwen", "opencode"} {
 		t.Run(name, func(t *testing.T) { urgentSend(t, bin, cliNamed(t, name), false) })
 	}
 	// A person who types the first prompt before the relay saw the pane idle (here: --idle
@@ -122,7 +122,13 @@ func urgentSend(t *testing.T, bin string, c cli, early bool) {
 		}
 	}
 	if !early { // the usual case: the relay saw the pane idle before the prompt
-		event(c.name+" idle", 60*time.Second, map[string]string{"kind": "member", "member": c.name, "state": "idle"})
+		// The stream has no snapshot: a state set before it subscribed is in the pane list
+		// (asked after "subscribed", so nothing falls between the two), a later one comes
+		// as an event.
+		event("the events stream subscribed", 10*time.Second, map[string]string{"kind": "subscribed"})
+		if st := memberState(t, bin, project, env, c.name); st != "idle" {
+			event(c.name+" idle (it was "+st+")", 60*time.Second, map[string]string{"kind": "member", "member": c.name, "state": "idle"})
+		}
 	}
 	tm.submit("answer slowly please")
 	tm.waitFor("the first answer streaming", 60*time.Second, streaming(label+"1"))
@@ -156,4 +162,26 @@ func urgentSend(t *testing.T, bin string, c cli, early bool) {
 		t.Errorf("the first answer's last word is on screen: it was not interrupted\n%s", tm.dump())
 	}
 	t.Logf("turn 1 cut (%s); turn 2 prompt %q", r1.Err, r2.Prompt)
+}
+
+// memberState is pane name's state as `agentmux ls` gives it.
+func memberState(t *testing.T, bin, dir string, env []string, name string) string {
+	t.Helper()
+	ls := exec.Command(bin, "ls", "--json")
+	ls.Dir, ls.Env = dir, env
+	out, err := ls.Output()
+	if err != nil {
+		t.Fatalf("agentmux ls --json: %v\n%s", err, out)
+	}
+	var ms []struct{ Name, State string }
+	if err := json.Unmarshal(out, &ms); err != nil {
+		t.Fatalf("agentmux ls --json: %v\n%s", err, out)
+	}
+	for _, m := range ms {
+		if m.Name == name {
+			return m.State
+		}
+	}
+	t.Fatalf("agentmux ls --json has no %s:\n%s", name, out)
+	return ""
 }
