@@ -360,6 +360,19 @@ func inputEnd(p Profile, chrome, live *matcher, after []Line, v View, in input, 
 			return max(top, start), true // nothing inside the box is output
 		}
 	}
+	if ok && ci >= n && in.line >= 0 && in.line == in.area && len(in.block) == 0 {
+		// The baseline showed no input at all: its cursor on a blank row under every
+		// line (an input area erased to be drawn again, read before it was). An input
+		// box drawn at the bottom since, the cursor under it, is the input, not the
+		// answer's last rows: an answer's ruled table has columns inside.
+		texts := make([]string, n)
+		for i := range texts {
+			texts[i] = after[i].Text
+		}
+		if top := boxInput(p, chrome, live, texts, ci); top >= 0 && inputBox(p, chrome, live, texts[top:]) {
+			return max(top, start), true
+		}
+	}
 	switch {
 	case !ok:
 		return len(after), false
@@ -384,6 +397,26 @@ func inputEnd(p Profile, chrome, live *matcher, after []Line, v View, in input, 
 		}
 	}
 	return len(after), false
+}
+
+// inputBox reports whether box (an input box's rows from its top rule on, see boxAbove)
+// looks like an input box and not like a table an answer ended with: its first row
+// inside opens with a prompt, or every row inside is one cell, a side on each end and
+// none between.
+func inputBox(p Profile, chrome, live *matcher, box []string) bool {
+	first := unboxed(box[1])
+	if p.echoPrefix(first) > 0 || live.match(first) {
+		return true
+	}
+	for _, row := range box[1:] {
+		if !isBlank(row) && chrome.match(row) {
+			return true // the bottom rule: every row above it was one cell
+		}
+		if !boxSide(row) || strings.ContainsFunc(unboxed(row), isBoxSide) {
+			return false
+		}
+	}
+	return false
 }
 
 // hasBox reports whether an input area as drawn may be a box: it opens with a rule, or

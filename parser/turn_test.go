@@ -403,6 +403,43 @@ func TestMainTurnOnlyTheInputBoxChanged(t *testing.T) {
 	}
 }
 
+// A baseline read while the program had erased its input area to draw it again (its
+// banner only, the cursor on a blank row under it): the input box the program drew at
+// the bottom by the turn's end, the cursor parked under its hint row, is the input and
+// not the answer's last rows, whatever the box's label. An answer that ends in a table
+// (rows with columns between rules) keeps it.
+func TestMainTurnBaselineWithoutInput(t *testing.T) {
+	g := Generic()
+	rule := strings.Repeat("─", 40)
+	box := func(row string) []string {
+		return []string{"╭" + rule + "╮", "│ " + row + strings.Repeat(" ", 38-len([]rune(row))) + " │", "╰" + rule + "╯", "  enter send · ctrl+j newline"}
+	}
+	turn := []string{"> hello there", "", "The answer, first line.", "> Its second line.", ""}
+	const answer = "The answer, first line.\n> Its second line."
+	before := []string{"* bob code · mock-model", ""}
+	for _, tc := range []struct {
+		name string
+		tail []string
+		want string
+	}{
+		{"a labelled box", box("Message: "), answer},
+		{"a box with a prompt", box("> "), answer},
+		{"a box showing a masked draft", box("Message: •••"), answer},
+		{"an answer's table", []string{"╭" + rule + "╮", "│ a    │ b" + strings.Repeat(" ", 29) + "│", "╰" + rule + "╯"},
+			answer + "\n\n│ a    │ b" + strings.Repeat(" ", 29) + "│"},
+	} {
+		after := append(append(append([]string(nil), before...), turn...), tc.tail...)
+		const top = 7
+		b := screenAt(before, top, -1)
+		b.Cursor = top + int64(len(before))
+		a := screenAt(after, top, -1)
+		a.Cursor = top + int64(len(after))
+		if got := MainTurn(g, b, a, []string{"hello there"}).Text; got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 // The same boxed input on a full-screen program: the cursor hidden on the footer row
 // under the box, the answer scrolling above the box, which stays at the bottom.
 func TestTranscriptBoxedInputCursorBelow(t *testing.T) {

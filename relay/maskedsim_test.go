@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,19 @@ import (
 // row or the masked draft.
 func TestMaskedDraftsNeverRelayed(t *testing.T) {
 	const runs = 100
+	// Seeds past runs that once failed: 326 takes its baseline while bob has erased his
+	// input box to draw it again.
+	seeds := []uint64{326}
 	for seed := uint64(1); seed <= runs; seed++ {
+		seeds = append(seeds, seed)
+	}
+	if n, err := strconv.ParseUint(os.Getenv("SEEDS"), 10, 64); err == nil {
+		seeds = seeds[:0] // SEEDS=N runs seeds 1 to N
+		for seed := uint64(1); seed <= n; seed++ {
+			seeds = append(seeds, seed)
+		}
+	}
+	for _, seed := range seeds {
 		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
 			continue
 		}
