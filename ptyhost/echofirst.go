@@ -11,11 +11,12 @@ import (
 // reader parsing them keep both cores of a small machine busy, and the pane a person
 // types into waits its turn for a processor at every step of the echo: the program
 // reading the key, the reader taking its echo. Once a key is written (Proc.Expect), the
-// readers of the other programs sharing the EchoFirst stop before their next read until
-// the keyed program prints or Wait passes. A flood's program then blocks on its full
-// terminal within a millisecond, and the echo has the machine to itself. A flood loses
-// at most Wait per key (a person types a few keys a second); nothing is dropped, the
-// output only waits in its terminal.
+// readers of the other programs sharing the EchoFirst stop, before their next read or
+// before parsing a read that was waiting, until the keyed program prints or the wait
+// passes. A flood's program then blocks on its full terminal within a millisecond, and
+// the echo competes with fewer busy processes. A flood loses at most the wait per key (a
+// person types a few keys a second); nothing is dropped, the output only waits in its
+// terminal.
 type EchoFirst struct {
 	wait    time.Duration
 	held    atomic.Bool  // fast path for the readers: no hold, no lock
