@@ -326,12 +326,7 @@ func (r *Relay) step(now time.Time) []Action {
 			r.start(p, now)
 		}
 	}
-	for _, id := range r.order {
-		// The screen wins over a draft it shows gone: a turn may end and deliveries go.
-		if p := r.panes[id]; !p.exited && p.draft && r.draftHolds(p) && r.inputGone(p, now) {
-			r.dropDraft(p, now)
-		}
-	}
+	r.dropGoneDrafts(now)
 	r.endTurns(now)
 	advanced := false
 	for _, id := range r.order {
@@ -341,8 +336,10 @@ func (r *Relay) step(now time.Time) []Action {
 		}
 	}
 	if advanced {
-		// A delivery that landed (failed, confirmed) leaves its pane free: a turn that
-		// ended meanwhile is due now, not at some later event, which no wake-up awaits.
+		// A delivery that landed (failed, confirmed) leaves its pane free: a draft its
+		// screen shows gone and a turn that ended meanwhile are due now, not at some
+		// later event, which no wake-up awaits.
+		r.dropGoneDrafts(now)
 		r.endTurns(now)
 	}
 	r.fire(now)
@@ -365,6 +362,16 @@ func (r *Relay) step(now time.Time) []Action {
 		}
 	}
 	return acts
+}
+
+// dropGoneDrafts forgets the draft of every pane whose screen shows it gone while it
+// holds something back (drafts.go): the screen wins; a turn may end and deliveries go.
+func (r *Relay) dropGoneDrafts(now time.Time) {
+	for _, id := range r.order {
+		if p := r.panes[id]; !p.exited && p.draft && r.draftHolds(p) && r.inputGone(p, now) {
+			r.dropDraft(p, now)
+		}
+	}
 }
 
 // endTurns ends the turn of every pane that printed and has been quiet long enough
