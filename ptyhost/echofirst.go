@@ -18,9 +18,9 @@ import (
 // person types a few keys a second); nothing is dropped, the output only waits in its
 // terminal.
 type EchoFirst struct {
-	wait    time.Duration
-	held    atomic.Bool  // fast path for the readers: no hold, no lock
-	waiting atomic.Int32 // readers waiting in pass (for tests)
+	wait   time.Duration
+	held   atomic.Bool // fast path for the readers: no hold, no lock
+	onWait func()      // called as a reader starts to wait (tests set it before any reader runs)
 
 	mu   sync.Mutex
 	by   *Proc         // whose echo is awaited (nil: none)
@@ -85,8 +85,9 @@ func (e *EchoFirst) pass(p *Proc, stop <-chan struct{}) {
 	if by == nil || by == p {
 		return
 	}
-	e.waiting.Add(1)
-	defer e.waiting.Add(-1)
+	if e.onWait != nil {
+		e.onWait()
+	}
 	select {
 	case <-ch:
 	case <-stop:

@@ -13,13 +13,24 @@ import (
 // (nothing lost) and is taken once the awaited program printed, after what it printed.
 func TestEchoFirstHoldsOtherReadersUntilTheEcho(t *testing.T) {
 	ef := NewEchoFirst(time.Hour) // only the echo ends the hold here
+	waits := make(chan struct{}, 1)
+	ef.onWait = func() {
+		select {
+		case waits <- struct{}{}:
+		default:
+		}
+	}
 	keyed, kout := start(t, Spec{Argv: []string{"sh", "-c", "stty -echo; printf R; read x; printf got-$x"}, EchoFirst: ef})
 	other, oout := start(t, Spec{Argv: []string{"cat"}, EchoFirst: ef})
 	waitContains(t, keyed, kout, "R")
 
 	keyed.Expect()
 	other.Write([]byte("flood\r"))
-	eventually(t, "the other program's reader waiting", func() bool { return ef.waiting.Load() == 1 })
+	select {
+	case <-waits:
+	case <-time.After(testTimeout):
+		t.Fatal("the other program's reader never waited for the echo")
+	}
 	assert.NotContains(t, oout.String(), "flood", "read while the echo was awaited")
 
 	keyed.Write([]byte("k\r"))
