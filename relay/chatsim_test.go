@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,45 @@ type sim struct {
 }
 
 var start = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+
+// eachSeed calls run for seeds 1 to n, then extra (seeds past n that once failed).
+// SEED=K runs seed K alone; SEEDS=N runs seeds 1 to N instead (a sweep past a test's
+// range).
+func eachSeed(n uint64, extra []uint64, run func(seed uint64)) {
+	seeds := extra
+	if m, err := strconv.ParseUint(os.Getenv("SEEDS"), 10, 64); err == nil {
+		n, seeds = m, nil
+	}
+	for seed := uint64(1); seed <= n; seed++ {
+		seeds = append(seeds, seed)
+	}
+	for _, seed := range seeds {
+		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
+			continue
+		}
+		run(seed)
+	}
+}
+
+// strayTurn returns the first text the relay typed into pane into that is not exactly
+// one of from's answers under its attribution (newlines read as spaces), and whether
+// there was one.
+func (s *sim) strayTurn(from *simPane, into int) (string, bool) {
+	flat := func(x string) string { return strings.ReplaceAll(x, "\n", " ") }
+	for _, ty := range s.types {
+		if ty.Pane != into {
+			continue
+		}
+		ok := false
+		for _, r := range from.bot.Replies() {
+			ok = ok || flat(ty.Text) == flat(fmt.Sprintf("%s (%d):\n\n%s", from.name, from.id, r))
+		}
+		if !ok {
+			return ty.Text, true
+		}
+	}
+	return "", false
+}
 
 func newSim(t *testing.T, cfg relay.Config, split splitter, bots ...demo.Config) *sim {
 	s := &sim{t: t, r: relay.New(cfg), now: start, split: split}
@@ -359,37 +399,26 @@ func converse(t *testing.T, name string, cfg relay.Config, split splitter, cfgs 
 }
 
 func TestConversationsDeliverExactAnswers(t *testing.T) {
-	const runs = 500
-	for seed := uint64(1); seed <= runs; seed++ {
-		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
-			continue
-		}
-		runConversation(t, seed)
-	}
+	eachSeed(500, nil, func(seed uint64) { runConversation(t, seed) })
 }
 
 // The styles of the programs that were not read exactly (a boxed input with the cursor
 // parked under it, a full-screen program that clears and redraws its screen and shows
 // its transcript as "you: …" rows), each paired with every style, both ways.
 func TestBoxedAndClearingConversations(t *testing.T) {
-	const runs = 250
-	all := chatStyles
-	for seed := uint64(1); seed <= runs; seed++ {
-		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
-			continue
-		}
-		// Pairs (a, b) with a or b among the new styles, in turn.
-		var pairs [][2]demo.Style
-		for _, a := range all {
-			for _, b := range all {
-				if a == demo.Boxed || a == demo.Clear || b == demo.Boxed || b == demo.Clear {
-					pairs = append(pairs, [2]demo.Style{a, b})
-				}
+	// Pairs (a, b) with a or b among the new styles, in turn.
+	var pairs [][2]demo.Style
+	for _, a := range chatStyles {
+		for _, b := range chatStyles {
+			if a == demo.Boxed || a == demo.Clear || b == demo.Boxed || b == demo.Clear {
+				pairs = append(pairs, [2]demo.Style{a, b})
 			}
 		}
+	}
+	eachSeed(250, nil, func(seed uint64) {
 		pair := pairs[int(seed)%len(pairs)]
 		runStyles(t, seed, func(i int) demo.Style { return pair[i] })
-	}
+	})
 }
 
 // A line-mode program reading with readline turns bracketed paste on, yet takes one

@@ -1,10 +1,7 @@
 package relay_test
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,25 +18,9 @@ import (
 // turn relayed from bob is exactly one of his answers: never his input box, its hint
 // row or the masked draft.
 func TestMaskedDraftsNeverRelayed(t *testing.T) {
-	const runs = 100
-	// Seeds past runs that once failed: 326 takes its baseline while bob has erased his
-	// input box to draw it again.
-	seeds := []uint64{326}
-	for seed := uint64(1); seed <= runs; seed++ {
-		seeds = append(seeds, seed)
-	}
-	if n, err := strconv.ParseUint(os.Getenv("SEEDS"), 10, 64); err == nil {
-		seeds = seeds[:0] // SEEDS=N runs seeds 1 to N
-		for seed := uint64(1); seed <= n; seed++ {
-			seeds = append(seeds, seed)
-		}
-	}
-	for _, seed := range seeds {
-		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
-			continue
-		}
-		maskedDraftRun(t, seed)
-	}
+	// Past the 100: 326 takes its baseline while bob has erased his input box to draw it
+	// again.
+	eachSeed(100, []uint64{326}, func(seed uint64) { maskedDraftRun(t, seed) })
 }
 
 // maskedDraftRun runs one seeded conversation of TestMaskedDraftsNeverRelayed and
@@ -77,18 +58,8 @@ func maskedDraftRun(t *testing.T, seed uint64) {
 	s.apply(s.r.Handle(relay.Sent{Pane: 2, Text: draft}, s.now))
 	s.input(bob, []byte{'\r'})
 	s.run(s.now.Sub(start) + 10*time.Minute)
-	flat := func(s string) string { return strings.ReplaceAll(s, "\n", " ") }
-	for _, ty := range s.types {
-		if ty.Pane != 1 {
-			continue
-		}
-		ok := false
-		for _, r := range bob.bot.Replies() {
-			ok = ok || flat(ty.Text) == flat("bob (2):\n\n"+r)
-		}
-		if !ok {
-			t.Fatalf("seed %d (bob %dx%d label %q, alice %v, --turns %d, draft %q): relayed to alice\n%q\nnone of bob's answers\nlog:\n%s\nbob's screen:\n%s",
-				seed, b.Cols, b.Rows, b.Label, alice.Style, cfg.Turns, draft, ty.Text, s.logText(), strings.Join(bob.term.ScreenText(), "\n"))
-		}
+	if text, stray := s.strayTurn(bob, 1); stray {
+		t.Fatalf("seed %d (bob %dx%d label %q, alice %v, --turns %d, draft %q): relayed to alice\n%q\nnone of bob's answers\nlog:\n%s\nbob's screen:\n%s",
+			seed, b.Cols, b.Rows, b.Label, alice.Style, cfg.Turns, draft, text, s.logText(), strings.Join(bob.term.ScreenText(), "\n"))
 	}
 }

@@ -1,9 +1,7 @@
 package relay_test
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -22,13 +20,7 @@ import (
 // person typed before they showed); seed 11 the echo of bob's turn with her prompt
 // stuck on it (typed before she printed her prompt).
 func TestLineREPLTurnsAreHerAnswers(t *testing.T) {
-	const runs = 150
-	for seed := uint64(1); seed <= runs; seed++ {
-		if os.Getenv("SEED") != "" && fmt.Sprint(seed) != os.Getenv("SEED") {
-			continue
-		}
-		replRun(t, seed)
-	}
+	eachSeed(150, nil, func(seed uint64) { replRun(t, seed) })
 }
 
 // replRun runs one seeded conversation of TestLineREPLTurnsAreHerAnswers and checks
@@ -79,18 +71,8 @@ func replRun(t *testing.T, seed uint64) {
 	s.person(2, "and what do you say?")
 	s.run(10 * time.Minute)
 	alice := s.panes[0]
-	flat := func(s string) string { return strings.ReplaceAll(s, "\n", " ") }
-	for _, ty := range s.types {
-		if ty.Pane != 2 {
-			continue
-		}
-		ok := false
-		for _, r := range alice.bot.Replies() {
-			ok = ok || flat(ty.Text) == flat("alice (1):\n\n"+r)
-		}
-		if !ok {
-			t.Fatalf("seed %d (alice %dx%d, bob %v %dx%d, --turns %d, typed at %v): relayed to bob\n%q\nnone of alice's answers %q\nlog:\n%s\nalice's screen:\n%s",
-				seed, a.Cols, a.Rows, b.Style, b.Cols, b.Rows, cfg.Turns, at, ty.Text, alice.bot.Replies(), s.logText(), strings.Join(alice.term.ScreenText(), "\n"))
-		}
+	if text, stray := s.strayTurn(alice, 2); stray {
+		t.Fatalf("seed %d (alice %dx%d, bob %v %dx%d, --turns %d, typed at %v): relayed to bob\n%q\nnone of alice's answers %q\nlog:\n%s\nalice's screen:\n%s",
+			seed, a.Cols, a.Rows, b.Style, b.Cols, b.Rows, cfg.Turns, at, text, alice.bot.Replies(), s.logText(), strings.Join(alice.term.ScreenText(), "\n"))
 	}
 }
