@@ -108,6 +108,13 @@ func commandHooks(events map[string]string) map[string]any {
 	return map[string]any{"hooks": hooks}
 }
 
+// off logs why pane id runs without hooks.
+func (h *Setup) off(id int, err error) {
+	if h.log != nil {
+		h.log.Warn("hooks off for a pane", "pane", id, "err", err)
+	}
+}
+
 // spec adds pane id's hook settings to spec as its profile passes them (a
 // session.HookFunc); false when it cannot (the pane then ends turns by its screen).
 func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (session.PaneSpec, bool) {
@@ -132,18 +139,14 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 	case parser.HooksQwen:
 		env, err := qwenSpec(h.dir, id, spec.Env, h.command("qwen-stop"))
 		if err != nil {
-			if h.log != nil {
-				h.log.Warn("hooks off for a pane", "pane", id, "err", err)
-			}
+			h.off(id, err)
 			return spec, false
 		}
 		spec.Env = env
 	case parser.HooksGemini:
 		g, err := newGeminiHome(h.dir, id, spec.Env, h.command("after-agent"))
 		if err != nil {
-			if h.log != nil {
-				h.log.Warn("hooks off for a pane", "pane", id, "err", err)
-			}
+			h.off(id, err)
 			return spec, false
 		}
 		h.mu.Lock()
