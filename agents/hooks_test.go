@@ -115,14 +115,7 @@ func TestGeminiWithAllowedExtensionsStarts(t *testing.T) {
 	}})
 	env = append(env, "XDG_STATE_HOME="+t.TempDir(), "XDG_RUNTIME_DIR="+t.TempDir())
 	tm := startTerm(t, "agentmux", []string{bin, c.command()}, project, env, 120, 40)
-	tm.waitFor("gemini ready in its pane", 120*time.Second, func(s []string, _ string) bool {
-		for _, r := range c.paneReady {
-			if !contains(s, r) {
-				return false
-			}
-		}
-		return true
-	})
+	tm.waitPaneReady(c)
 	tm.submit("say hi")
 	if r := waitTurn(t, tm, srv, c.name, 1, 60*time.Second); r.Prompt != "say hi" {
 		t.Errorf("the model got %q", r.Prompt)
@@ -148,14 +141,7 @@ func TestQwenWithOwnSystemDefaultsStarts(t *testing.T) {
 	state := t.TempDir()
 	env = append(env, "QWEN_CODE_SYSTEM_DEFAULTS_PATH="+defaults, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
 	tm := startTerm(t, "agentmux", []string{bin, c.command()}, project, env, 120, 40)
-	tm.waitFor("qwen ready in its pane", 120*time.Second, func(s []string, _ string) bool {
-		for _, r := range c.paneReady {
-			if !contains(s, r) {
-				return false
-			}
-		}
-		return true
-	})
+	tm.waitPaneReady(c)
 	tm.submit("say hi")
 	if r := waitTurn(t, tm, srv, c.name, 1, 60*time.Second); r.Prompt != "say hi" {
 		t.Errorf("the model got %q", r.Prompt)

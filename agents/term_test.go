@@ -98,6 +98,20 @@ func (tm *term) submit(text string) {
 
 // waitFor waits until cond holds for the screen (rows of text) and the current title, or
 // fails the test after timeout showing the last screen. It returns the time since start.
+// waitPaneReady waits until agentmux's screen shows c ready in its pane (every row of
+// c.paneReady), as the tests running one CLI alone do.
+func (tm *term) waitPaneReady(c cli) {
+	tm.t.Helper()
+	tm.waitFor(c.name+" ready in its pane", 120*time.Second, func(s []string, _ string) bool {
+		for _, r := range c.paneReady {
+			if !contains(s, r) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 func (tm *term) waitFor(what string, timeout time.Duration, cond func(screen []string, title string) bool) time.Duration {
 	tm.t.Helper()
 	at, err := tm.await(timeout, cond)

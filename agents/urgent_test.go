@@ -59,14 +59,7 @@ func urgentSend(t *testing.T, bin string, c cli, early bool) {
 			t.Logf("agentmux.log:\n%s", log)
 		}
 	}()
-	tm.waitFor(c.name+" ready in its pane", 120*time.Second, func(s []string, _ string) bool {
-		for _, r := range c.paneReady {
-			if !contains(s, r) {
-				return false
-			}
-		}
-		return true
-	})
+	tm.waitPaneReady(c)
 
 	// The session's events: the test waits on them, and logs them on a failure.
 	ev := exec.Command(bin, "events")
