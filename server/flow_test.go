@@ -194,8 +194,11 @@ func TestInputQueueAndLatestSize(t *testing.T) {
 	for last.Cols != 84 {
 		last = <-sizes
 	}
+	// The ui is gone once it has its size: a resize still queued must not keep
+	// forwardSizes waiting on a send nobody reads, so the ui's end (cancel) comes
+	// before waiting for it.
 	close(resized)
-	<-done
 	cancel()
+	<-done
 	goleak.VerifyNone(t, leaks)
 }
