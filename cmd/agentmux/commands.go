@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentmux/agentmux/docs"
 	"io"
 	"sort"
 	"strings"
@@ -100,7 +101,7 @@ branch, refusing one that holds an agent's work unless --force.`},
 		}, help: "usage: agentmux demo [flags]\n\nTwo built-in simulated agents, linked: runs anywhere, no agent CLI needed.\nThe flags are agentmux's own (agentmux --help)."},
 		{name: "help", run: func(_ context.Context, args []string, sio stdio) (int, error) {
 			return runHelp(args, sio.out)
-		}, help: "usage: agentmux help [COMMAND]\n\nThe usage of agentmux, or of COMMAND."},
+		}, help: "usage: agentmux help [COMMAND | TOPIC]\n\nThe usage of agentmux, of COMMAND, or a guide: " + strings.Join(docs.Topics(), ", ") + "."},
 		{name: "version", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
 			if len(args) > 0 { // not the subcommand: a program called version
 				return runSession(ctx, append([]string{"version"}, args...), sio)
@@ -287,17 +288,27 @@ func isClientCommand(word string) bool {
 // exist.
 func runHelp(args []string, w io.Writer) (int, error) {
 	if len(args) == 0 {
-		_, err := io.WriteString(w, usage)
+		_, err := io.WriteString(w, usage+guidesLine())
 		return 0, err
 	}
 	if len(args) > 1 {
-		return 2, usagef("agentmux help takes one command (got %d)", len(args))
+		return 2, usagef("agentmux help takes one command or topic (got %d)", len(args))
 	}
-	if c, ok := lookupCommand(args[0]); ok && !c.hidden {
+	if c, ok := lookupCommand(args[0]); ok && !c.hidden && !strings.HasSuffix(args[0], ".md") {
 		_, err := fmt.Fprintln(w, commandHelp(c))
 		return 0, err
 	}
-	return 2, usagef("agentmux help: no command %q (one of: %s)", args[0], strings.Join(helpNames(), ", "))
+	if text, ok := docs.Topic(args[0]); ok {
+		_, err := io.WriteString(w, text)
+		return 0, err
+	}
+	return 2, usagef("agentmux help: no command or topic %q (commands: %s; topics: %s)", args[0],
+		strings.Join(helpNames(), ", "), strings.Join(docs.Topics(), ", "))
+}
+
+// guidesLine names the guides `agentmux help TOPIC` prints.
+func guidesLine() string {
+	return "\nGuides (agentmux help TOPIC): " + strings.Join(docs.Topics(), ", ") + "\n"
 }
 
 // commandHelp is c's help, then the flags it takes, listed from the table (a part's
@@ -314,6 +325,9 @@ func commandHelp(c command) string {
 	}
 	if c.session {
 		h += "\n\n" + commonFlagHelp()
+	}
+	if _, guide := docs.Topic(c.name); guide {
+		h += "\n\nThe whole guide: agentmux help " + c.name + ".md"
 	}
 	return h
 }

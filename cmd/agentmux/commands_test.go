@@ -7,6 +7,7 @@ package main
 
 import (
 	"errors"
+	"github.com/agentmux/agentmux/docs"
 	"strings"
 	"testing"
 	"time"
@@ -59,12 +60,30 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	code, out, err := runCmd(t, "", "help")
 	require.NoError(t, err)
 	assert.Equal(t, 0, code)
-	assert.Equal(t, usage, out)
+	assert.Equal(t, usage+guidesLine(), out)
+	assert.Contains(t, out, "Guides (agentmux help TOPIC): architecture, ")
 
 	code, _, err = runCmd(t, "", "help", "frobnicate")
 	assert.Equal(t, 2, code)
 	assert.True(t, errors.Is(err, errUsage))
-	assert.ErrorContains(t, err, `no command "frobnicate" (one of: attach, capture, demo, diff, events, help, history`)
+	assert.ErrorContains(t, err, `no command or topic "frobnicate" (commands: attach, capture, demo, diff, events, help, history`)
+	assert.ErrorContains(t, err, "topics: architecture,")
+
+	// A guide prints whole; a command that has one says where it is.
+	relay, ok := docs.Topic("relay")
+	require.True(t, ok)
+	code, out, err = runCmd(t, "", "help", "relay")
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, relay, out)
+	code, out, err = runCmd(t, "", "help", "web")
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "usage: agentmux web")
+	assert.Contains(t, out, "The whole guide: agentmux help web.md")
+	web, _ := docs.Topic("web")
+	_, out, _ = runCmd(t, "", "help", "web.md")
+	assert.Equal(t, web, out)
 
 	code, out, err = runCmd(t, "", "version")
 	require.NoError(t, err)
