@@ -140,7 +140,7 @@ func TestKilledStartsAreAllVisible(t *testing.T) {
 		name := fmt.Sprintf("k%02d", i)
 		branch := BranchPrefix + "s/" + name
 		gitIn(t, r, "config", "branch."+branch+"."+baseKey, base)
-		cmd := exec.Command("git", "-C", r, "worktree", "add", "-q", "-b", branch, filepath.Join(root, name), base)
+		cmd := exec.Command("git", "-C", r, "worktree", "add", "-q", "-b", branch, filepath.Join(root, "s", name), base)
 		require.NoError(t, cmd.Start())
 		// The kill moments spread from at once to past the end of a whole run.
 		time.Sleep(full * time.Duration(i) / (kills - 2)) //nolint:forbidigo // the moment of the kill is the input
@@ -181,6 +181,32 @@ func TestKilledBeforeTheBranchIsCheckedOut(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, trees, 1)
 	assert.Equal(t, tr.Path, trees[0].Path)
+	assert.Equal(t, problemCheckout, trees[0].Problem)
+	removed, err := trees[0].Remove(false)
+	require.NoError(t, err)
+	assert.True(t, removed)
+	assert.Empty(t, leftovers(t, r))
+	assert.NoDirExists(t, tr.Path)
+}
+
+// TestKilledBeforeCommondir: killed before git wrote into the entry's commondir and the
+// tree's .git file, git fails every worktree command of the repository; List repairs
+// the entry git marked as being made, and Remove clears it.
+func TestKilledBeforeCommondir(t *testing.T) {
+	r := repo(t, false)
+	root := t.TempDir()
+	tr, err := Create(r, root, "s", "early")
+	require.NoError(t, err)
+	meta := filepath.Join(r, ".git", "worktrees", "early")
+	require.NoError(t, os.WriteFile(filepath.Join(meta, "locked"), []byte("initializing\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(meta, "HEAD"), []byte(strings.Repeat("0", 40)+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(meta, "commondir"), nil, 0o600)) // created, not yet written
+	require.NoError(t, os.Remove(filepath.Join(tr.Path, ".git")))
+	_, err = git(r, "worktree", "list")
+	require.Error(t, err, "git itself is stuck")
+	trees, err := List(r)
+	require.NoError(t, err)
+	require.Len(t, trees, 1)
 	assert.Equal(t, problemCheckout, trees[0].Problem)
 	removed, err := trees[0].Remove(false)
 	require.NoError(t, err)

@@ -3,6 +3,7 @@ package worktree
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -34,6 +35,9 @@ var ErrLocked = errors.New("locked")
 func List(dir string) ([]*Tree, error) {
 	repo, err := mainRepo(dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := repairInitializing(repo); err != nil {
 		return nil, err
 	}
 	out, err := git(repo, "worktree", "list", "--porcelain")
@@ -251,7 +255,15 @@ func (t *Tree) removeIncomplete(force bool) (bool, error) {
 			}
 		}
 		if _, err := git(t.Repo, "worktree", "remove", "--force", t.Path); err != nil {
-			return false, err
+			// Killed before git wrote the tree's .git file, git will not remove it: the
+			// folder goes here, when it is where agentmux puts the pane's tree, and git's
+			// entry is pruned below.
+			if t.Problem != problemCheckout || !strings.HasSuffix(t.Path, string(filepath.Separator)+strings.TrimPrefix(t.Branch, BranchPrefix)) {
+				return false, err
+			}
+			if err := os.RemoveAll(t.Path); err != nil {
+				return false, err
+			}
 		}
 	}
 	prune(t.Repo)
@@ -266,4 +278,35 @@ func (t *Tree) removeIncomplete(force bool) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// repairInitializing completes the metadata of worktrees whose git worktree add was
+// killed before it wrote their commondir file: git itself then fails every worktree
+// command of the repository ("failed to read .git/worktrees/NAME/commondir"). Only an
+// entry git marked as being made (locked "initializing") is touched, and only with the
+// "../.." git writes there, so that git lists it again and Remove can clear it.
+func repairInitializing(repo string) error {
+	common, err := git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return err
+	}
+	admins, err := os.ReadDir(filepath.Join(common, "worktrees"))
+	if err != nil {
+		return nil // no linked worktrees
+	}
+	for _, a := range admins {
+		dir := filepath.Join(common, "worktrees", a.Name())
+		lock, err := os.ReadFile(filepath.Join(dir, "locked"))
+		if err != nil || strings.TrimSpace(string(lock)) != "initializing" {
+			continue
+		}
+		cd := filepath.Join(dir, "commondir")
+		if b, err := os.ReadFile(cd); err == nil && len(b) > 0 {
+			continue
+		}
+		if err := os.WriteFile(cd, []byte("../..\n"), 0o644); err != nil {
+			return fmt.Errorf("repair %s: %w", dir, err)
+		}
+	}
+	return nil
 }

@@ -144,6 +144,9 @@ func Create(dir, root, session, name string) (*Tree, error) {
 	if _, err := git(repo, "check-ref-format", "--branch", branch); err != nil {
 		return nil, fmt.Errorf("--worktree: %q cannot be a branch name", branch)
 	}
+	if err := repairInitializing(repo); err != nil {
+		return nil, fmt.Errorf("--worktree: %w", err)
+	}
 	prune(repo)
 	if branchExists(repo, branch) {
 		return nil, fmt.Errorf("--worktree: branch %s: %w (a tree kept from an earlier session?): agentmux worktree ls shows it", branch, ErrTaken)
