@@ -65,6 +65,7 @@ func TestIncompleteTreesAreListedAndRemoved(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.RemoveAll(gone.Path))
 	gitIn(t, r, "worktree", "add", "-q", "-b", "agentmux/s/nobase", filepath.Join(root, "nobase"), base)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "nobase", "by-hand.txt"), []byte("x\n"), 0o600))
 	gitIn(t, r, "branch", "agentmux/s/work") // its branch holds a commit nothing else has
 	gitIn(t, r, "config", "branch.agentmux/s/work.agentmuxbase", base)
 	work, err := os.MkdirTemp(root, "w")
@@ -99,11 +100,16 @@ func TestIncompleteTreesAreListedAndRemoved(t *testing.T) {
 		assert.Error(t, err, "%s has no state to read", tr.Name())
 		removed, err := tr.Remove(false)
 		require.NoError(t, err, tr.Name())
-		if tr.Name() == "s/work" {
+		switch tr.Name() {
+		case "s/work":
 			assert.False(t, removed, "a branch holding a commit of its own is kept")
 			n, err := tr.Unmerged()
 			require.NoError(t, err)
 			assert.Equal(t, 1, n)
+		case "s/nobase":
+			assert.False(t, removed, "a whole tree holding a file is kept")
+		}
+		if !removed {
 			removed, err = tr.Remove(true)
 			require.NoError(t, err)
 		}

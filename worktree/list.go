@@ -192,7 +192,8 @@ func Find(dir, name string) (*Tree, error) {
 // it knows the holder is gone.
 //
 // An incomplete tree (Problem) never had a pane: what is left of it goes, unless its
-// branch holds commits that are not on the repository's HEAD (then only with force).
+// branch holds commits that are not on the repository's HEAD, or (a tree checked out
+// whole with no start recorded) files in it (then only with force).
 func (t *Tree) Remove(force bool) (removed bool, err error) {
 	if t.Locked && t.Problem != problemCheckout {
 		return false, fmt.Errorf("%s: %w (%s)", t.Branch, ErrLocked, t.LockReason)
@@ -247,6 +248,13 @@ func (t *Tree) removeIncomplete(force bool) (bool, error) {
 	}
 	if n > 0 && !force {
 		return false, nil
+	}
+	if t.Problem == problemNoBase && !force {
+		// Checked out whole, by an older agentmux or by hand: what is in it counts.
+		out, err := git(t.Path, "status", "--porcelain", "--ignored")
+		if err != nil || out != "" {
+			return false, err
+		}
 	}
 	if t.Path != "" && t.Problem != problemFolderGone {
 		if t.Locked {

@@ -277,7 +277,7 @@ func releaseStale(t *worktree.Tree) error {
 	case !ok:
 		return fmt.Errorf("%s is locked (%q): git worktree unlock %s releases it", t.Path, t.LockReason, t.Path)
 	case holderRuns(h):
-		return fmt.Errorf("pane %s of session %s runs in %s: %w (close the pane first)", h.Pane, h.Session, t.Path, errInUse)
+		return fmt.Errorf("pane %s of session %s runs in %s: %w (close that pane first, or give this one another name or --cwd NAME=DIR)", h.Pane, h.Session, t.Path, errInUse)
 	}
 	return t.Unlock()
 }
@@ -454,6 +454,9 @@ func worktreeRm(a clientArgs, stdout io.Writer) (int, error) {
 		}
 		if !removed {
 			n, _ := t.Unmerged()
+			if n == 0 {
+				return 1, fmt.Errorf("%s holds files (git -C %s status --ignored), though no start was recorded for it: agentmux worktree rm --force %s deletes them", t.Path, t.Path, name)
+			}
 			return 1, fmt.Errorf("%s holds %d commits of its own (git log %s), though its start was interrupted: agentmux worktree rm --force %s deletes them", t.Branch, n, t.Branch, name)
 		}
 		_, err = fmt.Fprintf(stdout, "removed %s, left from an interrupted start (%s)\n", t.Branch, t.Problem)
