@@ -122,8 +122,10 @@ type Options struct {
 	Hooks HookFunc
 	// Closed, when set, is called with a pane's spec once the pane is closed (Close) or
 	// the session stopped, its process group ended: where a pane's own working tree is
-	// removed when unchanged. It runs on a goroutine of its own (not the loop).
-	Closed func(PaneSpec)
+	// removed when unchanged. It runs on a goroutine of its own (not the loop). What it
+	// returns, when not "", is a note for the person (a worktree kept with the agent's
+	// work in it): a closed pane's Closed event carries it (Note).
+	Closed func(PaneSpec) string
 	// NewTree, when set, gives a pane started from the socket (New) with a worktree of
 	// its own that worktree: it sets the spec's folder, tree and name. Closed takes the
 	// tree back when the pane then does not start. Nil: such a pane is refused.
@@ -276,11 +278,13 @@ func ExitText(code int) string { return ptyhost.ExitStatus(code).String() }
 type Exit struct{ Pane, Code int }
 
 // Closed says a pane was closed (Close): it is gone. Err is how ending its process
-// group went, reported once that is done (a second Closed event with Done set).
+// group went, reported once that is done (a second Closed event with Done set), with
+// Note, what Options.Closed had to tell the person ("" for nothing).
 type Closed struct {
 	Pane int
 	Done bool
 	Err  error
+	Note string
 }
 
 // Alert says a pane rang the bell (Text "") or sent a desktop notification (OSC 9 /

@@ -240,7 +240,7 @@ func (s *Session) Brief(a int) error {
 
 // Close removes pane a: it leaves the relay (deliveries to it are dropped), subscribers
 // get Closed at once, and its process group is ended in the background (a second Closed
-// with Done set carries how that went).
+// with Done set carries how that went, and Options.Closed's note).
 func (s *Session) Close(a int) error {
 	return s.command(func() error {
 		p := s.pane(a)
@@ -262,10 +262,11 @@ func (s *Session) Close(a int) error {
 		s.emit(Closed{Pane: a})
 		s.wg.Go(func() {
 			err := p.proc.Close()
+			var note string
 			if s.opts.Closed != nil {
-				s.opts.Closed(p.spec)
+				note = s.opts.Closed(p.spec)
 			}
-			s.post(func() { s.emit(Closed{Pane: a, Done: true, Err: err}) })
+			s.post(func() { s.emit(Closed{Pane: a, Done: true, Err: err, Note: note}) })
 		})
 		return nil
 	})

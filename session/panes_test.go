@@ -143,12 +143,14 @@ func TestSetShareIsKeptAndClamped(t *testing.T) {
 // pane's at Stop: where a pane's own worktree is taken back.
 func TestClosedHandsTheSpecBack(t *testing.T) {
 	gone := make(chan PaneSpec, 4)
-	r := newRig(t, Options{Closed: func(p PaneSpec) { gone <- p }}, "a", "b")
+	r := newRig(t, Options{Closed: func(p PaneSpec) string { gone <- p; return "kept: " + p.Name }}, "a", "b")
 	require.NoError(t, r.s.Close(2))
 	select {
 	case p := <-gone:
 		assert.Equal(t, "b", p.Name)
 		assert.True(t, r.procs[2].IsClosed(), "after its process ended")
+		ev := r.await(func(ev Event) bool { c, ok := ev.(Closed); return ok && c.Done })
+		assert.Equal(t, "kept: b", ev.(Closed).Note, "the note reaches the subscribers")
 	case <-time.After(10 * time.Second):
 		t.Fatal("no Closed for pane 2")
 	}

@@ -67,8 +67,12 @@ type Config struct {
 	// Bindings are the person's keys after the prefix ([ui.keys] in config.toml), checked
 	// before the built-in ones.
 	Bindings []Binding
-	// Closed is called with each pane's spec once it is gone (session.Options.Closed).
-	Closed func(PaneSpec)
+	// Closed is called with each pane's spec once it is gone (session.Options.Closed);
+	// a note it returns shows on the status line.
+	Closed func(PaneSpec) string
+	// Notice, when set, is called once as a terminal's ui starts: a text it returns
+	// shows on the status line (a kept worktree a pane was started in again).
+	Notice func() string
 	// NewTree gives a pane the session socket starts with a worktree of its own that
 	// worktree (session.Options.NewTree). Nil: such a pane is refused.
 	NewTree func(*PaneSpec) error

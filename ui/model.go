@@ -244,6 +244,11 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 	if left := m.shellPanes(); cfg.Link && left != "" {
 		m.setStatus("--link left out " + left + ": a shell would run agents' answers as commands (prefix l then its number links it, asking first)")
 	}
+	if cfg.Notice != nil {
+		if n := cfg.Notice(); n != "" {
+			m.setStatus(n)
+		}
+	}
 	m.relayout()
 	return m
 }

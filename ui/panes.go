@@ -133,6 +133,11 @@ func (m *model) newPanePrompt() {
 		}
 		m.unzoom()
 		m.setFocus(id)
+		if m.cfg.Notice != nil {
+			if n := m.cfg.Notice(); n != "" { // a kept worktree taken back
+				m.setStatus(n)
+			}
+		}
 		return nil
 	})
 }

@@ -166,6 +166,9 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			if ev.Done && ev.Err != nil {
 				m.log.Warn("close pane", "pane", ev.Pane, "err", ev.Err)
 			}
+			if ev.Done && ev.Note != "" { // a worktree kept with the agent's work
+				m.setStatus(ev.Note)
+			}
 			if !ev.Done && m.views[ev.Pane] != nil { // another terminal closed it
 				m.dropView(ev.Pane)
 				m.setStatus(fmt.Sprintf("pane %d was closed from another terminal", ev.Pane))

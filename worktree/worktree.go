@@ -2,11 +2,15 @@
 // made from the repository's HEAD, checked out in a folder outside the repository (under
 // agentmux's state folder), so two agents never edit the same files. It tells whether a
 // tree holds changes (uncommitted, or commits ahead of where it started), shows them as
-// a diff against the starting commit, and removes a tree only when it holds none.
+// a diff against the starting commit, and removes a tree only when it holds none:
+// no commits, no uncommitted change, no untracked and no ignored file (an agent's
+// notes/ or .env is its work too, though git does not track it).
 //
 // Every git operation runs the git command (the person's own git, hooks and config).
 // The starting commit is kept in the repository's config (branch.BRANCH.agentmuxbase),
-// so `agentmux worktree ls` and `rm` find it from any process.
+// written before the tree is made, so `agentmux worktree ls` and `rm` find it from any
+// process, and find a tree whose making was interrupted (list.go). A tree a pane runs
+// in is locked with git's own lock (lock.go), naming the session, pane and process.
 //
 // It imports nothing of the project.
 package worktree
@@ -31,19 +35,32 @@ const baseKey = "agentmuxbase"
 // ErrNotRepo means the folder is not inside a git repository.
 var ErrNotRepo = errors.New("not inside a git repository")
 
+// ErrTaken means the branch a new tree would be made on exists already: a tree kept
+// from an earlier run of that session and pane (List finds it), or one being made.
+var ErrTaken = errors.New("branch exists")
+
 // Tree is one pane's worktree.
 type Tree struct {
 	// Repo is the main repository's top folder; Path the worktree's folder.
 	Repo, Path string
-	// Branch is its branch (agentmux/SESSION/NAME); Base the commit it started from.
+	// Branch is its branch (agentmux/SESSION/NAME); Base the commit it started from
+	// ("" when none was recorded: an interrupted start).
 	Branch, Base string
+	// Locked says git holds the tree locked, LockReason why (Holder.Reason for a pane
+	// that runs in it; "initializing" while git checks it out).
+	Locked     bool
+	LockReason string
+	// Problem, when set, says why the tree is incomplete (its making was interrupted,
+	// or its folder is gone); Path may then be "" (no worktree). Such a tree never had
+	// a pane running in it.
+	Problem string
 }
 
 // Name is the tree's name as `agentmux worktree rm` takes it: SESSION/NAME.
 func (t *Tree) Name() string { return strings.TrimPrefix(t.Branch, BranchPrefix) }
 
 // git runs git with args in dir and returns its output, trailing newline trimmed; its
-// error carries git's own message.
+// error (a *gitError) carries git's own message.
 func git(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
@@ -54,9 +71,30 @@ func git(dir string, args ...string) (string, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+		code := -1
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+		return "", &gitError{args: args, msg: msg, code: code}
 	}
 	return strings.TrimRight(out.String(), "\n"), nil
+}
+
+// gitError is a git command that failed: its words, its message, its exit status (-1
+// when it did not run).
+type gitError struct {
+	args []string
+	msg  string
+	code int
+}
+
+func (e *gitError) Error() string { return fmt.Sprintf("git %s: %s", strings.Join(e.args, " "), e.msg) }
+
+// exitedWith reports whether err is a git command that ran and exited with code.
+func exitedWith(err error, code int) bool {
+	var ge *gitError
+	return errors.As(err, &ge) && ge.code == code
 }
 
 // TopLevel returns the top folder of the repository dir is in (ErrNotRepo when none).
@@ -87,8 +125,12 @@ func mainRepo(dir string) (string, error) {
 // Create makes pane name of session its worktree: branch agentmux/SESSION/NAME from
 // the HEAD of the repository dir is in, checked out in root/REPO-ID/SESSION/NAME (root
 // outside the repository: agentmux's state folder). A folder outside any repository,
-// a repository without a commit, or a branch or folder that exists already (a kept
-// tree of an earlier session of that name) is an error that says what to do.
+// a repository without a commit, or a branch (ErrTaken: a kept tree of an earlier
+// session of that name) or folder that exists already is an error that says what to
+// do. Stale worktree metadata (trees whose folder is gone) is pruned first.
+//
+// The starting commit is recorded before git makes the branch and the tree, so a start
+// killed half way leaves a record List shows (Problem) and Remove clears.
 func Create(dir, root, session, name string) (*Tree, error) {
 	repo, err := mainRepo(dir)
 	if err != nil {
@@ -102,8 +144,12 @@ func Create(dir, root, session, name string) (*Tree, error) {
 	if _, err := git(repo, "check-ref-format", "--branch", branch); err != nil {
 		return nil, fmt.Errorf("--worktree: %q cannot be a branch name", branch)
 	}
-	if _, err := git(repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
-		return nil, fmt.Errorf("--worktree: branch %s exists (a tree kept from an earlier session?): agentmux worktree ls shows it, agentmux worktree rm %s removes it", branch, session+"/"+name)
+	if err := repairInitializing(repo); err != nil {
+		return nil, fmt.Errorf("--worktree: %w", err)
+	}
+	prune(repo)
+	if branchExists(repo, branch) {
+		return nil, fmt.Errorf("--worktree: branch %s: %w (a tree kept from an earlier session?): agentmux worktree ls shows it", branch, ErrTaken)
 	}
 	path := filepath.Join(root, repoID(repo), session, name)
 	if _, err := os.Lstat(path); err == nil {
@@ -112,14 +158,27 @@ func Create(dir, root, session, name string) (*Tree, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("--worktree: %w", err)
 	}
-	if _, err := git(repo, "worktree", "add", "-b", branch, path, base); err != nil {
+	if _, err := git(repo, "config", "branch."+branch+"."+baseKey, base); err != nil {
 		return nil, fmt.Errorf("--worktree: %w", err)
 	}
-	if _, err := git(repo, "config", "branch."+branch+"."+baseKey, base); err != nil {
+	if _, err := git(repo, "worktree", "add", "-b", branch, path, base); err != nil {
+		if !branchExists(repo, branch) {
+			_, _ = git(repo, "config", "--remove-section", "branch."+branch)
+		}
 		return nil, fmt.Errorf("--worktree: %w", err)
 	}
 	return &Tree{Repo: repo, Path: path, Branch: branch, Base: base}, nil
 }
+
+// branchExists reports whether the repository has branch.
+func branchExists(repo, branch string) bool {
+	_, err := git(repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch)
+	return err == nil
+}
+
+// prune drops the metadata of worktrees whose folder is gone (git worktree prune: a
+// locked tree is left alone). A failure changes nothing and is not the caller's.
+func prune(repo string) { _, _ = git(repo, "worktree", "prune") }
 
 // repoID names a repository's folder under the root: its base name and a short hash of
 // its path, so two repositories of one name never share it.
@@ -134,15 +193,19 @@ func repoID(repo string) string {
 // State is what a tree holds beyond where it started.
 type State struct {
 	// Dirty: uncommitted changes (untracked files too); Ahead: commits on its branch
-	// since the starting commit.
-	Dirty bool
-	Ahead int
+	// since the starting commit; Ignored: files and folders git ignores (.env, notes/,
+	// as git status --ignored names them), which git would delete with the tree.
+	Dirty   bool
+	Ahead   int
+	Ignored []string
 }
 
-// Changed reports whether the tree holds anything an agent wrote.
-func (s State) Changed() bool { return s.Dirty || s.Ahead > 0 }
+// Changed reports whether the tree holds anything an agent wrote, ignored files
+// included.
+func (s State) Changed() bool { return s.Dirty || s.Ahead > 0 || len(s.Ignored) > 0 }
 
-// String says it as a border does: "clean", "changed", "2 ahead", "changed, 2 ahead".
+// String says it as a border does: "clean", "changed", "2 ahead", "changed, 2 ahead",
+// "ignored: .env, notes/" (the first three ignored paths, then how many more).
 func (s State) String() string {
 	var parts []string
 	if s.Dirty {
@@ -151,20 +214,40 @@ func (s State) String() string {
 	if s.Ahead > 0 {
 		parts = append(parts, strconv.Itoa(s.Ahead)+" ahead")
 	}
+	if n := len(s.Ignored); n > 0 {
+		shown := s.Ignored[:min(n, 3)]
+		more := ""
+		if n > 3 {
+			more = fmt.Sprintf(" and %d more", n-3)
+		}
+		parts = append(parts, "ignored: "+strings.Join(shown, ", ")+more)
+	}
 	if len(parts) == 0 {
 		return "clean"
 	}
 	return strings.Join(parts, ", ")
 }
 
-// State reads the tree's state from git.
+// State reads the tree's state from git: git status with ignored and untracked files,
+// and the commits since the start.
 func (t *Tree) State() (State, error) {
 	var st State
-	out, err := git(t.Path, "status", "--porcelain", "--untracked-files=normal")
+	if t.Problem != "" {
+		return st, fmt.Errorf("%s is incomplete: %s", t.Branch, t.Problem)
+	}
+	out, err := git(t.Path, "status", "--porcelain", "--ignored", "--untracked-files=normal")
 	if err != nil {
 		return st, err
 	}
-	st.Dirty = out != ""
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "!! "):
+			st.Ignored = append(st.Ignored, unquote(strings.TrimPrefix(line, "!! ")))
+		default:
+			st.Dirty = true
+		}
+	}
 	n, err := git(t.Path, "rev-list", "--count", t.Base+"..HEAD")
 	if err != nil {
 		return st, err
@@ -173,9 +256,18 @@ func (t *Tree) State() (State, error) {
 	return st, nil
 }
 
+// unquote reads a path as git status --porcelain writes it: as is, or C-quoted when it
+// holds unusual bytes.
+func unquote(p string) string {
+	if u, err := strconv.Unquote(p); err == nil && strings.HasPrefix(p, `"`) {
+		return u
+	}
+	return p
+}
+
 // Diff is what the tree changed against its starting commit, as git shows it: the
-// commits ahead, the files changed (a stat), untracked files, then the patch (committed
-// and uncommitted changes together). With color, git's own colours.
+// commits ahead, the files changed (a stat), untracked and ignored files, then the
+// patch (committed and uncommitted changes together). With color, git's own colours.
 func (t *Tree) Diff(color bool) (string, error) {
 	c := "--color=never"
 	if color {
@@ -194,6 +286,10 @@ func (t *Tree) Diff(color bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	ignored, err := git(t.Path, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory")
+	if err != nil {
+		return "", err
+	}
 	patch, err := git(t.Path, "diff", c, t.Base)
 	if err != nil {
 		return "", err
@@ -208,85 +304,12 @@ func (t *Tree) Diff(color bool) (string, error) {
 	if untracked != "" {
 		b.WriteString("untracked files:\n  " + strings.ReplaceAll(untracked, "\n", "\n  ") + "\n\n")
 	}
-	if patch == "" && untracked == "" && log == "" {
+	if ignored != "" {
+		b.WriteString("ignored files (git does not track them; the tree is kept for them):\n  " + strings.ReplaceAll(ignored, "\n", "\n  ") + "\n\n")
+	}
+	if patch == "" && untracked == "" && log == "" && ignored == "" {
 		b.WriteString("no changes\n")
 	}
 	b.WriteString(patch)
 	return b.String(), nil
-}
-
-// Remove removes the tree and its branch when it holds no changes, and reports whether
-// it did; a changed tree is kept (nothing an agent wrote is deleted unasked) unless
-// force, which the person gives after being told what is in it.
-func (t *Tree) Remove(force bool) (removed bool, err error) {
-	st, err := t.State()
-	if err != nil {
-		return false, err
-	}
-	if st.Changed() && !force {
-		return false, nil
-	}
-	args := []string{"worktree", "remove", t.Path}
-	if force {
-		args = []string{"worktree", "remove", "--force", t.Path}
-	}
-	if _, err := git(t.Repo, args...); err != nil {
-		return false, err
-	}
-	if _, err := git(t.Repo, "branch", "-D", t.Branch); err != nil {
-		return true, err
-	}
-	// The branch's config section went with it (git branch -D drops it).
-	return true, nil
-}
-
-// List returns the panes' trees of the repository dir is in (every session's), by
-// branch.
-func List(dir string) ([]*Tree, error) {
-	repo, err := mainRepo(dir)
-	if err != nil {
-		return nil, err
-	}
-	out, err := git(repo, "worktree", "list", "--porcelain")
-	if err != nil {
-		return nil, err
-	}
-	var trees []*Tree
-	var path string
-	for _, line := range strings.Split(out, "\n") {
-		switch {
-		case strings.HasPrefix(line, "worktree "):
-			path = strings.TrimPrefix(line, "worktree ")
-		case strings.HasPrefix(line, "branch refs/heads/"+BranchPrefix):
-			branch := strings.TrimPrefix(line, "branch refs/heads/")
-			base, err := git(repo, "config", "branch."+branch+"."+baseKey)
-			if err != nil {
-				continue // a branch of that name agentmux did not make
-			}
-			trees = append(trees, &Tree{Repo: repo, Path: path, Branch: branch, Base: base})
-		}
-	}
-	return trees, nil
-}
-
-// Find returns the tree named name (SESSION/NAME, or NAME when one session's tree has
-// it) in the repository dir is in.
-func Find(dir, name string) (*Tree, error) {
-	trees, err := List(dir)
-	if err != nil {
-		return nil, err
-	}
-	var found []*Tree
-	for _, t := range trees {
-		if t.Name() == name || strings.HasSuffix(t.Name(), "/"+name) {
-			found = append(found, t)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return nil, fmt.Errorf("no agentmux worktree %q in this repository (agentmux worktree ls lists them)", name)
-	case 1:
-		return found[0], nil
-	}
-	return nil, fmt.Errorf("%d worktrees are called %q: give SESSION/%s", len(found), name, name)
 }

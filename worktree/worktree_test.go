@@ -13,7 +13,9 @@ import (
 )
 
 // Real git in temporary repositories: a tree is made from HEAD on its branch outside
-// the repository, its changes are seen and shown, it is removed only when unchanged.
+// the repository, its changes are seen and shown, it is removed only when unchanged
+// (ignored files count as changes), it is locked while a pane runs in it, and what a
+// start killed half way leaves (states made as git leaves them) is listed and removed.
 
 // repo makes a repository with one commit (and, when dirty, an uncommitted change).
 func repo(t *testing.T, dirty bool) string {
@@ -69,7 +71,8 @@ func TestCreateChangeDiffKeepAndRemove(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, tr.Path, tr2.Path)
 	_, err = Create(r, root, "s1", "claude")
-	assert.ErrorContains(t, err, "worktree rm s1/claude", "a taken branch says what to do")
+	assert.ErrorIs(t, err, ErrTaken, "a taken branch")
+	assert.ErrorContains(t, err, "agentmux worktree ls", "says where to look")
 
 	// The agent commits one change and leaves another uncommitted, plus a new file.
 	commitIn(t, tr.Path, "b.txt", "from the agent\n")

@@ -13,8 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"text/tabwriter"
 
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -152,22 +154,25 @@ func (p paneTree) Status() (string, error) {
 // Diff is the tree's changes against its starting commit.
 func (p paneTree) Diff(color bool) (string, error) { return p.t.Diff(color) }
 
-// trees makes panes' worktrees for one session and removes the unchanged ones when
-// their panes go; safe for concurrent use (the session's Closed runs on goroutines).
+// trees makes panes' worktrees for one session, locks each while its pane lives, and
+// removes the unchanged ones when their panes go; safe for concurrent use (the
+// session's Closed runs on goroutines).
 type trees struct {
 	session, root string
 	log           *slog.Logger
 	// git is held around each git change: panes closing together (the session's end),
 	// or started from a terminal and the socket at once, would race for the
 	// repository's locks.
-	git  sync.Mutex
-	mu   sync.Mutex
-	kept []string // what the person is told at the end
+	git   sync.Mutex
+	mu    sync.Mutex
+	kept  []string // what the person is told at the end
+	notes []string // what starting the panes has to tell the first terminal
 }
 
-// make gives spec a new worktree from the repository its folder (or agentmux's) is in:
-// named after the pane, or its program's name with -2, -3… while that branch is
-// taken.
+// make gives spec a worktree from the repository its folder (or agentmux's) is in,
+// named after the pane, or its program's name with -2, -3… while that name's tree is
+// in use: a new one, or the one kept from an earlier run of this session and pane
+// (said on the status line and in the log). The tree is locked for the pane.
 func (ts *trees) make(spec *session.PaneSpec) error {
 	dir := spec.Dir
 	if dir == "" {
@@ -188,41 +193,176 @@ func (ts *trees) make(spec *session.PaneSpec) error {
 	ts.git.Lock()
 	defer ts.git.Unlock()
 	for n := 2; ; n++ {
-		t, err := worktree.Create(dir, ts.root, ts.session, name)
+		t, note, err := ts.makeNamed(dir, name)
 		if err == nil {
 			spec.Dir, spec.Tree, spec.Name = t.Path, paneTree{t}, name
-			ts.log.Info("worktree made", "pane", name, "branch", t.Branch, "folder", t.Path, "base", t.Base)
+			if note != "" {
+				ts.log.Info("worktree reused", "pane", name, "branch", t.Branch, "folder", t.Path)
+				ts.mu.Lock()
+				ts.notes = append(ts.notes, note)
+				ts.mu.Unlock()
+			} else {
+				ts.log.Info("worktree made", "pane", name, "branch", t.Branch, "folder", t.Path, "base", t.Base)
+			}
 			return nil
 		}
-		if !auto || !strings.Contains(err.Error(), "exists") || n > 20 {
+		if !auto || !errors.Is(err, errInUse) && !strings.Contains(err.Error(), "exists") || n > 20 {
 			return err
 		}
 		name = base + "-" + strconv.Itoa(n)
 	}
 }
 
-// closed removes a gone pane's worktree when it holds nothing an agent wrote, and
-// keeps it (said in the log and at the end) when it does.
-func (ts *trees) closed(spec session.PaneSpec) {
+// errInUse means a pane that runs now holds the tree.
+var errInUse = errors.New("in use")
+
+// makeNamed makes pane name's tree, or takes back the one kept for it (note says so),
+// locked for the pane.
+func (ts *trees) makeNamed(dir, name string) (t *worktree.Tree, note string, err error) {
+	t, err = worktree.Create(dir, ts.root, ts.session, name)
+	if errors.Is(err, worktree.ErrTaken) {
+		if t, err = ts.reuse(dir, name); err != nil {
+			return nil, "", err
+		}
+		st, _ := t.State()
+		note = fmt.Sprintf("pane %s: reusing the kept worktree %s (%s, %s)", name, homeShort(t.Path), t.Branch, st)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	if err := t.Lock(ts.holder(name)); err != nil {
+		ts.log.Warn("worktree: lock", "branch", t.Branch, "err", err)
+	}
+	return t, note, nil
+}
+
+// holder is who a pane's tree is locked for: this session's pane, this process.
+func (ts *trees) holder(pane string) worktree.Holder {
+	return worktree.Holder{Session: ts.session, Pane: pane, PID: os.Getpid()}
+}
+
+// reuse takes back the tree kept for this session's pane name: refused when a pane
+// that runs now holds it (errInUse), or when it is a leftover of an interrupted start
+// (its fix named); a lock left by a session that is gone is released.
+func (ts *trees) reuse(dir, name string) (*worktree.Tree, error) {
+	all, err := worktree.List(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--worktree: %w", err)
+	}
+	full := ts.session + "/" + name
+	for _, t := range all {
+		if t.Name() != full {
+			continue
+		}
+		if t.Problem != "" {
+			return nil, fmt.Errorf("--worktree: %s is left from an earlier start (%s): agentmux worktree rm %s clears it, or --cwd %s=DIR starts the pane in a folder of your choosing", t.Branch, t.Problem, full, name)
+		}
+		if err := releaseStale(t); err != nil {
+			return nil, fmt.Errorf("--worktree: %w", err)
+		}
+		return t, nil
+	}
+	return nil, fmt.Errorf("--worktree: branch %s exists but is no pane's tree (agentmux worktree ls)", worktree.BranchPrefix+full)
+}
+
+// releaseStale unlocks t when its lock names a session's pane whose session is gone;
+// a pane that runs in it now is errInUse, a lock agentmux did not set an error naming
+// it.
+func releaseStale(t *worktree.Tree) error {
+	if !t.Locked {
+		return nil
+	}
+	h, ok := worktree.ParseHolder(t.LockReason)
+	switch {
+	case !ok:
+		return fmt.Errorf("%s is locked (%q): git worktree unlock %s releases it", t.Path, t.LockReason, t.Path)
+	case holderRuns(h):
+		return fmt.Errorf("pane %s of session %s runs in %s: %w (close that pane first, or give this one another name or --cwd NAME=DIR)", h.Pane, h.Session, t.Path, errInUse)
+	}
+	return t.Unlock()
+}
+
+// holderRuns reports whether the session that locked a tree still runs: its process
+// lives and its session socket answers (a pid reused by another program is not it).
+func holderRuns(h worktree.Holder) bool {
+	if h.PID == os.Getpid() {
+		return true
+	}
+	if err := syscall.Kill(h.PID, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	dir, err := hub.RuntimeDir()
+	if err != nil {
+		return true // cannot tell: the safe answer
+	}
+	live, err := hub.Sessions(dir)
+	if err != nil {
+		return true
+	}
+	for _, s := range live {
+		if s.Name == h.Session {
+			return true
+		}
+	}
+	return false
+}
+
+// closed unlocks a gone pane's worktree and removes it when it holds nothing an agent
+// wrote (ignored and untracked files count); a kept one is said in the log, at the
+// end, and in the note it returns for the status line.
+func (ts *trees) closed(spec session.PaneSpec) string {
 	pt, ok := spec.Tree.(paneTree)
 	if !ok {
-		return
+		return ""
 	}
 	ts.git.Lock()
-	removed, err := pt.t.Remove(false)
+	err := pt.t.Unlock()
+	removed := false
+	if err == nil {
+		removed, err = pt.t.Remove(false)
+	}
 	ts.git.Unlock()
 	switch {
 	case err != nil:
 		ts.log.Warn("worktree: remove", "branch", pt.t.Branch, "err", err)
 	case removed:
 		ts.log.Info("worktree removed: unchanged", "branch", pt.t.Branch)
-		return
+		return ""
 	}
 	st, _ := pt.Status()
 	ts.log.Info("worktree kept", "branch", pt.t.Branch, "folder", pt.t.Path, "state", st)
+	note := keptNote(pt.t, st)
 	ts.mu.Lock()
-	ts.kept = append(ts.kept, fmt.Sprintf("kept %s in %s (%s): agentmux worktree ls; merge it with git; agentmux worktree rm %s", pt.t.Branch, pt.t.Path, st, pt.t.Name()))
+	ts.kept = append(ts.kept, note)
 	ts.mu.Unlock()
+	return note
+}
+
+// keptNote is how a kept tree is said: where, its branch, what it holds, where to look.
+func keptNote(t *worktree.Tree, state string) string {
+	return fmt.Sprintf("kept: %s (%s, %s) — agentmux worktree ls", homeShort(t.Path), t.Branch, state)
+}
+
+// homeShort writes a folder in the person's home as ~/…, so that it fits a status line.
+func homeShort(path string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" {
+		return path
+	}
+	if rest, ok := strings.CutPrefix(path, strings.TrimSuffix(home, "/")+"/"); ok {
+		return "~/" + rest
+	}
+	return path
+}
+
+// notice is what starting the panes has to tell the first terminal (kept trees
+// reused), once.
+func (ts *trees) notice() string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	n := strings.Join(ts.notes, "; ")
+	ts.notes = nil
+	return n
 }
 
 // report tells the person which trees were kept.
@@ -247,7 +387,8 @@ var worktreeParts = []command{
 	}},
 }
 
-// worktreeLs lists the panes' worktrees of the repository of the current folder.
+// worktreeLs lists the panes' worktrees of the repository of the current folder: what
+// each holds, who runs in it, and the leftovers of interrupted starts.
 func worktreeLs(stdout io.Writer) (int, error) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -260,18 +401,39 @@ func worktreeLs(stdout io.Writer) (int, error) {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATE\tBRANCH\tFOLDER")
 	for _, t := range ts {
-		st, err := t.State()
-		state := st.String()
-		if err != nil {
-			state = "unreadable: " + err.Error()
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", visible(t.Name(), false), state, visible(t.Branch, false), visible(t.Path, false))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", visible(t.Name(), false), visible(treeState(t), false), visible(t.Branch, false), visible(cmp.Or(t.Path, "-"), false))
 	}
 	return exit(tw.Flush())
 }
 
+// treeState is ls's STATE column: what the tree holds, and who runs in it; for a
+// leftover, why it is incomplete.
+func treeState(t *worktree.Tree) string {
+	if t.Problem != "" {
+		return "incomplete (" + t.Problem + "): agentmux worktree rm " + t.Name() + " clears it"
+	}
+	st, err := t.State()
+	state := st.String()
+	if err != nil {
+		state = "unreadable: " + err.Error()
+	}
+	if !t.Locked {
+		return state
+	}
+	h, ok := worktree.ParseHolder(t.LockReason)
+	switch {
+	case !ok:
+		return state + ", locked: " + t.LockReason
+	case holderRuns(h):
+		return state + ", in use by session " + h.Session + " pane " + h.Pane
+	}
+	return state + ", locked by session " + h.Session + " pane " + h.Pane + " (not running)"
+}
+
 // worktreeRm removes a pane's worktree and its branch, refusing one that holds an
-// agent's work unless --force.
+// agent's work unless --force, and one a running pane is in; a lock left by a session
+// that is gone is released. A leftover of an interrupted start goes unless its branch
+// holds commits of its own.
 func worktreeRm(a clientArgs, stdout io.Writer) (int, error) {
 	if len(a.operands) == 0 {
 		return 2, usagef("agentmux worktree rm NAME [--force]: which one? (agentmux worktree ls)")
@@ -285,12 +447,35 @@ func worktreeRm(a clientArgs, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
+	if t.Problem != "" {
+		removed, err := t.Remove(force)
+		if err != nil {
+			return 1, fmt.Errorf("worktree rm %s: %w", name, err)
+		}
+		if !removed {
+			n, _ := t.Unmerged()
+			if n == 0 {
+				return 1, fmt.Errorf("%s holds files (git -C %s status --ignored), though no start was recorded for it: agentmux worktree rm --force %s deletes them", t.Path, t.Path, name)
+			}
+			return 1, fmt.Errorf("%s holds %d commits of its own (git log %s), though its start was interrupted: agentmux worktree rm --force %s deletes them", t.Branch, n, t.Branch, name)
+		}
+		_, err = fmt.Fprintf(stdout, "removed %s, left from an interrupted start (%s)\n", t.Branch, t.Problem)
+		return exit(err)
+	}
+	if t.Locked {
+		if h, ok := worktree.ParseHolder(t.LockReason); ok && holderRuns(h) {
+			return 1, fmt.Errorf("pane %s of session %s runs in %s: close the pane (prefix x) or end the session; its tree is kept or removed then", h.Pane, h.Session, t.Path)
+		}
+	}
 	st, err := t.State()
 	if err != nil {
 		return 1, err
 	}
 	if st.Changed() && !force {
-		return 1, fmt.Errorf("%s holds an agent's work (%s): see it with git -C %s diff %.12s, merge what you want, then agentmux worktree rm --force %s deletes it", t.Branch, st, t.Path, t.Base, name)
+		return 1, fmt.Errorf("%s holds an agent's work (%s): see it with git -C %s diff %.12s (git status --ignored for ignored files), keep what you want, then agentmux worktree rm --force %s deletes it", t.Branch, st, t.Path, t.Base, name)
+	}
+	if err := releaseStale(t); err != nil {
+		return 1, fmt.Errorf("worktree rm %s: %w", name, err)
 	}
 	if _, err := t.Remove(force); err != nil {
 		return 1, fmt.Errorf("worktree rm %s: %w", name, err)
@@ -353,7 +538,12 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 			return nil, 2, fmt.Errorf("pane %s: %w", o.cfg.Panes[i].Name, err)
 		}
 	}
-	o.cfg.Closed, o.cfg.NewTree = ts.closed, ts.make // NewTree: agentmux new --worktree
+	o.cfg.Closed, o.cfg.Notice = ts.closed, ts.notice
+	o.cfg.NewTree = func(spec *session.PaneSpec) error { // agentmux new --worktree
+		err := ts.make(spec)
+		ts.notice() // a reuse is in the log; no terminal asked for this pane
+		return err
+	}
 	o.cfg.AddEnv = env
 	o.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
 		spec, tree, err := parsePaneLine(line)
