@@ -44,6 +44,7 @@ flags:
   --cwd NAME=DIR   start pane NAME in folder DIR (repeatable)
   --worktree       start every pane in a git worktree of its own (--worktree NAME: pane NAME)
   --in-process     run the session inside this terminal: no server, it ends with the terminal
+  --detached, -d   start the session without a terminal: print its name and exit (agentmux attach NAME)
   --web            serve the session's web view too (agentmux web prints its URL)
   --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
   --web-control    let the web page send messages, link panes and type into them
@@ -89,9 +90,12 @@ type options struct {
 	// inProcess: --in-process runs the session inside this terminal (no server: it ends
 	// with the terminal and cannot detach).
 	inProcess bool
-	web       webFlags
-	webSet    map[string]bool // the --web flags given (they override config.toml's [web])
-	mesh      meshFlags
+	// detached: --detached (-d) starts the session's server without a terminal and
+	// prints its name, as tmux new-session -d.
+	detached bool
+	web      webFlags
+	webSet   map[string]bool // the --web flags given (they override config.toml's [web])
+	mesh     meshFlags
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -100,6 +104,9 @@ var subcommands = map[string]func(o *options, args []string) error{
 	"demo": func(o *options, args []string) error {
 		if len(args) > 0 {
 			return usagef("demo takes no agents, only flags (got %q)", args[0])
+		}
+		if o.detached {
+			return usagef("demo runs in its terminal: --detached does not go with it")
 		}
 		o.demo = true
 		return nil
@@ -123,6 +130,8 @@ func mainFlags(o *options, v *mainValues) *flag.FlagSet {
 	fs.BoolVar(&o.cfg.Brief, "brief", false, "")
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "")
 	fs.BoolVar(&o.inProcess, "in-process", false, "")
+	fs.BoolVar(&o.detached, "detached", false, "")
+	fs.BoolVar(&o.detached, "d", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
 	fs.StringVar(&v.prefix, "prefix", "ctrl+a", "")
@@ -194,6 +203,9 @@ func parseArgs(args []string) (options, error) {
 	}
 	if err := o.logLevel.UnmarshalText([]byte(v.level)); err != nil {
 		return o, usagef("--log-level %q: want debug, info, warn or error", v.level)
+	}
+	if o.detached && o.inProcess {
+		return o, usagef("--detached and --in-process exclude each other (an in-process session ends with its terminal)")
 	}
 	if len(rest) == 0 {
 		return o, usagef("no agents given (agentmux [flags] AGENT [AGENT...], or agentmux demo)")

@@ -91,6 +91,28 @@ func runStarted(ctx context.Context, args []string, in, out *os.File) (int, erro
 	return attachTo(ctx, name, socket, attach.Options{}, in, out)
 }
 
+// detachedSize is the size a session started without a terminal draws at until one
+// attaches and sets its own (tmux's default for new-session -d).
+var detachedSize = ui.Size{Cols: 80, Rows: 24}
+
+// runDetached starts a server for the agents in args without attaching a terminal
+// (--detached) and prints the session's name: the size is the terminal's when stdout
+// is one, else detachedSize; the colours are unknown until a terminal attaches.
+func runDetached(args []string, stdout io.Writer) (int, error) {
+	size := detachedSize
+	if f, ok := stdout.(*os.File); ok {
+		if c, r, err := term.GetSize(f.Fd()); err == nil && c > 0 && r > 0 {
+			size = ui.Size{Cols: c, Rows: r}
+		}
+	}
+	name, _, status, err := startServer(args, size.Cols, size.Rows, ui.TerminalInfo{})
+	if err != nil {
+		return status, err
+	}
+	_, err = fmt.Fprintln(stdout, name)
+	return 0, err
+}
+
 // attachTo attaches the terminal to the session on socket and says how it ended.
 func attachTo(ctx context.Context, name, socket string, o attach.Options, in, out *os.File) (int, error) {
 	nc, err := net.Dial("unix", socket)
