@@ -132,12 +132,31 @@ func attachTo(ctx context.Context, name, socket string, o attach.Options, in, ou
 	case attach.ReasonReplaced:
 		fmt.Fprintf(out, "detached from session %s: another terminal attached with -d (agentmux attach %s to return)\r\n", name, name)
 	case attach.ReasonEnded:
+		sayEnded(out, name, res.Message)
 	case attach.ReasonError:
 		return 1, fmt.Errorf("session %s refused this terminal: %s", name, res.Message)
 	default:
 		return 1, fmt.Errorf("session %s ended: its server is gone", name)
 	}
 	return 0, nil
+}
+
+// sayEnded tells the restored terminal that session name ended, and why, from the end
+// frame's message (a server that predates it says nothing: "ended"), then the worktrees
+// kept with an agent's work in them, one a line, and how to see them.
+func sayEnded(out io.Writer, name, msg string) {
+	why, kept, _ := strings.Cut(msg, "\n")
+	if why = strings.TrimSpace(why); why == "" {
+		why = "ended"
+	}
+	fmt.Fprintf(out, "session %s ended (%s)\r\n", name, line(why))
+	if kept == "" {
+		return
+	}
+	for _, k := range strings.Split(kept, "\n") {
+		fmt.Fprintf(out, "%s\r\n", line(k))
+	}
+	fmt.Fprintf(out, "the kept worktrees hold the agents' work: agentmux worktree ls lists them, agentmux worktree rm NAME removes one\r\n")
 }
 
 // runServer is the hidden server subcommand: COLS ROWS TERMINFO (ui.TerminalInfo) then
