@@ -178,7 +178,7 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			m.relaySum = ev.Status.Summary
 			m.fr.invalidate()
 		case session.Notice:
-			m.setStatus(ev.Entry.Note)
+			m.notice(ev.Entry.Note)
 		case session.Delivery:
 			if e := ev.Entry; e.Note == "brief" && e.Phase != session.Waiting {
 				m.briefTyped(e.To)
