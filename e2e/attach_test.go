@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
-	"strings"
+	"regexp"
 	"syscall"
 	"testing"
 	"time"
@@ -161,7 +161,7 @@ func TestTwoClientsShareASession(t *testing.T) {
 		return scr.paneHas(1, "a heard: first") && scr.paneHas(2, ">_ b (simulated agent)") && scr.statusHas("^A")
 	}, waitLong)
 	out := e.sessions(s)
-	if !strings.Contains(out, "att\tattached (1:") {
+	if !regexp.MustCompile(`(?m)^att +attached +1: `).MatchString(out) {
 		t.Errorf("agentmux sessions should show one client attached: %q", out)
 	}
 }
@@ -178,12 +178,17 @@ func TestKillSessionEndsTheClient(t *testing.T) {
 		t.Errorf("the client exited with %d after kill-session, want 0", code)
 	}
 	deadline := time.Now().Add(waitLong)
-	for strings.Contains(e.sessions(s), "att\t") && time.Now().Before(deadline) {
+	for listed(e.sessions(s), "att") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond) // the socket goes as the server ends
 	}
-	if out := e.sessions(s); strings.Contains(out, "att\t") {
+	if out := e.sessions(s); listed(out, "att") {
 		t.Errorf("the session still runs: %q", out)
 	}
+}
+
+// listed reports whether agentmux sessions' output out has a row for session name.
+func listed(out, name string) bool {
+	return regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` `).MatchString(out)
 }
 
 // sessions is agentmux sessions' output.

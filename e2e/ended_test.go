@@ -20,10 +20,10 @@ func TestKillSessionTellsEveryTerminalAndTheKeptTrees(t *testing.T) {
 	w2 := `echo W2-READY; exec cat`
 	s := startWith(t, o, "--session", "kt", "--worktree", shArg("w1", w1), shArg("w2", w2))
 	s.waitScreen("both panes", func(sc *screen) bool { return sc.paneHas(1, "W1-READY") && sc.paneHas(2, "W2-READY") }, waitLong)
-	second := startWith(t, o, "attach", "kt")
+	second := startWith(t, o, "attach", "--session", "kt")
 	second.waitScreen("the second terminal", func(sc *screen) bool { return sc.paneHas(1, "W1-READY") }, waitLong)
 
-	cmd := exec.Command(agentmuxBin, "kill-session", "kt")
+	cmd := exec.Command(agentmuxBin, "kill-session", "--session", "kt") // as every command takes it
 	cmd.Env = env.environ()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("kill-session: %v: %s", err, out)

@@ -98,7 +98,7 @@ func (m *model) forwardKey(k keys.Key) tea.Cmd {
 		return nil
 	}
 	if v.exited() {
-		m.setStatus(fmt.Sprintf("pane %d has exited: %s x closes it", m.focus, prefixLabel(m.cfg.PrefixSpec)))
+		m.setStatus(fmt.Sprintf("pane %d has exited: %s R restarts it, %s x closes it", m.focus, prefixLabel(m.cfg.PrefixSpec), prefixLabel(m.cfg.PrefixSpec)))
 		return nil
 	}
 	m.s.Key(m.focus, k)

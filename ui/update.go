@@ -275,7 +275,7 @@ func (m *model) handleExit(ev session.Exit) tea.Cmd {
 	}
 	v.member.State, v.member.Code = session.Exited, ev.Code
 	v.dirty, v.stale = true, true
-	m.setStatus(fmt.Sprintf("pane %d %s %s: %s x closes it", ev.Pane, v.member.Name, session.ExitText(ev.Code), prefixLabel(m.cfg.PrefixSpec)))
+	m.setStatus(fmt.Sprintf("pane %d %s %s: %s R restarts it, %s x closes it", ev.Pane, v.member.Name, session.ExitText(ev.Code), prefixLabel(m.cfg.PrefixSpec), prefixLabel(m.cfg.PrefixSpec)))
 	return m.handleOutput(ev.Pane)
 }
 

@@ -19,10 +19,14 @@ import (
 
 // usage is printed by -h/--help.
 const usage = `usage: agentmux [flags] AGENT [AGENT...]
+       agentmux --detached [flags] AGENT [AGENT...]   start it without a terminal; print its name
        agentmux demo
        agentmux attach [NAME] [--read-only] [-d]   attach this terminal to a running session
        agentmux kill-session [NAME]                end a session and every agent in it
+       agentmux worktree ls | rm NAME [--force]    the panes' git worktrees (agentmux help worktree)
+       agentmux mesh serve | creds NAME            a mesh hub, a session's credentials (agentmux help mesh)
        agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
+       agentmux help [COMMAND]                     a command's usage and flags
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
 NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
@@ -33,7 +37,8 @@ flags:
   --link           link all panes into one relay group at start
   --address        let agents address panes they are not linked with (@relay:NAME)
   --brief          tell each agent, once ready, its name, the other panes and how to address them
-  --no-hooks       start claude, codex and gemini without agentmux's hooks (turn ends from the screen)
+  --no-hooks       start claude, codex, gemini and qwen (Qwen Code) without agentmux's hooks
+                   (turn ends from the screen)
   --turns N        turn budget per link (default 8)
   --idle D         quiet time before a pane counts as idle (default 1.5s)
   --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
