@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -116,8 +117,10 @@ func (pi *promptInput) promptLine() string {
 	if pi.prompt == nil {
 		return ""
 	}
-	if pi.prompt.err != "" {
-		return " " + pi.prompt.label + string(pi.prompt.buf) + "▏ " + pi.prompt.err + " · Esc cancels"
+	if p := pi.prompt; p.err != "" {
+		// The error first, where a narrow status line still shows it; the line after.
+		name, _, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(p.label), ":"), " (")
+		return " " + name + ": " + p.err + " · Esc cancels │ " + string(p.buf) + "▏"
 	}
 	return " " + pi.prompt.label + string(pi.prompt.buf) + "▏ Enter · Esc cancels"
 }

@@ -14,11 +14,12 @@ import (
 type statusScope uint8
 
 const (
-	scopeOnce   statusScope = iota // until the next key or message
-	scopeScroll                    // while pane statusPane is in scroll mode
-	scopeLog                       // while the relay log's list is shown
-	scopeDetail                    // while a relay log entry is open whole
-	scopeBrief                     // until pane statusPane's brief has been typed
+	scopeOnce    statusScope = iota // until the next key or message
+	scopeScroll                     // while pane statusPane is in scroll mode
+	scopeLog                        // while the relay log's list is shown
+	scopeDetail                     // while a relay log entry is open whole
+	scopeBrief                      // until pane statusPane's brief has been typed
+	scopeDropped                    // a read-only terminal's typing goes nowhere: until the prefix
 )
 
 // statusMsg is the message on the status line and what it speaks of; a relay notice's

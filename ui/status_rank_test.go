@@ -53,7 +53,7 @@ func TestNewPanePromptStaysOpenOnError(t *testing.T) {
 		hs.press(runeKey(r))
 	}
 	hs.press(codeKey(keys.KeyEnter))
-	if got := hs.statusLine(); !strings.Contains(got, `program "nosuch" not found`) || !strings.Contains(got, "new pane") || !strings.Contains(got, "nosuch▏") {
+	if got := hs.statusLine(); !strings.Contains(got, `program "nosuch" not found`) || !strings.HasPrefix(got, " ^A  ? help  PROMPT  new pane: program") || !strings.Contains(got, "nosuch▏") {
 		t.Fatalf("the prompt closed or hid the error: %q", got)
 	}
 	hs.press(codeKey(keys.KeyEscape))
