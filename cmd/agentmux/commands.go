@@ -144,10 +144,10 @@ an exited pane), relay group as the status line shows it, held and addressing fl
 profile, and messages waiting.`},
 		{name: "send", minArgs: 2, maxArgs: -1, flags: []flagSpec{
 			stringFlag("from", "NAME", `attribute it to NAME (not a pane's name, "you" or a number)`, func(a *clientArgs) *string { return &a.from }),
-			{name: "important", kind: kindSwitch, usage: `ahead of the messages waiting, at the pane's first idle moment;
+			{name: "important", kind: kindSwitch, usage: `ahead of sequential messages, at the pane's first idle moment;
 like every message never typed over a person's draft (a draft
-untouched for input_stale_timeout, 2m, is set aside for any
-message and typed back after the answer)`, set: sendMode("important")},
+untouched for input_stale_timeout, 2m by default, is set aside
+for any message and typed back after the answer)`, set: sendMode("important")},
 			{name: "urgent", kind: kindSwitch, usage: "interrupt the agent (its interrupt key) to deliver it now", set: sendMode("urgent")},
 			durationFlag("timeout", "D", "give up (expired) if not typed within D, e.g. 10m", true, func(a *clientArgs) *time.Duration { return &a.timeout }),
 			switchFlag("notify-on-delivery", "say when it was delivered (in agentmux events)", func(a *clientArgs) *bool { return &a.notifyOnDelivery }),
