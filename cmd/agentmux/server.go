@@ -142,14 +142,14 @@ func attachTo(ctx context.Context, name, socket string, o attach.Options, in, ou
 }
 
 // sayEnded tells the restored terminal that session name ended, and why, from the end
-// frame's message (a server that predates it says nothing: "ended"), then the worktrees
+// frame's message (a server that predates it says no reason), then the worktrees
 // kept with an agent's work in them, one a line, and how to see them.
 func sayEnded(out io.Writer, name, msg string) {
 	why, kept, _ := strings.Cut(msg, "\n")
-	if why = strings.TrimSpace(why); why == "" {
-		why = "ended"
+	if why = strings.TrimSpace(why); why != "" {
+		why = " (" + line(why) + ")"
 	}
-	fmt.Fprintf(out, "session %s ended (%s)\r\n", name, line(why))
+	fmt.Fprintf(out, "session %s ended%s\r\n", name, why)
 	if kept == "" {
 		return
 	}
