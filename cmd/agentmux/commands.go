@@ -240,7 +240,8 @@ when the session no longer runs.`},
 		{name: "events", help: `usage: agentmux events
 
 A live stream of what happens in the session, one JSON object a line: states,
-messages, deliveries and their phases, links, exits. Ends with the session or Ctrl+C.`},
+messages, deliveries and their phases, the panes' finished turns (their words), links,
+exits. Ends with the session or Ctrl+C.`},
 		{name: "sessions", flags: []flagSpec{
 			switchFlag("all", "also ended sessions whose messages the store still keeps", func(a *clientArgs) *bool { return &a.all }),
 		}, help: `usage: agentmux sessions [--all] [--json]
