@@ -107,7 +107,7 @@ type Reason string
 const (
 	ReasonDetached Reason = "detached" // the person detached (or the terminal went away)
 	ReasonReplaced Reason = "replaced" // another client attached with -d
-	ReasonEnded    Reason = "ended"    // the session ended
+	ReasonEnded    Reason = "ended"    // the session ended: the message's first line says why, each other a worktree kept
 	ReasonError    Reason = "error"    // the server refused the stream (a bad frame)
 )
 

@@ -3,13 +3,14 @@ package e2e
 // These tests drive a session as a server through the binary: the starting terminal
 // detaches (prefix d) or is killed, another terminal attaches and must see the whole
 // picture (pane contents, a program on the alternate screen, borders and status line),
-// the server is killed under an attached terminal, and two terminals share a session.
+// the server is killed under an attached terminal, two terminals share a session, and a
+// read-only terminal looks around without changing anything.
 
 import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
-	"strings"
+	"regexp"
 	"syscall"
 	"testing"
 	"time"
@@ -161,7 +162,7 @@ func TestTwoClientsShareASession(t *testing.T) {
 		return scr.paneHas(1, "a heard: first") && scr.paneHas(2, ">_ b (simulated agent)") && scr.statusHas("^A")
 	}, waitLong)
 	out := e.sessions(s)
-	if !strings.Contains(out, "att\tattached (1:") {
+	if !regexp.MustCompile(`(?m)^att +attached +1: `).MatchString(out) {
 		t.Errorf("agentmux sessions should show one client attached: %q", out)
 	}
 }
@@ -178,12 +179,17 @@ func TestKillSessionEndsTheClient(t *testing.T) {
 		t.Errorf("the client exited with %d after kill-session, want 0", code)
 	}
 	deadline := time.Now().Add(waitLong)
-	for strings.Contains(e.sessions(s), "att\t") && time.Now().Before(deadline) {
+	for listed(e.sessions(s), "att") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond) // the socket goes as the server ends
 	}
-	if out := e.sessions(s); strings.Contains(out, "att\t") {
+	if out := e.sessions(s); listed(out, "att") {
 		t.Errorf("the session still runs: %q", out)
 	}
+}
+
+// listed reports whether agentmux sessions' output out has a row for session name.
+func listed(out, name string) bool {
+	return regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` `).MatchString(out)
 }
 
 // sessions is agentmux sessions' output.
@@ -249,4 +255,32 @@ func TestAPaneCannotAttachOrEndItsSession(t *testing.T) {
 	s.send(prefix + "2")
 	s.send("still here\r")
 	s.waitScreen("a's answer", func(scr *screen) bool { return scr.paneHas(2, "a heard: still here") }, waitLong)
+}
+
+// attach --read-only looks around (focus, zoom, the relay log, help) without changing
+// the session: read-only shows on its status line from the start, typing reaches no
+// pane and is said once, a command that would change the session is refused.
+func TestReadOnlyAttachLooks(t *testing.T) {
+	t.Parallel()
+	env := newSockEnv(t)
+	s := startWith(t, env.opts(), "--session", "ro", "a=sh -c 'echo A-READY; exec cat'", "b=sh -c 'echo B-READY; exec cat'")
+	s.waitScreen("both panes", func(sc *screen) bool { return sc.paneHas(1, "A-READY") && sc.paneHas(2, "B-READY") }, waitLong)
+	ro := startWith(t, env.opts(), "attach", "--read-only", "ro")
+	ro.waitScreen("read-only on the status line", func(sc *screen) bool { return sc.paneHas(1, "A-READY") && sc.statusHas("read-only") }, waitLong)
+	ro.send("typed-nowhere")
+	ro.waitScreen("the dropped keys said", func(sc *screen) bool { return sc.statusHas("read-only: what you type reaches no pane") }, waitLong)
+	ro.send(prefix + "z")
+	ro.waitScreen("zoomed", func(sc *screen) bool { return sc.statusHas("ZOOM") }, waitLong)
+	ro.send(prefix + "z" + prefix + "r")
+	ro.waitScreen("the relay log", func(sc *screen) bool { return sc.has("relay log") }, waitLong)
+	ro.send(prefix + "r" + prefix + "?")
+	ro.waitScreen("help", func(sc *screen) bool { return sc.statusHas("HELP") }, waitLong)
+	ro.send("\x1b" + prefix + "x")
+	ro.waitScreen("close refused", func(sc *screen) bool { return sc.statusHas("read-only: that would change the session") }, waitLong)
+	// The writing terminal shows nothing typed into the panes, and both still run.
+	s.send("from-writer\r")
+	sc := s.waitScreen("the writer's keys", func(sc *screen) bool { return sc.paneHas(1, "from-writer") }, waitLong)
+	if sc.has("typed-nowhere") || !sc.titleHas(2, "2 b") {
+		t.Errorf("the read-only terminal changed the session:\n%s", sc.dump())
+	}
 }

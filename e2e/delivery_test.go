@@ -69,7 +69,7 @@ func (de deliveryEnv) start(t *testing.T, flags []string, agents ...*fake) *rela
 		}
 		return true
 	}, waitLong)
-	if out, err := de.cmd(t, "sessions"); err != nil || !strings.HasPrefix(out, de.name+"\t") {
+	if out, err := de.cmd(t, "sessions"); err != nil || !listed(out, de.name) {
 		t.Skipf("the session socket is not wired into agentmux yet (agentmux sessions: %q, %v): "+
 			"these tests need --session and the panes' AGENTMUX_SOCKET", out, err)
 	}

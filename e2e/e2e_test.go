@@ -111,6 +111,9 @@ func TestExitedProgramShowsItsCode(t *testing.T) {
 	if scr.titleHas(2, "exited") {
 		t.Errorf("pane 2 should still run:\n%s", scr.dump())
 	}
+	s.waitScreen("the hint names both keys", func(scr *screen) bool {
+		return scr.statusHas("^A R restarts it, ^A x closes it")
+	}, waitLong)
 	select {
 	case <-s.exited:
 		t.Fatal("agentmux exited when one of its programs did")

@@ -207,3 +207,24 @@ func TestConfigUIPrefixLayoutAndKeys(t *testing.T) {
 		return ok1 && ok2 && p1.top == p2.top && p1.right < p2.left
 	}, waitLong)
 }
+
+// The new-pane prompt (prefix c) given a program that is not found stays open with the
+// error, so the Esc that follows cancels it and reaches no pane.
+func TestNewPanePromptKeepsTheError(t *testing.T) {
+	t.Parallel()
+	s := start(t, "a=sh -c 'stty -icanon -echo; echo A-READY; exec cat -v'")
+	s.waitScreen("pane 1", func(sc *screen) bool { return sc.paneHas(1, "A-READY") }, waitLong)
+	s.send(prefix + "c")
+	s.waitScreen("the prompt", func(sc *screen) bool { return sc.statusHas("new pane") }, waitLong)
+	s.send("no-such-program-agentmux\r")
+	s.waitScreen("the prompt with the error", func(sc *screen) bool {
+		return sc.statusHas("new pane: ") && sc.statusHas("not found")
+	}, waitLong)
+	s.send("\x1b")
+	s.waitScreen("the prompt cancelled", func(sc *screen) bool { return !sc.statusHas("new pane") }, waitLong)
+	s.send("z") // cat -v shows what reached the pane: z alone, no Esc (^[) before it
+	sc := s.waitScreen("z in pane 1", func(sc *screen) bool { return sc.paneHas(1, "z") }, waitLong)
+	if p, _ := sc.pane(1); strings.Contains(p.text(), "^[") {
+		t.Errorf("the Esc reached the pane:\n%s", p.text())
+	}
+}

@@ -244,7 +244,7 @@ func TestSessionSurvivesSIGKILL(t *testing.T) {
 	if got := other.screen().text(); !strings.Contains(got, "--session crash: a running session has that name") {
 		t.Errorf("the refused start says:\n%s", got)
 	}
-	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-2") {
+	if got := env.run("sessions"); !listed(got, "crash") || strings.Contains(got, "crash-2") {
 		t.Errorf("agentmux sessions: %q; want crash alone", got)
 	}
 
@@ -265,7 +265,7 @@ func TestSessionSurvivesSIGKILL(t *testing.T) {
 	if len(in) != 2 || strings.Count(all, "zero") != 1 || strings.Count(all, "one") != 1 || strings.Count(all, "two") != 1 {
 		t.Errorf("bob received %q: want zero before the kill, then one and two once", in)
 	}
-	if got := env.run("sessions"); !strings.Contains(got, "crash\t") || strings.Contains(got, "crash-3") {
+	if got := env.run("sessions"); !listed(got, "crash") || strings.Contains(got, "crash-3") {
 		t.Errorf("agentmux sessions: %q; the stale socket should have been replaced", got)
 	}
 }

@@ -64,8 +64,8 @@ func TestWorktreePanes(t *testing.T) {
 			t.Errorf("a tree inside the repository: %s", line)
 		}
 	}
-	if d := env.run("diff", "--session", "wt", "w1"); !strings.Contains(d, "agent-commit") || !strings.Contains(d, "agent.txt") {
-		t.Errorf("agentmux diff w1:\n%s", d)
+	if d := env.run("diff", "--session", "wt", "w1"); !strings.Contains(d, "agent-commit") || !strings.Contains(d, "agent.txt") || !strings.HasSuffix(d, "\n") {
+		t.Errorf("agentmux diff w1 (ending with a newline):\n%q", d)
 	}
 	// prefix c with --worktree: a new pane in a tree of its own.
 	s.send(prefix + "c")

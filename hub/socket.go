@@ -104,17 +104,67 @@ func ValidSessionName(s string) error {
 	return nil
 }
 
+// CaseClashError refuses a session name that differs only in case from a live
+// session's: attach finds names in any case, and on a case-insensitive file system
+// (macOS's) the two sockets are one file. It wraps ErrInUse.
+type CaseClashError struct {
+	Name, Live string
+}
+
+func (e *CaseClashError) Error() string {
+	return fmt.Sprintf("session %s: session %s is running, and names that differ only in case cannot run side by side", e.Name, e.Live)
+}
+
+// Unwrap makes errors.Is(err, ErrInUse) hold.
+func (e *CaseClashError) Unwrap() error { return ErrInUse }
+
 // ClaimExact listens on the socket of the session named name, exactly as given: while
-// a live session holds it the error wraps ErrInUse.
+// a live session holds it, or a name that differs from it only in case, the error
+// wraps ErrInUse (a *CaseClashError for the second).
 func ClaimExact(dir, name string) (*net.UnixListener, error) {
 	if err := ValidSessionName(name); err != nil {
 		return nil, err
 	}
+	if live, ok := caseTwin(dir, name); ok {
+		return nil, &CaseClashError{Name: name, Live: live}
+	}
 	l, err := Listen(SocketPath(dir, name))
 	if errors.Is(err, ErrInUse) {
+		if live, ok := caseTwin(dir, name); ok { // a case-insensitive file system
+			return nil, &CaseClashError{Name: name, Live: live}
+		}
 		return nil, fmt.Errorf("session %s: %w", name, err)
 	}
-	return l, err
+	if err != nil {
+		return nil, err
+	}
+	return checkTwin(dir, name, l)
+}
+
+// checkTwin closes l and refuses name when a session whose name differs from it only
+// in case went live while l was being claimed: of two such starts racing, neither can
+// miss the other (each listens before it looks), so they never run side by side.
+func checkTwin(dir, name string, l *net.UnixListener) (*net.UnixListener, error) {
+	if live, ok := caseTwin(dir, name); ok {
+		l.Close()
+		return nil, &CaseClashError{Name: name, Live: live}
+	}
+	return l, nil
+}
+
+// caseTwin finds a live session in dir whose name differs from name only in case.
+func caseTwin(dir, name string) (string, bool) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.sock"))
+	if err != nil {
+		return "", false
+	}
+	for _, p := range paths {
+		other := strings.TrimSuffix(filepath.Base(p), ".sock")
+		if other != name && strings.EqualFold(other, name) && alive(p) {
+			return other, true
+		}
+	}
+	return "", false
 }
 
 // alive reports whether something accepts connections on the socket at path.
@@ -153,7 +203,7 @@ func Listen(path string) (*net.UnixListener, error) {
 }
 
 // Claim listens for session name in dir, or for name-2, name-3… while live sessions
-// hold the earlier ones. It returns the name it got and its listener.
+// hold the earlier ones (or names that differ from them only in case). It returns the name it got and its listener.
 func Claim(dir, name string) (string, *net.UnixListener, error) {
 	name = SessionName(name)
 	for i := 1; i <= 100; i++ {
@@ -161,11 +211,20 @@ func Claim(dir, name string) (string, *net.UnixListener, error) {
 		if i > 1 {
 			n = fmt.Sprintf("%s-%d", name, i)
 		}
+		if _, ok := caseTwin(dir, n); ok {
+			continue
+		}
 		l, err := Listen(SocketPath(dir, n))
 		if errors.Is(err, ErrInUse) {
 			continue
 		}
-		return n, l, err
+		if err != nil {
+			return n, l, err
+		}
+		if l, err = checkTwin(dir, n, l); err != nil {
+			continue
+		}
+		return n, l, nil
 	}
 	return "", nil, fmt.Errorf("session %s: a hundred live sessions hold its names", name)
 }

@@ -175,3 +175,38 @@ func TestClaimExact(t *testing.T) {
 	_, err = hub.ClaimExact(dir, "my session")
 	assert.ErrorContains(t, err, "may hold only")
 }
+
+// Names that differ only in case never run side by side: attach finds names in any
+// case, and a case-insensitive file system makes their sockets one file. An explicit
+// name is refused; a folder's name moves on to NAME-2. A dead socket does not count.
+func TestClaimRefusesACaseTwin(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	dir, err := hub.RuntimeDir()
+	require.NoError(t, err)
+	l, err := hub.ClaimExact(dir, "s1")
+	require.NoError(t, err)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, err = hub.ClaimExact(dir, "S1")
+	var clash *hub.CaseClashError
+	if assert.ErrorAs(t, err, &clash) {
+		assert.Equal(t, "s1", clash.Live)
+	}
+	assert.ErrorIs(t, err, hub.ErrInUse)
+	name, l2, err := hub.Claim(dir, "S1")
+	require.NoError(t, err)
+	assert.Equal(t, "S1-2", name)
+	l2.Close()
+
+	l.Close() // s1 ends: S1 may start
+	l3, err := hub.ClaimExact(dir, "S1")
+	require.NoError(t, err)
+	l3.Close()
+}

@@ -80,6 +80,8 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		r.route(p, cmds, now)
 		return
 	}
+	words := cut(sanitize(text, true), r.cfg.Limit)
+	r.turns = append(r.turns, Turn{Pane: p.id, Name: p.name, At: now, Words: words})
 	g := p.group
 	if g == nil {
 		return // not linked: its turns are its own
@@ -89,7 +91,6 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		return
 	}
 	g.last = text
-	words := cut(sanitize(text, true), r.cfg.Limit)
 	framed := frame(r.cfg.Template, p.name, p.id, words)
 	for _, id := range g.members {
 		q := r.panes[id]

@@ -24,6 +24,7 @@ type Relay struct {
 	now      time.Time // the latest time seen
 	timers   []*timer  // reminders and notices to come (modes.go)
 	mail     []Mail    // notices for senders that are not panes, until taken
+	turns    []Turn    // panes' finished turns, until taken (TakeTurns)
 	// members are the external members' names (external.go), by lower-case name.
 	members map[string]string
 	person  int          // the pane a person's event is about, while the deadlines before it run

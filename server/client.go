@@ -233,14 +233,14 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	}
 	switch ending {
 	case ui.EndQuit:
-		s.End("ended by a client")
-		c.end(attach.ReasonEnded, "")
+		s.End("prefix q")
+		c.end(attach.ReasonEnded, s.farewell())
 	case ui.EndDetach:
 		c.end(attach.ReasonDetached, "")
 	}
 	select {
 	case <-s.done:
-		c.end(attach.ReasonEnded, "")
+		c.end(attach.ReasonEnded, s.farewell())
 	default:
 	}
 	c.end(attach.ReasonDetached, "")

@@ -55,6 +55,9 @@ type Server struct {
 	done  chan struct{} // closed when the session should end
 	ended sync.Once
 	wg    sync.WaitGroup
+	// farewell is what every terminal is told as the session ends (Farewell), made
+	// once, by the first terminal to ask.
+	farewell func() string
 
 	mu         sync.Mutex // guards the client registry below
 	clients    map[int]*client
@@ -76,6 +79,7 @@ func Start(cfg Config) (*Server, error) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, log: log, ctx: ctx, stop: stop, done: make(chan struct{}), clients: map[int]*client{}, waiting: true}
+	s.farewell = sync.OnceValue(s.makeFarewell)
 	s.dm = newDemux(cfg.Listener, s.handle)
 	if err := cfg.ServeHub(s.dm); err != nil {
 		s.dm.Close()
@@ -216,6 +220,25 @@ func (s *Server) checkIdle() {
 		}
 	}
 	s.End("every pane exited and no terminal is attached")
+}
+
+// makeFarewell is the end frame's message for a session that ended: why on the first
+// line (Why), then one line for each pane's worktree that holds an agent's work and is
+// kept as the panes close: "kept BRANCH (STATE) in FOLDER". Its git runs here, on a
+// terminal's goroutine, before the panes close.
+func (s *Server) makeFarewell() string {
+	msg := s.Why()
+	for _, m := range s.cfg.Session.Members() {
+		if m.Tree == nil {
+			continue
+		}
+		st, err := m.Tree.Status()
+		if err != nil || st == "clean" {
+			continue // an unchanged tree is removed with its pane
+		}
+		msg += fmt.Sprintf("\nkept %s (%s) in %s", m.Tree.Branch(), st, m.Tree.Folder())
+	}
+	return msg
 }
 
 // reply writes one handshake envelope.

@@ -315,6 +315,14 @@ type Notice struct{ Entry Entry }
 // StatusChanged carries the relay's new summary (groups, turns used, waiting).
 type StatusChanged struct{ Status Status }
 
+// Turn is a pane's finished turn, linked or not: Text is the words the relay delivers
+// for it (relay.Turn), Name the pane's name then.
+type Turn struct {
+	Pane int
+	Name string
+	Text string
+}
+
 // Mail is a notice for a sender that is not a pane (an external member, a client of
 // the socket): "[agentmux] delivered to bob (2): …" or a reminder about a message it
 // sent (SendOptions.NotifyOnDelivery, NotifyAfter). To names it; Delivery is the
@@ -336,6 +344,7 @@ func (Delivery) isEvent()      {}
 func (Notice) isEvent()        {}
 func (StatusChanged) isEvent() {}
 func (Mail) isEvent()          {}
+func (Turn) isEvent()          {}
 
 // Message is a relay message for an external member (RegisterMember): From is the
 // sender's name and FromPane its pane; To the external member's name; Kind the relay

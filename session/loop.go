@@ -33,6 +33,7 @@ func (s *Session) run() {
 			s.onTimer()
 		}
 		s.mail()
+		s.turns()
 		s.inputResets()
 		s.publish(true)
 		s.armTimer()
@@ -251,6 +252,13 @@ func (s *Session) mail() {
 			msg.From, msg.Kind = "agentmux", "state"
 		}
 		sink(msg)
+	}
+}
+
+// turns hands the panes' finished turns to the subscribers.
+func (s *Session) turns() {
+	for _, t := range s.rl.TakeTurns() {
+		s.emit(Turn{Pane: t.Pane, Name: t.Name, Text: t.Words})
 	}
 }
 

@@ -110,6 +110,8 @@ func wireEvent(ev Event) []proto.Event {
 		})
 	case Mail:
 		return []proto.Event{{Kind: "mail", ID: ev.ID, Member: ev.To, Text: ev.Text}}
+	case Turn:
+		return []proto.Event{{Kind: "turn", Member: ev.Name, Text: ev.Text}}
 	case Notice:
 		return []proto.Event{{Kind: "notice", Text: ev.Entry.Note}}
 	}

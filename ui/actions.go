@@ -67,8 +67,8 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.setStatus("link cancelled")
 		return nil
 	}
-	if m.status.text != "" {
-		m.setStatus("")
+	if m.status.text != "" && (m.status.scope != scopeDropped || m.prefix.Matches(k)) {
+		m.setStatus("") // what typing into nowhere was told stays while it goes on
 	}
 	if m.prefix.Matches(k) {
 		m.mode = modePrefix
@@ -90,15 +90,40 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 	return m.forwardKey(k)
 }
 
+// watchable reports whether a read-only terminal may run act: the ones that change only
+// this terminal's own view (focus, zoom, scrolling and copy mode, the relay log, help,
+// a diff), never the session.
+func watchable(act action) bool {
+	switch act {
+	case actFocusN, actFocusDir, actFocusNext, actZoom, actScroll, actRelayLog, actHelp, actDiff:
+		return true
+	}
+	return false
+}
+
+// dropped tells a read-only terminal, once, that what it types reaches no pane.
+func (m *model) dropped() {
+	if m.att.toldDropped {
+		return
+	}
+	m.att.toldDropped = true
+	m.setHint(fmt.Sprintf("read-only: what you type reaches no pane (%s ? what this terminal may do, %s d detaches)",
+		prefixLabel(m.cfg.PrefixSpec), prefixLabel(m.cfg.PrefixSpec)), scopeDropped, 0)
+}
+
 // forwardKey sends k to the focused pane; the session encodes it for the modes its
 // program set and tells the relay a person typed there (a draft holds deliveries).
 func (m *model) forwardKey(k keys.Key) tea.Cmd {
+	if m.att.readOnly {
+		m.dropped()
+		return nil
+	}
 	v := m.focused()
 	if v == nil {
 		return nil
 	}
 	if v.exited() {
-		m.setStatus(fmt.Sprintf("pane %d has exited: %s x closes it", m.focus, prefixLabel(m.cfg.PrefixSpec)))
+		m.setStatus(fmt.Sprintf("pane %d has exited: %s R restarts it, %s x closes it", m.focus, prefixLabel(m.cfg.PrefixSpec), prefixLabel(m.cfg.PrefixSpec)))
 		return nil
 	}
 	m.s.Key(m.focus, k)
@@ -122,6 +147,10 @@ func (m *model) handlePaste(ev keys.Paste) tea.Cmd {
 	if m.mode != modeNormal {
 		m.mode, m.confirm = modeNormal, nil
 		m.fr.invalidate()
+	}
+	if m.att.readOnly {
+		m.dropped()
+		return nil
 	}
 	v := m.focused()
 	if v == nil || v.exited() {
@@ -155,6 +184,15 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 	if !ok {
 		m.setStatus(fmt.Sprintf("no command on that key: %s ? lists them", prefixLabel(m.cfg.PrefixSpec)))
 		return nil
+	}
+	if m.att.readOnly {
+		switch {
+		case act == actQuit, act == actDetach:
+			return m.detach() // a watching terminal ends nothing: it leaves
+		case !watchable(act):
+			m.setStatus(fmt.Sprintf("read-only: that would change the session; this terminal only looks (%s d detaches)", prefixLabel(m.cfg.PrefixSpec)))
+			return nil
+		}
 	}
 	switch act {
 	case actFocusN:

@@ -105,3 +105,61 @@ func TestAPaneClosedFromAnotherTerminalLeavesThisOne(t *testing.T) {
 		t.Errorf("the other terminal keeps views %v, order %v, focus %d", other.views, other.order, other.focus)
 	}
 }
+
+// A read-only terminal changes its own view (focus, zoom, scrolling, the relay log,
+// help), never the session: the commands that would are refused, typing reaches no
+// pane and is said once, and the status line says read-only from the start.
+func TestReadOnlyTerminalLooksAround(t *testing.T) {
+	hs := newHarness(t, 100, 24, "a", "b")
+	hs.m.att = attachment{name: "proj", detachable: true, readOnly: true}
+	if got := hs.statusLine(); !strings.Contains(got, "read-only") {
+		t.Fatalf("the status line does not say read-only: %q", got)
+	}
+	hs.press(testPrefix, runeKey('2'))
+	hs.advance(time.Second) // a second digit may follow
+	if hs.m.focus != 2 {
+		t.Errorf("prefix 2 did not focus pane 2 (focus %d)", hs.m.focus)
+	}
+	hs.press(testPrefix, runeKey('z'))
+	if !hs.m.zoomed {
+		t.Error("prefix z did not zoom")
+	}
+	hs.press(testPrefix, runeKey('z'), testPrefix, runeKey('r'))
+	if !hs.m.logv.open {
+		t.Error("prefix r did not open the relay log")
+	}
+	hs.press(testPrefix, runeKey('r'), testPrefix, runeKey('?'))
+	if hs.m.mode != modeHelp {
+		t.Error("prefix ? did not open help")
+	}
+	hs.press(codeKey(keys.KeyEscape), testPrefix, runeKey('['))
+	if v := hs.m.views[2]; v == nil || v.scroll == nil {
+		t.Error("prefix [ did not enter scroll mode")
+	}
+	hs.press(runeKey('q'))
+	for _, k := range []rune{'L', 'c', 'x', 'R', 'S', 'p'} {
+		hs.press(testPrefix, runeKey(k))
+		if hs.m.mode != modeNormal || !strings.Contains(hs.m.status.text, "read-only: that would change the session") {
+			t.Errorf("prefix %c on a read-only terminal: mode %v, status %q", k, hs.m.mode, hs.m.status.text)
+		}
+	}
+	if st := hs.s.Status(); st.Summary != "" {
+		t.Errorf("the session changed: %q", st.Summary)
+	}
+	hs.press(runeKey('h'))
+	if !strings.Contains(hs.m.status.text, "read-only: what you type reaches no pane") {
+		t.Errorf("a dropped key was not said: %q", hs.m.status.text)
+	}
+	hs.press(runeKey('i'))
+	if !strings.Contains(hs.m.status.text, "read-only: what you type reaches no pane") {
+		t.Errorf("typing on cleared what it was told: %q", hs.m.status.text)
+	}
+	hs.press(testPrefix, runeKey('o'), runeKey('j'))
+	if hs.m.status.text != "" {
+		t.Errorf("a dropped key was said again: %q", hs.m.status.text)
+	}
+	hs.settle()
+	if sent := hs.procs[1].Peek() + hs.procs[2].Peek(); strings.ContainsAny(sent, "hi") {
+		t.Errorf("a read-only terminal typed %q", sent)
+	}
+}

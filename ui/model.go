@@ -180,11 +180,13 @@ type presentation struct {
 // zero value: it cannot detach, and it always sets the panes' sizes) or as a client of a
 // session server.
 type attachment struct {
-	name       string      // the session's name, for the detach line and the question
-	detachable bool        // prefix d detaches; prefix q asks end, detach or cancel
-	readOnly   bool        // the terminal watches: only prefix d and prefix q are read
-	control    func() bool // whether this terminal sets the panes' sizes (nil: always)
-	active     func()      // called on every input from this terminal (nil: nothing)
+	name       string // the session's name, for the detach line and the question
+	detachable bool   // prefix d detaches; prefix q asks end, detach or cancel
+	// readOnly: the terminal watches: it may change its own view (actions.go's
+	// watchable), nothing reaches a pane; toldDropped once it was told so.
+	readOnly, toldDropped bool
+	control               func() bool // whether this terminal sets the panes' sizes (nil: always)
+	active                func()      // called on every input from this terminal (nil: nothing)
 }
 
 // controls reports whether this terminal sets the panes' sizes.

@@ -56,14 +56,15 @@ func (m *model) handleMouse(ev keys.Mouse) {
 		return
 	}
 	snap := v.screen.Snapshot()
-	wants := !v.exited() && v.scroll == nil && snap.Modes.Mouse != vterm.MouseNone &&
+	// A watching terminal's mouse reaches no program: it focuses and scrolls history.
+	wants := !m.att.readOnly && !v.exited() && v.scroll == nil && snap.Modes.Mouse != vterm.MouseNone &&
 		v.content.contains(ev.X, ev.Y)
 	if ev.Button == keys.WheelUp || ev.Button == keys.WheelDown {
 		up := ev.Button == keys.WheelUp
 		switch {
 		case wants:
 			m.forwardMouse(id, ev, false)
-		case v.scroll == nil && !v.exited() && snap.AltScreen:
+		case !m.att.readOnly && v.scroll == nil && !v.exited() && snap.AltScreen:
 			// On the alternate screen of a program that does not report the mouse
 			// (less, man, vim without mouse=a) the wheel becomes arrow keys, three a
 			// notch, as tmux and most terminals do (xterm's alternateScroll, always on

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,10 +27,13 @@ type linePrompt struct {
 	at      int
 	draft   []rune // the line being typed, while ↑ shows older ones
 	done    func(text string) tea.Cmd
+	// err is why the line last entered was refused (refuse): shown beside it until the
+	// line changes; the prompt stays open, so the next Esc cancels it and reaches no pane.
+	err string
 }
 
 // openPrompt puts a prompt on the status line with text already typed.
-func (m *model) openPrompt(label, text string, history *[]string, done func(string) tea.Cmd) {
+func (m *model) openPrompt(label, text string, history *[]string, done func(string) tea.Cmd) *linePrompt {
 	p := &linePrompt{label: label, buf: []rune(text), history: history, done: done}
 	if history != nil {
 		p.at = len(*history)
@@ -37,12 +41,24 @@ func (m *model) openPrompt(label, text string, history *[]string, done func(stri
 	m.prompt = p
 	m.mode = modePrompt
 	m.fr.invalidate()
+	return p
+}
+
+// refuse keeps prompt p open with the line it took and why it was refused, for the
+// person to fix or cancel.
+func (m *model) refuse(p *linePrompt, why string) {
+	p.err = why
+	m.prompt, m.mode = p, modePrompt
+	m.fr.invalidate()
 }
 
 // promptKey edits the prompt's line: Enter takes it, Esc cancels, ↑/↓ walk its history.
 func (m *model) promptKey(k keys.Key) tea.Cmd {
 	p := m.prompt
 	m.fr.invalidate()
+	if p != nil && !(k.Code == keys.KeyEnter && k.Mod == 0) {
+		p.err = "" // the line changes, or the prompt goes
+	}
 	switch {
 	case p == nil:
 		m.mode = modeNormal
@@ -101,12 +117,18 @@ func (pi *promptInput) promptLine() string {
 	if pi.prompt == nil {
 		return ""
 	}
+	if p := pi.prompt; p.err != "" {
+		// The error first, where a narrow status line still shows it; the line after.
+		name, _, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(p.label), ":"), " (")
+		return " " + name + ": " + p.err + " · Esc cancels │ " + string(p.buf) + "▏"
+	}
 	return " " + pi.prompt.label + string(pi.prompt.buf) + "▏ Enter · Esc cancels"
 }
 
 // newPanePrompt asks for a new pane's command line (prefix c).
 func (m *model) newPanePrompt() {
-	m.openPrompt("new pane ([--worktree] [--cwd DIR] NAME=COMMAND): ", "", &m.newHistory, func(line string) tea.Cmd {
+	var p *linePrompt
+	p = m.openPrompt("new pane ([--worktree] [--cwd DIR] NAME=COMMAND): ", "", &m.newHistory, func(line string) tea.Cmd {
 		if line == "" {
 			return nil
 		}
@@ -116,12 +138,12 @@ func (m *model) newPanePrompt() {
 		}
 		spec, err := m.cfg.ParsePane(line)
 		if err != nil {
-			m.setStatus("new pane: " + err.Error())
+			m.refuse(p, err.Error())
 			return nil
 		}
 		id, err := m.s.Add(spec)
 		if err != nil {
-			m.setStatus(err.Error())
+			m.refuse(p, err.Error())
 			if spec.Tree != nil && m.cfg.Closed != nil { // its worktree goes back (git: off this goroutine)
 				closed := m.cfg.Closed
 				return func() tea.Msg { closed(spec); return nil }

@@ -318,7 +318,7 @@ func (m *model) logRow(e session.Entry, w int, selected bool, routeW, sizeW int)
 	}
 	if e.Delivery == 0 {
 		st := m.st.exited
-		if strings.Contains(e.Note, "budget spent") || strings.Contains(e.Note, "not sent") {
+		if needsAttention(e.Note) {
 			st = m.st.needsYou
 		}
 		return ts + st.Render(ansi.Truncate(sanitize(e.Note), max(w-ansi.StringWidth(ts), 0), "…"))

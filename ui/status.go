@@ -1,5 +1,10 @@
 package ui
 
+import (
+	"strings"
+	"time"
+)
+
 // A status-line message either stands until the next key (setStatus) or speaks of
 // something that lasts, and then shows only while that holds (setHint): a mode's
 // reminder goes with the mode, however it was left (a key, the mouse wheel, a pane
@@ -9,18 +14,62 @@ package ui
 type statusScope uint8
 
 const (
-	scopeOnce   statusScope = iota // until the next key or message
-	scopeScroll                    // while pane statusPane is in scroll mode
-	scopeLog                       // while the relay log's list is shown
-	scopeDetail                    // while a relay log entry is open whole
-	scopeBrief                     // until pane statusPane's brief has been typed
+	scopeOnce    statusScope = iota // until the next key or message
+	scopeScroll                     // while pane statusPane is in scroll mode
+	scopeLog                        // while the relay log's list is shown
+	scopeDetail                     // while a relay log entry is open whole
+	scopeBrief                      // until pane statusPane's brief has been typed
+	scopeDropped                    // a read-only terminal's typing goes nowhere: until the prefix
 )
 
-// statusMsg is the message on the status line and what it speaks of.
+// statusMsg is the message on the status line and what it speaks of; a relay notice's
+// rank and when it was shown (notice).
 type statusMsg struct {
 	text  string
 	scope statusScope
 	pane  int
+	rank  noticeRank
+	at    time.Time
+}
+
+// noticeRank orders the relay's notices on the status line: a link that ended or a
+// budget spent outranks the notices of deliveries under way (a cross-session turn
+// sent, a phase), which come often and say less.
+type noticeRank uint8
+
+const (
+	rankRoutine noticeRank = iota
+	rankEnd                // a link or group ended, a budget spent: the person must know
+)
+
+// noticeHold is how long a notice of a higher rank stays on the status line against
+// notices of a lower one (a key, or the person's own action, still replaces it).
+const noticeHold = 5 * time.Second
+
+// rankOf is a relay notice's rank, read from its words as the relay writes them (the
+// relay log's colour follows the same words: needsAttention).
+func rankOf(note string) noticeRank {
+	if needsAttention(note) || strings.Contains(note, " severed") || strings.Contains(note, " ended: ") {
+		return rankEnd
+	}
+	return rankRoutine
+}
+
+// needsAttention reports whether a relay notice says something was not sent or a
+// budget is spent.
+func needsAttention(note string) bool {
+	return strings.Contains(note, "budget spent") || strings.Contains(note, "not sent")
+}
+
+// notice shows a relay notice, unless a notice of a higher rank has shown for less
+// than noticeHold (the lower one is in the relay log).
+func (m *model) notice(note string) {
+	now := m.now()
+	if cur := m.status; cur.rank > rankOf(note) && m.statusText() != "" && now.Sub(cur.at) < noticeHold {
+		return
+	}
+	m.status = statusMsg{text: note, scope: scopeOnce, rank: rankOf(note), at: now}
+	m.fr.invalidate()
 }
 
 // setHint shows s while what scope names holds (pane: the pane it speaks of).

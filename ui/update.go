@@ -58,13 +58,9 @@ func (m *model) dispatch(msg tea.Msg) tea.Cmd {
 func (m *model) handleInput(msg inputMsg) tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(msg.Events)+1)
 	for _, ev := range msg.Events {
-		if m.att.readOnly {
-			cmds = append(cmds, m.watchInput(ev))
-			continue
-		}
 		switch ev.(type) {
 		case keys.Key, keys.Paste, keys.Mouse:
-			if m.att.active != nil {
+			if m.att.active != nil && !m.att.readOnly {
 				m.att.active()
 			}
 		}
@@ -76,7 +72,9 @@ func (m *model) handleInput(msg inputMsg) tea.Cmd {
 		case keys.Mouse:
 			m.handleMouse(ev)
 		case keys.Focus:
-			m.s.FocusReport(ev.In)
+			if !m.att.readOnly { // a watching terminal's focus is none of the programs'
+				m.s.FocusReport(ev.In)
+			}
 		case keys.Reply:
 			m.handleReply(ev)
 		}
@@ -92,33 +90,6 @@ func (m *model) handleInput(msg inputMsg) tea.Cmd {
 		cmds = append(cmds, waitForInput(m.input))
 	}
 	return tea.Batch(cmds...)
-}
-
-// watchInput handles one event from a read-only terminal: answers to the probe, and
-// prefix d or prefix q, which detach it; nothing reaches a pane.
-func (m *model) watchInput(ev keys.Event) tea.Cmd {
-	switch ev := ev.(type) {
-	case keys.Reply:
-		m.handleReply(ev)
-	case keys.Key:
-		if ev.Event == keys.KeyRelease {
-			return nil
-		}
-		if m.mode == modePrefix {
-			m.mode = modeNormal
-			m.fr.invalidate()
-			if r, ok := plainRune(ev); ok && (r == 'd' || r == 'q') {
-				return m.detach()
-			}
-			m.setStatus("read-only: prefix d detaches")
-			return nil
-		}
-		if m.prefix.Matches(ev) {
-			m.mode = modePrefix
-			m.fr.invalidate()
-		}
-	}
-	return nil
 }
 
 // handleReply applies an answer from the outer terminal that came after the start-up
@@ -181,7 +152,7 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			m.relaySum = ev.Status.Summary
 			m.fr.invalidate()
 		case session.Notice:
-			m.setStatus(ev.Entry.Note)
+			m.notice(ev.Entry.Note)
 		case session.Delivery:
 			if e := ev.Entry; e.Note == "brief" && e.Phase != session.Waiting {
 				m.briefTyped(e.To)
@@ -278,7 +249,7 @@ func (m *model) handleExit(ev session.Exit) tea.Cmd {
 	}
 	v.member.State, v.member.Code = session.Exited, ev.Code
 	v.dirty, v.stale = true, true
-	m.setStatus(fmt.Sprintf("pane %d %s %s: %s x closes it", ev.Pane, v.member.Name, session.ExitText(ev.Code), prefixLabel(m.cfg.PrefixSpec)))
+	m.setStatus(fmt.Sprintf("pane %d %s %s: %s R restarts it, %s x closes it", ev.Pane, v.member.Name, session.ExitText(ev.Code), prefixLabel(m.cfg.PrefixSpec), prefixLabel(m.cfg.PrefixSpec)))
 	return m.handleOutput(ev.Pane)
 }
 

@@ -255,6 +255,9 @@ func (m *model) statusLine() string {
 	if m.cfg.Session != "" {
 		add(" ["+m.cfg.Session+"] ", sp.status)
 	}
+	if m.att.readOnly {
+		add(" read-only ", sp.statusMode)
+	}
 	if m.relaySum != "" {
 		add(" "+m.relaySum+" ", sp.statusRelay)
 	}

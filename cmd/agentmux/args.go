@@ -19,10 +19,14 @@ import (
 
 // usage is printed by -h/--help.
 const usage = `usage: agentmux [flags] AGENT [AGENT...]
+       agentmux --detached [flags] AGENT [AGENT...]   start it without a terminal; print its name
        agentmux demo
        agentmux attach [NAME] [--read-only] [-d]   attach this terminal to a running session
        agentmux kill-session [NAME]                end a session and every agent in it
+       agentmux worktree ls | rm NAME [--force]    the panes' git worktrees (agentmux help worktree)
+       agentmux mesh serve | creds NAME            a mesh hub, a session's credentials (agentmux help mesh)
        agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
+       agentmux help [COMMAND]                     a command's usage and flags
 
 AGENT is a command line, split like a POSIX shell would (quotes honoured), or
 NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
@@ -33,7 +37,8 @@ flags:
   --link           link all panes into one relay group at start
   --address        let agents address panes they are not linked with (@relay:NAME)
   --brief          tell each agent, once ready, its name, the other panes and how to address them
-  --no-hooks       start claude, codex and gemini without agentmux's hooks (turn ends from the screen)
+  --no-hooks       start claude, codex, gemini and qwen (Qwen Code) without agentmux's hooks
+                   (turn ends from the screen)
   --turns N        turn budget per link (default 8)
   --idle D         quiet time before a pane counts as idle (default 1.5s)
   --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
@@ -44,6 +49,7 @@ flags:
   --cwd NAME=DIR   start pane NAME in folder DIR (repeatable)
   --worktree       start every pane in a git worktree of its own (--worktree NAME: pane NAME)
   --in-process     run the session inside this terminal: no server, it ends with the terminal
+  --detached, -d   start the session without a terminal: print its name and exit (agentmux attach NAME)
   --web            serve the session's web view too (agentmux web prints its URL)
   --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
   --web-control    let the web page send messages, link panes and type into them
@@ -89,9 +95,12 @@ type options struct {
 	// inProcess: --in-process runs the session inside this terminal (no server: it ends
 	// with the terminal and cannot detach).
 	inProcess bool
-	web       webFlags
-	webSet    map[string]bool // the --web flags given (they override config.toml's [web])
-	mesh      meshFlags
+	// detached: --detached (-d) starts the session's server without a terminal and
+	// prints its name, as tmux new-session -d.
+	detached bool
+	web      webFlags
+	webSet   map[string]bool // the --web flags given (they override config.toml's [web])
+	mesh     meshFlags
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -100,6 +109,9 @@ var subcommands = map[string]func(o *options, args []string) error{
 	"demo": func(o *options, args []string) error {
 		if len(args) > 0 {
 			return usagef("demo takes no agents, only flags (got %q)", args[0])
+		}
+		if o.detached {
+			return usagef("demo runs in its terminal: --detached does not go with it")
 		}
 		o.demo = true
 		return nil
@@ -123,6 +135,8 @@ func mainFlags(o *options, v *mainValues) *flag.FlagSet {
 	fs.BoolVar(&o.cfg.Brief, "brief", false, "")
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "")
 	fs.BoolVar(&o.inProcess, "in-process", false, "")
+	fs.BoolVar(&o.detached, "detached", false, "")
+	fs.BoolVar(&o.detached, "d", false, "")
 	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
 	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
 	fs.StringVar(&v.prefix, "prefix", "ctrl+a", "")
@@ -194,6 +208,9 @@ func parseArgs(args []string) (options, error) {
 	}
 	if err := o.logLevel.UnmarshalText([]byte(v.level)); err != nil {
 		return o, usagef("--log-level %q: want debug, info, warn or error", v.level)
+	}
+	if o.detached && o.inProcess {
+		return o, usagef("--detached and --in-process exclude each other (an in-process session ends with its terminal)")
 	}
 	if len(rest) == 0 {
 		return o, usagef("no agents given (agentmux [flags] AGENT [AGENT...], or agentmux demo)")

@@ -16,8 +16,8 @@ import (
 	"github.com/agentmux/agentmux/proto"
 )
 
-// runAttachCommand runs agentmux attach [NAME] [--read-only] [-d] and agentmux
-// kill-session [NAME], their flags parsed (commands.go).
+// runAttachCommand runs agentmux attach [NAME | --session NAME] [--read-only] [-d] and
+// agentmux kill-session [NAME | --session NAME], their flags parsed (commands.go).
 func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Reader, stdout io.Writer) (int, error) {
 	o := attach.Options{ReadOnly: a.readOnly, DetachOthers: a.detachOthers}
 	var name string
@@ -26,6 +26,12 @@ func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Re
 	}
 	if len(a.operands) == 1 {
 		name = a.operands[0]
+	}
+	if a.session != "" {
+		if name != "" && !strings.EqualFold(name, a.session) {
+			return 2, usagef("agentmux %s: two sessions named (%s and --session %s)", cmd, name, a.session)
+		}
+		name = a.session
 	}
 	if o.ReadOnly && o.DetachOthers {
 		return 2, usagef("agentmux attach: --read-only and -d do not go together")

@@ -21,6 +21,7 @@ import (
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
 )
 
 // clientUsage lists the commands that talk to a running session.
@@ -28,10 +29,11 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux ls                                 members: number, name, program, state, group, waiting
   agentmux send TARGET MESSAGE [--from NAME]  TARGET a name, a number or *; MESSAGE - reads stdin
       [--important | --urgent] [--timeout D] [--notify-on-delivery] [--notify-after D]
+      [--wait | --reply]                      --wait: its last phase; --reply: the agent's answer
   agentmux remind D MESSAGE [--to TARGET]     (or wake) "[agentmux] reminder: MESSAGE" into this
                                               pane ($AGENTMUX_NAME) or TARGET after D
   agentmux send --raw TARGET TEXT [--no-enter] TEXT typed exactly (like tmux send-keys)
-  agentmux new [--name N] [--cwd DIR] COMMAND a new pane running COMMAND
+  agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND  a new pane running COMMAND
   agentmux respawn TARGET [--kill] | rename TARGET NAME
   agentmux resize TARGET [--width P] [--height P]  P percent of an even share
   agentmux link A B [--shell] | unlink A | hold A | release A
@@ -39,8 +41,9 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux capture TARGET [--lines N] [--escapes]
   agentmux history [--member X] [--since D] [--limit N]
   agentmux read ID
+  agentmux diff TARGET                        what TARGET's agent changed in its worktree
   agentmux events                             a live NDJSON stream of what happens
-  agentmux sessions                           the running sessions
+  agentmux sessions [--all]                   the running sessions (--all: ended ones too)
   agentmux web [NAME] [--listen HOST:PORT] [--control]
                                               start the session's web view (or find it) and
                                               print its URL; --control lets the page act
@@ -61,8 +64,9 @@ type clientArgs struct {
 	mode                 string
 	timeout, notifyAfter time.Duration
 	notifyOnDelivery     bool
-	// wait: send waits for the message's last phase; all: sessions lists ended ones too.
-	wait, all bool
+	// wait: send waits for the message's last phase; reply: for the answer to it. all:
+	// sessions lists ended ones too.
+	wait, reply, all bool
 	// raw: send types the text as it is; noEnter: without the Enter after it. kill:
 	// respawn ends a running program. name, cwd: new's pane.
 	raw, enter, noEnter, kill, worktree bool
@@ -127,6 +131,9 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		if a.wait && a.operands[0] == "*" {
 			return 2, usagef("agentmux send: --wait waits for one recipient, not *")
 		}
+		if err := replyFlags(a); err != nil {
+			return 2, err
+		}
 		if a.from != "" {
 			if err := proto.CheckVisible(a.from); err != nil {
 				return 2, usagef("agentmux send: --from: %v", err)
@@ -187,6 +194,9 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		}
 		if a.wait {
 			return sendAndWait(ctx, path, c, a, body, stdout)
+		}
+		if a.reply {
+			return sendAndReply(ctx, path, c, a, body, stdout) // sendwait.go
 		}
 		_, err = send(c, a, body, stdout)
 	case "remind", "wake":
@@ -250,6 +260,9 @@ func printJSON(w io.Writer, v any) error {
 	return err
 }
 
+// sessions prints the running sessions (with --all also the ended ones whose messages
+// the store keeps): --json as before, a list of each; for a person one table, the same
+// columns with and without --all, under a header.
 func sessions(a clientArgs, w io.Writer) error {
 	dir, err := hub.RuntimeDir()
 	if err != nil {
@@ -259,39 +272,92 @@ func sessions(a clientArgs, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if a.all {
-		return allSessions(a, ss, w)
+	var kept []store.SessionSummary
+	if st, err := openStoreIfAny(); err == nil {
+		kept, err = st.Sessions()
+		st.Close()
+		if err != nil && a.all {
+			return err
+		}
 	}
-	if len(ss) == 0 && !a.json {
-		_, err := fmt.Fprintln(w, "no session is running (agentmux sessions --all also lists ended ones with history)")
-		return err
-	}
-	type entry struct {
-		hub.Session
-		Attached bool            `json:"attached"`
-		Clients  []attach.Client `json:"clients"`
-		Pid      int             `json:"pid,omitempty"` // the session server's
-		// InProcess: the session runs inside its terminal (agentmux demo, or a test's
-		// hub): it cannot detach and lists no clients.
-		InProcess bool `json:"in_process,omitempty"`
-	}
-	list := []entry{}
+	live := make([]liveSession, 0, len(ss))
 	for _, s := range ss {
 		cs, pid, ok := sessionClients(s.Socket)
 		if !ok {
-			list = append(list, entry{Session: s, Attached: true, Clients: []attach.Client{}, InProcess: true})
+			live = append(live, liveSession{Session: s, Attached: true, Clients: []attach.Client{}, InProcess: true})
 			continue
 		}
-		list = append(list, entry{Session: s, Attached: len(cs) > 0, Clients: cs, Pid: pid})
+		live = append(live, liveSession{Session: s, Attached: len(cs) > 0, Clients: cs, Pid: pid})
 	}
-	if a.json {
-		return printJSON(w, list)
+	rows := sessionRows(live, kept, a.all)
+	switch {
+	case a.json && a.all:
+		return printJSON(w, rows)
+	case a.json:
+		return printJSON(w, live)
+	case len(rows) == 0 && a.all:
+		_, err := fmt.Fprintln(w, "no session is running, and the store keeps no ended one's messages")
+		return err
+	case len(rows) == 0:
+		_, err := fmt.Fprintln(w, "no session is running (agentmux sessions --all also lists ended ones with history)")
+		return err
 	}
-	for _, e := range list {
-		state := "detached"
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATE\tTERMINALS\tMESSAGES\tLAST\tSOCKET")
+	for _, r := range rows {
+		terms, msgs, last, socket := "-", "-", "-", "-"
+		if r.Terminals != "" {
+			terms = r.Terminals
+		}
+		if r.Messages > 0 {
+			msgs = strconv.Itoa(r.Messages)
+		}
+		if r.Last > 0 {
+			last = time.UnixMilli(r.Last).Format(timeFormat)
+		}
+		if r.Socket != "" {
+			socket = line(r.Socket)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", line(r.Name), r.State, terms, msgs, last, socket)
+	}
+	return tw.Flush()
+}
+
+// liveSession is a running session as sessions --json lists it.
+type liveSession struct {
+	hub.Session
+	Attached bool            `json:"attached"`
+	Clients  []attach.Client `json:"clients"`
+	Pid      int             `json:"pid,omitempty"` // the session server's
+	// InProcess: the session runs inside its terminal (agentmux demo, or a test's
+	// hub): it cannot detach and lists no clients.
+	InProcess bool `json:"in_process,omitempty"`
+}
+
+// sessionRow is one line of sessions' table (and of sessions --all --json): a running
+// session, or an ended one the store still has messages of.
+type sessionRow struct {
+	Name     string `json:"name"`
+	Running  bool   `json:"running"`
+	Socket   string `json:"socket,omitempty"`
+	Messages int    `json:"messages"`
+	Last     int64  `json:"last_ms,omitempty"`
+	// State is attached, detached, in its terminal or ended; Terminals the attached
+	// ones' sizes ("" when none). For the table only.
+	State     string `json:"-"`
+	Terminals string `json:"-"`
+}
+
+// sessionRows are the running sessions, with what the store keeps of each, then with
+// all the ended ones the store keeps, by name.
+func sessionRows(live []liveSession, kept []store.SessionSummary, all bool) []sessionRow {
+	rows := map[string]*sessionRow{}
+	var order []string
+	for _, e := range live {
+		r := &sessionRow{Name: e.Name, Running: true, Socket: e.Socket, State: "detached"}
 		switch {
 		case e.InProcess:
-			state = "in its terminal"
+			r.State = "in its terminal"
 		case e.Attached:
 			var cs []string
 			for _, c := range e.Clients {
@@ -304,71 +370,28 @@ func sessions(a clientArgs, w io.Writer) error {
 				}
 				cs = append(cs, d)
 			}
-			state = fmt.Sprintf("attached (%d: %s)", len(e.Clients), strings.Join(cs, ", "))
+			r.State, r.Terminals = "attached", fmt.Sprintf("%d: %s", len(e.Clients), strings.Join(cs, ", "))
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", line(e.Name), state, line(e.Socket))
+		rows[e.Name] = r
+		order = append(order, e.Name)
 	}
-	return nil
-}
-
-// sessionRow is one line of sessions --all: a running session, or an ended one the
-// store still has messages of.
-type sessionRow struct {
-	Name     string `json:"name"`
-	Running  bool   `json:"running"`
-	Socket   string `json:"socket,omitempty"`
-	Messages int    `json:"messages"`
-	Last     int64  `json:"last_ms,omitempty"`
-}
-
-// allSessions prints the running sessions and the ended ones with history.
-func allSessions(a clientArgs, live []hub.Session, w io.Writer) error {
-	rows := map[string]*sessionRow{}
-	var order []string
-	for _, s := range live {
-		rows[s.Name] = &sessionRow{Name: s.Name, Running: true, Socket: s.Socket}
-		order = append(order, s.Name)
-	}
-	if st, err := openStoreIfAny(); err == nil {
-		kept, err := st.Sessions()
-		st.Close()
-		if err != nil {
-			return err
-		}
-		for _, k := range kept {
-			r := rows[k.Name]
-			if r == nil {
-				r = &sessionRow{Name: k.Name}
-				rows[k.Name] = r
-				order = append(order, k.Name)
+	for _, k := range kept {
+		r := rows[k.Name]
+		if r == nil {
+			if !all {
+				continue
 			}
-			r.Messages, r.Last = k.Messages, k.Last
+			r = &sessionRow{Name: k.Name, State: "ended"}
+			rows[k.Name] = r
+			order = append(order, k.Name)
 		}
+		r.Messages, r.Last = k.Messages, k.Last
 	}
 	out := make([]sessionRow, 0, len(order))
 	for _, n := range order {
 		out = append(out, *rows[n])
 	}
-	if a.json {
-		return printJSON(w, out)
-	}
-	if len(out) == 0 {
-		_, err := fmt.Fprintln(w, "no session is running, and the store keeps no ended one's messages")
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATE\tMESSAGES\tLAST")
-	for _, r := range out {
-		state, last := "ended", "-"
-		if r.Running {
-			state = "running"
-		}
-		if r.Last > 0 {
-			last = time.UnixMilli(r.Last).Format(timeFormat)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", line(r.Name), state, r.Messages, last)
-	}
-	return tw.Flush()
+	return out
 }
 
 func ls(c *client.Conn, a clientArgs, w io.Writer) error {
@@ -441,7 +464,19 @@ func fromName(name string) error {
 // send sends body from the pane the command runs in (proved by its $AGENTMUX_PROOF),
 // else from the person, or from --from NAME; it prints and returns the message's id.
 func send(c *client.Conn, a clientArgs, body string, w io.Writer) (string, error) {
-	from := a.from
+	id, err := post(c, a, body)
+	if err != nil {
+		return "", err
+	}
+	if a.json {
+		return id, printJSON(w, map[string]string{"id": id, "status": "queued"})
+	}
+	_, err = fmt.Fprintf(w, "%s queued\n", line(id))
+	return id, err
+}
+
+// post sends body to a.operands[0] with send's options and returns the message's id.
+func post(c *client.Conn, a clientArgs, body string) (string, error) {
 	var meta *proto.SendMeta
 	if a.mode != "" || a.timeout > 0 || a.notifyOnDelivery || a.notifyAfter > 0 {
 		meta = &proto.SendMeta{
@@ -449,15 +484,11 @@ func send(c *client.Conn, a clientArgs, body string, w io.Writer) (string, error
 			XNotifyOnDelivery: a.notifyOnDelivery, XNotifyAfterMs: a.notifyAfter.Milliseconds(),
 		}
 	}
-	id, err := c.SendMeta(from, a.operands[0], body, meta)
+	id, err := c.SendMeta(a.from, a.operands[0], body, meta)
 	if err != nil {
 		return "", fmt.Errorf("send to %s: %w", a.operands[0], err)
 	}
-	if a.json {
-		return id, printJSON(w, map[string]string{"id": id, "status": "queued"})
-	}
-	_, err = fmt.Fprintf(w, "%s queued\n", line(id))
-	return id, err
+	return id, nil
 }
 
 // remind sends a reminder to a.to (a pane; by default the one it runs in), stored with

@@ -75,20 +75,24 @@ func init() {
 func otherCommands() []command {
 	return []command{
 		{name: "attach", maxArgs: -1, flags: []flagSpec{
-			switchFlag("read-only", "watch without typing", func(a *clientArgs) *bool { return &a.readOnly }).alias("r"),
+			switchFlag("read-only", `watch without typing: focus, zoom, scrolling, copy mode, the
+relay log and help are this terminal's own view and change
+nothing in the session`, func(a *clientArgs) *bool { return &a.readOnly }).alias("r"),
 			switchFlag("d", "detach every other terminal first", func(a *clientArgs) *bool { return &a.detachOthers }),
+			sessionNameFlag,
 		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 			return runAttachCommand(ctx, "attach", a, sio.in, sio.out)
-		}, help: `usage: agentmux attach [NAME] [--read-only | -r] [-d]
+		}, help: `usage: agentmux attach [NAME | --session NAME] [--read-only | -r] [-d]
 
 Attaches this terminal to session NAME (the only running one when not given; names in
 any case): the whole picture as it is now. Prefix d detaches again.`},
-		{name: "kill-session", maxArgs: -1, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+		{name: "kill-session", maxArgs: -1, flags: []flagSpec{sessionNameFlag}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 			return runAttachCommand(ctx, "kill-session", a, sio.in, sio.out)
-		}, help: `usage: agentmux kill-session [NAME]
+		}, help: `usage: agentmux kill-session [NAME | --session NAME]
 
 Ends session NAME (the only running one when not given) and every agent in it; its
-attached terminals are restored and told so.`},
+attached terminals are restored and told so, and told the worktrees kept with an
+agent's work in them.`},
 		meshCommand(),
 		{name: worktreeCommand, parts: worktreeParts, help: `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
 
@@ -121,6 +125,9 @@ branch, refusing one that holds an agent's work unless --force.`},
 	}
 }
 
+// sessionNameFlag is attach's and kill-session's --session NAME: the session, as NAME.
+var sessionNameFlag = stringFlag("session", "NAME", "the session (as NAME; names in any case)", func(a *clientArgs) *string { return &a.session })
+
 // remindFlags are remind's and wake's.
 var remindFlags = []flagSpec{
 	stringFlag("to", "TARGET", "the pane to remind (default: this one, $AGENTMUX_NAME)", func(a *clientArgs) *string { return &a.to }),
@@ -138,12 +145,19 @@ an exited pane), relay group as the status line shows it, held and addressing fl
 profile, and messages waiting.`},
 		{name: "send", minArgs: 2, maxArgs: -1, flags: []flagSpec{
 			stringFlag("from", "NAME", `attribute it to NAME (not a pane's name, "you" or a number)`, func(a *clientArgs) *string { return &a.from }),
-			{name: "important", kind: kindSwitch, usage: "interrupt a person's stale draft to deliver it", set: sendMode("important")},
+			{name: "important", kind: kindSwitch, usage: `ahead of sequential messages, at the pane's first idle moment;
+like every message never typed over a person's draft (a draft
+untouched for input_stale_timeout, 2m by default, is set aside
+for any message and typed back after the answer)`, set: sendMode("important")},
 			{name: "urgent", kind: kindSwitch, usage: "interrupt the agent (its interrupt key) to deliver it now", set: sendMode("urgent")},
 			durationFlag("timeout", "D", "give up (expired) if not typed within D, e.g. 10m", true, func(a *clientArgs) *time.Duration { return &a.timeout }),
 			switchFlag("notify-on-delivery", "say when it was delivered (in agentmux events)", func(a *clientArgs) *bool { return &a.notifyOnDelivery }),
 			durationFlag("notify-after", "D", "a reminder D after delivery", true, func(a *clientArgs) *time.Duration { return &a.notifyAfter }),
 			switchFlag("wait", "wait until it is confirmed, failed or expired; print the\nphase; exit 0 when confirmed, 1 otherwise", func(a *clientArgs) *bool { return &a.wait }),
+			switchFlag("reply", `wait for TARGET's answer: the next turn it finishes after the
+message went in, printed as the relay would deliver it; exit 0
+with it, 1 when none came within --timeout D (which also
+bounds the message's own wait) or the message failed`, func(a *clientArgs) *bool { return &a.reply }),
 			switchFlag("raw", `type MESSAGE exactly as given, at once: no "you:" header, no
 framing, no waiting for idle (drive a shell or a REPL, like
 tmux send-keys); then Enter, unless --no-enter. Yours alone:
@@ -227,7 +241,8 @@ when the session no longer runs.`},
 		{name: "events", help: `usage: agentmux events
 
 A live stream of what happens in the session, one JSON object a line: states,
-messages, deliveries and their phases, links, exits. Ends with the session or Ctrl+C.`},
+messages, deliveries and their phases, the panes' finished turns (their words), links,
+exits. Ends with the session or Ctrl+C.`},
 		{name: "sessions", flags: []flagSpec{
 			switchFlag("all", "also ended sessions whose messages the store still keeps", func(a *clientArgs) *bool { return &a.all }),
 		}, help: `usage: agentmux sessions [--all] [--json]

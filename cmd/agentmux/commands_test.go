@@ -7,7 +7,7 @@ package main
 
 import (
 	"errors"
-	"github.com/agentmux/agentmux/docs"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/docs"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 )
@@ -172,5 +173,53 @@ func TestClientValueErrorsSayWhatIsWanted(t *testing.T) {
 		code, _, err := runCmd(t, "", strings.Fields(args)...)
 		assert.Equal(t, 2, code, args)
 		assert.EqualError(t, err, want, args)
+	}
+}
+
+// agentmux help names every command of the table a person can run, and the flags a
+// newcomer looks for; the flags' help says what the code does.
+func TestHelpListsEveryCommand(t *testing.T) {
+	_, out, err := runCmd(t, "", "help")
+	require.NoError(t, err)
+	for _, c := range commandTable {
+		if c.hidden {
+			continue
+		}
+		switch c.name {
+		case "version":
+			assert.Contains(t, out, "--version", c.name)
+		case "wake":
+			assert.Contains(t, out, "(or wake)", c.name)
+		default:
+			assert.Regexp(t, `(agentmux|\|) `+regexp.QuoteMeta(c.name)+`\b`, out, c.name) // link A B | unlink A
+		}
+	}
+	for _, x := range []string{"sessions [--all]", "[--wait | --reply]", "--detached", "[--worktree]", "qwen (Qwen Code)"} {
+		assert.Contains(t, out, x)
+	}
+	_, out, err = runCmd(t, "", "send", "--help")
+	require.NoError(t, err)
+	assert.NotContains(t, out, "interrupt a person's stale draft", "--important waits for a draft like any message")
+	assert.Contains(t, out, "never typed over a person's draft")
+	assert.Contains(t, out, "--reply")
+	for _, cmd := range []string{"attach", "kill-session"} {
+		_, out, err = runCmd(t, "", cmd, "--help")
+		require.NoError(t, err)
+		assert.Contains(t, out, "--session NAME", cmd)
+	}
+}
+
+// attach and kill-session take --session NAME, as every other command does; a second,
+// different name is a usage error before anything is asked of a session.
+func TestAttachAndKillTakeSession(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_PANE", "")
+	for _, cmd := range []string{"attach", "kill-session"} {
+		code, _, err := runCmd(t, "", cmd, "--session", "nope")
+		assert.Equal(t, 1, code, cmd)
+		assert.ErrorContains(t, err, `no session "nope" is running`, cmd)
+		code, _, err = runCmd(t, "", cmd, "one", "--session", "two")
+		assert.Equal(t, 2, code, cmd)
+		assert.ErrorContains(t, err, "two sessions named (one and --session two)", cmd)
 	}
 }

@@ -183,7 +183,8 @@ func TestEveryHelpListsEveryFlag(t *testing.T) {
 	own, _, ok = strings.Cut(own, "\nKeys:")
 	require.True(t, ok)
 	mainFlags(&options{}, &mainValues{}).VisitAll(func(f *flag.Flag) {
-		assert.True(t, listsFlag(own, "--"+f.Name), "agentmux --help does not list --%s", f.Name)
+		lists := listsFlag(own, "--"+f.Name) || len(f.Name) == 1 && listsFlag(own, "-"+f.Name) // -d
+		assert.True(t, lists, "agentmux --help does not list --%s", f.Name)
 	})
 }
 

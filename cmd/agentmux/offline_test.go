@@ -64,7 +64,7 @@ func TestHistoryOfAnEndedSession(t *testing.T) {
 	assert.True(t, strings.HasSuffix(out, "\nkept after the end\n"), out)
 	_, out, err = runCmd(t, "", "sessions", "--all")
 	require.NoError(t, err)
-	assert.Regexp(t, `(?m)^NAME\s+STATE\s+MESSAGES\s+LAST\nproj\s+ended\s+1\s+\d{4}-`, out)
+	assert.Regexp(t, `(?m)^NAME\s+STATE\s+TERMINALS\s+MESSAGES\s+LAST\s+SOCKET\nproj\s+ended\s+-\s+1\s+\d{4}-\S+ \S+\s+-$`, out)
 
 	code, _, err = runCmd(t, "", "history")
 	assert.Equal(t, 1, code)

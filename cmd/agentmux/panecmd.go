@@ -202,6 +202,10 @@ func diff(c *client.Conn, a clientArgs, w io.Writer) error {
 	if a.json {
 		return printJSON(w, map[string]string{"diff": *res.Screen})
 	}
-	_, err = io.WriteString(w, visible(*res.Screen, true))
+	out := visible(*res.Screen, true)
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n" // the shell's prompt starts on a line of its own
+	}
+	_, err = io.WriteString(w, out)
 	return err
 }

@@ -107,6 +107,9 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	applyPaneConfig(&o, conf)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
+	if o.detached {
+		return runDetached(args, stdout)
+	}
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK {
@@ -210,6 +213,10 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 // claimFailed is the exit status and error for a session that could not be claimed:
 // an explicit --session a live session holds is the person's to change (2).
 func claimFailed(name string, err error) (int, error) {
+	var clash *hub.CaseClashError
+	if errors.As(err, &clash) {
+		return 2, fmt.Errorf("--session %s: session %s is running, and names that differ only in case cannot run side by side (agentmux attach finds either); pick another name", name, clash.Live)
+	}
 	if errors.Is(err, hub.ErrInUse) {
 		return 2, fmt.Errorf("--session %s: a running session has that name (agentmux ls --session %s shows it); pick another name", name, name)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/proto"
@@ -62,4 +63,95 @@ func sendAndWait(ctx context.Context, path string, c *client.Conn, a clientArgs,
 		return 1, he.err
 	}
 	return 1, fmt.Errorf("send --wait: %w", err)
+}
+
+// replyFlags checks send --reply's company: one recipient, and neither --wait nor --raw.
+func replyFlags(a clientArgs) error {
+	switch {
+	case !a.reply:
+		return nil
+	case a.operands[0] == "*":
+		return usagef("agentmux send: --reply waits for one agent's answer, not *")
+	case a.wait || a.raw:
+		return usagef("agentmux send: --reply goes with neither --wait nor --raw")
+	}
+	return nil
+}
+
+// landedPhases are the phases after which a message is in its pane: the turn that
+// follows is its answer.
+var landedPhases = map[string]bool{"submitted": true, "confirmed": true}
+
+// sendAndReply is send --reply: it subscribes to the session's events first (on a
+// connection of its own, so nothing is missed), sends, follows the message's phases
+// until it landed in its pane, then prints the next turn that pane finishes (its
+// "turn" event: the words the relay would deliver). Exit 0 with the answer; 1 when
+// the message failed, dropped or expired, when --timeout passed first, or when the
+// session ended first. Nothing else is printed on stdout, so a script can take the
+// answer as a function's result.
+func sendAndReply(ctx context.Context, path string, c *client.Conn, a clientArgs, body string, w io.Writer) (int, error) {
+	ev, err := client.DialHere(path)
+	if err != nil {
+		return 1, err
+	}
+	defer ev.Close()
+	if _, err := ev.Request(proto.TypeEvents, struct{}{}); err != nil {
+		return 1, fmt.Errorf("send --reply: %w", err)
+	}
+	waitCtx := ctx
+	if a.timeout > 0 {
+		var cancel context.CancelFunc
+		waitCtx, cancel = context.WithTimeout(ctx, a.timeout)
+		defer cancel()
+	}
+	id, err := post(c, a, body)
+	if err != nil {
+		return 1, err
+	}
+	target := a.operands[0]
+	var to string // the pane's name, from the message's phases
+	landed := false
+	err = eachEvent(waitCtx, ev, func(payload json.RawMessage) (bool, error) {
+		var e proto.Event
+		if err := json.Unmarshal(payload, &e); err != nil {
+			return false, nil
+		}
+		switch {
+		case e.Kind == "delivery" && e.ID == id:
+			to = e.Member
+			if landedPhases[e.Phase] {
+				landed = true
+			} else if finalPhases[e.Phase] {
+				return true, fmt.Errorf("send --reply: %s was %s: %s", line(id), e.Phase, line(e.Text))
+			}
+		case e.Kind == "turn" && landed && strings.EqualFold(e.Member, to):
+			if a.json {
+				return true, printJSON(w, map[string]string{"id": id, "from": e.Member, "text": e.Text})
+			}
+			text := visible(e.Text, true)
+			if !strings.HasSuffix(text, "\n") {
+				text += "\n"
+			}
+			_, err := io.WriteString(w, text)
+			return true, err
+		}
+		return false, nil
+	})
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.Is(err, errInterrupted) && waitCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil:
+		if !landed {
+			return 1, fmt.Errorf("send --reply: %s did not take %s within %s", line(target), line(id), a.timeout)
+		}
+		return 1, fmt.Errorf("send --reply: no answer from %s within %s", line(target), a.timeout)
+	case errors.Is(err, errInterrupted):
+		return 1, fmt.Errorf("send --reply: interrupted; %s is still on its way (agentmux history shows its phase)", line(id))
+	case errors.Is(err, errBye), errors.Is(err, io.EOF):
+		return 1, fmt.Errorf("send --reply: the session ended before %s answered", line(target))
+	}
+	if he, ok := err.(handlerError); ok {
+		return 1, he.err
+	}
+	return 1, fmt.Errorf("send --reply: %w", err)
 }

@@ -91,6 +91,28 @@ func runStarted(ctx context.Context, args []string, in, out *os.File) (int, erro
 	return attachTo(ctx, name, socket, attach.Options{}, in, out)
 }
 
+// detachedSize is the size a session started without a terminal draws at until one
+// attaches and sets its own (tmux's default for new-session -d).
+var detachedSize = ui.Size{Cols: 80, Rows: 24}
+
+// runDetached starts a server for the agents in args without attaching a terminal
+// (--detached) and prints the session's name: the size is the terminal's when stdout
+// is one, else detachedSize; the colours are unknown until a terminal attaches.
+func runDetached(args []string, stdout io.Writer) (int, error) {
+	size := detachedSize
+	if f, ok := stdout.(*os.File); ok {
+		if c, r, err := term.GetSize(f.Fd()); err == nil && c > 0 && r > 0 {
+			size = ui.Size{Cols: c, Rows: r}
+		}
+	}
+	name, _, status, err := startServer(args, size.Cols, size.Rows, ui.TerminalInfo{})
+	if err != nil {
+		return status, err
+	}
+	_, err = fmt.Fprintln(stdout, name)
+	return 0, err
+}
+
 // attachTo attaches the terminal to the session on socket and says how it ended.
 func attachTo(ctx context.Context, name, socket string, o attach.Options, in, out *os.File) (int, error) {
 	nc, err := net.Dial("unix", socket)
@@ -110,12 +132,31 @@ func attachTo(ctx context.Context, name, socket string, o attach.Options, in, ou
 	case attach.ReasonReplaced:
 		fmt.Fprintf(out, "detached from session %s: another terminal attached with -d (agentmux attach %s to return)\r\n", name, name)
 	case attach.ReasonEnded:
+		sayEnded(out, name, res.Message)
 	case attach.ReasonError:
 		return 1, fmt.Errorf("session %s refused this terminal: %s", name, res.Message)
 	default:
 		return 1, fmt.Errorf("session %s ended: its server is gone", name)
 	}
 	return 0, nil
+}
+
+// sayEnded tells the restored terminal that session name ended, and why, from the end
+// frame's message (a server that predates it says no reason), then the worktrees
+// kept with an agent's work in them, one a line, and how to see them.
+func sayEnded(out io.Writer, name, msg string) {
+	why, kept, _ := strings.Cut(msg, "\n")
+	if why = strings.TrimSpace(why); why != "" {
+		why = " (" + line(why) + ")"
+	}
+	fmt.Fprintf(out, "session %s ended%s\r\n", name, why)
+	if kept == "" {
+		return
+	}
+	for _, k := range strings.Split(kept, "\n") {
+		fmt.Fprintf(out, "%s\r\n", line(k))
+	}
+	fmt.Fprintf(out, "the kept worktrees hold the agents' work: agentmux worktree ls lists them, agentmux worktree rm NAME removes one\r\n")
 }
 
 // runServer is the hidden server subcommand: COLS ROWS TERMINFO (ui.TerminalInfo) then

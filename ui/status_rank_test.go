@@ -1,0 +1,66 @@
+package ui
+
+// Strategy: the headless harness (harness_test.go) with its fake clock. Relay notices
+// are handed to the model as the session's events: a link's end and a spent budget
+// stay on the status line against the routine notices of cross-session deliveries for
+// noticeHold, then yield. The new-pane prompt (prefix c) given a line it cannot start
+// stays open with the error, and the next Esc cancels it without reaching the pane.
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/session"
+)
+
+func (hs *harness) notice(note string) {
+	hs.m.Update(sessionMsg{Events: []session.Event{session.Notice{Entry: session.Entry{Note: note}}}})
+}
+
+func TestSeveredOutranksDeliveryNotices(t *testing.T) {
+	hs := newHarness(t, 120, 12, "alice")
+	severed := "budget spent (8/8): 1 alice⇄bob@beta severed; relink to continue"
+	hs.notice(severed)
+	hs.advance(300 * time.Millisecond)
+	hs.notice(`1 alice → bob@beta (other session)  turn 8/8  12 chars  "last words"`)
+	hs.advance(300 * time.Millisecond)
+	hs.notice("bob@beta: confirmed")
+	if got := hs.statusLine(); !strings.Contains(got, "severed") {
+		t.Fatalf("a delivery notice pushed the severed link off the status line: %q", got)
+	}
+	hs.notice("link 1 alice⇄bob@beta ended: bob@beta unlinked") // an end replaces an end
+	if got := hs.statusLine(); !strings.Contains(got, "ended: bob@beta unlinked") {
+		t.Fatalf("a link's end did not replace the budget notice: %q", got)
+	}
+	hs.advance(5 * time.Second) // noticeHold
+	hs.notice("bob@beta: typed")
+	if got := hs.statusLine(); !strings.Contains(got, "bob@beta: typed") {
+		t.Fatalf("after 5s a routine notice still waits: %q", got)
+	}
+}
+
+func TestNewPanePromptStaysOpenOnError(t *testing.T) {
+	hs := newHarness(t, 120, 12, "alice")
+	hs.m.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
+		return session.PaneSpec{}, errors.New(`program "nosuch" not found`)
+	}
+	hs.procs[1].Sent() // what start-up sent
+	hs.press(testPrefix, runeKey('c'))
+	for _, r := range "nosuch" {
+		hs.press(runeKey(r))
+	}
+	hs.press(codeKey(keys.KeyEnter))
+	if got := hs.statusLine(); !strings.Contains(got, `program "nosuch" not found`) || !strings.HasPrefix(got, " ^A  ? help  PROMPT  new pane: program") || !strings.Contains(got, "nosuch▏") {
+		t.Fatalf("the prompt closed or hid the error: %q", got)
+	}
+	hs.press(codeKey(keys.KeyEscape))
+	if got := hs.statusLine(); strings.Contains(got, "new pane") {
+		t.Fatalf("Esc did not cancel the prompt: %q", got)
+	}
+	if sent := hs.procs[1].Sent(); sent != "" {
+		t.Fatalf("the pane was sent %q while the prompt was open", sent)
+	}
+}
