@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentmux/agentmux/accept"
 	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
@@ -201,19 +202,17 @@ type connOpened struct{ c *conn }
 
 func (h *Hub) accept() {
 	defer h.wg.Done()
+	// Temporary failures (out of file descriptors, say) are waited out, so the socket
+	// serves again once they pass.
+	a := accept.Loop{L: h.l, Quit: h.quit, Logger: h.cfg.Logger, Name: "session socket"}
 	for id := 1; ; id++ {
-		nc, err := h.l.Accept()
+		nc, err := a.Accept()
 		if err != nil {
 			select {
 			case <-h.quit:
-				return
 			default:
+				h.cfg.Logger.Error("accept: the socket takes no more connections", "err", err)
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			h.cfg.Logger.Error("accept", "err", err)
 			return
 		}
 		c := &conn{id: id, nc: nc, pid: peer.PID(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}

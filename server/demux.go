@@ -5,11 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/agentmux/agentmux/accept"
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/proto"
 )
@@ -33,29 +35,30 @@ type demux struct {
 	handle func(net.Conn, *proto.Envelope)
 	conns  chan net.Conn
 	quit   chan struct{}
+	log    *slog.Logger
 	once   sync.Once
 	wg     sync.WaitGroup
 }
 
-// newDemux starts sorting l's connections; handle gets the server's (it owns them).
-func newDemux(l net.Listener, handle func(net.Conn, *proto.Envelope)) *demux {
-	d := &demux{l: l, handle: handle, conns: make(chan net.Conn), quit: make(chan struct{})}
+// newDemux starts sorting l's connections; handle gets the server's (it owns them);
+// log gets accept failures.
+func newDemux(l net.Listener, handle func(net.Conn, *proto.Envelope), log *slog.Logger) *demux {
+	d := &demux{l: l, handle: handle, log: log, conns: make(chan net.Conn), quit: make(chan struct{})}
 	d.wg.Go(d.acceptLoop)
 	return d
 }
 
+// acceptLoop sorts every connection; temporary failures (out of file descriptors, say)
+// are waited out, so the socket serves again once they pass.
 func (d *demux) acceptLoop() {
+	a := accept.Loop{L: d.l, Quit: d.quit, Logger: d.log, Name: "session socket"}
 	for {
-		nc, err := d.l.Accept()
+		nc, err := a.Accept()
 		if err != nil {
 			select {
 			case <-d.quit:
-				return
 			default:
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
+				d.log.Error("accept: the socket takes no more connections", "err", err)
 			}
 			return
 		}
