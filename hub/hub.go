@@ -121,6 +121,13 @@ type Hub struct {
 	done chan struct{} // closed when the loop has ended
 	wg   sync.WaitGroup
 
+	// lost holds the write-aheads of submitting that the store refused (the core calls
+	// them on its own goroutine and must never wait for the loop): the loop takes them
+	// into its marks, to be written once the store takes them again.
+	lostMu    sync.Mutex
+	lost      []store.Mark
+	lostReady chan struct{} // capacity 1
+
 	// inbox holds relay messages from the core's sink, which must never block.
 	inboxMu    sync.Mutex
 	inbox      []proto.RelayMessage
@@ -147,6 +154,7 @@ func Start(cfg Config, l net.Listener) (*Hub, error) {
 		quit:       make(chan struct{}),
 		done:       make(chan struct{}),
 		inboxReady: make(chan struct{}, 1),
+		lostReady:  make(chan struct{}, 1),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.st = newState(h)
@@ -185,6 +193,26 @@ func (h *Hub) takeInbox() []proto.RelayMessage {
 	defer h.inboxMu.Unlock()
 	ms := h.inbox
 	h.inbox = nil
+	return ms
+}
+
+// keepLost hands the loop a mark the store refused, to be written again. It never
+// blocks.
+func (h *Hub) keepLost(m store.Mark) {
+	h.lostMu.Lock()
+	h.lost = append(h.lost, m)
+	h.lostMu.Unlock()
+	select {
+	case h.lostReady <- struct{}{}:
+	default:
+	}
+}
+
+func (h *Hub) takeLost() []store.Mark {
+	h.lostMu.Lock()
+	defer h.lostMu.Unlock()
+	ms := h.lost
+	h.lost = nil
 	return ms
 }
 
@@ -240,6 +268,7 @@ func (h *Hub) loop() {
 	s.resumePanes()
 	prune := time.NewTimer(pruneEvery)
 	defer prune.Stop()
+	defer s.stopRetry()
 	for {
 		select {
 		case ev := <-h.in:
@@ -258,6 +287,11 @@ func (h *Hub) loop() {
 			for _, e := range s.events.Next() {
 				s.coreEvent(e)
 			}
+		case <-s.retryC():
+			s.retry = nil // fired: the next failure waits longer
+			s.flush()
+		case <-h.lostReady:
+			s.flush() // takes them in
 		case <-prune.C:
 			s.commit()
 			s.prune()

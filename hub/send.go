@@ -330,11 +330,17 @@ func RepeatNote(id string) string {
 
 // submitting returns the write-ahead of message id to pane to: the phase submitting
 // recorded in the store at once. The core calls it from its own goroutine: it touches
-// nothing of the loop's (the store is safe for concurrent use).
+// nothing of the loop's (the store is safe for concurrent use). A write the store
+// refuses (a full disk) is handed to the loop, which writes it with its own marks once
+// the store takes them again.
 func (s *state) submitting(id, to string) func() error {
-	st, now := s.cfg.Store, s.cfg.Now
+	st, now, h := s.cfg.Store, s.cfg.Now, s.h
 	return func() error {
-		_, err := st.Mark(id, to, store.Submitting, now().UnixMilli())
+		m := store.Mark{ID: id, To: to, Phase: store.Submitting, Ms: now().UnixMilli()}
+		_, err := st.Mark(m.ID, m.To, m.Phase, m.Ms)
+		if err != nil {
+			h.keepLost(m)
+		}
 		return err
 	}
 }
