@@ -55,11 +55,14 @@ func TestAcceptSurvivesOutOfFileDescriptors(t *testing.T) {
 // emfileServe is the child: a hub whose process has no file descriptor left until the
 // hub logs a failed accept.
 func emfileServe(t *testing.T) {
+	var mu sync.Mutex // filler is made by the test, freed by the logging goroutine
 	var filler []int
 	var once sync.Once
 	logged := make(chan struct{})
 	free := func() {
 		once.Do(func() {
+			mu.Lock()
+			defer mu.Unlock()
 			for _, fd := range filler {
 				syscall.Close(fd)
 			}
@@ -77,6 +80,7 @@ func emfileServe(t *testing.T) {
 	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim))
 	lim.Cur = 128
 	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim))
+	mu.Lock()
 	for {
 		fd, err := syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err != nil {
@@ -85,6 +89,7 @@ func emfileServe(t *testing.T) {
 		}
 		filler = append(filler, fd)
 	}
+	mu.Unlock()
 	os.Stdout.WriteString("serving " + e.path + "\n")
 	<-logged
 	os.Stdout.WriteString("logged accept failing\n")

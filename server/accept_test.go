@@ -61,11 +61,14 @@ func TestDemuxSurvivesOutOfFileDescriptors(t *testing.T) {
 // logs a failed accept; whatever it hands the hub is answered "taken".
 func emfileSort(t *testing.T) {
 	path := os.Getenv(emfileChild)
+	var mu sync.Mutex // filler is made by the test, freed by the logging goroutine
 	var filler []int
 	var once sync.Once
 	log := slog.New(&hookHandler{on: func(r slog.Record) {
 		if r.Level >= slog.LevelWarn && strings.Contains(r.Message, "accept") {
 			once.Do(func() {
+				mu.Lock()
+				defer mu.Unlock()
 				for _, fd := range filler {
 					syscall.Close(fd)
 				}
@@ -90,6 +93,7 @@ func emfileSort(t *testing.T) {
 	require.NoError(t, syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim))
 	lim.Cur = 128
 	require.NoError(t, syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim))
+	mu.Lock()
 	for {
 		fd, err := syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err != nil {
@@ -98,6 +102,7 @@ func emfileSort(t *testing.T) {
 		}
 		filler = append(filler, fd)
 	}
+	mu.Unlock()
 	os.Stdout.WriteString("serving " + path + "\n")
 	// Serve until the parent is done.
 	os.Stdin.Read(make([]byte, 1))

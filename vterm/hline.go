@@ -279,7 +279,7 @@ func (h hview) appendText(b []byte, padEnd bool, see *sight) []byte {
 	}
 	runs := h.runs
 	seen := see != nil && len(runs) > 0 // unstyled: default on default, as the screen shows it
-	left := 0                    // cells of the current style run after cell x
+	left := 0                           // cells of the current style run after cell x
 	var st Style
 	x := 0
 	lastBlank := false
