@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentmux/agentmux/accept"
@@ -51,6 +52,10 @@ type Config struct {
 	OutBytes int
 	// MaxConns bounds the open connections; more are refused with ERROR.
 	MaxConns int
+	// FrameBudget bounds the bytes every frame being read holds in total while its
+	// bytes arrive (proto.DefaultFrameBudget, at least MaxFrameBytes): a connection
+	// whose frame would pass it gets ERROR and is closed.
+	FrameBudget int
 	// Retention is how long messages are kept (store.DefaultRetention).
 	Retention time.Duration
 	// CutChars is the longest text typed into a pane; a longer message is cut and ends
@@ -92,6 +97,10 @@ func (c *Config) defaults() error {
 	if c.OutBytes < 2*c.MaxFrameBytes {
 		c.OutBytes = 2 * c.MaxFrameBytes
 	}
+	if c.FrameBudget <= 0 {
+		c.FrameBudget = proto.DefaultFrameBudget
+	}
+	c.FrameBudget = max(c.FrameBudget, c.MaxFrameBytes)
 	if c.MaxConns <= 0 {
 		c.MaxConns = DefaultMaxConns
 	}
@@ -133,6 +142,11 @@ type Hub struct {
 	inbox      []proto.RelayMessage
 	inboxReady chan struct{} // capacity 1
 
+	// budget holds the bytes of frames being read, across every connection; freeing
+	// is set while their memory is given back (giveBack).
+	budget  *proto.Budget
+	freeing atomic.Bool
+
 	closeOnce sync.Once
 	st        *state // the loop's
 
@@ -155,6 +169,7 @@ func Start(cfg Config, l net.Listener) (*Hub, error) {
 		done:       make(chan struct{}),
 		inboxReady: make(chan struct{}, 1),
 		lostReady:  make(chan struct{}, 1),
+		budget:     proto.NewBudget(cfg.FrameBudget),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.st = newState(h)

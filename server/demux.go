@@ -28,6 +28,10 @@ import (
 // firstFrameWait bounds how long a new connection may take to send its first frame.
 const firstFrameWait = 10 * time.Second
 
+// sortBudget bounds the bytes of first frames being read by the sorters, in all: a
+// frame's bytes are held as they arrive, never on its announced length alone.
+const sortBudget = 8 << 20
+
 // demux is the hub's listener: it hands the hub every connection that is not the
 // server's.
 type demux struct {
@@ -36,6 +40,7 @@ type demux struct {
 	conns  chan net.Conn
 	quit   chan struct{}
 	log    *slog.Logger
+	budget *proto.Budget
 	once   sync.Once
 	wg     sync.WaitGroup
 }
@@ -43,7 +48,7 @@ type demux struct {
 // newDemux starts sorting l's connections; handle gets the server's (it owns them);
 // log gets accept failures.
 func newDemux(l net.Listener, handle func(net.Conn, *proto.Envelope), log *slog.Logger) *demux {
-	d := &demux{l: l, handle: handle, log: log, conns: make(chan net.Conn), quit: make(chan struct{})}
+	d := &demux{l: l, handle: handle, log: log, budget: proto.NewBudget(sortBudget), conns: make(chan net.Conn), quit: make(chan struct{})}
 	d.wg.Go(d.acceptLoop)
 	return d
 }
@@ -80,10 +85,10 @@ func (d *demux) sort(nc net.Conn) {
 		d.toHub(nc, hdr[:])
 		return
 	}
-	body := make([]byte, size)
-	m, err := io.ReadFull(nc, body)
-	read := append(hdr[:], body[:m]...)
+	body, err := proto.ReadBody(nc, int(size), d.budget)
+	read := append(hdr[:], body...)
 	if err != nil {
+		// Cut short, or over the budget: the hub reads on under its own and answers.
 		d.toHub(nc, read)
 		return
 	}
