@@ -136,6 +136,10 @@ type Hub struct {
 	lostMu    sync.Mutex
 	lost      []store.Mark
 	lostReady chan struct{} // capacity 1
+	// reserve records them too, where a full disk does not refuse it, for the next
+	// start should this one end before the store takes them (nil: none could be made).
+	// lostMu orders its writes with lost.
+	reserve *store.Reserve
 
 	// inbox holds relay messages from the core's sink, which must never block.
 	inboxMu    sync.Mutex
@@ -211,15 +215,74 @@ func (h *Hub) takeInbox() []proto.RelayMessage {
 	return ms
 }
 
-// keepLost hands the loop a mark the store refused, to be written again. It never
-// blocks.
+// keepLost hands the loop a mark the store refused, to be written again, and records
+// it in the reserve. It never waits for the loop.
 func (h *Hub) keepLost(m store.Mark) {
 	h.lostMu.Lock()
+	if h.reserve != nil {
+		if err := h.reserve.Add(m.ID, m.To); err != nil {
+			h.cfg.Logger.Error("reserve: a submission not recorded", "id", m.ID, "err", err)
+		}
+	}
 	h.lost = append(h.lost, m)
 	h.lostMu.Unlock()
 	select {
 	case h.lostReady <- struct{}{}:
 	default:
+	}
+}
+
+// clearReserve empties the reserve once every mark it holds is in the store: called
+// after a write of the marks succeeded, with none handed over since.
+func (h *Hub) clearReserve() {
+	h.lostMu.Lock()
+	defer h.lostMu.Unlock()
+	if h.reserve == nil || len(h.lost) > 0 {
+		return
+	}
+	if err := h.reserve.Clear(); err != nil {
+		h.cfg.Logger.Error("reserve: clear", "err", err)
+	}
+}
+
+// recoverReserve records in the store what the reserve says an earlier run could not
+// (submissions that began while the disk was full), before messages are handed to
+// panes again, so that those are typed with the possible-repeat note; then it empties
+// the reserve.
+func (h *Hub) recoverReserve() {
+	res, held, err := h.cfg.Store.OpenReserve(h.cfg.Session)
+	if err != nil {
+		h.cfg.Logger.Error("reserve: none for this run", "err", err)
+		return
+	}
+	h.lostMu.Lock()
+	h.reserve = res
+	h.lostMu.Unlock()
+	if len(held) == 0 {
+		return
+	}
+	ms := make([]store.Mark, 0, len(held))
+	now := h.cfg.Now().UnixMilli()
+	for _, r := range held {
+		ms = append(ms, store.Mark{ID: r.ID, To: r.To, Phase: store.Submitting, Ms: now})
+	}
+	if err := h.cfg.Store.MarkAll(ms); err != nil {
+		h.cfg.Logger.Error("reserve: not recorded yet", "n", len(ms), "err", err)
+		return // kept in the reserve for the next start
+	}
+	h.cfg.Logger.Info("reserve: submissions an earlier run could not record are recorded", "n", len(ms))
+	if err := res.Clear(); err != nil {
+		h.cfg.Logger.Error("reserve: clear", "err", err)
+	}
+}
+
+// closeReserve closes the reserve when the loop ends.
+func (h *Hub) closeReserve() {
+	h.lostMu.Lock()
+	defer h.lostMu.Unlock()
+	if h.reserve != nil {
+		h.reserve.Close()
+		h.reserve = nil
 	}
 }
 
@@ -280,6 +343,8 @@ func (h *Hub) loop() {
 		defer s.events.Close()
 	}
 	s.prune()
+	h.recoverReserve()
+	defer h.closeReserve()
 	s.resumePanes()
 	prune := time.NewTimer(pruneEvery)
 	defer prune.Stop()

@@ -71,6 +71,7 @@ func (s *state) flush() {
 		s.marks = s.marks[:0]
 		if s.markFailing {
 			s.cfg.Logger.Info("delivery phases recorded again", "n", n)
+			s.h.clearReserve()
 		}
 		s.markFailing = false
 		s.stopRetry()

@@ -126,3 +126,39 @@ func TestWriteAheadRefusedByAFullDiskStillMarksTheRepeat(t *testing.T) {
 	start(t, core2, db, nil)
 	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core2).text)
 }
+
+// Killed while the store still refused writes: the submission that began is in the
+// session's reserve (written in place, which a full disk does not refuse), and the next
+// start records it before typing the message again, with the possible-repeat note.
+func TestWriteAheadRefusedUntilAKillIsKeptInTheReserve(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	raw, err := sql.Open("sqlite", db)
+	require.NoError(t, err)
+	defer raw.Close()
+	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	require.NoError(t, err)
+
+	id, err := ctl.Send("alice", "bob", "one")
+	require.NoError(t, err)
+	require.Equal(t, id, sent(t, core).id)
+	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full")
+	e.h.Close() // the store still refuses: nothing kept in memory reaches it
+	ms, err := e.st.Get(id)
+	require.NoError(t, err)
+	require.Zero(t, ms[0].Submitting)
+
+	_, err = raw.Exec(`DROP TRIGGER full`)
+	require.NoError(t, err)
+	core2 := newFakeCore("bob")
+	e2 := start(t, core2, db, nil)
+	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core2).text)
+	e2.h.Close()
+
+	// Emptied once recorded: a third start types it again from the store alone.
+	core3 := newFakeCore("bob")
+	start(t, core3, db, nil)
+	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core3).text)
+}
