@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"syscall"
 )
 
 // Giving a Gemini home's writes back to the person's ~/.gemini. What goes back is what
@@ -22,7 +23,10 @@ import (
 //     made since wins;
 //   - a new entry goes back only while the person has none by that name;
 //   - each file is written beside its place and renamed into it (a copy cut short
-//     leaves the old file whole), with the mode Gemini gave it, folders too;
+//     leaves the old file whole); a new one with the mode Gemini gave it, folders
+//     too; a replaced one keeps the person's mode (made no looser than Gemini's: a
+//     0600 settings.json stays 0600 though Gemini wrote it 0644) and, where the
+//     system lets us, the person's owner and group;
 //   - both sides are opened as roots (os.Root): no link leads a write out of ~/.gemini,
 //     links in the home are never copied, and a link of the person's is never replaced.
 
@@ -94,7 +98,7 @@ func (g *geminiHome) copyBack(src, dst *os.Root, sub, skip string) error {
 			} else if info.IsDir() {
 				errs = append(errs, copyDirNew(src, dst, rel))
 			} else {
-				errs = append(errs, copyFileInto(src, dst, rel, info, false))
+				errs = append(errs, copyFileInto(src, dst, rel, info.Mode().Perm(), nil, false))
 			}
 			continue
 		}
@@ -109,7 +113,7 @@ func (g *geminiHome) copyBack(src, dst *os.Root, sub, skip string) error {
 		case !info.Mode().IsRegular() || !cur.Mode().IsRegular():
 			errs = append(errs, fmt.Errorf("~/.gemini/%s: a folder replaced: not given back", rel))
 		default:
-			errs = append(errs, copyFileInto(src, dst, rel, info, true))
+			errs = append(errs, copyFileInto(src, dst, rel, info.Mode().Perm()&cur.Mode().Perm(), ownerOf(cur), true))
 		}
 	}
 	return errors.Join(errs...)
@@ -128,12 +132,31 @@ func tempName(rel string) string {
 	return path.Join(path.Dir(rel), ".agentmux-copy-"+rand.Text())
 }
 
-// copyFileInto writes src's file rel, with its mode, beside dst's rel and then puts it
-// in place: renamed over the old one (replace) or linked to a name still free.
-func copyFileInto(src, dst *os.Root, rel string, info fs.FileInfo, replace bool) error {
+// owner is a file's owner and group.
+type owner struct{ uid, gid int }
+
+// ownerOf is info's owner (nil when the system does not say).
+func ownerOf(info fs.FileInfo) *owner {
+	if sys, ok := info.Sys().(*syscall.Stat_t); ok {
+		return &owner{uid: int(sys.Uid), gid: int(sys.Gid)}
+	}
+	return nil
+}
+
+// copyFileInto writes src's file rel with mode perm (and owner who, when not nil and
+// the system lets us) beside dst's rel and then puts it in place: renamed over the
+// old one (replace) or linked to a name still free.
+func copyFileInto(src, dst *os.Root, rel string, perm fs.FileMode, who *owner, replace bool) error {
 	tmp := tempName(rel)
-	if err := writeCopy(src, dst, rel, tmp, info.Mode().Perm()); err != nil {
+	if err := writeCopy(src, dst, rel, tmp, perm); err != nil {
 		return err
+	}
+	if who != nil {
+		// Only root may give a file away; anyone may keep their own. A person's file
+		// of another owner that we could not give back as theirs stays as it was.
+		if err := dst.Lchown(tmp, who.uid, who.gid); err != nil && (who.uid != os.Getuid() || !errors.Is(err, fs.ErrPermission)) {
+			return errors.Join(fmt.Errorf("give back %s: keep its owner: %w", rel, err), dst.Remove(tmp))
+		}
 	}
 	if copyInterrupt != nil {
 		if err := copyInterrupt(); err != nil {

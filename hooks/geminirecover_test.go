@@ -301,8 +301,8 @@ func TestRecoveryDaysLaterKeepsNewerSettings(t *testing.T) {
 
 // A copy given back is written beside its place and renamed into it: cut short, the
 // person's file is whole as it was, and nothing half-written is left; done, it is a
-// new file (not the old one written over), with Gemini's mode. New folders keep their
-// modes too.
+// new file (not the old one written over), with the stricter of Gemini's mode and the
+// person's. New files and folders keep Gemini's modes.
 func TestGivingBackIsWholeOrNothingModesKept(t *testing.T) {
 	person := t.TempDir()
 	writeIn(t, person, map[string]string{".gemini/settings.json": `{"theme":"mine"}`})
@@ -349,6 +349,41 @@ func TestGivingBackIsWholeOrNothingModesKept(t *testing.T) {
 		if assert.NoError(t, err, name) {
 			assert.Equal(t, want, info.Mode(), name)
 		}
+	}
+}
+
+// A file Gemini replaced goes back with the person's mode, never looser: the person's
+// 0600 settings.json stays 0600 though Gemini wrote its copy 0644. And with the
+// person's owner: a ~/.gemini whose files belong to the person while agentmux runs as
+// root (the second uid of this machine) stays theirs.
+func TestGivingBackKeepsThePersonsModeAndOwner(t *testing.T) {
+	person := t.TempDir()
+	writeIn(t, person, map[string]string{".gemini/settings.json": `{"theme":"mine"}`, ".gemini/state.json": `{}`})
+	settings := filepath.Join(person, ".gemini", "settings.json")
+	require.NoError(t, os.Chmod(settings, 0o600))
+	owned := os.Getuid() == 0
+	if owned {
+		require.NoError(t, os.Chown(settings, 1000, 1000))
+	}
+	g, own := runHome(t, person)
+	geminiRenames(t, own, "settings.json", `{"theme":"gemini"}`, 0o644)
+	geminiRenames(t, own, "state.json", `{"n":1}`, 0o644)
+
+	require.NoError(t, g.Close())
+	got, _ := readIn(t, person, ".gemini/settings.json")
+	assert.Equal(t, `{"theme":"gemini"}`, got, "given back")
+	info, err := os.Lstat(settings)
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o600), info.Mode(), "the person's mode kept")
+	info, err = os.Lstat(filepath.Join(person, ".gemini", "state.json"))
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o600), info.Mode(), "never looser than the person's (writeIn made it 0600)")
+	if owned {
+		var st syscall.Stat_t
+		require.NoError(t, syscall.Stat(settings, &st))
+		assert.Equal(t, [2]uint32{1000, 1000}, [2]uint32{st.Uid, st.Gid}, "the person's owner kept")
+	} else {
+		t.Log("not root: the owner part needs a second uid")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -47,16 +48,22 @@ type (
 
 // read is the reader goroutine: one frame at a time with a deadline of two heartbeats,
 // so a silent peer is dead after 2× heartbeat. It stops at the first error or bad frame.
+// A frame's bytes are held in the hub's frame budget while they arrive (a connection
+// that would pass it is closed with an ERROR saying so), and no buffer is kept between
+// frames: an idle connection holds no frame memory.
 func (h *Hub) read(c *conn) {
-	var buf []byte
 	for {
 		c.nc.SetReadDeadline(time.Now().Add(2 * h.cfg.Heartbeat))
-		body, err := proto.ReadFrame(c.nc, h.cfg.MaxFrameBytes, buf)
+		body, err := proto.ReadFrameIn(c.nc, h.cfg.MaxFrameBytes, h.budget)
+		h.giveBack()
 		if err != nil {
 			ev := connEnded{c: c, err: err}
 			switch {
 			case errors.Is(err, proto.ErrFrameTooLarge):
 				ev.bad, ev.code = true, proto.CodeTooLarge
+			case errors.Is(err, proto.ErrBudget):
+				ev.bad, ev.code = true, proto.CodeInternal
+				ev.err = fmt.Errorf("the session is reading too many large frames at once (%w): try again", err)
 			case errors.Is(err, proto.ErrEmptyFrame):
 				ev.bad, ev.code = true, proto.CodeBadRequest
 			case errors.Is(err, os.ErrDeadlineExceeded):
@@ -67,9 +74,6 @@ func (h *Hub) read(c *conn) {
 			h.post(ev)
 			return
 		}
-		if cap(body) <= 64<<10 {
-			buf = body // reuse small buffers; let big ones go
-		}
 		e, err := proto.Decode(body)
 		if err != nil {
 			h.post(connEnded{c: c, err: err, bad: true, code: proto.CodeBadRequest})
@@ -79,6 +83,26 @@ func (h *Hub) read(c *conn) {
 			return
 		}
 	}
+}
+
+// giveBackAt is the most bytes frames being read may have held before the memory is
+// given back to the system once none is read any more.
+const giveBackAt = 8 << 20
+
+// giveBack returns the memory of large frames to the system (a GC and a scavenge, on a
+// goroutine of its own, one at a time) once no frame is being read and the frames read
+// since the last time held more than giveBackAt: a spell of many large or unfinished
+// frames leaves the process as small as it was.
+func (h *Hub) giveBack() {
+	if h.budget.Used() != 0 || h.budget.TakePeak() < giveBackAt || !h.freeing.CompareAndSwap(false, true) {
+		return
+	}
+	h.wg.Add(1) // safe: a reader, counted, calls it
+	go func() {
+		defer h.wg.Done()
+		defer h.freeing.Store(false)
+		debug.FreeOSMemory()
+	}()
 }
 
 // write is the writer goroutine. A write that cannot finish within two heartbeats (a

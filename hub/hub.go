@@ -6,8 +6,10 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/agentmux/agentmux/accept"
 	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
@@ -50,6 +52,10 @@ type Config struct {
 	OutBytes int
 	// MaxConns bounds the open connections; more are refused with ERROR.
 	MaxConns int
+	// FrameBudget bounds the bytes every frame being read holds in total while its
+	// bytes arrive (proto.DefaultFrameBudget, at least MaxFrameBytes): a connection
+	// whose frame would pass it gets ERROR and is closed.
+	FrameBudget int
 	// Retention is how long messages are kept (store.DefaultRetention).
 	Retention time.Duration
 	// CutChars is the longest text typed into a pane; a longer message is cut and ends
@@ -91,6 +97,10 @@ func (c *Config) defaults() error {
 	if c.OutBytes < 2*c.MaxFrameBytes {
 		c.OutBytes = 2 * c.MaxFrameBytes
 	}
+	if c.FrameBudget <= 0 {
+		c.FrameBudget = proto.DefaultFrameBudget
+	}
+	c.FrameBudget = max(c.FrameBudget, c.MaxFrameBytes)
 	if c.MaxConns <= 0 {
 		c.MaxConns = DefaultMaxConns
 	}
@@ -120,10 +130,26 @@ type Hub struct {
 	done chan struct{} // closed when the loop has ended
 	wg   sync.WaitGroup
 
+	// lost holds the write-aheads of submitting that the store refused (the core calls
+	// them on its own goroutine and must never wait for the loop): the loop takes them
+	// into its marks, to be written once the store takes them again.
+	lostMu    sync.Mutex
+	lost      []store.Mark
+	lostReady chan struct{} // capacity 1
+	// reserve records them too, where a full disk does not refuse it, for the next
+	// start should this one end before the store takes them (nil: none could be made).
+	// lostMu orders its writes with lost.
+	reserve *store.Reserve
+
 	// inbox holds relay messages from the core's sink, which must never block.
 	inboxMu    sync.Mutex
 	inbox      []proto.RelayMessage
 	inboxReady chan struct{} // capacity 1
+
+	// budget holds the bytes of frames being read, across every connection; freeing
+	// is set while their memory is given back (giveBack).
+	budget  *proto.Budget
+	freeing atomic.Bool
 
 	closeOnce sync.Once
 	st        *state // the loop's
@@ -146,6 +172,8 @@ func Start(cfg Config, l net.Listener) (*Hub, error) {
 		quit:       make(chan struct{}),
 		done:       make(chan struct{}),
 		inboxReady: make(chan struct{}, 1),
+		lostReady:  make(chan struct{}, 1),
+		budget:     proto.NewBudget(cfg.FrameBudget),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.st = newState(h)
@@ -187,6 +215,85 @@ func (h *Hub) takeInbox() []proto.RelayMessage {
 	return ms
 }
 
+// keepLost hands the loop a mark the store refused, to be written again, and records
+// it in the reserve. It never waits for the loop.
+func (h *Hub) keepLost(m store.Mark) {
+	h.lostMu.Lock()
+	if h.reserve != nil {
+		if err := h.reserve.Add(m.ID, m.To); err != nil {
+			h.cfg.Logger.Error("reserve: a submission not recorded", "id", m.ID, "err", err)
+		}
+	}
+	h.lost = append(h.lost, m)
+	h.lostMu.Unlock()
+	select {
+	case h.lostReady <- struct{}{}:
+	default:
+	}
+}
+
+// clearReserve empties the reserve once every mark it holds is in the store: called
+// after a write of the marks succeeded, with none handed over since.
+func (h *Hub) clearReserve() {
+	h.lostMu.Lock()
+	defer h.lostMu.Unlock()
+	if h.reserve == nil || len(h.lost) > 0 {
+		return
+	}
+	if err := h.reserve.Clear(); err != nil {
+		h.cfg.Logger.Error("reserve: clear", "err", err)
+	}
+}
+
+// recoverReserve records in the store what the reserve says an earlier run could not
+// (submissions that began while the disk was full), before messages are handed to
+// panes again, so that those are typed with the possible-repeat note; then it empties
+// the reserve.
+func (h *Hub) recoverReserve() {
+	res, held, err := h.cfg.Store.OpenReserve(h.cfg.Session)
+	if err != nil {
+		h.cfg.Logger.Error("reserve: none for this run", "err", err)
+		return
+	}
+	h.lostMu.Lock()
+	h.reserve = res
+	h.lostMu.Unlock()
+	if len(held) == 0 {
+		return
+	}
+	ms := make([]store.Mark, 0, len(held))
+	now := h.cfg.Now().UnixMilli()
+	for _, r := range held {
+		ms = append(ms, store.Mark{ID: r.ID, To: r.To, Phase: store.Submitting, Ms: now})
+	}
+	if err := h.cfg.Store.MarkAll(ms); err != nil {
+		h.cfg.Logger.Error("reserve: not recorded yet", "n", len(ms), "err", err)
+		return // kept in the reserve for the next start
+	}
+	h.cfg.Logger.Info("reserve: submissions an earlier run could not record are recorded", "n", len(ms))
+	if err := res.Clear(); err != nil {
+		h.cfg.Logger.Error("reserve: clear", "err", err)
+	}
+}
+
+// closeReserve closes the reserve when the loop ends.
+func (h *Hub) closeReserve() {
+	h.lostMu.Lock()
+	defer h.lostMu.Unlock()
+	if h.reserve != nil {
+		h.reserve.Close()
+		h.reserve = nil
+	}
+}
+
+func (h *Hub) takeLost() []store.Mark {
+	h.lostMu.Lock()
+	defer h.lostMu.Unlock()
+	ms := h.lost
+	h.lost = nil
+	return ms
+}
+
 // post hands ev to the loop; false once the hub has stopped.
 func (h *Hub) post(ev any) bool {
 	select {
@@ -201,19 +308,17 @@ type connOpened struct{ c *conn }
 
 func (h *Hub) accept() {
 	defer h.wg.Done()
+	// Temporary failures (out of file descriptors, say) are waited out, so the socket
+	// serves again once they pass.
+	a := accept.Loop{L: h.l, Quit: h.quit, Logger: h.cfg.Logger, Name: "session socket"}
 	for id := 1; ; id++ {
-		nc, err := h.l.Accept()
+		nc, err := a.Accept()
 		if err != nil {
 			select {
 			case <-h.quit:
-				return
 			default:
+				h.cfg.Logger.Error("accept: the socket takes no more connections", "err", err)
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			h.cfg.Logger.Error("accept", "err", err)
 			return
 		}
 		c := &conn{id: id, nc: nc, pid: peer.PID(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
@@ -238,9 +343,12 @@ func (h *Hub) loop() {
 		defer s.events.Close()
 	}
 	s.prune()
+	h.recoverReserve()
+	defer h.closeReserve()
 	s.resumePanes()
 	prune := time.NewTimer(pruneEvery)
 	defer prune.Stop()
+	defer s.stopRetry()
 	for {
 		select {
 		case ev := <-h.in:
@@ -259,6 +367,11 @@ func (h *Hub) loop() {
 			for _, e := range s.events.Next() {
 				s.coreEvent(e)
 			}
+		case <-s.retryC():
+			s.retry = nil // fired: the next failure waits longer
+			s.flush()
+		case <-h.lostReady:
+			s.flush() // takes them in
 		case <-prune.C:
 			s.commit()
 			s.prune()

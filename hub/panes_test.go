@@ -388,3 +388,53 @@ func TestLinkAcrossSessionsIsThePersons(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Contains(t, ce.Message, "joined no mesh")
 }
+
+// After a restart, a message that was being submitted to a pane the session no longer
+// has is settled: recorded dropped (nothing will type it again, and its program may
+// have read it), said to the person with the number settled; one to a pane still here
+// is typed again marked as a possible repeat; one never submitted stays pending.
+func TestRestartSettlesSubmissionsToPanesGone(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("bob", "carol")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	var ids []string
+	for _, to := range []string{"carol", "carol", "bob", "carol"} {
+		id, err := ctl.Send("alice", to, "to "+to)
+		require.NoError(t, err)
+		require.Equal(t, id, sent(t, core).id)
+		ids = append(ids, id)
+	}
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	require.NoError(t, core.sentOptions()[0].BeforeSubmit()) // carol: submitting
+	require.NoError(t, core.sentOptions()[1].BeforeSubmit()) // carol: submitted
+	core.ev.Emit(proto.Event{Kind: "delivery", ID: ids[1], Member: "carol", Phase: "submitted"})
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "submitted" })
+	require.NoError(t, core.sentOptions()[2].BeforeSubmit()) // bob: submitting
+	e.h.Close()                                              // killed: nothing more is written
+
+	// Started again without carol.
+	core2 := newFakeCore("bob")
+	e2 := start(t, core2, db, nil)
+	assert.Equal(t, hub.RepeatNote(ids[2])+"to bob", sent(t, core2).text)
+	select {
+	case w := <-core2.warned:
+		assert.Contains(t, w, "2 messages")
+		assert.Contains(t, w, "settled as dropped")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the person was not told")
+	}
+	_, err = e2.control().Request(proto.TypeHistory, proto.History{}) // the marks are written
+	require.NoError(t, err)
+	for i, want := range []bool{true, true, false, false} {
+		ms, err := e2.st.Get(ids[i])
+		require.NoError(t, err)
+		require.Len(t, ms, 1)
+		assert.Equal(t, want, ms[0].Dropped != 0, "message %d dropped", i)
+	}
+	left, err := e2.st.Unsettled("test")
+	require.NoError(t, err)
+	require.Len(t, left, 1, "bob's, typed again, waits for its phases")
+	assert.Equal(t, ids[2], left[0].ID)
+}

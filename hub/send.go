@@ -330,11 +330,17 @@ func RepeatNote(id string) string {
 
 // submitting returns the write-ahead of message id to pane to: the phase submitting
 // recorded in the store at once. The core calls it from its own goroutine: it touches
-// nothing of the loop's (the store is safe for concurrent use).
+// nothing of the loop's (the store is safe for concurrent use). A write the store
+// refuses (a full disk) is handed to the loop, which writes it with its own marks once
+// the store takes them again.
 func (s *state) submitting(id, to string) func() error {
-	st, now := s.cfg.Store, s.cfg.Now
+	st, now, h := s.cfg.Store, s.cfg.Now, s.h
 	return func() error {
-		_, err := st.Mark(id, to, store.Submitting, now().UnixMilli())
+		m := store.Mark{ID: id, To: to, Phase: store.Submitting, Ms: now().UnixMilli()}
+		_, err := st.Mark(m.ID, m.To, m.Phase, m.Ms)
+		if err != nil {
+			h.keepLost(m)
+		}
 		return err
 	}
 }
@@ -418,6 +424,7 @@ func (s *state) relayed(ev proto.Event) {
 // was submitting or submitted goes with RepeatNote (toPane); a confirmed one is never
 // typed again.
 func (s *state) resumePanes() {
+	defer s.settle()
 	for _, p := range s.panes() {
 		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Confirmed)
 		if err != nil {
@@ -444,6 +451,44 @@ func (s *state) resumePanes() {
 	for _, msg := range remote {
 		_ = s.toPane(msg) // a refusal is marked failed and said as an event
 	}
+}
+
+// settle ends, at start-up, the deliveries that were submitting or submitted when
+// agentmux died and that no one will take further: their pane is not in the session
+// any more (resumePanes typed again, with RepeatNote, those whose pane is). They are
+// recorded dropped (abandoned: the program may or may not have read them, and nothing
+// will type them again), logged one by one and said to the person once, with their
+// number. Messages from other sessions are left to the mesh, which hands them again.
+func (s *state) settle() {
+	if s.cfg.Core == nil {
+		return
+	}
+	rows, err := s.cfg.Store.Unsettled(s.cfg.Session)
+	if err != nil {
+		s.cfg.Logger.Error("settle deliveries after a restart", "err", err)
+		return
+	}
+	now := s.now().UnixMilli()
+	n := 0
+	for _, msg := range rows {
+		if s.isPane(msg.To) || strings.Contains(msg.From, "@") || strings.Contains(msg.To, "@") {
+			continue
+		}
+		s.mark(msg.ID, msg.To, store.Dropped, now)
+		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "dropped", Text: "settled after a restart: its pane is gone; it may have been read before"})
+		s.cfg.Logger.Warn("settled after a restart: dropped", "id", msg.ID, "to", msg.To)
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	s.flush()
+	text := fmt.Sprintf("after the restart, %d messages that were being submitted to panes no longer here were settled as dropped: they may have been read before (`agentmux read ID` shows each)", n)
+	if w, ok := s.cfg.Core.(Warner); ok {
+		w.Warn(text)
+		return
+	}
+	s.event(proto.Event{Kind: "notice", Text: text})
 }
 
 // prune applies retention.

@@ -235,18 +235,57 @@ type Session struct {
 	Socket string `json:"socket"`
 }
 
-// Sessions lists the live sessions in dir (their sockets answer), by name.
+// Sessions lists the live sessions in dir (their sockets answer), by name. Only what
+// another user cannot have planted counts: dir must be a real folder (not a link) of this
+// user's, mode 0700, or it is refused; and of its entries only sockets of this user's
+// are looked at (a link, even to a live socket, is never followed), before any is dialed.
 func Sessions(dir string) ([]Session, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.sock"))
-	if err != nil {
+	if err := ownPrivateDir(dir); err != nil {
 		return nil, err
 	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("socket folder: %w", err)
+	}
 	var out []Session
-	for _, p := range paths {
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".sock")
+		if !ok || e.Type() != os.ModeSocket {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if st, err := os.Lstat(p); err != nil || st.Mode().Type() != os.ModeSocket || !ownedByUs(st) {
+			continue
+		}
 		if alive(p) {
-			out = append(out, Session{Name: strings.TrimSuffix(filepath.Base(p), ".sock"), Socket: p})
+			out = append(out, Session{Name: name, Socket: p})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// ownPrivateDir says why dir is not a folder only this user can reach (nil when it is):
+// a real folder, not a link, of this user's, mode 0700.
+func ownPrivateDir(dir string) error {
+	st, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("socket folder: %w", err)
+	case st.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("socket folder %s is a symlink (planted by another user?): refused", dir)
+	case !st.IsDir():
+		return fmt.Errorf("socket folder %s is not a folder: refused", dir)
+	case !ownedByUs(st):
+		return fmt.Errorf("socket folder %s belongs to another user, not to you: refused", dir)
+	case st.Mode().Perm() != 0o700:
+		return fmt.Errorf("socket folder %s has mode %04o, not 0700 (other users could plant sockets in it): refused", dir, st.Mode().Perm())
+	}
+	return nil
+}
+
+// ownedByUs reports whether st's file belongs to this process's user.
+func ownedByUs(st os.FileInfo) bool {
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	return ok && int(sys.Uid) == os.Getuid()
 }

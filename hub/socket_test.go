@@ -210,3 +210,57 @@ func TestClaimRefusesACaseTwin(t *testing.T) {
 	require.NoError(t, err)
 	l3.Close()
 }
+
+// A socket another user planted is never listed, however it got into the folder (a
+// folder once shared, say), nor a link to a live socket; and a folder that is not the
+// user's own and 0700 is refused whole. The other user is the machine's second uid,
+// where the tests run as root.
+func TestSessionsListsOnlyOwnSocketsInAPrivateFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "agentmux")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	serve := func(name string) string {
+		p := hub.SocketPath(dir, name)
+		l, err := net.Listen("unix", p)
+		require.NoError(t, err)
+		t.Cleanup(func() { l.Close() })
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+		return p
+	}
+	mine := serve("mine")
+	elsewhere := filepath.Join(t.TempDir(), "x.sock")
+	l, err := net.Listen("unix", elsewhere)
+	require.NoError(t, err)
+	defer l.Close()
+	require.NoError(t, os.Symlink(elsewhere, hub.SocketPath(dir, "linked")))
+	if os.Getuid() == 0 {
+		require.NoError(t, os.Lchown(serve("planted"), 1000, 1000))
+	} else {
+		t.Log("not root: the planted socket of another uid is not made")
+	}
+
+	ss, err := hub.Sessions(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []hub.Session{{Name: "mine", Socket: mine}}, ss)
+
+	require.NoError(t, os.Chmod(dir, 0o755))
+	_, err = hub.Sessions(dir)
+	assert.ErrorContains(t, err, "not 0700")
+	require.NoError(t, os.Chmod(dir, 0o700))
+	if os.Getuid() == 0 {
+		require.NoError(t, os.Lchown(dir, 1000, 1000))
+		_, err = hub.Sessions(dir)
+		assert.ErrorContains(t, err, "belongs to another user")
+	}
+	link := filepath.Join(t.TempDir(), "run")
+	require.NoError(t, os.Symlink(dir, link))
+	_, err = hub.Sessions(link)
+	assert.ErrorContains(t, err, "symlink")
+}

@@ -24,8 +24,11 @@ type state struct {
 	nextID  int
 	awaySeq int64        // members gone away so far
 	marks   []store.Mark // phases reached, not yet written (flush)
-	// markFailing is set from a flush that failed to the next that succeeds.
+	// markFailing is set from a flush that failed to the next that succeeds; the marks
+	// are kept meanwhile, and retry waits retryWait to write them again.
 	markFailing bool
+	retry       *time.Timer
+	retryWait   time.Duration
 	// batch holds consecutive SENDs until commit writes them in one transaction;
 	// batched counts its rows per client member (for BUSY).
 	batch     []pendingSend
@@ -43,31 +46,79 @@ func (s *state) mark(id, to string, ph store.Phase, ms int64) {
 	}
 }
 
+// Marks that failed to be written are kept and written again: at the next flush, and
+// while nothing else comes, after a wait of markRetryMin doubling to markRetryMax. At
+// most maxKeptMarks are kept (the oldest go first).
+const (
+	markRetryMin = time.Second
+	markRetryMax = time.Minute
+	maxKeptMarks = 1 << 16
+)
+
 // flush writes the pending marks. A failure (a full disk) is logged and said to the
-// person, once until a write succeeds again: the messages whose marks were lost are
-// typed again after a restart.
+// person, once until a write succeeds again (which is logged too); the marks are kept and written once the
+// store takes them again (the disk has room), so that a message the pane's program may
+// have read still carries the note that it may repeat when it is typed again after a
+// restart.
 func (s *state) flush() {
+	s.marks = append(s.marks, s.h.takeLost()...)
 	if len(s.marks) == 0 {
 		return
 	}
 	err := s.cfg.Store.MarkAll(s.marks)
 	n := len(s.marks)
-	s.marks = s.marks[:0]
 	if err == nil {
+		s.marks = s.marks[:0]
+		if s.markFailing {
+			s.cfg.Logger.Info("delivery phases recorded again", "n", n)
+			s.h.clearReserve()
+		}
 		s.markFailing = false
+		s.stopRetry()
 		return
 	}
-	s.cfg.Logger.Error("delivery phases not recorded: after a restart these messages may be typed again", "n", n, "err", err)
+	if drop := len(s.marks) - maxKeptMarks; drop > 0 {
+		s.cfg.Logger.Error("delivery phases dropped: too many waiting to be recorded", "n", drop)
+		s.marks = append(s.marks[:0], s.marks[drop:]...)
+	}
+	s.armRetry()
 	if s.markFailing {
 		return
 	}
 	s.markFailing = true
-	text := fmt.Sprintf("could not record %d delivery phases in the store (%v): after a restart these messages may be typed again", n, err)
+	s.cfg.Logger.Error("delivery phases not recorded: kept to be written again", "n", n, "err", err)
+	text := fmt.Sprintf("could not record %d delivery phases in the store (%v): they are written once it takes them again; if agentmux ends before, these messages may be typed again", n, err)
 	if w, ok := s.cfg.Core.(Warner); ok {
 		w.Warn(text) // the status line; subscribers get it from the core as a notice
 		return
 	}
 	s.event(proto.Event{Kind: "notice", Text: text})
+}
+
+// armRetry starts the wait before the kept marks are written again (doubling each
+// time, up to markRetryMax), unless one runs.
+func (s *state) armRetry() {
+	if s.retry != nil {
+		return
+	}
+	s.retryWait = min(max(2*s.retryWait, markRetryMin), markRetryMax)
+	s.retry = time.NewTimer(s.retryWait)
+}
+
+// stopRetry ends the wait: nothing is kept.
+func (s *state) stopRetry() {
+	if s.retry != nil {
+		s.retry.Stop()
+	}
+	s.retry, s.retryWait = nil, 0
+}
+
+// retryC is the kept marks' wait, nil when none runs.
+func (s *state) retryC() <-chan time.Time {
+	if s.retry == nil {
+		return nil
+	}
+	return s.retry.C
 }
 
 type streamKey struct{ to, topic string }

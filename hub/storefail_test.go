@@ -37,6 +37,7 @@ func (s *syncBuffer) String() string {
 // A store that refuses to record delivery phases (a full disk, simulated by a trigger
 // that fails every update of a message) is said in the log and to the person, once
 // while it keeps failing; the write-ahead of a submit reports the failure to the core.
+// The phases are kept and written once the store takes writes again.
 func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "agentmux.db")
 	core := newFakeCore("bob")
@@ -67,7 +68,7 @@ func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	}
 	assert.Contains(t, log.String(), "delivery phases not recorded")
 
-	// Still failing: logged again, not said again.
+	// Still failing: neither logged nor said again.
 	core.ev.Emit(proto.Event{Kind: "delivery", ID: one.id, Member: "bob", Phase: "confirmed"})
 	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == "confirmed" })
 	_, err = ctl.Request(proto.TypeHistory, proto.History{}) // a read writes the marks first
@@ -79,5 +80,85 @@ func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 			got = append(got, string(l))
 		}
 	}
-	assert.Len(t, got, 2, "every failed write is logged")
+	assert.Len(t, got, 1, "logged once while it keeps failing")
+
+	// Room again: every phase kept is written, and that is logged.
+	_, err = raw.Exec(`DROP TRIGGER full`)
+	require.NoError(t, err)
+	_, err = ctl.Request(proto.TypeHistory, proto.History{})
+	require.NoError(t, err)
+	ms, err := e.st.Get(one.id)
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+	assert.NotZero(t, ms[0].Submitting, "the refused write-ahead is written")
+	assert.NotZero(t, ms[0].Submitted)
+	assert.NotZero(t, ms[0].Confirmed)
+	assert.Contains(t, log.String(), "delivery phases recorded again")
+}
+
+// A message submitted while the store refused every write (a full disk) still carries
+// the note that it may repeat when it is typed again after a restart: the write-ahead
+// the store refused is kept and written once the store takes writes again.
+func TestWriteAheadRefusedByAFullDiskStillMarksTheRepeat(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	raw, err := sql.Open("sqlite", db)
+	require.NoError(t, err)
+	defer raw.Close()
+	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	require.NoError(t, err)
+
+	id, err := ctl.Send("alice", "bob", "one")
+	require.NoError(t, err)
+	require.Equal(t, id, sent(t, core).id)
+	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full")
+
+	// Room again: the next write of the loop records the phase it could not.
+	_, err = raw.Exec(`DROP TRIGGER full`)
+	require.NoError(t, err)
+	_, err = ctl.Request(proto.TypeHistory, proto.History{}) // a read writes the marks first
+	require.NoError(t, err)
+	e.h.Close()
+
+	core2 := newFakeCore("bob")
+	start(t, core2, db, nil)
+	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core2).text)
+}
+
+// Killed while the store still refused writes: the submission that began is in the
+// session's reserve (written in place, which a full disk does not refuse), and the next
+// start records it before typing the message again, with the possible-repeat note.
+func TestWriteAheadRefusedUntilAKillIsKeptInTheReserve(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	raw, err := sql.Open("sqlite", db)
+	require.NoError(t, err)
+	defer raw.Close()
+	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	require.NoError(t, err)
+
+	id, err := ctl.Send("alice", "bob", "one")
+	require.NoError(t, err)
+	require.Equal(t, id, sent(t, core).id)
+	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full")
+	e.h.Close() // the store still refuses: nothing kept in memory reaches it
+	ms, err := e.st.Get(id)
+	require.NoError(t, err)
+	require.Zero(t, ms[0].Submitting)
+
+	_, err = raw.Exec(`DROP TRIGGER full`)
+	require.NoError(t, err)
+	core2 := newFakeCore("bob")
+	e2 := start(t, core2, db, nil)
+	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core2).text)
+	e2.h.Close()
+
+	// Emptied once recorded: a third start types it again from the store alone.
+	core3 := newFakeCore("bob")
+	start(t, core3, db, nil)
+	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core3).text)
 }

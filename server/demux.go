@@ -5,11 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/agentmux/agentmux/accept"
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/proto"
 )
@@ -26,6 +28,10 @@ import (
 // firstFrameWait bounds how long a new connection may take to send its first frame.
 const firstFrameWait = 10 * time.Second
 
+// sortBudget bounds the bytes of first frames being read by the sorters, in all: a
+// frame's bytes are held as they arrive, never on its announced length alone.
+const sortBudget = 8 << 20
+
 // demux is the hub's listener: it hands the hub every connection that is not the
 // server's.
 type demux struct {
@@ -33,29 +39,31 @@ type demux struct {
 	handle func(net.Conn, *proto.Envelope)
 	conns  chan net.Conn
 	quit   chan struct{}
+	log    *slog.Logger
+	budget *proto.Budget
 	once   sync.Once
 	wg     sync.WaitGroup
 }
 
-// newDemux starts sorting l's connections; handle gets the server's (it owns them).
-func newDemux(l net.Listener, handle func(net.Conn, *proto.Envelope)) *demux {
-	d := &demux{l: l, handle: handle, conns: make(chan net.Conn), quit: make(chan struct{})}
+// newDemux starts sorting l's connections; handle gets the server's (it owns them);
+// log gets accept failures.
+func newDemux(l net.Listener, handle func(net.Conn, *proto.Envelope), log *slog.Logger) *demux {
+	d := &demux{l: l, handle: handle, log: log, budget: proto.NewBudget(sortBudget), conns: make(chan net.Conn), quit: make(chan struct{})}
 	d.wg.Go(d.acceptLoop)
 	return d
 }
 
+// acceptLoop sorts every connection; temporary failures (out of file descriptors, say)
+// are waited out, so the socket serves again once they pass.
 func (d *demux) acceptLoop() {
+	a := accept.Loop{L: d.l, Quit: d.quit, Logger: d.log, Name: "session socket"}
 	for {
-		nc, err := d.l.Accept()
+		nc, err := a.Accept()
 		if err != nil {
 			select {
 			case <-d.quit:
-				return
 			default:
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
+				d.log.Error("accept: the socket takes no more connections", "err", err)
 			}
 			return
 		}
@@ -77,10 +85,10 @@ func (d *demux) sort(nc net.Conn) {
 		d.toHub(nc, hdr[:])
 		return
 	}
-	body := make([]byte, size)
-	m, err := io.ReadFull(nc, body)
-	read := append(hdr[:], body[:m]...)
+	body, err := proto.ReadBody(nc, int(size), d.budget)
+	read := append(hdr[:], body...)
 	if err != nil {
+		// Cut short, or over the budget: the hub reads on under its own and answers.
 		d.toHub(nc, read)
 		return
 	}

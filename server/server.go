@@ -80,7 +80,7 @@ func Start(cfg Config) (*Server, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, log: log, ctx: ctx, stop: stop, done: make(chan struct{}), clients: map[int]*client{}, waiting: true}
 	s.farewell = sync.OnceValue(s.makeFarewell)
-	s.dm = newDemux(cfg.Listener, s.handle)
+	s.dm = newDemux(cfg.Listener, s.handle, log)
 	if err := cfg.ServeHub(s.dm); err != nil {
 		s.dm.Close()
 		stop()

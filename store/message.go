@@ -192,6 +192,21 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 	return scan(rows)
 }
 
+// Unsettled returns the messages of session whose carriage return was about to be
+// written or was written (submitting or submitted) and that reached no final phase
+// (confirmed, failed, dropped, expired), oldest first: after a restart, the ones the
+// pane's program may have read and that nobody may take further.
+func (s *Store) Unsettled(session string) ([]Message, error) {
+	rows, err := s.db.Query(`SELECT `+columns+` FROM messages
+		WHERE session = ? AND (submitting IS NOT NULL OR submitted IS NOT NULL)
+		AND confirmed IS NULL AND failed IS NULL AND dropped IS NULL AND expired IS NULL
+		ORDER BY queued, rowid`, session)
+	if err != nil {
+		return nil, fmt.Errorf("unsettled: %w", err)
+	}
+	return scan(rows)
+}
+
 // Known returns which of ids session has stored (for any recipient): a message that
 // arrives again under its id (a retry from another session) is known. Sessions on one
 // machine share the store, and a message crossing between two of them is stored by

@@ -30,6 +30,7 @@ var ErrNotFound = errors.New("no such message")
 type Store struct {
 	db     *sql.DB
 	insert *sql.Stmt
+	path   string // the database's file
 }
 
 // Open opens (creating when needed) the database at path, switches it to WAL and
@@ -60,7 +61,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &Store{db: db, insert: ins}, nil
+	return &Store{db: db, insert: ins, path: path}, nil
 }
 
 // Close closes the database.

@@ -300,7 +300,7 @@ func testBlocks(t *testing.T, cols, limit int) {
 		live := 0
 		for j := 0; j < term.hist.len(); j++ {
 			h := term.hist.at(j)
-			got = append(got, string(h.appendText(nil, false, false)))
+			got = append(got, string(h.appendText(nil, false, nil)))
 			live += len(h.text) + len(h.runs) + len(h.comb)
 		}
 		if !slices.Equal(got, want) {

@@ -265,9 +265,10 @@ func (h hview) decode(cols int) []Cell {
 // appendText appends the plain text of the line: wide characters once, empty cells as spaces.
 // A line that does not wrap loses its trailing blanks; a soft-wrapped one keeps them
 // (they are part of the joined line), except the blank left in the last column when a
-// wide character wrapped (padEnd: the next row starts with a wide character). seen
-// leaves concealed cells (SGR 8) blank: a space for each column they take.
-func (h hview) appendText(b []byte, padEnd, seen bool) []byte {
+// wide character wrapped (padEnd: the next row starts with a wide character). With
+// see, cells the person cannot see (concealed, or one colour on itself) are blank: a
+// space for each column they take.
+func (h hview) appendText(b []byte, padEnd bool, see *sight) []byte {
 	start := len(b)
 	text := h.text
 	cb := h.comb
@@ -277,8 +278,8 @@ func (h hview) appendText(b []byte, padEnd, seen bool) []byte {
 		nextX, mark, cb = nextComb(cb)
 	}
 	runs := h.runs
-	seen = seen && len(runs) > 0 // unstyled: nothing is concealed
-	left := 0                    // cells of the current style run after cell x
+	seen := see != nil && len(runs) > 0 // unstyled: default on default, as the screen shows it
+	left := 0                           // cells of the current style run after cell x
 	var st Style
 	x := 0
 	lastBlank := false
@@ -290,7 +291,7 @@ func (h hview) appendText(b []byte, padEnd, seen bool) []byte {
 				left, st, runs = nextRun(runs)
 			}
 			left-- // the last run covers the rest of the text
-			if st.Attr&AttrHidden != 0 && c != encEmpty {
+			if c != encEmpty && see.unseen(st) {
 				size := 1
 				if c >= utf8.RuneSelf && c != encCont {
 					_, size = utf8.DecodeRune(text[i:])

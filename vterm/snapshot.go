@@ -64,29 +64,31 @@ func (t *Terminal) ScreenText() []string {
 }
 
 // screenText is ScreenText with the lock held.
-func (t *Terminal) screenText() []string { return t.screenTextOf(false) }
+func (t *Terminal) screenText() []string { return t.screenTextOf(nil) }
 
-// screenTextOf is screenText; seen leaves concealed cells (SGR 8) blank.
-func (t *Terminal) screenTextOf(seen bool) []string {
+// screenTextOf is screenText; with see, cells the person cannot see (sight.go) are
+// blank.
+func (t *Terminal) screenTextOf(see *sight) []string {
 	out := make([]string, t.rows)
 	var b []byte
 	for y, r := range t.scr.rows {
-		b = appendCellsText(b[:0], r.cells, false, false, seen)
+		b = appendCellsText(b[:0], r.cells, false, false, see)
 		out[y] = string(b)
 	}
 	return out
 }
 
 // appendCellsText appends the text of cells; see hline.appendText for the trimming.
-// seen leaves concealed cells (SGR 8) blank: a space for each column they take.
-func appendCellsText(b []byte, cells []Cell, wrapped, padEnd, seen bool) []byte {
+// With see, cells the person cannot see (concealed, or drawn in one colour on itself)
+// are blank: a space for each column they take.
+func appendCellsText(b []byte, cells []Cell, wrapped, padEnd bool, see *sight) []byte {
 	start := len(b)
 	for i := range cells {
 		c := &cells[i]
 		switch {
 		case c.Width == 0:
 			continue
-		case seen && c.Style.Attr&AttrHidden != 0:
+		case see != nil && see.unseen(c.Style):
 			b = append(b, "  "[:c.Width]...)
 			continue
 		case c.Rune == 0:

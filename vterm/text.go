@@ -75,7 +75,7 @@ const hcacheSize = 512
 func (t *Terminal) TextFrom(n int64) []TextLine {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.textFrom(n, false)
+	return t.textFrom(n, nil)
 }
 
 // TextReading is what a reader of a terminal's text (the relay) needs, taken at one
@@ -87,11 +87,13 @@ type TextReading struct {
 	Cursor    Cursor // on the active screen
 	// Top is the absolute number of the main screen's first row (ScreenTop).
 	Top int64
-	// Rows is the active screen as ScreenText gives it, except that concealed cells
-	// (SGR 8) are blank: a reader acting on the text (the relay, finding @relay lines)
-	// takes what the person cannot see as not said.
+	// Rows is the active screen as ScreenText gives it, except that cells the person
+	// cannot see are blank: concealed (SGR 8), or drawn in a colour on itself (black
+	// on black, in any notation, reverse video too; sight.go). A reader acting on the
+	// text (the relay, finding @relay lines) takes what the person cannot see as not
+	// said.
 	Rows []string
-	// Lines are the logical lines as TextFrom gives them, concealed cells blank too.
+	// Lines are the logical lines as TextFrom gives them, unseen cells blank too.
 	Lines []TextLine
 }
 
@@ -106,12 +108,13 @@ func (t *Terminal) ReadText(from int64) TextReading {
 	}
 	return TextReading{
 		Title: t.title, Modes: t.modes, AltScreen: t.scr == t.alt, Cursor: t.cursor(),
-		Top: t.pushed, Rows: t.screenTextOf(true), Lines: t.textFrom(from, true),
+		Top: t.pushed, Rows: t.screenTextOf(t.sight()), Lines: t.textFrom(from, t.sight()),
 	}
 }
 
-// textFrom is TextFrom with the lock held; seen leaves concealed cells blank.
-func (t *Terminal) textFrom(n int64, seen bool) []TextLine {
+// textFrom is TextFrom with the lock held; with see, cells the person cannot see are
+// blank.
+func (t *Terminal) textFrom(n int64, see *sight) []TextLine {
 	held := int64(t.hist.len())
 	first := t.pushed - held
 	end := t.pushed + int64(t.rows)
@@ -128,7 +131,7 @@ func (t *Terminal) textFrom(n int64, seen bool) []TextLine {
 		b = b[:0]
 		for {
 			wrapped := t.rowWrapped(a)
-			b = t.appendRowText(b, a, wrapped && a+1 < end && t.rowStartsWide(a+1), seen)
+			b = t.appendRowText(b, a, wrapped && a+1 < end && t.rowStartsWide(a+1), see)
 			a++
 			if !wrapped || a >= end {
 				break
@@ -152,12 +155,12 @@ func (t *Terminal) rowWrapped(a int64) bool {
 
 // appendRowText appends the text of absolute row a; padEnd says the next row starts
 // with a wide character (so a blank last cell is wrap padding, not text).
-func (t *Terminal) appendRowText(b []byte, a int64, padEnd, seen bool) []byte {
+func (t *Terminal) appendRowText(b []byte, a int64, padEnd bool, see *sight) []byte {
 	if a >= t.pushed {
 		r := t.main.rows[a-t.pushed]
-		return appendCellsText(b, r.cells, r.wrapped, padEnd, seen)
+		return appendCellsText(b, r.cells, r.wrapped, padEnd, see)
 	}
-	return t.histAt(a).appendText(b, padEnd, seen)
+	return t.histAt(a).appendText(b, padEnd, see)
 }
 
 // rowStartsWide reports whether absolute row a starts with a wide character.

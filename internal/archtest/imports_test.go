@@ -37,7 +37,7 @@ var allowed = map[string][]string{
 	// The session socket: the server (hub) and its client; proto and store import
 	// nothing of the project. None of them sees ui. hub declares the Core it needs and
 	// *session.Session is it, with no adapter package in between.
-	"hub":    {"proto", "store", "peer"},
+	"hub":    {"proto", "store", "peer", "accept"},
 	"client": {"proto", "hub"},
 	// The mesh: sessions on many machines through NATS, a client of the session
 	// core through hub.Core and of the store.
@@ -45,7 +45,7 @@ var allowed = map[string][]string{
 
 	// The session as a server: server runs the ui for each attached terminal and hands
 	// the hub its connections; attach is the attach stream's wire and the thin client.
-	"server": {"ui", "session", "attach", "proto", "peer"},
+	"server": {"ui", "session", "attach", "proto", "peer", "accept"},
 	"attach": {"proto", "tty"},
 
 	// The agents' own hooks (Claude, Codex, Gemini's home of its own) and `agentmux
