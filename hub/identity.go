@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/agentmux/agentmux/proto"
 )
 
 // Who speaks on a connection. Every pane's program can reach the socket (it is the
@@ -24,19 +26,18 @@ const PersonName = "you"
 var reservedNames = []string{PersonName, "agentmux"}
 
 // proveProof binds cs to the pane whose proof is proof; an error when none has it. The
-// kernel's word about the client's process backs it up where it can be had: a process
-// inside one pane showing another pane's proof (read from that pane's processes,
-// say) is refused, and one inside a pane showing none is not the person.
+// kernel's word about the client's process comes first (Core.Origin): a process that
+// is not the person may show its own pane's proof only (one read from another pane's
+// processes is refused), and one that shows none is not the person.
 func (s *state) proveProof(cs *connState, proof string) error {
 	if s.cfg.Core == nil {
+		cs.origin = proto.Origin{Person: true}
 		if proof != "" {
 			return errNoCore
 		}
 		return nil
 	}
-	if cs.c.pid > 0 {
-		_, cs.inside, _ = s.cfg.Core.PaneOfProcess(cs.c.pid)
-	}
+	cs.origin = s.cfg.Core.Origin(cs.c.pid)
 	if proof == "" {
 		return nil
 	}
@@ -44,8 +45,8 @@ func (s *state) proveProof(cs *connState, proof string) error {
 	if !ok {
 		return errors.New("x_proof: no live pane of this session has that proof")
 	}
-	if cs.inside != "" && cs.inside != name {
-		return fmt.Errorf("x_proof: the proof of pane %s shown from a process of pane %s", name, cs.inside)
+	if !cs.origin.Person && cs.origin.Pane != name {
+		return fmt.Errorf("x_proof: the proof of pane %s shown from %s", name, cs.origin.Where())
 	}
 	cs.pane = name
 	return nil
@@ -80,8 +81,8 @@ func (s *state) sender(cs *connState, claimed string) (string, error) {
 	switch {
 	case cs.pane != "" && (claimed == "" || strings.EqualFold(claimed, cs.pane)):
 		return cs.pane, nil
-	case cs.pane == "" && cs.inside != "" && (claimed == "" || claimed == PersonName):
-		return "", fmt.Errorf("sent from a process of pane %s without its proof ($AGENTMUX_PROOF): neither the pane nor the person", cs.inside)
+	case cs.pane == "" && !cs.origin.Person && (claimed == "" || claimed == PersonName):
+		return "", fmt.Errorf("sent from %s without a pane's proof ($AGENTMUX_PROOF): neither a pane nor the person", cs.origin.Where())
 	case cs.pane == "" && (claimed == "" || claimed == PersonName):
 		return PersonName, nil
 	}

@@ -124,7 +124,7 @@ func TestProcessInsideAPaneIsNotThePerson(t *testing.T) {
 		_, err := ctl.SendMeta(from, "bob", "as the person", nil)
 		var ce *client.Error
 		require.ErrorAs(t, err, &ce, "from %q", from)
-		assert.Contains(t, ce.Message, "pane alice without its proof")
+		assert.Contains(t, ce.Message, "pane alice without a pane's proof")
 	}
 	_, err := client.DialPane(e.path, proofOf("bob"))
 	require.Error(t, err, "bob's proof from alice's process")

@@ -140,8 +140,8 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 		// A pane's program (maybe prompt-injected) must not type as the person or end
 		// the session: a process running in one of the panes is refused, by what the
 		// kernel says of the connecting process, not by anything it sends.
-		if _, name, ok := s.cfg.Session.PaneOfProcess(peer.PID(nc)); ok {
-			refuse(nc, e, fmt.Sprintf("a process of pane %s cannot attach to or end its own session", name))
+		if o := s.cfg.Session.Origin(peer.PID(nc)); !o.Person {
+			refuse(nc, e, fmt.Sprintf("only the person attaches to or ends a session, from outside every pane: this is %s", o.Where()))
 			return
 		}
 	}

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmux/agentmux/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // A process started by a pane's program is found in that pane; this test's own
 // process, outside every pane, is not.
-func TestPaneOfProcessFindsDescendants(t *testing.T) {
+func TestOriginFindsDescendants(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("processes are followed through /proc on Linux only")
 	}
@@ -35,14 +36,10 @@ func TestPaneOfProcessFindsDescendants(t *testing.T) {
 		}
 		return pid > 0
 	}, 10*time.Second, 10*time.Millisecond, "alice never printed its child")
-	id, name, ok := s.PaneOfProcess(pid)
-	assert.True(t, ok)
-	assert.Equal(t, 1, id)
-	assert.Equal(t, "alice", name)
-	_, _, ok = s.PaneOfProcess(os.Getpid())
-	assert.False(t, ok, "the test's own process is in no pane")
-	_, _, ok = s.PaneOfProcess(1)
-	assert.False(t, ok, "init is in no pane")
+	assert.Equal(t, "alice", s.Origin(pid).Pane)
+	assert.False(t, s.Origin(pid).Person)
+	assert.Equal(t, proto.Origin{Person: true}, s.Origin(os.Getpid()), "the test's own process is the person")
+	assert.Empty(t, s.Origin(1).Pane, "init is in no pane")
 }
 
 // BenchmarkLineage is the /proc walk the hub pays once per connection.

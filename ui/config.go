@@ -69,6 +69,9 @@ type Config struct {
 	Bindings []Binding
 	// Closed is called with each pane's spec once it is gone (session.Options.Closed).
 	Closed func(PaneSpec)
+	// NoPaneNamespaces and Subreaper are session.Options' (how panes are told from the
+	// person).
+	NoPaneNamespaces, Subreaper bool
 	// NewTree gives a pane the session socket starts with a worktree of its own that
 	// worktree (session.Options.NewTree). Nil: such a pane is refused.
 	NewTree func(*PaneSpec) error
