@@ -12,6 +12,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -62,18 +63,44 @@ echo done >"$D/done"
 exec cat
 `
 
-func TestPanesNeverPassAsThePerson(t *testing.T) {
+func TestPanesNeverPassAsThePerson(t *testing.T) { personTrial(t, true) }
+
+// Without user namespaces ([security] pane_namespaces = false, or a kernel that
+// refuses them) the session is the reaper of its panes' orphans and tells them by
+// their parents: its own panes still never pass as its person; other sessions' panes
+// are best effort (docs/security.md), so those attempts are not judged here.
+func TestPanesNeverPassAsThePersonWithoutNamespaces(t *testing.T) { personTrial(t, false) }
+
+func personTrial(t *testing.T, namespaces bool) {
 	if runtime.GOOS != "linux" {
 		t.Skip("setsid, /proc and user namespaces are Linux's")
 	}
 	t.Parallel()
 	env := newSockEnv(t)
+	if !namespaces {
+		conf := filepath.Join(env.home, "config", "agentmux", "config.toml")
+		if err := os.MkdirAll(filepath.Dir(conf), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(conf, []byte("[security]\npane_namespaces = false\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "done"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	b := startWith(t, env.opts(), "--session", "pidB", "victimb=sh", "cat")
 	b.waitText(waitLong, "victimb")
+	isolation := regexp.MustCompile(`"isolation":\s*"([a-z-]+)"`).FindStringSubmatch(env.run("sessions", "--json"))
+	switch {
+	case isolation == nil:
+		t.Fatal("agentmux sessions --json does not say how panes are told from the person")
+	case !namespaces && isolation[1] != "process-lineage":
+		t.Fatalf("pane_namespaces = false, yet the session says %s", isolation[1])
+	case namespaces && isolation[1] != "user-namespace":
+		t.Skipf("this machine refuses user namespaces (%s): TestPanesNeverPassAsThePersonWithoutNamespaces covers it", isolation[1])
+	}
 	startWith(t, env.opts(), "--session", "pidA", "victim=sh", script(t, "evil", attacks, dir, agentmuxBin))
 
 	done := make(chan error, 1)
@@ -102,8 +129,11 @@ func TestPanesNeverPassAsThePerson(t *testing.T) {
 		k, v, _ := strings.Cut(sc.Text(), "=")
 		results[k] = v
 	}
-	for _, n := range []string{"setsid-send", "orphan-send", "cross-send", "cross-send-noproof", "setsid-new", "setsid-web",
-		"setsid-link-shell", "setsid-attach", "stolen-send", "setsid-kill", "cross-kill"} {
+	judged := []string{"setsid-send", "orphan-send", "setsid-new", "setsid-web", "setsid-link-shell", "stolen-send"}
+	if namespaces {
+		judged = append(judged, "cross-send", "cross-send-noproof", "setsid-attach", "setsid-kill", "cross-kill")
+	}
+	for _, n := range judged {
 		out := readFile(t, filepath.Join(dir, n+".out"))
 		if results[n] == "0" || results[n] == "124" || results[n] == "" || !strings.Contains(out, "person") && !strings.Contains(out, "proof") {
 			t.Errorf("%s from a pane was taken as the person's (exit %q): %s", n, results[n], out)
@@ -111,13 +141,15 @@ func TestPanesNeverPassAsThePerson(t *testing.T) {
 			t.Logf("%s refused: %s", n, strings.TrimSpace(out))
 		}
 	}
-	if results["proof-read"] != "" {
+	if namespaces && results["proof-read"] != "" {
 		t.Errorf("a pane read another pane's proof from /proc/PID/environ")
 	}
 	// The person, outside every pane, still does all of it.
-	env.run("send", "--raw", "--session", "pidB", "victimb", "echo PERSON-OK")
 	env.run("send", "--raw", "--session", "pidA", "victim", "echo PERSON-OK")
-	env.run("kill-session", "pidB")
+	if namespaces {
+		env.run("send", "--raw", "--session", "pidB", "victimb", "echo PERSON-OK")
+		env.run("kill-session", "pidB")
+	}
 }
 
 // readFile is path's text, or why it cannot be read.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/agentmux/agentmux/proto"
 )
@@ -20,10 +19,7 @@ import (
 // control characters.
 
 // PersonName is the sender name of the person at the keyboard.
-const PersonName = "you"
-
-// reservedNames are the sender names no client may take.
-var reservedNames = []string{PersonName, "agentmux"}
+const PersonName = proto.PersonName
 
 // proveProof binds cs to the pane whose proof is proof; an error when none has it. The
 // kernel's word about the client's process comes first (Core.Origin): a process that
@@ -52,25 +48,6 @@ func (s *state) proveProof(cs *connState, proof string) error {
 	return nil
 }
 
-// reservedName reports why name may not be a client member's name, or nil.
-func reservedName(name string) error {
-	for _, r := range reservedNames {
-		if strings.EqualFold(name, r) {
-			return fmt.Errorf("%q is reserved", name)
-		}
-	}
-	if i := strings.IndexFunc(name, isControl); i >= 0 {
-		return fmt.Errorf("name %s has a control character", strconv.Quote(name))
-	}
-	return nil
-}
-
-// isControl reports a character that moves the cursor, starts an escape or breaks a
-// line: nothing a name may hold.
-func isControl(r rune) bool {
-	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
-}
-
 // sender is who a SEND on cs is from: a member is itself; a connection that proved a
 // pane is the pane (or a name it picks); any other control connection is the person
 // (or a name it picks), unless its process runs in a pane: then only a name it picks.
@@ -86,20 +63,17 @@ func (s *state) sender(cs *connState, claimed string) (string, error) {
 	case cs.pane == "" && (claimed == "" || claimed == PersonName):
 		return PersonName, nil
 	}
-	if err := validName(claimed); err != nil {
-		return "", fmt.Errorf("sender: %w", err)
-	}
-	if err := reservedName(claimed); err != nil {
+	if err := proto.CheckName(claimed); err != nil {
 		return "", fmt.Errorf("sender: %w", err)
 	}
 	for _, p := range s.panes() {
-		if strings.EqualFold(p.Name, claimed) {
-			return "", fmt.Errorf("sender %q is a pane: only a client inside it (with its $AGENTMUX_PROOF) sends as it", claimed)
+		if proto.SameName(p.Name, claimed) {
+			return "", fmt.Errorf("sender %q passes for pane %s: only a client inside it (with its $AGENTMUX_PROOF) sends as it", claimed, p.Name)
 		}
 	}
 	for name := range s.members {
-		if strings.EqualFold(name, claimed) {
-			return "", fmt.Errorf("sender %q is a member: only its own connection sends as it", claimed)
+		if proto.SameName(name, claimed) {
+			return "", fmt.Errorf("sender %q passes for member %s: only its own connection sends as it", claimed, name)
 		}
 	}
 	return claimed, nil

@@ -27,6 +27,16 @@ func (s *state) panes() []proto.Member {
 	return s.cfg.Core.Panes()
 }
 
+// paneLike is the pane whose name name would pass for (SameName), or "".
+func (s *state) paneLike(name string) string {
+	for _, p := range s.panes() {
+		if proto.SameName(p.Name, name) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
 func (s *state) isPane(name string) bool {
 	for _, p := range s.panes() {
 		if p.Name == name {

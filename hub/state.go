@@ -78,10 +78,10 @@ type connState struct {
 	hello   bool
 	control bool
 	member  *member
-	pane    string // the pane whose proof the HELLO showed ("" none): it speaks for it
+	pane    string       // the pane whose proof the HELLO showed ("" none): it speaks for it
 	origin  proto.Origin // where the client process runs, as the kernel says (set at HELLO)
-	events  bool   // X_EVENTS subscriber
-	closing bool   // out is closed: nothing more is sent
+	events  bool         // X_EVENTS subscriber
+	closing bool         // out is closed: nothing more is sent
 }
 
 // person reports whether cs acts as the person: a control client that speaks for no

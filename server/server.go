@@ -166,7 +166,7 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 func (s *Server) list() attach.ClientList {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := attach.ClientList{Clients: []attach.Client{}, Pid: os.Getpid()}
+	out := attach.ClientList{Clients: []attach.Client{}, Pid: os.Getpid(), Isolation: s.cfg.Session.Isolation()}
 	for id := 1; id <= s.nextID; id++ {
 		c := s.clients[id]
 		if c == nil {
