@@ -61,6 +61,10 @@ type Spec struct {
 	EchoFirst *EchoFirst
 }
 
+// ServerComm is the process name (/proc/PID/comm) of a hardened session server
+// (Harden): a process with one among its parents runs inside some session.
+const ServerComm = "agentmux-server"
+
 // ErrNoCommand is returned by Start when Spec.Argv is empty or Argv[0] is "".
 var ErrNoCommand = errors.New("empty command")
 

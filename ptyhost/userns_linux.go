@@ -90,12 +90,17 @@ func UserNSAllowed() bool {
 	return userNSAllowed
 }
 
-// Harden makes this process (a session server) non-dumpable, so that no process of
+// Harden names this process ServerComm, makes it (a session server) non-dumpable, so that no process of
 // the same user without privileges (a pane's program) may trace it or read its
 // memory, environment or open files through /proc; and, when subreaper, makes it the
 // reaper of its panes' orphans, so a process whose parent exited still has the server
 // among its parents.
 func Harden(subreaper bool) error {
+	// The name every session's checks look for among a client's parents (the main
+	// thread's, which /proc/PID/comm shows; a thread may name others of its group).
+	if err := os.WriteFile("/proc/self/task/"+strconv.Itoa(os.Getpid())+"/comm", []byte(ServerComm), 0); err != nil {
+		return err
+	}
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
 	}

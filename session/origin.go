@@ -16,7 +16,9 @@ import (
 // (or one nested in it) is that pane; any other (another session's pane, a namespace
 // this server cannot read) is neither. Elsewhere a process is told by its parents
 // alone (lineage), which a process whose parent exited escapes unless the server is
-// the reaper of its panes' orphans (Options.Subreaper): best effort.
+// the reaper of its panes' orphans (Options.Subreaper), and a process with another
+// session's server (ptyhost.ServerComm) among its parents is not the person either:
+// best effort, as long as those servers live.
 
 // nsID names a user namespace: its nsfs device and inode.
 type nsID struct{ dev, ino uint64 }
@@ -92,11 +94,12 @@ func (s *Session) Origin(pid int) proto.Origin {
 			return proto.Origin{Pane: name}
 		}
 	}
-	if s.opts.Subreaper {
-		for _, q := range line[1:] {
-			if q == os.Getpid() {
-				return proto.Origin{Why: "a process started inside this session (its pane unknown)"}
-			}
+	for _, q := range line[1:] {
+		switch {
+		case q == os.Getpid() && s.opts.Subreaper:
+			return proto.Origin{Why: "a process started inside this session (its pane unknown)"}
+		case q != os.Getpid() && commOf(q) == ptyhost.ServerComm:
+			return proto.Origin{Why: "a process started inside another session"}
 		}
 	}
 	return proto.Origin{Person: true}

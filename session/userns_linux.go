@@ -3,6 +3,7 @@ package session
 import (
 	"os"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -41,4 +42,13 @@ func userNSChain(pid int) ([]nsID, error) {
 		fd = parent
 	}
 	return out, nil
+}
+
+// commOf is process pid's name as /proc/PID/comm says ("" when it cannot be read).
+func commOf(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(string(b), "\n")
 }
