@@ -37,15 +37,6 @@ func (s *state) paneLike(name string) string {
 	return ""
 }
 
-func (s *state) isPane(name string) bool {
-	for _, p := range s.panes() {
-		if p.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // targets resolves to (a name, a pane number, "*" for every member but from) and topic.
 // A SEND without to but with a topic goes to the members subscribed to the topic.
 func (s *state) targets(from, to, topic string) ([]target, error) {
