@@ -86,6 +86,9 @@ type Client struct {
 type ClientList struct {
 	Clients []Client `json:"clients"`
 	Pid     int      `json:"pid"`
+	// Isolation says how the session tells its panes' processes from the person's
+	// (proto.IsolationUserNS, or proto.IsolationLineage: best effort).
+	Isolation string `json:"isolation,omitempty"`
 }
 
 // Stream frames: the first byte of the frame's body says what it is.

@@ -34,10 +34,9 @@ type Core interface {
 	// PaneOf returns the live pane whose secret (its $AGENTMUX_PROOF) is proof; ok is
 	// false for any other string.
 	PaneOf(proof string) (id int, name string, ok bool)
-	// PaneOfProcess returns the live pane whose process tree (or terminal session)
-	// process pid belongs to; ok is false for a process outside every pane or where
-	// that cannot be told.
-	PaneOfProcess(pid int) (id int, name string, ok bool)
+	// Origin says where process pid (a client, as its peer credentials name it)
+	// runs: the person, a pane of this session, or neither.
+	Origin(pid int) proto.Origin
 	// Link, LinkShell (which takes a pane that runs a shell), Unlink, Hold and Release
 	// act on panes by number.
 	Link(a, b int) error

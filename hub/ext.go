@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -97,10 +96,10 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			err = errNoWeb
 			break
 		}
-		if in := cmp.Or(cs.pane, cs.inside); in != "" {
+		if !cs.person() {
 			// The page shows every pane (and, with control, types into them): opening it
 			// is the person's, never a pane's program's, however prompted.
-			err = fmt.Errorf("X_WEB from pane %s: only the person starts the web view, from outside the panes", in)
+			err = fmt.Errorf("X_WEB from %s: only the person starts the web view, from outside the panes", cs.where())
 			break
 		}
 		var v proto.WebView
@@ -128,6 +127,9 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var a int
 		if a, err = core.Resolve(p.A); err != nil {
+			break
+		}
+		if err = s.mayRelay(cs, e.Type, a, p.Shell); err != nil {
 			break
 		}
 		switch e.Type {
@@ -187,14 +189,14 @@ func (s *state) linkAcross(cs *connState, typ string, p proto.Target) error {
 	if !ok {
 		return errors.New("this session links with no other session: it joined no mesh")
 	}
-	if typ == proto.TypeUnlink {
-		return lk.UnlinkAcross(p.A)
-	}
-	if cs.member != nil || cs.pane != "" || cs.inside != "" {
+	if !cs.person() {
 		// A link with another session's member sends it every turn of the pane and
 		// types its turns here: the person's to make, never a program's, however
 		// prompted.
-		return errors.New("X_LINK with a member of another session: only the person links across sessions, from outside the panes")
+		return fmt.Errorf("%s with a member of another session from %s: only the person links and unlinks across sessions, from outside the panes", typ, cs.where())
+	}
+	if typ == proto.TypeUnlink {
+		return lk.UnlinkAcross(p.A)
 	}
 	local, addr := p.A, p.B
 	if s.otherSession(local) {
@@ -208,6 +210,41 @@ func (s *state) linkAcross(cs *connState, typ string, p proto.Target) error {
 		return err
 	}
 	return lk.LinkAcross(a, addr, p.Shell)
+}
+
+// mayRelay refuses the relay actions (X_LINK, X_UNLINK, X_HOLD, X_RELEASE on pane a)
+// that are the person's alone when cs is not the person: a link into a shell (whatever
+// an agent answered would run as commands), unlinking a link cs's own pane is not in,
+// holding or releasing a pane other than its own. A pane's program may link agents and
+// leave or hold its own link, however prompted; nothing more.
+func (s *state) mayRelay(cs *connState, typ string, a int, shell bool) error {
+	if cs.person() {
+		return nil
+	}
+	if typ == proto.TypeLink {
+		if shell {
+			return fmt.Errorf("X_LINK --shell from %s: only the person links a shell, from outside the panes", cs.where())
+		}
+		return nil
+	}
+	var own, target proto.Member
+	for _, p := range s.panes() {
+		if p.Number == a {
+			target = p
+		}
+		if self := cs.self(); self != "" && strings.EqualFold(p.Name, self) {
+			own = p
+		}
+	}
+	switch {
+	case own.Number != 0 && own.Number == target.Number:
+		return nil
+	case typ == proto.TypeUnlink && own.Number != 0 && target.Group != "" && own.Group == target.Group:
+		return nil
+	case typ == proto.TypeUnlink:
+		return fmt.Errorf("X_UNLINK of pane %s from %s: only the person unlinks a link the pane is not in", target.Name, cs.where())
+	}
+	return fmt.Errorf("%s of pane %s from %s: only the person holds or releases another pane", typ, target.Name, cs.where())
 }
 
 // hookSource names a hook for the relay log: "claude Stop hook".
@@ -257,7 +294,7 @@ var errNotPerson = errors.New("only the person may start, respawn, rename or typ
 // paneCommand runs X_NEW, X_RESPAWN, X_RENAME, X_TYPE or X_RESIZE for the person; bad says err is
 // a payload that does not validate.
 func (s *state) paneCommand(cs *connState, e *proto.Envelope, res *proto.Result) (bad bool, err error) {
-	if cs.member != nil || cs.pane != "" || cs.inside != "" {
+	if !cs.person() {
 		return false, errNotPerson
 	}
 	pc, ok := s.cfg.Core.(PaneCore)

@@ -120,15 +120,17 @@ func (f *fakeCore) PaneOf(proof string) (int, string, bool) {
 	return 0, "", false
 }
 
-func (f *fakeCore) PaneOfProcess(pid int) (int, string, bool) {
+func (f *fakeCore) Origin(pid int) proto.Origin {
 	f.mu.Lock()
 	name, ok := f.inside[pid]
 	f.mu.Unlock()
-	if !ok {
-		return 0, "", false
+	switch {
+	case !ok:
+		return proto.Origin{Person: true}
+	case name == "":
+		return proto.Origin{Why: "a process of another session's pane"}
 	}
-	id, _ := f.Resolve(name)
-	return id, name, true
+	return proto.Origin{Pane: name}
 }
 
 // runIn says process pid runs in pane.

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
+
+	"github.com/agentmux/agentmux/proto"
 )
 
 // Who speaks on a connection. Every pane's program can reach the socket (it is the
@@ -18,25 +19,21 @@ import (
 // control characters.
 
 // PersonName is the sender name of the person at the keyboard.
-const PersonName = "you"
-
-// reservedNames are the sender names no client may take.
-var reservedNames = []string{PersonName, "agentmux"}
+const PersonName = proto.PersonName
 
 // proveProof binds cs to the pane whose proof is proof; an error when none has it. The
-// kernel's word about the client's process backs it up where it can be had: a process
-// inside one pane showing another pane's proof (read from that pane's processes,
-// say) is refused, and one inside a pane showing none is not the person.
+// kernel's word about the client's process comes first (Core.Origin): a process that
+// is not the person may show its own pane's proof only (one read from another pane's
+// processes is refused), and one that shows none is not the person.
 func (s *state) proveProof(cs *connState, proof string) error {
 	if s.cfg.Core == nil {
+		cs.origin = proto.Origin{Person: true}
 		if proof != "" {
 			return errNoCore
 		}
 		return nil
 	}
-	if cs.c.pid > 0 {
-		_, cs.inside, _ = s.cfg.Core.PaneOfProcess(cs.c.pid)
-	}
+	cs.origin = s.cfg.Core.Origin(cs.c.pid)
 	if proof == "" {
 		return nil
 	}
@@ -44,30 +41,11 @@ func (s *state) proveProof(cs *connState, proof string) error {
 	if !ok {
 		return errors.New("x_proof: no live pane of this session has that proof")
 	}
-	if cs.inside != "" && cs.inside != name {
-		return fmt.Errorf("x_proof: the proof of pane %s shown from a process of pane %s", name, cs.inside)
+	if !cs.origin.Person && cs.origin.Pane != name {
+		return fmt.Errorf("x_proof: the proof of pane %s shown from %s", name, cs.origin.Where())
 	}
 	cs.pane = name
 	return nil
-}
-
-// reservedName reports why name may not be a client member's name, or nil.
-func reservedName(name string) error {
-	for _, r := range reservedNames {
-		if strings.EqualFold(name, r) {
-			return fmt.Errorf("%q is reserved", name)
-		}
-	}
-	if i := strings.IndexFunc(name, isControl); i >= 0 {
-		return fmt.Errorf("name %s has a control character", strconv.Quote(name))
-	}
-	return nil
-}
-
-// isControl reports a character that moves the cursor, starts an escape or breaks a
-// line: nothing a name may hold.
-func isControl(r rune) bool {
-	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
 }
 
 // sender is who a SEND on cs is from: a member is itself; a connection that proved a
@@ -80,25 +58,22 @@ func (s *state) sender(cs *connState, claimed string) (string, error) {
 	switch {
 	case cs.pane != "" && (claimed == "" || strings.EqualFold(claimed, cs.pane)):
 		return cs.pane, nil
-	case cs.pane == "" && cs.inside != "" && (claimed == "" || claimed == PersonName):
-		return "", fmt.Errorf("sent from a process of pane %s without its proof ($AGENTMUX_PROOF): neither the pane nor the person", cs.inside)
+	case cs.pane == "" && !cs.origin.Person && (claimed == "" || claimed == PersonName):
+		return "", fmt.Errorf("sent from %s without a pane's proof ($AGENTMUX_PROOF): neither a pane nor the person", cs.origin.Where())
 	case cs.pane == "" && (claimed == "" || claimed == PersonName):
 		return PersonName, nil
 	}
-	if err := validName(claimed); err != nil {
-		return "", fmt.Errorf("sender: %w", err)
-	}
-	if err := reservedName(claimed); err != nil {
+	if err := proto.CheckName(claimed); err != nil {
 		return "", fmt.Errorf("sender: %w", err)
 	}
 	for _, p := range s.panes() {
-		if strings.EqualFold(p.Name, claimed) {
-			return "", fmt.Errorf("sender %q is a pane: only a client inside it (with its $AGENTMUX_PROOF) sends as it", claimed)
+		if proto.SameName(p.Name, claimed) {
+			return "", fmt.Errorf("sender %q passes for pane %s: only a client inside it (with its $AGENTMUX_PROOF) sends as it", claimed, p.Name)
 		}
 	}
 	for name := range s.members {
-		if strings.EqualFold(name, claimed) {
-			return "", fmt.Errorf("sender %q is a member: only its own connection sends as it", claimed)
+		if proto.SameName(name, claimed) {
+			return "", fmt.Errorf("sender %q passes for member %s: only its own connection sends as it", claimed, name)
 		}
 	}
 	return claimed, nil

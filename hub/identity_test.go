@@ -8,6 +8,7 @@ package hub_test
 import (
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,6 +61,10 @@ func TestSendFromNamesThatAreRefused(t *testing.T) {
 		{ctl, "bob"}, {ctl, "BOB"}, {ctl, "alice"}, {ctl, "3"}, {ctl, "a\nb"}, {ctl, "bot"},
 		{ctl, "agentmux"}, {ctl, "x\x1b]52;c;Zm9v\x07"}, {ctl, "tab\there"}, {ctl, "zw\u200bj"},
 		{alice, "you"}, {alice, "You"}, {alice, "bob"}, {alice, "2"},
+		// Every form of the person's name, look-alikes of panes and members, names
+		// that read as a frame's "NAME (N):", and a name longer than 64 bytes.
+		{ctl, "you(web)"}, {alice, "you(web)"}, {ctl, "you-2"}, {ctl, "Y0U"}, {ctl, "yоu"}, {alice, "cаrol"},
+		{ctl, "carol(4)"}, {ctl, "b0b"}, {ctl, "aIice"}, {ctl, "b0t"}, {ctl, strings.Repeat("c", 65)},
 	} {
 		_, err := tc.c.SendMeta(tc.from, "alice", "rm -rf ~", nil)
 		var ce *client.Error
@@ -92,7 +97,7 @@ func TestSendFromNamesThatAreRefused(t *testing.T) {
 
 func TestMemberCannotTakeThePersonsName(t *testing.T) {
 	e := start(t, newFakeCore("alice"), "", nil)
-	for _, name := range []string{"you", "YOU", "agentmux", "esc\x1b[8m"} {
+	for _, name := range []string{"you", "YOU", "agentmux", "esc\x1b[8m", "you(web)", "yоu", "y0u.1", "a1ice", "cаrol", strings.Repeat("m", 65)} {
 		_, err := client.Dial(e.path, proto.Hello{Agent: name})
 		require.Error(t, err, "member %q", name)
 	}
@@ -124,7 +129,7 @@ func TestProcessInsideAPaneIsNotThePerson(t *testing.T) {
 		_, err := ctl.SendMeta(from, "bob", "as the person", nil)
 		var ce *client.Error
 		require.ErrorAs(t, err, &ce, "from %q", from)
-		assert.Contains(t, ce.Message, "pane alice without its proof")
+		assert.Contains(t, ce.Message, "pane alice without a pane's proof")
 	}
 	_, err := client.DialPane(e.path, proofOf("bob"))
 	require.Error(t, err, "bob's proof from alice's process")

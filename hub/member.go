@@ -13,25 +13,6 @@ import (
 	"github.com/agentmux/agentmux/store"
 )
 
-// validName reports why name cannot be a member's name, or nil.
-func validName(name string) error {
-	switch {
-	case name == "" || name == "*":
-		return fmt.Errorf("%q is not a member name", name)
-	case len(name) > 64:
-		return errors.New("a member name is at most 64 bytes")
-	case strings.ContainsAny(name, " \t\r\n:@/"):
-		return fmt.Errorf("member name %q has a space, ':', '@' or '/'", name)
-	}
-	if _, err := strconv.Atoi(name); err == nil {
-		return fmt.Errorf("member name %q is a number: numbers address panes", name)
-	}
-	if err := proto.CheckVisible(name); err != nil {
-		return fmt.Errorf("member %w", err)
-	}
-	return nil
-}
-
 func token() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
@@ -92,19 +73,21 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 		return nil
 	}
 	name := p.Agent
-	err := validName(name)
-	if err == nil {
-		err = reservedName(name)
-	}
-	if err != nil {
+	if err := proto.CheckName(name); err != nil {
 		s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
 		return nil
 	}
 	m := s.members[name]
 	if m == nil {
-		if s.isPane(name) {
-			s.fatal(cs, proto.CodeNameTaken, "a pane is named "+name, e.ID)
+		if p := s.paneLike(name); p != "" {
+			s.fatal(cs, proto.CodeNameTaken, "a pane is named "+p, e.ID)
 			return nil
+		}
+		for other := range s.members {
+			if proto.SameName(other, name) {
+				s.fatal(cs, proto.CodeNameTaken, "a member is named "+other, e.ID)
+				return nil
+			}
 		}
 		var unregister func()
 		if s.cfg.Core != nil {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -358,15 +359,15 @@ func (c linkingCore) UnlinkAcross(addr string) error { return c.act("unlink " + 
 // A link with a member of another session (NAME@SESSION, in either place) goes to the
 // core's Linker, and streams a pane's turns to it: only the person makes one, never a
 // pane's program (by its proof or its process); a link of the session's own panes
-// stays open to them, NAME@SESSION of this session is its pane, and unlinking a member
-// of another session reaches the Linker from anyone.
+// stays open to them, NAME@SESSION of this session is its pane; unlinking a member of
+// another session is the person's too.
 func TestLinkAcrossSessionsIsThePersons(t *testing.T) {
 	core := newFakeCore("claude", "codex")
 	e := start(t, core, "", func(c *hub.Config) { c.Core = linkingCore{core} })
 	_, err := e.paneControl("claude").Request(proto.TypeLink, proto.Target{A: "claude", B: "bob@buildbox"})
 	var ce *client.Error
 	require.ErrorAs(t, err, &ce)
-	assert.Contains(t, ce.Message, "only the person links across sessions")
+	assert.Contains(t, ce.Message, "only the person links and unlinks across sessions")
 	_, err = e.paneControl("claude").Request(proto.TypeLink, proto.Target{A: "claude", B: "codex@test"})
 	require.NoError(t, err)
 	_, err = e.control().Request(proto.TypeLink, proto.Target{A: "bob@buildbox", B: "codex"})
@@ -374,6 +375,8 @@ func TestLinkAcrossSessionsIsThePersons(t *testing.T) {
 	_, err = e.control().Request(proto.TypeLink, proto.Target{A: "bob@buildbox", B: "carol@buildbox"})
 	require.ErrorAs(t, err, &ce)
 	_, err = e.paneControl("claude").Request(proto.TypeUnlink, proto.Target{A: "bob@buildbox"})
+	require.ErrorAs(t, err, &ce)
+	_, err = e.control().Request(proto.TypeUnlink, proto.Target{A: "bob@buildbox"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"link claude codex", "link codex bob@buildbox", "unlink bob@buildbox"}, core.Actions())
 
@@ -437,4 +440,64 @@ func TestRestartSettlesSubmissionsToPanesGone(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, left, 1, "bob's, typed again, waits for its phases")
 	assert.Equal(t, ids[2], left[0].ID)
+}
+
+// A pane's program may link agents and leave, hold or release its own link, however
+// prompted; a link into a shell, unlinking a link it is not in, and holding or
+// releasing another pane are the person's alone. A process of another session's pane
+// is not the person either.
+func TestPanesRelayOnlyWhatIsTheirs(t *testing.T) {
+	core := newFakeCore("claude", "codex", "gemini", "sh")
+	core.panes[0].Group, core.panes[1].Group = "1⇄2", "1⇄2"
+	e := start(t, core, "", nil)
+	pane := e.paneControl("claude")
+	refused := []proto.Target{}
+	for _, c := range []struct {
+		typ string
+		t   proto.Target
+		ok  bool
+	}{
+		{proto.TypeLink, proto.Target{A: "sh", B: "claude", Shell: true}, false},
+		{proto.TypeLink, proto.Target{A: "gemini", B: "sh", Shell: true}, false},
+		{proto.TypeLink, proto.Target{A: "claude", B: "gemini"}, true},
+		{proto.TypeUnlink, proto.Target{A: "codex"}, true}, // its own link
+		{proto.TypeUnlink, proto.Target{A: "claude"}, true},
+		{proto.TypeUnlink, proto.Target{A: "gemini"}, false},
+		{proto.TypeHold, proto.Target{A: "claude"}, true},
+		{proto.TypeHold, proto.Target{A: "codex"}, false},
+		{proto.TypeRelease, proto.Target{A: "codex"}, false},
+		{proto.TypeRelease, proto.Target{A: "1"}, true},
+	} {
+		_, err := pane.Request(c.typ, c.t)
+		if c.ok {
+			assert.NoError(t, err, "%s %+v", c.typ, c.t)
+			continue
+		}
+		var ce *client.Error
+		if assert.ErrorAs(t, err, &ce, "%s %+v", c.typ, c.t) {
+			assert.Contains(t, ce.Message, "only the person")
+		}
+		refused = append(refused, c.t)
+	}
+	assert.Equal(t, []string{"link claude gemini", "unlink codex", "unlink claude", "hold claude", "release claude"}, core.Actions())
+	assert.Len(t, refused, 5)
+
+	// The person does all of it.
+	ctl := e.control()
+	for _, typ := range []string{proto.TypeHold, proto.TypeRelease, proto.TypeUnlink} {
+		_, err := ctl.Request(typ, proto.Target{A: "gemini"})
+		require.NoError(t, err)
+	}
+	_, err := ctl.Request(proto.TypeLink, proto.Target{A: "sh", B: "gemini", Shell: true})
+	require.NoError(t, err)
+	assert.Len(t, core.Actions(), 9)
+
+	if runtime.GOOS == "linux" {
+		core.runIn(os.Getpid(), "") // a process of another session's pane
+		_, err = e.control().Request(proto.TypeHold, proto.Target{A: "gemini"})
+		require.Error(t, err)
+		_, err = e.control().Request(proto.TypeLink, proto.Target{A: "sh", B: "gemini", Shell: true})
+		require.Error(t, err)
+		assert.Len(t, core.Actions(), 9)
+	}
 }

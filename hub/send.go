@@ -27,13 +27,14 @@ func (s *state) panes() []proto.Member {
 	return s.cfg.Core.Panes()
 }
 
-func (s *state) isPane(name string) bool {
+// paneLike is the pane whose name name would pass for (SameName), or "".
+func (s *state) paneLike(name string) string {
 	for _, p := range s.panes() {
-		if p.Name == name {
-			return true
+		if proto.SameName(p.Name, name) {
+			return p.Name
 		}
 	}
-	return false
+	return ""
 }
 
 // targets resolves to (a name, a pane number, "*" for every member but from) and topic.
@@ -469,9 +470,13 @@ func (s *state) settle() {
 		return
 	}
 	now := s.now().UnixMilli()
+	here := map[string]bool{}
+	for _, p := range s.panes() {
+		here[p.Name] = true
+	}
 	n := 0
 	for _, msg := range rows {
-		if s.isPane(msg.To) || strings.Contains(msg.From, "@") || strings.Contains(msg.To, "@") {
+		if here[msg.To] || strings.Contains(msg.From, "@") || strings.Contains(msg.To, "@") {
 			continue
 		}
 		s.mark(msg.ID, msg.To, store.Dropped, now)

@@ -129,10 +129,35 @@ type connState struct {
 	hello   bool
 	control bool
 	member  *member
-	pane    string // the pane whose proof the HELLO showed ("" none): it speaks for it
-	inside  string // the pane the client process runs in, by its process ("" none or unknown)
-	events  bool   // X_EVENTS subscriber
-	closing bool   // out is closed: nothing more is sent
+	pane    string       // the pane whose proof the HELLO showed ("" none): it speaks for it
+	origin  proto.Origin // where the client process runs, as the kernel says (set at HELLO)
+	events  bool         // X_EVENTS subscriber
+	closing bool         // out is closed: nothing more is sent
+}
+
+// person reports whether cs acts as the person: a control client that speaks for no
+// pane, from a process outside every pane of every session.
+func (cs *connState) person() bool {
+	return cs.member == nil && cs.pane == "" && cs.origin.Person
+}
+
+// self is the pane of this session cs speaks for or runs in ("" none).
+func (cs *connState) self() string {
+	if cs.pane != "" {
+		return cs.pane
+	}
+	return cs.origin.Pane
+}
+
+// where names cs for a refusal: "pane NAME", "member NAME", or where its process runs.
+func (cs *connState) where() string {
+	switch {
+	case cs.pane != "":
+		return "pane " + cs.pane
+	case cs.member != nil:
+		return "member " + cs.member.name
+	}
+	return cs.origin.Where()
 }
 
 // member is a protocol client with a name. It outlives its connections: messages wait

@@ -92,3 +92,39 @@ func NewID(now time.Time) string {
 	_, _ = rand.Read(r[:])
 	return fmt.Sprintf("m%011x%s", now.UnixMilli(), hex.EncodeToString(r[:]))
 }
+
+// Origin is where a process that connected to the session socket runs, as the kernel
+// says (its peer credentials, then its user namespace or its parents): the person (a
+// process outside every pane of every session), a pane of this session, or neither.
+// Nothing a client sends changes it.
+type Origin struct {
+	// Person is true for a process outside every pane of every session: only then
+	// may the client act as the person.
+	Person bool
+	// Pane is the pane of this session the process runs in ("" when none or unknown).
+	Pane string
+	// Why says, when the process is neither the person nor a known pane, what it is
+	// instead ("a process of another session's pane", …).
+	Why string
+}
+
+// Where names o for an error message: "pane NAME", Why, or "the person".
+func (o Origin) Where() string {
+	switch {
+	case o.Pane != "":
+		return "pane " + o.Pane
+	case !o.Person && o.Why != "":
+		return o.Why
+	case !o.Person:
+		return "a process that is not the person"
+	}
+	return "the person"
+}
+
+// Isolation names how a session tells its panes' processes from the person's: a user
+// namespace of each pane's own (IsolationUserNS), or the processes' parents alone
+// (IsolationLineage: best effort, where user namespaces cannot be made).
+const (
+	IsolationUserNS  = "user-namespace"
+	IsolationLineage = "process-lineage"
+)

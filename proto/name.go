@@ -2,6 +2,8 @@ package proto
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -21,4 +23,105 @@ func CheckVisible(name string) error {
 		}
 	}
 	return nil
+}
+
+// The names of panes, client members and senders (`agentmux send --from`) follow one
+// rule, CheckName, here, so every place that takes a name (the command line, the
+// session, the socket) takes the same ones. A name is shown to the person and typed
+// into agents ("NAME (N):" frames a delivery), so it must not pass for another:
+// ASCII letters, digits, '_', '.' and '-' only, which no other script can imitate and
+// where case and the look-alikes 0/o and 1/l/I are folded when names are compared
+// (SameName); every form of the person's name ("you", "YOU", "you-2", "you.web") is
+// reserved, and so are agentmux's own notices'.
+
+// PersonName is the sender name of the person at the keyboard.
+const PersonName = "you"
+
+// MaxNameBytes is the longest name, in bytes.
+const MaxNameBytes = 64
+
+// reservedNames are the names (and their forms) no pane, member or sender may take.
+var reservedNames = []string{PersonName, "agentmux"}
+
+// ErrBadName is wrapped by CheckName's and CheckNameShape's errors.
+var ErrBadName = fmt.Errorf("not a name")
+
+// NameRule says what a name may hold, for errors.
+const NameRule = "a name may hold only ASCII letters, digits, _ . and - (at most 64 bytes), and not start with - or ."
+
+// CheckNameShape reports why s is not written as a name (nil when it is): empty,
+// longer than MaxNameBytes, starting with '-' or '.', or holding anything but ASCII
+// letters, digits, '_', '.' and '-'. The command line reads NAME=COMMAND by it.
+func CheckNameShape(s string) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("an empty name: %w", ErrBadName)
+	case len(s) > MaxNameBytes:
+		return fmt.Errorf("a name of %d bytes: at most %d: %w", len(s), MaxNameBytes, ErrBadName)
+	case s[0] == '-' || s[0] == '.':
+		return fmt.Errorf("%q starts with %c: %w", s, s[0], ErrBadName)
+	}
+	if err := CheckVisible(s); err != nil {
+		return fmt.Errorf("%w: %w", err, ErrBadName)
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c == '_' || c == '.' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return fmt.Errorf("%s: %s: %w", strconv.Quote(s), NameRule, ErrBadName)
+		}
+	}
+	return nil
+}
+
+// CheckName reports why name cannot be a pane's, a client member's or a sender's, or
+// nil: it must have a name's shape (CheckNameShape), not be a number (numbers address
+// panes by position), and not be a form of a reserved name (Reserved).
+func CheckName(name string) error {
+	if err := CheckNameShape(name); err != nil {
+		return err
+	}
+	if _, err := strconv.Atoi(name); err == nil {
+		return fmt.Errorf("%s: numbers address panes by position: %w", name, ErrBadName)
+	}
+	if r := Reserved(name); r != "" {
+		return fmt.Errorf("%s is reserved (a form of %q): %w", name, r, ErrBadName)
+	}
+	return nil
+}
+
+// Reserved returns the reserved name ("you", "agentmux") name is a form of: the same
+// but for case and look-alike characters (SameName), or such a name followed by
+// anything but a letter ("you-2", "you.web", "Y0U_1"). "" when none.
+func Reserved(name string) string {
+	for _, r := range reservedNames {
+		for p := 1; p <= len(name); p++ {
+			if SameName(name[:p], r) && (p == len(name) || !isLetter(name[p])) {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// isLetter reports an ASCII letter.
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// SameName reports whether a and b would pass for one another: equal but for case and
+// the look-alikes 0/o, 1/l/I, rn/m and vv/w.
+func SameName(a, b string) bool { return nameKey(a) == nameKey(b) }
+
+// nameKey folds s for comparison: 'I' and '1' to 'l', '0' to 'o', lower case, then "rn"
+// to "m" and "vv" to "w". Characters outside ASCII are kept (CheckName refuses them).
+func nameKey(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c == 'I' || c == '1':
+			b[i] = 'l'
+		case c == '0':
+			b[i] = 'o'
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return strings.NewReplacer("rn", "m", "vv", "w").Replace(string(b))
 }

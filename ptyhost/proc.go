@@ -69,7 +69,11 @@ func Start(s Spec, out io.Writer) (*Proc, error) {
 	ws := &pty.Winsize{Cols: clampSize(s.Cols, DefaultCols), Rows: clampSize(s.Rows, DefaultRows)}
 	// StartWithSize sets the size on the master before the child starts, and starts it
 	// with Setsid and Setctty: the child leads a new session and process group.
-	master, err := pty.StartWithSize(cmd, ws)
+	var master *os.File
+	err = startIn(cmd, s.UserNS, func() (err error) {
+		master, err = pty.StartWithSize(cmd, ws)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", s.Argv[0], err)
 	}
@@ -77,6 +81,7 @@ func Start(s Spec, out io.Writer) (*Proc, error) {
 	if err != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
+		forget(cmd.Process.Pid)
 		return nil, fmt.Errorf("start %q: %w", s.Argv[0], err)
 	}
 	if s.KillGrace <= 0 {
@@ -182,6 +187,7 @@ func (p *Proc) read() {
 func (p *Proc) wait() {
 	defer p.wg.Done()
 	_ = p.cmd.Wait() // the status is in cmd.ProcessState; the error only repeats it
+	forget(p.pid)
 	p.state = p.cmd.ProcessState
 	close(p.exited)
 	t := time.NewTimer(p.spec.DrainGrace)

@@ -46,6 +46,10 @@ type Spec struct {
 	// speaks for the pane. agentmux's own AGENTMUX_PROOF (agentmux run inside a pane)
 	// is never inherited.
 	Proof string
+	// UserNS starts the program in a user namespace of its own (Linux: see
+	// UserNSAllowed), which every process started in the pane stays in: the session
+	// tells them from the person by it. setuid programs cannot raise privileges there.
+	UserNS bool
 	// KillGrace is the time between SIGHUP and SIGKILL in Close (DefaultKillGrace if 0).
 	KillGrace time.Duration
 	// DrainGrace bounds how long Done waits for the end of output after the child
@@ -56,6 +60,10 @@ type Spec struct {
 	// never.
 	EchoFirst *EchoFirst
 }
+
+// ServerComm is the process name (/proc/PID/comm) of a hardened session server
+// (Harden): a process with one among its parents runs inside some session.
+const ServerComm = "agentmux-server"
 
 // ErrNoCommand is returned by Start when Spec.Argv is empty or Argv[0] is "".
 var ErrNoCommand = errors.New("empty command")

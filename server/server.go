@@ -144,8 +144,12 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 		// A pane's program (maybe prompt-injected) must not type as the person or end
 		// the session: a process running in one of the panes is refused, by what the
 		// kernel says of the connecting process, not by anything it sends.
-		if _, name, ok := s.cfg.Session.PaneOfProcess(peer.PID(nc)); ok {
-			refuse(nc, e, fmt.Sprintf("a process of pane %s cannot attach to or end its own session", name))
+		switch o := s.cfg.Session.Origin(peer.PID(nc)); {
+		case o.Pane != "":
+			refuse(nc, e, fmt.Sprintf("a process of pane %s cannot attach to or end its own session", o.Pane))
+			return
+		case !o.Person:
+			refuse(nc, e, fmt.Sprintf("only the person attaches to or ends a session, from outside every pane: this is %s", o.Where()))
 			return
 		}
 	}
@@ -170,7 +174,7 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 func (s *Server) list() attach.ClientList {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := attach.ClientList{Clients: []attach.Client{}, Pid: os.Getpid()}
+	out := attach.ClientList{Clients: []attach.Client{}, Pid: os.Getpid(), Isolation: s.cfg.Session.Isolation()}
 	for id := 1; id <= s.nextID; id++ {
 		c := s.clients[id]
 		if c == nil {

@@ -136,6 +136,13 @@ type Options struct {
 	AddEnv []string
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// NoPaneNamespaces starts the panes' programs in this process's own user
+	// namespace, where setuid programs (sudo) work: the panes are then told from the
+	// person by their processes' parents alone (best effort; see Origin).
+	NoPaneNamespaces bool
+	// Subreaper says this process reaps its panes' orphans (ptyhost.Harden): a client
+	// with it among its parents was started inside the session.
+	Subreaper bool
 	// Start starts a pane's process; nil means StartPTY.
 	Start StartFunc
 	// Clock is the time source; nil means the real clock.

@@ -38,38 +38,6 @@ func (s *Session) PaneOf(proof string) (id int, name string, ok bool) {
 	return id, name, ok
 }
 
-// PaneOfProcess returns the live pane process pid runs in: a descendant of the pane's
-// program, or a process of the terminal session the pane's program leads (ptyhost
-// starts each in its own). ok is false outside every pane, and where processes cannot
-// be read. A process that left both (a double fork into a new session) is not found:
-// this backs the proof up, it does not replace it.
-func (s *Session) PaneOfProcess(pid int) (id int, name string, ok bool) {
-	if pid <= 1 {
-		return 0, "", false
-	}
-	type lead struct {
-		id   int
-		name string
-	}
-	leads := map[int]lead{}
-	s.call(func() {
-		for _, p := range s.panes {
-			if pp, hasPid := p.proc.(interface{ Pid() int }); hasPid && !p.exited && pp.Pid() > 1 {
-				leads[pp.Pid()] = lead{p.id, p.name}
-			}
-		}
-	})
-	if len(leads) == 0 {
-		return 0, "", false
-	}
-	for _, q := range lineage(pid) {
-		if l, found := leads[q]; found {
-			return l.id, l.name, true
-		}
-	}
-	return 0, "", false
-}
-
 // shells are the base names of interactive shells: linked, a shell would run as
 // commands whatever an agent answered.
 var shells = map[string]bool{

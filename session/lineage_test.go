@@ -6,16 +6,18 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/agentmux/agentmux/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // A process started by a pane's program is found in that pane; this test's own
 // process, outside every pane, is not.
-func TestPaneOfProcessFindsDescendants(t *testing.T) {
+func TestOriginFindsDescendants(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("processes are followed through /proc on Linux only")
 	}
@@ -35,14 +37,10 @@ func TestPaneOfProcessFindsDescendants(t *testing.T) {
 		}
 		return pid > 0
 	}, 10*time.Second, 10*time.Millisecond, "alice never printed its child")
-	id, name, ok := s.PaneOfProcess(pid)
-	assert.True(t, ok)
-	assert.Equal(t, 1, id)
-	assert.Equal(t, "alice", name)
-	_, _, ok = s.PaneOfProcess(os.Getpid())
-	assert.False(t, ok, "the test's own process is in no pane")
-	_, _, ok = s.PaneOfProcess(1)
-	assert.False(t, ok, "init is in no pane")
+	assert.Equal(t, "alice", s.Origin(pid).Pane)
+	assert.False(t, s.Origin(pid).Person)
+	assert.Equal(t, proto.Origin{Person: true}, s.Origin(os.Getpid()), "the test's own process is the person")
+	assert.Empty(t, s.Origin(1).Pane, "init is in no pane")
 }
 
 // BenchmarkLineage is the /proc walk the hub pays once per connection.
@@ -50,5 +48,50 @@ func BenchmarkLineage(b *testing.B) {
 	pid := os.Getpid()
 	for b.Loop() {
 		lineage(pid)
+	}
+}
+
+// A process that left its pane's process tree and terminal session (setsid, its parent
+// gone) is still that pane's where panes have user namespaces of their own; with
+// NoPaneNamespaces only its parents tell, and it passes (the best effort that the
+// server's subreaper narrows). The person's own process is the person either way.
+func TestOriginFollowsEscapesThroughTheNamespace(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("user namespaces are Linux's")
+	}
+	for _, shared := range []bool{false, true} {
+		s, err := Start(Options{NoPaneNamespaces: shared, Panes: []PaneSpec{
+			{Name: "alice", Argv: []string{"sh", "-c", `setsid -f sh -c 'echo ESC=$$; exec sleep 30'; exec sleep 30`}, Cols: 40, Rows: 5},
+		}})
+		require.NoError(t, err)
+		esc := regexp.MustCompile(`ESC=(\d+)`)
+		var pid int
+		require.Eventually(t, func() bool {
+			text, _ := s.Capture(1, 0, false)
+			if m := esc.FindStringSubmatch(text); m != nil {
+				pid, _ = strconv.Atoi(m[1])
+			}
+			return pid > 0
+		}, 10*time.Second, 10*time.Millisecond, "alice's escapee never printed")
+		switch {
+		case shared:
+			assert.Equal(t, proto.IsolationLineage, s.Isolation())
+			assert.True(t, s.Origin(pid).Person, "without namespaces an escapee passes: best effort")
+		case s.Isolation() == proto.IsolationUserNS:
+			assert.Equal(t, proto.Origin{Pane: "alice"}, s.Origin(pid))
+		default:
+			t.Log("this machine refuses user namespaces")
+		}
+		assert.True(t, s.Origin(os.Getpid()).Person)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		require.NoError(t, s.Stop())
+	}
+}
+
+// BenchmarkUserNSChain is the namespace walk the hub pays once per connection.
+func BenchmarkUserNSChain(b *testing.B) {
+	pid := os.Getpid()
+	for b.Loop() {
+		_, _ = userNSChain(pid)
 	}
 }

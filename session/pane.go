@@ -27,6 +27,7 @@ type pane struct {
 
 	hooks      bool   // the program reports its turn ends through hooks (Options.Hooks)
 	proof      string // the secret in its environment (AGENTMUX_PROOF): see PaneOf
+	userNS     nsID   // the user namespace its program started in (zero: none of its own)
 	exited     bool
 	linked     []int  // the panes it was linked with when its program exited (a respawn links it again)
 	share      [2]int // width and height, percent of an even share (0: even): Member.Share

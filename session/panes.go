@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/relay"
 )
 
@@ -21,37 +22,13 @@ var (
 	// saying it may be ended.
 	ErrRunning = errors.New("its program is still running")
 	// ErrBadName means a name breaks the pane name rules (CheckName).
-	ErrBadName = errors.New("not a pane name")
+	ErrBadName = proto.ErrBadName
 )
 
-// reservedNames are names no pane may take: the person and the session's own notices.
-var reservedNames = []string{"you", "agentmux"}
-
-// CheckName reports why name cannot be a pane's: it must be ASCII letters, digits, _ .
-// and - only, not starting with - or . (so NAME=COMMAND reads it), not a number (numbers
-// address panes by position), and not "you" (the person) or "agentmux" (its notices).
-func CheckName(name string) error {
-	if name == "" {
-		return fmt.Errorf("an empty name: %w", ErrBadName)
-	}
-	if _, err := strconv.Atoi(name); err == nil {
-		return fmt.Errorf("%s: numbers address panes by position: %w", name, ErrBadName)
-	}
-	for _, r := range reservedNames {
-		if strings.EqualFold(name, r) {
-			return fmt.Errorf("%s is reserved: %w", name, ErrBadName)
-		}
-	}
-	if name[0] == '-' || name[0] == '.' {
-		return fmt.Errorf("%q starts with %c: %w", name, name[0], ErrBadName)
-	}
-	for _, r := range name {
-		if !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return fmt.Errorf("%q: a name may hold only ASCII letters, digits, _ . and -: %w", name, ErrBadName)
-		}
-	}
-	return nil
-}
+// CheckName reports why name cannot be a pane's: proto.CheckName's rule, the one for
+// every name (ASCII letters, digits, _ . and -, at most 64 bytes, not a number, no form
+// of "you" or "agentmux"). Its errors wrap ErrBadName.
+func CheckName(name string) error { return proto.CheckName(name) }
 
 // nameTaken reports whether a pane other than except, or an external member, has name.
 func (s *Session) nameTaken(name string, except *pane) bool {

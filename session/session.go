@@ -89,6 +89,10 @@ type Session struct {
 	colors         vterm.Colors
 	kitty          bool
 	echoFirst      *ptyhost.EchoFirst // shared by the panes' programs: a key's echo goes first
+	// isolation and selfNS (set before the loop starts, then read only) say how panes
+	// are told from the person, and this process's user namespace (origin.go).
+	isolation string
+	selfNS    nsID
 	// answered are the calls that ran this step: closed once its events are out and the
 	// timer is re-armed, so a caller that waits sees everything its command caused.
 	answered []chan struct{}
@@ -138,6 +142,8 @@ func Start(o Options) (*Session, error) {
 		colors:       o.Colors,
 		kitty:        o.KittyKeyboard,
 	}
+	s.isolation, s.selfNS = isolation(o)
+	log.Info("panes told from the person by "+s.isolation, "isolation", s.isolation)
 	if s.profiles == nil {
 		s.profiles = parser.Builtins()
 	}
@@ -202,14 +208,20 @@ func (s *Session) spawn(old *pane, spec PaneSpec) (*pane, error) {
 		spec, hooks = s.opts.Hooks(id, spec, prof)
 	}
 	proof := newProof()
-	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name, Proof: proof, EchoFirst: s.echoFirst}, old.term)
+	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name, Proof: proof, EchoFirst: s.echoFirst, UserNS: s.isolation == proto.IsolationUserNS}, old.term)
 	if err != nil {
 		return nil, fmt.Errorf("start pane %d %q: %w", id, spec.Name, err)
+	}
+	var userNS nsID
+	if pp, ok := proc.(interface{ Pid() int }); ok && s.isolation == proto.IsolationUserNS {
+		if chain, err := userNSChain(pp.Pid()); err == nil {
+			userNS = chain[0]
+		}
 	}
 	old.reply.attach(proc)
 	s.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "dir", spec.Dir, "cols", cols, "rows", rows, "hooks", hooks)
 	return &pane{
-		id: id, name: spec.Name, spec: orig, argv: spec.Argv, profile: prof, term: old.term, proc: proc, hooks: hooks, proof: proof,
+		id: id, name: spec.Name, spec: orig, argv: spec.Argv, profile: prof, term: old.term, proc: proc, hooks: hooks, proof: proof, userNS: userNS,
 		screen: old.screen, cols: cols, rows: rows, reply: old.reply, alerts: old.alerts,
 		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen, share: old.share,
 		rearm: make(chan struct{}, 1),

@@ -73,6 +73,9 @@ type Config struct {
 	// Notice, when set, is called once as a terminal's ui starts: a text it returns
 	// shows on the status line (a kept worktree a pane was started in again).
 	Notice func() string
+	// NoPaneNamespaces and Subreaper are session.Options' (how panes are told from the
+	// person).
+	NoPaneNamespaces, Subreaper bool
 	// NewTree gives a pane the session socket starts with a worktree of its own that
 	// worktree (session.Options.NewTree). Nil: such a pane is refused.
 	NewTree func(*PaneSpec) error

@@ -197,6 +197,9 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		Closed:        cfg.Closed,
 		NewTree:       cfg.NewTree,
 		Start:         start,
+
+		NoPaneNamespaces: cfg.NoPaneNamespaces,
+		Subreaper:        cfg.Subreaper,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ui"
 )
 
@@ -379,25 +380,24 @@ func parseAgent(a string) (ui.PaneSpec, error) {
 		n, _, _ := strings.Cut(words[0], "=")
 		return ui.PaneSpec{}, usagef("agent %q: %q is not a pane name: %s", a, n, nameRule)
 	}
-	if name == "" {
+	given := name != ""
+	if !given {
 		name = filepath.Base(words[0])
 	}
-	if err := paneName(name); err != nil {
+	if err := paneName(name, given); err != nil {
 		return ui.PaneSpec{}, usagef("agent %q: %v", a, err)
 	}
 	return ui.PaneSpec{Name: name, Argv: words, Env: env}, nil
 }
 
-// paneName reports why name cannot be a pane's: "you" is the person, "agentmux" the
-// session's own notices, and a number addresses a pane by its position.
-func paneName(name string) error {
-	if _, err := strconv.Atoi(name); err == nil {
-		return fmt.Errorf("a pane cannot be named %s: numbers address panes by position; name it (NAME=COMMAND)", name)
-	}
-	for _, r := range []string{hub.PersonName, "agentmux"} {
-		if strings.EqualFold(name, r) {
-			return fmt.Errorf("a pane cannot be named %s: the name is reserved; name it otherwise (NAME=COMMAND)", name)
-		}
+// paneName reports why name cannot be a pane's (proto.CheckName, the rule of every
+// name), saying how to name it otherwise; given says the person wrote it (NAME=), else
+// it is the program's base name, which the session fits to the rule, and only a number
+// or a form of a reserved name is refused.
+func paneName(name string, given bool) error {
+	err := proto.CheckName(name)
+	if _, numErr := strconv.Atoi(name); err != nil && (given || numErr == nil || proto.Reserved(name) != "") {
+		return fmt.Errorf("a pane cannot be named %s: %w; name it otherwise (NAME=COMMAND)", name, err)
 	}
 	return nil
 }
@@ -419,22 +419,12 @@ func envName(s string) bool {
 }
 
 // nameRule says what a pane name may hold, for errors.
-const nameRule = "a name may hold only ASCII letters, digits, _ . and - and not start with - or ."
+const nameRule = proto.NameRule
 
-// validName reports whether s can be a pane name in NAME=COMMAND: letters, digits and
-// _ . - only, not starting with - or ., so a command with = in its arguments (a flag
-// like --opt=1, a path) is not mistaken for a name.
-func validName(s string) bool {
-	if s == "" || s[0] == '-' || s[0] == '.' {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
+// validName reports whether s is written as a pane name in NAME=COMMAND
+// (proto.CheckNameShape), so a command with = in its arguments (a flag like --opt=1, a
+// path) is not mistaken for a name.
+func validName(s string) bool { return proto.CheckNameShape(s) == nil }
 
 // intendedName reports whether a command's first word reads as NAME=… with a NAME that
 // is no pane name (ünï=claude): no program is called that, and no flag or path starts so.

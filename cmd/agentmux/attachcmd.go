@@ -124,19 +124,19 @@ func handshakeOnce(nc net.Conn, typ string) (*proto.Envelope, error) {
 
 // sessionClients asks the session on socket for its attached terminals (nil when it
 // cannot say: an in-process session, agentmux demo).
-func sessionClients(socket string) ([]attach.Client, int, bool) {
+func sessionClients(socket string) (attach.ClientList, bool) {
 	nc, err := net.DialTimeout("unix", socket, time.Second)
 	if err != nil {
-		return nil, 0, false
+		return attach.ClientList{}, false
 	}
 	defer nc.Close()
 	e, err := handshakeOnce(nc, attach.TypeClients)
 	if err != nil || e.Type != attach.TypeClients {
-		return nil, 0, false
+		return attach.ClientList{}, false
 	}
 	l, err := proto.DecodePayload[attach.ClientList](e)
 	if err != nil {
-		return nil, 0, false
+		return attach.ClientList{}, false
 	}
-	return l.Clients, l.Pid, true
+	return l, true
 }

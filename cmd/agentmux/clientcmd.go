@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/client"
@@ -282,12 +281,12 @@ func sessions(a clientArgs, w io.Writer) error {
 	}
 	live := make([]liveSession, 0, len(ss))
 	for _, s := range ss {
-		cs, pid, ok := sessionClients(s.Socket)
+		cl, ok := sessionClients(s.Socket)
 		if !ok {
 			live = append(live, liveSession{Session: s, Attached: true, Clients: []attach.Client{}, InProcess: true})
 			continue
 		}
-		live = append(live, liveSession{Session: s, Attached: len(cs) > 0, Clients: cs, Pid: pid})
+		live = append(live, liveSession{Session: s, Attached: len(cl.Clients) > 0, Clients: cl.Clients, Pid: cl.Pid, Isolation: cl.Isolation})
 	}
 	rows := sessionRows(live, kept, a.all)
 	switch {
@@ -332,6 +331,9 @@ type liveSession struct {
 	// InProcess: the session runs inside its terminal (agentmux demo, or a test's
 	// hub): it cannot detach and lists no clients.
 	InProcess bool `json:"in_process,omitempty"`
+	// Isolation says how the session tells its panes from the person
+	// (docs/security.md).
+	Isolation string `json:"isolation,omitempty"`
 }
 
 // sessionRow is one line of sessions' table (and of sessions --all --json): a running
@@ -446,19 +448,10 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 // a member's name, and these it can tell at once. The sender is the pane the command
 // runs in (its $AGENTMUX_PROOF), else the person, "you": neither is taken by a name.
 func fromName(name string) error {
-	if i := strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }); i >= 0 {
-		return errors.New("a name holds no control characters or line breaks")
+	if r := proto.Reserved(name); r != "" {
+		return fmt.Errorf("%s is a form of %q, reserved: a send without --from is the person's (you), or the pane's it runs in", name, r)
 	}
-	if _, err := strconv.Atoi(name); err == nil {
-		return errors.New("a number names a pane, not a sender")
-	}
-	if strings.EqualFold(name, hub.PersonName) || strings.EqualFold(name, "agentmux") {
-		return errors.New("reserved: a send without --from is the person's (you), or the pane's it runs in")
-	}
-	if strings.ContainsAny(name, " :@/") || len(name) > 64 {
-		return errors.New("a name has at most 64 bytes and no space, ':', '@' or '/'")
-	}
-	return nil
+	return proto.CheckName(name)
 }
 
 // send sends body from the pane the command runs in (proved by its $AGENTMUX_PROOF),

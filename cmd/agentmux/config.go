@@ -54,6 +54,10 @@ import (
 //	web = true                   # serve every session's web view (agentmux web prints its URL)
 //	web_listen = "127.0.0.1:0"   # where it listens (a free loopback port)
 //	control = false              # let its pages send, link and type
+//
+//	[security]
+//	pane_namespaces = true       # each pane in a user namespace of its own (Linux;
+//	                             # false lets setuid programs such as sudo work in panes)
 
 // settings are config.toml's values; zero ones take the defaults.
 type settings struct {
@@ -72,6 +76,10 @@ type settings struct {
 	Mesh meshFlags
 	// Web starts the session's web view with it ([web]; --web and its flags override).
 	Web webFlags
+	// NoPaneNamespaces starts the panes in the server's own user namespace ([security]
+	// pane_namespaces = false): setuid programs work in them, and the panes are told
+	// from the person by their processes' parents alone (docs/security.md).
+	NoPaneNamespaces bool
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -149,6 +157,9 @@ type configFile struct {
 		Listen  *tomlValue `toml:"web_listen"`
 		Control *tomlValue `toml:"control"`
 	} `toml:"web"`
+	Security struct {
+		PaneNamespaces *tomlValue `toml:"pane_namespaces"`
+	} `toml:"security"`
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -278,6 +289,13 @@ func parseConfig(data []byte) (settings, error) {
 			return settings{}, err
 		}
 		st.Worktree = b
+	}
+	if v := f.Security.PaneNamespaces; v != nil {
+		b, err := v.boolean("security", "pane_namespaces")
+		if err != nil {
+			return settings{}, err
+		}
+		st.NoPaneNamespaces = !b
 	}
 	if st.UI, err = parseUI(f); err != nil {
 		return settings{}, err

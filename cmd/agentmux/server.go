@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agentmux/agentmux/attach"
+	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/server"
 	"github.com/agentmux/agentmux/ui"
 )
@@ -239,6 +240,15 @@ func runServer(args []string) (int, error) {
 	o.cfg.Version = versionString()
 	o.cfg.Session = sock.Name
 	o.cfg.Logger = logger
+	// No pane's program may trace this process or read its memory; where panes cannot
+	// have user namespaces of their own, their orphans stay under it (session.Origin).
+	o.cfg.NoPaneNamespaces = conf.NoPaneNamespaces
+	subreaper := conf.NoPaneNamespaces || !ptyhost.UserNSAllowed()
+	if err := ptyhost.Harden(subreaper); err != nil {
+		logger.Warn("harden the server", "err", err)
+	} else {
+		o.cfg.Subreaper = subreaper
+	}
 	logger.Info("server start", "version", o.cfg.Version, "session", sock.Name, "panes", len(o.cfg.Panes), "pid", os.Getpid())
 	d := o.cfg.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,

@@ -167,6 +167,13 @@ func TestInvisibleNamesRefused(t *testing.T) {
 	code, _, err := runCmd(t, "", "send", "bot", "hi", "--from", "bad\xff")
 	assert.Equal(t, 2, code)
 	assert.ErrorContains(t, err, "not UTF-8")
-	_, err = client.Dial(hub.SocketPath(dir, "names"), proto.Hello{Agent: "bøb-日本"})
-	assert.NoError(t, err, "letters of any script are fine")
+	// Names are ASCII letters, digits, _ . and -: no other script can pass for a pane's
+	// or the person's name (yоu with a Cyrillic о).
+	for _, name := range []string{"bøb-日本", "yоu", "cаrol"} {
+		_, err = client.Dial(hub.SocketPath(dir, "names"), proto.Hello{Agent: name})
+		assert.ErrorContains(t, err, "ASCII letters", "%q", name)
+		code, _, err := runCmd(t, "", "send", "bot", "hi", "--from", name)
+		assert.Equal(t, 2, code, "%q", name)
+		assert.ErrorContains(t, err, "ASCII letters", "%q", name)
+	}
 }

@@ -1,0 +1,44 @@
+package proto
+
+// The one name rule, by table: what a pane, member or sender may be called, every form
+// of a reserved name, and which names pass for one another.
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCheckName(t *testing.T) {
+	for _, ok := range []string{"alice", "claude-2", "c.d_e", "Bob", "youtube", "yourself", "agentmuxer", strings.Repeat("a", 64)} {
+		if err := CheckName(ok); err != nil {
+			t.Errorf("CheckName(%q) = %v, want nil", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		"", "-x", ".x", "12", strings.Repeat("a", 65), strings.Repeat("a", 10000),
+		"you", "YOU", "You", "y0u", "Y0U", "you(web)", "you (1)", "you-2", "you.web", "you_1", "you1",
+		"agentmux", "AgentMux", "agentrnux", "agentmux-bot",
+		"yоu", "cаrol", "carol(4)", "a b", "a:b", "a@b", "a/b", "a\nb", "a\u202eb", "ünï",
+	} {
+		if err := CheckName(bad); err == nil || !errors.Is(err, ErrBadName) {
+			t.Errorf("CheckName(%q) = %v, want an ErrBadName", bad, err)
+		}
+	}
+}
+
+func TestSameName(t *testing.T) {
+	for _, p := range [][2]string{{"carol", "CAROL"}, {"carol", "caro1"}, {"carol", "carOl"}, {"carol", "car0l"}, {"claude", "cIaude"}, {"mia", "rnia"}, {"wes", "vves"}} {
+		if !SameName(p[0], p[1]) {
+			t.Errorf("SameName(%q, %q) = false", p[0], p[1])
+		}
+	}
+	for _, p := range [][2]string{{"carol", "carl"}, {"bob", "bobby"}, {"a", "b"}} {
+		if SameName(p[0], p[1]) {
+			t.Errorf("SameName(%q, %q) = true", p[0], p[1])
+		}
+	}
+	if Reserved("youtube") != "" || Reserved("y0u-web") != PersonName || Reserved("AGENTMUX.2") != "agentmux" {
+		t.Error("Reserved: wrong forms")
+	}
+}

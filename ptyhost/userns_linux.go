@@ -1,0 +1,155 @@
+package ptyhost
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// A pane's program starts in a user namespace of its own (Spec.UserNS) that maps the
+// user's ids 1:1: files, signals and sockets work as before, but no process started
+// in the pane, whatever it does (setsid, a double fork, its parent's exit), can leave
+// that namespace, and the session server tells it from the person by it. setuid
+// programs (sudo) cannot raise privileges inside it.
+
+var (
+	// spawnMu orders pane starts against the dumpable flag they lift and against the
+	// orphan reaper, which must never take a pane's own program's exit status.
+	spawnMu sync.Mutex
+	// leaders are the pids of the panes' programs not yet waited for.
+	leaders = map[int]bool{}
+)
+
+// forget drops pid, a pane's program that was waited for, from leaders.
+func forget(pid int) {
+	spawnMu.Lock()
+	delete(leaders, pid)
+	spawnMu.Unlock()
+}
+
+// startIn runs start (which forks cmd) with cmd set to enter a user namespace of its
+// own when userNS. The parent writes the child's id maps under /proc/CHILD, which a
+// process made non-dumpable (Harden) cannot open as a user other than root: the flag
+// is lifted for the fork alone.
+func startIn(cmd *exec.Cmd, userNS bool, start func() error) error {
+	spawnMu.Lock()
+	defer spawnMu.Unlock()
+	defer func() {
+		if cmd.Process != nil {
+			leaders[cmd.Process.Pid] = true
+		}
+	}()
+	if !userNS {
+		return start()
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
+	cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	cmd.SysProcAttr.GidMappingsEnableSetgroups = false
+	if uid != 0 {
+		if d, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0); err == nil && d == 0 {
+			_ = unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
+			defer unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) //nolint:errcheck // set above
+		}
+	}
+	return start()
+}
+
+var (
+	userNSOnce    sync.Once
+	userNSAllowed bool
+)
+
+// UserNSAllowed reports whether this process may start a program in a user namespace
+// of its own (the kernel, a container's seccomp filter or an AppArmor rule may refuse
+// it). It forks once, on the first call, towards a program that does not exist: the
+// clone and the id maps succeed or fail before the exec does.
+func UserNSAllowed() bool {
+	userNSOnce.Do(func() {
+		cmd := exec.Command("/nonexistent/agentmux-user-namespace-probe")
+		cmd.Path = cmd.Args[0]
+		err := startIn(cmd, true, cmd.Start)
+		if err == nil {
+			_ = cmd.Wait()
+			forget(cmd.Process.Pid)
+		}
+		userNSAllowed = errors.Is(err, syscall.ENOENT)
+	})
+	return userNSAllowed
+}
+
+// Harden names this process ServerComm, makes it (a session server) non-dumpable, so that no process of
+// the same user without privileges (a pane's program) may trace it or read its
+// memory, environment or open files through /proc; and, when subreaper, makes it the
+// reaper of its panes' orphans, so a process whose parent exited still has the server
+// among its parents.
+func Harden(subreaper bool) error {
+	// The name every session's checks look for among a client's parents (the main
+	// thread's, which /proc/PID/comm shows; a thread may name others of its group).
+	if err := os.WriteFile("/proc/self/task/"+strconv.Itoa(os.Getpid())+"/comm", []byte(ServerComm), 0); err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
+	}
+	if subreaper {
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			return &os.SyscallError{Syscall: "prctl(PR_SET_CHILD_SUBREAPER)", Err: err}
+		}
+		chld := make(chan os.Signal, 1)
+		signal.Notify(chld, syscall.SIGCHLD)
+		go func() {
+			for range chld {
+				reapOrphans()
+			}
+		}()
+	}
+	return nil
+}
+
+// reapOrphans waits for the exited orphans the kernel handed this process as their
+// reaper: its zombie children of another terminal session than its own (its own
+// children other than panes share its session) that are no pane's program (whose
+// waiter takes its status).
+func reapOrphans() {
+	self := os.Getpid()
+	sid, err := unix.Getsid(0)
+	if err != nil {
+		return
+	}
+	names, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	spawnMu.Lock()
+	defer spawnMu.Unlock()
+	for _, n := range names {
+		pid, err := strconv.Atoi(n.Name())
+		if err != nil || leaders[pid] {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + n.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp session …, read after the last ')'.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) < 4 || f[0] != "Z" || f[1] != strconv.Itoa(self) || f[3] == strconv.Itoa(sid) {
+			continue
+		}
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+	}
+}
