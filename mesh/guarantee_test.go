@@ -95,7 +95,7 @@ func TestACrossedMessageIsTypedOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	body := fmt.Sprintf(`{"id":%q,"from":"ops","to":"bob","text":"only once."}`, id)
-	_, err = js.Publish(ctx, "amux.buildbox.msg.laptop", []byte(body), jetstream.WithMsgID(id+"-again"))
+	_, err = js.PublishMsg(ctx, signed(t, th, "laptop", "amux.buildbox.msg.laptop", body), jetstream.WithMsgID(id+"-again"))
 	require.NoError(t, err)
 	_, err = c.Send("ops", "bob@buildbox", "marker.")
 	require.NoError(t, err)
@@ -107,18 +107,32 @@ func TestACrossedMessageIsTypedOnce(t *testing.T) {
 // use them.
 func rawConn(t *testing.T, th *testHub, session string) *nats.Conn {
 	t.Helper()
-	b, err := os.ReadFile(th.creds(session))
-	require.NoError(t, err)
-	var pass string
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "password "); ok {
-			pass = v
-		}
-	}
-	nc, err := nats.Connect(th.url, nats.UserInfo(session, pass), nats.CustomInboxPrefix("_INBOX_"+session), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+	nc, err := nats.Connect(th.url, nats.UserInfo(session, credsPassword(t, th.creds(session))), nats.CustomInboxPrefix("_INBOX_"+session), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)
 	return nc
+}
+
+// signed is body on subject, signed with session's key as the session would.
+func signed(t *testing.T, th *testHub, session, subject, body string) *nats.Msg {
+	t.Helper()
+	m, err := mesh.SignedMsg(th.creds(session), subject, []byte(body))
+	require.NoError(t, err)
+	return m
+}
+
+// credsPassword is the password line of an agentmux credentials file.
+func credsPassword(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "password "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("%s has no password", path)
+	return ""
 }
 
 // A session with wrong, missing or another hub's credentials is refused.
@@ -164,10 +178,10 @@ func TestASessionCannotSendAsAnother(t *testing.T) {
 	defer cancel2()
 	// Nor can it claim another session in the sender's name, or hide characters in it.
 	for _, from := range []string{"alice@laptop", "ali\u001b]52;c;x\u0007ce"} {
-		_, err = js.Publish(ctx2, "amux.buildbox.msg.mallory", []byte(`{"id":"`+from+`","from":"`+from+`","to":"bob","text":"forged."}`))
+		_, err = js.PublishMsg(ctx2, signed(t, th, "mallory", "amux.buildbox.msg.mallory", `{"id":"`+from+`","from":"`+from+`","to":"bob","text":"forged."}`))
 		require.NoError(t, err)
 	}
-	_, err = js.Publish(ctx2, "amux.buildbox.msg.mallory", []byte(`{"id":"own","from":"alice","to":"bob","text":"honest."}`))
+	_, err = js.PublishMsg(ctx2, signed(t, th, "mallory", "amux.buildbox.msg.mallory", `{"id":"own","from":"alice","to":"bob","text":"honest."}`))
 	require.NoError(t, err)
 	sent := buildbox.waitTyped("bob", "alice@mallory", "honest.")
 	assert.NotContains(t, sent, "forged.")
@@ -315,7 +329,7 @@ func TestAFloodSurvivesRestarts(t *testing.T) {
 	rstore := openStore(t)
 	join := func(name string, st *store.Store, core hub.Core) *mesh.Node {
 		n, err := mesh.Join(mesh.Options{URL: th.url, Session: name, CredsFile: th.creds(name), Store: st, Core: core,
-			ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second})
+			ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second, Logger: testLogger()})
 		require.NoError(t, err)
 		return n
 	}
@@ -388,7 +402,7 @@ func TestACrossedMessageAgainGetsItsPhaseBack(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	body := fmt.Sprintf(`{"id":%q,"from":"ops","to":"bob","text":"taken before."}`, id)
-	_, err = js.Publish(ctx, "amux.buildbox.msg.laptop", []byte(body), jetstream.WithMsgID(id))
+	_, err = js.PublishMsg(ctx, signed(t, th, "laptop", "amux.buildbox.msg.laptop", body), jetstream.WithMsgID(id))
 	require.NoError(t, err)
 	ev := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && strings.HasSuffix(ev.ID, id) })
 	assert.Equal(t, "confirmed", ev.Phase)

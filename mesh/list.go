@@ -2,7 +2,6 @@ package mesh
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -40,9 +39,19 @@ func List(o Options) ([]SessionInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	keys, err := openKeyring(o.KnownKeys)
+	if err != nil {
+		return nil, err
+	}
+	a := asker{nc: nc, self: o.Session, keys: keys}
+	if seed, err := loadSeed(o); err == nil {
+		if s, err := newSigner(seed); err == nil {
+			a.own = s.pub
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
 	defer cancel()
-	return listSessions(ctx, nc, js, o.Timeout)
+	return listSessions(ctx, a, js, o.Timeout)
 }
 
 var _ hub.MeshLister = (*Core)(nil)
@@ -54,12 +63,13 @@ var _ hub.MeshLister = (*Core)(nil)
 func (c *Core) ListMesh(ctx context.Context) ([]proto.MeshSession, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.n.o.Timeout)
 	defer cancel()
-	return listSessions(ctx, c.n.nc, c.n.js, c.n.o.Timeout)
+	return listSessions(ctx, c.n.asker(), c.n.js, c.n.o.Timeout)
 }
 
-// listSessions lists the sessions whose streams js sees, asking each on nc who its
-// members are (a session that does not answer is away).
-func listSessions(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, timeout time.Duration) ([]SessionInfo, error) {
+// listSessions lists the sessions whose streams js sees, asking each who its members
+// are (a session that does not answer is away; one whose answer is not signed by its
+// key is shown away and untrusted).
+func listSessions(ctx context.Context, a asker, js jetstream.JetStream, timeout time.Duration) ([]SessionInfo, error) {
 	var names []string
 	l := js.StreamNames(ctx)
 	for name := range l.Name() {
@@ -75,14 +85,13 @@ func listSessions(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, ti
 	for _, name := range names {
 		info := SessionInfo{Name: name, Members: []WhoMember{}}
 		rctx, cancel := context.WithTimeout(ctx, timeout)
-		msg, err := nc.RequestWithContext(rctx, "amux.who."+name, nil)
+		w, err := a.ask(rctx, name)
 		cancel()
 		switch {
 		case err == nil:
-			var w who
-			if json.Unmarshal(msg.Data, &w) == nil {
-				info.Live, info.Members = true, w.Members
-			}
+			info.Live, info.Members = true, w.Members
+		case errors.Is(err, ErrBadSignature):
+			info.Untrusted = err.Error()
 		case !errors.Is(err, nats.ErrNoResponders):
 			return nil, fmt.Errorf("mesh: asking %s: %w", name, err)
 		}

@@ -2,7 +2,6 @@ package mesh
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,6 +28,9 @@ type Options struct {
 	// CredsFile holds the credentials: the file `agentmux mesh creds` writes, or a
 	// NATS .creds file (user JWT and seed). NkeyFile holds an nkey seed instead.
 	CredsFile, NkeyFile string
+	// KnownKeys is the file of the keys known for the sessions of the mesh (pinned on
+	// first sight, sign.go); "" keeps them in memory for this run only.
+	KnownKeys string
 	// Store records the messages that reach this session's members (history, and
 	// the ids that make a message crossing twice typed once).
 	Store *store.Store
@@ -58,6 +60,8 @@ type Node struct {
 	cc        jetstream.ConsumeContext
 	core      atomic.Pointer[hub.Core]
 	who       *nats.Subscription
+	sign      *signer  // signs what the session publishes
+	keys      *keyring // the keys of the other sessions
 	out       *outbox
 	evq       *eventQueue
 	in        chan jetstream.Msg
@@ -143,6 +147,17 @@ func Dial(o Options) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mesh %s: %w", o.URL, explainConnect(err))
 	}
+	seed, err := loadSeed(o)
+	if err == nil {
+		n.sign, err = newSigner(seed)
+	}
+	if err == nil {
+		n.keys, err = openKeyring(o.KnownKeys)
+	}
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
 	n.nc = nc
 	if err := n.dial(); err != nil {
 		if n.who != nil {
@@ -159,7 +174,10 @@ func (n *Node) dial() error {
 	// The name: a live session with it answers on amux.who.NAME.
 	// A session that just left may still be subscribed for a moment and answer
 	// nothing: silence (a timeout) is no live session either.
-	if _, err := n.nc.Request("amux.who."+o.Session, nil, min(o.Timeout, 2*time.Second)); err == nil {
+	ctx, cancel := context.WithTimeout(context.Background(), min(o.Timeout, 2*time.Second))
+	_, err := n.asker().ask(ctx, o.Session)
+	cancel()
+	if err == nil || errors.Is(err, ErrBadSignature) {
 		return fmt.Errorf("mesh: %w: a session named %q is live in the mesh; pick another name with --session", ErrNameTaken, o.Session)
 	} else if errors.Is(err, nats.ErrTimeout) {
 		n.log.Warn("mesh: a session of this name was subscribed but did not answer: taken as gone", "session", o.Session)
@@ -176,7 +194,7 @@ func (n *Node) dial() error {
 		return fmt.Errorf("mesh: %w", err)
 	}
 	n.js = js
-	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
+	ctx, cancel = context.WithTimeout(context.Background(), o.Timeout)
 	defer cancel()
 	stream := streamName(o.Session)
 	if _, err := js.Stream(ctx, stream); errors.Is(err, jetstream.ErrStreamNotFound) {
@@ -252,21 +270,9 @@ func (n *Node) Start(core hub.Core) error {
 	return nil
 }
 
-// answerWho answers amux.who.NAME with the members (runs on a NATS goroutine; the
-// core's Members is safe from any).
-func (n *Node) answerWho(m *nats.Msg) {
-	w := who{Session: n.o.Session, Members: []WhoMember{}}
-	core := n.core.Load()
-	if core == nil {
-		b, _ := json.Marshal(w)
-		_ = m.Respond(b)
-		return
-	}
-	for _, p := range (*core).Panes() {
-		w.Members = append(w.Members, WhoMember{Name: p.Name, Program: p.Program, State: p.State})
-	}
-	b, _ := json.Marshal(w)
-	_ = m.Respond(b)
+// asker asks the other sessions who they are over the node's connection.
+func (n *Node) asker() asker {
+	return asker{nc: n.nc, self: n.o.Session, keys: n.keys, own: n.sign.pub}
 }
 
 // Session is this session's name in the mesh.

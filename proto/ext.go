@@ -63,6 +63,9 @@ type MeshSession struct {
 	Name    string       `json:"session"`
 	Live    bool         `json:"live"`
 	Members []MeshMember `json:"members"`
+	// Untrusted, when set, says why the session's answer was refused (not signed
+	// with the key known for it): it is shown away.
+	Untrusted string `json:"x_untrusted,omitempty"`
 }
 
 // MeshMember is a member of a session in a mesh.
