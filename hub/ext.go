@@ -117,6 +117,10 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			err = errNoCore
 			break
 		}
+		if e.Type == proto.TypeLink && (p.Accept || p.Refuse || p.Pending) {
+			res.LinkRequests, err = s.answerLink(cs, p)
+			break
+		}
 		if e.Type == proto.TypeLink && p.B == "" {
 			s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
 			return
@@ -208,6 +212,26 @@ func (s *state) linkAcross(cs *connState, typ string, p proto.Target) error {
 		return err
 	}
 	return lk.LinkAcross(a, addr, p.Shell)
+}
+
+// answerLink answers (Accept, Refuse) or lists (Pending) the requests of other
+// sessions' members to link with a pane of this session: the person's alone, as a
+// link across sessions is.
+func (s *state) answerLink(cs *connState, p proto.Target) ([]proto.LinkRequest, error) {
+	la, ok := s.cfg.Core.(LinkAnswerer)
+	if !ok {
+		return nil, errors.New("this session links with no other session: it joined no mesh")
+	}
+	if p.Pending {
+		return la.PendingLinks(), nil
+	}
+	if p.Accept == p.Refuse {
+		return nil, errors.New("X_LINK: accept or refuse, one of the two")
+	}
+	if cs.member != nil || cs.pane != "" || cs.inside != "" {
+		return nil, errors.New("X_LINK: only the person answers a link request from another session, from outside the panes")
+	}
+	return nil, la.AnswerLink(p.A, p.Accept)
 }
 
 // hookSource names a hook for the relay log: "claude Stop hook".

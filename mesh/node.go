@@ -44,6 +44,9 @@ type Options struct {
 	ReconnectWait time.Duration
 	// Timeout bounds joining (0: 10 s).
 	Timeout time.Duration
+	// LinkRequestTTL is how long a link request from another session waits for the
+	// person's answer (0: DefaultLinkRequestTTL).
+	LinkRequestTTL time.Duration
 }
 
 // ErrNameTaken says another session of the mesh has the name.
@@ -82,6 +85,9 @@ type Node struct {
 	// delivery events carry it), until their final phase
 	// (owned by the loop).
 	received map[string]received
+
+	// links are the link requests waiting for an answer, both ways (consent.go).
+	links consent
 
 	// sent are the messages members of this session sent, until their final phase
 	// comes back (notify.go).
@@ -293,6 +299,7 @@ func (n *Node) close() {
 		n.forget()
 		n.out.drain(time.Second)
 	}
+	n.stopConsent()
 	close(n.stop)
 	n.out.wake()
 	n.wg.Wait()

@@ -116,6 +116,10 @@ type machine struct {
 	// file ("": in memory). Set before start.
 	log       *slog.Logger
 	knownKeys string
+	// turns is the session's --turns (0: 1000); linkTTL how long a link request
+	// waits for an answer (0: the default).
+	turns   int
+	linkTTL time.Duration
 }
 
 func newMachine(t *testing.T, th *testHub, name string, panes ...string) *machine {
@@ -143,7 +147,7 @@ func (m *machine) start() {
 	t := m.t
 	t.Helper()
 	m.procs = map[string]*fakeproc.Proc{}
-	o := session.Options{Idle: 20 * time.Millisecond, Address: true, Turns: 1000}
+	o := session.Options{Idle: 20 * time.Millisecond, Address: true, Turns: cmp.Or(m.turns, 1000)}
 	o.Start = func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
 		f := fakeproc.New(spec, out)
 		m.mu.Lock()
@@ -177,7 +181,7 @@ func (m *machine) start() {
 func (m *machine) join() (*mesh.Node, error) {
 	return mesh.Join(mesh.Options{
 		URL: m.url, Session: m.name, CredsFile: m.creds, Store: m.st, Core: m.s, KnownKeys: m.knownKeys,
-		ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second, Logger: cmp.Or(m.log, testLogger()),
+		ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second, Logger: cmp.Or(m.log, testLogger()), LinkRequestTTL: m.linkTTL,
 	})
 }
 

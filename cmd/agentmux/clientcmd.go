@@ -52,6 +52,8 @@ common flags: --session NAME (else $AGENTMUX_SESSION, else the only running sess
 type clientArgs struct {
 	session, from, member, to string
 	json, escapes, shell      bool
+	// accept, refuse, pending: link answers or lists link requests of other sessions.
+	accept, refuse, pending bool
 	lines, limit              int
 	since                     time.Duration
 	operands                  []string
@@ -476,6 +478,12 @@ func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io
 
 func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 	typ := map[string]string{"link": proto.TypeLink, "unlink": proto.TypeUnlink, "hold": proto.TypeHold, "release": proto.TypeRelease}[cmd]
+	if cmd == "link" && (a.accept || a.refuse || a.pending) {
+		return answerLink(c, a, w)
+	}
+	if cmd == "link" && len(a.operands) != 2 {
+		return usagef("agentmux link: wrong number of arguments (agentmux help link shows the usage)")
+	}
 	t := proto.Target{A: a.operands[0]}
 	if cmd == "link" {
 		t.B, t.Shell = a.operands[1], a.shell
@@ -490,6 +498,52 @@ func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 		return printJSON(w, map[string]bool{"ok": true})
 	}
 	return nil
+}
+
+// answerLink answers (--accept, --refuse) or lists (--pending) the link requests of
+// other sessions' members.
+func answerLink(c *client.Conn, a clientArgs, w io.Writer) error {
+	n := 0
+	for _, on := range []bool{a.accept, a.refuse, a.pending} {
+		if on {
+			n++
+		}
+	}
+	if n > 1 || len(a.operands) > 1 || a.pending && len(a.operands) > 0 || a.shell {
+		return usagef("agentmux link: --accept [NAME@SESSION], --refuse [NAME@SESSION] or --pending, one of them, alone")
+	}
+	t := proto.Target{Accept: a.accept, Refuse: a.refuse, Pending: a.pending}
+	if len(a.operands) == 1 {
+		t.A = a.operands[0]
+	}
+	res, err := c.Request(proto.TypeLink, t)
+	if err != nil {
+		return fmt.Errorf("link: %w", err)
+	}
+	switch {
+	case a.json && a.pending:
+		if res.LinkRequests == nil {
+			res.LinkRequests = []proto.LinkRequest{}
+		}
+		return printJSON(w, res.LinkRequests)
+	case a.json:
+		return printJSON(w, map[string]bool{"ok": true})
+	case a.pending:
+		if len(res.LinkRequests) == 0 {
+			_, err = fmt.Fprintln(w, "no link request waits")
+			return err
+		}
+		for _, r := range res.LinkRequests {
+			_, err = fmt.Fprintf(w, "%s asks to link with %s (%d turns) since %s\n", visible(r.From, false), visible(r.To, false),
+				r.Turns, time.UnixMilli(r.At).Format("15:04:05"))
+		}
+		return err
+	case a.accept:
+		_, err = fmt.Fprintln(w, "linked")
+	default:
+		_, err = fmt.Fprintln(w, "refused")
+	}
+	return err
 }
 
 func capture(c *client.Conn, a clientArgs, w io.Writer) error {
