@@ -128,7 +128,9 @@ func TestLinkRefusedEndsHere(t *testing.T) {
 	require.NoError(t, err, "either order")
 	_, err = laptop.control().Request(proto.TypeLink, proto.Target{A: "alice", B: "nobody@buildbox"})
 	require.NoError(t, err)
-	laptop.waitFor("the refusal", func() bool { return laptop.logHas("link of alice with nobody@buildbox not made: refused: no such member") })
+	laptop.waitFor("the refusal", func() bool {
+		return laptop.logHas("link of alice with nobody@buildbox not made: refused: no such member")
+	})
 	assert.Equal(t, "", laptop.summary())
 }
 

@@ -54,9 +54,9 @@ type clientArgs struct {
 	json, escapes, shell      bool
 	// accept, refuse, pending: link answers or lists link requests of other sessions.
 	accept, refuse, pending bool
-	lines, limit              int
-	since                     time.Duration
-	operands                  []string
+	lines, limit            int
+	since                   time.Duration
+	operands                []string
 	// given names the flags given (by their first name).
 	given map[string]bool
 	// send's delivery options; remind's delay is its first operand.
