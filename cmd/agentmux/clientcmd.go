@@ -159,6 +159,11 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 			return 2, usagef("agentmux %s: not run in a pane ($AGENTMUX_NAME unset): name one with --to", cmd)
 		}
 	}
+	if cmd == "link" {
+		if err := checkLinkArgs(a); err != nil {
+			return 2, err
+		}
+	}
 	if cmd == "web" && len(a.operands) == 1 {
 		if a.session != "" && a.session != a.operands[0] {
 			return 2, usagef("agentmux web: two sessions named (%s and --session %s)", a.operands[0], a.session)
@@ -481,9 +486,6 @@ func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 	if cmd == "link" && (a.accept || a.refuse || a.pending) {
 		return answerLink(c, a, w)
 	}
-	if cmd == "link" && len(a.operands) != 2 {
-		return usagef("agentmux link: wrong number of arguments (agentmux help link shows the usage)")
-	}
 	t := proto.Target{A: a.operands[0]}
 	if cmd == "link" {
 		t.B, t.Shell = a.operands[1], a.shell
@@ -500,18 +502,27 @@ func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 	return nil
 }
 
-// answerLink answers (--accept, --refuse) or lists (--pending) the link requests of
-// other sessions' members.
-func answerLink(c *client.Conn, a clientArgs, w io.Writer) error {
+// checkLinkArgs checks link's operands: A and B, or an answer (--accept, --refuse
+// with at most one NAME@SESSION) or --pending alone.
+func checkLinkArgs(a clientArgs) error {
 	n := 0
 	for _, on := range []bool{a.accept, a.refuse, a.pending} {
 		if on {
 			n++
 		}
 	}
-	if n > 1 || len(a.operands) > 1 || a.pending && len(a.operands) > 0 || a.shell {
+	switch {
+	case n == 0 && len(a.operands) != 2:
+		return usagef("agentmux link: wrong number of arguments (agentmux help link shows the usage)")
+	case n > 1 || n == 1 && (len(a.operands) > 1 || a.pending && len(a.operands) > 0 || a.shell):
 		return usagef("agentmux link: --accept [NAME@SESSION], --refuse [NAME@SESSION] or --pending, one of them, alone")
 	}
+	return nil
+}
+
+// answerLink answers (--accept, --refuse) or lists (--pending) the link requests of
+// other sessions' members.
+func answerLink(c *client.Conn, a clientArgs, w io.Writer) error {
 	t := proto.Target{Accept: a.accept, Refuse: a.refuse, Pending: a.pending}
 	if len(a.operands) == 1 {
 		t.A = a.operands[0]
