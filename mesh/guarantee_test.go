@@ -218,16 +218,23 @@ func TestTTLAcrossSessions(t *testing.T) {
 	assert.NotContains(t, buildbox.waitTyped("bob", "marker."), "too late.")
 }
 
-// A message for a session the mesh has never seen fails at once.
-func TestAnUnknownSessionFails(t *testing.T) {
+// A message for a session the mesh has never seen, or for a member a live session
+// does not have, is refused at once, saying why; one for a session that is away waits
+// for it (its members are not known).
+func TestAnUnknownAddressFailsAtOnce(t *testing.T) {
 	th := startHub(t)
 	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
 	c := laptop.control()
-	id, err := c.Send("ops", "bob@nowhere", "hello")
-	require.NoError(t, err)
-	ev := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.ID == id })
-	assert.Equal(t, "failed", ev.Phase)
-	assert.Contains(t, ev.Text, "nowhere")
+	_, err := c.Send("ops", "bob@nowhere", "hello")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no session nowhere in the mesh")
+	_, err = c.Send("ops", "nobody@buildbox", "hello")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "session buildbox has no member nobody (its members: bob)")
+	buildbox.stop()
+	_, err = c.Send("ops", "nobody@buildbox", "waits.")
+	require.NoError(t, err, "an away session's members are not known")
 }
 
 // Messages a session had queued while the hub was down, when the session itself then
@@ -410,4 +417,28 @@ func TestACrossedMessageAgainGetsItsPhaseBack(t *testing.T) {
 	_, err = c.Send("ops", "bob@buildbox", "marker.")
 	require.NoError(t, err)
 	assert.NotContains(t, buildbox.waitTyped("bob", "marker."), "taken before.")
+}
+
+// A hub outage shows: the person's status line says the hub is unreachable (a notice
+// event), ls --mesh through the session fails saying so with the number of messages
+// waiting in the outbox, and the status line says when the hub is back.
+func TestAHubOutageShows(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	newMachine(t, th, "buildbox", "bob")
+	c := laptop.control()
+	th.stop()
+	awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "notice" && strings.Contains(ev.Text, "unreachable") })
+	for _, w := range numbered(3) {
+		_, err := c.Send("ops", "bob@buildbox", w)
+		require.NoError(t, err)
+	}
+	_, err := c.Request(proto.TypeMesh, struct{}{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "hub unreachable since ")
+	assert.Contains(t, err.Error(), "3 messages wait in the outbox")
+	th.restart()
+	awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "notice" && strings.Contains(ev.Text, "reachable again") })
+	_, err = c.Request(proto.TypeMesh, struct{}{})
+	require.NoError(t, err)
 }

@@ -61,9 +61,29 @@ var _ hub.MeshLister = (*Core)(nil)
 // It waits on the network, up to the join timeout or until ctx ends, so the hub
 // calls it off its loop.
 func (c *Core) ListMesh(ctx context.Context) ([]proto.MeshSession, error) {
+	if err := c.n.Unreachable(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.n.o.Timeout)
 	defer cancel()
 	return listSessions(ctx, c.n.asker(), c.n.js, c.n.o.Timeout)
+}
+
+// ErrHubUnreachable says the session's connection to the mesh's hub is down.
+var ErrHubUnreachable = errors.New("hub unreachable")
+
+// Unreachable returns ErrHubUnreachable, saying since when and how many messages wait
+// in the outbox, while the hub is unreachable; nil while connected.
+func (n *Node) Unreachable() error {
+	since := n.down.Load()
+	if since == 0 && n.nc.IsConnected() {
+		return nil
+	}
+	at := ""
+	if since != 0 {
+		at = " since " + time.UnixMilli(since).Format("15:04:05")
+	}
+	return fmt.Errorf("mesh: %w%s (%s): %d messages wait in the outbox, sent when it is back", ErrHubUnreachable, at, n.o.URL, n.out.len())
 }
 
 // listSessions lists the sessions whose streams js sees, asking each who its members

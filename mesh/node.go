@@ -86,6 +86,9 @@ type Node struct {
 	// (owned by the loop).
 	received map[string]received
 
+	// down is when the connection to the hub was lost (Unix ms), 0 while connected.
+	down atomic.Int64
+
 	// links are the link requests waiting for an answer, both ways (consent.go).
 	links consent
 
@@ -142,11 +145,22 @@ func Dial(o Options) (*Node, error) {
 		return nil, err
 	}
 	opts = append(opts,
-		nats.ReconnectHandler(func(*nats.Conn) { n.out.wake() }),
+		nats.ReconnectHandler(func(*nats.Conn) {
+			n.down.Store(0)
+			n.out.wake()
+			n.warn(fmt.Sprintf("mesh: hub %s reachable again: sending the %d waiting in the outbox", o.URL, n.out.len()))
+		}),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			select {
+			case <-n.stop:
+				return // leaving the mesh
+			default:
+			}
 			if err != nil {
 				log.Warn("mesh: link to the hub down", "err", err)
 			}
+			n.down.Store(time.Now().UnixMilli())
+			n.warn(fmt.Sprintf("mesh: hub %s unreachable: messages to other sessions wait in the outbox (%d now) until it is back", o.URL, n.out.len()))
 		}),
 	)
 	nc, err := nats.Connect(o.URL, opts...)
