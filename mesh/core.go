@@ -71,8 +71,8 @@ func (n *Node) checkAddress(name, session string) error {
 		return fmt.Errorf("send to %s@%s: no session %s in the mesh (agentmux ls --mesh lists them)", name, session, session)
 	}
 	w, err := n.asker().ask(ctx, session)
-	if err != nil {
-		return nil // away (its stream keeps the message), or no word from it
+	if err != nil || len(w.Members) == 0 {
+		return nil // away (its stream keeps the message), no word from it, or stopping
 	}
 	var names []string
 	for _, m := range w.Members {
