@@ -95,6 +95,9 @@ func TestMeshLinkEndToEnd(t *testing.T) {
 	if got := buildboxEnv.run("link", "--pending", "--session", "buildbox"); !strings.Contains(got, "alice@laptop asks to link with bob (4 turns)") {
 		t.Errorf("agentmux link --pending on buildbox: want alice's request:\n%s", got)
 	}
+	if ls := buildboxEnv.run("ls", "--session", "buildbox"); !strings.Contains(ls, "pending: alice@laptop asks to link with bob (4 turns)") {
+		t.Errorf("agentmux ls on buildbox: want the pending request:\n%s", ls)
+	}
 	buildboxEnv.run("link", "--accept", "--session", "buildbox")
 	laptop.wait("the link on laptop's status line", func(scr *screen) bool { return scr.statusHas("1⇄bob@buildbox 0/4") })
 	buildbox.wait("the link on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄alice@laptop 0/4") })

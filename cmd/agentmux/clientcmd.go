@@ -423,7 +423,18 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Link requests from other sessions waiting for the person (a session in a mesh;
+	// any other says it joined none, which ls need not repeat).
+	if p, err := c.Request(proto.TypeLink, proto.Target{Pending: true}); err == nil {
+		for _, r := range p.LinkRequests {
+			fmt.Fprintf(w, "pending: %s asks to link with %s (%d turns): agentmux link --accept %s, or --refuse\n",
+				line(r.From), line(r.To), r.Turns, line(r.From))
+		}
+	}
+	return nil
 }
 
 // fromName reports why name cannot be send's --from: the session refuses a pane's or
