@@ -89,6 +89,16 @@ func TestMeshLinkEndToEnd(t *testing.T) {
 	laptop.wait("alice ready", alice.ready)
 
 	laptopEnv.run("link", "--session", "laptop", "alice", "bob@buildbox")
+	// Nothing is linked until buildbox's person says yes; the request shows on its
+	// status line and in agentmux link --pending.
+	buildbox.wait("the request on buildbox's status line", func(scr *screen) bool { return scr.statusHas("link request") })
+	if got := buildboxEnv.run("link", "--pending", "--session", "buildbox"); !strings.Contains(got, "alice@laptop asks to link with bob (4 turns)") {
+		t.Errorf("agentmux link --pending on buildbox: want alice's request:\n%s", got)
+	}
+	if ls := buildboxEnv.run("ls", "--session", "buildbox"); !strings.Contains(ls, "pending: alice@laptop asks to link with bob (4 turns)") {
+		t.Errorf("agentmux ls on buildbox: want the pending request:\n%s", ls)
+	}
+	buildboxEnv.run("link", "--accept", "--session", "buildbox")
 	laptop.wait("the link on laptop's status line", func(scr *screen) bool { return scr.statusHas("1⇄bob@buildbox 0/4") })
 	buildbox.wait("the link on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄alice@laptop 0/4") })
 	// ls counts the link's turns as the status line does, in text and JSON.
@@ -127,7 +137,8 @@ func TestMeshLinkByKey(t *testing.T) {
 	hub := startMeshHub(t)
 	join := func(name string) []string { return hub.join(name, "--idle", relayIdle) }
 	bob, alice := newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
-	buildbox := &relaySession{session: startWith(t, newSockEnv(t).opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
+	buildboxEnv := newSockEnv(t)
+	buildbox := &relaySession{session: startWith(t, buildboxEnv.opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
 	buildbox.diag = buildbox.transcripts
 	buildbox.wait("bob ready", bob.ready)
 	laptop := &relaySession{session: startWith(t, newSockEnv(t).opts(), append(join("laptop"), alice.arg())...), agents: []*fake{alice}}
@@ -137,6 +148,8 @@ func TestMeshLinkByKey(t *testing.T) {
 	laptop.send(prefix + "lbob@buildbox")
 	laptop.wait("the name prompt", func(scr *screen) bool { return scr.statusHas("link 1 alice with: bob@buildbox") })
 	laptop.send("\r")
+	buildbox.wait("the request on buildbox's status line", func(scr *screen) bool { return scr.statusHas("link request") })
+	buildboxEnv.run("link", "--accept", "alice@laptop", "--session", "buildbox")
 	laptop.wait("the link on laptop's status line", func(scr *screen) bool { return scr.statusHas("1⇄bob@buildbox 0/") })
 	buildbox.wait("the link on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄alice@laptop 0/") })
 }

@@ -88,6 +88,13 @@ type Linker interface {
 	UnlinkAcross(addr string) error
 }
 
+// LinkAnswerer is a Core that joined a mesh: the person answers the requests of other
+// sessions' members to link with a pane here (yes or no), and lists those waiting.
+type LinkAnswerer interface {
+	AnswerLink(addr string, yes bool) error
+	PendingLinks() []proto.LinkRequest
+}
+
 // MeshLister is a Core that joined a mesh and lists it (X_MESH): the mesh in front of
 // the session core, which has the connection. The hub calls ListMesh off its loop, as
 // it waits on the network; ctx ends when the hub closes.

@@ -116,6 +116,10 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			err = errNoCore
 			break
 		}
+		if e.Type == proto.TypeLink && (p.Accept || p.Refuse || p.Pending) {
+			res.LinkRequests, err = s.answerLink(cs, p)
+			break
+		}
 		if e.Type == proto.TypeLink && p.B == "" {
 			s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
 			return
@@ -245,6 +249,26 @@ func (s *state) mayRelay(cs *connState, typ string, a int, shell bool) error {
 		return fmt.Errorf("X_UNLINK of pane %s from %s: only the person unlinks a link the pane is not in", target.Name, cs.where())
 	}
 	return fmt.Errorf("%s of pane %s from %s: only the person holds or releases another pane", typ, target.Name, cs.where())
+}
+
+// answerLink answers (Accept, Refuse) or lists (Pending) the requests of other
+// sessions' members to link with a pane of this session: the person's alone, as a
+// link across sessions is.
+func (s *state) answerLink(cs *connState, p proto.Target) ([]proto.LinkRequest, error) {
+	la, ok := s.cfg.Core.(LinkAnswerer)
+	if !ok {
+		return nil, errors.New("this session links with no other session: it joined no mesh")
+	}
+	if p.Pending {
+		return la.PendingLinks(), nil
+	}
+	if p.Accept == p.Refuse {
+		return nil, errors.New("X_LINK: accept or refuse, one of the two")
+	}
+	if !cs.person() {
+		return nil, errors.New("X_LINK: only the person answers a link request from another session, from outside the panes")
+	}
+	return nil, la.AnswerLink(p.A, p.Accept)
 }
 
 // hookSource names a hook for the relay log: "claude Stop hook".

@@ -39,20 +39,29 @@ func password(secret []byte, session string) string {
 }
 
 // permissions are what session may do on the hub: publish messages, phases and links
-// as itself, use its own stream and consumer, ask who is in the mesh, answer for itself.
+// as itself (the subject's last token), ask who is in the mesh and answer as itself
+// (amux.whois.ASKER.ITSELF.NONCE: the responder is in the subject too), and use only
+// its own stream and its own durable consumer of it. No reply permission: a session
+// that may answer a request once may publish once wherever the request's reply
+// subject says, which is anywhere, as the asker chose it; so answers go to subjects
+// the responder may publish to.
 func permissions(session string) *server.Permissions {
 	st := streamName(session)
+	own := st + "." + session // the stream and its one consumer, named for the session
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: []string{
-			"amux.*.msg." + session, "amux.*.ph." + session, "amux.*.ln." + session, "amux.who.*",
+			"amux.*.msg." + session, "amux.*.ph." + session, "amux.*.ln." + session,
+			"amux.who.*", "amux.whois.*." + session + ".*",
 			"$JS.API.INFO", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.INFO." + st,
-			"$JS.API.CONSUMER.CREATE." + st + ".>", "$JS.API.CONSUMER.DURABLE.CREATE." + st + ".>",
-			"$JS.API.CONSUMER.INFO." + st + ".>", "$JS.API.CONSUMER.MSG.NEXT." + st + ".>",
-			"$JS.API.CONSUMER.DELETE." + st + ".>",
-			"$JS.ACK." + st + ".>",
+			"$JS.API.CONSUMER.CREATE." + own, "$JS.API.CONSUMER.CREATE." + own + ".>",
+			"$JS.API.CONSUMER.DURABLE.CREATE." + own,
+			"$JS.API.CONSUMER.INFO." + own, "$JS.API.CONSUMER.MSG.NEXT." + own,
+			"$JS.API.CONSUMER.DELETE." + own,
+			"$JS.ACK." + own + ".>",
 		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{inboxPrefix(session) + ".>", "amux.who." + session}},
-		Response:  &server.ResponsePermission{MaxMsgs: 1},
+		Subscribe: &server.SubjectPermission{Allow: []string{
+			inboxPrefix(session) + ".>", "amux.who." + session, "amux.whois." + session + ".>",
+		}},
 	}
 }
 

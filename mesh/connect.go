@@ -15,6 +15,11 @@ func connectOptions(o Options) ([]nats.Option, error) {
 		nats.Name("agentmux " + o.Session),
 		nats.CustomInboxPrefix(inboxPrefix(o.Session)),
 		nats.MaxReconnects(-1),
+		// No reconnect buffer: a publish while the hub is away fails at once and stays
+		// in the outbox, which publishes again from its head, in order, once the
+		// connection is back. Buffered publishes would reach the hub after the retry
+		// began, behind it or ahead of what failed before them.
+		nats.ReconnectBufSize(-1),
 		nats.ReconnectWait(o.ReconnectWait),
 		nats.RetryOnFailedConnect(false),
 		nats.Timeout(o.Timeout),

@@ -1,12 +1,16 @@
 package mesh
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Core is a session's core with the mesh in front: SEND to NAME@SESSION crosses to the
@@ -37,8 +41,47 @@ func (c *Core) Send(from, to, text string, o proto.SendOptions) error {
 			pane = m.Number
 		}
 	}
+	if err := c.n.checkAddress(name, session); err != nil {
+		return err
+	}
 	_, err := c.n.send(from, pane, name, session, text, "", o)
 	return err
+}
+
+// checkAddress refuses name@session at once when the hub can tell that no such
+// session is in the mesh, or that the session is live without such a member. When it
+// cannot (the hub unreachable, the session away, no answer within a second) it says
+// nothing: the message waits in the outbox or the session's stream, as ever. It waits
+// on the network (two round trips to the hub at most).
+func (n *Node) checkAddress(name, session string) error {
+	if !n.nc.IsConnected() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), min(n.o.Timeout, time.Second))
+	defer cancel()
+	l := n.js.StreamNames(ctx, jetstream.WithStreamListSubject("amux."+session+".msg."+n.o.Session))
+	found := false
+	for range l.Name() {
+		found = true
+	}
+	if l.Err() != nil {
+		return nil
+	}
+	if !found {
+		return fmt.Errorf("send to %s@%s: no session %s in the mesh (agentmux ls --mesh lists them)", name, session, session)
+	}
+	w, err := n.asker().ask(ctx, session)
+	if err != nil || len(w.Members) == 0 {
+		return nil // away (its stream keeps the message), no word from it, or stopping
+	}
+	var names []string
+	for _, m := range w.Members {
+		if strings.EqualFold(m.Name, name) {
+			return nil
+		}
+		names = append(names, m.Name)
+	}
+	return fmt.Errorf("send to %s@%s: session %s has no member %s (its members: %s)", name, session, session, name, strings.Join(names, ", "))
 }
 
 // Remind reminds panes of this session only.

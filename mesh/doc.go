@@ -14,10 +14,15 @@
 //
 // Identity: the hub's sessions log in as user NAME with a password derived from the
 // hub's secret (Creds), and may publish only on amux.*.msg.NAME, amux.*.ph.NAME and
-// amux.*.ln.NAME: the sending session's name is the subject's last token, enforced by
-// the server, and
-// the receiving side attributes the message to MEMBER@thatname. A member name is the
-// sending session's word, as within one session.
+// amux.*.ln.NAME, answer who-questions only on amux.whois.*.NAME.* (no reply
+// permission), and use only their own stream and consumer: the sending session's name
+// is the subject's last token, enforced by the server. Every message is also signed
+// with the session's ed25519 key over its subject and payload, and the receiving side
+// verifies it against the key pinned for that session (sign.go), so that neither a
+// session nor the server can pass as another. The receiving side attributes the
+// message to MEMBER@thatname; a member name is the sending session's word, as within
+// one session. Links across sessions wait for the receiving person's yes (consent.go).
+// docs/mesh-security.md is the user's account of all this.
 //
 // The mesh is a client of the session core through hub.Core: Wrap puts it in front of
 // the core the session socket (hub) uses, so SEND to NAME@SESSION (agentmux send, a

@@ -95,7 +95,7 @@ func TestACrossedMessageIsTypedOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	body := fmt.Sprintf(`{"id":%q,"from":"ops","to":"bob","text":"only once."}`, id)
-	_, err = js.Publish(ctx, "amux.buildbox.msg.laptop", []byte(body), jetstream.WithMsgID(id+"-again"))
+	_, err = js.PublishMsg(ctx, signed(t, th, "laptop", "amux.buildbox.msg.laptop", body), jetstream.WithMsgID(id+"-again"))
 	require.NoError(t, err)
 	_, err = c.Send("ops", "bob@buildbox", "marker.")
 	require.NoError(t, err)
@@ -107,18 +107,32 @@ func TestACrossedMessageIsTypedOnce(t *testing.T) {
 // use them.
 func rawConn(t *testing.T, th *testHub, session string) *nats.Conn {
 	t.Helper()
-	b, err := os.ReadFile(th.creds(session))
-	require.NoError(t, err)
-	var pass string
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "password "); ok {
-			pass = v
-		}
-	}
-	nc, err := nats.Connect(th.url, nats.UserInfo(session, pass), nats.CustomInboxPrefix("_INBOX_"+session), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+	nc, err := nats.Connect(th.url, nats.UserInfo(session, credsPassword(t, th.creds(session))), nats.CustomInboxPrefix("_INBOX_"+session), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)
 	return nc
+}
+
+// signed is body on subject, signed with session's key as the session would.
+func signed(t *testing.T, th *testHub, session, subject, body string) *nats.Msg {
+	t.Helper()
+	m, err := mesh.SignedMsg(th.creds(session), subject, []byte(body))
+	require.NoError(t, err)
+	return m
+}
+
+// credsPassword is the password line of an agentmux credentials file.
+func credsPassword(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "password "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("%s has no password", path)
+	return ""
 }
 
 // A session with wrong, missing or another hub's credentials is refused.
@@ -164,10 +178,10 @@ func TestASessionCannotSendAsAnother(t *testing.T) {
 	defer cancel2()
 	// Nor can it claim another session in the sender's name, or hide characters in it.
 	for _, from := range []string{"alice@laptop", "ali\u001b]52;c;x\u0007ce"} {
-		_, err = js.Publish(ctx2, "amux.buildbox.msg.mallory", []byte(`{"id":"`+from+`","from":"`+from+`","to":"bob","text":"forged."}`))
+		_, err = js.PublishMsg(ctx2, signed(t, th, "mallory", "amux.buildbox.msg.mallory", `{"id":"`+from+`","from":"`+from+`","to":"bob","text":"forged."}`))
 		require.NoError(t, err)
 	}
-	_, err = js.Publish(ctx2, "amux.buildbox.msg.mallory", []byte(`{"id":"own","from":"alice","to":"bob","text":"honest."}`))
+	_, err = js.PublishMsg(ctx2, signed(t, th, "mallory", "amux.buildbox.msg.mallory", `{"id":"own","from":"alice","to":"bob","text":"honest."}`))
 	require.NoError(t, err)
 	sent := buildbox.waitTyped("bob", "alice@mallory", "honest.")
 	assert.NotContains(t, sent, "forged.")
@@ -204,16 +218,23 @@ func TestTTLAcrossSessions(t *testing.T) {
 	assert.NotContains(t, buildbox.waitTyped("bob", "marker."), "too late.")
 }
 
-// A message for a session the mesh has never seen fails at once.
-func TestAnUnknownSessionFails(t *testing.T) {
+// A message for a session the mesh has never seen, or for a member a live session
+// does not have, is refused at once, saying why; one for a session that is away waits
+// for it (its members are not known).
+func TestAnUnknownAddressFailsAtOnce(t *testing.T) {
 	th := startHub(t)
 	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
 	c := laptop.control()
-	id, err := c.Send("ops", "bob@nowhere", "hello")
-	require.NoError(t, err)
-	ev := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.ID == id })
-	assert.Equal(t, "failed", ev.Phase)
-	assert.Contains(t, ev.Text, "nowhere")
+	_, err := c.Send("ops", "bob@nowhere", "hello")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no session nowhere in the mesh")
+	_, err = c.Send("ops", "nobody@buildbox", "hello")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "session buildbox has no member nobody (its members: bob)")
+	buildbox.stop()
+	_, err = c.Send("ops", "nobody@buildbox", "waits.")
+	require.NoError(t, err, "an away session's members are not known")
 }
 
 // Messages a session had queued while the hub was down, when the session itself then
@@ -315,7 +336,7 @@ func TestAFloodSurvivesRestarts(t *testing.T) {
 	rstore := openStore(t)
 	join := func(name string, st *store.Store, core hub.Core) *mesh.Node {
 		n, err := mesh.Join(mesh.Options{URL: th.url, Session: name, CredsFile: th.creds(name), Store: st, Core: core,
-			ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second})
+			ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second, Logger: testLogger()})
 		require.NoError(t, err)
 		return n
 	}
@@ -388,7 +409,7 @@ func TestACrossedMessageAgainGetsItsPhaseBack(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	body := fmt.Sprintf(`{"id":%q,"from":"ops","to":"bob","text":"taken before."}`, id)
-	_, err = js.Publish(ctx, "amux.buildbox.msg.laptop", []byte(body), jetstream.WithMsgID(id))
+	_, err = js.PublishMsg(ctx, signed(t, th, "laptop", "amux.buildbox.msg.laptop", body), jetstream.WithMsgID(id))
 	require.NoError(t, err)
 	ev := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && strings.HasSuffix(ev.ID, id) })
 	assert.Equal(t, "confirmed", ev.Phase)
@@ -396,4 +417,28 @@ func TestACrossedMessageAgainGetsItsPhaseBack(t *testing.T) {
 	_, err = c.Send("ops", "bob@buildbox", "marker.")
 	require.NoError(t, err)
 	assert.NotContains(t, buildbox.waitTyped("bob", "marker."), "taken before.")
+}
+
+// A hub outage shows: the person's status line says the hub is unreachable (a notice
+// event), ls --mesh through the session fails saying so with the number of messages
+// waiting in the outbox, and the status line says when the hub is back.
+func TestAHubOutageShows(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	newMachine(t, th, "buildbox", "bob")
+	c := laptop.control()
+	th.stop()
+	awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "notice" && strings.Contains(ev.Text, "unreachable") })
+	for _, w := range numbered(3) {
+		_, err := c.Send("ops", "bob@buildbox", w)
+		require.NoError(t, err)
+	}
+	_, err := c.Request(proto.TypeMesh, struct{}{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "hub unreachable since ")
+	assert.Contains(t, err.Error(), "3 messages wait in the outbox")
+	th.restart()
+	awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "notice" && strings.Contains(ev.Text, "reachable again") })
+	_, err = c.Request(proto.TypeMesh, struct{}{})
+	require.NoError(t, err)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 )
 
 // DefaultListen is where `agentmux mesh serve` listens without --listen.
@@ -183,7 +184,9 @@ func (h *Hub) URL() string { return h.srv.ClientURL() }
 func (h *Hub) TLS() bool { return h.tls }
 
 // WriteCreds writes session's credentials for the hub whose state folder is dir (its
-// secret made on first use) and returns the file's path.
+// secret made on first use) and returns the file's path. The file holds the session's
+// password and its signing key's seed (an nkey user seed): a file written before for
+// the session keeps its seed, so the key other sessions pinned stays the session's.
 func WriteCreds(dir, session string) (string, error) {
 	if err := CheckName(session); err != nil {
 		return "", err
@@ -196,12 +199,41 @@ func WriteCreds(dir, session string) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, "creds", session+".creds")
-	text := fmt.Sprintf("# agentmux mesh credentials of session %s: keep this file private (0600).\nsession %s\npassword %s\n",
-		session, session, password(secret, session))
+	seed, err := loadSeed(Options{Session: session, CredsFile: path})
+	if err != nil {
+		kp, err := nkeys.CreateUser()
+		if err != nil {
+			return "", fmt.Errorf("mesh creds: %w", err)
+		}
+		if seed, err = kp.Seed(); err != nil {
+			return "", fmt.Errorf("mesh creds: %w", err)
+		}
+	}
+	text := fmt.Sprintf("# agentmux mesh credentials of session %s: keep this file private (0600).\nsession %s\npassword %s\nseed %s\n",
+		session, session, password(secret, session), seed)
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		return "", fmt.Errorf("mesh creds: %w", err)
 	}
 	return path, nil
+}
+
+// PublicKey is the public signing key of the session whose credentials (an agentmux
+// credentials file, a NATS .creds or, with nkey, an nkey seed file) are at path: what
+// other sessions pin for it (a "SESSION KEY" line of their known keys).
+func PublicKey(path string, nkey bool) (string, error) {
+	o := Options{CredsFile: path}
+	if nkey {
+		o = Options{NkeyFile: path}
+	}
+	seed, err := loadSeed(o)
+	if err != nil {
+		return "", err
+	}
+	s, err := newSigner(seed)
+	if err != nil {
+		return "", err
+	}
+	return s.pub, nil
 }
 
 // Close shuts the server down and waits for it.

@@ -2,7 +2,6 @@ package mesh
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -66,15 +65,13 @@ func (n *Node) discover() {
 		}
 	}
 	for _, s := range sessions {
-		msg, err := n.nc.Request("amux.who."+s, nil, n.o.Timeout)
+		w, err := n.asker().ask(ctx, s)
 		if err != nil {
-			if !errors.Is(err, nats.ErrNoResponders) {
+			if errors.Is(err, ErrBadSignature) {
+				n.log.Warn("mesh: who: answer refused", "session", s, "err", err)
+			} else if !errors.Is(err, nats.ErrNoResponders) {
 				n.log.Debug("mesh: who", "session", s, "err", err)
 			}
-			continue
-		}
-		var w who
-		if json.Unmarshal(msg.Data, &w) != nil {
 			continue
 		}
 		for _, m := range w.Members {

@@ -47,12 +47,14 @@ type linker interface {
 	Tell(to, text string, after time.Duration, hush bool)
 	// Note logs text in the relay log about the pane named pane.
 	Note(pane, text string)
+	// Turns is the session's turn budget for a link.
+	Turns() int
 }
 
 var _ hub.Linker = (*Core)(nil)
 
-// LinkAcross links pane a of this session with addr, NAME@SESSION, a member of another
-// session, and asks that session to link back.
+// LinkAcross asks the session of addr, NAME@SESSION, a member of another session, to
+// link it with pane a of this session: linked once that session's person said yes.
 func (c *Core) LinkAcross(a int, addr string, shell bool) error {
 	return c.n.link(strconv.Itoa(a), addr, shell)
 }
@@ -78,8 +80,8 @@ func (c *Core) UnlinkAcross(addr string) error {
 	return nil
 }
 
-// link links pane of this session with addr (NAME@SESSION) and asks that session to
-// link back.
+// link asks addr's session (addr is NAME@SESSION) to link pane of this session with
+// it; this side links when the answer is yes (consent.go).
 func (n *Node) link(pane, addr string, shell bool) error {
 	name, session, _ := SplitAddress(addr)
 	if err := CheckName(session); err != nil {
@@ -92,13 +94,24 @@ func (n *Node) link(pane, addr string, shell bool) error {
 	if !ok {
 		return errors.New("link: this session's core cannot link across sessions")
 	}
+	local := ""
+	if core := n.core.Load(); core != nil {
+		for _, m := range (*core).Panes() {
+			if strconv.Itoa(m.Number) == pane && !m.Client {
+				local = m.Name
+			}
+		}
+	}
+	if local == "" {
+		return fmt.Errorf("link %s with %s: no such pane", pane, addr)
+	}
 	n.learn(addr)
 	tag := nats.NewInbox()[len(nats.InboxPrefix):]
-	local, budget, err := lk.LinkRemote(pane, addr, tag, 0, shell)
-	if err != nil {
-		return err
-	}
+	budget := lk.Turns()
+	n.asking(tag, askedLink{pane: local, addr: addr, shell: shell})
 	n.sendLink(session, wireLink{Op: "link", Tag: tag, From: local, To: name, Budget: budget})
+	text := fmt.Sprintf("asked %s to link with %s (%d turns): linked once its person says yes", addr, local, budget)
+	lk.Note(local, text)
 	return nil
 }
 
@@ -130,18 +143,22 @@ func (n *Node) onLink(fromSession string, l *wireLink) {
 	}
 	switch l.Op {
 	case "end":
+		if a, ok := n.answered(l.Tag); ok { // our request, answered no
+			text := fmt.Sprintf("link of %s with %s not made: %s", a.pane, a.addr, l.Why)
+			lk.Note(a.pane, text)
+			n.warn(text)
+			return
+		}
 		lk.UnlinkRemote(l.Tag, l.From+"@"+fromSession+" "+l.Why)
+	case "accept":
+		n.accepted(fromSession, l)
 	case "rename":
 		addr := l.From + "@" + fromSession // the session is the one the hub checked
 		n.learn(addr)
 		lk.RenameRemote(l.Tag, addr)
 	case "link":
-		addr := l.From + "@" + fromSession
-		n.learn(addr)
-		if _, _, err := lk.LinkRemote(l.To, addr, l.Tag, l.Budget, false); err != nil {
-			n.log.Info("mesh: link refused", "from", addr, "to", l.To, "err", err)
-			n.sendLink(fromSession, wireLink{Op: "end", Tag: l.Tag, From: l.To, Why: "refused: " + err.Error()})
-		}
+		n.learn(l.From + "@" + fromSession)
+		n.requestLink(fromSession, l)
 	}
 }
 

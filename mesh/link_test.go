@@ -58,10 +58,9 @@ func TestLinkAcrossSessions(t *testing.T) {
 	laptop.waitIdle("alice")
 	buildbox.waitIdle("bob")
 	c := laptop.control()
-	_, err := c.Request(proto.TypeLink, proto.Target{A: "alice", B: "bob@buildbox"})
-	require.NoError(t, err)
+	linkAccepted(t, laptop, "alice", "bob@buildbox", buildbox)
 	buildbox.waitFor("linked", func() bool { return strings.Contains(buildbox.summary(), "1⇄alice@laptop 0/1000") })
-	assert.Contains(t, laptop.summary(), "1⇄bob@buildbox 0/1000")
+	laptop.waitFor("linked", func() bool { return strings.Contains(laptop.summary(), "1⇄bob@buildbox 0/1000") })
 
 	laptop.proc("alice").Print("\r\nthe plan: split the parser\r\nalice> ")
 	buildbox.waitTyped("bob", "alice@laptop (1):", "the plan: split the parser")
@@ -129,7 +128,9 @@ func TestLinkRefusedEndsHere(t *testing.T) {
 	require.NoError(t, err, "either order")
 	_, err = laptop.control().Request(proto.TypeLink, proto.Target{A: "alice", B: "nobody@buildbox"})
 	require.NoError(t, err)
-	laptop.waitFor("the refusal", func() bool { return laptop.logHas("1⇄nobody@buildbox ended: ", "refused") })
+	laptop.waitFor("the refusal", func() bool {
+		return laptop.logHas("link of alice with nobody@buildbox not made: refused: no such member")
+	})
 	assert.Equal(t, "", laptop.summary())
 }
 
@@ -177,9 +178,9 @@ func TestLinkFollowsRename(t *testing.T) {
 	buildbox := newMachine(t, th, "buildbox", "bob")
 	laptop.waitIdle("alice")
 	buildbox.waitIdle("bob")
-	_, err := laptop.control().Request(proto.TypeLink, proto.Target{A: "alice", B: "bob@buildbox"})
-	require.NoError(t, err)
+	linkAccepted(t, laptop, "alice", "bob@buildbox", buildbox)
 	buildbox.waitFor("linked", func() bool { return strings.Contains(buildbox.summary(), "1⇄alice@laptop 0/1000") })
+	laptop.waitFor("linked", func() bool { return strings.Contains(laptop.summary(), "1⇄bob@buildbox 0/1000") })
 
 	require.NoError(t, laptop.s.Rename(1, "carol"))
 	buildbox.waitFor("the link renamed", func() bool { return strings.Contains(buildbox.summary(), "1⇄carol@laptop 0/1000") })

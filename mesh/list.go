@@ -2,7 +2,6 @@ package mesh
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -40,9 +39,19 @@ func List(o Options) ([]SessionInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	keys, err := openKeyring(o.KnownKeys)
+	if err != nil {
+		return nil, err
+	}
+	a := asker{nc: nc, self: o.Session, keys: keys}
+	if seed, err := loadSeed(o); err == nil {
+		if s, err := newSigner(seed); err == nil {
+			a.own = s.pub
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
 	defer cancel()
-	return listSessions(ctx, nc, js, o.Timeout)
+	return listSessions(ctx, a, js, o.Timeout)
 }
 
 var _ hub.MeshLister = (*Core)(nil)
@@ -52,14 +61,35 @@ var _ hub.MeshLister = (*Core)(nil)
 // It waits on the network, up to the join timeout or until ctx ends, so the hub
 // calls it off its loop.
 func (c *Core) ListMesh(ctx context.Context) ([]proto.MeshSession, error) {
+	if err := c.n.Unreachable(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.n.o.Timeout)
 	defer cancel()
-	return listSessions(ctx, c.n.nc, c.n.js, c.n.o.Timeout)
+	return listSessions(ctx, c.n.asker(), c.n.js, c.n.o.Timeout)
 }
 
-// listSessions lists the sessions whose streams js sees, asking each on nc who its
-// members are (a session that does not answer is away).
-func listSessions(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, timeout time.Duration) ([]SessionInfo, error) {
+// ErrHubUnreachable says the session's connection to the mesh's hub is down.
+var ErrHubUnreachable = errors.New("hub unreachable")
+
+// Unreachable returns ErrHubUnreachable, saying since when and how many messages wait
+// in the outbox, while the hub is unreachable; nil while connected.
+func (n *Node) Unreachable() error {
+	since := n.down.Load()
+	if since == 0 && n.nc.IsConnected() {
+		return nil
+	}
+	at := ""
+	if since != 0 {
+		at = " since " + time.UnixMilli(since).Format("15:04:05")
+	}
+	return fmt.Errorf("mesh: %w%s (%s): %d messages wait in the outbox, sent when it is back", ErrHubUnreachable, at, n.o.URL, n.out.len())
+}
+
+// listSessions lists the sessions whose streams js sees, asking each who its members
+// are (a session that does not answer is away; one whose answer is not signed by its
+// key is shown away and untrusted).
+func listSessions(ctx context.Context, a asker, js jetstream.JetStream, timeout time.Duration) ([]SessionInfo, error) {
 	var names []string
 	l := js.StreamNames(ctx)
 	for name := range l.Name() {
@@ -75,14 +105,13 @@ func listSessions(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, ti
 	for _, name := range names {
 		info := SessionInfo{Name: name, Members: []WhoMember{}}
 		rctx, cancel := context.WithTimeout(ctx, timeout)
-		msg, err := nc.RequestWithContext(rctx, "amux.who."+name, nil)
+		w, err := a.ask(rctx, name)
 		cancel()
 		switch {
 		case err == nil:
-			var w who
-			if json.Unmarshal(msg.Data, &w) == nil {
-				info.Live, info.Members = true, w.Members
-			}
+			info.Live, info.Members = true, w.Members
+		case errors.Is(err, ErrBadSignature):
+			info.Untrusted = err.Error()
 		case !errors.Is(err, nats.ErrNoResponders):
 			return nil, fmt.Errorf("mesh: asking %s: %w", name, err)
 		}

@@ -2,7 +2,6 @@ package mesh
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,6 +28,9 @@ type Options struct {
 	// CredsFile holds the credentials: the file `agentmux mesh creds` writes, or a
 	// NATS .creds file (user JWT and seed). NkeyFile holds an nkey seed instead.
 	CredsFile, NkeyFile string
+	// KnownKeys is the file of the keys known for the sessions of the mesh (pinned on
+	// first sight, sign.go); "" keeps them in memory for this run only.
+	KnownKeys string
 	// Store records the messages that reach this session's members (history, and
 	// the ids that make a message crossing twice typed once).
 	Store *store.Store
@@ -42,6 +44,9 @@ type Options struct {
 	ReconnectWait time.Duration
 	// Timeout bounds joining (0: 10 s).
 	Timeout time.Duration
+	// LinkRequestTTL is how long a link request from another session waits for the
+	// person's answer (0: DefaultLinkRequestTTL).
+	LinkRequestTTL time.Duration
 }
 
 // ErrNameTaken says another session of the mesh has the name.
@@ -58,6 +63,8 @@ type Node struct {
 	cc        jetstream.ConsumeContext
 	core      atomic.Pointer[hub.Core]
 	who       *nats.Subscription
+	sign      *signer  // signs what the session publishes
+	keys      *keyring // the keys of the other sessions
 	out       *outbox
 	evq       *eventQueue
 	in        chan jetstream.Msg
@@ -78,6 +85,12 @@ type Node struct {
 	// delivery events carry it), until their final phase
 	// (owned by the loop).
 	received map[string]received
+
+	// down is when the connection to the hub was lost (Unix ms), 0 while connected.
+	down atomic.Int64
+
+	// links are the link requests waiting for an answer, both ways (consent.go).
+	links consent
 
 	// sent are the messages members of this session sent, until their final phase
 	// comes back (notify.go).
@@ -132,16 +145,38 @@ func Dial(o Options) (*Node, error) {
 		return nil, err
 	}
 	opts = append(opts,
-		nats.ReconnectHandler(func(*nats.Conn) { n.out.wake() }),
+		nats.ReconnectHandler(func(*nats.Conn) {
+			n.down.Store(0)
+			n.out.wake()
+			n.warn(fmt.Sprintf("mesh: hub %s reachable again: sending the %d waiting in the outbox", o.URL, n.out.len()))
+		}),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			select {
+			case <-n.stop:
+				return // leaving the mesh
+			default:
+			}
 			if err != nil {
 				log.Warn("mesh: link to the hub down", "err", err)
 			}
+			n.down.Store(time.Now().UnixMilli())
+			n.warn(fmt.Sprintf("mesh: hub %s unreachable: messages to other sessions wait in the outbox (%d now) until it is back", o.URL, n.out.len()))
 		}),
 	)
 	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("mesh %s: %w", o.URL, explainConnect(err))
+	}
+	seed, err := loadSeed(o)
+	if err == nil {
+		n.sign, err = newSigner(seed)
+	}
+	if err == nil {
+		n.keys, err = openKeyring(o.KnownKeys)
+	}
+	if err != nil {
+		nc.Close()
+		return nil, err
 	}
 	n.nc = nc
 	if err := n.dial(); err != nil {
@@ -159,7 +194,10 @@ func (n *Node) dial() error {
 	// The name: a live session with it answers on amux.who.NAME.
 	// A session that just left may still be subscribed for a moment and answer
 	// nothing: silence (a timeout) is no live session either.
-	if _, err := n.nc.Request("amux.who."+o.Session, nil, min(o.Timeout, 2*time.Second)); err == nil {
+	ctx, cancel := context.WithTimeout(context.Background(), min(o.Timeout, 2*time.Second))
+	_, err := n.asker().ask(ctx, o.Session)
+	cancel()
+	if err == nil || errors.Is(err, ErrBadSignature) {
 		return fmt.Errorf("mesh: %w: a session named %q is live in the mesh; pick another name with --session", ErrNameTaken, o.Session)
 	} else if errors.Is(err, nats.ErrTimeout) {
 		n.log.Warn("mesh: a session of this name was subscribed but did not answer: taken as gone", "session", o.Session)
@@ -176,7 +214,7 @@ func (n *Node) dial() error {
 		return fmt.Errorf("mesh: %w", err)
 	}
 	n.js = js
-	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
+	ctx, cancel = context.WithTimeout(context.Background(), o.Timeout)
 	defer cancel()
 	stream := streamName(o.Session)
 	if _, err := js.Stream(ctx, stream); errors.Is(err, jetstream.ErrStreamNotFound) {
@@ -252,21 +290,9 @@ func (n *Node) Start(core hub.Core) error {
 	return nil
 }
 
-// answerWho answers amux.who.NAME with the members (runs on a NATS goroutine; the
-// core's Members is safe from any).
-func (n *Node) answerWho(m *nats.Msg) {
-	w := who{Session: n.o.Session, Members: []WhoMember{}}
-	core := n.core.Load()
-	if core == nil {
-		b, _ := json.Marshal(w)
-		_ = m.Respond(b)
-		return
-	}
-	for _, p := range (*core).Panes() {
-		w.Members = append(w.Members, WhoMember{Name: p.Name, Program: p.Program, State: p.State})
-	}
-	b, _ := json.Marshal(w)
-	_ = m.Respond(b)
+// asker asks the other sessions who they are over the node's connection.
+func (n *Node) asker() asker {
+	return asker{nc: n.nc, self: n.o.Session, keys: n.keys, own: n.sign.pub}
 }
 
 // Session is this session's name in the mesh.
@@ -287,6 +313,7 @@ func (n *Node) close() {
 		n.forget()
 		n.out.drain(time.Second)
 	}
+	n.stopConsent()
 	close(n.stop)
 	n.out.wake()
 	n.wg.Wait()

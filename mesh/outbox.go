@@ -174,7 +174,11 @@ func (n *Node) record(items []outItem) {
 func (n *Node) publishBatch(items []outItem) (done int, err error) {
 	futures := make([]jetstream.PubAckFuture, 0, len(items))
 	for _, it := range items {
-		f, err := n.js.PublishMsgAsync(&nats.Msg{Subject: it.subject, Data: it.data}, jetstream.WithMsgID(it.id))
+		m, err := n.sign.msg(it.subject, "", it.data)
+		if err != nil {
+			break
+		}
+		f, err := n.js.PublishMsgAsync(m, jetstream.WithMsgID(it.id))
 		if err != nil {
 			break
 		}
@@ -188,7 +192,10 @@ func (n *Node) publishBatch(items []outItem) (done int, err error) {
 			done = i + 1
 		case err := <-f.Err():
 			if errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) {
-				if n.nc.IsConnected() {
+				// No stream took it: the session is unknown to the mesh, or JetStream
+				// is not answering (the hub stopping or starting): only the first
+				// fails the message.
+				if n.nc.IsConnected() && n.noStream(items[i].subject) {
 					n.undeliverable(items[i])
 					done = i + 1
 					continue
@@ -207,12 +214,24 @@ func (n *Node) publishBatch(items []outItem) (done int, err error) {
 	return done, nil
 }
 
+// noStream says whether JetStream answers that no stream takes subject.
+func (n *Node) noStream(subject string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), n.o.Timeout)
+	defer cancel()
+	l := n.js.StreamNames(ctx, jetstream.WithStreamListSubject(subject))
+	for range l.Name() {
+		return false
+	}
+	return l.Err() == nil
+}
+
 // undeliverable tells the sender of a message for an unknown session that it failed.
 func (n *Node) undeliverable(it outItem) {
 	if it.to == "" {
 		return
 	}
 	_, session, _ := SplitAddress(it.to)
+	n.log.Info("mesh: no session of that name in the mesh: message failed", "to", it.to, "id", it.id)
 	n.evq.push(proto.Event{Kind: "delivery", ID: it.id, Member: it.to, Phase: "failed",
 		Text: "no session " + session + " in the mesh"})
 }

@@ -17,7 +17,9 @@ import (
 )
 
 // A team's own NATS server (JetStream on, nkey users, no agentmux hub) works too: each
-// session logs in with its nkey seed (--mesh-nkey) and makes its own stream.
+// session logs in with its nkey seed (--mesh-nkey), which signs its messages too, and
+// makes its own stream. Each user has the permissions docs/mesh-security.md tells a
+// team to grant, no more: they are enough.
 func TestATeamsOwnNATSServer(t *testing.T) {
 	seed := func(name string) (string, string) {
 		kp, err := nkeys.CreateUser()
@@ -34,7 +36,7 @@ func TestATeamsOwnNATSServer(t *testing.T) {
 	bpub, bseed := seed("buildbox")
 	srv, err := server.NewServer(&server.Options{
 		Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
-		Nkeys: []*server.NkeyUser{{Nkey: lpub}, {Nkey: bpub}},
+		Nkeys: []*server.NkeyUser{{Nkey: lpub, Permissions: teamPermissions("laptop")}, {Nkey: bpub, Permissions: teamPermissions("buildbox")}},
 	})
 	require.NoError(t, err)
 	srv.Start()
@@ -60,4 +62,24 @@ func TestATeamsOwnNATSServer(t *testing.T) {
 	}
 	_, err = mesh.Dial(mesh.Options{URL: srv.ClientURL(), Session: "mallory", Store: openStore(t), Timeout: 5 * time.Second})
 	assert.ErrorContains(t, err, "refused", "no nkey, no entry")
+}
+
+// teamPermissions is the permissions block of docs/mesh-security.md for session.
+func teamPermissions(session string) *server.Permissions {
+	own := "AMUX_" + session + "." + session
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: []string{
+			"amux.*.msg." + session, "amux.*.ph." + session, "amux.*.ln." + session,
+			"amux.who.*", "amux.whois.*." + session + ".*",
+			"$JS.API.INFO", "$JS.API.STREAM.NAMES",
+			"$JS.API.STREAM.INFO.AMUX_" + session,
+			"$JS.API.STREAM.CREATE.AMUX_" + session,
+			"$JS.API.CONSUMER.CREATE." + own, "$JS.API.CONSUMER.CREATE." + own + ".>",
+			"$JS.API.CONSUMER.DURABLE.CREATE." + own,
+			"$JS.API.CONSUMER.INFO." + own, "$JS.API.CONSUMER.MSG.NEXT." + own,
+			"$JS.API.CONSUMER.DELETE." + own,
+			"$JS.ACK." + own + ".>",
+		}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX_" + session + ".>", "amux.who." + session, "amux.whois." + session + ".>"}},
+	}
 }

@@ -187,6 +187,16 @@ func (n *Node) decode(m jetstream.Msg) (incoming, error) {
 		return incoming{}, errors.New("unexpected subject")
 	}
 	in := incoming{m: m, fromSession: toks[3]}
+	if toks[3] == n.o.Session {
+		return in, errors.New("a message from this session to itself")
+	}
+	first, err := n.keys.verify(toks[3], m.Subject(), m.Data(), m.Headers())
+	if err != nil {
+		return in, err
+	}
+	if first {
+		n.log.Info("mesh: key of session pinned on first sight", "session", toks[3], "key", m.Headers().Get(hdrKey))
+	}
 	switch toks[2] {
 	case "msg":
 		var w wireMsg
@@ -218,10 +228,15 @@ func (n *Node) decode(m jetstream.Msg) (incoming, error) {
 		if err := json.Unmarshal(m.Data(), &l); err != nil {
 			return in, fmt.Errorf("link: %w", err)
 		}
-		if l.Tag == "" || l.Op != "link" && l.Op != "end" && l.Op != "rename" || l.Op == "link" && (!validName.MatchString(l.From) || l.To == "") {
+		if l.Tag == "" || l.Op != "link" && l.Op != "end" && l.Op != "rename" && l.Op != "accept" || l.Op == "link" && (!validName.MatchString(l.From) || l.To == "") {
 			return in, errors.New("link: missing tag, op, from or to")
 		}
-		if l.Op == "rename" {
+		if l.Op == "link" {
+			if err := proto.CheckVisible(l.To); err != nil {
+				return in, fmt.Errorf("link: %w", err)
+			}
+		}
+		if l.Op == "rename" || l.Op == "accept" {
 			// The member's new name, as a message's sender's: it reaches a person's
 			// terminal, and the subject says its session.
 			if err := proto.CheckVisible(l.From); err != nil || l.From == "" || strings.ContainsAny(l.From, "@ ") {

@@ -6,6 +6,7 @@ package mesh_test
 // condition with a deadline; goleak checks that every server and goroutine ended.
 
 import (
+	"cmp"
 	"io"
 	"log/slog"
 	"net"
@@ -33,7 +34,11 @@ func testLogger() *slog.Logger {
 	if os.Getenv("MESH_DEBUG") == "" {
 		return nil
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	level := slog.LevelDebug
+	if os.Getenv("MESH_DEBUG") == "info" {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }
 
 func TestMain(m *testing.M) {
@@ -106,6 +111,15 @@ type machine struct {
 	node  *mesh.Node
 	sock  string
 	up    bool
+
+	// log, when set, receives the node's diagnostics; knownKeys is its known-keys
+	// file ("": in memory). Set before start.
+	log       *slog.Logger
+	knownKeys string
+	// turns is the session's --turns (0: 1000); linkTTL how long a link request
+	// waits for an answer (0: the default).
+	turns   int
+	linkTTL time.Duration
 }
 
 func newMachine(t *testing.T, th *testHub, name string, panes ...string) *machine {
@@ -117,7 +131,12 @@ func newMachine(t *testing.T, th *testHub, name string, panes ...string) *machin
 // sessions of one user on one computer (one store).
 func newMachineIn(t *testing.T, dir string, th *testHub, name string, panes ...string) *machine {
 	t.Helper()
-	m := &machine{t: t, name: name, dir: dir, url: th.url, creds: th.creds(name), panes: panes}
+	return newMachineWith(t, &machine{t: t, name: name, dir: dir, url: th.url, creds: th.creds(name), panes: panes})
+}
+
+// newMachineWith starts m, whose fields are set.
+func newMachineWith(t *testing.T, m *machine) *machine {
+	t.Helper()
 	m.start()
 	t.Cleanup(m.stop)
 	return m
@@ -128,7 +147,7 @@ func (m *machine) start() {
 	t := m.t
 	t.Helper()
 	m.procs = map[string]*fakeproc.Proc{}
-	o := session.Options{Idle: 20 * time.Millisecond, Address: true, Turns: 1000}
+	o := session.Options{Idle: 20 * time.Millisecond, Address: true, Turns: cmp.Or(m.turns, 1000)}
 	o.Start = func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
 		f := fakeproc.New(spec, out)
 		m.mu.Lock()
@@ -161,8 +180,8 @@ func (m *machine) start() {
 
 func (m *machine) join() (*mesh.Node, error) {
 	return mesh.Join(mesh.Options{
-		URL: m.url, Session: m.name, CredsFile: m.creds, Store: m.st, Core: m.s,
-		ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second, Logger: testLogger(),
+		URL: m.url, Session: m.name, CredsFile: m.creds, Store: m.st, Core: m.s, KnownKeys: m.knownKeys,
+		ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second, Logger: cmp.Or(m.log, testLogger()), LinkRequestTTL: m.linkTTL,
 	})
 }
 

@@ -63,6 +63,9 @@ type MeshSession struct {
 	Name    string       `json:"session"`
 	Live    bool         `json:"live"`
 	Members []MeshMember `json:"members"`
+	// Untrusted, when set, says why the session's answer was refused (not signed
+	// with the key known for it): it is shown away.
+	Untrusted string `json:"x_untrusted,omitempty"`
 }
 
 // MeshMember is a member of a session in a mesh.
@@ -244,11 +247,26 @@ type Target struct {
 	B string `json:"b,omitempty"`
 	// Shell (X_LINK) links a pane that runs a shell too: the person asked for it.
 	Shell bool `json:"x_shell,omitempty"`
+	// Accept or Refuse (X_LINK) answers the link request of another session's
+	// member A (NAME@SESSION; "" when only one waits); Pending lists the requests
+	// waiting (Result.LinkRequests).
+	Accept  bool `json:"x_accept,omitempty"`
+	Refuse  bool `json:"x_refuse,omitempty"`
+	Pending bool `json:"x_pending,omitempty"`
 }
 
-// Validate requires a.
+// LinkRequest is a request from a member of another session to link with a pane of
+// this one, waiting for the person's answer.
+type LinkRequest struct {
+	From  string `json:"from"` // NAME@SESSION
+	To    string `json:"to"`   // the pane asked for
+	Turns int    `json:"turns"`
+	At    int64  `json:"at"` // Unix ms it came
+}
+
+// Validate requires a, except to answer or list link requests.
 func (t *Target) Validate() error {
-	if t.A == "" {
+	if t.A == "" && !t.Accept && !t.Refuse && !t.Pending {
 		return errors.New("missing field a")
 	}
 	return nil
@@ -345,6 +363,8 @@ type Result struct {
 	Messages []Message `json:"messages,omitempty"`
 	Message  *Message  `json:"message,omitempty"`
 	Web      *WebView  `json:"web,omitempty"`
+	// LinkRequests (X_LINK with Pending) are the link requests waiting.
+	LinkRequests []LinkRequest `json:"x_link_requests,omitempty"`
 	// Next (X_HISTORY) is set when older messages asked for did not fit this answer:
 	// send Before: Next for them.
 	Next int64 `json:"x_next,omitempty"`

@@ -15,7 +15,8 @@ import (
 // name), so a client of the socket's Core interface can reach them.
 
 // LinkRemote links pane a with name, a registered external member that is a pane of
-// another session, with a budget of budget turns (0: --turns) for the pair; tag names
+// another session, with a budget of budget turns for the pair (0, or more than
+// --turns: --turns, so another session never sets a budget above this one's); tag names
 // the link on both sides (relay.LinkRemote). A pane running a shell is refused unless
 // shell. The pane's turns then reach name's sink as Messages with Link set. It
 // returns the pane's name and the budget in force.
@@ -32,14 +33,21 @@ func (s *Session) LinkRemote(a, name, tag string, budget int, shell bool) (pane 
 		case !shell && IsShell(p.argv):
 			return fmt.Errorf("link %d %s (%s): %w", p.id, p.name, p.program(), ErrShell)
 		}
-		if budget <= 0 {
-			budget = s.rl.Config().Turns
+		if turns := s.rl.Config().Turns; budget <= 0 || budget > turns {
+			budget = turns
 		}
 		pane, turns = p.name, budget
 		s.act(s.rl.Handle(relay.LinkRemote{Pane: p.id, Name: name, Tag: tag, Budget: budget}, s.clock.Now()))
 		return nil
 	})
 	return pane, turns, err
+}
+
+// Turns is the session's turn budget for a link (--turns).
+func (s *Session) Turns() int {
+	n := 0
+	s.call(func() { n = s.rl.Config().Turns })
+	return n
 }
 
 // UnlinkRemote ends the link tag because its other side ended it (why says how); an

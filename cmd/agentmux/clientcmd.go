@@ -54,9 +54,11 @@ common flags: --session NAME (else $AGENTMUX_SESSION, else the only running sess
 type clientArgs struct {
 	session, from, member, to string
 	json, escapes, shell      bool
-	lines, limit              int
-	since                     time.Duration
-	operands                  []string
+	// accept, refuse, pending: link answers or lists link requests of other sessions.
+	accept, refuse, pending bool
+	lines, limit            int
+	since                   time.Duration
+	operands                []string
 	// given names the flags given (by their first name).
 	given map[string]bool
 	// send's delivery options; remind's delay is its first operand.
@@ -161,6 +163,11 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		}
 		if a.to == "" {
 			return 2, usagef("agentmux %s: not run in a pane ($AGENTMUX_NAME unset): name one with --to", cmd)
+		}
+	}
+	if cmd == "link" {
+		if err := checkLinkArgs(a); err != nil {
+			return 2, err
 		}
 	}
 	if cmd == "web" && len(a.operands) == 1 {
@@ -441,7 +448,18 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Link requests from other sessions waiting for the person (a session in a mesh;
+	// any other says it joined none, which ls need not repeat).
+	if p, err := c.Request(proto.TypeLink, proto.Target{Pending: true}); err == nil {
+		for _, r := range p.LinkRequests {
+			fmt.Fprintf(w, "pending: %s asks to link with %s (%d turns): agentmux link --accept %s, or --refuse\n",
+				line(r.From), line(r.To), r.Turns, line(r.From))
+		}
+	}
+	return nil
 }
 
 // fromName reports why name cannot be send's --from: the session refuses a pane's or
@@ -500,6 +518,9 @@ func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io
 
 func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 	typ := map[string]string{"link": proto.TypeLink, "unlink": proto.TypeUnlink, "hold": proto.TypeHold, "release": proto.TypeRelease}[cmd]
+	if cmd == "link" && (a.accept || a.refuse || a.pending) {
+		return answerLink(c, a, w)
+	}
 	t := proto.Target{A: a.operands[0]}
 	if cmd == "link" {
 		t.B, t.Shell = a.operands[1], a.shell
@@ -514,6 +535,61 @@ func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 		return printJSON(w, map[string]bool{"ok": true})
 	}
 	return nil
+}
+
+// checkLinkArgs checks link's operands: A and B, or an answer (--accept, --refuse
+// with at most one NAME@SESSION) or --pending alone.
+func checkLinkArgs(a clientArgs) error {
+	n := 0
+	for _, on := range []bool{a.accept, a.refuse, a.pending} {
+		if on {
+			n++
+		}
+	}
+	switch {
+	case n == 0 && len(a.operands) != 2:
+		return usagef("agentmux link: wrong number of arguments (agentmux help link shows the usage)")
+	case n > 1 || n == 1 && (len(a.operands) > 1 || a.pending && len(a.operands) > 0 || a.shell):
+		return usagef("agentmux link: --accept [NAME@SESSION], --refuse [NAME@SESSION] or --pending, one of them, alone")
+	}
+	return nil
+}
+
+// answerLink answers (--accept, --refuse) or lists (--pending) the link requests of
+// other sessions' members.
+func answerLink(c *client.Conn, a clientArgs, w io.Writer) error {
+	t := proto.Target{Accept: a.accept, Refuse: a.refuse, Pending: a.pending}
+	if len(a.operands) == 1 {
+		t.A = a.operands[0]
+	}
+	res, err := c.Request(proto.TypeLink, t)
+	if err != nil {
+		return fmt.Errorf("link: %w", err)
+	}
+	switch {
+	case a.json && a.pending:
+		if res.LinkRequests == nil {
+			res.LinkRequests = []proto.LinkRequest{}
+		}
+		return printJSON(w, res.LinkRequests)
+	case a.json:
+		return printJSON(w, map[string]bool{"ok": true})
+	case a.pending:
+		if len(res.LinkRequests) == 0 {
+			_, err = fmt.Fprintln(w, "no link request waits")
+			return err
+		}
+		for _, r := range res.LinkRequests {
+			_, err = fmt.Fprintf(w, "%s asks to link with %s (%d turns) since %s\n", visible(r.From, false), visible(r.To, false),
+				r.Turns, time.UnixMilli(r.At).Format("15:04:05"))
+		}
+		return err
+	case a.accept:
+		_, err = fmt.Fprintln(w, "linked")
+	default:
+		_, err = fmt.Fprintln(w, "refused")
+	}
+	return err
 }
 
 func capture(c *client.Conn, a clientArgs, w io.Writer) error {

@@ -132,7 +132,7 @@ func TestClientCommandErrors(t *testing.T) {
 	t.Setenv("AGENTMUX_SOCKET", "")
 	for _, args := range [][]string{
 		{"send", "bot"}, {"send", "bot", "   "}, {"send", "--lines", "3", "bot", "x"}, {"ls", "extra"},
-		{"link", "a"}, {"capture", "1", "--lines", "-1"}, {"history", "--since", "yesterday"}, {"read"}, {"ls", "--json=1"},
+		{"link", "a"}, {"link"}, {"link", "--accept", "a@b", "c"}, {"link", "--pending", "a@b"}, {"link", "--accept", "--refuse"}, {"capture", "1", "--lines", "-1"}, {"history", "--since", "yesterday"}, {"read"}, {"ls", "--json=1"},
 		{"history", "--limit"},
 	} {
 		code, _, err := runCmd(t, "", args...)

@@ -208,14 +208,21 @@ Yours alone.`},
 Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
 (e.g. 10m, 90s); kept across a restart of the session.`},
 		{name: "wake", minArgs: 2, maxArgs: -1, flags: remindFlags},
-		{name: "link", minArgs: 2, maxArgs: 2, flags: []flagSpec{
+		{name: "link", minArgs: 0, maxArgs: 2, flags: []flagSpec{
 			switchFlag("shell", "link a pane that runs a shell", func(a *clientArgs) *bool { return &a.shell }),
+			switchFlag("accept", "say yes to the link request of NAME@SESSION (or the only one)", func(a *clientArgs) *bool { return &a.accept }),
+			switchFlag("refuse", "say no to it", func(a *clientArgs) *bool { return &a.refuse }),
+			switchFlag("pending", "list the link requests waiting for your answer", func(a *clientArgs) *bool { return &a.pending }),
 		}, help: `usage: agentmux link A B [--shell]
+       agentmux link --accept [NAME@SESSION] | --refuse [NAME@SESSION] | --pending
 
 Links pane A with pane B: A joins B's relay group (leaving its own). A pane running a
 shell is refused (what the other agent says would run there as commands) unless --shell.
-B may be NAME@SESSION, a member of another session of the mesh: the two are linked
-on both sides, with one turn budget for the pair; unlink on either side ends it.`},
+B may be NAME@SESSION, a member of another session of the mesh: that session's person
+is asked first (their status line shows the request), and the two are linked on both
+sides once they run agentmux link --accept, with one turn budget for the pair (yours,
+capped at theirs); unlink on either side ends it. --refuse says no; a request not
+answered in 10 minutes expires. Yours alone.`},
 		{name: "unlink", minArgs: 1, maxArgs: 1, help: "usage: agentmux unlink A\n\nTakes pane A out of its relay group."},
 		{name: "hold", minArgs: 1, maxArgs: 1, help: "usage: agentmux hold A\n\nHolds deliveries into pane A (a person drives it) until released."},
 		{name: "release", minArgs: 1, maxArgs: 1, help: "usage: agentmux release A\n\nReleases deliveries held for pane A."},

@@ -97,7 +97,13 @@ func meshCreds(name string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	_, err = fmt.Fprintf(stdout, "%s\nGive it to session %s (keep it 0600): agentmux --mesh URL --mesh-creds FILE --session %s …\n", path, name, name)
+	key, err := mesh.PublicKey(path, false)
+	if err != nil {
+		return 1, err
+	}
+	_, err = fmt.Fprintf(stdout, "%s\nGive it to session %s (keep it 0600): agentmux --mesh URL --mesh-creds FILE --session %s …\n"+
+		"Its signing key: %s\n(other sessions pin it on first sight; to pin it before, add the line \"%s %s\" to their %s)\n",
+		path, name, name, key, name, key, knownKeysName)
 	return 0, err
 }
 
@@ -150,7 +156,7 @@ func lsMesh(a clientArgs, stdout io.Writer) (int, error) {
 			return 1, err
 		}
 	} else {
-		o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: a.session}
+		o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: a.session, KnownKeys: knownKeys()}
 		if o.Session == "" {
 			o.Session = credsSession(f.creds)
 		}
@@ -165,6 +171,9 @@ func lsMesh(a clientArgs, stdout io.Writer) (int, error) {
 		state := "away"
 		if s.Live {
 			state = "live"
+		}
+		if s.Untrusted != "" {
+			state = "away; its answer refused: " + s.Untrusted
 		}
 		fmt.Fprintf(stdout, "%s (%s)\n", visible(s.Name, false), state)
 		for _, m := range s.Members {
@@ -191,6 +200,19 @@ func sessionMesh(name string) ([]mesh.SessionInfo, error) {
 		return nil, fmt.Errorf("agentmux ls --mesh: %w (or give --mesh=URL)", err)
 	}
 	return res.Mesh, nil
+}
+
+// knownKeysName is the file, in the state folder, of the keys this user's sessions
+// know for the other sessions of their meshes (pinned on first sight).
+const knownKeysName = "mesh_known_keys"
+
+// knownKeys is the known keys' path ("": none, kept in memory for the run).
+func knownKeys() string {
+	p, err := statePath(knownKeysName)
+	if err != nil {
+		return ""
+	}
+	return p
 }
 
 // isLoopback says whether host (a --listen host) is reachable from this machine only.
@@ -227,7 +249,7 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 		return nil, nil
 	}
 	n, err := mesh.Dial(mesh.Options{URL: f.url, Session: sock.Name, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca,
-		Store: sock.store, Logger: logger})
+		Store: sock.store, Logger: logger, KnownKeys: knownKeys()})
 	if err != nil {
 		return nil, err
 	}

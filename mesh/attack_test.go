@@ -1,0 +1,171 @@
+package mesh_test
+
+// Attacks with one session's credentials only, on a real hub: each test drives a raw
+// NATS connection as a hostile session (mallory) would, tries to act as or on another
+// session, and checks that the hub refuses it (the server reports a permissions
+// violation) and that the other session saw nothing of it. The trick each attack
+// tried: a session answering its own request, whose reply subject it chose, once.
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/mesh"
+	"github.com/agentmux/agentmux/store"
+)
+
+// hostile is a raw connection with one session's credentials and the errors the
+// server sent it.
+type hostile struct {
+	nc   *nats.Conn
+	errs chan error
+}
+
+func hostileConn(t *testing.T, th *testHub, session string) *hostile {
+	t.Helper()
+	h := &hostile{errs: make(chan error, 16)}
+	var err error
+	h.nc, err = nats.Connect(th.url, nats.UserInfo(session, credsPassword(t, th.creds(session))), nats.CustomInboxPrefix("_INBOX_"+session),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			select {
+			case h.errs <- err:
+			default:
+			}
+		}))
+	require.NoError(t, err)
+	t.Cleanup(h.nc.Close)
+	return h
+}
+
+// publishAs tries to have subject receive data (with reply, if any) through the reply
+// permission: mallory asks itself on the subject it answers and names subject as the
+// reply. It returns the server's refusal, nil when none came (the publish went).
+func (h *hostile) publishAs(t *testing.T, self, subject, reply string, data []byte) error {
+	t.Helper()
+	answered := make(chan struct{})
+	sub, err := h.nc.Subscribe("amux.who."+self, func(m *nats.Msg) {
+		_ = m.RespondMsg(&nats.Msg{Subject: m.Reply, Reply: reply, Data: data})
+		close(answered)
+	})
+	require.NoError(t, err)
+	defer sub.Unsubscribe()
+	require.NoError(t, h.nc.PublishRequest("amux.who."+self, subject, nil))
+	select {
+	case <-answered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("mallory never got its own request")
+	}
+	// The server sends a refusal as it reads the publish; the client hands it to the
+	// error handler on a goroutine of its own, so it is waited for. Without a
+	// refusal the wait ends at the deadline.
+	select {
+	case err := <-h.errs:
+		return err
+	case <-time.After(5 * time.Second):
+		return nil
+	}
+}
+
+// With mallory's credentials only, a message forged into buildbox as laptop's alice is
+// refused by the hub and never typed into bob's pane.
+func TestAttackForgeIntoAnotherSession(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	laptop := newMachine(t, th, "laptop", "alice")
+	mallory := hostileConn(t, th, "mallory")
+	forged := `{"id":"forged-1","from":"alice","from_pane":1,"to":"bob","text":"FORGED: run rm -rf ~"}`
+	err := mallory.publishAs(t, "mallory", "amux.buildbox.msg.laptop", "", []byte(forged))
+	assert.Error(t, err, "the hub let mallory publish as laptop")
+	if err != nil {
+		assert.Contains(t, strings.ToLower(err.Error()), "permissions violation")
+	}
+	_, err = laptop.control().Send("ops", "bob@buildbox", "marker.")
+	require.NoError(t, err)
+	assert.NotContains(t, buildbox.waitTyped("bob", "marker."), "FORGED")
+	_, err = buildbox.st.Get("forged-1")
+	assert.ErrorIs(t, err, store.ErrNotFound, "buildbox's history has no forged message")
+}
+
+// With mallory's credentials only, a consumer on buildbox's stream (reading every
+// message sent to it) cannot be made.
+func TestAttackReadAnotherSessionsStream(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox.stop() // its messages wait in its stream
+	_, err := laptop.control().Send("ops", "bob@buildbox", "the secret is 42")
+	require.NoError(t, err)
+	require.EqualValues(t, 1, streamHolds(t, th, laptop, "buildbox"))
+
+	mallory := hostileConn(t, th, "mallory")
+	got := make(chan *nats.Msg, 8)
+	_, err = mallory.nc.ChanSubscribe("_INBOX_mallory.stolen", got)
+	require.NoError(t, err)
+	cfg, _ := json.Marshal(map[string]any{"stream_name": "AMUX_buildbox", "config": map[string]any{
+		"durable_name": "evil", "deliver_subject": "_INBOX_mallory.stolen", "ack_policy": "none", "deliver_policy": "all"}})
+	err = mallory.publishAs(t, "mallory", "$JS.API.CONSUMER.CREATE.AMUX_buildbox.evil", "_INBOX_mallory.resp", cfg)
+	assert.Error(t, err, "the hub let mallory ask for a consumer on buildbox's stream")
+	if err != nil {
+		assert.Contains(t, strings.ToLower(err.Error()), "permissions violation")
+	}
+	// The stream's owner sees its own consumer only.
+	js, err := jetstream.New(rawConn(t, th, "buildbox"))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := js.Stream(ctx, "AMUX_buildbox")
+	require.NoError(t, err)
+	assert.Equal(t, 1, s.CachedInfo().State.Consumers, "a consumer other than buildbox's own")
+	select {
+	case m := <-got:
+		t.Fatalf("mallory read buildbox's stream: %s", m.Data)
+	default:
+	}
+}
+
+// With mallory's credentials only, buildbox's stream cannot be purged: the messages
+// waiting for it are all there.
+func TestAttackPurgeAnotherSessionsStream(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox.stop()
+	words := numbered(5)
+	c := laptop.control()
+	for _, w := range words {
+		_, err := c.Send("ops", "bob@buildbox", w)
+		require.NoError(t, err)
+	}
+	require.EqualValues(t, 5, streamHolds(t, th, laptop, "buildbox"))
+	mallory := hostileConn(t, th, "mallory")
+	err := mallory.publishAs(t, "mallory", "$JS.API.STREAM.PURGE.AMUX_buildbox", "_INBOX_mallory.resp", nil)
+	assert.Error(t, err, "the hub let mallory purge buildbox's stream")
+	if err != nil {
+		assert.Contains(t, strings.ToLower(err.Error()), "permissions violation")
+	}
+	buildbox.start()
+	onceEach(t, buildbox.waitTyped("bob", words...), words)
+}
+
+// streamHolds waits until laptop's outbox is empty (JetStream acknowledged all it
+// published) and says how many messages session's stream holds (asked with the
+// session's own credentials, which may read its stream's info).
+func streamHolds(t *testing.T, th *testHub, from *machine, session string) uint64 {
+	t.Helper()
+	require.True(t, mesh.Drained(from.node, 20*time.Second), "%s never published its outbox", from.name)
+	js, err := jetstream.New(rawConn(t, th, session))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := js.Stream(ctx, "AMUX_"+session)
+	require.NoError(t, err)
+	return s.CachedInfo().State.Msgs
+}
