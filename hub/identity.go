@@ -20,8 +20,16 @@ import (
 // PersonName is the sender name of the person at the keyboard.
 const PersonName = "you"
 
+// WebPersonName is the person too, typing in the web view's page (the session's own
+// server sends the page's messages over the socket, as the person, under this name).
+const WebPersonName = "you(web)"
+
 // reservedNames are the sender names no client may take.
-var reservedNames = []string{PersonName, "agentmux"}
+var reservedNames = []string{PersonName, WebPersonName, "agentmux"}
+
+// isPerson reports whether a stored sender is the person: only the person's own
+// connection may send as these names (sender).
+func isPerson(from string) bool { return from == PersonName || from == WebPersonName }
 
 // proveProof binds cs to the pane whose proof is proof; an error when none has it. The
 // kernel's word about the client's process backs it up where it can be had: a process
@@ -84,6 +92,8 @@ func (s *state) sender(cs *connState, claimed string) (string, error) {
 		return "", fmt.Errorf("sent from a process of pane %s without its proof ($AGENTMUX_PROOF): neither the pane nor the person", cs.inside)
 	case cs.pane == "" && (claimed == "" || claimed == PersonName):
 		return PersonName, nil
+	case cs.pane == "" && cs.inside == "" && claimed == WebPersonName:
+		return WebPersonName, nil
 	}
 	if err := validName(claimed); err != nil {
 		return "", fmt.Errorf("sender: %w", err)

@@ -60,6 +60,7 @@ func TestSendFromNamesThatAreRefused(t *testing.T) {
 		{ctl, "bob"}, {ctl, "BOB"}, {ctl, "alice"}, {ctl, "3"}, {ctl, "a\nb"}, {ctl, "bot"},
 		{ctl, "agentmux"}, {ctl, "x\x1b]52;c;Zm9v\x07"}, {ctl, "tab\there"}, {ctl, "zw\u200bj"},
 		{alice, "you"}, {alice, "You"}, {alice, "bob"}, {alice, "2"},
+		{alice, "you(web)"}, {alice, "YOU(WEB)"}, {ctl, "You(Web)"},
 	} {
 		_, err := tc.c.SendMeta(tc.from, "alice", "rm -rf ~", nil)
 		var ce *client.Error
@@ -80,6 +81,8 @@ func TestSendFromNamesThatAreRefused(t *testing.T) {
 		person     bool
 	}{
 		{ctl, "", "you", true}, {ctl, "you", "you", true}, {alice, "", "alice", false},
+		// The web view's page is the person too (its server sends for it).
+		{ctl, "you(web)", "you(web)", true},
 		{alice, "ALICE", "alice", false}, {ctl, "carol", "carol", false}, {alice, "ci-bot", "ci-bot", false},
 	} {
 		_, err := tc.c.SendMeta(tc.from, "bob", "hello", nil)
@@ -92,7 +95,7 @@ func TestSendFromNamesThatAreRefused(t *testing.T) {
 
 func TestMemberCannotTakeThePersonsName(t *testing.T) {
 	e := start(t, newFakeCore("alice"), "", nil)
-	for _, name := range []string{"you", "YOU", "agentmux", "esc\x1b[8m"} {
+	for _, name := range []string{"you", "YOU", "you(web)", "agentmux", "esc\x1b[8m"} {
 		_, err := client.Dial(e.path, proto.Hello{Agent: name})
 		require.Error(t, err, "member %q", name)
 	}
