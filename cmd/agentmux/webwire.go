@@ -37,7 +37,7 @@ type webView struct {
 	sess   *session.Session
 	srv    *web.Server
 	req    proto.Web // what srv was started with
-	failed bool // the start with the session failed (the log says why)
+	failed bool      // the start with the session failed (the log says why)
 }
 
 // newWebView returns the web view of session name (not started).
