@@ -240,9 +240,6 @@ func (s *Server) URL() string { return s.url }
 // Addr is the address the server listens on (HOST:PORT).
 func (s *Server) Addr() string { return s.l.Addr().String() }
 
-// TLS reports whether the view serves HTTPS.
-func (s *Server) TLS() bool { return s.tls }
-
 // Control reports whether pages may act on the session.
 func (s *Server) Control() bool { return s.o.Control }
 
