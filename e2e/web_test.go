@@ -9,9 +9,20 @@ package e2e
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
+	"math/big"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -201,4 +212,67 @@ func TestWebFlagStartsWithTheSession(t *testing.T) {
 	if strings.Contains(h, "budget") || strings.Contains(h, "failed") {
 		t.Errorf("the person's messages from the page were budgeted:\n%s", h)
 	}
+}
+
+// writeCert writes a self-signed certificate for 127.0.0.1 and its key into dir as
+// cert.pem and key.pem, and returns a pool that trusts it.
+func writeCert(t *testing.T, dir string) *x509.CertPool {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "agentmux e2e"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	os.WriteFile(filepath.Join(dir, "cert.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	c, _ := x509.ParseCertificate(der)
+	pool := x509.NewCertPool()
+	pool.AddCert(c)
+	return pool
+}
+
+// Beyond loopback: agentmux web --listen 0.0.0.0 prints an address a browser can use
+// and warns that the token and keys cross the network in clear; with --tls-cert and
+// --tls-key (paths relative to where the command runs) the view serves HTTPS.
+func TestWebListenEverywhereAndTLS(t *testing.T) {
+	t.Parallel()
+	env := newSockEnv(t)
+	s := startWith(t, env.opts(), "--session", "webwide", "sh")
+	s.waitText(waitLong, "1 sh")
+	out := env.run("web", "webwide", "--listen", "0.0.0.0:0")
+	line, _, _ := strings.Cut(out, "\n")
+	u, err := url.Parse(line)
+	if err != nil || u.Scheme != "http" || strings.Contains(u.Host, "[::]") || strings.HasPrefix(u.Host, "0.0.0.0") {
+		t.Fatalf("agentmux web --listen 0.0.0.0:0 printed no usable URL:\n%s", out)
+	}
+	if !strings.Contains(out, "in clear") || !strings.Contains(out, "--tls-cert") || !strings.Contains(out, "ssh -L") {
+		t.Errorf("no warning that the token and keys cross the network in clear:\n%s", out)
+	}
+	if resp, err := http.Get("http://" + u.Host + "/"); err != nil {
+		t.Errorf("the printed address does not answer: %v", err)
+	} else {
+		resp.Body.Close()
+	}
+
+	dir := t.TempDir()
+	pool := writeCert(t, dir)
+	out = env.runIn(dir, "web", "webwide", "--listen", "127.0.0.1:0", "--tls-cert", "cert.pem", "--tls-key", "key.pem")
+	line, _, _ = strings.Cut(out, "\n")
+	u, err = url.Parse(line)
+	if err != nil || u.Scheme != "https" || !strings.HasPrefix(u.Fragment, "token=") {
+		t.Fatalf("agentmux web --tls-cert printed no https URL:\n%s", out)
+	}
+	c := &http.Client{Timeout: waitLong, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	resp, err := c.Get("https://" + u.Host + "/")
+	if err != nil {
+		t.Fatalf("the view does not serve HTTPS: %v", err)
+	}
+	resp.Body.Close()
 }
