@@ -21,6 +21,15 @@ import (
 // PersonName is the sender name of the person at the keyboard.
 const PersonName = proto.PersonName
 
+// WebPersonName is the person too, typing in the web view's page (the session's own
+// server sends the page's messages over the socket, as the person, under this name).
+// proto.CheckName reserves it with every other form of the person's name.
+const WebPersonName = "you(web)"
+
+// isPerson reports whether a stored sender is the person: only the person's own
+// connection may send as these names (sender).
+func isPerson(from string) bool { return from == PersonName || from == WebPersonName }
+
 // proveProof binds cs to the pane whose proof is proof; an error when none has it. The
 // kernel's word about the client's process comes first (Core.Origin): a process that
 // is not the person may show its own pane's proof only (one read from another pane's
@@ -62,6 +71,8 @@ func (s *state) sender(cs *connState, claimed string) (string, error) {
 		return "", fmt.Errorf("sent from %s without a pane's proof ($AGENTMUX_PROOF): neither a pane nor the person", cs.origin.Where())
 	case cs.pane == "" && (claimed == "" || claimed == PersonName):
 		return PersonName, nil
+	case cs.pane == "" && cs.origin.Person && claimed == WebPersonName:
+		return WebPersonName, nil
 	}
 	if err := proto.CheckName(claimed); err != nil {
 		return "", fmt.Errorf("sender: %w", err)

@@ -63,7 +63,7 @@ func TestSendFromNamesThatAreRefused(t *testing.T) {
 		{alice, "you"}, {alice, "You"}, {alice, "bob"}, {alice, "2"},
 		// Every form of the person's name, look-alikes of panes and members, names
 		// that read as a frame's "NAME (N):", and a name longer than 64 bytes.
-		{ctl, "you(web)"}, {alice, "you(web)"}, {ctl, "you-2"}, {ctl, "Y0U"}, {ctl, "yоu"}, {alice, "cаrol"},
+		{alice, "you(web)"}, {alice, "YOU(WEB)"}, {ctl, "You(Web)"}, {ctl, "you-2"}, {ctl, "Y0U"}, {ctl, "yоu"}, {alice, "cаrol"},
 		{ctl, "carol(4)"}, {ctl, "b0b"}, {ctl, "aIice"}, {ctl, "b0t"}, {ctl, strings.Repeat("c", 65)},
 	} {
 		_, err := tc.c.SendMeta(tc.from, "alice", "rm -rf ~", nil)
@@ -85,6 +85,8 @@ func TestSendFromNamesThatAreRefused(t *testing.T) {
 		person     bool
 	}{
 		{ctl, "", "you", true}, {ctl, "you", "you", true}, {alice, "", "alice", false},
+		// The web view's page is the person too (its server sends for it).
+		{ctl, "you(web)", "you(web)", true},
 		{alice, "ALICE", "alice", false}, {ctl, "carol", "carol", false}, {alice, "ci-bot", "ci-bot", false},
 	} {
 		_, err := tc.c.SendMeta(tc.from, "bob", "hello", nil)

@@ -294,7 +294,7 @@ func (s *state) toPane(msg store.Message) error {
 	default:
 		o := proto.SendOptions{
 			// Only the person's own connection stores PersonName as the sender (sender).
-			Person: msg.From == PersonName,
+			Person: isPerson(msg.From),
 			ID:     msg.ID, Mode: meta.Mode, NotifyOnDelivery: meta.XNotifyOnDelivery,
 			NotifyAfter:  time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
 			BeforeSubmit: s.submitting(msg.ID, msg.To),

@@ -165,11 +165,18 @@ func (t *TypeText) Validate() error {
 	return nil
 }
 
-// Web is the payload of X_WEB: start the session's web view (or say where it runs).
-// Listen is HOST:PORT ("": loopback, a free port); Control lets its pages act.
+// Web is the payload of X_WEB: start the session's web view (or say where it runs,
+// with a fresh link). Listen is HOST:PORT ("": loopback, a free port); Control lets
+// its pages act, ReadOnly asks for a view that does not (a running view of the other
+// mode is restarted); TLSCert and TLSKey (absolute paths) serve HTTPS. Stop ends the
+// view and every page.
 type Web struct {
-	Listen  string `json:"listen,omitempty"`
-	Control bool   `json:"control,omitempty"`
+	Listen   string `json:"listen,omitempty"`
+	Control  bool   `json:"control,omitempty"`
+	ReadOnly bool   `json:"read_only,omitempty"`
+	TLSCert  string `json:"tls_cert,omitempty"`
+	TLSKey   string `json:"tls_key,omitempty"`
+	Stop     bool   `json:"stop,omitempty"`
 }
 
 // WebView is X_WEB's result: the page's URL (with its token), whether its pages may
@@ -181,6 +188,13 @@ type WebView struct {
 	// Running is true when the view was running already (listen and control as it
 	// was started).
 	Running bool `json:"running,omitempty"`
+	// Restarted says why a running view was stopped and started anew (its pages
+	// closed, its links void), e.g. "it was read-only".
+	Restarted string `json:"restarted,omitempty"`
+	// Stopped is true when the request stopped the view (URL is then empty); Pages is
+	// how many pages it closed.
+	Stopped bool `json:"stopped,omitempty"`
+	Pages   int  `json:"pages,omitempty"`
 }
 
 // Hook is the payload of X_HOOK (extension agentmux.hook, version 1): a program's hook

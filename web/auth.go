@@ -1,21 +1,40 @@
 package web
 
 import (
+	"context"
 	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
-	"io"
+	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
+	"time"
+
+	"github.com/coder/websocket"
 )
 
-// cookieName is the web view's cookie, named for its port: browsers keep cookies per
-// host, not per port, so two sessions' views on one machine would otherwise sign each
-// other's pages out. Its value is a secret of its own, not the URL's token.
-func (s *Server) cookieName() string { return "agentmux_web_" + s.port }
+// How a page proves it may see the session. No cookie: browsers send a host's cookies
+// to every port of it, so any other local user's page on another port would receive
+// one. The secret lives where the browser scopes it by origin, port included, and by
+// tab (sessionStorage), and travels only in the WebSocket's first frame:
+//
+//   - `agentmux web` prints a URL whose fragment (never sent in a request) holds a
+//     one-use token. The page moves it into sessionStorage and out of the address bar.
+//   - The page's first frame shows the token; the server spends it (a second page, or
+//     a second browser, showing it is refused) and answers with a page secret of its
+//     own, which the page keeps in sessionStorage in the token's place.
+//   - A reload or a reconnect shows the page secret. It is valid until the view stops
+//     (`agentmux web --stop`, a change of mode, the session's end), which also ends
+//     every page.
+//
+// Secrets are kept as their SHA-256 sums: a lookup's timing says nothing of a secret.
+
+// MaxTokens bounds the URL tokens waiting to be used: past it the oldest is dropped.
+const MaxTokens = 16
+
+// AuthTimeout is how long a new WebSocket has to show its secret.
+const AuthTimeout = 10 * time.Second
 
 // The page's content security policy: everything from this server, nothing elsewhere
 // (connect-src 'self' covers the WebSocket on the same origin), no inline script.
@@ -24,23 +43,102 @@ func (s *Server) cookieName() string { return "agentmux_web_" + s.port }
 const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
 	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-// loginScript trades the URL's #token for the cookie, then loads the page without the
-// token in its address. It is the only thing a request without the cookie gets, with
-// 401: it carries nothing of the session.
-const loginScript = `(function(){var m=/[#&]token=([0-9a-f]+)/.exec(location.hash);` +
-	`if(!m){document.getElementById('m').textContent='This page needs the URL agentmux printed (it carries a token).';return}` +
-	`fetch('/auth',{method:'POST',body:m[1],credentials:'same-origin'}).then(function(r){` +
-	`if(r.ok){location.replace('/')}else{document.getElementById('m').textContent='The token was refused: ask agentmux for a new URL (agentmux web).'}})})()`
+// sum is a secret's key in the server's sets.
+type sum [sha256.Size]byte
 
-var loginPage = []byte(`<!doctype html><meta charset="utf-8"><title>agentmux</title>` +
-	`<p id="m">agentmux: signing in…</p><script>` + loginScript + `</script>`)
+func sumOf(s string) sum { return sha256.Sum256([]byte(s)) }
 
-// loginCSP lets the login page run its one inline script, by its hash.
-var loginCSP = func() string {
-	h := sha256.Sum256([]byte(loginScript))
-	return "default-src 'none'; script-src 'sha256-" + base64.StdEncoding.EncodeToString(h[:]) +
-		"'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-}()
+// keys are the secrets that open pages: URL tokens not used yet (oldest first) and the
+// page secrets they were traded for. Guarded by Server.mu.
+type keys struct {
+	tokens []sum
+	spent  map[sum]bool // tokens traded already: refused with a reason of their own
+	pages  map[sum]bool
+}
+
+// NewURL mints a fresh one-use token and returns the page's address with it.
+func (s *Server) NewURL() string {
+	t := secret()
+	s.mu.Lock()
+	if len(s.keys.tokens) >= MaxTokens {
+		s.keys.tokens = s.keys.tokens[1:]
+	}
+	s.keys.tokens = append(s.keys.tokens, sumOf(t))
+	s.mu.Unlock()
+	return s.scheme() + "://" + s.host + "/#token=" + t
+}
+
+// ErrTokenUsed and ErrUnknown say why a page's secret was refused.
+var (
+	ErrTokenUsed = errors.New("this link was used already (a link opens one page): run agentmux web for a new one")
+	ErrUnknown   = errors.New("this page's key is not valid (the web view was stopped or restarted): run agentmux web for a new link")
+)
+
+// spend trades a URL token for a new page secret; it refuses a token used already.
+func (s *Server) spend(token string) (string, error) {
+	k := sumOf(token)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, t := range s.keys.tokens {
+		if t == k {
+			s.keys.tokens = append(s.keys.tokens[:i:i], s.keys.tokens[i+1:]...)
+			s.keys.spent[k] = true
+			p := secret()
+			s.keys.pages[sumOf(p)] = true
+			return p, nil
+		}
+	}
+	if s.keys.spent[k] {
+		return "", ErrTokenUsed
+	}
+	return "", ErrUnknown
+}
+
+// known reports whether page is a page secret this view gave out.
+func (s *Server) known(page string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keys.pages[sumOf(page)]
+}
+
+// authFrame is a page's first frame: the URL's token, or the page secret it was
+// traded for.
+type authFrame struct {
+	T     string `json:"t"` // "auth"
+	Token string `json:"token,omitempty"`
+	Page  string `json:"page,omitempty"`
+}
+
+// deniedFrame tells a page why it was refused; the page stops retrying.
+type deniedFrame struct {
+	T    string `json:"t"` // "denied"
+	Text string `json:"text"`
+}
+
+// authenticate reads the page's first frame within AuthTimeout and returns the page
+// secret it may keep ("" when it showed one already), or why it is refused.
+func (s *Server) authenticate(ctx context.Context, c *websocket.Conn) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.o.authTimeout)
+	defer cancel()
+	typ, b, err := c.Read(ctx)
+	if err != nil {
+		return "", err
+	}
+	var a authFrame
+	if typ != websocket.MessageText || json.Unmarshal(b, &a) != nil || a.T != "auth" {
+		return "", errors.New("the page's first frame must show its key")
+	}
+	switch {
+	case a.Page != "":
+		if s.known(a.Page) {
+			return "", nil
+		}
+		return "", ErrUnknown
+	case a.Token != "":
+		return s.spend(a.Token)
+	}
+	return "", errors.New("this page has no key: open the URL agentmux web printed")
+}
 
 // hostsFor records the Host headers that name the listen address a: its own, and for
 // loopback localhost too. An unspecified address (0.0.0.0, ::) accepts any IP literal
@@ -75,6 +173,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Content-Security-Policy", csp)
+		h.Set("Cache-Control", "no-store")
 		if !s.hostOK(r.Host) {
 			http.Error(w, "agentmux web view: wrong Host", http.StatusForbidden)
 			return
@@ -83,47 +182,9 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
-// authed passes requests that carry the cookie; others get 401 (the page's address
-// gets the login script with it).
-func (s *Server) authed(next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if c, err := r.Cookie(s.cookieName()); err == nil && equal(c.Value, s.auth) {
-			next(w, r)
-			return
-		}
-		if r.URL.Path == "/" {
-			w.Header().Set("Content-Security-Policy", loginCSP)
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-store")
-			w.WriteHeader(http.StatusUnauthorized)
-			w.Write(loginPage)
-			return
-		}
-		http.Error(w, "agentmux web view: unauthorized", http.StatusUnauthorized)
-	}
-}
-
-// login trades the URL's token (the request's body) for the cookie.
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	if o := r.Header.Get("Origin"); o != "" && !s.originOK(o, r.Host) {
-		http.Error(w, "agentmux web view: wrong Origin", http.StatusForbidden)
-		return
-	}
-	b, err := io.ReadAll(io.LimitReader(r.Body, 256))
-	if err != nil || !equal(strings.TrimSpace(string(b)), s.token) {
-		http.Error(w, "agentmux web view: unauthorized", http.StatusUnauthorized)
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.auth, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	w.WriteHeader(http.StatusNoContent)
-}
-
-// originOK reports whether a browser's Origin is this page's own: http://HOST where
+// originOK reports whether a browser's Origin is this page's own: SCHEME://HOST where
 // HOST is the request's (already checked) Host.
 func (s *Server) originOK(origin, host string) bool {
 	u, err := url.Parse(origin)
-	return err == nil && u.Scheme == "http" && u.Host == host && s.hostOK(u.Host)
+	return err == nil && u.Scheme == s.scheme() && u.Host == host && s.hostOK(u.Host)
 }
-
-// equal compares secrets in constant time.
-func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }

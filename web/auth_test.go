@@ -1,7 +1,8 @@
 package web
 
-// The door, checked from Go without a browser: no cookie, 401 and nothing of the
-// session; a wrong Host (DNS rebinding) or a WebSocket from another Origin, 403; a
+// The door, checked from Go without a browser: a WebSocket that shows no key, or a
+// spent or unknown one, is refused and gets nothing of the session; a token opens one
+// page; a wrong Host (DNS rebinding) or a WebSocket from another Origin, 403; a
 // read-only view refuses every action with a clear error; a page that stops reading is
 // dropped while the session goes on.
 
@@ -11,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,83 +43,122 @@ func get(t *testing.T, c *http.Client, url string, hdr map[string]string) (int, 
 	return resp.StatusCode, string(b), resp.Header
 }
 
-func TestWithoutTokenUnauthorized(t *testing.T) {
+// The page and its scripts carry nothing of the session and are served to anyone; the
+// session goes only over the WebSocket, to a page that showed a key. No answer sets a
+// cookie: a host's cookies reach every port of it.
+func TestPageIsPublicSessionIsNot(t *testing.T) {
 	r := newRig(t, Options{}, "alice")
-	r.proc(1).Print("secret screen")
+	r.proc(1).Print("zq-private-screen")
 	plain := &http.Client{Timeout: 10 * time.Second}
-	for _, path := range []string{"", "app.js", "style.css", "vendor/xterm/xterm.js", "ws", "index.html"} {
-		code, body, _ := get(t, plain, r.base()+path, nil)
-		assert.Equal(t, http.StatusUnauthorized, code, path)
+	for _, path := range []string{"", "app.js", "style.css", "vendor/xterm/xterm.js", "vendor/xterm/LICENSE"} {
+		code, body, hdr := get(t, plain, r.base()+path, nil)
+		assert.Equal(t, http.StatusOK, code, path)
 		assert.NotContains(t, body, "alice", path)
-		assert.NotContains(t, body, "secret", path)
+		assert.NotContains(t, body, "zq-private", path)
+		assert.Empty(t, hdr.Values("Set-Cookie"), path)
+		assert.Contains(t, hdr.Get("Content-Security-Policy"), "default-src 'none'", path)
 	}
-	resp, err := plain.Post(r.base()+"auth", "text/plain", strings.NewReader("not the token"))
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-	assert.Empty(t, resp.Cookies())
+	code, _, _ := get(t, plain, r.base()+"auth", nil)
+	assert.Equal(t, http.StatusNotFound, code, "no sign-in endpoint: nothing trades a token for a cookie")
 
-	c := r.client()
-	code, body, hdr := get(t, c, r.base(), nil)
-	assert.Equal(t, http.StatusOK, code)
-	assert.Contains(t, body, "app.js")
-	assert.Contains(t, hdr.Get("Content-Security-Policy"), "default-src 'none'")
-	code, _, _ = get(t, c, r.base()+"vendor/xterm/LICENSE", nil)
-	assert.Equal(t, http.StatusOK, code, "the widget's licence is served with it")
-}
-
-func TestCookieIsHttpOnlyStrict(t *testing.T) {
-	r := newRig(t, Options{}, "alice")
-	resp, err := http.Post(r.base()+"auth", "text/plain", strings.NewReader(r.srv.token))
-	require.NoError(t, err)
-	resp.Body.Close()
-	set := resp.Header.Get("Set-Cookie")
-	assert.Contains(t, set, "HttpOnly")
-	assert.Contains(t, set, "SameSite=Strict")
-	assert.NotContains(t, set, r.srv.token, "the cookie is a secret of its own")
-}
-
-// Two views on one machine (two sessions) keep their own cookies: browsers keep cookies
-// per host, whatever the port.
-func TestTwoViewsTwoCookies(t *testing.T) {
-	a := newRig(t, Options{}, "alice")
-	b := newRig(t, Options{}, "bob")
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	for _, r := range []*rig{a, b} {
-		resp, err := c.Post(r.base()+"auth", "text/plain", strings.NewReader(r.srv.token))
+	for _, auth := range []string{`{"t":"auth"}`, `{"t":"auth","token":"` + strings.Repeat("0", 64) + `"}`,
+		`{"t":"auth","page":"` + strings.Repeat("1", 64) + `"}`, `not json`} {
+		conn, _, err := r.dialAuth("http://"+r.srv.Addr(), auth)
 		require.NoError(t, err)
-		resp.Body.Close()
+		denied := frameOf(t, conn, "denied")
+		assert.NotEmpty(t, denied["text"], auth)
+		conn.CloseNow()
 	}
-	for _, r := range []*rig{a, b} {
-		code, _, _ := get(t, c, r.base(), nil)
-		assert.Equal(t, http.StatusOK, code, "signed in to both")
+}
+
+// A URL's token opens one page: the page gets a secret of its own for reloads and
+// reconnects, and the same token shown again (a second browser, a copied link) is
+// refused with the reason. A new link is one agentmux web away.
+func TestTokenOpensOnePage(t *testing.T) {
+	r := newRig(t, Options{}, "alice")
+	origin := "http://" + r.srv.Addr()
+	token := r.token()
+	conn, _, err := r.dialAuth(origin, `{"t":"auth","token":"`+token+`"}`)
+	require.NoError(t, err)
+	hello := frameOf(t, conn, "hello")
+	page, _ := hello["page"].(string)
+	require.Len(t, page, 64, "the page's own secret")
+	assert.NotEqual(t, token, page)
+	conn.CloseNow()
+
+	conn, _, err = r.dialAuth(origin, `{"t":"auth","token":"`+token+`"}`)
+	require.NoError(t, err)
+	assert.Contains(t, frameOf(t, conn, "denied")["text"], "used already")
+	conn.CloseNow()
+
+	// The page's secret opens it again, as often as it reloads, and is not renewed.
+	for range 2 {
+		conn, _, err = r.dialAuth(origin, `{"t":"auth","page":"`+page+`"}`)
+		require.NoError(t, err)
+		hello = frameOf(t, conn, "hello")
+		assert.Nil(t, hello["page"])
+		frameOf(t, conn, "members")
+		conn.CloseNow()
 	}
+}
+
+// Closing the view ends every page and forgets every key.
+func TestCloseEndsPages(t *testing.T) {
+	r := newRig(t, Options{}, "alice")
+	conn, _, err := r.dial("http://" + r.srv.Addr())
+	require.NoError(t, err)
+	defer conn.CloseNow()
+	frameOf(t, conn, "members")
+	require.NoError(t, r.srv.Close())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		if _, _, err := conn.Read(ctx); err != nil {
+			assert.Equal(t, websocket.StatusGoingAway, websocket.CloseStatus(err), "%v", err)
+			break
+		}
+	}
+	assert.Zero(t, r.srv.Pages())
 }
 
 func TestWrongHostForbidden(t *testing.T) {
 	r := newRig(t, Options{}, "alice")
-	c := r.client()
+	c := &http.Client{Timeout: 10 * time.Second}
 	for _, host := range []string{"evil.example:" + r.srv.port, "evil.example", "127.0.0.1:1"} {
 		code, body, _ := get(t, c, r.base(), map[string]string{"Host": host})
 		assert.Equal(t, http.StatusForbidden, code, host)
 		assert.NotContains(t, body, "alice")
 	}
-	code, _, _ := get(t, &http.Client{}, r.base(), map[string]string{"Host": "localhost:" + r.srv.port, "Cookie": r.cookie(c)})
+	code, _, _ := get(t, c, r.base(), map[string]string{"Host": "localhost:" + r.srv.port})
 	assert.Equal(t, http.StatusOK, code, "localhost names loopback")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, resp, err := websocket.Dial(ctx, "ws://"+r.srv.Addr()+"/ws", &websocket.DialOptions{Host: "evil.example:" + r.srv.port,
+		HTTPHeader: http.Header{"Origin": {"http://evil.example:" + r.srv.port}}})
+	require.Error(t, err)
+	require.NotNil(t, resp)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "a DNS-rebinding name cannot open the socket")
 }
 
-// dial opens the page's WebSocket with the cookie and origin.
-func (r *rig) dial(origin string) (*websocket.Conn, *http.Response, error) {
-	c := r.client()
+// dialAuth opens the page's WebSocket from origin and sends auth as its first frame
+// (none when "").
+func (r *rig) dialAuth(origin, auth string) (*websocket.Conn, *http.Response, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	h := http.Header{}
-	h.Set("Cookie", r.cookie(c))
 	if origin != "" {
 		h.Set("Origin", origin)
 	}
-	return websocket.Dial(ctx, "ws://"+r.srv.Addr()+"/ws", &websocket.DialOptions{HTTPHeader: h})
+	conn, resp, err := websocket.Dial(ctx, "ws://"+r.srv.Addr()+"/ws", &websocket.DialOptions{HTTPHeader: h})
+	if err != nil || auth == "" {
+		return conn, resp, err
+	}
+	return conn, resp, conn.Write(ctx, websocket.MessageText, []byte(auth))
+}
+
+// dial opens a page with a fresh token, from origin.
+func (r *rig) dial(origin string) (*websocket.Conn, *http.Response, error) {
+	return r.dialAuth(origin, `{"t":"auth","token":"`+r.token()+`"}`)
 }
 
 func TestOtherOriginForbidden(t *testing.T) {

@@ -29,7 +29,7 @@ func checkPanesLive(t *testing.T, open opener) {
 	r := newRig(t, Options{}, "alice", "bob")
 	r.proc(1).Print("\x1b[1;31mbefore\x1b[0m the page opened\r\n") // a page opened late sees it
 	r.sess.Sync()
-	p := open(r, r.srv.URL())
+	p := open(r, r.url())
 	r.waitOn(p, `agentmux.text(1).includes('before the page opened')`)
 	r.waitOn(p, `document.querySelector('.pane[data-pane="2"] .bar').textContent.includes('bob')`)
 
@@ -46,7 +46,12 @@ func checkPanesLive(t *testing.T, open opener) {
 
 	assert.Equal(t, "read-only", evalOn[string](t, p, `document.getElementById('mode').textContent`))
 	address := evalOn[string](t, p, `location.href`)
-	assert.NotContains(t, address, "token", "the token leaves the address bar once traded for the cookie")
+	assert.NotContains(t, address, "token", "the token leaves the address bar")
+	assert.Empty(t, evalOn[string](t, p, `document.cookie`), "no cookie")
+
+	// A reload opens the page again (its secret is in sessionStorage), with no token.
+	_ = p.eval(`(window.beforeReload = true, setTimeout(() => location.reload(), 0), true)`, new(bool))
+	r.waitOn(p, `!window.beforeReload && document.getElementById('conn').textContent === 'live' && agentmux.text(1).includes('line 29')`)
 }
 
 func TestBrowserConversation(t *testing.T) {
@@ -72,7 +77,7 @@ func TestBrowserConversation(t *testing.T) {
 func checkConversation(t *testing.T, open opener) (*rig, tab) {
 	r := newRig(t, Options{}, "alice", "bob")
 	r.proc(2).SetEcho(true)
-	p := open(r, r.srv.URL())
+	p := open(r, r.url())
 	r.waitOn(p, `agentmux.panes().length === 2`)
 	err := r.sess.Send("ops", "bob", "please rebase onto main", session.SendOptions{})
 	require.NoError(t, err)
@@ -94,7 +99,7 @@ func TestBrowserZoom(t *testing.T) { checkZoom(t, chromeTab) }
 // unzooms.
 func checkZoom(t *testing.T, open opener) {
 	r := newRig(t, Options{}, "alice", "bob", "carol")
-	p := open(r, r.srv.URL())
+	p := open(r, r.url())
 	r.waitOn(p, `agentmux.panes().length === 3`)
 	require.NoError(t, p.click(`.pane[data-pane="2"] .bar`))
 	r.waitOn(p, `agentmux.zoomed() === 2`)
@@ -111,7 +116,7 @@ func TestBrowserControlSendsAndTypes(t *testing.T) { checkControlSendsAndTypes(t
 func checkControlSendsAndTypes(t *testing.T, open opener) {
 	r := newRig(t, Options{Control: true}, "alice", "bob")
 	r.proc(2).SetEcho(true)
-	p := open(r, r.srv.URL())
+	p := open(r, r.url())
 	r.waitOn(p, `!document.getElementById('sendform').hidden && document.getElementById('to').options.length >= 2`)
 	evalOn[bool](t, p, `(document.getElementById('to').value = 'bob', document.getElementById('to').dispatchEvent(new Event('change')), true)`)
 	require.NoError(t, p.click(`#msg`))
@@ -178,15 +183,24 @@ func checkWithoutTokenRefused(t *testing.T, open opener) {
 	assert.NotContains(t, body, "alice")
 
 	p = open(r, r.base()+"#token="+strings.Repeat("0", 64)) // a wrong token
-	r.waitOn(p, `document.body.innerText.includes('token was refused')`)
+	r.waitOn(p, `document.body.innerText.includes('refused this page')`)
+	assert.Zero(t, evalOn[int](t, p, `document.querySelectorAll('.pane').length`))
+
+	// A link opens one page: a second browser (tab) with the same link is refused.
+	link := r.url()
+	p = open(r, link)
+	r.waitOn(p, `agentmux.panes().length === 1`)
+	p = open(r, link)
+	r.waitOn(p, `document.body.innerText.includes('used already')`)
+	assert.Zero(t, evalOn[int](t, p, `document.querySelectorAll('.pane').length`))
 }
 
 func TestBrowserOtherOriginRefused(t *testing.T) {
 	r := newRig(t, Options{}, "alice")
-	ctx := r.tab(r.srv.URL())
+	ctx := r.tab(r.url())
 	r.waitJS(ctx, `agentmux.panes().length === 1`)
-	// Another site's page in the same browser (it has the cookie) cannot open the
-	// socket: the cookie is SameSite=Strict and the Origin is checked.
+	// Another site's page in the same browser cannot open the socket: the Origin is
+	// checked (and it has no key to show).
 	other := newOtherSite(t)
 	ctx2 := r.tab(other)
 	outcome := eval[string](t, ctx2, `new Promise(res => {
@@ -198,7 +212,7 @@ func TestBrowserOtherOriginRefused(t *testing.T) {
 func TestBrowserPhoneWidthOnePaneAtATime(t *testing.T) {
 	r := newRig(t, Options{}, "alice", "bob")
 	ctx := r.tab("about:blank")
-	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(r.srv.URL())))
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(r.url())))
 	visible := `[...document.querySelectorAll('.pane')].filter(p => p.offsetParent !== null).map(p => p.dataset.pane).join(',')`
 	r.waitJS(ctx, `agentmux.panes().length === 2 && `+visible+` === '1'`)
 	require.NoError(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("pick"), "2")))

@@ -82,7 +82,8 @@ func (p *page) do(a action) (string, error) {
 			}
 			return fmt.Sprintf("message %s queued for %s", id, a.To), nil
 		}
-		if err := sess.Send(YouName, a.To, a.Text, session.SendOptions{}); err != nil {
+		// The page's person is the person: no budget limits them, wherever they type.
+		if err := sess.Send(YouName, a.To, a.Text, session.SendOptions{Person: true}); err != nil {
 			return "", err
 		}
 		return "message queued for " + a.To, nil // no store: no id to give

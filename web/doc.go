@@ -27,10 +27,13 @@
 // A pane's picture is always drawn from the session's emulator (a snapshot on connect,
 // then changes), never a replay of the program's raw output.
 //
-// Security: the server listens on loopback unless told otherwise; every request needs
-// the token from the URL (then an HttpOnly, SameSite=Strict cookie) or gets 401; the
-// Host header must name the listen address and a WebSocket's Origin the same host, or
-// 403 (a page of another site, a DNS-rebinding name).
+// Security: the server listens on loopback unless told otherwise. No cookie (a host's
+// cookies reach every port of it): the URL's fragment carries a one-use token, which
+// the page keeps in sessionStorage (scoped by origin, port included) and shows in the
+// WebSocket's first frame; the server trades it for a page secret that reloads and
+// reconnects show (auth.go). The Host header must name the listen address and a
+// WebSocket's Origin the same host, or 403 (a page of another site, a DNS-rebinding
+// name). Connections that showed no key are capped and timed out (conns.go).
 //
 // web imports session, store and vterm; it must not import ui, tty or bubbletea, and
 // nothing but cmd imports it (internal/archtest checks both).

@@ -16,9 +16,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -182,26 +180,13 @@ func (r *rig) proc(id int) *fakeproc.Proc {
 // base is the server's root URL, without the token.
 func (r *rig) base() string { return "http://" + r.srv.Addr() + "/" }
 
-// client is an HTTP client that has traded the token for the cookie.
-func (r *rig) client() *http.Client {
-	r.t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	resp, err := c.Post(r.base()+"auth", "text/plain", strings.NewReader(r.srv.token))
-	require.NoError(r.t, err)
-	resp.Body.Close()
-	require.Equal(r.t, http.StatusNoContent, resp.StatusCode)
-	return c
-}
+// url is a fresh link to the view: a new one-use token each time.
+func (r *rig) url() string { return r.srv.NewURL() }
 
-// cookie is the cookie header a signed-in client sends.
-func (r *rig) cookie(c *http.Client) string {
-	u, _ := url.Parse(r.base())
-	var parts []string
-	for _, k := range c.Jar.Cookies(u) {
-		parts = append(parts, k.Name+"="+k.Value)
-	}
-	return strings.Join(parts, "; ")
+// token is a fresh one-use token.
+func (r *rig) token() string {
+	_, t, _ := strings.Cut(r.url(), "#token=")
+	return t
 }
 
 // tab opens a new tab of the shared browser at url; it closes with the test.

@@ -28,7 +28,7 @@ var screenshot = flag.String("screenshot", "", "write the page's screenshot (PNG
 
 func BenchmarkBrowserOutputToPage(b *testing.B) {
 	r := newRig(b, Options{}, "alice")
-	ctx := r.tab(r.srv.URL())
+	ctx := r.tab(r.url())
 	r.waitJS(ctx, `agentmux.panes().length === 1`)
 	var lat []time.Duration
 	b.ResetTimer()
@@ -51,7 +51,7 @@ func BenchmarkBrowserOutputToPage(b *testing.B) {
 
 func BenchmarkBrowserFourPanesScroll(b *testing.B) {
 	r := newRig(b, Options{}, "a", "b", "c", "d")
-	ctx := r.tab(r.srv.URL())
+	ctx := r.tab(r.url())
 	r.waitJS(ctx, `agentmux.panes().length === 4`)
 	const every = 5 * time.Millisecond // 200 lines a second in each pane
 	line := strings.Repeat("scrolling log output with words ", 2)[:58]
@@ -107,7 +107,7 @@ func TestScreenshot(t *testing.T) {
 	require.NoError(t, err)
 	err = r.sess.Send("claude", "gemini", "can you check the protocol doc matches?", session.SendOptions{})
 	require.NoError(t, err)
-	ctx := r.tab(r.srv.URL())
+	ctx := r.tab(r.url())
 	r.waitJS(ctx, `agentmux.panes().length === 3 && agentmux.text(3).includes('Gemini') && document.querySelectorAll('#conv li').length >= 2`)
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	require.NoError(t, err)

@@ -22,23 +22,19 @@ const DefaultWriteTimeout = 10 * time.Second
 type page struct {
 	s     *Server
 	c     *websocket.Conn
+	key   string // the page secret to give the page in its hello ("" when it has one)
 	sub   *session.Subscription
 	views map[int]*paneView
 }
 
-// servePage upgrades to a WebSocket (after the Origin check) and serves the page until
-// it goes, the subscription ends (too slow) or the server closes.
+// servePage upgrades to a WebSocket (after the Origin check), takes the page's key
+// from its first frame, and serves the page until it goes, the subscription ends (too
+// slow) or the server closes.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	if !s.originOK(r.Header.Get("Origin"), r.Host) {
 		http.Error(w, "agentmux web view: wrong Origin", http.StatusForbidden)
 		return
 	}
-	if s.open.Add(1) > MaxPages {
-		s.open.Add(-1)
-		http.Error(w, "agentmux web view: too many pages open", http.StatusServiceUnavailable)
-		return
-	}
-	defer s.open.Add(-1)
 	s.pages.Add(1)
 	defer s.pages.Done()
 	c, err := websocket.Accept(w, r, nil) // checks the Origin against Host again
@@ -46,12 +42,35 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 		s.log.Debug("web view: upgrade", "err", err)
 		return
 	}
-	c.SetReadLimit(256 << 10)
+	c.SetReadLimit(4 << 10) // a key, until it is shown
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	p := &page{s: s, c: c, sub: s.sess.Subscribe(s.o.Queue), views: map[int]*paneView{}}
+	key, err := s.authenticate(ctx, c)
+	if err != nil {
+		s.log.Debug("web view: page refused", "err", err)
+		if b, jerr := json.Marshal(deniedFrame{T: "denied", Text: err.Error()}); jerr == nil {
+			wctx, wcancel := context.WithTimeout(ctx, time.Second)
+			c.Write(wctx, websocket.MessageText, b)
+			wcancel()
+		}
+		c.Close(websocket.StatusPolicyViolation, "refused")
+		return
+	}
+	if s.open.Add(1) > MaxPages {
+		s.open.Add(-1)
+		c.Close(websocket.StatusTryAgainLater, "too many pages open")
+		return
+	}
+	defer s.open.Add(-1)
+	trust(r.Context())
+	c.SetReadLimit(256 << 10)
+	p := &page{s: s, c: c, key: key, sub: s.sess.Subscribe(s.o.Queue), views: map[int]*paneView{}}
 	defer p.sub.Close()
-	go p.read(ctx, cancel)
+	// The reader's context ends with the page, not with the server: a server that
+	// stops closes the socket with its reason (below) rather than under a read.
+	rctx, rcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer rcancel()
+	go p.read(rctx, cancel)
 	err = p.write(ctx)
 	switch {
 	case errors.Is(err, session.ErrSlow):
@@ -73,6 +92,9 @@ type hello struct {
 	Control bool   `json:"control"`
 	// You is the name a message sent from the page goes out as.
 	You string `json:"you"`
+	// Page is the page's secret, given once for the URL's token: the page keeps it
+	// (sessionStorage) to reconnect and reload with.
+	Page string `json:"page,omitempty"`
 }
 
 // YouName is who a message sent from the page is from: the person, by way of the web
@@ -127,7 +149,7 @@ type closedFrame struct {
 // write sends the page the session as it is, then what changes, until ctx ends or the
 // subscription does.
 func (p *page) write(ctx context.Context) error {
-	if err := p.json(ctx, hello{T: "hello", Session: p.s.o.Session, Control: p.s.o.Control, You: YouName}); err != nil {
+	if err := p.json(ctx, hello{T: "hello", Session: p.s.o.Session, Control: p.s.o.Control, You: YouName, Page: p.key}); err != nil {
 		return err
 	}
 	if err := p.members(ctx); err != nil {

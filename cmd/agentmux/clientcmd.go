@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -43,9 +44,10 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux diff TARGET                        what TARGET's agent changed in its worktree
   agentmux events                             a live NDJSON stream of what happens
   agentmux sessions [--all]                   the running sessions (--all: ended ones too)
-  agentmux web [NAME] [--listen HOST:PORT] [--control]
-                                              start the session's web view (or find it) and
-                                              print its URL; --control lets the page act
+  agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT] [--tls-cert F --tls-key F]
+                                              start the session's web view (or get a new link
+                                              to it) and print its URL; --control lets the page
+                                              act; agentmux web --stop ends it and every page
 common flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json
 `
 
@@ -77,6 +79,7 @@ type clientArgs struct {
 	// mesh serve's).
 	listen  string
 	control bool
+	stop    bool // web's: end the view and every page
 	// attach's: watch without typing; detach every other terminal first.
 	readOnly, detachOthers bool
 	force                  bool // worktree rm's
@@ -822,10 +825,30 @@ func eachEvent(ctx context.Context, c *client.Conn, fn func(json.RawMessage) (bo
 	}
 }
 
-// webCommand asks the session to start its web view (or where it runs) and prints its
-// URL, then what to know about it.
+// webCommand asks the session to start its web view (or for a fresh link to it, or to
+// stop it) and prints its URL, then what to know about it.
 func webCommand(c *client.Conn, a clientArgs, w io.Writer) error {
-	res, err := c.Request(proto.TypeWeb, proto.Web{Listen: a.listen, Control: a.control})
+	req := proto.Web{Listen: a.listen, Control: a.control, ReadOnly: a.readOnly, Stop: a.stop}
+	if a.control && a.readOnly {
+		return usagef("agentmux web: --control and --read-only exclude each other")
+	}
+	if a.stop && (a.control || a.readOnly || a.listen != "" || a.tlsCert != "" || a.tlsKey != "") {
+		return usagef("agentmux web: --stop takes no other flag")
+	}
+	if (a.tlsCert == "") != (a.tlsKey == "") {
+		return usagef("agentmux web: --tls-cert and --tls-key go together")
+	}
+	var err error
+	if a.tlsCert != "" {
+		// The session's server reads them, from its own working folder.
+		if req.TLSCert, err = filepath.Abs(a.tlsCert); err != nil {
+			return err
+		}
+		if req.TLSKey, err = filepath.Abs(a.tlsKey); err != nil {
+			return err
+		}
+	}
+	res, err := c.Request(proto.TypeWeb, req)
 	if err != nil {
 		return err
 	}
@@ -836,15 +859,28 @@ func webCommand(c *client.Conn, a clientArgs, w io.Writer) error {
 	if a.json {
 		return printJSON(w, v)
 	}
+	if v.Stopped {
+		switch {
+		case v.Pages == 1:
+			fmt.Fprintln(w, "web view stopped (1 page closed)")
+		case v.Pages > 0:
+			fmt.Fprintf(w, "web view stopped (%d pages closed)\n", v.Pages)
+		default:
+			fmt.Fprintln(w, "web view stopped")
+		}
+		return nil
+	}
 	fmt.Fprintln(w, v.URL)
 	if v.Warning != "" {
 		fmt.Fprintln(w, "warning: "+v.Warning)
 	}
 	switch {
-	case v.Running && (a.control != v.Control || a.listen != ""):
-		fmt.Fprintf(w, "(the web view was running already, %s: as it was started)\n", webMode(v.Control))
+	case v.Restarted != "":
+		fmt.Fprintf(w, "(the web view was restarted, %s: %s; its pages were closed and its old links no longer work)\n", webMode(v.Control), v.Restarted)
+	case v.Running:
+		fmt.Fprintf(w, "(the web view was running already, %s; this link is new: a link opens one page)\n", webMode(v.Control))
 	case !v.Control:
-		fmt.Fprintln(w, "(read-only: a view started with --control lets the page send, link and type)")
+		fmt.Fprintln(w, "(read-only: agentmux web --control restarts it so that the page may send, link and type)")
 	}
 	return nil
 }

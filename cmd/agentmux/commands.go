@@ -258,15 +258,27 @@ The running sessions: each attached (its terminals, the one in control) or detac
 and its socket; --all adds ended sessions whose messages the store still keeps.`},
 		{name: "web", maxArgs: 1, flags: []flagSpec{
 			stringFlag("listen", "HOST:PORT", "listen there (default 127.0.0.1 on a free port)", func(a *clientArgs) *string { return &a.listen }),
-			switchFlag("control", "let the page send messages, link, unlink, hold, release and\ntype into panes", func(a *clientArgs) *bool { return &a.control }),
-		}, help: `usage: agentmux web [NAME] [--listen HOST:PORT] [--control]
+			switchFlag("control", "let the page send messages, link, unlink, hold, release and\ntype into panes (a read-only view running is restarted)", func(a *clientArgs) *bool { return &a.control }),
+			switchFlag("read-only", "a view that only shows (a view with control running is\nrestarted)", func(a *clientArgs) *bool { return &a.readOnly }),
+			stringFlag("tls-cert", "FILE", "serve HTTPS with this certificate (PEM, with --tls-key)", func(a *clientArgs) *string { return &a.tlsCert }),
+			stringFlag("tls-key", "FILE", "the certificate's private key (PEM)", func(a *clientArgs) *string { return &a.tlsKey }),
+			switchFlag("stop", "end the web view and close every page", func(a *clientArgs) *bool { return &a.stop }),
+		}, help: `usage: agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT]
+                    [--tls-cert FILE --tls-key FILE]
+       agentmux web [NAME] --stop
 
-Starts the session's web view (or finds it running) and prints its URL, which carries
-a token: every pane live in a browser, and the conversation between the agents. It
-listens on 127.0.0.1 on a free port unless --listen names another address (then anyone
-who can reach it and has the token can read every pane). Read-only unless --control:
-then the page may send messages (as "you(web)"), link, unlink, hold, release and type
-into panes. NAME is the session (as --session).`},
+Starts the session's web view and prints its URL: every pane live in a browser, and
+the conversation between the agents. The URL carries a token that opens one page (a
+reload keeps working; another browser needs a new link): run agentmux web again for a
+new link to the view that runs. Read-only unless --control: then the page may send
+messages (as "you(web)"), link, unlink, hold, release and type into panes. Asking for
+the other mode, or another --listen, restarts the view: its pages close and its old
+links stop working. --stop ends it and closes every page.
+
+It listens on 127.0.0.1 on a free port unless --listen names another address; beyond
+loopback the token and every key typed cross the network in clear unless --tls-cert
+and --tls-key serve HTTPS (or keep it on loopback and use ssh -L). See docs/web.md.
+NAME is the session (as --session).`},
 	}
 	for i := range cmds {
 		cmds[i].session = true

@@ -36,7 +36,8 @@ type webView struct {
 	mu     sync.Mutex
 	sess   *session.Session
 	srv    *web.Server
-	failed bool // the start with the session failed (the log says why)
+	req    proto.Web // what srv was started with
+	failed bool      // the start with the session failed (the log says why)
 }
 
 // newWebView returns the web view of session name (not started).
@@ -63,28 +64,67 @@ func (w *webView) attach(s *session.Session) {
 	w.sess = s
 }
 
-// Start starts the web view (or says where it runs already).
+// Start starts the web view, or, when it runs already, mints a fresh link to it; a
+// request for the other mode (control, read-only), another address or other TLS files
+// restarts it, and a stop ends it with every page.
 func (w *webView) Start(req proto.Web) (proto.WebView, error) {
+	if req.Control && req.ReadOnly {
+		return proto.WebView{}, errors.New("web view: --control and --read-only exclude each other")
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if req.Stop {
+		if w.srv == nil {
+			return proto.WebView{Stopped: true}, nil
+		}
+		pages := w.srv.Pages()
+		w.srv.Close()
+		w.srv = nil
+		w.logger.Info("web view stopped", "pages", pages)
+		return proto.WebView{Stopped: true, Pages: pages}, nil
+	}
+	restarted := ""
 	if w.srv != nil {
-		return proto.WebView{URL: w.srv.URL(), Control: w.srv.Control(), Warning: w.srv.Warning(), Running: true}, nil
+		why := w.differs(req)
+		if why == "" {
+			return proto.WebView{URL: w.srv.NewURL(), Control: w.srv.Control(), Warning: w.srv.Warning(), Running: true}, nil
+		}
+		w.srv.Close()
+		w.srv = nil
+		restarted = why
+		w.logger.Info("web view restarted: " + why)
 	}
 	if w.sess == nil {
 		return proto.WebView{}, errors.New("web view: the session has not started")
 	}
 	srv, err := web.Start(context.Background(), w.sess, web.Options{
-		Listen: req.Listen, Control: req.Control, Session: w.name, Store: w.store, Since: w.since, Logger: w.logger,
-		Send: w.send,
+		Listen: req.Listen, Control: req.Control, TLSCert: req.TLSCert, TLSKey: req.TLSKey,
+		Session: w.name, Store: w.store, Since: w.since, Logger: w.logger, Send: w.send,
 	})
 	if err != nil {
 		return proto.WebView{}, err
 	}
-	w.srv = srv
+	w.srv, w.req = srv, req
 	if warn := srv.Warning(); warn != "" {
 		w.logger.Warn("web view: " + warn)
 	}
-	return proto.WebView{URL: srv.URL(), Control: srv.Control(), Warning: srv.Warning()}, nil
+	return proto.WebView{URL: srv.URL(), Control: srv.Control(), Warning: srv.Warning(), Restarted: restarted}, nil
+}
+
+// differs says why req asks for another view than the one running ("" when it does
+// not: no mode asked, or the same one; no address, or the same).
+func (w *webView) differs(req proto.Web) string {
+	switch {
+	case req.Control && !w.srv.Control():
+		return "it was read-only and --control was asked for"
+	case req.ReadOnly && w.srv.Control():
+		return "it was with control and --read-only was asked for"
+	case req.Listen != "" && req.Listen != w.req.Listen:
+		return "it listened on " + w.srv.Addr() + " and --listen " + req.Listen + " was asked for"
+	case req.TLSCert != "" && (req.TLSCert != w.req.TLSCert || req.TLSKey != w.req.TLSKey):
+		return "other TLS files were given"
+	}
+	return ""
 }
 
 // Label is what the status line shows while the view runs ("" when it does not).

@@ -1,9 +1,24 @@
 // agentmux web view: one WebSocket to the session; every pane an xterm drawn from the
 // session's emulator; the conversation beside them. Text from agents only ever goes
 // into the page through textContent or the terminals, never as HTML.
+//
+// The page's key: the URL's #token (one use) is moved into sessionStorage, which the
+// browser keeps per origin (port included) and per tab, and out of the address bar;
+// the WebSocket's first frame shows it, and the server answers with a page secret
+// kept in its place for reloads and reconnects. No cookie: a host's cookies reach
+// every port of it.
 (function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
+  const TOKEN = 'agentmux.token', PAGE = 'agentmux.page';
+  (function takeToken() {
+    const m = /[#&]token=([0-9a-f]+)/.exec(location.hash);
+    if (!m) return;
+    // A new link wins over the page secret of an earlier view in this tab.
+    sessionStorage.removeItem(PAGE);
+    sessionStorage.setItem(TOKEN, m[1]);
+    history.replaceState(null, '', location.pathname + location.search);
+  })();
   const MAX_ITEMS = 2000;
   const panesEl = $('panes'), convEl = $('conv');
   const state = {
@@ -29,6 +44,9 @@
     const bar = el('div', 'bar');
     const termEl = el('div', 'term');
     root.append(bar, termEl);
+    // The terminal measures its font where it opens: it opens in the document
+    // (placePanes puts it in order next).
+    panesEl.appendChild(root);
     const term = new Terminal({
       cols: m.cols || 80, rows: m.rows || 24, scrollback: 2000, disableStdin: !state.control,
       cursorBlink: false, lineHeight: 1.1, fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13,
@@ -162,7 +180,9 @@
     let p = state.panes.get(pane);
     if (!p) p = paneFor({ pane: pane, cols: cols, rows: rows });
     if (p.term.cols !== cols || p.term.rows !== rows) { p.term.resize(cols, rows); fit(); }
-    if (reset) p.term.reset();
+    // The reset goes into the terminal's write queue (ESC c), so that it comes after
+    // the frames queued before it and never clears the picture that follows it.
+    if (reset) p.term.write('\x1bc');
     p.term.write(new Uint8Array(buf, 8));
   }
 
@@ -205,7 +225,7 @@
     li.className = it.kind + (li.classList.contains('open') ? ' open' : '');
     li.textContent = '';
     const head = el('div', 'head');
-    head.append(el('span', 'time', new Date(it.at).toLocaleTimeString()));
+    head.append(el('span', 'time', clock(it.at)));
     if (it.from || it.to) head.append(el('span', 'who', (it.from || '') + (it.to ? ' → ' + it.to : '')));
     if (it.kind !== 'message' && it.kind !== 'turn') head.append(el('span', 'kind', it.kind));
     if (it.phase) head.append(el('span', 'phase ' + it.phase.split(' ')[0], it.phase));
@@ -213,6 +233,12 @@
     li.append(head, el('div', 'body', it.text || it.note || ''));
     if (it.text && it.note) li.append(el('div', 'note', it.note));
     filterItem(rec);
+  }
+
+  // clock is a time of day as agentmux writes it everywhere: 24-hour HH:MM:SS.
+  function clock(ms) {
+    const d = new Date(ms), two = (n) => String(n).padStart(2, '0');
+    return two(d.getHours()) + ':' + two(d.getMinutes()) + ':' + two(d.getSeconds());
   }
 
   function filterItem(rec) {
@@ -247,12 +273,31 @@
   }
 
   // ---- connection ----
+  function refuse(text) {
+    state.refused = true;
+    sessionStorage.removeItem(TOKEN);
+    sessionStorage.removeItem(PAGE);
+    $('notice').textContent = text;
+    $('notice').hidden = false;
+    $('conn').textContent = 'refused';
+    $('conn').className = 'badge down';
+  }
+
   function connect() {
+    const page = sessionStorage.getItem(PAGE), token = sessionStorage.getItem(TOKEN);
+    if (!page && !token) {
+      refuse('This page needs the URL agentmux printed (it carries a token): run agentmux web for one.');
+      return;
+    }
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.binaryType = 'arraybuffer';
     state.ws = ws;
-    ws.onopen = () => { state.retry = 0; $('conn').textContent = 'live'; $('conn').className = 'badge up'; };
+    ws.onopen = () => {
+      ws.send(JSON.stringify(page ? { t: 'auth', page: page } : { t: 'auth', token: token }));
+      state.retry = 0; $('conn').textContent = 'live'; $('conn').className = 'badge up';
+    };
     ws.onclose = (ev) => {
+      if (state.refused) return;
       // Try again, slower each time (the session may be restarting, or the network
       // away); the server sends everything afresh on connect.
       const wait = Math.min(15000, 1000 * Math.pow(2, state.retry++));
@@ -264,7 +309,11 @@
       if (typeof ev.data !== 'string') { onScreen(ev.data); return; }
       const f = JSON.parse(ev.data);
       switch (f.t) {
+        case 'denied':
+          refuse('The web view refused this page: ' + f.text);
+          break;
         case 'hello':
+          if (f.page) { sessionStorage.setItem(PAGE, f.page); sessionStorage.removeItem(TOKEN); }
           // A fresh start: the server sends every pane and the conversation next.
           state.panes.forEach((p) => { p.term.dispose(); p.el.remove(); });
           state.panes.clear();
@@ -275,6 +324,7 @@
           $('mode').textContent = f.control ? 'control' : 'read-only';
           $('mode').className = 'badge' + (f.control ? ' control' : '');
           $('sendform').hidden = !f.control;
+          $('readonly').hidden = f.control;
           break;
         case 'members': onMembers(f); break;
         case 'conv': onConv(f); break;
