@@ -282,11 +282,17 @@ func (p *page) json(ctx context.Context, v any) error {
 	return p.send(ctx, websocket.MessageText, b)
 }
 
-// send writes one frame within Options.WriteTimeout.
+// send writes one frame within Options.WriteTimeout. A frame begun is written whole
+// even when the view stops meanwhile (ctx ends): the websocket library closes the
+// connection under a write whose context ends, and the page would lose the close
+// frame that says why; write's loop sees ctx between frames.
 func (p *page) send(ctx context.Context, typ websocket.MessageType, b []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, p.s.o.WriteTimeout)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.o.WriteTimeout)
 	defer cancel()
-	if err := p.c.Write(ctx, typ, b); err != nil {
+	if err := p.c.Write(wctx, typ, b); err != nil {
 		return err
 	}
 	p.s.sent.Add(int64(len(b)))
