@@ -11,6 +11,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/agentmux/agentmux/keys"
 )
@@ -40,13 +41,7 @@ func flags(t *testing.T, f *os.File) int {
 	var fl int
 	var ferr error
 	require.NoError(t, rc.Control(func(fd uintptr) {
-		var r uintptr
-		var errno syscall.Errno
-		r, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-		fl = int(r)
-		if errno != 0 {
-			ferr = errno
-		}
+		fl, ferr = unix.FcntlInt(fd, unix.F_GETFL, 0)
 	}))
 	require.NoError(t, ferr)
 	return fl
