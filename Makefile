@@ -6,8 +6,14 @@ FUZZMINIMIZE ?= 10s
 ARGS      ?=
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env GOPATH)/bin/staticcheck)
 DEADCODE  ?= $(shell command -v deadcode 2>/dev/null || echo $$($(GO) env GOPATH)/bin/deadcode)
+# make install puts agentmux in $(PREFIX)/bin.
+PREFIX    ?= $(HOME)/.local
+# The systems agentmux is built for: make cross vets and builds each, make dist archives each.
+CROSS     ?= linux/amd64 linux/arm64 darwin/arm64 darwin/amd64 freebsd/amd64
+GORELEASER_VERSION ?= v2.15.1
+GORELEASER ?= $(shell command -v goreleaser 2>/dev/null || echo $$($(GO) env GOPATH)/bin/goreleaser)
 
-.PHONY: build run demo test test-short lint fuzz bench clean
+.PHONY: build run demo test test-short lint fuzz bench clean install cross dist
 
 # The web view's tests drive a real Chromium and Firefox; without one they skip, and this says so.
 BROWSER_NOTE = if [ -z "$$AGENTMUX_BROWSER" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1 && ! command -v headless-shell >/dev/null 2>&1; then echo "note: the web view's browser tests did not run (no Chromium): apt-get install chromium, then make test"; fi
@@ -16,6 +22,38 @@ FIREFOX_NOTE = if [ -z "$$AGENTMUX_FIREFOX" ] && ! command -v firefox-esr >/dev/
 # -buildvcs=auto stamps the git revision into --version even where GOFLAGS turns it off.
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/agentmux
+
+# The binary built as make build builds it, copied to $(PREFIX)/bin; says whether that
+# folder is on PATH.
+install: build
+	install -d $(PREFIX)/bin
+	install -m 0755 $(BIN) $(PREFIX)/bin/agentmux
+	@echo "installed $(PREFIX)/bin/agentmux: $$($(PREFIX)/bin/agentmux --version)"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "$(PREFIX)/bin is on your PATH: run agentmux";; \
+	  *) echo "note: $(PREFIX)/bin is not on your PATH; add this line to your shell's profile:"; \
+	     echo "  export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
+# go vet (tests included) and a build of the binary for every system in CROSS, without
+# cgo as the release archives are built: what CI checks for the systems it cannot run.
+cross:
+	@set -e; for t in $(CROSS); do \
+	  echo "cross: $$t: go vet ./... and go build ./cmd/agentmux"; \
+	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./...; \
+	  CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/agentmux; \
+	done
+
+# The release archives of .goreleaser.yaml (every system in CROSS, checksums.txt) in dist/,
+# as a snapshot: offline (GOPROXY=off: the modules must be in the module cache), nothing
+# published. GoReleaser is a tool, installed into GOPATH/bin when missing, not a module
+# dependency.
+dist:
+	@if [ ! -x "$(GORELEASER)" ]; then echo "installing goreleaser $(GORELEASER_VERSION)"; \
+	  $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION); fi
+	GOPROXY=off $(GORELEASER) release --snapshot --clean
+	@set -e; for t in $(CROSS); do \
+	  a=$$(ls dist/agentmux_*_$${t%/*}_$${t#*/}.tar.gz); echo "dist: $$a"; \
+	  grep -q " $$(basename $$a)$$" dist/checksums.txt || { echo "dist: $$a is not in checksums.txt"; exit 1; }; \
+	done
 
 run: build
 	./$(BIN) $(ARGS)
@@ -61,7 +99,7 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
 
 # Real agent CLIs against a local fake model server (not in CI: downloads ~870 MB with npm).
 -include mk/agents.mk

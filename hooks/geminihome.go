@@ -68,7 +68,7 @@ type fileMark struct {
 func markOf(info fs.FileInfo) fileMark {
 	m := fileMark{Size: info.Size(), Mtime: info.ModTime().UnixNano(), Mode: info.Mode()}
 	if sys, ok := info.Sys().(*syscall.Stat_t); ok {
-		m.Ino, m.Ctime = sys.Ino, sys.Ctim.Nano()
+		m.Ino, m.Ctime = sys.Ino, changeTime(sys)
 	}
 	if info.IsDir() {
 		m.Size, m.Mtime, m.Ctime = 0, 0, 0 // a folder changes as Gemini writes in it through the link

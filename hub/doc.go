@@ -1,5 +1,6 @@
-// Package hub owns the session socket: it listens on $XDG_RUNTIME_DIR/agentmux/NAME.sock,
-// speaks relay protocol v1 (package proto) with every client, keeps the protocol
+// Package hub owns the session socket: it listens on NAME.sock in RuntimeDir
+// ($XDG_RUNTIME_DIR/agentmux on Linux; rundir.go), speaks relay protocol v1 (package
+// proto) with every client, keeps the protocol
 // clients that are members, routes messages between them and the panes of the session
 // core, writes every message to the store before it is queued, and serves the agentmux
 // extensions (list, capture, history, read, link, events) and agentmux.hook (X_HOOK:

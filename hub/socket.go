@@ -17,16 +17,16 @@ import (
 // ErrInUse means a live session answers on the socket.
 var ErrInUse = errors.New("a live session holds the socket")
 
-// RuntimeDir is the folder of session sockets, created 0700: $XDG_RUNTIME_DIR/agentmux,
-// or run in agentmux's state folder (store.StatePath; never the shared temp folder, where
-// another user could plant the name first) when the variable is unset. The folder must
-// be a real folder (a symlink is never followed), of this user, and is made 0700 when it
-// is not; anything else is refused.
+// RuntimeDir is the folder of session sockets, created 0700: $XDG_RUNTIME_DIR/agentmux
+// (on macOS, without it, agentmux-UID in the user's own $TMPDIR: rundir.go), or run in
+// agentmux's state folder (store.StatePath; never the shared temp folder, where another
+// user could plant the name first) when there is none. The folder must be a real folder
+// (a symlink is never followed), of this user, and is made 0700 when it is not; anything
+// else is refused.
 func RuntimeDir() (string, error) {
-	var dir string
-	if base := os.Getenv("XDG_RUNTIME_DIR"); base != "" {
-		dir = filepath.Join(base, "agentmux")
-		if err := os.MkdirAll(base, 0o700); err != nil {
+	dir := socketBaseOf()
+	if dir != "" {
+		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 			return "", fmt.Errorf("socket folder: %w", err)
 		}
 	} else {
@@ -180,6 +180,9 @@ func alive(path string) bool {
 // Listen listens on the socket at path, mode 0600. A stale socket (a file nobody
 // answers on) is replaced; a live one gives ErrInUse.
 func Listen(path string) (*net.UnixListener, error) {
+	if err := checkSocketPath(path); err != nil {
+		return nil, err
+	}
 	for attempt := 0; ; attempt++ {
 		l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 		if err == nil {

@@ -1,28 +1,13 @@
 package peer
 
-import (
-	"net"
-	"syscall"
-)
+import "golang.org/x/sys/unix"
 
-// PID is the process id of the client at the other end of nc, as the kernel says
-// (SO_PEERCRED, taken when it connected); 0 when unknown. nc may wrap the Unix socket
-// (a session server hands the hub connections whose first frame it read) as long as
-// it gives the socket's SyscallConn.
-func PID(nc net.Conn) int {
-	sc, ok := nc.(syscall.Conn)
-	if !ok {
-		return 0
-	}
-	raw, err := sc.SyscallConn()
+// credOf reads the user and process of fd's peer with SO_PEERCRED: the kernel took
+// them when the peer connected.
+func credOf(fd int) (Cred, error) {
+	u, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
-		return 0
+		return Cred{}, err
 	}
-	pid := 0
-	_ = raw.Control(func(fd uintptr) {
-		if cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED); err == nil {
-			pid = int(cred.Pid)
-		}
-	})
-	return pid
+	return Cred{UID: int(u.Uid), PID: int(u.Pid)}, nil
 }

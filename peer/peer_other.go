@@ -1,8 +1,7 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd
 
 package peer
 
-import "net"
-
-// PID is 0 (unknown) where the kernel's peer credentials are not read.
-func PID(net.Conn) int { return 0 }
+// credOf knows no call on this system: every peer is unknown, and the session socket
+// refuses it.
+func credOf(int) (Cred, error) { return Cred{}, ErrUnsupported }

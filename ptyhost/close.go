@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Close ends the child's process group and releases the PTY: SIGHUP (and SIGCONT, so
@@ -64,14 +65,14 @@ func (p *Proc) foreground() int {
 	if err != nil {
 		return 0
 	}
-	var pgrp int32
-	var errno syscall.Errno
+	var pgrp int
+	var ierr error
 	if err := rc.Control(func(fd uintptr) {
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGPGRP, uintptr(unsafe.Pointer(&pgrp)))
-	}); err != nil || errno != 0 {
+		pgrp, ierr = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP)
+	}); err != nil || ierr != nil {
 		return 0
 	}
-	return int(pgrp)
+	return pgrp
 }
 
 // signalGroup sends sig to process group pgid; an empty group is not an error.

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 )
 
 // readBufSize is the reader goroutine's buffer: one Read moves at most this much.
@@ -126,11 +126,7 @@ func pollable(master *os.File) (*os.File, error) {
 	}
 	cerr := rc.Control(func(s uintptr) {
 		// F_DUPFD_CLOEXEC: the duplicate never leaks into a concurrently started child.
-		r, _, e := syscall.Syscall(syscall.SYS_FCNTL, s, syscall.F_DUPFD_CLOEXEC, 0)
-		fd = int(r)
-		if e != 0 {
-			err = e
-		}
+		fd, err = unix.FcntlInt(s, unix.F_DUPFD_CLOEXEC, 0)
 	})
 	if cerr != nil {
 		return nil, fmt.Errorf("pty master: %w", cerr)
@@ -138,8 +134,8 @@ func pollable(master *os.File) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dup pty master: %w", err)
 	}
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		_ = syscall.Close(fd)
+	if err := unix.SetNonblock(fd, true); err != nil {
+		_ = unix.Close(fd)
 		return nil, fmt.Errorf("pty master non-blocking: %w", err)
 	}
 	return os.NewFile(uintptr(fd), master.Name()), nil
@@ -251,7 +247,7 @@ func (p *Proc) Unread() (int, error) {
 // Resize sets the PTY window size (each dimension clamped to 1..65535); the kernel
 // sends SIGWINCH to the child's foreground process group. It fails after Close.
 func (p *Proc) Resize(cols, rows int) error {
-	ws := pty.Winsize{Cols: clampSize(cols, 1), Rows: clampSize(rows, 1)}
+	ws := unix.Winsize{Col: clampSize(cols, 1), Row: clampSize(rows, 1)}
 	p.resizeMu.Lock()
 	defer p.resizeMu.Unlock()
 	if p.closed {
@@ -261,15 +257,15 @@ func (p *Proc) Resize(cols, rows int) error {
 	if err != nil {
 		return fmt.Errorf("resize pane %d: %w", p.spec.Pane, err)
 	}
-	var errno syscall.Errno
+	var ierr error
 	cerr := rc.Control(func(fd uintptr) {
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
+		ierr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &ws)
 	})
 	if cerr != nil {
 		return fmt.Errorf("resize pane %d: %w", p.spec.Pane, cerr)
 	}
-	if errno != 0 {
-		return fmt.Errorf("resize pane %d: %w", p.spec.Pane, errno)
+	if ierr != nil {
+		return fmt.Errorf("resize pane %d: %w", p.spec.Pane, ierr)
 	}
 	return nil
 }

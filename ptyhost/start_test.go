@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestSizeSetBeforeStart(t *testing.T) {
@@ -171,11 +173,11 @@ func TestOwnProcessGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sid, _, errno := syscall.RawSyscall(syscall.SYS_GETSID, uintptr(p.Pid()), 0, 0)
-	if errno != 0 {
-		t.Fatal(errno)
+	sid, err := unix.Getsid(p.Pid())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if pgid != p.Pid() || int(sid) != p.Pid() {
+	if pgid != p.Pid() || sid != p.Pid() {
 		t.Fatalf("pid %d: pgid %d sid %d, want both equal to pid", p.Pid(), pgid, sid)
 	}
 	if p.ExitCode() != -1 || p.ExitState() != nil {

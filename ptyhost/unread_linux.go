@@ -2,7 +2,6 @@ package ptyhost
 
 import (
 	"fmt"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,7 +22,7 @@ func (p *Proc) kernelUnread() (int, error) {
 		ioErr error
 	)
 	cerr := rc.Control(func(fd uintptr) {
-		peer, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, unix.TIOCGPTPEER, uintptr(unix.O_RDONLY|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC))
+		peer, _, errno := unix.Syscall(unix.SYS_IOCTL, fd, unix.TIOCGPTPEER, uintptr(unix.O_RDONLY|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC))
 		if errno != 0 {
 			ioErr = fmt.Errorf("open the terminal's end: %w", errno)
 			return

@@ -1,6 +1,7 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd
 
 package session
 
-// lineage is pid alone where /proc cannot be read: only a pane's own program is found.
-func lineage(pid int) []int { return []int{pid} }
+// parentOf knows no parent on this system: a pane is found by the client process and
+// its terminal session's leader alone.
+func parentOf(int) int { return 0 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"sync"
 	"time"
 
@@ -43,6 +44,10 @@ type Input struct {
 	events  chan Batch
 	escWait time.Duration // escTimeout; tests change it
 	cr      cancelreader.CancelReader
+	// decoded is nil when cr reads through the runtime's poller; else (a blocking
+	// reader) the decode loop tells the read loop on it that a chunk is decoded, and the
+	// read loop waits for that before it reads again (see pollin.go).
+	decoded chan struct{}
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 }
@@ -54,12 +59,15 @@ func StartInput(ctx context.Context, r io.Reader) (*Input, error) {
 
 // startInputWait is StartInput with a chosen escape timeout.
 func startInputWait(ctx context.Context, r io.Reader, escWait time.Duration) (*Input, error) {
-	cr, err := newCancelReader(r)
+	cr, polled, err := newCancelReader(r)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	ir := &Input{events: make(chan Batch, 16), escWait: escWait, cr: cr, cancel: cancel}
+	if !polled {
+		ir.decoded = make(chan struct{}, 1)
+	}
 	chunks := make(chan chunk, 4)
 	ir.wg.Go(func() { ir.readLoop(ctx, chunks) })
 	ir.wg.Go(func() { ir.decodeLoop(ctx, chunks) })
@@ -82,6 +90,9 @@ func (ir *Input) readLoop(ctx context.Context, out chan<- chunk) {
 			case <-ctx.Done():
 				return
 			}
+			if err == nil && !ir.handedOff(ctx) {
+				return
+			}
 		}
 		if err != nil {
 			if errors.Is(err, cancelreader.ErrCanceled) {
@@ -94,6 +105,23 @@ func (ir *Input) readLoop(ctx context.Context, out chan<- chunk) {
 			return
 		}
 	}
+}
+
+// handedOff waits, for a blocking reader, until the decode loop has decoded the chunk
+// just sent and handed on its events, then lets the goroutines that woke run first: so
+// the read that follows, which holds its scheduler slot while it blocks, never keeps
+// them waiting. False when ctx ended first.
+func (ir *Input) handedOff(ctx context.Context) bool {
+	if ir.decoded == nil {
+		return true
+	}
+	select {
+	case <-ir.decoded:
+	case <-ctx.Done():
+		return false
+	}
+	runtime.Gosched()
+	return true
 }
 
 // decodeLoop turns chunks into events, one message per read, and flushes an incomplete
@@ -124,6 +152,13 @@ func (ir *Input) decodeLoop(ctx context.Context, in <-chan chunk) {
 				timer.Stop()
 			}
 			ir.emit(ctx, Batch{Events: evs})
+			if ir.decoded != nil {
+				select {
+				case ir.decoded <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+			}
 		case <-timer.C:
 			ir.emit(ctx, Batch{Events: d.Flush()})
 		}

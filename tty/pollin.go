@@ -19,22 +19,32 @@ import (
 // each read to the decoder and reads again at once; when that read is a blocking
 // system call, the decoder (queued on the same scheduler slot) waits until the runtime
 // takes the slot back from the system call, which while another pane floods took 6 ms
-// at the median and up to 20 ms. Where the terminal cannot be opened again (another
-// system, a device of another user), cancelreader's blocking wait is used, as before.
+// at the median and up to 20 ms.
+//
+// Opening the terminal again is the system's (reopen): Linux opens /proc/self/fd/N.
+// Elsewhere (macOS: /dev/fd/N there duplicates the descriptor, the very description the
+// shell shares; a device of another user) cancelreader's blocking wait reads, and the
+// read loop keeps the decoder from waiting behind it by design: after handing a read
+// on, it waits until the decoder has decoded it and passed its events on, and lets the
+// goroutines that woke run, before it reads, and so blocks, again (Input.handedOff).
+
+// reopenTerminal is the system's reopen; tests replace it to run the blocking path of
+// a system where the terminal cannot be opened again.
+var reopenTerminal = reopen
 
 // newCancelReader returns a cancellable reader of r: r's terminal opened again for the
-// poller when r is one, else cancelreader's.
-func newCancelReader(r io.Reader) (cancelreader.CancelReader, error) {
+// poller when r is one (polled), else cancelreader's blocking one.
+func newCancelReader(r io.Reader) (cr cancelreader.CancelReader, polled bool, err error) {
 	if f, ok := r.(*os.File); ok {
-		if pf, err := reopen(f); err == nil {
-			return &pollReader{f: pf}, nil
+		if pf, err := reopenTerminal(f); err == nil {
+			return &pollReader{f: pf}, true, nil
 		}
 	}
-	cr, err := cancelreader.NewReader(r)
+	cr, err = cancelreader.NewReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("terminal input: %w", err)
+		return nil, false, fmt.Errorf("terminal input: %w", err)
 	}
-	return cr, nil
+	return cr, false, nil
 }
 
 // pollReader reads a terminal opened for the runtime's poller; Cancel ends a read in

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // reopen opens f's terminal again through /proc/self/fd, read-only and never as a
@@ -16,7 +17,7 @@ func reopen(f *os.File) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	nf, err := os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", fd), os.O_RDONLY|syscall.O_NOCTTY, 0)
+	nf, err := os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", fd), os.O_RDONLY|unix.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -34,15 +35,15 @@ func charDevice(f *os.File) (fd uintptr, dev uint64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	var st syscall.Stat_t
+	var st unix.Stat_t
 	var serr error
-	if err := rc.Control(func(d uintptr) { fd, serr = d, syscall.Fstat(int(d), &st) }); err != nil {
+	if err := rc.Control(func(d uintptr) { fd, serr = d, unix.Fstat(int(d), &st) }); err != nil {
 		return 0, 0, err
 	}
 	if serr != nil {
 		return 0, 0, serr
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFCHR {
+	if st.Mode&unix.S_IFMT != unix.S_IFCHR {
 		return 0, 0, errors.New("not a character device")
 	}
 	return fd, st.Rdev, nil

@@ -2,6 +2,7 @@ package tty
 
 import (
 	"context"
+	"errors"
 	"os"
 	"syscall"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/agentmux/agentmux/keys"
 )
@@ -40,13 +42,7 @@ func flags(t *testing.T, f *os.File) int {
 	var fl int
 	var ferr error
 	require.NoError(t, rc.Control(func(fd uintptr) {
-		var r uintptr
-		var errno syscall.Errno
-		r, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-		fl = int(r)
-		if errno != 0 {
-			ferr = errno
-		}
+		fl, ferr = unix.FcntlInt(fd, unix.F_GETFL, 0)
 	}))
 	require.NoError(t, ferr)
 	return fl
@@ -57,11 +53,24 @@ func flags(t *testing.T, f *os.File) int {
 // description agentmux was given (shared with the shell that started it) stays
 // blocking, keys arrive, and Close ends a read in progress without taking input.
 func TestTerminalInputIsReadThroughThePoller(t *testing.T) {
+	terminalInput(t, true)
+}
+
+// Where the terminal cannot be opened again (every other system), a blocking reader
+// reads it, handing each read to the decoder first; the rest holds as above.
+func TestTerminalInputWithoutReopen(t *testing.T) {
+	defer func() { reopenTerminal = reopen }()
+	reopenTerminal = func(*os.File) (*os.File, error) { return nil, errors.New("not on this system") }
+	terminalInput(t, false)
+}
+
+func terminalInput(t *testing.T, wantPolled bool) {
 	master, in := blockingTerminal(t)
 	ir, err := startInputWait(context.Background(), in, time.Hour)
 	require.NoError(t, err)
 	_, polled := ir.cr.(*pollReader)
-	assert.True(t, polled, "a terminal is read through the poller")
+	assert.Equal(t, wantPolled, polled, "read through the poller")
+	assert.Equal(t, wantPolled, ir.decoded == nil, "a blocking reader hands each read off")
 	assert.Zero(t, flags(t, in)&syscall.O_NONBLOCK, "the shell's description stays blocking")
 
 	_, err = master.Write([]byte("ab"))

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
@@ -20,7 +22,8 @@ import (
 // session core exists.
 type sessionSocket struct {
 	Name, Socket string
-	l            *net.UnixListener
+	l            net.Listener                // the claimed socket, taking this user's and root's clients only
+	log          atomic.Pointer[slog.Logger] // where refused clients are told, once served
 	store        *store.Store
 	hub          *hub.Hub
 	// Retention is how long the store keeps messages (0: store.DefaultRetention); set
@@ -61,7 +64,9 @@ func claimSession(name string) (*sessionSocket, error) {
 	if err == nil {
 		var st *store.Store
 		if st, err = store.Open(path); err == nil {
-			return &sessionSocket{Name: got, Socket: hub.SocketPath(dir, got), l: l, store: st}, nil
+			s := &sessionSocket{Name: got, Socket: hub.SocketPath(dir, got), store: st}
+			s.l = peer.OwnUser(l, s.refused)
+			return s, nil
 		}
 	}
 	l.Close()
@@ -91,9 +96,17 @@ func (s *sessionSocket) ServeOn(l net.Listener, core hub.Core, logger *slog.Logg
 	}
 	s.hub = h
 	if logger != nil {
+		s.log.Store(logger)
 		logger.Info("session socket", "session", s.Name, "socket", s.Socket)
 	}
 	return nil
+}
+
+// refused logs a client the socket refused: another user's, as the kernel says.
+func (s *sessionSocket) refused(err error) {
+	if logger := s.log.Load(); logger != nil {
+		logger.Warn("session socket", "err", err)
+	}
 }
 
 // Close stops the hub (BYE to every client), removes the socket and closes the store.

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/charmbracelet/x/term"
+	"golang.org/x/sys/unix"
 
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/ptyhost"
@@ -207,7 +208,7 @@ func runServer(args []string) (int, error) {
 	defer logFile.Close()
 	if f, ok := logFile.(*os.File); ok {
 		// A panic's trace goes where the log goes: the server has no terminal.
-		_ = syscall.Dup2(int(f.Fd()), 2)
+		_ = unix.Dup2(int(f.Fd()), 2) // Dup3 where the platform has no dup2 (linux/arm64)
 	}
 	sock, err := claimSession(o.session)
 	if err != nil {

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 
 	"github.com/agentmux/agentmux/vterm"
 )
@@ -239,19 +239,19 @@ func (t *Term) Resize(cols, rows int) error {
 // SetWinsize sets the PTY's window size only. It goes through SyscallConn, not Fd, which
 // would put the master back in blocking mode.
 func (t *Term) SetWinsize(cols, rows int) error {
-	ws := struct{ rows, cols, x, y uint16 }{uint16(rows), uint16(cols), 0, 0}
+	ws := unix.Winsize{Row: uint16(rows), Col: uint16(cols)}
 	rc, err := t.master.SyscallConn()
 	if err != nil {
 		return fmt.Errorf("resize: %w", err)
 	}
-	var errno syscall.Errno
+	var ierr error
 	if err := rc.Control(func(fd uintptr) {
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
+		ierr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &ws)
 	}); err != nil {
 		return fmt.Errorf("resize to %d×%d: %w", cols, rows, err)
 	}
-	if errno != 0 {
-		return fmt.Errorf("resize to %d×%d: %w", cols, rows, errno)
+	if ierr != nil {
+		return fmt.Errorf("resize to %d×%d: %w", cols, rows, ierr)
 	}
 	return nil
 }

@@ -1,0 +1,8 @@
+//go:build darwin || freebsd || netbsd
+
+package hooks
+
+import "syscall"
+
+// changeTime is st's change time in nanoseconds (Stat_t.Ctimespec on these systems).
+func changeTime(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }

@@ -1,0 +1,8 @@
+//go:build !darwin
+
+package hub
+
+import "os"
+
+// socketBase is the folder of session sockets under $XDG_RUNTIME_DIR ("" when unset).
+func socketBase() string { return xdgSocketDir(os.Getenv) }
