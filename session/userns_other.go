@@ -2,9 +2,12 @@
 
 package session
 
-// peersKnown is false: a socket client the kernel does not name counts as the person
-// (best effort) where peer credentials are not read.
-const peersKnown = false
+import "runtime"
+
+// peersKnown: macOS names every socket client's process (LOCAL_PEERPID), so one it
+// does not name is not the person; elsewhere (FreeBSD before 13 gives no pid) such a
+// client counts as the person, best effort (docs/security.md).
+const peersKnown = runtime.GOOS == "darwin"
 
 // userNSChain fails: user namespaces are Linux's.
 func userNSChain(int) ([]nsID, error) { return nil, errNoUserNS }
