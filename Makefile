@@ -64,11 +64,11 @@ demo: build
 # The whole suite with the race detector, then a short run of every fuzz target. Counted in
 # inputs, not seconds: go1.26's fuzzer can fail a duration-bounded run with "context deadline
 # exceeded" when a worker is busy (minimizing) at the deadline (go.dev/issue/75804).
-# Each package's tests get 8 minutes (the slowest, e2e, takes about 4 on a quiet 2-core
+# Each package's tests get 15 minutes (the slowest, e2e, takes about 7.5 on a quiet 2-core
 # machine): a hang fails its package with every goroutine's stack instead of eating the run.
 test:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 8m ./...
+	$(GO) test -race -count=1 -timeout 15m ./...
 	@$(BROWSER_NOTE)
 	@$(FIREFOX_NOTE)
 	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x FUZZMINIMIZE=500x

@@ -47,7 +47,7 @@ func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	_, err := ctl.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)
 
-	raw, err := sql.Open("sqlite", db)
+	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)") // waits out the hub's own writes
 	require.NoError(t, err)
 	defer raw.Close()
 	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
@@ -104,7 +104,7 @@ func TestWriteAheadRefusedByAFullDiskStillMarksTheRepeat(t *testing.T) {
 	core := newFakeCore("bob")
 	e := start(t, core, db, nil)
 	ctl := e.control()
-	raw, err := sql.Open("sqlite", db)
+	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)") // waits out the hub's own writes
 	require.NoError(t, err)
 	defer raw.Close()
 	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
@@ -135,7 +135,7 @@ func TestWriteAheadRefusedUntilAKillIsKeptInTheReserve(t *testing.T) {
 	core := newFakeCore("bob")
 	e := start(t, core, db, nil)
 	ctl := e.control()
-	raw, err := sql.Open("sqlite", db)
+	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)") // waits out the hub's own writes
 	require.NoError(t, err)
 	defer raw.Close()
 	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)

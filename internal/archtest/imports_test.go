@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"docs", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "server", "attach", "web", "mesh", "worktree", "hooks"},
+	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "server", "attach", "web", "mesh", "worktree", "hooks"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	// session names proto's types in what it offers the socket (Panes, Events, Send's
