@@ -318,30 +318,36 @@ func (c *Conn) Send(from, to string, body string) (string, error) {
 
 // SendMeta is Send with a payload_meta (a mode, a ttl, notices, a reminder's delay).
 func (c *Conn) SendMeta(from, to string, body string, meta *proto.SendMeta) (string, error) {
+	a, err := c.SendAck(from, to, body, meta)
+	return a.MessageID, err
+}
+
+// SendAck is SendMeta returning the session's whole ACK: the message's id, and a note
+// when there is something the sender should know of how it goes.
+func (c *Conn) SendAck(from, to string, body string, meta *proto.SendMeta) (proto.Ack, error) {
 	c.next++
 	id := "c-" + strconv.Itoa(c.next)
 	e, err := proto.New(proto.TypeSend, id, time.Now().UnixMilli(), proto.Send{Kind: proto.KindMessage, Body: body})
 	if err != nil {
-		return "", err
+		return proto.Ack{}, err
 	}
 	e.From, e.To, e.PayloadMeta = from, to, meta
 	if err := c.WriteEnvelope(e); err != nil {
-		return "", err
+		return proto.Ack{}, err
 	}
 	for {
 		a, err := c.readFrame()
 		if err != nil {
-			return "", err
+			return proto.Ack{}, err
 		}
 		if !answers(a, id) {
 			c.kept = append(c.kept, a)
 			continue
 		}
 		if err := answerErr(a); err != nil {
-			return "", err
+			return proto.Ack{}, err
 		}
-		p, err := proto.DecodePayload[proto.Ack](a)
-		return p.MessageID, err
+		return proto.DecodePayload[proto.Ack](a)
 	}
 }
 

@@ -258,9 +258,33 @@ func (s *state) commit() {
 			}
 			s.reply(ps.cs, proto.TypeNack, proto.Nack{AckID: ps.ackID, Code: proto.NackInvalid, Message: msg})
 		default:
-			s.reply(ps.cs, proto.TypeAck, proto.Ack{AckID: ps.ackID, MessageID: id, Queued: len(ps.ts) - failed})
+			s.reply(ps.cs, proto.TypeAck, proto.Ack{AckID: ps.ackID, MessageID: id, Queued: len(ps.ts) - failed, XNote: s.outboxNote(ps.rows)})
 		}
 	}
+}
+
+// Outbox is what a core with the mesh in front says of its way out: nil while the
+// mesh's hub is reachable, else why not (and what waits).
+type Outbox interface {
+	Unreachable() error
+}
+
+// outboxNote is the ACK's note for a message to a member of another session sent while
+// the mesh's hub is unreachable: it waits in the outbox and goes when the hub is back.
+func (s *state) outboxNote(rows []store.Message) string {
+	ob, ok := s.cfg.Core.(Outbox)
+	if !ok {
+		return ""
+	}
+	for _, r := range rows {
+		if s.otherSession(r.To) {
+			if ob.Unreachable() != nil {
+				return "hub unreachable: delivered when it comes back"
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // toPane hands a stored message to the core, cut to CutChars with a pointer to the

@@ -22,6 +22,11 @@ type Core struct {
 
 var _ hub.Core = (*Core)(nil)
 
+var _ hub.Outbox = (*Core)(nil)
+
+// Unreachable is the node's: nil while the mesh's hub is reachable.
+func (c *Core) Unreachable() error { return c.n.Unreachable() }
+
 // Wrap puts n in front of c, the core the session socket's hub uses.
 func (n *Node) Wrap(c hub.Core) *Core { return &Core{Core: c, n: n} }
 

@@ -430,8 +430,9 @@ func TestAHubOutageShows(t *testing.T) {
 	th.stop()
 	awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "notice" && strings.Contains(ev.Text, "unreachable") })
 	for _, w := range numbered(3) {
-		_, err := c.Send("ops", "bob@buildbox", w)
+		ack, err := c.SendAck("ops", "bob@buildbox", w, nil)
 		require.NoError(t, err)
+		assert.Equal(t, "hub unreachable: delivered when it comes back", ack.XNote, "the sender is told at once")
 	}
 	_, err := c.Request(proto.TypeMesh, struct{}{})
 	require.Error(t, err)
@@ -441,4 +442,7 @@ func TestAHubOutageShows(t *testing.T) {
 	awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "notice" && strings.Contains(ev.Text, "reachable again") })
 	_, err = c.Request(proto.TypeMesh, struct{}{})
 	require.NoError(t, err)
+	ack, err := c.SendAck("ops", "bob@buildbox", "back", nil)
+	require.NoError(t, err)
+	assert.Empty(t, ack.XNote, "nothing to say while the hub is reachable")
 }

@@ -170,6 +170,10 @@ type Ack struct {
 	Seq       int64  `json:"seq,omitempty"`
 	MessageID string `json:"message_id,omitempty"`
 	Queued    int    `json:"queued,omitempty"`
+	// XNote is what the sender should know of how the message goes, e.g. that the
+	// mesh's hub is unreachable and the message waits in the outbox (agentmux's own;
+	// empty for most).
+	XNote string `json:"x_note,omitempty"`
 }
 
 // Validate requires ack_id.

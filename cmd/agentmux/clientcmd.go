@@ -478,19 +478,28 @@ func fromName(name string) error {
 // send sends body from the pane the command runs in (proved by its $AGENTMUX_PROOF),
 // else from the person, or from --from NAME; it prints and returns the message's id.
 func send(c *client.Conn, a clientArgs, body string, w io.Writer) (string, error) {
-	id, err := post(c, a, body)
+	ack, err := post(c, a, body)
 	if err != nil {
 		return "", err
 	}
+	id := ack.MessageID
 	if a.json {
-		return id, printJSON(w, map[string]string{"id": id, "status": "queued"})
+		out := map[string]string{"id": id, "status": "queued"}
+		if ack.XNote != "" {
+			out["note"] = ack.XNote
+		}
+		return id, printJSON(w, out)
+	}
+	if ack.XNote != "" {
+		_, err = fmt.Fprintf(w, "%s queued (%s)\n", line(id), line(ack.XNote))
+		return id, err
 	}
 	_, err = fmt.Fprintf(w, "%s queued\n", line(id))
 	return id, err
 }
 
-// post sends body to a.operands[0] with send's options and returns the message's id.
-func post(c *client.Conn, a clientArgs, body string) (string, error) {
+// post sends body to a.operands[0] with send's options and returns the session's ACK.
+func post(c *client.Conn, a clientArgs, body string) (proto.Ack, error) {
 	var meta *proto.SendMeta
 	if a.mode != "" || a.timeout > 0 || a.notifyOnDelivery || a.notifyAfter > 0 {
 		meta = &proto.SendMeta{
@@ -498,11 +507,11 @@ func post(c *client.Conn, a clientArgs, body string) (string, error) {
 			XNotifyOnDelivery: a.notifyOnDelivery, XNotifyAfterMs: a.notifyAfter.Milliseconds(),
 		}
 	}
-	id, err := c.SendMeta(a.from, a.operands[0], body, meta)
+	ack, err := c.SendAck(a.from, a.operands[0], body, meta)
 	if err != nil {
-		return "", fmt.Errorf("send to %s: %w", a.operands[0], err)
+		return proto.Ack{}, fmt.Errorf("send to %s: %w", a.operands[0], err)
 	}
-	return id, nil
+	return ack, nil
 }
 
 // remind sends a reminder to a.to (a pane; by default the one it runs in), stored with

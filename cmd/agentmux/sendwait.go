@@ -104,10 +104,11 @@ func sendAndReply(ctx context.Context, path string, c *client.Conn, a clientArgs
 		waitCtx, cancel = context.WithTimeout(ctx, a.timeout)
 		defer cancel()
 	}
-	id, err := post(c, a, body)
+	ack, err := post(c, a, body)
 	if err != nil {
 		return 1, err
 	}
+	id := ack.MessageID
 	target := a.operands[0]
 	var to string // the pane's name, from the message's phases
 	landed := false
