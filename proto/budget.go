@@ -1,7 +1,6 @@
 package proto
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -65,18 +64,11 @@ func (b *Budget) give(n int) { b.used.Add(-int64(n)) }
 // given back when it returns. A new buffer is allocated for each frame, sized to what
 // arrived, so a connection keeps no memory between frames.
 func ReadFrameIn(r io.Reader, limit int, budget *Budget) ([]byte, error) {
-	var hdr [4]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+	n, err := readHeader(r, limit)
+	if err != nil {
 		return nil, err
 	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if uint64(n) > uint64(limit) {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, n, limit)
-	}
-	if n == 0 {
-		return nil, ErrEmptyFrame
-	}
-	body, err := ReadBody(r, int(n), budget)
+	body, err := ReadBody(r, n, budget)
 	if err != nil {
 		return nil, unexpected(err)
 	}

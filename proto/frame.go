@@ -27,6 +27,23 @@ var ErrEmptyFrame = errors.New("empty frame")
 // frameChunk is how much of a frame ReadFrame allocates ahead of the bytes arriving.
 const frameChunk = 64 << 10
 
+// readHeader reads a frame's length and checks it: not above limit, not zero. A stream
+// that ends before it gives io.EOF.
+func readHeader(r io.Reader, limit int) (int, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return 0, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if uint64(n) > uint64(limit) {
+		return 0, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, n, limit)
+	}
+	if n == 0 {
+		return 0, ErrEmptyFrame
+	}
+	return int(n), nil
+}
+
 // ReadFrame reads one frame from r into buf (reused when large enough) and returns its
 // body. The length is checked against limit before anything is allocated, and a frame
 // larger than buf is grown as its bytes arrive (at most frameChunk, or what was already
@@ -34,18 +51,10 @@ const frameChunk = 64 << 10
 // little memory. A stream that ends between frames gives io.EOF; one that ends inside a
 // frame gives io.ErrUnexpectedEOF.
 func ReadFrame(r io.Reader, limit int, buf []byte) ([]byte, error) {
-	var hdr [4]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+	size, err := readHeader(r, limit)
+	if err != nil {
 		return nil, err
 	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if uint64(n) > uint64(limit) {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, n, limit)
-	}
-	if n == 0 {
-		return nil, ErrEmptyFrame
-	}
-	size := int(n)
 	if cap(buf) >= size {
 		buf = buf[:size]
 		if _, err := io.ReadFull(r, buf); err != nil {
