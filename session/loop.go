@@ -213,7 +213,7 @@ func (s *Session) onExit(p *pane) {
 func (s *Session) act(acts []relay.Action) {
 	for _, a := range acts {
 		p := s.pane(a.Target())
-		if p == nil || p.exited {
+		if p == nil || p.exited || p.proc == nil {
 			continue
 		}
 		switch a := a.(type) {

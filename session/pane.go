@@ -18,11 +18,13 @@ type pane struct {
 	name string
 	// spec is what the program was started from (before the hook settings): a
 	// respawn starts it again.
-	spec    PaneSpec
+	spec PaneSpec
+	// run is the spec it runs: spec with the hook settings (prepare).
+	run     PaneSpec
 	argv    []string
 	profile parser.Profile
 	term    *vterm.Terminal
-	proc    Process
+	proc    Process // nil until its program started (attach)
 	screen  *Screen
 
 	hooks      bool   // the program reports its turn ends through hooks (Options.Hooks)

@@ -95,7 +95,6 @@ func (s *Session) Add(spec PaneSpec) (int, error) {
 		id = p.id
 		s.panes = append(s.panes, p)
 		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0], Hooks: p.hooks}, s.clock.Now())
-		s.wg.Go(func() { s.watch(p) })
 		return nil
 	})
 	return id, err
@@ -149,7 +148,6 @@ func (s *Session) Respawn(id int, kill bool) error {
 				break
 			}
 		}
-		s.wg.Go(func() { s.watch(np) })
 		return nil
 	})
 }

@@ -147,14 +147,15 @@ func Start(o Options) (*Session, error) {
 	if s.profiles == nil {
 		s.profiles = parser.Builtins()
 	}
+	// Every pane is opened in the relay (and linked) before any program starts, and the
+	// loop runs while they start: the relay reads each pane's output from its first byte.
+	// A program started with a task (an opening turn) may finish that turn before the
+	// last pane has started; had the panes been opened only then, its whole turn would
+	// read as a banner, and not be relayed.
 	now := s.clock.Now()
 	s.next = len(o.Panes) + 1
 	for i, spec := range o.Panes {
-		p, err := s.startPane(i+1, spec)
-		if err != nil {
-			s.closeAll()
-			return nil, err
-		}
+		p := s.newPane(i+1, spec)
 		s.panes = append(s.panes, p)
 		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0], Hooks: p.hooks}, now)
 	}
@@ -163,15 +164,29 @@ func Start(o Options) (*Session, error) {
 		s.rl.Handle(relay.LinkAll{Panes: ids, Left: shells}, now)
 	}
 	s.publish(false) // the start-up state is the baseline: no events for it
-	for _, p := range s.panes {
-		s.wg.Go(func() { s.watch(p) })
-	}
+	panes := slices.Clone(s.panes)
 	go s.run()
+	for _, p := range panes {
+		proc, userNS, err := s.launch(p)
+		if err == nil {
+			err = s.command(func() error {
+				s.attach(p, proc, userNS)
+				return nil
+			})
+		}
+		if err != nil {
+			if proc != nil {
+				_ = proc.Close()
+			}
+			_ = s.Stop()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
-// startPane starts pane id: a new emulator, and spec's program in it.
-func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
+// newPane returns pane id with a new emulator, its program ready to start (prepare).
+func (s *Session) newPane(id int, spec PaneSpec) *pane {
 	cols, rows := max(spec.Cols, 1), max(spec.Rows, 1)
 	sink := &replySink{}
 	al := &alerts{}
@@ -189,14 +204,37 @@ func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
 		},
 	})
 	p := &pane{id: id, name: spec.Name, term: term, screen: &Screen{t: term}, cols: cols, rows: rows, reply: sink, alerts: al}
-	return s.spawn(p, spec)
+	return s.prepare(p, spec)
+}
+
+// startPane starts pane id: a new emulator, and spec's program in it.
+func (s *Session) startPane(id int, spec PaneSpec) (*pane, error) {
+	p := s.newPane(id, spec)
+	proc, userNS, err := s.launch(p)
+	if err != nil {
+		return nil, err
+	}
+	s.attach(p, proc, userNS)
+	return p, nil
 }
 
 // spawn starts spec's program in the emulator of pane old, at its size, and returns the
 // pane that runs it: a new pane value sharing old's emulator, screen, reply sink and
 // alerts (old's watcher, still running for an old process, keeps its own value).
 func (s *Session) spawn(old *pane, spec PaneSpec) (*pane, error) {
-	id, cols, rows := old.id, old.cols, old.rows
+	p := s.prepare(old, spec)
+	proc, userNS, err := s.launch(p)
+	if err != nil {
+		return nil, err
+	}
+	s.attach(p, proc, userNS)
+	return p, nil
+}
+
+// prepare returns a new pane value for spec's program in the emulator of pane old, at
+// its size, ready to start (launch): its profile, and the hook settings added to its
+// command. It shares old's emulator, screen, reply sink and alerts; its proc is nil.
+func (s *Session) prepare(old *pane, spec PaneSpec) *pane {
 	spec.Name = old.name
 	orig := spec
 	prof := s.profiles.For(spec.Argv[0])
@@ -205,12 +243,24 @@ func (s *Session) spawn(old *pane, spec PaneSpec) (*pane, error) {
 	}
 	hooks := false
 	if s.opts.Hooks != nil && prof.Hooks != "" && !prof.NoHooks {
-		spec, hooks = s.opts.Hooks(id, spec, prof)
+		spec, hooks = s.opts.Hooks(old.id, spec, prof)
 	}
-	proof := newProof()
-	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Cols: cols, Rows: rows, Pane: id, Name: spec.Name, Proof: proof, EchoFirst: s.echoFirst, UserNS: s.isolation == proto.IsolationUserNS}, old.term)
+	return &pane{
+		id: old.id, name: spec.Name, spec: orig, run: spec, argv: spec.Argv, profile: prof, term: old.term, hooks: hooks, proof: newProof(),
+		screen: old.screen, cols: old.cols, rows: old.rows, reply: old.reply, alerts: old.alerts,
+		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen, share: old.share,
+		rearm: make(chan struct{}, 1),
+	}
+}
+
+// launch starts prepared pane p's program, writing to its emulator, and returns it with
+// the user namespace it started in. It changes nothing of the session's (nor of p's),
+// so it may run off the loop while the loop runs.
+func (s *Session) launch(p *pane) (Process, nsID, error) {
+	spec := p.run
+	proc, err := s.opts.Start(ptyhost.Spec{Argv: spec.Argv, Dir: spec.Dir, Env: spec.Env, Cols: p.cols, Rows: p.rows, Pane: p.id, Name: spec.Name, Proof: p.proof, EchoFirst: s.echoFirst, UserNS: s.isolation == proto.IsolationUserNS}, p.term)
 	if err != nil {
-		return nil, fmt.Errorf("start pane %d %q: %w", id, spec.Name, err)
+		return nil, nsID{}, fmt.Errorf("start pane %d %q: %w", p.id, spec.Name, err)
 	}
 	var userNS nsID
 	if pp, ok := proc.(interface{ Pid() int }); ok && s.isolation == proto.IsolationUserNS {
@@ -218,14 +268,16 @@ func (s *Session) spawn(old *pane, spec PaneSpec) (*pane, error) {
 			userNS = chain[0]
 		}
 	}
-	old.reply.attach(proc)
-	s.log.Info("pane started", "pane", id, "name", spec.Name, "argv", spec.Argv, "dir", spec.Dir, "cols", cols, "rows", rows, "hooks", hooks)
-	return &pane{
-		id: id, name: spec.Name, spec: orig, argv: spec.Argv, profile: prof, term: old.term, proc: proc, hooks: hooks, proof: proof, userNS: userNS,
-		screen: old.screen, cols: cols, rows: rows, reply: old.reply, alerts: old.alerts,
-		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen, share: old.share,
-		rearm: make(chan struct{}, 1),
-	}, nil
+	s.log.Info("pane started", "pane", p.id, "name", spec.Name, "argv", spec.Argv, "dir", spec.Dir, "cols", p.cols, "rows", p.rows, "hooks", p.hooks)
+	return proc, userNS, nil
+}
+
+// attach gives pane p the process launch started for it (on the loop once it runs) and
+// starts its watcher.
+func (s *Session) attach(p *pane, proc Process, userNS nsID) {
+	p.proc, p.userNS = proc, userNS
+	p.reply.attach(proc)
+	s.wg.Go(func() { s.watch(p) })
 }
 
 // Stop ends the loop, then every pane's process group (concurrently), and waits for all
@@ -251,6 +303,9 @@ func (s *Session) closeAll() error {
 	errs := make([]error, len(panes))
 	var wg sync.WaitGroup
 	for i, p := range panes {
+		if p.proc == nil {
+			continue // never started: Start failed first
+		}
 		wg.Go(func() {
 			if err := p.proc.Close(); err != nil {
 				errs[i] = fmt.Errorf("close pane %d: %w", p.id, err)
