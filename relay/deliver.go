@@ -38,6 +38,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 	// One reading gives the words and the next baseline: output that comes meanwhile is
 	// in neither or both.
 	p.notePrompt(now, r.cfg.Settle)
+	p.ended = true
 	rd := p.read()
 	w := p.words(rd)
 	turn := p.turn

@@ -41,10 +41,21 @@ func (r *Relay) hookEnded(e TurnEnd, now time.Time) {
 	if p == nil {
 		return
 	}
-	if p.personTurn() {
+	switch {
+	case p.personTurn():
 		// It answered what a person typed before it counted as started (its screen
 		// had not been quiet for --idle yet): the hook says it runs and is idle.
 		r.start(p, now)
+	case !p.ended && len(p.typed) == 0 && e.Text != "":
+		// Nothing was ever typed into it and no turn of its ended, yet it says one
+		// did: the turn it took by itself while starting (an opening line, a task on
+		// its command line). Its screen may never have been read busy (a short turn
+		// whose output was read in one piece, while this process was busy starting
+		// the other panes) and so taken for its banner; the hook's text is the turn.
+		p.bootTurn, p.printed, p.turn = true, true, true
+		if !p.started {
+			r.start(p, now)
+		}
 	}
 	p.hookIdle = true
 	p.hookText, p.hookSource = e.Text, e.Source

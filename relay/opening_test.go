@@ -43,3 +43,33 @@ func TestIdleStartIsNoTurn(t *testing.T) {
 		t.Fatalf("a banner was relayed: %+v", h.typed)
 	}
 }
+
+// A program with hooks says its opening turn ended: before its screen was quiet for
+// --idle (it counted as started only then) or after, with a redraw after the hook. The
+// hook ends that turn, with its text, whether or not its screen was read busy (its
+// output may come in one piece while the session starts the other panes).
+func TestHookEndsTheOpeningTurn(t *testing.T) {
+	for _, c := range []struct {
+		seenBusy bool
+		hookLate time.Duration
+	}{{true, 100 * time.Millisecond}, {false, 100 * time.Millisecond}, {false, 3 * time.Second}} {
+		h := newHarness(t, Config{})
+		alice := &fakeAgent{titled: true, busy: c.seenBusy, hooks: true}
+		alice.h, alice.id, alice.rows = h, 1, 12
+		h.agents[1] = alice
+		h.handle(Open{Pane: 1, Name: "alice", Profile: testProfile(), Screen: fakeScreen{alice}, Hooks: true})
+		bob := h.agent(2, "bob", &fakeAgent{titled: true, reply: counter("bob")})
+		h.handle(LinkAll{Panes: []int{1, 2}})
+		alice.print("alice's banner")
+		h.now = h.now.Add(time.Second)
+		alice.busy = false
+		alice.answer("Hi bob, shall we start?")
+		h.run(c.hookLate) // --idle is 1 s: started only when the hook is late
+		h.handle(TurnEnd{Pane: 1, Text: "Hi bob, shall we start?", Source: "test Stop hook"})
+		alice.print("") // its footer, redrawn after the hook ran: the turn's tail
+		h.run(10 * time.Second)
+		if want := "alice (1):  Hi bob, shall we start?"; len(bob.inputs) != 1 || bob.inputs[0] != want {
+			t.Fatalf("busy seen %v, hook after %v: bob got %q, want %q", c.seenBusy, c.hookLate, bob.inputs, want)
+		}
+	}
+}

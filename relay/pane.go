@@ -58,10 +58,13 @@ type paneBaseline struct {
 	// bootTurn is set when the program went busy while starting (a turn of its own, such
 	// as an opening line): the baseline was taken then, and that turn is relayed.
 	bootTurn bool
-	baseTop  int64
-	base     parser.View
-	tr       *parser.Transcript
-	printed  bool // output arrived since the baseline
+	// ended is set once a turn of its ended (endTurn), read from the screen or told by
+	// its hook.
+	ended   bool
+	baseTop int64
+	base    parser.View
+	tr      *parser.Transcript
+	printed bool // output arrived since the baseline
 	// turn is set when a turn is under way since the baseline: text was submitted into
 	// the pane, or its program said it was busy. A turn that yields no words is noted.
 	turn  bool
