@@ -73,7 +73,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 		return nil
 	}
 	name := p.Agent
-	if err := proto.CheckName(name); err != nil {
+	if err := proto.CheckName(proto.MemberName, name); err != nil {
 		s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
 		return nil
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -69,21 +68,63 @@ func (s *state) targets(from, to, topic string) ([]target, error) {
 		// the core reports for the pane mark this message.
 		to = to[:i]
 	}
-	if m := s.members[to]; m != nil {
-		return []target{{to, m}}, nil
+	if m := s.member(to); m != nil {
+		return []target{{m.name, m}}, nil
 	}
 	if strings.Contains(to, "@") && s.cfg.Core != nil {
 		// NAME@SESSION: a member of another session, which the core (the mesh in
 		// front of it) reaches or refuses.
 		return []target{{name: to}}, nil
 	}
-	n, numErr := strconv.Atoi(to)
-	for _, p := range s.panes() {
-		if p.Name == to || numErr == nil && p.Number == n {
-			return []target{{name: p.Name}}, nil
-		}
+	if p, ok := s.resolve(to); ok {
+		return []target{{name: p.Name}}, nil
 	}
 	return nil, fmt.Errorf("no member %q", to)
+}
+
+// member is the client member named name in any case (no two members' names pass for
+// one another: SameName), or nil.
+func (s *state) member(name string) *member {
+	if m := s.members[name]; m != nil {
+		return m
+	}
+	for other, m := range s.members {
+		if strings.EqualFold(other, name) {
+			return m
+		}
+	}
+	return nil
+}
+
+// canonical is name as the store records it: the name of the pane it names or
+// numbers (resolve) or of the client member it names in any case; else name as it is
+// (a member gone, a member of another session).
+func (s *state) canonical(name string) string {
+	if m := s.member(name); m != nil {
+		return m.name
+	}
+	if p, ok := s.resolve(name); ok {
+		return p.Name
+	}
+	return name
+}
+
+// resolve is the pane ref names or numbers, by the core's one resolver (Core.Resolve);
+// false when there is none (or no core).
+func (s *state) resolve(ref string) (proto.Member, bool) {
+	if s.cfg.Core == nil {
+		return proto.Member{}, false
+	}
+	id, err := s.cfg.Core.Resolve(ref)
+	if err != nil {
+		return proto.Member{}, false
+	}
+	for _, p := range s.panes() {
+		if p.Number == id && !p.Client {
+			return p, true
+		}
+	}
+	return proto.Member{}, false
 }
 
 func (s *state) sortedMembers() []*member {
@@ -387,7 +428,7 @@ func firstWords(s string) string {
 
 // relayIn stores and queues a message the core routed to a client member.
 func (s *state) relayIn(rm proto.RelayMessage) {
-	m := s.members[rm.To]
+	m := s.member(rm.To)
 	if m == nil {
 		s.cfg.Logger.Warn("relay to a name that is no client member", "to", rm.To)
 		return

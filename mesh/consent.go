@@ -61,7 +61,7 @@ type consent struct {
 // loop).
 func (n *Node) requestLink(fromSession string, l *wireLink) {
 	addr := l.From + "@" + fromSession
-	if !n.hasMember(l.To) {
+	if !n.isPane(l.To) {
 		n.sendLink(fromSession, wireLink{Op: "end", Tag: l.Tag, From: l.To, Why: "refused: no such member"})
 		return
 	}
@@ -90,20 +90,6 @@ func (n *Node) requestLink(fromSession string, l *wireLink) {
 		lk.Note(l.To, text)
 	}
 	n.warn(text)
-}
-
-// hasMember says whether name is a member of this session.
-func (n *Node) hasMember(name string) bool {
-	core := n.core.Load()
-	if core == nil {
-		return false
-	}
-	for _, m := range (*core).Panes() {
-		if strings.EqualFold(m.Name, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // warn puts text on the person's status line, when the core has one.

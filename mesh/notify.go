@@ -159,18 +159,15 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	}
 }
 
-// isPane says whether name is one of this session's panes.
+// isPane says whether name names or numbers one of this session's panes, by the
+// core's one resolver.
 func (n *Node) isPane(name string) bool {
 	core := n.core.Load()
 	if core == nil {
 		return false
 	}
-	for _, m := range (*core).Panes() {
-		if m.Name == name && !m.Client {
-			return true
-		}
-	}
-	return false
+	_, err := (*core).Resolve(name)
+	return err == nil
 }
 
 // firstWordsOf returns a message's first words for a notice: at most 40 characters on
