@@ -169,7 +169,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 	s.reply(cs, proto.TypeResult, res)
 	if e.Type == proto.TypeEvents {
 		// The stream's first event: a script knows from here on nothing is missed.
-		s.eventTo(cs, proto.Event{Kind: "subscribed"})
+		s.eventTo(cs, proto.Event{Kind: proto.EventSubscribed})
 	}
 }
 
