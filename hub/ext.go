@@ -3,6 +3,7 @@ package hub
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentmux/agentmux/proto"
@@ -52,7 +53,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			return
 		}
 		var ms []store.Message
-		ms, err = s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: p.Member, SinceMs: p.SinceMs, Before: p.Before, Limit: p.Limit})
+		ms, err = s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: s.canonical(p.Member), SinceMs: p.SinceMs, Before: p.Before, Limit: p.Limit})
 		res.Messages, res.Next = s.historyPage(e.ID, ms)
 	case proto.TypeRead:
 		var p proto.Read
@@ -168,7 +169,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 	s.reply(cs, proto.TypeResult, res)
 	if e.Type == proto.TypeEvents {
 		// The stream's first event: a script knows from here on nothing is missed.
-		s.eventTo(cs, proto.Event{Kind: "subscribed"})
+		s.eventTo(cs, proto.Event{Kind: proto.EventSubscribed})
 	}
 }
 
@@ -231,14 +232,10 @@ func (s *state) mayRelay(cs *connState, typ string, a int, shell bool) error {
 		}
 		return nil
 	}
-	var own, target proto.Member
-	for _, p := range s.panes() {
-		if p.Number == a {
-			target = p
-		}
-		if self := cs.self(); self != "" && strings.EqualFold(p.Name, self) {
-			own = p
-		}
+	target, _ := s.resolve(strconv.Itoa(a))
+	var own proto.Member
+	if self := cs.self(); self != "" {
+		own, _ = s.resolve(self)
 	}
 	switch {
 	case own.Number != 0 && own.Number == target.Number:

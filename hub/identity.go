@@ -3,7 +3,6 @@ package hub
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/agentmux/agentmux/proto"
@@ -74,8 +73,8 @@ func (s *state) sender(cs *connState, claimed string) (string, error) {
 	case cs.pane == "" && cs.origin.Person && claimed == WebPersonName:
 		return WebPersonName, nil
 	}
-	if err := proto.CheckName(claimed); err != nil {
-		return "", fmt.Errorf("sender: %w", err)
+	if err := proto.CheckName(proto.SenderName, claimed); err != nil {
+		return "", err
 	}
 	for _, p := range s.panes() {
 		if proto.SameName(p.Name, claimed) {
@@ -96,15 +95,8 @@ func (s *state) hookPane(cs *connState, pane string) (string, error) {
 	if cs.pane == "" {
 		return "", errors.New("X_HOOK: this connection proved no pane (HELLO's x_proof, the pane's $AGENTMUX_PROOF)")
 	}
-	if strings.EqualFold(pane, cs.pane) {
+	if p, ok := s.resolve(pane); ok && p.Name == cs.pane {
 		return cs.pane, nil
-	}
-	if n, err := strconv.Atoi(pane); err == nil {
-		for _, p := range s.panes() {
-			if p.Number == n && p.Name == cs.pane {
-				return cs.pane, nil
-			}
-		}
 	}
 	return "", fmt.Errorf("X_HOOK for %q from a connection that speaks for %q", pane, cs.pane)
 }

@@ -73,7 +73,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 		return nil
 	}
 	name := p.Agent
-	if err := proto.CheckName(name); err != nil {
+	if err := proto.CheckName(proto.MemberName, name); err != nil {
 		s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
 		return nil
 	}
@@ -135,7 +135,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 	}
 	m.cs = cs
 	cs.hello, cs.member = true, m
-	s.event(proto.Event{Kind: "member", Member: name, State: "connected"})
+	s.event(proto.Event{Kind: proto.EventMember, Member: name, State: "connected"})
 	return m
 }
 
@@ -228,7 +228,7 @@ func (s *state) pump(m *member) {
 		now := s.now().UnixMilli()
 		if meta.TTLMs > 0 && now > msg.Queued+meta.TTLMs {
 			s.mark(msg.ID, m.name, store.Expired, now)
-			s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: m.name, Peer: msg.From, Phase: "expired", Text: "not delivered within its timeout"})
+			s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: m.name, To: m.name, From: msg.From, Phase: proto.PhaseExpired, Text: "not delivered within its timeout"})
 			continue
 		}
 		if !s.deliver(m, msg) {
@@ -260,7 +260,7 @@ func (s *state) deliver(m *member, msg store.Message) bool {
 	if !s.send(m.cs, e) {
 		return false
 	}
-	s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: m.name, Peer: msg.From, Phase: "delivered"})
+	s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: m.name, To: m.name, From: msg.From, Phase: proto.PhaseDelivered})
 	return true
 }
 
@@ -279,7 +279,7 @@ func (s *state) ack(cs *connState, e *proto.Envelope) {
 	}
 	delete(m.inflight, p.AckID)
 	s.mark(p.AckID, m.name, store.Confirmed, s.now().UnixMilli())
-	s.event(proto.Event{Kind: "delivery", ID: p.AckID, Member: m.name, Phase: "confirmed"})
+	s.event(proto.Event{Kind: proto.EventDelivery, ID: p.AckID, Member: m.name, To: m.name, Phase: proto.PhaseConfirmed})
 	s.pump(m)
 }
 
@@ -305,6 +305,6 @@ func (s *state) nack(cs *connState, e *proto.Envelope) {
 		return
 	}
 	s.mark(p.AckID, m.name, store.Failed, s.now().UnixMilli())
-	s.event(proto.Event{Kind: "delivery", ID: p.AckID, Member: m.name, Phase: "failed", Text: p.Code + " " + p.Message})
+	s.event(proto.Event{Kind: proto.EventDelivery, ID: p.AckID, Member: m.name, To: m.name, Phase: proto.PhaseFailed, Text: p.Code + " " + p.Message})
 	s.pump(m)
 }

@@ -114,7 +114,7 @@ func TestDeliveryPhasesAndRestart(t *testing.T) {
 		ids = append(ids, id)
 		require.Equal(t, id, sent(t, core).id)
 	}
-	phase := func(id, ph string) {
+	phase := func(id string, ph proto.Phase) {
 		core.ev.Emit(proto.Event{Kind: "delivery", ID: id, Member: "bob", Phase: ph})
 		waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" && ev.Phase == ph })
 	}
@@ -165,12 +165,13 @@ func TestRelayedDeliveriesAreRecorded(t *testing.T) {
 	ctl := e.control()
 	_, err := ctl.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)
-	core.ev.Emit(proto.Event{Kind: "relayed", ID: "c1", Member: "bob", Peer: "alice", State: "message", Text: "the tests pass"})
-	core.ev.Emit(proto.Event{Kind: "delivery", ID: "c1", Member: "bob", Peer: "alice", Phase: "typed"})
-	core.ev.Emit(proto.Event{Kind: "relayed", ID: "c2", Member: "alice", Peer: "bob", State: "action", Text: "merge it"})
+	core.ev.Emit(proto.Event{Kind: proto.EventRelayed, ID: "c1", Member: "bob", From: "alice", To: "bob", MsgKind: "message", Text: "the tests pass"})
+	core.ev.Emit(proto.Event{Kind: proto.EventDelivery, ID: "c1", Member: "bob", From: "alice", To: "bob", Phase: proto.PhaseTyped})
+	core.ev.Emit(proto.Event{Kind: proto.EventRelayed, ID: "c2", Member: "alice", From: "bob", To: "alice", MsgKind: "action", Text: "merge it"})
 	msg := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "message" })
 	assert.Equal(t, "alice", msg.Member)
-	assert.Equal(t, "bob", msg.Peer)
+	assert.Equal(t, "alice", msg.From)
+	assert.Equal(t, "bob", msg.To)
 	assert.Equal(t, "c1", msg.ID, "recorded under the core's id")
 	typed := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "delivery" })
 	assert.Equal(t, msg.ID, typed.ID, "the phase names the recorded message")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -69,21 +68,63 @@ func (s *state) targets(from, to, topic string) ([]target, error) {
 		// the core reports for the pane mark this message.
 		to = to[:i]
 	}
-	if m := s.members[to]; m != nil {
-		return []target{{to, m}}, nil
+	if m := s.member(to); m != nil {
+		return []target{{m.name, m}}, nil
 	}
 	if strings.Contains(to, "@") && s.cfg.Core != nil {
 		// NAME@SESSION: a member of another session, which the core (the mesh in
 		// front of it) reaches or refuses.
 		return []target{{name: to}}, nil
 	}
-	n, numErr := strconv.Atoi(to)
-	for _, p := range s.panes() {
-		if p.Name == to || numErr == nil && p.Number == n {
-			return []target{{name: p.Name}}, nil
-		}
+	if p, ok := s.resolve(to); ok {
+		return []target{{name: p.Name}}, nil
 	}
 	return nil, fmt.Errorf("no member %q", to)
+}
+
+// member is the client member named name in any case (no two members' names pass for
+// one another: SameName), or nil.
+func (s *state) member(name string) *member {
+	if m := s.members[name]; m != nil {
+		return m
+	}
+	for other, m := range s.members {
+		if strings.EqualFold(other, name) {
+			return m
+		}
+	}
+	return nil
+}
+
+// canonical is name as the store records it: the name of the pane it names or
+// numbers (resolve) or of the client member it names in any case; else name as it is
+// (a member gone, a member of another session).
+func (s *state) canonical(name string) string {
+	if m := s.member(name); m != nil {
+		return m.name
+	}
+	if p, ok := s.resolve(name); ok {
+		return p.Name
+	}
+	return name
+}
+
+// resolve is the pane ref names or numbers, by the core's one resolver (Core.Resolve);
+// false when there is none (or no core).
+func (s *state) resolve(ref string) (proto.Member, bool) {
+	if s.cfg.Core == nil {
+		return proto.Member{}, false
+	}
+	id, err := s.cfg.Core.Resolve(ref)
+	if err != nil {
+		return proto.Member{}, false
+	}
+	for _, p := range s.panes() {
+		if p.Number == id && !p.Client {
+			return p, true
+		}
+	}
+	return proto.Member{}, false
 }
 
 func (s *state) sortedMembers() []*member {
@@ -232,7 +273,7 @@ func (s *state) commit() {
 	}
 	for _, ps := range batch {
 		id := ps.rows[0].ID
-		s.event(proto.Event{Kind: "message", ID: id, Member: ps.rows[0].From, Peer: peers(ps.ts), Phase: "queued", Text: firstWords(ps.rows[0].Body)})
+		s.event(proto.Event{Kind: proto.EventMessage, ID: id, Member: ps.rows[0].From, From: ps.rows[0].From, To: peers(ps.ts), Phase: proto.PhaseQueued, Text: firstWords(ps.rows[0].Body)})
 		failed := 0
 		var why error // the first refusal, said when no recipient took the message
 		for i, t := range ps.ts {
@@ -326,7 +367,7 @@ func (s *state) toPane(msg store.Message) error {
 		if meta.TTLMs > 0 {
 			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
 				s.mark(msg.ID, msg.To, store.Expired, now.UnixMilli())
-				s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "expired", Text: "not typed within its timeout"})
+				s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: msg.To, To: msg.To, From: msg.From, Phase: proto.PhaseExpired, Text: "not typed within its timeout"})
 				return errExpired
 			}
 		}
@@ -334,7 +375,7 @@ func (s *state) toPane(msg store.Message) error {
 	}
 	if err != nil {
 		s.mark(msg.ID, msg.To, store.Failed, now.UnixMilli())
-		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "failed", Text: err.Error()})
+		s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: msg.To, To: msg.To, From: msg.From, Phase: proto.PhaseFailed, Text: err.Error()})
 		return err
 	}
 	return nil
@@ -387,7 +428,7 @@ func firstWords(s string) string {
 
 // relayIn stores and queues a message the core routed to a client member.
 func (s *state) relayIn(rm proto.RelayMessage) {
-	m := s.members[rm.To]
+	m := s.member(rm.To)
 	if m == nil {
 		s.cfg.Logger.Warn("relay to a name that is no client member", "to", rm.To)
 		return
@@ -409,15 +450,12 @@ func (s *state) relayIn(rm proto.RelayMessage) {
 // member sender gets the notice itself through its sink (relayIn: a DELIVER of kind
 // state from agentmux).
 func (s *state) coreEvent(ev proto.Event) {
-	if ev.Kind == "relayed" {
+	if ev.Kind == proto.EventRelayed {
 		s.relayed(ev)
 		return
 	}
-	if ev.Kind == "delivery" && ev.ID != "" {
-		switch ph := store.Phase(ev.Phase); ph {
-		case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
-			s.mark(ev.ID, ev.Member, ph, s.now().UnixMilli())
-		}
+	if ev.Kind == proto.EventDelivery && ev.ID != "" && ev.Phase.Recorded() {
+		s.mark(ev.ID, ev.Member, store.Phase(ev.Phase), s.now().UnixMilli())
 	}
 	s.event(ev)
 }
@@ -428,13 +466,13 @@ func (s *state) coreEvent(ev proto.Event) {
 // get its "message" event. It is written as soon as the core says it queued it, not
 // before: a crash in between loses it (its sender's pane is gone with agentmux too).
 func (s *state) relayed(ev proto.Event) {
-	kind := ev.State
+	kind := ev.MsgKind
 	if kind == "" {
 		kind = proto.KindMessage
 	}
 	s.commit()
-	if err := s.prepare(nil, "", ev.ID, ev.Peer, "", proto.Send{Kind: kind, Body: ev.Text}, "", []target{{name: ev.Member}}); err != nil {
-		s.cfg.Logger.Error("record relayed", "from", ev.Peer, "to", ev.Member, "err", err)
+	if err := s.prepare(nil, "", ev.ID, ev.From, "", proto.Send{Kind: kind, Body: ev.Text}, "", []target{{name: ev.To}}); err != nil {
+		s.cfg.Logger.Error("record relayed", "from", ev.From, "to", ev.To, "err", err)
 		return
 	}
 	s.batch[len(s.batch)-1].own = true
@@ -504,7 +542,7 @@ func (s *state) settle() {
 			continue
 		}
 		s.mark(msg.ID, msg.To, store.Dropped, now)
-		s.event(proto.Event{Kind: "delivery", ID: msg.ID, Member: msg.To, Peer: msg.From, Phase: "dropped", Text: "settled after a restart: its pane is gone; it may have been read before"})
+		s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: msg.To, To: msg.To, From: msg.From, Phase: proto.PhaseDropped, Text: "settled after a restart: its pane is gone; it may have been read before"})
 		s.cfg.Logger.Warn("settled after a restart: dropped", "id", msg.ID, "to", msg.To)
 		n++
 	}
@@ -517,7 +555,7 @@ func (s *state) settle() {
 		w.Warn(text)
 		return
 	}
-	s.event(proto.Event{Kind: "notice", Text: text})
+	s.event(proto.Event{Kind: proto.EventNotice, Text: text})
 }
 
 // prune applies retention.

@@ -92,7 +92,7 @@ func (s *state) flush() {
 		w.Warn(text) // the status line; subscribers get it from the core as a notice
 		return
 	}
-	s.event(proto.Event{Kind: "notice", Text: text})
+	s.event(proto.Event{Kind: proto.EventNotice, Text: text})
 }
 
 // armRetry starts the wait before the kept marks are written again (doubling each
@@ -372,7 +372,7 @@ func (s *state) away(m *member) {
 	})
 	m.backlog = append(back, m.backlog...)
 	clear(m.inflight)
-	s.event(proto.Event{Kind: "member", Member: m.name, State: "disconnected"})
+	s.event(proto.Event{Kind: proto.EventMember, Member: m.name, State: "disconnected"})
 }
 
 func (s *state) frame(cs *connState, e *proto.Envelope) {

@@ -61,7 +61,7 @@ type consent struct {
 // loop).
 func (n *Node) requestLink(fromSession string, l *wireLink) {
 	addr := l.From + "@" + fromSession
-	if !n.hasMember(l.To) {
+	if !n.isPane(l.To) {
 		n.sendLink(fromSession, wireLink{Op: "end", Tag: l.Tag, From: l.To, Why: "refused: no such member"})
 		return
 	}
@@ -85,25 +85,11 @@ func (n *Node) requestLink(fromSession string, l *wireLink) {
 	n.links.mu.Unlock()
 	text := fmt.Sprintf("link request: %s asks to link with %s (%d turns): agentmux link --accept %s, or --refuse %s",
 		addr, l.To, l.Budget, addr, addr)
-	n.evq.push(proto.Event{Kind: "link-request", Member: l.To, Peer: addr, ID: l.Tag, Text: text})
+	n.evq.push(proto.Event{Kind: proto.EventLinkRequest, Member: l.To, To: l.To, From: addr, ID: l.Tag, Text: text})
 	if lk, ok := n.linker(); ok {
 		lk.Note(l.To, text)
 	}
 	n.warn(text)
-}
-
-// hasMember says whether name is a member of this session.
-func (n *Node) hasMember(name string) bool {
-	core := n.core.Load()
-	if core == nil {
-		return false
-	}
-	for _, m := range (*core).Panes() {
-		if strings.EqualFold(m.Name, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // warn puts text on the person's status line, when the core has one.

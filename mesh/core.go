@@ -41,10 +41,8 @@ func (c *Core) Send(from, to, text string, o proto.SendOptions) error {
 		return c.Core.Send(from, name, text, o)
 	}
 	pane := 0 // a pane's send is attributed with its number, as within the session
-	for _, m := range c.Core.Panes() {
-		if m.Name == from {
-			pane = m.Number
-		}
+	if n, err := c.Core.Resolve(from); err == nil {
+		pane = n
 	}
 	if err := c.n.checkAddress(name, session); err != nil {
 		return err

@@ -412,7 +412,7 @@ func TestACrossedMessageAgainGetsItsPhaseBack(t *testing.T) {
 	_, err = js.PublishMsg(ctx, signed(t, th, "laptop", "amux.buildbox.msg.laptop", body), jetstream.WithMsgID(id))
 	require.NoError(t, err)
 	ev := awaitEvent(t, c, func(ev proto.Event) bool { return ev.Kind == "delivery" && strings.HasSuffix(ev.ID, id) })
-	assert.Equal(t, "confirmed", ev.Phase)
+	assert.Equal(t, proto.PhaseConfirmed, ev.Phase)
 	assert.Equal(t, "bob@buildbox", ev.Member)
 	_, err = c.Send("ops", "bob@buildbox", "marker.")
 	require.NoError(t, err)

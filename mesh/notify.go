@@ -98,19 +98,10 @@ func (l *sentLog) take(id string) (outgoing, bool) {
 	return o, ok
 }
 
-// finalPhase reports whether a phase is a message's last.
-func finalPhase(ph string) bool {
-	switch ph {
-	case "confirmed", "failed", "dropped", "expired":
-		return true
-	}
-	return false
-}
-
 // phaseBack handles a phase of a message a member of this session sent (on the loop).
 func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	to := p.To + "@" + fromSession
-	final := finalPhase(p.Phase)
+	final := p.Phase.Final()
 	var o outgoing
 	var ok bool
 	if final {
@@ -120,7 +111,7 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	}
 	// The session's socket records the phase in the store (by id and recipient), for
 	// the messages it stored and those the node did (outItem.rec) alike.
-	n.evq.push(proto.Event{Kind: "delivery", ID: p.ID, Member: to, Phase: p.Phase, Text: p.Text})
+	n.evq.push(proto.Event{Kind: proto.EventDelivery, ID: p.ID, Member: to, To: to, Phase: p.Phase, Text: p.Text})
 	if !final || !ok {
 		return // not the last phase; or sent before a restart, or not kept (maxTracked)
 	}
@@ -129,11 +120,11 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 		return
 	}
 	note := fmt.Sprintf("%s → %s (other session)  %q  %s", o.from, to, o.words, p.Phase)
-	if p.Text != "" && p.Phase != "confirmed" {
+	if p.Text != "" && p.Phase != proto.PhaseConfirmed {
 		note += " (" + oneLine(p.Text) + ")"
 	}
 	lk.Note(o.from, note)
-	if p.Phase != "confirmed" || !o.notify && o.after <= 0 {
+	if p.Phase != proto.PhaseConfirmed || !o.notify && o.after <= 0 {
 		return
 	}
 	pane := n.isPane(o.from)
@@ -144,7 +135,7 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 		}
 		// The message's id as the session's store has it (the hub sends under it), not
 		// its ref, which the hub forgets at the final phase.
-		ev := proto.Event{Kind: "mail", ID: p.ID, Member: o.from, Text: text}
+		ev := proto.Event{Kind: proto.EventMail, ID: p.ID, Member: o.from, Text: text}
 		if after <= 0 {
 			n.evq.push(ev)
 			return
@@ -159,18 +150,15 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	}
 }
 
-// isPane says whether name is one of this session's panes.
+// isPane says whether name names or numbers one of this session's panes, by the
+// core's one resolver.
 func (n *Node) isPane(name string) bool {
 	core := n.core.Load()
 	if core == nil {
 		return false
 	}
-	for _, m := range (*core).Panes() {
-		if m.Name == name && !m.Client {
-			return true
-		}
-	}
-	return false
+	_, err := (*core).Resolve(name)
+	return err == nil
 }
 
 // firstWordsOf returns a message's first words for a notice: at most 40 characters on

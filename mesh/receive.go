@@ -352,7 +352,7 @@ func (n *Node) phaseAgain(fromSession string, w *wireMsg) {
 		default:
 			return
 		}
-		n.sendPhase(fromSession, wirePhase{ID: w.ID, To: w.To, Phase: string(ph)})
+		n.sendPhase(fromSession, wirePhase{ID: w.ID, To: w.To, Phase: proto.Phase(ph)})
 		return
 	}
 }
@@ -362,26 +362,24 @@ func (n *Node) final(id, fromSession, to string, ph store.Phase, text string) {
 	if _, err := n.o.Store.Mark(id, to, ph, time.Now().UnixMilli()); err != nil {
 		n.log.Warn("mesh: mark", "id", id, "err", err)
 	}
-	n.sendPhase(fromSession, wirePhase{ID: id, To: to, Phase: string(ph), Text: text})
+	n.sendPhase(fromSession, wirePhase{ID: id, To: to, Phase: proto.Phase(ph), Text: text})
 }
 
 // coreEvent passes the phases of crossing messages back to their senders.
 func (n *Node) coreEvent(ev proto.Event) {
-	if ev.Kind != "delivery" || ev.ID == "" {
+	if ev.Kind != proto.EventDelivery || ev.ID == "" {
 		return
 	}
 	r, ok := n.received[ev.ID]
 	if !ok {
 		return
 	}
-	ph := store.Phase(ev.Phase)
-	switch ph {
-	case store.Typed, store.Submitted, store.Confirmed, store.Failed, store.Dropped, store.Expired:
-		if _, err := n.o.Store.Mark(ev.ID, r.to, ph, time.Now().UnixMilli()); err != nil {
+	if ev.Phase.Recorded() {
+		if _, err := n.o.Store.Mark(ev.ID, r.to, store.Phase(ev.Phase), time.Now().UnixMilli()); err != nil {
 			n.log.Warn("mesh: mark", "id", ev.ID, "err", err)
 		}
 	}
-	if ph == store.Confirmed || ph == store.Failed || ph == store.Dropped || ph == store.Expired {
+	if ev.Phase.Final() {
 		delete(n.received, ev.ID)
 	}
 	n.sendPhase(r.fromSession, wirePhase{ID: ev.ID, To: r.to, Phase: ev.Phase, Text: ev.Text})
@@ -389,5 +387,5 @@ func (n *Node) coreEvent(ev proto.Event) {
 
 func (n *Node) sendPhase(toSession string, p wirePhase) {
 	b, _ := json.Marshal(p)
-	n.out.push(outItem{subject: "amux." + toSession + ".ph." + n.o.Session, data: b, id: p.ID + "/" + p.To + "/" + p.Phase})
+	n.out.push(outItem{subject: "amux." + toSession + ".ph." + n.o.Session, data: b, id: p.ID + "/" + p.To + "/" + string(p.Phase)})
 }

@@ -49,10 +49,10 @@ type wireLink struct {
 
 // wirePhase is a delivery phase going back to the sending session (amux.TO.ph.FROM).
 type wirePhase struct {
-	ID    string `json:"id"`
-	To    string `json:"to"`
-	Phase string `json:"phase"`
-	Text  string `json:"text,omitempty"`
+	ID    string      `json:"id"`
+	To    string      `json:"to"`
+	Phase proto.Phase `json:"phase"`
+	Text  string      `json:"text,omitempty"`
 }
 
 // who is a session's answer on amux.who.NAME: its members.

@@ -70,14 +70,13 @@ type RelayMessage struct {
 // events are pending and is closed when the stream ends; Next takes them all, in
 // order; Close ends the stream.
 //
-// Delivery phases are events of Kind "delivery" with ID the message's id (the one
-// SendOptions.ID gave, or the core's own: below), Member the pane's name and Phase
-// one of typed, submitted, confirmed, failed, dropped, expired (or waiting for idle).
-// A delivery the core queued by itself (a pane's relayed turn or @relay command)
-// comes first as an event of Kind "relayed": ID the id the core gave it (NewID; its
-// phases carry it), Member the pane it is for, Peer the sending pane, State the
-// payload's kind and Text the whole body. The socket records it and does not pass it
-// on.
+// Delivery phases are events of Kind EventDelivery with ID the message's id (the one
+// SendOptions.ID gave, or the core's own: below), Member and To the pane's name, From
+// the sender and Phase one of the Phase constants. A delivery the core queued by
+// itself (a pane's relayed turn or @relay command) comes first as an event of Kind
+// EventRelayed: ID the id the core gave it (NewID; its phases carry it), Member and To
+// the pane it is for, From the sending pane, MsgKind the payload's kind and Text the
+// whole body. The socket records it and does not pass it on.
 type Events interface {
 	Ready() <-chan struct{}
 	Next() []Event

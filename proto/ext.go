@@ -353,19 +353,23 @@ type Message struct {
 	BodyBytes int  `json:"x_body_bytes,omitempty"`
 }
 
-// Event is the payload of X_EVENT: Kind names what happened (docs/protocol.md), the
-// other fields say to whom.
+// Event is the payload of X_EVENT: Kind names what happened (event.go, and
+// docs/protocol.md), Member whom it is about; From and To say who sent a message and
+// to whom, MsgKind its payload's kind. On the wire it carries "peer" too, for clients
+// of version 1 (MarshalJSON).
 type Event struct {
-	TS      int64  `json:"ts"`
-	Kind    string `json:"kind"`
-	Member  string `json:"member,omitempty"`
-	Peer    string `json:"peer,omitempty"`
-	ID      string `json:"id,omitempty"`
-	State   string `json:"state,omitempty"`
-	Phase   string `json:"phase,omitempty"`
-	Text    string `json:"text,omitempty"`
-	Code    *int   `json:"code,omitempty"`
-	Session string `json:"session,omitempty"`
+	TS      int64     `json:"ts"`
+	Kind    EventKind `json:"kind"`
+	Member  string    `json:"member,omitempty"`
+	From    string    `json:"from,omitempty"`
+	To      string    `json:"to,omitempty"`
+	MsgKind string    `json:"msg_kind,omitempty"`
+	ID      string    `json:"id,omitempty"`
+	State   string    `json:"state,omitempty"`
+	Phase   Phase     `json:"phase,omitempty"`
+	Text    string    `json:"text,omitempty"`
+	Code    *int      `json:"code,omitempty"`
+	Session string    `json:"session,omitempty"`
 }
 
 // Result is the payload of X_RESULT: Re is the request's id; the field that matches

@@ -2,6 +2,7 @@ package proto
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -72,20 +73,47 @@ func CheckNameShape(s string) error {
 	return nil
 }
 
-// CheckName reports why name cannot be a pane's, a client member's or a sender's, or
-// nil: it must have a name's shape (CheckNameShape), not be a number (numbers address
-// panes by position), and not be a form of a reserved name (Reserved).
-func CheckName(name string) error {
+// NameKind says what a name is to name, for CheckName: every kind follows one rule;
+// the kind words the error.
+type NameKind string
+
+// The kinds of names CheckName checks.
+const (
+	PaneName   NameKind = "pane"
+	MemberName NameKind = "member"
+	SenderName NameKind = "sender"
+)
+
+// CheckName reports why name cannot be the name of a kind (a pane's, a client
+// member's, a sender's), or nil: it must have a name's shape (CheckNameShape), not be
+// a number (numbers address panes by position), and not be a form of a reserved name
+// (Reserved). It is the one name rule: the command line, the session and the socket
+// all check by it. Its errors say the kind and wrap ErrBadName.
+func CheckName(kind NameKind, name string) error {
 	if err := CheckNameShape(name); err != nil {
-		return err
+		return fmt.Errorf("%s name: %w", kind, err)
 	}
 	if _, err := strconv.Atoi(name); err == nil {
-		return fmt.Errorf("%s: numbers address panes by position: %w", name, ErrBadName)
+		return fmt.Errorf("%s name %s: numbers address panes by position: %w", kind, name, ErrBadName)
 	}
 	if r := Reserved(name); r != "" {
-		return fmt.Errorf("%s is reserved (a form of %q): %w", name, r, ErrBadName)
+		why := ""
+		if kind == SenderName {
+			why = ": a send without a sender is the person's (you), or the pane's it runs in"
+		}
+		return fmt.Errorf("%s name %s is reserved (a form of %q)%s: %w", kind, name, r, why, ErrBadName)
 	}
 	return nil
+}
+
+// DefaultName is the name a pane started from program (its argv[0]) takes when none
+// is given: the program's base name, or "pane" when that breaks the rule (CheckName).
+// The session adds -2, -3… when a member has it.
+func DefaultName(program string) string {
+	if base := filepath.Base(program); CheckName(PaneName, base) == nil {
+		return base
+	}
+	return "pane"
 }
 
 // Reserved returns the reserved name ("you", "agentmux") name is a form of: the same

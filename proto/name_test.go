@@ -11,7 +11,7 @@ import (
 
 func TestCheckName(t *testing.T) {
 	for _, ok := range []string{"alice", "claude-2", "c.d_e", "Bob", "youtube", "yourself", "agentmuxer", strings.Repeat("a", 64)} {
-		if err := CheckName(ok); err != nil {
+		if err := CheckName(PaneName, ok); err != nil {
 			t.Errorf("CheckName(%q) = %v, want nil", ok, err)
 		}
 	}
@@ -21,8 +21,33 @@ func TestCheckName(t *testing.T) {
 		"agentmux", "AgentMux", "agentrnux", "agentmux-bot",
 		"yоu", "cаrol", "carol(4)", "a b", "a:b", "a@b", "a/b", "a\nb", "a\u202eb", "ünï",
 	} {
-		if err := CheckName(bad); err == nil || !errors.Is(err, ErrBadName) {
+		if err := CheckName(MemberName, bad); err == nil || !errors.Is(err, ErrBadName) {
 			t.Errorf("CheckName(%q) = %v, want an ErrBadName", bad, err)
+		}
+	}
+}
+
+// The kind words the error: what the name was to name, and for a sender why a
+// reserved name cannot be given.
+func TestCheckNameSaysTheKind(t *testing.T) {
+	for _, c := range []struct {
+		kind       NameKind
+		name, want string
+	}{
+		{PaneName, "a b", "pane name: "},
+		{MemberName, "12", "member name 12: numbers address panes"},
+		{SenderName, "you-2", "sender name you-2 is reserved (a form of \"you\"): a send without a sender is the person's"},
+	} {
+		if err := CheckName(c.kind, c.name); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("CheckName(%s, %q) = %v, want it to start %q", c.kind, c.name, err, c.want)
+		}
+	}
+}
+
+func TestDefaultName(t *testing.T) {
+	for prog, want := range map[string]string{"/usr/bin/claude": "claude", "codex": "codex", "/opt/42": "pane", "7z": "7z", "./you": "pane", "ünï": "pane"} {
+		if got := DefaultName(prog); got != want {
+			t.Errorf("DefaultName(%q) = %q, want %q", prog, got, want)
 		}
 	}
 }

@@ -134,15 +134,22 @@ func (r *Relay) send(p, q *pane, c parser.Command, now time.Time) {
 	r.queue(p, q, text, c, now)
 }
 
-// addressee returns the live pane named to (its name, case-insensitively, or its
-// number), or nil.
-func (r *Relay) addressee(to string) *pane {
-	to = strings.TrimSpace(to)
-	if n, err := strconv.Atoi(to); err == nil {
-		return r.live(n)
+// Refers reports whether ref names pane number id called name: ref (surrounding space
+// ignored) is its number, or its name in any case. It is the one rule by which a name
+// or a number becomes a pane: session.Resolve, which every client's command goes
+// through, reads refs by it, and so does the relay's own addressing (@relay:NAME).
+func Refers(ref string, id int, name string) bool {
+	ref = strings.TrimSpace(ref)
+	if n, err := strconv.Atoi(ref); err == nil {
+		return n == id
 	}
+	return strings.EqualFold(ref, name)
+}
+
+// addressee returns the live pane to refers to (Refers), or nil.
+func (r *Relay) addressee(to string) *pane {
 	for _, id := range r.order {
-		if p := r.live(id); p != nil && strings.EqualFold(p.name, to) {
+		if p := r.live(id); p != nil && Refers(to, p.id, p.name) {
 			return p
 		}
 	}
@@ -152,11 +159,9 @@ func (r *Relay) addressee(to string) *pane {
 // Gone says how the pane named or numbered to went, when it is one that exited or was
 // closed (and no live pane has that name): "pane 1 a has exited (killed (SIGSEGV))".
 func (r *Relay) Gone(to string) (string, bool) {
-	to = strings.TrimSpace(to)
-	n, err := strconv.Atoi(to)
 	for i := len(r.order) - 1; i >= 0; i-- { // the newest pane of a name first
 		p := r.panes[r.order[i]]
-		if !p.exited || (err == nil && p.id != n) || (err != nil && !strings.EqualFold(p.name, to)) {
+		if !p.exited || !Refers(to, p.id, p.name) {
 			continue
 		}
 		switch {

@@ -109,3 +109,26 @@ func TestAddressBadCommandsNotSent(t *testing.T) {
 		}
 	}
 }
+
+// Addressee returns the number of the live pane to refers to (Refers), 0 when there is
+// none: the tests' way of addressing a Send as the session does.
+func (r *Relay) Addressee(to string) int {
+	if p := r.addressee(to); p != nil {
+		return p.id
+	}
+	return 0
+}
+
+// TestRefers pins the one rule by which a ref becomes a pane: its number, or its name
+// in any case, surrounding space ignored; never another pane's number spelled as a name.
+func TestRefers(t *testing.T) {
+	for _, c := range []struct {
+		ref  string
+		want bool
+	}{{"alice", true}, {"ALICE", true}, {" Alice\t", true}, {"2", true}, {" 2 ", true},
+		{"3", false}, {"alic", false}, {"alice2", false}, {"", false}} {
+		if got := Refers(c.ref, 2, "alice"); got != c.want {
+			t.Errorf("Refers(%q, 2, alice) = %v, want %v", c.ref, got, c.want)
+		}
+	}
+}

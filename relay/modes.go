@@ -168,15 +168,6 @@ func (r *Relay) Message(s Send, now time.Time) (int, []Action, error) {
 	return id, append(acts, r.step(now)...), err
 }
 
-// Addressee returns the number of the live pane named or numbered name (names in any case),
-// 0 when there is none.
-func (r *Relay) Addressee(name string) int {
-	if p := r.addressee(name); p != nil {
-		return p.id
-	}
-	return 0
-}
-
 // post queues s and returns its delivery number, or 0 and why it was refused (also
 // noted in the log). A sender that is not a pane but has a name (an external member)
 // spends the direct budget of Config.Turns into the pane, which every such sender

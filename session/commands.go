@@ -315,7 +315,7 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 		if from == "" {
 			return fmt.Errorf("send: no sender name")
 		}
-		msg := relay.Send{FromName: from, To: s.rl.Addressee(to), Text: text, Options: ro}
+		msg := relay.Send{FromName: from, To: s.live(to), Text: text, Options: ro}
 		if msg.To == 0 && o.Link != "" {
 			// A turn of a link with another session, sent before that side heard the
 			// pane was renamed: the link names its pane.
@@ -327,7 +327,7 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 			}
 			return fmt.Errorf("send to %q: %w", to, relay.ErrNoAddressee)
 		}
-		if n := s.rl.Addressee(from); n != 0 {
+		if n := s.live(from); n != 0 {
 			msg.From, msg.FromName = n, ""
 		}
 		id, acts, err := s.rl.Message(msg, s.clock.Now())
@@ -343,7 +343,7 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 // the delay. Its Delivery events carry id (Entry.ID), the caller's id of the reminder.
 func (s *Session) Remind(to, text string, after time.Duration, id string) error {
 	return s.command(func() error {
-		n := s.rl.Addressee(to)
+		n := s.live(to)
 		if n == 0 {
 			return fmt.Errorf("remind %q: %w", to, relay.ErrNoAddressee)
 		}

@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,14 +20,9 @@ var (
 	// ErrRunning means a respawn was asked of a pane whose program still runs, without
 	// saying it may be ended.
 	ErrRunning = errors.New("its program is still running")
-	// ErrBadName means a name breaks the pane name rules (CheckName).
+	// ErrBadName means a name breaks the name rule (proto.CheckName).
 	ErrBadName = proto.ErrBadName
 )
-
-// CheckName reports why name cannot be a pane's: proto.CheckName's rule, the one for
-// every name (ASCII letters, digits, _ . and -, at most 64 bytes, not a number, no form
-// of "you" or "agentmux"). Its errors wrap ErrBadName.
-func CheckName(name string) error { return proto.CheckName(name) }
 
 // nameTaken reports whether a pane other than except, or an external member, has name.
 func (s *Session) nameTaken(name string, except *pane) bool {
@@ -56,7 +50,7 @@ func (s *Session) groupOf(id int) []int {
 
 // Add starts a new pane running spec at run time and returns its number: the next
 // number never used in the session. A spec without a name takes its program's base
-// name, with -2, -3… when a member has it; a name given must follow CheckName and be
+// name, with -2, -3… when a member has it; a name given must follow proto.CheckName and be
 // free (ErrNameTaken). Subscribers hear of it by a MemberChanged; Screen returns its
 // screen. Without a size it starts at the last pane's, until a client lays it out.
 func (s *Session) Add(spec PaneSpec) (int, error) {
@@ -69,15 +63,12 @@ func (s *Session) Add(spec PaneSpec) (int, error) {
 	err := s.command(func() error {
 		name := strings.TrimSpace(spec.Name)
 		if name == "" {
-			base := filepath.Base(spec.Argv[0])
-			if CheckName(base) != nil {
-				base = "pane"
-			}
+			base := proto.DefaultName(spec.Argv[0])
 			name = base
 			for n := 2; s.nameTaken(name, nil); n++ {
 				name = base + "-" + strconv.Itoa(n)
 			}
-		} else if err := CheckName(name); err != nil {
+		} else if err := proto.CheckName(proto.PaneName, name); err != nil {
 			return fmt.Errorf("new pane: %w", err)
 		} else if s.nameTaken(name, nil) {
 			return fmt.Errorf("new pane %s: %w", name, ErrNameTaken)
@@ -152,12 +143,12 @@ func (s *Session) Respawn(id int, kill bool) error {
 	})
 }
 
-// Rename gives pane id a new name (CheckName's rules, free among the members): the
+// Rename gives pane id a new name (proto.CheckName's rule, free among the members): the
 // relay's attributions, its log, addressing by name and Members follow. The program's
 // $AGENTMUX_NAME keeps the name it started with until it is respawned.
 func (s *Session) Rename(id int, name string) error {
 	name = strings.TrimSpace(name)
-	if err := CheckName(name); err != nil {
+	if err := proto.CheckName(proto.PaneName, name); err != nil {
 		return fmt.Errorf("rename %d: %w", id, err)
 	}
 	return s.command(func() error {

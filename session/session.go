@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -331,13 +330,20 @@ func (s *Session) pane(id int) *pane {
 
 // find returns the pane numbered or named ref, or nil.
 func (s *Session) find(ref string) *pane {
-	ref = strings.TrimSpace(ref)
 	for _, p := range s.panes {
-		if fmt.Sprint(p.id) == ref || strings.EqualFold(p.name, ref) {
+		if relay.Refers(ref, p.id, p.name) {
 			return p
 		}
 	}
 	return nil
+}
+
+// live returns the number of the pane ref names (find) while its program runs, else 0.
+func (s *Session) live(ref string) int {
+	if p := s.find(ref); p != nil && !p.exited {
+		return p.id
+	}
+	return 0
 }
 
 // emit hands ev to every subscriber, forgetting ended ones.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/relay"
 )
 
 // What the session socket's server (package hub) needs of the core beyond the commands
@@ -77,6 +78,14 @@ func (e wireEvents) Next() []proto.Event {
 	return out
 }
 
+// wirePhases are the relay's phases by their wire names (the relay log's words, as
+// "waiting for idle", are the screens').
+var wirePhases = map[relay.Phase]proto.Phase{
+	relay.Waiting: proto.PhaseWaiting, relay.WaitingPerson: proto.PhaseWaitingPerson, relay.Held: proto.PhaseHeld,
+	relay.Typed: proto.PhaseTyped, relay.Submitted: proto.PhaseSubmitted, relay.Confirmed: proto.PhaseConfirmed,
+	relay.Failed: proto.PhaseFailed, relay.Dropped: proto.PhaseDropped, relay.Expired: proto.PhaseExpired,
+}
+
 // wireEvent is ev as the socket carries it (none for events it does not carry). A
 // delivery the relay queued by itself (Entry.Own: a pane's relayed turn or relay
 // command) is announced first, at its first event, by a "relayed" event with its
@@ -84,17 +93,17 @@ func (e wireEvents) Next() []proto.Event {
 func wireEvent(ev Event) []proto.Event {
 	switch ev := ev.(type) {
 	case MemberChanged:
-		return []proto.Event{{Kind: "member", Member: ev.Member.Name, State: ev.Member.State.String()}}
+		return []proto.Event{{Kind: proto.EventMember, Member: ev.Member.Name, State: ev.Member.State.String()}}
 	case Exit:
 		code := ev.Code
-		return []proto.Event{{Kind: "exit", Member: strconv.Itoa(ev.Pane), Code: &code}}
+		return []proto.Event{{Kind: proto.EventExit, Member: strconv.Itoa(ev.Pane), Code: &code}}
 	case Closed:
 		if ev.Done {
 			return nil
 		}
-		return []proto.Event{{Kind: "closed", Member: strconv.Itoa(ev.Pane)}}
+		return []proto.Event{{Kind: proto.EventClosed, Member: strconv.Itoa(ev.Pane)}}
 	case Alert:
-		return []proto.Event{{Kind: "alert", Member: strconv.Itoa(ev.Pane), Text: ev.Text}}
+		return []proto.Event{{Kind: proto.EventAlert, Member: strconv.Itoa(ev.Pane), Text: ev.Text}}
 	case Delivery:
 		en := ev.Entry
 		var out []proto.Event
@@ -103,17 +112,17 @@ func wireEvent(ev Event) []proto.Event {
 			if kind == "" {
 				kind = proto.KindMessage
 			}
-			out = append(out, proto.Event{Kind: "relayed", ID: en.ID, Member: en.ToName, Peer: en.FromName, State: kind, Text: en.Body})
+			out = append(out, proto.Event{Kind: proto.EventRelayed, ID: en.ID, Member: en.ToName, From: en.FromName, To: en.ToName, MsgKind: kind, Text: en.Body})
 		}
 		return append(out, proto.Event{
-			Kind: "delivery", ID: en.ID, Member: en.ToName, Peer: en.FromName, Phase: en.Phase.String(), Text: en.Words,
+			Kind: proto.EventDelivery, ID: en.ID, Member: en.ToName, From: en.FromName, To: en.ToName, Phase: wirePhases[en.Phase], Text: en.Words,
 		})
 	case Mail:
-		return []proto.Event{{Kind: "mail", ID: ev.ID, Member: ev.To, Text: ev.Text}}
+		return []proto.Event{{Kind: proto.EventMail, ID: ev.ID, Member: ev.To, Text: ev.Text}}
 	case Turn:
-		return []proto.Event{{Kind: "turn", Member: ev.Name, Text: ev.Text}}
+		return []proto.Event{{Kind: proto.EventTurn, Member: ev.Name, Text: ev.Text}}
 	case Notice:
-		return []proto.Event{{Kind: "notice", Text: ev.Entry.Note}}
+		return []proto.Event{{Kind: proto.EventNotice, Text: ev.Entry.Note}}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ package session_test
 // (and PaneCore, Warner) as it is, with no adapter between them.
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,4 +101,67 @@ func TestSendReachesAPane(t *testing.T) {
 	assert.Contains(t, *upper.Screen, "please rebase")
 	_, err = c.Request(proto.TypeHold, proto.Target{A: "Cat"})
 	require.NoError(t, err)
+}
+
+// Every command of the socket that names a pane reads the name in any case, as the
+// session's one resolver (Resolve) does: SEND (and a reminder, which is one), capture,
+// hold and release, link and unlink, the pane commands, and history's member filter.
+// Each row names a pane in a case other than its own and must work.
+func TestEveryPaneCommandFoldsCase(t *testing.T) {
+	s, err := session.Start(session.Options{
+		Panes: []session.PaneSpec{
+			{Name: "cat", Argv: []string{"cat"}, Cols: 80, Rows: 10},
+			{Name: "dog", Argv: []string{"cat"}, Cols: 80, Rows: 10},
+		},
+		Idle: 50 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	defer s.Stop()
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"))
+	require.NoError(t, err)
+	defer st.Close()
+	path := filepath.Join(t.TempDir(), "s.sock")
+	l, err := hub.Listen(path)
+	require.NoError(t, err)
+	h, err := hub.Start(hub.Config{Session: "e2e", Store: st, Core: s}, l)
+	require.NoError(t, err)
+	defer h.Close()
+	c, err := client.DialControl(path)
+	require.NoError(t, err)
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(20 * time.Second))
+
+	request := func(typ string, p any) func() error {
+		return func() error { _, err := c.Request(typ, p); return err }
+	}
+	for _, row := range []struct {
+		name string
+		do   func() error
+	}{
+		{"send", func() error { _, err := c.Send("ops", "CAT", "hello"); return err }},
+		{"send NAME@SESSION", func() error { _, err := c.Send("ops", "Cat@e2e", "hello"); return err }},
+		{"remind", func() error {
+			_, err := c.SendMeta("ops", "cAT", "later", &proto.SendMeta{XRemindMs: 60_000})
+			return err
+		}},
+		{"capture", request(proto.TypeCapture, proto.Capture{Target: "CAT"})},
+		{"hold", request(proto.TypeHold, proto.Target{A: "Cat"})},
+		{"release", request(proto.TypeRelease, proto.Target{A: "cAt"})},
+		{"link", request(proto.TypeLink, proto.Target{A: "CAT", B: "Dog"})},
+		{"unlink", request(proto.TypeUnlink, proto.Target{A: "DOG"})},
+		{"type", request(proto.TypeType, proto.TypeText{A: "Dog", Text: "x"})},
+		{"resize", request(proto.TypeResize, proto.Resize{A: "DOG", Width: 120})},
+		{"rename", request(proto.TypeRename, proto.Rename{A: "DOG", Name: "puppy"})},
+		{"rename back", request(proto.TypeRename, proto.Rename{A: "PUPPY", Name: "dog"})},
+		{"respawn", request(proto.TypeRespawn, proto.Respawn{A: "dOG", Kill: true})},
+		{"history", func() error {
+			res, err := c.Request(proto.TypeHistory, proto.History{Member: "CAT"})
+			if err == nil && len(res.Messages) == 0 {
+				err = errors.New("no message to or from CAT, though one was sent to cat")
+			}
+			return err
+		}},
+	} {
+		assert.NoError(t, row.do(), row.name)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/relay"
 )
 
 // A delivery a caller sent carries the caller's id through every phase (the phase names
@@ -25,15 +26,15 @@ func TestWireEvents(t *testing.T) {
 			Phase: ph, Words: "please rebase", Body: "please rebase now"}})
 	}
 	assert.Equal(t, []proto.Event{
-		{Kind: "relayed", ID: "m4", Member: "claude", Peer: "codex", State: "message", Text: "please rebase now"},
-		{Kind: "delivery", ID: "m4", Member: "claude", Peer: "codex", Phase: "waiting for idle", Text: "please rebase"},
+		{Kind: "relayed", ID: "m4", Member: "claude", From: "codex", To: "claude", MsgKind: "message", Text: "please rebase now"},
+		{Kind: "delivery", ID: "m4", Member: "claude", From: "codex", To: "claude", Phase: "waiting", Text: "please rebase"},
 	}, delivery("m4", true, true, 2, "codex", Waiting))
-	assert.Equal(t, []proto.Event{{Kind: "delivery", ID: "m4", Member: "claude", Peer: "codex", Phase: "typed", Text: "please rebase"}},
+	assert.Equal(t, []proto.Event{{Kind: "delivery", ID: "m4", Member: "claude", From: "codex", To: "claude", Phase: "typed", Text: "please rebase"}},
 		delivery("m4", true, false, 2, "codex", Typed), "announced once")
-	assert.Equal(t, []proto.Event{{Kind: "delivery", ID: "m5", Member: "claude", Peer: "codex", Phase: "waiting for idle", Text: "please rebase"}},
+	assert.Equal(t, []proto.Event{{Kind: "delivery", ID: "m5", Member: "claude", From: "codex", To: "claude", Phase: "waiting", Text: "please rebase"}},
 		delivery("m5", false, true, 2, "codex", Waiting), "a pane's Send through the socket is the caller's: never announced")
-	assert.Equal(t, "confirmed", delivery("m5", false, false, 0, "ops", Confirmed)[0].Phase)
-	assert.Equal(t, []proto.Event{{Kind: "delivery", Member: "claude", Peer: "agentmux", Phase: "waiting for idle", Text: "please rebase"}},
+	assert.Equal(t, proto.PhaseConfirmed, delivery("m5", false, false, 0, "ops", Confirmed)[0].Phase)
+	assert.Equal(t, []proto.Event{{Kind: "delivery", Member: "claude", From: "agentmux", To: "claude", Phase: "waiting", Text: "please rebase"}},
 		delivery("", false, true, 0, "agentmux", Waiting), "a brief is no message")
 
 	assert.Equal(t, []proto.Event{{Kind: "mail", ID: "m5", Member: "ops", Text: "[agentmux] delivered"}},
@@ -97,7 +98,21 @@ func TestRelayedTurnCarriesTheCoresID(t *testing.T) {
 	require.Len(t, relayed, 1, "announced once")
 	assert.Regexp(t, `^m[0-9a-f]{21}$`, relayed[0].ID, "a message id as the store's")
 	assert.Equal(t, "bob", relayed[0].Member)
-	assert.Equal(t, "alice", relayed[0].Peer)
+	assert.Equal(t, "alice", relayed[0].From)
 	assert.Contains(t, relayed[0].Text, "the tests pass")
 	assert.Equal(t, relayed[0].ID, typed[0].ID)
+}
+
+// Every phase of the relay has a wire name, and the wire's Final agrees with the
+// relay's: the two rules of a message's last phase are pinned together.
+func TestEveryPhaseHasAWireName(t *testing.T) {
+	for ph := Waiting; ph <= relay.Expired; ph++ {
+		wire, ok := wirePhases[ph]
+		if !ok || wire == "" {
+			t.Errorf("phase %v has no wire name", ph)
+			continue
+		}
+		assert.Equal(t, ph.Final(), wire.Final(), "Final of %v (%s)", ph, wire)
+		assert.NotContains(t, string(wire), " ", "a wire name, not the relay log's words")
+	}
 }

@@ -395,7 +395,7 @@ func parseAgent(a string) (ui.PaneSpec, error) {
 // it is the program's base name, which the session fits to the rule, and only a number
 // or a form of a reserved name is refused.
 func paneName(name string, given bool) error {
-	err := proto.CheckName(name)
+	err := proto.CheckName(proto.PaneName, name)
 	if _, numErr := strconv.Atoi(name); err != nil && (given || numErr == nil || proto.Reserved(name) != "") {
 		return fmt.Errorf("a pane cannot be named %s: %w; name it otherwise (NAME=COMMAND)", name, err)
 	}

@@ -122,7 +122,7 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	switch cmd {
 	case "send":
 		if a.from != "" {
-			if err := fromName(a.from); err != nil {
+			if err := proto.CheckName(proto.SenderName, a.from); err != nil {
 				return 2, usagef("agentmux send: --from %s: %v", strconv.Quote(a.from), err)
 			}
 		}
@@ -148,7 +148,7 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 			return 2, err
 		}
 	case "rename":
-		if err := checkPaneName(a.operands[1]); err != nil {
+		if err := proto.CheckName(proto.PaneName, a.operands[1]); err != nil {
 			return 2, usagef("agentmux rename: %v", err)
 		}
 	case "remind", "wake":
@@ -463,16 +463,6 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// fromName reports why name cannot be send's --from: the session refuses a pane's or
-// a member's name, and these it can tell at once. The sender is the pane the command
-// runs in (its $AGENTMUX_PROOF), else the person, "you": neither is taken by a name.
-func fromName(name string) error {
-	if r := proto.Reserved(name); r != "" {
-		return fmt.Errorf("%s is a form of %q, reserved: a send without --from is the person's (you), or the pane's it runs in", name, r)
-	}
-	return proto.CheckName(name)
 }
 
 // send sends body from the pane the command runs in (proved by its $AGENTMUX_PROOF),

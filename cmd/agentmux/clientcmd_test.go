@@ -205,7 +205,7 @@ func TestEventsCommand(t *testing.T) {
 	dec := json.NewDecoder(pr)
 	var ev proto.Event
 	require.NoError(t, dec.Decode(&ev))
-	assert.Equal(t, "subscribed", ev.Kind)
+	assert.Equal(t, proto.EventSubscribed, ev.Kind)
 	bot, err := client.Dial(hub.SocketPath(dir, "ev"), proto.Hello{Agent: "bot"})
 	require.NoError(t, err)
 	defer bot.Raw().Close()

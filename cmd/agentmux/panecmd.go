@@ -65,7 +65,7 @@ func newPane(a clientArgs) (proto.NewPane, error) {
 		np.Name = spec.Name // named NAME=COMMAND; otherwise the session picks a free one
 	}
 	if a.name != "" {
-		if err := checkPaneName(a.name); err != nil {
+		if err := proto.CheckName(proto.PaneName, a.name); err != nil {
 			return proto.NewPane{}, usagef("agentmux new: --name: %v", err)
 		}
 		np.Name = a.name
@@ -94,14 +94,6 @@ func newPane(a clientArgs) (proto.NewPane, error) {
 		}
 	}
 	return np, nil
-}
-
-// checkPaneName says why name cannot be a pane's (session.CheckName's rules).
-func checkPaneName(name string) error {
-	if err := session.CheckName(name); err != nil {
-		return fmt.Errorf("%q: %w", name, err)
-	}
-	return nil
 }
 
 // startPane asks the session to start np (X_NEW) and prints its number and name.

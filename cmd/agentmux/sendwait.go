@@ -12,9 +12,6 @@ import (
 	"github.com/agentmux/agentmux/proto"
 )
 
-// finalPhases are the delivery phases after which a message's phase never changes.
-var finalPhases = map[string]bool{"confirmed": true, "failed": true, "dropped": true, "expired": true}
-
 // sendAndWait is send --wait: it subscribes to the session's events first (on a
 // connection of its own, so no phase is missed), sends, then waits for the message's
 // last phase and prints it. Exit 0 when confirmed, 1 when failed, dropped or expired,
@@ -35,16 +32,16 @@ func sendAndWait(ctx context.Context, path string, c *client.Conn, a clientArgs,
 	code := 1
 	err = eachEvent(ctx, ev, func(payload json.RawMessage) (bool, error) {
 		var e proto.Event
-		if err := json.Unmarshal(payload, &e); err != nil || e.Kind != "delivery" || e.ID != id || !finalPhases[e.Phase] {
+		if err := json.Unmarshal(payload, &e); err != nil || e.Kind != proto.EventDelivery || e.ID != id || !e.Phase.Final() {
 			return false, nil
 		}
-		if e.Phase == "confirmed" {
+		if e.Phase == proto.PhaseConfirmed {
 			code = 0
 		}
 		var err error
 		if a.json {
-			err = printJSON(w, map[string]string{"id": id, "status": e.Phase, "text": e.Text})
-		} else if e.Text != "" && e.Phase != "confirmed" { // the reason it was not
+			err = printJSON(w, map[string]string{"id": id, "status": string(e.Phase), "text": e.Text})
+		} else if e.Text != "" && e.Phase != proto.PhaseConfirmed { // the reason it was not
 			_, err = fmt.Fprintf(w, "%s %s: %s\n", line(id), e.Phase, line(e.Text))
 		} else {
 			_, err = fmt.Fprintf(w, "%s %s\n", line(id), e.Phase)
@@ -77,10 +74,6 @@ func replyFlags(a clientArgs) error {
 	}
 	return nil
 }
-
-// landedPhases are the phases after which a message is in its pane: the turn that
-// follows is its answer.
-var landedPhases = map[string]bool{"submitted": true, "confirmed": true}
 
 // sendAndReply is send --reply: it subscribes to the session's events first (on a
 // connection of its own, so nothing is missed), sends, follows the message's phases
@@ -118,14 +111,14 @@ func sendAndReply(ctx context.Context, path string, c *client.Conn, a clientArgs
 			return false, nil
 		}
 		switch {
-		case e.Kind == "delivery" && e.ID == id:
+		case e.Kind == proto.EventDelivery && e.ID == id:
 			to = e.Member
-			if landedPhases[e.Phase] {
+			if e.Phase.Landed() {
 				landed = true
-			} else if finalPhases[e.Phase] {
+			} else if e.Phase.Final() {
 				return true, fmt.Errorf("send --reply: %s was %s: %s", line(id), e.Phase, line(e.Text))
 			}
-		case e.Kind == "turn" && landed && strings.EqualFold(e.Member, to):
+		case e.Kind == proto.EventTurn && landed && strings.EqualFold(e.Member, to):
 			if a.json {
 				return true, printJSON(w, map[string]string{"id": id, "from": e.Member, "text": e.Text})
 			}

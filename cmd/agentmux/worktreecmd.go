@@ -184,10 +184,7 @@ func (ts *trees) make(spec *session.PaneSpec) error {
 	}
 	name, auto := spec.Name, spec.Name == ""
 	if auto {
-		name = filepath.Base(spec.Argv[0])
-		if session.CheckName(name) != nil {
-			name = "pane"
-		}
+		name = proto.DefaultName(spec.Argv[0])
 	}
 	base := name
 	ts.git.Lock()
