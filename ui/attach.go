@@ -60,6 +60,9 @@ type Remote struct {
 	Active func()
 	// ReadOnly terminals watch: nothing they type reaches a pane.
 	ReadOnly bool
+	// Fixed is the terminal the session runs in (agentmux demo, --in-process): it
+	// cannot detach, and prefix q only asks whether to quit.
+	Fixed bool
 }
 
 // StartSession starts cfg's panes in a session for a terminal of the given size (each
@@ -113,7 +116,7 @@ func Attach(ctx context.Context, s *session.Session, cfg Config, r Remote) (e En
 		s.SetColors(probed.Colors)
 		s.SetKittyKeyboard(probed.Kitty)
 	}
-	att := attachment{name: r.Name, detachable: true, readOnly: r.ReadOnly, control: r.Controls, active: r.Active}
+	att := attachment{name: r.Name, detachable: !r.Fixed, readOnly: r.ReadOnly, control: r.Controls, active: r.Active}
 	if r.ReadOnly {
 		att.control = func() bool { return false }
 	}
