@@ -37,6 +37,9 @@ const handshakeTimeout = 10 * time.Second
 type Options struct {
 	ReadOnly     bool // watch: nothing typed reaches a pane
 	DetachOthers bool // detach every other client
+	// Serving: the session is served from this process, which ends it on SIGHUP,
+	// SIGTERM and SIGINT; the client follows only SIGWINCH.
+	Serving bool
 }
 
 // Result is how an attach ended. Reason is empty when the server went away without
@@ -79,7 +82,7 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 		_ = term.Restore(in.Fd(), saved)
 		return res, err
 	}
-	stopSignals := c.followSignals(ctx, out)
+	stopSignals := c.followSignals(ctx, out, !o.Serving)
 	if cols2, rows2, err := term.GetSize(out.Fd()); err == nil && (cols2 != cols || rows2 != rows) {
 		_ = c.send(Resize(cols2, rows2)) // resized before the signal was watched
 	}
@@ -179,11 +182,14 @@ func (c *pipe) pumpInput(in *os.File) (stop func(), err error) {
 	}, nil
 }
 
-// followSignals sends a resize frame on SIGWINCH and detaches on SIGHUP, SIGTERM and
-// SIGINT (the terminal closed, or the client was told to go).
-func (c *pipe) followSignals(ctx context.Context, out *os.File) (stop func()) {
+// followSignals sends a resize frame on SIGWINCH and, with ending set, detaches on
+// SIGHUP, SIGTERM and SIGINT (the terminal closed, or the client was told to go).
+func (c *pipe) followSignals(ctx context.Context, out *os.File, ending bool) (stop func()) {
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	signal.Notify(sigs, syscall.SIGWINCH)
+	if ending {
+		signal.Notify(sigs, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

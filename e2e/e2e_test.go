@@ -236,6 +236,13 @@ func TestDemoStartsTwoPanes(t *testing.T) {
 	if code := s.waitExit(waitLong); code != 0 {
 		t.Errorf("demo exited with %d, want 0", code)
 	}
+	<-s.eof
+	// The demo is a session served from its terminal's process: it ends as an attached
+	// terminal's session does, the screen given back and the end said on it.
+	if sc := s.screen(); sc.snap.AltScreen || sc.snap.Modes.Mouse != 0 || !sc.has(" ended (prefix q)") {
+		t.Errorf("the screen was not restored, or the end not said (alternate screen %v, mouse %v):\n%s",
+			sc.snap.AltScreen, sc.snap.Modes.Mouse, sc.dump())
+	}
 }
 
 // readPid reads a pid file the fake agent wrote at start.

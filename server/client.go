@@ -58,6 +58,7 @@ var (
 type client struct {
 	id       int
 	readOnly bool
+	fixed    bool // the terminal the session runs in (Local): it is never detached
 	since    time.Time
 	control  chan struct{} // capacity 1: this client just took control
 	cancel   context.CancelFunc
@@ -202,7 +203,7 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	c := &client{readOnly: req.ReadOnly, since: time.Now(), control: make(chan struct{}, 1), cancel: cancel,
+	c := &client{readOnly: req.ReadOnly, fixed: s.local(nc), since: time.Now(), control: make(chan struct{}, 1), cancel: cancel,
 		sz: ui.Size{Cols: req.Cols, Rows: req.Rows}}
 	s.register(c, req.DetachOthers)
 	unregister := sync.OnceFunc(func() { s.unregister(c) })
@@ -226,7 +227,7 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	ending, err := ui.Attach(ctx, s.cfg.Session, s.cfg.UI, ui.Remote{
 		Name: s.cfg.Name, In: pr, Out: w, Size: ui.Size{Cols: req.Cols, Rows: req.Rows}, Sizes: sizes,
 		Controls: func() bool { return s.controls(c.id) }, Control: c.control,
-		Active: func() { s.activate(c) }, ReadOnly: req.ReadOnly,
+		Active: func() { s.activate(c) }, ReadOnly: req.ReadOnly, Fixed: c.fixed,
 	})
 	if err != nil {
 		s.log.Warn("attached terminal", "client", c.id, "err", err)
@@ -294,6 +295,11 @@ func (s *Server) read(ctx context.Context, c *client, nc net.Conn, inputs chan<-
 				return
 			}
 		case attach.KindDetach:
+			if c.fixed { // its terminal is gone, and the session with it
+				s.End("its terminal went away")
+				c.cancel()
+				continue
+			}
 			c.end(attach.ReasonDetached, "")
 		default:
 			c.end(attach.ReasonError, "a client sends no "+string(f.Kind)+" frame")
@@ -330,7 +336,7 @@ func forwardSizes(ctx context.Context, c *client, resized <-chan struct{}, sizes
 }
 
 // register adds c to the clients; it takes control unless it only watches. With
-// detachOthers every other client is detached.
+// detachOthers every other client is detached but the one the session runs in.
 func (s *Server) register(c *client, detachOthers bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -340,7 +346,7 @@ func (s *Server) register(c *client, detachOthers bool) {
 	s.waiting = false
 	if detachOthers {
 		for _, o := range s.clients {
-			if o != c {
+			if o != c && !o.fixed {
 				o.end(attach.ReasonReplaced, "")
 			}
 		}

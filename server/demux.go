@@ -43,6 +43,8 @@ type demux struct {
 	budget *proto.Budget
 	once   sync.Once
 	wg     sync.WaitGroup
+	mu     sync.Mutex // orders serve's start of a sorter before Close's wait
+	closed bool
 }
 
 // newDemux starts sorting l's connections; handle gets the server's (it owns them);
@@ -69,6 +71,17 @@ func (d *demux) acceptLoop() {
 		}
 		d.wg.Go(func() { d.sort(nc) })
 	}
+}
+
+// serve sorts nc as one of the listener's connections; false when the demux is closed.
+func (d *demux) serve(nc net.Conn) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return false
+	}
+	d.wg.Go(func() { d.sort(nc) })
+	return true
 }
 
 // sort reads nc's first frame and hands nc to its owner.
@@ -129,6 +142,9 @@ func (d *demux) Accept() (net.Conn, error) {
 func (d *demux) Close() error {
 	var err error
 	d.once.Do(func() {
+		d.mu.Lock()
+		d.closed = true
+		d.mu.Unlock()
 		close(d.quit)
 		err = d.l.Close()
 		d.wg.Wait()

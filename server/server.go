@@ -19,6 +19,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
@@ -61,6 +63,7 @@ type Server struct {
 
 	mu         sync.Mutex // guards the client registry below
 	clients    map[int]*client
+	locals     map[net.Conn]bool // the server's ends of Local's connections
 	nextID     int
 	controller int    // the client whose size the panes follow (0: none)
 	waiting    bool   // no terminal has attached yet and the first may still come
@@ -78,7 +81,7 @@ func Start(cfg Config) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Server{cfg: cfg, log: log, ctx: ctx, stop: stop, done: make(chan struct{}), clients: map[int]*client{}, waiting: true}
+	s := &Server{cfg: cfg, log: log, ctx: ctx, stop: stop, done: make(chan struct{}), clients: map[int]*client{}, locals: map[net.Conn]bool{}, waiting: true}
 	s.farewell = sync.OnceValue(s.makeFarewell)
 	s.dm = newDemux(cfg.Listener, s.handle, log)
 	if err := cfg.ServeHub(s.dm); err != nil {
@@ -130,6 +133,56 @@ func (s *Server) Close() {
 	s.stop()
 	s.dm.Close()
 	s.wg.Wait()
+}
+
+// Local returns a connection to the server from this process, for the terminal a
+// session runs in (agentmux demo, --in-process): it is sorted as a socket connection
+// is, and a terminal attached over it cannot detach, nor be detached by another's
+// attach -d, since the session ends with it. The caller closes it.
+func (s *Server) Local() (net.Conn, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("local attach: %w", err)
+	}
+	ours, err := fileConn(fds[0], "local-server")
+	if err != nil {
+		unix.Close(fds[1])
+		return nil, err
+	}
+	theirs, err := fileConn(fds[1], "local-client")
+	if err != nil {
+		ours.Close()
+		return nil, err
+	}
+	s.mu.Lock()
+	s.locals[ours] = true
+	s.mu.Unlock()
+	if !s.dm.serve(ours) {
+		ours.Close()
+		theirs.Close()
+		return nil, errors.New("local attach: the server is closed")
+	}
+	return theirs, nil
+}
+
+// fileConn is the net.Conn of socket fd, which it takes.
+func fileConn(fd int, name string) (net.Conn, error) {
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	nc, err := net.FileConn(f)
+	if err != nil {
+		return nil, fmt.Errorf("local attach: %w", err)
+	}
+	return nc, nil
+}
+
+// local reports whether nc is the server's end of a Local connection, and forgets it.
+func (s *Server) local(nc net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ok := s.locals[nc]
+	delete(s.locals, nc)
+	return ok
 }
 
 // handle takes a connection whose first frame is one of the server's.

@@ -59,14 +59,13 @@ func newFixture(t *testing.T, names ...string) *fixture {
 		return p, nil
 	}
 	prefix, _ := keys.ParseKey("ctrl+a")
-	cfg := ui.Config{Prefix: prefix, PrefixSpec: "ctrl+a", Version: "test"}
+	cfg := ui.Config{Prefix: prefix, PrefixSpec: "ctrl+a"}
 	var panes []session.PaneSpec
 	for _, n := range names {
 		spec := session.PaneSpec{Name: n, Argv: []string{n}, Cols: 38, Rows: 20}
-		cfg.Panes = append(cfg.Panes, spec)
 		panes = append(panes, spec)
 	}
-	s, err := session.Start(session.Options{Panes: panes, Start: start, OutputInterval: -1})
+	s, err := session.Start(session.Options{Panes: panes, Start: start, OutputInterval: -1, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +132,12 @@ func (f *fixture) attach(req attach.Request) *term {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	return f.attachOn(nc, req)
+}
+
+// attachOn attaches a test terminal over nc.
+func (f *fixture) attachOn(nc net.Conn, req attach.Request) *term {
+	f.t.Helper()
 	body, _ := attach.Handshake(attach.TypeAttach, req)
 	if err := proto.WriteFrame(nc, body); err != nil {
 		f.t.Fatal(err)

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,16 +59,26 @@ type Remote struct {
 	Active func()
 	// ReadOnly terminals watch: nothing they type reaches a pane.
 	ReadOnly bool
+	// Fixed is the terminal the session runs in (agentmux demo, --in-process): it
+	// cannot detach, and prefix q only asks whether to quit.
+	Fixed bool
 }
 
-// StartSession starts cfg's panes in a session for a terminal of the given size (each
-// program starts at the size the layout gives it there): what a session server runs
-// before any terminal attaches. The first terminal's answers give the panes its colours.
-func StartSession(cfg Config, size Size, term TerminalInfo) (*session.Session, error) {
-	if len(cfg.Panes) == 0 {
-		return nil, errors.New("no panes to start")
+// Fit gives the panes of o the sizes the layout gives them on a terminal of the given
+// size, and the terminal's colours and keyboard, so that each program starts at its
+// final size: what a session server does before any terminal attaches. The first
+// terminal to attach gives the panes its own colours.
+func Fit(o *session.Options, layout LayoutKind, size Size, term TerminalInfo) {
+	ids := make([]int, len(o.Panes))
+	for i := range ids {
+		ids[i] = i + 1
 	}
-	return session.Start(sessionOptions(cfg, max(size.Cols, 1), max(size.Rows, 2), term.probed(), nil))
+	rects := buildLayout(layout, ids).rects(rect{0, 0, max(size.Cols, 1), max(size.Rows-1, 1)})
+	for i := range o.Panes {
+		o.Panes[i].Cols, o.Panes[i].Rows = rects[i].R.W-2, rects[i].R.H-2
+	}
+	p := term.probed()
+	o.Colors, o.KittyKeyboard = p.Colors, p.Kitty
 }
 
 // controlMsg says this terminal took control of the panes' sizes.
@@ -113,13 +122,12 @@ func Attach(ctx context.Context, s *session.Session, cfg Config, r Remote) (e En
 		s.SetColors(probed.Colors)
 		s.SetKittyKeyboard(probed.Kitty)
 	}
-	att := attachment{name: r.Name, detachable: true, readOnly: r.ReadOnly, control: r.Controls, active: r.Active}
+	att := attachment{name: r.Name, detachable: !r.Fixed, readOnly: r.ReadOnly, control: r.Controls, active: r.Active}
 	if r.ReadOnly {
 		att.control = func() bool { return false }
 	}
 	return runModel(ctx, cfg, s, terminalRun{
 		o: o, ir: ir, probed: probed, early: early, w: max(r.Size.Cols, 1), h: max(r.Size.Rows, 1), att: att,
-		output: io.Discard,
 		follow: func(p *tea.Program) func() { return followRemote(ctx, p, r) },
 	})
 }

@@ -2,7 +2,7 @@ package ui
 
 // Strategy: drive the model with keys as an attached terminal would (the attachment set
 // on the harness's model) and check how the program ends: prefix d detaches, prefix q
-// asks and d detaches or y ends; in-process, prefix d says it cannot detach and the
+// asks and d detaches or y ends; a fixed terminal (the one a session runs in), prefix d says it cannot detach and the
 // program goes on; a read-only terminal's keys reach no pane.
 
 import (
@@ -50,11 +50,11 @@ func TestPrefixQAsksEndDetachOrCancel(t *testing.T) {
 	}
 }
 
-func TestPrefixDInProcessCannotDetach(t *testing.T) {
+func TestPrefixDFixedTerminalCannotDetach(t *testing.T) {
 	hs := newHarness(t, 100, 24, "a", "b")
 	hs.send(inputMsg{Events: []keys.Event{testPrefix, runeKey('d')}})
 	if hs.m.quitting {
-		t.Fatal("an in-process session detached")
+		t.Fatal("a fixed terminal detached")
 	}
 	if !strings.Contains(hs.m.status.text, "cannot detach") {
 		t.Errorf("status %q, want a word that it cannot detach", hs.m.status.text)

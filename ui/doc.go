@@ -5,11 +5,13 @@
 // cursor goes. It is the only package that imports bubbletea and
 // lipgloss. Panes live in a session.Session: ui reaches them only through its API
 // (commands, Screen for pictures, events from a subscription) and never imports ptyhost,
-// relay or parser. The outer terminal is package tty's.
+// relay or parser. The outer terminal is package tty's. Every terminal is a client of
+// the session server, entered through Attach (attach.go), the terminal a session runs in
+// (agentmux demo, --in-process) too; Fit sizes a session's panes before it starts.
 //
 // Event flow (one goroutine owns each piece of mutable state):
 //
-//	tty: outer terminal (raw mode, probe)    tty.Input (read + decode loops)
+//	tty: the client's terminal (modes, probe) tty.Input (read + decode loops)
 //	     ▲ changed rows, one synchronized         │ tty.Batch
 //	     │ update (tty.Screen goroutine)           ▼
 //	┌──── bubbletea event loop (no renderer): model.Update ─────────────────────┐
@@ -43,5 +45,6 @@
 // brief and the border's state words), bell.go, mouse.go, scroll.go, copy.go (selection,
 // search, OSC 52), relaylog.go and logentry.go (the relay log, one entry whole), view.go
 // and help.go (composition, the outer cursor), render.go (cells to SGR runs), styles.go,
-// layout.go (the pure split tree), run.go (wiring and restore).
+// layout.go (the pure split tree), attach.go (a terminal's entry, Fit), run.go (the
+// program over one terminal).
 package ui

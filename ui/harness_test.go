@@ -25,7 +25,6 @@ import (
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
-	"github.com/agentmux/agentmux/tty"
 )
 
 // fakeProc is a session.Process with no process behind it.
@@ -53,8 +52,15 @@ func newHarness(t testing.TB, w, h int, names ...string) *harness {
 	return newHarnessCfg(t, w, h, Config{}, names...)
 }
 
-// newHarnessCfg is newHarness with cfg's relay settings (Link, Turns, Idle).
+// newHarnessCfg is newHarness with cfg's ui settings.
 func newHarnessCfg(t testing.TB, w, h int, cfg Config, names ...string) *harness {
+	t.Helper()
+	return newHarnessWith(t, w, h, cfg, session.Options{}, names...)
+}
+
+// newHarnessWith is newHarnessCfg over a session of o's relay settings (Link, Turns,
+// Idle, Address); its panes are the names'.
+func newHarnessWith(t testing.TB, w, h int, cfg Config, o session.Options, names ...string) *harness {
 	t.Helper()
 	hs := &harness{t: t, procs: map[int]*fakeProc{}, clock: fakeclock.New(time.Unix(1_700_000_000, 0))}
 	var mu sync.Mutex
@@ -65,11 +71,12 @@ func newHarnessCfg(t testing.TB, w, h int, cfg Config, names ...string) *harness
 		mu.Unlock()
 		return f, nil
 	}
-	cfg.Prefix, cfg.PrefixSpec, cfg.Version = testPrefix, "ctrl+a", "test"
+	cfg.Prefix, cfg.PrefixSpec, o.Version = testPrefix, "ctrl+a", "test"
 	for _, n := range names {
-		cfg.Panes = append(cfg.Panes, PaneSpec{Name: n, Argv: []string{n}})
+		o.Panes = append(o.Panes, PaneSpec{Name: n, Argv: []string{n}})
 	}
-	o := sessionOptions(cfg, w, h, tty.Probed{}, start)
+	Fit(&o, cfg.Layout, Size{Cols: w, Rows: h}, TerminalInfo{})
+	o.Start = start
 	o.Clock = hs.clock
 	o.OutputInterval = -1 // every output reaches the model, which paces frames (session tests pace output)
 	s, err := session.Start(o)

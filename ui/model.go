@@ -93,7 +93,7 @@ type modelOptions struct {
 	initial       []keys.Event       // input read while probing the terminal, replayed first
 	screen        presenter          // where frames go; nil: only View
 	probed        tty.Probed         // what the terminal's answers said at start-up
-	attach        attachment         // how the terminal is attached (zero: in-process)
+	attach        attachment         // how the terminal is attached (zero: fixed, in control)
 }
 
 // model is the bubbletea model: it renders the session's snapshots and forwards input
@@ -176,9 +176,9 @@ type presentation struct {
 	relaySum   string    // the relay status shown on the status line
 }
 
-// attachment is how the model's terminal is attached to the session: in-process (the
-// zero value: it cannot detach, and it always sets the panes' sizes) or as a client of a
-// session server.
+// attachment is how the model's terminal is attached to the session server. The zero
+// value cannot detach and always sets the panes' sizes (as the terminal a session runs
+// in, which the server tells so).
 type attachment struct {
 	name       string // the session's name, for the detach line and the question
 	detachable bool   // prefix d detaches; prefix q asks end, detach or cancel
@@ -243,7 +243,7 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 		}
 	}
 	m.relaySum = s.Status().Summary
-	if left := m.shellPanes(); cfg.Link && left != "" {
+	if left := m.shellPanes(); s.LinkedAtStart() && left != "" {
 		m.setStatus("--link left out " + left + ": a shell would run agents' answers as commands (prefix l then its number links it, asking first)")
 	}
 	if cfg.Notice != nil {
@@ -334,8 +334,7 @@ func (m *model) setStatus(s string) {
 	m.setHint(s, scopeOnce, 0)
 }
 
-// quit ends the program and, in-process, the session (run.go restores the terminal
-// and stops it); attached, the server ends the session.
+// quit ends the program; the server then ends the session.
 func (m *model) quit() tea.Cmd {
 	return m.end(EndQuit)
 }

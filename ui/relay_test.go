@@ -18,7 +18,7 @@ import (
 // newRelayHarness is newHarness on a 120×30 screen, linked at start with link.
 func newRelayHarness(t testing.TB, link bool, names ...string) *harness {
 	t.Helper()
-	return newHarnessCfg(t, 120, 30, Config{Link: link}, names...)
+	return newHarnessWith(t, 120, 30, Config{}, session.Options{Link: link}, names...)
 }
 
 // wake fires the session's armed timer, moving the clock to it; it reports whether one

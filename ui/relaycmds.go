@@ -163,7 +163,7 @@ func (m *model) toggleAddress() tea.Cmd {
 	if v == nil || v.exited() {
 		return nil
 	}
-	if m.cfg.Address {
+	if m.s.AddressAll() {
 		m.setStatus("--address is on: every pane may address any pane")
 		return nil
 	}

@@ -57,7 +57,7 @@ func TestBriefNoticeGoesOnceTyped(t *testing.T) {
 // With --address every pane may address any pane; no border repeats it, the status
 // line says it once.
 func TestStatusLineSaysAddressingIsOnForAll(t *testing.T) {
-	hs := newHarnessCfg(t, 100, 10, Config{Address: true}, "a", "b")
+	hs := newHarnessWith(t, 100, 10, Config{}, session.Options{Address: true}, "a", "b")
 	if s := hs.statusLine(); !strings.Contains(s, "addressing: all panes") {
 		t.Errorf("status line %q does not say addressing is on for every pane", s)
 	}

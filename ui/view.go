@@ -210,7 +210,7 @@ func (m *model) writePaneSpan(b *strings.Builder, pr paneRect, y, a, e int) {
 // borders refreshes a pane's cached top and bottom border rows when its width, title,
 // state or focus changed.
 func (m *model) borders(id int, v *paneView, w int, focused bool) {
-	state, kind := borderState(v.member, m.cfg.Address)
+	state, kind := borderState(v.member, m.s.AddressAll())
 	if m.sync && !v.exited() {
 		state = "SYNC · " + state
 	}
@@ -266,7 +266,7 @@ func (m *model) statusLine() string {
 			add(" "+w+" ", sp.statusRelay)
 		}
 	}
-	if m.cfg.Address { // on for every pane, so no border repeats it
+	if m.s.AddressAll() { // on for every pane, so no border repeats it
 		add(" addressing: all panes ", sp.statusRelay)
 	}
 	switch {

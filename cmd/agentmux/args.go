@@ -15,6 +15,7 @@ import (
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
 )
 
@@ -49,7 +50,7 @@ flags:
                    (default: the working folder's name; NAME-2… while a live one holds it)
   --cwd NAME=DIR   start pane NAME in folder DIR (repeatable)
   --worktree       start every pane in a git worktree of its own (--worktree NAME: pane NAME)
-  --in-process     run the session inside this terminal: no server, it ends with the terminal
+  --in-process     serve the session from this terminal's process: it ends with the terminal
   --detached, -d   start the session without a terminal: print its name and exit (agentmux attach NAME)
   --web            serve the session's web view too (agentmux web prints its URL)
   --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
@@ -86,14 +87,15 @@ type options struct {
 	treeFlag treeFlag
 	set      map[string]bool
 
-	cfg      ui.Config
+	cfg      ui.Config       // each terminal's ui
+	sess     session.Options // the session: its panes and the relay's rules
 	logLevel slog.Level
 	session  string // --session: the session's name ("" names it after the working folder)
 	demo     bool   // agentmux demo: the panes are filled in by run
 	help     bool
 	version  bool
 	noHooks  bool // --no-hooks: no hook settings for any program
-	// inProcess: --in-process runs the session inside this terminal (no server: it ends
+	// inProcess: --in-process serves the session from this terminal's process (it ends
 	// with the terminal and cannot detach).
 	inProcess bool
 	// detached: --detached (-d) starts the session's server without a terminal and
@@ -131,15 +133,15 @@ type mainValues struct {
 func mainFlags(o *options, v *mainValues) *flag.FlagSet {
 	fs := flag.NewFlagSet("agentmux", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.BoolVar(&o.cfg.Link, "link", false, "")
-	fs.BoolVar(&o.cfg.Address, "address", false, "")
-	fs.BoolVar(&o.cfg.Brief, "brief", false, "")
+	fs.BoolVar(&o.sess.Link, "link", false, "")
+	fs.BoolVar(&o.sess.Address, "address", false, "")
+	fs.BoolVar(&o.sess.Brief, "brief", false, "")
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "")
 	fs.BoolVar(&o.inProcess, "in-process", false, "")
 	fs.BoolVar(&o.detached, "detached", false, "")
 	fs.BoolVar(&o.detached, "d", false, "")
-	fs.IntVar(&o.cfg.Turns, "turns", 8, "")
-	fs.DurationVar(&o.cfg.Idle, "idle", 1500*time.Millisecond, "")
+	fs.IntVar(&o.sess.Turns, "turns", 8, "")
+	fs.DurationVar(&o.sess.Idle, "idle", 1500*time.Millisecond, "")
 	fs.StringVar(&v.prefix, "prefix", "ctrl+a", "")
 	fs.StringVar(&v.layout, "layout", "", "")
 	fs.StringVar(&v.level, "log-level", "info", "")
@@ -190,11 +192,11 @@ func parseArgs(args []string) (options, error) {
 			return o, usagef("--session %v", err)
 		}
 	}
-	if o.cfg.Turns < 1 {
-		return o, usagef("--turns must be at least 1, not %d", o.cfg.Turns)
+	if o.sess.Turns < 1 {
+		return o, usagef("--turns must be at least 1, not %d", o.sess.Turns)
 	}
-	if o.cfg.Idle <= 0 {
-		return o, usagef("--idle must be a positive duration, not %s", o.cfg.Idle)
+	if o.sess.Idle <= 0 {
+		return o, usagef("--idle must be a positive duration, not %s", o.sess.Idle)
 	}
 	k, err := keys.ParseKey(v.prefix)
 	if err != nil {
@@ -219,10 +221,10 @@ func parseArgs(args []string) (options, error) {
 	if sub, ok := subcommands[rest[0]]; ok {
 		return o, sub(&o, rest[1:])
 	}
-	if o.cfg.Panes, err = parseAgents(rest); err != nil {
+	if o.sess.Panes, err = parseAgents(rest); err != nil {
 		return o, err
 	}
-	o.trees, err = applyFolders(o.cfg.Panes, v.cwd, o.treeFlag)
+	o.trees, err = applyFolders(o.sess.Panes, v.cwd, o.treeFlag)
 	return o, err
 }
 

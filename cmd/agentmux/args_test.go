@@ -66,14 +66,14 @@ func TestParseArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := o.cfg
-	if !c.Link || c.Turns != 3 || c.Idle != 2*time.Second || c.Layout != ui.LayoutRows || c.PrefixSpec != "ctrl+b" || o.logLevel.String() != "DEBUG" {
-		t.Errorf("parsed %+v level %v", c, o.logLevel)
+	if !o.sess.Link || o.sess.Turns != 3 || o.sess.Idle != 2*time.Second || c.Layout != ui.LayoutRows || c.PrefixSpec != "ctrl+b" || o.logLevel.String() != "DEBUG" {
+		t.Errorf("parsed %+v %+v level %v", c, o.sess, o.logLevel)
 	}
 	if want := (keys.Key{Code: keys.KeyRune, Rune: 'b', Mod: keys.ModCtrl}); !c.Prefix.Matches(want) {
 		t.Errorf("prefix %v, want ctrl+b", c.Prefix)
 	}
 	o, err = parseArgs([]string{"a"})
-	if err != nil || o.cfg.Turns != 8 || o.cfg.Idle != 1500*time.Millisecond || o.cfg.Link || o.cfg.PrefixSpec != "ctrl+a" || o.cfg.Layout != ui.LayoutAuto {
+	if err != nil || o.sess.Turns != 8 || o.sess.Idle != 1500*time.Millisecond || o.sess.Link || o.cfg.PrefixSpec != "ctrl+a" || o.cfg.Layout != ui.LayoutAuto {
 		t.Errorf("defaults: %+v, %v", o.cfg, err)
 	}
 	if o, err := parseArgs([]string{"demo"}); err != nil || !o.demo {
@@ -84,24 +84,24 @@ func TestParseArgs(t *testing.T) {
 // Flags may stand anywhere before "--", as in most command-line programs.
 func TestFlagsAnywhere(t *testing.T) {
 	o, err := parseArgs([]string{"bash", "sh", "--link"})
-	if err != nil || !o.cfg.Link || len(o.cfg.Panes) != 2 || o.cfg.Panes[1].Name != "sh" {
+	if err != nil || !o.sess.Link || len(o.sess.Panes) != 2 || o.sess.Panes[1].Name != "sh" {
 		t.Errorf("bash sh --link: %+v %v", o.cfg, err)
 	}
 	o, err = parseArgs([]string{"demo", "--turns", "3"})
-	if err != nil || !o.demo || o.cfg.Turns != 3 {
-		t.Errorf("demo --turns 3: demo %v turns %d %v", o.demo, o.cfg.Turns, err)
+	if err != nil || !o.demo || o.sess.Turns != 3 {
+		t.Errorf("demo --turns 3: demo %v turns %d %v", o.demo, o.sess.Turns, err)
 	}
 	o, err = parseArgs([]string{"a", "-turns=4", "b", "--idle=2s", "--link=false"})
-	if err != nil || o.cfg.Turns != 4 || o.cfg.Idle != 2*time.Second || o.cfg.Link || len(o.cfg.Panes) != 2 {
+	if err != nil || o.sess.Turns != 4 || o.sess.Idle != 2*time.Second || o.sess.Link || len(o.sess.Panes) != 2 {
 		t.Errorf("a -turns=4 b --idle=2s --link=false: %+v %v", o.cfg, err)
 	}
 	o, err = parseArgs([]string{"a", "--", "--link", "-"})
-	if err != nil || o.cfg.Link || len(o.cfg.Panes) != 3 || o.cfg.Panes[1].Argv[0] != "--link" || o.cfg.Panes[2].Argv[0] != "-" {
+	if err != nil || o.sess.Link || len(o.sess.Panes) != 3 || o.sess.Panes[1].Argv[0] != "--link" || o.sess.Panes[2].Argv[0] != "-" {
 		t.Errorf("a -- --link -: %+v %v", o.cfg, err)
 	}
 	o, err = parseArgs([]string{"a", "--session", "proj", "b"})
-	if err != nil || o.session != "proj" || len(o.cfg.Panes) != 2 {
-		t.Errorf("a --session proj b: session %q %+v %v", o.session, o.cfg.Panes, err)
+	if err != nil || o.session != "proj" || len(o.sess.Panes) != 2 {
+		t.Errorf("a --session proj b: session %q %+v %v", o.session, o.sess.Panes, err)
 	}
 	if o, err := parseArgs([]string{"a", "--help"}); err != nil || !o.help {
 		t.Errorf("a --help: %+v %v", o, err)

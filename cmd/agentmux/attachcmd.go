@@ -122,8 +122,8 @@ func handshakeOnce(nc net.Conn, typ string) (*proto.Envelope, error) {
 	return e, nil
 }
 
-// sessionClients asks the session on socket for its attached terminals (nil when it
-// cannot say: an in-process session, agentmux demo).
+// sessionClients asks the session on socket for its attached terminals (false when it
+// cannot say).
 func sessionClients(socket string) (attach.ClientList, bool) {
 	nc, err := net.DialTimeout("unix", socket, time.Second)
 	if err != nil {

@@ -422,13 +422,13 @@ func applyUI(o *options, u uiSettings, set map[string]bool) {
 		o.cfg.Layout = *u.Layout
 	}
 	if u.Turns > 0 && !set["turns"] {
-		o.cfg.Turns = u.Turns
+		o.sess.Turns = u.Turns
 	}
 	if u.Idle > 0 && !set["idle"] {
-		o.cfg.Idle = u.Idle
+		o.sess.Idle = u.Idle
 	}
 	if u.Scrollback != nil {
-		o.cfg.HistoryLimit = *u.Scrollback
+		o.sess.HistoryLimit = *u.Scrollback
 	}
 	o.cfg.Bindings = u.Keys
 }

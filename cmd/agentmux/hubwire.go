@@ -79,11 +79,6 @@ func (s *sessionSocket) Env() []string {
 	return []string{"AGENTMUX_SESSION=" + s.Name, "AGENTMUX_SOCKET=" + s.Socket}
 }
 
-// Serve starts the hub on the claimed socket with core (nil: protocol clients only).
-func (s *sessionSocket) Serve(core hub.Core, logger *slog.Logger) error {
-	return s.ServeOn(s.l, core, logger)
-}
-
 // ServeOn starts the hub on l, which hands it the claimed socket's connections (a
 // session server's, sorting out the attach stream's).
 func (s *sessionSocket) ServeOn(l net.Listener, core hub.Core, logger *slog.Logger) error {

@@ -34,7 +34,7 @@ func TestClaimAndServeSession(t *testing.T) {
 	early, err := client.DialRaw(s2.Socket) // waits in the backlog
 	require.NoError(t, err)
 	defer early.Raw().Close()
-	require.NoError(t, s2.Serve(nil, nil))
+	require.NoError(t, s2.ServeOn(s2.l, nil, nil))
 	_, err = early.Write(proto.TypeHello, "", "", proto.Hello{Agent: "early"})
 	require.NoError(t, err)
 	w, err := early.Read()
@@ -63,7 +63,7 @@ func TestExplicitSessionNameIsNeverChanged(t *testing.T) {
 	s1, err := claimSession("dup")
 	require.NoError(t, err)
 	defer s1.Close()
-	require.NoError(t, s1.Serve(nil, nil))
+	require.NoError(t, s1.ServeOn(s1.l, nil, nil))
 	assert.Equal(t, "dup", s1.Name)
 	_, err = claimSession("dup")
 	assert.ErrorIs(t, err, hub.ErrInUse)

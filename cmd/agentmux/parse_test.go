@@ -125,12 +125,12 @@ func TestParseJSONL(t *testing.T) {
 
 func TestAddressAndBriefFlags(t *testing.T) {
 	o, err := parseArgs([]string{"--address", "--brief", "sh"})
-	if err != nil || !o.cfg.Address || !o.cfg.Brief {
+	if err != nil || !o.sess.Address || !o.sess.Brief {
 		t.Errorf("--address --brief: %+v, %v", o.cfg, err)
 	}
 	o, err = parseArgs([]string{"sh"})
-	if err != nil || o.cfg.Address || o.cfg.Brief {
-		t.Errorf("defaults: address %v brief %v, %v", o.cfg.Address, o.cfg.Brief, err)
+	if err != nil || o.sess.Address || o.sess.Brief {
+		t.Errorf("defaults: address %v brief %v, %v", o.sess.Address, o.sess.Brief, err)
 	}
 }
 

@@ -6,16 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
-	"syscall"
 
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/ptyhost"
-	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
 )
 
@@ -72,142 +68,67 @@ func runCommand(ctx context.Context, c command, args []string, sio stdio) (int, 
 }
 
 // runSession is agentmux without a subcommand: it starts a session of the AGENT
-// arguments (args.go), or the demo's.
+// arguments (args.go), or the demo's, as a server, and attaches this terminal to it. The
+// demo and --in-process serve it from this process, so it runs anywhere and ends with
+// its terminal; otherwise the server is a process of its own that outlives the terminal.
 func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
-	stdin, stdout, stderr := sio.in, sio.out, sio.err
 	o, err := parseArgs(args)
 	switch {
 	case err != nil:
 		return 2, err
 	case o.help:
-		_, err := io.WriteString(stdout, usage)
+		_, err := io.WriteString(sio.out, usage)
 		return 0, err
 	case o.version:
-		_, err := fmt.Fprintln(stdout, versionLine())
+		_, err := fmt.Fprintln(sio.out, versionLine())
 		return 0, err
 	}
-	if o.demo {
-		if o.cfg.Panes, err = demoPanes(); err != nil {
-			return 2, err
-		}
-		o.cfg.Link = true
-	}
-	for _, p := range o.cfg.Panes {
-		if _, err := ptyhost.LookPath(p.Argv[0]); err != nil {
-			return 2, withNameHint(err, p.Argv)
-		}
-	}
-	if o.cfg.Profiles, err = loadProfiles(); err != nil {
-		return 2, err
-	}
-	conf, err := loadConfig()
+	// Every check that can fail runs here first, so an error is one line before the
+	// screen is taken; a server of its own reads the same arguments again.
+	conf, status, err := configure(&o)
 	if err != nil {
-		return 2, err
+		return status, err
 	}
-	applyPaneConfig(&o, conf)
-	o.cfg.Delivery = conf.Delivery
-	o.cfg.AllowClipboard = conf.AllowClipboard
 	if o.detached {
-		return runDetached(args, stdout)
+		return runDetached(args, sio.out)
 	}
-	in, inOK := stdin.(*os.File)
-	out, outOK := stdout.(*os.File)
+	in, inOK := sio.in.(*os.File)
+	out, outOK := sio.out.(*os.File)
 	if !inOK || !outOK {
 		return 2, errors.New("agentmux needs a terminal")
 	}
-
 	if !o.demo && !o.inProcess {
-		// A session is a server that outlives this terminal; the demo (and --in-process)
-		// runs in it, so it runs anywhere and ends with its terminal.
 		return runStarted(ctx, args, in, out)
 	}
+	return runHere(ctx, &o, conf, in, out)
+}
 
-	logger, logFile := openLog(o.logLevel)
-	defer logFile.Close()
-	// The session's name and socket are claimed before the panes start: their
-	// environment names them, so `agentmux send` from a pane reaches this session.
-	// Clients that connect before the hub serves wait in the socket's backlog.
-	sock, err := claimSession(o.session)
-	if err != nil {
-		return claimFailed(o.session, err)
-	}
-	defer sock.Close()
-	sock.Retention = conf.Retention
-	node, err := dialMesh(o.mesh, conf, sock, logger) // meshcmd.go
-	if err != nil {
-		return 1, err
-	}
-	if node != nil {
-		defer node.Close()
-	}
-	for i := range o.cfg.Panes {
-		p := &o.cfg.Panes[i]
-		p.Env = append(sock.Env(), p.Env...)
-	}
-	ts, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
-	if err != nil {
-		return code, err
-	}
-	defer ts.report(stderr)
-	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
-	defer wv.Close()
-	sock.Web = wv.Start
-	o.cfg.Web = wv.Label
-	webFlags := conf.webWith(o)
-	o.cfg.OnStart = func(s *session.Session) {
-		wv.attach(s)
-		if err := sock.Serve(sessionCore(node, s, logger), logger); err != nil {
-			logger.Error("session socket", "err", err)
+// configure completes the agentmux arguments' options with the files that configure a
+// session (agent profiles, config.toml); the demo's panes are its agents'. Every
+// program must be found.
+func configure(o *options) (conf settings, status int, err error) {
+	if o.demo {
+		if o.sess.Panes, err = demoPanes(); err != nil {
+			return conf, 2, err
 		}
-		wv.startWith(webFlags) // a failure shows on the status line
-
+		o.sess.Link = true
 	}
-	o.cfg.Version = versionString()
-	o.cfg.Session = sock.Name
-	o.cfg.Logger = logger
-	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
-	d := o.cfg.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
-	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
-		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo)
-
-	if !o.noHooks && !o.demo { // the demo's simulated agents take no hooks
-		hs, err := newHooks(logger)
-		if err != nil {
-			return 1, err
+	for _, p := range o.sess.Panes {
+		if _, err := ptyhost.LookPath(p.Argv[0]); err != nil {
+			return conf, 2, withNameHint(err, p.Argv)
 		}
-		defer func() {
-			if err := hs.Close(); err != nil {
-				logger.Warn("hooks: closing the run's folder", "err", err)
-			}
-		}()
-		o.cfg.Hooks = hs.Spec
 	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var caught atomic.Value // the signal that ended the run
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case s := <-sigs:
-			caught.Store(s)
-			logger.Info("signal", "signal", s.String())
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-
-	err = ui.Run(ctx, o.cfg, in, out)
-	if err != nil {
-		logger.Error("exit", "err", err)
-		return 1, err
+	if o.sess.Profiles, err = loadProfiles(); err != nil {
+		return conf, 2, err
 	}
-	if s, ok := caught.Load().(syscall.Signal); ok {
-		return 128 + int(s), nil
+	if conf, err = loadConfig(); err != nil {
+		return conf, 2, err
 	}
-	return 0, nil
+	applyPaneConfig(o, conf)
+	o.sess.Delivery = conf.Delivery
+	o.sess.NoPaneNamespaces = conf.NoPaneNamespaces
+	o.cfg.AllowClipboard = conf.AllowClipboard
+	return conf, 0, nil
 }
 
 // claimFailed is the exit status and error for a session that could not be claimed:

@@ -21,6 +21,7 @@ import (
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/server"
+	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
 )
 
@@ -78,19 +79,64 @@ func startServer(args []string, cols, rows int, term ui.TerminalInfo) (name, soc
 
 // runStarted starts a server for the agents in args and attaches this terminal to it.
 func runStarted(ctx context.Context, args []string, in, out *os.File) (int, error) {
-	cols, rows, err := term.GetSize(out.Fd())
-	if err != nil || !term.IsTerminal(in.Fd()) {
-		return 2, errors.New("agentmux needs a terminal")
-	}
-	info, err := ui.ProbeTerminal(ctx, in, out)
+	size, info, status, err := probe(ctx, in, out)
 	if err != nil {
-		return 1, err
+		return status, err
 	}
-	name, socket, status, err := startServer(args, cols, rows, info)
+	name, socket, status, err := startServer(args, size.Cols, size.Rows, info)
 	if err != nil {
 		return status, err
 	}
 	return attachTo(ctx, name, socket, attach.Options{}, in, out)
+}
+
+// runHere serves the session o describes from this process and attaches this terminal
+// to it over a connection within the process: the demo and --in-process. The terminal
+// cannot detach; the session ends when it quits or goes away, or on a signal (the
+// status is then 128 + the signal's number).
+func runHere(ctx context.Context, o *options, conf settings, in, out *os.File) (int, error) {
+	size, info, status, err := probe(ctx, in, out)
+	if err != nil {
+		return status, err
+	}
+	logger, logFile := openLog(o.logLevel)
+	defer logFile.Close()
+	// A signal ends the session (the attach client leaves them to this process).
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	defer signal.Stop(sigs)
+	r, status, err := serve(o, conf, size, info, logger)
+	if err != nil {
+		return status, err
+	}
+	go r.wait(sigs)
+	nc, err := r.srv.Local()
+	if err != nil {
+		r.srv.End("no terminal")
+		<-r.ended
+		return 1, err
+	}
+	code, err := attachOver(ctx, r.name, nc, attach.Options{Serving: true}, in, out)
+	r.srv.End("its terminal ended")
+	<-r.ended
+	if s, ok := r.signal.(syscall.Signal); ok {
+		return 128 + int(s), nil
+	}
+	return code, err
+}
+
+// probe reads the terminal's size and asks it for its colours and keyboard, leaving it
+// as it was: what a session's panes start with.
+func probe(ctx context.Context, in, out *os.File) (ui.Size, ui.TerminalInfo, int, error) {
+	cols, rows, err := term.GetSize(out.Fd())
+	if err != nil || !term.IsTerminal(in.Fd()) {
+		return ui.Size{}, ui.TerminalInfo{}, 2, errors.New("agentmux needs a terminal")
+	}
+	info, err := ui.ProbeTerminal(ctx, in, out)
+	if err != nil {
+		return ui.Size{}, ui.TerminalInfo{}, 1, err
+	}
+	return ui.Size{Cols: cols, Rows: rows}, info, 0, nil
 }
 
 // detachedSize is the size a session started without a terminal draws at until one
@@ -121,6 +167,11 @@ func attachTo(ctx context.Context, name, socket string, o attach.Options, in, ou
 	if err != nil {
 		return 1, fmt.Errorf("session %s: %w", name, err)
 	}
+	return attachOver(ctx, name, nc, o, in, out)
+}
+
+// attachOver attaches the terminal to session name over nc and says how it ended.
+func attachOver(ctx context.Context, name string, nc net.Conn, o attach.Options, in, out *os.File) (int, error) {
 	res, err := attach.Run(ctx, nc, in, out, o)
 	if err != nil {
 		return 1, err
@@ -162,8 +213,8 @@ func sayEnded(out io.Writer, name, msg string) {
 }
 
 // runServer is the hidden server subcommand: COLS ROWS TERMINFO (ui.TerminalInfo) then
-// the agentmux arguments. It
-// reports ready or its failure on the ready pipe, then serves until the session ends.
+// the agentmux arguments. It reports ready or its failure on the ready pipe, then serves
+// until the session ends.
 func runServer(args []string) (int, error) {
 	ready := os.NewFile(readyFD, "ready")
 	say := func(format string, a ...any) {
@@ -194,109 +245,164 @@ func runServer(args []string) (int, error) {
 	if err != nil {
 		return fail(2, err)
 	}
-	if o.cfg.Profiles, err = loadProfiles(); err != nil {
-		return fail(2, err)
-	}
-	conf, err := loadConfig()
+	conf, status, err := configure(&o)
 	if err != nil {
-		return fail(2, err)
+		return fail(status, err)
 	}
-	applyPaneConfig(&o, conf)
-	o.cfg.Delivery = conf.Delivery
-	o.cfg.AllowClipboard = conf.AllowClipboard
 	logger, logFile := openLog(o.logLevel)
 	defer logFile.Close()
 	if f, ok := logFile.(*os.File); ok {
 		// A panic's trace goes where the log goes: the server has no terminal.
 		_ = unix.Dup2(int(f.Fd()), 2) // Dup3 where the platform has no dup2 (linux/arm64)
 	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sigs)
+	r, status, err := serve(&o, conf, ui.Size{Cols: cols, Rows: rows}, info, logger)
+	if err != nil {
+		return fail(status, err)
+	}
+	say("ok %s %s", r.name, r.socket)
+	r.wait(sigs)
+	return 0, nil
+}
+
+// running is a session served from this process: by the server subcommand, or by the
+// terminal it runs in (agentmux demo, --in-process).
+type running struct {
+	name, socket string
+	srv          *server.Server
+	log          *slog.Logger
+	// undo is what serve set up, undone last first by close.
+	undo []func()
+	// ended is closed once wait has closed everything; signal is then the signal that
+	// ended the session (nil: none did).
+	ended  chan struct{}
+	signal os.Signal
+}
+
+// serve starts the session o describes (configure's, with conf its settings) as a
+// server in this process, its panes sized for a terminal of the given size whose answers
+// were term: the one start-up of every session. The session's name and socket are
+// claimed before the panes start (their environment names them, so agentmux send from
+// a pane reaches this session); clients that connect before the hub serves wait in the
+// socket's backlog. On an error everything set up is undone.
+func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger *slog.Logger) (_ *running, status int, err error) {
+	r := &running{log: logger, ended: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			r.close()
+		}
+	}()
 	sock, err := claimSession(o.session)
 	if err != nil {
-		return fail(claimFailed(o.session, err))
+		status, err := claimFailed(o.session, err)
+		return nil, status, err
 	}
-	defer sock.Close()
+	r.name, r.socket = sock.Name, sock.Socket
+	r.onClose(func() { sock.Close() })
 	sock.Retention = conf.Retention
 	node, err := dialMesh(o.mesh, conf, sock, logger) // meshcmd.go
 	if err != nil {
-		return fail(1, err)
+		return nil, 1, err
 	}
 	if node != nil {
-		defer node.Close()
+		r.onClose(func() { node.Close() })
 	}
-	for i := range o.cfg.Panes {
-		p := &o.cfg.Panes[i]
+	for i := range o.sess.Panes {
+		p := &o.sess.Panes[i]
 		p.Env = append(sock.Env(), p.Env...)
 	}
 	// The panes' worktrees are made here, in the session's process; the kept ones are
-	// named in the log (and by agentmux worktree ls), this process has no terminal.
-	_, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
-	if err != nil {
-		return fail(code, err)
+	// named in the log, by agentmux worktree ls, and to the terminal as the session ends.
+	if status, err := setupPanes(o, conf, sock.Name, sock.Env(), logger); err != nil {
+		return nil, status, err
 	}
 	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
-	defer wv.Close()
+	r.onClose(wv.Close)
 	sock.Web = wv.Start
 	o.cfg.Web = wv.Label
-	webFlags := conf.webWith(o)
-	o.cfg.Version = versionString()
 	o.cfg.Session = sock.Name
 	o.cfg.Logger = logger
+	o.sess.Version = versionString()
+	o.sess.Logger = logger
 	// No pane's program may trace this process or read its memory; where panes cannot
 	// have user namespaces of their own, their orphans stay under it (session.Origin).
-	o.cfg.NoPaneNamespaces = conf.NoPaneNamespaces
-	subreaper := conf.NoPaneNamespaces || !ptyhost.UserNSAllowed()
+	subreaper := o.sess.NoPaneNamespaces || !ptyhost.UserNSAllowed()
 	if err := ptyhost.Harden(subreaper); err != nil {
 		logger.Warn("harden the server", "err", err)
 	} else {
-		o.cfg.Subreaper = subreaper
+		o.sess.Subreaper = subreaper
 	}
-	logger.Info("server start", "version", o.cfg.Version, "session", sock.Name, "panes", len(o.cfg.Panes), "pid", os.Getpid())
-	d := o.cfg.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
+	hooked := !o.noHooks && !o.demo // the demo's simulated agents take no hooks
+	logger.Info("server start", "version", o.sess.Version, "session", sock.Name, "panes", len(o.sess.Panes), "pid", os.Getpid(), "layout", o.cfg.Layout.String())
+	d := o.sess.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
-		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks)
-	if !o.noHooks {
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", hooked)
+	if hooked {
 		hs, err := newHooks(logger)
 		if err != nil {
-			return fail(1, err)
+			return nil, 1, err
 		}
-		defer func() {
+		r.onClose(func() {
 			if err := hs.Close(); err != nil {
 				logger.Warn("hooks: closing the run's folder", "err", err)
 			}
-		}()
-		o.cfg.Hooks = hs.Spec
+		})
+		o.sess.Hooks = hs.Spec
 	}
-	s, err := ui.StartSession(o.cfg, ui.Size{Cols: cols, Rows: rows}, info)
+	if len(o.sess.Panes) == 0 {
+		return nil, 1, errors.New("no panes to start")
+	}
+	ui.Fit(&o.sess, o.cfg.Layout, size, term)
+	s, err := session.Start(o.sess)
 	if err != nil {
-		return fail(1, err)
+		return nil, 1, err
 	}
-	defer stopSession(s.Stop, logger)
+	r.onClose(func() { stopSession(s.Stop, logger) })
 	wv.attach(s)
-	srv, err := server.Start(server.Config{
+	r.srv, err = server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
 		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, logger), logger) },
 	})
 	if err != nil {
-		return fail(1, err)
+		return nil, 1, err
 	}
-	wv.startWith(webFlags) // --web or [web] web = true; a failure shows on the status line
-	say("ok %s %s", sock.Name, sock.Socket)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
-	defer signal.Stop(sigs)
+	srv := r.srv
+	r.onClose(func() {
+		if node != nil {
+			node.Close() // the mesh before the store it writes to
+		}
+		sock.Close() // the hub first: BYE to protocol clients, the store flushed after
+		srv.Close()
+	})
+	wv.startWith(conf.webWith(*o)) // --web or [web] web = true; a failure shows on the status line
+	return r, 0, nil
+}
+
+// onClose adds f to what close undoes.
+func (r *running) onClose(f func()) { r.undo = append(r.undo, f) }
+
+// close undoes what serve set up, last first.
+func (r *running) close() {
+	for i := len(r.undo) - 1; i >= 0; i-- {
+		r.undo[i]()
+	}
+	r.undo = nil
+}
+
+// wait serves until the session ends, or a signal on sigs ends it, then closes it: its
+// terminals are told it ended, the hub says BYE, the panes stop.
+func (r *running) wait(sigs <-chan os.Signal) {
+	defer close(r.ended)
 	select {
-	case <-srv.Done():
-	case sig := <-sigs:
-		logger.Info("signal", "signal", sig.String())
-		srv.End("signal " + sig.String())
+	case <-r.srv.Done():
+	case r.signal = <-sigs:
+		r.log.Info("signal", "signal", r.signal.String())
+		r.srv.End("signal " + r.signal.String())
 	}
-	if node != nil {
-		node.Close() // the mesh before the store it writes to
-	}
-	sock.Close() // the hub first: BYE to protocol clients, the store flushed after
-	srv.Close()
-	logger.Info("server end", "why", srv.Why())
-	return 0, nil
+	r.close()
+	r.log.Info("server end", "why", r.srv.Why())
 }
 
 // stopSession stops the session's panes, logging a failure.

@@ -165,7 +165,6 @@ type trees struct {
 	// repository's locks.
 	git   sync.Mutex
 	mu    sync.Mutex
-	kept  []string // what the person is told at the end
 	notes []string // what starting the panes has to tell the first terminal
 }
 
@@ -328,11 +327,7 @@ func (ts *trees) closed(spec session.PaneSpec) string {
 	}
 	st, _ := pt.Status()
 	ts.log.Info("worktree kept", "branch", pt.t.Branch, "folder", pt.t.Path, "state", st)
-	note := keptNote(pt.t, st)
-	ts.mu.Lock()
-	ts.kept = append(ts.kept, note)
-	ts.mu.Unlock()
-	return note
+	return keptNote(pt.t, st)
 }
 
 // keptNote is how a kept tree is said: where, its branch, what it holds, where to look.
@@ -360,15 +355,6 @@ func (ts *trees) notice() string {
 	n := strings.Join(ts.notes, "; ")
 	ts.notes = nil
 	return n
-}
-
-// report tells the person which trees were kept.
-func (ts *trees) report(w io.Writer) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	for _, k := range ts.kept {
-		fmt.Fprintln(w, "agentmux: "+k)
-	}
 }
 
 // worktreeParts are `agentmux worktree ls` and `agentmux worktree rm NAME [--force]`,
@@ -503,8 +489,8 @@ func folderText(m proto.Member) string {
 // applyPaneConfig applies config.toml's [ui] to o where no flag spoke, and its
 // worktree = true to every pane (not the demo's).
 func applyPaneConfig(o *options, conf settings) {
-	if len(o.trees) != len(o.cfg.Panes) { // the demo's panes came after the flags
-		o.trees = make([]bool, len(o.cfg.Panes))
+	if len(o.trees) != len(o.sess.Panes) { // the demo's panes came after the flags
+		o.trees = make([]bool, len(o.sess.Panes))
 	}
 	if conf.Worktree && !o.demo {
 		for i := range o.trees {
@@ -515,33 +501,32 @@ func applyPaneConfig(o *options, conf settings) {
 }
 
 // setupPanes makes the start-up panes' worktrees and wires panes started at run time
-// (prefix c, agentmux new) for session name, whose environment is env: what the
-// in-process run and a session server both do before the session starts. On an error
-// it returns the exit status; the trees' report names the kept ones at the end.
-func setupPanes(o *options, conf settings, name string, env []string, logger *slog.Logger) (*trees, int, error) {
+// (prefix c, agentmux new) for session name, whose environment is env: what a session
+// server does before the session starts. On an error it returns the exit status.
+func setupPanes(o *options, conf settings, name string, env []string, logger *slog.Logger) (int, error) {
 	root, err := treeRoot()
 	if err != nil {
-		return nil, 1, err
+		return 1, err
 	}
 	ts := &trees{session: name, root: root, log: logger}
-	for i := range o.cfg.Panes {
+	for i := range o.sess.Panes {
 		if !o.trees[i] {
 			continue
 		}
-		if err := ts.make(&o.cfg.Panes[i]); err != nil {
-			for _, p := range o.cfg.Panes[:i] {
+		if err := ts.make(&o.sess.Panes[i]); err != nil {
+			for _, p := range o.sess.Panes[:i] {
 				ts.closed(p)
 			}
-			return nil, 2, fmt.Errorf("pane %s: %w", o.cfg.Panes[i].Name, err)
+			return 2, fmt.Errorf("pane %s: %w", o.sess.Panes[i].Name, err)
 		}
 	}
-	o.cfg.Closed, o.cfg.Notice = ts.closed, ts.notice
-	o.cfg.NewTree = func(spec *session.PaneSpec) error { // agentmux new --worktree
+	o.sess.Closed, o.cfg.Closed, o.cfg.Notice = ts.closed, ts.closed, ts.notice
+	o.sess.NewTree = func(spec *session.PaneSpec) error { // agentmux new --worktree
 		err := ts.make(spec)
 		ts.notice() // a reuse is in the log; no terminal asked for this pane
 		return err
 	}
-	o.cfg.AddEnv = env
+	o.sess.AddEnv = env
 	o.cfg.ParsePane = func(line string) (session.PaneSpec, error) {
 		spec, tree, err := parsePaneLine(line)
 		if err == nil && (tree || conf.Worktree) {
@@ -549,7 +534,7 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 		}
 		return spec, err
 	}
-	return ts, 0, nil
+	return 0, nil
 }
 
 // treeNames reads --worktree NAME (a separate word) as --worktree=NAME when NAME is the

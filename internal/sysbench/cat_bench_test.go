@@ -10,7 +10,7 @@ package sysbench
 //     bytes but draws to no client), until the pane signals `tmux wait-for`;
 //   - tmux_attached_s: tmux with a client attached in the same kind of PTY, read through
 //     vterm up to the same marker: the like-for-like comparison, as agentmux always draws.
-//   - in_process_s: agentmux --in-process (no session server), as agentmux_s.
+//   - in_process_s: agentmux --in-process (the server in the terminal's own process), as agentmux_s.
 //   - pty_floor_s: the same cat in a 200×50 PTY whose master a plain goroutine reads and
 //     drops: the kernel's own pace. A PTY hands its reader at most 4 KiB a read, each
 //     refilled by a kernel worker, so on a loaded machine this floor moves with the load

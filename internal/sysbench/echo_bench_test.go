@@ -55,8 +55,8 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 // benchEcho types echoKeys keys per op into the first pane (focused at start), with more
 // panes running the commands of panes, each key gap after the previous echo (the first
 // gap after the start-up screen), and reports the latencies. flags go to agentmux: the
-// -in-process runs take the path without a session server (--in-process), so the
-// difference is what attaching costs.
+// -in-process runs serve the session from the terminal's own process (--in-process),
+// so the difference is what a second process and its socket cost.
 func benchEcho(b *testing.B, gap time.Duration, flags []string, panes ...string) {
 	bin := agentmux(b)
 	argv := append(append([]string{bin}, flags...), `echo=sh -c "stty raw -echo; printf 'READY-%s' MARK; exec cat"`)

@@ -14,7 +14,7 @@ package sysbench
 // server alone).
 //
 // BenchmarkServerMemory: RSS of the session server and of its terminal's process with
-// four panes × 10 000 lines of history, against agentmux --in-process (one process)
+// four panes × 10 000 lines of history, against agentmux --in-process (server and terminal in one process)
 // holding the same, in the same run.
 
 import (
