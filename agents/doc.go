@@ -16,7 +16,8 @@
 //
 // Every test file carries the build tag `agents`, so `go test ./...` builds only this doc:
 // the tests need the CLIs and minutes of wall time, and never run in CI. Run them with
-// `make test-agents` (or `go test -tags agents ./agents/...` once install.sh has run).
+// `make test-agents` (or `go test -tags agents ./agents/...` once install.sh has run), on the
+// pinned versions install.sh names or, with AGENTS_VERSIONS=latest, the newest ones.
 //
 // The package has no code of its own; its tests import vterm (to read the screens),
 // parser (the built-in profiles), internal/mockmodel and internal/ptytest, and nothing

@@ -89,3 +89,18 @@ func (b *Bot) Draft() string { return b.a.draft }
 
 // Interrupted returns how many answers were cut short (Escape, Ctrl+C).
 func (b *Bot) Interrupted() int { return b.a.interrupted }
+
+// TickEvery returns the period of the bot's spinner while it works, and 0 when it is idle
+// or its style shows no spinner: a driver calls Tick that often while it is not 0.
+func (b *Bot) TickEvery() time.Duration {
+	if !b.a.busy {
+		return 0
+	}
+	return b.a.draw.tickEvery()
+}
+
+// Tick advances the bot's spinner and returns what it redraws.
+func (b *Bot) Tick() []byte {
+	b.a.tick()
+	return b.flush()
+}

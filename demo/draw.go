@@ -54,6 +54,8 @@ func newRenderer(s Style) renderer {
 		return &frameDraw{look: fullLook{}}
 	case Clear:
 		return &frameDraw{look: clearLook{}}
+	case Prefixed:
+		return &frameDraw{look: prefixedLook{}}
 	case Plain:
 		return &lineDraw{}
 	case Line:

@@ -21,7 +21,7 @@ func (altLook) modes(a *agent) string {
 	return altOn + kittyPush7 + pasteOn + focusOn + mouseOn + hideCursor
 }
 
-func (altLook) paint() paint { return paint{sync: true, hide: true} }
+func (altLook) paint(*agent) paint { return paint{sync: true, hide: true} }
 
 // header is the boxed title at the top of the screen.
 func (altLook) header(a *agent) []string {

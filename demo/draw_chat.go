@@ -172,7 +172,7 @@ type fullLook struct{ chatFrame }
 
 func (fullLook) header(a *agent) []string                    { return []string{fullBanner(a)} }
 func fullBanner(a *agent) string                             { return a.cfg.Name + " · ready" }
-func (fullLook) paint() paint                                { return paint{sync: true} }
+func (fullLook) paint(*agent) paint                          { return paint{sync: true} }
 func (fullLook) corpusRows(a *agent) (banner, prompt string) { return fullBanner(a), "> " }
 
 func (fullLook) entryRows(a *agent, e entry) []string {
@@ -199,7 +199,7 @@ type clearLook struct{ chatFrame }
 
 func (clearLook) header(a *agent) []string                    { return []string{clearBanner(a), ""} }
 func clearBanner(a *agent) string                             { return a.cfg.Name + " ── chat" }
-func (clearLook) paint() paint                                { return paint{clear: true} }
+func (clearLook) paint(*agent) paint                          { return paint{clear: true} }
 func (clearLook) corpusRows(a *agent) (banner, prompt string) { return clearBanner(a), "> " }
 
 func (clearLook) entryRows(a *agent, e entry) []string {

@@ -2,6 +2,8 @@ package demo
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -10,7 +12,10 @@ import (
 // the top, the transcript's last rows in the middle (the mouse wheel scrolls it) and the
 // input and status rows at the bottom, and written as one frame, each row at its absolute
 // position. What the rows are and how a frame is written are the style's (frameLook).
-type frameDraw struct{ look frameLook }
+type frameDraw struct {
+	look frameLook
+	last []string // the rows of the frame before, for a look that rewrites only the changed ones
+}
 
 // frameLook is what one full-screen style shows.
 type frameLook interface {
@@ -26,7 +31,7 @@ type frameLook interface {
 	// to the first of them.
 	bottom(a *agent) (rows []string, cx, cy int)
 	// paint is how a frame is written.
-	paint() paint
+	paint(a *agent) paint
 	title(a *agent) string
 	tickEvery() time.Duration
 	corpusRows(a *agent) (banner, prompt string)
@@ -38,6 +43,9 @@ type paint struct {
 	sync  bool // inside synchronized output (CSI ? 2026 h … l)
 	hide  bool // with the cursor hidden while it draws
 	clear bool // clearing the whole screen first (else each row is erased as it is drawn)
+	// changed writes only the rows that differ from the frame before (each run of rows
+	// the terminal wraps whole, see softRow).
+	changed bool
 }
 
 func (d *frameDraw) begin(a *agent) { a.out.WriteString(d.look.modes(a)) }
@@ -47,7 +55,7 @@ func (d *frameDraw) frame(a *agent) {
 		return
 	}
 	rows, cx, cy := d.compose(a)
-	p := d.look.paint()
+	p := d.look.paint(a)
 	if p.sync {
 		a.out.WriteString(syncOn)
 	}
@@ -57,14 +65,30 @@ func (d *frameDraw) frame(a *agent) {
 	if p.clear {
 		a.out.WriteString("\x1b[H\x1b[2J")
 	}
-	for i, r := range rows {
-		fmt.Fprintf(&a.out, cursorPosFmt, i+1, 1)
+	for i := 0; i < len(rows); {
+		// A run: a row and the rows that continue it (softRow), written in one go.
+		j := i + 1
+		for j < len(rows) && strings.HasPrefix(rows[j], softRow) {
+			j++
+		}
+		if p.changed && len(d.last) == len(rows) && slices.Equal(d.last[i:j], rows[i:j]) {
+			i = j
+			continue
+		}
 		if !p.clear {
 			// Erase first: erasing after a full-width row would hit its last cell.
-			a.out.WriteString("\x1b[2K")
+			for k := i; k < j; k++ {
+				fmt.Fprintf(&a.out, cursorPosFmt, k+1, 1)
+				a.out.WriteString("\x1b[2K")
+			}
 		}
-		a.out.WriteString(r)
+		fmt.Fprintf(&a.out, cursorPosFmt, i+1, 1)
+		for k := i; k < j; k++ {
+			a.out.WriteString(strings.TrimPrefix(rows[k], softRow))
+		}
+		i = j
 	}
+	d.last = rows
 	fmt.Fprintf(&a.out, cursorPosFmt, cy+1, cx+1)
 	if p.hide {
 		a.out.WriteString(showCursor)
@@ -104,9 +128,9 @@ func (d *frameDraw) compose(a *agent) (rows []string, cx, cy int) {
 	return rows, cx, max(top+cy, 0)
 }
 
-func (d *frameDraw) resized(*agent) {}
+func (d *frameDraw) resized(*agent) { d.last = nil }
 
-func (d *frameDraw) raw(a *agent, p []byte) { a.out.Write(p) }
+func (d *frameDraw) raw(a *agent, p []byte) { a.out.Write(p); d.last = nil }
 
 func (d *frameDraw) end(a *agent) { a.out.WriteString(d.look.leave(a)) }
 

@@ -49,12 +49,48 @@ const (
 	// bubbletea programs do, showing each message it received as "you: …" rows and a
 	// status row naming its model under the input row.
 	Clear
+	// Prefixed is a full-screen program that shows each message it received behind a
+	// prefix ("you: " on every line, by default; see EchoForm), with a spinner header
+	// redrawn ten times a second while it works, a rule and a "› " input row, and no
+	// synchronized output: every frame clears the whole screen, or rewrites only the rows
+	// that changed (RowUpdates); long rows are word-wrapped by the program itself, or left
+	// to the terminal to wrap (SoftWrap).
+	Prefixed
 )
 
-// Styles are every style, in order.
-var Styles = []Style{Inline, Alt, Plain, Line, Bare, Full, Boxed, Clear}
+// EchoForm is how a Prefixed agent shows a message it received in its transcript.
+type EchoForm int
 
-var styleNames = [...]string{"inline", "alt", "plain", "line", "bare", "full", "boxed", "clear"}
+// The echo forms.
+const (
+	// EchoEach puts the prefix before every line of the message (a blank line shows as
+	// the prefix alone).
+	EchoEach EchoForm = iota
+	// EchoFirst puts the prefix before the first line and indents the others as wide.
+	EchoFirst
+	// EchoBox draws the message in a box with round corners.
+	EchoBox
+	// EchoNone does not show the message.
+	EchoNone
+)
+
+// EchoForms are every echo form, in order.
+var EchoForms = []EchoForm{EchoEach, EchoFirst, EchoBox, EchoNone}
+
+var echoFormNames = [...]string{"each", "first", "box", "none"}
+
+// String returns the form's name as --echo takes it.
+func (f EchoForm) String() string {
+	if f < 0 || int(f) >= len(echoFormNames) {
+		return fmt.Sprintf("EchoForm(%d)", int(f))
+	}
+	return echoFormNames[f]
+}
+
+// Styles are every style, in order.
+var Styles = []Style{Inline, Alt, Plain, Line, Bare, Full, Boxed, Clear, Prefixed}
+
+var styleNames = [...]string{"inline", "alt", "plain", "line", "bare", "full", "boxed", "clear", "prefixed"}
 
 // String returns the style's name as --style takes it.
 func (s Style) String() string {
@@ -105,6 +141,14 @@ type Config struct {
 	Masked bool
 	// IgnoreKill makes the agent ignore Ctrl+U (its input cannot be cleared so).
 	IgnoreKill bool
+	// Echo is how a Prefixed agent shows a message it received; EchoPrefix the prefix
+	// ("you: " when empty). SoftWrap leaves its long rows to the terminal to wrap;
+	// RowUpdates makes it rewrite only the rows that changed instead of clearing the
+	// screen for every frame.
+	Echo       EchoForm
+	EchoPrefix string
+	SoftWrap   bool
+	RowUpdates bool
 	// Cols and Rows are the screen's size for a Bot (80×24 when not set); Main reads the
 	// terminal's.
 	Cols, Rows int
@@ -138,7 +182,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&cfg.Name, "name", cfg.Name, "the agent's `name`, shown in its banner, title and answers")
-	fs.Func("style", "screen style: inline (Claude Code-like), alt (Codex-like), plain (raw-mode REPL), line (cooked-mode REPL), bare (inline chat), full (full-screen), boxed (Ink-like) or clear (clears its screen on every change)", func(v string) error {
+	fs.Func("style", "screen style: inline (Claude Code-like), alt (Codex-like), plain (raw-mode REPL), line (cooked-mode REPL), bare (inline chat), full (full-screen), boxed (Ink-like), clear (clears its screen on every change) or prefixed (full-screen, echoes messages behind a prefix)", func(v string) error {
 		s, err := ParseStyle(v)
 		cfg.Style = s
 		return err
@@ -154,6 +198,18 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&cfg.Readline, "readline", false, "line style: turn bracketed paste on, as a readline program does")
 	fs.StringVar(&cfg.Label, "label", "", "boxed style: the `text` before the draft on the input row")
 	fs.BoolVar(&cfg.Masked, "masked", false, "boxed style: show the draft as dots")
+	fs.Func("echo", "prefixed style: how a message is echoed: each (the prefix on every line), first (on the first line), box or none", func(v string) error {
+		for _, f := range EchoForms {
+			if f.String() == v {
+				cfg.Echo = f
+				return nil
+			}
+		}
+		return fmt.Errorf("unknown echo form %q (want %s)", v, strings.Join(echoFormNames[:], ", "))
+	})
+	fs.StringVar(&cfg.EchoPrefix, "echo-prefix", "", "prefixed style: the `text` before an echoed message (default \"you: \")")
+	fs.BoolVar(&cfg.SoftWrap, "soft-wrap", false, "prefixed style: leave long rows to the terminal to wrap")
+	fs.BoolVar(&cfg.RowUpdates, "row-updates", false, "prefixed style: rewrite only the rows that changed, not the whole screen")
 	fs.BoolVar(&cfg.IgnoreKill, "ignore-kill", false, "ignore Ctrl+U (the input cannot be cleared)")
 	fs.IntVar(&cfg.exitAfter, "exit-after", cfg.exitAfter, "exit after answering `N` messages (0: right after start; negative: never)")
 	fs.IntVar(&cfg.exitCode, "exit-code", 0, "the exit status used by -exit-after")

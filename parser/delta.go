@@ -193,9 +193,59 @@ func leadingEcho(p Profile, lines []string, i int, prompt, next string, targets 
 		}
 		take(matchWhole(lines, i, n, targets))
 	}
+	// An echo drawn in a box: its top border, the rows inside its sides, its bottom.
+	if isBorder(line) && i+1 < len(lines) {
+		inner := make([]string, 0, len(lines)-i-1)
+		for _, l := range lines[i+1:] {
+			inner = append(inner, unboxed(l))
+		}
+		j, ok := matchWhole(inner, 0, 0, targets)
+		if !ok && prefixlessEcho(inner[0], targets, "") {
+			j, ok = matchTyped(inner, 0, 0, targets, "")
+		}
+		if j += i + 1; ok && j+1 < len(lines) && isBorder(lines[j+1]) {
+			j++
+		}
+		take(j, ok)
+	}
 	// The echo that reaches furthest is the echo: a target may begin like another's middle.
-	take(matchTypedTail(lines, i, targets))
+	for _, pre := range tailPrefixes(lines, i) {
+		take(matchTypedTail(lines, i, pre, targets))
+	}
 	return best, found
+}
+
+// isBorder reports whether line is a box's top or bottom border: box-drawing glyphs
+// alone ("╭────╮", "└──┘").
+func isBorder(line string) bool {
+	n := 0
+	for _, r := range strings.TrimSpace(line) {
+		if r < 0x2500 || r > 0x257f {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// tailPrefixes returns the prefixes an echo whose start scrolled away may show before
+// each of its lines, learnt from its first rows ("" first: none).
+func tailPrefixes(lines []string, i int) []string {
+	out := []string{""}
+	for j := i; j < min(i+3, len(lines)); j++ {
+		l := lines[j]
+		for n, k := 0, 0; n < len(l) && k < maxLabel; k++ {
+			_, size := utf8.DecodeRuneInString(l[n:])
+			n += size
+			if isBlank(l[n:]) {
+				break
+			}
+			if !slices.Contains(out, l[:n]) {
+				out = append(out, l[:n])
+			}
+		}
+	}
+	return out
 }
 
 // typedAhead returns the last row of the echo that rows i..j began, with the rows right
@@ -231,8 +281,9 @@ const echoTailMin = 24
 // matchTypedTail reports whether the rows from i spell the end of one of the typed
 // targets, at least echoTailMin characters of it, and returns the echo's last row: a
 // full-screen program showed a long echo at once and its first rows scrolled away before
-// they were seen.
-func matchTypedTail(lines []string, i int, targets []string) (int, bool) {
+// they were seen. pre is a prefix the program shows before each line of the echo (see
+// echoRest), "" for none.
+func matchTypedTail(lines []string, i int, pre string, targets []string) (int, bool) {
 	if nonSpace(lines[i]) == "" {
 		return i, false
 	}
@@ -240,7 +291,10 @@ func matchTypedTail(lines []string, i int, targets []string) (int, bool) {
 	for _, t := range targets {
 		var c []byte // the rows' text from i, white space removed
 		for j := i; j < len(lines) && len(c) <= len(t); j++ {
-			row := nonSpace(lines[j])
+			row := nonSpace(echoRest(lines[j], pre))
+			if !strings.Contains(t, string(c)+row) {
+				row = boxedRest(lines[j], row)
+			}
 			if row == "" {
 				continue
 			}
@@ -370,15 +424,19 @@ func matchTyped(lines []string, i, pre int, targets []string, tail string) (int,
 	best, found := i, false
 	for _, t := range targets {
 		rest := t
-		last := -1
+		last, n := -1, 0 // n: rows with words taken
+		ended := false   // the echo ended as a program cuts one (an ellipsis, its prompt)
 		for j := i; j < len(lines) && rest != ""; j++ {
 			row := lines[j]
 			if j == i {
-				row = row[pre:]
+				row = firstRest(row, pre)
 			} else {
 				row = unboxed(row) // an echo drawn in a box: its rows inside the box's side
 			}
 			c := nonSpace(row)
+			if j > i && !strings.HasPrefix(rest, c) {
+				c = nonSpace(echoRest(lines[j], lines[i][:pre]))
+			}
 			if c == "" {
 				if j == i {
 					break
@@ -388,16 +446,23 @@ func matchTyped(lines []string, i, pre int, targets []string, tail string) (int,
 			if strings.HasPrefix(rest, c) {
 				rest = rest[len(c):]
 				last = j
+				n++
 				continue
 			}
 			if tail != "" && len(c) > len(rest) && c[:len(rest)] == rest && c[len(rest):] == tail {
-				last = j
+				last, ended = j, true
 				break
 			}
 			if cut := strings.TrimSuffix(strings.TrimSuffix(c, "…"), "..."); cut != c && cut != "" && strings.HasPrefix(rest, cut) {
-				last = j
+				last, ended = j, true
 			}
 			break
+		}
+		// The start of a target on one row alone, words under it that are not the
+		// target's, is an answer that quotes the message's first line ("> NAME (1):"),
+		// not an echo.
+		if last >= 0 && rest != "" && !ended && n < 2 && nextWords(lines, last) {
+			last = -1
 		}
 		if last >= 0 && (!found || last > best) {
 			best, found = last, true
@@ -406,9 +471,58 @@ func matchTyped(lines []string, i, pre int, targets []string, tail string) (int,
 	return best, found
 }
 
+// nextWords reports whether a row with words follows row j of lines.
+func nextWords(lines []string, j int) bool {
+	for _, l := range lines[j+1:] {
+		if !isBlank(l) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxLabel is the most runes of a label a program may show before the echo of what was
 // typed.
 const maxLabel = 8
+
+// firstRest returns the first row of an echo after its pre bytes (a prefix, a label):
+// the typed text, without a box's right side when the row is inside a box.
+func firstRest(line string, pre int) string {
+	row := line[pre:]
+	if unboxed(line) != line {
+		t := strings.TrimRight(row, " ")
+		if r, size := utf8.DecodeLastRuneInString(t); isBoxSide(r) {
+			row = t[:len(t)-size]
+		}
+	}
+	return row
+}
+
+// boxedRest returns c, a row's text as echoRest gave it without white space, or the
+// row's text inside a box's sides when it is in a box.
+func boxedRest(row, c string) string {
+	if u := unboxed(row); u != row {
+		return nonSpace(u)
+	}
+	return c
+}
+
+// echoRest returns a row after the first of an echo whose first row showed pre before
+// the typed text, without what the program put before the typed text on it: the same
+// prefix (a program that marks every line of what it received, "you: "; a blank line
+// shows as the prefix alone). A row without it (a line wrapped under the prefix,
+// indented or not) is the typed text itself, or (see boxedRest) inside a box's sides.
+func echoRest(row, pre string) string {
+	if pre != "" && !isBlank(pre) {
+		if strings.HasPrefix(row, pre) {
+			return row[len(pre):]
+		}
+		if t := strings.TrimRight(pre, " "); strings.TrimRight(row, " ") == t {
+			return ""
+		}
+	}
+	return row
+}
 
 // matchWhole reports whether the rows from i (the first one after its pre bytes) spell
 // one of the typed targets whole, and returns the echo's last row.
@@ -418,9 +532,15 @@ func matchWhole(lines []string, i, pre int, targets []string) (int, bool) {
 		for j := i; j < len(lines); j++ {
 			row := lines[j]
 			if j == i {
-				row = row[pre:]
+				row = firstRest(row, pre)
 			}
 			c := nonSpace(row)
+			if j > i && !strings.HasPrefix(rest, c) {
+				c = nonSpace(echoRest(row, lines[i][:pre]))
+				if !strings.HasPrefix(rest, c) {
+					c = boxedRest(row, c)
+				}
+			}
 			if c == "" {
 				if j == i {
 					break

@@ -26,6 +26,30 @@ type Transcript struct {
 	inTop, height int
 	// gap is set when the last frame merged had blank rows above its input area.
 	gap bool
+	// head is how many rows at the frames' top are a header that changes (a spinner, a
+	// clock): learnt from a frame in which they alone changed (see animatedTop).
+	head int
+	// tops are where frames merged before head was learnt went into rows whole, their
+	// header with them: once it is learnt, those header rows are taken out.
+	tops []int
+}
+
+// dropTops takes the header rows of the frames at t.tops out of t.rows: they were merged
+// whole before the header was known to change.
+func (t *Transcript) dropTops() {
+	slices.Sort(t.tops)
+	for i := len(t.tops) - 1; i >= 0; i-- {
+		at := t.tops[i]
+		if i+1 < len(t.tops) && t.tops[i+1] == at {
+			continue
+		}
+		n := min(t.head, len(t.rows)-at)
+		if at < t.old || n <= 0 {
+			continue
+		}
+		t.rows = slices.Delete(t.rows, at, at+n)
+	}
+	t.tops = nil
 }
 
 // NewTranscript starts a transcript at a baseline: screen is the frame shown then (nil
@@ -86,10 +110,31 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 		cut-- // a spinner or status row right above the input is no content either
 	}
 	gap := cut < len(rows) && isBlank(rows[cut])
-	t.rows = mergeGap(t.rows, rows[:cut], t.last, t.gap)
+	head := t.head
+	if k, held := animatedTop(rows[:cut], t.last); k > 0 {
+		if held >= 2 {
+			t.head = max(t.head, k)
+		}
+		if k <= len(t.base) && !isBlank(t.base[k-1]) {
+			// The row was drawn at the baseline too: the program redraws its top row
+			// in place, whatever stood under it.
+			head = max(head, k)
+		}
+	}
+	learnt := t.head > 0 && len(t.tops) > 0
+	t.rows = mergeHead(t.rows, rows[:cut], t.last, t.gap, head)
+	if content := trimBlankEnd(rows[:cut]); head == 0 && len(content) > 0 {
+		if at := len(t.rows) - len(content); at >= t.old && slices.Equal(t.rows[at:], content) {
+			t.tops = append(t.tops, at)
+		}
+	}
+	if learnt {
+		t.dropTops()
+	}
 	t.gap = gap
 	t.last = append(t.last[:0:0], rows[:cut]...)
 	if over := len(t.rows) - maxMerged; over > maxMerged/4 {
+		t.tops = nil
 		t.rows = append([]string(nil), t.rows[over:]...)
 		t.base = t.base[min(over, len(t.base)):]
 		t.old = len(t.base)
@@ -143,12 +188,48 @@ const mergeBack = 200
 // appended, without its first rows that are the same as those of the frame before
 // (last), on the same screen rows: a header that stays put. Like append, merge may reuse
 // acc's storage: use only the returned slice afterwards.
-func merge(acc, screen, last []string) []string { return mergeGap(acc, screen, last, false) }
+func merge(acc, screen, last []string) []string { return mergeHead(acc, screen, last, false, 0) }
 
-// mergeGap is merge when gap tells whether the previous frame's rows ended in blank rows
-// above its input area: a frame that aligns nowhere scrolled them away, and they were
-// the answer's (a blank line), so one is kept between.
-func mergeGap(acc, screen, last []string, gap bool) []string {
+// maxHead is the most rows a header that changes may have.
+const maxHead = 2
+
+// animatedTop returns how many rows at the top of screen changed from last in place,
+// when they alone changed and none of them grew (a line streamed word by word is the
+// answer's): a spinner or a clock in a header. held is how many rows with words under
+// them stayed as they were. 0 when the frame is not so.
+func animatedTop(screen, last []string) (k, held int) {
+	screen, last = trimBlankEnd(screen), trimBlankEnd(last)
+	if len(screen) != len(last) {
+		return 0, 0
+	}
+	d := -1
+	for i := range screen {
+		if screen[i] != last[i] {
+			d = i
+		}
+	}
+	if d < 0 || d >= maxHead {
+		return 0, 0
+	}
+	for i := 0; i <= d; i++ {
+		if screen[i] != last[i] && (isBlank(screen[i]) || isBlank(last[i]) || strings.HasPrefix(screen[i], last[i])) {
+			return 0, 0
+		}
+	}
+	for _, r := range screen[d+1:] {
+		if !isBlank(r) {
+			held++
+		}
+	}
+	return d + 1, held
+}
+
+// mergeHead is merge when gap tells whether the previous frame's rows ended in blank
+// rows above its input area (a frame that aligns nowhere scrolled them away, and they
+// were the answer's, a blank line, so one is kept between), and head is how many rows
+// at the frame's top are a header known to change (see animatedTop): like a header that
+// stays put, they never align the frame nor go into the transcript.
+func mergeHead(acc, screen, last []string, gap bool, head int) []string {
 	screen = trimBlankEnd(screen)
 	if len(screen) == 0 {
 		return acc
@@ -163,6 +244,9 @@ func mergeGap(acc, screen, last []string, gap bool) []string {
 	h := 0
 	for h < len(screen) && h < len(last) && screen[h] == last[h] {
 		h++
+	}
+	if h < head {
+		h = min(head, len(screen))
 	}
 	at := len(acc) // where the frame goes: appended unless it aligns
 	bestScore := 0

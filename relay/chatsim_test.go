@@ -58,6 +58,7 @@ type simPane struct {
 	bot   *demo.Bot
 	term  *vterm.Terminal
 	due   time.Time // when the bot's next step is due (zero: none armed)
+	tick  time.Time // when the bot's spinner next turns (zero: none armed)
 	line  []byte    // the line discipline's line being typed (line style)
 	// pending is what the bot drew and its terminal has not got yet, in order: a
 	// program's writes reach the terminal split and paced as its PTY is read.
@@ -180,12 +181,29 @@ func (s *sim) write(p *simPane, b []byte) {
 
 // arm schedules the bot's next step if none is.
 func (s *sim) arm(p *simPane) {
+	if d := p.bot.TickEvery(); d > 0 && p.tick.IsZero() {
+		p.tick = s.now.Add(d)
+	}
 	if !p.due.IsZero() {
 		return
 	}
 	if d, ok := p.bot.Next(); ok {
 		p.due = s.now.Add(d)
 	}
+}
+
+// event returns when p's bot next acts (its next step or spinner tick, whichever comes
+// first), and false when neither is armed.
+func (p *simPane) event() (time.Time, bool) {
+	switch {
+	case p.due.IsZero() && p.tick.IsZero():
+		return time.Time{}, false
+	case p.due.IsZero():
+		return p.tick, true
+	case p.tick.IsZero() || !p.tick.Before(p.due):
+		return p.due, true
+	}
+	return p.tick, true
 }
 
 // input is bytes typed into a pane's terminal: the line discipline echoes a REPL's and
@@ -248,15 +266,16 @@ func (s *sim) run(limit time.Duration) {
 		}
 		at, ok := s.r.NextWake()
 		var next, out *simPane
+		var nextAt time.Time
 		for _, p := range s.panes {
-			if !p.due.IsZero() && (next == nil || p.due.Before(next.due)) {
-				next = p
+			if e, ok := p.event(); ok && (next == nil || e.Before(nextAt)) {
+				next, nextAt = p, e
 			}
 			if len(p.pending) > 0 && (out == nil || p.pending[0].at.Before(out.pending[0].at)) {
 				out = p
 			}
 		}
-		if out != nil && (!ok || !at.Before(out.pending[0].at)) && (next == nil || !next.due.Before(out.pending[0].at)) {
+		if out != nil && (!ok || !at.Before(out.pending[0].at)) && (next == nil || !nextAt.Before(out.pending[0].at)) {
 			if out.pending[0].at.After(end) {
 				return
 			}
@@ -264,13 +283,18 @@ func (s *sim) run(limit time.Duration) {
 			s.flush(out)
 			continue
 		}
-		if next != nil && (!ok || !at.Before(next.due)) {
-			if next.due.After(end) {
+		if next != nil && (!ok || !at.Before(nextAt)) {
+			if nextAt.After(end) {
 				return
 			}
-			s.now = later(s.now, next.due)
-			next.due = time.Time{}
-			s.draw(next, next.bot.Step())
+			s.now = later(s.now, nextAt)
+			if nextAt.Equal(next.due) {
+				next.due = time.Time{}
+				s.draw(next, next.bot.Step())
+			} else {
+				next.tick = time.Time{}
+				s.draw(next, next.bot.Tick())
+			}
 			continue
 		}
 		if !ok || at.After(end) {

@@ -279,12 +279,21 @@ func (p *pane) observe() {
 	if p.state == parser.Busy && p.started {
 		p.turn = true
 	}
-	if rd.AltScreen {
+	if rd.AltScreen && !p.drawing(rd) {
 		if p.tr == nil {
 			p.tr = parser.NewTranscript(p.prof, nil, -1)
 		}
 		p.tr.Add(p.prof, rd.Rows, -1)
 	}
+}
+
+// drawing reports whether rd, a reading of the alternate screen of a program that does
+// not mark its frames, shows a frame being drawn: the cursor is away from the row where
+// it stood in the last frame that stood whole. Such a program moves the cursor to each
+// row it rewrites and back to its input when the frame is done; rows read half way are
+// some of the new frame's over the old one's, which line up with nothing.
+func (p *pane) drawing(rd Reading) bool {
+	return !p.synced && p.frame != nil && p.frameCur >= 0 && altCursor(rd.Info) != p.frameCur
 }
 
 // keepFrame notes the alternate screen's frame of rd. A program that marks its frames

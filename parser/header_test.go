@@ -1,0 +1,35 @@
+package parser
+
+// Strategy: a full-screen program's header that changes while it works (a spinner, its
+// seconds) is redrawn over the same row every frame; frames of a turn are merged into a
+// Transcript as the relay does, and the header's texts must not reach the turn's words,
+// whether its content was quiet or scrolled as the header turned.
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSpinnerHeaderIsNoAnswer(t *testing.T) {
+	p := Generic()
+	frame := func(head string, rows ...string) []string {
+		out := append([]string{head}, rows...)
+		for len(out) < 8 {
+			out = append(out, "")
+		}
+		return append(out, "────────", "› ")
+	}
+	tr := NewTranscript(p, frame("bob · ready"), 9)
+	tr.Add(p, frame("⠋ bob · working (0s)", "line one of the answer"), -1)
+	tr.Add(p, frame("⠙ bob · working (0s)", "line one of the answer"), -1)
+	tr.Add(p, frame("⠹ bob · working (0s)", "line one of the answer", "line two"), -1)
+	tr.Add(p, frame("⠸ bob · working (1s)", "line one of the answer", "line two"), -1)
+	tr.Add(p, frame("bob · ready", "line one of the answer", "line two", "line three"), 9)
+	got := tr.Words(p, nil).Text
+	if want := "line one of the answer\nline two\nline three"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if strings.Contains(got, "working") {
+		t.Fatalf("the header reached the words: %q", got)
+	}
+}
