@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -16,9 +17,6 @@ import (
 type inputMsg struct {
 	Events []keys.Event
 	Err    error
-	// replay marks input read before the program started: handling it does not re-arm
-	// waitForInput (exactly one wait is outstanding at any time, so batches keep order).
-	replay bool
 }
 
 // sessionMsg carries the session's events since the last one, in order. Err is set
@@ -69,35 +67,60 @@ func guard(cmd tea.Cmd) tea.Cmd {
 	}
 }
 
-// waitForInput returns the next batch of input events from ch (bubbletea's realtime
-// pattern: Update re-arms it after each batch).
-func waitForInput(ch <-chan tty.Batch) tea.Cmd {
-	return guard(func() tea.Msg {
-		b, ok := <-ch
-		if !ok {
-			return inputMsg{Err: errInputClosed}
+// sender is where the forwarders hand their messages: the program (tea.Program.Send,
+// which waits until its loop takes the message, or the program has ended).
+type sender interface{ Send(tea.Msg) }
+
+// forwardInput hands the program the input read while probing (early), then each batch
+// of decoded input from ch, in order, until ch is closed or ctx ends. One goroutine
+// that lives as long as the program, where a Cmd re-armed after each batch would cost a
+// goroutine and a trip through bubbletea's command queue per batch.
+func forwardInput(ctx context.Context, p sender, early []keys.Event, ch <-chan tty.Batch) {
+	if len(early) > 0 {
+		p.Send(inputMsg{Events: early})
+	}
+	for {
+		select {
+		case b, ok := <-ch:
+			if !ok {
+				p.Send(inputMsg{Err: errInputClosed})
+				return
+			}
+			p.Send(inputMsg{Events: b.Events, Err: b.Err})
+			if b.Err != nil {
+				return
+			}
+		case <-ctx.Done():
+			return
 		}
-		return inputMsg{Events: b.Events, Err: b.Err}
-	})
+	}
 }
 
-// waitForSession returns the session's next batch of events (re-armed after each).
-func waitForSession(sub *session.Subscription) tea.Cmd {
-	return guard(func() tea.Msg {
-		for {
-			_, open := <-sub.Ready()
+// forwardSession hands the program the session's events, a batch at a time, until the
+// subscription ends or ctx does; a panic reading them ends the program (fatalMsg).
+func forwardSession(ctx context.Context, p sender, sub *session.Subscription) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.Send(fatalMsg{Err: tty.Recovered(r)})
+		}
+	}()
+	for {
+		select {
+		case _, open := <-sub.Ready():
 			if evs := sub.Next(); len(evs) > 0 {
-				return sessionMsg{Events: evs}
+				p.Send(sessionMsg{Events: evs})
 			}
 			if !open {
 				if err := sub.Err(); err != nil {
-					return sessionMsg{Err: err}
+					p.Send(sessionMsg{Err: err})
 				}
-				return nil // unsubscribed: the program is ending
+				return // unsubscribed: the program is ending
 			}
 			// A signal whose events an earlier Next already took: wait again.
+		case <-ctx.Done():
+			return
 		}
-	})
+	}
 }
 
 // frameAfter schedules a frame tick in d, labelled with its due time.
