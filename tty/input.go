@@ -39,7 +39,7 @@ type Batch struct {
 // Input owns the goroutines that read and decode the terminal's input.
 type Input struct {
 	events  chan Batch
-	escWait time.Duration // escTimeout; tests change it
+	escWait time.Duration             // escTimeout; tests change it
 	cr      cancelreader.CancelReader // nil for StartChunks
 	readErr error                     // why reading ended, set before the chunks are closed
 	// decoded is nil when cr reads through the runtime's poller; else (a blocking

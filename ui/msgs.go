@@ -30,7 +30,7 @@ type sessionMsg struct {
 // the time it was armed for, so a superseded tick is recognised.
 type frameMsg struct{ at time.Time }
 
-// fatalMsg ends the program with Err (a panic caught in a Cmd goroutine).
+// fatalMsg ends the program with Err (a panic caught in a forwarder, msgs.go).
 type fatalMsg struct{ Err error }
 
 // frameInterval is the least time between two frames built from pane output (60 fps,
@@ -50,22 +50,6 @@ type PanicError = tty.PanicError
 
 // errInputClosed says the outer terminal's input ended.
 var errInputClosed = errors.New("terminal input closed")
-
-// guard wraps a Cmd so a panic inside it becomes a fatalMsg (the program quits and the
-// terminal is restored) instead of killing the process with the screen taken over.
-func guard(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() (msg tea.Msg) {
-		defer func() {
-			if r := recover(); r != nil {
-				msg = fatalMsg{Err: tty.Recovered(r)}
-			}
-		}()
-		return cmd()
-	}
-}
 
 // sender is where the forwarders hand their messages: the program (tea.Program.Send,
 // which waits until its loop takes the message, or the program has ended).
