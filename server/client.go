@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net"
 	"sync"
 	"time"
@@ -15,10 +14,11 @@ import (
 )
 
 // This file is one attached terminal on the server: a reader goroutine turning its
-// frames into input bytes, sizes and a detach; the ui running for it (ui.Attach),
-// writing through out; and the end frame saying why the stream ended.
+// frames into input chunks, sizes and a detach; the ui running for it (ui.Attach),
+// decoding the chunks as they come and writing through out; and the end frame saying
+// why the stream ended.
 //
-//	conn ──frames──▶ reader ──input──▶ queue ──▶ feeder ──▶ pipe ──▶ ui.Attach ──▶ out ──▶ conn
+//	conn ──frames──▶ reader ──input──▶ queue ──▶ ui.Attach (decode) ──▶ out ──▶ conn
 //	                   ├──resize──▶ latest size ──▶ forwarder ──▶ ui            ▲ room
 //	                   ├──ack──────────────────────────────────────────────────┘
 //	                   └──detach / bad frame──▶ reason, cancel
@@ -211,7 +211,6 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	s.log.Info("attach", "client", c.id, "size", req.Cols, "rows", req.Rows, "read_only", req.ReadOnly)
 	reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name, Acks: req.Acks})
 
-	pr, pw := io.Pipe()
 	sizes := make(chan ui.Size)
 	window := 0
 	if req.Acks {
@@ -222,10 +221,9 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	resized := make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	wg.Go(func() { s.read(ctx, c, nc, inputs, resized, w) })
-	wg.Go(func() { feed(pw, inputs) })
 	wg.Go(func() { forwardSizes(ctx, c, resized, sizes) })
 	ending, err := ui.Attach(ctx, s.cfg.Session, s.cfg.UI, ui.Remote{
-		Name: s.cfg.Name, In: pr, Out: w, Size: ui.Size{Cols: req.Cols, Rows: req.Rows}, Sizes: sizes,
+		Name: s.cfg.Name, Input: inputs, Out: w, Size: ui.Size{Cols: req.Cols, Rows: req.Rows}, Sizes: sizes,
 		Controls: func() bool { return s.controls(c.id) }, Control: c.control,
 		Active: func() { s.activate(c) }, ReadOnly: req.ReadOnly, Fixed: c.fixed,
 	})
@@ -253,7 +251,7 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	wg.Wait()
 }
 
-// read turns the client's frames into input (queued for the feeder), sizes (the latest
+// read turns the client's frames into input (queued for the ui), sizes (the latest
 // kept in c, resized signalled), acks of output (to w) and a detach until the connection
 // ends; a bad frame ends this client's stream alone. Once the ui is ending (ctx done),
 // input that finds the queue full is dropped: acks keep being read.
@@ -304,20 +302,6 @@ func (s *Server) read(ctx context.Context, c *client, nc net.Conn, inputs chan<-
 		default:
 			c.end(attach.ReasonError, "a client sends no "+string(f.Kind)+" frame")
 			return
-		}
-	}
-}
-
-// feed writes the client's queued input to the ui's pipe, in order, until the queue is
-// closed (the connection ended), then ends the pipe. Once the ui stops reading (it closed
-// the pipe), the rest is dropped.
-func feed(pw *io.PipeWriter, inputs <-chan []byte) {
-	defer pw.CloseWithError(io.EOF)
-	ok := true
-	for b := range inputs {
-		if ok {
-			_, err := pw.Write(b)
-			ok = err == nil
 		}
 	}
 }

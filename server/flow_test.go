@@ -10,7 +10,6 @@ package server
 import (
 	"context"
 	"errors"
-	"io"
 	"net"
 	"testing"
 	"time"
@@ -147,41 +146,15 @@ func TestAckingClientIsDrawnAndBadAcksEndItsStream(t *testing.T) {
 	goleak.VerifyNone(t, leaks)
 }
 
-// The reader hands input to a queue and sizes to a slot, so it never waits for the ui:
-// the feeder writes the queue in order and ends the pipe when the queue closes; once
-// the ui closed its end, the rest is dropped and the feeder still ends. Sizes reported
-// while the ui is busy coalesce to the latest.
-func TestInputQueueAndLatestSize(t *testing.T) {
+// The reader hands sizes to a slot, so it never waits for the ui: sizes reported while
+// the ui is busy coalesce to the latest.
+func TestLatestSizeWins(t *testing.T) {
 	leaks := goleak.IgnoreCurrent()
-	pr, pw := io.Pipe()
-	inputs := make(chan []byte, inputQueue)
-	done := make(chan struct{})
-	go func() { feed(pw, inputs); close(done) }()
-	inputs <- []byte("ab")
-	inputs <- []byte("cd")
-	close(inputs)
-	got, err := io.ReadAll(pr)
-	if err != nil || string(got) != "abcd" {
-		t.Errorf("the ui read %q (%v), want abcd then the end", got, err)
-	}
-	<-done
-
-	pr, pw = io.Pipe()
-	inputs = make(chan []byte, inputQueue)
-	done = make(chan struct{})
-	go func() { feed(pw, inputs); close(done) }()
-	pr.Close() // the ui ended
-	for range inputQueue {
-		inputs <- []byte("x") // never waits for long: the feeder drops them
-	}
-	close(inputs)
-	<-done
-
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &client{}
 	resized := make(chan struct{}, 1)
 	sizes := make(chan ui.Size)
-	done = make(chan struct{})
+	done := make(chan struct{})
 	go func() { forwardSizes(ctx, c, resized, sizes); close(done) }()
 	for i := range 5 {
 		c.sizeMu.Lock()

@@ -19,18 +19,15 @@ import (
 //
 //	stdin ──read loop──▶ chunks ──decode loop (keys.Decoder, escape timer)──▶ Batch ──▶ ui
 //
+// An attached terminal's input already comes in chunks (the attach stream's frames):
+// StartChunks decodes them as they come, with no reader and no read loop.
+//
 // The decode loop is the only owner of the Decoder. When a read ends inside a possible
 // escape sequence (Decoder.Pending), a timer is armed; if no byte comes before it fires
 // the decoder is flushed, so a lone Esc is delivered as Esc. Nothing polls.
 
 // escTimeout is how long an incomplete escape sequence waits for its next byte.
 const escTimeout = 25 * time.Millisecond
-
-// chunk is one read of raw input, or the error that ended reading.
-type chunk struct {
-	b   []byte
-	err error
-}
 
 // Batch is the events decoded from one read of the outer terminal, in order. Err is
 // set when input ended (the terminal went away) or its goroutines failed.
@@ -42,8 +39,9 @@ type Batch struct {
 // Input owns the goroutines that read and decode the terminal's input.
 type Input struct {
 	events  chan Batch
-	escWait time.Duration // escTimeout; tests change it
-	cr      cancelreader.CancelReader
+	escWait time.Duration             // escTimeout; tests change it
+	cr      cancelreader.CancelReader // nil for StartChunks
+	readErr error                     // why reading ended, set before the chunks are closed
 	// decoded is nil when cr reads through the runtime's poller; else (a blocking
 	// reader) the decode loop tells the read loop on it that a chunk is decoded, and the
 	// read loop waits for that before it reads again (see pollin.go).
@@ -68,14 +66,24 @@ func startInputWait(ctx context.Context, r io.Reader, escWait time.Duration) (*I
 	if !polled {
 		ir.decoded = make(chan struct{}, 1)
 	}
-	chunks := make(chan chunk, 4)
+	chunks := make(chan []byte, 4)
 	ir.wg.Go(func() { ir.readLoop(ctx, chunks) })
 	ir.wg.Go(func() { ir.decodeLoop(ctx, chunks) })
 	return ir, nil
 }
 
-// readLoop reads raw bytes until the reader is cancelled or fails.
-func (ir *Input) readLoop(ctx context.Context, out chan<- chunk) {
+// StartChunks decodes input that comes as chunks of raw bytes, in order, until chunks is
+// closed (input ended: io.EOF) or Close. Chunks are not written to after they are sent.
+func StartChunks(ctx context.Context, chunks <-chan []byte) *Input {
+	ctx, cancel := context.WithCancel(ctx)
+	ir := &Input{events: make(chan Batch, 16), escWait: escTimeout, cancel: cancel}
+	ir.wg.Go(func() { ir.decodeLoop(ctx, chunks) })
+	return ir
+}
+
+// readLoop reads raw bytes until the reader is cancelled or fails; a failure is kept in
+// readErr and out is closed.
+func (ir *Input) readLoop(ctx context.Context, out chan<- []byte) {
 	defer func() {
 		if r := recover(); r != nil {
 			ir.fail(ctx, Recovered(r))
@@ -86,7 +94,7 @@ func (ir *Input) readLoop(ctx context.Context, out chan<- chunk) {
 		n, err := ir.cr.Read(buf)
 		if n > 0 {
 			select {
-			case out <- chunk{b: bytes.Clone(buf[:n])}:
+			case out <- bytes.Clone(buf[:n]):
 			case <-ctx.Done():
 				return
 			}
@@ -98,10 +106,8 @@ func (ir *Input) readLoop(ctx context.Context, out chan<- chunk) {
 			if errors.Is(err, cancelreader.ErrCanceled) {
 				return
 			}
-			select {
-			case out <- chunk{err: err}:
-			case <-ctx.Done():
-			}
+			ir.readErr = err
+			close(out)
 			return
 		}
 	}
@@ -126,7 +132,7 @@ func (ir *Input) handedOff(ctx context.Context) bool {
 
 // decodeLoop turns chunks into events, one message per read, and flushes an incomplete
 // escape sequence after escTimeout.
-func (ir *Input) decodeLoop(ctx context.Context, in <-chan chunk) {
+func (ir *Input) decodeLoop(ctx context.Context, in <-chan []byte) {
 	defer func() {
 		if r := recover(); r != nil {
 			ir.fail(ctx, Recovered(r))
@@ -140,12 +146,16 @@ func (ir *Input) decodeLoop(ctx context.Context, in <-chan chunk) {
 		select {
 		case <-ctx.Done():
 			return
-		case c := <-in:
-			if c.err != nil {
-				ir.emit(ctx, Batch{Events: d.Flush(), Err: c.err})
+		case b, ok := <-in:
+			if !ok {
+				err := ir.readErr
+				if err == nil {
+					err = io.EOF
+				}
+				ir.emit(ctx, Batch{Events: d.Flush(), Err: err})
 				return
 			}
-			evs := d.Feed(c.b)
+			evs := d.Feed(b)
 			if d.Pending() {
 				timer.Reset(ir.escWait)
 			} else {
@@ -221,8 +231,12 @@ func (ir *Input) Probe(timeout time.Duration) (p Probed, other []keys.Event, err
 // reader still waiting on it then returns).
 func (ir *Input) Close() {
 	ir.cancel()
-	ir.cr.Cancel()
+	if ir.cr != nil {
+		ir.cr.Cancel()
+	}
 	ir.wg.Wait()
-	_ = ir.cr.Close()
+	if ir.cr != nil {
+		_ = ir.cr.Close()
+	}
 	close(ir.events)
 }

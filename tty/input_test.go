@@ -132,3 +132,22 @@ func TestProbedApply(t *testing.T) {
 		assert.Equal(t, c.sentinel, sentinel, "%q", c.raw)
 	}
 }
+
+// Chunks (an attached terminal's input frames) decode as reads do: one batch a chunk,
+// an escape sequence split across chunks waits for its rest, and the channel's close
+// is the end of input.
+func TestChunksDecodeInOrderAndEndOnClose(t *testing.T) {
+	chunks := make(chan []byte)
+	ir := StartChunks(context.Background(), chunks)
+	t.Cleanup(ir.Close)
+	chunks <- []byte("ab\x1b[")
+	m := next(t, ir)
+	require.Len(t, m.Events, 2, "a and b; the split sequence waits")
+	chunks <- []byte("A")
+	m = next(t, ir)
+	require.Len(t, m.Events, 1)
+	assert.Equal(t, keys.KeyUp, m.Events[0].(keys.Key).Code)
+	close(chunks)
+	m = next(t, ir)
+	assert.True(t, errors.Is(m.Err, io.EOF), "the end of input, got %v", m.Err)
+}

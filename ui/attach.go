@@ -21,7 +21,7 @@ import (
 // the one session. A late attach is drawn from the emulators' state, never from a replay
 // of output.
 //
-//	client bytes ──In──▶ tty.Input ──▶ model ──▶ tty.Screen ──Out──▶ client
+//	client bytes ──Input──▶ tty.Input ──▶ model ──▶ tty.Screen ──Out──▶ client
 //	client sizes ──Sizes──▶ WindowSizeMsg      control moved ──Control──▶ relayout
 
 // Ending says how a terminal's program ended.
@@ -43,10 +43,11 @@ type Size struct{ Cols, Rows int }
 type Remote struct {
 	// Name is the session's name (the detach line, the end question).
 	Name string
-	// In is the client's input; Attach closes it when it returns. Out is where the
-	// client's terminal output goes (writes must not block for long).
-	In  io.ReadCloser
-	Out io.Writer
+	// Input is the client's input, chunks of raw bytes in order, closed when it ends;
+	// Attach stops taking them when it returns. Out is where the client's terminal
+	// output goes (writes must not block for long).
+	Input <-chan []byte
+	Out   io.Writer
 	// Size is the terminal's size at attach; Sizes its later sizes.
 	Size  Size
 	Sizes <-chan Size
@@ -92,15 +93,10 @@ func Attach(ctx context.Context, s *session.Session, cfg Config, r Remote) (e En
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	o := tty.Remote(r.Out)
-	ir, err := tty.StartInput(ctx, r.In)
-	if err != nil {
-		r.In.Close()
-		return EndGone, err
-	}
+	ir := tty.StartChunks(ctx, r.Input)
 	defer func() {
 		rec := recover()
 		o.Restore()
-		r.In.Close() // unblocks the input's read
 		ir.Close()
 		if rec != nil {
 			e, err = EndGone, tty.Recovered(rec)

@@ -143,7 +143,6 @@ func BenchmarkKeystrokeThroughProgram(b *testing.B) {
 	}
 	defer ir.Close()
 	hs := newHarness(b, 240, 60, "a", "b", "c", "d")
-	hs.m.input = ir.Events()
 	hs.m.now = time.Now
 	got := make(chan time.Time, 1)
 	hs.procs[1].SetOnWrite(func() { got <- time.Now() })
@@ -153,6 +152,7 @@ func BenchmarkKeystrokeThroughProgram(b *testing.B) {
 		defer close(done)
 		_, _ = p.Run()
 	}()
+	go forwardInput(ctx, p, nil, ir.Events())
 	lat := make([]time.Duration, 0, 1<<16)
 	for b.Loop() {
 		start := time.Now()

@@ -11,8 +11,8 @@
 //
 // Event flow (one goroutine owns each piece of mutable state):
 //
-//	tty: the client's terminal (modes, probe) tty.Input (read + decode loops)
-//	     ▲ changed rows, one synchronized         │ tty.Batch
+//	tty: the client's terminal (modes, probe) tty.Input (decode loop over the input frames)
+//	     ▲ changed rows, one synchronized         │ tty.Batch ─► forwardInput ─► Send
 //	     │ update (tty.Screen goroutine)           ▼
 //	┌──── bubbletea event loop (no renderer): model.Update ─────────────────────┐
 //	│ inputMsg ─► prefix state machine ─► session.Key/Paste/Mouse/Link/Hold…     │
@@ -21,7 +21,7 @@
 //	│ frameMsg ─► Screen.Snapshot of dirty panes ─► View: cached rows ─► Present │
 //	│   (rows + the outer cursor); copies: Screen.Send(OSC 52) after a frame     │
 //	└─────────────────────────────────────────────────────────────────────────────┘
-//	     ▲ waitForSession (re-armed after each batch)
+//	     ▲ forwardSession ─► Send (one goroutine for the program's life)
 //	session loop: panes, relay, typing gate, one timer (package session)
 //
 // Frames from pane output are at most frameInterval (1/60 s) apart, except the echo of a
@@ -36,8 +36,8 @@
 // output, the session's timer only while the relay or paced output has a deadline.
 //
 // Lock rule: the model is touched only by bubbletea's event loop. A pane's picture is
-// read through session.Screen (vterm locks internally). Cmds only wait on channels and
-// build messages.
+// read through session.Screen (vterm locks internally). The forwarders and Cmds only
+// wait on channels and build messages.
 //
 // Files: model.go, update.go (one handler per message), msgs.go, frame.go (frame
 // bookkeeping), actions.go (the prefix state machine and commands), keymap.go (the key

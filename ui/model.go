@@ -87,10 +87,8 @@ var _ presenter = (*tty.Screen)(nil)
 // tests.
 type modelOptions struct {
 	width, height int
-	input         <-chan tty.Batch   // decoded outer input; nil when tests feed inputMsg
 	renderer      *lipgloss.Renderer // lipgloss renderer (tests pin its colour profile)
 	now           func() time.Time   // the clock for frame throttling
-	initial       []keys.Event       // input read while probing the terminal, replayed first
 	screen        presenter          // where frames go; nil: only View
 	probed        tty.Probed         // what the terminal's answers said at start-up
 	attach        attachment         // how the terminal is attached (zero: fixed, in control)
@@ -106,7 +104,6 @@ type model struct {
 	prefix keys.Key
 	st     styles
 	now    func() time.Time
-	input  <-chan tty.Batch
 	probed tty.Probed
 
 	paneLayout   // the panes and where they are
@@ -114,7 +111,6 @@ type model struct {
 	promptInput  // what the person is typing to agentmux itself
 	presentation // the frame, the status line and the screen writer
 
-	initial  []keys.Event
 	quitting bool   // tea.Quit has been returned
 	ending   Ending // how the program ended (EndQuit, EndDetach…)
 	err      error  // why the program quit, when it was an error
@@ -207,16 +203,14 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 		log = slog.New(slog.DiscardHandler)
 	}
 	m := &model{
-		cfg:     cfg,
-		s:       s,
-		sub:     s.Subscribe(1 << 16),
-		log:     log,
-		prefix:  cfg.Prefix,
-		st:      newStyles(o.renderer),
-		now:     o.now,
-		input:   o.input,
-		probed:  o.probed,
-		initial: o.initial,
+		cfg:    cfg,
+		s:      s,
+		sub:    s.Subscribe(1 << 16),
+		log:    log,
+		prefix: cfg.Prefix,
+		st:     newStyles(o.renderer),
+		now:    o.now,
+		probed: o.probed,
 		paneLayout: paneLayout{
 			width:  max(o.width, 1),
 			height: max(o.height, 1),
@@ -255,20 +249,12 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 	return m
 }
 
-// Init arms the input reader and the session's event wait, and replays input read
-// before the program started.
+// Init starts reading each pane's worktree state. Input and the session's events come
+// from the forwarders runModel starts (msgs.go), not from Cmds.
 func (m *model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitForSession(m.sub)}
-	if m.input != nil {
-		cmds = append(cmds, waitForInput(m.input))
-	}
+	var cmds []tea.Cmd
 	for _, v := range m.views {
 		cmds = append(cmds, readTree(v))
-	}
-	if len(m.initial) > 0 {
-		ev := m.initial
-		m.initial = nil
-		cmds = append(cmds, func() tea.Msg { return inputMsg{Events: ev, replay: true} })
 	}
 	return tea.Batch(cmds...)
 }

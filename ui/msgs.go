@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -16,9 +17,6 @@ import (
 type inputMsg struct {
 	Events []keys.Event
 	Err    error
-	// replay marks input read before the program started: handling it does not re-arm
-	// waitForInput (exactly one wait is outstanding at any time, so batches keep order).
-	replay bool
 }
 
 // sessionMsg carries the session's events since the last one, in order. Err is set
@@ -32,7 +30,7 @@ type sessionMsg struct {
 // the time it was armed for, so a superseded tick is recognised.
 type frameMsg struct{ at time.Time }
 
-// fatalMsg ends the program with Err (a panic caught in a Cmd goroutine).
+// fatalMsg ends the program with Err (a panic caught in a forwarder, msgs.go).
 type fatalMsg struct{ Err error }
 
 // frameInterval is the least time between two frames built from pane output (60 fps,
@@ -53,51 +51,60 @@ type PanicError = tty.PanicError
 // errInputClosed says the outer terminal's input ended.
 var errInputClosed = errors.New("terminal input closed")
 
-// guard wraps a Cmd so a panic inside it becomes a fatalMsg (the program quits and the
-// terminal is restored) instead of killing the process with the screen taken over.
-func guard(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
+// sender is where the forwarders hand their messages: the program (tea.Program.Send,
+// which waits until its loop takes the message, or the program has ended).
+type sender interface{ Send(tea.Msg) }
+
+// forwardInput hands the program the input read while probing (early), then each batch
+// of decoded input from ch, in order, until ch is closed or ctx ends. One goroutine
+// that lives as long as the program, where a Cmd re-armed after each batch would cost a
+// goroutine and a trip through bubbletea's command queue per batch.
+func forwardInput(ctx context.Context, p sender, early []keys.Event, ch <-chan tty.Batch) {
+	if len(early) > 0 {
+		p.Send(inputMsg{Events: early})
 	}
-	return func() (msg tea.Msg) {
-		defer func() {
-			if r := recover(); r != nil {
-				msg = fatalMsg{Err: tty.Recovered(r)}
+	for {
+		select {
+		case b, ok := <-ch:
+			if !ok {
+				p.Send(inputMsg{Err: errInputClosed})
+				return
 			}
-		}()
-		return cmd()
+			p.Send(inputMsg{Events: b.Events, Err: b.Err})
+			if b.Err != nil {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 
-// waitForInput returns the next batch of input events from ch (bubbletea's realtime
-// pattern: Update re-arms it after each batch).
-func waitForInput(ch <-chan tty.Batch) tea.Cmd {
-	return guard(func() tea.Msg {
-		b, ok := <-ch
-		if !ok {
-			return inputMsg{Err: errInputClosed}
+// forwardSession hands the program the session's events, a batch at a time, until the
+// subscription ends or ctx does; a panic reading them ends the program (fatalMsg).
+func forwardSession(ctx context.Context, p sender, sub *session.Subscription) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.Send(fatalMsg{Err: tty.Recovered(r)})
 		}
-		return inputMsg{Events: b.Events, Err: b.Err}
-	})
-}
-
-// waitForSession returns the session's next batch of events (re-armed after each).
-func waitForSession(sub *session.Subscription) tea.Cmd {
-	return guard(func() tea.Msg {
-		for {
-			_, open := <-sub.Ready()
+	}()
+	for {
+		select {
+		case _, open := <-sub.Ready():
 			if evs := sub.Next(); len(evs) > 0 {
-				return sessionMsg{Events: evs}
+				p.Send(sessionMsg{Events: evs})
 			}
 			if !open {
 				if err := sub.Err(); err != nil {
-					return sessionMsg{Err: err}
+					p.Send(sessionMsg{Err: err})
 				}
-				return nil // unsubscribed: the program is ending
+				return // unsubscribed: the program is ending
 			}
 			// A signal whose events an earlier Next already took: wait again.
+		case <-ctx.Done():
+			return
 		}
-	})
+	}
 }
 
 // frameAfter schedules a frame tick in d, labelled with its due time.

@@ -7,6 +7,7 @@ package ui
 // A frame replayed through the writer must show exactly the text View built.
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -83,6 +84,9 @@ func TestProgramDrawsThroughTheScreenWriter(t *testing.T) {
 		defer close(done)
 		_, _ = p.Run()
 	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go forwardSession(ctx, p, hs.m.sub) // as runModel starts it
 
 	hs.procs[2].Print("hello from b")
 	outer.waitFor(t, "pane 2's output", func(s string) bool { return strings.Contains(s, "hello from b") })

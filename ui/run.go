@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -40,8 +41,8 @@ func runModel(ctx context.Context, cfg Config, s *session.Session, tr terminalRu
 	r.SetHasDarkBackground(true) // never let termenv query the terminal behind our reader
 	scr := tty.NewScreen(tr.o)
 	defer scr.Close()
-	m := newModel(cfg, s, modelOptions{width: tr.w, height: tr.h, input: tr.ir.Events(), renderer: r,
-		initial: tr.early, screen: scr, probed: tr.probed, attach: tr.att})
+	m := newModel(cfg, s, modelOptions{width: tr.w, height: tr.h, renderer: r,
+		screen: scr, probed: tr.probed, attach: tr.att})
 	defer m.sub.Close()
 	m.present() // the first frame, before any message arrives
 	p := tea.NewProgram(m,
@@ -55,6 +56,14 @@ func runModel(ctx context.Context, cfg Config, s *session.Session, tr terminalRu
 	)
 	stop := tr.follow(p)
 	defer stop()
+	// Input and the session's events go to the program from one goroutine each, for as
+	// long as it runs (msgs.go).
+	fctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { forwardInput(fctx, p, tr.early, tr.ir.Events()) })
+	wg.Go(func() { forwardSession(fctx, p, m.sub) })
+	defer wg.Wait() // a Send in flight returns: Run cancels the program's context when it ends
+	defer cancel()
 	_, err := p.Run()
 	if m.err != nil { // the event loop has ended: m is ours again
 		return m.ending, m.err

@@ -86,8 +86,6 @@ func (m *model) handleInput(msg inputMsg) tea.Cmd {
 	case msg.Err != nil:
 		m.err = fmt.Errorf("read terminal input: %w", msg.Err)
 		return tea.Batch(append(cmds, m.quit())...)
-	case !msg.replay && m.input != nil:
-		cmds = append(cmds, waitForInput(m.input))
 	}
 	return tea.Batch(cmds...)
 }
@@ -162,7 +160,7 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			}
 		}
 	}
-	return tea.Batch(append(cmds, waitForSession(m.sub))...)
+	return tea.Batch(cmds...)
 }
 
 // handleOutput marks a pane dirty and makes sure a frame is coming (the session already

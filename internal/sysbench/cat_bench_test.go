@@ -11,6 +11,8 @@ package sysbench
 //   - tmux_attached_s: tmux with a client attached in the same kind of PTY, read through
 //     vterm up to the same marker: the like-for-like comparison, as agentmux always draws.
 //   - in_process_s: agentmux --in-process (the server in the terminal's own process), as agentmux_s.
+//   - server_cpu_s: the CPU time (user + system) agentmux's session server spent by the
+//     time agentmux_s ends; in_process_cpu_s the same for the --in-process process.
 //   - pty_floor_s: the same cat in a 200×50 PTY whose master a plain goroutine reads and
 //     drops: the kernel's own pace. A PTY hands its reader at most 4 KiB a read, each
 //     refilled by a kernel worker, so on a loaded machine this floor moves with the load
@@ -42,11 +44,14 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	log := input(b, kindSGR, catLogSize)
 	tmux := tmuxPath(b)
 	var am, ai, tm, ta, fl time.Duration
+	var amCPU, aiCPU float64
 	b.ResetTimer()
 	for range b.N {
 		fl += catThroughPTY(b, log, nil)
-		am += timeCatIn(b, bin, fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
-		ai += timeCatIn(b, bin, "--in-process", fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
+		d, cpu := timeCatCPU(b, bin, fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
+		am, amCPU = am+d, amCPU+cpu
+		d, cpu = timeCatCPU(b, bin, "--in-process", fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
+		ai, aiCPU = ai+d, aiCPU+cpu
 		if tmux != "" {
 			srv := newTmux(b, tmux)
 			start := time.Now()
@@ -64,6 +69,8 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	b.ReportMetric(am.Seconds()/n, "agentmux_s")
 	b.ReportMetric(float64(catLogSize)/(1<<20)/(am.Seconds()/n), "agentmux_MB/s")
 	b.ReportMetric(ai.Seconds()/n, "in_process_s")
+	b.ReportMetric(amCPU/n, "server_cpu_s")
+	b.ReportMetric(aiCPU/n, "in_process_cpu_s")
 	b.ReportMetric(fl.Seconds()/n, "pty_floor_s")
 	b.ReportMetric(am.Seconds()/fl.Seconds(), "ratio_floor")
 	if tmux != "" {
@@ -73,6 +80,25 @@ func BenchmarkCatColoredLog(b *testing.B) {
 		b.ReportMetric(am.Seconds()/ta.Seconds(), "ratio_attached")
 		b.ReportMetric(ai.Seconds()/ta.Seconds(), "ratio_attached_in_process")
 	}
+}
+
+// timeCatCPU is timeCatIn for agentmux, with the CPU time (user and system) its session
+// server had spent when doneMark was drawn: the server process's, or the one process's
+// with --in-process.
+func timeCatCPU(b *testing.B, argv ...string) (time.Duration, float64) {
+	b.Helper()
+	start := time.Now()
+	s := startSession(b, argv...)
+	s.waitText(catTimeout, doneMark)
+	d := time.Since(start)
+	pids := s.pids()
+	srv := pids[len(pids)-1] // the server's, else the terminal's own
+	ticks, err := cpuTicks(srv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.close()
+	return d, float64(ticks) / clkTck
 }
 
 // timeCatIn runs argv in a PTY (agentmux or a tmux client) and returns the time from
