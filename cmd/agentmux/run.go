@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/agentmux/agentmux/demo"
+	"github.com/agentmux/agentmux/hooks"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
@@ -168,10 +169,10 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	logger.Info("start", "version", o.cfg.Version, "panes", len(o.cfg.Panes), "layout", o.cfg.Layout.String())
 	d := o.cfg.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
-		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo)
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks && !o.demo, "mcp", o.mcp)
 
-	if !o.noHooks && !o.demo { // the demo's simulated agents take no hooks
-		hs, err := newHooks(logger)
+	if (!o.noHooks || o.mcp) && !o.demo { // the demo's simulated agents take no hooks
+		hs, err := newHooks(logger, hooks.Options{NoHooks: o.noHooks, MCP: o.mcp})
 		if err != nil {
 			return 1, err
 		}

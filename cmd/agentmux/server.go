@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentmux/agentmux/attach"
+	"github.com/agentmux/agentmux/hooks"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/server"
 	"github.com/agentmux/agentmux/ui"
@@ -253,9 +254,9 @@ func runServer(args []string) (int, error) {
 	logger.Info("server start", "version", o.cfg.Version, "session", sock.Name, "panes", len(o.cfg.Panes), "pid", os.Getpid())
 	d := o.cfg.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
-		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks)
-	if !o.noHooks {
-		hs, err := newHooks(logger)
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", !o.noHooks, "mcp", o.mcp)
+	if !o.noHooks || o.mcp {
+		hs, err := newHooks(logger, hooks.Options{NoHooks: o.noHooks, MCP: o.mcp})
 		if err != nil {
 			return fail(1, err)
 		}
