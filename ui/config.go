@@ -31,6 +31,8 @@ type Config struct {
 	// Address and Brief are the relay's Config.Address (--address) and Config.Brief
 	// (--brief).
 	Address, Brief bool
+	// MCP is the relay's Config.MCP (--mcp): the brief names agentmux's MCP tools.
+	MCP bool
 	// Delivery tunes the relay's delivery rules (config.toml's [delivery]).
 	Delivery session.DeliveryRules
 	// Profiles are the agent profiles panes are matched against by program name (the

@@ -185,6 +185,7 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		Idle:          cfg.Idle,
 		Address:       cfg.Address,
 		Brief:         cfg.Brief,
+		MCP:           cfg.MCP,
 		Delivery:      cfg.Delivery,
 		Profiles:      cfg.Profiles,
 		Hooks:         cfg.Hooks,

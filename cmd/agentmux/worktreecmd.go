@@ -516,6 +516,7 @@ func applyPaneConfig(o *options, conf settings) {
 	}
 	applyUI(o, conf.UI, o.set)
 	o.mcp = o.mcp || conf.MCP && !o.demo // [mcp] enabled, as --mcp
+	o.cfg.MCP = o.mcp
 }
 
 // setupPanes makes the start-up panes' worktrees and wires panes started at run time
