@@ -167,7 +167,7 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 		if !h.noHooks {
 			hook = h.command("qwen-stop")
 		}
-		env, err := qwenSpecWith(h.dir, id, spec.Env, hook, h.mcpServerIf())
+		env, err := qwenSpec(h.dir, id, spec.Env, hook, h.mcpServerIf())
 		if err != nil {
 			h.off(id, err)
 			return spec, false

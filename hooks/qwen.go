@@ -61,16 +61,11 @@ func qwenSystemDefaults(env []string) (path string, named bool) {
 }
 
 // qwenSpec writes pane id's Qwen Code defaults layer into dir, its Stop hook running
-// command, and returns env with the variable that names it. It fails, writing nothing,
-// when the person has a defaults layer of their own.
-func qwenSpec(dir string, id int, env []string, command string) ([]string, error) {
-	return qwenSpecWith(dir, id, env, command, nil)
-}
-
-// qwenSpecWith is qwenSpec with agentmux's MCP server in the defaults layer too when
-// mcp is not nil (Qwen merges each layer's mcpServers by name, the person's winning);
-// command "" leaves the Stop hook out.
-func qwenSpecWith(dir string, id int, env []string, command string, mcp map[string]any) ([]string, error) {
+// command ("": no hook) and agentmux's MCP server when mcp is not nil (Qwen merges each
+// layer's mcpServers by name, the person's winning), and returns env with the variable
+// that names it. It fails, writing nothing, when the person has a defaults layer of
+// their own.
+func qwenSpec(dir string, id int, env []string, command string, mcp map[string]any) ([]string, error) {
 	if p, named := qwenSystemDefaults(env); named {
 		return nil, fmt.Errorf("qwen: QWEN_CODE_SYSTEM_DEFAULTS_PATH=%s: %w", p, errQwenDefaults)
 	} else if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
