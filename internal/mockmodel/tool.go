@@ -3,6 +3,7 @@ package mockmodel
 import (
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -25,6 +26,9 @@ type Tool struct {
 	ArgsFrom func(body []byte) map[string]any
 	// Then answers the turn that brings this call's result back with another call.
 	Then *Tool
+	// Offered makes the trigger call only when the request offers the tool Name (a
+	// CLI connects its MCP servers while it starts: an early turn may not have them).
+	Offered bool
 }
 
 // toolCall decides whether the turn p (of a request with body offering the tools
@@ -40,6 +44,9 @@ func (s *Server) toolCall(p Prompt, offered []string, fallback string, body []by
 	case p.ToolResult && s.then != nil:
 		t = s.then
 	default:
+		return call{}, false
+	}
+	if t.Offered && !slices.Contains(offered, t.Name) {
 		return call{}, false
 	}
 	s.then = t.Then
