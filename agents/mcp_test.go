@@ -29,10 +29,11 @@ var messageID = regexp.MustCompile(`m[0-9a-f]{21}`)
 
 func TestMCPSendThenWait(t *testing.T) {
 	bin := buildAgentmux(t)
-	// Codex (0.171) starts the server with --mcp (its process runs under Codex), but a
-	// call of mcp__agentmux__send from the fake model gets no message id back: the name
-	// Codex gives MCP tools for an unknown model is still to find. {"codex", "claude"}
-	// joins the list once it does.
+	// Codex (0.171) starts the server with --mcp (`agentmux mcp` runs under it, and
+	// `codex mcp list` with the same -c options lists it), but in five turns it never
+	// offered the fake model a tool named mcp__agentmux__send in its request's tool list:
+	// how Codex offers MCP tools to a model it does not know is still to find.
+	// {"codex", "claude"} joins the list once the fake model can call them.
 	for _, pair := range [][2]string{{"claude", "claude"}} {
 		t.Run(pair[0], func(t *testing.T) {
 			mcpSendThenWait(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]))
