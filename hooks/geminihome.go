@@ -101,6 +101,12 @@ func lookupEnv(env []string, key string) string {
 // newGeminiHome makes pane id's Gemini home in runDir, its AfterAgent hook running
 // command.
 func newGeminiHome(runDir string, id int, env []string, command string) (*geminiHome, error) {
+	return newGeminiHomeWith(runDir, id, env, command, nil)
+}
+
+// newGeminiHomeWith is newGeminiHome whose extension also declares agentmux's MCP
+// server when mcp is not nil; command "" leaves the hook out.
+func newGeminiHomeWith(runDir string, id int, env []string, command string, mcp map[string]any) (*geminiHome, error) {
 	person, err := personGeminiHome(env)
 	if err != nil {
 		return nil, fmt.Errorf("gemini home: %w", err)
@@ -110,7 +116,7 @@ func newGeminiHome(runDir string, id int, env []string, command string) (*gemini
 		return nil, fmt.Errorf("gemini home: %w", err)
 	}
 	g := &geminiHome{dir: dir, person: person, linked: map[string]fileMark{}}
-	if err := g.build(command); err != nil {
+	if err := g.build(command, mcp); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("gemini home: %w", err)
 	}
@@ -180,7 +186,7 @@ func loadGeminiHome(dir, person string) (*geminiHome, error) {
 }
 
 // build fills the home: links to the person's entries, and the hook extension.
-func (g *geminiHome) build(command string) error {
+func (g *geminiHome) build(command string, mcp map[string]any) error {
 	real := filepath.Join(g.person, ".gemini")
 	// Gemini makes ~/.gemini and its tmp (where chats are kept) on every start; made
 	// here first, they are the person's, not this home's.
@@ -205,9 +211,15 @@ func (g *geminiHome) build(command string) error {
 		"version":     "1.0.0",
 		"description": "agentmux: tells the agentmux session this pane runs in when a turn ends",
 	}
+	if mcp != nil {
+		manifest["mcpServers"] = map[string]any{MCPServerName: mcp}
+	}
 	// Named, Gemini shows "Executing Hook: agentmux" while it runs, not the command.
 	hook := map[string]any{"type": "command", "name": "agentmux", "command": command}
 	hooks := map[string]any{"hooks": map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{hook}}}}}
+	if command == "" {
+		hooks = map[string]any{"hooks": map[string]any{}}
+	}
 	// Install metadata, as Gemini writes for an extension installed from a folder:
 	// without it, a person's security.allowedExtensions makes Gemini fail to start; with
 	// it, that setting skips the extension (no hooks: turns end by the screen).

@@ -51,13 +51,28 @@ type Setup struct {
 	dir string
 	log *slog.Logger
 
+	// noHooks: the programs get no hooks; mcp: they get agentmux's MCP server (mcp.go).
+	noHooks, mcp bool
+
 	mu     sync.Mutex
 	gemini []*geminiHome // the Gemini panes' homes
+}
+
+// Options say what a run gives the programs besides nothing: NoHooks leaves their
+// hooks out (--no-hooks), MCP adds agentmux's MCP server (--mcp).
+type Options struct {
+	NoHooks bool
+	MCP     bool
 }
 
 // New makes the run's hook folder in root (a private folder of agentmux's state, made
 // 0700 when missing), first finishing the folders of runs that were killed.
 func New(root string, log *slog.Logger) (*Setup, error) {
+	return NewWith(root, log, Options{})
+}
+
+// NewWith is New with options.
+func NewWith(root string, log *slog.Logger, o Options) (*Setup, error) {
 	bin, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("hooks: find agentmux itself: %w", err)
@@ -75,7 +90,7 @@ func New(root string, log *slog.Logger) (*Setup, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
-	return &Setup{bin: bin, dir: dir, log: log}, nil
+	return &Setup{bin: bin, dir: dir, log: log, noHooks: o.NoHooks, mcp: o.MCP}, nil
 }
 
 // Close gives the Gemini panes' writes back to the person's home (geminiHome.Close) and
@@ -115,8 +130,9 @@ func (h *Setup) off(id int, err error) {
 	}
 }
 
-// spec adds pane id's hook settings to spec as its profile passes them (a
-// session.HookFunc); false when it cannot (the pane then ends turns by its screen).
+// Spec adds pane id's hook settings (and with MCP, agentmux's MCP server) to spec as
+// its profile passes them (a session.HookFunc); false when its hooks are not on (the
+// pane then ends turns by its screen).
 func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (session.PaneSpec, bool) {
 	write := func(name string, v any) (string, bool) {
 		b, _ := json.MarshalIndent(v, "", "  ")
@@ -124,27 +140,45 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 		return path, os.WriteFile(path, b, 0o600) == nil
 	}
 	argv := slices.Clone(spec.Argv)
+	on := false
 	switch prof.Hooks {
 	case parser.HooksClaude:
-		path, ok := write("claude-settings.json", commandHooks(map[string]string{
-			"Stop": h.command("stop"), "Notification": h.command("notification"),
-		}))
-		if !ok {
-			return spec, false
+		if !h.noHooks {
+			path, ok := write("claude-settings.json", commandHooks(map[string]string{
+				"Stop": h.command("stop"), "Notification": h.command("notification"),
+			}))
+			if ok {
+				argv, on = slices.Insert(argv, 1, "--settings", path), true
+			}
 		}
-		spec.Argv = slices.Insert(argv, 1, "--settings", path)
+		if h.mcp {
+			argv = claudeMCP(argv, h.mcpServer())
+		}
 	case parser.HooksCodex:
-		notify, _ := json.Marshal([]string{h.bin, "hook", "codex-notify"}) // a TOML array too
-		spec.Argv = slices.Insert(argv, 1, "-c", "notify="+string(notify))
+		if !h.noHooks {
+			notify, _ := json.Marshal([]string{h.bin, "hook", "codex-notify"}) // a TOML array too
+			argv, on = slices.Insert(argv, 1, "-c", "notify="+string(notify)), true
+		}
+		if h.mcp {
+			argv = slices.Insert(argv, 1, codexMCP(h.bin)...)
+		}
 	case parser.HooksQwen:
-		env, err := qwenSpec(h.dir, id, spec.Env, h.command("qwen-stop"))
+		var hook string
+		if !h.noHooks {
+			hook = h.command("qwen-stop")
+		}
+		env, err := qwenSpec(h.dir, id, spec.Env, hook, h.mcpServerIf())
 		if err != nil {
 			h.off(id, err)
 			return spec, false
 		}
-		spec.Env = env
+		spec.Env, on = env, !h.noHooks
 	case parser.HooksGemini:
-		g, err := newGeminiHome(h.dir, id, spec.Env, h.command("after-agent"))
+		var hook string
+		if !h.noHooks {
+			hook = h.command("after-agent")
+		}
+		g, err := newGeminiHomeWith(h.dir, id, spec.Env, hook, h.mcpServerIf())
 		if err != nil {
 			h.off(id, err)
 			return spec, false
@@ -152,12 +186,12 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 		h.mu.Lock()
 		h.gemini = append(h.gemini, g)
 		h.mu.Unlock()
-		spec.Env = g.env(spec.Env)
-		return spec, true
+		spec.Env, on = g.env(spec.Env), !h.noHooks
 	default:
 		return spec, false
 	}
-	return spec, true
+	spec.Argv = argv
+	return spec, on
 }
 
 // Command is the hidden subcommand the programs' hooks run.

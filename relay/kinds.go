@@ -92,6 +92,9 @@ const DefaultBrief = `agentmux: you are {name}, pane {pane}, in a session with o
 {panes}
 To send one of them a message, write a line of its own: @relay:NAME your message (NAME or its number; @relay:* reaches every other pane; indented lines that follow are part of it), or a block [[RELAY]]{"to": "NAME", "type": "message", "body": "your message"}[[/RELAY]]. {scope} Messages to you arrive as "NAME (N):" and the words. Nothing needs an answer to this note.`
 
+// MCPBrief ends the brief of a pane whose program got agentmux's MCP server (--mcp).
+const MCPBrief = `You also have agentmux's tools (MCP server "agentmux"): members lists the panes; send types a message into one (to: its name or number) and returns its id; wait with that id returns once it was confirmed, or with answer true once that agent answered (call it again with its token while it says pending); read, history and capture show messages and screens.`
+
 // queueBrief queues the brief for p: typed like a delivery (idle-gated, never over a
 // person's draft), costing no turn; the turn that answers it is not relayed.
 func (r *Relay) queueBrief(p *pane, now time.Time) {
@@ -140,8 +143,12 @@ func (r *Relay) briefText(p *pane) string {
 	if tmpl == "" {
 		tmpl = DefaultBrief
 	}
-	return strings.NewReplacer("{name}", p.name, "{pane}", strconv.Itoa(p.id),
+	text := strings.NewReplacer("{name}", p.name, "{pane}", strconv.Itoa(p.id),
 		"{panes}", strings.TrimRight(list.String(), "\n"), "{scope}", scope).Replace(tmpl)
+	if r.cfg.MCP && p.prof.Hooks != "" && !p.prof.NoHooks {
+		text += " " + MCPBrief
+	}
+	return text
 }
 
 // turnEnded ends p's turn: the turn that answers a brief is no one's business and

@@ -244,3 +244,30 @@ func TestDeliveryWithDefaults(t *testing.T) {
 		t.Errorf("the relay runs with %+v, WithDefaults says %+v", got, d)
 	}
 }
+
+// With MCP on, the brief of a pane whose program takes hooks (it got agentmux's MCP
+// server) names the tools; a program that takes none, or a run without --mcp, is told
+// nothing of them.
+func TestBriefNamesTheMCPTools(t *testing.T) {
+	for _, mcp := range []bool{false, true} {
+		h := newHarness(t, Config{Brief: true, MCP: mcp})
+		hooked := &fakeAgent{titled: true, h: h, id: 1, rows: 12, think: 2 * time.Second}
+		h.agents[1] = hooked
+		prof := testProfile()
+		prof.Hooks = parser.HooksClaude
+		h.handle(Open{Pane: 1, Name: "alice", Profile: prof, Screen: fakeScreen{hooked}})
+		h.output(1)
+		h.agent(2, "bob", &fakeAgent{titled: true})
+		h.run(10 * time.Second)
+		a, b := h.typedTo(1), h.typedTo(2)
+		if len(a) != 1 || len(b) != 1 {
+			t.Fatalf("briefs typed: %q and %q", a, b)
+		}
+		if got := strings.Contains(a[0], MCPBrief); got != mcp {
+			t.Errorf("mcp %v: the hooked pane's brief names the tools: %v\n%s", mcp, got, a[0])
+		}
+		if strings.Contains(b[0], "MCP") {
+			t.Errorf("mcp %v: a pane without hooks is told of the tools: %s", mcp, b[0])
+		}
+	}
+}

@@ -113,6 +113,9 @@ type Config struct {
 	// Brief types the brief into every pane once it is ready (--brief); a profile's
 	// Brief does it for that program's panes.
 	Brief bool
+	// MCP says the programs whose profile takes hooks were started with agentmux's
+	// MCP server (--mcp): their brief names its tools.
+	MCP bool
 	// Delivery holds the delivery rules' tunables ([delivery] in config.toml).
 	Delivery
 	// NewID, when set, gives a delivery the relay queues by itself (a relayed turn, a

@@ -101,6 +101,9 @@ type Options struct {
 	// Address and Brief are the relay's Config.Address (--address: relay commands
 	// between unlinked panes) and Config.Brief (--brief).
 	Address, Brief bool
+	// MCP is the relay's Config.MCP: the programs that take hooks got agentmux's MCP
+	// server (--mcp), which their brief mentions.
+	MCP bool
 	// Delivery tunes the relay's delivery rules (config.toml's [delivery]); zero
 	// values take the relay's defaults.
 	Delivery DeliveryRules

@@ -128,7 +128,7 @@ func Start(o Options) (*Session, error) {
 		exits:        make(chan *pane),
 		stop:         make(chan struct{}),
 		done:         make(chan struct{}),
-		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery, NewID: proto.NewID}),
+		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, MCP: o.MCP, Delivery: o.Delivery, NewID: proto.NewID}),
 		profiles:     o.Profiles,
 		drafts:       drafts{},
 		pace:         newPacing(o.OutputInterval),

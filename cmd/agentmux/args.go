@@ -27,6 +27,7 @@ const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux kill-session [NAME]                end a session and every agent in it
        agentmux worktree ls | rm NAME [--force]    the panes' git worktrees (agentmux help worktree)
        agentmux mesh serve | creds NAME            a mesh hub, a session's credentials (agentmux help mesh)
+       agentmux mcp [--session NAME]               an MCP server on stdio: the session's tools for an agent
        agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
        agentmux help [COMMAND]                     a command's usage and flags
 
@@ -41,6 +42,8 @@ flags:
   --brief          tell each agent, once ready, its name, the other panes and how to address them
   --no-hooks       start claude, codex, gemini and qwen (Qwen Code) without agentmux's hooks
                    (turn ends from the screen)
+  --mcp            start claude, codex, gemini and qwen with agentmux's MCP server added
+                   (their tools: members, send, wait, read, history, capture; docs/mcp.md)
   --turns N        turn budget per link (default 8)
   --idle D         quiet time before a pane counts as idle (default 1.5s)
   --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
@@ -95,6 +98,7 @@ type options struct {
 	help     bool
 	version  bool
 	noHooks  bool // --no-hooks: no hook settings for any program
+	mcp      bool // --mcp: each supported program gets agentmux's MCP server
 	// inProcess: --in-process serves the session from this terminal's process (it ends
 	// with the terminal and cannot detach).
 	inProcess bool
@@ -137,6 +141,7 @@ func mainFlags(o *options, v *mainValues) *flag.FlagSet {
 	fs.BoolVar(&o.sess.Address, "address", false, "")
 	fs.BoolVar(&o.sess.Brief, "brief", false, "")
 	fs.BoolVar(&o.noHooks, "no-hooks", false, "")
+	fs.BoolVar(&o.mcp, "mcp", false, "")
 	fs.BoolVar(&o.inProcess, "in-process", false, "")
 	fs.BoolVar(&o.detached, "detached", false, "")
 	fs.BoolVar(&o.detached, "d", false, "")

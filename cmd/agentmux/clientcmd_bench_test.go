@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
@@ -17,13 +19,13 @@ import (
 	"github.com/agentmux/agentmux/store"
 )
 
-// BenchmarkSendCommand runs the built `agentmux send` against a live hub: the wall time
-// from exec to its `queued` line, process start included (p50 and p99 reported).
-func BenchmarkSendCommand(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "agentmux")
+// benchSession builds agentmux and serves a hub in a temp runtime folder with a member
+// "bot" to send to: the binary, the runtime folder and the session's name.
+func benchSession(b *testing.B) (bin, rt, name string) {
+	bin = filepath.Join(b.TempDir(), "agentmux")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(b, err, "%s", out)
-	rt := b.TempDir()
+	rt = b.TempDir()
 	b.Setenv("XDG_RUNTIME_DIR", rt)
 	dir, err := hub.RuntimeDir()
 	require.NoError(b, err)
@@ -31,16 +33,29 @@ func BenchmarkSendCommand(b *testing.B) {
 	require.NoError(b, err)
 	st, err := store.Open(filepath.Join(b.TempDir(), "agentmux.db"))
 	require.NoError(b, err)
-	defer st.Close()
+	b.Cleanup(func() { st.Close() })
 	h, err := hub.Start(hub.Config{Session: name, Store: st, MaxQueue: 1 << 20}, l)
 	require.NoError(b, err)
-	defer h.Close()
+	b.Cleanup(func() { h.Close() })
 	// The recipient: a member that said HELLO and left. It stays a member; its
 	// messages are stored and wait for it.
 	bot, err := client.Dial(hub.SocketPath(dir, name), proto.Hello{Agent: "bot"})
 	require.NoError(b, err)
 	bot.Raw().Close()
+	return bin, rt, name
+}
 
+// reportLatency reports lat's p50 and p99.
+func reportLatency(b *testing.B, lat []time.Duration) {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkSendCommand runs the built `agentmux send` against a live hub: the wall time
+// from exec to its `queued` line, process start included (p50 and p99 reported).
+func BenchmarkSendCommand(b *testing.B) {
+	bin, rt, name := benchSession(b)
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -54,7 +69,31 @@ func BenchmarkSendCommand(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	reportLatency(b, lat)
+}
+
+// BenchmarkMCPSendTool is BenchmarkSendCommand through `agentmux mcp`: the built
+// server started once, as an agent CLI starts it, then the send tool called over its
+// stdio by the SDK's client: the wall time of one call to its result.
+func BenchmarkMCPSendTool(b *testing.B) {
+	bin, rt, name := benchSession(b)
+	cmd := exec.Command(bin, "mcp", "--session", name)
+	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+rt)
+	ctx := context.Background()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	require.NoError(b, err)
+	defer cs.Close()
+	args := map[string]any{"to": "bot", "message": "the tests pass; over to you"}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "send", Arguments: args})
+		lat = append(lat, time.Since(t0))
+		if err != nil || res.IsError {
+			b.Fatalf("send: %v %+v", err, res)
+		}
+	}
+	b.StopTimer()
+	reportLatency(b, lat)
 }

@@ -55,6 +55,9 @@ import (
 //	web_listen = "127.0.0.1:0"   # where it listens (a free loopback port)
 //	control = false              # let its pages send, link and type
 //
+//	[mcp]
+//	enabled = false              # give each supported agent CLI agentmux's MCP server (--mcp)
+//
 //	[security]
 //	pane_namespaces = true       # each pane in a user namespace of its own (Linux;
 //	                             # false lets setuid programs such as sudo work in panes)
@@ -80,6 +83,8 @@ type settings struct {
 	// pane_namespaces = false): setuid programs work in them, and the panes are told
 	// from the person by their processes' parents alone (docs/security.md).
 	NoPaneNamespaces bool
+	// MCP gives each supported agent CLI agentmux's MCP server ([mcp] enabled; --mcp).
+	MCP bool
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -160,6 +165,9 @@ type configFile struct {
 	Security struct {
 		PaneNamespaces *tomlValue `toml:"pane_namespaces"`
 	} `toml:"security"`
+	MCP struct {
+		Enabled *tomlValue `toml:"enabled"`
+	} `toml:"mcp"`
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -289,6 +297,13 @@ func parseConfig(data []byte) (settings, error) {
 			return settings{}, err
 		}
 		st.Worktree = b
+	}
+	if v := f.MCP.Enabled; v != nil {
+		b, err := v.boolean("mcp", "enabled")
+		if err != nil {
+			return settings{}, err
+		}
+		st.MCP = b
 	}
 	if v := f.Security.PaneNamespaces; v != nil {
 		b, err := v.boolean("security", "pane_namespaces")

@@ -132,3 +132,37 @@ func TestWebSettings(t *testing.T) {
 		t.Errorf("no flags: %+v, want config.toml's %+v", w, conf.Web)
 	}
 }
+
+// [mcp] enabled turns --mcp on for every session; --mcp alone does too, and the demo
+// never (its simulated agents take no MCP server).
+func TestMCPEnabled(t *testing.T) {
+	conf, err := parseConfig([]byte("[mcp]\nenabled = true\n"))
+	if err != nil || !conf.MCP {
+		t.Fatalf("[mcp] enabled = true: %+v, %v", conf.MCP, err)
+	}
+	if _, err := parseConfig([]byte("[mcp]\nenabled = \"yes\"\n")); err == nil || !strings.Contains(err.Error(), `[mcp] enabled = "yes": want true or false`) {
+		t.Errorf("[mcp] enabled = \"yes\": %v", err)
+	}
+	if _, err := parseConfig([]byte("[mcp]\nenable = true\n")); err == nil || !strings.Contains(err.Error(), "unknown keys: mcp.enable") {
+		t.Errorf("[mcp] enable: %v", err)
+	}
+	for _, tc := range []struct {
+		args []string
+		conf bool
+		want bool
+	}{
+		{[]string{"sh"}, false, false},
+		{[]string{"sh"}, true, true},
+		{[]string{"--mcp", "sh"}, false, true},
+		{[]string{"demo"}, true, false},
+	} {
+		o, err := parseArgs(tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyPaneConfig(&o, settings{MCP: tc.conf})
+		if o.mcp != tc.want {
+			t.Errorf("%v with [mcp] enabled = %v: mcp %v, want %v", tc.args, tc.conf, o.mcp, tc.want)
+		}
+	}
+}

@@ -53,12 +53,12 @@ func openLog(level slog.Level) (*slog.Logger, io.Closer) {
 	return logger, f
 }
 
-// newHooks sets up the run's agent hooks (package hooks) in agentmux's state folder,
-// never the shared temporary folder.
-func newHooks(log *slog.Logger) (*hooks.Setup, error) {
+// newHooks sets up the run's agent hooks and MCP server (package hooks) in agentmux's
+// state folder, never the shared temporary folder.
+func newHooks(log *slog.Logger, o hooks.Options) (*hooks.Setup, error) {
 	root, err := statePath("hooks")
 	if err != nil {
 		return nil, fmt.Errorf("hooks: %w", err)
 	}
-	return hooks.New(root, log)
+	return hooks.NewWith(root, log, o)
 }

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentmux/agentmux/attach"
+	"github.com/agentmux/agentmux/hooks"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/server"
 	"github.com/agentmux/agentmux/session"
@@ -334,13 +335,13 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 	} else {
 		o.sess.Subreaper = subreaper
 	}
-	hooked := !o.noHooks && !o.demo // the demo's simulated agents take no hooks
+	hooked := (!o.noHooks || o.mcp) && !o.demo // the demo's simulated agents take no hooks
 	logger.Info("server start", "version", o.sess.Version, "session", sock.Name, "panes", len(o.sess.Panes), "pid", os.Getpid(), "layout", o.cfg.Layout.String())
 	d := o.sess.Delivery.WithDefaults() // the rules in force, not config.toml's zeros
 	logger.Info("delivery", "input_stale_timeout", d.InputStale, "max_batch", d.MaxBatch,
-		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", hooked)
+		"urgent_delay", d.UrgentDelay, "default_timeout", d.DefaultTimeout, "hook_wait", d.HookWait, "hooks", hooked && !o.noHooks, "mcp", o.mcp)
 	if hooked {
-		hs, err := newHooks(logger)
+		hs, err := newHooks(logger, hooks.Options{NoHooks: o.noHooks, MCP: o.mcp})
 		if err != nil {
 			return nil, 1, err
 		}

@@ -498,6 +498,8 @@ func applyPaneConfig(o *options, conf settings) {
 		}
 	}
 	applyUI(o, conf.UI, o.set)
+	o.mcp = o.mcp || conf.MCP && !o.demo // [mcp] enabled, as --mcp
+	o.sess.MCP = o.mcp
 }
 
 // setupPanes makes the start-up panes' worktrees and wires panes started at run time

@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "server", "attach", "web", "mesh", "worktree", "hooks"},
+	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	// session names proto's types in what it offers the socket (Panes, Events, Send's
@@ -42,6 +42,8 @@ var allowed = map[string][]string{
 	// The mesh: sessions on many machines through NATS, a client of the session
 	// core through hub.Core and of the store.
 	"mesh": {"hub", "proto", "store"},
+	// The MCP server: agents' tools, a thin client of the session socket.
+	"mcp": {"proto", "client"},
 
 	// The session as a server: server runs the ui for each attached terminal and hands
 	// the hub its connections; attach is the attach stream's wire and the thin client.

@@ -90,8 +90,7 @@ func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []
 	} else {
 		rec.Kind, rec.N = KindTurn, s.nextTurn()
 		p := Prompt{API: APIAnthropic, Model: req.Model, Text: rec.Prompt, N: rec.N, ToolResult: result}
-		if s.opts.Tool.wants(p) && req.Stream {
-			c := s.opts.Tool.shellCall(toolNames(req.Tools), "Bash")
+		if c, ok := s.toolCall(p, toolNames(req.Tools), "Bash", body); ok && req.Stream {
 			tc, rec.Reply = &c, c.String()
 		} else {
 			rec.Reply = s.opts.Reply(p)

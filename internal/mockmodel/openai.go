@@ -85,8 +85,7 @@ func (s *Server) handleOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 	} else {
 		rec.Kind, rec.N = KindTurn, s.nextTurn()
 		p := Prompt{API: APIOpenAI, Model: req.Model, Text: rec.Prompt, N: rec.N, ToolResult: req.toolResult()}
-		if s.opts.Tool.wants(p) && req.Stream {
-			c := s.opts.Tool.shellCall(toolNames(req.Tools), "exec_command")
+		if c, ok := s.toolCall(p, toolNames(req.Tools), "exec_command", body); ok && req.Stream {
 			rec.Reply = c.String()
 			s.openaiFunctionCall(w, r, req.Model, c, rec)
 			return

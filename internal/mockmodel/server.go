@@ -38,6 +38,8 @@ type Server struct {
 
 	mu    sync.Mutex
 	turns int // conversation turns answered so far
+	// then is the call that answers the next tool result (Tool.Then of the last call).
+	then *Tool
 
 	closeOnce sync.Once
 	done      chan struct{} // closed by Close: streams in flight stop

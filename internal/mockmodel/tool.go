@@ -2,6 +2,8 @@ package mockmodel
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -17,6 +19,44 @@ type Tool struct {
 	// Name is the tool to call; "" picks the first shell tool the request offers, or the
 	// API's usual one when it lists none (Codex sends no tool list to an unknown model).
 	Name string
+	// Args, with Name, are the call's arguments as they are, for any tool (an MCP
+	// server's): Command is not used. ArgsFrom, when set, makes them from the body of
+	// the request being answered (an id the previous call's result brought back).
+	Args     map[string]any
+	ArgsFrom func(body []byte) map[string]any
+	// Then answers the turn that brings this call's result back with another call.
+	Then *Tool
+	// Offered makes the trigger call only when the request offers the tool Name (a
+	// CLI connects its MCP servers while it starts: an early turn may not have them).
+	Offered bool
+}
+
+// toolCall decides whether the turn p (of a request with body offering the tools
+// named offered) is answered with a tool call, and which: the configured Tool's on its
+// trigger, or the Then of the last call when p brings that call's result back.
+func (s *Server) toolCall(p Prompt, offered []string, fallback string, body []byte) (call, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var t *Tool
+	switch {
+	case s.opts.Tool.wants(p):
+		t = s.opts.Tool
+	case p.ToolResult && s.then != nil:
+		t = s.then
+	default:
+		return call{}, false
+	}
+	if t.Offered && !slices.Contains(offered, t.Name) {
+		return call{}, false
+	}
+	s.then = t.Then
+	switch {
+	case t.Name != "" && t.ArgsFrom != nil:
+		return call{t.Name, t.ArgsFrom(body)}, true
+	case t.Name != "" && t.Args != nil:
+		return call{t.Name, maps.Clone(t.Args)}, true
+	}
+	return t.shellCall(offered, fallback), true
 }
 
 // call is one tool call the server decided to make: the tool's name and its arguments.

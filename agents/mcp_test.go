@@ -1,0 +1,187 @@
+//go:build agents
+
+package agents
+
+// agentmux --mcp with the real Claude Code (and Codex, once the fake model can call its
+// MCP tools): pane 1's model
+// (the fake server) answering a trigger with a call of agentmux's MCP tool send (to
+// pane 2), then with wait on the id send returned, then with members (a call whose
+// only purpose is to see the request that brings wait's result back). The message must
+// reach pane 2's model headed as pane 1's turn ("claude (1):"), proved by the pane the
+// server runs in, wait must say confirmed, and the person's Claude and Codex files must
+// stay as they were byte for byte: agentmux gives the server on the command line alone.
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/internal/mockmodel"
+)
+
+// messageID matches an agentmux message id (proto.NewID).
+var messageID = regexp.MustCompile(`m[0-9a-f]{21}`)
+
+func TestMCPSendThenWait(t *testing.T) {
+	bin := buildAgentmux(t)
+	// Codex (0.171) starts the server with --mcp (`agentmux mcp` runs under it, and
+	// `codex mcp list` with the same -c options lists it), but in five turns it never
+	// offered the fake model a tool named mcp__agentmux__send in its request's tool list:
+	// how Codex offers MCP tools to a model it does not know is still to find.
+	// {"codex", "claude"} joins the list once the fake model can call them.
+	for _, pair := range [][2]string{{"claude", "claude"}} {
+		t.Run(pair[0], func(t *testing.T) {
+			mcpSendThenWait(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]))
+		})
+	}
+}
+
+// mcpSendThenWait runs `agentmux --mcp a b` with a's model calling send to pane 2, then
+// wait on its id, then members (to see wait's result come back).
+func mcpSendThenWait(t *testing.T, bin string, a, b cli) {
+	var mu sync.Mutex
+	var waitResult []byte // the request that brought wait's result back
+	tool := &mockmodel.Tool{
+		Trigger: "ask-your-peer",
+		Offered: true,
+		Name:    "mcp__agentmux__send",
+		Args:    map[string]any{"to": "2", "message": "MCP-HELLO what is two plus two"},
+		Then: &mockmodel.Tool{
+			Name: "mcp__agentmux__wait",
+			ArgsFrom: func(body []byte) map[string]any {
+				ids := messageID.FindAll(body, -1)
+				if len(ids) == 0 {
+					return map[string]any{"id": "no-id-in-the-result"}
+				}
+				return map[string]any{"id": string(ids[len(ids)-1])}
+			},
+			Then: &mockmodel.Tool{
+				Name: "mcp__agentmux__members",
+				ArgsFrom: func(body []byte) map[string]any {
+					mu.Lock()
+					waitResult = bytes.Clone(body)
+					mu.Unlock()
+					return map[string]any{}
+				},
+			},
+		},
+	}
+	aSrv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("ASKED done"), Duration: answerTime, Tool: tool})
+	aURL := serveMock(t, a.name+"-1", aSrv)
+	bSrv, bURL := startMock(t, b.name+"-2", mockmodel.Fixed("four"), answerTime)
+	home, project := freshHome(t)
+	if a.name == "codex" {
+		home, project = codexHome(t)
+	}
+	cleanUpAgents(t, home, project)
+	env := baseEnv(t, home)
+	for i, c := range []cli{a, b} {
+		url := aURL
+		if i == 1 {
+			if c.name == a.name {
+				break // the same CLI: pane 2's own URL goes on its command line
+			}
+			url = bURL
+		}
+		if c.name == "codex" {
+			// The person lets Codex run tools without asking (MCP tools included).
+			env = append(env, setupCodexWith(t, home, project, url, "approval_policy = \"never\"\n")...)
+			continue
+		}
+		env = append(env, c.setup(t, home, project, url)...)
+		// The person allows agentmux's tools (Claude asks for an MCP tool it does not
+		// know); the settings hold what Claude would write into them at start itself
+		// (it moves $DISABLE_AUTOUPDATER there), as Claude writes them (two-space
+		// indent, a newline at the end), so that any change would be agentmux's.
+		writeFile(t, filepath.Join(home, ".claude", "settings.json"), `{
+  "env": {
+    "DISABLE_AUTOUPDATER": "1"
+  },
+  "permissions": {
+    "allow": [
+      "mcp__agentmux"
+    ]
+  },
+  "tui": "default"
+}
+`)
+	}
+	before := map[string][]byte{}
+	for _, f := range []string{".claude/settings.json", ".codex/config.toml"} {
+		if b, err := os.ReadFile(filepath.Join(home, f)); err == nil {
+			before[f] = b
+		}
+	}
+	state := t.TempDir()
+	env = append(env, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
+	t.Cleanup(func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
+			t.Logf("agentmux.log:\n%s", log)
+		}
+	})
+	bCmd := b.command()
+	if a.name == b.name { // both Claude: pane 2 talks to its own mock
+		bCmd = "ANTHROPIC_BASE_URL=" + bURL + " " + bCmd
+	}
+	args := []string{bin, "--log-level", "debug", "--mcp", a.command(), bCmd}
+	tm := startTerm(t, "agentmux", args, project, env, 220, 50)
+	tm.waitFor(a.name+" and "+b.name+" ready", 120*time.Second, func([]string, string) bool {
+		snap := tm.vt.Snapshot()
+		for _, s := range a.paneReady {
+			if !inHalf(snap, s, false) {
+				return false
+			}
+		}
+		for _, s := range b.paneReady {
+			if !inHalf(snap, s, true) {
+				return false
+			}
+		}
+		return true
+	})
+	tm.typeText("\x01" + "1")
+	// The CLI connects its MCP servers while it starts: until it offers the model
+	// agentmux's tools, the model answers in words, and the prompt is typed again.
+	n := 0
+	for try := 1; ; try++ {
+		tm.submit("ask-your-peer please")
+		r := waitTurn(t, tm, aSrv, a.name, n+1, 120*time.Second)
+		n++
+		if strings.HasPrefix(r.Reply, "tool call") {
+			break
+		}
+		if try == 5 {
+			t.Fatalf("%s never offered its model agentmux's tools", a.name)
+		}
+		tm.waitFor(a.name+" idle again", 60*time.Second, func(s []string, _ string) bool { return a.ready(s, "") || contains(s, "ASKED done") })
+	}
+
+	b1 := waitTurn(t, tm, bSrv, b.name, 1, 120*time.Second)
+	if want := a.name + " (1):\n\nMCP-HELLO what is two plus two"; strings.TrimSpace(b1.Prompt) != want {
+		t.Errorf("pane 2's model got %q, want %q", b1.Prompt, want)
+	}
+	// a's turns: the trigger (send), send's result (wait), wait's result (members),
+	// members' result (the text answer).
+	waitTurn(t, tm, aSrv, a.name, n+3, 120*time.Second)
+	mu.Lock()
+	got := waitResult
+	mu.Unlock()
+	if !bytes.Contains(got, []byte(`confirmed`)) {
+		t.Errorf("the request after wait holds no confirmed: %.2000s", got)
+	}
+	for f, b := range before {
+		now, err := os.ReadFile(filepath.Join(home, f))
+		if err != nil || !bytes.Equal(now, b) {
+			t.Errorf("%s changed: %s → %s (%v)", f, b, now, err)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(home, ".claude.json")); err == nil && bytes.Contains(b, []byte(`"agentmux"`)) {
+		t.Errorf(".claude.json holds agentmux's server: %s", b)
+	}
+}
