@@ -101,6 +101,10 @@ func Start(cfg Config) (*Server, error) {
 	return s, nil
 }
 
+// KillKeep is Why for a session that kill-session --keep ended: restore still offers
+// it.
+const KillKeep = "kill-session --keep"
+
 // Done is closed when the session should end; Why then says why.
 func (s *Server) Done() <-chan struct{} { return s.done }
 
@@ -158,9 +162,14 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 		defer s.wg.Done()
 		switch e.Type {
 		case attach.TypeKill:
+			k, _ := proto.DecodePayload[attach.Kill](e) // {} from an older agentmux: no keep
 			reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
 			nc.Close()
-			s.End("kill-session")
+			if k.Keep {
+				s.End(KillKeep)
+			} else {
+				s.End("kill-session")
+			}
 		case attach.TypeClients:
 			reply(nc, attach.TypeClients, s.list())
 			nc.Close()

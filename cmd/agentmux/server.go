@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"golang.org/x/sys/unix"
@@ -190,8 +191,16 @@ func runServer(args []string) (int, error) {
 	if err1 != nil || err2 != nil {
 		return fail(2, errors.New("session server: bad terminal size"))
 	}
-	o, err := parseArgs(args[3:])
-	if err != nil {
+	var o options
+	var plan *restorePlan
+	saveArgs := args[3:]
+	if len(args) == 5 && args[3] == restoreWord {
+		o, plan, err = restoredOptions(args[4])
+		if err != nil {
+			return fail(1, err)
+		}
+		saveArgs = plan.saved.Args
+	} else if o, err = parseArgs(args[3:]); err != nil {
 		return fail(2, err)
 	}
 	if o.cfg.Profiles, err = loadProfiles(); err != nil {
@@ -229,9 +238,12 @@ func runServer(args []string) (int, error) {
 	}
 	// The panes' worktrees are made here, in the session's process; the kept ones are
 	// named in the log (and by agentmux worktree ls), this process has no terminal.
-	_, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
+	ts, code, err := setupPanes(&o, conf, sock.Name, sock.Env(), logger)
 	if err != nil {
 		return fail(code, err)
+	}
+	if plan != nil {
+		plan.takeTrees(&o, ts)
 	}
 	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
 	defer wv.Close()
@@ -271,6 +283,14 @@ func runServer(args []string) (int, error) {
 		return fail(1, err)
 	}
 	defer stopSession(s.Stop, logger)
+	var given map[int][]string
+	if plan != nil {
+		plan.apply(s, sock.store, sock.Name, logger)
+		given = plan.given
+	} else if err := sock.store.ReplaceConversations(sock.Name, nil, time.Now().UnixMilli()); err != nil {
+		logger.Warn("restore: forget an earlier session's conversations", "err", err)
+	}
+	rec := startRecorder(sock.store, sock.Name, saveArgs, s, given, logger)
 	wv.attach(s)
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
@@ -290,6 +310,7 @@ func runServer(args []string) (int, error) {
 		logger.Info("signal", "signal", sig.String())
 		srv.End("signal " + sig.String())
 	}
+	rec.stop(srv.Why(), endOffered(srv.Why())) // before the panes close: they are what it keeps
 	if node != nil {
 		node.Close() // the mesh before the store it writes to
 	}
