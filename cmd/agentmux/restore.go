@@ -48,8 +48,33 @@ type restorePlan struct {
 	trees    map[int]bool
 	treeDirs map[int]string
 	groups   []savedGroup // by new numbers
+	names    map[int]string
 	held     []int
 	notes    []paneNote
+}
+
+// retyped counts the messages between members of a group that the store will type
+// again (not confirmed before the server died): each spent a turn when it was first
+// queued and spends it again when it is queued anew, so the group comes back with
+// those turns unspent.
+func (plan *restorePlan) retyped(st *store.Store, name string, members []int) int {
+	in := map[string]bool{}
+	for _, n := range members {
+		in[plan.names[n]] = true
+	}
+	k := 0
+	for _, n := range members {
+		ms, err := st.Pending(name, plan.names[n], store.Confirmed)
+		if err != nil {
+			continue
+		}
+		for _, m := range ms {
+			if in[m.From] && m.From != plan.names[n] {
+				k++
+			}
+		}
+	}
+	return k
 }
 
 // paneNote is what the person is told about one pane of a restored session.
@@ -89,12 +114,13 @@ func restoredOptions(name string) (options, *restorePlan, error) {
 	o.session, o.detached, o.cfg.Link = name, false, false
 	o.set["session"] = true
 	plan := &restorePlan{saved: sv, given: map[int][]string{}, convs: map[int]store.Conversation{},
-		trees: map[int]bool{}, treeDirs: map[int]string{}}
+		trees: map[int]bool{}, treeDirs: map[int]string{}, names: map[int]string{}}
 	renumber := map[int]int{}
 	o.cfg.Panes = nil
 	for i, p := range sv.Panes {
 		n := i + 1
 		renumber[p.Number] = n
+		plan.names[n] = p.Name
 		spec, note := plan.pane(n, p, convs[p.Number], sn.Folder)
 		if note != "" {
 			plan.notes = append(plan.notes, paneNote{pane: p.Name, text: note})
@@ -192,7 +218,8 @@ func (plan *restorePlan) apply(s *session.Session, st *store.Store, name string,
 		log.Error("restore: keep the conversations", "err", err)
 	}
 	for _, g := range plan.groups {
-		if err := s.LinkRestored(g.Members, g.Used, g.Budget); err != nil {
+		used := max(g.Used-plan.retyped(st, name, g.Members), 0)
+		if err := s.LinkRestored(g.Members, used, g.Budget); err != nil {
 			log.Warn("restore: link", "members", g.Members, "err", err)
 		}
 	}
