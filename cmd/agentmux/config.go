@@ -80,6 +80,9 @@ type settings struct {
 	// pane_namespaces = false): setuid programs work in them, and the panes are told
 	// from the person by their processes' parents alone (docs/security.md).
 	NoPaneNamespaces bool
+	// Restore is what starting a session whose name a restorable session holds does
+	// ([session] restore): "ask" (the default), "auto" or "never".
+	Restore string
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -160,6 +163,9 @@ type configFile struct {
 	Security struct {
 		PaneNamespaces *tomlValue `toml:"pane_namespaces"`
 	} `toml:"security"`
+	Session struct {
+		Restore *tomlValue `toml:"restore"`
+	} `toml:"session"`
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -296,6 +302,13 @@ func parseConfig(data []byte) (settings, error) {
 			return settings{}, err
 		}
 		st.NoPaneNamespaces = !b
+	}
+	if v := f.Session.Restore; v != nil {
+		r, ok := v.v.(string)
+		if !ok || r != "ask" && r != "auto" && r != "never" {
+			return settings{}, fmt.Errorf("[session] restore = %s: want \"ask\", \"auto\" or \"never\"", tomlText(v.v))
+		}
+		st.Restore = r
 	}
 	if st.UI, err = parseUI(f); err != nil {
 		return settings{}, err

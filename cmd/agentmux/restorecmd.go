@@ -199,3 +199,47 @@ func printRestorables(w io.Writer, rs []restorable) error {
 	}
 	return tw.Flush()
 }
+
+// restorableNamed returns the restorable snapshot of the session o names with
+// --session, if there is one (the demo and --in-process sessions are never recorded).
+func restorableNamed(o options) (store.Snapshot, bool) {
+	if !o.set["session"] || o.demo || o.inProcess {
+		return store.Snapshot{}, false
+	}
+	st, err := openStoreIfAny()
+	if err != nil {
+		return store.Snapshot{}, false
+	}
+	defer st.Close()
+	sn, err := st.Snapshot(o.session)
+	if err != nil || !sn.Offered || liveNames()[strings.ToLower(sn.Session)] {
+		return store.Snapshot{}, false
+	}
+	return sn, true
+}
+
+// wantRestore decides, by [session] restore, whether starting session sn's name
+// restores it instead: "auto" does, "ask" asks on the terminal (a start without one,
+// --detached or piped, starts anew and says so), "never" or unset starts anew.
+func wantRestore(mode string, sn store.Snapshot, stdin io.Reader, stderr io.Writer, detached bool) (bool, error) {
+	r := describeRestorable(sn)
+	switch mode {
+	case "auto":
+		fmt.Fprintf(stderr, "agentmux: restoring session %s (%s, %d panes; [session] restore = \"auto\")\n", r.Name, line(r.Why), r.Panes)
+		return true, nil
+	case "ask":
+		in, ok := stdin.(*os.File)
+		if detached || !ok || !term.IsTerminal(in.Fd()) {
+			fmt.Fprintf(stderr, "agentmux: session %s could have been restored (%s); starting it anew\n", r.Name, line(r.Why))
+			return false, nil
+		}
+		fmt.Fprintf(stderr, "session %s can be restored: %d panes in %s, stopped %s (%s).\nRestore it? [y/N] ",
+			r.Name, r.Panes, line(r.Folder), time.UnixMilli(r.Stopped).Format(timeFormat), line(r.Why))
+		var answer string
+		if _, err := fmt.Fscanln(in, &answer); err != nil && err.Error() != "unexpected newline" {
+			return false, fmt.Errorf("restore %s: %w", r.Name, err)
+		}
+		return strings.EqualFold(answer, "y") || strings.EqualFold(answer, "yes"), nil
+	}
+	return false, nil
+}

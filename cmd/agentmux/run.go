@@ -107,6 +107,14 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	applyPaneConfig(&o, conf)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
+	if sn, ok := restorableNamed(o); ok { // restorecmd.go
+		switch restore, err := wantRestore(conf.Restore, sn, stdin, stderr, o.detached); {
+		case err != nil:
+			return 1, err
+		case restore:
+			return runRestore(ctx, clientArgs{session: sn.Session, detached: o.detached}, sio)
+		}
+	}
 	if o.detached {
 		return runDetached(args, stdout)
 	}
