@@ -43,7 +43,8 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux read ID
   agentmux diff TARGET                        what TARGET's agent changed in its worktree
   agentmux events                             a live NDJSON stream of what happens
-  agentmux sessions [--all]                   the running sessions (--all: ended ones too)
+  agentmux sessions [--all]                   the running sessions (--all: ended ones too,
+                                              and the ones agentmux restore can bring back)
   agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT] [--tls-cert F --tls-key F]
                                               start the session's web view (or get a new link
                                               to it) and print its URL; --control lets the page
