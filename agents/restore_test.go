@@ -47,12 +47,13 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 		return strings.Count(string(b), "msg=hook pane=1 ")
 	}
 
-	tm := startTerm(t, "agentmux", []string{bin, "--session", name, c.command()}, project, env, 120, 40)
+	tm := startTerm(t, "agentmux", []string{bin, "--session", name, "--log-level", "debug", c.command()}, project, env, 120, 40)
 	tm.waitPaneReady(c)
 	for i, prompt := range []string{"first zebra", "second walrus"} {
 		tm.submit(prompt)
 		waitTurn(t, tm, srv, c.name, i+1, 120*time.Second)
-		// The turn's hook carries the conversation id: the hub keeps it before it logs.
+		// The turn's hook carries the conversation id: the hub keeps it before the session
+		// logs the hook (at debug level).
 		tm.waitFor("the hook of turn "+prompt, 60*time.Second, func([]string, string) bool { return hooks() > i })
 	}
 
