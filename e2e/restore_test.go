@@ -90,6 +90,22 @@ func TestRestoreAfterSIGKILL(t *testing.T) {
 	if n != 1 {
 		t.Errorf("b read queued-1 %d times, want once: %q", n, b.read().in)
 	}
+
+	// Ended on purpose it is not offered again, unless kill-session --keep.
+	env.run("kill-session", "--keep", "rs")
+	second.waitExit(waitLong)
+	if all := env.run("sessions", "--all"); !strings.Contains(all, "kill-session --keep") {
+		t.Errorf("sessions --all after kill-session --keep:\n%s", all)
+	}
+	env.run("restore", "-d", "rs")
+	env.run("kill-session", "rs")
+	out, err := env.command(context.Background(), "restore", "rs").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "session rs was ended on purpose (kill-session)") {
+		t.Errorf("a restore after kill-session: %v %s", err, out)
+	}
+	if all := env.run("sessions", "--all"); strings.Contains(all, "restorable") {
+		t.Errorf("sessions --all offers a session ended on purpose:\n%s", all)
+	}
 }
 
 // checkResumed reads the fake agents' conversations file: each conversation that

@@ -43,6 +43,10 @@ type Config struct {
 	ServeHub func(net.Listener) error
 	// Logger gets connections and failures (discarded when nil).
 	Logger *slog.Logger
+	// OnEnd, when set, is called once with why as the session is to end, before any
+	// terminal is told and before kill-session is answered: what it records is there
+	// when they hear of the end.
+	OnEnd func(why string)
 }
 
 // Server serves one session's terminals.
@@ -122,6 +126,9 @@ func (s *Server) End(why string) {
 		s.why = why
 		s.mu.Unlock()
 		s.log.Info("session ends", "why", why)
+		if s.cfg.OnEnd != nil {
+			s.cfg.OnEnd(why)
+		}
 		close(s.done)
 	})
 }
@@ -163,13 +170,13 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 		switch e.Type {
 		case attach.TypeKill:
 			k, _ := proto.DecodePayload[attach.Kill](e) // {} from an older agentmux: no keep
-			reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
-			nc.Close()
 			if k.Keep {
 				s.End(KillKeep)
 			} else {
 				s.End("kill-session")
 			}
+			reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
+			nc.Close()
 		case attach.TypeClients:
 			reply(nc, attach.TypeClients, s.list())
 			nc.Close()

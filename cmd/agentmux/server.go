@@ -295,6 +295,9 @@ func runServer(args []string) (int, error) {
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
 		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, logger), logger) },
+		// The end is recorded before kill-session is answered: a restore right after it
+		// sees a session the person ended.
+		OnEnd: func(why string) { rec.stop(why, endOffered(why)) },
 	})
 	if err != nil {
 		return fail(1, err)

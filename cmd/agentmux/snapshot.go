@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentmux/agentmux/session"
@@ -65,9 +66,10 @@ type recorder struct {
 	// runs is that with the CLI's resume words (or, for a pane that could not start, a
 	// note), and the next restore must start from what was given.
 	given map[int][]string
-	sub   *session.Subscription
-	done  chan struct{}
-	last  []byte // owned by the recorder's goroutine until done
+	sub     *session.Subscription
+	done    chan struct{}
+	last    []byte // owned by the recorder's goroutine until done
+	stopped sync.Once
 }
 
 // startRecorder records s's snapshot as it is now and follows its changes until stop.
@@ -121,12 +123,15 @@ func (r *recorder) save() {
 
 // stop ends the recording and says why the session ended: offered says whether
 // restore offers it (not after kill-session or prefix q, the person's own end).
+// Only the first call counts.
 func (r *recorder) stop(why string, offered bool) {
-	r.sub.Close()
-	<-r.done
-	if err := r.st.StopSnapshot(r.name, why, offered, time.Now().UnixMilli()); err != nil {
-		r.log.Error("restore: record the session's end", "err", err)
-	}
+	r.stopped.Do(func() {
+		r.sub.Close()
+		<-r.done
+		if err := r.st.StopSnapshot(r.name, why, offered, time.Now().UnixMilli()); err != nil {
+			r.log.Error("restore: record the session's end", "err", err)
+		}
+	})
 }
 
 // describe is the session's description as JSON; false when the session has no panes
