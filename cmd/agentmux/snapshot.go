@@ -65,7 +65,7 @@ type recorder struct {
 	// given are the commands of restored panes as they were given, by pane number: what
 	// runs is that with the CLI's resume words (or, for a pane that could not start, a
 	// note), and the next restore must start from what was given.
-	given map[int][]string
+	given   map[int][]string
 	sub     *session.Subscription
 	done    chan struct{}
 	last    []byte // owned by the recorder's goroutine until done
