@@ -91,6 +91,9 @@ func (r *recorder) run() {
 	defer close(r.done)
 	for {
 		if _, ok := <-r.sub.Ready(); !ok {
+			if err := r.sub.Err(); err != nil {
+				r.log.Warn("restore: the session's record stops following its changes", "err", err)
+			}
 			return
 		}
 		changed := false
@@ -98,9 +101,6 @@ func (r *recorder) run() {
 			if _, out := ev.(session.Output); !out {
 				changed = true
 			}
-		}
-		if r.sub.Err() != nil {
-			return
 		}
 		if changed {
 			r.save()
