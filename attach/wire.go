@@ -25,7 +25,7 @@ const (
 	TypeAttach = "ATTACH"
 	// TypeAttached accepts it (payload Accepted).
 	TypeAttached = "ATTACHED"
-	// TypeKill asks the session to end (payload {}); the server answers ATTACHED with
+	// TypeKill asks the session to end (payload Kill); the server answers ATTACHED with
 	// no stream and ends.
 	TypeKill = "KILL_SESSION"
 	// TypeClients asks for the attached clients (payload {}); the answer is CLIENTS
@@ -202,3 +202,9 @@ func envelope(typ string, payload any) ([]byte, error) {
 
 // Handshake returns the body of a first frame of type typ with payload.
 func Handshake(typ string, payload any) ([]byte, error) { return envelope(typ, payload) }
+
+// Kill is KILL_SESSION's payload: Keep asks that agentmux restore still offer the
+// session (it is not offered after the person ended it otherwise).
+type Kill struct {
+	Keep bool `json:"keep,omitempty"`
+}

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -170,6 +172,14 @@ type config struct {
 	// hooks run after each answer (--settings FILE as Claude Code, -c notify=[…] as
 	// Codex; hooks.go).
 	hooks hooks
+	// conversation is the id of the conversation the agent holds, which its hooks report
+	// as the CLIs do: a new random one, or the one --resume ID (Claude Code's, Gemini
+	// CLI's and Qwen Code's form) or `resume ID` (Codex's) names; resumed says which.
+	conversation string
+	resumed      bool
+	// conversations names a file to which the agent appends, at start, "ID new" or "ID
+	// resumed", for tests.
+	conversations string
 }
 
 // parseFlags parses args. Usage and errors go to out, the terminal the agent runs in.
@@ -220,9 +230,22 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.StringVar(&cfg.transcript, "transcript", "", "append every message received and answer given to this `file`, as JSON lines {\"in\": TEXT} / {\"out\": TEXT}")
 	fs.Func("settings", "a Claude Code settings `file`: its Stop hooks run after each answer", cfg.hooks.loadSettings)
 	fs.Func("c", "a Codex config `key=value`: notify=[PROGRAM, ARGS…] runs after each answer", cfg.hooks.setConfig)
+	fs.StringVar(&cfg.conversation, "resume", "", "resume the conversation `ID` (its hooks report it); `resume ID` as a first argument too")
+	fs.StringVar(&cfg.conversations, "conversations", "", "append \"ID new\" or \"ID resumed\" to this `file` at start")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	if fs.NArg() >= 2 && fs.Arg(0) == "resume" { // Codex's form: flags may follow
+		cfg.conversation = fs.Arg(1)
+		if err := fs.Parse(fs.Args()[2:]); err != nil {
+			return cfg, err
+		}
+	}
+	cfg.resumed = cfg.conversation != ""
+	if !cfg.resumed {
+		cfg.conversation = newConversation()
+	}
+	cfg.hooks.conversation = cfg.conversation
 	if fs.NArg() > 0 {
 		err := fmt.Errorf("unexpected argument %q", fs.Arg(0))
 		fmt.Fprintln(out, err)
@@ -244,4 +267,12 @@ func Agents() [][]string {
 		{"--name", "alice", "--style", "inline", "--greet", "Hi bob! I'm alice. Shall we plan a tiny to-do app together?"},
 		{"--name", "bob", "--style", "alt"},
 	}
+}
+
+// newConversation is a new conversation's id: random hex, as a CLI's own ids are
+// random.
+func newConversation() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "fake-" + hex.EncodeToString(b)
 }

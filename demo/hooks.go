@@ -20,6 +20,9 @@ import (
 type hooks struct {
 	stop   []string // shell commands (Claude's Stop hooks)
 	notify []string // an argument vector (Codex's notify)
+	// conversation is the conversation's id: session_id in a Stop hook's payload,
+	// thread-id in notify's.
+	conversation string
 }
 
 // loadSettings reads a Claude Code settings file's Stop hooks.
@@ -58,7 +61,7 @@ func (h *hooks) setConfig(kv string) error {
 // answered runs the hooks for an answer to asked.
 func (h *hooks) answered(asked, answer string) {
 	if len(h.stop) > 0 {
-		payload, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": answer})
+		payload, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": answer, "session_id": h.conversation})
 		for _, c := range h.stop {
 			cmd := exec.Command("sh", "-c", c)
 			cmd.Stdin = strings.NewReader(string(payload))
@@ -66,7 +69,7 @@ func (h *hooks) answered(asked, answer string) {
 		}
 	}
 	if len(h.notify) > 0 {
-		payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "turn-id": "1", "input-messages": []string{asked}, "last-assistant-message": answer})
+		payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "thread-id": h.conversation, "turn-id": "1", "input-messages": []string{asked}, "last-assistant-message": answer})
 		background(exec.Command(h.notify[0], append(h.notify[1:], string(payload))...))
 	}
 }

@@ -36,6 +36,16 @@ func Main(args []string, stdin io.Reader, stdout io.Writer) int {
 			return 1
 		}
 	}
+	if cfg.conversations != "" {
+		how := "new"
+		if cfg.resumed {
+			how = "resumed"
+		}
+		if err := appendLine(cfg.conversations, cfg.conversation+" "+how); err != nil {
+			fmt.Fprintf(stdout, "agent: conversations file: %v\r\n", err)
+			return 1
+		}
+	}
 	var transcript *os.File
 	if cfg.transcript != "" {
 		transcript, err = os.OpenFile(cfg.transcript, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
@@ -211,4 +221,17 @@ func readInput(r io.Reader, done <-chan struct{}) <-chan []byte {
 		}
 	}()
 	return ch
+}
+
+// appendLine appends line and a newline to the file at path, made when missing.
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

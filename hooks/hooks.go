@@ -260,6 +260,7 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 	var p map[string]any
 	_ = json.Unmarshal(payload, &p) // a payload that is no JSON object: a turn end without text
 	str := func(k string) string { s, _ := p[k].(string); return s }
+	h.Conversation = str("session_id") // Claude Code, Gemini CLI, Qwen Code
 	switch event {
 	case "stop": // Claude Code's Stop hook
 		h.CLI = "claude"
@@ -270,6 +271,7 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 		return h, false
 	case "codex-notify":
 		h.CLI = "codex"
+		h.Conversation = str("thread-id")
 		if str("type") != "agent-turn-complete" {
 			return h, false
 		}

@@ -100,25 +100,28 @@ func TestHookReports(t *testing.T) {
 		event, payload string
 		ok             bool
 		cli, text      string
+		conversation   string
 	}{
-		{"stop", string(stop), true, "claude", "| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfmt.Println(1)\n```"},
-		{"stop", `{"last_assistant_message":"given **whole**","transcript_path":"/nonexistent"}`, true, "claude", "given **whole**"},
-		{"stop", `{"transcript_path":"/nonexistent"}`, true, "claude", ""},
-		{"stop", `not json`, true, "claude", ""},
-		{"notification", `{"message":"Claude needs your permission"}`, false, "", ""},
-		{"codex-notify", `{"type":"agent-turn-complete","turn-id":"1","input-messages":["make a table"],"last-assistant-message":"| a |\n|---|\n| 1 |"}`, true, "codex", "| a |\n|---|\n| 1 |"},
-		{"codex-notify", `{"type":"agent-turn-complete","turn-id":"0","input-messages":[],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", ""},
-		{"codex-notify", `{"type":"agent-turn-complete","input-messages":["x"],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", ""},
-		{"codex-notify", `{"type":"approval-requested"}`, false, "", ""},
-		{"after-agent", string(afterAgent), true, "gemini", "**hello**\n\n- a\n\tb"},
-		{"after-agent", `{"prompt_response":"**hello** \n\n- a \n\tb","transcript_path":"/nonexistent"}`, true, "gemini", ""},
-		{"whatever", `{}`, false, "", ""},
+		{"stop", string(stop), true, "claude", "| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfmt.Println(1)\n```", "s"},
+		{"stop", `{"last_assistant_message":"given **whole**","transcript_path":"/nonexistent"}`, true, "claude", "given **whole**", ""},
+		{"stop", `{"transcript_path":"/nonexistent"}`, true, "claude", "", ""},
+		{"stop", `not json`, true, "claude", "", ""},
+		{"notification", `{"message":"Claude needs your permission"}`, false, "", "", ""},
+		{"codex-notify", `{"type":"agent-turn-complete","thread-id":"019a-t","turn-id":"1","input-messages":["make a table"],"last-assistant-message":"| a |\n|---|\n| 1 |"}`, true, "codex", "| a |\n|---|\n| 1 |", "019a-t"},
+		{"qwen-stop", `{"session_id":"q-1","last_assistant_message":"done"}`, true, "qwen", "done", "q-1"},
+		{"codex-notify", `{"type":"agent-turn-complete","turn-id":"0","input-messages":[],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", "", ""},
+		{"codex-notify", `{"type":"agent-turn-complete","input-messages":["x"],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", "", ""},
+		{"codex-notify", `{"type":"approval-requested"}`, false, "", "", ""},
+		{"after-agent", string(afterAgent), true, "gemini", "**hello**\n\n- a\n\tb", "s"},
+		{"after-agent", `{"prompt_response":"**hello** \n\n- a \n\tb","transcript_path":"/nonexistent"}`, true, "gemini", "", ""},
+		{"whatever", `{}`, false, "", "", ""},
 	} {
 		h, ok := hookReport(tc.event, []byte(tc.payload))
 		assert.Equal(t, tc.ok, ok, "%s %s", tc.event, tc.payload)
 		if ok {
 			assert.Equal(t, tc.cli, h.CLI, tc.payload)
 			assert.Equal(t, tc.text, h.Text, tc.payload)
+			assert.Equal(t, tc.conversation, h.Conversation, tc.payload)
 		}
 	}
 }

@@ -77,6 +77,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var pane string
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
+			s.recordConversation(core, pane, p)
 			err = core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
 		}
 	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:

@@ -7,6 +7,7 @@ package hub_test
 
 import (
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/store"
 )
 
 func TestSendOptionsReachTheCore(t *testing.T) {
@@ -108,4 +110,27 @@ func TestHookReachesTheCore(t *testing.T) {
 	require.Error(t, err)
 	_, err = bare.Request(proto.TypeList, struct{}{})
 	require.NoError(t, err)
+}
+
+// A hook's conversation id is kept in the store under the pane's number, for agentmux
+// restore; one that could pass as an option (or is no word) is not kept, and the hook
+// still ends the turn.
+func TestHookKeepsTheConversation(t *testing.T) {
+	core := newFakeCore("claude")
+	e := start(t, core, "", nil)
+	ctl := e.paneControl("claude")
+	_, err := ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop", CLI: "claude", Text: "a", Conversation: "5f1c-22"})
+	require.NoError(t, err)
+	got, err := e.st.Conversations("test")
+	require.NoError(t, err)
+	assert.Equal(t, map[int]store.Conversation{1: {CLI: "claude", ID: "5f1c-22"}}, got)
+
+	for _, bad := range []string{"--dangerously-skip-permissions", "a b", "x;rm", strings.Repeat("a", 129)} {
+		_, err = ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop", CLI: "claude", Text: "b", Conversation: bad})
+		require.NoError(t, err, "the hook itself goes on")
+	}
+	got, err = e.st.Conversations("test")
+	require.NoError(t, err)
+	assert.Equal(t, map[int]store.Conversation{1: {CLI: "claude", ID: "5f1c-22"}}, got)
+	assert.Len(t, core.Actions(), 5)
 }

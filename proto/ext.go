@@ -3,6 +3,7 @@ package proto
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -207,6 +208,30 @@ type Hook struct {
 	Event string `json:"event"`
 	CLI   string `json:"cli,omitempty"`
 	Text  string `json:"text,omitempty"`
+	// Conversation is the CLI's own id of the conversation the pane holds, as its hook
+	// payload says it (Claude Code's, Gemini CLI's and Qwen Code's session_id, Codex's
+	// thread-id): agentmux restore resumes it.
+	Conversation string `json:"conversation,omitempty"`
+}
+
+// CheckConversation reports whether id may be a CLI's conversation id: agentmux
+// restore passes it to the CLI as an argument word, so a pane's program (perhaps
+// prompt-injected) that reports one must not be able to smuggle an option in. An id
+// is 1 to 128 letters, digits, '-', '_', '.' or ':' and does not start with '-'.
+func CheckConversation(id string) error {
+	if id == "" || len(id) > 128 {
+		return fmt.Errorf("conversation id of %d bytes (1 to 128)", len(id))
+	}
+	if id[0] == '-' {
+		return fmt.Errorf("conversation id %q starts with '-'", id)
+	}
+	for _, r := range id {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == ':'
+		if !ok {
+			return fmt.Errorf("conversation id %q holds %q", id, r)
+		}
+	}
+	return nil
 }
 
 // Validate requires pane and event.

@@ -86,7 +86,12 @@ func (r *Relay) link(a, b int, now time.Time) {
 
 // linkAll puts the listed live panes into one new group; the notice names the panes
 // left out (shells).
-func (r *Relay) linkAll(ids, left []int, now time.Time) {
+func (r *Relay) linkAll(e LinkAll, now time.Time) {
+	ids, left := e.Panes, e.Left
+	if e.Budget > 0 && e.Used >= e.Budget {
+		r.notice(now, 0, "not linked again: its budget was spent (%d/%d)", e.Used, e.Budget)
+		return
+	}
 	var out []string
 	for _, id := range left {
 		if p := r.live(id); p != nil {
@@ -115,6 +120,9 @@ func (r *Relay) linkAll(ids, left []int, now time.Time) {
 		}
 	}
 	g := r.newGroup()
+	if e.Budget > 0 {
+		g.used, g.budget = max(e.Used, 0), e.Budget
+	}
 	for _, p := range ps {
 		r.renewDirect(p.id)
 		r.join(g, p)

@@ -125,7 +125,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	case Link:
 		r.link(e.Pane, e.With, now)
 	case LinkAll:
-		r.linkAll(e.Panes, e.Left, now)
+		r.linkAll(e, now)
 	case Unlink:
 		if p := r.live(e.Pane); p != nil && p.group != nil {
 			r.notice(now, p.id, "%d %s unlinked", p.id, p.name)

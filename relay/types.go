@@ -258,8 +258,13 @@ type Link struct{ Pane, With int }
 // LinkAll puts every listed pane into one new group with a fresh budget.
 //
 // Left are the panes the host left out because they run a shell (which would run an
-// agent's answer as commands): the notice names them.
-type LinkAll struct{ Panes, Left []int }
+// agent's answer as commands): the notice names them. Used and Budget, when Budget is
+// set, are the turns already spent and allowed: a restored session's group comes back
+// as it was (nothing is linked when Used has reached Budget).
+type LinkAll struct {
+	Panes, Left  []int
+	Used, Budget int
+}
 
 // Unlink takes a pane out of its group; deliveries waiting for it are dropped.
 type Unlink struct{ Pane int }

@@ -45,6 +45,10 @@ type Config struct {
 	ServeHub func(net.Listener) error
 	// Logger gets connections and failures (discarded when nil).
 	Logger *slog.Logger
+	// OnEnd, when set, is called once with why as the session is to end, before any
+	// terminal is told and before kill-session is answered: what it records is there
+	// when they hear of the end.
+	OnEnd func(why string)
 }
 
 // Server serves one session's terminals.
@@ -104,6 +108,10 @@ func Start(cfg Config) (*Server, error) {
 	return s, nil
 }
 
+// KillKeep is Why for a session that kill-session --keep ended: restore still offers
+// it.
+const KillKeep = "kill-session --keep"
+
 // Done is closed when the session should end; Why then says why.
 func (s *Server) Done() <-chan struct{} { return s.done }
 
@@ -121,6 +129,9 @@ func (s *Server) End(why string) {
 		s.why = why
 		s.mu.Unlock()
 		s.log.Info("session ends", "why", why)
+		if s.cfg.OnEnd != nil {
+			s.cfg.OnEnd(why)
+		}
 		close(s.done)
 	})
 }
@@ -211,9 +222,14 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 		defer s.wg.Done()
 		switch e.Type {
 		case attach.TypeKill:
+			k, _ := proto.DecodePayload[attach.Kill](e) // {} from an older agentmux: no keep
+			if k.Keep {
+				s.End(KillKeep)
+			} else {
+				s.End("kill-session")
+			}
 			reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
 			nc.Close()
-			s.End("kill-session")
 		case attach.TypeClients:
 			reply(nc, attach.TypeClients, s.list())
 			nc.Close()

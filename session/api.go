@@ -231,6 +231,9 @@ type Member struct {
 	// own working tree, nil when none.
 	Dir  string
 	Tree Workspace
+	// Command and Env are the pane's command and added environment as they were given,
+	// before agentmux's hook settings: what a restored session starts again.
+	Command, Env []string
 }
 
 // Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.

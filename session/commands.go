@@ -183,6 +183,25 @@ func (s *Session) LinkAll(ids ...int) error {
 	})
 }
 
+// LinkRestored puts the listed running panes into one new group that has spent used
+// of its budget turns: a restored session's group as it was. Shells are linked as
+// they were (the person linked them before).
+func (s *Session) LinkRestored(ids []int, used, budget int) error {
+	return s.command(func() error {
+		var live []int
+		for _, id := range ids {
+			if p := s.pane(id); p != nil && !p.exited {
+				live = append(live, id)
+			}
+		}
+		if len(live) < 2 {
+			return ErrTooFew
+		}
+		s.act(s.rl.Handle(relay.LinkAll{Panes: live, Used: used, Budget: max(budget, 1)}, s.clock.Now()))
+		return nil
+	})
+}
+
 // Unlink takes pane a out of its group; deliveries waiting for it are dropped.
 func (s *Session) Unlink(a int) error {
 	return s.command(func() error {

@@ -107,6 +107,28 @@ var migrations = []string{
 	// expired: a message's timeout passed before it was delivered (it was "dropped"
 	// before, like a message whose recipient left).
 	`ALTER TABLE messages ADD COLUMN expired INTEGER;`,
+	// snapshots: what each session is (its panes, links, budgets spent), recorded as it
+	// changes, so that agentmux restore can bring it back after its server died;
+	// conversations: each pane's agent CLI's own conversation id, as its hooks said it.
+	`CREATE TABLE snapshots (
+		session TEXT    NOT NULL PRIMARY KEY,
+		folder  TEXT    NOT NULL,
+		spec    TEXT    NOT NULL,
+		pid     INTEGER NOT NULL,
+		started INTEGER NOT NULL,
+		updated INTEGER NOT NULL,
+		stopped INTEGER,
+		why     TEXT    NOT NULL DEFAULT '',
+		offered INTEGER NOT NULL DEFAULT 1
+	);
+	CREATE TABLE conversations (
+		session TEXT    NOT NULL,
+		pane    INTEGER NOT NULL,
+		cli     TEXT    NOT NULL,
+		id      TEXT    NOT NULL,
+		updated INTEGER NOT NULL,
+		PRIMARY KEY (session, pane)
+	);`,
 }
 
 // SchemaVersion is the schema version Open migrates to.

@@ -24,7 +24,8 @@ const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux --detached [flags] AGENT [AGENT...]   start it without a terminal; print its name
        agentmux demo
        agentmux attach [NAME] [--read-only] [-d]   attach this terminal to a running session
-       agentmux kill-session [NAME]                end a session and every agent in it
+       agentmux kill-session [NAME] [--keep]       end a session and every agent in it
+       agentmux restore [NAME] [-d]                bring back a session whose server died
        agentmux worktree ls | rm NAME [--force]    the panes' git worktrees (agentmux help worktree)
        agentmux mesh serve | creds NAME            a mesh hub, a session's credentials (agentmux help mesh)
        agentmux mcp [--session NAME]               an MCP server on stdio: the session's tools for an agent

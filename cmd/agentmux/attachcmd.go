@@ -39,12 +39,13 @@ func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Re
 	if cmd == "attach" && os.Getenv("AGENTMUX_PANE") != "" {
 		return 2, usagef("agentmux attach: this runs inside a pane of session %s: attaching would nest it", os.Getenv("AGENTMUX_SESSION"))
 	}
+	asked := name
 	name, socket, err := findSession(name)
 	if err != nil {
-		return 1, err
+		return 1, restorableHint(err, asked)
 	}
 	if cmd == "kill-session" {
-		return exit(killSession(socket))
+		return exit(killSession(socket, a.keep))
 	}
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
@@ -86,20 +87,25 @@ func findSession(name string) (string, string, error) {
 	return "", "", fmt.Errorf("no session %q is running (agentmux sessions lists them)", name)
 }
 
-// killSession asks the session on socket to end.
-func killSession(socket string) error {
+// killSession asks the session on socket to end; keep: restore still offers it.
+func killSession(socket string, keep bool) error {
 	nc, err := net.DialTimeout("unix", socket, 5*time.Second)
 	if err != nil {
 		return fmt.Errorf("kill-session: %w", err)
 	}
 	defer nc.Close()
-	_, err = handshakeOnce(nc, attach.TypeKill)
+	_, err = handshake(nc, attach.TypeKill, attach.Kill{Keep: keep})
 	return err
 }
 
 // handshakeOnce sends one server request of type typ and returns the answer.
 func handshakeOnce(nc net.Conn, typ string) (*proto.Envelope, error) {
-	body, err := attach.Handshake(typ, struct{}{})
+	return handshake(nc, typ, struct{}{})
+}
+
+// handshake sends one server request of type typ with payload and returns the answer.
+func handshake(nc net.Conn, typ string, payload any) (*proto.Envelope, error) {
+	body, err := attach.Handshake(typ, payload)
 	if err != nil {
 		return nil, err
 	}

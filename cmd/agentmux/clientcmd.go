@@ -43,7 +43,8 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux read ID
   agentmux diff TARGET                        what TARGET's agent changed in its worktree
   agentmux events                             a live NDJSON stream of what happens
-  agentmux sessions [--all]                   the running sessions (--all: ended ones too)
+  agentmux sessions [--all]                   the running sessions (--all: ended ones too,
+                                              and the ones agentmux restore can bring back)
   agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT] [--tls-cert F --tls-key F]
                                               start the session's web view (or get a new link
                                               to it) and print its URL; --control lets the page
@@ -83,6 +84,8 @@ type clientArgs struct {
 	// attach's: watch without typing; detach every other terminal first.
 	readOnly, detachOthers bool
 	force                  bool // worktree rm's
+	keep                   bool // kill-session's: restore still offers the session
+	detached               bool // restore's: no terminal attaches
 	tlsCert, tlsKey        string
 	// ls --mesh: list the mesh (meshOn), with these settings.
 	meshOn bool
@@ -299,6 +302,17 @@ func sessions(a clientArgs, w io.Writer) error {
 		live = append(live, liveSession{Session: s, Attached: len(cl.Clients) > 0, Clients: cl.Clients, Pid: cl.Pid, Isolation: cl.Isolation})
 	}
 	rows := sessionRows(live, kept, a.all)
+	var rs []restorable
+	if a.all {
+		if st, err := openStoreIfAny(); err == nil {
+			rs, err = restorables(st)
+			st.Close()
+			if err != nil {
+				return err
+			}
+		}
+		rows = withRestorables(rows, rs)
+	}
 	switch {
 	case a.json && a.all:
 		return printJSON(w, rows)
@@ -329,7 +343,27 @@ func sessions(a clientArgs, w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", line(r.Name), r.State, terms, msgs, last, socket)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printRestorables(w, rs)
+}
+
+// withRestorables marks the rows of the sessions restore can bring back, adding those
+// the store has no messages of.
+func withRestorables(rows []sessionRow, rs []restorable) []sessionRow {
+	for _, r := range rs {
+		found := false
+		for i := range rows {
+			if rows[i].Name == r.Name && !rows[i].Running {
+				rows[i].Restore, rows[i].State, found = &r, "restorable", true
+			}
+		}
+		if !found {
+			rows = append(rows, sessionRow{Name: r.Name, State: "restorable", Restore: &r})
+		}
+	}
+	return rows
 }
 
 // liveSession is a running session as sessions --json lists it.
@@ -358,6 +392,9 @@ type sessionRow struct {
 	// ones' sizes ("" when none). For the table only.
 	State     string `json:"-"`
 	Terminals string `json:"-"`
+	// Restore, for a session that is not running, is what agentmux restore would bring
+	// back (nil: it cannot).
+	Restore *restorable `json:"restore,omitempty"`
 }
 
 // sessionRows are the running sessions, with what the store keeps of each, then with

@@ -86,13 +86,28 @@ nothing in the session`, func(a *clientArgs) *bool { return &a.readOnly }).alias
 
 Attaches this terminal to session NAME (the only running one when not given; names in
 any case): the whole picture as it is now. Prefix d detaches again.`},
-		{name: "kill-session", maxArgs: -1, flags: []flagSpec{sessionNameFlag}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+		{name: "kill-session", maxArgs: -1, flags: []flagSpec{sessionNameFlag,
+			switchFlag("keep", "agentmux restore still offers the session afterwards", func(a *clientArgs) *bool { return &a.keep }),
+		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 			return runAttachCommand(ctx, "kill-session", a, sio.in, sio.out)
-		}, help: `usage: agentmux kill-session [NAME | --session NAME]
+		}, help: `usage: agentmux kill-session [NAME | --session NAME] [--keep]
 
 Ends session NAME (the only running one when not given) and every agent in it; its
 attached terminals are restored and told so, and told the worktrees kept with an
-agent's work in them.`},
+agent's work in them. A session ended so is not offered by agentmux restore, unless
+--keep.`},
+		{name: "restore", maxArgs: 1, flags: []flagSpec{sessionNameFlag,
+			switchFlag("detached", "start it without a terminal: print its name", func(a *clientArgs) *bool { return &a.detached }).alias("d"),
+		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+			return runRestore(ctx, a, sio)
+		}, help: `usage: agentmux restore [NAME | --session NAME] [--detached | -d]
+
+Brings back session NAME (the only restorable one when not given) after its server
+died (a reboot, SIGKILL, out of memory): the same panes, names, folders and kept
+worktrees, each agent CLI on its own conversation where agentmux learned it (claude,
+codex, gemini, qwen), links with the turns they spent, and the messages not yet
+confirmed typed again. agentmux sessions --all lists the restorable sessions. Refused
+while the session runs. See agentmux help restore.`},
 		meshCommand(),
 		mcpCommand(),
 		{name: worktreeCommand, parts: worktreeParts, help: `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]

@@ -85,6 +85,9 @@ type settings struct {
 	NoPaneNamespaces bool
 	// MCP gives each supported agent CLI agentmux's MCP server ([mcp] enabled; --mcp).
 	MCP bool
+	// Restore is what starting a session whose name a restorable session holds does
+	// ([session] restore): "ask" (the default), "auto" or "never".
+	Restore string
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -168,6 +171,9 @@ type configFile struct {
 	MCP struct {
 		Enabled *tomlValue `toml:"enabled"`
 	} `toml:"mcp"`
+	Session struct {
+		Restore *tomlValue `toml:"restore"`
+	} `toml:"session"`
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -311,6 +317,13 @@ func parseConfig(data []byte) (settings, error) {
 			return settings{}, err
 		}
 		st.NoPaneNamespaces = !b
+	}
+	if v := f.Session.Restore; v != nil {
+		r, ok := v.v.(string)
+		if !ok || r != "ask" && r != "auto" && r != "never" {
+			return settings{}, fmt.Errorf("[session] restore = %s: want \"ask\", \"auto\" or \"never\"", tomlText(v.v))
+		}
+		st.Restore = r
 	}
 	if st.UI, err = parseUI(f); err != nil {
 		return settings{}, err

@@ -166,3 +166,22 @@ func TestMCPEnabled(t *testing.T) {
 		}
 	}
 }
+
+// [session] restore takes ask, auto or never; anything else is refused.
+func TestSessionRestore(t *testing.T) {
+	for _, v := range []string{"ask", "auto", "never"} {
+		conf, err := parseConfig([]byte("[session]\nrestore = \"" + v + "\"\n"))
+		if err != nil || conf.Restore != v {
+			t.Errorf("restore = %q: %+v, %v", v, conf.Restore, err)
+		}
+	}
+	for _, in := range []string{"restore = \"yes\"", "restore = true"} {
+		_, err := parseConfig([]byte("[session]\n" + in + "\n"))
+		if err == nil || !strings.Contains(err.Error(), `want "ask", "auto" or "never"`) {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+	if conf, err := parseConfig(nil); err != nil || conf.Restore != "" {
+		t.Errorf("no config: %q, %v; want the default (ask)", conf.Restore, err)
+	}
+}

@@ -89,6 +89,14 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	if err != nil {
 		return status, err
 	}
+	if sn, ok := restorableNamed(o); ok { // restorecmd.go
+		switch restore, err := wantRestore(conf.Restore, sn, sio.in, sio.err, o.detached); {
+		case err != nil:
+			return 1, err
+		case restore:
+			return runRestore(ctx, clientArgs{session: sn.Session, detached: o.detached}, sio)
+		}
+	}
 	if o.detached {
 		return runDetached(args, sio.out)
 	}

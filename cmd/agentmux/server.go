@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"golang.org/x/sys/unix"
@@ -106,7 +107,7 @@ func runHere(ctx context.Context, o *options, conf settings, in, out *os.File) (
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer signal.Stop(sigs)
-	r, status, err := serve(o, conf, size, info, logger)
+	r, status, err := serve(o, conf, size, info, logger, nil)
 	if err != nil {
 		return status, err
 	}
@@ -242,8 +243,16 @@ func runServer(args []string) (int, error) {
 	if err1 != nil || err2 != nil {
 		return fail(2, errors.New("session server: bad terminal size"))
 	}
-	o, err := parseArgs(args[3:])
-	if err != nil {
+	var o options
+	var plan *restorePlan
+	saveArgs := args[3:]
+	if len(args) == 5 && args[3] == restoreWord {
+		o, plan, err = restoredOptions(args[4])
+		if err != nil {
+			return fail(1, err)
+		}
+		saveArgs = plan.saved.Args
+	} else if o, err = parseArgs(args[3:]); err != nil {
 		return fail(2, err)
 	}
 	conf, status, err := configure(&o)
@@ -259,13 +268,20 @@ func runServer(args []string) (int, error) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	defer signal.Stop(sigs)
-	r, status, err := serve(&o, conf, ui.Size{Cols: cols, Rows: rows}, info, logger)
+	r, status, err := serve(&o, conf, ui.Size{Cols: cols, Rows: rows}, info, logger, &recording{args: saveArgs, plan: plan})
 	if err != nil {
 		return fail(status, err)
 	}
 	say("ok %s %s", r.name, r.socket)
 	r.wait(sigs)
 	return 0, nil
+}
+
+// recording is what a session server records its session from, for a restore: the
+// words it was started with, and the plan it was restored by (nil: none).
+type recording struct {
+	args []string
+	plan *restorePlan
 }
 
 // running is a session served from this process: by the server subcommand, or by the
@@ -287,8 +303,9 @@ type running struct {
 // were term: the one start-up of every session. The session's name and socket are
 // claimed before the panes start (their environment names them, so agentmux send from
 // a pane reaches this session); clients that connect before the hub serves wait in the
-// socket's backlog. On an error everything set up is undone.
-func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger *slog.Logger) (_ *running, status int, err error) {
+// socket's backlog. On an error everything set up is undone. A session server records
+// its session for a restore (recd; nil: not recorded).
+func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger *slog.Logger, recd *recording) (_ *running, status int, err error) {
 	r := &running{log: logger, ended: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -316,8 +333,12 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 	}
 	// The panes' worktrees are made here, in the session's process; the kept ones are
 	// named in the log, by agentmux worktree ls, and to the terminal as the session ends.
-	if status, err := setupPanes(o, conf, sock.Name, sock.Env(), logger); err != nil {
+	ts, status, err := setupPanes(o, conf, sock.Name, sock.Env(), logger)
+	if err != nil {
 		return nil, status, err
+	}
+	if recd != nil && recd.plan != nil {
+		recd.plan.takeTrees(o, ts)
 	}
 	wv := newWebView(sock.Name, sock.Socket, sock.store, logger) // webwire.go
 	r.onClose(wv.Close)
@@ -361,16 +382,38 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 		return nil, 1, err
 	}
 	r.onClose(func() { stopSession(s.Stop, logger) })
+	var rec *recorder
+	if recd != nil {
+		var given map[int][]string
+		if recd.plan != nil {
+			recd.plan.apply(s, sock.store, sock.Name, logger)
+			given = recd.plan.given
+		} else if err := sock.store.ReplaceConversations(sock.Name, nil, time.Now().UnixMilli()); err != nil {
+			logger.Warn("restore: forget an earlier session's conversations", "err", err)
+		}
+		rec = startRecorder(sock.store, sock.Name, recd.args, s, given, logger)
+		r.onClose(func() { rec.stop("the server did not start", true) }) // once: a started one stopped first
+	}
 	wv.attach(s)
 	r.srv, err = server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
 		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, logger), logger) },
+		// The end is recorded before kill-session is answered: a restore right after it
+		// sees a session the person ended.
+		OnEnd: func(why string) {
+			if rec != nil {
+				rec.stop(why, endOffered(why))
+			}
+		},
 	})
 	if err != nil {
 		return nil, 1, err
 	}
 	srv := r.srv
 	r.onClose(func() {
+		if rec != nil {
+			rec.stop(srv.Why(), endOffered(srv.Why())) // before the panes close: they are what it keeps
+		}
 		if node != nil {
 			node.Close() // the mesh before the store it writes to
 		}

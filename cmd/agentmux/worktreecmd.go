@@ -505,10 +505,10 @@ func applyPaneConfig(o *options, conf settings) {
 // setupPanes makes the start-up panes' worktrees and wires panes started at run time
 // (prefix c, agentmux new) for session name, whose environment is env: what a session
 // server does before the session starts. On an error it returns the exit status.
-func setupPanes(o *options, conf settings, name string, env []string, logger *slog.Logger) (int, error) {
+func setupPanes(o *options, conf settings, name string, env []string, logger *slog.Logger) (*trees, int, error) {
 	root, err := treeRoot()
 	if err != nil {
-		return 1, err
+		return nil, 1, err
 	}
 	ts := &trees{session: name, root: root, log: logger}
 	for i := range o.sess.Panes {
@@ -519,7 +519,7 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 			for _, p := range o.sess.Panes[:i] {
 				ts.closed(p)
 			}
-			return 2, fmt.Errorf("pane %s: %w", o.sess.Panes[i].Name, err)
+			return nil, 2, fmt.Errorf("pane %s: %w", o.sess.Panes[i].Name, err)
 		}
 	}
 	o.sess.Closed, o.cfg.Closed, o.cfg.Notice = ts.closed, ts.closed, ts.notice
@@ -536,7 +536,7 @@ func setupPanes(o *options, conf settings, name string, env []string, logger *sl
 		}
 		return spec, err
 	}
-	return 0, nil
+	return ts, 0, nil
 }
 
 // treeNames reads --worktree NAME (a separate word) as --worktree=NAME when NAME is the

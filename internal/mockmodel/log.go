@@ -45,8 +45,11 @@ type Request struct {
 	Reply string
 	// Status is the HTTP status sent.
 	Status int
-	// BodyLen is the size of the request body in bytes.
+	// BodyLen is the size of the request body in bytes; Body the body as read (up to
+	// maxBody): a test checks what context a CLI sent, e.g. a resumed conversation's
+	// earlier turns.
 	BodyLen int
+	Body    string
 	// Err is set when the answer was cut short (the client disconnected, the server closed).
 	Err string
 }

@@ -81,7 +81,7 @@ type handler func(w http.ResponseWriter, r *http.Request, body []byte, rec *Requ
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := Request{Start: time.Now(), Method: r.Method, Path: r.URL.RequestURI(), Kind: KindOther}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	rec.BodyLen = len(body)
+	rec.BodyLen, rec.Body = len(body), string(body)
 	if err != nil {
 		rec.Err = fmt.Sprintf("read body: %v", err)
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "mock: cannot read body")

@@ -1,0 +1,113 @@
+//go:build agents
+
+package agents
+
+// agentmux restore with the real CLIs, offline against the fake model: two turns in a
+// session, then its server and every agent SIGKILLed (as a reboot would), then
+// `agentmux restore`; the next message must reach the model with the earlier turns in its
+// request (the CLI resumed its own conversation, the id agentmux learned from its hook),
+// not as the first message of a fresh one.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentmux/agentmux/internal/mockmodel"
+)
+
+func TestRestoreResumesTheConversation(t *testing.T) {
+	bin := buildAgentmux(t)
+	for _, name := range []string{"claude", "codex"} {
+		t.Run(name, func(t *testing.T) { restoreResumes(t, bin, cliNamed(t, name)) })
+	}
+}
+
+func restoreResumes(t *testing.T, bin string, c cli) {
+	srv, url := startMock(t, c.name, mockmodel.Numbered("ans", 3), answerTime)
+	home, project := c.home(t)
+	cleanUpAgents(t, home, project)
+	state, runtime := t.TempDir(), t.TempDir()
+	env := append(append(baseEnv(t, home), c.setup(t, home, project, url)...), "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+runtime)
+	name := "restore-" + c.name
+	t.Cleanup(func() {
+		cmd := exec.Command(bin, "kill-session", name)
+		cmd.Env = env
+		_ = cmd.Run()
+	})
+	logPath := filepath.Join(state, "agentmux", "agentmux.log")
+	hooks := func() int {
+		b, _ := os.ReadFile(logPath)
+		return strings.Count(string(b), "msg=hook pane=1 ")
+	}
+
+	tm := startTerm(t, "agentmux", []string{bin, "--session", name, "--log-level", "debug", c.command()}, project, env, 120, 40)
+	tm.waitPaneReady(c)
+	for i, prompt := range []string{"first zebra", "second walrus"} {
+		tm.submit(prompt)
+		waitTurn(t, tm, srv, c.name, i+1, 120*time.Second)
+		tm.waitText(60*time.Second, fmt.Sprintf("ans-%d to: %s", i+1, prompt))
+	}
+	// A turn's hook carries the conversation id: the hub keeps it before the session logs
+	// the hook (at debug level). One is enough (Codex may skip a notify).
+	tm.waitFor("a turn's hook", 60*time.Second, func([]string, string) bool { return hooks() > 0 })
+
+	pid := sessionPid(t, bin, env, name)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killStragglers(t, project) // the agents too, as a reboot would
+
+	start := time.Now()
+	tm2 := startTerm(t, "restore", []string{bin, "restore", name}, project, env, 120, 40)
+	tm2.waitPaneReady(c)
+	t.Logf("%s: restore to the pane ready in %v", c.name, time.Since(start).Round(time.Millisecond))
+	tm2.submit("third yak")
+	r := waitTurn(t, tm2, srv, c.name, 3, 120*time.Second)
+	if r.Prompt != "third yak" {
+		t.Errorf("the model's third turn was %q", r.Prompt)
+	}
+	for _, earlier := range []string{"first zebra", "second walrus", "ans-1", "ans-2"} {
+		if !strings.Contains(r.Body, earlier) {
+			t.Errorf("the request after the restore lacks %q: the conversation was not resumed (%d bytes)\n%s", earlier, len(r.Body), tm2.dump())
+		}
+	}
+	b, _ := os.ReadFile(logPath)
+	if !strings.Contains(string(b), "restore: pane resumes its conversation") {
+		t.Errorf("agentmux.log does not say the pane resumed its conversation")
+	}
+}
+
+// sessionPid is the server pid of session name, as agentmux sessions --json says it.
+func sessionPid(t *testing.T, bin string, env []string, name string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "sessions", "--json")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("agentmux sessions: %v", err)
+	}
+	var list []struct {
+		Name string
+		Pid  int
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range list {
+		if l.Name == name && l.Pid > 0 {
+			return l.Pid
+		}
+	}
+	t.Fatalf("no server of session %s in %s", name, out)
+	return 0
+}

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/store"
+)
+
+// restoreWord is the word after the terminal's size and kind that makes the server
+// restore the session named after it from the store instead of reading agents.
+const restoreWord = "--restore-session"
+
+// resumeArgv is the command that starts the CLI c.CLI of argv on its conversation c.ID,
+// each form checked against the CLI's own --help (docs/restore.md): false for a CLI
+// agentmux knows no way to resume.
+func resumeArgv(argv []string, c store.Conversation) ([]string, bool) {
+	if len(argv) == 0 || proto.CheckConversation(c.ID) != nil {
+		return nil, false
+	}
+	switch c.CLI {
+	case "claude", "gemini", "qwen": // claude --resume ID, gemini --resume ID, qwen --resume ID
+		return append(append([]string{}, argv...), "--resume", c.ID), true
+	case "codex": // codex resume [OPTIONS] [SESSION_ID]: the subcommand, then the id
+		return append([]string{argv[0], "resume", c.ID}, argv[1:]...), true
+	}
+	return nil, false
+}
+
+// restorePlan is what a restore does besides starting the panes: the links, holds and
+// conversations under the panes' new numbers, and what it tells the person.
+type restorePlan struct {
+	saved savedSession
+	// given are the panes' commands as given, by new number (recorder.given).
+	given map[int][]string
+	// convs are the conversations resumed, by new number.
+	convs map[int]store.Conversation
+	// trees are the panes (by index) to start in their kept worktree; treeDirs the
+	// folder each falls back to when the worktree cannot be had.
+	trees    map[int]bool
+	treeDirs map[int]string
+	groups   []savedGroup // by new numbers
+	names    map[int]string
+	held     []int
+	notes    []paneNote
+}
+
+// retyped counts the messages between members of a group that the store will type
+// again (not confirmed before the server died): each spent a turn when it was first
+// queued and spends it again when it is queued anew, so the group comes back with
+// those turns unspent.
+func (plan *restorePlan) retyped(st *store.Store, name string, members []int) int {
+	in := map[string]bool{}
+	for _, n := range members {
+		in[plan.names[n]] = true
+	}
+	k := 0
+	for _, n := range members {
+		ms, err := st.Pending(name, plan.names[n], store.Confirmed)
+		if err != nil {
+			continue
+		}
+		for _, m := range ms {
+			if in[m.From] && m.From != plan.names[n] {
+				k++
+			}
+		}
+	}
+	return k
+}
+
+// paneNote is what the person is told about one pane of a restored session.
+type paneNote struct {
+	pane string
+	text string
+}
+
+// restoredOptions reads session name's snapshot from the store and makes the options
+// that start it again: its flags from the words it was started with, its panes as
+// they were, each agent CLI on its own conversation where one is known.
+func restoredOptions(name string) (options, *restorePlan, error) {
+	st, err := openStoreIfAny()
+	if err != nil {
+		return options{}, nil, err
+	}
+	defer st.Close()
+	sn, err := st.Snapshot(name)
+	if err != nil {
+		return options{}, nil, fmt.Errorf("restore %s: %w", name, err)
+	}
+	var sv savedSession
+	if err := json.Unmarshal(sn.Spec, &sv); err != nil {
+		return options{}, nil, fmt.Errorf("restore %s: the stored description: %w", name, err)
+	}
+	if len(sv.Panes) == 0 {
+		return options{}, nil, fmt.Errorf("restore %s: the store holds no panes of it", name)
+	}
+	convs, err := st.Conversations(name)
+	if err != nil {
+		return options{}, nil, fmt.Errorf("restore %s: %w", name, err)
+	}
+	o, err := parseArgs(sv.Args)
+	if err != nil {
+		return options{}, nil, fmt.Errorf("restore %s: its command line: %w", name, err)
+	}
+	o.session, o.detached, o.sess.Link = name, false, false
+	o.set["session"] = true
+	plan := &restorePlan{saved: sv, given: map[int][]string{}, convs: map[int]store.Conversation{},
+		trees: map[int]bool{}, treeDirs: map[int]string{}, names: map[int]string{}}
+	renumber := map[int]int{}
+	o.sess.Panes = nil
+	for i, p := range sv.Panes {
+		n := i + 1
+		renumber[p.Number] = n
+		plan.names[n] = p.Name
+		spec, note := plan.pane(n, p, convs[p.Number], sn.Folder)
+		if note != "" {
+			plan.notes = append(plan.notes, paneNote{pane: p.Name, text: note})
+		}
+		if p.Worktree && spec.Dir == p.Dir {
+			plan.trees[i] = true
+		}
+		o.sess.Panes = append(o.sess.Panes, spec)
+		if p.Held {
+			plan.held = append(plan.held, n)
+		}
+	}
+	o.trees = make([]bool, len(o.sess.Panes)) // the kept trees are taken back after setupPanes
+	for _, g := range sv.Groups {
+		ng := savedGroup{Used: g.Used, Budget: g.Budget}
+		for _, m := range g.Members {
+			if n, ok := renumber[m]; ok {
+				ng.Members = append(ng.Members, n)
+			}
+		}
+		plan.groups = append(plan.groups, ng)
+	}
+	return o, plan, nil
+}
+
+// pane is the spec that starts saved pane p again as pane n: in its folder (the
+// session's when it is gone), on its conversation c when its CLI can resume one. A
+// program that is not installed any more starts a note saying so, and the pane stays
+// exited. The note says what differs from how the pane was.
+func (plan *restorePlan) pane(n int, p savedPane, c store.Conversation, folder string) (session.PaneSpec, string) {
+	spec := session.PaneSpec{Name: p.Name, Argv: p.Command, Env: p.Env, Profile: p.Profile, Dir: p.Dir}
+	plan.given[n] = p.Command
+	var notes []string
+	if fi, err := os.Stat(spec.Dir); spec.Dir != "" && (err != nil || !fi.IsDir()) {
+		what := "folder"
+		if p.Worktree {
+			what = "worktree"
+		}
+		notes = append(notes, fmt.Sprintf("its %s %s is gone, started in %s", what, spec.Dir, folder))
+		spec.Dir = folder
+		if _, err := os.Stat(folder); err != nil {
+			spec.Dir = ""
+		}
+	}
+	if p.Worktree {
+		plan.treeDirs[n-1] = folder
+	}
+	if len(spec.Argv) == 0 {
+		return exitedPane(spec, "no command was recorded for it"), "no command was recorded: it stays exited"
+	}
+	if _, err := ptyhost.LookPath(spec.Argv[0]); err != nil {
+		why := fmt.Sprintf("%s is not installed any more (%v)", spec.Argv[0], err)
+		return exitedPane(spec, why), why + ": it stays exited (prefix R starts the note again, agentmux new starts another program)"
+	}
+	switch argv, ok := resumeArgv(spec.Argv, c); {
+	case ok:
+		spec.Argv = argv
+		plan.convs[n] = c
+	case c.ID != "":
+		notes = append(notes, fmt.Sprintf("%s's conversation %q cannot be resumed: started fresh", c.CLI, c.ID))
+	case !session.IsShell(spec.Argv):
+		notes = append(notes, fmt.Sprintf("no conversation of %s was recorded (agentmux learns them from the hooks of claude, codex, gemini and qwen): started fresh", filepath.Base(spec.Argv[0])))
+	}
+	return spec, strings.Join(notes, "; ")
+}
+
+// exitedPane is spec running a note that says why its program cannot start, and
+// exits 127 (command not found), as the pane then shows.
+func exitedPane(spec session.PaneSpec, why string) session.PaneSpec {
+	spec.Argv = []string{"/bin/sh", "-c", `printf 'agentmux restore: %s\n' "$1"; exit 127`, "agentmux", why}
+	return spec
+}
+
+// takeTrees takes back each restored pane's kept worktree (ts.make finds the one kept
+// for this session and pane name); a tree that cannot be had is said, and the pane
+// starts in the session's folder instead.
+func (plan *restorePlan) takeTrees(o *options, ts *trees) {
+	for i := range o.sess.Panes {
+		if !plan.trees[i] {
+			continue
+		}
+		spec := &o.sess.Panes[i]
+		name := spec.Name
+		if err := ts.make(spec); err != nil {
+			spec.Dir = plan.treeDirs[i]
+			plan.notes = append(plan.notes, paneNote{pane: name, text: fmt.Sprintf("its worktree could not be taken back (%v): started in %s", err, spec.Dir)})
+		}
+	}
+}
+
+// apply links, holds and keeps the conversations of the restored session s, and tells
+// the person (the relay log, the status line and the log) what differs.
+func (plan *restorePlan) apply(s *session.Session, st *store.Store, name string, log *slog.Logger) {
+	if err := st.ReplaceConversations(name, plan.convs, time.Now().UnixMilli()); err != nil {
+		log.Error("restore: keep the conversations", "err", err)
+	}
+	for _, g := range plan.groups {
+		used := max(g.Used-plan.retyped(st, name, g.Members), 0)
+		if err := s.LinkRestored(g.Members, used, g.Budget); err != nil {
+			log.Warn("restore: link", "members", g.Members, "err", err)
+		}
+	}
+	for _, n := range plan.held {
+		if err := s.Hold(n); err != nil {
+			log.Warn("restore: hold", "pane", n, "err", err)
+		}
+	}
+	for _, nt := range plan.notes {
+		log.Warn("restore: pane", "pane", nt.pane, "note", nt.text)
+		s.Note(nt.pane, "restored "+nt.pane+": "+nt.text)
+	}
+	for n, c := range plan.convs {
+		log.Info("restore: pane resumes its conversation", "pane", n, "cli", c.CLI, "conversation", c.ID)
+	}
+}

@@ -1,0 +1,78 @@
+package main
+
+// Unit tests of restore's pieces that need no server: the resume command of each CLI
+// (the forms checked against the installed CLIs' --help, docs/restore.md), ids that
+// could pass as options refused, the plan of a saved pane whose program or folder is
+// gone, and [session] restore's choice.
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/agentmux/agentmux/store"
+)
+
+func TestResumeArgv(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		c    store.Conversation
+		want string
+	}{
+		{[]string{"claude", "--model", "opus"}, store.Conversation{CLI: "claude", ID: "5f1c-22"}, "claude --model opus --resume 5f1c-22"},
+		{[]string{"codex", "--full-auto"}, store.Conversation{CLI: "codex", ID: "019a-b"}, "codex resume 019a-b --full-auto"},
+		{[]string{"gemini"}, store.Conversation{CLI: "gemini", ID: "g-1"}, "gemini --resume g-1"},
+		{[]string{"qwen"}, store.Conversation{CLI: "qwen", ID: "q-1"}, "qwen --resume q-1"},
+		{[]string{"opencode"}, store.Conversation{CLI: "opencode", ID: "x"}, ""},
+		{[]string{"claude"}, store.Conversation{CLI: "claude", ID: "--dangerously-skip-permissions"}, ""},
+		{[]string{"claude"}, store.Conversation{CLI: "claude", ID: "a b"}, ""},
+		{nil, store.Conversation{CLI: "claude", ID: "a"}, ""},
+	} {
+		got, ok := resumeArgv(tc.argv, tc.c)
+		assert.Equal(t, tc.want != "", ok, "%v %v", tc.argv, tc.c)
+		assert.Equal(t, tc.want, strings.Join(got, " "), "%v %v", tc.argv, tc.c)
+	}
+}
+
+func TestRestorePlanPane(t *testing.T) {
+	folder := t.TempDir()
+	plan := &restorePlan{given: map[int][]string{}, convs: map[int]store.Conversation{}, treeDirs: map[int]string{}}
+
+	spec, note := plan.pane(1, savedPane{Name: "a", Command: []string{"sh", "-c", "true"}, Dir: filepath.Join(folder, "gone")}, store.Conversation{}, folder)
+	assert.Equal(t, folder, spec.Dir)
+	assert.Contains(t, note, "is gone, started in "+folder)
+	assert.Contains(t, note, "started fresh")
+
+	spec, note = plan.pane(2, savedPane{Name: "b", Command: []string{"no-such-agent-cli", "--x"}, Dir: folder}, store.Conversation{CLI: "claude", ID: "c1"}, folder)
+	assert.Equal(t, "/bin/sh", spec.Argv[0])
+	assert.Contains(t, strings.Join(spec.Argv, " "), "no-such-agent-cli is not installed")
+	assert.Contains(t, note, "stays exited")
+	assert.Equal(t, []string{"no-such-agent-cli", "--x"}, plan.given[2], "the next restore starts from what was given")
+	assert.NotContains(t, plan.convs, 2)
+
+	spec, note = plan.pane(3, savedPane{Name: "c", Command: []string{"sh"}, Dir: folder}, store.Conversation{}, folder)
+	assert.Equal(t, []string{"sh"}, spec.Argv)
+	assert.Empty(t, note, "a shell starts again in its folder, nothing to say")
+}
+
+func TestWantRestore(t *testing.T) {
+	sn := store.Snapshot{Session: "work", Folder: "/src", Spec: []byte(`{"panes":[{"number":1}]}`), Updated: 1, Offered: true}
+	var errb bytes.Buffer
+	got, err := wantRestore("auto", sn, nil, &errb, false)
+	assert.True(t, got)
+	assert.NoError(t, err)
+	assert.Contains(t, errb.String(), "restoring session work")
+
+	got, _ = wantRestore("never", sn, nil, &errb, false)
+	assert.False(t, got)
+	got, _ = wantRestore("", sn, nil, &errb, false)
+	assert.False(t, got)
+
+	errb.Reset()
+	got, _ = wantRestore("ask", sn, strings.NewReader("y\n"), &errb, false)
+	assert.False(t, got, "no terminal to ask on: started anew")
+	assert.Contains(t, errb.String(), "could have been restored")
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/store"
+)
+
+// A session server records what its session is in the store as it changes (panes,
+// their commands as given, folders and worktrees, profiles, holds, links and the turns
+// they spent), so that agentmux restore can bring it back after the server died
+// without a word (SIGKILL, out of memory, a power loss). The agents' conversation ids
+// come from their hooks, through the hub (hub/conversation.go).
+//
+//	session events ──▶ recorder (one goroutine) ──▶ store.SaveSnapshot (when changed)
+//	server ends    ──▶ recorder.stop(why)       ──▶ store.StopSnapshot
+
+// savedSession is a snapshot's description: the JSON in the store's spec column.
+type savedSession struct {
+	// Args are agentmux's words the session was started with: its flags (--turns,
+	// --mesh, --address…) come back from them; its agents come from Panes.
+	Args   []string     `json:"args"`
+	Panes  []savedPane  `json:"panes"`
+	Groups []savedGroup `json:"groups,omitempty"`
+}
+
+// savedPane is one pane as a restore starts it again.
+type savedPane struct {
+	Number  int      `json:"number"`
+	Name    string   `json:"name"`
+	Command []string `json:"command"`
+	Env     []string `json:"env,omitempty"`
+	Dir     string   `json:"dir,omitempty"`
+	Profile string   `json:"profile,omitempty"`
+	// Worktree: the pane ran in a worktree of its own (Dir), on Branch.
+	Worktree bool   `json:"worktree,omitempty"`
+	Branch   string `json:"branch,omitempty"`
+	Held     bool   `json:"held,omitempty"`
+}
+
+// savedGroup is a relay group of this session's panes (by number) and its turns.
+type savedGroup struct {
+	Members []int `json:"members"`
+	Used    int   `json:"used"`
+	Budget  int   `json:"budget"`
+}
+
+// recorder keeps a session's snapshot in the store: the only writer of it while the
+// server runs.
+type recorder struct {
+	st     *store.Store
+	name   string
+	folder string
+	args   []string
+	s      *session.Session
+	log    *slog.Logger
+	// given are the commands of restored panes as they were given, by pane number: what
+	// runs is that with the CLI's resume words (or, for a pane that could not start, a
+	// note), and the next restore must start from what was given.
+	given   map[int][]string
+	sub     *session.Subscription
+	done    chan struct{}
+	last    []byte // owned by the recorder's goroutine until done
+	stopped sync.Once
+}
+
+// startRecorder records s's snapshot as it is now and follows its changes until stop.
+func startRecorder(st *store.Store, name string, args []string, s *session.Session, given map[int][]string, log *slog.Logger) *recorder {
+	folder, _ := os.Getwd()
+	r := &recorder{st: st, name: name, folder: folder, args: args, s: s, log: log, given: given, done: make(chan struct{})}
+	r.sub = s.Subscribe(1 << 10)
+	spec, _ := r.describe()
+	r.last = spec
+	if err := st.StartSnapshot(name, folder, spec, os.Getpid(), time.Now().UnixMilli()); err != nil {
+		log.Error("restore: record the session", "err", err)
+	}
+	go r.run()
+	return r
+}
+
+// run saves the snapshot after each batch of events that may change it.
+func (r *recorder) run() {
+	defer close(r.done)
+	for {
+		if _, ok := <-r.sub.Ready(); !ok {
+			if err := r.sub.Err(); err != nil {
+				r.log.Warn("restore: the session's record stops following its changes", "err", err)
+			}
+			return
+		}
+		changed := false
+		for _, ev := range r.sub.Next() {
+			if _, out := ev.(session.Output); !out {
+				changed = true
+			}
+		}
+		if changed {
+			r.save()
+		}
+	}
+}
+
+// save writes the snapshot when it differs from the last one written.
+func (r *recorder) save() {
+	spec, ok := r.describe()
+	if !ok || bytes.Equal(spec, r.last) {
+		return
+	}
+	if err := r.st.SaveSnapshot(r.name, spec, time.Now().UnixMilli()); err != nil {
+		r.log.Error("restore: record the session", "err", err)
+		return
+	}
+	r.last = spec
+}
+
+// stop ends the recording and says why the session ended: offered says whether
+// restore offers it (not after kill-session or prefix q, the person's own end).
+// Only the first call counts.
+func (r *recorder) stop(why string, offered bool) {
+	r.stopped.Do(func() {
+		r.sub.Close()
+		<-r.done
+		if err := r.st.StopSnapshot(r.name, why, offered, time.Now().UnixMilli()); err != nil {
+			r.log.Error("restore: record the session's end", "err", err)
+		}
+	})
+}
+
+// describe is the session's description as JSON; false when the session has no panes
+// to describe (it is stopping).
+func (r *recorder) describe() ([]byte, bool) {
+	sv := savedSession{Args: r.args}
+	for _, m := range r.s.Members() {
+		if m.External {
+			continue
+		}
+		cmd := m.Command
+		if g, ok := r.given[m.Pane]; ok {
+			cmd = g
+		}
+		p := savedPane{Number: m.Pane, Name: m.Name, Command: cmd, Dir: m.Dir, Profile: m.Profile, Held: m.Held}
+		if p.Dir == "" {
+			p.Dir = r.folder
+		}
+		for _, e := range m.Env {
+			if !strings.HasPrefix(e, "AGENTMUX_") { // the session's own, set anew
+				p.Env = append(p.Env, e)
+			}
+		}
+		if m.Tree != nil {
+			p.Worktree, p.Dir, p.Branch = true, m.Tree.Folder(), m.Tree.Branch()
+		}
+		sv.Panes = append(sv.Panes, p)
+	}
+	if len(sv.Panes) == 0 {
+		return nil, false
+	}
+	for _, g := range r.s.Status().Groups {
+		if g.Remote != "" {
+			continue // a link across sessions is the mesh's to make again
+		}
+		sv.Groups = append(sv.Groups, savedGroup{Members: slices.Clone(g.Members), Used: g.Used, Budget: g.Budget})
+	}
+	b, err := json.Marshal(sv)
+	return b, err == nil
+}
+
+// endOffered says whether a session that ended for why is offered by restore: not
+// when the person ended it (kill-session, prefix q), unless kill-session --keep.
+func endOffered(why string) bool {
+	return why != "kill-session" && why != "prefix q"
+}
