@@ -86,7 +86,7 @@ type settings struct {
 	// MCP gives each supported agent CLI agentmux's MCP server ([mcp] enabled; --mcp).
 	MCP bool
 	// Restore is what starting a session whose name a restorable session holds does
-	// ([session] restore): "ask" (the default), "auto" or "never".
+	// ([session] restore): "ask", "auto" or "never" (the default, "": never).
 	Restore string
 }
 

@@ -182,6 +182,6 @@ func TestSessionRestore(t *testing.T) {
 		}
 	}
 	if conf, err := parseConfig(nil); err != nil || conf.Restore != "" {
-		t.Errorf("no config: %q, %v; want the default (ask)", conf.Restore, err)
+		t.Errorf("no config: %q, %v; want the default (never)", conf.Restore, err)
 	}
 }
