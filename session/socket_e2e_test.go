@@ -5,7 +5,6 @@ package session_test
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
-	"github.com/agentmux/agentmux/store"
 )
 
 var (
@@ -36,15 +35,7 @@ func TestSendReachesAPane(t *testing.T) {
 	})
 	require.NoError(t, err)
 	defer s.Stop()
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"))
-	require.NoError(t, err)
-	defer st.Close()
-	path := filepath.Join(t.TempDir(), "s.sock")
-	l, err := hub.Listen(path)
-	require.NoError(t, err)
-	h, err := hub.Start(hub.Config{Session: "e2e", Store: st, Core: s}, l)
-	require.NoError(t, err)
-	defer h.Close()
+	path := hubtest.Start(t, "", hub.Config{Session: "e2e", Core: s}).Path
 
 	c, err := client.DialControl(path)
 	require.NoError(t, err)
@@ -117,15 +108,7 @@ func TestEveryPaneCommandFoldsCase(t *testing.T) {
 	})
 	require.NoError(t, err)
 	defer s.Stop()
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"))
-	require.NoError(t, err)
-	defer st.Close()
-	path := filepath.Join(t.TempDir(), "s.sock")
-	l, err := hub.Listen(path)
-	require.NoError(t, err)
-	h, err := hub.Start(hub.Config{Session: "e2e", Store: st, Core: s}, l)
-	require.NoError(t, err)
-	defer h.Close()
+	path := hubtest.Start(t, "", hub.Config{Session: "e2e", Core: s}).Path
 	c, err := client.DialControl(path)
 	require.NoError(t, err)
 	defer c.Close()
