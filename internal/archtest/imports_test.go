@@ -41,12 +41,12 @@ var allowed = map[string][]string{
 	// either, so that client and hooks find sockets without linking the hub or SQLite;
 	// store takes its private folder from dirs. None of them sees ui. hub declares the
 	// Core it needs and *session.Session is it, with no adapter package in between.
-	"hub":    {"proto", "store", "peer", "accept"},
+	"hub":    {"proto", "store", "peer", "accept", "internal/mailbox"},
 	"client": {"proto", "dirs"},
 	"store":  {"dirs"},
 	// The mesh: sessions on many machines through NATS, a client of the session
 	// core through hub.Core and of the store.
-	"mesh": {"hub", "proto", "store"},
+	"mesh": {"hub", "proto", "store", "internal/mailbox"},
 
 	// The session as a server: server runs the ui for each attached terminal and hands
 	// the hub its connections; attach is the attach stream's wire and the thin client.
