@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -384,18 +384,18 @@ func Socket(session string) (string, error) {
 		}
 		session = os.Getenv("AGENTMUX_SESSION")
 	}
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return "", err
 	}
 	if session != "" {
-		p := hub.SocketPath(dir, session)
+		p := dirs.SocketPath(dir, session)
 		if _, err := os.Stat(p); err != nil {
 			return "", fmt.Errorf("no session %q (%s)", session, p)
 		}
 		return p, nil
 	}
-	ss, err := hub.Sessions(dir)
+	ss, err := dirs.Sessions(dir)
 	if err != nil {
 		return "", err
 	}

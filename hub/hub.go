@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/accept"
+	"github.com/agentmux/agentmux/internal/mailbox"
 	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
@@ -142,9 +143,7 @@ type Hub struct {
 	reserve *store.Reserve
 
 	// inbox holds relay messages from the core's sink, which must never block.
-	inboxMu    sync.Mutex
-	inbox      []proto.RelayMessage
-	inboxReady chan struct{} // capacity 1
+	inbox *mailbox.Box[proto.RelayMessage]
 
 	// budget holds the bytes of frames being read, across every connection; freeing
 	// is set while their memory is given back (giveBack).
@@ -166,14 +165,14 @@ func Start(cfg Config, l net.Listener) (*Hub, error) {
 		return nil, err
 	}
 	h := &Hub{
-		cfg:        cfg,
-		l:          l,
-		in:         make(chan any, 256),
-		quit:       make(chan struct{}),
-		done:       make(chan struct{}),
-		inboxReady: make(chan struct{}, 1),
-		lostReady:  make(chan struct{}, 1),
-		budget:     proto.NewBudget(cfg.FrameBudget),
+		cfg:       cfg,
+		l:         l,
+		in:        make(chan any, 256),
+		quit:      make(chan struct{}),
+		done:      make(chan struct{}),
+		inbox:     mailbox.New[proto.RelayMessage](),
+		lostReady: make(chan struct{}, 1),
+		budget:    proto.NewBudget(cfg.FrameBudget),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.st = newState(h)
@@ -197,23 +196,7 @@ func (h *Hub) Close() error {
 
 // Relay hands the hub a message the core routes to a member that is not a pane. It
 // never blocks: it is the sink the hub gives Core.RegisterMember.
-func (h *Hub) Relay(m proto.RelayMessage) {
-	h.inboxMu.Lock()
-	h.inbox = append(h.inbox, m)
-	h.inboxMu.Unlock()
-	select {
-	case h.inboxReady <- struct{}{}:
-	default:
-	}
-}
-
-func (h *Hub) takeInbox() []proto.RelayMessage {
-	h.inboxMu.Lock()
-	defer h.inboxMu.Unlock()
-	ms := h.inbox
-	h.inbox = nil
-	return ms
-}
+func (h *Hub) Relay(m proto.RelayMessage) { h.inbox.Put(m) }
 
 // keepLost hands the loop a mark the store refused, to be written again, and records
 // it in the reserve. It never waits for the loop.
@@ -353,9 +336,9 @@ func (h *Hub) loop() {
 		select {
 		case ev := <-h.in:
 			s.handle(ev)
-		case <-h.inboxReady:
+		case <-h.inbox.Ready():
 			s.commit()
-			for _, m := range h.takeInbox() {
+			for _, m := range h.inbox.Take() {
 				s.relayIn(m)
 			}
 		case _, ok := <-coreReady:

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
@@ -34,15 +35,12 @@ type env struct {
 // start serves a session "test" with a fresh store (or dbPath's), core may be nil.
 func start(t testing.TB, core *fakeCore, dbPath string, mod func(*hub.Config)) *env {
 	t.Helper()
-	dir := t.TempDir()
 	if dbPath == "" {
-		dbPath = filepath.Join(dir, "agentmux.db")
+		dbPath = filepath.Join(t.TempDir(), "agentmux.db")
 	}
 	st, err := store.Open(dbPath)
 	require.NoError(t, err)
-	path := filepath.Join(dir, "test.sock")
-	l, err := hub.Listen(path)
-	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() }) // after the hub's (hubtest.Start's) close
 	cfg := hub.Config{Session: "test", Store: st}
 	if core != nil {
 		cfg.Core = core
@@ -50,14 +48,8 @@ func start(t testing.TB, core *fakeCore, dbPath string, mod func(*hub.Config)) *
 	if mod != nil {
 		mod(&cfg)
 	}
-	h, err := hub.Start(cfg, l)
-	require.NoError(t, err)
-	e := &env{t: t, h: h, path: path, dbPath: dbPath, st: st, core: core}
-	t.Cleanup(func() {
-		h.Close()
-		st.Close()
-	})
-	return e
+	srv := hubtest.Start(t, "", cfg)
+	return &env{t: t, h: srv.Hub, path: srv.Path, dbPath: dbPath, st: st, core: core}
 }
 
 // deadline bounds the next reads and writes on c (next and stillWorks renew it): a

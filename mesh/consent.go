@@ -85,7 +85,7 @@ func (n *Node) requestLink(fromSession string, l *wireLink) {
 	n.links.mu.Unlock()
 	text := fmt.Sprintf("link request: %s asks to link with %s (%d turns): agentmux link --accept %s, or --refuse %s",
 		addr, l.To, l.Budget, addr, addr)
-	n.evq.push(proto.Event{Kind: proto.EventLinkRequest, Member: l.To, To: l.To, From: addr, ID: l.Tag, Text: text})
+	n.evq.Put(proto.Event{Kind: proto.EventLinkRequest, Member: l.To, To: l.To, From: addr, ID: l.Tag, Text: text})
 	if lk, ok := n.linker(); ok {
 		lk.Note(l.To, text)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/internal/mailbox"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -105,31 +106,7 @@ func (c *Core) Events() proto.Events {
 }
 
 // eventQueue holds the events of the mesh for the hub.
-type eventQueue struct {
-	mu     sync.Mutex
-	evs    []proto.Event
-	signal chan struct{}
-}
-
-func newEventQueue() *eventQueue { return &eventQueue{signal: make(chan struct{}, 1)} }
-
-func (q *eventQueue) push(ev proto.Event) {
-	q.mu.Lock()
-	q.evs = append(q.evs, ev)
-	q.mu.Unlock()
-	select {
-	case q.signal <- struct{}{}:
-	default:
-	}
-}
-
-func (q *eventQueue) take() []proto.Event {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	evs := q.evs
-	q.evs = nil
-	return evs
-}
+type eventQueue = mailbox.Box[proto.Event]
 
 // merged is the wrapped core's events and the mesh's, one stream.
 type merged struct {
@@ -150,7 +127,7 @@ func (m *merged) run() {
 			if !ok {
 				return
 			}
-		case <-m.q.signal:
+		case <-m.q.Ready():
 		case <-m.done:
 			return
 		}
@@ -163,7 +140,7 @@ func (m *merged) run() {
 
 func (m *merged) Ready() <-chan struct{} { return m.ready }
 
-func (m *merged) Next() []proto.Event { return append(m.inner.Next(), m.q.take()...) }
+func (m *merged) Next() []proto.Event { return append(m.inner.Next(), m.q.Take()...) }
 
 func (m *merged) Close() {
 	m.once.Do(func() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/internal/mailbox"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 	"github.com/nats-io/nats.go"
@@ -136,7 +137,7 @@ func Dial(o Options) (*Node, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	n := &Node{
-		o: o, log: log, evq: newEventQueue(), in: make(chan jetstream.Msg, maxBatch),
+		o: o, log: log, evq: mailbox.New[proto.Event](), in: make(chan jetstream.Msg, maxBatch),
 		stop: make(chan struct{}), received: map[string]received{},
 	}
 	n.out = newOutbox()

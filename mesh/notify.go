@@ -111,7 +111,7 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 	}
 	// The session's socket records the phase in the store (by id and recipient), for
 	// the messages it stored and those the node did (outItem.rec) alike.
-	n.evq.push(proto.Event{Kind: proto.EventDelivery, ID: p.ID, Member: to, To: to, Phase: p.Phase, Text: p.Text})
+	n.evq.Put(proto.Event{Kind: proto.EventDelivery, ID: p.ID, Member: to, To: to, Phase: p.Phase, Text: p.Text})
 	if !final || !ok {
 		return // not the last phase; or sent before a restart, or not kept (maxTracked)
 	}
@@ -137,10 +137,10 @@ func (n *Node) phaseBack(fromSession string, p *wirePhase) {
 		// its ref, which the hub forgets at the final phase.
 		ev := proto.Event{Kind: proto.EventMail, ID: p.ID, Member: o.from, Text: text}
 		if after <= 0 {
-			n.evq.push(ev)
+			n.evq.Put(ev)
 			return
 		}
-		n.sent.later(after, func() { n.evq.push(ev) })
+		n.sent.later(after, func() { n.evq.Put(ev) })
 	}
 	if o.notify {
 		tell(fmt.Sprintf("[agentmux] delivered to %s: %q", to, o.words), 0, true)

@@ -232,7 +232,7 @@ func (n *Node) undeliverable(it outItem) {
 	}
 	_, session, _ := SplitAddress(it.to)
 	n.log.Info("mesh: no session of that name in the mesh: message failed", "to", it.to, "id", it.id)
-	n.evq.push(proto.Event{Kind: proto.EventDelivery, ID: it.id, Member: it.to, To: it.to, Phase: proto.PhaseFailed,
+	n.evq.Put(proto.Event{Kind: proto.EventDelivery, ID: it.id, Member: it.to, To: it.to, Phase: proto.PhaseFailed,
 		Text: "no session " + session + " in the mesh"})
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/internal/fakeproc"
+	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
@@ -170,11 +171,8 @@ func (m *machine) start() {
 	node, err := m.join()
 	require.NoError(t, err)
 	m.node = node
-	m.sock = filepath.Join(m.dir, m.name+".sock")
-	l, err := hub.Listen(m.sock)
-	require.NoError(t, err)
-	m.h, err = hub.Start(hub.Config{Session: m.name, Store: m.st, Core: node.Wrap(s)}, l)
-	require.NoError(t, err)
+	srv := hubtest.Start(t, m.dir, hub.Config{Session: m.name, Store: m.st, Core: node.Wrap(s)})
+	m.sock, m.h = srv.Path, srv.Hub
 	m.up = true
 }
 

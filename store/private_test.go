@@ -42,32 +42,3 @@ func TestOpenMakesStorePrivate(t *testing.T) {
 		assert.Equal(t, os.FileMode(0o600), st.Mode().Perm(), p)
 	}
 }
-
-// A state folder that is a symlink (planted, or anything but a plain folder of ours) is
-// refused, and SecureDir says what mode it changed.
-func TestSecureDir(t *testing.T) {
-	base := t.TempDir()
-	dir := filepath.Join(base, "state")
-	require.NoError(t, os.Mkdir(dir, 0o755))
-	was, err := SecureDir(dir)
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o755), was)
-	was, err = SecureDir(dir)
-	require.NoError(t, err)
-	assert.Zero(t, was)
-
-	link := filepath.Join(base, "link")
-	require.NoError(t, os.Symlink(dir, link))
-	_, err = SecureDir(link)
-	assert.ErrorContains(t, err, "not a folder")
-	_, err = Open(filepath.Join(link, "agentmux.db"))
-	assert.Error(t, err)
-
-	if os.Getuid() == 0 {
-		other := filepath.Join(base, "other")
-		require.NoError(t, os.Mkdir(other, 0o700))
-		require.NoError(t, os.Lchown(other, 65534, 65534))
-		_, err = SecureDir(other)
-		assert.ErrorContains(t, err, "another user")
-	}
-}

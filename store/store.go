@@ -18,6 +18,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+
+	"github.com/agentmux/agentmux/dirs"
 )
 
 // DefaultRetention is how long messages are kept unless configured otherwise.
@@ -40,7 +42,7 @@ type Store struct {
 // committed transaction survives the process being killed; only a power loss may take
 // the last ones.
 func Open(path string) (*Store, error) {
-	if _, err := SecureDir(filepath.Dir(path)); err != nil {
+	if _, err := dirs.SecureDir(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	if err := privateFiles(path); err != nil {

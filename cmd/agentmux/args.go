@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
@@ -194,7 +194,7 @@ func parseArgs(args []string) (options, error) {
 		return o, usagef("--session needs a name")
 	}
 	if sessionSet {
-		if err := hub.ValidSessionName(o.session); err != nil {
+		if err := dirs.ValidSessionName(o.session); err != nil {
 			return o, usagef("--session %v", err)
 		}
 	}

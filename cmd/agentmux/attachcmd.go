@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/client"
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -58,11 +58,11 @@ func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Re
 // findSession resolves a session's name (any case) to its socket: the only running
 // session when name is "", else a list of the choices.
 func findSession(name string) (string, string, error) {
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return "", "", err
 	}
-	ss, err := hub.Sessions(dir)
+	ss, err := dirs.Sessions(dir)
 	if err != nil {
 		return "", "", err
 	}

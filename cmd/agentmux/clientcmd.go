@@ -19,7 +19,7 @@ import (
 
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/client"
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
@@ -276,11 +276,11 @@ func printJSON(w io.Writer, v any) error {
 // the store keeps): --json as before, a list of each; for a person one table, the same
 // columns with and without --all, under a header.
 func sessions(a clientArgs, w io.Writer) error {
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return err
 	}
-	ss, err := hub.Sessions(dir)
+	ss, err := dirs.Sessions(dir)
 	if err != nil {
 		return err
 	}
@@ -368,7 +368,7 @@ func withRestorables(rows []sessionRow, rs []restorable) []sessionRow {
 
 // liveSession is a running session as sessions --json lists it.
 type liveSession struct {
-	hub.Session
+	dirs.Session
 	Attached bool            `json:"attached"`
 	Clients  []attach.Client `json:"clients"`
 	Pid      int             `json:"pid,omitempty"` // the session server's

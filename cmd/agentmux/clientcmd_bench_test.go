@@ -14,9 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/proto"
-	"github.com/agentmux/agentmux/store"
 )
 
 // benchSession builds agentmux and serves a hub in a temp runtime folder with a member
@@ -27,19 +28,12 @@ func benchSession(b *testing.B) (bin, rt, name string) {
 	require.NoError(b, err, "%s", out)
 	rt = b.TempDir()
 	b.Setenv("XDG_RUNTIME_DIR", rt)
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	require.NoError(b, err)
-	name, l, err := hub.Claim(dir, "bench")
-	require.NoError(b, err)
-	st, err := store.Open(filepath.Join(b.TempDir(), "agentmux.db"))
-	require.NoError(b, err)
-	b.Cleanup(func() { st.Close() })
-	h, err := hub.Start(hub.Config{Session: name, Store: st, MaxQueue: 1 << 20}, l)
-	require.NoError(b, err)
-	b.Cleanup(func() { h.Close() })
+	name = hubtest.Start(b, dir, hub.Config{Session: "bench", MaxQueue: 1 << 20}).Name
 	// The recipient: a member that said HELLO and left. It stays a member; its
 	// messages are stored and wait for it.
-	bot, err := client.Dial(hub.SocketPath(dir, name), proto.Hello{Agent: "bot"})
+	bot, err := client.Dial(dirs.SocketPath(dir, name), proto.Hello{Agent: "bot"})
 	require.NoError(b, err)
 	bot.Raw().Close()
 	return bin, rt, name

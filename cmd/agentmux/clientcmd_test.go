@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,9 +17,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/proto"
-	"github.com/agentmux/agentmux/store"
 )
 
 // startSession serves a hub named name in the runtime dir; it returns the dir.
@@ -33,16 +33,9 @@ func startSession(t *testing.T, name string) string {
 // startSessionHub is startSession that also returns the hub, to stop it early.
 func startSessionHub(t *testing.T, name string) (string, *hub.Hub) {
 	t.Helper()
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	require.NoError(t, err)
-	got, l, err := hub.Claim(dir, name)
-	require.NoError(t, err)
-	st, err := store.Open(filepath.Join(t.TempDir(), "agentmux.db"))
-	require.NoError(t, err)
-	h, err := hub.Start(hub.Config{Session: got, Store: st}, l)
-	require.NoError(t, err)
-	t.Cleanup(func() { h.Close(); st.Close() })
-	return dir, h
+	return dir, hubtest.Start(t, dir, hub.Config{Session: name}).Hub
 }
 
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, error) {
@@ -58,7 +51,7 @@ func TestClientCommands(t *testing.T) {
 	t.Setenv("AGENTMUX_SOCKET", "")
 	t.Setenv("AGENTMUX_NAME", "")
 	dir := startSession(t, "proj")
-	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	bot, err := client.Dial(dirs.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
 	require.NoError(t, err)
 	defer bot.Raw().Close()
 	bot.SetDeadline(time.Now().Add(5 * time.Second))
@@ -118,7 +111,7 @@ func TestClientCommands(t *testing.T) {
 
 	_, out, err = runCmd(t, "", "sessions")
 	require.NoError(t, err)
-	assert.Regexp(t, `^NAME +STATE +TERMINALS +MESSAGES +LAST +SOCKET\nproj +in its terminal +- +.* +`+regexp.QuoteMeta(hub.SocketPath(dir, "proj"))+`\n$`, out)
+	assert.Regexp(t, `^NAME +STATE +TERMINALS +MESSAGES +LAST +SOCKET\nproj +in its terminal +- +.* +`+regexp.QuoteMeta(dirs.SocketPath(dir, "proj"))+`\n$`, out)
 
 	// Without a core, pane commands fail with the hub's reason.
 	code, _, err = runCmd(t, "", "hold", "1")
@@ -206,7 +199,7 @@ func TestEventsCommand(t *testing.T) {
 	var ev proto.Event
 	require.NoError(t, dec.Decode(&ev))
 	assert.Equal(t, proto.EventSubscribed, ev.Kind)
-	bot, err := client.Dial(hub.SocketPath(dir, "ev"), proto.Hello{Agent: "bot"})
+	bot, err := client.Dial(dirs.SocketPath(dir, "ev"), proto.Hello{Agent: "bot"})
 	require.NoError(t, err)
 	defer bot.Raw().Close()
 	require.NoError(t, dec.Decode(&ev))
@@ -241,7 +234,7 @@ func TestSendOptionsAndRemindOnTheWire(t *testing.T) {
 	t.Setenv("AGENTMUX_NAME", "")
 	t.Setenv("AGENTMUX_PANE", "")
 	dir := startSession(t, "proj")
-	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	bot, err := client.Dial(dirs.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
 	require.NoError(t, err)
 	defer bot.Raw().Close()
 	bot.SetDeadline(time.Now().Add(5 * time.Second))

@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/docs"
-	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -98,7 +98,7 @@ func TestSendWait(t *testing.T) {
 	t.Setenv("AGENTMUX_SOCKET", "")
 	t.Setenv("AGENTMUX_NAME", "")
 	dir := startSession(t, "proj")
-	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	bot, err := client.Dial(dirs.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
 	require.NoError(t, err)
 	defer bot.Raw().Close()
 	bot.SetDeadline(time.Now().Add(10 * time.Second))
@@ -131,11 +131,11 @@ func TestSendWaitSessionEnds(t *testing.T) {
 	t.Setenv("AGENTMUX_SOCKET", "")
 	t.Setenv("AGENTMUX_NAME", "")
 	dir, h := startSessionHub(t, "proj")
-	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	bot, err := client.Dial(dirs.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
 	require.NoError(t, err)
 	defer bot.Raw().Close()
 	bot.SetDeadline(time.Now().Add(10 * time.Second))
-	ctl, err := client.DialControl(hub.SocketPath(dir, "proj"))
+	ctl, err := client.DialControl(dirs.SocketPath(dir, "proj"))
 	require.NoError(t, err)
 	defer ctl.Close()
 	_, err = ctl.Request(proto.TypeEvents, struct{}{})

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
@@ -39,7 +40,7 @@ type sessionSocket struct {
 // directory; -2, -3… while live sessions hold it) and its socket, and opens the store.
 // Clients that connect before Serve wait in the socket's backlog.
 func claimSession(name string) (*sessionSocket, error) {
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func claimSession(name string) (*sessionSocket, error) {
 	if name != "" {
 		// An explicit name is taken as given, or refused: never NAME-2.
 		got = name
-		if l, err = hub.ClaimExact(dir, name); err != nil {
+		if l, err = dirs.ClaimExact(dir, name); err != nil {
 			return nil, err
 		}
 	} else {
@@ -56,7 +57,7 @@ func claimSession(name string) (*sessionSocket, error) {
 		if err != nil {
 			return nil, fmt.Errorf("session name: %w", err)
 		}
-		if got, l, err = hub.Claim(dir, filepath.Base(wd)); err != nil {
+		if got, l, err = dirs.Claim(dir, filepath.Base(wd)); err != nil {
 			return nil, err
 		}
 	}
@@ -64,7 +65,7 @@ func claimSession(name string) (*sessionSocket, error) {
 	if err == nil {
 		var st *store.Store
 		if st, err = store.Open(path); err == nil {
-			s := &sessionSocket{Name: got, Socket: hub.SocketPath(dir, got), store: st}
+			s := &sessionSocket{Name: got, Socket: dirs.SocketPath(dir, got), store: st}
 			s.l = peer.OwnUser(l, s.refused)
 			return s, nil
 		}

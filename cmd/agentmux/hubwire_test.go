@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -28,7 +28,7 @@ func TestClaimAndServeSession(t *testing.T) {
 	s1, err := claimSession("")
 	require.NoError(t, err)
 	defer s1.Close()
-	assert.Equal(t, hub.SessionName(filepath.Base(wd)), s1.Name)
+	assert.Equal(t, dirs.SessionName(filepath.Base(wd)), s1.Name)
 	s2, err := claimSession("")
 	require.NoError(t, err)
 	early, err := client.DialRaw(s2.Socket) // waits in the backlog
@@ -66,7 +66,7 @@ func TestExplicitSessionNameIsNeverChanged(t *testing.T) {
 	require.NoError(t, s1.ServeOn(s1.l, nil, nil))
 	assert.Equal(t, "dup", s1.Name)
 	_, err = claimSession("dup")
-	assert.ErrorIs(t, err, hub.ErrInUse)
+	assert.ErrorIs(t, err, dirs.ErrInUse)
 
 	code, err := claimFailed("dup", err)
 	assert.Equal(t, 2, code)

@@ -2,18 +2,17 @@ package main
 
 import (
 	"fmt"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/hooks"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"syscall"
-
-	"github.com/agentmux/agentmux/store"
 )
 
-// statePath returns name in agentmux's state folder (store.StatePath).
-func statePath(name string) (string, error) { return store.StatePath(name) }
+// statePath returns name in agentmux's state folder (dirs.StatePath).
+func statePath(name string) (string, error) { return dirs.StatePath(name) }
 
 // logPath returns where the log goes: agentmux.log in the state folder.
 func logPath() (string, error) { return statePath("agentmux.log") }
@@ -27,7 +26,7 @@ func openLog(level slog.Level) (*slog.Logger, io.Closer) {
 	}
 	// The log holds what agents said: the folder is made private first, and a log file
 	// an older agentmux left readable is closed up, both said in the log.
-	was, err := store.SecureDir(filepath.Dir(path))
+	was, err := dirs.SecureDir(filepath.Dir(path))
 	if err != nil {
 		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
 	}

@@ -14,7 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
@@ -33,18 +35,15 @@ func TestHistoryOfAnEndedSession(t *testing.T) {
 	_, _, err = runCmd(t, "", "history", "--session", "proj")
 	assert.ErrorContains(t, err, "no message store yet")
 
-	dir, err := hub.RuntimeDir()
-	require.NoError(t, err)
-	name, l, err := hub.Claim(dir, "proj")
+	dir, err := dirs.RuntimeDir()
 	require.NoError(t, err)
 	path, err := statePath("agentmux.db")
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
 	st, err := store.Open(path)
 	require.NoError(t, err)
-	h, err := hub.Start(hub.Config{Session: name, Store: st}, l)
-	require.NoError(t, err)
-	bot, err := client.Dial(hub.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	h := hubtest.Start(t, dir, hub.Config{Session: "proj", Store: st}).Hub
+	bot, err := client.Dial(dirs.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
 	require.NoError(t, err)
 	bot.SetDeadline(time.Now().Add(5 * time.Second))
 	_, out, err = runCmd(t, "", "send", "bot", "kept after the end")

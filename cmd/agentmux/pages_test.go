@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
@@ -22,12 +23,10 @@ func TestHistoryAndReadOverTheFrameLimit(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	t.Setenv("AGENTMUX_SESSION", "")
 	t.Setenv("AGENTMUX_SOCKET", "")
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	require.NoError(t, err)
-	got, l, err := hub.Claim(dir, "big")
-	require.NoError(t, err)
-	st, err := store.Open(filepath.Join(t.TempDir(), "agentmux.db"))
-	require.NoError(t, err)
+	srv := hubtest.Start(t, dir, hub.Config{Session: "big"})
+	got, st := srv.Name, srv.Store
 	now := time.Now().UnixMilli()
 	var ms []store.Message
 	for i := range 12 {
@@ -37,9 +36,6 @@ func TestHistoryAndReadOverTheFrameLimit(t *testing.T) {
 	huge := "first line\n" + strings.Repeat("0123456789<>&\"\n", 3<<19/15) + "the end"
 	ms = append(ms, store.Message{ID: "mhuge", Session: got, From: "claude", To: "codex", Kind: "message", Body: huge, Seq: 1, Queued: now + 100})
 	require.NoError(t, st.Insert(ms...))
-	h, err := hub.Start(hub.Config{Session: got, Store: st}, l)
-	require.NoError(t, err)
-	t.Cleanup(func() { h.Close(); st.Close() })
 
 	code, out, err := runCmd(t, "", "history")
 	require.NoError(t, err)

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/agentmux/agentmux/attach"
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/store"
 	"github.com/agentmux/agentmux/ui"
 )
@@ -67,11 +67,11 @@ func describeRestorable(sn store.Snapshot) restorable {
 // liveNames are the running sessions' names, lower case.
 func liveNames() map[string]bool {
 	out := map[string]bool{}
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return out
 	}
-	ss, _ := hub.Sessions(dir)
+	ss, _ := dirs.Sessions(dir)
 	for _, s := range ss {
 		out[strings.ToLower(s.Name)] = true
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentmux/agentmux/demo"
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/ui"
 )
@@ -142,11 +142,11 @@ func configure(o *options) (conf settings, status int, err error) {
 // claimFailed is the exit status and error for a session that could not be claimed:
 // an explicit --session a live session holds is the person's to change (2).
 func claimFailed(name string, err error) (int, error) {
-	var clash *hub.CaseClashError
+	var clash *dirs.CaseClashError
 	if errors.As(err, &clash) {
 		return 2, fmt.Errorf("--session %s: session %s is running, and names that differ only in case cannot run side by side (agentmux attach finds either); pick another name", name, clash.Live)
 	}
-	if errors.Is(err, hub.ErrInUse) {
+	if errors.Is(err, dirs.ErrInUse) {
 		return 2, fmt.Errorf("--session %s: a running session has that name (agentmux ls --session %s shows it); pick another name", name, name)
 	}
 	return 1, fmt.Errorf("session socket: %w", err)

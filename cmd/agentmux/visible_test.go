@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -61,11 +61,11 @@ func TestClientOutputShowsEscapes(t *testing.T) {
 	t.Setenv("AGENTMUX_SOCKET", "")
 	t.Setenv("AGENTMUX_NAME", "")
 	dir := startSession(t, "esc")
-	bot, err := client.Dial(hub.SocketPath(dir, "esc"), proto.Hello{Agent: "bot", Program: "evil\u009b2J\x1b]0;title\x07"})
+	bot, err := client.Dial(dirs.SocketPath(dir, "esc"), proto.Hello{Agent: "bot", Program: "evil\u009b2J\x1b]0;title\x07"})
 	require.NoError(t, err)
 	defer bot.Raw().Close()
 	bot.SetDeadline(time.Now().Add(5 * time.Second))
-	ctl, err := client.DialControl(hub.SocketPath(dir, "esc"))
+	ctl, err := client.DialControl(dirs.SocketPath(dir, "esc"))
 	require.NoError(t, err)
 	defer ctl.Close()
 	evil := "hi\x1b]52;c;cm0gLXJmIH4=\x07 \x1b]0;pwned\x07there\nline two\ttabbed \u202eevil"
@@ -110,7 +110,7 @@ func TestEventsCommandEscapes(t *testing.T) {
 	t.Setenv("AGENTMUX_SOCKET", "")
 	t.Setenv("AGENTMUX_SESSION", "ev")
 	dir := startSession(t, "ev")
-	bot, err := client.Dial(hub.SocketPath(dir, "ev"), proto.Hello{Agent: "bot"})
+	bot, err := client.Dial(dirs.SocketPath(dir, "ev"), proto.Hello{Agent: "bot"})
 	require.NoError(t, err)
 	defer bot.Raw().Close()
 	pr, pw := io.Pipe()
@@ -125,7 +125,7 @@ func TestEventsCommandEscapes(t *testing.T) {
 	l, err := lines.ReadString('\n')
 	require.NoError(t, err)
 	require.Contains(t, l, "subscribed")
-	ctl, err := client.DialControl(hub.SocketPath(dir, "ev"))
+	ctl, err := client.DialControl(dirs.SocketPath(dir, "ev"))
 	require.NoError(t, err)
 	defer ctl.Close()
 	_, err = ctl.Send("you", "bot", "csi\u009b2J bidi\u202e del\x7f")
@@ -154,7 +154,7 @@ func TestInvisibleNamesRefused(t *testing.T) {
 	t.Setenv("AGENTMUX_NAME", "")
 	dir := startSession(t, "names")
 	for _, name := range []string{"bo\x1bb", "bob\u202e", "zero\u200bwidth", "del\x7f", "c1\u0085", "nb\u00a0sp"} {
-		_, err := client.Dial(hub.SocketPath(dir, "names"), proto.Hello{Agent: name})
+		_, err := client.Dial(dirs.SocketPath(dir, "names"), proto.Hello{Agent: name})
 		var pe *client.Error
 		require.ErrorAs(t, err, &pe, "%q", name)
 		assert.Equal(t, proto.CodeBadRequest, pe.Code, "%q", name)
@@ -170,7 +170,7 @@ func TestInvisibleNamesRefused(t *testing.T) {
 	// Names are ASCII letters, digits, _ . and -: no other script can pass for a pane's
 	// or the person's name (yоu with a Cyrillic о).
 	for _, name := range []string{"bøb-日本", "yоu", "cаrol"} {
-		_, err = client.Dial(hub.SocketPath(dir, "names"), proto.Hello{Agent: name})
+		_, err = client.Dial(dirs.SocketPath(dir, "names"), proto.Hello{Agent: name})
 		assert.ErrorContains(t, err, "ASCII letters", "%q", name)
 		code, _, err := runCmd(t, "", "send", "bot", "hi", "--from", name)
 		assert.Equal(t, 2, code, "%q", name)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/hooks"
 	"io"
 	"log/slog"
@@ -16,7 +17,6 @@ import (
 	"syscall"
 	"text/tabwriter"
 
-	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -287,11 +287,11 @@ func holderRuns(h worktree.Holder) bool {
 	if err := syscall.Kill(h.PID, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return true // cannot tell: the safe answer
 	}
-	live, err := hub.Sessions(dir)
+	live, err := dirs.Sessions(dir)
 	if err != nil {
 		return true
 	}

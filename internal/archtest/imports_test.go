@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp"},
+	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	// session names proto's types in what it offers the socket (Panes, Events, Send's
@@ -29,19 +29,24 @@ var allowed = map[string][]string{
 	"demo":    {"keys"},
 	// The PTY harness the tests of e2e, internal/sysbench and agents share.
 	"internal/ptytest": {"vterm"},
+	// The session socket the tests of hub, session, mesh and cmd/agentmux start.
+	"internal/hubtest": {"hub", "store", "dirs"},
 	// The fake pane process the tests of session and ui share.
 	"internal/fakeproc": {"ptyhost"},
 	// The standalone fake model server used by `make test-agents`.
 	"internal/mockmodel/cmd/mockmodel": {"internal/mockmodel"},
 
-	// The session socket: the server (hub) and its client; proto and store import
-	// nothing of the project. None of them sees ui. hub declares the Core it needs and
-	// *session.Session is it, with no adapter package in between.
-	"hub":    {"proto", "store", "peer", "accept"},
-	"client": {"proto", "hub"},
+	// The session socket: the server (hub) and its client; proto imports nothing of the
+	// project, and dirs (where the state folder and the session sockets are) nothing
+	// either, so that client and hooks find sockets without linking the hub or SQLite;
+	// store takes its private folder from dirs. None of them sees ui. hub declares the
+	// Core it needs and *session.Session is it, with no adapter package in between.
+	"hub":    {"proto", "store", "peer", "accept", "internal/mailbox"},
+	"client": {"proto", "dirs"},
+	"store":  {"dirs"},
 	// The mesh: sessions on many machines through NATS, a client of the session
 	// core through hub.Core and of the store.
-	"mesh": {"hub", "proto", "store"},
+	"mesh": {"hub", "proto", "store", "internal/mailbox"},
 	// The MCP server: agents' tools, a thin client of the session socket.
 	"mcp": {"proto", "client"},
 
@@ -126,6 +131,28 @@ func TestSocketIsAClientOfTheCore(t *testing.T) {
 	for _, pkg := range strings.Fields(string(out)) {
 		if pkg == module+"/bridge" || strings.HasSuffix(pkg, "/bridge") {
 			t.Errorf("%s: no adapter package between the core and its clients (*session.Session is hub.Core as it is)", pkg)
+		}
+	}
+}
+
+// TestClientsLinkNoServer keeps the socket's clients light: client (every CLI command
+// that talks to a session) and hooks (`agentmux hook`, run at each agent turn) find
+// sockets through dirs and link neither the hub nor SQLite, directly or through
+// another package.
+func TestClientsLinkNoServer(t *testing.T) {
+	for _, pkg := range []string{"client", "hooks"} {
+		out, err := exec.Command("go", "list", "-deps", module+"/"+pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps: %v\n%s", err, out)
+		}
+		deps := strings.Fields(string(out))
+		if len(deps) < 2 {
+			t.Fatalf("go list -deps saw %d packages of %s", len(deps), pkg)
+		}
+		for _, d := range deps {
+			if d == module+"/hub" || d == module+"/store" || strings.Contains(d, "sqlite") {
+				t.Errorf("%s depends on %s", pkg, d)
+			}
 		}
 	}
 }

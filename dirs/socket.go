@@ -1,4 +1,4 @@
-package hub
+package dirs
 
 import (
 	"errors"
@@ -10,8 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/agentmux/agentmux/store"
 )
 
 // ErrInUse means a live session answers on the socket.
@@ -19,7 +17,7 @@ var ErrInUse = errors.New("a live session holds the socket")
 
 // RuntimeDir is the folder of session sockets, created 0700: $XDG_RUNTIME_DIR/agentmux
 // (on macOS, without it, agentmux-UID in the user's own $TMPDIR: rundir.go), or run in
-// agentmux's state folder (store.StatePath; never the shared temp folder, where another
+// agentmux's state folder (StatePath; never the shared temp folder, where another
 // user could plant the name first) when there is none. The folder must be a real folder
 // (a symlink is never followed), of this user, and is made 0700 when it is not; anything
 // else is refused.
@@ -31,10 +29,10 @@ func RuntimeDir() (string, error) {
 		}
 	} else {
 		var err error
-		if dir, err = store.StatePath("run"); err != nil {
+		if dir, err = StatePath("run"); err != nil {
 			return "", fmt.Errorf("socket folder: %w", err)
 		}
-		if _, err := store.SecureDir(filepath.Dir(dir)); err != nil {
+		if _, err := SecureDir(filepath.Dir(dir)); err != nil {
 			return "", fmt.Errorf("socket folder: %w", err)
 		}
 	}

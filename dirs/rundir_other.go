@@ -1,6 +1,6 @@
 //go:build !darwin
 
-package hub
+package dirs
 
 import "os"
 

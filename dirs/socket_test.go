@@ -1,6 +1,6 @@
 // The socket folder and session naming: permissions, stale sockets replaced, a live
 // session never taken over (the next name is used), and the list of live sessions.
-package hub_test
+package dirs_test
 
 import (
 	"net"
@@ -13,24 +13,24 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentmux/agentmux/hub"
+	"github.com/agentmux/agentmux/dirs"
 )
 
 func TestRuntimeDirAndSockets(t *testing.T) {
 	base := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", base)
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(base, "agentmux"), dir)
 	st, err := os.Stat(dir)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
 
-	name, l1, err := hub.Claim(dir, "my project")
+	name, l1, err := dirs.Claim(dir, "my project")
 	require.NoError(t, err)
 	defer l1.Close()
 	assert.Equal(t, "my-project", name)
-	st, err = os.Stat(hub.SocketPath(dir, name))
+	st, err = os.Stat(dirs.SocketPath(dir, name))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm())
 	go func() { // answer dials, as a live hub does
@@ -44,25 +44,25 @@ func TestRuntimeDirAndSockets(t *testing.T) {
 	}()
 
 	// A live session holds the name: the next one gets -2.
-	name2, l2, err := hub.Claim(dir, "my project")
+	name2, l2, err := dirs.Claim(dir, "my project")
 	require.NoError(t, err)
 	assert.Equal(t, "my-project-2", name2)
-	_, err = hub.Listen(hub.SocketPath(dir, "my-project"))
-	assert.ErrorIs(t, err, hub.ErrInUse)
+	_, err = dirs.Listen(dirs.SocketPath(dir, "my-project"))
+	assert.ErrorIs(t, err, dirs.ErrInUse)
 
 	// A dead one leaves its socket file behind: it is replaced, the name reused.
 	l2.SetUnlinkOnClose(false)
 	l2.Close()
-	_, err = os.Stat(hub.SocketPath(dir, name2))
+	_, err = os.Stat(dirs.SocketPath(dir, name2))
 	require.NoError(t, err, "the stale file is there")
-	ss, err := hub.Sessions(dir)
+	ss, err := dirs.Sessions(dir)
 	require.NoError(t, err)
-	assert.Equal(t, []hub.Session{{Name: "my-project", Socket: hub.SocketPath(dir, "my-project")}}, ss)
-	name3, l3, err := hub.Claim(dir, "my project")
+	assert.Equal(t, []dirs.Session{{Name: "my-project", Socket: dirs.SocketPath(dir, "my-project")}}, ss)
+	name3, l3, err := dirs.Claim(dir, "my project")
 	require.NoError(t, err)
 	defer l3.Close()
 	assert.Equal(t, "my-project-2", name3)
-	c, err := net.Dial("unix", hub.SocketPath(dir, name3))
+	c, err := net.Dial("unix", dirs.SocketPath(dir, name3))
 	require.NoError(t, err)
 	c.Close()
 }
@@ -76,7 +76,7 @@ func TestRuntimeDirWithoutXDG(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	planted := filepath.Join(tmp, "agentmux-"+itoa(os.Getuid()))
 	require.NoError(t, os.Mkdir(planted, 0o777))
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(state, "agentmux", "run"), dir)
 	for _, d := range []string{dir, filepath.Dir(dir)} {
@@ -85,7 +85,7 @@ func TestRuntimeDirWithoutXDG(t *testing.T) {
 		assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), d)
 	}
 	require.NoError(t, os.Chmod(dir, 0o755))
-	_, err = hub.RuntimeDir()
+	_, err = dirs.RuntimeDir()
 	require.NoError(t, err)
 	st, err := os.Stat(dir)
 	require.NoError(t, err)
@@ -96,7 +96,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestSessionName(t *testing.T) {
 	for in, want := range map[string]string{"agentmux": "agentmux", "my proj/x": "my-proj-x", ".hidden": "hidden", "": "agentmux", "é": "--"} {
-		assert.Equal(t, want, hub.SessionName(in), in)
+		assert.Equal(t, want, dirs.SessionName(in), in)
 	}
 }
 
@@ -114,7 +114,7 @@ func TestRuntimeDirRefusesWhatIsNotOurs(t *testing.T) {
 	require.NoError(t, os.Mkdir(target, 0o777))
 	require.NoError(t, os.Chmod(target, 0o777))
 	require.NoError(t, os.Symlink(target, dir))
-	_, err := hub.RuntimeDir()
+	_, err := dirs.RuntimeDir()
 	assert.ErrorContains(t, err, "symlink")
 	st, err := os.Stat(target)
 	require.NoError(t, err)
@@ -124,13 +124,13 @@ func TestRuntimeDirRefusesWhatIsNotOurs(t *testing.T) {
 	if os.Getuid() == 0 {
 		require.NoError(t, os.Mkdir(dir, 0o700))
 		require.NoError(t, os.Lchown(dir, 65534, 65534))
-		_, err = hub.RuntimeDir()
+		_, err = dirs.RuntimeDir()
 		assert.ErrorContains(t, err, "belongs to user 65534")
 		require.NoError(t, os.Remove(dir))
 	}
 
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	got, err := hub.RuntimeDir()
+	got, err := dirs.RuntimeDir()
 	require.NoError(t, err)
 	assert.Equal(t, dir, got)
 	st, err = os.Lstat(dir)
@@ -140,13 +140,13 @@ func TestRuntimeDirRefusesWhatIsNotOurs(t *testing.T) {
 
 func TestValidSessionName(t *testing.T) {
 	for _, ok := range []string{"proj", "my-proj_2.x", "A1"} {
-		assert.NoError(t, hub.ValidSessionName(ok), ok)
+		assert.NoError(t, dirs.ValidSessionName(ok), ok)
 	}
 	for bad, why := range map[string]string{
 		"my session": "may hold only", "a/b": "may hold only", "é": "may hold only", "": "empty",
 		".hidden": "cannot start", "-x": "cannot start", strings.Repeat("a", 65): "at most 64",
 	} {
-		err := hub.ValidSessionName(bad)
+		err := dirs.ValidSessionName(bad)
 		if assert.Error(t, err, bad) {
 			assert.Contains(t, err.Error(), why, bad)
 		}
@@ -156,9 +156,9 @@ func TestValidSessionName(t *testing.T) {
 // An explicit name is claimed as given or refused: never NAME-2.
 func TestClaimExact(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	require.NoError(t, err)
-	l, err := hub.ClaimExact(dir, "dup")
+	l, err := dirs.ClaimExact(dir, "dup")
 	require.NoError(t, err)
 	defer l.Close()
 	go func() {
@@ -170,9 +170,9 @@ func TestClaimExact(t *testing.T) {
 			c.Close()
 		}
 	}()
-	_, err = hub.ClaimExact(dir, "dup")
-	assert.ErrorIs(t, err, hub.ErrInUse)
-	_, err = hub.ClaimExact(dir, "my session")
+	_, err = dirs.ClaimExact(dir, "dup")
+	assert.ErrorIs(t, err, dirs.ErrInUse)
+	_, err = dirs.ClaimExact(dir, "my session")
 	assert.ErrorContains(t, err, "may hold only")
 }
 
@@ -181,9 +181,9 @@ func TestClaimExact(t *testing.T) {
 // name is refused; a folder's name moves on to NAME-2. A dead socket does not count.
 func TestClaimRefusesACaseTwin(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	dir, err := hub.RuntimeDir()
+	dir, err := dirs.RuntimeDir()
 	require.NoError(t, err)
-	l, err := hub.ClaimExact(dir, "s1")
+	l, err := dirs.ClaimExact(dir, "s1")
 	require.NoError(t, err)
 	go func() {
 		for {
@@ -194,19 +194,19 @@ func TestClaimRefusesACaseTwin(t *testing.T) {
 			c.Close()
 		}
 	}()
-	_, err = hub.ClaimExact(dir, "S1")
-	var clash *hub.CaseClashError
+	_, err = dirs.ClaimExact(dir, "S1")
+	var clash *dirs.CaseClashError
 	if assert.ErrorAs(t, err, &clash) {
 		assert.Equal(t, "s1", clash.Live)
 	}
-	assert.ErrorIs(t, err, hub.ErrInUse)
-	name, l2, err := hub.Claim(dir, "S1")
+	assert.ErrorIs(t, err, dirs.ErrInUse)
+	name, l2, err := dirs.Claim(dir, "S1")
 	require.NoError(t, err)
 	assert.Equal(t, "S1-2", name)
 	l2.Close()
 
 	l.Close() // s1 ends: S1 may start
-	l3, err := hub.ClaimExact(dir, "S1")
+	l3, err := dirs.ClaimExact(dir, "S1")
 	require.NoError(t, err)
 	l3.Close()
 }
@@ -219,7 +219,7 @@ func TestSessionsListsOnlyOwnSocketsInAPrivateFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "agentmux")
 	require.NoError(t, os.Mkdir(dir, 0o700))
 	serve := func(name string) string {
-		p := hub.SocketPath(dir, name)
+		p := dirs.SocketPath(dir, name)
 		l, err := net.Listen("unix", p)
 		require.NoError(t, err)
 		t.Cleanup(func() { l.Close() })
@@ -239,28 +239,28 @@ func TestSessionsListsOnlyOwnSocketsInAPrivateFolder(t *testing.T) {
 	l, err := net.Listen("unix", elsewhere)
 	require.NoError(t, err)
 	defer l.Close()
-	require.NoError(t, os.Symlink(elsewhere, hub.SocketPath(dir, "linked")))
+	require.NoError(t, os.Symlink(elsewhere, dirs.SocketPath(dir, "linked")))
 	if os.Getuid() == 0 {
 		require.NoError(t, os.Lchown(serve("planted"), 1000, 1000))
 	} else {
 		t.Log("not root: the planted socket of another uid is not made")
 	}
 
-	ss, err := hub.Sessions(dir)
+	ss, err := dirs.Sessions(dir)
 	require.NoError(t, err)
-	assert.Equal(t, []hub.Session{{Name: "mine", Socket: mine}}, ss)
+	assert.Equal(t, []dirs.Session{{Name: "mine", Socket: mine}}, ss)
 
 	require.NoError(t, os.Chmod(dir, 0o755))
-	_, err = hub.Sessions(dir)
+	_, err = dirs.Sessions(dir)
 	assert.ErrorContains(t, err, "not 0700")
 	require.NoError(t, os.Chmod(dir, 0o700))
 	if os.Getuid() == 0 {
 		require.NoError(t, os.Lchown(dir, 1000, 1000))
-		_, err = hub.Sessions(dir)
+		_, err = dirs.Sessions(dir)
 		assert.ErrorContains(t, err, "belongs to another user")
 	}
 	link := filepath.Join(t.TempDir(), "run")
 	require.NoError(t, os.Symlink(dir, link))
-	_, err = hub.Sessions(link)
+	_, err = dirs.Sessions(link)
 	assert.ErrorContains(t, err, "symlink")
 }

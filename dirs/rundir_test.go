@@ -1,4 +1,4 @@
-package hub
+package dirs
 
 // The socket folder's rule of each system runs here through socketBaseOf: macOS's
 // ($TMPDIR/agentmux-UID without $XDG_RUNTIME_DIR) gets the same checks as Linux's. A
