@@ -228,6 +228,9 @@ var builtins = Profiles{
 		Name:        "opencode",
 		Programs:    []string{"opencode"},
 		BusyMarkers: pats(`esc (?:again to )?interrupt`),
+		// The row under an answer once the turn is over: until it shows, a pause in the
+		// model's stream (its footer may say nothing then) is no end.
+		DoneMarkers: pats(`^\s*▣\s`),
 		Chrome: pats(append([]string{
 			`^\s*┃\s*$`,                           // a box's empty rows
 			`^\s*▣\s`,                             // agent · model · time of a turn
@@ -295,6 +298,7 @@ func (p Profile) clone() Profile {
 	p.ApprovalTitle = append([]Pattern(nil), p.ApprovalTitle...)
 	p.BusyMarkers = append([]Pattern(nil), p.BusyMarkers...)
 	p.ApprovalMarkers = append([]Pattern(nil), p.ApprovalMarkers...)
+	p.DoneMarkers = append([]Pattern(nil), p.DoneMarkers...)
 	p.Chrome = append([]Pattern(nil), p.Chrome...)
 	p.Prompts = append([]Pattern(nil), p.Prompts...)
 	p.AnswerPrefixes = append([]string(nil), p.AnswerPrefixes...)

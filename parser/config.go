@@ -43,6 +43,7 @@ type profileLists struct {
 	BusyTitle       []string `toml:"busy_title"`
 	ApprovalTitle   []string `toml:"approval_title"`
 	BusyMarkers     []string `toml:"busy_markers"`
+	DoneMarkers     []string `toml:"done_markers"`
 	ApprovalMarkers []string `toml:"approval_markers"`
 	Chrome          []string `toml:"chrome"`
 	Prompts         []string `toml:"prompts"`
@@ -201,6 +202,7 @@ func setLists(p *Profile, l profileLists, add bool) error {
 		{"busy_title", l.BusyTitle, &p.BusyTitle},
 		{"approval_title", l.ApprovalTitle, &p.ApprovalTitle},
 		{"busy_markers", l.BusyMarkers, &p.BusyMarkers},
+		{"done_markers", l.DoneMarkers, &p.DoneMarkers},
 		{"approval_markers", l.ApprovalMarkers, &p.ApprovalMarkers},
 		{"chrome", l.Chrome, &p.Chrome},
 		{"prompts", l.Prompts, &p.Prompts},

@@ -26,6 +26,7 @@ live_rows = 4
 
 [profile.mybase]
 busy_markers = ['Waiting for']
+done_markers = ['^Done in \d+s']
 strict_echo = false
 
 [profile.mybase.add]
@@ -48,6 +49,9 @@ lead_prefixes = ["◇ "]
 		t.Errorf("claude idle title lost")
 	}
 	a := ps.For("/usr/bin/aider")
+	if len(a.DoneMarkers) != 1 || !a.DoneMarkers[0].Match("Done in 3s") {
+		t.Errorf("aider done markers = %v", a.DoneMarkers)
+	}
 	if a.Name != "aider" || a.LiveRows != 4 || a.StrictEcho || len(a.BusyMarkers) != 1 {
 		t.Errorf("aider = %+v", a)
 	}

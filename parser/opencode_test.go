@@ -29,6 +29,13 @@ func TestOpencodeTurn(t *testing.T) {
 		t.Errorf("with esc interrupt in its footer opencode is %v, want busy", st)
 	}
 	tr.Add(p, busy, -1)
+	// A pause in the model's stream: the answer's first rows stand above the input and
+	// the footer has no "esc interrupt" (as when the early end was seen): not idle, as no
+	// "▣" row stands under the answer yet.
+	paused := frame(append(append(append([]string{}, old...), echo...), "     Q-2 to: claude (1):", "", "     1. Read the code.", "     2. Run the tests.")...)
+	if st := Classify(p, "OC | Mock session", paused); st == Idle {
+		t.Errorf("paused mid-answer, with no ▣ row under it, opencode is idle")
+	}
 	done := frame(append(append(append([]string{}, old...), echo...), "     Q-2 to: claude (1):", "       indented", "",
 		"     ▣  Build · mock · 3.0s")...)
 	if st := Classify(p, "OC | Mock session", done); st != Idle {

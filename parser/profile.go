@@ -24,6 +24,13 @@ type Profile struct {
 	// idle (a program with a busy row but no idle title, such as pi), where it would be
 	// unknown and wait the full quiet time.
 	IdleUnlessBusy bool
+	// DoneMarkers are rows a program draws under an answer once its turn is over
+	// (opencode's "▣  Build · model · 3.1s"). With them, a screen that shows no busy
+	// marker and has rows of words under its last done marker (chrome, blank rows and
+	// an echoed draft aside) is unknown, never idle: a pause in the model's stream, the
+	// answer's last row standing still above the input, is no end of the turn unless it
+	// lasts the full quiet time (--idle).
+	DoneMarkers []Pattern
 	// LiveRows is the least number of rows at the bottom of the screen (trailing blank
 	// rows aside) searched for markers, even when they are not chrome. 0 means 16.
 	LiveRows int

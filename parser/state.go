@@ -57,10 +57,33 @@ func Classify(p Profile, title string, screen []string) State {
 	if anyRowMatches(p.BusyMarkers, live) {
 		return Busy
 	}
+	if len(p.DoneMarkers) > 0 && !doneShown(p, screen) {
+		return Unknown
+	}
 	if p.IdleUnlessBusy && len(live) > 0 {
 		return Idle
 	}
 	return Unknown
+}
+
+// doneShown reports whether no row of words stands under the screen's last done marker
+// (see Profile.DoneMarkers): blank rows, chrome (the input box, the footer) and rows
+// opening with an echo prefix (a draft in the input) aside. A screen with no row of
+// words at all (a start screen) counts as done too.
+func doneShown(p Profile, screen []string) bool {
+	chrome := newMatcher(p.Chrome)
+	for i := len(screen) - 1; i >= 0; i-- {
+		r := clean(screen[i])
+		switch {
+		case isBlank(r):
+		case matchAny(p.DoneMarkers, r):
+			return true
+		case chrome.match(r), p.echoPrefix(r) > 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func anyRowMatches(ps []Pattern, rows []string) bool {

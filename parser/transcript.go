@@ -31,20 +31,26 @@ type Transcript struct {
 	head int
 	// tops are where frames merged before head was learnt went into rows whole, their
 	// header with them: once it is learnt, those header rows are taken out.
-	tops []int
+	tops []top
 }
 
-// dropTops takes the header rows of the frames at t.tops out of t.rows: they were merged
-// whole before the header was known to change.
+// top is where a frame merged whole went into a transcript's rows, and its first row.
+type top struct {
+	at  int
+	row string
+}
+
+// dropTops takes the header rows of the frames at t.tops out of t.rows, where they still
+// are: they were merged whole before the header was known to change.
 func (t *Transcript) dropTops() {
-	slices.Sort(t.tops)
+	slices.SortFunc(t.tops, func(a, b top) int { return a.at - b.at })
 	for i := len(t.tops) - 1; i >= 0; i-- {
-		at := t.tops[i]
-		if i+1 < len(t.tops) && t.tops[i+1] == at {
+		at := t.tops[i].at
+		if i+1 < len(t.tops) && t.tops[i+1].at == at {
 			continue
 		}
 		n := min(t.head, len(t.rows)-at)
-		if at < t.old || n <= 0 {
+		if at < t.old || n <= 0 || t.rows[at] != t.tops[i].row {
 			continue
 		}
 		t.rows = slices.Delete(t.rows, at, at+n)
@@ -125,7 +131,7 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	t.rows = mergeHead(t.rows, rows[:cut], t.last, t.gap, head)
 	if content := trimBlankEnd(rows[:cut]); head == 0 && len(content) > 0 {
 		if at := len(t.rows) - len(content); at >= t.old && slices.Equal(t.rows[at:], content) {
-			t.tops = append(t.tops, at)
+			t.tops = append(t.tops, top{at, content[0]})
 		}
 	}
 	if learnt {

@@ -57,6 +57,14 @@ func (r *Relay) hookEnded(e TurnEnd, now time.Time) {
 			r.start(p, now)
 		}
 	}
+	if d := p.inflight; d != nil && d.phase == Submitted && p.started && e.Text != "" {
+		// Its hook ended a turn while the relay had not yet seen it take what it
+		// submitted (a quick answer drawn while that was still unread): that turn is
+		// the delivery's, and over. Read later from the screen, it would carry the
+		// message's echo and rows from before it.
+		r.flight(p, Confirmed, now, "its hook ended the turn")
+		p.turn, p.printed = true, true
+	}
 	p.hookIdle = true
 	p.hookText, p.hookSource = e.Text, e.Source
 	if p.started && (p.printed || p.tail && e.Text != "") && p.inflight == nil && !p.draft && p.clearing == nil {

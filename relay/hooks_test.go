@@ -176,3 +176,41 @@ func TestARedrawWithNoTurnIsNotRelayed(t *testing.T) {
 		t.Errorf("notes %q", h.notes())
 	}
 }
+
+// A program that answers at once may run its Stop hook before the relay saw it take the
+// delivery (its echo and answer drawn while what was typed was still unread, or not yet
+// read by the session): the hook ends the turn the delivery started, with its text, and
+// the delivery counts as taken. The hook's text used to be dropped there, and the turn
+// was read from the screen later, with the message's echo and older rows in it.
+func TestHookWhileTheDeliveryIsUnconfirmed(t *testing.T) {
+	h := newHarness(t, Config{})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
+	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, hooks: true, deaf: true})
+	h.run(2 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "work")
+	var submitted bool
+	for i := 1; i <= 200 && !submitted; i++ {
+		h.run(2*time.Second + time.Duration(i)*100*time.Millisecond)
+		submitted = len(h.submits) > 0 && h.submits[len(h.submits)-1].to == 2
+	}
+	if !submitted {
+		t.Fatal("nothing submitted into bob")
+	}
+	h.handle(TurnEnd{Pane: 2, Text: "bob's exact answer", Source: "test Stop hook"})
+	h.run(h.now.Sub(t0) + 10*time.Second)
+	if want := "bob (2):\n\nbob's exact answer"; len(alice.inputs) < 2 || alice.inputs[1] != want {
+		t.Fatalf("alice got %q, want %q", alice.inputs, want)
+	}
+	for _, e := range h.r.Log() {
+		if e.To == 2 && e.Delivery > 0 {
+			if e.Phase != Confirmed {
+				t.Errorf("the delivery into bob is %v, want confirmed: its hook says it took it", e.Phase)
+			}
+			break // the next one goes into bob, deaf, and fails
+		}
+	}
+	if len(bob.inputs) != 0 {
+		t.Errorf("bob took %q: the test needs its Enter unseen", bob.inputs)
+	}
+}
