@@ -201,12 +201,15 @@ type WebView struct {
 // (`agentmux hook EVENT`) reports that its turn in Pane (a name or number; the
 // hook's $AGENTMUX_PANE) ended. Text is the answer as the model wrote it ("" when the
 // hook had none); Event the hook's event as agentmux names it (stop, notification,
-// codex-notify, after-agent); CLI the program (claude, codex, gemini).
+// codex-notify, after-agent); CLI the program (claude, codex, gemini). Usage is the
+// file the program records its token usage in (its transcript), "" when the hook did
+// not name one: the session reads the turn's usage from it.
 type Hook struct {
 	Pane  string `json:"pane"`
 	Event string `json:"event"`
 	CLI   string `json:"cli,omitempty"`
 	Text  string `json:"text,omitempty"`
+	Usage string `json:"usage,omitempty"`
 }
 
 // Validate requires pane and event.

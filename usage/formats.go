@@ -40,7 +40,8 @@ func (r *Reader) claude(l []byte, out *collected) {
 // codex reads a Codex rollout entry: turn_context names the model; a token_count
 // event carries the thread's running total, whose growth since the last one is one
 // request's usage. Input counts cached input too (OpenAI's way): the cached part is
-// CacheRead. Output counts reasoning tokens.
+// CacheRead, the part written to the cache (cache_write_input_tokens, where given)
+// CacheWrite. Output counts reasoning tokens.
 func (r *Reader) codex(l []byte, out *collected) {
 	var e struct {
 		Timestamp string `json:"timestamp"`
@@ -52,6 +53,7 @@ func (r *Reader) codex(l []byte, out *collected) {
 				Total *struct {
 					Input  int64 `json:"input_tokens"`
 					Cached int64 `json:"cached_input_tokens"`
+					Write  int64 `json:"cache_write_input_tokens"`
 					Output int64 `json:"output_tokens"`
 				} `json:"total_token_usage"`
 			} `json:"info"`
@@ -66,7 +68,8 @@ func (r *Reader) codex(l []byte, out *collected) {
 	case e.Type == "event_msg" && e.Payload.Type == "token_count" && e.Payload.Info != nil && e.Payload.Info.Total != nil:
 		t := e.Payload.Info.Total
 		cached := min(nonneg(t.Cached), nonneg(t.Input))
-		now := Tokens{Input: nonneg(t.Input) - cached, Output: nonneg(t.Output), CacheRead: cached}
+		write := min(nonneg(t.Write), nonneg(t.Input)-cached)
+		now := Tokens{Input: nonneg(t.Input) - cached - write, Output: nonneg(t.Output), CacheRead: cached, CacheWrite: write}
 		delta, most := grow(r.total, now)
 		r.total = most
 		if delta.IsZero() || r.before(e.Timestamp) {
