@@ -246,6 +246,12 @@ type Member struct {
 	// Branch its git worktree's branch when it has one of its own (--worktree).
 	Folder string `json:"x_folder,omitempty"`
 	Branch string `json:"x_branch,omitempty"`
+	// Tokens is what the pane's program spent, as its CLI recorded it (nil: nothing
+	// read); CostUSD what the priced part cost (nil: none had a price), CostPartial set
+	// when some had none (the cost is then a floor).
+	Tokens      *Tokens  `json:"tokens,omitempty"`
+	CostUSD     *float64 `json:"cost_usd,omitempty"`
+	CostPartial bool     `json:"cost_partial,omitempty"`
 }
 
 // Turns is a relay group's budget as the status line counts it ("3/8"): the turns
@@ -369,6 +375,8 @@ type Event struct {
 	Text    string `json:"text,omitempty"`
 	Code    *int   `json:"code,omitempty"`
 	Session string `json:"session,omitempty"`
+	// Spend is a "spend" event's: what Member spent (Peer: the link it counts to).
+	Spend *Spend `json:"x_spend,omitempty"`
 }
 
 // Result is the payload of X_RESULT: Re is the request's id; the field that matches

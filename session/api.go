@@ -9,6 +9,7 @@ import (
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/usage"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -104,6 +105,11 @@ type Options struct {
 	// Delivery tunes the relay's delivery rules (config.toml's [delivery]); zero
 	// values take the relay's defaults.
 	Delivery DeliveryRules
+	// LinkBudget is a new link's spend budget (--link-budget) and SessionBudget the
+	// session's spend cap ([spend] session); zero: none. Prices turn the tokens the
+	// panes' CLIs record into money (nil: usage.DefaultPrices).
+	LinkBudget, SessionBudget usage.Budget
+	Prices                    usage.Prices
 	// Profiles are the agent profiles panes are matched against by program name; nil
 	// means parser.Builtins().
 	Profiles parser.Profiles
@@ -228,6 +234,8 @@ type Member struct {
 	// own working tree, nil when none.
 	Dir  string
 	Tree Workspace
+	// Spend is what the pane's program spent, as its CLI recorded it (Usage).
+	Spend Spend
 }
 
 // Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.

@@ -14,6 +14,7 @@ import (
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/usage"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -50,9 +51,10 @@ const echoFirstWait = 5 * time.Millisecond
 // the session's loop in the order they were called, and nothing a caller does can block
 // the loop except its own commands.
 type Session struct {
-	opts  Options
-	log   *slog.Logger
-	clock Clock
+	opts   Options
+	log    *slog.Logger
+	clock  Clock
+	prices usage.Prices // Options.Prices, or the shipped table
 
 	cmds    chan func()
 	outputs chan int
@@ -120,6 +122,9 @@ func Start(o Options) (*Session, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if o.Prices == nil {
+		o.Prices = usage.DefaultPrices()
+	}
 	s := &Session{
 		opts:         o,
 		log:          log,
@@ -129,7 +134,9 @@ func Start(o Options) (*Session, error) {
 		exits:        make(chan *pane),
 		stop:         make(chan struct{}),
 		done:         make(chan struct{}),
-		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery, NewID: proto.NewID}),
+		rl: relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery, NewID: proto.NewID,
+			LinkBudget: o.LinkBudget, SessionBudget: o.SessionBudget}),
+		prices:       o.Prices,
 		profiles:     o.Profiles,
 		drafts:       drafts{},
 		pace:         newPacing(o.OutputInterval),
@@ -224,7 +231,7 @@ func (s *Session) spawn(old *pane, spec PaneSpec) (*pane, error) {
 		id: id, name: spec.Name, spec: orig, argv: spec.Argv, profile: prof, term: old.term, proc: proc, hooks: hooks, proof: proof, userNS: userNS,
 		screen: old.screen, cols: cols, rows: rows, reply: old.reply, alerts: old.alerts,
 		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen, share: old.share,
-		rearm: make(chan struct{}, 1),
+		rearm: make(chan struct{}, 1), meter: newMeter(time.Now()), spent: old.spent,
 	}, nil
 }
 
