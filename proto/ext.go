@@ -252,6 +252,8 @@ type Member struct {
 	Tokens      *Tokens  `json:"tokens,omitempty"`
 	CostUSD     *float64 `json:"cost_usd,omitempty"`
 	CostPartial bool     `json:"cost_partial,omitempty"`
+	// Metered: the pane's CLI records usage agentmux reads (false: not known, "?").
+	Metered bool `json:"x_metered,omitempty"`
 }
 
 // Turns is a relay group's budget as the status line counts it ("3/8"): the turns

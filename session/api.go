@@ -234,8 +234,11 @@ type Member struct {
 	// own working tree, nil when none.
 	Dir  string
 	Tree Workspace
-	// Spend is what the pane's program spent, as its CLI recorded it (Usage).
-	Spend Spend
+	// Spend is what the pane's program spent, as its CLI recorded it (Usage); Metered
+	// says its hooks name a file agentmux reads usage from (false: its spend is not
+	// known, shown as "?").
+	Spend   Spend
+	Metered bool
 }
 
 // Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.

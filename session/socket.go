@@ -54,6 +54,7 @@ func wireMember(m Member, labels map[int]string, turns map[int]proto.Turns) prot
 	if m.State == Exited {
 		w.State = ExitText(m.Code)
 	}
+	w.Metered = m.Metered
 	if sp := m.Spend; !sp.Tokens.IsZero() || sp.Priced {
 		w.Tokens = wireTokens(sp.Tokens)
 		if sp.Priced {

@@ -168,6 +168,12 @@ func (s *Session) spend(p *pane, reqs []usage.Request) {
 	s.act(s.rl.Handle(all, s.clock.Now()))
 }
 
+// metered reports whether the pane's hooks name a usage file agentmux can read.
+func (p *pane) metered() bool {
+	_, ok := usage.ParseFormat(p.profile.Hooks)
+	return p.hooks && ok
+}
+
 // SeedSpend adds what the pane named name spent before (the store's total, when a
 // session is restored) to its total.
 func (s *Session) SeedSpend(name string, sp Spend) error {

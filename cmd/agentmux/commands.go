@@ -94,6 +94,7 @@ Ends session NAME (the only running one when not given) and every agent in it; i
 attached terminals are restored and told so, and told the worktrees kept with an
 agent's work in them.`},
 		meshCommand(),
+		spendCommand(),
 		{name: worktreeCommand, parts: worktreeParts, help: `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
 
 The panes' git worktrees of the repository you are in (every session's): ls lists them
