@@ -126,14 +126,14 @@ func Start(o Options) (*Session, error) {
 		o.Prices = usage.DefaultPrices()
 	}
 	s := &Session{
-		opts:         o,
-		log:          log,
-		clock:        o.Clock,
-		cmds:         make(chan func(), 64),
-		outputs:      make(chan int),
-		exits:        make(chan *pane),
-		stop:         make(chan struct{}),
-		done:         make(chan struct{}),
+		opts:    o,
+		log:     log,
+		clock:   o.Clock,
+		cmds:    make(chan func(), 64),
+		outputs: make(chan int),
+		exits:   make(chan *pane),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
 		rl: relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery, NewID: proto.NewID,
 			LinkBudget: o.LinkBudget, SessionBudget: o.SessionBudget}),
 		prices:       o.Prices,
