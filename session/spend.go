@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/usage"
 )
@@ -185,4 +186,10 @@ func (s *Session) SeedSpend(name string, sp Spend) error {
 		p.spent = p.spent.Add(sp)
 		return nil
 	})
+}
+
+// relayConfig is the relay's configuration from the session's options.
+func relayConfig(o Options) relay.Config {
+	return relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery, NewID: proto.NewID,
+		LinkBudget: o.LinkBudget, SessionBudget: o.SessionBudget}
 }
