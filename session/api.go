@@ -9,7 +9,6 @@ import (
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
-	"github.com/agentmux/agentmux/usage"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -105,11 +104,8 @@ type Options struct {
 	// Delivery tunes the relay's delivery rules (config.toml's [delivery]); zero
 	// values take the relay's defaults.
 	Delivery DeliveryRules
-	// LinkBudget is a new link's spend budget (--link-budget) and SessionBudget the
-	// session's spend cap ([spend] session); zero: none. Prices turn the tokens the
-	// panes' CLIs record into money (nil: usage.DefaultPrices).
-	LinkBudget, SessionBudget usage.Budget
-	Prices                    usage.Prices
+	// Spend holds the spend budgets and the price table (spend.go).
+	Spend SpendOptions
 	// Profiles are the agent profiles panes are matched against by program name; nil
 	// means parser.Builtins().
 	Profiles parser.Profiles

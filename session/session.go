@@ -122,8 +122,8 @@ func Start(o Options) (*Session, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if o.Prices == nil {
-		o.Prices = usage.DefaultPrices()
+	if o.Spend.Prices == nil {
+		o.Spend.Prices = usage.DefaultPrices()
 	}
 	s := &Session{
 		opts:         o,
@@ -135,7 +135,7 @@ func Start(o Options) (*Session, error) {
 		stop:         make(chan struct{}),
 		done:         make(chan struct{}),
 		rl:           relay.New(relayConfig(o)),
-		prices:       o.Prices,
+		prices:       o.Spend.Prices,
 		profiles:     o.Profiles,
 		drafts:       drafts{},
 		pace:         newPacing(o.OutputInterval),

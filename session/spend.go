@@ -16,6 +16,15 @@ import (
 // and the session's cap) and tells subscribers (Spent, one per model). Nothing is read
 // on a timer: only when a hook says a turn ended.
 
+// SpendOptions are a session's spend settings: LinkBudget is a new link's spend budget
+// (--link-budget), SessionBudget the session's cap ([spend] session), zero for none;
+// Prices turn the tokens the panes' CLIs record into money (nil:
+// usage.DefaultPrices).
+type SpendOptions struct {
+	LinkBudget, SessionBudget usage.Budget
+	Prices                    usage.Prices
+}
+
 // maxUsageFiles bounds the files one pane's meter reads: a program that names a new
 // file each turn (or a prompt-injected one naming many) gets no more readers.
 const maxUsageFiles = 16
@@ -191,5 +200,5 @@ func (s *Session) SeedSpend(name string, sp Spend) error {
 // relayConfig is the relay's configuration from the session's options.
 func relayConfig(o Options) relay.Config {
 	return relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, Delivery: o.Delivery, NewID: proto.NewID,
-		LinkBudget: o.LinkBudget, SessionBudget: o.SessionBudget}
+		LinkBudget: o.Spend.LinkBudget, SessionBudget: o.Spend.SessionBudget}
 }

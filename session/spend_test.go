@@ -20,7 +20,7 @@ const spendLine1 = `{"type":"assistant","requestId":"r1","message":{"id":"m1","m
 const spendLine2 = `{"type":"assistant","requestId":"r2","message":{"id":"m2","model":"mock-model","usage":{"input_tokens":10,"output_tokens":9}}}` + "\n"
 
 func TestUsageCountsEachRequestOnceAndPricesIt(t *testing.T) {
-	r := newRig(t, Options{Prices: usage.Prices{"claude-sonnet-4-5": {Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}}}, "alice", "bob")
+	r := newRig(t, Options{Spend: SpendOptions{Prices: usage.Prices{"claude-sonnet-4-5": {Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}}}}, "alice", "bob")
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	require.NoError(t, os.WriteFile(path, []byte(spendLine1+spendLine2[:30]), 0o600))
 

@@ -33,6 +33,9 @@ type Config struct {
 	Address, Brief bool
 	// Delivery tunes the relay's delivery rules (config.toml's [delivery]).
 	Delivery session.DeliveryRules
+	// Spend holds the spend budgets and prices (--link-budget, config.toml's [spend]
+	// and [prices]).
+	Spend session.SpendOptions
 	// Profiles are the agent profiles panes are matched against by program name (the
 	// built-ins merged with the user's profiles file); nil means the built-ins.
 	Profiles session.Profiles

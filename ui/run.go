@@ -186,6 +186,7 @@ func sessionOptions(cfg Config, w, h int, probed tty.Probed, start session.Start
 		Address:       cfg.Address,
 		Brief:         cfg.Brief,
 		Delivery:      cfg.Delivery,
+		Spend:         cfg.Spend,
 		Profiles:      cfg.Profiles,
 		Hooks:         cfg.Hooks,
 		Version:       cfg.Version,

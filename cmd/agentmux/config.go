@@ -80,6 +80,8 @@ type settings struct {
 	// pane_namespaces = false): setuid programs work in them, and the panes are told
 	// from the person by their processes' parents alone (docs/security.md).
 	NoPaneNamespaces bool
+	// Spend holds [spend]'s budgets and [prices]' price table (spendconfig.go).
+	Spend session.SpendOptions
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -160,6 +162,7 @@ type configFile struct {
 	Security struct {
 		PaneNamespaces *tomlValue `toml:"pane_namespaces"`
 	} `toml:"security"`
+	spendFile
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -296,6 +299,9 @@ func parseConfig(data []byte) (settings, error) {
 			return settings{}, err
 		}
 		st.NoPaneNamespaces = !b
+	}
+	if st.Spend, err = parseSpend(f.spendFile, data); err != nil {
+		return settings{}, err
 	}
 	if st.UI, err = parseUI(f); err != nil {
 		return settings{}, err

@@ -204,6 +204,7 @@ func runServer(args []string) (int, error) {
 	applyPaneConfig(&o, conf)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
+	applySpend(&o, conf.Spend)
 	logger, logFile := openLog(o.logLevel)
 	defer logFile.Close()
 	if f, ok := logFile.(*os.File); ok {
