@@ -31,6 +31,7 @@ type delivery struct {
 	expires  time.Time // not typed by then: expired (zero: never)
 	quiet    bool      // a notice whose answer is not relayed
 	link     *group    // the link whose turn it delivers (nil: none), for spend (spend.go)
+	linkName string    // that link's label when the turn was queued
 }
 
 // endTurn takes the words p wrote since its baseline, moves the baseline, and queues a
@@ -115,7 +116,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		}
 		g.used++
 		r.nDeliv++
-		d := &delivery{id: r.nDeliv, from: p.id, to: id, words: words, framed: framed, phase: Waiting, link: g}
+		d := &delivery{id: r.nDeliv, from: p.id, to: id, words: words, framed: framed, phase: Waiting, link: g, linkName: g.label()}
 		d.entry = r.log(Entry{
 			At: now, Delivery: d.id, From: p.id, FromName: p.name, To: id, ToName: q.name, ID: r.newID(now), Own: true,
 			Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting,

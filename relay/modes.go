@@ -251,6 +251,9 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 	}
 	r.nDeliv++
 	d := &delivery{id: r.nDeliv, from: s.From, fromName: name, to: q.id, words: words, framed: framed, phase: Waiting, opts: s.Options, link: linked}
+	if linked != nil {
+		d.linkName = linked.label()
+	}
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = r.cfg.DefaultTimeout

@@ -91,7 +91,7 @@ func (p *pane) startTurnBy(d *delivery) {
 		p.turnLink, p.turnLabel = nil, ""
 		return
 	}
-	p.turnLink, p.turnLabel = d.link, d.link.label()
+	p.turnLink, p.turnLabel = d.link, d.linkName
 	p.turnSpent = spendTotal{}
 }
 

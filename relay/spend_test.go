@@ -117,3 +117,21 @@ func TestSessionCapHoldsAgentsNotThePerson(t *testing.T) {
 		t.Errorf("the person was not told: %q", h.notes())
 	}
 }
+
+// A link severed by its turn budget as its last delivery was queued still names that
+// delivery's turn: the label is the one the status line showed when it was queued.
+func TestTurnLinkOfASeveredLinksLastDelivery(t *testing.T) {
+	h := newHarness(t, Config{Turns: 1})
+	h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
+	h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
+	h.run(5 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "start")
+	h.run(60 * time.Second)
+	if len(h.typed) != 1 {
+		t.Fatalf("typed %+v, want alice's one answer", h.typed)
+	}
+	if got := h.r.TurnLink(2); got != "1⇄2" {
+		t.Errorf("bob's turn counted to %q, want 1⇄2", got)
+	}
+}

@@ -125,9 +125,10 @@ func (s *Session) Usage(pane, cli, path string) error {
 	}
 	reqs, err := m.read(f, path)
 	if err != nil {
-		s.log.Debug("usage not read", "pane", id, "err", err)
+		s.log.Debug("usage not read", "pane", id, "file", path, "err", err)
 		return nil
 	}
+	s.log.Debug("usage", "pane", id, "file", path, "requests", len(reqs))
 	if len(reqs) == 0 {
 		return nil
 	}
