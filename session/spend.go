@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -35,11 +36,30 @@ type meter struct {
 	mu      sync.Mutex
 	since   time.Time
 	readers map[string]*usage.Reader
+	watched map[string]bool // files watched for late writes now
+}
+
+// watching marks path watched; false when it was not (the caller starts the watch).
+func (m *meter) watching(path string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.watched[path] || len(m.watched) >= maxUsageFiles {
+		return true
+	}
+	m.watched[path] = true
+	return false
+}
+
+// unwatch marks path's watch ended.
+func (m *meter) unwatch(path string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.watched, path)
 }
 
 // newMeter returns a meter that counts entries written from since on.
 func newMeter(since time.Time) *meter {
-	return &meter{since: since, readers: map[string]*usage.Reader{}}
+	return &meter{since: since, readers: map[string]*usage.Reader{}, watched: map[string]bool{}}
 }
 
 // read returns the requests new in the file at path, in format f.
@@ -101,11 +121,18 @@ type Spent struct {
 
 func (Spent) isEvent() {}
 
+// lateWrites is how long after a hook's report a usage file is watched for writes: a
+// CLI may write its last answer's usage just after its hook ran (Claude Code flushes its
+// transcript on its own schedule).
+const lateWrites = 5 * time.Second
+
 // Usage reads what the program in the pane named or numbered pane spent, from the file
 // its CLI (cli: claude, codex, gemini, qwen, pi) records usage in, as its hook named it
 // (path): what is new there since the last read. The file is read on the caller's
-// goroutine; a file missing or half written is read again at the next report, and
-// nothing is counted twice. A CLI whose format is not known, or no path: nothing.
+// goroutine, then again at each write to it for lateWrites (inotify, where there is
+// one), so usage written just after the hook counts with this turn; a file missing or
+// half written is read again at the next report, and nothing is counted twice. A CLI
+// whose format is not known, or no path: nothing.
 func (s *Session) Usage(pane, cli, path string) error {
 	f, ok := usage.ParseFormat(cli)
 	if !ok || path == "" {
@@ -123,6 +150,40 @@ func (s *Session) Usage(pane, cli, path string) error {
 	if m == nil {
 		return fmt.Errorf("usage from %q: %w", pane, ErrNoPane)
 	}
+	// The watch starts before the read: a write between the two is seen.
+	var w *writeWatch
+	if !m.watching(path) {
+		var err error
+		if w, err = watchWrites(path); err != nil {
+			m.unwatch(path)
+			if !errors.Is(err, errors.ErrUnsupported) {
+				s.log.Debug("usage file not watched", "pane", id, "file", path, "err", err)
+			}
+		}
+	}
+	if err := s.readUsage(m, id, f, path); err != nil {
+		if w != nil {
+			w.close()
+			m.unwatch(path)
+		}
+		return err
+	}
+	if w == nil {
+		return nil
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer m.unwatch(path)
+		if err := w.run(lateWrites, s.done, func() { _ = s.readUsage(m, id, f, path) }); err != nil {
+			s.log.Debug("usage file watch", "pane", id, "file", path, "err", err)
+		}
+	}()
+	return nil
+}
+
+// readUsage reads what is new in pane id's usage file through its meter and counts it.
+func (s *Session) readUsage(m *meter, id int, f usage.Format, path string) error {
 	reqs, err := m.read(f, path)
 	if err != nil {
 		s.log.Debug("usage not read", "pane", id, "file", path, "err", err)

@@ -69,3 +69,27 @@ func TestSeedSpendAddsTheStoredTotal(t *testing.T) {
 	assert.Equal(t, "120k tok", m.Spend.Short())
 	assert.ErrorIs(t, r.s.SeedSpend("nobody", Spend{}), ErrNoPane)
 }
+
+// A CLI that writes its last answer's usage just after its hook ran (Claude Code
+// flushes its transcript on its own schedule): the write is read as it happens, with no
+// further report, and counted once.
+func TestUsageWrittenAfterTheHookIsRead(t *testing.T) {
+	if !watchable() {
+		t.Skip("no file notifications here")
+	}
+	r := newRig(t, Options{}, "alice")
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	require.NoError(t, os.WriteFile(path, nil, 0o600))
+	require.NoError(t, r.s.Usage("alice", "claude", path)) // nothing yet
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(spendLine1)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Spent); return ok }).(Spent)
+	assert.Equal(t, usage.Tokens{Input: 1000, Output: 200, CacheRead: 5000, CacheWrite: 100}, ev.Spend.Tokens)
+	require.NoError(t, r.s.Usage("alice", "claude", path)) // the hook's next report: nothing new
+	r.s.Sync()
+	m, _ := r.s.Member(1)
+	assert.Equal(t, ev.Spend.Tokens, m.Spend.Tokens)
+}
