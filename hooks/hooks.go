@@ -267,6 +267,7 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 		if h.Text = str("last_assistant_message"); h.Text == "" {
 			h.Text = lastAssistantText(str("transcript_path"))
 		}
+		h.Usage = str("transcript_path")
 	case "notification": // Claude Code: a permission prompt or idle notice, no turn end
 		return h, false
 	case "codex-notify":
@@ -279,14 +280,17 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 		if in, _ := p["input-messages"].([]any); len(in) == 0 || isTitle(h.Text) {
 			return h, false // its own title-generation turn, not the person's
 		}
+		h.Usage = codexRollout(str("turn-id"), time.Now())
 	case "qwen-stop": // Qwen Code's Stop hook: its answer as the model wrote it
 		h.CLI = "qwen"
 		if h.Text = str("last_assistant_message"); h.Text == qwenNoAnswer {
 			h.Text = ""
 		}
+		h.Usage = str("transcript_path")
 	case "after-agent": // Gemini CLI's AfterAgent hook
 		h.CLI = "gemini"
 		h.Text = lastGeminiText(str("transcript_path"))
+		h.Usage = str("transcript_path")
 	default:
 		return h, false
 	}

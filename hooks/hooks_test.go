@@ -124,6 +124,12 @@ func TestHookReports(t *testing.T) {
 			assert.Equal(t, tc.conversation, h.Conversation, tc.payload)
 		}
 	}
+	// The transcript a hook names is where the session reads the turn's usage.
+	for event, payload := range map[string][]byte{"stop": stop, "after-agent": afterAgent} {
+		h, _ := hookReport(event, payload)
+		assert.NotEmpty(t, h.Usage, event)
+		assert.Contains(t, string(payload), h.Usage, event)
+	}
 }
 
 // A socket that accepts and never answers (a hung session, or not agentmux at all) costs

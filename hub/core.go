@@ -31,6 +31,10 @@ type Core interface {
 	// as its hook said, with its answer text ("" when none); source names the hook for
 	// the relay log.
 	Hook(pane, text, source string) error
+	// Usage reads what the program in the pane spent from the file its CLI (cli)
+	// records usage in (path, as its hook named it): what is new there since the last
+	// read. It reads the file on the caller's goroutine.
+	Usage(pane, cli, path string) error
 	// PaneOf returns the live pane whose secret (its $AGENTMUX_PROOF) is proof; ok is
 	// false for any other string.
 	PaneOf(proof string) (id int, name string, ok bool)

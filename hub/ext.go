@@ -78,6 +78,13 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		var pane string
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
 			s.recordConversation(core, pane, p)
+			// The turn's usage first: the delivery of its answer then says what the
+			// turn spent, and a link's spend budget is checked as the turn ends.
+			if p.Usage != "" {
+				if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
+					s.cfg.Logger.Debug("hook usage", "pane", pane, "err", uerr)
+				}
+			}
 			err = core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
 		}
 	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:

@@ -101,6 +101,10 @@ func (f *fakeCore) Hook(pane, text, source string) error {
 	return f.act("hook " + pane + " " + source + " " + text)
 }
 
+func (f *fakeCore) Usage(pane, cli, path string) error {
+	return f.act("usage " + pane + " " + cli + " " + path)
+}
+
 func (f *fakeCore) act(s string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

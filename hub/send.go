@@ -454,6 +454,9 @@ func (s *state) coreEvent(ev proto.Event) {
 		s.relayed(ev)
 		return
 	}
+	if ev.Kind == proto.EventSpend && ev.Spend != nil {
+		s.spent(ev)
+	}
 	if ev.Kind == proto.EventDelivery && ev.ID != "" && ev.Phase.Recorded() {
 		s.mark(ev.ID, ev.Member, store.Phase(ev.Phase), s.now().UnixMilli())
 	}
@@ -566,5 +569,18 @@ func (s *state) prune() {
 		s.cfg.Logger.Error("prune", "err", err)
 	} else if n > 0 {
 		s.cfg.Logger.Info("pruned", "messages", n)
+	}
+}
+
+// spent records a pane's spend (a "spend" event) in the store, so totals outlive the
+// session; a record that cannot be written is logged and lost (the session's own total
+// still counts it).
+func (s *state) spent(ev proto.Event) {
+	sp := ev.Spend
+	err := s.cfg.Store.AddSpend(store.Spend{Session: s.cfg.Session, Pane: ev.Member, Link: sp.Link, Model: sp.Model,
+		AtMs: s.now().UnixMilli(), Requests: int64(sp.Requests), Input: sp.Tokens.Input, Output: sp.Tokens.Output,
+		CacheRead: sp.Tokens.CacheRead, CacheWrite: sp.Tokens.CacheWrite, CostUSD: sp.CostUSD})
+	if err != nil {
+		s.cfg.Logger.Error("record spend", "pane", ev.Member, "err", err)
 	}
 }

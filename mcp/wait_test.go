@@ -33,7 +33,7 @@ func TestEventLogCursors(t *testing.T) {
 	evs, next, _, _ = l.since(c0) // older than the log holds: from the oldest kept
 	assert.LessOrEqual(t, len(evs), logCap)
 	assert.Equal(t, l.cursor(), next)
-	assert.Equal(t, "b", evs[len(evs)-1].Kind)
+	assert.Equal(t, proto.EventKind("b"), evs[len(evs)-1].Kind)
 	_, _, changed, _ = l.since(next)
 	l.end()
 	<-changed

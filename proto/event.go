@@ -39,6 +39,9 @@ const (
 	// EventLinkRequest is a request From NAME@SESSION to link with pane Member (To),
 	// waiting for the person; ID is the link's tag.
 	EventLinkRequest EventKind = "link-request"
+	// EventSpend is what pane Member's program spent on a turn (Spend), To the link the
+	// turn counts to ("" for the pane alone).
+	EventSpend EventKind = "spend"
 )
 
 // Phase is a delivery's phase as the wire names it.
@@ -102,7 +105,7 @@ func (p Phase) Recorded() bool { return p == PhaseTyped || p == PhaseSubmitted |
 func (e Event) MarshalJSON() ([]byte, error) {
 	type plain Event
 	peer := e.From
-	if e.Kind == EventMessage {
+	if e.Kind == EventMessage || e.Kind == EventSpend {
 		peer = e.To
 	}
 	return json.Marshal(struct {

@@ -202,7 +202,9 @@ type WebView struct {
 // (`agentmux hook EVENT`) reports that its turn in Pane (a name or number; the
 // hook's $AGENTMUX_PANE) ended. Text is the answer as the model wrote it ("" when the
 // hook had none); Event the hook's event as agentmux names it (stop, notification,
-// codex-notify, after-agent); CLI the program (claude, codex, gemini).
+// codex-notify, after-agent); CLI the program (claude, codex, gemini). Usage is the
+// file the program records its token usage in (its transcript), "" when the hook did
+// not name one: the session reads the turn's usage from it.
 type Hook struct {
 	Pane  string `json:"pane"`
 	Event string `json:"event"`
@@ -212,6 +214,7 @@ type Hook struct {
 	// payload says it (Claude Code's, Gemini CLI's and Qwen Code's session_id, Codex's
 	// thread-id): agentmux restore resumes it.
 	Conversation string `json:"conversation,omitempty"`
+	Usage        string `json:"usage,omitempty"`
 }
 
 // CheckConversation reports whether id may be a CLI's conversation id: agentmux
@@ -268,6 +271,14 @@ type Member struct {
 	// Branch its git worktree's branch when it has one of its own (--worktree).
 	Folder string `json:"x_folder,omitempty"`
 	Branch string `json:"x_branch,omitempty"`
+	// Tokens is what the pane's program spent, as its CLI recorded it (nil: nothing
+	// read); CostUSD what the priced part cost (nil: none had a price), CostPartial set
+	// when some had none (the cost is then a floor).
+	Tokens      *Tokens  `json:"tokens,omitempty"`
+	CostUSD     *float64 `json:"cost_usd,omitempty"`
+	CostPartial bool     `json:"cost_partial,omitempty"`
+	// Metered: the pane's CLI records usage agentmux reads (false: not known, "?").
+	Metered bool `json:"x_metered,omitempty"`
 }
 
 // Turns is a relay group's budget as the status line counts it ("3/8"): the turns
@@ -395,6 +406,8 @@ type Event struct {
 	Text    string    `json:"text,omitempty"`
 	Code    *int      `json:"code,omitempty"`
 	Session string    `json:"session,omitempty"`
+	// Spend is a spend event's: what Member spent (To: the link it counts to).
+	Spend *Spend `json:"x_spend,omitempty"`
 }
 
 // Result is the payload of X_RESULT: Re is the request's id; the field that matches

@@ -43,6 +43,10 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 			return acts
 		}
 	}
+	if r.capped && !p.queue[0].opts.Person {
+		r.setPhase(p.queue[0], Held, now, "session spend cap reached")
+		return acts
+	}
 	if p.queue[0].opts.Mode == Urgent {
 		return r.urgent(p, now, acts)
 	}

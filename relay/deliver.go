@@ -30,11 +30,18 @@ type delivery struct {
 	opts     Options   // a Send's options (zero for relayed turns: sequential)
 	expires  time.Time // not typed by then: expired (zero: never)
 	quiet    bool      // a notice whose answer is not relayed
+	link     *group    // the link whose turn it delivers (nil: none), for spend (spend.go)
+	linkName string    // that link's label when the turn was queued
 }
 
 // endTurn takes the words p wrote since its baseline, moves the baseline, and queues a
 // delivery to every other member while the group's budget lasts.
 func (r *Relay) endTurn(p *pane, now time.Time) {
+	// A link's spend budget is checked once the turn is over (what it had to relay
+	// queued first: it was paid for).
+	if g := p.turnLink; g != nil {
+		defer r.checkSpend(g, p, now)
+	}
 	// One reading gives the words and the next baseline: output that comes meanwhile is
 	// in neither or both.
 	p.notePrompt(now, r.cfg.Settle)
@@ -58,6 +65,13 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		text, source, via = p.hookText, SourceHook, "answer as the model wrote it, from its "+p.hookSource
 	} else if p.hooks {
 		via = "answer read from the screen: no answer from its hook"
+	}
+	if !p.turnSpent.tokens.IsZero() {
+		cost := "turn spent " + p.turnSpent.String()
+		if via != "" {
+			cost = via + "; " + cost
+		}
+		via = cost
 	}
 	if strings.TrimSpace(text) == "" {
 		if p.group != nil && (turn || w.Redrawn) {
@@ -103,7 +117,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		}
 		g.used++
 		r.nDeliv++
-		d := &delivery{id: r.nDeliv, from: p.id, to: id, words: words, framed: framed, phase: Waiting}
+		d := &delivery{id: r.nDeliv, from: p.id, to: id, words: words, framed: framed, phase: Waiting, link: g, linkName: g.label()}
 		d.entry = r.log(Entry{
 			At: now, Delivery: d.id, From: p.id, FromName: p.name, To: id, ToName: q.name, ID: r.newID(now), Own: true,
 			Size: utf8.RuneCountInString(words), Words: summary(words), Body: words, Phase: Waiting,
@@ -219,6 +233,7 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 		}
 		d.deadline = now.Add(r.cfg.Confirm)
 		r.flight(p, Submitted, now, "")
+		p.startTurnBy(d)
 		return append(acts, Submit{Pane: p.id, Delivery: d.id})
 	case Submitted:
 		if now.Before(d.deadline) {

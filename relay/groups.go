@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentmux/agentmux/usage"
 )
 
 // group is a set of linked panes sharing one turn budget.
@@ -20,6 +22,11 @@ type group struct {
 	remote, tag string
 	peer        int
 	ended       bool
+
+	// limit is the group's spend budget and spend what the turns its deliveries
+	// started spent (spend.go).
+	limit usage.Budget
+	spend spendTotal
 }
 
 // label renders the members as "1⇄2⇄3".
@@ -37,7 +44,7 @@ func (g *group) label() string {
 // newGroup makes an empty group with a fresh budget.
 func (r *Relay) newGroup() *group {
 	r.nGroups++
-	g := &group{id: r.nGroups, budget: r.cfg.Turns}
+	g := &group{id: r.nGroups, budget: r.cfg.Turns, limit: r.cfg.LinkBudget}
 	r.groups[g.id] = g
 	return g
 }

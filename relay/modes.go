@@ -212,6 +212,9 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		note = "turn of " + linked.label()
 	} else if s.Person {
 		note = "sent by " + name
+		if r.capped {
+			r.notice(now, q.id, "session spend cap reached (%s of %s): your message to %d %s goes; the agents' deliveries are held", r.session, r.cfg.SessionBudget, q.id, q.name)
+		}
 	} else if s.FromName != "" {
 		// The pair's budget (which the pane's commands to the member spend too), and
 		// one budget into the pane for every client sender together: a sender that
@@ -238,7 +241,10 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		framed = frame(externalFrame, name, 0, words)
 	}
 	r.nDeliv++
-	d := &delivery{id: r.nDeliv, from: s.From, fromName: name, to: q.id, words: words, framed: framed, phase: Waiting, opts: s.Options}
+	d := &delivery{id: r.nDeliv, from: s.From, fromName: name, to: q.id, words: words, framed: framed, phase: Waiting, opts: s.Options, link: linked}
+	if linked != nil {
+		d.linkName = linked.label()
+	}
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = r.cfg.DefaultTimeout

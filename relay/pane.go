@@ -32,6 +32,7 @@ type pane struct {
 	draftRules
 	deliveryQueue
 	hookReport
+	turnSpend
 }
 
 // paneLife is the pane's program as the relay last saw it: running or gone, what its

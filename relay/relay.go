@@ -32,6 +32,10 @@ type Relay struct {
 	// printing is the pane whose output an event reports, while the deadlines before it
 	// run: its screen already shows that output.
 	printing int
+	// session is everything the panes spent (Spend); capped is set once it reached
+	// Config.SessionBudget (spend.go).
+	session spendTotal
+	capped  bool
 }
 
 // New returns a relay with no panes.
@@ -99,6 +103,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 				text = p.shownInput() // a draft the host does not know: what its input shows
 			}
 			r.submitted(p, now)
+			p.personStarted()
 			p.blankStart = false
 			p.hookIdle = false
 			if text != "" {
@@ -113,6 +118,8 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		_ = r.remind(e, now)
 	case TurnEnd:
 		r.hookEnded(e, now)
+	case Spend:
+		r.spent(e, now)
 	case Hold:
 		if p := r.live(e.Pane); p != nil && p.held != e.On {
 			p.held = e.On

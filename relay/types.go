@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/usage"
 )
 
 // Screen is the relay's read-only view of one pane's terminal. The host adapts its
@@ -79,6 +80,12 @@ type Info struct {
 type Config struct {
 	// Turns is a new group's budget: deliveries before it is severed (--turns, 8).
 	Turns int
+	// LinkBudget is a new group's spend budget (--link-budget: tokens or dollars; zero:
+	// none): the group is severed after the turn that reached it (spend.go).
+	LinkBudget usage.Budget
+	// SessionBudget caps the session's spend ([spend] session): once reached, every
+	// delivery is held but the person's own (zero: no cap).
+	SessionBudget usage.Budget
 	// Idle is the quiet time after which a program no profile can read counts as idle
 	// (--idle, 1.5 s).
 	Idle time.Duration

@@ -107,6 +107,8 @@ type Options struct {
 	// Delivery tunes the relay's delivery rules (config.toml's [delivery]); zero
 	// values take the relay's defaults.
 	Delivery DeliveryRules
+	// Spend holds the spend budgets and the price table (spend.go).
+	Spend SpendOptions
 	// Profiles are the agent profiles panes are matched against by program name; nil
 	// means parser.Builtins().
 	Profiles parser.Profiles
@@ -234,6 +236,11 @@ type Member struct {
 	// Command and Env are the pane's command and added environment as they were given,
 	// before agentmux's hook settings: what a restored session starts again.
 	Command, Env []string
+	// Spend is what the pane's program spent, as its CLI recorded it (Usage); Metered
+	// says its hooks name a file agentmux reads usage from (false: its spend is not
+	// known, shown as "?").
+	Spend   Spend
+	Metered bool
 }
 
 // Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.

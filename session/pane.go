@@ -45,6 +45,11 @@ type pane struct {
 	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
 	// sends on it once it has observed the last one (pacing.go).
 	rearm chan struct{}
+
+	// meter reads its usage files (spend.go); spent is what it spent, kept across a
+	// respawn.
+	meter *meter
+	spent Spend
 }
 
 // program is the base name of the pane's program.

@@ -58,7 +58,7 @@ func (s *Session) publish(send bool) {
 // member describes pane p.
 func (s *Session) member(p *pane) Member {
 	m := Member{Pane: p.id, Name: p.name, Argv: p.argv, Program: p.program(), Profile: p.profile.Name, Cols: p.cols, Rows: p.rows,
-		Share: p.share, Dir: p.spec.Dir, Tree: p.spec.Tree, Command: p.spec.Argv, Env: p.spec.Env}
+		Share: p.share, Dir: p.spec.Dir, Tree: p.spec.Tree, Command: p.spec.Argv, Env: p.spec.Env, Spend: p.spent, Metered: p.metered()}
 	if p.exited {
 		m.State, m.Code = Exited, p.code
 	}
@@ -89,7 +89,7 @@ func sameMember(a, b Member) bool {
 		a.Group == b.Group && a.Held == b.Held && a.Typing == b.Typing && a.Waiting == b.Waiting &&
 		a.Addressing == b.Addressing &&
 		a.Cols == b.Cols && a.Rows == b.Rows && a.External == b.External &&
-		a.Share == b.Share && a.Dir == b.Dir
+		a.Share == b.Share && a.Dir == b.Dir && a.Spend == b.Spend && a.Metered == b.Metered
 }
 
 // relayStatus is the relay's summary.

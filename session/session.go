@@ -13,6 +13,7 @@ import (
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/usage"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -49,9 +50,10 @@ const echoFirstWait = 5 * time.Millisecond
 // the session's loop in the order they were called, and nothing a caller does can block
 // the loop except its own commands.
 type Session struct {
-	opts  Options
-	log   *slog.Logger
-	clock Clock
+	opts   Options
+	log    *slog.Logger
+	clock  Clock
+	prices usage.Prices // Options.Prices, or the shipped table
 
 	cmds    chan func()
 	outputs chan int
@@ -119,6 +121,9 @@ func Start(o Options) (*Session, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if o.Spend.Prices == nil {
+		o.Spend.Prices = usage.DefaultPrices()
+	}
 	s := &Session{
 		opts:         o,
 		log:          log,
@@ -128,7 +133,8 @@ func Start(o Options) (*Session, error) {
 		exits:        make(chan *pane),
 		stop:         make(chan struct{}),
 		done:         make(chan struct{}),
-		rl:           relay.New(relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, MCP: o.MCP, Delivery: o.Delivery, NewID: proto.NewID}),
+		rl:           relay.New(relayConfig(o)),
+		prices:       o.Spend.Prices,
 		profiles:     o.Profiles,
 		drafts:       drafts{},
 		pace:         newPacing(o.OutputInterval),
@@ -248,7 +254,7 @@ func (s *Session) prepare(old *pane, spec PaneSpec) *pane {
 		id: old.id, name: spec.Name, spec: orig, run: spec, argv: spec.Argv, profile: prof, term: old.term, hooks: hooks, proof: newProof(),
 		screen: old.screen, cols: old.cols, rows: old.rows, reply: old.reply, alerts: old.alerts,
 		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen, share: old.share,
-		rearm: make(chan struct{}, 1),
+		rearm: make(chan struct{}, 1), meter: newMeter(time.Now()), spent: old.spent,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/usage"
 )
 
 // What the session socket's server (package hub) needs of the core beyond the commands
@@ -53,6 +54,15 @@ func wireMember(m Member, labels map[int]string, turns map[int]proto.Turns) prot
 	}
 	if m.State == Exited {
 		w.State = ExitText(m.Code)
+	}
+	w.Metered = m.Metered
+	if sp := m.Spend; !sp.Tokens.IsZero() || sp.Priced {
+		w.Tokens = wireTokens(sp.Tokens)
+		if sp.Priced {
+			usd := sp.USD
+			w.CostUSD = &usd
+		}
+		w.CostPartial = sp.Priced && sp.Unpriced
 	}
 	if m.Group > 0 {
 		w.Group = labels[m.Group]
@@ -104,6 +114,13 @@ func wireEvent(ev Event) []proto.Event {
 		return []proto.Event{{Kind: proto.EventClosed, Member: strconv.Itoa(ev.Pane)}}
 	case Alert:
 		return []proto.Event{{Kind: proto.EventAlert, Member: strconv.Itoa(ev.Pane), Text: ev.Text}}
+	case Spent:
+		sp := &proto.Spend{Model: ev.Model, Requests: ev.Requests, Link: ev.Link, Tokens: *wireTokens(ev.Spend.Tokens)}
+		if ev.Spend.Priced && !ev.Spend.Unpriced {
+			usd := ev.Spend.USD
+			sp.CostUSD = &usd
+		}
+		return []proto.Event{{Kind: proto.EventSpend, Member: ev.Name, To: ev.Link, Spend: sp}}
 	case Delivery:
 		en := ev.Entry
 		var out []proto.Event
@@ -162,4 +179,9 @@ func (s *Session) Diff(id int) (string, error) {
 		return "", fmt.Errorf("pane %d %s has no worktree of its own (start it with --worktree)", m.Pane, m.Name)
 	}
 	return m.Tree.Diff(false)
+}
+
+// wireTokens is t as the socket carries it.
+func wireTokens(t usage.Tokens) *proto.Tokens {
+	return &proto.Tokens{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheWrite: t.CacheWrite}
 }

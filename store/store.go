@@ -131,6 +131,21 @@ var migrations = []string{
 		updated INTEGER NOT NULL,
 		PRIMARY KEY (session, pane)
 	);`,
+	// spend: what the panes' model requests used, as their CLIs recorded it (spend.go).
+	`CREATE TABLE spend (
+		session     TEXT    NOT NULL,
+		pane        TEXT    NOT NULL,
+		link        TEXT    NOT NULL DEFAULT '',
+		model       TEXT    NOT NULL DEFAULT '',
+		at          INTEGER NOT NULL,
+		requests    INTEGER NOT NULL,
+		input       INTEGER NOT NULL,
+		output      INTEGER NOT NULL,
+		cache_read  INTEGER NOT NULL,
+		cache_write INTEGER NOT NULL,
+		cost_usd    REAL
+	);
+	CREATE INDEX spend_session ON spend (session, at);`,
 }
 
 // SchemaVersion is the schema version Open migrates to.

@@ -193,7 +193,7 @@ func (m *model) rebrief() tea.Cmd {
 
 // borderState is what a pane's border says about its member: running, idle, busy,
 // needs you or exited (code), and whether it is linked, held, has deliveries waiting or
-// its own addressing switch on (sessionAddress: --address, on for every pane, is not
+// its own addressing switch on, then what it spent (sessionAddress: --address, on for every pane, is not
 // repeated on each border).
 func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 	if mb.State == session.Exited {
@@ -224,6 +224,9 @@ func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 	}
 	if mb.Addressing && !sessionAddress {
 		parts = append(parts, "addressing")
+	}
+	if sp := mb.Spend.Short(); sp != "" { // what it spent: "$0.42", "120k tok"
+		parts = append(parts, sp)
 	}
 	return strings.Join(parts, " · "), kind
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
+	spend "github.com/agentmux/agentmux/usage"
 )
 
 // usage is printed by -h/--help.
@@ -29,6 +30,7 @@ const usage = `usage: agentmux [flags] AGENT [AGENT...]
        agentmux worktree ls | rm NAME [--force]    the panes' git worktrees (agentmux help worktree)
        agentmux mesh serve | creds NAME            a mesh hub, a session's credentials (agentmux help mesh)
        agentmux mcp [--session NAME]               an MCP server on stdio: the session's tools for an agent
+       agentmux spend [--by KEY] [--since D]       what the agents spent: tokens and cost (agentmux help spend)
        agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
        agentmux help [COMMAND]                     a command's usage and flags
 
@@ -46,6 +48,8 @@ flags:
   --mcp            start claude, codex, gemini and qwen with agentmux's MCP server added
                    (their tools: members, send, wait, read, history, capture; docs/mcp.md)
   --turns N        turn budget per link (default 8)
+  --link-budget B  spend budget per link: tokens (300k, 1.5M) or dollars ('$2'); the link
+                   is severed after the turn that reaches it (agentmux help spend)
   --idle D         quiet time before a pane counts as idle (default 1.5s)
   --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
   --layout L       columns, rows or tiled (default: columns up to 3 panes, tiled beyond)
@@ -109,6 +113,8 @@ type options struct {
 	web      webFlags
 	webSet   map[string]bool // the --web flags given (they override config.toml's [web])
 	mesh     meshFlags
+	// linkBudget is --link-budget, when given (set["link-budget"]).
+	linkBudget spend.Budget
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -130,6 +136,7 @@ var subcommands = map[string]func(o *options, args []string) error{
 // go into options.
 type mainValues struct {
 	prefix, layout, level string
+	linkBudget            string
 	cwd                   cwdFlag
 }
 
@@ -147,6 +154,7 @@ func mainFlags(o *options, v *mainValues) *flag.FlagSet {
 	fs.BoolVar(&o.detached, "detached", false, "")
 	fs.BoolVar(&o.detached, "d", false, "")
 	fs.IntVar(&o.sess.Turns, "turns", 8, "")
+	fs.StringVar(&v.linkBudget, "link-budget", "", "")
 	fs.DurationVar(&o.sess.Idle, "idle", 1500*time.Millisecond, "")
 	fs.StringVar(&v.prefix, "prefix", "ctrl+a", "")
 	fs.StringVar(&v.layout, "layout", "", "")
@@ -203,6 +211,11 @@ func parseArgs(args []string) (options, error) {
 	}
 	if o.sess.Idle <= 0 {
 		return o, usagef("--idle must be a positive duration, not %s", o.sess.Idle)
+	}
+	if o.set["link-budget"] {
+		if o.linkBudget, err = spend.ParseBudget(v.linkBudget); err != nil || o.linkBudget.IsZero() {
+			return o, usagef("--link-budget %q: use tokens like 300k, 1.5M or 12000, or dollars like '$2' or '$0.50'", v.linkBudget)
+		}
 	}
 	k, err := keys.ParseKey(v.prefix)
 	if err != nil {

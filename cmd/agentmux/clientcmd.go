@@ -61,6 +61,7 @@ type clientArgs struct {
 	accept, refuse, pending bool
 	lines, limit            int
 	since                   time.Duration
+	by                      string // spend's grouping
 	operands                []string
 	// given names the flags given (by their first name).
 	given map[string]bool
@@ -459,7 +460,7 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 	for _, m := range res.Members {
 		folders = folders || m.Folder != ""
 	}
-	head := "#\tNAME\tPROGRAM\tPROFILE\tSTATE\tGROUP\tWAITING"
+	head := "#\tNAME\tPROGRAM\tPROFILE\tSTATE\tGROUP\tWAITING\tTOKENS\tCOST"
 	if folders {
 		head += "\tFOLDER"
 	}
@@ -482,7 +483,7 @@ func ls(c *client.Conn, a clientArgs, w io.Writer) error {
 		if m.Addressing {
 			state += " · addressing"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d", num, line(m.Name), line(m.Program), line(cmp.Or(m.Profile, "-")), line(state), line(group), m.Waiting)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s", num, line(m.Name), line(m.Program), line(cmp.Or(m.Profile, "-")), line(state), line(group), m.Waiting, memberSpend(m))
 		if folders {
 			fmt.Fprintf(tw, "\t%s", line(folderText(m)))
 		}

@@ -89,7 +89,7 @@ func TestClientCommands(t *testing.T) {
 
 	_, out, err = runCmd(t, "", "ls")
 	require.NoError(t, err)
-	assert.Regexp(t, `(?m)^#\s+NAME\s+PROGRAM\s+PROFILE\s+STATE\s+GROUP\s+WAITING\n-\s+bot\s+script\s+-\s+connected\s+-\s+0$`, strings.TrimSpace(out))
+	assert.Regexp(t, `(?m)^#\s+NAME\s+PROGRAM\s+PROFILE\s+STATE\s+GROUP\s+WAITING\s+TOKENS\s+COST\n-\s+bot\s+script\s+-\s+connected\s+-\s+0\s+-\s+-$`, strings.TrimSpace(out))
 	_, out, err = runCmd(t, "", "ls", "--json")
 	require.NoError(t, err)
 	var ms []proto.Member

@@ -110,6 +110,7 @@ confirmed typed again. agentmux sessions --all lists the restorable sessions. Re
 while the session runs. See agentmux help restore.`},
 		meshCommand(),
 		mcpCommand(),
+		spendCommand(),
 		{name: worktreeCommand, parts: worktreeParts, help: `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
 
 The panes' git worktrees of the repository you are in (every session's): ls lists them

@@ -52,7 +52,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 			assert.NotContains(t, out, "common flags", args)
 		}
 	}
-	assert.Equal(t, 10, shown, "attach, kill-session, restore, mesh, mcp, worktree, parse, demo, help, version")
+	assert.Equal(t, 11, shown, "attach, kill-session, restore, mesh, mcp, spend, worktree, parse, demo, help, version")
 	for _, hidden := range []string{agentCommand, serverCommand, "hook"} {
 		code, _, err := runCmd(t, "", "help", hidden)
 		assert.Equal(t, 2, code, hidden)

@@ -88,6 +88,8 @@ type settings struct {
 	// Restore is what starting a session whose name a restorable session holds does
 	// ([session] restore): "ask", "auto" or "never" (the default, "": never).
 	Restore string
+	// Spend holds [spend]'s budgets and [prices]' price table (spendconfig.go).
+	Spend session.SpendOptions
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -174,6 +176,7 @@ type configFile struct {
 	Session struct {
 		Restore *tomlValue `toml:"restore"`
 	} `toml:"session"`
+	spendFile
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -324,6 +327,9 @@ func parseConfig(data []byte) (settings, error) {
 			return settings{}, fmt.Errorf("[session] restore = %s: want \"ask\", \"auto\" or \"never\"", tomlText(v.v))
 		}
 		st.Restore = r
+	}
+	if st.Spend, err = parseSpend(f.spendFile, data); err != nil {
+		return settings{}, err
 	}
 	if st.UI, err = parseUI(f); err != nil {
 		return settings{}, err

@@ -133,6 +133,7 @@ func configure(o *options) (conf settings, status int, err error) {
 		return conf, 2, err
 	}
 	applyPaneConfig(o, conf)
+	applySpend(o, conf.Spend)
 	o.sess.Delivery = conf.Delivery
 	o.sess.NoPaneNamespaces = conf.NoPaneNamespaces
 	o.cfg.AllowClipboard = conf.AllowClipboard

@@ -19,13 +19,13 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp"},
+	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp", "usage"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	// session names proto's types in what it offers the socket (Panes, Events, Send's
 	// options), so that it is the hub's Core as it is; it never imports hub.
-	"session": {"relay", "parser", "ptyhost", "vterm", "keys", "proto"},
-	"relay":   {"parser"},
+	"session": {"relay", "parser", "ptyhost", "vterm", "keys", "proto", "usage"},
+	"relay":   {"parser", "usage"},
 	"demo":    {"keys"},
 	// The PTY harness the tests of e2e, internal/sysbench and agents share.
 	"internal/ptytest": {"vterm"},
@@ -58,6 +58,10 @@ var allowed = map[string][]string{
 	// The agents' own hooks (Claude, Codex, Gemini's home of its own) and `agentmux
 	// hook`: a leaf beside session, never ui, tty, hub or the store.
 	"hooks": {"session", "parser", "proto", "client"},
+
+	// What the agents spend: the usage readers, the price table and the budget forms; a
+	// leaf that the relay (budgets), the session (its meters) and cmd (config) use.
+	"usage": {},
 
 	// The web view: a client of the session core, reading pictures (vterm's types) and
 	// the store's history; never ui or tty, and nothing but cmd imports it.

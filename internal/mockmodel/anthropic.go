@@ -97,12 +97,17 @@ func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []
 		}
 	}
 	if tc != nil {
-		s.anthropicToolUse(w, r, model, *tc, rec)
+		s.anthropicToolUse(w, r, model, *tc, rec, s.nextID())
 		return
 	}
+	// Every answer has ids of its own (the request-id header and the message id), as
+	// the real API's do: a CLI's transcript counts usage once per id.
+	id := s.nextID()
+	w.Header().Set("request-id", "req_mock_"+id)
 	if !req.Stream {
+		rec.Usage = Usage{Input: 1, Output: 1}
 		writeJSON(w, http.StatusOK, map[string]any{
-			"id": "msg_mock", "type": "message", "role": "assistant", "model": model,
+			"id": "msg_mock_" + id, "type": "message", "role": "assistant", "model": model,
 			"content":     []any{map[string]any{"type": "text", "text": rec.Reply}},
 			"stop_reason": "end_turn", "stop_sequence": nil,
 			"usage": map[string]any{"input_tokens": 1, "output_tokens": 1},
@@ -110,10 +115,11 @@ func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []
 		return
 	}
 	deltas := chunks(rec.Reply)
+	rec.Usage = Usage{Input: 10, Output: len(deltas), CacheRead: turnCacheRead, CacheWrite: turnCacheWrite}
 	out := startSSE(w)
 	out.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": "msg_mock", "type": "message", "role": "assistant", "model": model, "content": []any{},
-		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 1},
+		"id": "msg_mock_" + id, "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": anthropicStartUsage(),
 	}})
 	out.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 		"content_block": map[string]any{"type": "text", "text": ""}})
@@ -137,11 +143,13 @@ func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []
 
 // anthropicToolUse streams an answer that is one tool_use block calling c, with the
 // input as one input_json_delta, ending with stop_reason tool_use.
-func (s *Server) anthropicToolUse(w http.ResponseWriter, r *http.Request, model string, c call, rec *Request) {
+func (s *Server) anthropicToolUse(w http.ResponseWriter, r *http.Request, model string, c call, rec *Request, mid string) {
+	w.Header().Set("request-id", "req_mock_"+mid)
+	rec.Usage = Usage{Input: 10, Output: 5, CacheRead: turnCacheRead, CacheWrite: turnCacheWrite}
 	out := startSSE(w)
 	out.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": "msg_mock_tool", "type": "message", "role": "assistant", "model": model, "content": []any{},
-		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 1},
+		"id": "msg_mock_tool_" + mid, "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": anthropicStartUsage(),
 	}})
 	id := fmt.Sprintf("toolu_mock_%d", rec.N)
 	out.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
@@ -159,4 +167,18 @@ func (s *Server) anthropicToolUse(w http.ResponseWriter, r *http.Request, model 
 	if err := out.event("message_stop", map[string]any{"type": "message_stop"}); err != nil {
 		rec.Err = err.Error()
 	}
+}
+
+// A turn's answer reports input read from and written to the cache too, so a reader
+// of a CLI's usage is checked on all four kinds.
+const (
+	turnCacheRead  = 100
+	turnCacheWrite = 20
+)
+
+// anthropicStartUsage is a turn's usage as message_start reports it: its output is
+// the final count's start (message_delta reports the whole).
+func anthropicStartUsage() map[string]any {
+	return map[string]any{"input_tokens": 10, "output_tokens": 1,
+		"cache_read_input_tokens": turnCacheRead, "cache_creation_input_tokens": turnCacheWrite}
 }

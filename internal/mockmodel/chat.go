@@ -99,6 +99,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request, body []byte,
 	}
 	const id = "chatcmpl-mock"
 	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 9, "total_tokens": 19}
+	if !req.Stream || req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
+		rec.Usage = Usage{Input: 10, Output: 9}
+	}
 	if !req.Stream {
 		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "chat.completion", "created": 0, "model": req.Model,
 			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": rec.Reply},

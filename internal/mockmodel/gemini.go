@@ -118,6 +118,7 @@ func (s *Server) handleGeminiGenerate(w http.ResponseWriter, r *http.Request, bo
 	if asJSON, schema := req.wantsJSON(); asJSON {
 		rec.Reply = sampleJSONText(schema)
 	}
+	rec.Usage = Usage{Input: 1, Output: 1}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"candidates":    []any{geminiCandidate(rec.Reply, true)},
 		"usageMetadata": map[string]any{"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
@@ -150,6 +151,7 @@ func (s *Server) handleGeminiStream(w http.ResponseWriter, r *http.Request, body
 	if len(deltas) == 0 {
 		deltas = []string{""} // the finishReason still has to arrive in a chunk
 	}
+	rec.Usage = Usage{Input: 5, Output: len(deltas)} // as the last chunk reports it
 	out := startSSE(w)
 	pace := s.pacer(r, rec.Kind, len(deltas))
 	for i, d := range deltas {
@@ -172,6 +174,7 @@ func (s *Server) handleGeminiStream(w http.ResponseWriter, r *http.Request, body
 
 // geminiFunctionCall streams one chunk whose candidate holds a functionCall part for c.
 func (s *Server) geminiFunctionCall(w http.ResponseWriter, r *http.Request, c call, rec *Request) {
+	rec.Usage = Usage{Input: 5, Output: 5}
 	out := startSSE(w)
 	if !s.pacer(r, rec.Kind, 1).wait() {
 		rec.Err = "stream cut: client or server gone"

@@ -52,6 +52,14 @@ type Request struct {
 	Body    string
 	// Err is set when the answer was cut short (the client disconnected, the server closed).
 	Err string
+	// Usage is the token usage the answer reported (zero where it reported none).
+	Usage Usage
+}
+
+// Usage is what an answer reported it used, by kind: Input excludes cached input,
+// CacheRead is input read from the cache, CacheWrite input written to it.
+type Usage struct {
+	Input, Output, CacheRead, CacheWrite int
 }
 
 // String is a one-line summary of the request for logs.

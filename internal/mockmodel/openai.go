@@ -93,6 +93,7 @@ func (s *Server) handleOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 		rec.Reply = s.opts.Reply(p)
 	}
 	const respID, itemID = "resp_mock", "msg_mock"
+	rec.Usage = Usage{Input: 10, Output: 9}
 	done := map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "completed",
 		"content": []any{map[string]any{"type": "output_text", "text": rec.Reply, "annotations": []any{}}}}
 	usage := map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
@@ -137,6 +138,7 @@ func (s *Server) openaiFunctionCall(w http.ResponseWriter, r *http.Request, mode
 	}
 	usage := map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
 		"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}
+	rec.Usage = Usage{Input: 10, Output: 5}
 	out := startSSE(w)
 	out.event("response.created", map[string]any{"type": "response.created",
 		"response": map[string]any{"id": "resp_mock_tool", "object": "response", "status": "in_progress", "model": model}})

@@ -7,8 +7,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,7 +39,8 @@ type Server struct {
 	log  *requestLog
 
 	mu    sync.Mutex
-	turns int // conversation turns answered so far
+	turns int          // conversation turns answered so far
+	ids   atomic.Int64 // answers given ids so far (nextID)
 	// then is the call that answers the next tool result (Tool.Then of the last call).
 	then *Tool
 
@@ -63,6 +66,11 @@ func New(o Options) *Server {
 // context for that.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() { close(s.done) })
+}
+
+// nextID returns a new id for an answer.
+func (s *Server) nextID() string {
+	return strconv.FormatInt(s.ids.Add(1), 10)
 }
 
 // nextTurn counts a conversation turn and returns its number.

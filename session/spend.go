@@ -1,0 +1,266 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/usage"
+)
+
+// What the panes spend: a pane's hook names the file its CLI records usage in (Usage);
+// the pane's meter reads what is new in it, on the caller's goroutine, and the loop
+// adds it to the pane's total (Member.Spend), hands it to the relay (its link budgets
+// and the session's cap) and tells subscribers (Spent, one per model). Nothing is read
+// on a timer: only when a hook says a turn ended.
+
+// SpendOptions are a session's spend settings: LinkBudget is a new link's spend budget
+// (--link-budget), SessionBudget the session's cap ([spend] session), zero for none;
+// Prices turn the tokens the panes' CLIs record into money (nil:
+// usage.DefaultPrices).
+type SpendOptions struct {
+	LinkBudget, SessionBudget usage.Budget
+	Prices                    usage.Prices
+}
+
+// maxUsageFiles bounds the files one pane's meter reads: a program that names a new
+// file each turn (or a prompt-injected one naming many) gets no more readers.
+const maxUsageFiles = 16
+
+// meter reads one pane's usage files. Its lock serialises the reads of its pane's
+// hooks, which come on the socket's goroutines; its readers are its own.
+type meter struct {
+	mu      sync.Mutex
+	since   time.Time
+	readers map[string]*usage.Reader
+	watched map[string]bool // files watched for late writes now
+}
+
+// watching marks path watched; false when it was not (the caller starts the watch).
+func (m *meter) watching(path string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.watched[path] || len(m.watched) >= maxUsageFiles {
+		return true
+	}
+	m.watched[path] = true
+	return false
+}
+
+// unwatch marks path's watch ended.
+func (m *meter) unwatch(path string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.watched, path)
+}
+
+// newMeter returns a meter that counts entries written from since on.
+func newMeter(since time.Time) *meter {
+	return &meter{since: since, readers: map[string]*usage.Reader{}, watched: map[string]bool{}}
+}
+
+// read returns the requests new in the file at path, in format f.
+func (m *meter) read(f usage.Format, path string) ([]usage.Request, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.readers[path]
+	if r == nil || r.Format() != f {
+		if len(m.readers) >= maxUsageFiles {
+			return nil, fmt.Errorf("usage: more than %d files named", maxUsageFiles)
+		}
+		r = usage.NewReader(f, path, m.since)
+		m.readers[path] = r
+	}
+	return r.Read()
+}
+
+// Spend is what a pane spent since it started (kept across a restore): its tokens and
+// what the priced part cost. Priced says some of it had a known price, Unpriced some
+// had none (a model the price table does not know): the cost is then a floor, shown
+// with a "?".
+type Spend struct {
+	Tokens   usage.Tokens
+	USD      float64
+	Priced   bool
+	Unpriced bool
+}
+
+// Add returns s with t more.
+func (s Spend) Add(t Spend) Spend {
+	return Spend{Tokens: s.Tokens.Add(t.Tokens), USD: s.USD + t.USD, Priced: s.Priced || t.Priced, Unpriced: s.Unpriced || t.Unpriced}
+}
+
+// Short is the spend as a border shows it: "$0.42", "$0.42+?" when part had no price,
+// "120k tok" when none had; "" for nothing spent.
+func (s Spend) Short() string {
+	switch {
+	case s.Tokens.IsZero() && !s.Priced:
+		return ""
+	case !s.Priced:
+		return usage.Short(s.Tokens.Total()) + " tok"
+	case s.Unpriced:
+		return usage.Money(s.USD, true) + "+?"
+	}
+	return usage.Money(s.USD, true)
+}
+
+// Spent tells subscribers that pane Pane (named Name then) spent Spend on requests to
+// Model, Requests of them, counted to the link Link ("" : the pane only, a turn the
+// person started).
+type Spent struct {
+	Pane     int
+	Name     string
+	Link     string
+	Model    string
+	Requests int
+	Spend    Spend
+}
+
+func (Spent) isEvent() {}
+
+// lateWrites is how long after a hook's report a usage file is watched for writes: a
+// CLI may write its last answer's usage just after its hook ran (Claude Code flushes its
+// transcript on its own schedule).
+const lateWrites = 5 * time.Second
+
+// Usage reads what the program in the pane named or numbered pane spent, from the file
+// its CLI (cli: claude, codex, gemini, qwen, pi) records usage in, as its hook named it
+// (path): what is new there since the last read. The file is read on the caller's
+// goroutine, then again at each write to it for lateWrites (inotify, where there is
+// one), so usage written just after the hook counts with this turn; a file missing or
+// half written is read again at the next report, and nothing is counted twice. A CLI
+// whose format is not known, or no path: nothing.
+func (s *Session) Usage(pane, cli, path string) error {
+	f, ok := usage.ParseFormat(cli)
+	if !ok || path == "" {
+		return nil
+	}
+	var m *meter
+	var id int
+	if !s.call(func() {
+		if p := s.find(pane); p != nil && !p.exited {
+			m, id = p.meter, p.id
+		}
+	}) {
+		return ErrStopped
+	}
+	if m == nil {
+		return fmt.Errorf("usage from %q: %w", pane, ErrNoPane)
+	}
+	// The watch starts before the read: a write between the two is seen.
+	var w *writeWatch
+	if !m.watching(path) {
+		var err error
+		if w, err = watchWrites(path); err != nil {
+			m.unwatch(path)
+			if !errors.Is(err, errors.ErrUnsupported) {
+				s.log.Debug("usage file not watched", "pane", id, "file", path, "err", err)
+			}
+		}
+	}
+	if err := s.readUsage(m, id, f, path); err != nil {
+		if w != nil {
+			w.close()
+			m.unwatch(path)
+		}
+		return err
+	}
+	if w == nil {
+		return nil
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer m.unwatch(path)
+		if err := w.run(lateWrites, s.done, func() { _ = s.readUsage(m, id, f, path) }); err != nil {
+			s.log.Debug("usage file watch", "pane", id, "file", path, "err", err)
+		}
+	}()
+	return nil
+}
+
+// readUsage reads what is new in pane id's usage file through its meter and counts it.
+func (s *Session) readUsage(m *meter, id int, f usage.Format, path string) error {
+	reqs, err := m.read(f, path)
+	if err != nil {
+		s.log.Debug("usage not read", "pane", id, "file", path, "err", err)
+		return nil
+	}
+	s.log.Debug("usage", "pane", id, "file", path, "requests", len(reqs))
+	if len(reqs) == 0 {
+		return nil
+	}
+	return s.command(func() error {
+		if p := s.pane(id); p != nil {
+			s.spend(p, reqs)
+		}
+		return nil
+	})
+}
+
+// spend counts reqs to pane p and its turn's link, in the loop.
+func (s *Session) spend(p *pane, reqs []usage.Request) {
+	link := s.rl.TurnLink(p.id)
+	type model struct {
+		n     int
+		spend Spend
+	}
+	var order []string
+	by := map[string]*model{}
+	var all relay.Spend
+	all.Pane, all.Known = p.id, true
+	for _, q := range reqs {
+		sp := Spend{Tokens: q.Tokens}
+		if usd, ok := s.prices.Cost(q); ok {
+			sp.USD, sp.Priced = usd, true
+		} else {
+			sp.Unpriced = true
+			all.Known = false
+		}
+		all.Tokens = all.Tokens.Add(q.Tokens)
+		all.USD += sp.USD
+		m := by[q.Model]
+		if m == nil {
+			m = &model{}
+			by[q.Model] = m
+			order = append(order, q.Model)
+		}
+		m.n++
+		m.spend = m.spend.Add(sp)
+	}
+	for _, name := range order {
+		m := by[name]
+		p.spent = p.spent.Add(m.spend)
+		s.emit(Spent{Pane: p.id, Name: p.name, Link: link, Model: name, Requests: m.n, Spend: m.spend})
+	}
+	s.log.Debug("spend", "pane", p.id, "link", link, "tokens", all.Tokens.Total(), "usd", all.USD, "priced", all.Known)
+	s.act(s.rl.Handle(all, s.clock.Now()))
+}
+
+// metered reports whether the pane's hooks name a usage file agentmux can read.
+func (p *pane) metered() bool {
+	_, ok := usage.ParseFormat(p.profile.Hooks)
+	return p.hooks && ok
+}
+
+// SeedSpend adds what the pane named name spent before (the store's total, when a
+// session is restored) to its total.
+func (s *Session) SeedSpend(name string, sp Spend) error {
+	return s.command(func() error {
+		p := s.find(name)
+		if p == nil {
+			return fmt.Errorf("seed spend of %q: %w", name, ErrNoPane)
+		}
+		p.spent = p.spent.Add(sp)
+		return nil
+	})
+}
+
+// relayConfig is the relay's configuration from the session's options.
+func relayConfig(o Options) relay.Config {
+	return relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, MCP: o.MCP, Delivery: o.Delivery, NewID: proto.NewID,
+		LinkBudget: o.Spend.LinkBudget, SessionBudget: o.Spend.SessionBudget}
+}

@@ -1,0 +1,95 @@
+package session
+
+// Strategy: a rig of fake panes; a Claude Code transcript written as the CLI writes
+// it, reported through Usage as a hook reports it. The pane's total (Member.Spend),
+// the Spent events and the relay's link attribution are checked against the exact
+// tokens written: a half-written line is counted once it is whole, never twice; a
+// model the price table lacks shows tokens and no cost.
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentmux/agentmux/usage"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const spendLine1 = `{"type":"assistant","requestId":"r1","message":{"id":"m1","model":"claude-sonnet-4-5","usage":{"input_tokens":1000,"output_tokens":200,"cache_read_input_tokens":5000,"cache_creation_input_tokens":100}}}` + "\n"
+const spendLine2 = `{"type":"assistant","requestId":"r2","message":{"id":"m2","model":"mock-model","usage":{"input_tokens":10,"output_tokens":9}}}` + "\n"
+
+func TestUsageCountsEachRequestOnceAndPricesIt(t *testing.T) {
+	r := newRig(t, Options{Spend: SpendOptions{Prices: usage.Prices{"claude-sonnet-4-5": {Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}}}}, "alice", "bob")
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(spendLine1+spendLine2[:30]), 0o600))
+
+	require.NoError(t, r.s.Usage("alice", "claude", path))
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Spent); return ok }).(Spent)
+	want := usage.Tokens{Input: 1000, Output: 200, CacheRead: 5000, CacheWrite: 100}
+	assert.Equal(t, want, ev.Spend.Tokens)
+	assert.Equal(t, "claude-sonnet-4-5", ev.Model)
+	assert.Equal(t, "", ev.Link, "not linked: the pane's own")
+	usd := (1000*3 + 200*15 + 5000*0.3 + 100*3.75) / 1e6
+	assert.InDelta(t, usd, ev.Spend.USD, 1e-12)
+
+	// The rest of the half-written line, and the first written again: only r2 counts.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(spendLine2[30:] + spendLine1)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	require.NoError(t, r.s.Usage("1", "claude", path))
+	r.s.Sync()
+	m, ok := r.s.Member(1)
+	require.True(t, ok)
+	assert.Equal(t, want.Add(usage.Tokens{Input: 10, Output: 9}), m.Spend.Tokens)
+	assert.InDelta(t, usd, m.Spend.USD, 1e-12)
+	assert.True(t, m.Spend.Priced && m.Spend.Unpriced, "mock-model has no price")
+	assert.Equal(t, "$0.0079+?", m.Spend.Short())
+
+	// Nothing new: nothing more; a CLI not known or no file: nothing at all.
+	require.NoError(t, r.s.Usage("alice", "claude", path))
+	require.NoError(t, r.s.Usage("alice", "opencode", path))
+	require.NoError(t, r.s.Usage("alice", "claude", ""))
+	require.NoError(t, r.s.Usage("alice", "claude", filepath.Join(t.TempDir(), "missing")))
+	r.s.Sync()
+	m2, _ := r.s.Member(1)
+	assert.Equal(t, m.Spend, m2.Spend)
+	assert.ErrorIs(t, r.s.Usage("carol", "claude", path), ErrNoPane)
+	b, _ := r.s.Member(2)
+	assert.Equal(t, Spend{}, b.Spend)
+	assert.Equal(t, "", b.Spend.Short())
+}
+
+func TestSeedSpendAddsTheStoredTotal(t *testing.T) {
+	r := newRig(t, Options{}, "alice")
+	require.NoError(t, r.s.SeedSpend("alice", Spend{Tokens: usage.Tokens{Output: 120_000}}))
+	m, _ := r.s.Member(1)
+	assert.Equal(t, "120k tok", m.Spend.Short())
+	assert.ErrorIs(t, r.s.SeedSpend("nobody", Spend{}), ErrNoPane)
+}
+
+// A CLI that writes its last answer's usage just after its hook ran (Claude Code
+// flushes its transcript on its own schedule): the write is read as it happens, with no
+// further report, and counted once.
+func TestUsageWrittenAfterTheHookIsRead(t *testing.T) {
+	if !watchable() {
+		t.Skip("no file notifications here")
+	}
+	r := newRig(t, Options{}, "alice")
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	require.NoError(t, os.WriteFile(path, nil, 0o600))
+	require.NoError(t, r.s.Usage("alice", "claude", path)) // nothing yet
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(spendLine1)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Spent); return ok }).(Spent)
+	assert.Equal(t, usage.Tokens{Input: 1000, Output: 200, CacheRead: 5000, CacheWrite: 100}, ev.Spend.Tokens)
+	require.NoError(t, r.s.Usage("alice", "claude", path)) // the hook's next report: nothing new
+	r.s.Sync()
+	m, _ := r.s.Member(1)
+	assert.Equal(t, ev.Spend.Tokens, m.Spend.Tokens)
+}

@@ -1,0 +1,87 @@
+package usage
+
+import "fmt"
+
+// Tokens are the four kinds of tokens a request is billed for. Input excludes cached
+// input: CacheRead is input read from the provider's cache, CacheWrite input written
+// to it.
+type Tokens struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cache_read"`
+	CacheWrite int64 `json:"cache_write"`
+}
+
+// Add returns t plus u.
+func (t Tokens) Add(u Tokens) Tokens {
+	return Tokens{t.Input + u.Input, t.Output + u.Output, t.CacheRead + u.CacheRead, t.CacheWrite + u.CacheWrite}
+}
+
+// Total is the sum of the four kinds.
+func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+
+// IsZero reports whether no token of any kind was counted.
+func (t Tokens) IsZero() bool { return t == Tokens{} }
+
+// grow returns the part of now that exceeds was, field by field (never negative), and
+// the field-wise maximum of the two: a request's usage seen again with larger counts
+// adds only the difference.
+func grow(was, now Tokens) (delta, most Tokens) {
+	d := func(a, b int64) (int64, int64) {
+		if b > a {
+			return b - a, b
+		}
+		return 0, a
+	}
+	delta.Input, most.Input = d(was.Input, now.Input)
+	delta.Output, most.Output = d(was.Output, now.Output)
+	delta.CacheRead, most.CacheRead = d(was.CacheRead, now.CacheRead)
+	delta.CacheWrite, most.CacheWrite = d(was.CacheWrite, now.CacheWrite)
+	return delta, most
+}
+
+// Request is one model request's usage as a Reader found it: its id in the CLI's file,
+// the model that answered, the tokens newly counted, and the cost the CLI computed
+// itself when it records one (pi), else nil.
+type Request struct {
+	ID      string
+	Model   string
+	Tokens  Tokens
+	CostUSD *float64
+}
+
+// Short formats a token count the way the border shows it: 950, 12k, 1.2M.
+func Short(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 10_000:
+		return trim(fmt.Sprintf("%.1f", float64(n)/1e3)) + "k"
+	case n < 1_000_000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n < 10_000_000:
+		return trim(fmt.Sprintf("%.1f", float64(n)/1e6)) + "M"
+	default:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	}
+}
+
+// trim drops a ".0" ending.
+func trim(s string) string {
+	if len(s) > 2 && s[len(s)-2:] == ".0" {
+		return s[:len(s)-2]
+	}
+	return s
+}
+
+// Money formats dollars for a border or a table: $0.42, $12.30, $0.0031; "$?" for an
+// unknown cost.
+func Money(usd float64, known bool) string {
+	if !known {
+		return "$?"
+	}
+	if usd != 0 && usd < 0.01 {
+		return fmt.Sprintf("$%.4f", usd)
+	}
+	return fmt.Sprintf("$%.2f", usd)
+}
