@@ -243,6 +243,28 @@ type Member struct {
 	// Branch its git worktree's branch when it has one of its own (--worktree).
 	Folder string `json:"x_folder,omitempty"`
 	Branch string `json:"x_branch,omitempty"`
+	// Asks is what the pane asks the person while its state is "needs you": the
+	// question and choices its program shows (absent otherwise).
+	Asks *Asks `json:"asks,omitempty"`
+}
+
+// Asks is what a pane waiting for the person asks, as its program's screen shows it.
+type Asks struct {
+	// Question is the row that asks ("Do you want to proceed?"); "" when none was read.
+	Question string `json:"question"`
+	// Options are the choices in order: Key is what `agentmux answer` types to pick
+	// one, Label its words.
+	Options []Option `json:"options"`
+	// Since is when the pane began to wait (Unix ms).
+	Since int64 `json:"since"`
+	// Context is the prompt's rows around the question: what it is about.
+	Context []string `json:"context,omitempty"`
+}
+
+// Option is one choice of an Asks.
+type Option struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
 }
 
 // Turns is a relay group's budget as the status line counts it ("3/8"): the turns
@@ -366,6 +388,8 @@ type Event struct {
 	Text    string `json:"text,omitempty"`
 	Code    *int   `json:"code,omitempty"`
 	Session string `json:"session,omitempty"`
+	// Asks (kind member, state "needs you") is what the pane asks.
+	Asks *Asks `json:"asks,omitempty"`
 }
 
 // Result is the payload of X_RESULT: Re is the request's id; the field that matches

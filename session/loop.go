@@ -160,6 +160,7 @@ func (s *Session) onOutput(id int) {
 // and re-arms its watcher.
 func (s *Session) observe(p *pane, now time.Time) {
 	s.pace.observed(p.id, now)
+	p.outputs++
 	if n := p.alerts.count(); n != p.alertsSeen {
 		p.alertsSeen = n
 		text := ""

@@ -40,6 +40,12 @@ type pane struct {
 	noteSeen   string
 	clipsSeen  uint64
 
+	// outputs counts the pane's observed outputs; ask is what its prompt asks, read at
+	// askRead outputs (see asks.go), nil while it does not need the person.
+	outputs uint64
+	ask     *Asks
+	askRead uint64
+
 	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
 	// sends on it once it has observed the last one (pacing.go).
 	rearm chan struct{}

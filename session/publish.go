@@ -71,6 +71,7 @@ func (s *Session) member(p *pane) Member {
 	if p.exited {
 		return m
 	}
+	m.Asks = s.asksOf(p, ps.State == parser.NeedsApproval, s.clock.Now())
 	switch {
 	case ps.State == parser.NeedsApproval:
 		m.State = NeedsYou
@@ -89,7 +90,7 @@ func sameMember(a, b Member) bool {
 		a.Group == b.Group && a.Held == b.Held && a.Typing == b.Typing && a.Waiting == b.Waiting &&
 		a.Addressing == b.Addressing &&
 		a.Cols == b.Cols && a.Rows == b.Rows && a.External == b.External &&
-		a.Share == b.Share && a.Dir == b.Dir
+		a.Share == b.Share && a.Dir == b.Dir && sameAsk(a.Asks, b.Asks)
 }
 
 // relayStatus is the relay's summary.

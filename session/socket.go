@@ -53,6 +53,7 @@ func wireMember(m Member, labels map[int]string, turns map[int]proto.Turns) prot
 	if m.State == Exited {
 		w.State = ExitText(m.Code)
 	}
+	w.Asks = WireAsks(m.Asks)
 	if m.Group > 0 {
 		w.Group = labels[m.Group]
 		if t, ok := turns[m.Group]; ok {
@@ -84,7 +85,7 @@ func (e wireEvents) Next() []proto.Event {
 func wireEvent(ev Event) []proto.Event {
 	switch ev := ev.(type) {
 	case MemberChanged:
-		return []proto.Event{{Kind: "member", Member: ev.Member.Name, State: ev.Member.State.String()}}
+		return []proto.Event{{Kind: "member", Member: ev.Member.Name, State: ev.Member.State.String(), Asks: WireAsks(ev.Member.Asks)}}
 	case Exit:
 		code := ev.Code
 		return []proto.Event{{Kind: "exit", Member: strconv.Itoa(ev.Pane), Code: &code}}
@@ -153,4 +154,16 @@ func (s *Session) Diff(id int) (string, error) {
 		return "", fmt.Errorf("pane %d %s has no worktree of its own (start it with --worktree)", m.Pane, m.Name)
 	}
 	return m.Tree.Diff(false)
+}
+
+// WireAsks is a as the socket carries it (nil for nil).
+func WireAsks(a *Asks) *proto.Asks {
+	if a == nil {
+		return nil
+	}
+	w := &proto.Asks{Question: a.Question, Since: a.Since.UnixMilli(), Context: a.Context, Options: []proto.Option{}}
+	for _, o := range a.Options {
+		w.Options = append(w.Options, proto.Option{Key: o.Key, Label: o.Label})
+	}
+	return w
 }
