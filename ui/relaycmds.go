@@ -207,6 +207,9 @@ func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 	switch mb.State {
 	case session.NeedsYou:
 		word, kind = "needs you", kindNeedsYou
+		if short := mb.Asks.Short(); short != "" {
+			word += ": " + clipRunes(short, maxAskTitle)
+		}
 	case session.Busy:
 		word, kind = "busy", kindBusy
 	case session.Idle:
@@ -226,4 +229,17 @@ func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 		parts = append(parts, "addressing")
 	}
 	return strings.Join(parts, " · "), kind
+}
+
+// maxAskTitle bounds what a border says of a pane's question (the title is cut to
+// the border's width besides).
+const maxAskTitle = 48
+
+// clipRunes is s cut to n runes, "…" ending it when cut.
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
