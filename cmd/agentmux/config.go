@@ -55,6 +55,13 @@ import (
 //	web_listen = "127.0.0.1:0"   # where it listens (a free loopback port)
 //	control = false              # let its pages send, link and type
 //
+//	[notify]                     # where notifications go (notifycfg.go, docs/notify.md)
+//	terminal = "osc9"            # osc9, osc777, bell or off
+//	command = ["notify-send", "agentmux"]
+//	webhook = "https://example.org/hook"
+//	ntfy = "https://ntfy.sh/my-topic"
+//	events = ["needs-you", "budget", "exited", "expired"]
+//
 //	[security]
 //	pane_namespaces = true       # each pane in a user namespace of its own (Linux;
 //	                             # false lets setuid programs such as sudo work in panes)
@@ -80,6 +87,8 @@ type settings struct {
 	// pane_namespaces = false): setuid programs work in them, and the panes are told
 	// from the person by their processes' parents alone (docs/security.md).
 	NoPaneNamespaces bool
+	// Notify says where notifications go ([notify]; the --notify-* flags override).
+	Notify notifyFlags
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -160,6 +169,7 @@ type configFile struct {
 	Security struct {
 		PaneNamespaces *tomlValue `toml:"pane_namespaces"`
 	} `toml:"security"`
+	Notify notifyTable `toml:"notify"`
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -296,6 +306,9 @@ func parseConfig(data []byte) (settings, error) {
 			return settings{}, err
 		}
 		st.NoPaneNamespaces = !b
+	}
+	if st.Notify, err = parseNotify(f.Notify); err != nil {
+		return settings{}, err
 	}
 	if st.UI, err = parseUI(f); err != nil {
 		return settings{}, err

@@ -107,6 +107,7 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	applyPaneConfig(&o, conf)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
+	o.cfg.NotifyTerminal = o.notify.or(conf.Notify).terminal
 	if o.detached {
 		return runDetached(args, stdout)
 	}

@@ -204,6 +204,8 @@ func runServer(args []string) (int, error) {
 	applyPaneConfig(&o, conf)
 	o.cfg.Delivery = conf.Delivery
 	o.cfg.AllowClipboard = conf.AllowClipboard
+	notes := o.notify.or(conf.Notify)
+	o.cfg.NotifyTerminal = notes.terminal
 	logger, logFile := openLog(o.logLevel)
 	defer logFile.Close()
 	if f, ok := logFile.(*os.File); ok {
@@ -272,6 +274,7 @@ func runServer(args []string) (int, error) {
 	}
 	defer stopSession(s.Stop, logger)
 	wv.attach(s)
+	defer startNotify(notes, sock.Name, s, wv.Address, logger)() // notifycfg.go: stopped before the session
 	srv, err := server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
 		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, logger), logger) },
