@@ -86,6 +86,28 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			s.fail(cs, proto.CodeBadRequest, err.Error(), e.ID)
 			return
 		}
+	case proto.TypeAnswer:
+		var p proto.Answer
+		if p, err = proto.DecodePayload[proto.Answer](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		ac, ok := core.(Answerer)
+		switch {
+		case !ok:
+			err = errNoCore
+		case !cs.person():
+			// A prompt-injected agent must not approve its own request, or another's.
+			err = fmt.Errorf("X_ANSWER from %s: only the person answers a pane's prompt, from outside the panes", cs.where())
+		default:
+			err = s.onPane(p.A, func(id int) error {
+				o, err := ac.AnswerPrompt(id, p.Option, p.Question)
+				if err == nil {
+					res.Answer = &o
+				}
+				return err
+			})
+		}
 	case proto.TypeWeb:
 		var p proto.Web
 		if p, err = proto.DecodePayload[proto.Web](e); err != nil {

@@ -72,7 +72,7 @@ func recorder(t *testing.T) (argv []string, lines func() []string) {
 
 func askNote(pane int, name string) Note {
 	return Note{Event: NeedsYou, Pane: pane, Name: name, Title: name + " needs you", Message: "Do you want to proceed?",
-		Asks: &proto.Asks{Question: "Do you want to proceed?", Options: []proto.Option{{Key: "1", Label: "Yes"}, {Key: "2", Label: "No"}}, Since: 1},
+		Asks:    &proto.Asks{Question: "Do you want to proceed?", Options: []proto.Option{{Key: "1", Label: "Yes"}, {Key: "2", Label: "No"}}, Since: 1},
 		Excerpt: []string{"touch probe", "Do you want to proceed?"}, At: 1}
 }
 

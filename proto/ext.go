@@ -55,7 +55,30 @@ const (
 	// TypeMesh (payload {}) answers with x_mesh: the sessions of the mesh the session
 	// joined, as `agentmux ls --mesh` lists them.
 	TypeMesh = "X_MESH"
+	// TypeAnswer (payload Answer) picks a choice of the prompt a pane waits at, as the
+	// person: answered with x_answer, the choice picked. The person's alone.
+	TypeAnswer = "X_ANSWER"
 )
+
+// Answer is the payload of X_ANSWER: pick Option (a choice's key, the start of its
+// label, or yes / no) of the prompt pane A waits at; Question, when set, must be what
+// it asks now, so that an answer for a prompt that is gone is refused.
+type Answer struct {
+	A        string `json:"a"`
+	Option   string `json:"option"`
+	Question string `json:"question,omitempty"`
+}
+
+// Validate requires a and option.
+func (a *Answer) Validate() error {
+	switch {
+	case a.A == "":
+		return errors.New("missing field a")
+	case a.Option == "":
+		return errors.New("missing field option")
+	}
+	return nil
+}
 
 // MeshSession is a session of a mesh as `agentmux ls --mesh` shows it: live (its
 // members answered) or away (its stream keeps its messages until it is back).
@@ -416,4 +439,6 @@ type Result struct {
 	Share []int `json:"x_share,omitempty"`
 	// Mesh (X_MESH) is every session of the mesh the session joined, by name.
 	Mesh []MeshSession `json:"x_mesh,omitempty"`
+	// Answer (X_ANSWER) is the choice picked and typed.
+	Answer *Option `json:"x_answer,omitempty"`
 }

@@ -1,9 +1,13 @@
 package session
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/parser"
 )
 
@@ -50,4 +54,85 @@ func (a *Asks) Short() string {
 		return ""
 	}
 	return parser.Ask{Question: a.Question, Options: a.Options}.Short()
+}
+
+// ErrNoPrompt means an answer found no prompt to answer: the pane does not need the
+// person (any more: answered in the terminal meanwhile), or the prompt it shows now is
+// not the one the answer was for.
+var ErrNoPrompt = errors.New("no prompt waits for this answer")
+
+// Answer picks option of the prompt pane id waits at, by typing the option's key as a
+// person would (the same path as Key: the relay hears of it first, and it goes through
+// the typing gate, never into a delivery half typed). option is a choice's key ("1"),
+// the start of its label ("yes" for "Yes, proceed"), or yes / no for the first / the
+// last choice when no label starts so. question, when not "", must be what the prompt
+// asks now: an answer for a prompt that is gone is refused, never typed into whatever
+// replaced it. It is refused too while a person types in the pane (their draft or
+// keys of the last moment): the answer is never typed over them. It returns the
+// choice picked.
+func (s *Session) Answer(id int, option, question string) (parser.Option, error) {
+	var picked parser.Option
+	err := s.command(func() error {
+		p := s.pane(id)
+		switch {
+		case p == nil:
+			return fmt.Errorf("answer %d: %w", id, ErrNoPane)
+		case p.exited:
+			return fmt.Errorf("answer %d %s: %w", id, p.name, ErrExited)
+		}
+		m := s.member(p)
+		if m.State != NeedsYou || m.Asks == nil || len(m.Asks.Options) == 0 {
+			return fmt.Errorf("answer %d %s: it does not wait at a prompt with choices (answered meanwhile?): %w", id, p.name, ErrNoPrompt)
+		}
+		if question != "" && question != m.Asks.Question {
+			return fmt.Errorf("answer %d %s: it now asks %q, not %q: %w", id, p.name, m.Asks.Question, question, ErrNoPrompt)
+		}
+		if m.Typing {
+			return fmt.Errorf("answer %d %s: a person is typing there; answer in the terminal or when they stop", id, p.name)
+		}
+		o, err := pickOption(m.Asks.Options, option)
+		if err != nil {
+			return fmt.Errorf("answer %d %s: %w", id, p.name, err)
+		}
+		picked = o
+		now := s.clock.Now()
+		mode, _ := s.mode(p)
+		for _, r := range o.Key {
+			k := keys.Key{Code: keys.KeyRune, Rune: r}
+			s.act(s.rl.Handle(s.drafts.key(id, k), now))
+			s.toPerson(p, keys.Encode(k, mode))
+		}
+		return nil
+	})
+	return picked, err
+}
+
+// pickOption finds option among opts: a key, a label (or its start, without regard to
+// case), or yes / no for the first / last choice.
+func pickOption(opts []parser.Option, option string) (parser.Option, error) {
+	want := strings.ToLower(strings.TrimSpace(option))
+	if want == "" {
+		return parser.Option{}, errors.New("no choice given")
+	}
+	for _, o := range opts {
+		if o.Key == want || strings.ToLower(o.Label) == want {
+			return o, nil
+		}
+	}
+	for _, o := range opts {
+		if strings.HasPrefix(strings.ToLower(o.Label), want) {
+			return o, nil
+		}
+	}
+	switch want {
+	case "yes", "y":
+		return opts[0], nil
+	case "no", "n":
+		return opts[len(opts)-1], nil
+	}
+	var names []string
+	for _, o := range opts {
+		names = append(names, o.Key+" "+o.Label)
+	}
+	return parser.Option{}, fmt.Errorf("no choice %q (the choices: %s)", option, strings.Join(names, "; "))
 }

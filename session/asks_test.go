@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/parser"
 )
 
@@ -50,4 +51,57 @@ func TestAsksFromScreen(t *testing.T) {
 	got := r.s.Members()[0]
 	assert.NotEqual(t, NeedsYou, got.State)
 	assert.Nil(t, got.Asks)
+}
+
+func TestAnswer(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	_, err := r.s.Answer(1, "yes", "")
+	require.ErrorIs(t, err, ErrNoPrompt, "no prompt yet: nothing to answer")
+
+	r.printed(1, claudePrompt)
+	_, err = r.s.Answer(1, "yes", "Delete everything?")
+	require.ErrorIs(t, err, ErrNoPrompt, "an answer for another prompt is refused")
+	_, err = r.s.Answer(1, "maybe", "")
+	require.ErrorContains(t, err, `no choice "maybe" (the choices: 1 Yes; 2 No)`)
+	r.s.Sync()
+	assert.Empty(t, r.procs[1].Sent(), "nothing typed for a refused answer")
+
+	o, err := r.s.Answer(1, "no", "Do you want to proceed?")
+	require.NoError(t, err)
+	assert.Equal(t, parser.Option{Key: "2", Label: "No"}, o)
+	r.s.Sync()
+	assert.Equal(t, "2", r.procs[1].Sent(), "the choice's key, as a person would type it")
+
+	// Answered in the terminal meanwhile: the prompt is gone, the answer refused.
+	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
+	_, err = r.s.Answer(1, "yes", "Do you want to proceed?")
+	require.ErrorIs(t, err, ErrNoPrompt)
+	r.s.Sync()
+	assert.Empty(t, r.procs[1].Sent())
+}
+
+func TestAnswerNotOverTyping(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	r.printed(1, claudePrompt)
+	r.s.Key(1, keys.Key{Code: keys.KeyDown}) // the person moves through the choices
+	r.s.Sync()
+	r.procs[1].Sent()
+	_, err := r.s.Answer(1, "1", "")
+	require.ErrorContains(t, err, "a person is typing there")
+	r.s.Sync()
+	assert.Empty(t, r.procs[1].Sent())
+}
+
+func TestPickOption(t *testing.T) {
+	gemini := []parser.Option{{Key: "1", Label: "Allow once"}, {Key: "2", Label: "Allow for this session"}, {Key: "3", Label: "No, suggest changes (esc)"}}
+	for in, want := range map[string]string{"1": "1", "3": "3", "yes": "1", "allow for": "2", "No": "3", "n": "3", "ALLOW ONCE": "1"} {
+		o, err := pickOption(gemini, in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, o.Key, in)
+	}
+	codex := []parser.Option{{Key: "1", Label: "Yes, proceed (y)"}, {Key: "2", Label: "Yes, and don't ask again (p)"}, {Key: "3", Label: "No, and tell Codex (esc)"}}
+	o, _ := pickOption(codex, "yes")
+	assert.Equal(t, "1", o.Key, "the first label that starts so")
+	_, err := pickOption(codex, "4")
+	assert.Error(t, err)
 }

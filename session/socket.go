@@ -167,3 +167,9 @@ func WireAsks(a *Asks) *proto.Asks {
 	}
 	return w
 }
+
+// AnswerPrompt is Answer in the socket's types (the hub's Answerer).
+func (s *Session) AnswerPrompt(id int, option, question string) (proto.Option, error) {
+	o, err := s.Answer(id, option, question)
+	return proto.Option{Key: o.Key, Label: o.Label}, err
+}
