@@ -98,9 +98,9 @@ func lookupEnv(env []string, key string) string {
 	return os.Getenv(key)
 }
 
-// newGeminiHome makes pane id's Gemini home in runDir, its AfterAgent hook running
-// command.
-func newGeminiHome(runDir string, id int, env []string, command string) (*geminiHome, error) {
+// newGeminiHome makes pane id's Gemini home in runDir, its extension's hooks running
+// the commands of events (AfterAgent, Notification) by event.
+func newGeminiHome(runDir string, id int, env []string, events map[string]string) (*geminiHome, error) {
 	person, err := personGeminiHome(env)
 	if err != nil {
 		return nil, fmt.Errorf("gemini home: %w", err)
@@ -110,7 +110,7 @@ func newGeminiHome(runDir string, id int, env []string, command string) (*gemini
 		return nil, fmt.Errorf("gemini home: %w", err)
 	}
 	g := &geminiHome{dir: dir, person: person, linked: map[string]fileMark{}}
-	if err := g.build(command); err != nil {
+	if err := g.build(events); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("gemini home: %w", err)
 	}
@@ -180,7 +180,7 @@ func loadGeminiHome(dir, person string) (*geminiHome, error) {
 }
 
 // build fills the home: links to the person's entries, and the hook extension.
-func (g *geminiHome) build(command string) error {
+func (g *geminiHome) build(events map[string]string) error {
 	real := filepath.Join(g.person, ".gemini")
 	// Gemini makes ~/.gemini and its tmp (where chats are kept) on every start; made
 	// here first, they are the person's, not this home's.
@@ -206,8 +206,7 @@ func (g *geminiHome) build(command string) error {
 		"description": "agentmux: tells the agentmux session this pane runs in when a turn ends",
 	}
 	// Named, Gemini shows "Executing Hook: agentmux" while it runs, not the command.
-	hook := map[string]any{"type": "command", "name": "agentmux", "command": command}
-	hooks := map[string]any{"hooks": map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{hook}}}}}
+	hooks := namedHooks(events)
 	// Install metadata, as Gemini writes for an extension installed from a folder:
 	// without it, a person's security.allowedExtensions makes Gemini fail to start; with
 	// it, that setting skips the extension (no hooks: turns end by the screen).

@@ -60,20 +60,17 @@ func qwenSystemDefaults(env []string) (path string, named bool) {
 	return filepath.Join(filepath.Dir(settings), "system-defaults.json"), false
 }
 
-// qwenSpec writes pane id's Qwen Code defaults layer into dir, its Stop hook running
-// command, and returns env with the variable that names it. It fails, writing nothing,
+// qwenSpec writes pane id's Qwen Code defaults layer into dir, its hooks running the
+// commands of events (Stop, Notification) by event, and returns env with the variable that names it. It fails, writing nothing,
 // when the person has a defaults layer of their own.
-func qwenSpec(dir string, id int, env []string, command string) ([]string, error) {
+func qwenSpec(dir string, id int, env []string, events map[string]string) ([]string, error) {
 	if p, named := qwenSystemDefaults(env); named {
 		return nil, fmt.Errorf("qwen: QWEN_CODE_SYSTEM_DEFAULTS_PATH=%s: %w", p, errQwenDefaults)
 	} else if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("qwen: %s: %w", p, errQwenDefaults)
 	}
-	hook := map[string]any{"type": "command", "name": "agentmux", "command": command}
-	settings := map[string]any{
-		"$version": qwenSettingsVersion,
-		"hooks":    map[string]any{"Stop": []any{map[string]any{"hooks": []any{hook}}}},
-	}
+	settings := namedHooks(events)
+	settings["$version"] = qwenSettingsVersion
 	b, _ := json.MarshalIndent(settings, "", "  ")
 	path := filepath.Join(dir, fmt.Sprintf("%d-qwen-defaults.json", id))
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

@@ -72,3 +72,17 @@ func TestAnswerFromAPaneProcessRefused(t *testing.T) {
 	assert.Contains(t, ce.Message, "only the person answers")
 	assert.Empty(t, ac.answers())
 }
+
+func (c answeringCore) HookAsk(pane, text, source string) error {
+	return c.act("asks " + pane + " " + source + " " + text)
+}
+
+// A notification hook's ask reaches the core's HookAsk, never Hook (it ends no turn).
+func TestHookAskRouted(t *testing.T) {
+	core := newFakeCore("claude")
+	ac := answeringCore{fakeCore: core}
+	e := start(t, core, "", func(c *hub.Config) { c.Core = ac })
+	_, err := e.paneControl("claude").Request(proto.TypeHook, proto.Hook{Pane: "claude", Event: proto.HookAsk, CLI: "claude", Text: "needs your permission"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"asks claude claude ask hook needs your permission"}, ac.answers())
+}

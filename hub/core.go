@@ -115,3 +115,9 @@ type Warner interface {
 type Answerer interface {
 	AnswerPrompt(id int, option, question string) (proto.Option, error)
 }
+
+// Asker is a Core told by a program's notification hook that it waits for the
+// person's permission (X_HOOK with event proto.HookAsk), with the hook's words.
+type Asker interface {
+	HookAsk(pane, text, source string) error
+}

@@ -76,7 +76,11 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		}
 		var pane string
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
-			err = core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
+			if ac, ok := core.(Asker); ok && p.Event == proto.HookAsk {
+				err = ac.HookAsk(pane, p.Text, hookSource(p.Event, p.CLI))
+			} else if p.Event != proto.HookAsk {
+				err = core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
+			}
 		}
 	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
 		if bad, err := s.paneCommand(cs, e, &res); bad {

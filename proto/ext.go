@@ -232,6 +232,11 @@ type Hook struct {
 	Text  string `json:"text,omitempty"`
 }
 
+// HookAsk is Hook's Event when the program's notification hook says it waits for the
+// person's permission (Text its words): no turn end; the pane needs the person until
+// they answer, its screen says it works again, or its turn ends.
+const HookAsk = "ask"
+
 // Validate requires pane and event.
 func (h *Hook) Validate() error {
 	switch {

@@ -27,6 +27,9 @@ func (s *Session) asksOf(p *pane, needsYou bool, now time.Time) *Asks {
 	if ask, ok := parser.ReadAsk(p.term.ScreenText()); ok {
 		a.Question, a.Options, a.Context = ask.Question, ask.Options, ask.Context
 	}
+	if a.Question == "" {
+		a.Question = p.hookAsk // the program's own words, from its notification hook
+	}
 	if p.ask != nil {
 		if sameAsk(p.ask, a) {
 			return p.ask
@@ -135,4 +138,28 @@ func pickOption(opts []parser.Option, option string) (parser.Option, error) {
 		names = append(names, o.Key+" "+o.Label)
 	}
 	return parser.Option{}, fmt.Errorf("no choice %q (the choices: %s)", option, strings.Join(names, "; "))
+}
+
+// HookAsk records that the program in the pane named or numbered pane waits for the
+// person's permission, as its notification hook said (text: its words, e.g. "Claude
+// needs your permission to use Bash"): the pane needs the person even where its screen
+// is not read as a prompt, until they type into it, its screen says it works again, or
+// its turn ends. A pane started without hooks ignores it.
+func (s *Session) HookAsk(pane, text, source string) error {
+	return s.command(func() error {
+		p := s.find(pane)
+		if p == nil || p.exited {
+			return fmt.Errorf("hook from %q: %w", pane, ErrNoPane)
+		}
+		if !p.hooks {
+			return nil
+		}
+		s.log.Debug("hook: asks", "pane", p.id, "source", source)
+		p.hookAsk = strings.TrimSpace(text)
+		if p.hookAsk == "" {
+			p.hookAsk = "(waits for your permission)"
+		}
+		p.askRead-- // read the ask again, with the hook's words
+		return nil
+	})
 }

@@ -105,3 +105,32 @@ func TestPickOption(t *testing.T) {
 	_, err := pickOption(codex, "4")
 	assert.Error(t, err)
 }
+
+func TestHookAsk(t *testing.T) {
+	hooked := func(id int, spec PaneSpec, prof parser.Profile) (PaneSpec, bool) { return spec, true }
+	r := newRig(t, Options{OutputInterval: -1, Hooks: hooked}, "claude")
+	r.printed(1, "\x1b[2J\x1b[H⎿  Waiting…\r\n an unusual prompt drawn here\r\n")
+	require.NotEqual(t, NeedsYou, r.s.Members()[0].State, "the screen alone says nothing")
+
+	require.NoError(t, r.s.HookAsk("1", "Claude needs your permission to use Bash", "claude ask hook"))
+	m := r.s.Members()[0]
+	require.Equal(t, NeedsYou, m.State, "the program's own hook says it waits for the person")
+	require.NotNil(t, m.Asks)
+	assert.Equal(t, "Claude needs your permission to use Bash", m.Asks.Question)
+
+	r.s.Key(1, keys.Key{Code: keys.KeyEscape}) // the person acted on it
+	r.s.Sync()
+	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State)
+
+	// A turn end clears it too.
+	require.NoError(t, r.s.HookAsk("1", "again", "claude ask hook"))
+	require.Equal(t, NeedsYou, r.s.Members()[0].State)
+	require.NoError(t, r.s.Hook("1", "done", "claude stop hook"))
+	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State)
+}
+
+func TestHookAskIgnoredWithoutHooks(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	require.NoError(t, r.s.HookAsk("1", "trust me", "forged"))
+	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State, "a pane started without hooks ignores them")
+}

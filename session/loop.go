@@ -289,6 +289,7 @@ func (s *Session) toPerson(p *pane, b []byte) {
 	if len(b) == 0 || p.exited {
 		return
 	}
+	p.hookAsk = "" // the person acted on it
 	if !s.gate.hold(p.id, b) {
 		p.proc.Write(b)
 		if e, ok := p.proc.(expecter); ok {

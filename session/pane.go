@@ -45,6 +45,10 @@ type pane struct {
 	outputs uint64
 	ask     *Asks
 	askRead uint64
+	// hookAsk is what the program's notification hook said it asks the person ("":
+	// nothing), until the person types into it, its screen says it works, or its turn
+	// ends (HookAsk).
+	hookAsk string
 
 	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
 	// sends on it once it has observed the last one (pacing.go).

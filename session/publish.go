@@ -71,9 +71,13 @@ func (s *Session) member(p *pane) Member {
 	if p.exited {
 		return m
 	}
-	m.Asks = s.asksOf(p, ps.State == parser.NeedsApproval, s.clock.Now())
+	if ps.State == parser.Busy {
+		p.hookAsk = "" // answered: it works again
+	}
+	needsYou := ps.State == parser.NeedsApproval || p.hookAsk != ""
+	m.Asks = s.asksOf(p, needsYou, s.clock.Now())
 	switch {
-	case ps.State == parser.NeedsApproval:
+	case needsYou:
 		m.State = NeedsYou
 	case !ps.Started:
 	case ps.State == parser.Busy:
