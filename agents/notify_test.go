@@ -2,7 +2,7 @@
 
 package agents
 
-// Needs you, notified and answered, end to end with each real CLI in agentmux: the mock
+// Needs you, notified and answered, end to end with the real CLIs in agentmux: the mock
 // model answers a prompt holding the trigger word with a shell tool call, so the CLI
 // stops at its approval prompt. agentmux runs with --notify-command (a script that
 // stamps the time it ran and keeps the note's JSON line) and --notify-webhook (a local
@@ -38,7 +38,9 @@ const notifyRounds = 3
 
 func TestNotifyAndAnswer(t *testing.T) {
 	bin := buildAgentmux(t)
-	for _, name := range []string{"claude", "codex", "gemini", "qwen"} {
+	// Not Qwen Code: 0.15.10 here ran the mock's shell call without asking (no approval
+	// prompt to stop at); its Notification hook is installed and read (hooks tests).
+	for _, name := range []string{"claude", "codex", "gemini"} {
 		t.Run(name, func(t *testing.T) { notifyAndAnswer(t, bin, cliNamed(t, name)) })
 	}
 }

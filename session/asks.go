@@ -59,6 +59,11 @@ func (a *Asks) Short() string {
 	return parser.Ask{Question: a.Question, Options: a.Options}.Short()
 }
 
+// answerHold is how long after the person's last key at a prompt an answer from
+// elsewhere (Answer) is refused: they are answering it at the keyboard. Keys before
+// the prompt appeared (the message that led to it) do not count.
+const answerHold = 3 * time.Second
+
 // ErrNoPrompt means an answer found no prompt to answer: the pane does not need the
 // person (any more: answered in the terminal meanwhile), or the prompt it shows now is
 // not the one the answer was for.
@@ -70,8 +75,8 @@ var ErrNoPrompt = errors.New("no prompt waits for this answer")
 // the start of its label ("yes" for "Yes, proceed"), or yes / no for the first / the
 // last choice when no label starts so. question, when not "", must be what the prompt
 // asks now: an answer for a prompt that is gone is refused, never typed into whatever
-// replaced it. It is refused too while a person types in the pane (their draft or
-// keys of the last moment): the answer is never typed over them. It returns the
+// replaced it. It is refused too while the person acts at that prompt at the keyboard
+// (a key since it appeared, within answerHold): the answer is never typed over them. It returns the
 // choice picked.
 func (s *Session) Answer(id int, option, question string) (parser.Option, error) {
 	var picked parser.Option
@@ -90,15 +95,15 @@ func (s *Session) Answer(id int, option, question string) (parser.Option, error)
 		if question != "" && question != m.Asks.Question {
 			return fmt.Errorf("answer %d %s: it now asks %q, not %q: %w", id, p.name, m.Asks.Question, question, ErrNoPrompt)
 		}
-		if m.Typing {
-			return fmt.Errorf("answer %d %s: a person is typing there; answer in the terminal or when they stop", id, p.name)
+		now := s.clock.Now()
+		if !p.personKey.Before(m.Asks.Since) && now.Before(p.personKey.Add(answerHold)) {
+			return fmt.Errorf("answer %d %s: someone is answering it at the keyboard; answer there, or again in a moment", id, p.name)
 		}
 		o, err := pickOption(m.Asks.Options, option)
 		if err != nil {
 			return fmt.Errorf("answer %d %s: %w", id, p.name, err)
 		}
 		picked = o
-		now := s.clock.Now()
 		mode, _ := s.mode(p)
 		for _, r := range o.Key {
 			k := keys.Key{Code: keys.KeyRune, Rune: r}

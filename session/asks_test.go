@@ -81,15 +81,30 @@ func TestAnswer(t *testing.T) {
 }
 
 func TestAnswerNotOverTyping(t *testing.T) {
-	r := newRig(t, Options{OutputInterval: -1}, "claude")
-	r.printed(1, claudePrompt)
-	r.s.Key(1, keys.Key{Code: keys.KeyDown}) // the person moves through the choices
+	r := newRig(t, Options{OutputInterval: -1}, "claude", "claude")
+	// Pane 1: the person's message led to the prompt; keys before it do not count.
+	require.NoError(t, r.s.TypeText(1, "please run it", true))
 	r.s.Sync()
 	r.procs[1].Sent()
+	r.advance(time.Second)
+	r.printed(1, claudePrompt)
 	_, err := r.s.Answer(1, "1", "")
-	require.ErrorContains(t, err, "a person is typing there")
+	require.NoError(t, err, "the person's message before the prompt is no answer in progress")
 	r.s.Sync()
-	assert.Empty(t, r.procs[1].Sent())
+	assert.Equal(t, "1", r.procs[1].Sent())
+
+	// Pane 2: the person moves through the choices: an answer from elsewhere waits.
+	r.printed(2, claudePrompt)
+	r.s.Key(2, keys.Key{Code: keys.KeyDown})
+	r.s.Sync()
+	r.procs[2].Sent()
+	_, err = r.s.Answer(2, "1", "")
+	require.ErrorContains(t, err, "someone is answering it at the keyboard")
+	r.s.Sync()
+	assert.Empty(t, r.procs[2].Sent())
+	r.advance(answerHold)
+	_, err = r.s.Answer(2, "1", "")
+	require.NoError(t, err, "once they stopped")
 }
 
 func TestPickOption(t *testing.T) {

@@ -290,6 +290,7 @@ func (s *Session) toPerson(p *pane, b []byte) {
 		return
 	}
 	p.hookAsk = "" // the person acted on it
+	p.personKey = s.clock.Now()
 	if !s.gate.hold(p.id, b) {
 		p.proc.Write(b)
 		if e, ok := p.proc.(expecter); ok {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"time"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,9 @@ type pane struct {
 	// nothing), until the person types into it, its screen says it works, or its turn
 	// ends (HookAsk).
 	hookAsk string
+	// personKey is when the person last typed into the pane (toPerson): an answer
+	// from elsewhere is refused while they act at its prompt (Answer).
+	personKey time.Time
 
 	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
 	// sends on it once it has observed the last one (pacing.go).

@@ -262,8 +262,8 @@ choices, the longest waiting first. agentmux answer picks one.`},
 Answers the prompt pane TARGET waits at (agentmux inbox lists them) by typing OPTION's
 key, as you would: OPTION is a choice's number, the start of its label, or yes / no for
 the first / last choice. Refused when the pane waits at no prompt (answered meanwhile),
-when --question is given and the prompt asks something else, and while someone types
-in the pane. Yours alone: refused from inside a pane.`},
+when --question is given and the prompt asks something else, and while someone answers
+it at the keyboard. Yours alone: refused from inside a pane.`},
 		{name: "sessions", flags: []flagSpec{
 			switchFlag("all", "also ended sessions whose messages the store still keeps", func(a *clientArgs) *bool { return &a.all }),
 		}, help: `usage: agentmux sessions [--all] [--json]
