@@ -1,10 +1,10 @@
 package session
 
 import (
-	"time"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/relay"
