@@ -27,7 +27,7 @@ import (
 const prompt = "\x1b[2J\x1b[H Bash command\r\n   touch probe\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel"
 
 // startSession starts a session of n fake claude panes.
-func startSession(t *testing.T, n int) (*session.Session, map[int]*fakeproc.Proc) {
+func startSession(t testing.TB, n int) (*session.Session, map[int]*fakeproc.Proc) {
 	var mu sync.Mutex
 	procs := map[int]*fakeproc.Proc{}
 	o := session.Options{OutputInterval: -1, Start: func(spec ptyhost.Spec, out io.Writer) (session.Process, error) {
