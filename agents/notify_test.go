@@ -15,6 +15,7 @@ package agents
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -115,6 +116,11 @@ func notifyAndAnswer(t *testing.T, bin string, c cli) {
 	for round := 1; round <= notifyRounds; round++ {
 		_ = os.Remove(filepath.Join(project, probeFile))
 		tm.submit(fmt.Sprintf("please run-tool now, round %d", round))
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if _, err := srv.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == 2*round-1 }); err != nil {
+			tm.typeText("\r") // Gemini CLI may have taken the first Enter as a newline (as in approval_test.go)
+		}
+		cancel()
 		waitTurn(t, tm, srv, c.name+" (the tool call)", 2*round-1, 90*time.Second)
 		tm.waitFor("the pane to say needs you", 60*time.Second, func(s []string, _ string) bool {
 			return strings.Contains(borderRow(s, "1", c.name), "needs you")
@@ -165,13 +171,13 @@ func notifyAndAnswer(t *testing.T, bin string, c cli) {
 			t.Logf("round %d: %s", round, strings.TrimSpace(string(out)))
 		}
 		waitTurn(t, tm, srv, c.name+" (the tool's result)", 2*round, 60*time.Second)
-		if _, err := os.Stat(filepath.Join(project, probeFile)); err != nil {
-			t.Errorf("round %d: the approved command did not run: %v", round, err)
-		}
 		tm.waitFor("the pane to leave needs you", 30*time.Second, func(s []string, _ string) bool {
 			return !strings.Contains(borderRow(s, "1", c.name), "needs you")
 		})
 		tm.waitText(60*time.Second, "TOOL-DONE")
+		if _, err := os.Stat(filepath.Join(project, probeFile)); err != nil {
+			t.Errorf("round %d: the approved command did not run: %v", round, err)
+		}
 	}
 	select { // one note per prompt: none more came
 	case line := <-notes:
