@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/session"
 )
 
@@ -140,4 +141,34 @@ func TestWatchExit(t *testing.T) {
 	require.Len(t, ls, 1)
 	assert.Contains(t, ls[0], `"event":"exited"`)
 	assert.Contains(t, ls[0], `"title":"claude-1 (1) exited (3)"`)
+}
+
+// The watcher's other notes, from the session's events as the session emits them.
+func TestWatcherNotes(t *testing.T) {
+	argv, lines := recorder(t)
+	n := New(Config{Session: "main", Command: argv, Events: AllEvents, Window: time.Hour})
+	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{2: "codex"}}
+	at := time.UnixMilli(1_700_000_000_000)
+	w.handle(session.Notice{Entry: session.Entry{At: at, Note: "budget spent (8/8): 1⇄2 severed; relink to continue"}})
+	w.handle(session.Notice{Entry: session.Entry{At: at, Note: "linked 1⇄2 (0/8 turns)"}}) // no news
+	w.handle(session.Delivery{Entry: session.Entry{Delivery: 3, To: 2, ToName: "codex", Words: "please rebase", Phase: relay.Expired, Changed: at}})
+	w.handle(session.Delivery{Entry: session.Entry{Delivery: 4, To: 2, ToName: "codex", Phase: relay.Confirmed, Changed: at}})
+	w.handle(session.Exit{Pane: 2, Code: -9})
+	w.handle(session.Turn{Pane: 2, Name: "codex", Text: "done"})
+	n.Close()
+	ls := lines()
+	require.Len(t, ls, 1)
+	var got Note
+	require.NoError(t, json.Unmarshal([]byte(ls[0]), &got))
+	require.Equal(t, 4, got.Count, "%s", ls[0])
+	var events []string
+	for _, note := range got.Notes {
+		events = append(events, note.Event+": "+note.Title)
+	}
+	assert.Equal(t, []string{
+		"budget: relay budget spent",
+		"expired: a message to codex (2) expired",
+		"exited: codex (2) killed (SIGKILL)",
+		"turn: codex (2) finished a turn",
+	}, events)
 }
