@@ -207,9 +207,6 @@ func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 	switch mb.State {
 	case session.NeedsYou:
 		word, kind = "needs you", kindNeedsYou
-		if short := mb.Asks.Short(); short != "" {
-			word += ": " + clipRunes(short, maxAskTitle)
-		}
 	case session.Busy:
 		word, kind = "busy", kindBusy
 	case session.Idle:
@@ -227,6 +224,10 @@ func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 	}
 	if mb.Addressing && !sessionAddress {
 		parts = append(parts, "addressing")
+	}
+	// What it asks comes last: a border too narrow for it keeps the rest (topBorder).
+	if short := mb.Asks.Short(); mb.State == session.NeedsYou && short != "" {
+		parts = append(parts, clipRunes(short, maxAskTitle))
 	}
 	return strings.Join(parts, " · "), kind
 }
