@@ -24,7 +24,7 @@ type Source interface {
 // own; done is closed when that ends. What happened before ctx ended is still told.
 func Watch(ctx context.Context, src Source, n *Notifier) (done <-chan struct{}) {
 	sub := src.Subscribe(0)
-	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{}}
+	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{}, pending: map[int]Note{}}
 	for _, m := range src.Members() {
 		w.state[m.Pane], w.names[m.Pane] = m.State, m.Name // waiting already: no note for it
 	}
@@ -32,24 +32,48 @@ func Watch(ctx context.Context, src Source, n *Notifier) (done <-chan struct{}) 
 	go func() {
 		defer close(d)
 		defer sub.Close()
+		timer := time.NewTimer(time.Hour)
+		timer.Stop()
+		defer timer.Stop()
 		for {
+			armed := len(w.pending) > 0
 			select {
 			case <-ctx.Done():
 				for _, ev := range sub.Next() {
 					w.handle(ev)
 				}
+				w.flushPending()
 				return
 			case _, ok := <-sub.Ready():
 				if !ok {
+					w.flushPending()
 					return
 				}
 				for _, ev := range sub.Next() {
 					w.handle(ev)
 				}
+			case <-timer.C:
+				w.flushPending() // the choices never came: the note goes without them
+			}
+			if !armed && len(w.pending) > 0 {
+				timer.Reset(choicesWait)
 			}
 		}
 	}()
 	return d
+}
+
+// choicesWait is how long a note for a pane that began to need the person waits for
+// its choices to be read (a prompt drawn in pieces: the marker first, the choices in a
+// later frame) before it goes without them.
+const choicesWait = time.Second
+
+// flushPending sends the notes still waiting for their choices.
+func (w *watcher) flushPending() {
+	for pane, note := range w.pending {
+		w.n.Notify(note)
+		delete(w.pending, pane)
+	}
 }
 
 // watcher holds what Watch knows of each pane (its goroutine alone).
@@ -57,6 +81,8 @@ type watcher struct {
 	n     *Notifier
 	state map[int]session.State
 	names map[int]string
+	// pending are needs-you notes waiting for their choices to be read, by pane.
+	pending map[int]Note
 }
 
 func (w *watcher) handle(ev session.Event) {
@@ -68,8 +94,15 @@ func (w *watcher) handle(ev session.Event) {
 		}
 		was := w.state[m.Pane]
 		w.state[m.Pane], w.names[m.Pane] = m.State, m.Name
-		if m.State == session.NeedsYou && was != session.NeedsYou {
+		_, waiting := w.pending[m.Pane]
+		switch {
+		case m.State != session.NeedsYou:
+			delete(w.pending, m.Pane) // answered before its choices were read: no news
+		case m.Asks != nil && len(m.Asks.Options) > 0 && (was != session.NeedsYou || waiting):
+			delete(w.pending, m.Pane)
 			w.n.Notify(needsYou(m))
+		case was != session.NeedsYou:
+			w.pending[m.Pane] = needsYou(m) // its choices may come in the next frame
 		}
 	case session.Exit:
 		code := session.ExitText(ev.Code)

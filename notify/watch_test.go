@@ -147,7 +147,7 @@ func TestWatchExit(t *testing.T) {
 func TestWatcherNotes(t *testing.T) {
 	argv, lines := recorder(t)
 	n := New(Config{Session: "main", Command: argv, Events: AllEvents, Window: time.Hour})
-	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{2: "codex"}}
+	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{2: "codex"}, pending: map[int]Note{}}
 	at := time.UnixMilli(1_700_000_000_000)
 	w.handle(session.Notice{Entry: session.Entry{At: at, Note: "budget spent (8/8): 1⇄2 severed; relink to continue"}})
 	w.handle(session.Notice{Entry: session.Entry{At: at, Note: "linked 1⇄2 (0/8 turns)"}}) // no news
@@ -171,4 +171,50 @@ func TestWatcherNotes(t *testing.T) {
 		"exited: codex (2) killed (SIGKILL)",
 		"turn: codex (2) finished a turn",
 	}, events)
+}
+
+// A prompt drawn in pieces (the question first, the choices in a later frame) is one
+// note, with the choices; one whose choices never come goes without them.
+func TestWatchWaitsForChoices(t *testing.T) {
+	const question = "\x1b[2J\x1b[H Bash command\r\n   touch probe\r\n\r\n Do you want to proceed?\r\n"
+	s, procs := startSession(t, 2)
+	sub := s.Subscribe(0)
+	defer sub.Close()
+	stop := watched(t, s, time.Millisecond)
+	procs[1].Print(question)
+	procs[2].Print(question)
+	waitState2(t, s, sub, func(ms []session.Member) bool {
+		return ms[0].State == session.NeedsYou && ms[1].State == session.NeedsYou
+	})
+	procs[1].Print(prompt) // pane 1's choices come; pane 2's never do
+	waitState2(t, s, sub, func(ms []session.Member) bool { return ms[0].Asks != nil && len(ms[0].Asks.Options) == 2 })
+	byPane := map[int]Note{}
+	for _, l := range stop() {
+		var n Note
+		require.NoError(t, json.Unmarshal([]byte(l), &n))
+		for _, one := range append(n.Notes, n) { // a summary's notes, or the note itself
+			if one.Event == NeedsYou {
+				_, twice := byPane[one.Pane]
+				require.False(t, twice, "one note per pane")
+				byPane[one.Pane] = one
+			}
+		}
+	}
+	require.Len(t, byPane, 2)
+	require.NotNil(t, byPane[1].Asks)
+	assert.Len(t, byPane[1].Asks.Options, 2, "pane 1's note waited for its choices")
+	assert.Equal(t, "claude-2 (2) needs you", byPane[2].Title, "pane 2's went without them")
+}
+
+// waitState2 waits until the members of s satisfy ok.
+func waitState2(t *testing.T, s *session.Session, sub *session.Subscription, ok func([]session.Member) bool) {
+	deadline := time.After(10 * time.Second)
+	for !ok(s.Members()) {
+		select {
+		case <-sub.Ready():
+			sub.Next()
+		case <-deadline:
+			t.Fatal("the members never reached the state")
+		}
+	}
 }

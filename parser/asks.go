@@ -28,12 +28,14 @@ type Option struct {
 }
 
 // Asks-reading bounds: how far above the choices the question may be, how many rows
-// of context are kept, and how long a label or question may be.
+// of context are kept, how long a label or question may be, how many choices a prompt
+// has at most, and how many rows with text may follow its last choice.
 const (
 	askQuestionReach = 10
 	askContextRows   = 8
 	askMaxText       = 200
 	askMaxOptions    = 9
+	askTrailRows     = 6
 )
 
 // ReadAsk reads what a prompt on screen (its rows, top to bottom) asks: the last run of
@@ -55,6 +57,18 @@ func ReadAsk(screen []string) (Ask, bool) {
 		}
 	}
 	if last < 0 {
+		return Ask{}, false
+	}
+	// A prompt's choices are at the bottom of the screen, a hint or a footer at most
+	// below them: a numbered list higher up (Gemini CLI's start-up tips, an answer's
+	// steps) is not a prompt, even on a screen that says the program waits.
+	trail := 0
+	for _, r := range rows[last+1:] {
+		if r != "" && !isRule(r) {
+			trail++
+		}
+	}
+	if trail > askTrailRows {
 		return Ask{}, false
 	}
 	// Walk up over the run: numbers must count down to 1, one row each (blank rows

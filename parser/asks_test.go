@@ -54,6 +54,8 @@ func TestReadAskShapes(t *testing.T) {
 		{"a single choice", []string{"ok?", "1. fine"}, false, Ask{}},
 		{"no choices", []string{"Allow? (y/n)"}, false, Ask{}},
 		{"a version number is no choice", []string{"v1.2 ready", "3.5 seconds"}, false, Ask{}},
+		{"a list far above the bottom is no prompt", []string{"Tips for getting started:", "1. Create GEMINI.md files", "2. /help for more information",
+			"", "> please run-tool now", "⠏ Waiting for user confirmation...", "a", "b", "c", "d", "e", "f", "g"}, false, Ask{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, ok := ReadAsk(tc.screen)
