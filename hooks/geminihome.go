@@ -98,15 +98,10 @@ func lookupEnv(env []string, key string) string {
 	return os.Getenv(key)
 }
 
-// newGeminiHome makes pane id's Gemini home in runDir, its AfterAgent hook running
-// command.
-func newGeminiHome(runDir string, id int, env []string, command string) (*geminiHome, error) {
-	return newGeminiHomeWith(runDir, id, env, command, nil)
-}
-
-// newGeminiHomeWith is newGeminiHome whose extension also declares agentmux's MCP
-// server when mcp is not nil; command "" leaves the hook out.
-func newGeminiHomeWith(runDir string, id int, env []string, command string, mcp map[string]any) (*geminiHome, error) {
+// newGeminiHome makes pane id's Gemini home in runDir, its extension's hooks running
+// the commands of events (AfterAgent, Notification) by event (none: no hooks), and
+// declaring agentmux's MCP server when mcp is not nil.
+func newGeminiHome(runDir string, id int, env []string, events map[string]string, mcp map[string]any) (*geminiHome, error) {
 	person, err := personGeminiHome(env)
 	if err != nil {
 		return nil, fmt.Errorf("gemini home: %w", err)
@@ -116,7 +111,7 @@ func newGeminiHomeWith(runDir string, id int, env []string, command string, mcp 
 		return nil, fmt.Errorf("gemini home: %w", err)
 	}
 	g := &geminiHome{dir: dir, person: person, linked: map[string]fileMark{}}
-	if err := g.build(command, mcp); err != nil {
+	if err := g.build(events, mcp); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("gemini home: %w", err)
 	}
@@ -186,7 +181,7 @@ func loadGeminiHome(dir, person string) (*geminiHome, error) {
 }
 
 // build fills the home: links to the person's entries, and the hook extension.
-func (g *geminiHome) build(command string, mcp map[string]any) error {
+func (g *geminiHome) build(events map[string]string, mcp map[string]any) error {
 	real := filepath.Join(g.person, ".gemini")
 	// Gemini makes ~/.gemini and its tmp (where chats are kept) on every start; made
 	// here first, they are the person's, not this home's.
@@ -215,11 +210,7 @@ func (g *geminiHome) build(command string, mcp map[string]any) error {
 		manifest["mcpServers"] = map[string]any{MCPServerName: mcp}
 	}
 	// Named, Gemini shows "Executing Hook: agentmux" while it runs, not the command.
-	hook := map[string]any{"type": "command", "name": "agentmux", "command": command}
-	hooks := map[string]any{"hooks": map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{hook}}}}}
-	if command == "" {
-		hooks = map[string]any{"hooks": map[string]any{}}
-	}
+	hooks := namedHooks(events)
 	// Install metadata, as Gemini writes for an extension installed from a folder:
 	// without it, a person's security.allowedExtensions makes Gemini fail to start; with
 	// it, that setting skips the extension (no hooks: turns end by the screen).

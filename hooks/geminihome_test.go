@@ -60,7 +60,7 @@ func TestGeminiHomeReachesThePersonsFiles(t *testing.T) {
 		".gemini/extensions/tools/commands/deploy.toml":           "prompt = 'y'",
 		".gemini/extensions/tools/.gemini-extension-install.json": `{}`,
 	})
-	g, err := newGeminiHome(t.TempDir(), 3, []string{"HOME=" + person}, "'/bin/agentmux' hook after-agent")
+	g, err := newGeminiHome(t.TempDir(), 3, []string{"HOME=" + person}, map[string]string{"AfterAgent": "'/bin/agentmux' hook after-agent"}, nil)
 	require.NoError(t, err)
 	own := filepath.Join(g.dir, ".gemini")
 	for _, name := range []string{"settings.json", "oauth_creds.json", "GEMINI.md", "commands/review.toml",
@@ -109,7 +109,7 @@ func TestGeminiHomeGivesWritesBack(t *testing.T) {
 		".gemini/trustedFolders.json": `{"/a":"TRUST_FOLDER"}`,
 		".gemini/settings.json":       `{}`,
 	})
-	g, err := newGeminiHome(t.TempDir(), 1, []string{"HOME=" + person}, "hook")
+	g, err := newGeminiHome(t.TempDir(), 1, []string{"HOME=" + person}, map[string]string{"AfterAgent": "hook"}, nil)
 	require.NoError(t, err)
 	own := filepath.Join(g.dir, ".gemini")
 
@@ -146,7 +146,7 @@ func TestGeminiHomeGivesWritesBack(t *testing.T) {
 
 func TestGeminiHomeForAPersonWithoutGemini(t *testing.T) {
 	person := t.TempDir()
-	g, err := newGeminiHome(t.TempDir(), 1, []string{"HOME=/elsewhere", "GEMINI_CLI_HOME=" + person}, "hook")
+	g, err := newGeminiHome(t.TempDir(), 1, []string{"HOME=/elsewhere", "GEMINI_CLI_HOME=" + person}, map[string]string{"AfterAgent": "hook"}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, person, g.person, "GEMINI_CLI_HOME is the person's Gemini home when set")
 	_, ok := readIn(t, filepath.Join(g.dir, ".gemini", "extensions", geminiHookExtension), "hooks/hooks.json")
@@ -221,7 +221,7 @@ func TestHookDirsOfAKilledRunAreFinished(t *testing.T) {
 		if owner != "" {
 			writeIn(t, dir, map[string]string{hookOwnerFile: owner})
 		}
-		g, err := newGeminiHome(dir, 1, []string{"HOME=" + person}, "hook")
+		g, err := newGeminiHome(dir, 1, []string{"HOME=" + person}, map[string]string{"AfterAgent": "hook"}, nil)
 		require.NoError(t, err)
 		return dir, g
 	}

@@ -199,7 +199,7 @@ func TestRecoveryIgnoresALinkedHookFolder(t *testing.T) {
 	run := filepath.Join(real, "run-killed")
 	require.NoError(t, os.MkdirAll(run, 0o700))
 	writeIn(t, run, map[string]string{hookOwnerFile: deadPid(t)})
-	g, err := newGeminiHome(run, 1, []string{"HOME=" + person}, "hook")
+	g, err := newGeminiHome(run, 1, []string{"HOME=" + person}, map[string]string{"AfterAgent": "hook"}, nil)
 	require.NoError(t, err)
 	writeIn(t, filepath.Join(g.dir, ".gemini"), map[string]string{"installation_id": "id-1"})
 	root := filepath.Join(t.TempDir(), "hooks")
@@ -217,7 +217,7 @@ func TestRecoveryIgnoresALinkedHookFolder(t *testing.T) {
 // .gemini.
 func runHome(t *testing.T, person string) (*geminiHome, string) {
 	t.Helper()
-	g, err := newGeminiHome(t.TempDir(), 1, []string{"HOME=" + person}, "hook")
+	g, err := newGeminiHome(t.TempDir(), 1, []string{"HOME=" + person}, map[string]string{"AfterAgent": "hook"}, nil)
 	require.NoError(t, err)
 	return g, filepath.Join(g.dir, ".gemini")
 }
@@ -285,7 +285,7 @@ func TestRecoveryDaysLaterKeepsNewerSettings(t *testing.T) {
 	run := filepath.Join(root, "run-killed")
 	require.NoError(t, os.MkdirAll(run, 0o700))
 	writeIn(t, run, map[string]string{hookOwnerFile: deadPid(t)})
-	g, err := newGeminiHome(run, 1, []string{"HOME=" + person}, "hook")
+	g, err := newGeminiHome(run, 1, []string{"HOME=" + person}, map[string]string{"AfterAgent": "hook"}, nil)
 	require.NoError(t, err)
 	geminiRenames(t, filepath.Join(g.dir, ".gemini"), "settings.json", `{"v":"old run"}`, 0o600)
 	old := time.Now().Add(-72 * time.Hour)

@@ -123,6 +123,18 @@ func commandHooks(events map[string]string) map[string]any {
 	return map[string]any{"hooks": hooks}
 }
 
+// namedHooks is a settings file's hooks object for Gemini CLI and Qwen Code: each
+// event runs one command, named "agentmux" (Gemini shows "Executing Hook: agentmux"
+// while it runs, not the command).
+func namedHooks(events map[string]string) map[string]any {
+	hooks := map[string]any{}
+	for event, cmd := range events {
+		h := map[string]any{"type": "command", "name": "agentmux", "command": cmd}
+		hooks[event] = []any{map[string]any{"hooks": []any{h}}}
+	}
+	return map[string]any{"hooks": hooks}
+}
+
 // off logs why pane id runs without hooks.
 func (h *Setup) off(id int, err error) {
 	if h.log != nil {
@@ -163,22 +175,22 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 			argv = slices.Insert(argv, 1, codexMCP(h.bin)...)
 		}
 	case parser.HooksQwen:
-		var hook string
+		var events map[string]string
 		if !h.noHooks {
-			hook = h.command("qwen-stop")
+			events = map[string]string{"Stop": h.command("qwen-stop"), "Notification": h.command("qwen-notification")}
 		}
-		env, err := qwenSpec(h.dir, id, spec.Env, hook, h.mcpServerIf())
+		env, err := qwenSpec(h.dir, id, spec.Env, events, h.mcpServerIf())
 		if err != nil {
 			h.off(id, err)
 			return spec, false
 		}
 		spec.Env, on = env, !h.noHooks
 	case parser.HooksGemini:
-		var hook string
+		var events map[string]string
 		if !h.noHooks {
-			hook = h.command("after-agent")
+			events = map[string]string{"AfterAgent": h.command("after-agent"), "Notification": h.command("gemini-notification")}
 		}
-		g, err := newGeminiHomeWith(h.dir, id, spec.Env, hook, h.mcpServerIf())
+		g, err := newGeminiHome(h.dir, id, spec.Env, events, h.mcpServerIf())
 		if err != nil {
 			h.off(id, err)
 			return spec, false
@@ -268,8 +280,15 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 			h.Text = lastAssistantText(str("transcript_path"))
 		}
 		h.Usage = str("transcript_path")
-	case "notification": // Claude Code: a permission prompt or idle notice, no turn end
-		return h, false
+	case "notification", "gemini-notification", "qwen-notification":
+		// A notification hook: reported when the program waits for the person's
+		// permission (Claude Code and Qwen Code: permission_prompt; Gemini CLI:
+		// ToolPermission), with its words; an idle notice is no news.
+		h.CLI = map[string]string{"notification": "claude", "gemini-notification": "gemini", "qwen-notification": "qwen"}[event]
+		if !asksPermission(str("notification_type")) {
+			return h, false
+		}
+		h.Event, h.Text = proto.HookAsk, str("message")
 	case "codex-notify":
 		h.CLI = "codex"
 		h.Conversation = str("thread-id")
@@ -295,6 +314,16 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 		return h, false
 	}
 	return h, true
+}
+
+// asksPermission reports whether a notification hook's type says the program waits
+// for the person's permission.
+func asksPermission(kind string) bool {
+	switch kind {
+	case "permission_prompt", "ToolPermission", "elicitation_dialog":
+		return true
+	}
+	return false
 }
 
 // isTitle reports whether an answer is a title generator's JSON ({"title": …}).

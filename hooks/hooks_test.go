@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 )
 
@@ -63,6 +64,8 @@ func TestHookSettingsPerProgram(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &settings))
 	assert.Equal(t, `'/opt/agent mux/agentmux' hook after-agent`, settings.Hooks["AfterAgent"][0].Hooks[0].Command)
+	assert.Equal(t, `'/opt/agent mux/agentmux' hook gemini-notification`, settings.Hooks["Notification"][0].Hooks[0].Command,
+		"its permission prompts are told too")
 	var named struct {
 		Hooks map[string][]struct{ Hooks []struct{ Name string } }
 	}
@@ -107,6 +110,10 @@ func TestHookReports(t *testing.T) {
 		{"stop", `{"transcript_path":"/nonexistent"}`, true, "claude", "", ""},
 		{"stop", `not json`, true, "claude", "", ""},
 		{"notification", `{"message":"Claude needs your permission"}`, false, "", "", ""},
+		{"notification", `{"message":"Claude needs your permission to use Bash","notification_type":"permission_prompt"}`, true, "claude", "Claude needs your permission to use Bash", ""},
+		{"notification", `{"message":"Claude is waiting for your input","notification_type":"idle_prompt"}`, false, "", "", ""},
+		{"gemini-notification", `{"notification_type":"ToolPermission","message":"Tool Shell requires confirmation","details":{}}`, true, "gemini", "Tool Shell requires confirmation", ""},
+		{"qwen-notification", `{"notification_type":"permission_prompt","message":"Qwen Code needs your permission to use Shell","title":"x"}`, true, "qwen", "Qwen Code needs your permission to use Shell", ""},
 		{"codex-notify", `{"type":"agent-turn-complete","thread-id":"019a-t","turn-id":"1","input-messages":["make a table"],"last-assistant-message":"| a |\n|---|\n| 1 |"}`, true, "codex", "| a |\n|---|\n| 1 |", "019a-t"},
 		{"qwen-stop", `{"session_id":"q-1","last_assistant_message":"done"}`, true, "qwen", "done", "q-1"},
 		{"codex-notify", `{"type":"agent-turn-complete","turn-id":"0","input-messages":[],"last-assistant-message":"{\"title\":\"Tables\"}"}`, false, "", "", ""},
@@ -122,6 +129,7 @@ func TestHookReports(t *testing.T) {
 			assert.Equal(t, tc.cli, h.CLI, tc.payload)
 			assert.Equal(t, tc.text, h.Text, tc.payload)
 			assert.Equal(t, tc.conversation, h.Conversation, tc.payload)
+			assert.Equal(t, strings.HasSuffix(tc.event, "notification"), h.Event == proto.HookAsk, tc.payload)
 		}
 	}
 	// The transcript a hook names is where the session reads the turn's usage.

@@ -60,22 +60,19 @@ func qwenSystemDefaults(env []string) (path string, named bool) {
 	return filepath.Join(filepath.Dir(settings), "system-defaults.json"), false
 }
 
-// qwenSpec writes pane id's Qwen Code defaults layer into dir, its Stop hook running
-// command ("": no hook) and agentmux's MCP server when mcp is not nil (Qwen merges each
-// layer's mcpServers by name, the person's winning), and returns env with the variable
-// that names it. It fails, writing nothing, when the person has a defaults layer of
-// their own.
-func qwenSpec(dir string, id int, env []string, command string, mcp map[string]any) ([]string, error) {
+// qwenSpec writes pane id's Qwen Code defaults layer into dir, its hooks running the
+// commands of events (Stop, Notification) by event (none: no hooks) and agentmux's MCP
+// server when mcp is not nil (Qwen merges each layer's mcpServers by name, the person's
+// winning), and returns env with the variable that names it. It fails, writing nothing,
+// when the person has a defaults layer of their own.
+func qwenSpec(dir string, id int, env []string, events map[string]string, mcp map[string]any) ([]string, error) {
 	if p, named := qwenSystemDefaults(env); named {
 		return nil, fmt.Errorf("qwen: QWEN_CODE_SYSTEM_DEFAULTS_PATH=%s: %w", p, errQwenDefaults)
 	} else if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("qwen: %s: %w", p, errQwenDefaults)
 	}
-	settings := map[string]any{"$version": qwenSettingsVersion}
-	if command != "" {
-		hook := map[string]any{"type": "command", "name": "agentmux", "command": command}
-		settings["hooks"] = map[string]any{"Stop": []any{map[string]any{"hooks": []any{hook}}}}
-	}
+	settings := namedHooks(events)
+	settings["$version"] = qwenSettingsVersion
 	if mcp != nil {
 		settings["mcpServers"] = map[string]any{MCPServerName: mcp}
 	}

@@ -111,3 +111,17 @@ type MeshLister interface {
 type Warner interface {
 	Warn(text string)
 }
+
+// Answerer is a Core whose panes can be answered at their prompts (X_ANSWER), for the
+// person only: AnswerPrompt types the key of option (a key, a label's start, yes or
+// no) of the prompt pane id waits at, refused when question is set and is not what it
+// asks now, and returns the choice picked.
+type Answerer interface {
+	AnswerPrompt(id int, option, question string) (proto.Option, error)
+}
+
+// Asker is a Core told by a program's notification hook that it waits for the
+// person's permission (X_HOOK with event proto.HookAsk), with the hook's words.
+type Asker interface {
+	HookAsk(pane, text, source string) error
+}

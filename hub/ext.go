@@ -78,14 +78,18 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		var pane string
 		if pane, err = s.hookPane(cs, p.Pane); err == nil {
 			s.recordConversation(core, pane, p)
-			// The turn's usage first: the delivery of its answer then says what the
-			// turn spent, and a link's spend budget is checked as the turn ends.
-			if p.Usage != "" {
-				if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
-					s.cfg.Logger.Debug("hook usage", "pane", pane, "err", uerr)
+			if ac, ok := core.(Asker); ok && p.Event == proto.HookAsk {
+				err = ac.HookAsk(pane, p.Text, hookSource(p.Event, p.CLI))
+			} else if p.Event != proto.HookAsk {
+				// The turn's usage first: the delivery of its answer then says what the
+				// turn spent, and a link's spend budget is checked as the turn ends.
+				if p.Usage != "" {
+					if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
+						s.cfg.Logger.Debug("hook usage", "pane", pane, "err", uerr)
+					}
 				}
+				err = core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
 			}
-			err = core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
 		}
 	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
 		if bad, err := s.paneCommand(cs, e, &res); bad {
@@ -94,6 +98,28 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 		} else if err != nil {
 			s.fail(cs, proto.CodeBadRequest, err.Error(), e.ID)
 			return
+		}
+	case proto.TypeAnswer:
+		var p proto.Answer
+		if p, err = proto.DecodePayload[proto.Answer](e); err != nil {
+			s.badPayload(cs, e, err)
+			return
+		}
+		ac, ok := core.(Answerer)
+		switch {
+		case !ok:
+			err = errNoCore
+		case !cs.person():
+			// A prompt-injected agent must not approve its own request, or another's.
+			err = fmt.Errorf("X_ANSWER from %s: only the person answers a pane's prompt, from outside the panes", cs.where())
+		default:
+			err = s.onPane(p.A, func(id int) error {
+				o, err := ac.AnswerPrompt(id, p.Option, p.Question)
+				if err == nil {
+					res.Answer = &o
+				}
+				return err
+			})
 		}
 	case proto.TypeWeb:
 		var p proto.Web

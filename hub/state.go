@@ -404,7 +404,7 @@ func (s *state) frame(cs *connState, e *proto.Envelope) {
 		s.subscribe(cs, e)
 	case proto.TypeList, proto.TypeCapture, proto.TypeHistory, proto.TypeRead,
 		proto.TypeLink, proto.TypeUnlink, proto.TypeHold, proto.TypeRelease, proto.TypeEvents, proto.TypeHook, proto.TypeWeb,
-		proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
+		proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff, proto.TypeAnswer:
 		s.ext(cs, e)
 	case proto.TypeMesh:
 		s.listMesh(cs, e)

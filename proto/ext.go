@@ -56,7 +56,30 @@ const (
 	// TypeMesh (payload {}) answers with x_mesh: the sessions of the mesh the session
 	// joined, as `agentmux ls --mesh` lists them.
 	TypeMesh = "X_MESH"
+	// TypeAnswer (payload Answer) picks a choice of the prompt a pane waits at, as the
+	// person: answered with x_answer, the choice picked. The person's alone.
+	TypeAnswer = "X_ANSWER"
 )
+
+// Answer is the payload of X_ANSWER: pick Option (a choice's key, the start of its
+// label, or yes / no) of the prompt pane A waits at; Question, when set, must be what
+// it asks now, so that an answer for a prompt that is gone is refused.
+type Answer struct {
+	A        string `json:"a"`
+	Option   string `json:"option"`
+	Question string `json:"question,omitempty"`
+}
+
+// Validate requires a and option.
+func (a *Answer) Validate() error {
+	switch {
+	case a.A == "":
+		return errors.New("missing field a")
+	case a.Option == "":
+		return errors.New("missing field option")
+	}
+	return nil
+}
 
 // MeshSession is a session of a mesh as `agentmux ls --mesh` shows it: live (its
 // members answered) or away (its stream keeps its messages until it is back).
@@ -237,6 +260,11 @@ func CheckConversation(id string) error {
 	return nil
 }
 
+// HookAsk is Hook's Event when the program's notification hook says it waits for the
+// person's permission (Text its words): no turn end; the pane needs the person until
+// they answer, its screen says it works again, or its turn ends.
+const HookAsk = "ask"
+
 // Validate requires pane and event.
 func (h *Hook) Validate() error {
 	switch {
@@ -279,6 +307,28 @@ type Member struct {
 	CostPartial bool     `json:"cost_partial,omitempty"`
 	// Metered: the pane's CLI records usage agentmux reads (false: not known, "?").
 	Metered bool `json:"x_metered,omitempty"`
+	// Asks is what the pane asks the person while its state is "needs you": the
+	// question and choices its program shows (absent otherwise).
+	Asks *Asks `json:"asks,omitempty"`
+}
+
+// Asks is what a pane waiting for the person asks, as its program's screen shows it.
+type Asks struct {
+	// Question is the row that asks ("Do you want to proceed?"); "" when none was read.
+	Question string `json:"question"`
+	// Options are the choices in order: Key is what `agentmux answer` types to pick
+	// one, Label its words.
+	Options []Option `json:"options"`
+	// Since is when the pane began to wait (Unix ms).
+	Since int64 `json:"since"`
+	// Context is the prompt's rows around the question: what it is about.
+	Context []string `json:"context,omitempty"`
+}
+
+// Option is one choice of an Asks.
+type Option struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
 }
 
 // Turns is a relay group's budget as the status line counts it ("3/8"): the turns
@@ -408,6 +458,8 @@ type Event struct {
 	Session string    `json:"session,omitempty"`
 	// Spend is a spend event's: what Member spent (To: the link it counts to).
 	Spend *Spend `json:"x_spend,omitempty"`
+	// Asks (kind member, state "needs you") is what the pane asks.
+	Asks *Asks `json:"asks,omitempty"`
 }
 
 // Result is the payload of X_RESULT: Re is the request's id; the field that matches
@@ -434,4 +486,6 @@ type Result struct {
 	Share []int `json:"x_share,omitempty"`
 	// Mesh (X_MESH) is every session of the mesh the session joined, by name.
 	Mesh []MeshSession `json:"x_mesh,omitempty"`
+	// Answer (X_ANSWER) is the choice picked and typed.
+	Answer *Option `json:"x_answer,omitempty"`
 }

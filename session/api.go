@@ -241,6 +241,19 @@ type Member struct {
 	// known, shown as "?").
 	Spend   Spend
 	Metered bool
+	// Asks is what the pane asks the person while its State is NeedsYou (nil
+	// otherwise, and when its screen shows no choices to read).
+	Asks *Asks
+}
+
+// Asks is what a pane that needs the person asks, as its program's screen shows it:
+// the question, the choices (each with the key that picks it), the rows that say what
+// it is about, and since when it waits.
+type Asks struct {
+	Question string
+	Options  []parser.Option
+	Context  []string
+	Since    time.Time
 }
 
 // Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.

@@ -390,6 +390,7 @@ func (s *Session) Hook(pane, text, source string) error {
 			return nil
 		}
 		s.log.Debug("hook", "pane", p.id, "source", source, "chars", len(text))
+		p.hookAsk = ""
 		s.act(s.rl.Handle(relay.TurnEnd{Pane: p.id, Text: text, Source: source}, s.clock.Now()))
 		return nil
 	})

@@ -160,6 +160,7 @@ func (s *Session) onOutput(id int) {
 // and re-arms its watcher.
 func (s *Session) observe(p *pane, now time.Time) {
 	s.pace.observed(p.id, now)
+	p.outputs++
 	if n := p.alerts.count(); n != p.alertsSeen {
 		p.alertsSeen = n
 		text := ""
@@ -288,6 +289,8 @@ func (s *Session) toPerson(p *pane, b []byte) {
 	if len(b) == 0 || p.exited {
 		return
 	}
+	p.hookAsk = "" // the person acted on it
+	p.personKey = s.clock.Now()
 	if !s.gate.hold(p.id, b) {
 		p.proc.Write(b)
 		if e, ok := p.proc.(expecter); ok {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/relay"
@@ -41,6 +42,19 @@ type pane struct {
 	alertsSeen uint64
 	noteSeen   string
 	clipsSeen  uint64
+
+	// outputs counts the pane's observed outputs; ask is what its prompt asks, read at
+	// askRead outputs (see asks.go), nil while it does not need the person.
+	outputs uint64
+	ask     *Asks
+	askRead uint64
+	// hookAsk is what the program's notification hook said it asks the person ("":
+	// nothing), until the person types into it, its screen says it works, or its turn
+	// ends (HookAsk).
+	hookAsk string
+	// personKey is when the person last typed into the pane (toPerson): an answer
+	// from elsewhere is refused while they act at its prompt (Answer).
+	personKey time.Time
 
 	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
 	// sends on it once it has observed the last one (pacing.go).

@@ -71,8 +71,13 @@ func (s *Session) member(p *pane) Member {
 	if p.exited {
 		return m
 	}
+	if ps.State == parser.Busy {
+		p.hookAsk = "" // answered: it works again
+	}
+	needsYou := ps.State == parser.NeedsApproval || p.hookAsk != ""
+	m.Asks = s.asksOf(p, needsYou, s.clock.Now())
 	switch {
-	case ps.State == parser.NeedsApproval:
+	case needsYou:
 		m.State = NeedsYou
 	case !ps.Started:
 	case ps.State == parser.Busy:
@@ -89,7 +94,7 @@ func sameMember(a, b Member) bool {
 		a.Group == b.Group && a.Held == b.Held && a.Typing == b.Typing && a.Waiting == b.Waiting &&
 		a.Addressing == b.Addressing &&
 		a.Cols == b.Cols && a.Rows == b.Rows && a.External == b.External &&
-		a.Share == b.Share && a.Dir == b.Dir && a.Spend == b.Spend && a.Metered == b.Metered
+		a.Share == b.Share && a.Dir == b.Dir && a.Spend == b.Spend && a.Metered == b.Metered && sameAsk(a.Asks, b.Asks)
 }
 
 // relayStatus is the relay's summary.

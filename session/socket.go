@@ -64,6 +64,7 @@ func wireMember(m Member, labels map[int]string, turns map[int]proto.Turns) prot
 		}
 		w.CostPartial = sp.Priced && sp.Unpriced
 	}
+	w.Asks = WireAsks(m.Asks)
 	if m.Group > 0 {
 		w.Group = labels[m.Group]
 		if t, ok := turns[m.Group]; ok {
@@ -103,7 +104,7 @@ var wirePhases = map[relay.Phase]proto.Phase{
 func wireEvent(ev Event) []proto.Event {
 	switch ev := ev.(type) {
 	case MemberChanged:
-		return []proto.Event{{Kind: proto.EventMember, Member: ev.Member.Name, State: ev.Member.State.String()}}
+		return []proto.Event{{Kind: proto.EventMember, Member: ev.Member.Name, State: ev.Member.State.String(), Asks: WireAsks(ev.Member.Asks)}}
 	case Exit:
 		code := ev.Code
 		return []proto.Event{{Kind: proto.EventExit, Member: strconv.Itoa(ev.Pane), Code: &code}}
@@ -184,4 +185,22 @@ func (s *Session) Diff(id int) (string, error) {
 // wireTokens is t as the socket carries it.
 func wireTokens(t usage.Tokens) *proto.Tokens {
 	return &proto.Tokens{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheWrite: t.CacheWrite}
+}
+
+// WireAsks is a as the socket carries it (nil for nil).
+func WireAsks(a *Asks) *proto.Asks {
+	if a == nil {
+		return nil
+	}
+	w := &proto.Asks{Question: a.Question, Since: a.Since.UnixMilli(), Context: a.Context, Options: []proto.Option{}}
+	for _, o := range a.Options {
+		w.Options = append(w.Options, proto.Option{Key: o.Key, Label: o.Label})
+	}
+	return w
+}
+
+// AnswerPrompt is Answer in the socket's types (the hub's Answerer).
+func (s *Session) AnswerPrompt(id int, option, question string) (proto.Option, error) {
+	o, err := s.Answer(id, option, question)
+	return proto.Option{Key: o.Key, Label: o.Label}, err
 }

@@ -24,6 +24,10 @@ type Config struct {
 	// AllowClipboard forwards a pane program's clipboard writes (OSC 52) to the outer
 	// terminal ([ui] allow_clipboard); off, they are dropped and the status line says so.
 	AllowClipboard bool
+	// NotifyTerminal is how a pane that begins to need the person (not the focused
+	// one) is told to the terminal: NotifyOSC9 ("", the default), NotifyOSC777,
+	// NotifyBell or NotifyOff ([notify] terminal, --notify-terminal).
+	NotifyTerminal string
 	// Session is the session's name, shown on the status line ("" shows none).
 	Session string
 	// Logger receives diagnostics; it must never write to the terminal. Nil discards.

@@ -170,6 +170,9 @@ type presentation struct {
 	scr        presenter
 	status     statusMsg // the message on the status line (status.go)
 	relaySum   string    // the relay status shown on the status line
+	// askedBatch are the panes that began to need the person in the events being
+	// handled: one terminal notification names them all (notify.go).
+	askedBatch []session.Member
 }
 
 // attachment is how the model's terminal is attached to the session server. The zero

@@ -228,5 +228,22 @@ func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 	if sp := mb.Spend.Short(); sp != "" { // what it spent: "$0.42", "120k tok"
 		parts = append(parts, sp)
 	}
+	// What it asks comes last: a border too narrow for it keeps the rest (topBorder).
+	if short := mb.Asks.Short(); mb.State == session.NeedsYou && short != "" {
+		parts = append(parts, clipRunes(short, maxAskTitle))
+	}
 	return strings.Join(parts, " · "), kind
+}
+
+// maxAskTitle bounds what a border says of a pane's question (the title is cut to
+// the border's width besides).
+const maxAskTitle = 48
+
+// clipRunes is s cut to n runes, "…" ending it when cut.
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

@@ -90,7 +90,8 @@ func (p paint) wrap(text string) string { return p.pre + text + p.suf }
 
 // topBorder draws a pane's top border, w columns wide:
 // "╭ 1 alice ─ idle ─ 🔔 ─ ✳ Claude Code ───╮". The "N name" title comes first and is cut
-// to fit; then the state (or, when it does not fit, its first word), the bell mark when
+// to fit; then the state (or, when it does not fit, its first word; for a pane that needs
+// you, first the state without what it asks), the bell mark when
 // bell is set, and the program's own title (ptitle) after a whole state, each only when it
 // fits whole. A pane narrower than its corners gets spaces.
 func (s styles) topBorder(w int, title, state string, focused bool, kind stateKind, bell bool, ptitle string) string {
@@ -140,7 +141,10 @@ func (s styles) topBorder(w int, title, state string, focused bool, kind stateKi
 	full := whole(state, ss)
 	if !full {
 		word, _, _ := strings.Cut(state, " · ")
-		whole(word, ss)
+		// A pane that needs you says what it asks last: without it, the rest may fit.
+		if i := strings.LastIndex(state, " · "); kind != kindNeedsYou || i < 0 || !whole(state[:i], ss) {
+			whole(word, ss)
+		}
 	}
 	if bell {
 		whole(bellMark, s.needsYou)

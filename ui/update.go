@@ -116,6 +116,7 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			cmds = append(cmds, m.handleOutput(ev.Pane))
 		case session.MemberChanged:
 			if v := m.views[ev.Member.Pane]; v != nil {
+				m.noteNeedsYou(v.member.State, ev.Member)
 				reshare := v.member.Share != ev.Member.Share
 				if treeChanged(v.member, ev.Member) {
 					v.member = ev.Member
@@ -160,6 +161,7 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 			}
 		}
 	}
+	m.flushNeedsYou()
 	return tea.Batch(cmds...)
 }
 

@@ -15,7 +15,8 @@ import (
 // ErrReadOnly answers every action of a page of a web view started without control.
 var ErrReadOnly = errors.New("this web view is read-only: start it with --control to send messages, link panes or type into them")
 
-// action is a frame from the page: T is send, link, unlink, hold, release or input;
+// action is a frame from the page: T is send, link, unlink, hold, release, input or
+// answer;
 // ID is echoed in the answer.
 type action struct {
 	T    string `json:"t"`
@@ -26,6 +27,9 @@ type action struct {
 	B    int    `json:"b,omitempty"`    // link
 	Pane int    `json:"pane,omitempty"` // input
 	Data string `json:"data,omitempty"` // input: what the page's terminal encoded
+	// answer: Pane's prompt, choice Key, refused unless it still asks Question.
+	Key      string `json:"key,omitempty"`
+	Question string `json:"question,omitempty"`
 }
 
 // result answers an action.
@@ -95,6 +99,14 @@ func (p *page) do(a action) (string, error) {
 		return "held", sess.Hold(a.A)
 	case "release":
 		return "released", sess.Release(a.A)
+	case "answer":
+		// As agentmux answer: the choice's key typed as the person's, refused when the
+		// prompt is gone or asks something else now, or someone types in the pane.
+		o, err := sess.Answer(a.Pane, a.Key, a.Question)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("answered pane %d: %s %s", a.Pane, o.Key, o.Label), nil
 	case "input":
 		if _, ok := sess.Member(a.Pane); !ok {
 			return "", fmt.Errorf("input: %w", session.ErrNoPane)

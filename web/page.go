@@ -123,6 +123,22 @@ type memberJSON struct {
 	Cols     int    `json:"cols,omitempty"`
 	Rows     int    `json:"rows,omitempty"`
 	External bool   `json:"external,omitempty"`
+	// Asks is what the pane asks while it needs the person: the page's inbox.
+	Asks *asksJSON `json:"asks,omitempty"`
+}
+
+// asksJSON is what a pane that needs the person asks: the question, the choices (each
+// a button that answers), since when (Unix ms), and the rows around the question.
+type asksJSON struct {
+	Question string       `json:"question"`
+	Options  []optionJSON `json:"options"`
+	Since    int64        `json:"since"`
+	Rows     []string     `json:"rows"`
+}
+
+type optionJSON struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
 }
 
 type groupJSON struct {
@@ -245,6 +261,12 @@ func (p *page) members(ctx context.Context) error {
 			Held: m.Held, Typing: m.Typing, Waiting: m.Waiting, Cols: m.Cols, Rows: m.Rows, External: m.External}
 		if m.State == session.Exited {
 			mj.Exit = session.ExitText(m.Code)
+		}
+		if a := m.Asks; a != nil {
+			mj.Asks = &asksJSON{Question: a.Question, Options: []optionJSON{}, Since: a.Since.UnixMilli(), Rows: a.Context}
+			for _, o := range a.Options {
+				mj.Asks.Options = append(mj.Asks.Options, optionJSON{Key: o.Key, Label: o.Label})
+			}
 		}
 		f.Members = append(f.Members, mj)
 	}

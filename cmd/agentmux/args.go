@@ -67,6 +67,11 @@ flags:
   --mesh-creds F   the session's mesh credentials (agentmux mesh creds NAME, or a NATS .creds)
   --mesh-nkey F    an nkey seed file instead of --mesh-creds
   --mesh-ca F      the certificate authority of the hub's TLS (else the system's)
+  --notify-terminal M  notifications to the attached terminals: osc9 (default), osc777, bell, off
+  --notify-command C   run C for each notification, its JSON on stdin (e.g. a notify-send script)
+  --notify-webhook U   POST each notification's JSON to URL U
+  --notify-ntfy U      send each notification to the ntfy topic at URL U
+  --notify-events L    which: needs-you,budget,exited,expired (default), turn
   --version        print the version and exit
 
 Keys: prefix ? shows every binding; prefix d detaches; prefix q ends the session (asks).
@@ -115,6 +120,7 @@ type options struct {
 	mesh     meshFlags
 	// linkBudget is --link-budget, when given (set["link-budget"]).
 	linkBudget spend.Budget
+	notify   notifyFlags
 }
 
 // subcommands are the words that, as the first argument after the flags, run something
@@ -165,6 +171,7 @@ func mainFlags(o *options, v *mainValues) *flag.FlagSet {
 	v.cwd = cwdFlag{}
 	fs.Var(v.cwd, "cwd", "")
 	o.mesh.register(fs)
+	o.notify.register(fs)
 	fs.BoolVar(&o.web.on, "web", false, "")
 	fs.StringVar(&o.web.listen, "web-listen", "", "")
 	fs.BoolVar(&o.web.control, "web-control", false, "")
@@ -230,6 +237,9 @@ func parseArgs(args []string) (options, error) {
 	}
 	if err := o.logLevel.UnmarshalText([]byte(v.level)); err != nil {
 		return o, usagef("--log-level %q: want debug, info, warn or error", v.level)
+	}
+	if err := o.notify.check("flags"); err != nil {
+		return o, usagef("%v", err)
 	}
 	if o.detached && o.inProcess {
 		return o, usagef("--detached and --in-process exclude each other (an in-process session ends with its terminal)")

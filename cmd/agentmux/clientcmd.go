@@ -45,6 +45,8 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux events                             a live NDJSON stream of what happens
   agentmux sessions [--all]                   the running sessions (--all: ended ones too,
                                               and the ones agentmux restore can bring back)
+  agentmux inbox                              every pane that needs you, in every session
+  agentmux answer TARGET OPTION [--question Q]  pick a choice of TARGET's prompt (yes, no, 1…)
   agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT] [--tls-cert F --tls-key F]
                                               start the session's web view (or get a new link
                                               to it) and print its URL; --control lets the page
@@ -56,6 +58,7 @@ common flags: --session NAME (else $AGENTMUX_SESSION, else the only running sess
 // command table (commands.go) says which field it sets.
 type clientArgs struct {
 	session, from, member, to string
+	question                  string // answer --question: what the prompt must ask
 	json, escapes, shell      bool
 	// accept, refuse, pending: link answers or lists link requests of other sessions.
 	accept, refuse, pending bool
@@ -116,6 +119,9 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 	}
 	if cmd == "sessions" {
 		return exit(sessions(a, stdout))
+	}
+	if cmd == "inbox" {
+		return exit(inbox(a, stdout)) // inboxcmd.go: every session
 	}
 	if cmd == "ls" && (a.meshOn || a.mesh != meshFlags{}) {
 		return lsMesh(a, stdout) // meshcmd.go
@@ -234,6 +240,8 @@ func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, 
 		err = events(ctx, c, stdout)
 	case "web":
 		err = webCommand(c, a, stdout)
+	case "answer":
+		err = answer(c, a, stdout)
 	}
 	return exit(err)
 }

@@ -67,7 +67,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	code, _, err = runCmd(t, "", "help", "frobnicate")
 	assert.Equal(t, 2, code)
 	assert.True(t, errors.Is(err, errUsage))
-	assert.ErrorContains(t, err, `no command or topic "frobnicate" (commands: attach, capture, demo, diff, events, help, history`)
+	assert.ErrorContains(t, err, `no command or topic "frobnicate" (commands: answer, attach, capture, demo, diff, events, help, history, hold, inbox`)
 	assert.ErrorContains(t, err, "topics: architecture,")
 
 	// A guide prints whole; a command that has one says where it is.

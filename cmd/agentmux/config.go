@@ -57,6 +57,12 @@ import (
 //
 //	[mcp]
 //	enabled = false              # give each supported agent CLI agentmux's MCP server (--mcp)
+//	[notify]                     # where notifications go (notifycfg.go, docs/notify.md)
+//	terminal = "osc9"            # osc9, osc777, bell or off
+//	command = ["notify-send", "agentmux"]
+//	webhook = "https://example.org/hook"
+//	ntfy = "https://ntfy.sh/my-topic"
+//	events = ["needs-you", "budget", "exited", "expired"]
 //
 //	[security]
 //	pane_namespaces = true       # each pane in a user namespace of its own (Linux;
@@ -90,6 +96,8 @@ type settings struct {
 	Restore string
 	// Spend holds [spend]'s budgets and [prices]' price table (spendconfig.go).
 	Spend session.SpendOptions
+	// Notify says where notifications go ([notify]; the --notify-* flags override).
+	Notify notifyFlags
 }
 
 // uiSettings are [ui]'s prefix, layout, turns, idle and scrollback (each set only when
@@ -177,6 +185,7 @@ type configFile struct {
 		Restore *tomlValue `toml:"restore"`
 	} `toml:"session"`
 	spendFile
+	Notify notifyTable `toml:"notify"`
 }
 
 // tomlValue is a config value as written, of whatever TOML type: the type is checked
@@ -329,6 +338,9 @@ func parseConfig(data []byte) (settings, error) {
 		st.Restore = r
 	}
 	if st.Spend, err = parseSpend(f.spendFile, data); err != nil {
+		return settings{}, err
+	}
+	if st.Notify, err = parseNotify(f.Notify); err != nil {
 		return settings{}, err
 	}
 	if st.UI, err = parseUI(f); err != nil {

@@ -270,16 +270,27 @@ func sessionCore(n *mesh.Node, s *session.Session, logger *slog.Logger) hub.Core
 	}
 	c := n.Wrap(s)
 	s.SetAcross(c) // prefix l with NAME@SESSION links as `agentmux link` does
-	return meshPanes{Core: c, PaneCore: s, Warner: s}
+	return meshPanes{Core: c, PaneCore: s, Warner: s, Answerer: s, Asker: s}
 }
 
-// meshPanes is the mesh's core with the session's pane commands (hub.PaneCore) and
-// its status line (hub.Warner), which the mesh does not wrap.
+// meshPanes is the mesh's core with the session's pane commands (hub.PaneCore), its
+// status line (hub.Warner), the answers to its panes' prompts (hub.Answerer) and its
+// programs' notification hooks (hub.Asker), which the mesh does not wrap.
 type meshPanes struct {
 	*mesh.Core
 	hub.PaneCore
 	hub.Warner
+	hub.Answerer
+	hub.Asker
 }
+
+// The session core, with or without the mesh in front, takes answers and asks.
+var (
+	_ hub.Answerer = meshPanes{}
+	_ hub.Asker    = meshPanes{}
+	_ hub.Answerer = (*session.Session)(nil)
+	_ hub.Asker    = (*session.Session)(nil)
+)
 
 // The hub finds the pane commands and the status line by asserting its core is a
 // hub.PaneCore and a hub.Warner; the session is all three as it is.

@@ -134,6 +134,7 @@ func configure(o *options) (conf settings, status int, err error) {
 	}
 	applyPaneConfig(o, conf)
 	applySpend(o, conf.Spend)
+	o.cfg.NotifyTerminal = o.notify.or(conf.Notify).terminal
 	o.sess.Delivery = conf.Delivery
 	o.sess.NoPaneNamespaces = conf.NoPaneNamespaces
 	o.cfg.AllowClipboard = conf.AllowClipboard

@@ -395,6 +395,7 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 		r.onClose(func() { rec.stop("the server did not start", true) }) // once: a started one stopped first
 	}
 	wv.attach(s)
+	r.onClose(startNotify(o.notify.or(conf.Notify), sock.Name, s, wv.Address, logger)) // notifycfg.go: stopped before the session
 	r.srv, err = server.Start(server.Config{
 		Name: sock.Name, Session: s, UI: o.cfg, Listener: sock.l, Logger: logger,
 		ServeHub: func(l net.Listener) error { return sock.ServeOn(l, sessionCore(node, s, logger), logger) },

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -145,6 +146,19 @@ func (w *webView) Label() string {
 		label += " on " + w.srv.Addr() + ": beyond this machine"
 	}
 	return label
+}
+
+// Address is the view's address while it runs, without its secret ("" when it does
+// not): what a notification may carry off this machine, as a page opened before (or a
+// link from agentmux web) opens it.
+func (w *webView) Address() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.srv == nil {
+		return ""
+	}
+	u, _, _ := strings.Cut(w.srv.URL(), "#")
+	return u
 }
 
 // Close stops the view, if it runs.

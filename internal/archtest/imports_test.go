@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp", "usage"},
+	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp", "usage", "notify"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	// session names proto's types in what it offers the socket (Panes, Events, Send's
@@ -66,6 +66,10 @@ var allowed = map[string][]string{
 	// The web view: a client of the session core, reading pictures (vterm's types) and
 	// the store's history; never ui or tty, and nothing but cmd imports it.
 	"web": {"session", "store", "vterm"},
+
+	// Notifications out (a command, a webhook, ntfy): a client of the session core's
+	// events, naming proto's asks in its JSON; nothing but cmd imports it.
+	"notify": {"session", "proto"},
 }
 
 // tuiOnly are external packages that only ui may import.

@@ -154,6 +154,39 @@
     return box;
   }
 
+  // ---- the inbox: every pane that needs the person, its options as buttons ----
+  function drawInbox() {
+    const list = $('inboxlist');
+    list.textContent = '';
+    const waiting = state.members.filter((m) => m.pane && m.state === 'needs you')
+      .sort((a, b) => ((a.asks && a.asks.since) || 0) - ((b.asks && b.asks.since) || 0));
+    $('inbox').hidden = waiting.length === 0;
+    waiting.forEach((m) => {
+      const asks = m.asks || { question: '', options: [], rows: [] };
+      const li = el('li', 'ask');
+      li.dataset.pane = m.pane;
+      const head = el('div', 'head');
+      head.append(el('b', 'num', String(m.pane)), el('span', 'who', m.name));
+      if (asks.since) head.append(el('span', 'since', 'waiting since ' + new Date(asks.since).toLocaleTimeString()));
+      li.append(head, el('div', 'question', asks.question || 'waits for you'));
+      if (asks.rows && asks.rows.length) li.append(el('pre', 'rows', asks.rows.join('\n')));
+      const opts = el('div', 'options');
+      asks.options.forEach((o) => {
+        const b = el('button', 'option', o.key + '  ' + o.label);
+        b.type = 'button';
+        b.dataset.key = o.key;
+        b.disabled = !state.control;
+        b.addEventListener('click', () => {
+          $('inboxanswer').textContent = 'answering ' + m.name + ': ' + o.label + '…';
+          send({ t: 'answer', pane: m.pane, key: o.key, question: asks.question });
+        });
+        opts.append(b);
+      });
+      li.append(opts);
+      list.append(li);
+    });
+  }
+
   function onMembers(f) {
     state.members = f.members;
     state.groups = f.groups;
@@ -172,6 +205,7 @@
       if (sel.selectedIndex < 0) sel.selectedIndex = 0;
     });
     placePanes();
+    drawInbox();
   }
 
   function onScreen(buf) {
@@ -263,10 +297,17 @@
   function send(a) {
     if (!state.ws || state.ws.readyState !== WebSocket.OPEN) return;
     if (a.t !== 'input') a.id = state.nextID++; else state.inputs = (state.inputs || 0) + 1;
+    if (a.t === 'answer') (state.answers = state.answers || new Set()).add(a.id);
     state.ws.send(JSON.stringify(a));
   }
 
   function answer(f) {
+    if (state.answers && state.answers.has(f.re)) { // an inbox button's answer
+      state.answers.delete(f.re);
+      $('inboxanswer').textContent = f.text;
+      $('inboxanswer').className = f.t === 'error' ? 'bad' : '';
+      return;
+    }
     const a = $('answer');
     a.textContent = f.text;
     a.className = f.t === 'error' ? 'bad' : '';
@@ -360,6 +401,11 @@
       state.waiters.push({ pane: pane, s: s, resolve: resolve });
     }),
     panes: () => [...state.panes.keys()],
+    // inbox is what the inbox lists: each waiting pane, its question and its buttons.
+    inbox: () => [...document.querySelectorAll('#inboxlist li')].map((li) => ({
+      pane: Number(li.dataset.pane), question: li.querySelector('.question').textContent,
+      options: [...li.querySelectorAll('button.option')].map((b) => b.textContent),
+    })),
     zoomed: () => state.zoomed,
     inputs: () => state.inputs || 0,
     scrollback: (pane) => { const p = state.panes.get(pane); return p ? p.term.buffer.normal.length - p.term.rows : 0; },

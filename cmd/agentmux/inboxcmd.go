@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/dirs"
+	"github.com/agentmux/agentmux/proto"
+)
+
+// inboxEntry is one pane that needs the person, as inbox --json lists it.
+type inboxEntry struct {
+	Session string      `json:"session"`
+	Pane    int         `json:"pane"`
+	Name    string      `json:"name"`
+	Program string      `json:"program"`
+	Asks    *proto.Asks `json:"asks"`
+}
+
+// inbox lists every pane that needs the person in every session running on this
+// machine (--session: that one), the longest waiting first. A session that does not
+// answer is said on stderr-free terms: a line at the end.
+func inbox(a clientArgs, w io.Writer) error {
+	dir, err := dirs.RuntimeDir()
+	if err != nil {
+		return err
+	}
+	ss, err := dirs.Sessions(dir)
+	if err != nil {
+		return err
+	}
+	entries := []inboxEntry{}
+	var unreachable []string
+	for _, s := range ss {
+		if a.session != "" && !strings.EqualFold(a.session, s.Name) {
+			continue
+		}
+		c, err := client.DialHere(s.Socket)
+		if err != nil {
+			unreachable = append(unreachable, s.Name)
+			continue
+		}
+		res, err := c.Request(proto.TypeList, struct{}{})
+		c.Close()
+		if err != nil {
+			unreachable = append(unreachable, s.Name)
+			continue
+		}
+		for _, m := range res.Members {
+			if m.State != "needs you" {
+				continue
+			}
+			asks := m.Asks
+			if asks == nil {
+				asks = &proto.Asks{Options: []proto.Option{}}
+			}
+			entries = append(entries, inboxEntry{Session: s.Name, Pane: m.Number, Name: m.Name, Program: m.Program, Asks: asks})
+		}
+	}
+	sortInbox(entries)
+	if a.json {
+		return printJSON(w, entries)
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(w, "nothing waits for you")
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SESSION\tPANE\tWAITING\tQUESTION\tOPTIONS")
+		now := time.Now()
+		for _, e := range entries {
+			fmt.Fprintf(tw, "%s\t%d %s\t%s\t%s\t%s\n", line(e.Session), e.Pane, line(e.Name), waited(e.Asks, now),
+				line(cmpOr(e.Asks.Question, "(not read)")), line(optionsText(e.Asks.Options)))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "answer: agentmux answer --session SESSION PANE OPTION")
+	}
+	if len(unreachable) > 0 && !a.json {
+		fmt.Fprintf(w, "did not answer: %s\n", line(strings.Join(unreachable, ", ")))
+	}
+	return nil
+}
+
+// sortInbox puts the longest waiting first (then by session and pane).
+func sortInbox(es []inboxEntry) {
+	for i := 1; i < len(es); i++ {
+		for j := i; j > 0 && inboxLess(es[j], es[j-1]); j-- {
+			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+}
+
+func inboxLess(a, b inboxEntry) bool {
+	if a.Asks.Since != b.Asks.Since {
+		return a.Asks.Since < b.Asks.Since
+	}
+	if a.Session != b.Session {
+		return a.Session < b.Session
+	}
+	return a.Pane < b.Pane
+}
+
+// waited says for how long a pane has waited ("-" when not known).
+func waited(a *proto.Asks, now time.Time) string {
+	if a.Since == 0 {
+		return "-"
+	}
+	return now.Sub(time.UnixMilli(a.Since)).Truncate(time.Second).String()
+}
+
+// optionsText is the choices on one line: "1 Yes · 2 No".
+func optionsText(opts []proto.Option) string {
+	parts := make([]string, len(opts))
+	for i, o := range opts {
+		parts[i] = o.Key + " " + o.Label
+	}
+	return strings.Join(parts, " · ")
+}
+
+// cmpOr is s, or def when s is empty.
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// answer picks a choice of the prompt a pane waits at (X_ANSWER) and says which.
+func answer(c *client.Conn, a clientArgs, w io.Writer) error {
+	res, err := c.Request(proto.TypeAnswer, proto.Answer{A: a.operands[0], Option: a.operands[1], Question: a.question})
+	if err != nil {
+		return fmt.Errorf("answer %s: %w", a.operands[0], err)
+	}
+	if a.json {
+		return printJSON(w, res.Answer)
+	}
+	if res.Answer != nil {
+		_, err = fmt.Fprintf(w, "answered %s: %s %s\n", line(a.operands[0]), line(res.Answer.Key), line(res.Answer.Label))
+	}
+	return err
+}

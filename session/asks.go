@@ -1,0 +1,170 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/parser"
+)
+
+// asksOf is what pane p asks while it needs the person (needsYou), read from its
+// screen (parser.ReadAsk) once per output it printed, nil when it does not need the
+// person. Since is when it began to: kept while the question stays the same. Loop only.
+func (s *Session) asksOf(p *pane, needsYou bool, now time.Time) *Asks {
+	if !needsYou {
+		p.ask = nil
+		return nil
+	}
+	if p.ask != nil && p.askRead == p.outputs {
+		return p.ask
+	}
+	p.askRead = p.outputs
+	a := &Asks{Since: now}
+	if ask, ok := parser.ReadAsk(p.term.ScreenText()); ok {
+		a.Question, a.Options, a.Context = ask.Question, ask.Options, ask.Context
+	}
+	if a.Question == "" {
+		a.Question = p.hookAsk // the program's own words, from its notification hook
+	}
+	if p.ask != nil {
+		if sameAsk(p.ask, a) {
+			return p.ask
+		}
+		if p.ask.Question == a.Question || p.ask.Options == nil || a.Options == nil {
+			a.Since = p.ask.Since // the same prompt, redrawn or read better
+		}
+	}
+	p.ask = a
+	return a
+}
+
+// sameAsk reports whether a and b ask the same (Since aside).
+func sameAsk(a, b *Asks) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Question == b.Question && slices.Equal(a.Options, b.Options) && slices.Equal(a.Context, b.Context)
+}
+
+// Short is the ask as a border's title shows it ("Do you want to proceed? 1 Yes 2
+// No"); "" when nothing was read.
+func (a *Asks) Short() string {
+	if a == nil {
+		return ""
+	}
+	return parser.Ask{Question: a.Question, Options: a.Options}.Short()
+}
+
+// answerHold is how long after the person's last key at a prompt an answer from
+// elsewhere (Answer) is refused: they are answering it at the keyboard. Keys before
+// the prompt appeared (the message that led to it) do not count.
+const answerHold = 3 * time.Second
+
+// ErrNoPrompt means an answer found no prompt to answer: the pane does not need the
+// person (any more: answered in the terminal meanwhile), or the prompt it shows now is
+// not the one the answer was for.
+var ErrNoPrompt = errors.New("no prompt waits for this answer")
+
+// Answer picks option of the prompt pane id waits at, by typing the option's key as a
+// person would (the same path as Key: the relay hears of it first, and it goes through
+// the typing gate, never into a delivery half typed). option is a choice's key ("1"),
+// the start of its label ("yes" for "Yes, proceed"), or yes / no for the first / the
+// last choice when no label starts so. question, when not "", must be what the prompt
+// asks now: an answer for a prompt that is gone is refused, never typed into whatever
+// replaced it. It is refused too while the person acts at that prompt at the keyboard
+// (a key since it appeared, within answerHold): the answer is never typed over them. It returns the
+// choice picked.
+func (s *Session) Answer(id int, option, question string) (parser.Option, error) {
+	var picked parser.Option
+	err := s.command(func() error {
+		p := s.pane(id)
+		switch {
+		case p == nil:
+			return fmt.Errorf("answer %d: %w", id, ErrNoPane)
+		case p.exited:
+			return fmt.Errorf("answer %d %s: %w", id, p.name, ErrExited)
+		}
+		m := s.member(p)
+		if m.State != NeedsYou || m.Asks == nil || len(m.Asks.Options) == 0 {
+			return fmt.Errorf("answer %d %s: it does not wait at a prompt with choices (answered meanwhile?): %w", id, p.name, ErrNoPrompt)
+		}
+		if question != "" && question != m.Asks.Question {
+			return fmt.Errorf("answer %d %s: it now asks %q, not %q: %w", id, p.name, m.Asks.Question, question, ErrNoPrompt)
+		}
+		now := s.clock.Now()
+		if !p.personKey.Before(m.Asks.Since) && now.Before(p.personKey.Add(answerHold)) {
+			return fmt.Errorf("answer %d %s: someone is answering it at the keyboard; answer there, or again in a moment", id, p.name)
+		}
+		o, err := pickOption(m.Asks.Options, option)
+		if err != nil {
+			return fmt.Errorf("answer %d %s: %w", id, p.name, err)
+		}
+		picked = o
+		mode, _ := s.mode(p)
+		for _, r := range o.Key {
+			k := keys.Key{Code: keys.KeyRune, Rune: r}
+			s.act(s.rl.Handle(s.drafts.key(id, k), now))
+			s.toPerson(p, keys.Encode(k, mode))
+		}
+		return nil
+	})
+	return picked, err
+}
+
+// pickOption finds option among opts: a key, a label (or its start, without regard to
+// case), or yes / no for the first / last choice.
+func pickOption(opts []parser.Option, option string) (parser.Option, error) {
+	want := strings.ToLower(strings.TrimSpace(option))
+	if want == "" {
+		return parser.Option{}, errors.New("no choice given")
+	}
+	for _, o := range opts {
+		if o.Key == want || strings.ToLower(o.Label) == want {
+			return o, nil
+		}
+	}
+	for _, o := range opts {
+		if strings.HasPrefix(strings.ToLower(o.Label), want) {
+			return o, nil
+		}
+	}
+	switch want {
+	case "yes", "y":
+		return opts[0], nil
+	case "no", "n":
+		return opts[len(opts)-1], nil
+	}
+	var names []string
+	for _, o := range opts {
+		names = append(names, o.Key+" "+o.Label)
+	}
+	return parser.Option{}, fmt.Errorf("no choice %q (the choices: %s)", option, strings.Join(names, "; "))
+}
+
+// HookAsk records that the program in the pane named or numbered pane waits for the
+// person's permission, as its notification hook said (text: its words, e.g. "Claude
+// needs your permission to use Bash"): the pane needs the person even where its screen
+// is not read as a prompt, until they type into it, its screen says it works again, or
+// its turn ends. A pane started without hooks ignores it.
+func (s *Session) HookAsk(pane, text, source string) error {
+	return s.command(func() error {
+		p := s.find(pane)
+		if p == nil || p.exited {
+			return fmt.Errorf("hook from %q: %w", pane, ErrNoPane)
+		}
+		if !p.hooks {
+			return nil
+		}
+		s.log.Debug("hook: asks", "pane", p.id, "source", source)
+		p.hookAsk = strings.TrimSpace(text)
+		if p.hookAsk == "" {
+			p.hookAsk = "(waits for your permission)"
+		}
+		p.askRead-- // read the ask again, with the hook's words
+		return nil
+	})
+}

@@ -1,0 +1,151 @@
+package session
+
+// Strategy: a fake claude pane prints an approval prompt; the member the session
+// publishes (its event, Members, the socket's Panes and events) must say "needs you"
+// with the question and choices read from its screen, keep Since while the prompt is
+// redrawn, and drop Asks once the prompt is gone.
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/parser"
+)
+
+const claudePrompt = "\x1b[2J\x1b[H Bash command\r\n   touch probe\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel"
+
+func TestAsksFromScreen(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	start := r.clock.Now()
+	r.procs[1].Print(claudePrompt)
+	ev := r.await(func(ev Event) bool { m, ok := ev.(MemberChanged); return ok && m.Member.State == NeedsYou })
+	m := ev.(MemberChanged).Member
+	require.NotNil(t, m.Asks)
+	assert.Equal(t, "Do you want to proceed?", m.Asks.Question)
+	assert.Equal(t, []parser.Option{{Key: "1", Label: "Yes"}, {Key: "2", Label: "No"}}, m.Asks.Options)
+	assert.Equal(t, []string{"Bash command", "touch probe", "Do you want to proceed?", "❯ 1. Yes", "2. No"}, m.Asks.Context)
+	assert.Equal(t, start, m.Asks.Since)
+	assert.Equal(t, "Do you want to proceed? 1 Yes 2 No", m.Asks.Short())
+
+	w := r.s.Panes()
+	require.Len(t, w, 1)
+	require.NotNil(t, w[0].Asks)
+	assert.Equal(t, "needs you", w[0].State)
+	assert.Equal(t, start.UnixMilli(), w[0].Asks.Since)
+	assert.Equal(t, "2", w[0].Asks.Options[1].Key)
+	evs := wireEvent(ev)
+	require.Len(t, evs, 1)
+	assert.Equal(t, "Do you want to proceed?", evs[0].Asks.Question)
+
+	// Redrawn a second later: the same ask, waiting since the start.
+	r.advance(time.Second)
+	r.printed(1, claudePrompt)
+	assert.Equal(t, start, r.s.Members()[0].Asks.Since)
+
+	// Answered: the prompt is gone, and so is the ask.
+	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
+	got := r.s.Members()[0]
+	assert.NotEqual(t, NeedsYou, got.State)
+	assert.Nil(t, got.Asks)
+}
+
+func TestAnswer(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	_, err := r.s.Answer(1, "yes", "")
+	require.ErrorIs(t, err, ErrNoPrompt, "no prompt yet: nothing to answer")
+
+	r.printed(1, claudePrompt)
+	_, err = r.s.Answer(1, "yes", "Delete everything?")
+	require.ErrorIs(t, err, ErrNoPrompt, "an answer for another prompt is refused")
+	_, err = r.s.Answer(1, "maybe", "")
+	require.ErrorContains(t, err, `no choice "maybe" (the choices: 1 Yes; 2 No)`)
+	r.s.Sync()
+	assert.Empty(t, r.procs[1].Sent(), "nothing typed for a refused answer")
+
+	o, err := r.s.Answer(1, "no", "Do you want to proceed?")
+	require.NoError(t, err)
+	assert.Equal(t, parser.Option{Key: "2", Label: "No"}, o)
+	r.s.Sync()
+	assert.Equal(t, "2", r.procs[1].Sent(), "the choice's key, as a person would type it")
+
+	// Answered in the terminal meanwhile: the prompt is gone, the answer refused.
+	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
+	_, err = r.s.Answer(1, "yes", "Do you want to proceed?")
+	require.ErrorIs(t, err, ErrNoPrompt)
+	r.s.Sync()
+	assert.Empty(t, r.procs[1].Sent())
+}
+
+func TestAnswerNotOverTyping(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude", "claude")
+	// Pane 1: the person's message led to the prompt; keys before it do not count.
+	require.NoError(t, r.s.TypeText(1, "please run it", true))
+	r.s.Sync()
+	r.procs[1].Sent()
+	r.advance(time.Second)
+	r.printed(1, claudePrompt)
+	_, err := r.s.Answer(1, "1", "")
+	require.NoError(t, err, "the person's message before the prompt is no answer in progress")
+	r.s.Sync()
+	assert.Equal(t, "1", r.procs[1].Sent())
+
+	// Pane 2: the person moves through the choices: an answer from elsewhere waits.
+	r.printed(2, claudePrompt)
+	r.s.Key(2, keys.Key{Code: keys.KeyDown})
+	r.s.Sync()
+	r.procs[2].Sent()
+	_, err = r.s.Answer(2, "1", "")
+	require.ErrorContains(t, err, "someone is answering it at the keyboard")
+	r.s.Sync()
+	assert.Empty(t, r.procs[2].Sent())
+	r.advance(answerHold)
+	_, err = r.s.Answer(2, "1", "")
+	require.NoError(t, err, "once they stopped")
+}
+
+func TestPickOption(t *testing.T) {
+	gemini := []parser.Option{{Key: "1", Label: "Allow once"}, {Key: "2", Label: "Allow for this session"}, {Key: "3", Label: "No, suggest changes (esc)"}}
+	for in, want := range map[string]string{"1": "1", "3": "3", "yes": "1", "allow for": "2", "No": "3", "n": "3", "ALLOW ONCE": "1"} {
+		o, err := pickOption(gemini, in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, o.Key, in)
+	}
+	codex := []parser.Option{{Key: "1", Label: "Yes, proceed (y)"}, {Key: "2", Label: "Yes, and don't ask again (p)"}, {Key: "3", Label: "No, and tell Codex (esc)"}}
+	o, _ := pickOption(codex, "yes")
+	assert.Equal(t, "1", o.Key, "the first label that starts so")
+	_, err := pickOption(codex, "4")
+	assert.Error(t, err)
+}
+
+func TestHookAsk(t *testing.T) {
+	hooked := func(id int, spec PaneSpec, prof parser.Profile) (PaneSpec, bool) { return spec, true }
+	r := newRig(t, Options{OutputInterval: -1, Hooks: hooked}, "claude")
+	r.printed(1, "\x1b[2J\x1b[H⎿  Waiting…\r\n an unusual prompt drawn here\r\n")
+	require.NotEqual(t, NeedsYou, r.s.Members()[0].State, "the screen alone says nothing")
+
+	require.NoError(t, r.s.HookAsk("1", "Claude needs your permission to use Bash", "claude ask hook"))
+	m := r.s.Members()[0]
+	require.Equal(t, NeedsYou, m.State, "the program's own hook says it waits for the person")
+	require.NotNil(t, m.Asks)
+	assert.Equal(t, "Claude needs your permission to use Bash", m.Asks.Question)
+
+	r.s.Key(1, keys.Key{Code: keys.KeyEscape}) // the person acted on it
+	r.s.Sync()
+	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State)
+
+	// A turn end clears it too.
+	require.NoError(t, r.s.HookAsk("1", "again", "claude ask hook"))
+	require.Equal(t, NeedsYou, r.s.Members()[0].State)
+	require.NoError(t, r.s.Hook("1", "done", "claude stop hook"))
+	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State)
+}
+
+func TestHookAskIgnoredWithoutHooks(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	require.NoError(t, r.s.HookAsk("1", "trust me", "forged"))
+	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State, "a pane started without hooks ignores them")
+}

@@ -1,0 +1,57 @@
+package web
+
+// The inbox in a real headless Chromium at a phone's width: a pane that prints an
+// approval prompt (Claude Code's shape, in a pane running "claude", which the built-in
+// profile reads) is listed first on the page with its question, its rows and its
+// options as buttons; a tap on one types that choice's key into the pane as the person
+// (through session.Answer), and the entry goes once the prompt does. A read-only page
+// shows the buttons disabled, and the server refuses an answer from it.
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const approval = "\x1b[2J\x1b[H Bash command\r\n   touch probe\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel"
+
+func TestBrowserInboxAnswers(t *testing.T) {
+	r := newRig(t, Options{Control: true}, "alice", "claude")
+	ctx := r.tab("about:blank")
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(r.url())))
+	r.waitJS(ctx, `agentmux.panes().length === 2 && document.getElementById('conn').textContent === 'live'`)
+	assert.True(t, eval[bool](t, ctx, `document.getElementById('inbox').hidden`), "nothing waits: no inbox")
+
+	r.proc(2).Print(approval)
+	r.waitJS(ctx, `agentmux.inbox().length === 1`)
+	got := eval[[]map[string]any](t, ctx, `agentmux.inbox()`)
+	assert.Equal(t, float64(2), got[0]["pane"])
+	assert.Equal(t, "Do you want to proceed?", got[0]["question"])
+	assert.Equal(t, []any{"1  Yes", "2  No"}, got[0]["options"])
+	assert.Contains(t, eval[string](t, ctx, `document.querySelector('#inboxlist .rows').textContent`), "touch probe")
+	// At a phone's width it is the first thing on the page, above the panes.
+	assert.True(t, eval[bool](t, ctx, `(() => { const i = document.getElementById('inbox').getBoundingClientRect(),
+		p = document.getElementById('panes').getBoundingClientRect(); return i.top < p.top && i.top < 120 && i.width <= 390; })()`))
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(`#inboxlist li[data-pane="2"] button[data-key="2"]`)))
+	r.waitJS(ctx, `document.getElementById('inboxanswer').textContent.startsWith('answered pane 2: 2 No')`)
+	r.waitSent(2, "2")
+	assert.Empty(t, r.proc(1).Sent(), "nothing typed into the other pane")
+
+	r.proc(2).Print("\x1b[2J\x1b[H● ok\r\n\r\n❯ \r\n")
+	r.waitJS(ctx, `agentmux.inbox().length === 0 && document.getElementById('inbox').hidden`)
+}
+
+func TestBrowserInboxReadOnly(t *testing.T) {
+	r := newRig(t, Options{}, "claude")
+	ctx := r.tab(r.url())
+	r.proc(1).Print(approval)
+	r.waitJS(ctx, `agentmux.inbox().length === 1`)
+	assert.True(t, eval[bool](t, ctx, `[...document.querySelectorAll('#inboxlist button')].every(b => b.disabled)`))
+	// A page that sends the action anyway is refused by the server.
+	eval[bool](t, ctx, `(() => { const b = document.querySelector('#inboxlist button'); b.disabled = false; b.click(); return true; })()`)
+	r.waitJS(ctx, `document.getElementById('inboxanswer').textContent.includes('read-only')`)
+	assert.Empty(t, r.proc(1).Sent())
+}
