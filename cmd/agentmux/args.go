@@ -120,7 +120,7 @@ type options struct {
 	mesh     meshFlags
 	// linkBudget is --link-budget, when given (set["link-budget"]).
 	linkBudget spend.Budget
-	notify   notifyFlags
+	notify     notifyFlags
 }
 
 // subcommands are the words that, as the first argument after the flags, run something

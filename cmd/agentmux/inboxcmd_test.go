@@ -19,8 +19,8 @@ import (
 
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/hub"
-	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/internal/fakeproc"
+	"github.com/agentmux/agentmux/internal/hubtest"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
 )
