@@ -149,16 +149,17 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 		notify, _ := json.Marshal([]string{h.bin, "hook", "codex-notify"}) // a TOML array too
 		spec.Argv = slices.Insert(argv, 1, "-c", "notify="+string(notify))
 	case parser.HooksQwen:
-		env, err := qwenSpec(h.dir, id, spec.Env, map[string]string{
-			"Stop": h.command("qwen-stop"), "Notification": h.command("qwen-notification")})
+		env, err := qwenSpec(h.dir, id, spec.Env, map[string]string{"Stop": h.command("qwen-stop")})
 		if err != nil {
 			h.off(id, err)
 			return spec, false
 		}
 		spec.Env = env
 	case parser.HooksGemini:
-		g, err := newGeminiHome(h.dir, id, spec.Env, map[string]string{
-			"AfterAgent": h.command("after-agent"), "Notification": h.command("gemini-notification")})
+		// Not Gemini's Notification hook: with it installed, a linked Gemini pane
+		// approved at the keyboard never took the delivery held for it
+		// (agents TestLinkedApproval); its prompts are read from the screen.
+		g, err := newGeminiHome(h.dir, id, spec.Env, map[string]string{"AfterAgent": h.command("after-agent")})
 		if err != nil {
 			h.off(id, err)
 			return spec, false
@@ -249,7 +250,8 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 	case "notification", "gemini-notification", "qwen-notification":
 		// A notification hook: reported when the program waits for the person's
 		// permission (Claude Code and Qwen Code: permission_prompt; Gemini CLI:
-		// ToolPermission), with its words; an idle notice is no news.
+		// ToolPermission), with its words; an idle notice is no news. Only Claude
+		// Code's is installed (Spec); the others' payloads are read the same way.
 		h.CLI = map[string]string{"notification": "claude", "gemini-notification": "gemini", "qwen-notification": "qwen"}[event]
 		if !asksPermission(str("notification_type")) {
 			return h, false
