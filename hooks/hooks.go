@@ -177,7 +177,7 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 	case parser.HooksQwen:
 		var events map[string]string
 		if !h.noHooks {
-			events = map[string]string{"Stop": h.command("qwen-stop"), "Notification": h.command("qwen-notification")}
+			events = map[string]string{"Stop": h.command("qwen-stop")}
 		}
 		env, err := qwenSpec(h.dir, id, spec.Env, events, h.mcpServerIf())
 		if err != nil {
@@ -186,9 +186,12 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 		}
 		spec.Env, on = env, !h.noHooks
 	case parser.HooksGemini:
+		// Not Gemini's Notification hook: with it installed, a linked Gemini pane
+		// approved at the keyboard never took the delivery held for it
+		// (agents TestLinkedApproval); its prompts are read from the screen.
 		var events map[string]string
 		if !h.noHooks {
-			events = map[string]string{"AfterAgent": h.command("after-agent"), "Notification": h.command("gemini-notification")}
+			events = map[string]string{"AfterAgent": h.command("after-agent")}
 		}
 		g, err := newGeminiHome(h.dir, id, spec.Env, events, h.mcpServerIf())
 		if err != nil {
@@ -283,7 +286,8 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 	case "notification", "gemini-notification", "qwen-notification":
 		// A notification hook: reported when the program waits for the person's
 		// permission (Claude Code and Qwen Code: permission_prompt; Gemini CLI:
-		// ToolPermission), with its words; an idle notice is no news.
+		// ToolPermission), with its words; an idle notice is no news. Only Claude
+		// Code's is installed (Spec); the others' payloads are read the same way.
 		h.CLI = map[string]string{"notification": "claude", "gemini-notification": "gemini", "qwen-notification": "qwen"}[event]
 		if !asksPermission(str("notification_type")) {
 			return h, false

@@ -71,7 +71,10 @@ func qwenSpec(dir string, id int, env []string, events map[string]string, mcp ma
 	} else if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("qwen: %s: %w", p, errQwenDefaults)
 	}
-	settings := namedHooks(events)
+	settings := map[string]any{}
+	if len(events) > 0 {
+		settings = namedHooks(events)
+	}
 	settings["$version"] = qwenSettingsVersion
 	if mcp != nil {
 		settings["mcpServers"] = map[string]any{MCPServerName: mcp}

@@ -87,12 +87,11 @@ func TestQwenPaneGetsAStopHookInItsDefaultsLayer(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(b, &settings))
 	assert.Equal(t, qwenSettingsVersion, settings.Version, "without it Qwen rewrites the file")
-	require.Len(t, settings.Hooks, 2)
+	require.Len(t, settings.Hooks, 1)
 	require.Len(t, settings.Hooks["Stop"], 1)
 	assert.Equal(t, []struct{ Type, Name, Command string }{{"command", "agentmux", `'/opt/agent mux/agentmux' hook qwen-stop`}},
 		settings.Hooks["Stop"][0].Hooks)
-	assert.Equal(t, []struct{ Type, Name, Command string }{{"command", "agentmux", `'/opt/agent mux/agentmux' hook qwen-notification`}},
-		settings.Hooks["Notification"][0].Hooks, "its permission prompts are told too")
+
 	assert.Equal(t, before, snapshot(t, home), "nothing of the person's ~/.qwen is touched")
 
 	// Two Qwen panes each get their own; the run's end removes them.

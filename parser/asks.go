@@ -40,9 +40,9 @@ const (
 
 // ReadAsk reads what a prompt on screen (its rows, top to bottom) asks: the last run of
 // choices numbered 1, 2, 3… (a pointer such as ❯, › or ● before the chosen one, and box
-// borders, are allowed), the question above them (the nearest row ending in "?" within
-// a few rows, else the nearest row with text), and the rows in between. ok is false
-// when the screen shows no numbered choices: callers then know only that the program
+// borders, are allowed) near the bottom, the question above them (the nearest row
+// ending in "?" within a few rows), and the rows in between. ok is false when the
+// screen shows no such choices and question: callers then know only that the program
 // waits, not for what.
 func ReadAsk(screen []string) (Ask, bool) {
 	rows := make([]string, len(screen))
@@ -102,18 +102,12 @@ func ReadAsk(screen []string) (Ask, bool) {
 		}
 	}
 	if q < 0 {
-		for i := first - 1; i >= 0 && i >= first-askQuestionReach; i-- {
-			if rows[i] != "" && !isRule(rows[i]) {
-				q = i
-				break
-			}
-		}
+		// No question: a numbered list (Gemini CLI's start-up tips, an answer's
+		// steps) on a screen that says the program waits for a prompt not yet drawn.
+		return Ask{}, false
 	}
-	from := first
-	if q >= 0 {
-		ask.Question = clip(rows[q])
-		from = q
-	}
+	ask.Question = clip(rows[q])
+	from := q
 	// Context: a few rows with text above the question, up to a rule or two blank rows.
 	for i, blanks, kept := from-1, 0, 0; i >= 0 && kept < askContextRows/2 && blanks < 2 && !isRule(rows[i]); i-- {
 		if rows[i] == "" {
