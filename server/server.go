@@ -17,6 +17,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -151,7 +152,7 @@ func (s *Server) Close() {
 // is, and a terminal attached over it cannot detach, nor be detached by another's
 // attach -d, since the session ends with it. The caller closes it.
 func (s *Server) Local() (net.Conn, error) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	fds, err := socketPair()
 	if err != nil {
 		return nil, fmt.Errorf("local attach: %w", err)
 	}
@@ -174,6 +175,21 @@ func (s *Server) Local() (net.Conn, error) {
 		return nil, errors.New("local attach: the server is closed")
 	}
 	return theirs, nil
+}
+
+// socketPair returns a connected pair of Unix stream sockets, closed on exec. macOS has
+// no SOCK_CLOEXEC: the flag is set after, under the fork lock, so that no pane's
+// program started meanwhile inherits either end.
+func socketPair() ([2]int, error) {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		return fds, err
+	}
+	unix.CloseOnExec(fds[0])
+	unix.CloseOnExec(fds[1])
+	return fds, nil
 }
 
 // fileConn is the net.Conn of socket fd, which it takes.
