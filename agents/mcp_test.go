@@ -2,14 +2,16 @@
 
 package agents
 
-// agentmux --mcp with the real Claude Code (and Codex, once the fake model can call its
-// MCP tools): pane 1's model
-// (the fake server) answering a trigger with a call of agentmux's MCP tool send (to
-// pane 2), then with wait on the id send returned, then with members (a call whose
-// only purpose is to see the request that brings wait's result back). The message must
-// reach pane 2's model headed as pane 1's turn ("claude (1):"), proved by the pane the
-// server runs in, wait must say confirmed, and the person's Claude and Codex files must
-// stay as they were byte for byte: agentmux gives the server on the command line alone.
+// agentmux --mcp with the real Claude Code and Codex: pane 1's model (the fake server)
+// answering a trigger with a call of agentmux's MCP tool send (to pane 2), then with wait
+// on the id send returned, then with members (a call whose only purpose is to see the
+// request that brings wait's result back). Claude Code offers the tools as
+// mcp__agentmux__send and so on; Codex (0.171) offers its model one tool, exec, whose
+// JavaScript calls them as tools.mcp__agentmux__send(…), and names the server's namespace
+// in its input once the server is up. The message must reach pane 2's model headed as
+// pane 1's turn ("claude (1):", "codex (1):"), proved by the pane the server runs in,
+// wait must say confirmed, and the person's Claude and Codex files must stay as they were
+// byte for byte: agentmux gives the server on the command line alone.
 
 import (
 	"bytes"
@@ -29,12 +31,7 @@ var messageID = regexp.MustCompile(`m[0-9a-f]{21}`)
 
 func TestMCPSendThenWait(t *testing.T) {
 	bin := buildAgentmux(t)
-	// Codex (0.171) starts the server with --mcp (`agentmux mcp` runs under it, and
-	// `codex mcp list` with the same -c options lists it), but in five turns it never
-	// offered the fake model a tool named mcp__agentmux__send in its request's tool list:
-	// how Codex offers MCP tools to a model it does not know is still to find.
-	// {"codex", "claude"} joins the list once the fake model can call them.
-	for _, pair := range [][2]string{{"claude", "claude"}} {
+	for _, pair := range [][2]string{{"claude", "claude"}, {"codex", "claude"}} {
 		t.Run(pair[0], func(t *testing.T) {
 			mcpSendThenWait(t, bin, cliNamed(t, pair[0]), cliNamed(t, pair[1]))
 		})
@@ -46,30 +43,57 @@ func TestMCPSendThenWait(t *testing.T) {
 func mcpSendThenWait(t *testing.T, bin string, a, b cli) {
 	var mu sync.Mutex
 	var waitResult []byte // the request that brought wait's result back
+	lastID := func(body []byte) string {
+		ids := messageID.FindAll(body, -1)
+		if len(ids) == 0 {
+			return "no-id-in-the-result"
+		}
+		return string(ids[len(ids)-1])
+	}
+	sawWait := func(body []byte) {
+		mu.Lock()
+		waitResult = bytes.Clone(body)
+		mu.Unlock()
+	}
 	tool := &mockmodel.Tool{
 		Trigger: "ask-your-peer",
 		Offered: true,
 		Name:    "mcp__agentmux__send",
 		Args:    map[string]any{"to": "2", "message": "MCP-HELLO what is two plus two"},
 		Then: &mockmodel.Tool{
-			Name: "mcp__agentmux__wait",
-			ArgsFrom: func(body []byte) map[string]any {
-				ids := messageID.FindAll(body, -1)
-				if len(ids) == 0 {
-					return map[string]any{"id": "no-id-in-the-result"}
-				}
-				return map[string]any{"id": string(ids[len(ids)-1])}
-			},
+			Name:     "mcp__agentmux__wait",
+			ArgsFrom: func(body []byte) map[string]any { return map[string]any{"id": lastID(body)} },
 			Then: &mockmodel.Tool{
 				Name: "mcp__agentmux__members",
 				ArgsFrom: func(body []byte) map[string]any {
-					mu.Lock()
-					waitResult = bytes.Clone(body)
-					mu.Unlock()
+					sawWait(body)
 					return map[string]any{}
 				},
 			},
 		},
+	}
+	if a.name == "codex" {
+		// Codex (0.171) offers its model MCP tools only inside its exec tool, which runs
+		// JavaScript calling them as tools.mcp__agentmux__send(…); its input names the
+		// servers' namespaces ("mcp__agentmux: agentmux runs…") once they are connected.
+		exec := func(call string) string { return "text(JSON.stringify(await tools." + call + "));" }
+		tool = &mockmodel.Tool{
+			Trigger: "ask-your-peer",
+			Ready:   func(body []byte) bool { return bytes.Contains(body, []byte("mcp__agentmux")) },
+			Name:    "exec",
+			Input:   exec(`mcp__agentmux__send({"to": "2", "message": "MCP-HELLO what is two plus two"})`),
+			Then: &mockmodel.Tool{
+				Name:      "exec",
+				InputFrom: func(body []byte) string { return exec(`mcp__agentmux__wait({"id": "` + lastID(body) + `"})`) },
+				Then: &mockmodel.Tool{
+					Name: "exec",
+					InputFrom: func(body []byte) string {
+						sawWait(body)
+						return exec("mcp__agentmux__members({})")
+					},
+				},
+			},
+		}
 	}
 	aSrv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("ASKED done"), Duration: answerTime, Tool: tool})
 	aURL := serveMock(t, a.name+"-1", aSrv)
@@ -89,8 +113,25 @@ func mcpSendThenWait(t *testing.T, bin string, a, b cli) {
 			url = bURL
 		}
 		if c.name == "codex" {
-			// The person lets Codex run tools without asking (MCP tools included).
+			// The person lets Codex run tools without asking. That does not cover MCP
+			// tools: Codex refuses a call of send ("MCP tool call requires approval, but
+			// approval policy is never") unless the server's tools are approved, which the
+			// person does on Codex's command line below.
 			env = append(env, setupCodexWith(t, home, project, url, "approval_policy = \"never\"\n")...)
+			// What Codex writes into config.toml at start itself (its first-run state,
+			// the announcement of a model shown up to four times), so that any change
+			// would be agentmux's.
+			conf, err := os.ReadFile(filepath.Join(home, ".codex", "config.toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(home, ".codex", "config.toml"), string(conf)+`
+[tui]
+screen_reader_detection_done = true
+
+[tui.model_availability_nux]
+"gpt-6.1-sol" = 4
+`)
 			continue
 		}
 		env = append(env, c.setup(t, home, project, url)...)
@@ -129,7 +170,13 @@ func mcpSendThenWait(t *testing.T, bin string, a, b cli) {
 	if a.name == b.name { // both Claude: pane 2 talks to its own mock
 		bCmd = "ANTHROPIC_BASE_URL=" + bURL + " " + bCmd
 	}
-	args := []string{bin, "--log-level", "debug", "--mcp", a.command(), bCmd}
+	aCmd := a.command()
+	if a.name == "codex" {
+		// The person approves agentmux's tools for this run (in config.toml the table
+		// would lack the server's command whenever Codex runs without agentmux).
+		aCmd += " -c mcp_servers.agentmux.default_tools_approval_mode=approve"
+	}
+	args := []string{bin, "--log-level", "debug", "--mcp", aCmd, bCmd}
 	tm := startTerm(t, "agentmux", args, project, env, 220, 50)
 	tm.waitFor(a.name+" and "+b.name+" ready", 120*time.Second, func([]string, string) bool {
 		snap := tm.vt.Snapshot()

@@ -14,7 +14,9 @@ import (
 //     before a "--": it swallows no word of the person's command line.
 //   - Codex: -c mcp_servers.agentmux.command=…, args and env_vars. Codex gives an MCP
 //     server only a few variables of its environment; env_vars passes the pane's
-//     agentmux ones, without which the server could not prove its pane.
+//     agentmux ones, without which the server could not prove its pane. Approval stays
+//     the person's: Codex holds send (not read-only) for it, and refuses it under
+//     approval_policy never unless the person approves the server's tools.
 //   - Gemini CLI: the extension of the pane's Gemini home (geminihome.go) declares it.
 //   - Qwen Code: the system defaults file of the run (qwen.go) declares it.
 //
@@ -23,7 +25,8 @@ import (
 // Qwen start MCP servers only in folders they trust: elsewhere the pane runs without.
 
 // MCPServerName is the name the programs know agentmux's MCP server by: its tools are
-// mcp__agentmux__send and the like in Claude Code.
+// mcp__agentmux__send and the like in Claude Code, and in Codex (0.171) the same names
+// on the tools object of its exec tool, the one tool it gives its model.
 const MCPServerName = "agentmux"
 
 // mcpEnv are the variables the server needs from the pane's environment.

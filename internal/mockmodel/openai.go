@@ -127,14 +127,23 @@ func (s *Server) handleOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 	}
 }
 
-// openaiFunctionCall streams a response whose one output item is a function_call of c:
-// response.created, response.output_item.added, response.function_call_arguments.delta,
+// openaiFunctionCall streams a response whose one output item is a function_call of c
+// (a custom_tool_call when c is Custom): response.created, response.output_item.added,
+// response.function_call_arguments.delta (response.custom_tool_call_input.delta),
 // response.output_item.done, response.completed.
 func (s *Server) openaiFunctionCall(w http.ResponseWriter, r *http.Request, model string, c call, rec *Request) {
 	id, callID := fmt.Sprintf("fc_mock_%d", rec.N), fmt.Sprintf("call_mock_%d", rec.N)
 	item := func(status, args string) map[string]any {
 		return map[string]any{"type": "function_call", "id": id, "call_id": callID, "name": c.Name,
 			"arguments": args, "status": status}
+	}
+	delta, whole := "response.function_call_arguments.delta", c.argsJSON()
+	if c.Custom { // a freeform tool's call: its input as it is
+		id, delta, whole = fmt.Sprintf("ctc_mock_%d", rec.N), "response.custom_tool_call_input.delta", c.Input
+		item = func(status, input string) map[string]any {
+			return map[string]any{"type": "custom_tool_call", "id": id, "call_id": callID, "name": c.Name,
+				"input": input, "status": status}
+		}
 	}
 	usage := map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
 		"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15}
@@ -148,10 +157,9 @@ func (s *Server) openaiFunctionCall(w http.ResponseWriter, r *http.Request, mode
 		rec.Err = "stream cut: client or server gone"
 		return
 	}
-	out.event("response.function_call_arguments.delta", map[string]any{"type": "response.function_call_arguments.delta",
-		"item_id": id, "output_index": 0, "delta": c.argsJSON()})
+	out.event(delta, map[string]any{"type": delta, "item_id": id, "output_index": 0, "delta": whole})
 	out.event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0,
-		"item": item("completed", c.argsJSON())})
+		"item": item("completed", whole)})
 	err := out.event("response.completed", map[string]any{"type": "response.completed",
 		"response": map[string]any{"id": "resp_mock_tool", "object": "response", "status": "completed", "model": model,
 			"output": []any{}, "usage": usage}})

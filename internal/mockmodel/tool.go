@@ -29,6 +29,16 @@ type Tool struct {
 	// Offered makes the trigger call only when the request offers the tool Name (a
 	// CLI connects its MCP servers while it starts: an early turn may not have them).
 	Offered bool
+	// Input, with Name, makes the call one of a freeform (custom) tool taking Input as
+	// it is, not JSON arguments: Codex's exec, which runs JavaScript calling the tools it
+	// nests (an MCP server's among them). InputFrom, when set, makes it from the body of
+	// the request being answered. Only the OpenAI Responses API has such tools.
+	Input     string
+	InputFrom func(body []byte) string
+	// Ready, when set, makes the trigger call only when it holds for the request's body:
+	// Offered for a tool a request names elsewhere than in its tool list (Codex lists
+	// its MCP servers' namespaces in a message of its input).
+	Ready func(body []byte) bool
 }
 
 // toolCall decides whether the turn p (of a request with body offering the tools
@@ -46,27 +56,37 @@ func (s *Server) toolCall(p Prompt, offered []string, fallback string, body []by
 	default:
 		return call{}, false
 	}
-	if t.Offered && !slices.Contains(offered, t.Name) {
+	if (t.Offered && !slices.Contains(offered, t.Name)) || (t.Ready != nil && !t.Ready(body)) {
 		return call{}, false
 	}
 	s.then = t.Then
 	switch {
+	case t.Name != "" && t.InputFrom != nil:
+		return call{Name: t.Name, Input: t.InputFrom(body), Custom: true}, true
+	case t.Name != "" && t.Input != "":
+		return call{Name: t.Name, Input: t.Input, Custom: true}, true
 	case t.Name != "" && t.ArgsFrom != nil:
-		return call{t.Name, t.ArgsFrom(body)}, true
+		return call{Name: t.Name, Args: t.ArgsFrom(body)}, true
 	case t.Name != "" && t.Args != nil:
-		return call{t.Name, maps.Clone(t.Args)}, true
+		return call{Name: t.Name, Args: maps.Clone(t.Args)}, true
 	}
 	return t.shellCall(offered, fallback), true
 }
 
-// call is one tool call the server decided to make: the tool's name and its arguments.
+// call is one tool call the server decided to make: the tool's name and its arguments,
+// or, Custom, a freeform tool's name and its input.
 type call struct {
-	Name string
-	Args map[string]any
+	Name   string
+	Args   map[string]any
+	Input  string
+	Custom bool
 }
 
 // String is how a call shows in the request log (Request.Reply).
 func (c call) String() string {
+	if c.Custom {
+		return "tool call " + c.Name + " " + c.Input
+	}
 	b, _ := json.Marshal(c.Args)
 	return "tool call " + c.Name + " " + string(b)
 }
@@ -100,7 +120,7 @@ func (t *Tool) shellCall(offered []string, fallback string) call {
 	escalate := func(args map[string]any) call {
 		args["sandbox_permissions"] = "require_escalated"
 		args["justification"] = desc
-		return call{name, args}
+		return call{Name: name, Args: args}
 	}
 	switch name {
 	case "exec_command":
@@ -110,7 +130,7 @@ func (t *Tool) shellCall(offered []string, fallback string) call {
 	case "shell_command":
 		return escalate(map[string]any{"command": t.Command})
 	}
-	return call{name, map[string]any{"command": t.Command, "description": desc}}
+	return call{Name: name, Args: map[string]any{"command": t.Command, "description": desc}}
 }
 
 // argsJSON returns the call's arguments encoded.

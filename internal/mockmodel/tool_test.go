@@ -119,3 +119,40 @@ func TestToolFallbackAndName(t *testing.T) {
 		equal(t, "tool name", get(evs[3].Data, "item", "name"), any(tc.want))
 	}
 }
+
+// Codex 0.171 offers MCP tools only inside its exec tool (JavaScript calling
+// tools.mcp__server__tool), naming the servers' namespaces in a message of its input:
+// a Tool with Input answers with a custom_tool_call of exec, only once Ready holds, and
+// its Then's InputFrom reads the result the call brought back.
+func TestOpenAICustomToolCall(t *testing.T) {
+	tool := &Tool{Trigger: "ask", Name: "exec", Input: "text(await tools.mcp__x__send({}))",
+		Ready: func(body []byte) bool { return strings.Contains(string(body), "mcp__x") },
+		Then: &Tool{Name: "exec", InputFrom: func(body []byte) string {
+			if strings.Contains(string(body), "id-42") {
+				return "wait id-42"
+			}
+			return "no id"
+		}}}
+	s, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: tool})
+	ask := `{"type":"message","role":"user","content":[{"type":"input_text","text":"ask please"}]}`
+	_, _, body := post(t, hs.URL+"/v1/responses", `{"model":"m","stream":true,"input":[`+ask+`]}`)
+	equal(t, "before the namespace: item type", get(parseSSE(t, body)[1].Data, "item", "type"), any("message"))
+
+	tools := `{"type":"message","role":"developer","content":[{"type":"input_text","text":"- mcp__x: a server"}]}`
+	_, _, body = post(t, hs.URL+"/v1/responses", `{"model":"m","stream":true,"input":[`+tools+`,`+ask+`]}`)
+	evs := parseSSE(t, body)
+	equal(t, "events", strings.Join(names(evs), ","), "response.created,response.output_item.added,"+
+		"response.custom_tool_call_input.delta,response.output_item.done,response.completed")
+	done := evs[3].Data
+	equal(t, "item type", get(done, "item", "type"), any("custom_tool_call"))
+	equal(t, "name", get(done, "item", "name"), any("exec"))
+	equal(t, "input", get(done, "item", "input"), any("text(await tools.mcp__x__send({}))"))
+
+	result := `{"model":"m","stream":true,"input":[` + tools + `,` + ask + `,
+	 {"type":"custom_tool_call","call_id":"c1","name":"exec","input":"…"},
+	 {"type":"custom_tool_call_output","call_id":"c1","output":"sent id-42"}]}`
+	_, _, body = post(t, hs.URL+"/v1/responses", result)
+	equal(t, "then: input", get(parseSSE(t, body)[3].Data, "item", "input"), any("wait id-42"))
+	turns := s.Turns()
+	equal(t, "logged call", turns[len(turns)-1].Reply, "tool call exec wait id-42")
+}
