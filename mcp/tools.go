@@ -251,28 +251,9 @@ func (s *Server) read(ctx context.Context, _ *sdk.CallToolRequest, in readIn) (*
 	}
 	out := readOut{ID: m.ID, From: m.From, Kind: m.Kind, Queued: time.UnixMilli(m.Queued).UTC().Format(time.RFC3339), Body: body.String(), Recipients: []recipient{}}
 	for _, r := range res.Messages {
-		out.Recipients = append(out.Recipients, recipient{To: r.To, Phase: phaseOf(r)})
+		out.Recipients = append(out.Recipients, recipient{To: r.To, Phase: string(r.Phase())})
 	}
 	return nil, out, nil
-}
-
-// phaseOf is the furthest phase a stored message reached.
-func phaseOf(m proto.Message) string {
-	switch {
-	case m.Failed > 0:
-		return "failed"
-	case m.Expired > 0:
-		return "expired"
-	case m.Dropped > 0:
-		return "dropped"
-	case m.Confirmed > 0:
-		return "confirmed"
-	case m.Submitted > 0:
-		return "submitted"
-	case m.Typed > 0:
-		return "typed"
-	}
-	return "queued"
 }
 
 type historyIn struct {
@@ -337,7 +318,7 @@ func (s *Server) history(ctx context.Context, _ *sdk.CallToolRequest, in history
 		if len(body) > historyBody {
 			body, cut = strings.ToValidUTF8(body[:historyBody], ""), true
 		}
-		out.Messages = append(out.Messages, historyMessage{ID: m.ID, From: m.From, To: m.To, Phase: phaseOf(m),
+		out.Messages = append(out.Messages, historyMessage{ID: m.ID, From: m.From, To: m.To, Phase: string(m.Phase()),
 			Queued: time.UnixMilli(m.Queued).UTC().Format(time.RFC3339), Body: body, Cut: cut})
 	}
 	return nil, out, nil

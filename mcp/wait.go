@@ -299,7 +299,7 @@ func (s *Server) startWait(ctx context.Context, st *waitState) error {
 		return s.callErr("wait "+spec.ID, err)
 	}
 	for _, r := range res.Messages {
-		st.setPhase(r.To, phaseOf(r), "")
+		st.setPhase(r.To, string(r.Phase()), "")
 	}
 	if spec.Answer {
 		if len(st.order) > 1 {

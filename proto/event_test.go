@@ -60,3 +60,24 @@ func TestPhaseFinalAndLanded(t *testing.T) {
 		}
 	}
 }
+
+// A stored message's phase is the furthest its times say; a failure, an expiry or a drop
+// outranks what came before it.
+func TestMessagePhase(t *testing.T) {
+	for _, c := range []struct {
+		m    Message
+		want Phase
+	}{
+		{Message{Queued: 1}, PhaseQueued},
+		{Message{Queued: 1, Typed: 2}, PhaseTyped},
+		{Message{Queued: 1, Typed: 2, Submitted: 3}, PhaseSubmitted},
+		{Message{Queued: 1, Typed: 2, Submitted: 3, Confirmed: 4}, PhaseConfirmed},
+		{Message{Queued: 1, Typed: 2, Failed: 3}, PhaseFailed},
+		{Message{Queued: 1, Expired: 2}, PhaseExpired},
+		{Message{Queued: 1, Dropped: 2}, PhaseDropped},
+	} {
+		if got := c.m.Phase(); got != c.want {
+			t.Errorf("%+v: phase %q, want %q", c.m, got, c.want)
+		}
+	}
+}

@@ -439,6 +439,25 @@ type Message struct {
 	BodyBytes int  `json:"x_body_bytes,omitempty"`
 }
 
+// Phase is the furthest phase the message reached, by the times the store kept.
+func (m Message) Phase() Phase {
+	switch {
+	case m.Failed > 0:
+		return PhaseFailed
+	case m.Expired > 0:
+		return PhaseExpired
+	case m.Dropped > 0:
+		return PhaseDropped
+	case m.Confirmed > 0:
+		return PhaseConfirmed
+	case m.Submitted > 0:
+		return PhaseSubmitted
+	case m.Typed > 0:
+		return PhaseTyped
+	}
+	return PhaseQueued
+}
+
 // Event is the payload of X_EVENT: Kind names what happened (event.go, and
 // docs/protocol.md), Member whom it is about; From and To say who sent a message and
 // to whom, MsgKind its payload's kind. On the wire it carries "peer" too, for clients

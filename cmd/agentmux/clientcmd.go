@@ -662,25 +662,6 @@ func capture(c *client.Conn, a clientArgs, w io.Writer) error {
 	return err
 }
 
-// phase is the furthest phase a stored message reached.
-func phase(m proto.Message) string {
-	switch {
-	case m.Failed > 0:
-		return "failed"
-	case m.Expired > 0:
-		return "expired"
-	case m.Dropped > 0:
-		return "dropped"
-	case m.Confirmed > 0:
-		return "confirmed"
-	case m.Submitted > 0:
-		return "submitted"
-	case m.Typed > 0:
-		return "typed"
-	}
-	return "queued"
-}
-
 // historyPages asks for the newest limit messages (0: the server's default, 100), page
 // by page: each answer fits a frame, and says where the older ones go on.
 func historyPages(c *client.Conn, q proto.History) ([]proto.Message, error) {
@@ -732,7 +713,7 @@ func printHistory(w io.Writer, a clientArgs, ms []proto.Message) error {
 		if cut || m.Cut {
 			first += "…"
 		}
-		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format(timeFormat), line(m.ID), line(m.From), line(m.To), phase(m), first)
+		fmt.Fprintf(w, "%s  %s  %s → %s  %s  %s\n", time.UnixMilli(m.Queued).Format(timeFormat), line(m.ID), line(m.From), line(m.To), m.Phase(), first)
 	}
 	return nil
 }
@@ -797,7 +778,7 @@ func read(c *client.Conn, a clientArgs, w io.Writer) error {
 func writeReadHeader(w io.Writer, m proto.Message, rows []proto.Message) {
 	fmt.Fprintf(w, "id:     %s\nfrom:   %s\nkind:   %s\nqueued: %s\n", line(m.ID), line(m.From), line(m.Kind), time.UnixMilli(m.Queued).Format(timeFormat))
 	for _, r := range rows {
-		fmt.Fprintf(w, "to:     %s (%s)\n", line(r.To), phase(r))
+		fmt.Fprintf(w, "to:     %s (%s)\n", line(r.To), r.Phase())
 	}
 }
 
