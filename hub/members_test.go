@@ -3,7 +3,6 @@ package hub_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -70,18 +69,31 @@ func TestMembersThatLeftAreForgotten(t *testing.T) {
 	assert.True(t, core.isRegistered("bye7"))
 	bye(t, again)
 
-	// Dropped connections stay away, but not without bound.
+	// Dropped connections stay away, but not without bound. A watcher of the events says
+	// when the hub has handled the last drop.
+	watch := e.control()
+	_, err = watch.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	handled := make(chan error, 1)
+	go func() {
+		for {
+			x, err := deadline(watch).Read()
+			if err != nil {
+				handled <- err
+				return
+			}
+			ev, err := proto.DecodePayload[proto.Event](x)
+			if err == nil && ev.Kind == proto.EventMember && ev.Member == "drop299" && ev.State == "disconnected" {
+				handled <- nil
+				return
+			}
+		}
+	}()
 	for i := range 300 {
 		e.member(fmt.Sprintf("drop%03d", i), 0).Raw().Close()
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	var got map[string]string
-	for {
-		got = clients(t, ctl)
-		if got["drop299"] == "away" || time.Now().After(deadline) {
-			break
-		}
-	}
+	require.NoError(t, <-handled, "the hub says drop299 disconnected")
+	got := clients(t, ctl)
 	assert.Equal(t, "away", got["drop299"], "a dropped member is away")
 	assert.LessOrEqual(t, len(got), 256)
 	assert.NotContains(t, got, "drop000", "the one away longest is forgotten first")
