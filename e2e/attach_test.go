@@ -10,10 +10,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/agentmux/agentmux/internal/oswait"
 )
 
 // attachEnv is one test's HOME and runtime folder, shared by the terminals that start
@@ -178,10 +180,8 @@ func TestKillSessionEndsTheClient(t *testing.T) {
 	if code := s.waitExit(waitLong); code != 0 {
 		t.Errorf("the client exited with %d after kill-session, want 0", code)
 	}
-	deadline := time.Now().Add(waitLong)
-	for listed(e.sessions(s), "att") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond) // the socket goes as the server ends
-	}
+	// The socket goes as the server ends.
+	_ = oswait.Until(waitLong, func() bool { return !listed(e.sessions(s), "att") }, filepath.Join(e.opts.runtime, "agentmux"))
 	if out := e.sessions(s); listed(out, "att") {
 		t.Errorf("the session still runs: %q", out)
 	}
@@ -217,12 +217,9 @@ func TestLinkedPairRelaysWhileDetached(t *testing.T) {
 		t.Fatalf("detach exited with %d", code)
 	}
 	// Nobody watches: wait on the agents' transcripts (files the fake agents write).
-	deadline := time.Now().Add(relayWait)
-	for len(alice.read().in) < 3 || len(bob.read().in) < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the pair stopped relaying while detached:\n%s", rs.transcripts())
-		}
-		time.Sleep(20 * time.Millisecond) // polling files the agents write; no screen to wait on
+	relayed := func() bool { return len(alice.read().in) >= 3 && len(bob.read().in) >= 2 }
+	if err := oswait.Until(relayWait, relayed, filepath.Dir(alice.transcript), filepath.Dir(bob.transcript)); err != nil {
+		t.Fatalf("the pair stopped relaying while detached (%v):\n%s", err, rs.transcripts())
 	}
 	a := e.start("attach", "pair")
 	ra := &relaySession{session: a, agents: rs.agents}

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentmux/agentmux/internal/oswait"
 )
 
 // script writes an sh script to a temporary file and returns an AGENT argument running
@@ -148,10 +150,7 @@ func TestOuterTerminalGoneDetaches(t *testing.T) {
 	// the race detector: a hang would take waitLong.
 	deadline := time.Now().Add(8 * time.Second)
 	for _, pid := range pids {
-		for alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond) // the server ends its children's groups
-		}
-		if alive(pid) {
+		if !oswait.Exited(pid, time.Until(deadline)) {
 			t.Errorf("child %d still runs after kill-session (%s)", pid, procState(pid))
 		}
 	}

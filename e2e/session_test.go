@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmux/agentmux/internal/oswait"
 	"github.com/agentmux/agentmux/internal/ptytest"
 	"github.com/agentmux/agentmux/vterm"
 )
@@ -224,15 +225,15 @@ func (s *session) killServers() {
 		cmd.Env = s.env
 		_ = cmd.Run()
 	}
-	deadline := time.Now().Add(waitLong)
-	for _, sock := range socks {
-		for {
-			if _, err := os.Stat(sock); err != nil || time.Now().After(deadline) {
-				break
+	// Test cleanup: each server removes its socket as it ends.
+	_ = oswait.Until(waitLong, func() bool {
+		for _, sock := range socks {
+			if _, err := os.Stat(sock); err == nil {
+				return false
 			}
-			time.Sleep(10 * time.Millisecond) // test cleanup: the server removes its socket as it ends
 		}
-	}
+		return true
+	}, filepath.Join(runtime, "agentmux"))
 }
 
 // runtimeDir is a new XDG_RUNTIME_DIR for one test: short, since a socket's path must

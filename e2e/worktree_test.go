@@ -11,7 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/agentmux/agentmux/internal/oswait"
 )
 
 // gitRepo makes a repository with one commit and an uncommitted change of its own.
@@ -88,16 +89,12 @@ func TestWorktreePanes(t *testing.T) {
 	// The end: the changed tree is kept (and said), the unchanged one removed.
 	end(s)
 	// The end removes the clean trees (a session server may still be ending after its
-	// terminal went: its trees are waited for, up to the deadline).
+	// terminal went: git's record of the trees is watched, up to the deadline).
 	var wls string
-	deadline := time.Now().Add(waitLong)
-	for {
+	_ = oswait.Until(waitLong, func() bool {
 		wls = env.runIn(repo, "worktree", "ls")
-		if !strings.Contains(wls, "wt/w2") && !strings.Contains(wls, "wt/w3") && !strings.Contains(wls, "wt2/") || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return !strings.Contains(wls, "wt/w2") && !strings.Contains(wls, "wt/w3") && !strings.Contains(wls, "wt2/")
+	}, filepath.Join(repo, ".git", "worktrees"))
 	if !strings.Contains(wls, "wt/w1") || !strings.Contains(wls, "changed, 1 ahead") || strings.Contains(wls, "wt/w2") || strings.Contains(wls, "wt/w3") || strings.Contains(wls, "wt2/") {
 		t.Errorf("worktree ls after the end:\n%s", wls)
 	}

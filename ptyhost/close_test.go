@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/agentmux/agentmux/internal/oswait"
 )
 
 func TestCloseKillsGroupIgnoringHUP(t *testing.T) {
@@ -44,7 +46,7 @@ func TestCloseKillsGroupIgnoringHUP(t *testing.T) {
 	if ws, _ := p.ExitState().Sys().(syscall.WaitStatus); ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("child ended with %v, want SIGKILL", p.ExitState())
 	}
-	eventually(t, "the process group to die", func() bool { return len(groupMembers(p.Pid())) == 0 })
+	groupGone(t, p.Pid())
 	if alive(gc) {
 		t.Fatalf("grandchild %d still alive", gc)
 	}
@@ -63,7 +65,7 @@ func TestCloseObeyedHUPIsQuick(t *testing.T) {
 	if ws, _ := p.ExitState().Sys().(syscall.WaitStatus); ws.Signal() != syscall.SIGHUP {
 		t.Fatalf("child ended with %v, want SIGHUP", p.ExitState())
 	}
-	eventually(t, "the process group to die", func() bool { return len(groupMembers(p.Pid())) == 0 })
+	groupGone(t, p.Pid())
 }
 
 func TestStrayHolderDoesNotHang(t *testing.T) {
@@ -153,5 +155,8 @@ func TestCloseKillsForegroundJob(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the foreground job to die", func() bool { return !alive(job) && len(groupMembers(pg)) == 0 })
+	if !oswait.Exited(job, testTimeout) {
+		t.Fatalf("the foreground job %d still runs", job)
+	}
+	groupGone(t, pg)
 }

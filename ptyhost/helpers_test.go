@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentmux/agentmux/internal/oswait"
 )
 
 // testTimeout bounds every wait in these tests.
@@ -148,8 +150,26 @@ func groupMembers(pgid int) []int {
 	return pids
 }
 
+// groupGone waits until no process is left in process group pgid, each member's end
+// seen through its pidfd.
+func groupGone(t *testing.T, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(testTimeout)
+	for {
+		left := groupMembers(pgid)
+		if len(left) == 0 {
+			return
+		}
+		for _, pid := range left {
+			if !oswait.Exited(pid, time.Until(deadline)) {
+				t.Fatalf("process %d of group %d still runs", pid, pgid)
+			}
+		}
+	}
+}
+
 // eventually polls cond every 10ms until it holds or the deadline passes. Only for
-// operating-system state with no event to wait on.
+// operating-system state with no event to wait on (a process leaving its group).
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(testTimeout)

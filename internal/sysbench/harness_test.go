@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmux/agentmux/internal/oswait"
 	"github.com/agentmux/agentmux/internal/ptytest"
 	"github.com/agentmux/agentmux/vterm"
 )
@@ -262,7 +263,7 @@ func (s *session) killServers() {
 		_ = cmd.Run()
 	}
 	for _, pid := range pids {
-		waitGone(pid, 10*time.Second)
+		oswait.Exited(pid, 10*time.Second) // the server ends its panes' groups first
 	}
 }
 
@@ -300,15 +301,6 @@ func (s *session) pids() []int {
 		}
 	}
 	return pids
-}
-
-// waitGone waits up to timeout for process pid to end (benchmark cleanup: the server
-// ends its panes' process groups first).
-func waitGone(pid int, timeout time.Duration) {
-	deadline := time.Now().Add(timeout)
-	for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // find returns the row and column (in cells) where text starts on the screen.
