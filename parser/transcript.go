@@ -118,12 +118,13 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	gap := cut < len(rows) && isBlank(rows[cut])
 	head := t.head
 	if k, held := animatedTop(rows[:cut], t.last); k > 0 {
-		if held >= 2 {
+		// The row was drawn at the baseline too: the program redraws its top row in
+		// place, whatever stood under it.
+		atBase := k <= len(t.base) && !isBlank(t.base[k-1])
+		if held >= 2 || atBase && held >= 1 {
 			t.head = max(t.head, k)
 		}
-		if k <= len(t.base) && !isBlank(t.base[k-1]) {
-			// The row was drawn at the baseline too: the program redraws its top row
-			// in place, whatever stood under it.
+		if atBase {
 			head = max(head, k)
 		}
 	}
