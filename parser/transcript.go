@@ -110,6 +110,13 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 			// there down are never the answer's.
 			cut = min(cut, t.inTop)
 		}
+		if cursor >= 0 && cursor < len(rows) && t.prompt == "" {
+			// The baseline did not say where the input is (its frame was read half
+			// drawn, the cursor on a blank row, or not at all);
+			// the turn's last frame, drawn at the prompt, does: the rows around the
+			// cursor. A row above them that looks like a prompt is the answer's.
+			cut = max(cut, inputTop(p, newMatcher(p.Chrome), p.liveMatcher(), rows, cursor))
+		}
 	}
 	chrome := newMatcher(p.Chrome)
 	for cut > 0 && (isBlank(rows[cut-1]) || chrome.match(rows[cut-1])) {
