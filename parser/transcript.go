@@ -35,9 +35,13 @@ type Transcript struct {
 }
 
 // top is where a frame merged whole went into a transcript's rows, and its first row.
+// appended is set when the frame went after every row the transcript had then: none of
+// its rows is the baseline's, even where the transcript had shrunk below the baseline's
+// length (a frame that showed the rows under its top erased).
 type top struct {
-	at  int
-	row string
+	at       int
+	row      string
+	appended bool
 }
 
 // dropTops takes the header rows of the frames at t.tops out of t.rows, where they still
@@ -50,7 +54,7 @@ func (t *Transcript) dropTops() {
 			continue
 		}
 		n := min(t.head, len(t.rows)-at)
-		if at < t.old || n <= 0 || t.rows[at] != t.tops[i].row {
+		if at < t.old && !t.tops[i].appended || n <= 0 || t.rows[at] != t.tops[i].row {
 			continue
 		}
 		t.rows = slices.Delete(t.rows, at, at+n)
@@ -136,10 +140,11 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 		}
 	}
 	learnt := t.head > 0 && len(t.tops) > 0
+	prev := len(t.rows)
 	t.rows = mergeHead(t.rows, rows[:cut], t.last, t.gap, head)
 	if content := trimBlankEnd(rows[:cut]); head == 0 && len(content) > 0 {
-		if at := len(t.rows) - len(content); at >= t.old && slices.Equal(t.rows[at:], content) {
-			t.tops = append(t.tops, top{at, content[0]})
+		if at := len(t.rows) - len(content); (at >= t.old || at >= prev) && slices.Equal(t.rows[at:], content) {
+			t.tops = append(t.tops, top{at, content[0], at >= prev})
 		}
 	}
 	if learnt {
