@@ -223,7 +223,12 @@ func setupOpencode(t *testing.T, home, project, url string) []string {
 			"models":  map[string]any{"mock": map[string]any{"name": "mock"}},
 		}},
 	})
-	return []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+	// opencode installs its plugin package (@opencode-ai/plugin) into its config folder
+	// by itself, in the background, and waits for that before it loads any plugin (as
+	// agentmux's): offline, npm gives up after about 45 s. Here the registry refuses at
+	// once, as a machine offline would with no retries.
+	return []string{"npm_config_registry=http://127.0.0.1:9/", "npm_config_fetch_retries=0",
+		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
 }
 

@@ -16,6 +16,7 @@ package agents
 //     B's screen: a CLI may show a long paste collapsed.
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -153,5 +154,54 @@ func TestQwenWithOwnSystemDefaultsStarts(t *testing.T) {
 	}
 	if !strings.Contains(string(log), "hooks off for a pane") || !strings.Contains(string(log), defaults) {
 		t.Errorf("agentmux.log does not say the pane's hooks are off for the person's defaults %s:\n%s", defaults, log)
+	}
+}
+
+// pausedAnswer is opencode's answer in TestOpencodePluginEndsThePausedTurn: its model
+// stream pauses after the list, longer than the screen's quiet that once ended the turn.
+const pausedAnswer = "Two steps:\n\n1. Build it.\n2. Run the tests.\n\n" +
+	"Then read what they say, fix what failed, and run them again until every one of them passes; " +
+	"this paragraph came after the pause and must be relayed with the rest."
+
+// opencode's turn ends on its session.idle event, reported by agentmux's plugin: a turn
+// whose model stream pauses mid-answer (4 s after "2. Run the tests.") is relayed whole,
+// with the plugin's text, and the person's opencode config is byte for byte what it was.
+func TestOpencodePluginEndsThePausedTurn(t *testing.T) {
+	bin := buildAgentmux(t)
+	a, b := cliNamed(t, "opencode"), cliNamed(t, "claude")
+	for _, c := range []cli{a, b} {
+		if !installed(t, c.name) {
+			t.Skip(c.name + " not installed")
+		}
+	}
+	aSrv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed(pausedAnswer), Duration: answerTime,
+		PauseAfter: "2. Run the tests.", Pause: 4 * time.Second})
+	bSrv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("ok"), Duration: answerTime})
+	var config string
+	var before []byte
+	p := startPairOn(t, bin, a, b, 220, 50, aSrv, bSrv, func(home string) {
+		config = filepath.Join(home, ".config", "opencode", "opencode.json")
+		var err error
+		if before, err = os.ReadFile(config); err != nil {
+			t.Fatal(err)
+		}
+	}, "--link", "--turns", "1")
+	p.tm.submit("write the plan")
+	b1 := waitTurn(t, p.tm, p.bSrv, b.name, 1, 120*time.Second)
+	want := a.name + " (1):\n\n" + pausedAnswer
+	if got := strings.TrimSpace(b1.Prompt); got != want {
+		t.Errorf("%s → %s delivered %q\nwant exactly %q\n%s", a.name, b.name, b1.Prompt, want, lineDiff(got, want))
+	}
+	log, err := os.ReadFile(filepath.Join(p.state, "agentmux", "agentmux.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := regexp.MustCompile(fmt.Sprintf(`msg=hook pane=1 source="opencode opencode-idle hook" chars=%d\n`, len(pausedAnswer)))
+	if !hook.Match(log) {
+		t.Errorf("agentmux.log has no %q: the plugin did not end the turn with the answer", hook)
+	}
+	after, err := os.ReadFile(config)
+	if err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the person's %s changed (err %v):\nbefore %s\nafter %s", config, err, before, after)
 	}
 }

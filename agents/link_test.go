@@ -173,8 +173,17 @@ func startPair(t *testing.T, bin string, a, b cli, aReply, bReply mockmodel.Repl
 // inside its border.
 func startPairSized(t *testing.T, bin string, a, b cli, cols, rows int, aReply, bReply mockmodel.ReplyFunc, flags ...string) pair {
 	t.Helper()
-	aSrv, aURL := startMock(t, a.name, aReply, answerTime)
-	bSrv, bURL := startMock(t, b.name, bReply, answerTime)
+	aSrv := mockmodel.New(mockmodel.Options{Reply: aReply, Duration: answerTime})
+	bSrv := mockmodel.New(mockmodel.Options{Reply: bReply, Duration: answerTime})
+	return startPairOn(t, bin, a, b, cols, rows, aSrv, bSrv, nil, flags...)
+}
+
+// startPairOn is startPairSized with mock servers the test configured itself; before,
+// when set, runs once the CLIs' setup wrote their config into home and before agentmux
+// starts.
+func startPairOn(t *testing.T, bin string, a, b cli, cols, rows int, aSrv, bSrv *mockmodel.Server, before func(home string), flags ...string) pair {
+	t.Helper()
+	aURL, bURL := serveMock(t, a.name, aSrv), serveMock(t, b.name, bSrv)
 	home, project := freshHome(t)
 	if a.name == "codex" || b.name == "codex" {
 		home, project = codexHome(t)
@@ -185,6 +194,9 @@ func startPairSized(t *testing.T, bin string, a, b cli, cols, rows int, aReply, 
 	env = append(env, b.setup(t, home, project, bURL)...)
 	state := t.TempDir() // not in home: Codex's is reused across runs
 	env = append(env, "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+t.TempDir())
+	if before != nil {
+		before(home)
+	}
 	t.Cleanup(func() {
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))

@@ -1,6 +1,7 @@
 // Package hooks owns how agentmux learns of an agent's finished turn from the agent
 // itself: the per-run hook settings it gives Claude Code (--settings), Codex
-// (-c notify=…) and Qwen Code (a system defaults file), the Gemini CLI home of its own
+// (-c notify=…), Qwen Code (a system defaults file) and opencode (a plugin named by
+// OPENCODE_CONFIG_CONTENT), the Gemini CLI home of its own
 // with a hook extension, giving that home's writes back to the person's ~/.gemini
 // (and, after a killed run, the next run's recovery of them), and `agentmux hook
 // EVENT`, which reports the turn to the session socket.

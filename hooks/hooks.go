@@ -23,7 +23,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// Hooks: for claude, codex, gemini and qwen agentmux adds per-session hook settings
+// Hooks: for claude, codex, gemini, qwen and opencode agentmux adds per-session hook settings
 // when it starts them, never editing the person's own config files:
 //
 //   - Claude Code: --settings FILE (a file agentmux owns) with a Stop hook and a
@@ -40,6 +40,9 @@ import (
 //   - Qwen Code: a settings file of agentmux's as its system defaults layer
 //     (QWEN_CODE_SYSTEM_DEFAULTS_PATH) with a Stop hook running `agentmux hook
 //     qwen-stop`, its last_assistant_message the answer (qwen.go).
+//   - opencode: a plugin of agentmux's named by OPENCODE_CONFIG_CONTENT, which on
+//     session.idle runs `agentmux hook opencode-idle` with the turn's answer
+//     (opencode.go).
 //
 // `agentmux hook EVENT` reads the hook's JSON, finds the answer as the model wrote it,
 // reports it to the session socket ($AGENTMUX_SOCKET) as X_HOOK and always exits 0 at
@@ -185,6 +188,16 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 			return spec, false
 		}
 		spec.Env, on = env, !h.noHooks
+	case parser.HooksOpencode:
+		if h.noHooks {
+			return spec, false
+		}
+		env, err := opencodeSpec(h.dir, h.bin, id, spec.Env)
+		if err != nil {
+			h.off(id, err)
+			return spec, false
+		}
+		spec.Env, on = env, true
 	case parser.HooksGemini:
 		// Not Gemini's Notification hook: with it installed, a linked Gemini pane
 		// approved at the keyboard never took the delivery held for it
@@ -310,6 +323,9 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 			h.Text = ""
 		}
 		h.Usage = str("transcript_path")
+	case opencodeIdle: // opencode's session.idle, from agentmux's plugin (opencode.go)
+		h.CLI = "opencode"
+		h.Text = str("last_assistant_message")
 	case "after-agent": // Gemini CLI's AfterAgent hook
 		h.CLI = "gemini"
 		h.Text = lastGeminiText(str("transcript_path"))

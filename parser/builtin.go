@@ -228,9 +228,11 @@ var builtins = Profiles{
 		Name:        "opencode",
 		Programs:    []string{"opencode"},
 		BusyMarkers: pats(`esc (?:again to )?interrupt`),
-		// The row under an answer once the turn is over: until it shows, a pause in the
-		// model's stream (its footer may say nothing then) is no end.
+		// Its turn ends when its plugin of agentmux's sees session.idle (Hooks); without
+		// it, on the row under an answer once the turn is over: until that shows, a
+		// pause in the model's stream (its footer may say nothing then) is no end.
 		DoneMarkers: pats(`^\s*▣\s`),
+		Hooks:       HooksOpencode,
 		Chrome: pats(append([]string{
 			`^\s*┃\s*$`,                           // a box's empty rows
 			`^\s*▣\s`,                             // agent · model · time of a turn

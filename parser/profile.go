@@ -88,7 +88,8 @@ type Profile struct {
 	// HooksGemini (GEMINI_CLI_HOME: a home of the pane's own, the person's files
 	// reached through links, with an extension holding an AfterAgent hook), HooksQwen
 	// (QWEN_CODE_SYSTEM_DEFAULTS_PATH: a settings file of agentmux's with a Stop hook,
-	// the lowest of Qwen Code's layers); "" passes none. NoHooks turns them off for the profile
+	// the lowest of Qwen Code's layers), HooksOpencode (OPENCODE_CONFIG_CONTENT naming a
+	// plugin of agentmux's that reports session.idle); "" passes none. NoHooks turns them off for the profile
 	// (profiles.toml: hooks = false).
 	Hooks   string
 	NoHooks bool
@@ -100,6 +101,8 @@ const (
 	HooksCodex  = "codex"
 	HooksGemini = "gemini"
 	HooksQwen   = "qwen"
+	// HooksOpencode: opencode's plugins see its session.idle event.
+	HooksOpencode = "opencode"
 )
 
 // The keys most agent CLIs take to interrupt a turn and to empty the input line.

@@ -18,7 +18,7 @@ import (
 //	interrupt_keys = "\u001b"       # keys that interrupt a turn (default Escape)
 //	clear_keys = "\u0015"           # keys that empty the input line (default Ctrl+U)
 //	hooks = false                   # no hook settings for this program (see Profile.Hooks)
-//	hooks_via = "claude"            # pass hooks as claude, codex, gemini or qwen take them
+//	hooks_via = "claude"            # pass hooks as claude, codex, gemini, qwen or opencode take them
 type relayTable struct {
 	Hooks            *bool     `toml:"hooks"`
 	HooksVia         *string   `toml:"hooks_via"`
@@ -71,10 +71,10 @@ func (t relayTable) apply(p *Profile) error {
 	}
 	if t.HooksVia != nil {
 		switch *t.HooksVia {
-		case "", HooksClaude, HooksCodex, HooksGemini, HooksQwen:
+		case "", HooksClaude, HooksCodex, HooksGemini, HooksQwen, HooksOpencode:
 			p.Hooks = *t.HooksVia
 		default:
-			return fmt.Errorf("hooks_via must be claude, codex, gemini, qwen or \"\", got %q", *t.HooksVia)
+			return fmt.Errorf("hooks_via must be claude, codex, gemini, qwen, opencode or \"\", got %q", *t.HooksVia)
 		}
 	}
 	for _, k := range []struct {

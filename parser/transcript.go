@@ -35,9 +35,13 @@ type Transcript struct {
 }
 
 // top is where a frame merged whole went into a transcript's rows, and its first row.
+// appended is set when the frame went after every row the transcript had then: none of
+// its rows is the baseline's, even where the transcript had shrunk below the baseline's
+// length (a frame that showed the rows under its top erased).
 type top struct {
-	at  int
-	row string
+	at       int
+	row      string
+	appended bool
 }
 
 // dropTops takes the header rows of the frames at t.tops out of t.rows, where they still
@@ -50,7 +54,7 @@ func (t *Transcript) dropTops() {
 			continue
 		}
 		n := min(t.head, len(t.rows)-at)
-		if at < t.old || n <= 0 || t.rows[at] != t.tops[i].row {
+		if at < t.old && !t.tops[i].appended || n <= 0 || t.rows[at] != t.tops[i].row {
 			continue
 		}
 		t.rows = slices.Delete(t.rows, at, at+n)
@@ -110,6 +114,13 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 			// there down are never the answer's.
 			cut = min(cut, t.inTop)
 		}
+		if cursor >= 0 && cursor < len(rows) && t.prompt == "" {
+			// The baseline did not say where the input is (its frame was read half
+			// drawn, the cursor on a blank row, or not at all);
+			// the turn's last frame, drawn at the prompt, does: the rows around the
+			// cursor. A row above them that looks like a prompt is the answer's.
+			cut = max(cut, inputTop(p, newMatcher(p.Chrome), p.liveMatcher(), rows, cursor))
+		}
 	}
 	chrome := newMatcher(p.Chrome)
 	for cut > 0 && (isBlank(rows[cut-1]) || chrome.match(rows[cut-1])) {
@@ -118,20 +129,22 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	gap := cut < len(rows) && isBlank(rows[cut])
 	head := t.head
 	if k, held := animatedTop(rows[:cut], t.last); k > 0 {
-		if held >= 2 {
+		// The row was drawn at the baseline too: the program redraws its top row in
+		// place, whatever stood under it.
+		atBase := k <= len(t.base) && !isBlank(t.base[k-1])
+		if held >= 2 || atBase && held >= 1 {
 			t.head = max(t.head, k)
 		}
-		if k <= len(t.base) && !isBlank(t.base[k-1]) {
-			// The row was drawn at the baseline too: the program redraws its top row
-			// in place, whatever stood under it.
+		if atBase {
 			head = max(head, k)
 		}
 	}
 	learnt := t.head > 0 && len(t.tops) > 0
+	prev := len(t.rows)
 	t.rows = mergeHead(t.rows, rows[:cut], t.last, t.gap, head)
 	if content := trimBlankEnd(rows[:cut]); head == 0 && len(content) > 0 {
-		if at := len(t.rows) - len(content); at >= t.old && slices.Equal(t.rows[at:], content) {
-			t.tops = append(t.tops, top{at, content[0]})
+		if at := len(t.rows) - len(content); (at >= t.old || at >= prev) && slices.Equal(t.rows[at:], content) {
+			t.tops = append(t.tops, top{at, content[0], at >= prev})
 		}
 	}
 	if learnt {

@@ -123,7 +123,7 @@ func (s *Server) handleAnthropic(w http.ResponseWriter, r *http.Request, body []
 	}})
 	out.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 		"content_block": map[string]any{"type": "text", "text": ""}})
-	pace := s.pacer(r, rec.Kind, len(deltas))
+	pace := s.pacer(r, rec.Kind, len(deltas), deltas)
 	for _, d := range deltas {
 		if !pace.wait() {
 			rec.Err = "stream cut: client or server gone"
@@ -154,7 +154,7 @@ func (s *Server) anthropicToolUse(w http.ResponseWriter, r *http.Request, model 
 	id := fmt.Sprintf("toolu_mock_%d", rec.N)
 	out.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 		"content_block": map[string]any{"type": "tool_use", "id": id, "name": c.Name, "input": map[string]any{}}})
-	if !s.pacer(r, rec.Kind, 1).wait() {
+	if !s.pacer(r, rec.Kind, 1, nil).wait() {
 		rec.Err = "stream cut: client or server gone"
 		return
 	}

@@ -115,7 +115,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request, body []byte,
 	deltas := chunks(rec.Reply)
 	out := startSSE(w)
 	out.event("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-	pace := s.pacer(r, rec.Kind, len(deltas))
+	pace := s.pacer(r, rec.Kind, len(deltas), deltas)
 	for _, d := range deltas {
 		if !pace.wait() {
 			rec.Err = "stream cut: client or server gone"

@@ -5,9 +5,13 @@ package mockmodel
 // JSON or a title is a side request that does not count as a turn.
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 const chatTurn = `{"model":"mock","stream":true,"stream_options":{"include_usage":true},"messages":[
@@ -83,4 +87,46 @@ func TestChatBackgroundRequests(t *testing.T) {
 	equal(t, "memory consolidation request", reqs[2].Kind, KindSide)
 	equal(t, "turn with a long system prompt", reqs[3].Kind, KindTurn)
 	equal(t, "its number", reqs[3].N, 1)
+}
+
+// A turn set to pause streams its answer up to the pause text, waits, then streams the
+// rest: the wait falls between the delta that completes the text and the next one.
+func TestChatStreamPausesMidAnswer(t *testing.T) {
+	const pause = 400 * time.Millisecond
+	_, hs := newTestServer(t, Options{Reply: Fixed("1. Run the tests. Then a long paragraph."), PauseAfter: "tests.", Pause: pause})
+	resp, err := http.Post(hs.URL+"/v1/chat/completions", "application/json", strings.NewReader(chatTurn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var text strings.Builder
+	gaps := map[string]time.Duration{} // the wait before each delta
+	last := time.Now()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		var c struct {
+			Choices []struct {
+				Delta struct{ Content string } `json:"delta"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal([]byte(data), &c); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Choices) == 1 && c.Choices[0].Delta.Content != "" {
+			gaps[c.Choices[0].Delta.Content] = time.Since(last)
+			text.WriteString(c.Choices[0].Delta.Content)
+		}
+		last = time.Now()
+	}
+	equal(t, "streamed text", text.String(), "1. Run the tests. Then a long paragraph.")
+	if gaps[" Then"] < pause {
+		t.Errorf("the delta after the pause text came %v after it, want at least %v", gaps[" Then"], pause)
+	}
+	if gaps[" tests."] >= pause || gaps[" a"] >= pause {
+		t.Errorf("the stream paused elsewhere: %v", gaps)
+	}
 }

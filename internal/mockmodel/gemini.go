@@ -153,7 +153,7 @@ func (s *Server) handleGeminiStream(w http.ResponseWriter, r *http.Request, body
 	}
 	rec.Usage = Usage{Input: 5, Output: len(deltas)} // as the last chunk reports it
 	out := startSSE(w)
-	pace := s.pacer(r, rec.Kind, len(deltas))
+	pace := s.pacer(r, rec.Kind, len(deltas), deltas)
 	for i, d := range deltas {
 		if !pace.wait() {
 			rec.Err = "stream cut: client or server gone"
@@ -176,7 +176,7 @@ func (s *Server) handleGeminiStream(w http.ResponseWriter, r *http.Request, body
 func (s *Server) geminiFunctionCall(w http.ResponseWriter, r *http.Request, c call, rec *Request) {
 	rec.Usage = Usage{Input: 5, Output: 5}
 	out := startSSE(w)
-	if !s.pacer(r, rec.Kind, 1).wait() {
+	if !s.pacer(r, rec.Kind, 1, nil).wait() {
 		rec.Err = "stream cut: client or server gone"
 		return
 	}

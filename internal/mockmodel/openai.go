@@ -109,7 +109,7 @@ func (s *Server) handleOpenAI(w http.ResponseWriter, r *http.Request, body []byt
 		"response": map[string]any{"id": respID, "object": "response", "status": "in_progress", "model": req.Model}})
 	out.event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0,
 		"item": map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "in_progress", "content": []any{}}})
-	pace := s.pacer(r, rec.Kind, len(deltas))
+	pace := s.pacer(r, rec.Kind, len(deltas), deltas)
 	for _, d := range deltas {
 		if !pace.wait() {
 			rec.Err = "stream cut: client or server gone"
@@ -153,7 +153,7 @@ func (s *Server) openaiFunctionCall(w http.ResponseWriter, r *http.Request, mode
 		"response": map[string]any{"id": "resp_mock_tool", "object": "response", "status": "in_progress", "model": model}})
 	out.event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0,
 		"item": item("in_progress", "")})
-	if !s.pacer(r, rec.Kind, 1).wait() {
+	if !s.pacer(r, rec.Kind, 1, nil).wait() {
 		rec.Err = "stream cut: client or server gone"
 		return
 	}

@@ -30,6 +30,11 @@ type Options struct {
 	Log io.Writer
 	// Tool, when set, answers turns whose prompt holds its trigger with a shell tool call.
 	Tool *Tool
+	// PauseAfter and Pause make a turn's stream stop mid-answer: in a turn whose answer
+	// holds PauseAfter, the stream waits Pause once after the delta that completes it
+	// (a model that pauses, as a slow provider does), then goes on.
+	PauseAfter string
+	Pause      time.Duration
 }
 
 // Server is the fake model server: an http.Handler answering the three model APIs. Its

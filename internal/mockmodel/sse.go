@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -68,11 +69,15 @@ type pacer struct {
 	step time.Duration
 	r    *http.Request
 	stop <-chan struct{}
+	// sent counts the waits so far; before wait number pauseAt (-1: none) the stream
+	// also pauses for pause.
+	sent, pauseAt int
+	pause         time.Duration
 }
 
 // newPacer spreads n deltas over d: each delta waits d/n before it is sent.
 func newPacer(r *http.Request, stop <-chan struct{}, d time.Duration, n int) *pacer {
-	p := &pacer{r: r, stop: stop}
+	p := &pacer{r: r, stop: stop, pauseAt: -1}
 	if n > 0 && d > 0 {
 		p.step = d / time.Duration(n)
 	}
@@ -81,17 +86,39 @@ func newPacer(r *http.Request, stop <-chan struct{}, d time.Duration, n int) *pa
 
 // pacer returns the pacer for a stream of n deltas: a turn spreads them over the configured
 // duration; side answers are not part of the visible turn and go at once.
-func (s *Server) pacer(r *http.Request, k Kind, n int) *pacer {
+//
+// deltas are the stream's text deltas (nil for a stream of one event): in a turn whose
+// answer holds Options.PauseAfter, the stream pauses for Options.Pause once, after the
+// delta that completes its first occurrence.
+func (s *Server) pacer(r *http.Request, k Kind, n int, deltas []string) *pacer {
 	d := s.opts.Duration
 	if k != KindTurn {
 		d = 0
 	}
-	return newPacer(r, s.done, d, n)
+	p := newPacer(r, s.done, d, n)
+	if k == KindTurn && s.opts.PauseAfter != "" && s.opts.Pause > 0 {
+		text := strings.Join(deltas, "")
+		if at := strings.Index(text, s.opts.PauseAfter); at >= 0 {
+			end, sum := at+len(s.opts.PauseAfter), 0
+			for i, c := range deltas {
+				if sum += len(c); sum >= end {
+					p.pauseAt, p.pause = i+1, s.opts.Pause
+					break
+				}
+			}
+		}
+	}
+	return p
 }
 
 // wait blocks for one step; it reports whether streaming should go on.
 func (p *pacer) wait() bool {
-	if p.step <= 0 {
+	step := p.step
+	if p.sent == p.pauseAt {
+		step += p.pause
+	}
+	p.sent++
+	if step <= 0 {
 		select {
 		case <-p.r.Context().Done():
 			return false
@@ -101,7 +128,7 @@ func (p *pacer) wait() bool {
 			return true
 		}
 	}
-	t := time.NewTimer(p.step)
+	t := time.NewTimer(step)
 	defer t.Stop()
 	select {
 	case <-t.C:
