@@ -142,6 +142,9 @@ var builtins = Profiles{
 			`^\s*⚠ `,                                                           // warnings
 			`^\s*│`,                                                            // boxes: tool calls and dialogs
 			`^\s*[▀▄]{3,}\s*$`,                                                 // half-block rules above and below the input box and typed messages (true-colour terminals)
+			// The hint under a paste of more than 5 lines or 500 characters (0.61): drawn
+			// when a long delivery is typed, it is no reaction to the Enter, and no answer.
+			`^\s*Press \S+ to expand pasted text\s*$`,
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"✦ "},
 		EchoPrefixes:   []string{"> "},
