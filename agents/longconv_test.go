@@ -15,9 +15,11 @@ package agents
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -51,6 +53,11 @@ type convResult struct {
 	// gaps are, per delivery, the end of the answer relayed → the start of the request
 	// carrying it, on the mock servers' clocks.
 	gaps []time.Duration
+	// ends are the ends of the answers relayed; waits, per delivery, the end of the
+	// answer → the relay typing it (its own share of the hop: the turn's end read and
+	// the peer found idle), from the session's events.
+	ends  []time.Time
+	waits []time.Duration
 }
 
 // budget says whether the budget held: every delivery came and no more.
@@ -80,7 +87,7 @@ func conversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries int
 		"--link", "--turns", fmt.Sprint(deliveries))
 	tm, aSrv, bSrv := p.tm, p.aSrv, p.bSrv
 	res.want = deliveries
-	recordEvents(t, bin, p)
+	events := recordEvents(t, bin, p)
 	defer func() {
 		t.Logf("%s⇄%s in panes %d columns wide: %d/%d deliveries exact", a.name, b.name, cols/2-2, res.exact, deliveries)
 	}()
@@ -106,6 +113,7 @@ func conversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries int
 		}
 		res.came++
 		res.gaps = append(res.gaps, r.Start.Sub(prev.End).Round(time.Millisecond))
+		res.ends = append(res.ends, prev.End)
 		if want := from + "\n\n" + prev.Reply; sameWords(r.Prompt, want) {
 			res.exact++
 		} else {
@@ -126,14 +134,34 @@ func conversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries int
 		res.extra = r.Prompt
 		t.Errorf("a delivery came after the budget of %d was spent: %q\n%s", deliveries, r.Prompt, tm.dump())
 	}
+	// Read by now: the relay typed each delivery long before the quiet above ended.
+	for i, at := range events.typed() {
+		if i < len(res.ends) {
+			res.waits = append(res.waits, at.Sub(res.ends[i]).Round(time.Millisecond))
+		}
+	}
 	return res
+}
+
+// eventLog is the session's events as recordEvents read them.
+type eventLog struct {
+	mu      sync.Mutex
+	lines   []string    // each behind the time it was read
+	typedAt []time.Time // when each delivery was typed, in order (the events' own times)
+}
+
+// typed returns when each delivery was typed so far.
+func (l *eventLog) typed() []time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.typedAt)
 }
 
 // recordEvents streams the session's events (`agentmux events`) for the rest of the test,
 // each line behind the time it was read, and logs them, cut to 300 bytes a line, when
 // the test fails or AGENTS_EVENTS=1: the relay's phases (typed, submitted, confirmed)
 // against the mock servers' request times say where a slow or lost delivery went.
-func recordEvents(t *testing.T, bin string, p pair) {
+func recordEvents(t *testing.T, bin string, p pair) *eventLog {
 	ev := exec.Command(bin, "events")
 	ev.Dir, ev.Env = p.dir, p.env
 	out, err := ev.StdoutPipe()
@@ -143,21 +171,28 @@ func recordEvents(t *testing.T, bin string, p pair) {
 	if err := ev.Start(); err != nil {
 		t.Fatalf("agentmux events: %v", err)
 	}
-	var mu sync.Mutex
-	var lines []string
+	l := &eventLog{}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
-			l := sc.Text()
-			if len(l) > 300 {
-				l = l[:300] + "…"
+			var e struct {
+				TS          int64
+				Kind, Phase string
 			}
-			mu.Lock()
-			lines = append(lines, time.Now().Format("15:04:05.000")+" "+l)
-			mu.Unlock()
+			_ = json.Unmarshal(sc.Bytes(), &e)
+			line := sc.Text()
+			if len(line) > 300 {
+				line = line[:300] + "…"
+			}
+			l.mu.Lock()
+			l.lines = append(l.lines, time.Now().Format("15:04:05.000")+" "+line)
+			if e.Kind == "delivery" && e.Phase == "typed" {
+				l.typedAt = append(l.typedAt, time.UnixMilli(e.TS))
+			}
+			l.mu.Unlock()
 		}
 	}()
 	t.Cleanup(func() {
@@ -165,9 +200,10 @@ func recordEvents(t *testing.T, bin string, p pair) {
 		<-done // the pipe is read to its end before Wait closes it
 		_ = ev.Wait()
 		if t.Failed() || os.Getenv("AGENTS_EVENTS") == "1" {
-			t.Logf("agentmux events:\n%s", strings.Join(lines, "\n"))
+			t.Logf("agentmux events:\n%s", strings.Join(l.lines, "\n"))
 		}
 	})
+	return l
 }
 
 // TestNewCLIsLongConversation runs six-delivery conversations of the new CLIs among

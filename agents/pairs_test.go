@@ -16,8 +16,10 @@ package agents
 //
 // Each pair logs one line beginning "PAIR" with its exact/total count and its hop times
 // (the end of the answer relayed → the start of the request carrying it, on the mock
-// servers' clocks), which the matrix in docs/relay.md was written from; the parent test
-// logs the sum and the hop times per sending CLI.
+// servers' clocks) and the relay's share of each (the answer's end → the relay typing it,
+// from the session's events; the rest is the receiving CLI taking the paste and sending its
+// request), which the matrix in docs/relay.md was written from; the parent test logs the
+// sum and the hop times per sending CLI.
 
 import (
 	"encoding/json"
@@ -33,19 +35,23 @@ import (
 // pairDeliveries is how many deliveries each pair of the matrix runs.
 const pairDeliveries = 4
 
-// hopLog collects the hop times of a run by sending CLI, for the parent test's summary.
+// hopLog collects the hop times of a run by sending CLI, for the parent test's summary:
+// whole hops, and the relay's share of them (answer end → typed).
 type hopLog struct {
-	mu     sync.Mutex
-	bySend map[string][]time.Duration
+	mu            sync.Mutex
+	bySend, waits map[string][]time.Duration
 }
 
-func (h *hopLog) add(sender string, gaps []time.Duration) {
+func (h *hopLog) add(sender string, gap time.Duration, wait *time.Duration) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.bySend == nil {
-		h.bySend = map[string][]time.Duration{}
+		h.bySend, h.waits = map[string][]time.Duration{}, map[string][]time.Duration{}
 	}
-	h.bySend[sender] = append(h.bySend[sender], gaps...)
+	h.bySend[sender] = append(h.bySend[sender], gap)
+	if wait != nil {
+		h.waits[sender] = append(h.waits[sender], *wait)
+	}
 }
 
 // matrixPairs returns the ordered pairs of the matrix: new × first both ways, then the new
@@ -70,15 +76,21 @@ func TestPairs(t *testing.T) {
 				if i%2 == 1 {
 					sender = b.name
 				}
-				hops.add(sender, []time.Duration{g})
+				var w *time.Duration
+				if i < len(res.waits) {
+					w = &res.waits[i]
+				}
+				hops.add(sender, g, w)
 			}
-			t.Logf("PAIR %s %s: %d/%d exact, budget %s, hops %v (median %s, max %s)",
-				name, versionsOf(a, b), res.exact, pairDeliveries, res.budget(), res.gaps, median(res.gaps), maxOf(res.gaps))
+			t.Logf("PAIR %s %s: %d/%d exact, budget %s, hops %v (median %s, max %s), of which the relay's wait %v",
+				name, versionsOf(a, b), res.exact, pairDeliveries, res.budget(), res.gaps, median(res.gaps), maxOf(res.gaps), res.waits)
 		})
 	}
 	t.Logf("MATRIX %d/%d deliveries exact", exact, all)
 	for sender, gaps := range hops.bySend {
-		t.Logf("HOP from %s (%s): median %s, max %s over %d hops", sender, cliVersion(sender), median(gaps), maxOf(gaps), len(gaps))
+		w := hops.waits[sender]
+		t.Logf("HOP from %s (%s): median %s, max %s over %d hops; the relay's wait median %s, max %s",
+			sender, cliVersion(sender), median(gaps), maxOf(gaps), len(gaps), median(w), maxOf(w))
 	}
 }
 
