@@ -492,9 +492,11 @@ var clis = []cli{
 			return strings.HasPrefix(title, "◇  Ready") && contains(s, "Type your message") &&
 				contains(s, "? for shortcuts")
 		},
-		busy:      func(title string) bool { return strings.HasPrefix(title, "✦  Working") },
-		idle:      func(title string) bool { return strings.HasPrefix(title, "◇  Ready") },
-		bullet:    "✦",
-		paneReady: []string{"Type your message"},
+		busy:   func(title string) bool { return strings.HasPrefix(title, "✦  Working") },
+		idle:   func(title string) bool { return strings.HasPrefix(title, "◇  Ready") },
+		bullet: "✦",
+		// In pane 1 it is given the opening message: "? for shortcuts" shows when an
+		// Enter would submit it (see ready).
+		paneReady: []string{"Type your message", "? for shortcuts"},
 	},
 }

@@ -158,6 +158,8 @@ type pair struct {
 	tm         *term
 	aSrv, bSrv *mockmodel.Server
 	state      string // agentmux's XDG_STATE_HOME (its log: state/agentmux/agentmux.log)
+	env        []string
+	dir        string // the project folder agentmux runs in
 }
 
 // startPair runs `agentmux --log-level debug FLAGS A B`, a's model answering aReply and
@@ -220,5 +222,5 @@ func startPairOn(t *testing.T, bin string, a, b cli, cols, rows int, aSrv, bSrv 
 		return true
 	})
 	tm.typeText("\x01" + "1") // prefix 1: focus pane 1 (it should be already)
-	return pair{tm: tm, aSrv: aSrv, bSrv: bSrv, state: state}
+	return pair{tm: tm, aSrv: aSrv, bSrv: bSrv, state: state, env: env, dir: project}
 }

@@ -13,9 +13,15 @@ package agents
 // input box starts at column 2.
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,32 +43,90 @@ func longReply(label string) mockmodel.ReplyFunc {
 	}
 }
 
-// longConversation runs `agentmux --link --turns N A B` in a cols×rows terminal, opens
-// the conversation in pane 1 and checks each of the N deliveries (A→B, B→A, ...) carries
-// exactly the header and the words of the answer before it; then that the budget stopped
-// the relay. It returns how many deliveries were exact.
+// convResult is what conversation measured of one linked conversation.
+type convResult struct {
+	// want is the budget; exact counts the deliveries that carried exactly the header and
+	// the answer before them; came counts those that reached the peer's model at all.
+	want, exact, came int
+	// extra is a delivery that came after the budget was spent ("" when none).
+	extra string
+	// gaps are, per delivery, the end of the answer relayed → the start of the request
+	// carrying it, on the mock servers' clocks.
+	gaps []time.Duration
+	// ends are the ends of the answers relayed; waits, per delivery, the end of the
+	// answer → the relay typing it (its own share of the hop: the turn's end read and
+	// the peer found idle), from the session's events.
+	ends  []time.Time
+	waits []time.Duration
+}
+
+// budget says whether the budget held: every delivery came and no more.
+func (r convResult) budget() string {
+	switch {
+	case r.extra != "":
+		return "overrun"
+	case r.came < r.want:
+		return "short"
+	}
+	return "exact"
+}
+
+// longConversation runs conversation and returns how many deliveries were exact.
 func longConversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries int) int {
+	return conversation(t, bin, a, b, cols, rows, deliveries).exact
+}
+
+// conversation runs `agentmux --link --turns N A B` in a cols×rows terminal, opens the
+// conversation in pane 1 and checks each of the N deliveries (A→B, B→A, ...) carries
+// exactly the header and the words of the answer before it; then that the budget stopped
+// the relay. A delivery that never comes fails the test and ends the conversation there;
+// the result counts what came.
+func conversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries int) (res convResult) {
 	aLabel, bLabel := strings.ToUpper(a.name), strings.ToUpper(b.name)
 	p := startPairSized(t, bin, a, b, cols, rows, longReply(aLabel), longReply(bLabel),
 		"--link", "--turns", fmt.Sprint(deliveries))
 	tm, aSrv, bSrv := p.tm, p.aSrv, p.bSrv
+	res.want = deliveries
+	events := recordEvents(t, bin, p)
+	defer func() {
+		t.Logf("%s⇄%s in panes %d columns wide: %d/%d deliveries exact", a.name, b.name, cols/2-2, res.exact, deliveries)
+	}()
 
 	const opening = "hello from the long conversation test, please reply"
 	tm.submit(opening)
+	// A CLI still starting may draw its input afresh after the opening was typed and lose
+	// it (opencode on a loaded machine: its start screen comes a second time): typed again
+	// once, said in the log. A delivery is never typed twice this way: this is the test's
+	// own message.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	_, err := aSrv.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn })
+	cancel()
+	if err != nil && !contains(tm.vt.ScreenText(), opening) {
+		t.Logf("the opening never reached %s and is not on screen: typed again\n%s", a.name, tm.dump())
+		tm.submit(opening)
+	}
 	prev := waitTurn(t, tm, aSrv, a.name, 1, 60*time.Second)
 	if prev.Prompt != opening {
 		t.Errorf("%s's first message = %q, want the opening %q", a.name, prev.Prompt, opening)
 	}
-	exact := 0
 	for i := 1; i <= deliveries; i++ {
 		// Odd deliveries go from A (pane 1) to B, even ones back.
 		from, to, srv, n := a.name+" (1):", b.name, bSrv, (i+1)/2
 		if i%2 == 0 {
 			from, to, srv, n = b.name+" (2):", a.name, aSrv, i/2+1
 		}
-		r := waitTurn(t, tm, srv, to, n, 120*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		r, err := srv.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == n })
+		cancel()
+		if err != nil {
+			t.Errorf("delivery %d never reached %s (turn %d): %v\n%s", i, to, n, err, tm.dump())
+			return res
+		}
+		res.came++
+		res.gaps = append(res.gaps, r.Start.Sub(prev.End).Round(time.Millisecond))
+		res.ends = append(res.ends, prev.End)
 		if want := from + "\n\n" + prev.Reply; sameWords(r.Prompt, want) {
-			exact++
+			res.exact++
 		} else {
 			t.Errorf("delivery %d (→ %s) = %q\nwant the words of %q", i, to, r.Prompt, want)
 		}
@@ -74,14 +138,83 @@ func longConversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries
 	if deliveries%2 == 1 {
 		last = aSrv
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), linkQuiet)
-	defer cancel()
+	quiet, stop := context.WithTimeout(context.Background(), linkQuiet)
+	defer stop()
 	want := len(last.Turns()) + 1
-	if r, err := last.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == want }); err == nil {
+	if r, err := last.WaitFor(quiet, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == want }); err == nil {
+		res.extra = r.Prompt
 		t.Errorf("a delivery came after the budget of %d was spent: %q\n%s", deliveries, r.Prompt, tm.dump())
 	}
-	t.Logf("%s⇄%s in panes %d columns wide: %d/%d deliveries exact", a.name, b.name, cols/2-2, exact, deliveries)
-	return exact
+	// Read by now: the relay typed each delivery long before the quiet above ended.
+	for i, at := range events.typed() {
+		if i < len(res.ends) {
+			res.waits = append(res.waits, at.Sub(res.ends[i]).Round(time.Millisecond))
+		}
+	}
+	return res
+}
+
+// eventLog is the session's events as recordEvents read them.
+type eventLog struct {
+	mu      sync.Mutex
+	lines   []string    // each behind the time it was read
+	typedAt []time.Time // when each delivery was typed, in order (the events' own times)
+}
+
+// typed returns when each delivery was typed so far.
+func (l *eventLog) typed() []time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.typedAt)
+}
+
+// recordEvents streams the session's events (`agentmux events`) for the rest of the test,
+// each line behind the time it was read, and logs them, cut to 300 bytes a line, when
+// the test fails or AGENTS_EVENTS=1: the relay's phases (typed, submitted, confirmed)
+// against the mock servers' request times say where a slow or lost delivery went.
+func recordEvents(t *testing.T, bin string, p pair) *eventLog {
+	ev := exec.Command(bin, "events")
+	ev.Dir, ev.Env = p.dir, p.env
+	out, err := ev.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Start(); err != nil {
+		t.Fatalf("agentmux events: %v", err)
+	}
+	l := &eventLog{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var e struct {
+				TS          int64
+				Kind, Phase string
+			}
+			_ = json.Unmarshal(sc.Bytes(), &e)
+			line := sc.Text()
+			if len(line) > 300 {
+				line = line[:300] + "…"
+			}
+			l.mu.Lock()
+			l.lines = append(l.lines, time.Now().Format("15:04:05.000")+" "+line)
+			if e.Kind == "delivery" && e.Phase == "typed" {
+				l.typedAt = append(l.typedAt, time.UnixMilli(e.TS))
+			}
+			l.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ev.Process.Kill()
+		<-done // the pipe is read to its end before Wait closes it
+		_ = ev.Wait()
+		if t.Failed() || os.Getenv("AGENTS_EVENTS") == "1" {
+			t.Logf("agentmux events:\n%s", strings.Join(l.lines, "\n"))
+		}
+	})
+	return l
 }
 
 // TestNewCLIsLongConversation runs six-delivery conversations of the new CLIs among

@@ -142,6 +142,16 @@ var builtins = Profiles{
 			`^\s*⚠ `,                                                           // warnings
 			`^\s*│`,                                                            // boxes: tool calls and dialogs
 			`^\s*[▀▄]{3,}\s*$`,                                                 // half-block rules above and below the input box and typed messages (true-colour terminals)
+			// The hint under a paste of more than 5 lines or 500 characters (0.61): drawn
+			// when a long delivery is typed, it is no reaction to the Enter, and no answer.
+			`^\s*Press \S+ to expand pasted text\s*$`,
+			// Its message queue, shown when a message is submitted while it still works:
+			// a heading, then each message squashed to one row, 4 columns in, cut with
+			// "…" (or the count of the rest).
+			`^\s*Queued \(press ↑ to edit\):\s*$`,
+			`^ {4}\S.*…$`,
+			`^ {4}\.\.\. \(\+\d+ more\)\s*$`,
+			`^\s*(?:\S\s+)?Executing Hooks?: \S`, // its status row while a hook (agentmux's own) runs
 		}, commonChrome...)...),
 		AnswerPrefixes: []string{"✦ "},
 		EchoPrefixes:   []string{"> "},
