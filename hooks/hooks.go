@@ -40,6 +40,9 @@ import (
 //   - Qwen Code: a settings file of agentmux's as its system defaults layer
 //     (QWEN_CODE_SYSTEM_DEFAULTS_PATH) with a Stop hook running `agentmux hook
 //     qwen-stop`, its last_assistant_message the answer (qwen.go).
+//   - pi: -e FILE, an extension of agentmux's whose agent_end handler runs `agentmux
+//     hook conversation` with the pi session's id (pi.go). It reports no turn end:
+//     pi's turns end by its screen.
 //
 // `agentmux hook EVENT` reads the hook's JSON, finds the answer as the model wrote it,
 // reports it to the session socket ($AGENTMUX_SOCKET) as X_HOOK and always exits 0 at
@@ -185,6 +188,14 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 			return spec, false
 		}
 		spec.Env, on = env, !h.noHooks
+	case parser.HooksPi:
+		if !h.noHooks {
+			if path, err := h.piExtension(id); err != nil {
+				h.off(id, err)
+			} else {
+				argv = slices.Insert(argv, 1, "-e", path)
+			}
+		}
 	case parser.HooksGemini:
 		// Not Gemini's Notification hook: with it installed, a linked Gemini pane
 		// approved at the keyboard never took the delivery held for it
@@ -310,6 +321,11 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 			h.Text = ""
 		}
 		h.Usage = str("transcript_path")
+	case proto.HookConversation: // pi's extension (pi.go): the conversation id alone
+		h.CLI = str("cli")
+		if !conversationOnly[h.CLI] || h.Conversation == "" {
+			return h, false
+		}
 	case "after-agent": // Gemini CLI's AfterAgent hook
 		h.CLI = "gemini"
 		h.Text = lastGeminiText(str("transcript_path"))

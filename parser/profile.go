@@ -88,7 +88,8 @@ type Profile struct {
 	// HooksGemini (GEMINI_CLI_HOME: a home of the pane's own, the person's files
 	// reached through links, with an extension holding an AfterAgent hook), HooksQwen
 	// (QWEN_CODE_SYSTEM_DEFAULTS_PATH: a settings file of agentmux's with a Stop hook,
-	// the lowest of Qwen Code's layers); "" passes none. NoHooks turns them off for the profile
+	// the lowest of Qwen Code's layers), HooksPi (-e FILE: an extension that reports
+	// the pi session's id after each turn, no turn end); "" passes none. NoHooks turns them off for the profile
 	// (profiles.toml: hooks = false).
 	Hooks   string
 	NoHooks bool
@@ -100,6 +101,7 @@ const (
 	HooksCodex  = "codex"
 	HooksGemini = "gemini"
 	HooksQwen   = "qwen"
+	HooksPi     = "pi"
 )
 
 // The keys most agent CLIs take to interrupt a turn and to empty the input line.

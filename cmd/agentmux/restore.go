@@ -29,6 +29,8 @@ func resumeArgv(argv []string, c store.Conversation) ([]string, bool) {
 	switch c.CLI {
 	case "claude", "gemini", "qwen": // claude --resume ID, gemini --resume ID, qwen --resume ID
 		return append(append([]string{}, argv...), "--resume", c.ID), true
+	case "pi", "opencode": // pi --session <path|id>, opencode -s, --session: session id to continue
+		return append(append([]string{}, argv...), "--session", c.ID), true
 	case "codex": // codex resume [OPTIONS] [SESSION_ID]: the subcommand, then the id
 		return append([]string{argv[0], "resume", c.ID}, argv[1:]...), true
 	}
@@ -182,7 +184,7 @@ func (plan *restorePlan) pane(n int, p savedPane, c store.Conversation, folder s
 	case c.ID != "":
 		notes = append(notes, fmt.Sprintf("%s's conversation %q cannot be resumed: started fresh", c.CLI, c.ID))
 	case !session.IsShell(spec.Argv):
-		notes = append(notes, fmt.Sprintf("no conversation of %s was recorded (agentmux learns them from the hooks of claude, codex, gemini and qwen): started fresh", filepath.Base(spec.Argv[0])))
+		notes = append(notes, fmt.Sprintf("no conversation of %s was recorded (agentmux learns them from the hooks of claude, codex, gemini, qwen and opencode and from pi's extension): started fresh", filepath.Base(spec.Argv[0])))
 	}
 	return spec, strings.Join(notes, "; ")
 }
