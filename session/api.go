@@ -15,7 +15,11 @@ import (
 // PaneSpec is a pane to start: its name and its program's argument vector.
 type PaneSpec struct {
 	Name string
-	Argv []string
+	// Number is the pane's number at Start (0: the next one in order). A restored
+	// session gives each pane the number it had, gaps where panes had been closed
+	// included; numbers must rise through Options.Panes.
+	Number int
+	Argv   []string
 	// Env holds KEY=VALUE entries added to the program's environment.
 	Env []string
 	// Profile names the relay profile for the pane's program ("claude", "codex",
