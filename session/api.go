@@ -32,6 +32,10 @@ type PaneSpec struct {
 	// Tree, when set, is the pane's own working tree (a git worktree in Dir): its
 	// members carry it, and Options.Closed gets it back when the pane goes.
 	Tree Workspace
+	// Fresh, when set, is the command that starts the pane's program on a new
+	// conversation: Argv resumes one (a restored session's agent CLI), or says why it
+	// cannot start. A respawn may start either (Respawn, RespawnFresh).
+	Fresh []string
 }
 
 // Workspace is a pane's own working tree as clients see it. Its methods run git: call
@@ -240,6 +244,9 @@ type Member struct {
 	// Command and Env are the pane's command and added environment as they were given,
 	// before agentmux's hook settings: what a restored session starts again.
 	Command, Env []string
+	// Resumes says the pane's command resumes a conversation (or stands for a program
+	// that could not start) and a respawn may start it fresh instead (PaneSpec.Fresh).
+	Resumes bool
 	// Spend is what the pane's program spent, as its CLI recorded it (Usage); Metered
 	// says its hooks name a file agentmux reads usage from (false: its spend is not
 	// known, shown as "?").

@@ -71,3 +71,32 @@ func TestPanesStartWithTheirNumbers(t *testing.T) {
 	_, err = Start(o)
 	assert.ErrorContains(t, err, "numbered 3 after pane 3")
 }
+
+// A restored pane whose command resumes a conversation says so (Member.Resumes);
+// Respawn starts that command again, RespawnFresh the program fresh, for good.
+func TestRespawnFreshStartsANewConversation(t *testing.T) {
+	o := Options{Clock: newFakeClock()}
+	procs := make(chan *fakeProc, 8)
+	o.Start = func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+		f := fakeproc.New(spec, out)
+		procs <- f
+		return f, nil
+	}
+	o.Panes = []PaneSpec{{Name: "c", Argv: []string{"claude", "--resume", "c1"}, Fresh: []string{"claude"}, Cols: 40, Rows: 10}}
+	s, err := Start(o)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, s.Stop()) })
+	<-procs
+	m, _ := s.Member(1)
+	assert.True(t, m.Resumes)
+
+	require.NoError(t, s.Respawn(1, true))
+	assert.Equal(t, []string{"claude", "--resume", "c1"}, (<-procs).Spec.Argv, "y: the conversation again")
+	require.NoError(t, s.RespawnFresh(1, true))
+	assert.Equal(t, []string{"claude"}, (<-procs).Spec.Argv, "f: fresh")
+	m, _ = s.Member(1)
+	assert.False(t, m.Resumes)
+	assert.Equal(t, []string{"claude"}, m.Command, "what a later restore starts")
+	require.NoError(t, s.Respawn(1, true))
+	assert.Equal(t, []string{"claude"}, (<-procs).Spec.Argv, "fresh for good")
+}

@@ -192,11 +192,13 @@ func (plan *restorePlan) pane(n int, p savedPane, c store.Conversation, folder s
 	}
 	if _, err := ptyhost.LookPath(spec.Argv[0]); err != nil {
 		why := fmt.Sprintf("%s is not installed any more (%v)", spec.Argv[0], err)
-		return exitedPane(spec, why), why + ": it stays exited (prefix R starts the note again, agentmux new starts another program)"
+		ex := exitedPane(spec, why)
+		ex.Fresh = spec.Argv // prefix R then f: the program, once installed again
+		return ex, why + ": it stays exited (prefix R then f starts it once installed again; agentmux new starts another program)"
 	}
 	switch argv, ok := resumeArgv(spec.Argv, c); {
 	case ok:
-		spec.Argv = argv
+		spec.Argv, spec.Fresh = argv, spec.Argv // prefix R then f: a new conversation
 		plan.convs[n] = c
 	case c.ID != "":
 		notes = append(notes, fmt.Sprintf("%s's conversation %q cannot be resumed: started fresh", c.CLI, c.ID))
