@@ -78,7 +78,8 @@ func TestRestoreAfterSIGKILL(t *testing.T) {
 	second.diag = first.diag
 	second.waitScreen("the session restored", func(sc *screen) bool {
 		_, two := sc.pane(2)
-		return a.ready(sc) && b.ready(sc) && sc.paneHas(4, "W-KEPT-agent-data") && sc.has("1⇄3 1/9") && !two
+		return a.ready(sc) && b.ready(sc) && sc.paneHas(4, "W-KEPT-agent-data") && sc.has("1⇄3 1/9") && !two &&
+			sc.titleHas(1, "resumed") && sc.titleHas(3, "resumed")
 	}, waitLong)
 	if out, err := env.command(context.Background(), "restore", "rs").CombinedOutput(); err == nil || !strings.Contains(string(out), "session rs is running") {
 		t.Errorf("a restore of the running session: %v %s", err, out)

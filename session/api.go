@@ -36,6 +36,10 @@ type PaneSpec struct {
 	// conversation: Argv resumes one (a restored session's agent CLI), or says why it
 	// cannot start. A respawn may start either (Respawn, RespawnFresh).
 	Fresh []string
+	// Restored says, in a restored session, how the pane's agent came back, for its
+	// border: "resumed" (on its own conversation) or "fresh (not resumed)"; "" for
+	// any other pane.
+	Restored string
 }
 
 // Workspace is a pane's own working tree as clients see it. Its methods run git: call
@@ -247,6 +251,8 @@ type Member struct {
 	// Resumes says the pane's command resumes a conversation (or stands for a program
 	// that could not start) and a respawn may start it fresh instead (PaneSpec.Fresh).
 	Resumes bool
+	// Restored is PaneSpec.Restored: how the agent came back in a restored session.
+	Restored string
 	// Spend is what the pane's program spent, as its CLI recorded it (Usage); Metered
 	// says its hooks name a file agentmux reads usage from (false: its spend is not
 	// known, shown as "?").

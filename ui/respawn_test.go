@@ -47,3 +47,22 @@ func TestRespawnOfARestoredPaneAsksResumeOrFresh(t *testing.T) {
 		t.Errorf("after a fresh start the plain question:\n%s", hs.text())
 	}
 }
+
+// A restored session's agents say on their borders how they came back: on their own
+// conversation, or fresh because agentmux could not resume one.
+func TestBorderSaysHowARestoredAgentCameBack(t *testing.T) {
+	o := session.Options{Panes: []PaneSpec{
+		{Name: "claude", Argv: []string{"claude", "--resume", "c1"}, Fresh: []string{"claude"}, Restored: "resumed"},
+		{Name: "aider", Argv: []string{"aider"}, Restored: "fresh (not resumed)"},
+	}}
+	hs := newHarnessWith(t, 180, 30, Config{}, o, "sh")
+	text := hs.text()
+	for _, want := range []string{"1 claude ─ running · resumed", "2 aider ─ running · fresh (not resumed)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q on the borders:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "3 sh ─ running ·") {
+		t.Errorf("a pane not restored says something:\n%s", text)
+	}
+}

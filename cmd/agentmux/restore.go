@@ -199,14 +199,20 @@ func (plan *restorePlan) pane(n int, p savedPane, c store.Conversation, folder s
 	switch argv, ok := resumeArgv(spec.Argv, c); {
 	case ok:
 		spec.Argv, spec.Fresh = argv, spec.Argv // prefix R then f: a new conversation
+		spec.Restored = "resumed"
 		plan.convs[n] = c
 	case c.ID != "":
+		spec.Restored = notResumed
 		notes = append(notes, fmt.Sprintf("%s's conversation %q cannot be resumed: started fresh", c.CLI, c.ID))
 	case !session.IsShell(spec.Argv):
+		spec.Restored = notResumed
 		notes = append(notes, fmt.Sprintf("no conversation of %s was recorded (agentmux learns them from the hooks of claude, codex, gemini, qwen and opencode and from pi's extension): started fresh", filepath.Base(spec.Argv[0])))
 	}
 	return spec, strings.Join(notes, "; ")
 }
+
+// notResumed is the border's word for a restored agent that started fresh.
+const notResumed = "fresh (not resumed)"
 
 // exitedPane is spec running a note that says why its program cannot start, and
 // exits 127 (command not found), as the pane then shows.
