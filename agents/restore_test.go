@@ -6,7 +6,8 @@ package agents
 // session, then its server and every agent SIGKILLed (as a reboot would), then
 // `agentmux restore`; the next message must reach the model with the earlier turns in its
 // request (the CLI resumed its own conversation, the id agentmux learned from its hook),
-// not as the first message of a fresh one.
+// not as the first message of a fresh one. A message queued for the pane (held) before
+// the kill is typed once after it: the conversation holds it once.
 
 import (
 	"context"
@@ -25,27 +26,47 @@ import (
 
 func TestRestoreResumesTheConversation(t *testing.T) {
 	bin := buildAgentmux(t)
-	for _, name := range []string{"claude", "codex"} {
-		t.Run(name, func(t *testing.T) { restoreResumes(t, bin, cliNamed(t, name)) })
+	for _, name := range restoreCLIs {
+		t.Run(name, func(t *testing.T) {
+			if !installed(t, name) {
+				t.Skipf("%s not installed", name)
+			}
+			restoreResumes(t, bin, cliNamed(t, name))
+		})
 	}
 }
 
+// restoreCLIs are the CLIs whose conversation agentmux resumes.
+var restoreCLIs = []string{"claude", "codex", "gemini", "qwen", "pi", "opencode"}
+
 func restoreResumes(t *testing.T, bin string, c cli) {
-	srv, url := startMock(t, c.name, mockmodel.Numbered("ans", 3), answerTime)
+	// Answers quote one word of the prompt: the queued message's words are then in a
+	// request once for each time it was typed.
+	srv, url := startMock(t, c.name, mockmodel.Numbered("ans", 1), answerTime)
 	home, project := c.home(t)
 	cleanUpAgents(t, home, project)
 	state, runtime := t.TempDir(), t.TempDir()
 	env := append(append(baseEnv(t, home), c.setup(t, home, project, url)...), "XDG_STATE_HOME="+state, "XDG_RUNTIME_DIR="+runtime)
 	name := "restore-" + c.name
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("agentmux %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
 	t.Cleanup(func() {
 		cmd := exec.Command(bin, "kill-session", name)
 		cmd.Env = env
 		_ = cmd.Run()
 	})
 	logPath := filepath.Join(state, "agentmux", "agentmux.log")
-	hooks := func() int {
+	kept := func() int {
 		b, _ := os.ReadFile(logPath)
-		return strings.Count(string(b), "msg=hook pane=1 ")
+		return strings.Count(string(b), `msg="hook: conversation kept" pane=1 `)
 	}
 
 	tm := startTerm(t, "agentmux", []string{bin, "--session", name, "--log-level", "debug", c.command()}, project, env, 120, 40)
@@ -53,11 +74,14 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 	for i, prompt := range []string{"first zebra", "second walrus"} {
 		tm.submit(prompt)
 		waitTurn(t, tm, srv, c.name, i+1, 120*time.Second)
-		tm.waitText(60*time.Second, fmt.Sprintf("ans-%d to: %s", i+1, prompt))
+		tm.waitText(60*time.Second, fmt.Sprintf("ans-%d to: %s", i+1, strings.Fields(prompt)[0]))
 	}
-	// A turn's hook carries the conversation id: the hub keeps it before the session logs
-	// the hook (at debug level). One is enough (Codex may skip a notify).
-	tm.waitFor("a turn's hook", 60*time.Second, func([]string, string) bool { return hooks() > 0 })
+	// A turn's hook (or pi's extension) carries the conversation id: the hub logs it
+	// kept (at debug level). One is enough (Codex may skip a notify).
+	tm.waitFor("the conversation id kept", 60*time.Second, func([]string, string) bool { return kept() > 0 })
+	// A message queued for the pane and not yet typed (the pane held) when the server dies.
+	run("hold", "--session", name, "1")
+	run("send", "--session", name, "1", "queued otter")
 
 	pid := sessionPid(t, bin, env, name)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
@@ -69,15 +93,34 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 	tm2 := startTerm(t, "restore", []string{bin, "restore", name}, project, env, 120, 40)
 	tm2.waitPaneReady(c)
 	t.Logf("%s: restore to the pane ready in %v", c.name, time.Since(start).Round(time.Millisecond))
-	tm2.submit("third yak")
+	// The hold came back with the session; released, the queued message is typed.
+	run("release", "--session", name, "1")
 	r := waitTurn(t, tm2, srv, c.name, 3, 120*time.Second)
-	if r.Prompt != "third yak" {
-		t.Errorf("the model's third turn was %q", r.Prompt)
+	if !strings.Contains(r.Prompt, "queued otter") {
+		t.Errorf("the model's third turn was %q, want the queued message", r.Prompt)
 	}
-	for _, earlier := range []string{"first zebra", "second walrus", "ans-1", "ans-2"} {
+	tm2.waitText(60*time.Second, "ans-3 to:")
+	tm2.submit("fourth yak")
+	r = waitTurn(t, tm2, srv, c.name, 4, 120*time.Second)
+	if r.Prompt != "fourth yak" {
+		t.Errorf("the model's fourth turn was %q", r.Prompt)
+	}
+	for _, earlier := range []string{"first zebra", "second walrus", "ans-1", "ans-2", "ans-3"} {
 		if !strings.Contains(r.Body, earlier) {
 			t.Errorf("the request after the restore lacks %q: the conversation was not resumed (%d bytes)\n%s", earlier, len(r.Body), tm2.dump())
 		}
+	}
+	if n := strings.Count(r.Body, "queued otter"); n != 1 {
+		t.Errorf("the conversation holds the queued message %d times, want once", n)
+	}
+	typed := 0
+	for _, q := range srv.Requests() {
+		if q.Kind == mockmodel.KindTurn && strings.Contains(q.Prompt, "queued otter") {
+			typed++
+		}
+	}
+	if typed != 1 {
+		t.Errorf("the queued message reached the model %d times, want once", typed)
 	}
 	b, _ := os.ReadFile(logPath)
 	if !strings.Contains(string(b), "restore: pane resumes its conversation") {

@@ -3,7 +3,8 @@ package e2e
 // agentmux restore through the binary: a detached session of simulated agents (the
 // fake agent as claude and codex, whose hooks report a conversation id as the CLIs do)
 // and a pane in a git worktree is SIGKILLed with its server, as a reboot would, then
-// restored. What must come back: each agent on its own conversation (the fake agent
+// restored. What must come back: the panes with their numbers (one closed before the
+// kill leaves its gap), each agent on its own conversation (the fake agent
 // records "ID new" or "ID resumed" as it starts), the link with the turns it spent, the
 // hold, the worktree with the pane's change in it, and a message queued before the kill
 // typed once. Waits are on the screen of an attached terminal and on `agentmux events`;
@@ -27,14 +28,20 @@ func TestRestoreAfterSIGKILL(t *testing.T) {
 	env := newSockEnv(t)
 	convs := filepath.Join(t.TempDir(), "conversations")
 	a := newFake(t, 1, "a", "inline", "--conversations", convs)
-	b := newFake(t, 2, "b", "alt", "--conversations", convs)
+	b := newFake(t, 3, "b", "alt", "--conversations", convs)
 	w := shArg("w", `if [ -f agent.txt ]; then echo W-KEPT-$(cat agent.txt); else echo agent-data > agent.txt; echo W-NEW; fi; exec cat`)
 	t.Cleanup(func() { _ = env.command(context.Background(), "kill-session", "rs").Run() })
-	env.runIn(repo, "--detached", "--session", "rs", "--idle", relayIdle, "--turns", "9", "--worktree=w", a.arg(), b.arg(), w)
+	env.runIn(repo, "--detached", "--session", "rs", "--idle", relayIdle, "--turns", "9", "--worktree=w", a.arg(), "gone=cat", b.arg(), w)
 
 	first := startWith(t, env.opts(), "attach", "rs")
 	first.diag = func() string { return fmt.Sprintf("a: %+v\nb: %+v", a.read(), b.read()) }
-	first.waitScreen("the panes started", func(sc *screen) bool { return a.ready(sc) && b.ready(sc) && sc.paneHas(3, "W-NEW") }, waitLong)
+	first.waitScreen("the panes started", func(sc *screen) bool { return a.ready(sc) && b.ready(sc) && sc.paneHas(4, "W-NEW") }, waitLong)
+	// Pane 2 closed: the others keep their numbers, after the restore too.
+	first.send(prefix + "2")
+	first.send(prefix + "x")
+	first.waitScreen("the close question", func(sc *screen) bool { return sc.statusHas("(y/n)") }, waitLong)
+	first.send("y")
+	first.waitScreen("pane 2 closed", func(sc *screen) bool { _, two := sc.pane(2); return !two && sc.titleHas(3, "b") }, waitLong)
 	events := env.events("rs")
 	// A turn each: their hooks report their conversations (the hub keeps the id before
 	// the turn's event goes out).
@@ -52,7 +59,7 @@ func TestRestoreAfterSIGKILL(t *testing.T) {
 	// a's answer is relayed to b, held: a turn of the link is spent; so is a message.
 	env.run("send", "--session", "rs", "a", "three")
 	queued := strings.Fields(env.run("send", "--session", "rs", "b", "queued-1"))[0]
-	first.waitScreen("the link with one turn spent", func(sc *screen) bool { return sc.has("1⇄2 1/9") }, waitLong)
+	first.waitScreen("the link with one turn spent", func(sc *screen) bool { return sc.has("1⇄3 1/9") }, waitLong)
 
 	if err := syscall.Kill(serverPid(t, env.environ(), "rs"), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -70,7 +77,9 @@ func TestRestoreAfterSIGKILL(t *testing.T) {
 	second := startWith(t, env.opts(), "restore", "rs")
 	second.diag = first.diag
 	second.waitScreen("the session restored", func(sc *screen) bool {
-		return a.ready(sc) && b.ready(sc) && sc.paneHas(3, "W-KEPT-agent-data") && sc.has("1⇄2 1/9")
+		_, two := sc.pane(2)
+		return a.ready(sc) && b.ready(sc) && sc.paneHas(4, "W-KEPT-agent-data") && sc.has("1⇄3 1/9") && !two &&
+			sc.titleHas(1, "resumed") && sc.titleHas(3, "resumed")
 	}, waitLong)
 	if out, err := env.command(context.Background(), "restore", "rs").CombinedOutput(); err == nil || !strings.Contains(string(out), "session rs is running") {
 		t.Errorf("a restore of the running session: %v %s", err, out)

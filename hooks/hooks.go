@@ -43,6 +43,9 @@ import (
 //   - opencode: a plugin of agentmux's named by OPENCODE_CONFIG_CONTENT, which on
 //     session.idle runs `agentmux hook opencode-idle` with the turn's answer
 //     (opencode.go).
+//   - pi: -e FILE, an extension of agentmux's whose agent_end handler runs `agentmux
+//     hook conversation` with the pi session's id (pi.go). It reports no turn end:
+//     pi's turns end by its screen.
 //
 // `agentmux hook EVENT` reads the hook's JSON, finds the answer as the model wrote it,
 // reports it to the session socket ($AGENTMUX_SOCKET) as X_HOOK and always exits 0 at
@@ -198,6 +201,14 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 			return spec, false
 		}
 		spec.Env, on = env, true
+	case parser.HooksPi:
+		if !h.noHooks {
+			if path, err := h.piExtension(id); err != nil {
+				h.off(id, err)
+			} else {
+				argv = slices.Insert(argv, 1, "-e", path)
+			}
+		}
 	case parser.HooksGemini:
 		// Not Gemini's Notification hook: with it installed, a linked Gemini pane
 		// approved at the keyboard never took the delivery held for it
@@ -326,6 +337,11 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 	case opencodeIdle: // opencode's session.idle, from agentmux's plugin (opencode.go)
 		h.CLI = "opencode"
 		h.Text = str("last_assistant_message")
+	case proto.HookConversation: // pi's extension (pi.go): the conversation id alone
+		h.CLI = str("cli")
+		if !conversationOnly[h.CLI] || h.Conversation == "" {
+			return h, false
+		}
 	case "after-agent": // Gemini CLI's AfterAgent hook
 		h.CLI = "gemini"
 		h.Text = lastGeminiText(str("transcript_path"))

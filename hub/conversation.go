@@ -24,5 +24,7 @@ func (s *state) recordConversation(core Core, pane string, h proto.Hook) {
 	c := store.Conversation{CLI: h.CLI, ID: h.Conversation}
 	if err := s.cfg.Store.SetConversation(s.cfg.Session, id, c, s.now().UnixMilli()); err != nil {
 		s.cfg.Logger.Error("hook: keep conversation id", "pane", pane, "err", err)
+		return
 	}
+	s.cfg.Logger.Debug("hook: conversation kept", "pane", id, "cli", c.CLI, "conversation", c.ID)
 }

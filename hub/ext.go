@@ -80,7 +80,7 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			s.recordConversation(core, pane, p)
 			if ac, ok := core.(Asker); ok && p.Event == proto.HookAsk {
 				err = ac.HookAsk(pane, p.Text, hookSource(p.Event, p.CLI))
-			} else if p.Event != proto.HookAsk {
+			} else if p.Event != proto.HookAsk && p.Event != proto.HookConversation { // a conversation's id alone is kept above
 				// The turn's usage first: the delivery of its answer then says what the
 				// turn spent, and a link's spend budget is checked as the turn ends.
 				if p.Usage != "" {

@@ -134,3 +134,17 @@ func TestHookKeepsTheConversation(t *testing.T) {
 	assert.Equal(t, map[int]store.Conversation{1: {CLI: "claude", ID: "5f1c-22"}}, got)
 	assert.Len(t, core.Actions(), 5)
 }
+
+// A hook that only says which conversation the pane holds (pi's and opencode's
+// extensions) keeps the id and ends no turn: those programs' turns end by their screens.
+func TestConversationHookEndsNoTurn(t *testing.T) {
+	core := newFakeCore("pi")
+	e := start(t, core, "", nil)
+	ctl := e.paneControl("pi")
+	_, err := ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: proto.HookConversation, CLI: "pi", Conversation: "019abc-7f"})
+	require.NoError(t, err)
+	got, err := e.st.Conversations("test")
+	require.NoError(t, err)
+	assert.Equal(t, map[int]store.Conversation{1: {CLI: "pi", ID: "019abc-7f"}}, got)
+	assert.Empty(t, core.Actions(), "no turn ended")
+}

@@ -48,6 +48,10 @@ type Options struct {
 	// LinkRequestTTL is how long a link request from another session waits for the
 	// person's answer (0: DefaultLinkRequestTTL).
 	LinkRequestTTL time.Duration
+	// Restored are the links with other sessions' members a restored session had
+	// when its server died: Start makes them again before it types anything that
+	// crossed meanwhile (relink.go).
+	Restored []RestoredLink
 }
 
 // ErrNameTaken says another session of the mesh has the name.
@@ -272,6 +276,7 @@ func (n *Node) consumer(ctx context.Context, stream string) (jetstream.Consumer,
 // the session sends. Call it once, after Dial; Close ends it.
 func (n *Node) Start(core hub.Core) error {
 	n.core.Store(&core)
+	n.relink()
 	cc, err := n.cons.Consume(func(m jetstream.Msg) {
 		select {
 		case n.in <- m: // the loop takes it once started

@@ -168,6 +168,7 @@ var builtins = Profiles{
 		// no glyph. Escape interrupts it. Without its spinner row it is idle.
 		Name:        "pi",
 		Programs:    []string{"pi"},
+		Hooks:       HooksPi,
 		BusyMarkers: pats(`^\s*[\x{2800}-\x{28FF}] Working`),
 		Chrome: pats(append([]string{
 			`^\s*[\x{2800}-\x{28FF}] Working`,                                          // spinner row

@@ -89,7 +89,8 @@ type Profile struct {
 	// reached through links, with an extension holding an AfterAgent hook), HooksQwen
 	// (QWEN_CODE_SYSTEM_DEFAULTS_PATH: a settings file of agentmux's with a Stop hook,
 	// the lowest of Qwen Code's layers), HooksOpencode (OPENCODE_CONFIG_CONTENT naming a
-	// plugin of agentmux's that reports session.idle); "" passes none. NoHooks turns them off for the profile
+	// plugin of agentmux's that reports session.idle), HooksPi (-e FILE: an extension that
+	// reports the pi session's id after each turn, no turn end); "" passes none. NoHooks turns them off for the profile
 	// (profiles.toml: hooks = false).
 	Hooks   string
 	NoHooks bool
@@ -103,6 +104,7 @@ const (
 	HooksQwen   = "qwen"
 	// HooksOpencode: opencode's plugins see its session.idle event.
 	HooksOpencode = "opencode"
+	HooksPi       = "pi"
 )
 
 // The keys most agent CLIs take to interrupt a turn and to empty the input line.

@@ -71,10 +71,10 @@ func (t relayTable) apply(p *Profile) error {
 	}
 	if t.HooksVia != nil {
 		switch *t.HooksVia {
-		case "", HooksClaude, HooksCodex, HooksGemini, HooksQwen, HooksOpencode:
+		case "", HooksClaude, HooksCodex, HooksGemini, HooksQwen, HooksOpencode, HooksPi:
 			p.Hooks = *t.HooksVia
 		default:
-			return fmt.Errorf("hooks_via must be claude, codex, gemini, qwen, opencode or \"\", got %q", *t.HooksVia)
+			return fmt.Errorf("hooks_via must be claude, codex, gemini, qwen, opencode, pi or \"\", got %q", *t.HooksVia)
 		}
 	}
 	for _, k := range []struct {

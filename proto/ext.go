@@ -265,6 +265,12 @@ func CheckConversation(id string) error {
 // they answer, its screen says it works again, or its turn ends.
 const HookAsk = "ask"
 
+// HookConversation is Hook's Event when the program only says which conversation it
+// holds (pi's and opencode's extensions, at the end of each turn): the id is kept for
+// agentmux restore, and nothing else happens (no turn end: those programs' turns end
+// by their screens).
+const HookConversation = "conversation"
+
 // Validate requires pane and event.
 func (h *Hook) Validate() error {
 	switch {

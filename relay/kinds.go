@@ -145,7 +145,7 @@ func (r *Relay) briefText(p *pane) string {
 	}
 	text := strings.NewReplacer("{name}", p.name, "{pane}", strconv.Itoa(p.id),
 		"{panes}", strings.TrimRight(list.String(), "\n"), "{scope}", scope).Replace(tmpl)
-	if r.cfg.MCP && p.prof.Hooks != "" && !p.prof.NoHooks {
+	if r.cfg.MCP && p.prof.Hooks != "" && p.prof.Hooks != parser.HooksPi && !p.prof.NoHooks { // pi's extension gives no MCP server
 		text += " " + MCPBrief
 	}
 	return text

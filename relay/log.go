@@ -185,6 +185,10 @@ type GroupStatus struct {
 	// Used and Budget are the turns spent and allowed (for a link with another
 	// session, by both sides).
 	Used, Budget int
+	// Tag names a link with another session on both sides, and Peer is the part of
+	// Used the other side spent ("" and 0 for a group of this session's panes).
+	Tag  string
+	Peer int
 }
 
 // String renders the group as the status line shows it, e.g. "1⇄2 3/8".
@@ -224,7 +228,7 @@ func (s Status) String() string {
 func (r *Relay) Status() Status {
 	var s Status
 	for _, g := range r.groups {
-		s.Groups = append(s.Groups, GroupStatus{ID: g.id, Members: append([]int(nil), g.members...), Remote: g.remote, Used: g.spent(), Budget: g.budget})
+		s.Groups = append(s.Groups, GroupStatus{ID: g.id, Members: append([]int(nil), g.members...), Remote: g.remote, Used: g.spent(), Budget: g.budget, Tag: g.tag, Peer: g.peer})
 	}
 	sort.Slice(s.Groups, func(i, j int) bool { return s.Groups[i].ID < s.Groups[j].ID })
 	for _, p := range r.panes {

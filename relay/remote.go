@@ -35,10 +35,13 @@ import (
 // LinkRemote links Pane with the external member Name (registered: External), a pane
 // of another session, in a new group of their own whose budget is Budget (0:
 // Config.Turns) for the pair; Pane leaves its group. Tag names the link on both sides.
+// Used and Peer are the turns this side and the other had spent on it: a link made
+// again under its tag when its session is restored (0 for a new link).
 type LinkRemote struct {
-	Pane      int
-	Name, Tag string
-	Budget    int
+	Pane       int
+	Name, Tag  string
+	Budget     int
+	Used, Peer int
 }
 
 // UnlinkRemote ends the link Tag because its other side ended it (Why says how, for
@@ -106,6 +109,7 @@ func (r *Relay) linkRemote(e LinkRemote, now time.Time) {
 	if e.Budget > 0 {
 		g.budget = e.Budget
 	}
+	g.used, g.peer = max(e.Used, 0), max(e.Peer, 0)
 	r.join(g, p)
 	r.notice(now, p.id, "linked %s (%d/%d turns)", g.label(), g.spent(), g.budget)
 }

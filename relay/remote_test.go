@@ -206,3 +206,27 @@ func TestRemoteRenameFollows(t *testing.T) {
 		t.Errorf("a rename for an ended link made %q", g)
 	}
 }
+
+// A link made again under its tag with the turns spent before (a restored session's
+// side) counts on from them: its status shows them with the other side's part, the
+// next turn sent carries this side's count, and the pair's budget still holds.
+func TestRemoteLinkRestoredCountsOn(t *testing.T) {
+	lap := newHarness(t, Config{})
+	alice := lap.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
+	lap.run(3 * time.Second)
+	lap.handle(External{Name: "bob@buildbox"})
+	lap.handle(LinkRemote{Pane: 1, Name: "bob@buildbox", Tag: "L1", Budget: 6, Used: 2, Peer: 1})
+	st := lap.r.Status()
+	if len(st.Groups) != 1 || st.Groups[0].String() != "1⇄bob@buildbox 3/6" || st.Groups[0].Tag != "L1" || st.Groups[0].Peer != 1 {
+		t.Fatalf("laptop's groups after the restored link: %+v", st.Groups)
+	}
+	alice.answer("hello again")
+	lap.run(6 * time.Second)
+	mail := lap.r.TakeMail()
+	if len(mail) != 1 || mail[0].Link != "L1" || mail[0].Spent != 3 {
+		t.Fatalf("laptop's mail after alice's turn: %+v; want one turn of L1, this side's third", mail)
+	}
+	if g := groupOf(lap); g != "1⇄bob@buildbox 4/6" {
+		t.Errorf("laptop's group %q, want 4/6", g)
+	}
+}

@@ -15,7 +15,11 @@ import (
 // PaneSpec is a pane to start: its name and its program's argument vector.
 type PaneSpec struct {
 	Name string
-	Argv []string
+	// Number is the pane's number at Start (0: the next one in order). A restored
+	// session gives each pane the number it had, gaps where panes had been closed
+	// included; numbers must rise through Options.Panes.
+	Number int
+	Argv   []string
 	// Env holds KEY=VALUE entries added to the program's environment.
 	Env []string
 	// Profile names the relay profile for the pane's program ("claude", "codex",
@@ -28,6 +32,14 @@ type PaneSpec struct {
 	// Tree, when set, is the pane's own working tree (a git worktree in Dir): its
 	// members carry it, and Options.Closed gets it back when the pane goes.
 	Tree Workspace
+	// Fresh, when set, is the command that starts the pane's program on a new
+	// conversation: Argv resumes one (a restored session's agent CLI), or says why it
+	// cannot start. A respawn may start either (Respawn, RespawnFresh).
+	Fresh []string
+	// Restored says, in a restored session, how the pane's agent came back, for its
+	// border: "resumed" (on its own conversation) or "fresh (not resumed)"; "" for
+	// any other pane.
+	Restored string
 }
 
 // Workspace is a pane's own working tree as clients see it. Its methods run git: call
@@ -236,6 +248,11 @@ type Member struct {
 	// Command and Env are the pane's command and added environment as they were given,
 	// before agentmux's hook settings: what a restored session starts again.
 	Command, Env []string
+	// Resumes says the pane's command resumes a conversation (or stands for a program
+	// that could not start) and a respawn may start it fresh instead (PaneSpec.Fresh).
+	Resumes bool
+	// Restored is PaneSpec.Restored: how the agent came back in a restored session.
+	Restored string
 	// Spend is what the pane's program spent, as its CLI recorded it (Usage); Metered
 	// says its hooks name a file agentmux reads usage from (false: its spend is not
 	// known, shown as "?").

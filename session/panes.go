@@ -97,6 +97,17 @@ func (s *Session) Add(spec PaneSpec) (int, error) {
 // program still runs is refused (ErrRunning) unless kill, which ends its process group
 // first (in the background, like Close).
 func (s *Session) Respawn(id int, kill bool) error {
+	return s.respawn(id, kill, false)
+}
+
+// RespawnFresh is Respawn with the pane's program on a new conversation: for a pane
+// whose command resumes one (PaneSpec.Fresh), that command is replaced by the fresh
+// one for good; for any other pane it is Respawn.
+func (s *Session) RespawnFresh(id int, kill bool) error {
+	return s.respawn(id, kill, true)
+}
+
+func (s *Session) respawn(id int, kill, fresh bool) error {
 	return s.command(func() error {
 		p := s.pane(id)
 		if p == nil {
@@ -123,6 +134,10 @@ func (s *Session) Respawn(id int, kill bool) error {
 		}
 		// The old screen scrolls into the history; RIS then resets the modes and title.
 		p.term.WriteString(fmt.Sprintf("\x1b[?1049l\x1b[%d;1H%s\x1bc", p.rows, strings.Repeat("\n", p.rows)))
+		if fresh && len(p.spec.Fresh) > 0 {
+			p.spec.Argv, p.spec.Fresh, p.spec.Restored = slices.Clone(p.spec.Fresh), nil, ""
+			s.log.Info("respawn: the pane starts its program fresh", "pane", id, "argv", p.spec.Argv)
+		}
 		np, err := s.spawn(p, p.spec)
 		if err != nil {
 			return err

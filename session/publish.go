@@ -58,7 +58,7 @@ func (s *Session) publish(send bool) {
 // member describes pane p.
 func (s *Session) member(p *pane) Member {
 	m := Member{Pane: p.id, Name: p.name, Argv: p.argv, Program: p.program(), Profile: p.profile.Name, Cols: p.cols, Rows: p.rows,
-		Share: p.share, Dir: p.spec.Dir, Tree: p.spec.Tree, Command: p.spec.Argv, Env: p.spec.Env, Spend: p.spent, Metered: p.metered()}
+		Share: p.share, Dir: p.spec.Dir, Tree: p.spec.Tree, Command: p.spec.Argv, Env: p.spec.Env, Spend: p.spent, Metered: p.metered(), Resumes: len(p.spec.Fresh) > 0, Restored: p.spec.Restored}
 	if p.exited {
 		m.State, m.Code = Exited, p.code
 	}

@@ -43,6 +43,29 @@ func (s *Session) LinkRemote(a, name, tag string, budget int, shell bool) (pane 
 	return pane, turns, err
 }
 
+// LinkRemoteRestored makes again, under its tag, the link of pane a (a name or
+// number) with name (NAME@SESSION, a registered external member) that the session had
+// when its server died: used and peer are the turns this side and the other had
+// spent of budget. The other side's person said yes when it was first made, and a
+// pane running a shell is linked again too (it was linked then).
+func (s *Session) LinkRemoteRestored(a, name, tag string, used, peer, budget int) error {
+	return s.command(func() error {
+		p := s.find(a)
+		switch {
+		case p == nil || p.exited:
+			return fmt.Errorf("link %q again: %w", a, ErrNoPane)
+		case s.external[strings.ToLower(strings.TrimSpace(name))] == nil:
+			return fmt.Errorf("link with %q again: no such member", name)
+		case tag == "":
+			return fmt.Errorf("link with %q again: no tag", name)
+		case budget > 0 && used+peer >= budget:
+			return fmt.Errorf("link with %q again: its budget was spent (%d/%d)", name, used+peer, budget)
+		}
+		s.act(s.rl.Handle(relay.LinkRemote{Pane: p.id, Name: name, Tag: tag, Budget: budget, Used: used, Peer: peer}, s.clock.Now()))
+		return nil
+	})
+}
+
 // Turns is the session's turn budget for a link (--turns).
 func (s *Session) Turns() int {
 	n := 0

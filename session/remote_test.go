@@ -146,3 +146,19 @@ func TestLinkAcross(t *testing.T) {
 	r.s.SetAcross(nil)
 	assert.False(t, r.s.Meshed())
 }
+
+// A link with another session's member made again (a restored session) keeps its tag
+// and turns; one whose budget was spent, or with a member not registered, is refused.
+func TestLinkRemoteRestored(t *testing.T) {
+	r := newRig(t, Options{Turns: 8}, "alice")
+	_, err := r.s.RegisterMember("bob@buildbox", func(Message) {})
+	require.NoError(t, err)
+	require.NoError(t, r.s.LinkRemoteRestored("1", "bob@buildbox", "T9", 2, 1, 6))
+	st := r.s.Status()
+	require.Len(t, st.Groups, 1)
+	assert.Equal(t, "1⇄bob@buildbox 3/6", st.Groups[0].String())
+	assert.Equal(t, "T9", st.Groups[0].Tag)
+	assert.ErrorContains(t, r.s.LinkRemoteRestored("1", "bob@buildbox", "T9", 4, 2, 6), "budget was spent (6/6)")
+	assert.ErrorContains(t, r.s.LinkRemoteRestored("1", "carol@buildbox", "T9", 0, 0, 6), "no such member")
+	assert.ErrorIs(t, r.s.LinkRemoteRestored("7", "bob@buildbox", "T9", 0, 0, 6), ErrNoPane)
+}

@@ -1,16 +1,19 @@
 package session
 
 // Strategy: the fake-process rig. What a restored session needs from a member (the
-// command and environment as given, not as the hooks extended them) and a group linked
-// again with its spent turns.
+// command and environment as given, not as the hooks extended them), a group linked
+// again with its spent turns, and panes started with the numbers they had.
 
 import (
+	"io"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/ptyhost"
 )
 
 func TestMemberKeepsTheGivenCommand(t *testing.T) {
@@ -38,4 +41,62 @@ func TestLinkRestoredKeepsSpentTurns(t *testing.T) {
 	assert.Equal(t, 5, st.Groups[0].Used)
 	assert.Equal(t, 6, st.Groups[0].Budget)
 	assert.ErrorIs(t, r.s.LinkRestored([]int{2, 9}, 0, 8), ErrTooFew)
+}
+
+// A restored session's panes keep the numbers they had, with the gaps of panes closed
+// before; the next new pane takes the number after the highest. Numbers that do not
+// rise are refused before anything starts.
+func TestPanesStartWithTheirNumbers(t *testing.T) {
+	o := Options{Clock: newFakeClock(), Start: func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+		return fakeproc.New(spec, out), nil
+	}}
+	o.Panes = []PaneSpec{
+		{Name: "a", Number: 2, Argv: []string{"a"}, Cols: 40, Rows: 10},
+		{Name: "b", Number: 5, Argv: []string{"b"}, Cols: 40, Rows: 10},
+		{Name: "c", Argv: []string{"c"}, Cols: 40, Rows: 10},
+	}
+	s, err := Start(o)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, s.Stop()) })
+	var got []int
+	for _, m := range s.Members() {
+		got = append(got, m.Pane)
+	}
+	assert.Equal(t, []int{2, 5, 6}, got)
+	id, err := s.Add(PaneSpec{Argv: []string{"d"}, Cols: 40, Rows: 10})
+	require.NoError(t, err)
+	assert.Equal(t, 7, id)
+
+	o.Panes = []PaneSpec{{Name: "a", Number: 3, Argv: []string{"a"}}, {Name: "b", Number: 3, Argv: []string{"b"}}}
+	_, err = Start(o)
+	assert.ErrorContains(t, err, "numbered 3 after pane 3")
+}
+
+// A restored pane whose command resumes a conversation says so (Member.Resumes);
+// Respawn starts that command again, RespawnFresh the program fresh, for good.
+func TestRespawnFreshStartsANewConversation(t *testing.T) {
+	o := Options{Clock: newFakeClock()}
+	procs := make(chan *fakeProc, 8)
+	o.Start = func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+		f := fakeproc.New(spec, out)
+		procs <- f
+		return f, nil
+	}
+	o.Panes = []PaneSpec{{Name: "c", Argv: []string{"claude", "--resume", "c1"}, Fresh: []string{"claude"}, Cols: 40, Rows: 10}}
+	s, err := Start(o)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, s.Stop()) })
+	<-procs
+	m, _ := s.Member(1)
+	assert.True(t, m.Resumes)
+
+	require.NoError(t, s.Respawn(1, true))
+	assert.Equal(t, []string{"claude", "--resume", "c1"}, (<-procs).Spec.Argv, "y: the conversation again")
+	require.NoError(t, s.RespawnFresh(1, true))
+	assert.Equal(t, []string{"claude"}, (<-procs).Spec.Argv, "f: fresh")
+	m, _ = s.Member(1)
+	assert.False(t, m.Resumes)
+	assert.Equal(t, []string{"claude"}, m.Command, "what a later restore starts")
+	require.NoError(t, s.Respawn(1, true))
+	assert.Equal(t, []string{"claude"}, (<-procs).Spec.Argv, "fresh for good")
 }

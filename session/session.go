@@ -105,6 +105,10 @@ func Start(o Options) (*Session, error) {
 	if len(o.Panes) == 0 {
 		return nil, errors.New("no panes to start")
 	}
+	ids, err := paneNumbers(o.Panes)
+	if err != nil {
+		return nil, err
+	}
 	if o.Start == nil {
 		o.Start = StartPTY
 	}
@@ -158,9 +162,9 @@ func Start(o Options) (*Session, error) {
 	// last pane has started; had the panes been opened only then, its whole turn would
 	// read as a banner, and not be relayed.
 	now := s.clock.Now()
-	s.next = len(o.Panes) + 1
+	s.next = ids[len(ids)-1] + 1
 	for i, spec := range o.Panes {
-		p := s.newPane(i+1, spec)
+		p := s.newPane(ids[i], spec)
 		s.panes = append(s.panes, p)
 		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0], Hooks: p.hooks}, now)
 	}
@@ -188,6 +192,25 @@ func Start(o Options) (*Session, error) {
 		}
 	}
 	return s, nil
+}
+
+// paneNumbers are the numbers of the panes specs start as: each spec's Number, or the
+// one after the previous pane's; an error when they do not rise.
+func paneNumbers(specs []PaneSpec) ([]int, error) {
+	ids := make([]int, len(specs))
+	last := 0
+	for i, spec := range specs {
+		switch {
+		case spec.Number == 0:
+			ids[i] = last + 1
+		case spec.Number > last:
+			ids[i] = spec.Number
+		default:
+			return nil, fmt.Errorf("pane %d numbered %d after pane %d", i+1, spec.Number, last)
+		}
+		last = ids[i]
+	}
+	return ids, nil
 }
 
 // newPane returns pane id with a new emulator, its program ready to start (prepare).

@@ -314,6 +314,8 @@ func (m *model) answerConfirm(k keys.Key) tea.Cmd {
 		return c.yes()
 	case (r == 'd' || r == 'D') && c.detach != nil:
 		return c.detach()
+	case (r == 'f' || r == 'F') && c.fresh != nil:
+		return c.fresh()
 	}
 	return nil
 }

@@ -33,6 +33,9 @@ type confirmation struct {
 	prompt string
 	yes    func() tea.Cmd
 	detach func() tea.Cmd
+	// fresh, when set, is f's answer: a restored pane's program started on a new
+	// conversation instead of resuming its own (prefix R).
+	fresh func() tea.Cmd
 }
 
 // paneView is the ui's drawing state for one pane: its member (as the session last

@@ -184,15 +184,21 @@ func (m *model) addView(mb session.Member) {
 }
 
 // respawnFocused starts the focused pane's program again (prefix R), asking first when
-// it still runs.
+// it still runs. A pane of a restored session whose command resumes its agent's
+// conversation (or stands for a program that could not start) asks either way: y
+// starts that command again, f starts the program fresh, on a new conversation.
 func (m *model) respawnFocused() tea.Cmd {
 	v := m.focused()
 	if v == nil {
 		return nil
 	}
 	id := m.focus
-	do := func(kill bool) tea.Cmd {
-		if err := m.s.Respawn(id, kill); err != nil {
+	do := func(kill, fresh bool) tea.Cmd {
+		respawn, how := m.s.Respawn, "respawned"
+		if fresh {
+			respawn, how = m.s.RespawnFresh, "started fresh"
+		}
+		if err := respawn(id, kill); err != nil {
 			m.setStatus(err.Error())
 			return nil
 		}
@@ -200,13 +206,28 @@ func (m *model) respawnFocused() tea.Cmd {
 		if mb, ok := m.s.Member(id); ok {
 			v.member = mb
 		}
-		m.setStatus(fmt.Sprintf("pane %d %s respawned", id, v.member.Name))
+		m.setStatus(fmt.Sprintf("pane %d %s %s", id, v.member.Name, how))
 		return m.handleOutput(id)
 	}
-	if v.exited() {
-		return do(false)
+	kill := !v.exited()
+	if v.member.Resumes {
+		what := "has exited"
+		if kill {
+			what = "still runs (it ends first)"
+		}
+		m.confirm = &confirmation{
+			prompt: fmt.Sprintf("pane %d %s %s: y: resume its conversation again, f: start it fresh (a new conversation), n: cancel", id, v.member.Name, what),
+			yes:    func() tea.Cmd { return do(kill, false) },
+			fresh:  func() tea.Cmd { return do(kill, true) },
+		}
+		m.mode = modeConfirm
+		m.fr.invalidate()
+		return nil
 	}
-	m.ask(fmt.Sprintf("pane %d %s still runs: end it and start it again? (y/n)", id, v.member.Name), func() tea.Cmd { return do(true) })
+	if !kill {
+		return do(false, false)
+	}
+	m.ask(fmt.Sprintf("pane %d %s still runs: end it and start it again? (y/n)", id, v.member.Name), func() tea.Cmd { return do(true, false) })
 	return nil
 }
 

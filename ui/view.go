@@ -217,6 +217,9 @@ func (m *model) borders(id int, v *paneView, w int, focused bool) {
 	if f := folderLabel(v); f != "" {
 		state += " · " + sanitize(f)
 	}
+	if r := v.member.Restored; r != "" {
+		state += " · " + sanitize(r)
+	}
 	key := borderKey{w: w, focused: focused, name: v.member.Name, state: state, kind: kind, bell: v.bell && !focused}
 	if v.snap != nil {
 		key.ptitle = v.snap.Title

@@ -240,7 +240,7 @@ func credsSession(path string) string {
 
 // dialMesh joins the mesh the flags or config.toml name (nil, nil: none) as session
 // name, before the panes start: wrong credentials or a taken name stop agentmux here.
-func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logger) (*mesh.Node, error) {
+func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logger, restored []mesh.RestoredLink) (*mesh.Node, error) {
 	f = f.or(conf.Mesh)
 	if f.url == "" {
 		if f.creds != "" || f.nkey != "" {
@@ -249,7 +249,7 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 		return nil, nil
 	}
 	n, err := mesh.Dial(mesh.Options{URL: f.url, Session: sock.Name, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca,
-		Store: sock.store, Logger: logger, KnownKeys: knownKeys()})
+		Store: sock.store, Logger: logger, KnownKeys: knownKeys(), Restored: restored})
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
@@ -29,6 +31,8 @@ func resumeArgv(argv []string, c store.Conversation) ([]string, bool) {
 	switch c.CLI {
 	case "claude", "gemini", "qwen": // claude --resume ID, gemini --resume ID, qwen --resume ID
 		return append(append([]string{}, argv...), "--resume", c.ID), true
+	case "pi", "opencode": // pi --session <path|id>, opencode -s, --session: session id to continue
+		return append(append([]string{}, argv...), "--session", c.ID), true
 	case "codex": // codex resume [OPTIONS] [SESSION_ID]: the subcommand, then the id
 		return append([]string{argv[0], "resume", c.ID}, argv[1:]...), true
 	}
@@ -36,21 +40,24 @@ func resumeArgv(argv []string, c store.Conversation) ([]string, bool) {
 }
 
 // restorePlan is what a restore does besides starting the panes: the links, holds and
-// conversations under the panes' new numbers, and what it tells the person.
+// conversations of the panes (by the numbers they had), and what it tells the person.
 type restorePlan struct {
 	saved savedSession
-	// given are the panes' commands as given, by new number (recorder.given).
+	// given are the panes' commands as given, by number (recorder.given).
 	given map[int][]string
-	// convs are the conversations resumed, by new number.
+	// convs are the conversations resumed, by number.
 	convs map[int]store.Conversation
 	// trees are the panes (by index) to start in their kept worktree; treeDirs the
 	// folder each falls back to when the worktree cannot be had.
 	trees    map[int]bool
 	treeDirs map[int]string
-	groups   []savedGroup // by new numbers
-	names    map[int]string
-	held     []int
-	notes    []paneNote
+	groups   []savedGroup
+	// remote are the links with members of other sessions, made again as the session
+	// joins its mesh (mesh/relink.go).
+	remote []mesh.RestoredLink
+	names  map[int]string
+	held   []int
+	notes  []paneNote
 }
 
 // retyped counts the messages between members of a group that the store will type
@@ -115,13 +122,18 @@ func restoredOptions(name string) (options, *restorePlan, error) {
 	o.set["session"] = true
 	plan := &restorePlan{saved: sv, given: map[int][]string{}, convs: map[int]store.Conversation{},
 		trees: map[int]bool{}, treeDirs: map[int]string{}, names: map[int]string{}}
-	renumber := map[int]int{}
 	o.sess.Panes = nil
+	last := 0
 	for i, p := range sv.Panes {
-		n := i + 1
-		renumber[p.Number] = n
+		// Each pane comes back with its number (a record that lost them is numbered in order).
+		n := p.Number
+		if n <= last {
+			n = last + 1
+		}
+		last = n
 		plan.names[n] = p.Name
 		spec, note := plan.pane(n, p, convs[p.Number], sn.Folder)
+		spec.Number = n
 		if note != "" {
 			plan.notes = append(plan.notes, paneNote{pane: p.Name, text: note})
 		}
@@ -135,10 +147,17 @@ func restoredOptions(name string) (options, *restorePlan, error) {
 	}
 	o.trees = make([]bool, len(o.sess.Panes)) // the kept trees are taken back after setupPanes
 	for _, g := range sv.Groups {
+		if g.Remote != "" {
+			if len(g.Members) == 1 && plan.names[g.Members[0]] != "" && g.Tag != "" {
+				plan.remote = append(plan.remote, mesh.RestoredLink{Pane: strconv.Itoa(g.Members[0]), Addr: g.Remote, Tag: g.Tag,
+					Used: max(g.Used-g.Peer, 0), Peer: g.Peer, Budget: g.Budget})
+			}
+			continue
+		}
 		ng := savedGroup{Used: g.Used, Budget: g.Budget}
 		for _, m := range g.Members {
-			if n, ok := renumber[m]; ok {
-				ng.Members = append(ng.Members, n)
+			if _, ok := plan.names[m]; ok {
+				ng.Members = append(ng.Members, m)
 			}
 		}
 		plan.groups = append(plan.groups, ng)
@@ -173,19 +192,27 @@ func (plan *restorePlan) pane(n int, p savedPane, c store.Conversation, folder s
 	}
 	if _, err := ptyhost.LookPath(spec.Argv[0]); err != nil {
 		why := fmt.Sprintf("%s is not installed any more (%v)", spec.Argv[0], err)
-		return exitedPane(spec, why), why + ": it stays exited (prefix R starts the note again, agentmux new starts another program)"
+		ex := exitedPane(spec, why)
+		ex.Fresh = spec.Argv // prefix R then f: the program, once installed again
+		return ex, why + ": it stays exited (prefix R then f starts it once installed again; agentmux new starts another program)"
 	}
 	switch argv, ok := resumeArgv(spec.Argv, c); {
 	case ok:
-		spec.Argv = argv
+		spec.Argv, spec.Fresh = argv, spec.Argv // prefix R then f: a new conversation
+		spec.Restored = "resumed"
 		plan.convs[n] = c
 	case c.ID != "":
+		spec.Restored = notResumed
 		notes = append(notes, fmt.Sprintf("%s's conversation %q cannot be resumed: started fresh", c.CLI, c.ID))
 	case !session.IsShell(spec.Argv):
-		notes = append(notes, fmt.Sprintf("no conversation of %s was recorded (agentmux learns them from the hooks of claude, codex, gemini and qwen): started fresh", filepath.Base(spec.Argv[0])))
+		spec.Restored = notResumed
+		notes = append(notes, fmt.Sprintf("no conversation of %s was recorded (agentmux learns them from the hooks of claude, codex, gemini, qwen and opencode and from pi's extension): started fresh", filepath.Base(spec.Argv[0])))
 	}
 	return spec, strings.Join(notes, "; ")
 }
+
+// notResumed is the border's word for a restored agent that started fresh.
+const notResumed = "fresh (not resumed)"
 
 // exitedPane is spec running a note that says why its program cannot start, and
 // exits 127 (command not found), as the pane then shows.

@@ -26,7 +26,9 @@ func TestResumeArgv(t *testing.T) {
 		{[]string{"codex", "--full-auto"}, store.Conversation{CLI: "codex", ID: "019a-b"}, "codex resume 019a-b --full-auto"},
 		{[]string{"gemini"}, store.Conversation{CLI: "gemini", ID: "g-1"}, "gemini --resume g-1"},
 		{[]string{"qwen"}, store.Conversation{CLI: "qwen", ID: "q-1"}, "qwen --resume q-1"},
-		{[]string{"opencode"}, store.Conversation{CLI: "opencode", ID: "x"}, ""},
+		{[]string{"pi", "--offline"}, store.Conversation{CLI: "pi", ID: "019ac2f3-8e1d"}, "pi --offline --session 019ac2f3-8e1d"},
+		{[]string{"opencode"}, store.Conversation{CLI: "opencode", ID: "ses_4b1f2a"}, "opencode --session ses_4b1f2a"},
+		{[]string{"aider"}, store.Conversation{CLI: "aider", ID: "x"}, ""},
 		{[]string{"claude"}, store.Conversation{CLI: "claude", ID: "--dangerously-skip-permissions"}, ""},
 		{[]string{"claude"}, store.Conversation{CLI: "claude", ID: "a b"}, ""},
 		{nil, store.Conversation{CLI: "claude", ID: "a"}, ""},
@@ -53,9 +55,33 @@ func TestRestorePlanPane(t *testing.T) {
 	assert.Equal(t, []string{"no-such-agent-cli", "--x"}, plan.given[2], "the next restore starts from what was given")
 	assert.NotContains(t, plan.convs, 2)
 
+	assert.Equal(t, []string{"no-such-agent-cli", "--x"}, spec.Fresh, "prefix R then f: the program, once installed")
+
 	spec, note = plan.pane(3, savedPane{Name: "c", Command: []string{"sh"}, Dir: folder}, store.Conversation{}, folder)
 	assert.Equal(t, []string{"sh"}, spec.Argv)
 	assert.Empty(t, note, "a shell starts again in its folder, nothing to say")
+	assert.Empty(t, spec.Restored, "a shell's border says nothing of it")
+
+	// An agent on its conversation: resumed, and fresh is one prefix R f away; one with
+	// no conversation recorded (or no way to resume it) starts fresh, and its border
+	// and the note say so.
+	spec, _ = plan.pane(4, savedPane{Name: "d", Command: []string{"sh", "-c", "true"}, Dir: folder}, store.Conversation{}, folder)
+	assert.Equal(t, notResumed, spec.Restored)
+	plan.pane(5, savedPane{Name: "e", Command: []string{"cat"}, Dir: folder}, store.Conversation{CLI: "claude", ID: "c5"}, folder)
+	assert.Contains(t, plan.convs, 5)
+	spec, _ = plan.pane(6, savedPane{Name: "f", Command: []string{"cat", "-u"}, Dir: folder}, store.Conversation{CLI: "aider", ID: "a6"}, folder)
+	assert.Equal(t, notResumed, spec.Restored)
+	assert.Empty(t, spec.Fresh)
+}
+
+func TestRestorePlanResumes(t *testing.T) {
+	folder := t.TempDir()
+	plan := &restorePlan{given: map[int][]string{}, convs: map[int]store.Conversation{}, treeDirs: map[int]string{}}
+	spec, note := plan.pane(1, savedPane{Name: "a", Command: []string{"cat", "-u"}, Dir: folder}, store.Conversation{CLI: "claude", ID: "c1"}, folder)
+	assert.Equal(t, []string{"cat", "-u", "--resume", "c1"}, spec.Argv)
+	assert.Equal(t, []string{"cat", "-u"}, spec.Fresh)
+	assert.Equal(t, "resumed", spec.Restored)
+	assert.Empty(t, note)
 }
 
 func TestWantRestore(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/hooks"
+	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/server"
 	"github.com/agentmux/agentmux/session"
@@ -284,6 +285,15 @@ type recording struct {
 	plan *restorePlan
 }
 
+// meshLinks are the links with other sessions' members a restored session makes
+// again as it joins its mesh (none for a session started anew, or not recorded).
+func (recd *recording) meshLinks() []mesh.RestoredLink {
+	if recd == nil || recd.plan == nil {
+		return nil
+	}
+	return recd.plan.remote
+}
+
 // running is a session served from this process: by the server subcommand, or by the
 // terminal it runs in (agentmux demo, --in-process).
 type running struct {
@@ -320,7 +330,7 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 	r.name, r.socket = sock.Name, sock.Socket
 	r.onClose(func() { sock.Close() })
 	sock.Retention = conf.Retention
-	node, err := dialMesh(o.mesh, conf, sock, logger) // meshcmd.go
+	node, err := dialMesh(o.mesh, conf, sock, logger, recd.meshLinks()) // meshcmd.go
 	if err != nil {
 		return nil, 1, err
 	}

@@ -46,11 +46,16 @@ type savedPane struct {
 	Held     bool   `json:"held,omitempty"`
 }
 
-// savedGroup is a relay group of this session's panes (by number) and its turns.
+// savedGroup is a relay group of this session's panes (by number) and its turns. A
+// link with a member of another session (Remote, NAME@SESSION) has one member here,
+// the link's Tag, and Peer: the part of Used the other side spent.
 type savedGroup struct {
-	Members []int `json:"members"`
-	Used    int   `json:"used"`
-	Budget  int   `json:"budget"`
+	Members []int  `json:"members"`
+	Used    int    `json:"used"`
+	Budget  int    `json:"budget"`
+	Remote  string `json:"remote,omitempty"`
+	Tag     string `json:"tag,omitempty"`
+	Peer    int    `json:"peer,omitempty"`
 }
 
 // recorder keeps a session's snapshot in the store: the only writer of it while the
@@ -164,10 +169,8 @@ func (r *recorder) describe() ([]byte, bool) {
 		return nil, false
 	}
 	for _, g := range r.s.Status().Groups {
-		if g.Remote != "" {
-			continue // a link across sessions is the mesh's to make again
-		}
-		sv.Groups = append(sv.Groups, savedGroup{Members: slices.Clone(g.Members), Used: g.Used, Budget: g.Budget})
+		sv.Groups = append(sv.Groups, savedGroup{Members: slices.Clone(g.Members), Used: g.Used, Budget: g.Budget,
+			Remote: g.Remote, Tag: g.Tag, Peer: g.Peer})
 	}
 	b, err := json.Marshal(sv)
 	return b, err == nil
