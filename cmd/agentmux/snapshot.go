@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
+	spend "github.com/agentmux/agentmux/usage"
 )
 
 // A session server records what its session is in the store as it changes (panes,
@@ -46,11 +47,22 @@ type savedPane struct {
 	Held     bool   `json:"held,omitempty"`
 }
 
-// savedGroup is a relay group of this session's panes (by number) and its turns.
+// savedGroup is a relay group of this session's panes (by number), its turns, and its
+// spend budget (as --link-budget reads it, "" for none) with what it spent.
 type savedGroup struct {
-	Members []int `json:"members"`
-	Used    int   `json:"used"`
-	Budget  int   `json:"budget"`
+	Members []int       `json:"members"`
+	Used    int         `json:"used"`
+	Budget  int         `json:"budget"`
+	Limit   string      `json:"limit,omitempty"`
+	Spent   *savedSpend `json:"spent,omitempty"`
+}
+
+// savedSpend is a link's spend: its tokens, the cost of the priced part, and whether
+// part had no price.
+type savedSpend struct {
+	Tokens  spend.Tokens `json:"tokens"`
+	USD     float64      `json:"usd"`
+	Unknown bool         `json:"unknown,omitempty"`
 }
 
 // recorder keeps a session's snapshot in the store: the only writer of it while the
@@ -167,7 +179,12 @@ func (r *recorder) describe() ([]byte, bool) {
 		if g.Remote != "" {
 			continue // a link across sessions is the mesh's to make again
 		}
-		sv.Groups = append(sv.Groups, savedGroup{Members: slices.Clone(g.Members), Used: g.Used, Budget: g.Budget})
+		sg := savedGroup{Members: slices.Clone(g.Members), Used: g.Used, Budget: g.Budget}
+		if !g.Limit.IsZero() {
+			sg.Limit = g.Limit.String()
+			sg.Spent = &savedSpend{Tokens: g.Spent.Tokens, USD: g.Spent.USD, Unknown: g.Spent.Unknown}
+		}
+		sv.Groups = append(sv.Groups, sg)
 	}
 	b, err := json.Marshal(sv)
 	return b, err == nil
