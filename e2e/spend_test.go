@@ -42,31 +42,35 @@ func TestSpendSurvivesSIGKILLAndRestore(t *testing.T) {
 	first.diag = func() string { return fmt.Sprintf("a: %+v\nb: %+v", a.read(), b.read()) }
 	first.waitScreen("the panes started", func(sc *screen) bool { return a.ready(sc) && b.ready(sc) }, waitLong)
 	events := env.events("sp")
-	spent := func(member, link string) {
+	// spentThenHeld waits for member's spend event (counted to link, "" for none) and
+	// for a delivery held for to, in whichever order they come.
+	spentThenHeld := func(member, link, to string) {
 		t.Helper()
-		awaitLine(t, events, member+"'s spend on "+link, func(l string) bool {
-			return strings.Contains(l, `"kind":"spend"`) && strings.Contains(l, `"member":"`+member+`"`) &&
-				(link == "" && !strings.Contains(l, `"link"`) || link != "" && strings.Contains(l, `"link":"`+link+`"`))
-		})
-	}
-	heldFor := func(to string) {
-		t.Helper()
-		awaitLine(t, events, "a delivery held for "+to, func(l string) bool {
-			return strings.Contains(l, `"kind":"delivery"`) && strings.Contains(l, `"to":"`+to+`"`) && strings.Contains(l, `"phase":"held"`)
-		})
+		spent, held := false, false
+		for !spent || !held {
+			l := awaitLine(t, events, member+"'s spend on "+link+" and a delivery held for "+to, func(l string) bool {
+				s := strings.Contains(l, `"kind":"spend"`) && strings.Contains(l, `"member":"`+member+`"`) &&
+					(link == "" && !strings.Contains(l, `"link"`) || link != "" && strings.Contains(l, `"link":"`+link+`"`))
+				h := strings.Contains(l, `"kind":"delivery"`) && strings.Contains(l, `"to":"`+to+`"`) && strings.Contains(l, `"phase":"held"`)
+				return s && !spent || h && !held
+			})
+			if strings.Contains(l, `"kind":"spend"`) {
+				spent = true
+			} else {
+				held = true
+			}
+		}
 	}
 
 	env.run("link", "--session", "sp", "a", "b")
 	env.run("hold", "--session", "sp", "a")
 	// The person's turn in b counts to b alone; its answer waits for a.
 	env.run("send", "--session", "sp", "b", "one")
-	spent("b", "")
-	heldFor("a")
+	spentThenHeld("b", "", "a")
 	env.run("hold", "--session", "sp", "b")
 	env.run("release", "--session", "sp", "a")
 	// a's turn was started by the link's delivery: 1000 of the link's 3.5k.
-	spent("a", "1⇄2")
-	heldFor("b")
+	spentThenHeld("a", "1⇄2", "b")
 	first.waitScreen("the link's spend on the status line", func(sc *screen) bool { return sc.has("1k/3.5k tok") }, waitLong)
 	checkTokens(t, env, map[string]int64{"a": perAnswer, "b": perAnswer})
 
