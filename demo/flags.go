@@ -232,6 +232,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.Func("c", "a Codex config `key=value`: notify=[PROGRAM, ARGS…] runs after each answer", cfg.hooks.setConfig)
 	fs.StringVar(&cfg.conversation, "resume", "", "resume the conversation `ID` (its hooks report it); `resume ID` as a first argument too")
 	fs.StringVar(&cfg.conversations, "conversations", "", "append \"ID new\" or \"ID resumed\" to this `file` at start")
+	fs.StringVar(&cfg.hooks.usage, "usage", "", "after each answer, append its usage (UsageInput and UsageOutput tokens of UsageModel) to this `file` as Claude Code writes its transcript, and name it transcript_path in the Stop hook")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

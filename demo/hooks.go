@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // The simulated agent takes hook settings the way the CLIs it imitates do, so tests see
@@ -23,6 +24,34 @@ type hooks struct {
 	// conversation is the conversation's id: session_id in a Stop hook's payload,
 	// thread-id in notify's.
 	conversation string
+	// usage names a file to which each answer's usage is appended as Claude Code writes
+	// its transcript (--usage); a Stop hook's payload names it as transcript_path.
+	usage string
+	n     int // answers whose usage was written, for request ids
+}
+
+// What the simulated agent reports each answer used, with --usage: known numbers a test
+// can sum.
+const (
+	UsageModel  = "claude-sonnet-4-5"
+	UsageInput  = 800
+	UsageOutput = 200
+)
+
+// writeUsage appends one answer's usage to the --usage file, as a Claude Code transcript
+// entry, before the answer's hooks run (Claude Code writes it before its Stop hook).
+func (h *hooks) writeUsage() {
+	if h.usage == "" {
+		return
+	}
+	h.n++
+	line, _ := json.Marshal(map[string]any{
+		"type": "assistant", "timestamp": time.Now().UTC().Format(time.RFC3339Nano), "sessionId": h.conversation,
+		"requestId": fmt.Sprintf("req_%s_%d_%d", h.conversation, os.Getpid(), h.n),
+		"message": map[string]any{"id": fmt.Sprintf("msg_%d_%d", os.Getpid(), h.n), "role": "assistant", "model": UsageModel,
+			"usage": map[string]int{"input_tokens": UsageInput, "output_tokens": UsageOutput}},
+	})
+	_ = appendLine(h.usage, string(line))
 }
 
 // loadSettings reads a Claude Code settings file's Stop hooks.
@@ -60,8 +89,13 @@ func (h *hooks) setConfig(kv string) error {
 
 // answered runs the hooks for an answer to asked.
 func (h *hooks) answered(asked, answer string) {
+	h.writeUsage()
 	if len(h.stop) > 0 {
-		payload, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": answer, "session_id": h.conversation})
+		p := map[string]any{"hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": answer, "session_id": h.conversation}
+		if h.usage != "" {
+			p["transcript_path"] = h.usage
+		}
+		payload, _ := json.Marshal(p)
 		for _, c := range h.stop {
 			cmd := exec.Command("sh", "-c", c)
 			cmd.Stdin = strings.NewReader(string(payload))

@@ -92,6 +92,14 @@ type Linker interface {
 	UnlinkAcross(addr string) error
 }
 
+// LinkBudgeter is a Core that links with budgets (X_LINK with Turns or Budget): pane a
+// with pane b (one running a shell only when shell), the link then given turns turns
+// (0: as it was) and the spend budget budget in the forms --link-budget takes ("": as
+// it was); a bad budget links nothing. The hub takes budgets from the person only.
+type LinkBudgeter interface {
+	LinkWithBudget(a, b int, shell bool, turns int, budget string) error
+}
+
 // LinkAnswerer is a Core that joined a mesh: the person answers the requests of other
 // sessions' members to link with a pane here (yes or no), and lists those waiting.
 type LinkAnswerer interface {

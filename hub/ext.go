@@ -177,9 +177,13 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			if b, err = core.Resolve(p.B); err != nil {
 				break
 			}
-			if p.Shell {
+			switch err = s.mayBudget(cs, p); {
+			case err != nil:
+			case p.Turns != 0 || p.Budget != "":
+				err = core.(LinkBudgeter).LinkWithBudget(a, b, p.Shell, p.Turns, p.Budget)
+			case p.Shell:
 				err = core.LinkShell(a, b)
-			} else {
+			default:
 				err = core.Link(a, b)
 			}
 		case proto.TypeUnlink:
@@ -280,6 +284,25 @@ func (s *state) mayRelay(cs *connState, typ string, a int, shell bool) error {
 		return fmt.Errorf("X_UNLINK of pane %s from %s: only the person unlinks a link the pane is not in", target.Name, cs.where())
 	}
 	return fmt.Errorf("%s of pane %s from %s: only the person holds or releases another pane", typ, target.Name, cs.where())
+}
+
+// mayBudget refuses a link's budgets (X_LINK with Turns or Budget) unless they come
+// from the person and the core takes them: a pane's program, however prompted, links
+// with the session's budgets, never with more of its own choosing.
+func (s *state) mayBudget(cs *connState, p proto.Target) error {
+	if p.Turns == 0 && p.Budget == "" {
+		return nil
+	}
+	if !cs.person() {
+		return fmt.Errorf("X_LINK with a budget from %s: only the person gives a link its budget, from outside the panes", cs.where())
+	}
+	if _, ok := s.cfg.Core.(LinkBudgeter); !ok {
+		return errors.New("X_LINK: this session sets no link budgets")
+	}
+	if p.Turns < 0 {
+		return fmt.Errorf("X_LINK: %d turns: want 1 or more", p.Turns)
+	}
+	return nil
 }
 
 // answerLink answers (Accept, Refuse) or lists (Pending) the requests of other

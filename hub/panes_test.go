@@ -7,6 +7,7 @@ package hub_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -501,4 +502,37 @@ func TestPanesRelayOnlyWhatIsTheirs(t *testing.T) {
 		require.Error(t, err)
 		assert.Len(t, core.Actions(), 9)
 	}
+}
+
+// budgetCore is a fake core that links with budgets (hub.LinkBudgeter).
+type budgetCore struct{ *fakeCore }
+
+func (c budgetCore) LinkWithBudget(a, b int, shell bool, turns int, budget string) error {
+	return c.act(fmt.Sprintf("link %s %s shell=%v turns=%d budget=%s", c.name(a), c.name(b), shell, turns, budget))
+}
+
+// X_LINK with budgets goes to the core's LinkBudgeter, from the person only: a pane's
+// program links with the session's budgets, never with ones of its own choosing.
+func TestLinkBudgetsAreThePersons(t *testing.T) {
+	core := newFakeCore("claude", "codex")
+	e := start(t, core, "", func(c *hub.Config) { c.Core = budgetCore{core} })
+	var ce *client.Error
+	_, err := e.paneControl("claude").Request(proto.TypeLink, proto.Target{A: "claude", B: "codex", Budget: "$100"})
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.Message, "only the person gives a link its budget")
+	_, err = e.paneControl("claude").Request(proto.TypeLink, proto.Target{A: "claude", B: "codex", Turns: 99})
+	require.ErrorAs(t, err, &ce)
+	_, err = e.control().Request(proto.TypeLink, proto.Target{A: "claude", B: "codex", Turns: 12, Budget: "300k"})
+	require.NoError(t, err)
+	_, err = e.paneControl("claude").Request(proto.TypeLink, proto.Target{A: "claude", B: "codex"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"link claude codex shell=false turns=12 budget=300k", "link claude codex"}, core.Actions())
+
+	// A core that sets no budgets says so, and links nothing.
+	plain := newFakeCore("claude", "codex")
+	p := start(t, plain, "", nil)
+	_, err = p.control().Request(proto.TypeLink, proto.Target{A: "claude", B: "codex", Budget: "300k"})
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, ce.Message, "sets no link budgets")
+	assert.Empty(t, plain.Actions())
 }

@@ -109,8 +109,12 @@ func (w *watcher) handle(ev session.Event) {
 		name := w.names[ev.Pane]
 		w.n.Notify(Note{Event: Exited, Pane: ev.Pane, Name: name, Title: fmt.Sprintf("%s (%d) %s", name, ev.Pane, code), Message: code, At: nowMs()})
 	case session.Notice:
-		if strings.Contains(ev.Entry.Note, "budget spent") {
-			w.n.Notify(Note{Event: Budget, Pane: ev.Entry.From, Title: "relay budget spent", Message: ev.Entry.Note, At: ev.Entry.At.UnixMilli()})
+		switch note := ev.Entry.Note; {
+		case strings.Contains(note, "budget spent"):
+			w.n.Notify(Note{Event: Budget, Pane: ev.Entry.From, Title: "relay budget spent", Message: note, At: ev.Entry.At.UnixMilli()})
+		case spendCapped(note):
+			w.n.Notify(Note{Event: Budget, Pane: ev.Entry.From, Name: w.names[ev.Entry.From], Title: strings.SplitN(note, " (", 2)[0],
+				Message: note, At: ev.Entry.At.UnixMilli()})
 		}
 	case session.Delivery:
 		e := ev.Entry
@@ -122,6 +126,14 @@ func (w *watcher) handle(ev session.Event) {
 		w.n.Notify(Note{Event: Turn, Pane: ev.Pane, Name: ev.Name, Title: fmt.Sprintf("%s (%d) finished a turn", ev.Name, ev.Pane),
 			Message: clipText(ev.Text, 500), At: nowMs()})
 	}
+}
+
+// spendCapped reports whether a relay notice says a spend cap was reached (the
+// session's: every delivery held; a pane's: deliveries into it held), once per cap;
+// the notices that the person's own message still goes past one are no news.
+func spendCapped(note string) bool {
+	return (strings.HasPrefix(note, "session spend cap reached") || strings.HasPrefix(note, "pane spend cap reached")) &&
+		!strings.Contains(note, "your message to")
 }
 
 // needsYou is the note for member m, which began to need the person.

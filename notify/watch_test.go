@@ -218,3 +218,25 @@ func waitState2(t *testing.T, s *session.Session, sub *session.Subscription, ok 
 		}
 	}
 }
+
+// A spend cap reached (the session's, a pane's) is a budget note, once: the notices
+// that the person's own messages still go past it are no news.
+func TestWatcherNotesSpendCaps(t *testing.T) {
+	argv, lines := recorder(t)
+	n := New(Config{Session: "main", Command: argv, Events: DefaultEvents, Window: time.Hour})
+	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{2: "codex"}, pending: map[int]Note{}}
+	at := time.UnixMilli(1_700_000_000_000)
+	w.handle(session.Notice{Entry: session.Entry{At: at, Note: "session spend cap reached (2.1M tokens, $20.40 of $20): every delivery is held; your own messages still go"}})
+	w.handle(session.Notice{Entry: session.Entry{At: at, From: 2, FromName: "codex", Note: "session spend cap reached (2.1M tokens, $20.40 of $20): your message to 2 codex goes; the agents' deliveries are held"}})
+	w.handle(session.Notice{Entry: session.Entry{At: at, From: 2, FromName: "codex", Note: "pane spend cap reached (500k tokens, $5.10 of $5): deliveries into 2 codex are held; your own messages still go"}})
+	n.Close()
+	ls := lines()
+	require.Len(t, ls, 1)
+	var got Note
+	require.NoError(t, json.Unmarshal([]byte(ls[0]), &got))
+	var events []string
+	for _, note := range got.Notes {
+		events = append(events, note.Event+": "+note.Title)
+	}
+	assert.Equal(t, []string{"budget: session spend cap reached", "budget: pane spend cap reached"}, events, "%s", ls[0])
+}

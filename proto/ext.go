@@ -353,6 +353,11 @@ type Target struct {
 	B string `json:"b,omitempty"`
 	// Shell (X_LINK) links a pane that runs a shell too: the person asked for it.
 	Shell bool `json:"x_shell,omitempty"`
+	// Turns and Budget (X_LINK), when set, are the link's turn budget and its spend
+	// budget (tokens or dollars, as --link-budget reads them: "300k", "$2"): the
+	// person's alone to give.
+	Turns  int    `json:"x_turns,omitempty"`
+	Budget string `json:"x_budget,omitempty"`
 	// Accept or Refuse (X_LINK) answers the link request of another session's
 	// member A (NAME@SESSION; "" when only one waits); Pending lists the requests
 	// waiting (Result.LinkRequests).

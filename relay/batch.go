@@ -23,7 +23,7 @@ func (r *Relay) batch(p *pane) int {
 	n := 1
 	for n < len(p.queue) && n < r.cfg.MaxBatch {
 		d := p.queue[n]
-		if d.opts.Mode != head.opts.Mode || d.quiet || d == p.brief {
+		if d.opts.Mode != head.opts.Mode || d.quiet || d == p.brief || !d.opts.Person && r.capHeld(p) != "" {
 			break
 		}
 		n++
@@ -43,8 +43,8 @@ func (r *Relay) ready(p *pane, now time.Time, acts []Action) []Action {
 			return acts
 		}
 	}
-	if r.capped && !p.queue[0].opts.Person {
-		r.setPhase(p.queue[0], Held, now, "session spend cap reached")
+	if why := r.capHeld(p); why != "" && !r.personFirst(p) {
+		r.setPhase(p.queue[0], Held, now, why)
 		return acts
 	}
 	if p.queue[0].opts.Mode == Urgent {

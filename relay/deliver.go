@@ -66,7 +66,7 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 	} else if p.hooks {
 		via = "answer read from the screen: no answer from its hook"
 	}
-	if !p.turnSpent.tokens.IsZero() {
+	if !p.turnSpent.Tokens.IsZero() {
 		cost := "turn spent " + p.turnSpent.String()
 		if via != "" {
 			cost = via + "; " + cost

@@ -26,7 +26,7 @@ type group struct {
 	// limit is the group's spend budget and spend what the turns its deliveries
 	// started spent (spend.go).
 	limit usage.Budget
-	spend spendTotal
+	spend SpendTotal
 }
 
 // label renders the members as "1⇄2⇄3".
@@ -99,6 +99,10 @@ func (r *Relay) linkAll(e LinkAll, now time.Time) {
 		r.notice(now, 0, "not linked again: its budget was spent (%d/%d)", e.Used, e.Budget)
 		return
 	}
+	if !e.Limit.IsZero() && e.Spent.crossed(e.Limit) {
+		r.notice(now, 0, "not linked again: its spend budget was spent (%s of %s)", e.Spent, e.Limit)
+		return
+	}
 	var out []string
 	for _, id := range left {
 		if p := r.live(id); p != nil {
@@ -129,6 +133,9 @@ func (r *Relay) linkAll(e LinkAll, now time.Time) {
 	g := r.newGroup()
 	if e.Budget > 0 {
 		g.used, g.budget = max(e.Used, 0), e.Budget
+	}
+	if !e.Limit.IsZero() {
+		g.limit, g.spend = e.Limit, e.Spent
 	}
 	for _, p := range ps {
 		r.renewDirect(p.id)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/usage"
 )
 
 // Phase is where a delivery stands, as the relay log shows it.
@@ -189,6 +190,10 @@ type GroupStatus struct {
 	// Used the other side spent ("" and 0 for a group of this session's panes).
 	Tag  string
 	Peer int
+	// Limit is the group's spend budget (zero: none) and Spent what the turns its
+	// deliveries started spent.
+	Limit usage.Budget
+	Spent SpendTotal
 }
 
 // String renders the group as the status line shows it, e.g. "1⇄2 3/8".
@@ -200,7 +205,11 @@ func (g GroupStatus) String() string {
 	if g.Remote != "" {
 		ids = append(ids, g.Remote)
 	}
-	return fmt.Sprintf("%s %d/%d", strings.Join(ids, "⇄"), g.Used, g.Budget)
+	s := fmt.Sprintf("%s %d/%d", strings.Join(ids, "⇄"), g.Used, g.Budget)
+	if !g.Limit.IsZero() {
+		s += " " + g.Spent.Short(g.Limit)
+	}
+	return s
 }
 
 // Status summarises the relay for the status line.
@@ -228,7 +237,8 @@ func (s Status) String() string {
 func (r *Relay) Status() Status {
 	var s Status
 	for _, g := range r.groups {
-		s.Groups = append(s.Groups, GroupStatus{ID: g.id, Members: append([]int(nil), g.members...), Remote: g.remote, Used: g.spent(), Budget: g.budget, Tag: g.tag, Peer: g.peer})
+		s.Groups = append(s.Groups, GroupStatus{ID: g.id, Members: append([]int(nil), g.members...), Remote: g.remote, Used: g.spent(), Budget: g.budget,
+			Tag: g.tag, Peer: g.peer, Limit: g.limit, Spent: g.spend})
 	}
 	sort.Slice(s.Groups, func(i, j int) bool { return s.Groups[i].ID < s.Groups[j].ID })
 	for _, p := range r.panes {

@@ -188,7 +188,7 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		name = "agentmux"
 	}
 	var p *pane
-	var linked *group // a turn of a link with another session
+	var linked *group // the link whose turn it spends: the turn it starts counts to it
 	var err error
 	note := ""
 	if s.From != 0 {
@@ -201,6 +201,9 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 			return 0, fmt.Errorf("send from %d %s to itself: %w", p.id, p.name, ErrNoAddressee)
 		}
 		name = p.name
+		if g := p.group; g != nil && g == q.group {
+			linked = g // a message within a link (a pane's send, one retyped after a restart)
+		}
 		if !r.spend(p, q, now) {
 			return 0, fmt.Errorf("send from %s to %s: %w", p.name, q.name, ErrBudgetSpent)
 		}
@@ -212,8 +215,11 @@ func (r *Relay) post(s Send, now time.Time) (int, error) {
 		note = "turn of " + linked.label()
 	} else if s.Person {
 		note = "sent by " + name
-		if r.capped {
+		switch {
+		case r.capped:
 			r.notice(now, q.id, "session spend cap reached (%s of %s): your message to %d %s goes; the agents' deliveries are held", r.session, r.cfg.SessionBudget, q.id, q.name)
+		case q.capped:
+			r.notice(now, q.id, "pane spend cap reached (%s of %s): your message to %d %s goes; the agents' deliveries into it are held", q.spent, r.cfg.PaneBudget, q.id, q.name)
 		}
 	} else if s.FromName != "" {
 		// The pair's budget (which the pane's commands to the member spend too), and

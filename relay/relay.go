@@ -34,7 +34,7 @@ type Relay struct {
 	printing int
 	// session is everything the panes spent (Spend); capped is set once it reached
 	// Config.SessionBudget (spend.go).
-	session spendTotal
+	session SpendTotal
 	capped  bool
 }
 
@@ -120,6 +120,10 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		r.hookEnded(e, now)
 	case Spend:
 		r.spent(e, now)
+	case SpentBefore:
+		r.spentBefore(e, now)
+	case SetBudget:
+		r.setBudget(e, now)
 	case Hold:
 		if p := r.live(e.Pane); p != nil && p.held != e.On {
 			p.held = e.On

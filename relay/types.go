@@ -86,6 +86,9 @@ type Config struct {
 	// SessionBudget caps the session's spend ([spend] session): once reached, every
 	// delivery is held but the person's own (zero: no cap).
 	SessionBudget usage.Budget
+	// PaneBudget caps each pane's spend ([spend] pane): once a pane's reached it, every
+	// delivery into it is held but the person's own (zero: no cap).
+	PaneBudget usage.Budget
 	// Idle is the quiet time after which a program no profile can read counts as idle
 	// (--idle, 1.5 s).
 	Idle time.Duration
@@ -267,10 +270,14 @@ type Link struct{ Pane, With int }
 // Left are the panes the host left out because they run a shell (which would run an
 // agent's answer as commands): the notice names them. Used and Budget, when Budget is
 // set, are the turns already spent and allowed: a restored session's group comes back
-// as it was (nothing is linked when Used has reached Budget).
+// as it was (nothing is linked when Used has reached Budget). Limit, when set, is its
+// spend budget and Spent what its turns spent before (nothing is linked when Spent
+// has reached Limit).
 type LinkAll struct {
 	Panes, Left  []int
 	Used, Budget int
+	Limit        usage.Budget
+	Spent        SpendTotal
 }
 
 // Unlink takes a pane out of its group; deliveries waiting for it are dropped.

@@ -279,6 +279,8 @@ type (
 	Entry       = relay.Entry
 	Phase       = relay.Phase
 	GroupStatus = relay.GroupStatus
+	// SpendTotal is a running total of spend, as a link's (GroupStatus.Spent).
+	SpendTotal = relay.SpendTotal
 )
 
 // The phases of a delivery (relay.Phase), for clients that show them.

@@ -10,6 +10,7 @@ import (
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/relay"
+	"github.com/agentmux/agentmux/usage"
 	"github.com/agentmux/agentmux/vterm"
 )
 
@@ -138,23 +139,26 @@ func (s *Session) Link(a, b int) error { return s.link(a, b, false) }
 func (s *Session) LinkShell(a, b int) error { return s.link(a, b, true) }
 
 func (s *Session) link(a, b int, shell bool) error {
-	return s.command(func() error {
-		pa, pb := s.pane(a), s.pane(b)
-		switch {
-		case pa == nil || pa.exited:
-			return fmt.Errorf("link %d: %w", a, ErrNoPane)
-		case pb == nil || pb.exited:
-			return fmt.Errorf("link with %d: %w", b, ErrNoPane)
-		case a == b:
-			return ErrSelf
-		case !shell && IsShell(pa.argv):
-			return fmt.Errorf("link %d %s (%s): %w", a, pa.name, pa.program(), ErrShell)
-		case !shell && IsShell(pb.argv):
-			return fmt.Errorf("link with %d %s (%s): %w", b, pb.name, pb.program(), ErrShell)
-		}
-		s.act(s.rl.Handle(relay.Link{Pane: a, With: b}, s.clock.Now()))
-		return nil
-	})
+	return s.command(func() error { return s.linkNow(a, b, shell) })
+}
+
+// linkNow links pane a with pane b, in the loop.
+func (s *Session) linkNow(a, b int, shell bool) error {
+	pa, pb := s.pane(a), s.pane(b)
+	switch {
+	case pa == nil || pa.exited:
+		return fmt.Errorf("link %d: %w", a, ErrNoPane)
+	case pb == nil || pb.exited:
+		return fmt.Errorf("link with %d: %w", b, ErrNoPane)
+	case a == b:
+		return ErrSelf
+	case !shell && IsShell(pa.argv):
+		return fmt.Errorf("link %d %s (%s): %w", a, pa.name, pa.program(), ErrShell)
+	case !shell && IsShell(pb.argv):
+		return fmt.Errorf("link with %d %s (%s): %w", b, pb.name, pb.program(), ErrShell)
+	}
+	s.act(s.rl.Handle(relay.Link{Pane: a, With: b}, s.clock.Now()))
+	return nil
 }
 
 // LinkAll puts the listed panes (when ids is empty: every running pane but those
@@ -183,13 +187,23 @@ func (s *Session) LinkAll(ids ...int) error {
 	})
 }
 
-// LinkRestored puts the listed running panes into one new group that has spent used
-// of its budget turns: a restored session's group as it was. Shells are linked as
-// they were (the person linked them before).
-func (s *Session) LinkRestored(ids []int, used, budget int) error {
+// RestoredLink is a restored session's relay group as it was: its members (pane
+// numbers), the turns it spent of its budget, and its spend budget (zero: none) with
+// what it spent of it.
+type RestoredLink struct {
+	Members      []int
+	Used, Budget int
+	Limit        usage.Budget
+	Spent        SpendTotal
+}
+
+// LinkRestored puts the listed running panes into one new group that has spent what
+// it had: a restored session's group as it was. Shells are linked as they were (the
+// person linked them before).
+func (s *Session) LinkRestored(l RestoredLink) error {
 	return s.command(func() error {
 		var live []int
-		for _, id := range ids {
+		for _, id := range l.Members {
 			if p := s.pane(id); p != nil && !p.exited {
 				live = append(live, id)
 			}
@@ -197,7 +211,7 @@ func (s *Session) LinkRestored(ids []int, used, budget int) error {
 		if len(live) < 2 {
 			return ErrTooFew
 		}
-		s.act(s.rl.Handle(relay.LinkAll{Panes: live, Used: used, Budget: max(budget, 1)}, s.clock.Now()))
+		s.act(s.rl.Handle(relay.LinkAll{Panes: live, Used: l.Used, Budget: max(l.Budget, 1), Limit: l.Limit, Spent: l.Spent}, s.clock.Now()))
 		return nil
 	})
 }

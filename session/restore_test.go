@@ -14,6 +14,7 @@ import (
 	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/ptyhost"
+	"github.com/agentmux/agentmux/usage"
 )
 
 func TestMemberKeepsTheGivenCommand(t *testing.T) {
@@ -34,13 +35,20 @@ func TestMemberKeepsTheGivenCommand(t *testing.T) {
 
 func TestLinkRestoredKeepsSpentTurns(t *testing.T) {
 	r := newRig(t, Options{Turns: 8}, "alice", "bob", "carol")
-	require.NoError(t, r.s.LinkRestored([]int{1, 3}, 5, 6))
+	require.NoError(t, r.s.LinkRestored(RestoredLink{Members: []int{1, 3}, Used: 5, Budget: 6}))
 	st := r.s.Status()
 	require.Len(t, st.Groups, 1)
 	assert.Equal(t, []int{1, 3}, st.Groups[0].Members)
 	assert.Equal(t, 5, st.Groups[0].Used)
 	assert.Equal(t, 6, st.Groups[0].Budget)
-	assert.ErrorIs(t, r.s.LinkRestored([]int{2, 9}, 0, 8), ErrTooFew)
+	assert.ErrorIs(t, r.s.LinkRestored(RestoredLink{Members: []int{2, 9}, Budget: 8}), ErrTooFew)
+
+	// Its spend budget comes back as it was: in tokens, with what it spent.
+	require.NoError(t, r.s.LinkRestored(RestoredLink{Members: []int{1, 2}, Used: 1, Budget: 8,
+		Limit: usage.Budget{Tokens: 5000}, Spent: SpendTotal{Tokens: usage.Tokens{Input: 1200}}}))
+	st = r.s.Status()
+	require.Len(t, st.Groups, 1, "pane 1 left 1⇄3, which ended")
+	assert.Equal(t, "1⇄2 1/8 1.2k/5k tok", st.Groups[0].String())
 }
 
 // A restored session's panes keep the numbers they had, with the gaps of panes closed

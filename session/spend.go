@@ -18,12 +18,12 @@ import (
 // on a timer: only when a hook says a turn ended.
 
 // SpendOptions are a session's spend settings: LinkBudget is a new link's spend budget
-// (--link-budget), SessionBudget the session's cap ([spend] session), zero for none;
-// Prices turn the tokens the panes' CLIs record into money (nil:
-// usage.DefaultPrices).
+// (--link-budget), SessionBudget the session's cap ([spend] session), PaneBudget each
+// pane's ([spend] pane), zero for none; Prices turn the tokens the panes' CLIs record
+// into money (nil: usage.DefaultPrices).
 type SpendOptions struct {
-	LinkBudget, SessionBudget usage.Budget
-	Prices                    usage.Prices
+	LinkBudget, SessionBudget, PaneBudget usage.Budget
+	Prices                                usage.Prices
 }
 
 // maxUsageFiles bounds the files one pane's meter reads: a program that names a new
@@ -247,20 +247,87 @@ func (p *pane) metered() bool {
 }
 
 // SeedSpend adds what the pane named name spent before (the store's total, when a
-// session is restored) to its total.
+// session is restored) to its total, and to the session's; name "" adds to the
+// session's alone (what panes closed before spent). The pane's and the session's caps
+// count from there; no link does.
 func (s *Session) SeedSpend(name string, sp Spend) error {
 	return s.command(func() error {
-		p := s.find(name)
-		if p == nil {
-			return fmt.Errorf("seed spend of %q: %w", name, ErrNoPane)
+		id := 0
+		if name != "" {
+			p := s.find(name)
+			if p == nil {
+				return fmt.Errorf("seed spend of %q: %w", name, ErrNoPane)
+			}
+			p.spent = p.spent.Add(sp)
+			id = p.id
 		}
-		p.spent = p.spent.Add(sp)
+		s.act(s.rl.Handle(relay.SpentBefore{Pane: id, Total: sp.total()}, s.clock.Now()))
 		return nil
 	})
+}
+
+// total is s as the relay counts it.
+func (s Spend) total() relay.SpendTotal {
+	return relay.SpendTotal{Tokens: s.Tokens, USD: s.USD, Unknown: s.Unpriced}
+}
+
+// ErrBudget is wrapped by the errors of a budget not given in a form --link-budget
+// takes (usage.ErrBudget, for clients that do not import usage).
+var ErrBudget = usage.ErrBudget
+
+// SetLinkBudget sets the budgets of pane a's link: turns its turn budget (0 keeps it;
+// the turns spent stay) and limit its spend budget in tokens or dollars, in the forms
+// --link-budget takes (300k, '$2'; "" keeps it). A link that already spent more than
+// the new limit is severed, and the relay log says so.
+func (s *Session) SetLinkBudget(a, turns int, budget string) error {
+	limit, err := linkBudget(turns, budget)
+	if err != nil {
+		return fmt.Errorf("budget of %d: %w", a, err)
+	}
+	return s.command(func() error {
+		ps, ok := s.rl.Pane(a)
+		switch {
+		case !ok || ps.Exited || s.pane(a) == nil:
+			return fmt.Errorf("budget of %d: %w", a, ErrNoPane)
+		case ps.Group == 0:
+			return fmt.Errorf("budget of pane %d: it is %w", a, ErrNotLinked)
+		}
+		s.act(s.rl.Handle(relay.SetBudget{Pane: a, Turns: turns, Limit: limit}, s.clock.Now()))
+		return nil
+	})
+}
+
+// LinkWithBudget links pane a with pane b (a pane that runs a shell only when shell,
+// as LinkShell) and gives the link turns turns (0: it keeps what it had, or a new
+// link the session's) and the spend budget budget (as SetLinkBudget reads it; "": the
+// same). A bad budget links nothing.
+func (s *Session) LinkWithBudget(a, b int, shell bool, turns int, budget string) error {
+	limit, err := linkBudget(turns, budget)
+	if err != nil {
+		return fmt.Errorf("link %d with %d: %w", a, b, err)
+	}
+	return s.command(func() error {
+		if err := s.linkNow(a, b, shell); err != nil {
+			return err
+		}
+		if turns > 0 || !limit.IsZero() {
+			s.act(s.rl.Handle(relay.SetBudget{Pane: a, Turns: turns, Limit: limit}, s.clock.Now()))
+		}
+		return nil
+	})
+}
+
+// linkBudget checks a link's budgets as given: turns 0 or more, budget a spend budget
+// or "".
+func linkBudget(turns int, budget string) (usage.Budget, error) {
+	if turns < 0 {
+		return usage.Budget{}, fmt.Errorf("%d turns: want 1 or more", turns)
+	}
+	return usage.ParseBudget(budget)
 }
 
 // relayConfig is the relay's configuration from the session's options.
 func relayConfig(o Options) relay.Config {
 	return relay.Config{Turns: o.Turns, Idle: o.Idle, Address: o.Address, Brief: o.Brief, MCP: o.MCP, Delivery: o.Delivery, NewID: proto.NewID,
-		LinkBudget: o.Spend.LinkBudget, SessionBudget: o.Spend.SessionBudget}
+		LinkBudget: o.Spend.LinkBudget, SessionBudget: o.Spend.SessionBudget, PaneBudget: o.Spend.PaneBudget}
 }

@@ -9,6 +9,7 @@ package session
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentmux/agentmux/usage"
@@ -62,12 +63,37 @@ func TestUsageCountsEachRequestOnceAndPricesIt(t *testing.T) {
 	assert.Equal(t, "", b.Spend.Short())
 }
 
+// A restored session's totals: the pane's shows on its border, and the pane's and the
+// session's caps count from them (here the pane's is reached by the seed alone).
 func TestSeedSpendAddsTheStoredTotal(t *testing.T) {
-	r := newRig(t, Options{}, "alice")
+	r := newRig(t, Options{Spend: SpendOptions{PaneBudget: usage.Budget{Tokens: 100_000}}}, "alice")
 	require.NoError(t, r.s.SeedSpend("alice", Spend{Tokens: usage.Tokens{Output: 120_000}}))
+	require.NoError(t, r.s.SeedSpend("", Spend{Tokens: usage.Tokens{Input: 5_000}})) // a pane closed before
 	m, _ := r.s.Member(1)
 	assert.Equal(t, "120k tok", m.Spend.Short())
 	assert.ErrorIs(t, r.s.SeedSpend("nobody", Spend{}), ErrNoPane)
+	entries, _ := r.s.Log()
+	found := false
+	for _, e := range entries {
+		found = found || strings.Contains(e.Note, "pane spend cap reached (120k tokens, $0.00 of 100k): deliveries into 1 alice are held")
+	}
+	assert.True(t, found, "no pane cap notice in %+v", entries)
+}
+
+// A link's budgets set on a standing link (agentmux link --budget, prefix l $): the
+// status shows them; an unlinked pane is refused.
+func TestSetLinkBudget(t *testing.T) {
+	r := newRig(t, Options{Turns: 8}, "alice", "bob", "carol")
+	require.NoError(t, r.s.Link(1, 2))
+	require.NoError(t, r.s.SetLinkBudget(2, 12, "$2"))
+	st := r.s.Status()
+	require.Len(t, st.Groups, 1)
+	assert.Equal(t, "1⇄2 0/12 $0.00/$2", st.Groups[0].String())
+	assert.ErrorIs(t, r.s.SetLinkBudget(3, 0, "5k"), ErrNotLinked)
+	assert.ErrorIs(t, r.s.SetLinkBudget(9, 0, "5k"), ErrNoPane)
+	assert.Error(t, r.s.SetLinkBudget(1, -1, ""))
+	assert.ErrorIs(t, r.s.SetLinkBudget(1, 0, "2$"), usage.ErrBudget)
+	assert.Equal(t, "1⇄2 0/12 $0.00/$2", r.s.Status().Groups[0].String(), "a bad budget changes nothing")
 }
 
 // A CLI that writes its last answer's usage just after its hook ran (Claude Code

@@ -61,6 +61,9 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 			m.setStatus("") // cancelled quietly: the prompt goes too
 			return nil
 		}
+		if r, ok := plainRune(k); ok && r == '$' {
+			return m.linkBudgetPrompt() // the spend budget of the focused pane's link
+		}
 		if r, ok := plainRune(k); ok && r != '0' && r != ' ' && unicode.IsPrint(r) {
 			return m.linkNamePrompt(r) // a member of another session: NAME@SESSION
 		}
@@ -210,6 +213,9 @@ func (m *model) runCommand(k keys.Key) tea.Cmd {
 		hint := fmt.Sprintf("link with pane: %s", m.paneRange())
 		if m.s.Meshed() {
 			hint += ", or another session's member: NAME@SESSION"
+		}
+		if v := m.focused(); v != nil && v.member.Group != 0 {
+			hint += "; $ sets its link's spend budget"
 		}
 		m.setStatus(hint)
 	case actLinkAll:

@@ -110,7 +110,7 @@ var keymap = []binding{
 			return 0, false
 		}},
 	{label: "o", desc: "focus the next pane", act: actFocusNext, match: runeIs('o')},
-	{label: "l N", desc: "link the focused pane with pane N, or l NAME@SESSION", act: actLink, match: runeIs('l')},
+	{label: "l N", desc: "link the focused pane with pane N, or l NAME@SESSION; l $: budget", act: actLink, match: runeIs('l')},
 	{label: "L", desc: "link all panes into one group", act: actLinkAll, match: runeIs('L')},
 	{label: "u", desc: "unlink the focused pane", act: actUnlink, match: runeIs('u')},
 	{label: "p", desc: "hold / release relays into the focused pane", act: actHold, match: runeIs('p')},

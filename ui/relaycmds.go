@@ -64,6 +64,38 @@ func (m *model) linkNamePrompt(first rune) tea.Cmd {
 	return nil
 }
 
+// linkBudgetPrompt asks on the status line for the spend budget of the focused pane's
+// link (prefix l then $; the link prefix l or L made): tokens (300k, 1.5M) or dollars
+// ($2), as --link-budget takes them. A bad one keeps the prompt open with the right
+// forms; a budget under what the link spent severs it, as the relay log then says.
+func (m *model) linkBudgetPrompt() tea.Cmd {
+	focus := m.focus
+	v := m.views[focus]
+	if v == nil || v.member.Group == 0 {
+		m.setStatus(fmt.Sprintf("pane %d is not linked: prefix l then a number links it, then prefix l $ sets the link's spend budget", focus))
+		return nil
+	}
+	label := fmt.Sprintf("spend budget of %d %s's link (300k tokens or $2): ", focus, v.member.Name)
+	var p *linePrompt
+	p = m.openPrompt(label, "$", nil, func(text string) tea.Cmd {
+		text = strings.TrimSpace(text)
+		if text == "" || text == "$" {
+			m.setStatus("budget unchanged")
+			return nil
+		}
+		switch err := m.s.SetLinkBudget(focus, 0, text); {
+		case errors.Is(err, session.ErrBudget):
+			m.refuse(p, fmt.Sprintf("%q is no budget: tokens like 300k or dollars like $2", text))
+		case errors.Is(err, session.ErrNotLinked):
+			m.setStatus(fmt.Sprintf("pane %d is no longer linked: budget not set", focus))
+		case err != nil:
+			m.setStatus(err.Error())
+		}
+		return nil
+	})
+	return nil
+}
+
 // linkAcross links pane with addr, NAME@SESSION, a member of another session, as
 // `agentmux link` does; a shell only once the person says y. The other side's answer
 // (no such member there, refused) comes later, as a relay notice.

@@ -123,6 +123,9 @@ type memberJSON struct {
 	Cols     int    `json:"cols,omitempty"`
 	Rows     int    `json:"rows,omitempty"`
 	External bool   `json:"external,omitempty"`
+	// Spend is what the pane spent as its border says it ("$0.42", "120k tok"; ""
+	// for nothing read yet).
+	Spend string `json:"spend,omitempty"`
 	// Asks is what the pane asks while it needs the person: the page's inbox.
 	Asks *asksJSON `json:"asks,omitempty"`
 }
@@ -147,6 +150,17 @@ type groupJSON struct {
 	Used    int    `json:"used"`
 	Budget  int    `json:"budget"`
 	Label   string `json:"label"`
+	// Spend is what the turns the link started spent ("$0.12", "2.4k tok"; against its
+	// spend budget when it has one: "2.4k/5k tok"), "" for nothing yet.
+	Spend string `json:"spend,omitempty"`
+}
+
+// linkSpend is a link's spend as the page shows it.
+func linkSpend(g session.GroupStatus) string {
+	if !g.Limit.IsZero() {
+		return g.Spent.Short(g.Limit)
+	}
+	return session.Spend{Tokens: g.Spent.Tokens, USD: g.Spent.USD, Priced: g.Spent.USD > 0 || !g.Spent.Unknown && !g.Spent.Tokens.IsZero(), Unpriced: g.Spent.Unknown}.Short()
 }
 
 // convFrame carries conversation items (the page keeps the newest of each key).
@@ -215,7 +229,7 @@ func (p *page) apply(ctx context.Context, evs []session.Event) error {
 				seen[ev.Pane] = true
 				dirty = append(dirty, ev.Pane)
 			}
-		case session.MemberChanged, session.Exit, session.StatusChanged:
+		case session.MemberChanged, session.Exit, session.StatusChanged, session.Spent:
 			members = true
 		case session.Closed:
 			if !ev.Done {
@@ -258,7 +272,7 @@ func (p *page) members(ctx context.Context) error {
 	f := membersFrame{T: "members", Summary: st.Summary, Waiting: st.Waiting, Members: []memberJSON{}, Groups: []groupJSON{}}
 	for _, m := range p.s.sess.Members() {
 		mj := memberJSON{Pane: m.Pane, Name: m.Name, Program: m.Program, State: m.State.String(), Group: m.Group,
-			Held: m.Held, Typing: m.Typing, Waiting: m.Waiting, Cols: m.Cols, Rows: m.Rows, External: m.External}
+			Held: m.Held, Typing: m.Typing, Waiting: m.Waiting, Cols: m.Cols, Rows: m.Rows, External: m.External, Spend: m.Spend.Short()}
 		if m.State == session.Exited {
 			mj.Exit = session.ExitText(m.Code)
 		}
@@ -271,7 +285,7 @@ func (p *page) members(ctx context.Context) error {
 		f.Members = append(f.Members, mj)
 	}
 	for _, g := range st.Groups {
-		f.Groups = append(f.Groups, groupJSON{ID: g.ID, Members: g.Members, Used: g.Used, Budget: g.Budget, Label: g.String()})
+		f.Groups = append(f.Groups, groupJSON{ID: g.ID, Members: g.Members, Used: g.Used, Budget: g.Budget, Label: g.String(), Spend: linkSpend(g)})
 	}
 	return p.json(ctx, f)
 }

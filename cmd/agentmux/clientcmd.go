@@ -22,6 +22,7 @@ import (
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
+	spend "github.com/agentmux/agentmux/usage"
 )
 
 // clientUsage lists the commands that talk to a running session.
@@ -62,10 +63,13 @@ type clientArgs struct {
 	json, escapes, shell      bool
 	// accept, refuse, pending: link answers or lists link requests of other sessions.
 	accept, refuse, pending bool
-	lines, limit            int
-	since                   time.Duration
-	by                      string // spend's grouping
-	operands                []string
+	// turns and budget: link's budgets (--turns, --budget).
+	turns        int
+	budget       string
+	lines, limit int
+	since        time.Duration
+	by           string // spend's grouping
+	operands     []string
 	// given names the flags given (by their first name).
 	given map[string]bool
 	// send's delivery options; remind's delay is its first operand.
@@ -571,7 +575,7 @@ func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
 	}
 	t := proto.Target{A: a.operands[0]}
 	if cmd == "link" {
-		t.B, t.Shell = a.operands[1], a.shell
+		t.B, t.Shell, t.Turns, t.Budget = a.operands[1], a.shell, a.turns, a.budget
 	}
 	if _, err := c.Request(typ, t); err != nil {
 		if cmd == "link" && strings.Contains(err.Error(), "runs a shell") {
@@ -597,8 +601,11 @@ func checkLinkArgs(a clientArgs) error {
 	switch {
 	case n == 0 && len(a.operands) != 2:
 		return usagef("agentmux link: wrong number of arguments (agentmux help link shows the usage)")
-	case n > 1 || n == 1 && (len(a.operands) > 1 || a.pending && len(a.operands) > 0 || a.shell):
+	case n > 1 || n == 1 && (len(a.operands) > 1 || a.pending && len(a.operands) > 0 || a.shell || a.turns > 0 || a.given["budget"]):
 		return usagef("agentmux link: --accept [NAME@SESSION], --refuse [NAME@SESSION] or --pending, one of them, alone")
+	}
+	if b, err := spend.ParseBudget(a.budget); a.given["budget"] && (err != nil || b.IsZero()) {
+		return usagef("agentmux link: --budget %q: use tokens like 300k, 1.5M or 12000, or dollars like '$2' or '$0.50'", a.budget)
 	}
 	return nil
 }

@@ -227,14 +227,19 @@ Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET a
 		{name: "wake", minArgs: 2, maxArgs: -1, flags: remindFlags},
 		{name: "link", minArgs: 0, maxArgs: 2, flags: []flagSpec{
 			switchFlag("shell", "link a pane that runs a shell", func(a *clientArgs) *bool { return &a.shell }),
+			countFlag("turns", "N", "the link's turn budget (the turns it spent stay)", 1, "want a whole number, 1 or more", func(a *clientArgs) *int { return &a.turns }),
+			stringFlag("budget", "B", "the link's spend budget: tokens (300k, 1.5M) or dollars ('$2'),\nas --link-budget", func(a *clientArgs) *string { return &a.budget }),
 			switchFlag("accept", "say yes to the link request of NAME@SESSION (or the only one)", func(a *clientArgs) *bool { return &a.accept }),
 			switchFlag("refuse", "say no to it", func(a *clientArgs) *bool { return &a.refuse }),
 			switchFlag("pending", "list the link requests waiting for your answer", func(a *clientArgs) *bool { return &a.pending }),
-		}, help: `usage: agentmux link A B [--shell]
+		}, help: `usage: agentmux link A B [--shell] [--turns N] [--budget B]
        agentmux link --accept [NAME@SESSION] | --refuse [NAME@SESSION] | --pending
 
 Links pane A with pane B: A joins B's relay group (leaving its own). A pane running a
 shell is refused (what the other agent says would run there as commands) unless --shell.
+--turns and --budget give the link its turn budget and its spend budget (tokens or
+dollars, as --link-budget; a link already linked keeps what it spent and is severed at
+once when that is over the new budget); yours alone (a pane links with the session's).
 B may be NAME@SESSION, a member of another session of the mesh: that session's person
 is asked first (their status line shows the request), and the two are linked on both
 sides once they run agentmux link --accept, with one turn budget for the pair (yours,

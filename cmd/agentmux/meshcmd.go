@@ -270,18 +270,20 @@ func sessionCore(n *mesh.Node, s *session.Session, logger *slog.Logger) hub.Core
 	}
 	c := n.Wrap(s)
 	s.SetAcross(c) // prefix l with NAME@SESSION links as `agentmux link` does
-	return meshPanes{Core: c, PaneCore: s, Warner: s, Answerer: s, Asker: s}
+	return meshPanes{Core: c, PaneCore: s, Warner: s, Answerer: s, Asker: s, LinkBudgeter: s}
 }
 
 // meshPanes is the mesh's core with the session's pane commands (hub.PaneCore), its
 // status line (hub.Warner), the answers to its panes' prompts (hub.Answerer) and its
-// programs' notification hooks (hub.Asker), which the mesh does not wrap.
+// programs' notification hooks (hub.Asker) and its links' budgets (hub.LinkBudgeter),
+// which the mesh does not wrap.
 type meshPanes struct {
 	*mesh.Core
 	hub.PaneCore
 	hub.Warner
 	hub.Answerer
 	hub.Asker
+	hub.LinkBudgeter
 }
 
 // The session core, with or without the mesh in front, takes answers and asks.
@@ -302,4 +304,7 @@ var (
 	_ hub.MeshLister = meshPanes{}
 	_ hub.PaneCore   = (*session.Session)(nil)
 	_ hub.Warner     = (*session.Session)(nil)
+
+	_ hub.LinkBudgeter = meshPanes{}
+	_ hub.LinkBudgeter = (*session.Session)(nil)
 )

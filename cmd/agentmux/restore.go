@@ -15,6 +15,7 @@ import (
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
+	spend "github.com/agentmux/agentmux/usage"
 )
 
 // restoreWord is the word after the terminal's size and kind that makes the server
@@ -154,7 +155,7 @@ func restoredOptions(name string) (options, *restorePlan, error) {
 			}
 			continue
 		}
-		ng := savedGroup{Used: g.Used, Budget: g.Budget}
+		ng := savedGroup{Used: g.Used, Budget: g.Budget, Limit: g.Limit, Spent: g.Spent}
 		for _, m := range g.Members {
 			if _, ok := plan.names[m]; ok {
 				ng.Members = append(ng.Members, m)
@@ -238,15 +239,58 @@ func (plan *restorePlan) takeTrees(o *options, ts *trees) {
 	}
 }
 
+// seedSpend gives the restored session s what it spent before, as the store recorded
+// it: each pane its own total (the store keeps spend by pane name), the session the
+// rest (panes closed before), so borders, ls and the caps count on from there.
+func (plan *restorePlan) seedSpend(s *session.Session, st *store.Store, name string, log *slog.Logger) {
+	totals, err := st.SpendBy(name, "pane", 0)
+	if err != nil {
+		log.Error("restore: what the panes spent", "err", err)
+		return
+	}
+	here := map[string]bool{}
+	for _, n := range plan.names {
+		here[n] = true
+	}
+	var rest session.Spend
+	for _, t := range totals {
+		sp := session.Spend{Tokens: spend.Tokens{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheWrite: t.CacheWrite},
+			USD: t.CostUSD, Priced: t.Priced > 0, Unpriced: t.Unpriced > 0}
+		if !here[t.Key] {
+			rest = rest.Add(sp)
+			continue
+		}
+		if err := s.SeedSpend(t.Key, sp); err != nil {
+			log.Warn("restore: what a pane spent", "pane", t.Key, "err", err)
+			rest = rest.Add(sp)
+		}
+	}
+	if !rest.Tokens.IsZero() {
+		if err := s.SeedSpend("", rest); err != nil {
+			log.Warn("restore: what closed panes spent", "err", err)
+		}
+	}
+}
+
 // apply links, holds and keeps the conversations of the restored session s, and tells
 // the person (the relay log, the status line and the log) what differs.
 func (plan *restorePlan) apply(s *session.Session, st *store.Store, name string, log *slog.Logger) {
 	if err := st.ReplaceConversations(name, plan.convs, time.Now().UnixMilli()); err != nil {
 		log.Error("restore: keep the conversations", "err", err)
 	}
+	plan.seedSpend(s, st, name, log)
 	for _, g := range plan.groups {
-		used := max(g.Used-plan.retyped(st, name, g.Members), 0)
-		if err := s.LinkRestored(g.Members, used, g.Budget); err != nil {
+		l := session.RestoredLink{Members: g.Members, Used: max(g.Used-plan.retyped(st, name, g.Members), 0), Budget: g.Budget}
+		if g.Limit != "" {
+			var err error
+			if l.Limit, err = spend.ParseBudget(g.Limit); err != nil {
+				log.Warn("restore: a link's spend budget", "members", g.Members, "err", err)
+			}
+			if g.Spent != nil {
+				l.Spent = session.SpendTotal{Tokens: g.Spent.Tokens, USD: g.Spent.USD, Unknown: g.Spent.Unknown}
+			}
+		}
+		if err := s.LinkRestored(l); err != nil {
 			log.Warn("restore: link", "members", g.Members, "err", err)
 		}
 	}

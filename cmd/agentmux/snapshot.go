@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
+	spend "github.com/agentmux/agentmux/usage"
 )
 
 // A session server records what its session is in the store as it changes (panes,
@@ -46,16 +47,27 @@ type savedPane struct {
 	Held     bool   `json:"held,omitempty"`
 }
 
-// savedGroup is a relay group of this session's panes (by number) and its turns. A
-// link with a member of another session (Remote, NAME@SESSION) has one member here,
-// the link's Tag, and Peer: the part of Used the other side spent.
+// savedGroup is a relay group of this session's panes (by number), its turns, and its
+// spend budget (as --link-budget reads it, "" for none) with what it spent. A link with
+// a member of another session (Remote, NAME@SESSION) has one member here, the link's
+// Tag, and Peer: the part of Used the other side spent.
 type savedGroup struct {
-	Members []int  `json:"members"`
-	Used    int    `json:"used"`
-	Budget  int    `json:"budget"`
-	Remote  string `json:"remote,omitempty"`
-	Tag     string `json:"tag,omitempty"`
-	Peer    int    `json:"peer,omitempty"`
+	Members []int       `json:"members"`
+	Used    int         `json:"used"`
+	Budget  int         `json:"budget"`
+	Remote  string      `json:"remote,omitempty"`
+	Tag     string      `json:"tag,omitempty"`
+	Peer    int         `json:"peer,omitempty"`
+	Limit   string      `json:"limit,omitempty"`
+	Spent   *savedSpend `json:"spent,omitempty"`
+}
+
+// savedSpend is a link's spend: its tokens, the cost of the priced part, and whether
+// part had no price.
+type savedSpend struct {
+	Tokens  spend.Tokens `json:"tokens"`
+	USD     float64      `json:"usd"`
+	Unknown bool         `json:"unknown,omitempty"`
 }
 
 // recorder keeps a session's snapshot in the store: the only writer of it while the
@@ -169,8 +181,13 @@ func (r *recorder) describe() ([]byte, bool) {
 		return nil, false
 	}
 	for _, g := range r.s.Status().Groups {
-		sv.Groups = append(sv.Groups, savedGroup{Members: slices.Clone(g.Members), Used: g.Used, Budget: g.Budget,
-			Remote: g.Remote, Tag: g.Tag, Peer: g.Peer})
+		sg := savedGroup{Members: slices.Clone(g.Members), Used: g.Used, Budget: g.Budget,
+			Remote: g.Remote, Tag: g.Tag, Peer: g.Peer}
+		if !g.Limit.IsZero() {
+			sg.Limit = g.Limit.String()
+			sg.Spent = &savedSpend{Tokens: g.Spent.Tokens, USD: g.Spent.USD, Unknown: g.Spent.Unknown}
+		}
+		sv.Groups = append(sv.Groups, sg)
 	}
 	b, err := json.Marshal(sv)
 	return b, err == nil

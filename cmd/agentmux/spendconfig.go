@@ -16,6 +16,7 @@ import (
 //	[spend]
 //	session = "$20"              # the session's cap: every delivery held once reached
 //	link = "300k"                # a new link's budget (--link-budget wins)
+//	pane = "$5"                  # each pane's cap: deliveries into it held once reached
 //
 //	[prices]                     # $ per million tokens: input, output, cache read, cache write
 //	"claude-sonnet-4-5" = [3, 15, 0.30, 3.75]
@@ -28,6 +29,7 @@ type spendFile struct {
 	Spend struct {
 		Session *tomlValue `toml:"session"`
 		Link    *tomlValue `toml:"link"`
+		Pane    *tomlValue `toml:"pane"`
 	} `toml:"spend"`
 	Prices map[string]*tomlValue `toml:"prices"`
 }
@@ -40,7 +42,7 @@ func parseSpend(f spendFile, data []byte) (session.SpendOptions, error) {
 		key string
 		src *tomlValue
 		dst *spend.Budget
-	}{{"session", f.Spend.Session, &o.SessionBudget}, {"link", f.Spend.Link, &o.LinkBudget}} {
+	}{{"session", f.Spend.Session, &o.SessionBudget}, {"link", f.Spend.Link, &o.LinkBudget}, {"pane", f.Spend.Pane, &o.PaneBudget}} {
 		if k.src == nil {
 			continue
 		}

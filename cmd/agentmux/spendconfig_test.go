@@ -23,6 +23,7 @@ func TestSpendConfig(t *testing.T) {
 	conf, err := parseConfig([]byte(`[spend]
 session = "$20"
 link = "300k"
+pane = "1.5M"
 
 [prices]
 "my-model" = [1, 2, 0.1, 0]
@@ -31,6 +32,7 @@ link = "300k"
 	require.NoError(t, err)
 	assert.Equal(t, spend.Budget{USD: 20}, conf.Spend.SessionBudget)
 	assert.Equal(t, spend.Budget{Tokens: 300_000}, conf.Spend.LinkBudget)
+	assert.Equal(t, spend.Budget{Tokens: 1_500_000}, conf.Spend.PaneBudget)
 	assert.Equal(t, spend.Price{Input: 1, Output: 2, CacheRead: 0.1}, conf.Spend.Prices["my-model"])
 	assert.Equal(t, spend.Price{Input: 4, Output: 16, CacheRead: 0.4, CacheWrite: 5}, conf.Spend.Prices["claude-sonnet-4-5"])
 	assert.Equal(t, spend.DefaultPrices()["gpt-5"], conf.Spend.Prices["gpt-5"], "the shipped table stays under the overrides")
@@ -39,6 +41,7 @@ link = "300k"
 		"[spend]\nsession = \"2$\"\n":                               `line 2: [spend] session: bad budget "2$"`,
 		"[ui]\nturns = 3\n[spend]\nlink = \"-3k\"\n":                `line 4: [spend] link: bad budget "-3k"`,
 		"[spend]\n\nsession = 20\n":                                 `line 3: [spend] session: 20 is no budget`,
+		"[spend]\nlink = \"1k\"\npane = \"abc\"\n":                  `line 3: [spend] pane: bad budget "abc"`,
 		"[prices]\n\"a\" = [1, 2]\n":                                `line 2: [prices] "a" = [1 2]: want 4 prices`,
 		"[prices]\n# comment\n\"a\" = [1, 2, \"x\", 4]\n":           `line 3: [prices] "a"`,
 		"[prices]\n\"a\" = \"3,15\"\n":                              `line 2: [prices] "a" = "3,15"`,
@@ -89,4 +92,27 @@ func TestMalformedPricesExit2(t *testing.T) {
 	code, err := run(context.Background(), []string{"true"}, nil, &out, &errb)
 	assert.Equal(t, 2, code)
 	assert.ErrorContains(t, err, path+": line 2: [prices]")
+}
+
+// agentmux link --turns N --budget B: the budget in --link-budget's forms, refused
+// before anything is sent when bad (exit 2 with the right forms), and not with an
+// answer to a link request.
+func TestLinkBudgetArgs(t *testing.T) {
+	a, err := parseClientArgs("link", []string{"a", "b", "--turns", "12", "--budget", "$2"})
+	require.NoError(t, err)
+	require.NoError(t, checkLinkArgs(a))
+	assert.Equal(t, 12, a.turns)
+	assert.Equal(t, "$2", a.budget)
+	for _, bad := range []string{"2$", "-3k", "abc", "0", ""} {
+		a, err := parseClientArgs("link", []string{"a", "b", "--budget", bad})
+		require.NoError(t, err)
+		err = checkLinkArgs(a)
+		assert.ErrorIs(t, err, errUsage, bad)
+		assert.ErrorContains(t, err, "'$2'", bad)
+	}
+	_, err = parseClientArgs("link", []string{"a", "b", "--turns", "0"})
+	assert.Error(t, err)
+	a, err = parseClientArgs("link", []string{"--accept", "--budget", "5k"})
+	require.NoError(t, err)
+	assert.ErrorIs(t, checkLinkArgs(a), errUsage)
 }

@@ -135,6 +135,8 @@
     bar.append(el('span', 'state ' + m.state.split(' ')[0], st));
     const g = state.groups.find((x) => x.id === m.group);
     if (g) bar.append(el('span', 'group', 'group ' + g.label));
+    if (g && g.spend && !g.label.endsWith(g.spend)) bar.append(el('span', 'linkspend', 'link spent ' + g.spend));
+    if (m.spend) bar.append(el('span', 'spend', m.spend));
     if (m.held) bar.append(el('span', 'held', 'held'));
     if (m.waiting) bar.append(el('span', 'held', m.waiting + ' waiting'));
     if (state.control && m.state !== 'exited') bar.append(actions(m));
