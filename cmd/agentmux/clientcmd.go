@@ -21,6 +21,7 @@ import (
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
 )
 
@@ -107,14 +108,12 @@ func execLs(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	return onSession(ls)(ctx, a, sio)
 }
 
-// execSessions is sessions: it reads the sockets and the store, no session.
-func execSessions(_ context.Context, a clientArgs, sio stdio) (int, error) {
-	return exit(sessions(a, sio.out))
-}
-
-// execInbox is inbox: every session's panes that need the person (inboxcmd.go).
-func execInbox(_ context.Context, a clientArgs, sio stdio) (int, error) {
-	return exit(inbox(a, sio.out))
+// offSession is the exec of a session command that reads the sockets and the store,
+// asking no one session: sessions, inbox (inboxcmd.go).
+func offSession(fn func(a clientArgs, w io.Writer) error) execFunc {
+	return func(_ context.Context, a clientArgs, sio stdio) (int, error) {
+		return exit(fn(a, sio.out))
+	}
 }
 
 // execSend is send: its flags and message checked before the session is asked; then
@@ -176,7 +175,7 @@ func execRename(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err := proto.CheckName(proto.PaneName, a.operands[1]); err != nil {
 		return 2, usagef("agentmux rename: %v", err)
 	}
-	return onSession(paneAct("rename"))(ctx, a, sio)
+	return onSession(paneAct(session.ActRename))(ctx, a, sio)
 }
 
 // execRemind is remind and wake (cmd): the delay and the message checked, the pane by
@@ -215,20 +214,11 @@ func execLink(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err := checkLinkArgs(a); err != nil {
 		return 2, err
 	}
-	return onSession(act("link"))(ctx, a, sio)
+	return onSession(act(session.ActLink))(ctx, a, sio)
 }
 
-// execHistory and execRead ask the session, or, when none runs, read the store, which
-// keeps what ended sessions said (offline.go).
-func execHistory(ctx context.Context, a clientArgs, sio stdio) (int, error) {
-	return orFromStore("history", history)(ctx, a, sio)
-}
-
-func execRead(ctx context.Context, a clientArgs, sio stdio) (int, error) {
-	return orFromStore("read", read)(ctx, a, sio)
-}
-
-// orFromStore is onSession(fn), reading the store when the session cannot be reached.
+// orFromStore is onSession(fn), reading the store, which keeps what ended sessions said
+// (offline.go), when the session cannot be reached: history's and read's.
 func orFromStore(cmd string, fn func(c *client.Conn, a clientArgs, w io.Writer) error) execFunc {
 	return func(_ context.Context, a clientArgs, sio stdio) (int, error) {
 		c, _, err := dialSession(a)
@@ -579,19 +569,18 @@ func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io
 	return err
 }
 
-// act is link, unlink, hold or release (cmd), asked of the session as its frame type.
-func act(cmd string) func(c *client.Conn, a clientArgs, w io.Writer) error {
-	typ := map[string]string{"link": proto.TypeLink, "unlink": proto.TypeUnlink, "hold": proto.TypeHold, "release": proto.TypeRelease}[cmd]
+// act is link, unlink, hold or release (cmd), asked of the session as its request.
+func act(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) error {
 	return func(c *client.Conn, a clientArgs, w io.Writer) error {
-		if cmd == "link" && (a.accept || a.refuse || a.pending) {
+		if cmd == session.ActLink && (a.accept || a.refuse || a.pending) {
 			return answerLink(c, a, w)
 		}
 		t := proto.Target{A: a.operands[0]}
-		if cmd == "link" {
+		if cmd == session.ActLink {
 			t.B, t.Shell = a.operands[1], a.shell
 		}
-		if _, err := c.Request(typ, t); err != nil {
-			if cmd == "link" && strings.Contains(err.Error(), "runs a shell") {
+		if _, err := c.Request(cmd.Request(), t); err != nil {
+			if cmd == session.ActLink && strings.Contains(err.Error(), "runs a shell") {
 				return fmt.Errorf("link: %w (agentmux link --shell A B links it anyway)", err)
 			}
 			return fmt.Errorf("%s: %w", cmd, err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/hooks"
+	"github.com/agentmux/agentmux/session"
 )
 
 // command is one subcommand of agentmux: its name, what it takes, its help and what
@@ -158,7 +159,7 @@ func sessionCommands() []command {
 agentmux ls --mesh[=URL] [--mesh-creds FILE | --mesh-nkey FILE] [--mesh-ca FILE] [--json]`, help: `The session's members: number, name, program, state (with the exit code or signal of
 an exited pane), relay group as the status line shows it, held and addressing flags,
 profile, and messages waiting.`},
-		{name: "send", short: "type a message into a pane once it is idle", exec: execSend, minArgs: 2, maxArgs: -1, flags: []flagSpec{
+		{name: string(session.ActSend), short: "type a message into a pane once it is idle", exec: execSend, minArgs: 2, maxArgs: -1, flags: []flagSpec{
 			stringFlag("from", "NAME", `attribute it to NAME (not a pane's name, "you" or a number)`, func(a *clientArgs) *string { return &a.from }),
 			{name: "important", kind: kindSwitch, usage: `ahead of sequential messages, at the pane's first idle moment;
 like every message never typed over a person's draft (a draft
@@ -184,7 +185,7 @@ refused from inside a pane`, func(a *clientArgs) *bool { return &a.raw }),
 agentmux send --raw TARGET TEXT... [--enter | --no-enter]`, help: `Types MESSAGE into TARGET (a pane's name or number, a member's name, or * for every
 member) as "you:" and the words, once it is idle and nobody types there; inside a pane it
 is attributed to that pane. MESSAGE - reads the text from stdin. Prints the message's id.`},
-		{name: "new", short: "a new pane running COMMAND", exec: execNew, minArgs: 1, maxArgs: -1, flagsFirst: true, flags: []flagSpec{
+		{name: string(session.ActNew), short: "a new pane running COMMAND", exec: execNew, minArgs: 1, maxArgs: -1, flagsFirst: true, flags: []flagSpec{
 			stringFlag("name", "N", "the pane's name (default: the program's, with -2, -3… when taken)", func(a *clientArgs) *string { return &a.name }),
 			stringFlag("cwd", "DIR", "the folder it starts in (default: the session's)", func(a *clientArgs) *string { return &a.cwd }),
 			switchFlag("worktree", "start it in a new git worktree (branch agentmux/SESSION/NAME from HEAD)\nof the repository DIR (default: this folder) is in", func(a *clientArgs) *bool { return &a.worktree }),
@@ -192,27 +193,27 @@ is attributed to that pane. MESSAGE - reads the text from stdin. Prints the mess
 VAR=value words set its environment) with the next free number; the panes make room for
 it. Flags go before COMMAND (the words after it are the command's). Prints its number
 and name. Yours alone: refused from inside a pane.`},
-		{name: "respawn", short: "start TARGET's program again", exec: onSession(paneAct("respawn")), minArgs: 1, maxArgs: 1, flags: []flagSpec{
+		{name: string(session.ActRespawn), short: "start TARGET's program again", exec: onSession(paneAct(session.ActRespawn)), minArgs: 1, maxArgs: 1, flags: []flagSpec{
 			switchFlag("kill", "end a program that still runs first", func(a *clientArgs) *bool { return &a.kill }),
 		}, synopsis: `agentmux respawn TARGET [--kill]`, help: `Starts TARGET's program again, with the command, name, number, folder and links it had.
 A program that still runs is refused unless --kill, which ends it first. Yours alone.`},
-		{name: "resize", short: "a pane's share of the screen", exec: onSession(resize), minArgs: 1, maxArgs: 1, flags: []flagSpec{
+		{name: string(session.ActResize), short: "a pane's share of the screen", exec: onSession(resize), minArgs: 1, maxArgs: 1, flags: []flagSpec{
 			countFlag("width", "P", "its width, P percent of an even share (100: even; 20 to 500)", 1, "want a percentage of an even share, e.g. 150", func(a *clientArgs) *int { return &a.width }),
 			countFlag("height", "P", "its height, P percent of an even share", 1, "want a percentage of an even share, e.g. 150", func(a *clientArgs) *int { return &a.height }),
 		}, synopsis: `agentmux resize TARGET [--width P] [--height P]`, help: `Sets pane TARGET's width and height as P percent of an even share of the screen (100:
 even; 20 to 500), as prefix ctrl+arrow does; every attached terminal follows, and a
 terminal's resize keeps it. Without flags it prints the share. Yours alone.`},
-		{name: "diff", short: "what TARGET's agent changed in its worktree", exec: onSession(diff), minArgs: 1, maxArgs: 1, synopsis: `agentmux diff TARGET`, help: `What TARGET's agent changed in its own worktree (--worktree) against the commit it
+		{name: string(session.ActDiff), short: "what TARGET's agent changed in its worktree", exec: onSession(diff), minArgs: 1, maxArgs: 1, synopsis: `agentmux diff TARGET`, help: `What TARGET's agent changed in its own worktree (--worktree) against the commit it
 started from: the commits, the files, untracked files, then the patch (prefix D shows
 it inside agentmux). Yours alone.`},
-		{name: "rename", short: "rename a pane", exec: execRename, minArgs: 2, maxArgs: 2, synopsis: `agentmux rename TARGET NAME`, help: `Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or
+		{name: string(session.ActRename), short: "rename a pane", exec: execRename, minArgs: 2, maxArgs: 2, synopsis: `agentmux rename TARGET NAME`, help: `Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or
 "agentmux", not another member's): its border, ls and the relay's attributions follow.
 Yours alone.`},
 		{name: "remind", short: "a reminder typed into a pane after D", exec: execRemind("remind"), minArgs: 2, maxArgs: -1, flags: remindFlags, synopsis: `agentmux remind D MESSAGE... [--to TARGET]
 agentmux wake D MESSAGE... [--to TARGET]`, help: `Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
 (e.g. 10m, 90s); kept across a restart of the session.`},
 		{name: "wake", sameAs: "remind", exec: execRemind("wake"), minArgs: 2, maxArgs: -1, flags: remindFlags},
-		{name: "link", short: "put pane A in pane B's relay group", exec: execLink, minArgs: 0, maxArgs: 2, flags: []flagSpec{
+		{name: string(session.ActLink), short: "put pane A in pane B's relay group", exec: execLink, minArgs: 0, maxArgs: 2, flags: []flagSpec{
 			switchFlag("shell", "link a pane that runs a shell", func(a *clientArgs) *bool { return &a.shell }),
 			switchFlag("accept", "say yes to the link request of NAME@SESSION (or the only one)", func(a *clientArgs) *bool { return &a.accept }),
 			switchFlag("refuse", "say no to it", func(a *clientArgs) *bool { return &a.refuse }),
@@ -225,36 +226,36 @@ is asked first (their status line shows the request), and the two are linked on 
 sides once they run agentmux link --accept, with one turn budget for the pair (yours,
 capped at theirs); unlink on either side ends it. --refuse says no; a request not
 answered in 10 minutes expires. Yours alone.`},
-		{name: "unlink", short: "take a pane out of its relay group", exec: onSession(act("unlink")), minArgs: 1, maxArgs: 1, synopsis: "agentmux unlink A", help: "Takes pane A out of its relay group."},
-		{name: "hold", short: "hold deliveries into a pane", exec: onSession(act("hold")), minArgs: 1, maxArgs: 1, synopsis: "agentmux hold A", help: "Holds deliveries into pane A (a person drives it) until released."},
-		{name: "release", short: "release the deliveries held for a pane", exec: onSession(act("release")), minArgs: 1, maxArgs: 1, synopsis: "agentmux release A", help: "Releases deliveries held for pane A."},
+		{name: string(session.ActUnlink), short: "take a pane out of its relay group", exec: onSession(act(session.ActUnlink)), minArgs: 1, maxArgs: 1, synopsis: "agentmux unlink A", help: "Takes pane A out of its relay group."},
+		{name: string(session.ActHold), short: "hold deliveries into a pane", exec: onSession(act(session.ActHold)), minArgs: 1, maxArgs: 1, synopsis: "agentmux hold A", help: "Holds deliveries into pane A (a person drives it) until released."},
+		{name: string(session.ActRelease), short: "release the deliveries held for a pane", exec: onSession(act(session.ActRelease)), minArgs: 1, maxArgs: 1, synopsis: "agentmux release A", help: "Releases deliveries held for pane A."},
 		{name: "capture", short: "print a pane's screen", exec: onSession(capture), minArgs: 1, maxArgs: 1, flags: []flagSpec{
 			countFlag("lines", "N", "N lines of its history above the screen", 0, "want a whole number, 0 or more", func(a *clientArgs) *int { return &a.lines }),
 			switchFlag("escapes", "in colour: the SGR sequences (without it, control characters\nare shown escaped)", func(a *clientArgs) *bool { return &a.escapes }),
 		}, synopsis: `agentmux capture TARGET [--lines N] [--escapes]`, help: `Prints TARGET's screen, with N lines of its history above it (--lines), in colour
 (--escapes: the SGR sequences; without it, control characters are shown escaped).`},
-		{name: "history", short: "the messages and their phases", exec: execHistory, flags: []flagSpec{
+		{name: "history", short: "the messages and their phases", exec: orFromStore("history", history), flags: []flagSpec{
 			stringFlag("member", "X", "messages to or from member X", func(a *clientArgs) *string { return &a.member }),
 			durationFlag("since", "D", "of the last D (e.g. 1h)", false, func(a *clientArgs) *time.Duration { return &a.since }),
 			countFlag("limit", "N", "at most N", 0, "want a whole number, 0 or more", func(a *clientArgs) *int { return &a.limit }),
 		}, synopsis: `agentmux history [--member X] [--since D] [--limit N]`, help: `The messages and their phases, newest last: to or from member X, of the last D (e.g.
 1h), at most N. Reads the store directly when the session no longer runs.`},
-		{name: "read", short: "one message whole", exec: execRead, minArgs: 1, maxArgs: 1, synopsis: `agentmux read ID`, help: `One message whole (long ones are cut when typed into a pane). Reads the store directly
+		{name: "read", short: "one message whole", exec: orFromStore("read", read), minArgs: 1, maxArgs: 1, synopsis: `agentmux read ID`, help: `One message whole (long ones are cut when typed into a pane). Reads the store directly
 when the session no longer runs.`},
 		{name: "events", short: "a live NDJSON stream of what happens", exec: execEvents, synopsis: `agentmux events`, help: `A live stream of what happens in the session, one JSON object a line: states,
 messages, deliveries and their phases, the panes' finished turns (their words), links,
 exits. Ends with the session or Ctrl+C.`},
-		{name: "inbox", short: "every pane that needs you, in every session", exec: execInbox, synopsis: `agentmux inbox [--session NAME] [--json]`, help: `Every pane that needs you, in every session running on this machine (--session: that
+		{name: "inbox", short: "every pane that needs you, in every session", exec: offSession(inbox), synopsis: `agentmux inbox [--session NAME] [--json]`, help: `Every pane that needs you, in every session running on this machine (--session: that
 one): the session, the pane, for how long it has waited, what its prompt asks and the
 choices, the longest waiting first. agentmux answer picks one.`},
-		{name: "answer", short: "pick a choice of the prompt TARGET waits at", exec: onSession(answer), minArgs: 2, maxArgs: 2, flags: []flagSpec{
+		{name: string(session.ActAnswer), short: "pick a choice of the prompt TARGET waits at", exec: onSession(answer), minArgs: 2, maxArgs: 2, flags: []flagSpec{
 			stringFlag("question", "Q", "refuse unless the prompt still asks Q (as inbox showed it)", func(a *clientArgs) *string { return &a.question }),
 		}, synopsis: `agentmux answer TARGET OPTION [--question Q]`, help: `Answers the prompt pane TARGET waits at (agentmux inbox lists them) by typing OPTION's
 key, as you would: OPTION is a choice's number, the start of its label, or yes / no for
 the first / last choice. Refused when the pane waits at no prompt (answered meanwhile),
 when --question is given and the prompt asks something else, and while someone answers
 it at the keyboard. Yours alone: refused from inside a pane.`},
-		{name: "sessions", short: "the running sessions (--all: ended ones too)", exec: execSessions, flags: []flagSpec{
+		{name: "sessions", short: "the running sessions (--all: ended ones too)", exec: offSession(sessions), flags: []flagSpec{
 			switchFlag("all", "also ended sessions whose messages the store still keeps", func(a *clientArgs) *bool { return &a.all }),
 		}, synopsis: `agentmux sessions [--all] [--json]`, help: `The running sessions: each attached (its terminals, the one in control) or detached,
 and its socket; --all adds ended sessions whose messages the store still keeps.`},

@@ -19,6 +19,8 @@ import (
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/docs"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/ui"
 )
 
 func TestEveryCommandHasHelp(t *testing.T) {
@@ -281,4 +283,19 @@ func TestTheTableMakesEveryHelp(t *testing.T) {
 		named[words[1]] = true
 	}
 	assert.Equal(t, shown, named, "docs/usage.md's commands are the table's")
+}
+
+// The command line names the session's actions as the keys and the web page do: each
+// session.Action is a session command of that name, and those the keys offer are the
+// names config.toml's [ui.keys] binds.
+func TestEveryActionIsACommandOfItsName(t *testing.T) {
+	for _, a := range session.Actions {
+		c, ok := lookupCommand(string(a))
+		if assert.True(t, ok, "no command %s", a) {
+			assert.True(t, c.session, "%s talks to the session", a)
+		}
+	}
+	for _, a := range []session.Action{session.ActLink, session.ActUnlink, session.ActHold, session.ActRespawn, session.ActRename, session.ActDiff} {
+		assert.NoError(t, ui.CheckAction(string(a)), "a key binds %s by its name", a)
+	}
 }

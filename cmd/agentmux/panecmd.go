@@ -110,16 +110,16 @@ func startPane(c *client.Conn, a clientArgs, np proto.NewPane, w io.Writer) erro
 }
 
 // paneAct is respawn or rename (cmd).
-func paneAct(cmd string) func(c *client.Conn, a clientArgs, w io.Writer) error {
+func paneAct(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) error {
 	return func(c *client.Conn, a clientArgs, w io.Writer) error {
 		var err error
-		if cmd == "respawn" {
-			_, err = c.Request(proto.TypeRespawn, proto.Respawn{A: a.operands[0], Kill: a.kill})
+		if cmd == session.ActRespawn {
+			_, err = c.Request(cmd.Request(), proto.Respawn{A: a.operands[0], Kill: a.kill})
 			if err != nil && strings.Contains(err.Error(), session.ErrRunning.Error()) {
 				return fmt.Errorf("respawn: %w (agentmux respawn --kill %s ends it first)", err, a.operands[0])
 			}
 		} else {
-			_, err = c.Request(proto.TypeRename, proto.Rename{A: a.operands[0], Name: a.operands[1]})
+			_, err = c.Request(cmd.Request(), proto.Rename{A: a.operands[0], Name: a.operands[1]})
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", cmd, err)
