@@ -299,3 +299,22 @@ func TestEveryActionIsACommandOfItsName(t *testing.T) {
 		assert.NoError(t, ui.CheckAction(string(a)), "a key binds %s by its name", a)
 	}
 }
+
+// docs/usage.md's table of agentmux's own flags names every one agentmux --help lists.
+func TestUsageDocNamesEveryOwnFlag(t *testing.T) {
+	text, ok := docs.Topic("usage")
+	require.True(t, ok)
+	named := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		if first, _, ok := strings.Cut(strings.TrimPrefix(l, "| "), " | "); ok && strings.HasPrefix(l, "| `-") {
+			for _, m := range regexp.MustCompile("`(--?[a-z-]+)").FindAllStringSubmatch(first, -1) {
+				named[m[1]] = true
+			}
+		}
+	}
+	for _, f := range mainFlagTable {
+		for _, n := range append([]string{f.name}, f.aliases...) {
+			assert.True(t, named[dashed(n)], "docs/usage.md's table of flags does not name %s", dashed(n))
+		}
+	}
+}
