@@ -16,199 +16,185 @@ var errNoCore = errors.New("this session has no panes")
 // errNoWeb answers X_WEB on a hub whose session cannot serve a web view.
 var errNoWeb = errors.New("this session has no web view")
 
-// ext answers the agentmux extension requests with X_RESULT or a non-fatal ERROR.
-func (s *state) ext(cs *connState, e *proto.Envelope) {
-	s.flush() // the store answers with every phase recorded so far
-	res := proto.Result{Re: e.ID}
-	var err error
-	core := s.cfg.Core
-	switch e.Type {
-	case proto.TypeList:
-		res.Members = s.list()
-	case proto.TypeEvents:
-		cs.events = true
-	case proto.TypeCapture:
-		var p proto.Capture
-		if p, err = proto.DecodePayload[proto.Capture](e); err != nil {
-			s.badPayload(cs, e, err)
-			return
-		}
-		if core == nil {
-			err = errNoCore
-			break
-		}
-		var screen string
-		var id int
-		if id, err = core.Resolve(p.Target); err != nil {
-			break
-		}
-		if screen, err = core.Capture(id, p.Lines, p.SGR); err == nil {
-			screen = fitScreen(screen, s.budget(e.ID))
-			res.Screen = &screen
-		}
-	case proto.TypeHistory:
-		var p proto.History
-		if p, err = proto.DecodePayload[proto.History](e); err != nil {
-			s.badPayload(cs, e, err)
-			return
-		}
-		var ms []store.Message
-		ms, err = s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: s.canonical(p.Member), SinceMs: p.SinceMs, Before: p.Before, Limit: p.Limit})
-		res.Messages, res.Next = s.historyPage(e.ID, ms)
-	case proto.TypeRead:
-		var p proto.Read
-		if p, err = proto.DecodePayload[proto.Read](e); err != nil {
-			s.badPayload(cs, e, err)
-			return
-		}
-		var ms []store.Message
-		if ms, err = s.cfg.Store.Get(p.ID); err == nil {
-			res.Message, res.Messages, res.NextOffset, err = s.readPage(e.ID, ms, p.Offset)
-		}
-	case proto.TypeHook:
-		var p proto.Hook
-		if p, err = proto.DecodePayload[proto.Hook](e); err != nil {
-			s.badPayload(cs, e, err)
-			return
-		}
-		if core == nil {
-			err = errNoCore
-			break
-		}
-		var pane string
-		if pane, err = s.hookPane(cs, p.Pane); err == nil {
-			s.recordConversation(core, pane, p)
-			if ac, ok := core.(Asker); ok && p.Event == proto.HookAsk {
-				err = ac.HookAsk(pane, p.Text, hookSource(p.Event, p.CLI))
-			} else if p.Event != proto.HookAsk && p.Event != proto.HookConversation { // a conversation's id alone is kept above
-				// The turn's usage first: the delivery of its answer then says what the
-				// turn spent, and a link's spend budget is checked as the turn ends.
-				if p.Usage != "" {
-					if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
-						s.cfg.Logger.Debug("hook usage", "pane", pane, "err", uerr)
-					}
-				}
-				err = core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
-			}
-		}
-	case proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff:
-		if bad, err := s.paneCommand(cs, e, &res); bad {
-			s.badPayload(cs, e, err)
-			return
-		} else if err != nil {
-			s.fail(cs, proto.CodeBadRequest, err.Error(), e.ID)
-			return
-		}
-	case proto.TypeAnswer:
-		var p proto.Answer
-		if p, err = proto.DecodePayload[proto.Answer](e); err != nil {
-			s.badPayload(cs, e, err)
-			return
-		}
-		ac, ok := core.(Answerer)
-		switch {
-		case !ok:
-			err = errNoCore
-		case !cs.person():
-			// A prompt-injected agent must not approve its own request, or another's.
-			err = fmt.Errorf("X_ANSWER from %s: only the person answers a pane's prompt, from outside the panes", cs.where())
-		default:
-			err = s.onPane(p.A, func(id int) error {
-				o, err := ac.AnswerPrompt(id, p.Option, p.Question)
-				if err == nil {
-					res.Answer = &o
-				}
-				return err
-			})
-		}
-	case proto.TypeWeb:
-		var p proto.Web
-		if p, err = proto.DecodePayload[proto.Web](e); err != nil {
-			s.badPayload(cs, e, err)
-			return
-		}
-		if s.cfg.Web == nil {
-			err = errNoWeb
-			break
-		}
-		if !cs.person() {
-			// The page shows every pane (and, with control, types into them): opening it
-			// is the person's, never a pane's program's, however prompted.
-			err = fmt.Errorf("X_WEB from %s: only the person starts the web view, from outside the panes", cs.where())
-			break
-		}
-		var v proto.WebView
-		if v, err = s.cfg.Web(p); err == nil {
-			res.Web = &v
-		}
-	default: // link, unlink, hold, release
-		var p proto.Target
-		if p, err = proto.DecodePayload[proto.Target](e); err != nil {
-			s.badPayload(cs, e, err)
-			return
-		}
-		if core == nil {
-			err = errNoCore
-			break
-		}
-		if e.Type == proto.TypeLink && (p.Accept || p.Refuse || p.Pending) {
-			res.LinkRequests, err = s.answerLink(cs, p)
-			break
-		}
-		if e.Type == proto.TypeLink && p.B == "" {
-			s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
-			return
-		}
-		p.A, p.B = s.ownAddress(p.A), s.ownAddress(p.B)
-		if (e.Type == proto.TypeLink || e.Type == proto.TypeUnlink) && (s.otherSession(p.A) || s.otherSession(p.B)) {
-			err = s.linkAcross(cs, e.Type, p)
-			break
-		}
-		var a int
-		if a, err = core.Resolve(p.A); err != nil {
-			break
-		}
-		if err = s.mayRelay(cs, e.Type, a, p.Shell); err != nil {
-			break
-		}
-		switch e.Type {
-		case proto.TypeLink:
-			var b int
-			if b, err = core.Resolve(p.B); err != nil {
-				break
-			}
-			switch err = s.mayBudget(cs, p); {
-			case err != nil:
-			case p.Turns != 0 || p.Budget != "":
-				err = core.(LinkBudgeter).LinkWithBudget(a, b, p.Shell, p.Turns, p.Budget)
-			case p.Shell:
-				err = core.LinkShell(a, b)
-			default:
-				err = core.Link(a, b)
-			}
-		case proto.TypeUnlink:
-			err = core.Unlink(a)
-		case proto.TypeHold:
-			err = core.Hold(a)
-		case proto.TypeRelease:
-			err = core.Release(a)
-		}
-	}
+// xList answers X_LIST: the members.
+func (s *state) xList(_ *connState, _ *proto.Envelope, res *proto.Result) error {
+	res.Members = s.list()
+	return nil
+}
+
+// xCapture answers X_CAPTURE: a pane's screen, with its history when asked, cut to fit
+// a frame.
+func (s *state) xCapture(cs *connState, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.Capture](s, cs, e)
 	if err != nil {
-		code := proto.CodeInternal
-		if errors.Is(err, store.ErrNotFound) {
-			code = proto.CodeNotFound
-		} else if errors.Is(err, errNoCore) || errors.Is(err, errNoWeb) || e.Type != proto.TypeHistory {
-			code = proto.CodeBadRequest
+		return err
+	}
+	core := s.cfg.Core
+	if core == nil {
+		return errNoCore
+	}
+	id, err := core.Resolve(p.Target)
+	if err != nil {
+		return err
+	}
+	screen, err := core.Capture(id, p.Lines, p.SGR)
+	if err == nil {
+		screen = fitScreen(screen, s.budget(e.ID))
+		res.Screen = &screen
+	}
+	return err
+}
+
+// xHistory answers X_HISTORY: a page of the stored messages.
+func (s *state) xHistory(cs *connState, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.History](s, cs, e)
+	if err != nil {
+		return err
+	}
+	ms, err := s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: s.canonical(p.Member), SinceMs: p.SinceMs, Before: p.Before, Limit: p.Limit})
+	res.Messages, res.Next = s.historyPage(e.ID, ms)
+	return err
+}
+
+// xRead answers X_READ: one message, its body from an offset.
+func (s *state) xRead(cs *connState, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.Read](s, cs, e)
+	if err != nil {
+		return err
+	}
+	ms, err := s.cfg.Store.Get(p.ID)
+	if err == nil {
+		res.Message, res.Messages, res.NextOffset, err = s.readPage(e.ID, ms, p.Offset)
+	}
+	return err
+}
+
+// xHook answers X_HOOK: an agent CLI's hook says its pane's turn ended (with the
+// turn's usage) or that it asks the person.
+func (s *state) xHook(cs *connState, e *proto.Envelope, _ *proto.Result) error {
+	p, err := payload[proto.Hook](s, cs, e)
+	if err != nil {
+		return err
+	}
+	core := s.cfg.Core
+	if core == nil {
+		return errNoCore
+	}
+	pane, err := s.hookPane(cs, p.Pane)
+	if err != nil {
+		return err
+	}
+	s.recordConversation(core, pane, p)
+	if ac, ok := core.(Asker); ok && p.Event == proto.HookAsk {
+		return ac.HookAsk(pane, p.Text, hookSource(p.Event, p.CLI))
+	} else if p.Event == proto.HookAsk || p.Event == proto.HookConversation { // a conversation's id alone is kept above
+		return nil
+	}
+	// The turn's usage first: the delivery of its answer then says what the turn
+	// spent, and a link's spend budget is checked as the turn ends.
+	if p.Usage != "" {
+		if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
+			s.cfg.Logger.Debug("hook usage", "pane", pane, "err", uerr)
 		}
-		s.fail(cs, code, err.Error(), e.ID)
-		return
 	}
-	s.reply(cs, proto.TypeResult, res)
-	if e.Type == proto.TypeEvents {
-		// The stream's first event: a script knows from here on nothing is missed.
-		s.eventTo(cs, proto.Event{Kind: proto.EventSubscribed})
+	return core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
+}
+
+// xAnswer answers X_ANSWER: the person picks a choice of the prompt a pane waits at.
+func (s *state) xAnswer(cs *connState, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.Answer](s, cs, e)
+	if err != nil {
+		return err
 	}
+	ac, ok := s.cfg.Core.(Answerer)
+	switch {
+	case !ok:
+		return errNoCore
+	case !cs.person():
+		// A prompt-injected agent must not approve its own request, or another's.
+		return fmt.Errorf("X_ANSWER from %s: only the person answers a pane's prompt, from outside the panes", cs.where())
+	}
+	return s.onPane(p.A, func(id int) error {
+		o, err := ac.AnswerPrompt(id, p.Option, p.Question)
+		if err == nil {
+			res.Answer = &o
+		}
+		return err
+	})
+}
+
+// xWeb answers X_WEB: the person starts (or stops) the web view, or asks a new link.
+func (s *state) xWeb(cs *connState, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.Web](s, cs, e)
+	if err != nil {
+		return err
+	}
+	if s.cfg.Web == nil {
+		return errNoWeb
+	}
+	if !cs.person() {
+		// The page shows every pane (and, with control, types into them): opening it
+		// is the person's, never a pane's program's, however prompted.
+		return fmt.Errorf("X_WEB from %s: only the person starts the web view, from outside the panes", cs.where())
+	}
+	v, err := s.cfg.Web(p)
+	if err == nil {
+		res.Web = &v
+	}
+	return err
+}
+
+// xRelay answers X_LINK, X_UNLINK, X_HOLD and X_RELEASE (and X_LINK's answers to other
+// sessions' requests).
+func (s *state) xRelay(cs *connState, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.Target](s, cs, e)
+	if err != nil {
+		return err
+	}
+	core := s.cfg.Core
+	if core == nil {
+		return errNoCore
+	}
+	if e.Type == proto.TypeLink && (p.Accept || p.Refuse || p.Pending) {
+		res.LinkRequests, err = s.answerLink(cs, p)
+		return err
+	}
+	if e.Type == proto.TypeLink && p.B == "" {
+		s.badPayload(cs, e, errors.New("X_LINK: missing field b"))
+		return errAnswered
+	}
+	p.A, p.B = s.ownAddress(p.A), s.ownAddress(p.B)
+	if (e.Type == proto.TypeLink || e.Type == proto.TypeUnlink) && (s.otherSession(p.A) || s.otherSession(p.B)) {
+		return s.linkAcross(cs, e.Type, p)
+	}
+	a, err := core.Resolve(p.A)
+	if err != nil {
+		return err
+	}
+	if err := s.mayRelay(cs, e.Type, a, p.Shell); err != nil {
+		return err
+	}
+	switch e.Type {
+	case proto.TypeLink:
+		b, err := core.Resolve(p.B)
+		if err != nil {
+			return err
+		}
+		switch err := s.mayBudget(cs, p); {
+		case err != nil:
+			return err
+		case p.Turns != 0 || p.Budget != "":
+			return core.(LinkBudgeter).LinkWithBudget(a, b, p.Shell, p.Turns, p.Budget)
+		case p.Shell:
+			return core.LinkShell(a, b)
+		}
+		return core.Link(a, b)
+	case proto.TypeUnlink:
+		return core.Unlink(a)
+	case proto.TypeHold:
+		return core.Hold(a)
+	}
+	return core.Release(a)
 }
 
 // ownAddress reads NAME@SESSION of this session as NAME.
@@ -369,68 +355,109 @@ func WireMessage(m store.Message) proto.Message {
 // errNotPerson refuses a pane command from anyone but the person.
 var errNotPerson = errors.New("only the person may start, respawn, rename or type into panes: run it outside every pane (or use the keys)")
 
-// paneCommand runs X_NEW, X_RESPAWN, X_RENAME, X_TYPE or X_RESIZE for the person; bad says err is
-// a payload that does not validate.
-func (s *state) paneCommand(cs *connState, e *proto.Envelope, res *proto.Result) (bad bool, err error) {
-	if !cs.person() {
-		return false, errNotPerson
-	}
-	pc, ok := s.cfg.Core.(PaneCore)
-	if !ok {
-		return false, errNoCore
-	}
-	switch e.Type {
-	case proto.TypeNew:
-		p, err := proto.DecodePayload[proto.NewPane](e)
-		if err != nil {
-			return true, err
+// paneRequest makes a pane command's request (X_NEW, X_RESPAWN, X_RENAME, X_TYPE,
+// X_RESIZE, X_DIFF): the person's alone; its errors are answered BAD_REQUEST.
+func paneRequest(r func(s *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error) request {
+	return func(s *state, cs *connState, e *proto.Envelope, res *proto.Result) error {
+		if !cs.person() {
+			return codedError{proto.CodeBadRequest, errNotPerson}
 		}
-		res.Number, res.Name, err = pc.New(p)
-		return false, err
-	case proto.TypeRespawn:
-		p, err := proto.DecodePayload[proto.Respawn](e)
-		if err != nil {
-			return true, err
+		pc, ok := s.cfg.Core.(PaneCore)
+		if !ok {
+			return codedError{proto.CodeBadRequest, errNoCore}
 		}
-		return false, s.onPane(p.A, func(id int) error { return pc.Respawn(id, p.Kill) })
-	case proto.TypeRename:
-		p, err := proto.DecodePayload[proto.Rename](e)
-		if err != nil {
-			return true, err
-		}
-		return false, s.onPane(p.A, func(id int) error { return pc.Rename(id, p.Name) })
-	case proto.TypeDiff:
-		p, err := proto.DecodePayload[proto.Target](e)
-		if err != nil {
-			return true, err
-		}
-		return false, s.onPane(p.A, func(id int) error {
-			text, err := pc.Diff(id)
-			if err == nil {
-				text = fitScreen(text, s.budget(e.ID))
-				res.Screen = &text
+		if err := r(s, pc, e, res); err != nil {
+			var bad badPayloadError
+			if errors.As(err, &bad) {
+				s.badPayload(cs, e, bad.err)
+				return errAnswered
 			}
-			return err
-		})
-	case proto.TypeResize:
-		p, err := proto.DecodePayload[proto.Resize](e)
-		if err != nil {
-			return true, err
+			return codedError{proto.CodeBadRequest, err}
 		}
-		return false, s.onPane(p.A, func(id int) error {
-			sh, err := pc.SetShare(id, p.Width, p.Height)
-			if err == nil {
-				res.Share = sh[:]
-			}
-			return err
-		})
-	default:
-		p, err := proto.DecodePayload[proto.TypeText](e)
-		if err != nil {
-			return true, err
-		}
-		return false, s.onPane(p.A, func(id int) error { return pc.TypeText(id, p.Text, p.Enter) })
+		return nil
 	}
+}
+
+// badPayloadError is a pane command's payload that does not validate.
+type badPayloadError struct{ err error }
+
+func (b badPayloadError) Error() string { return b.err.Error() }
+
+// panePayload decodes e's payload as a T for a pane command.
+func panePayload[T any](e *proto.Envelope) (T, error) {
+	p, err := proto.DecodePayload[T](e)
+	if err != nil {
+		return p, badPayloadError{err}
+	}
+	return p, nil
+}
+
+// xNew starts a pane.
+func xNew(_ *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
+	p, err := panePayload[proto.NewPane](e)
+	if err != nil {
+		return err
+	}
+	res.Number, res.Name, err = pc.New(p)
+	return err
+}
+
+// xRespawn starts a pane's program again.
+func xRespawn(s *state, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
+	p, err := panePayload[proto.Respawn](e)
+	if err != nil {
+		return err
+	}
+	return s.onPane(p.A, func(id int) error { return pc.Respawn(id, p.Kill) })
+}
+
+// xRename renames a pane.
+func xRename(s *state, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
+	p, err := panePayload[proto.Rename](e)
+	if err != nil {
+		return err
+	}
+	return s.onPane(p.A, func(id int) error { return pc.Rename(id, p.Name) })
+}
+
+// xDiff answers with what a pane's agent changed in its worktree, cut to fit a frame.
+func xDiff(s *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
+	p, err := panePayload[proto.Target](e)
+	if err != nil {
+		return err
+	}
+	return s.onPane(p.A, func(id int) error {
+		text, err := pc.Diff(id)
+		if err == nil {
+			text = fitScreen(text, s.budget(e.ID))
+			res.Screen = &text
+		}
+		return err
+	})
+}
+
+// xResize sets a pane's share of the screen.
+func xResize(s *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
+	p, err := panePayload[proto.Resize](e)
+	if err != nil {
+		return err
+	}
+	return s.onPane(p.A, func(id int) error {
+		sh, err := pc.SetShare(id, p.Width, p.Height)
+		if err == nil {
+			res.Share = sh[:]
+		}
+		return err
+	})
+}
+
+// xType types text into a pane as it is.
+func xType(s *state, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
+	p, err := panePayload[proto.TypeText](e)
+	if err != nil {
+		return err
+	}
+	return s.onPane(p.A, func(id int) error { return pc.TypeText(id, p.Text, p.Enter) })
 }
 
 // onPane runs f on the pane named or numbered ref (the core resolves it).

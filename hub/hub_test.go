@@ -416,3 +416,45 @@ func TestRedeliveryAcrossRestart(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), next(t, bob2, proto.TypeDeliver).Delivery.Seq)
 }
+
+// Every request of the extension reaches its handler through the socket: sent with an
+// empty payload, each is answered (X_RESULT, or an ERROR that is not UNKNOWN_TYPE),
+// while a type the session does not know gets UNKNOWN_TYPE and the connection lives.
+func TestEveryExtensionRequestIsDispatched(t *testing.T) {
+	e := start(t, newFakeCore("alice"), "", nil)
+	for _, typ := range proto.ClientTypes {
+		if typ[:2] != "X_" {
+			continue
+		}
+		c := e.control()
+		id, err := c.Write(typ, "", "", map[string]any{})
+		require.NoError(t, err, typ)
+		for {
+			f, err := deadline(c).Read()
+			require.NoError(t, err, typ)
+			if f.Type == proto.TypeEvent { // X_EVENTS' stream
+				continue
+			}
+			if f.Type == proto.TypeError {
+				er := payload[proto.Error](t, f)
+				assert.NotEqual(t, proto.CodeUnknownType, er.Code, "%s: %s", typ, er.Message)
+				assert.Equal(t, id, er.Re, typ)
+			} else {
+				assert.Equal(t, proto.TypeResult, f.Type, typ)
+				assert.Equal(t, id, payload[proto.Result](t, f).Re, typ)
+			}
+			break
+		}
+	}
+	c := e.control()
+	id, err := c.Write("X_FROBNICATE", "", "", map[string]any{})
+	require.NoError(t, err)
+	er := payload[proto.Error](t, next(t, c, proto.TypeError))
+	assert.Equal(t, proto.CodeUnknownType, er.Code)
+	assert.Equal(t, `unknown message type "X_FROBNICATE"`, er.Message)
+	assert.Equal(t, id, er.Re)
+	assert.False(t, er.Fatal)
+	_, err = c.Write(proto.TypePing, "", "", proto.Ping{Nonce: "n"})
+	require.NoError(t, err)
+	assert.Equal(t, "n", payload[proto.Ping](t, next(t, c, proto.TypePong)).Nonce)
+}

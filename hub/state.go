@@ -375,46 +375,6 @@ func (s *state) away(m *member) {
 	s.event(proto.Event{Kind: proto.EventMember, Member: m.name, State: "disconnected"})
 }
 
-func (s *state) frame(cs *connState, e *proto.Envelope) {
-	if !cs.hello && e.Type != proto.TypeHello && e.Type != proto.TypeResume {
-		s.fatal(cs, proto.CodeBadRequest, "the first frame must be HELLO (or RESUME), not "+e.Type, e.ID)
-		return
-	}
-	switch e.Type {
-	case proto.TypeHello:
-		s.hello(cs, e)
-	case proto.TypeResume:
-		s.resume(cs, e)
-	case proto.TypeSend:
-		s.sendIn(cs, e)
-	case proto.TypeAck:
-		s.ack(cs, e)
-	case proto.TypeNack:
-		s.nack(cs, e)
-	case proto.TypePong:
-		// Any frame proves the peer alive: the reader's deadline moved already.
-	case proto.TypePing:
-		p, _ := proto.DecodePayload[proto.Ping](e)
-		s.reply(cs, proto.TypePong, p)
-	case proto.TypeBye:
-		s.reply(cs, proto.TypeBye, proto.Bye{})
-		s.close(cs, errors.New("BYE"))
-		s.left(cs)
-	case proto.TypeSubscribe, proto.TypeUnsubscribe:
-		s.subscribe(cs, e)
-	case proto.TypeList, proto.TypeCapture, proto.TypeHistory, proto.TypeRead,
-		proto.TypeLink, proto.TypeUnlink, proto.TypeHold, proto.TypeRelease, proto.TypeEvents, proto.TypeHook, proto.TypeWeb,
-		proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff, proto.TypeAnswer:
-		s.ext(cs, e)
-	case proto.TypeMesh:
-		s.listMesh(cs, e)
-	default:
-		// Agent-relay clients send types this server does not implement (LOG,
-		// SHADOW_BIND…): say so and carry on.
-		s.fail(cs, proto.CodeUnknownType, "unknown message type "+strconv.Quote(e.Type), e.ID)
-	}
-}
-
 // badPayload closes cs for a payload that does not validate.
 func (s *state) badPayload(cs *connState, e *proto.Envelope, err error) {
 	s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)

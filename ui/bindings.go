@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/session"
 )
 
 // This file is the key bindings config.toml adds ([ui.keys]: a key after the prefix →
@@ -17,19 +18,20 @@ type Binding struct {
 	Action string
 }
 
-// actionNames names the actions a binding may take, with their argument.
+// actionNames names the actions a binding may take, with their argument: those the
+// other roads offer too by their session.Action names.
 var actionNames = map[string]struct {
 	act action
 	arg int
 }{
 	"focus-next": {actFocusNext, 0}, "focus-left": {actFocusDir, int(dirLeft)}, "focus-right": {actFocusDir, int(dirRight)},
 	"focus-up": {actFocusDir, int(dirUp)}, "focus-down": {actFocusDir, int(dirDown)},
-	"link": {actLink, 0}, "link-all": {actLinkAll, 0}, "unlink": {actUnlink, 0}, "hold": {actHold, 0},
-	"address": {actAddress, 0}, "brief": {actBrief, 0}, "zoom": {actZoom, 0}, "scroll": {actScroll, 0},
+	string(session.ActLink): {actLink, 0}, "link-all": {actLinkAll, 0}, string(session.ActUnlink): {actUnlink, 0},
+	string(session.ActHold): {actHold, 0}, "address": {actAddress, 0}, "brief": {actBrief, 0}, "zoom": {actZoom, 0}, "scroll": {actScroll, 0},
 	"relay-log": {actRelayLog, 0}, "help": {actHelp, 0}, "close": {actClose, 0}, "quit": {actQuit, 0},
-	"send-prefix": {actSendPrefix, 0}, "new-pane": {actNewPane, 0}, "respawn": {actRespawn, 0},
-	"rename": {actRename, 0}, "next-layout": {actLayout, 0}, "swap-prev": {actSwapPrev, -1},
-	"swap-next": {actSwapPrev, 1}, "sync": {actSync, 0}, "diff": {actDiff, 0},
+	"send-prefix": {actSendPrefix, 0}, "new-pane": {actNewPane, 0}, string(session.ActRespawn): {actRespawn, 0},
+	string(session.ActRename): {actRename, 0}, "next-layout": {actLayout, 0}, "swap-prev": {actSwapPrev, -1},
+	"swap-next": {actSwapPrev, 1}, "sync": {actSync, 0}, string(session.ActDiff): {actDiff, 0},
 	"wider": {actShare, int(dirRight)}, "narrower": {actShare, int(dirLeft)},
 	"taller": {actShare, int(dirDown)}, "shorter": {actShare, int(dirUp)},
 }

@@ -15,9 +15,9 @@ import (
 // ErrReadOnly answers every action of a page of a web view started without control.
 var ErrReadOnly = errors.New("this web view is read-only: start it with --control to send messages, link panes or type into them")
 
-// action is a frame from the page: T is send, link, unlink, hold, release, input or
-// answer;
-// ID is echoed in the answer.
+// action is a frame from the page: T is an action's name (session.Action: send, link,
+// unlink, hold, release, answer) or input, the keys typed in a pane's terminal; ID is
+// echoed in the answer.
 type action struct {
 	T    string `json:"t"`
 	ID   int    `json:"id,omitempty"`
@@ -31,6 +31,10 @@ type action struct {
 	Key      string `json:"key,omitempty"`
 	Question string `json:"question,omitempty"`
 }
+
+// actInput is the page's own action: the keys typed in a pane's terminal, as it
+// encoded them.
+const actInput session.Action = "input"
 
 // result answers an action.
 type result struct {
@@ -59,7 +63,7 @@ func (p *page) read(ctx context.Context, cancel context.CancelFunc) {
 		if err != nil {
 			r = result{T: "error", Re: a.ID, Text: err.Error()}
 		}
-		if a.T == "input" && err == nil {
+		if a.T == string(actInput) && err == nil {
 			continue // keys need no answer
 		}
 		if p.json(ctx, r) != nil {
@@ -74,8 +78,8 @@ func (p *page) do(a action) (string, error) {
 		return "", ErrReadOnly
 	}
 	sess := p.s.sess
-	switch a.T {
-	case "send":
+	switch session.Action(a.T) {
+	case session.ActSend:
 		if strings.TrimSpace(a.Text) == "" {
 			return "", errors.New("send: nothing to send")
 		}
@@ -91,15 +95,15 @@ func (p *page) do(a action) (string, error) {
 			return "", err
 		}
 		return "message queued for " + a.To, nil // no store: no id to give
-	case "link":
+	case session.ActLink:
 		return "linked", sess.Link(a.A, a.B)
-	case "unlink":
+	case session.ActUnlink:
 		return "unlinked", sess.Unlink(a.A)
-	case "hold":
+	case session.ActHold:
 		return "held", sess.Hold(a.A)
-	case "release":
+	case session.ActRelease:
 		return "released", sess.Release(a.A)
-	case "answer":
+	case session.ActAnswer:
 		// As agentmux answer: the choice's key typed as the person's, refused when the
 		// prompt is gone or asks something else now, or someone types in the pane.
 		o, err := sess.Answer(a.Pane, a.Key, a.Question)
@@ -107,7 +111,7 @@ func (p *page) do(a action) (string, error) {
 			return "", err
 		}
 		return fmt.Sprintf("answered pane %d: %s %s", a.Pane, o.Key, o.Label), nil
-	case "input":
+	case actInput:
 		if _, ok := sess.Member(a.Pane); !ok {
 			return "", fmt.Errorf("input: %w", session.ErrNoPane)
 		}

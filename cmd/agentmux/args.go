@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"path/filepath"
 	"strconv"
@@ -19,64 +18,6 @@ import (
 	"github.com/agentmux/agentmux/ui"
 	spend "github.com/agentmux/agentmux/usage"
 )
-
-// usage is printed by -h/--help.
-const usage = `usage: agentmux [flags] AGENT [AGENT...]
-       agentmux --detached [flags] AGENT [AGENT...]   start it without a terminal; print its name
-       agentmux demo
-       agentmux attach [NAME] [--read-only] [-d]   attach this terminal to a running session
-       agentmux kill-session [NAME] [--keep]       end a session and every agent in it
-       agentmux restore [NAME] [-d]                bring back a session whose server died
-       agentmux worktree ls | rm NAME [--force]    the panes' git worktrees (agentmux help worktree)
-       agentmux mesh serve | creds NAME            a mesh hub, a session's credentials (agentmux help mesh)
-       agentmux mcp [--session NAME]               an MCP server on stdio: the session's tools for an agent
-       agentmux spend [--by KEY] [--since D]       what the agents spent: tokens and cost (agentmux help spend)
-       agentmux parse [flags] [FILE]          (agentmux parse --help lists its flags)
-       agentmux help [COMMAND]                     a command's usage and flags
-
-AGENT is a command line, split like a POSIX shell would (quotes honoured), or
-NAME=COMMAND to name the pane: agentmux alice=claude bob="codex --full-auto"
-Leading upper-case VAR=value words set environment variables, as in a shell:
-agentmux 'FOO=bar bash'. Flags may also follow the agents; -- ends them.
-
-flags:
-  --link           link all panes into one relay group at start
-  --address        let agents address panes they are not linked with (@relay:NAME)
-  --brief          tell each agent, once ready, its name, the other panes and how to address them
-  --no-hooks       start claude, codex, gemini and qwen (Qwen Code) without agentmux's hooks
-                   (turn ends from the screen)
-  --mcp            start claude, codex, gemini and qwen with agentmux's MCP server added
-                   (their tools: members, send, wait, read, history, capture; docs/mcp.md)
-  --turns N        turn budget per link (default 8)
-  --link-budget B  spend budget per link: tokens (300k, 1.5M) or dollars ('$2'); the link
-                   is severed after the turn that reaches it (agentmux help spend)
-  --idle D         quiet time before a pane counts as idle (default 1.5s)
-  --prefix KEY     prefix key, e.g. ctrl+a, ctrl+b (default ctrl+a)
-  --layout L       columns, rows or tiled (default: columns up to 3 panes, tiled beyond)
-  --log-level L    debug, info, warn or error (default info)
-  --session NAME   the session's name: its socket is $XDG_RUNTIME_DIR/agentmux/NAME.sock
-                   (default: the working folder's name; NAME-2… while a live one holds it)
-  --cwd NAME=DIR   start pane NAME in folder DIR (repeatable)
-  --worktree       start every pane in a git worktree of its own (--worktree NAME: pane NAME)
-  --in-process     serve the session from this terminal's process: it ends with the terminal
-  --detached, -d   start the session without a terminal: print its name and exit (agentmux attach NAME)
-  --web            serve the session's web view too (agentmux web prints its URL)
-  --web-listen A   where it listens, HOST:PORT (default 127.0.0.1 on a free port)
-  --web-control    let the web page send messages, link panes and type into them
-  --mesh URL       join the mesh at URL (a NATS server: agentmux mesh serve, or yours)
-  --mesh-creds F   the session's mesh credentials (agentmux mesh creds NAME, or a NATS .creds)
-  --mesh-nkey F    an nkey seed file instead of --mesh-creds
-  --mesh-ca F      the certificate authority of the hub's TLS (else the system's)
-  --notify-terminal M  notifications to the attached terminals: osc9 (default), osc777, bell, off
-  --notify-command C   run C for each notification, its JSON on stdin (e.g. a notify-send script)
-  --notify-webhook U   POST each notification's JSON to URL U
-  --notify-ntfy U      send each notification to the ntfy topic at URL U
-  --notify-events L    which: needs-you,budget,exited,expired (default), turn
-  --version        print the version and exit
-
-Keys: prefix ? shows every binding; prefix d detaches; prefix q ends the session (asks).
-
-` + clientUsage
 
 // errUsage marks command-line errors (exit status 2).
 var errUsage = errors.New("usage")
@@ -144,38 +85,6 @@ type mainValues struct {
 	prefix, layout, level string
 	linkBudget            string
 	cwd                   cwdFlag
-}
-
-// mainFlags declares agentmux's own flags (usage lists them), their values going to o
-// and v.
-func mainFlags(o *options, v *mainValues) *flag.FlagSet {
-	fs := flag.NewFlagSet("agentmux", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&o.sess.Link, "link", false, "")
-	fs.BoolVar(&o.sess.Address, "address", false, "")
-	fs.BoolVar(&o.sess.Brief, "brief", false, "")
-	fs.BoolVar(&o.noHooks, "no-hooks", false, "")
-	fs.BoolVar(&o.mcp, "mcp", false, "")
-	fs.BoolVar(&o.inProcess, "in-process", false, "")
-	fs.BoolVar(&o.detached, "detached", false, "")
-	fs.BoolVar(&o.detached, "d", false, "")
-	fs.IntVar(&o.sess.Turns, "turns", 8, "")
-	fs.StringVar(&v.linkBudget, "link-budget", "", "")
-	fs.DurationVar(&o.sess.Idle, "idle", 1500*time.Millisecond, "")
-	fs.StringVar(&v.prefix, "prefix", "ctrl+a", "")
-	fs.StringVar(&v.layout, "layout", "", "")
-	fs.StringVar(&v.level, "log-level", "info", "")
-	fs.StringVar(&o.session, "session", "", "")
-	fs.BoolVar(&o.version, "version", false, "")
-	fs.Var(&o.treeFlag, "worktree", "")
-	v.cwd = cwdFlag{}
-	fs.Var(v.cwd, "cwd", "")
-	o.mesh.register(fs)
-	o.notify.register(fs)
-	fs.BoolVar(&o.web.on, "web", false, "")
-	fs.StringVar(&o.web.listen, "web-listen", "", "")
-	fs.BoolVar(&o.web.control, "web-control", false, "")
-	return fs
 }
 
 // parseArgs parses the flags, wherever they stand before "--" (agentmux bash sh --link

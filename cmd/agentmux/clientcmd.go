@@ -21,39 +21,10 @@ import (
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
 	spend "github.com/agentmux/agentmux/usage"
 )
-
-// clientUsage lists the commands that talk to a running session.
-const clientUsage = `session commands (each talks to a running agentmux over its socket):
-  agentmux ls                                 members: number, name, program, state, group, waiting
-  agentmux send TARGET MESSAGE [--from NAME]  TARGET a name, a number or *; MESSAGE - reads stdin
-      [--important | --urgent] [--timeout D] [--notify-on-delivery] [--notify-after D]
-      [--wait | --reply]                      --wait: its last phase; --reply: the agent's answer
-  agentmux remind D MESSAGE [--to TARGET]     (or wake) "[agentmux] reminder: MESSAGE" into this
-                                              pane ($AGENTMUX_NAME) or TARGET after D
-  agentmux send --raw TARGET TEXT [--no-enter] TEXT typed exactly (like tmux send-keys)
-  agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND  a new pane running COMMAND
-  agentmux respawn TARGET [--kill] | rename TARGET NAME
-  agentmux resize TARGET [--width P] [--height P]  P percent of an even share
-  agentmux link A B [--shell] | unlink A | hold A | release A
-                                              (a pane running a shell needs --shell)
-  agentmux capture TARGET [--lines N] [--escapes]
-  agentmux history [--member X] [--since D] [--limit N]
-  agentmux read ID
-  agentmux diff TARGET                        what TARGET's agent changed in its worktree
-  agentmux events                             a live NDJSON stream of what happens
-  agentmux sessions [--all]                   the running sessions (--all: ended ones too,
-                                              and the ones agentmux restore can bring back)
-  agentmux inbox                              every pane that needs you, in every session
-  agentmux answer TARGET OPTION [--question Q]  pick a choice of TARGET's prompt (yes, no, 1…)
-  agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT] [--tls-cert F --tls-key F]
-                                              start the session's web view (or get a new link
-                                              to it) and print its URL; --control lets the page
-                                              act; agentmux web --stop ends it and every page
-common flags: --session NAME (else $AGENTMUX_SESSION, else the only running session), --json
-`
 
 // clientArgs is a subcommand's parsed flags and operands: each flagSpec of the
 // command table (commands.go) says which field it sets.
@@ -104,150 +75,184 @@ type clientArgs struct {
 	maxBlockBytes              int
 }
 
-// parseClientArgs parses session command cmd's words by its flags (flags.go).
-func parseClientArgs(cmd string, args []string) (clientArgs, error) {
-	c, _ := lookupCommand(cmd)
-	return c.parseFlags(args)
-}
-
 // timeFormat is how the commands print a time for a person (JSON has ms since the
 // epoch): local time, to the second, as history, read and sessions --all all show it.
 const timeFormat = "2006-01-02 15:04:05"
 
-// runClient runs session command cmd: exit status 2 on misuse, 1 on failure.
-// Its --help is answered before, where run dispatches.
-func runClient(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
-	a, err := parseClientArgs(cmd, args)
+// dialSession connects to the session a names (--session, else $AGENTMUX_SESSION, else
+// the only running one): inside a pane the pane's proof says the command comes from
+// it; elsewhere it is the person's. path is the session's socket.
+func dialSession(a clientArgs) (c *client.Conn, path string, err error) {
+	if path, err = client.Socket(a.session); err != nil {
+		return nil, "", err
+	}
+	c, err = client.DialHere(path)
+	return c, path, err
+}
+
+// onSession is the exec of a session command that asks the running session and
+// prints its answer: fn, on a connection to it; exit 1 when the session cannot be
+// reached or fn fails.
+func onSession(fn func(c *client.Conn, a clientArgs, w io.Writer) error) execFunc {
+	return func(_ context.Context, a clientArgs, sio stdio) (int, error) {
+		c, _, err := dialSession(a)
+		if err != nil {
+			return 1, err
+		}
+		defer c.Close()
+		return exit(fn(c, a, sio.out))
+	}
+}
+
+// execLs is ls: the session's members, or with the mesh flags the mesh's (meshcmd.go).
+func execLs(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+	if a.meshOn || a.mesh != (meshFlags{}) {
+		return lsMesh(a, sio.out)
+	}
+	return onSession(ls)(ctx, a, sio)
+}
+
+// offSession is the exec of a session command that reads the sockets and the store,
+// asking no one session: sessions, inbox (inboxcmd.go).
+func offSession(fn func(a clientArgs, w io.Writer) error) execFunc {
+	return func(_ context.Context, a clientArgs, sio stdio) (int, error) {
+		return exit(fn(a, sio.out))
+	}
+}
+
+// execSend is send: its flags and message checked before the session is asked; then
+// typed as it is (--raw), or sent and waited for (--wait, --reply: sendwait.go).
+func execSend(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+	if a.from != "" {
+		if err := proto.CheckName(proto.SenderName, a.from); err != nil {
+			return 2, usagef("agentmux send: --from %s: %v", strconv.Quote(a.from), err)
+		}
+	}
+	body, err := messageText(a.operands[1:], sio.in)
 	if err != nil {
 		return 2, err
 	}
-	if cmd == "sessions" {
-		return exit(sessions(a, stdout))
+	if err := rawFlags(a); err != nil {
+		return 2, err
 	}
-	if cmd == "inbox" {
-		return exit(inbox(a, stdout)) // inboxcmd.go: every session
+	if a.wait && a.operands[0] == "*" {
+		return 2, usagef("agentmux send: --wait waits for one recipient, not *")
 	}
-	if cmd == "ls" && (a.meshOn || a.mesh != meshFlags{}) {
-		return lsMesh(a, stdout) // meshcmd.go
+	if err := replyFlags(a); err != nil {
+		return 2, err
 	}
-	var body string
-	var after time.Duration
-	var np proto.NewPane
-	switch cmd {
-	case "send":
-		if a.from != "" {
-			if err := proto.CheckName(proto.SenderName, a.from); err != nil {
-				return 2, usagef("agentmux send: --from %s: %v", strconv.Quote(a.from), err)
-			}
-		}
-		if body, err = messageText(a.operands[1:], stdin); err != nil {
-			return 2, err
-		}
-		if err := rawFlags(a); err != nil {
-			return 2, err
-		}
-		if a.wait && a.operands[0] == "*" {
-			return 2, usagef("agentmux send: --wait waits for one recipient, not *")
-		}
-		if err := replyFlags(a); err != nil {
-			return 2, err
-		}
-		if a.from != "" {
-			if err := proto.CheckVisible(a.from); err != nil {
-				return 2, usagef("agentmux send: --from: %v", err)
-			}
-		}
-	case "new":
-		if np, err = newPane(a); err != nil {
-			return 2, err
-		}
-	case "rename":
-		if err := proto.CheckName(proto.PaneName, a.operands[1]); err != nil {
-			return 2, usagef("agentmux rename: %v", err)
-		}
-	case "remind", "wake":
-		if after, err = time.ParseDuration(a.operands[0]); err != nil || after < 0 {
-			return 2, usagef("agentmux %s: %q: not a duration (e.g. 10m, 90s)", cmd, a.operands[0])
-		}
-		if body, err = messageText(a.operands[1:], stdin); err != nil {
-			return 2, err
-		}
-		if a.to == "" {
-			a.to = os.Getenv("AGENTMUX_NAME")
-		}
-		if a.to == "" {
-			a.to = os.Getenv("AGENTMUX_PANE")
-		}
-		if a.to == "" {
-			return 2, usagef("agentmux %s: not run in a pane ($AGENTMUX_NAME unset): name one with --to", cmd)
+	if a.from != "" {
+		if err := proto.CheckVisible(a.from); err != nil {
+			return 2, usagef("agentmux send: --from: %v", err)
 		}
 	}
-	if cmd == "link" {
-		if err := checkLinkArgs(a); err != nil {
-			return 2, err
-		}
+	c, path, err := dialSession(a)
+	if err != nil {
+		return 1, err
 	}
-	if cmd == "web" && len(a.operands) == 1 {
+	defer c.Close()
+	switch {
+	case a.raw:
+		return exit(typeRaw(c, a, body, sio.out))
+	case a.wait:
+		return sendAndWait(ctx, path, c, a, body, sio.out)
+	case a.reply:
+		return sendAndReply(ctx, path, c, a, body, sio.out) // sendwait.go
+	}
+	_, err = send(c, a, body, sio.out)
+	return exit(err)
+}
+
+// execNew is new: the pane's command checked, then started (panecmd.go).
+func execNew(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+	np, err := newPane(a)
+	if err != nil {
+		return 2, err
+	}
+	return onSession(func(c *client.Conn, a clientArgs, w io.Writer) error {
+		return startPane(c, a, np, w)
+	})(ctx, a, sio)
+}
+
+// execRename is rename: the new name checked first.
+func execRename(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+	if err := proto.CheckName(proto.PaneName, a.operands[1]); err != nil {
+		return 2, usagef("agentmux rename: %v", err)
+	}
+	return onSession(paneAct(session.ActRename))(ctx, a, sio)
+}
+
+// execRemind is remind and wake (cmd): the delay and the message checked, the pane by
+// default the one it runs in.
+func execRemind(cmd string) execFunc {
+	return func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+		return remindExec(ctx, cmd, a, sio)
+	}
+}
+
+func remindExec(ctx context.Context, cmd string, a clientArgs, sio stdio) (int, error) {
+	after, err := time.ParseDuration(a.operands[0])
+	if err != nil || after < 0 {
+		return 2, usagef("agentmux %s: %q: not a duration (e.g. 10m, 90s)", cmd, a.operands[0])
+	}
+	body, err := messageText(a.operands[1:], sio.in)
+	if err != nil {
+		return 2, err
+	}
+	if a.to == "" {
+		a.to = os.Getenv("AGENTMUX_NAME")
+	}
+	if a.to == "" {
+		a.to = os.Getenv("AGENTMUX_PANE")
+	}
+	if a.to == "" {
+		return 2, usagef("agentmux %s: not run in a pane ($AGENTMUX_NAME unset): name one with --to", cmd)
+	}
+	return onSession(func(c *client.Conn, a clientArgs, w io.Writer) error {
+		return remind(c, a, after, body, w)
+	})(ctx, a, sio)
+}
+
+// execLink is link: two panes, or an answer to another session's request.
+func execLink(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+	if err := checkLinkArgs(a); err != nil {
+		return 2, err
+	}
+	return onSession(act(session.ActLink))(ctx, a, sio)
+}
+
+// orFromStore is onSession(fn), reading the store, which keeps what ended sessions said
+// (offline.go), when the session cannot be reached: history's and read's.
+func orFromStore(cmd string, fn func(c *client.Conn, a clientArgs, w io.Writer) error) execFunc {
+	return func(_ context.Context, a clientArgs, sio stdio) (int, error) {
+		c, _, err := dialSession(a)
+		if err != nil {
+			return fromStore(cmd, a, sio.out, err)
+		}
+		defer c.Close()
+		return exit(fn(c, a, sio.out))
+	}
+}
+
+// execEvents is events: the stream until the session ends or a signal.
+func execEvents(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+	c, _, err := dialSession(a)
+	if err != nil {
+		return 1, err
+	}
+	defer c.Close()
+	return exit(events(ctx, c, sio.out))
+}
+
+// execWeb is web: NAME, when given, is the session.
+func execWeb(ctx context.Context, a clientArgs, sio stdio) (int, error) {
+	if len(a.operands) == 1 {
 		if a.session != "" && a.session != a.operands[0] {
 			return 2, usagef("agentmux web: two sessions named (%s and --session %s)", a.operands[0], a.session)
 		}
 		a.session = a.operands[0]
 	}
-	path, err := client.Socket(a.session)
-	var c *client.Conn
-	if err == nil {
-		// Inside a pane, the pane's proof says the command comes from it; elsewhere it
-		// is the person's.
-		c, err = client.DialHere(path)
-	}
-	if err != nil {
-		if cmd == "history" || cmd == "read" { // the store keeps what ended sessions said
-			return fromStore(cmd, a, stdout, err)
-		}
-		return 1, err
-	}
-	defer c.Close()
-	switch cmd {
-	case "ls":
-		err = ls(c, a, stdout)
-	case "send":
-		if a.raw {
-			err = typeRaw(c, a, body, stdout)
-			break
-		}
-		if a.wait {
-			return sendAndWait(ctx, path, c, a, body, stdout)
-		}
-		if a.reply {
-			return sendAndReply(ctx, path, c, a, body, stdout) // sendwait.go
-		}
-		_, err = send(c, a, body, stdout)
-	case "remind", "wake":
-		err = remind(c, a, after, body, stdout)
-	case "link", "unlink", "hold", "release":
-		err = act(c, cmd, a, stdout)
-	case "new":
-		err = startPane(c, a, np, stdout)
-	case "respawn", "rename":
-		err = paneAct(c, cmd, a, stdout)
-	case "resize":
-		err = resize(c, a, stdout)
-	case "diff":
-		err = diff(c, a, stdout)
-	case "capture":
-		err = capture(c, a, stdout)
-	case "history":
-		err = history(c, a, stdout)
-	case "read":
-		err = read(c, a, stdout)
-	case "events":
-		err = events(ctx, c, stdout)
-	case "web":
-		err = webCommand(c, a, stdout)
-	case "answer":
-		err = answer(c, a, stdout)
-	}
-	return exit(err)
+	return onSession(webCommand)(ctx, a, sio)
 }
 
 func exit(err error) (int, error) {
@@ -568,25 +573,27 @@ func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io
 	return err
 }
 
-func act(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
-	typ := map[string]string{"link": proto.TypeLink, "unlink": proto.TypeUnlink, "hold": proto.TypeHold, "release": proto.TypeRelease}[cmd]
-	if cmd == "link" && (a.accept || a.refuse || a.pending) {
-		return answerLink(c, a, w)
-	}
-	t := proto.Target{A: a.operands[0]}
-	if cmd == "link" {
-		t.B, t.Shell, t.Turns, t.Budget = a.operands[1], a.shell, a.turns, a.budget
-	}
-	if _, err := c.Request(typ, t); err != nil {
-		if cmd == "link" && strings.Contains(err.Error(), "runs a shell") {
-			return fmt.Errorf("link: %w (agentmux link --shell A B links it anyway)", err)
+// act is link, unlink, hold or release (cmd), asked of the session as its request.
+func act(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) error {
+	return func(c *client.Conn, a clientArgs, w io.Writer) error {
+		if cmd == session.ActLink && (a.accept || a.refuse || a.pending) {
+			return answerLink(c, a, w)
 		}
-		return fmt.Errorf("%s: %w", cmd, err)
+		t := proto.Target{A: a.operands[0]}
+		if cmd == session.ActLink {
+			t.B, t.Shell, t.Turns, t.Budget = a.operands[1], a.shell, a.turns, a.budget
+		}
+		if _, err := c.Request(cmd.Request(), t); err != nil {
+			if cmd == session.ActLink && strings.Contains(err.Error(), "runs a shell") {
+				return fmt.Errorf("link: %w (agentmux link --shell A B links it anyway)", err)
+			}
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+		if a.json {
+			return printJSON(w, map[string]bool{"ok": true})
+		}
+		return nil
 	}
-	if a.json {
-		return printJSON(w, map[string]bool{"ok": true})
-	}
-	return nil
 }
 
 // checkLinkArgs checks link's operands: A and B, or an answer (--accept, --refuse

@@ -6,21 +6,31 @@ import (
 	"fmt"
 	"github.com/agentmux/agentmux/docs"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/hooks"
+	"github.com/agentmux/agentmux/session"
 )
 
 // command is one subcommand of agentmux: its name, what it takes, its help and what
 // runs it. Every subcommand is declared once, in commandTable; run dispatches through
-// it, `agentmux help` and CMD --help read it.
+// it, and `agentmux --help`, `agentmux help NAME` and NAME --help are made from it.
 type command struct {
 	name string
+	// synopsis is its usage, one line a form (a line starting with spaces goes on the
+	// one before): every flag of the command stands in it, so the overview of
+	// agentmux --help names them all.
+	synopsis string
+	// short is its one line in the overview; help is the longer text of help NAME and
+	// NAME --help, between the synopsis and the flags (listed from flags).
+	short, help string
+	// sameAs names the command whose synopsis and help this one shares (wake is
+	// remind's other name); the overview leaves it to that one.
+	sameAs string
 	// session marks a session command: it takes --session and --json besides its
-	// flags, also before its name (agentmux --session NAME ls), and runClient runs it.
+	// flags, also before its name (agentmux --session NAME ls).
 	session bool
 	// flags are the flags the command takes (a session command's besides the common
 	// ones): the one parser (flags.go) reads them, and its help lists them.
@@ -29,12 +39,8 @@ type command struct {
 	flagsFirst bool
 	// minArgs and maxArgs bound the operands (maxArgs -1: any number).
 	minArgs, maxArgs int
-	// help is what `agentmux help NAME` and `agentmux NAME --help` print, before the
-	// flags, which are listed from flags.
-	help string
-	// exec runs a command whose words the parser reads: a session command's is nil
-	// (runClient).
-	exec func(ctx context.Context, a clientArgs, sio stdio) (int, error)
+	// exec runs a command whose words the parser reads, once they are read.
+	exec execFunc
 	// run runs a command that reads its own words (demo: agentmux's own flags; help,
 	// version, and the hidden ones) with the words after its name.
 	run func(ctx context.Context, args []string, sio stdio) (int, error)
@@ -51,6 +57,9 @@ type command struct {
 	// not in help.
 	hidden bool
 }
+
+// execFunc runs a command with its words parsed: the exit status, and an error to say.
+type execFunc func(ctx context.Context, a clientArgs, sio stdio) (int, error)
 
 // stdio is a command's standard streams.
 type stdio struct {
@@ -74,7 +83,10 @@ func init() {
 // otherCommands are the subcommands that are not session commands.
 func otherCommands() []command {
 	return []command{
-		{name: "attach", maxArgs: -1, flags: []flagSpec{
+		{name: "demo", short: "two simulated agents, linked: runs anywhere", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
+			return runSession(ctx, append([]string{"demo"}, args...), sio)
+		}, synopsis: "agentmux demo [flags]", help: "Two built-in simulated agents, linked: runs anywhere, no agent CLI needed.\nThe flags are agentmux's own (agentmux --help)."},
+		{name: "attach", short: "attach this terminal to a running session", maxArgs: -1, flags: []flagSpec{
 			switchFlag("read-only", `watch without typing: focus, zoom, scrolling, copy mode, the
 relay log and help are this terminal's own view and change
 nothing in the session`, func(a *clientArgs) *bool { return &a.readOnly }).alias("r"),
@@ -82,27 +94,21 @@ nothing in the session`, func(a *clientArgs) *bool { return &a.readOnly }).alias
 			sessionNameFlag,
 		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 			return runAttachCommand(ctx, "attach", a, sio.in, sio.out)
-		}, help: `usage: agentmux attach [NAME | --session NAME] [--read-only | -r] [-d]
-
-Attaches this terminal to session NAME (the only running one when not given; names in
+		}, synopsis: `agentmux attach [NAME | --session NAME] [--read-only | -r] [-d]`, help: `Attaches this terminal to session NAME (the only running one when not given; names in
 any case): the whole picture as it is now. Prefix d detaches again.`},
-		{name: "kill-session", maxArgs: -1, flags: []flagSpec{sessionNameFlag,
+		{name: "kill-session", short: "end a session and every agent in it", maxArgs: -1, flags: []flagSpec{sessionNameFlag,
 			switchFlag("keep", "agentmux restore still offers the session afterwards", func(a *clientArgs) *bool { return &a.keep }),
 		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 			return runAttachCommand(ctx, "kill-session", a, sio.in, sio.out)
-		}, help: `usage: agentmux kill-session [NAME | --session NAME] [--keep]
-
-Ends session NAME (the only running one when not given) and every agent in it; its
+		}, synopsis: `agentmux kill-session [NAME | --session NAME] [--keep]`, help: `Ends session NAME (the only running one when not given) and every agent in it; its
 attached terminals are restored and told so, and told the worktrees kept with an
 agent's work in them. A session ended so is not offered by agentmux restore, unless
 --keep.`},
-		{name: "restore", maxArgs: 1, flags: []flagSpec{sessionNameFlag,
+		{name: "restore", short: "bring back a session whose server died", maxArgs: 1, flags: []flagSpec{sessionNameFlag,
 			switchFlag("detached", "start it without a terminal: print its name", func(a *clientArgs) *bool { return &a.detached }).alias("d"),
 		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 			return runRestore(ctx, a, sio)
-		}, help: `usage: agentmux restore [NAME | --session NAME] [--detached | -d]
-
-Brings back session NAME (the only restorable one when not given) after its server
+		}, synopsis: `agentmux restore [NAME | --session NAME] [--detached | -d]`, help: `Brings back session NAME (the only restorable one when not given) after its server
 died (a reboot, SIGKILL, out of memory): the same panes, names, folders and kept
 worktrees, each agent CLI on its own conversation where agentmux learned it (claude,
 codex, gemini, qwen), links with the turns they spent, and the messages not yet
@@ -111,25 +117,20 @@ while the session runs. See agentmux help restore.`},
 		meshCommand(),
 		mcpCommand(),
 		spendCommand(),
-		{name: worktreeCommand, parts: worktreeParts, help: `usage: agentmux worktree ls | agentmux worktree rm NAME [--force]
-
-The panes' git worktrees of the repository you are in (every session's): ls lists them
+		{name: worktreeCommand, short: "the panes' git worktrees of this repository", parts: worktreeParts, synopsis: `agentmux worktree ls | agentmux worktree rm NAME [--force]`, help: `The panes' git worktrees of the repository you are in (every session's): ls lists them
 (NAME is SESSION/PANE) with what they hold beyond their start; rm removes one and its
 branch, refusing one that holds an agent's work unless --force.`},
 		parseCommandSpec(),
-		{name: "demo", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
-			return runSession(ctx, append([]string{"demo"}, args...), sio)
-		}, help: "usage: agentmux demo [flags]\n\nTwo built-in simulated agents, linked: runs anywhere, no agent CLI needed.\nThe flags are agentmux's own (agentmux --help)."},
-		{name: "help", run: func(_ context.Context, args []string, sio stdio) (int, error) {
+		{name: "help", short: "the usage of agentmux or a command, a guide", run: func(_ context.Context, args []string, sio stdio) (int, error) {
 			return runHelp(args, sio.out)
-		}, help: "usage: agentmux help [COMMAND | TOPIC]\n\nThe usage of agentmux, of COMMAND, or a guide: " + strings.Join(docs.Topics(), ", ") + "."},
-		{name: "version", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
+		}, synopsis: "agentmux help [COMMAND | TOPIC]", help: "The usage of agentmux, of COMMAND, or a guide: " + strings.Join(docs.Topics(), ", ") + "."},
+		{name: "version", short: "agentmux's version (also: agentmux --version)", run: func(ctx context.Context, args []string, sio stdio) (int, error) {
 			if len(args) > 0 { // not the subcommand: a program called version
 				return runSession(ctx, append([]string{"version"}, args...), sio)
 			}
 			_, err := fmt.Fprintln(sio.out, versionLine())
 			return 0, err
-		}, help: "usage: agentmux version\n\nagentmux's version (also: agentmux --version)."},
+		}, synopsis: "agentmux version", help: "agentmux's version (also: agentmux --version)."},
 		{name: agentCommand, hidden: true, ownHelp: true, run: func(_ context.Context, args []string, sio stdio) (int, error) {
 			return demo.Main(args, sio.in, sio.out), nil
 		}},
@@ -151,16 +152,14 @@ var remindFlags = []flagSpec{
 }
 
 // sessionCommands are the session commands: besides their flags, the common flags
-// --session and --json; runClient runs them.
+// --session and --json, also before their name.
 func sessionCommands() []command {
 	cmds := []command{
-		{name: "ls", flags: lsMeshFlags, help: `usage: agentmux ls [--session NAME] [--json]
-       agentmux ls --mesh[=URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]
-
-The session's members: number, name, program, state (with the exit code or signal of
+		{name: "ls", short: "the members, their state, group and waiting", exec: execLs, flags: lsMeshFlags, synopsis: `agentmux ls [--session NAME] [--json]
+agentmux ls --mesh[=URL] [--mesh-creds FILE | --mesh-nkey FILE] [--mesh-ca FILE] [--json]`, help: `The session's members: number, name, program, state (with the exit code or signal of
 an exited pane), relay group as the status line shows it, held and addressing flags,
 profile, and messages waiting.`},
-		{name: "send", minArgs: 2, maxArgs: -1, flags: []flagSpec{
+		{name: string(session.ActSend), short: "type a message into a pane once it is idle", exec: execSend, minArgs: 2, maxArgs: -1, flags: []flagSpec{
 			stringFlag("from", "NAME", `attribute it to NAME (not a pane's name, "you" or a number)`, func(a *clientArgs) *string { return &a.from }),
 			{name: "important", kind: kindSwitch, usage: `ahead of sequential messages, at the pane's first idle moment;
 like every message never typed over a person's draft (a draft
@@ -181,61 +180,48 @@ tmux send-keys); then Enter, unless --no-enter. Yours alone:
 refused from inside a pane`, func(a *clientArgs) *bool { return &a.raw }),
 			switchFlag("enter", "with --raw: Enter after it (as without --no-enter)", func(a *clientArgs) *bool { return &a.enter }),
 			switchFlag("no-enter", "with --raw: no Enter after it", func(a *clientArgs) *bool { return &a.noEnter }),
-		}, help: `usage: agentmux send TARGET MESSAGE... [flags]
-
-Types MESSAGE into TARGET (a pane's name or number, a member's name, or * for every
+		}, synopsis: `agentmux send TARGET MESSAGE... [--from NAME] [--important | --urgent] [--timeout D]
+  [--notify-on-delivery] [--notify-after D] [--wait | --reply]
+agentmux send --raw TARGET TEXT... [--enter | --no-enter]`, help: `Types MESSAGE into TARGET (a pane's name or number, a member's name, or * for every
 member) as "you:" and the words, once it is idle and nobody types there; inside a pane it
 is attributed to that pane. MESSAGE - reads the text from stdin. Prints the message's id.`},
-		{name: "new", minArgs: 1, maxArgs: -1, flagsFirst: true, flags: []flagSpec{
+		{name: string(session.ActNew), short: "a new pane running COMMAND", exec: execNew, minArgs: 1, maxArgs: -1, flagsFirst: true, flags: []flagSpec{
 			stringFlag("name", "N", "the pane's name (default: the program's, with -2, -3… when taken)", func(a *clientArgs) *string { return &a.name }),
 			stringFlag("cwd", "DIR", "the folder it starts in (default: the session's)", func(a *clientArgs) *string { return &a.cwd }),
 			switchFlag("worktree", "start it in a new git worktree (branch agentmux/SESSION/NAME from HEAD)\nof the repository DIR (default: this folder) is in", func(a *clientArgs) *bool { return &a.worktree }),
-		}, help: `usage: agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND...
-
-Starts a new pane running COMMAND (as on agentmux's command line: NAME=COMMAND names it,
+		}, synopsis: `agentmux new [--name N] [--cwd DIR] [--worktree] COMMAND...`, help: `Starts a new pane running COMMAND (as on agentmux's command line: NAME=COMMAND names it,
 VAR=value words set its environment) with the next free number; the panes make room for
 it. Flags go before COMMAND (the words after it are the command's). Prints its number
 and name. Yours alone: refused from inside a pane.`},
-		{name: "respawn", minArgs: 1, maxArgs: 1, flags: []flagSpec{
+		{name: string(session.ActRespawn), short: "start TARGET's program again", exec: onSession(paneAct(session.ActRespawn)), minArgs: 1, maxArgs: 1, flags: []flagSpec{
 			switchFlag("kill", "end a program that still runs first", func(a *clientArgs) *bool { return &a.kill }),
-		}, help: `usage: agentmux respawn TARGET [--kill]
-
-Starts TARGET's program again, with the command, name, number, folder and links it had.
+		}, synopsis: `agentmux respawn TARGET [--kill]`, help: `Starts TARGET's program again, with the command, name, number, folder and links it had.
 A program that still runs is refused unless --kill, which ends it first. Yours alone.`},
-		{name: "resize", minArgs: 1, maxArgs: 1, flags: []flagSpec{
+		{name: string(session.ActResize), short: "a pane's share of the screen", exec: onSession(resize), minArgs: 1, maxArgs: 1, flags: []flagSpec{
 			countFlag("width", "P", "its width, P percent of an even share (100: even; 20 to 500)", 1, "want a percentage of an even share, e.g. 150", func(a *clientArgs) *int { return &a.width }),
 			countFlag("height", "P", "its height, P percent of an even share", 1, "want a percentage of an even share, e.g. 150", func(a *clientArgs) *int { return &a.height }),
-		}, help: `usage: agentmux resize TARGET [--width P] [--height P]
-
-Sets pane TARGET's width and height as P percent of an even share of the screen (100:
+		}, synopsis: `agentmux resize TARGET [--width P] [--height P]`, help: `Sets pane TARGET's width and height as P percent of an even share of the screen (100:
 even; 20 to 500), as prefix ctrl+arrow does; every attached terminal follows, and a
 terminal's resize keeps it. Without flags it prints the share. Yours alone.`},
-		{name: "diff", minArgs: 1, maxArgs: 1, help: `usage: agentmux diff TARGET
-
-What TARGET's agent changed in its own worktree (--worktree) against the commit it
+		{name: string(session.ActDiff), short: "what TARGET's agent changed in its worktree", exec: onSession(diff), minArgs: 1, maxArgs: 1, synopsis: `agentmux diff TARGET`, help: `What TARGET's agent changed in its own worktree (--worktree) against the commit it
 started from: the commits, the files, untracked files, then the patch (prefix D shows
 it inside agentmux). Yours alone.`},
-		{name: "rename", minArgs: 2, maxArgs: 2, help: `usage: agentmux rename TARGET NAME
-
-Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or
+		{name: string(session.ActRename), short: "rename a pane", exec: execRename, minArgs: 2, maxArgs: 2, synopsis: `agentmux rename TARGET NAME`, help: `Renames pane TARGET to NAME (letters, digits, _ . -; not a number, not "you" or
 "agentmux", not another member's): its border, ls and the relay's attributions follow.
 Yours alone.`},
-		{name: "remind", minArgs: 2, maxArgs: -1, flags: remindFlags, help: `usage: agentmux remind D MESSAGE... [--to TARGET]      (also: agentmux wake)
-
-Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
+		{name: "remind", short: "a reminder typed into a pane after D", exec: execRemind("remind"), minArgs: 2, maxArgs: -1, flags: remindFlags, synopsis: `agentmux remind D MESSAGE... [--to TARGET]
+agentmux wake D MESSAGE... [--to TARGET]`, help: `Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
 (e.g. 10m, 90s); kept across a restart of the session.`},
-		{name: "wake", minArgs: 2, maxArgs: -1, flags: remindFlags},
-		{name: "link", minArgs: 0, maxArgs: 2, flags: []flagSpec{
+		{name: "wake", sameAs: "remind", exec: execRemind("wake"), minArgs: 2, maxArgs: -1, flags: remindFlags},
+		{name: string(session.ActLink), short: "put pane A in pane B's relay group", exec: execLink, minArgs: 0, maxArgs: 2, flags: []flagSpec{
 			switchFlag("shell", "link a pane that runs a shell", func(a *clientArgs) *bool { return &a.shell }),
 			countFlag("turns", "N", "the link's turn budget (the turns it spent stay)", 1, "want a whole number, 1 or more", func(a *clientArgs) *int { return &a.turns }),
 			stringFlag("budget", "B", "the link's spend budget: tokens (300k, 1.5M) or dollars ('$2'),\nas --link-budget", func(a *clientArgs) *string { return &a.budget }),
 			switchFlag("accept", "say yes to the link request of NAME@SESSION (or the only one)", func(a *clientArgs) *bool { return &a.accept }),
 			switchFlag("refuse", "say no to it", func(a *clientArgs) *bool { return &a.refuse }),
 			switchFlag("pending", "list the link requests waiting for your answer", func(a *clientArgs) *bool { return &a.pending }),
-		}, help: `usage: agentmux link A B [--shell] [--turns N] [--budget B]
-       agentmux link --accept [NAME@SESSION] | --refuse [NAME@SESSION] | --pending
-
-Links pane A with pane B: A joins B's relay group (leaving its own). A pane running a
+		}, synopsis: `agentmux link A B [--shell] [--turns N] [--budget B]
+agentmux link --accept [NAME@SESSION] | --refuse [NAME@SESSION] | --pending`, help: `Links pane A with pane B: A joins B's relay group (leaving its own). A pane running a
 shell is refused (what the other agent says would run there as commands) unless --shell.
 --turns and --budget give the link its turn budget and its spend budget (tokens or
 dollars, as --link-budget; a link already linked keeps what it spent and is severed at
@@ -245,65 +231,49 @@ is asked first (their status line shows the request), and the two are linked on 
 sides once they run agentmux link --accept, with one turn budget for the pair (yours,
 capped at theirs); unlink on either side ends it. --refuse says no; a request not
 answered in 10 minutes expires. Yours alone.`},
-		{name: "unlink", minArgs: 1, maxArgs: 1, help: "usage: agentmux unlink A\n\nTakes pane A out of its relay group."},
-		{name: "hold", minArgs: 1, maxArgs: 1, help: "usage: agentmux hold A\n\nHolds deliveries into pane A (a person drives it) until released."},
-		{name: "release", minArgs: 1, maxArgs: 1, help: "usage: agentmux release A\n\nReleases deliveries held for pane A."},
-		{name: "capture", minArgs: 1, maxArgs: 1, flags: []flagSpec{
+		{name: string(session.ActUnlink), short: "take a pane out of its relay group", exec: onSession(act(session.ActUnlink)), minArgs: 1, maxArgs: 1, synopsis: "agentmux unlink A", help: "Takes pane A out of its relay group."},
+		{name: string(session.ActHold), short: "hold deliveries into a pane", exec: onSession(act(session.ActHold)), minArgs: 1, maxArgs: 1, synopsis: "agentmux hold A", help: "Holds deliveries into pane A (a person drives it) until released."},
+		{name: string(session.ActRelease), short: "release the deliveries held for a pane", exec: onSession(act(session.ActRelease)), minArgs: 1, maxArgs: 1, synopsis: "agentmux release A", help: "Releases deliveries held for pane A."},
+		{name: "capture", short: "print a pane's screen", exec: onSession(capture), minArgs: 1, maxArgs: 1, flags: []flagSpec{
 			countFlag("lines", "N", "N lines of its history above the screen", 0, "want a whole number, 0 or more", func(a *clientArgs) *int { return &a.lines }),
 			switchFlag("escapes", "in colour: the SGR sequences (without it, control characters\nare shown escaped)", func(a *clientArgs) *bool { return &a.escapes }),
-		}, help: `usage: agentmux capture TARGET [--lines N] [--escapes]
-
-Prints TARGET's screen, with N lines of its history above it (--lines), in colour
+		}, synopsis: `agentmux capture TARGET [--lines N] [--escapes]`, help: `Prints TARGET's screen, with N lines of its history above it (--lines), in colour
 (--escapes: the SGR sequences; without it, control characters are shown escaped).`},
-		{name: "history", flags: []flagSpec{
+		{name: "history", short: "the messages and their phases", exec: orFromStore("history", history), flags: []flagSpec{
 			stringFlag("member", "X", "messages to or from member X", func(a *clientArgs) *string { return &a.member }),
 			durationFlag("since", "D", "of the last D (e.g. 1h)", false, func(a *clientArgs) *time.Duration { return &a.since }),
 			countFlag("limit", "N", "at most N", 0, "want a whole number, 0 or more", func(a *clientArgs) *int { return &a.limit }),
-		}, help: `usage: agentmux history [--member X] [--since D] [--limit N]
-
-The messages and their phases, newest last: to or from member X, of the last D (e.g.
+		}, synopsis: `agentmux history [--member X] [--since D] [--limit N]`, help: `The messages and their phases, newest last: to or from member X, of the last D (e.g.
 1h), at most N. Reads the store directly when the session no longer runs.`},
-		{name: "read", minArgs: 1, maxArgs: 1, help: `usage: agentmux read ID
-
-One message whole (long ones are cut when typed into a pane). Reads the store directly
+		{name: "read", short: "one message whole", exec: orFromStore("read", read), minArgs: 1, maxArgs: 1, synopsis: `agentmux read ID`, help: `One message whole (long ones are cut when typed into a pane). Reads the store directly
 when the session no longer runs.`},
-		{name: "events", help: `usage: agentmux events
-
-A live stream of what happens in the session, one JSON object a line: states,
+		{name: "events", short: "a live NDJSON stream of what happens", exec: execEvents, synopsis: `agentmux events`, help: `A live stream of what happens in the session, one JSON object a line: states,
 messages, deliveries and their phases, the panes' finished turns (their words), links,
 exits. Ends with the session or Ctrl+C.`},
-		{name: "inbox", help: `usage: agentmux inbox [--session NAME] [--json]
-
-Every pane that needs you, in every session running on this machine (--session: that
+		{name: "inbox", short: "every pane that needs you, in every session", exec: offSession(inbox), synopsis: `agentmux inbox [--session NAME] [--json]`, help: `Every pane that needs you, in every session running on this machine (--session: that
 one): the session, the pane, for how long it has waited, what its prompt asks and the
 choices, the longest waiting first. agentmux answer picks one.`},
-		{name: "answer", minArgs: 2, maxArgs: 2, flags: []flagSpec{
+		{name: string(session.ActAnswer), short: "pick a choice of the prompt TARGET waits at", exec: onSession(answer), minArgs: 2, maxArgs: 2, flags: []flagSpec{
 			stringFlag("question", "Q", "refuse unless the prompt still asks Q (as inbox showed it)", func(a *clientArgs) *string { return &a.question }),
-		}, help: `usage: agentmux answer TARGET OPTION [--question Q]
-
-Answers the prompt pane TARGET waits at (agentmux inbox lists them) by typing OPTION's
+		}, synopsis: `agentmux answer TARGET OPTION [--question Q]`, help: `Answers the prompt pane TARGET waits at (agentmux inbox lists them) by typing OPTION's
 key, as you would: OPTION is a choice's number, the start of its label, or yes / no for
 the first / last choice. Refused when the pane waits at no prompt (answered meanwhile),
 when --question is given and the prompt asks something else, and while someone answers
 it at the keyboard. Yours alone: refused from inside a pane.`},
-		{name: "sessions", flags: []flagSpec{
+		{name: "sessions", short: "the running sessions (--all: ended ones too)", exec: offSession(sessions), flags: []flagSpec{
 			switchFlag("all", "also ended sessions whose messages the store still keeps", func(a *clientArgs) *bool { return &a.all }),
-		}, help: `usage: agentmux sessions [--all] [--json]
-
-The running sessions: each attached (its terminals, the one in control) or detached,
+		}, synopsis: `agentmux sessions [--all] [--json]`, help: `The running sessions: each attached (its terminals, the one in control) or detached,
 and its socket; --all adds ended sessions whose messages the store still keeps.`},
-		{name: "web", maxArgs: 1, flags: []flagSpec{
+		{name: "web", short: "the session's web view: start it, print its URL", exec: execWeb, maxArgs: 1, flags: []flagSpec{
 			stringFlag("listen", "HOST:PORT", "listen there (default 127.0.0.1 on a free port)", func(a *clientArgs) *string { return &a.listen }),
 			switchFlag("control", "let the page send messages, link, unlink, hold, release and\ntype into panes (a read-only view running is restarted)", func(a *clientArgs) *bool { return &a.control }),
 			switchFlag("read-only", "a view that only shows (a view with control running is\nrestarted)", func(a *clientArgs) *bool { return &a.readOnly }),
 			stringFlag("tls-cert", "FILE", "serve HTTPS with this certificate (PEM, with --tls-key)", func(a *clientArgs) *string { return &a.tlsCert }),
 			stringFlag("tls-key", "FILE", "the certificate's private key (PEM)", func(a *clientArgs) *string { return &a.tlsKey }),
 			switchFlag("stop", "end the web view and close every page", func(a *clientArgs) *bool { return &a.stop }),
-		}, help: `usage: agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT]
-                    [--tls-cert FILE --tls-key FILE]
-       agentmux web [NAME] --stop
-
-Starts the session's web view and prints its URL: every pane live in a browser, and
+		}, synopsis: `agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT]
+  [--tls-cert FILE --tls-key FILE]
+agentmux web [NAME] --stop`, help: `Starts the session's web view and prints its URL: every pane live in a browser, and
 the conversation between the agents. The URL carries a token that opens one page (a
 reload keeps working; another browser needs a new link): run agentmux web again for a
 new link to the view that runs. Read-only unless --control: then the page may send
@@ -331,98 +301,4 @@ func sendMode(mode string) func(a *clientArgs, _ string, _ bool) error {
 		a.mode = mode
 		return nil
 	}
-}
-
-// lookupCommand returns the subcommand called name (wake is remind's other name and
-// shares its help).
-func lookupCommand(name string) (command, bool) {
-	for _, c := range commandTable {
-		if c.name == name {
-			if c.help == "" && name == "wake" {
-				r, _ := lookupCommand("remind")
-				c.help = r.help
-			}
-			return c, true
-		}
-	}
-	return command{}, false
-}
-
-// isClientCommand reports whether word names a session command.
-func isClientCommand(word string) bool {
-	c, ok := lookupCommand(word)
-	return ok && c.session
-}
-
-// runHelp prints agentmux's usage, or a command's: exit 2 for a command that does not
-// exist.
-func runHelp(args []string, w io.Writer) (int, error) {
-	if len(args) == 0 {
-		_, err := io.WriteString(w, usage+guidesLine())
-		return 0, err
-	}
-	if len(args) > 1 {
-		return 2, usagef("agentmux help takes one command or topic (got %d)", len(args))
-	}
-	if c, ok := lookupCommand(args[0]); ok && !c.hidden && !strings.HasSuffix(args[0], ".md") {
-		_, err := fmt.Fprintln(w, commandHelp(c))
-		return 0, err
-	}
-	if text, ok := docs.Topic(args[0]); ok {
-		_, err := io.WriteString(w, text)
-		return 0, err
-	}
-	return 2, usagef("agentmux help: no command or topic %q (commands: %s; topics: %s)", args[0],
-		strings.Join(helpNames(), ", "), strings.Join(docs.Topics(), ", "))
-}
-
-// guidesLine names the guides `agentmux help TOPIC` prints.
-func guidesLine() string {
-	return "\nGuides (agentmux help TOPIC): " + strings.Join(docs.Topics(), ", ") + "\n"
-}
-
-// commandHelp is c's help, then the flags it takes, listed from the table (a part's
-// under its name), and for a session command the common flags.
-func commandHelp(c command) string {
-	h := c.help
-	if len(c.flags) > 0 {
-		h += "\n\nflags:\n" + flagHelp(c.flags)
-	}
-	for _, p := range c.parts {
-		if len(p.flags) > 0 {
-			h += "\n\nflags of " + c.name + " " + p.name + ":\n" + flagHelp(p.flags)
-		}
-	}
-	if c.session {
-		h += "\n\n" + commonFlagHelp()
-	}
-	if _, guide := docs.Topic(c.name); guide {
-		h += "\n\nThe whole guide: agentmux help " + c.name + ".md"
-	}
-	return h
-}
-
-// helpNames lists what `agentmux help` knows, sorted.
-func helpNames() []string {
-	var names []string
-	for _, c := range commandTable {
-		if !c.hidden {
-			names = append(names, c.name)
-		}
-	}
-	sort.Strings(names)
-	return names
-}
-
-// wantsHelp reports whether args ask for help (-h, --help or -help before any "--").
-func wantsHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
-			return false
-		case "-h", "--help", "-help":
-			return true
-		}
-	}
-	return false
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/docs"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/ui"
 )
 
 func TestEveryCommandHasHelp(t *testing.T) {
@@ -61,7 +63,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	code, out, err := runCmd(t, "", "help")
 	require.NoError(t, err)
 	assert.Equal(t, 0, code)
-	assert.Equal(t, usage+guidesLine(), out)
+	assert.Equal(t, mainHelp()+guidesLine(), out)
 	assert.Contains(t, out, "Guides (agentmux help TOPIC): architecture, ")
 
 	code, _, err = runCmd(t, "", "help", "frobnicate")
@@ -188,8 +190,6 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		switch c.name {
 		case "version":
 			assert.Contains(t, out, "--version", c.name)
-		case "wake":
-			assert.Contains(t, out, "(or wake)", c.name)
 		default:
 			assert.Regexp(t, `(agentmux|\|) `+regexp.QuoteMeta(c.name)+`\b`, out, c.name) // link A B | unlink A
 		}
@@ -221,5 +221,100 @@ func TestAttachAndKillTakeSession(t *testing.T) {
 		code, _, err = runCmd(t, "", cmd, "one", "--session", "two")
 		assert.Equal(t, 2, code, cmd)
 		assert.ErrorContains(t, err, "two sessions named (one and --session two)", cmd)
+	}
+}
+
+// The table is the help: every command a person can run has a synopsis, a line and a
+// longer help; its synopsis names every flag it takes, so agentmux --help, which shows
+// every synopsis, names every flag of every command; the overview fits 100 columns;
+// and docs/usage.md's list of commands is the table's, one a line.
+func TestTheTableMakesEveryHelp(t *testing.T) {
+	overview := mainHelp()
+	shown := map[string]bool{}
+	for _, c := range commandTable {
+		if c.hidden {
+			continue
+		}
+		shown[c.name] = true
+		c, _ = lookupCommand(c.name)
+		assert.NotEmpty(t, c.help, "%s: its help", c.name)
+		if c.sameAs == "" {
+			assert.NotEmpty(t, c.short, "%s: its line in agentmux --help", c.name)
+			assert.NotContains(t, c.short, "\n", c.name)
+		}
+		lines := synopsisLines(c.synopsis)
+		assert.Regexp(t, `(^|\n)agentmux `+regexp.QuoteMeta(c.name)+`\b`, c.synopsis, "%s: its synopsis", c.name)
+		for _, l := range lines {
+			assert.Contains(t, overview, "\n  "+l, "agentmux --help shows %s's synopsis", c.name)
+		}
+		specs := c.flags
+		for _, p := range c.parts {
+			specs = append(specs, p.flags...)
+			assert.Contains(t, c.synopsis, "agentmux "+c.name+" "+p.name, "%s %s: in its command's synopsis", c.name, p.name)
+		}
+		for _, f := range specs {
+			for _, n := range append([]string{f.name}, f.aliases...) {
+				assert.True(t, listsFlag(c.synopsis, dashed(n)), "the synopsis of %s does not name %s", c.name, dashed(n))
+			}
+		}
+	}
+	for _, l := range strings.Split(overview, "\n") {
+		assert.LessOrEqual(t, len([]rune(l)), 100, "agentmux --help: %q", l)
+	}
+	for _, f := range commonFlags {
+		assert.True(t, listsFlag(overview, dashed(f.name)), "agentmux --help: the common flag %s", f.name)
+	}
+
+	// docs/usage.md's Usage lists each command on a line of its own, as agentmux NAME,
+	// before it says what an AGENT is.
+	text, ok := docs.Topic("usage")
+	require.True(t, ok)
+	_, text, ok = strings.Cut(text, "\n## Usage\n")
+	require.True(t, ok)
+	text, _, ok = strings.Cut(text, "\n`AGENT` is")
+	require.True(t, ok)
+	named := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		words := strings.Fields(l)
+		if !strings.HasPrefix(l, "    agentmux ") || len(words) < 2 || !regexp.MustCompile(`^[a-z][a-z-]*$`).MatchString(words[1]) {
+			continue
+		}
+		assert.False(t, named[words[1]], "docs/usage.md lists %s twice", words[1])
+		named[words[1]] = true
+	}
+	assert.Equal(t, shown, named, "docs/usage.md's commands are the table's")
+}
+
+// The command line names the session's actions as the keys and the web page do: each
+// session.Action is a session command of that name, and those the keys offer are the
+// names config.toml's [ui.keys] binds.
+func TestEveryActionIsACommandOfItsName(t *testing.T) {
+	for _, a := range session.Actions {
+		c, ok := lookupCommand(string(a))
+		if assert.True(t, ok, "no command %s", a) {
+			assert.True(t, c.session, "%s talks to the session", a)
+		}
+	}
+	for _, a := range []session.Action{session.ActLink, session.ActUnlink, session.ActHold, session.ActRespawn, session.ActRename, session.ActDiff} {
+		assert.NoError(t, ui.CheckAction(string(a)), "a key binds %s by its name", a)
+	}
+}
+
+// docs/usage.md's table of agentmux's own flags names every one agentmux --help lists.
+func TestUsageDocNamesEveryOwnFlag(t *testing.T) {
+	text, ok := docs.Topic("usage")
+	require.True(t, ok)
+	named := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		if first, _, ok := strings.Cut(strings.TrimPrefix(l, "| "), " | "); ok && strings.HasPrefix(l, "| `-") {
+			for _, m := range regexp.MustCompile("`(--?[a-z-]+)").FindAllStringSubmatch(first, -1) {
+				named[m[1]] = true
+			}
+		}
+	}
+	for _, f := range mainFlagTable {
+		for _, n := range append([]string{f.name}, f.aliases...) {
+			assert.True(t, named[dashed(n)], "docs/usage.md's table of flags does not name %s", dashed(n))
+		}
 	}
 }

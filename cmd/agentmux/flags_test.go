@@ -89,7 +89,7 @@ func TestFlagErrorsReadTheSame(t *testing.T) {
 
 func TestFlagHelpIsMadeFromTheTable(t *testing.T) {
 	c := testCommand()
-	c.help = "usage: agentmux frob X"
+	c.synopsis = "agentmux frob X"
 	assert.Equal(t, `usage: agentmux frob X
 
 flags:
@@ -178,7 +178,7 @@ func TestEveryHelpListsEveryFlag(t *testing.T) {
 	}
 	// agentmux demo takes agentmux's own flags: agentmux --help lists every one (in
 	// its flags, not the session commands' below).
-	_, own, ok := strings.Cut(usage, "\nflags:\n")
+	_, own, ok := strings.Cut(mainHelp(), "\nflags:\n")
 	require.True(t, ok)
 	own, _, ok = strings.Cut(own, "\nKeys:")
 	require.True(t, ok)

@@ -13,9 +13,7 @@ import (
 
 // mcpCommand is `agentmux mcp`: the session as an MCP server on stdio (package mcp).
 func mcpCommand() command {
-	return command{name: "mcp", flags: []flagSpec{sessionNameFlag}, exec: runMCP, help: `usage: agentmux mcp [--session NAME]
-
-An MCP server on stdin and stdout for an agent CLI: the session's tools (members, send,
+	return command{name: "mcp", short: "an MCP server on stdio: the session's tools", flags: []flagSpec{sessionNameFlag}, exec: runMCP, synopsis: `agentmux mcp [--session NAME]`, help: `An MCP server on stdin and stdout for an agent CLI: the session's tools (members, send,
 wait, read, history, capture) for the agent to call. Run in a pane it speaks for that
 pane (its messages come from it); elsewhere for you. Every rule of the session socket
 holds. agentmux --mcp gives it to each supported agent CLI it starts; docs/mcp.md shows

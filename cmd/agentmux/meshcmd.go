@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,19 +20,20 @@ import (
 	"github.com/agentmux/agentmux/session"
 )
 
-// meshUsage is `agentmux mesh`'s help, before its flags (commandHelp lists them).
-const meshUsage = `usage: agentmux mesh serve [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]
-       agentmux mesh creds NAME
-       agentmux ls --mesh [--mesh=URL] [--mesh-creds FILE | --mesh-nkey FILE] [--json]
+// meshSynopsis and meshHelp are `agentmux mesh`'s usage and help (commandHelp lists
+// its flags).
+const meshSynopsis = `agentmux mesh serve [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]
+agentmux mesh creds NAME`
 
-serve runs a mesh hub (NATS with JetStream, state in $XDG_STATE_HOME/agentmux/mesh) on
+const meshHelp = `serve runs a mesh hub (NATS with JetStream, state in $XDG_STATE_HOME/agentmux/mesh) on
 HOST:PORT (default ` + mesh.DefaultListen + `) until interrupted; creds NAME writes the
 credentials of session NAME for this machine's hub. A session joins with
-agentmux --mesh URL --mesh-creds FILE --session NAME …`
+agentmux --mesh URL --mesh-creds FILE --session NAME …; agentmux ls --mesh lists the
+mesh's sessions and members.`
 
 // meshCommand is `agentmux mesh`: a hub of its own, and a session's credentials for it.
 func meshCommand() command {
-	return command{name: "mesh", help: meshUsage, parts: []command{
+	return command{name: "mesh", short: "a mesh hub, and a session's credentials for it", synopsis: meshSynopsis, help: meshHelp, parts: []command{
 		{name: "serve", flags: []flagSpec{
 			stringFlag("listen", "HOST:PORT", "where the hub listens (default "+mesh.DefaultListen+")", func(a *clientArgs) *string { return &a.listen }),
 			stringFlag("tls-cert", "FILE", "the hub's TLS certificate (with --tls-key)", func(a *clientArgs) *string { return &a.tlsCert }),
@@ -78,13 +78,6 @@ func (f meshFlags) or(d meshFlags) meshFlags {
 		f.ca = d.ca
 	}
 	return f
-}
-
-func (f *meshFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.url, "mesh", "", "")
-	fs.StringVar(&f.creds, "mesh-creds", "", "")
-	fs.StringVar(&f.nkey, "mesh-nkey", "", "")
-	fs.StringVar(&f.ca, "mesh-ca", "", "")
 }
 
 // meshCreds writes session name's credentials for this machine's hub.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -34,14 +33,6 @@ type notifyFlags struct {
 	// commandLine and eventList are the flags' raw values (--notify-command is one
 	// command line, --notify-events a comma-separated list).
 	commandLine, eventList string
-}
-
-func (f *notifyFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.terminal, "notify-terminal", "", "")
-	fs.StringVar(&f.commandLine, "notify-command", "", "")
-	fs.StringVar(&f.webhook, "notify-webhook", "", "")
-	fs.StringVar(&f.ntfy, "notify-ntfy", "", "")
-	fs.StringVar(&f.eventList, "notify-events", "", "")
 }
 
 // check reads the flags' raw values and checks every value, naming where it came from.

@@ -109,24 +109,26 @@ func startPane(c *client.Conn, a clientArgs, np proto.NewPane, w io.Writer) erro
 	return err
 }
 
-// paneAct runs respawn or rename.
-func paneAct(c *client.Conn, cmd string, a clientArgs, w io.Writer) error {
-	var err error
-	if cmd == "respawn" {
-		_, err = c.Request(proto.TypeRespawn, proto.Respawn{A: a.operands[0], Kill: a.kill})
-		if err != nil && strings.Contains(err.Error(), session.ErrRunning.Error()) {
-			return fmt.Errorf("respawn: %w (agentmux respawn --kill %s ends it first)", err, a.operands[0])
+// paneAct is respawn or rename (cmd).
+func paneAct(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) error {
+	return func(c *client.Conn, a clientArgs, w io.Writer) error {
+		var err error
+		if cmd == session.ActRespawn {
+			_, err = c.Request(cmd.Request(), proto.Respawn{A: a.operands[0], Kill: a.kill})
+			if err != nil && strings.Contains(err.Error(), session.ErrRunning.Error()) {
+				return fmt.Errorf("respawn: %w (agentmux respawn --kill %s ends it first)", err, a.operands[0])
+			}
+		} else {
+			_, err = c.Request(cmd.Request(), proto.Rename{A: a.operands[0], Name: a.operands[1]})
 		}
-	} else {
-		_, err = c.Request(proto.TypeRename, proto.Rename{A: a.operands[0], Name: a.operands[1]})
+		if err != nil {
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+		if a.json {
+			return printJSON(w, map[string]bool{"ok": true})
+		}
+		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", cmd, err)
-	}
-	if a.json {
-		return printJSON(w, map[string]bool{"ok": true})
-	}
-	return nil
 }
 
 // parsePaneLine reads prefix c's command line as an AGENT argument, with a name only

@@ -17,18 +17,20 @@ import (
 // stdin (agentmux parse), for people debugging an agent's output and conformance suites.
 const parseCommand = "parse"
 
-// parseUsage is agentmux parse's help, before its flags (commandHelp lists them).
-const parseUsage = `usage: agentmux parse [flags] [FILE]
-       agentmux parse --jsonl [flags] < cases.jsonl
+// parseSynopsis and parseHelp are agentmux parse's usage and help (commandHelp lists
+// its flags).
+const parseSynopsis = `agentmux parse [--prefix P]... [--thinking-prefix P]... [--no-inline] [--no-block]
+  [--max-block-bytes N] [FILE]
+agentmux parse --jsonl [flags] < cases.jsonl`
 
-Reads FILE (stdin if none, or -) as one stream of agent output and prints each relay command
+const parseHelp = `Reads FILE (stdin if none, or -) as one stream of agent output and prints each relay command
 found, in order, as one JSON object a line: {"to", "kind", "body"} and "thread" and
 "data" when present. Malformed blocks go to stderr with the reason. The end of the
 input ends its last line.`
 
 // parseCommandSpec is agentmux parse in the command table; its errors start "parse:".
 func parseCommandSpec() command {
-	return command{name: parseCommand, errPrefix: "parse", maxArgs: -1, help: parseUsage, flags: []flagSpec{
+	return command{name: parseCommand, short: "the relay commands in agent output, as JSON", errPrefix: "parse", maxArgs: -1, synopsis: parseSynopsis, help: parseHelp, flags: []flagSpec{
 		listFlag("prefix", "P", "an inline message marker (repeat for more); replaces @relay: and >>relay:", func(a *clientArgs) *[]string { return &a.prefixes }),
 		listFlag("thinking-prefix", "P", "an inline thinking marker (repeat); replaces @thinking: and >>thinking:", func(a *clientArgs) *[]string { return &a.thinkingPrefixes }),
 		boolFlag("no-inline", "no inline commands", func(a *clientArgs) *bool { return &a.noInline }),

@@ -44,8 +44,6 @@ func runCommand(ctx context.Context, c command, args []string, sio stdio) (int, 
 	switch {
 	case c.run != nil:
 		return c.run(ctx, args, sio)
-	case c.session:
-		return runClient(ctx, c.name, args, sio.in, sio.out) // clientcmd.go
 	case c.parts != nil:
 		if len(args) == 0 || args[0] == "help" {
 			_, err := fmt.Fprintln(sio.out, commandHelp(c))
@@ -77,7 +75,7 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	case err != nil:
 		return 2, err
 	case o.help:
-		_, err := io.WriteString(sio.out, usage)
+		_, err := io.WriteString(sio.out, mainHelp())
 		return 0, err
 	case o.version:
 		_, err := fmt.Fprintln(sio.out, versionLine())

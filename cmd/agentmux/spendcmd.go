@@ -18,7 +18,7 @@ import (
 // spendCommand is `agentmux spend`: what the agents spent, from the store, so it works
 // for a running session and an ended one alike.
 func spendCommand() command {
-	return command{name: "spend", flags: []flagSpec{
+	return command{name: "spend", short: "what the agents spent: tokens and cost", flags: []flagSpec{
 		stringFlag("by", "KEY", "pane (default), link, session, day or model", func(a *clientArgs) *string { return &a.by }),
 		durationFlag("since", "D", "of the last D (e.g. 24h)", true, func(a *clientArgs) *time.Duration { return &a.since }),
 		stringFlag("session", "NAME", "one session's (default: every session's)", func(a *clientArgs) *string { return &a.session }),
@@ -30,9 +30,7 @@ func spendCommand() command {
 			return 1, err
 		}
 		return 0, nil
-	}, help: `usage: agentmux spend [--by pane|link|session|day|model] [--since D] [--session NAME] [--json]
-
-What the agents spent, as their CLIs recorded it: requests, tokens by kind (input,
+	}, synopsis: `agentmux spend [--by pane|link|session|day|model] [--since D] [--session NAME] [--json]`, help: `What the agents spent, as their CLIs recorded it: requests, tokens by kind (input,
 output, cache read, cache write) and cost, by pane (SESSION/PANE across sessions), by
 the link whose deliveries started the turns ("-" for turns the person started), by
 session, by day (UTC) or by model. A cost ending in "+?" is a floor: some requests

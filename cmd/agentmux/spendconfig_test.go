@@ -116,3 +116,9 @@ func TestLinkBudgetArgs(t *testing.T) {
 	require.NoError(t, err)
 	assert.ErrorIs(t, checkLinkArgs(a), errUsage)
 }
+
+// parseClientArgs parses cmd's flags and operands as its command table entry says.
+func parseClientArgs(cmd string, args []string) (clientArgs, error) {
+	c, _ := lookupCommand(cmd)
+	return c.parseFlags(args)
+}
