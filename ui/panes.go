@@ -201,7 +201,8 @@ func (m *model) respawnFocused() tea.Cmd {
 			v.member = mb
 		}
 		m.setStatus(fmt.Sprintf("pane %d %s respawned", id, v.member.Name))
-		return m.handleOutput(id)
+		m.handleOutput(id)
+		return nil
 	}
 	if v.exited() {
 		return do(false)
