@@ -1,6 +1,7 @@
 package attach
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -151,6 +152,14 @@ func (c *pipe) send(body []byte) error {
 	return proto.WriteFrame(c.nc, body)
 }
 
+// write writes frames already framed, in one write.
+func (c *pipe) write(frames []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err := c.nc.Write(frames)
+	return err
+}
+
 // pumpInput sends the terminal's bytes as input frames until stopped.
 func (c *pipe) pumpInput(in *os.File) (stop func(), err error) {
 	cr, err := cancelreader.NewReader(in)
@@ -218,11 +227,16 @@ func (c *pipe) followSignals(ctx context.Context, out *os.File, ending bool) (st
 }
 
 // drawOutput writes output frames to the terminal until the end frame (its reason and
-// message) or until the connection ends ("" reason).
+// message) or until the connection ends ("" reason). The connection is read through a
+// buffer, so a frame's header and body (and the frames sent with it) come in one read;
+// the output of the frames read together is acknowledged in one write, after the last
+// of them is written to the terminal.
 func (c *pipe) drawOutput(out *os.File) (Reason, string) {
-	var buf []byte
+	r := bufio.NewReaderSize(c.nc, MaxFrame+4)
+	var buf, acks []byte
+	unacked := 0 // output written to the terminal and not yet acknowledged
 	for {
-		body, err := proto.ReadFrame(c.nc, MaxFrame, buf)
+		body, err := proto.ReadFrame(r, MaxFrame, buf)
 		if err != nil {
 			return "", ""
 		}
@@ -236,11 +250,16 @@ func (c *pipe) drawOutput(out *os.File) (Reason, string) {
 			if _, err := out.Write(f.Data); err != nil {
 				return "", ""
 			}
-			if c.acks && len(f.Data) > 0 {
-				_ = c.send(Ack(len(f.Data))) // a failed send ends the stream: the read sees it
+			if c.acks {
+				unacked += len(f.Data)
 			}
 		case KindEnd:
 			return f.Reason, string(f.Data)
+		}
+		if unacked > 0 && r.Buffered() == 0 {
+			acks = AppendAcks(acks[:0], unacked)
+			unacked = 0
+			_ = c.write(acks) // a failed send ends the stream: the read sees it
 		}
 	}
 }

@@ -172,6 +172,33 @@ func Input(b []byte) []byte { return append([]byte{KindInput}, b...) }
 // Output is the body of an output frame.
 func Output(b []byte) []byte { return append([]byte{KindOutput}, b...) }
 
+// AppendOutput appends b to dst as whole output frames (header and body), each carrying
+// at most MaxFrame-1 bytes of b: a terminal's write goes out as one write of the
+// connection, with no body built on its own.
+func AppendOutput(dst, b []byte) []byte {
+	for len(b) > 0 {
+		k := min(len(b), MaxFrame-1)
+		dst = binary.BigEndian.AppendUint32(dst, uint32(1+k))
+		dst = append(dst, KindOutput)
+		dst = append(dst, b[:k]...)
+		b = b[k:]
+	}
+	return dst
+}
+
+// AppendAcks appends to dst the ack frames (header and body) for n output bytes written
+// to the terminal: one frame per MaxFrame bytes, as an ack frame counts at most that.
+func AppendAcks(dst []byte, n int) []byte {
+	for n > 0 {
+		k := min(n, MaxFrame)
+		dst = binary.BigEndian.AppendUint32(dst, 5)
+		dst = append(dst, KindAck)
+		dst = binary.BigEndian.AppendUint32(dst, uint32(k))
+		n -= k
+	}
+	return dst
+}
+
 // Resize is the body of a resize frame (sizes above 65535 are cut to it).
 func Resize(cols, rows int) []byte {
 	b := []byte{KindResize}

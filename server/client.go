@@ -42,6 +42,9 @@ const writeWait = 10 * time.Second
 // (and the client's sends with it) until the ui takes one or starts ending.
 const inputQueue = 64
 
+// keptOutput is the largest buffer a client's output keeps between writes.
+const keptOutput = 1 << 20
+
 // outputWindow is how many output bytes a client that acknowledges output may have
 // unacknowledged; a write larger than that (a whole screen) goes once nothing is.
 const outputWindow = 16 << 10
@@ -102,6 +105,8 @@ type out struct {
 	mu   sync.Mutex // serialises writes and the end frame
 	fail func()
 
+	buf []byte // the frames of one write, reused (under mu)
+
 	window  int           // 0: the client sends no acks
 	patient time.Duration // how long a write waits for an ack
 	flowMu  sync.Mutex    // guards unacked
@@ -122,16 +127,18 @@ func (o *out) Write(p []byte) (int, error) {
 		o.fail()
 		return 0, err
 	}
-	n := len(p)
-	for len(p) > 0 {
-		k := min(len(p), attach.MaxFrame-1)
-		if err := o.frame(attach.Output(p[:k])); err != nil {
-			o.fail()
-			return n - len(p), err
-		}
-		p = p[k:]
+	// Every frame of p in one write of the connection: one system call per frame drawn,
+	// and p copied once.
+	o.buf = attach.AppendOutput(o.buf[:0], p)
+	_ = o.nc.SetWriteDeadline(time.Now().Add(writeWait))
+	if _, err := o.nc.Write(o.buf); err != nil {
+		o.fail()
+		return 0, err
 	}
-	return n, nil
+	if cap(o.buf) > keptOutput {
+		o.buf = nil // a whole-screen repaint of a huge terminal: not kept for the next frame
+	}
+	return len(p), nil
 }
 
 // room waits until n more bytes fit the window (always at once without one), and

@@ -3,7 +3,8 @@ package server
 // Strategy: the output window on its own, over a socket pair whose other end the test
 // reads: writes that fit go at once, a write past the window waits for an ack (and fails
 // when none comes within the client's patience, or the connection ends), acks free room,
-// and acks that do not match what was sent are refused. Then through a real server: a
+// and acks that do not match what was sent are refused; a draw goes in one write of the
+// connection, however many frames it takes. Then through a real server: a
 // client that acks is told so in ATTACHED and is drawn as before; a bad ack ends its
 // stream alone.
 
@@ -174,4 +175,51 @@ func TestLatestSizeWins(t *testing.T) {
 	cancel()
 	<-done
 	goleak.VerifyNone(t, leaks)
+}
+
+// countingConn counts the writes made to a connection.
+type countingConn struct {
+	net.Conn
+	writes int
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.writes++
+	return c.Conn.Write(p)
+}
+
+// A frame drawn goes to the client in one write of the connection, however many output
+// frames it takes, and arrives whole and in order.
+func TestOutputIsOneWritePerDraw(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	got := make(chan []byte, 1)
+	go func() {
+		var data []byte
+		for len(data) < 3*attach.MaxFrame {
+			body, err := proto.ReadFrame(b, attach.MaxFrame, nil)
+			if err != nil {
+				break
+			}
+			if f, err := attach.Decode(body); err == nil && f.Kind == attach.KindOutput {
+				data = append(data, f.Data...)
+			}
+		}
+		got <- data
+	}()
+	cc := &countingConn{Conn: a}
+	o := newOut(cc, 0, func() {})
+	want := make([]byte, 3*attach.MaxFrame)
+	for i := range want {
+		want[i] = byte(i)
+	}
+	if n, err := o.Write(want); err != nil || n != len(want) {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if cc.writes != 1 {
+		t.Errorf("%d writes of the connection for one draw, want 1", cc.writes)
+	}
+	if data := <-got; string(data) != string(want) {
+		t.Errorf("the client got %d bytes, want the %d drawn, in order", len(data), len(want))
+	}
 }

@@ -21,7 +21,7 @@
 //	│ frameMsg ─► Screen.Snapshot of dirty panes ─► View: cached rows ─► Present │
 //	│   (rows + the outer cursor); copies: Screen.Send(OSC 52) after a frame     │
 //	└─────────────────────────────────────────────────────────────────────────────┘
-//	     ▲ forwardSession ─► Send (one goroutine for the program's life)
+//	     ▲ forwardSession ─► Send: events, and frameMsg when the one frame timer fires
 //	session loop: panes, relay, typing gate, one timer (package session)
 //
 // Frames from pane output are at most frameInterval (1/60 s) apart, except the echo of a
@@ -32,8 +32,9 @@
 // frame interval after the last full one (right after the echo's when that is already
 // due), so the echo's frame stays small and never waits behind the flood's rows.
 //
-// Nothing runs on a timer while nothing changes: the frame tick is armed only by pane
-// output, the session's timer only while the relay or paced output has a deadline.
+// Nothing runs on a timer while nothing changes: the one frame timer (frameTimer) is
+// armed only by pane output, the session's timer only while the relay or paced output
+// has a deadline.
 //
 // Lock rule: the model is touched only by bubbletea's event loop. A pane's picture is
 // read through session.Screen (vterm locks internally). The forwarders and Cmds only

@@ -58,7 +58,7 @@ type framePacer struct {
 
 	last     time.Time // when the last frame (full or early) was taken
 	lastFull time.Time // when the last full frame was taken
-	armed    bool      // a frame tick is coming at at
+	armed    bool      // the frame timer is armed for at
 	at       time.Time
 	echoPane int // the pane a key was just written to (0: none), until echoBy
 	echoBy   time.Time
@@ -94,12 +94,14 @@ func (p *framePacer) arm(due time.Time) bool {
 	return true
 }
 
-// tick handles the tick armed for at: it is the current tick unless a later arm
-// replaced it.
-func (p *framePacer) tick(at time.Time) {
-	if at.Equal(p.at) {
-		p.armed = false
+// tick handles the frame timer firing, seen at now. It returns false when the firing
+// is stale: the timer was armed again since, for later (it fires again then).
+func (p *framePacer) tick(now time.Time) bool {
+	if p.armed && now.Before(p.at) {
+		return false
 	}
+	p.armed = false
+	return true
 }
 
 // echoFrame returns the pane whose echo came and waits for its frame at now (0: none):
@@ -131,3 +133,28 @@ func (p *framePacer) tookEcho(now time.Time) {
 	p.last = now
 	p.echoPane, p.echoIn = 0, false
 }
+
+// frameTimer is the program's one frame timer, for its whole life: the event loop arms
+// it for the pacer's due time and forwardSession, which waits on its channel, hands the
+// program a frameMsg when it fires. One timer armed again and again, where a tea.Tick
+// per frame cost a goroutine, a timer and a trip through bubbletea's command queue
+// each, up to 60 a second under a flood. Arming it again before it fired moves it (no
+// firing is left over for the old time); a firing already taken by the forwarder when
+// it was armed again reaches the model, which sees it is early (framePacer.tick).
+type frameTimer struct{ t *time.Timer }
+
+// newFrameTimer returns a frame timer, not armed.
+func newFrameTimer() *frameTimer {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &frameTimer{t: t}
+}
+
+// arm makes the timer fire in d.
+func (f *frameTimer) arm(d time.Duration) { f.t.Reset(d) }
+
+// fired is the channel that receives when the timer fires.
+func (f *frameTimer) fired() <-chan time.Time { return f.t.C }
+
+// stop disarms the timer.
+func (f *frameTimer) stop() { f.t.Stop() }

@@ -41,7 +41,7 @@ func TestFramePacerIntervalAndEcho(t *testing.T) {
 	_, _, arm = p.output(2, t0.Add(6*time.Millisecond))
 	assert.False(t, arm, "a tick no later is already coming")
 
-	p.tick(at)
+	require.True(t, p.tick(at))
 	p.took(at)
 	p.expectEcho(1, at)
 	now, _, _ = p.output(1, at.Add(3*time.Millisecond))
@@ -97,7 +97,7 @@ func TestFramePacerFullFrameBeforeTheEchoKeepsItsCredit(t *testing.T) {
 	p.expectEcho(1, t0.Add(1*time.Millisecond)) // a key to pane 1
 	now, at, _ := p.output(2, t0.Add(5*time.Millisecond))
 	require.False(t, now, "the flood keeps its cadence")
-	p.tick(at)
+	require.True(t, p.tick(at))
 	assert.Equal(t, 0, p.echoFrame(at), "a full frame is due: it takes every pane")
 	p.took(at) // the flood's next frame, taken before the echo came
 
@@ -122,4 +122,20 @@ func TestFramePacerFullFrameBeforeTheEchoKeepsItsCredit(t *testing.T) {
 	q.took(t0.Add(16 * time.Millisecond)) // the flood's full frame comes first
 	now, _, _ = q.output(1, t0.Add(19*time.Millisecond))
 	assert.False(t, now, "the full frame carried the echo: no early frame is left")
+}
+
+// The one frame timer is armed again and again; a firing the forwarder took just before
+// the timer was armed for later must not take a frame early: the pacer sees it early and
+// waits for the firing at the new time.
+func TestFramePacerIgnoresAnEarlyFiring(t *testing.T) {
+	t0 := time.Unix(100, 0)
+	p := framePacer{interval: 16 * time.Millisecond, echoGap: 2 * time.Millisecond, echoWindow: 100 * time.Millisecond}
+	p.took(t0)
+	_, at, arm := p.output(1, t0.Add(5*time.Millisecond))
+	require.True(t, arm)
+	assert.False(t, p.tick(at.Add(-time.Millisecond)), "a firing before the armed time is stale")
+	assert.True(t, p.armed, "the timer stays armed for its time")
+	assert.True(t, p.tick(at), "the firing at the armed time draws")
+	assert.False(t, p.armed)
+	assert.True(t, p.tick(at.Add(time.Millisecond)), "with nothing armed a firing draws")
 }

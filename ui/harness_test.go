@@ -181,7 +181,7 @@ func (hs *harness) advance(d time.Duration) {
 // frameTick delivers the model's frame tick if it is due by the clock.
 func (hs *harness) frameTick() {
 	if p := &hs.m.pace; p.armed && !p.at.After(hs.clock.Now()) {
-		hs.send(frameMsg{at: p.at})
+		hs.send(frameMsg{})
 	}
 }
 

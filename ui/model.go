@@ -165,6 +165,7 @@ type promptInput struct {
 // status line's messages, and the writer that puts it on the screen.
 type presentation struct {
 	pace       framePacer
+	ticks      *frameTimer // fires when pace says the next frame is due; nil in tests that deliver frames themselves
 	fr         frameState
 	frame      string
 	frameLines []string   // frame split in rows, handed to the screen writer

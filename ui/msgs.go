@@ -26,9 +26,9 @@ type sessionMsg struct {
 	Err    error
 }
 
-// frameMsg is the throttled frame tick: take snapshots of dirty panes and redraw. At is
-// the time it was armed for, so a superseded tick is recognised.
-type frameMsg struct{ at time.Time }
+// frameMsg is the frame timer's firing (frameTimer): take snapshots of dirty panes and
+// redraw.
+type frameMsg struct{}
 
 // fatalMsg ends the program with Err (a panic caught in a forwarder, msgs.go).
 type fatalMsg struct{ Err error }
@@ -80,9 +80,15 @@ func forwardInput(ctx context.Context, p sender, early []keys.Event, ch <-chan t
 	}
 }
 
-// forwardSession hands the program the session's events, a batch at a time, until the
-// subscription ends or ctx does; a panic reading them ends the program (fatalMsg).
-func forwardSession(ctx context.Context, p sender, sub *session.Subscription) {
+// forwardSession hands the program the session's events, a batch at a time, and the
+// frame timer's firings (frameMsg), until the subscription ends or ctx does; a panic
+// reading them ends the program (fatalMsg). ticks is nil when no timer is armed (tests
+// that drive the frames themselves).
+func forwardSession(ctx context.Context, p sender, sub *session.Subscription, ticks *frameTimer) {
+	var fired <-chan time.Time
+	if ticks != nil {
+		fired = ticks.fired()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			p.Send(fatalMsg{Err: tty.Recovered(r)})
@@ -101,13 +107,10 @@ func forwardSession(ctx context.Context, p sender, sub *session.Subscription) {
 				return // unsubscribed: the program is ending
 			}
 			// A signal whose events an earlier Next already took: wait again.
+		case <-fired:
+			p.Send(frameMsg{})
 		case <-ctx.Done():
 			return
 		}
 	}
-}
-
-// frameAfter schedules a frame tick in d, labelled with its due time.
-func frameAfter(d time.Duration, due time.Time) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg { return frameMsg{at: due} })
 }

@@ -207,7 +207,8 @@ func (m *model) respawnFocused() tea.Cmd {
 			v.member = mb
 		}
 		m.setStatus(fmt.Sprintf("pane %d %s %s", id, v.member.Name, how))
-		return m.handleOutput(id)
+		m.handleOutput(id)
+		return nil
 	}
 	kill := !v.exited()
 	if v.member.Resumes {

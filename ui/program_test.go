@@ -2,7 +2,8 @@ package ui
 
 // A whole bubbletea program over a session of fake panes, with the real clock, drawing
 // through the real screen writer (tty.Screen, as Run does with bubbletea's renderer off)
-// into a vterm that stands in for the outer terminal: pane output must reach that screen,
+// into a vterm that stands in for the outer terminal: pane output must reach that screen
+// (output held for the frame rate too, drawn when the frame timer fires),
 // typed keys must reach the focused pane's process, and prefix q y must end the program.
 // A frame replayed through the writer must show exactly the text View built.
 
@@ -77,6 +78,8 @@ func TestProgramDrawsThroughTheScreenWriter(t *testing.T) {
 		default:
 		}
 	})
+	hs.m.ticks = newFrameTimer()
+	defer hs.m.ticks.stop()
 	hs.m.present() // the first frame, as Run draws it before the program starts
 	p := tea.NewProgram(hs.m, tea.WithInput(nil), tea.WithoutRenderer(), tea.WithoutSignalHandler())
 	done := make(chan struct{})
@@ -86,10 +89,14 @@ func TestProgramDrawsThroughTheScreenWriter(t *testing.T) {
 	}()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go forwardSession(ctx, p, hs.m.sub) // as runModel starts it
+	go forwardSession(ctx, p, hs.m.sub, hs.m.ticks) // as runModel starts it
 
 	hs.procs[2].Print("hello from b")
 	outer.waitFor(t, "pane 2's output", func(s string) bool { return strings.Contains(s, "hello from b") })
+	// Output within a frame interval of the last frame is held: the frame timer, through
+	// the session forwarder, draws it.
+	hs.procs[2].Print(" and again")
+	outer.waitFor(t, "pane 2's held output", func(s string) bool { return strings.Contains(s, "hello from b and again") })
 
 	p.Send(inputMsg{Events: []keys.Event{runeKey('h'), runeKey('i')}})
 	deadline := time.After(5 * time.Second)

@@ -44,6 +44,8 @@ func runModel(ctx context.Context, cfg Config, s *session.Session, tr terminalRu
 	m := newModel(cfg, s, modelOptions{width: tr.w, height: tr.h, renderer: r,
 		screen: scr, probed: tr.probed, attach: tr.att})
 	defer m.sub.Close()
+	m.ticks = newFrameTimer()
+	defer m.ticks.stop()
 	m.present() // the first frame, before any message arrives
 	p := tea.NewProgram(m,
 		tea.WithInput(nil),
@@ -56,12 +58,12 @@ func runModel(ctx context.Context, cfg Config, s *session.Session, tr terminalRu
 	)
 	stop := tr.follow(p)
 	defer stop()
-	// Input and the session's events go to the program from one goroutine each, for as
-	// long as it runs (msgs.go).
+	// Input and the session's events (with the frame timer) go to the program from one
+	// goroutine each, for as long as it runs (msgs.go).
 	fctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { forwardInput(fctx, p, tr.early, tr.ir.Events()) })
-	wg.Go(func() { forwardSession(fctx, p, m.sub) })
+	wg.Go(func() { forwardSession(fctx, p, m.sub, m.ticks) })
 	defer wg.Wait() // a Send in flight returns: Run cancels the program's context when it ends
 	defer cancel()
 	_, err := p.Run()

@@ -113,7 +113,7 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 	for _, ev := range msg.Events {
 		switch ev := ev.(type) {
 		case session.Output:
-			cmds = append(cmds, m.handleOutput(ev.Pane))
+			m.handleOutput(ev.Pane)
 		case session.MemberChanged:
 			if v := m.views[ev.Member.Pane]; v != nil {
 				m.noteNeedsYou(v.member.State, ev.Member)
@@ -131,7 +131,7 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 				m.addView(ev.Member) // another client started it
 			}
 		case session.Exit:
-			cmds = append(cmds, m.handleExit(ev))
+			m.handleExit(ev)
 		case session.Closed:
 			if ev.Done && ev.Err != nil {
 				m.log.Warn("close pane", "pane", ev.Pane, "err", ev.Err)
@@ -167,27 +167,38 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 
 // handleOutput marks a pane dirty and makes sure a frame is coming (the session already
 // paces each pane's output; frames are paced across panes here).
-func (m *model) handleOutput(id int) tea.Cmd {
+func (m *model) handleOutput(id int) {
 	v := m.views[id]
 	if v == nil {
-		return nil
+		return
 	}
 	v.dirty = true
 	now := m.now()
 	drawNow, at, arm := m.pace.output(id, now)
 	switch {
 	case drawNow:
-		return m.takeFrame(m.pace.echoFrame(now))
+		m.takeFrame(m.pace.echoFrame(now))
 	case arm:
-		return frameAfter(at.Sub(now), at)
+		m.armFrame(at.Sub(now))
 	}
-	return nil
 }
 
-// handleFrame is the frame tick.
-func (m *model) handleFrame(msg frameMsg) tea.Cmd {
-	m.pace.tick(msg.at)
-	return m.takeFrame(m.pace.echoFrame(m.now()))
+// armFrame arms the frame timer to fire in d (none in tests without a program: they
+// deliver the frame themselves when the pacer's time comes).
+func (m *model) armFrame(d time.Duration) {
+	if m.ticks != nil {
+		m.ticks.arm(d)
+	}
+}
+
+// handleFrame is the frame timer's firing.
+func (m *model) handleFrame(frameMsg) tea.Cmd {
+	now := m.now()
+	if !m.pace.tick(now) {
+		return nil // armed again for later since it fired
+	}
+	m.takeFrame(m.pace.echoFrame(now))
+	return nil
 }
 
 // takeFrame snapshots every dirty pane, or with echo set (an echo's early frame) only
@@ -195,7 +206,7 @@ func (m *model) handleFrame(msg frameMsg) tea.Cmd {
 // echo's frame stays small and cheap to compose and write. A pane in the middle of a
 // synchronized update keeps its previous picture until the update ends (or syncTimeout
 // passes).
-func (m *model) takeFrame(echo int) tea.Cmd {
+func (m *model) takeFrame(echo int) {
 	now := m.now()
 	if echo != 0 {
 		m.pace.tookEcho(now)
@@ -236,21 +247,20 @@ func (m *model) takeFrame(echo int) tea.Cmd {
 		}
 	}
 	if !retry.IsZero() && m.pace.arm(retry) {
-		return frameAfter(retry.Sub(now), retry)
+		m.armFrame(retry.Sub(now))
 	}
-	return nil
 }
 
 // handleExit keeps the pane on screen with its exit code until it is closed.
-func (m *model) handleExit(ev session.Exit) tea.Cmd {
+func (m *model) handleExit(ev session.Exit) {
 	v := m.views[ev.Pane]
 	if v == nil {
-		return nil
+		return
 	}
 	v.member.State, v.member.Code = session.Exited, ev.Code
 	v.dirty, v.stale = true, true
 	m.setStatus(fmt.Sprintf("pane %d %s %s: %s R restarts it, %s x closes it", ev.Pane, v.member.Name, session.ExitText(ev.Code), prefixLabel(m.cfg.PrefixSpec), prefixLabel(m.cfg.PrefixSpec)))
-	return m.handleOutput(ev.Pane)
+	m.handleOutput(ev.Pane)
 }
 
 // handleWindowSize re-lays out every pane for the outer terminal's new size, and has the

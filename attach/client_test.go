@@ -1,0 +1,126 @@
+package attach
+
+// Strategy: the client's output loop (drawOutput) over a net.Pipe, the test playing the
+// server: output frames sent together in one write reach the terminal (an os.Pipe) in
+// order and are acknowledged together, in one write of ack frames whose counts add up to
+// exactly the bytes drawn, none over MaxFrame; the end frame ends the loop with its
+// reason. Then the frame encoders on their own: AppendOutput cuts a write into frames
+// that decode back to it, AppendAcks into acks that add up to n.
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"os"
+	"testing"
+
+	"github.com/agentmux/agentmux/proto"
+)
+
+func TestOutputSentTogetherIsAckedTogether(t *testing.T) {
+	srv, cli := net.Pipe()
+	defer srv.Close()
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	drawn := make(chan []byte, 1)
+	go func() { b, _ := io.ReadAll(rd); drawn <- b }()
+	c := &pipe{nc: cli, acks: true}
+	type ended struct {
+		r   Reason
+		msg string
+	}
+	end := make(chan ended, 1)
+	go func() {
+		r, msg := c.drawOutput(wr)
+		wr.Close()
+		end <- ended{r, msg}
+	}()
+
+	parts := [][]byte{[]byte("one "), []byte("two "), bytes.Repeat([]byte("x"), 1000)}
+	var frames, want []byte
+	for _, p := range parts {
+		frames = AppendOutput(frames, p)
+		want = append(want, p...)
+	}
+	type acks struct{ bytes, frames int }
+	got := make(chan acks, 1)
+	go func() { // the acks, until they cover everything sent
+		var a acks
+		for a.bytes < len(want) {
+			body, err := proto.ReadFrame(srv, MaxFrame, nil)
+			if err != nil {
+				break
+			}
+			if f, err := Decode(body); err == nil && f.Kind == KindAck {
+				a.bytes += f.Acked
+				a.frames++
+			}
+		}
+		got <- a
+	}()
+	if _, err := srv.Write(frames); err != nil { // the client reads it whole
+		t.Fatal(err)
+	}
+	a := <-got
+	if a.bytes != len(want) {
+		t.Errorf("acked %d bytes, drew %d", a.bytes, len(want))
+	}
+	if a.frames != 1 {
+		t.Errorf("%d ack frames for three output frames read together, want 1", a.frames)
+	}
+	if err := proto.WriteFrame(srv, End(ReasonDetached, "bye")); err != nil {
+		t.Fatal(err)
+	}
+	e := <-end
+	if e.r != ReasonDetached || e.msg != "bye" {
+		t.Errorf("ended with %q %q, want detached bye", e.r, e.msg)
+	}
+	if got := <-drawn; !bytes.Equal(got, want) {
+		t.Errorf("the terminal got %d bytes, want the %d sent, in order", len(got), len(want))
+	}
+}
+
+func TestAppendOutputAndAcks(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789"), MaxFrame/5) // two frames' worth
+	b := AppendOutput(nil, data)
+	var got []byte
+	for len(b) > 0 {
+		body, err := proto.ReadFrame(bytes.NewReader(b), MaxFrame, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Decode(body)
+		if err != nil || f.Kind != KindOutput || len(f.Data) > MaxFrame-1 {
+			t.Fatalf("output frame of %d bytes: %v", len(f.Data), err)
+		}
+		got = append(got, f.Data...)
+		b = b[4+len(body):]
+	}
+	if !bytes.Equal(got, data) {
+		t.Errorf("frames carry %d bytes, want %d", len(got), len(data))
+	}
+	if len(AppendOutput(nil, nil)) != 0 {
+		t.Error("no output makes a frame")
+	}
+	for _, n := range []int{1, MaxFrame, MaxFrame + 1, 3*MaxFrame + 7} {
+		b, sum := AppendAcks(nil, n), 0
+		for len(b) > 0 {
+			body, err := proto.ReadFrame(bytes.NewReader(b), MaxFrame, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Decode(body)
+			if err != nil || f.Kind != KindAck {
+				t.Fatalf("ack frame %q: %v", body, err)
+			}
+			sum += f.Acked
+			b = b[4+len(body):]
+		}
+		if sum != n {
+			t.Errorf("acks for %d bytes add up to %d", n, sum)
+		}
+	}
+}
