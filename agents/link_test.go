@@ -207,7 +207,9 @@ func startPairOn(t *testing.T, bin string, a, b cli, cols, rows int, aSrv, bSrv 
 	})
 	args := append(append([]string{bin, "--log-level", "debug"}, flags...), a.command(), b.command())
 	tm := startTerm(t, "agentmux", args, project, env, cols, rows)
-	tm.waitFor(a.name+" ready in pane 1 and "+b.name+" in pane 2", 120*time.Second, func([]string, string) bool {
+	// Two CLIs starting at once on a loaded machine: opencode alone has taken 2.3 min to
+	// draw its first screen under a load of 28 (with agentmux's plugin or without).
+	tm.waitFor(a.name+" ready in pane 1 and "+b.name+" in pane 2", 6*time.Minute, func([]string, string) bool {
 		snap := tm.vt.Snapshot()
 		for _, s := range a.paneReady {
 			if !inHalf(snap, s, false) {
