@@ -415,7 +415,9 @@ var clis = []cli{
 		idle:           func(title string) bool { return title == "✳ Claude Code" },
 		bullet:         "●",
 		restoresPrompt: true,
-		paneReady:      []string{"? for shortcuts", "❯"},
+		// Its prompt row: 2.1.197 shows "? for shortcuts" under it, 2.1.332 its
+		// permission mode ("⏵⏵ auto mode on") instead.
+		paneReady: []string{"❯"},
 	},
 	{
 		name: "claude-fullscreen", bin: "claude",

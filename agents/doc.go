@@ -3,7 +3,9 @@
 // against the fake model server of internal/mockmodel, first alone (a smoke test per CLI:
 // it starts, a typed message is submitted, the mock's answer appears, the title goes busy
 // and back to idle) and then inside the agentmux binary, linked, to check the relayed
-// conversation end to end (every pair of the three). Approval prompts are brought up by the
+// conversation end to end (every pair of the three; TestPairs links each of pi, Qwen Code
+// and opencode with each of the others both ways, one subtest per ordered pair, and counts
+// the deliveries that were exactly the sender's answer). Approval prompts are brought up by the
 // mock answering a trigger word with a shell tool call: each CLI alone must show one the
 // parser's built-in profile calls NeedsApproval (recorded into parser/testdata with
 // AGENTS_UPDATE_SCREENS=1), and in agentmux a linked pane showing one must say `needs you`
