@@ -105,6 +105,8 @@ type Profiles = parser.Profiles
 type Options struct {
 	// Panes are the panes to start, numbered 1..N in this order.
 	Panes []PaneSpec
+	// View is the layout the terminals start from (a restored session's; View).
+	View View
 	// Link puts every pane in one relay group at start; Turns and Idle configure the
 	// relay (--turns, --idle; zero takes its defaults).
 	Link  bool

@@ -108,3 +108,20 @@ func TestRespawnFreshStartsANewConversation(t *testing.T) {
 	require.NoError(t, s.Respawn(1, true))
 	assert.Equal(t, []string{"claude"}, (<-procs).Spec.Argv, "fresh for good")
 }
+
+// The terminals' layout is kept by the session: Options.View to start from, SetView
+// to change it (a ViewChanged event, once per change).
+func TestViewIsKeptAndAnnounced(t *testing.T) {
+	r := newRig(t, Options{View: View{Layout: "rows", Order: []int{2, 1}}}, "a", "b")
+	assert.Equal(t, View{Layout: "rows", Order: []int{2, 1}}, r.s.View())
+	r.s.SetView(View{Layout: "tiled", Order: []int{1, 2}, Zoomed: 2})
+	ev := r.await(func(ev Event) bool { _, ok := ev.(ViewChanged); return ok })
+	assert.Equal(t, View{Layout: "tiled", Order: []int{1, 2}, Zoomed: 2}, ev.(ViewChanged).View)
+	assert.Equal(t, 2, r.s.View().Zoomed)
+	r.s.SetView(View{Layout: "tiled", Order: []int{1, 2}, Zoomed: 2}) // no change: no event
+	r.s.Sync()
+	for _, ev := range r.sub.Next() {
+		_, again := ev.(ViewChanged)
+		assert.False(t, again, "the same view announced twice")
+	}
+}

@@ -89,6 +89,7 @@ type Session struct {
 	across         Across // links panes with other sessions' members (nil: no mesh)
 	colors         vterm.Colors
 	kitty          bool
+	view           View               // the terminals' layout (view.go); owned by the loop
 	echoFirst      *ptyhost.EchoFirst // shared by the panes' programs: a key's echo goes first
 	// isolation and selfNS (set before the loop starts, then read only) say how panes
 	// are told from the person, and this process's user namespace (origin.go).
@@ -150,6 +151,7 @@ func Start(o Options) (*Session, error) {
 		external:     map[string]Sink{},
 		colors:       o.Colors,
 		kitty:        o.KittyKeyboard,
+		view:         o.View,
 	}
 	s.isolation, s.selfNS = isolation(o)
 	log.Info("panes told from the person by "+s.isolation, "isolation", s.isolation)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"log/slog"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -243,6 +244,7 @@ func newModel(cfg Config, s *session.Session, o modelOptions) *model {
 			m.focus = mb.Pane
 		}
 	}
+	m.takeView(s.View())
 	m.relaySum = s.Status().Summary
 	if left := m.shellPanes(); s.LinkedAtStart() && left != "" {
 		m.setStatus("--link left out " + left + ": a shell would run agents' answers as commands (prefix l then its number links it, asking first)")
@@ -300,6 +302,35 @@ func (m *model) relayout() {
 		v.stale = true
 	}
 	m.fr.invalidate()
+	if m.att.controls() {
+		m.s.SetView(m.view())
+	}
+}
+
+// takeView starts the layout from the session's view (a restored session's, or what
+// another terminal left): its kind, the panes' order and the zoomed pane.
+func (m *model) takeView(v session.View) {
+	if k, err := ParseLayout(v.Layout); err == nil && v.Layout != "" {
+		m.cfg.Layout = k
+	}
+	if len(v.Order) > 0 {
+		m.slots = slices.Clone(v.Order)
+	}
+	if m.views[v.Zoomed] != nil && len(m.order) > 1 {
+		m.focus, m.zoomed = v.Zoomed, true
+	}
+}
+
+// view is the layout as the session keeps it (takeView).
+func (m *model) view() session.View {
+	v := session.View{Layout: m.cfg.Layout.String(), Order: m.placed()}
+	if v.Layout == LayoutAuto.String() {
+		v.Layout = ""
+	}
+	if m.zoomed {
+		v.Zoomed = m.focus
+	}
+	return v
 }
 
 // setFocus moves the focus to pane id (no focus-out is sent: every pane stays watched).

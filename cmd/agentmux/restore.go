@@ -147,6 +147,7 @@ func restoredOptions(name string) (options, *restorePlan, error) {
 		}
 	}
 	o.trees = make([]bool, len(o.sess.Panes)) // the kept trees are taken back after setupPanes
+	o.sess.View = sv.View
 	for _, g := range sv.Groups {
 		if g.Remote != "" {
 			if len(g.Members) == 1 && plan.names[g.Members[0]] != "" && g.Tag != "" {
@@ -292,6 +293,13 @@ func (plan *restorePlan) apply(s *session.Session, st *store.Store, name string,
 		}
 		if err := s.LinkRestored(l); err != nil {
 			log.Warn("restore: link", "members", g.Members, "err", err)
+		}
+	}
+	for _, p := range plan.saved.Panes {
+		if p.Share != [2]int{} && plan.names[p.Number] != "" {
+			if _, err := s.SetShare(p.Number, p.Share[0], p.Share[1]); err != nil {
+				log.Warn("restore: size", "pane", p.Number, "err", err)
+			}
 		}
 	}
 	for _, n := range plan.held {

@@ -31,6 +31,9 @@ type savedSession struct {
 	Args   []string     `json:"args"`
 	Panes  []savedPane  `json:"panes"`
 	Groups []savedGroup `json:"groups,omitempty"`
+	// View is the layout's kind, the panes' order and the zoomed pane, as the
+	// terminals left them.
+	View session.View `json:"view,omitzero"`
 }
 
 // savedPane is one pane as a restore starts it again.
@@ -45,6 +48,8 @@ type savedPane struct {
 	Worktree bool   `json:"worktree,omitempty"`
 	Branch   string `json:"branch,omitempty"`
 	Held     bool   `json:"held,omitempty"`
+	// Share is the pane's size as a share of an even one (prefix ctrl+arrow).
+	Share [2]int `json:"share,omitzero"`
 }
 
 // savedGroup is a relay group of this session's panes (by number), its turns, and its
@@ -154,7 +159,7 @@ func (r *recorder) stop(why string, offered bool) {
 // describe is the session's description as JSON; false when the session has no panes
 // to describe (it is stopping).
 func (r *recorder) describe() ([]byte, bool) {
-	sv := savedSession{Args: r.args}
+	sv := savedSession{Args: r.args, View: r.s.View()}
 	for _, m := range r.s.Members() {
 		if m.External {
 			continue
@@ -163,7 +168,7 @@ func (r *recorder) describe() ([]byte, bool) {
 		if g, ok := r.given[m.Pane]; ok {
 			cmd = g
 		}
-		p := savedPane{Number: m.Pane, Name: m.Name, Command: cmd, Dir: m.Dir, Profile: m.Profile, Held: m.Held}
+		p := savedPane{Number: m.Pane, Name: m.Name, Command: cmd, Dir: m.Dir, Profile: m.Profile, Held: m.Held, Share: m.Share}
 		if p.Dir == "" {
 			p.Dir = r.folder
 		}
