@@ -357,7 +357,7 @@ var errNotPerson = errors.New("only the person may start, respawn, rename or typ
 
 // paneRequest makes a pane command's request (X_NEW, X_RESPAWN, X_RENAME, X_TYPE,
 // X_RESIZE, X_DIFF): the person's alone; its errors are answered BAD_REQUEST.
-func paneRequest(r func(s *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error) request {
+func paneRequest(r func(s *state, cs *connState, pc PaneCore, e *proto.Envelope, res *proto.Result) error) request {
 	return func(s *state, cs *connState, e *proto.Envelope, res *proto.Result) error {
 		if !cs.person() {
 			return codedError{proto.CodeBadRequest, errNotPerson}
@@ -366,35 +366,17 @@ func paneRequest(r func(s *state, pc PaneCore, e *proto.Envelope, res *proto.Res
 		if !ok {
 			return codedError{proto.CodeBadRequest, errNoCore}
 		}
-		if err := r(s, pc, e, res); err != nil {
-			var bad badPayloadError
-			if errors.As(err, &bad) {
-				s.badPayload(cs, e, bad.err)
-				return errAnswered
-			}
+		err := r(s, cs, pc, e, res)
+		if err != nil && !errors.Is(err, errAnswered) {
 			return codedError{proto.CodeBadRequest, err}
 		}
-		return nil
+		return err
 	}
-}
-
-// badPayloadError is a pane command's payload that does not validate.
-type badPayloadError struct{ err error }
-
-func (b badPayloadError) Error() string { return b.err.Error() }
-
-// panePayload decodes e's payload as a T for a pane command.
-func panePayload[T any](e *proto.Envelope) (T, error) {
-	p, err := proto.DecodePayload[T](e)
-	if err != nil {
-		return p, badPayloadError{err}
-	}
-	return p, nil
 }
 
 // xNew starts a pane.
-func xNew(_ *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
-	p, err := panePayload[proto.NewPane](e)
+func xNew(s *state, cs *connState, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.NewPane](s, cs, e)
 	if err != nil {
 		return err
 	}
@@ -403,8 +385,8 @@ func xNew(_ *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
 }
 
 // xRespawn starts a pane's program again.
-func xRespawn(s *state, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
-	p, err := panePayload[proto.Respawn](e)
+func xRespawn(s *state, cs *connState, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
+	p, err := payload[proto.Respawn](s, cs, e)
 	if err != nil {
 		return err
 	}
@@ -412,8 +394,8 @@ func xRespawn(s *state, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
 }
 
 // xRename renames a pane.
-func xRename(s *state, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
-	p, err := panePayload[proto.Rename](e)
+func xRename(s *state, cs *connState, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
+	p, err := payload[proto.Rename](s, cs, e)
 	if err != nil {
 		return err
 	}
@@ -421,8 +403,8 @@ func xRename(s *state, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
 }
 
 // xDiff answers with what a pane's agent changed in its worktree, cut to fit a frame.
-func xDiff(s *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
-	p, err := panePayload[proto.Target](e)
+func xDiff(s *state, cs *connState, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.Target](s, cs, e)
 	if err != nil {
 		return err
 	}
@@ -437,8 +419,8 @@ func xDiff(s *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
 }
 
 // xResize sets a pane's share of the screen.
-func xResize(s *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
-	p, err := panePayload[proto.Resize](e)
+func xResize(s *state, cs *connState, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
+	p, err := payload[proto.Resize](s, cs, e)
 	if err != nil {
 		return err
 	}
@@ -452,8 +434,8 @@ func xResize(s *state, pc PaneCore, e *proto.Envelope, res *proto.Result) error 
 }
 
 // xType types text into a pane as it is.
-func xType(s *state, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
-	p, err := panePayload[proto.TypeText](e)
+func xType(s *state, cs *connState, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
+	p, err := payload[proto.TypeText](s, cs, e)
 	if err != nil {
 		return err
 	}

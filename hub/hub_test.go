@@ -458,3 +458,46 @@ func TestEveryExtensionRequestIsDispatched(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "n", payload[proto.Ping](t, next(t, c, proto.TypePong)).Nonce)
 }
+
+// paneFake is a core that runs pane commands: it starts pane 3 and sets every share to
+// what was asked.
+type paneFake struct{ *fakeCore }
+
+func (paneFake) New(proto.NewPane) (int, string, error) { return 3, "new", nil }
+func (paneFake) Respawn(int, bool) error                { return nil }
+func (paneFake) Rename(int, string) error               { return nil }
+func (paneFake) TypeText(int, string, bool) error       { return nil }
+func (paneFake) SetShare(_, w, h int) ([2]int, error)   { return [2]int{w, h}, nil }
+func (paneFake) Diff(int) (string, error)               { return "diff", nil }
+
+// The pane commands keep their rule through the handler table: a pane's program is
+// refused (BAD_REQUEST, the connection lives), a payload that does not validate closes
+// the person's connection, and a good one is answered.
+func TestPaneCommandsThroughTheTable(t *testing.T) {
+	core := paneFake{newFakeCore("alice")}
+	e := start(t, nil, "", func(c *hub.Config) { c.Core = core })
+	for _, typ := range []string{proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff} {
+		pane := e.paneControl("alice")
+		_, err := pane.Write(typ, "", "", proto.Target{A: "alice"})
+		require.NoError(t, err)
+		er := payload[proto.Error](t, next(t, pane, proto.TypeError))
+		assert.Equal(t, proto.CodeBadRequest, er.Code, typ)
+		assert.Contains(t, er.Message, "only the person", typ)
+		assert.False(t, er.Fatal, typ)
+
+		person := e.control()
+		_, err = person.Write(typ, "", "", "not an object")
+		require.NoError(t, err)
+		if er := expectClosed(t, person); assert.NotNil(t, er, typ) {
+			assert.Equal(t, proto.CodeBadRequest, er.Code, typ)
+			assert.True(t, er.Fatal, typ)
+		}
+	}
+	person := e.control()
+	res, err := person.Request(proto.TypeResize, proto.Resize{A: "alice", Width: 150, Height: 80})
+	require.NoError(t, err)
+	assert.Equal(t, []int{150, 80}, res.Share)
+	res, err = person.Request(proto.TypeNew, proto.NewPane{Argv: []string{"bash"}})
+	require.NoError(t, err)
+	assert.Equal(t, 3, res.Number)
+}

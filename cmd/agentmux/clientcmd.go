@@ -94,9 +94,19 @@ func dialSession(a clientArgs) (c *client.Conn, path string, err error) {
 // prints its answer: fn, on a connection to it; exit 1 when the session cannot be
 // reached or fn fails.
 func onSession(fn func(c *client.Conn, a clientArgs, w io.Writer) error) execFunc {
+	return orFromStore("", fn)
+}
+
+// orFromStore is onSession(fn) for command cmd whose answer the store gives, when the
+// session cannot be reached (offline.go: it keeps what ended sessions said): history's
+// and read's. With cmd "" there is none: exit 1.
+func orFromStore(cmd string, fn func(c *client.Conn, a clientArgs, w io.Writer) error) execFunc {
 	return func(_ context.Context, a clientArgs, sio stdio) (int, error) {
 		c, _, err := dialSession(a)
-		if err != nil {
+		switch {
+		case err != nil && cmd != "":
+			return fromStore(cmd, a, sio.out, err)
+		case err != nil:
 			return 1, err
 		}
 		defer c.Close()
@@ -221,27 +231,9 @@ func execLink(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	return onSession(act(session.ActLink))(ctx, a, sio)
 }
 
-// orFromStore is onSession(fn), reading the store, which keeps what ended sessions said
-// (offline.go), when the session cannot be reached: history's and read's.
-func orFromStore(cmd string, fn func(c *client.Conn, a clientArgs, w io.Writer) error) execFunc {
-	return func(_ context.Context, a clientArgs, sio stdio) (int, error) {
-		c, _, err := dialSession(a)
-		if err != nil {
-			return fromStore(cmd, a, sio.out, err)
-		}
-		defer c.Close()
-		return exit(fn(c, a, sio.out))
-	}
-}
-
 // execEvents is events: the stream until the session ends or a signal.
 func execEvents(ctx context.Context, a clientArgs, sio stdio) (int, error) {
-	c, _, err := dialSession(a)
-	if err != nil {
-		return 1, err
-	}
-	defer c.Close()
-	return exit(events(ctx, c, sio.out))
+	return onSession(func(c *client.Conn, _ clientArgs, w io.Writer) error { return events(ctx, c, w) })(ctx, a, sio)
 }
 
 // execWeb is web: NAME, when given, is the session.
