@@ -153,7 +153,7 @@ func TestMemberThatNeverReadsIsBoundedInBytes(t *testing.T) {
 	require.NoError(t, err)
 	big := strings.Repeat("x", 60<<10)
 	for range 40 { // 2.4 MB: more than the socket's buffers and the bound together
-		_, err := alice.Send("", "bob", big)
+		_, err := deadline(alice).Send("", "bob", big)
 		require.NoError(t, err)
 	}
 	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Member == "bob" && ev.State == "disconnected" })

@@ -53,9 +53,10 @@ func start(t testing.TB, core *fakeCore, dbPath string, mod func(*hub.Config)) *
 }
 
 // deadline bounds the next reads and writes on c (next and stillWorks renew it): a
-// hang fails the test instead of the test run.
+// hang fails the test instead of the test run. 30 s: a megabyte frame under -race on a
+// loaded machine took more than 10.
 func deadline(c *client.Conn) *client.Conn {
-	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c.SetDeadline(time.Now().Add(30 * time.Second))
 	return c
 }
 

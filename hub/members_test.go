@@ -3,11 +3,13 @@ package hub_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/client"
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -39,7 +41,9 @@ func bye(t *testing.T, c *client.Conn) {
 // without BYE stay away, at most maxIdleAway (256) of them.
 func TestMembersThatLeftAreForgotten(t *testing.T) {
 	core := newFakeCore("claude")
-	e := start(t, core, "", nil)
+	// A heartbeat of a minute: ctl reads nothing (so answers no PING) while hundreds of
+	// members come and go, which takes more than two heartbeats of 5 s under load.
+	e := start(t, core, "", func(c *hub.Config) { c.Heartbeat = time.Minute })
 	ctl := e.control()
 	for i := range 100 {
 		bye(t, e.member(fmt.Sprintf("bye%d", i), 0))
