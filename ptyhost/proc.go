@@ -20,12 +20,11 @@ const readBufSize = 32 << 10
 // yieldEvery is how much output the reader writes to out between two yields of its
 // processor. A flood keeps the reader runnable without pause, so it yields, letting
 // goroutines that wait for a processor (a key just read from the terminal, another
-// pane's echo) run within a few milliseconds (256 KiB is about 2 ms of the emulator's
-// work on a coloured log), sooner than the runtime's own preemption (10 ms). Not after
-// every read: a PTY hands out 4 KiB a read, and each yield wakes another thread to look
-// for work (a futex wake, a poll of the network and a sleep): at 64 KiB the yields were
-// still a twelfth of the session server's CPU while a 64 MB log was printed.
-const yieldEvery = 256 << 10
+// pane's echo) run within a fraction of a millisecond. Not after every read: a PTY hands
+// out 4 KiB a read, and each yield wakes another thread to look for work (a futex wake
+// and sleep), which cost a flood a fifth of agentmux's CPU on a 2-core machine, and time
+// the program writing the flood (and the kernel passing its bytes) did not get.
+const yieldEvery = 64 << 10
 
 // Proc is a child program running in its own PTY and process group. Write, Resize,
 // Updates, Done, ExitCode, ExitStatus, ExitState, Pid and Close are safe for concurrent use.
