@@ -106,12 +106,24 @@ func (s *state) ext(cs *connState, e *proto.Envelope) {
 			return
 		}
 		ac, ok := core.(Answerer)
+		p.A = s.ownAddress(p.A)
 		switch {
-		case !ok:
+		case core == nil:
 			err = errNoCore
 		case !cs.person():
-			// A prompt-injected agent must not approve its own request, or another's.
+			// A prompt-injected agent must not approve its own request, or another's
+			// (in this session or, over the mesh, in another).
 			err = fmt.Errorf("X_ANSWER from %s: only the person answers a pane's prompt, from outside the panes", cs.where())
+		case s.otherSession(p.A):
+			ra, ok := core.(RemoteAnswerer)
+			if !ok {
+				err = errors.New("this session answers no other session's panes: it joined no mesh")
+				break
+			}
+			s.answerAcross(cs, e, ra, p)
+			return
+		case !ok:
+			err = errNoCore
 		default:
 			err = s.onPane(p.A, func(id int) error {
 				o, err := ac.AnswerPrompt(id, p.Option, p.Question)

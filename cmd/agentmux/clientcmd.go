@@ -45,7 +45,7 @@ const clientUsage = `session commands (each talks to a running agentmux over its
   agentmux events                             a live NDJSON stream of what happens
   agentmux sessions [--all]                   the running sessions (--all: ended ones too,
                                               and the ones agentmux restore can bring back)
-  agentmux inbox                              every pane that needs you, in every session
+  agentmux inbox [--mesh]                     every pane that needs you, in every session
   agentmux answer TARGET OPTION [--question Q]  pick a choice of TARGET's prompt (yes, no, 1…)
   agentmux web [NAME] [--control | --read-only] [--listen HOST:PORT] [--tls-cert F --tls-key F]
                                               start the session's web view (or get a new link

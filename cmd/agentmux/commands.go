@@ -267,11 +267,15 @@ when the session no longer runs.`},
 A live stream of what happens in the session, one JSON object a line: states,
 messages, deliveries and their phases, the panes' finished turns (their words), links,
 exits. Ends with the session or Ctrl+C.`},
-		{name: "inbox", help: `usage: agentmux inbox [--session NAME] [--json]
+		{name: "inbox", flags: []flagSpec{
+			switchFlag("mesh", "also the panes of the mesh's sessions that name one of yours in [mesh] answer_from", func(a *clientArgs) *bool { return &a.meshOn }),
+		}, help: `usage: agentmux inbox [--session NAME] [--mesh] [--json]
 
 Every pane that needs you, in every session running on this machine (--session: that
 one): the session, the pane, for how long it has waited, what its prompt asks and the
-choices, the longest waiting first. agentmux answer picks one.`},
+choices, the longest waiting first. agentmux answer picks one. With --mesh, also the
+panes of other sessions of the meshes those sessions joined whose person named one of
+them as theirs ([mesh] answer_from): agentmux answer NAME@SESSION picks one there.`},
 		{name: "answer", minArgs: 2, maxArgs: 2, flags: []flagSpec{
 			stringFlag("question", "Q", "refuse unless the prompt still asks Q (as inbox showed it)", func(a *clientArgs) *string { return &a.question }),
 		}, help: `usage: agentmux answer TARGET OPTION [--question Q]
@@ -280,7 +284,9 @@ Answers the prompt pane TARGET waits at (agentmux inbox lists them) by typing OP
 key, as you would: OPTION is a choice's number, the start of its label, or yes / no for
 the first / last choice. Refused when the pane waits at no prompt (answered meanwhile),
 when --question is given and the prompt asks something else, and while someone answers
-it at the keyboard. Yours alone: refused from inside a pane.`},
+it at the keyboard. Yours alone: refused from inside a pane. TARGET NAME@SESSION is a
+member of another session of the mesh, which takes it only from the sessions its person
+named ([mesh] answer_from).`},
 		{name: "sessions", flags: []flagSpec{
 			switchFlag("all", "also ended sessions whose messages the store still keeps", func(a *clientArgs) *bool { return &a.all }),
 		}, help: `usage: agentmux sessions [--all] [--json]
