@@ -41,8 +41,8 @@ func (s *state) listMesh(cs *connState, e *proto.Envelope) {
 		sessions, err := ml.ListMesh(h.ctx)
 		for i := range sessions {
 			for j := range sessions[i].Members {
-				if !person {
-					sessions[i].Members[j].Asks, sessions[i].Members[j].Pane = nil, 0
+				if m := &sessions[i].Members[j]; !person {
+					m.Asks, m.Pane = nil, 0
 				}
 			}
 		}
