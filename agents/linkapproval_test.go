@@ -17,6 +17,7 @@ package agents
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,6 +59,14 @@ func TestLinkedApproval(t *testing.T) {
 	env = append(env, setupGemini(t, home, project, geminiURL)...)
 
 	tm := startTerm(t, "agentmux", []string{bin, "--link", "--turns", "3", "claude", "gemini"}, project, env, 220, 50)
+	t.Cleanup(func() { // registered after the terminal's: runs before it ends
+		if t.Failed() {
+			h := exec.Command(bin, "history", "--json")
+			h.Dir, h.Env = project, env
+			out, err := h.CombinedOutput()
+			t.Logf("agentmux history (%v):\n%s", err, out)
+		}
+	})
 	tm.waitFor("claude ready in pane 1 and gemini in pane 2", 120*time.Second, func([]string, string) bool {
 		snap := tm.vt.Snapshot()
 		return inHalf(snap, "? for shortcuts", false) && inHalf(snap, "❯", false) && inHalf(snap, "Type your message", true)

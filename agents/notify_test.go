@@ -39,9 +39,7 @@ const notifyRounds = 3
 
 func TestNotifyAndAnswer(t *testing.T) {
 	bin := buildAgentmux(t)
-	// Not Qwen Code: 0.15.10 here ran the mock's shell call without asking (no approval
-	// prompt to stop at); its Notification hook is installed and read (hooks tests).
-	for _, name := range []string{"claude", "codex", "gemini"} {
+	for _, name := range []string{"claude", "codex", "gemini", "qwen"} {
 		t.Run(name, func(t *testing.T) { notifyAndAnswer(t, bin, cliNamed(t, name)) })
 	}
 }
@@ -57,15 +55,28 @@ type asksJSON struct {
 }
 
 func notifyAndAnswer(t *testing.T, bin string, c cli) {
-	srv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("TOOL-DONE the command ran"), Duration: time.Second, Tool: approvalTool})
+	tool := approvalTool
+	if c.name == "qwen" {
+		// Qwen Code 0.24.4 ran the same command again unasked in the session, after
+		// "Yes, allow once": a command of its own each round.
+		n := 0
+		tool = &mockmodel.Tool{Trigger: approvalTool.Trigger, Name: "run_shell_command", ArgsFrom: func([]byte) map[string]any {
+			n++
+			return map[string]any{"command": fmt.Sprintf("%s && echo round %d", approvalTool.Command, n), "description": "Run the command the test asked for"}
+		}}
+	}
+	srv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("TOOL-DONE the command ran"), Duration: time.Second, Tool: tool})
 	url := serveMock(t, c.name, srv)
 	home, project := c.home(t)
 	cleanUpAgents(t, home, project)
 	_ = os.Remove(filepath.Join(project, probeFile))
 	env := baseEnv(t, home)
-	if c.name == "codex" {
+	switch c.name {
+	case "codex":
 		env = append(env, setupCodexWith(t, home, project, url, "approval_policy = \"on-request\"\n")...)
-	} else {
+	case "qwen":
+		env = append(env, setupQwenAsking(t, home, project, url)...)
+	default:
 		env = append(env, c.setup(t, home, project, url)...)
 	}
 	state := t.TempDir()
@@ -115,6 +126,7 @@ func notifyAndAnswer(t *testing.T, bin string, c cli) {
 	var cmdLat, hookLat []time.Duration
 	for round := 1; round <= notifyRounds; round++ {
 		_ = os.Remove(filepath.Join(project, probeFile))
+		asked := time.Now().UnixMilli()
 		tm.submit(fmt.Sprintf("please run-tool now, round %d", round))
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		if _, err := srv.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == 2*round-1 }); err != nil {
@@ -126,9 +138,11 @@ func notifyAndAnswer(t *testing.T, bin string, c cli) {
 			return strings.Contains(borderRow(s, "1", c.name), "needs you")
 		})
 		seen := time.Now()
-		// The session's member event says it, with what is asked.
+		// The session's member event says it, with what is asked (this round's prompt:
+		// a program's hook may say it needs you before its prompt's choices are drawn).
 		waitEvent(t, events, 30*time.Second, func(ev eventJSON) bool {
-			return ev.Kind == "member" && ev.Member == c.name && ev.State == "needs you" && ev.Asks != nil && len(ev.Asks.Options) > 0
+			return ev.Kind == "member" && ev.Member == c.name && ev.State == "needs you" && ev.Asks != nil && len(ev.Asks.Options) > 0 &&
+				ev.Asks.Since >= asked
 		})
 		m := ls()
 		if m.State != "needs you" || m.Asks == nil || len(m.Asks.Options) == 0 {
@@ -189,6 +203,25 @@ func notifyAndAnswer(t *testing.T, bin string, c cli) {
 	t.Logf("%s: prompt seen (since) → command ran: %s; → webhook POST arrived: %s", c.name, stats(cmdLat), stats(hookLat))
 }
 
+// setupQwenAsking is setupQwen with the person's approval mode "default" (Ask
+// Permissions): Qwen Code 0.24's own default, "auto", lets an LLM classifier (here the
+// mock model) approve the shell call, and it runs without asking.
+func setupQwenAsking(t *testing.T, home, project, url string) []string {
+	env := setupQwen(t, home, project, url)
+	path := filepath.Join(home, ".qwen", "settings.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings map[string]any
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatal(err)
+	}
+	settings["tools"] = map[string]any{"approvalMode": "default"}
+	writeFile(t, path, settings)
+	return env
+}
+
 // readFIFO sends each line written into the FIFO at path, each writer in turn.
 func readFIFO(path string, lines chan<- string) {
 	for {
@@ -211,6 +244,7 @@ type eventJSON struct {
 	Asks                *struct {
 		Question string
 		Options  []struct{ Key, Label string }
+		Since    int64
 	}
 }
 

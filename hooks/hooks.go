@@ -36,10 +36,15 @@ import (
 //     through links, with an extension whose AfterAgent hook runs `agentmux hook
 //     after-agent` (geminihome.go). The answer is read from the chat file the hook
 //     points to (transcript_path): the hook's own prompt_response is the streamed
-//     chunks joined with spaces, each model call of the turn appended.
+//     chunks joined with spaces, each model call of the turn appended. Its
+//     Notification hook (`agentmux hook gemini-notification`, notification_type
+//     ToolPermission) runs before it draws a tool's approval prompt, and it waits
+//     for the hook: the pane needs the person from then on.
 //   - Qwen Code: a settings file of agentmux's as its system defaults layer
 //     (QWEN_CODE_SYSTEM_DEFAULTS_PATH) with a Stop hook running `agentmux hook
-//     qwen-stop`, its last_assistant_message the answer (qwen.go).
+//     qwen-stop`, its last_assistant_message the answer, and a Notification hook
+//     (`agentmux hook qwen-notification`, permission_prompt, run once its approval
+//     prompt is up, not waited for) (qwen.go).
 //   - opencode: a plugin of agentmux's named by OPENCODE_CONFIG_CONTENT, which on
 //     session.idle runs `agentmux hook opencode-idle` with the turn's answer
 //     (opencode.go).
@@ -183,7 +188,7 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 	case parser.HooksQwen:
 		var events map[string]string
 		if !h.noHooks {
-			events = map[string]string{"Stop": h.command("qwen-stop")}
+			events = map[string]string{"Stop": h.command("qwen-stop"), "Notification": h.command("qwen-notification")}
 		}
 		env, err := qwenSpec(h.dir, id, spec.Env, events, h.mcpServerIf())
 		if err != nil {
@@ -210,12 +215,9 @@ func (h *Setup) Spec(id int, spec session.PaneSpec, prof parser.Profile) (sessio
 			}
 		}
 	case parser.HooksGemini:
-		// Not Gemini's Notification hook: with it installed, a linked Gemini pane
-		// approved at the keyboard never took the delivery held for it
-		// (agents TestLinkedApproval); its prompts are read from the screen.
 		var events map[string]string
 		if !h.noHooks {
-			events = map[string]string{"AfterAgent": h.command("after-agent")}
+			events = map[string]string{"AfterAgent": h.command("after-agent"), "Notification": h.command("gemini-notification")}
 		}
 		g, err := newGeminiHome(h.dir, id, spec.Env, events, h.mcpServerIf())
 		if err != nil {
@@ -310,8 +312,7 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 	case "notification", "gemini-notification", "qwen-notification":
 		// A notification hook: reported when the program waits for the person's
 		// permission (Claude Code and Qwen Code: permission_prompt; Gemini CLI:
-		// ToolPermission), with its words; an idle notice is no news. Only Claude
-		// Code's is installed (Spec); the others' payloads are read the same way.
+		// ToolPermission), with its words; an idle notice is no news.
 		h.CLI = map[string]string{"notification": "claude", "gemini-notification": "gemini", "qwen-notification": "qwen"}[event]
 		if !asksPermission(str("notification_type")) {
 			return h, false

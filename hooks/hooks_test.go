@@ -64,6 +64,8 @@ func TestHookSettingsPerProgram(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &settings))
 	assert.Equal(t, `'/opt/agent mux/agentmux' hook after-agent`, settings.Hooks["AfterAgent"][0].Hooks[0].Command)
+	assert.Equal(t, `'/opt/agent mux/agentmux' hook gemini-notification`, settings.Hooks["Notification"][0].Hooks[0].Command,
+		"its tools' approval prompts")
 	var named struct {
 		Hooks map[string][]struct{ Hooks []struct{ Name string } }
 	}

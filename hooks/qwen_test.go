@@ -60,7 +60,7 @@ func qwenPerson(t *testing.T) (home, system string) {
 	return home, filepath.Join(system, "settings.json")
 }
 
-func TestQwenPaneGetsAStopHookInItsDefaultsLayer(t *testing.T) {
+func TestQwenPaneGetsItsHooksInItsDefaultsLayer(t *testing.T) {
 	home, system := qwenPerson(t)
 	before := snapshot(t, home)
 	h := &Setup{bin: "/opt/agent mux/agentmux", dir: t.TempDir()}
@@ -87,10 +87,13 @@ func TestQwenPaneGetsAStopHookInItsDefaultsLayer(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(b, &settings))
 	assert.Equal(t, qwenSettingsVersion, settings.Version, "without it Qwen rewrites the file")
-	require.Len(t, settings.Hooks, 1)
+	require.Len(t, settings.Hooks, 2)
 	require.Len(t, settings.Hooks["Stop"], 1)
 	assert.Equal(t, []struct{ Type, Name, Command string }{{"command", "agentmux", `'/opt/agent mux/agentmux' hook qwen-stop`}},
 		settings.Hooks["Stop"][0].Hooks)
+	require.Len(t, settings.Hooks["Notification"], 1, "its approval prompts")
+	assert.Equal(t, []struct{ Type, Name, Command string }{{"command", "agentmux", `'/opt/agent mux/agentmux' hook qwen-notification`}},
+		settings.Hooks["Notification"][0].Hooks)
 
 	assert.Equal(t, before, snapshot(t, home), "nothing of the person's ~/.qwen is touched")
 

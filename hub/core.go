@@ -133,3 +133,10 @@ type Answerer interface {
 type Asker interface {
 	HookAsk(pane, text, source string) error
 }
+
+// RemoteAnswerer is a Core that joined a mesh: X_ANSWER naming NAME@SESSION of another
+// session reaches it, from the person only. The hub calls AnswerAcross off its loop, as
+// it waits on the network; ctx ends when the hub closes.
+type RemoteAnswerer interface {
+	AnswerAcross(ctx context.Context, addr, option, question string) (proto.Option, error)
+}

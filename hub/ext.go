@@ -106,13 +106,25 @@ func (s *state) xAnswer(cs *connState, e *proto.Envelope, res *proto.Result) err
 	if err != nil {
 		return err
 	}
-	ac, ok := s.cfg.Core.(Answerer)
+	core := s.cfg.Core
+	ac, ok := core.(Answerer)
+	p.A = s.ownAddress(p.A)
 	switch {
-	case !ok:
+	case core == nil:
 		return errNoCore
 	case !cs.person():
-		// A prompt-injected agent must not approve its own request, or another's.
+		// A prompt-injected agent must not approve its own request, or another's
+		// (in this session or, over the mesh, in another).
 		return fmt.Errorf("X_ANSWER from %s: only the person answers a pane's prompt, from outside the panes", cs.where())
+	case s.otherSession(p.A):
+		ra, ok := core.(RemoteAnswerer)
+		if !ok {
+			return errors.New("this session answers no other session's panes: it joined no mesh")
+		}
+		s.answerAcross(cs, e, ra, p) // answered when the other session has
+		return errAnswered
+	case !ok:
+		return errNoCore
 	}
 	return s.onPane(p.A, func(id int) error {
 		o, err := ac.AnswerPrompt(id, p.Option, p.Question)

@@ -210,6 +210,8 @@ func (s *state) handle(ev any) {
 		}
 	case meshListed:
 		s.answerMesh(ev)
+	case meshAnswered:
+		s.answeredAcross(ev)
 	case connEnded:
 		cs := s.conns[ev.c]
 		if cs == nil {

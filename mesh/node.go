@@ -52,6 +52,10 @@ type Options struct {
 	// when its server died: Start makes them again before it types anything that
 	// crossed meanwhile (relink.go).
 	Restored []RestoredLink
+	// AnswerFrom names the sessions of the mesh this session's person also runs: they
+	// see what its panes ask the person and may answer them (answer.go). None by
+	// default.
+	AnswerFrom []string
 }
 
 // ErrNameTaken says another session of the mesh has the name.
@@ -100,6 +104,9 @@ type Node struct {
 	// sent are the messages members of this session sent, until their final phase
 	// comes back (notify.go).
 	sent sentLog
+
+	// answers are the answers from other sessions taken lately (answer.go).
+	answers answered
 }
 
 // received is a crossing message typed into one of this session's panes.

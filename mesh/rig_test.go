@@ -121,6 +121,8 @@ type machine struct {
 	// waits for an answer (0: the default).
 	turns   int
 	linkTTL time.Duration
+	// answerFrom are the sessions whose person this session's is (Options.AnswerFrom).
+	answerFrom []string
 }
 
 func newMachine(t *testing.T, th *testHub, name string, panes ...string) *machine {
@@ -180,6 +182,7 @@ func (m *machine) join() (*mesh.Node, error) {
 	return mesh.Join(mesh.Options{
 		URL: m.url, Session: m.name, CredsFile: m.creds, Store: m.st, Core: m.s, KnownKeys: m.knownKeys,
 		ReconnectWait: 20 * time.Millisecond, Timeout: 5 * time.Second, Logger: cmp.Or(m.log, testLogger()), LinkRequestTTL: m.linkTTL,
+		AnswerFrom: m.answerFrom,
 	})
 }
 

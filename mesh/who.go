@@ -75,17 +75,28 @@ func (a asker) ask(ctx context.Context, target string) (who, error) {
 
 // answerWho answers amux.who.NAME with the members (runs on a NATS goroutine; the
 // core's Members is safe from any), signed, on the reply subject if it is one this
-// session may answer on.
+// session may answer on; to a session of this session's person (AnswerFrom), with
+// what they ask. An answer to a pane's prompt comes the same way (answer.go).
 func (n *Node) answerWho(m *nats.Msg) {
+	if m.Header.Get(hdrOp) == "answer" {
+		n.takeAnswer(m)
+		return
+	}
 	toks := strings.Split(m.Reply, ".")
 	if len(toks) != 5 || toks[0] != "amux" || toks[1] != "whois" || toks[3] != n.o.Session || !validName.MatchString(toks[2]) {
 		n.log.Debug("mesh: who asked with a reply subject not answered", "reply", m.Reply)
 		return
 	}
+	// What a pane asks is for the person: only the sessions they named as theirs see it.
+	own := n.owns(toks[2])
 	w := who{Session: n.o.Session, Members: []WhoMember{}}
 	if core := n.core.Load(); core != nil {
 		for _, p := range (*core).Panes() {
-			w.Members = append(w.Members, WhoMember{Name: p.Name, Program: p.Program, State: p.State})
+			wm := WhoMember{Name: p.Name, Program: p.Program, State: p.State}
+			if own {
+				wm.Pane, wm.Asks = p.Number, p.Asks
+			}
+			w.Members = append(w.Members, wm)
 		}
 	}
 	b, _ := json.Marshal(w)

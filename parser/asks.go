@@ -45,9 +45,9 @@ const (
 // screen shows no such choices and question: callers then know only that the program
 // waits, not for what.
 func ReadAsk(screen []string) (Ask, bool) {
-	rows := make([]string, len(screen))
-	for i, r := range screen {
-		rows[i] = unboxedAll(clean(r))
+	rows := dropScrollbar(cleanAll(screen)) // Qwen Code's, after its transcript scrolled
+	for i, r := range rows {
+		rows[i] = unboxedAll(r)
 	}
 	last := -1
 	for i := len(rows) - 1; i >= 0; i-- {

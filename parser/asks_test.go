@@ -57,6 +57,18 @@ func TestReadAskShapes(t *testing.T) {
 		{"two choices, no question", []string{"Apply this edit", "1) apply", "2) skip"}, false, Ask{}},
 		{"no choices", []string{"Allow? (y/n)"}, false, Ask{}},
 		{"a version number is no choice", []string{"v1.2 ready", "3.5 seconds"}, false, Ask{}},
+		{"a scrollbar in the last column (Qwen Code's, after it scrolled)", []string{
+			"  > please run-tool now                 █",
+			"  ? Shell touch probe ←                 █",
+			"                                        █",
+			"   Allow execution of: 'touch'?         █",
+			"                                        █",
+			"   › 1. Yes, allow once                 █",
+			"     2. No, suggest changes (esc)       █",
+			"                                        │",
+			"  ⠏ Waiting for user confirmation...    │"}, true,
+			Ask{Question: "Allow execution of: 'touch'?", Options: []Option{{"1", "Yes, allow once"}, {"2", "No, suggest changes (esc)"}},
+				Context: []string{"> please run-tool now", "? Shell touch probe ←", "Allow execution of: 'touch'?", "› 1. Yes, allow once", "2. No, suggest changes (esc)"}}},
 		{"a list far above the bottom is no prompt", []string{"Tips for getting started:", "1. Create GEMINI.md files", "2. /help for more information",
 			"", "> please run-tool now", "⠏ Waiting for user confirmation...", "a", "b", "c", "d", "e", "f", "g"}, false, Ask{}},
 	} {

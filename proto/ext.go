@@ -97,6 +97,10 @@ type MeshMember struct {
 	Name    string `json:"name"`
 	Program string `json:"program,omitempty"`
 	State   string `json:"state"`
+	// Pane and Asks are the pane's number and what it asks the person while its state
+	// is "needs you": told only to the sessions of that session's person.
+	Pane int   `json:"pane,omitempty"`
+	Asks *Asks `json:"asks,omitempty"`
 }
 
 // Resize is the payload of X_RESIZE: pane A's width and height as percentages of an

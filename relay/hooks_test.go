@@ -214,3 +214,37 @@ func TestHookWhileTheDeliveryIsUnconfirmed(t *testing.T) {
 		t.Errorf("bob took %q: the test needs its Enter unseen", bob.inputs)
 	}
 }
+
+// A program with hooks that shows a delivery as queued, idle, before it takes it up
+// (Gemini CLI while its tools still start, seconds under load) has not begun the turn:
+// that screen is no answer after HookWait. The turn goes once its hook says it ended,
+// with the hook's text. It used to go HookWait after the queued row, the row relayed
+// as the answer (and a turn of the link's budget spent on it).
+func TestAQueuedDeliveryWaitsForTheHook(t *testing.T) {
+	h := newHarness(t, Config{})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
+	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, hooks: true, reply: counter("bob"), queued: 10 * time.Second})
+	h.run(2 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "work")
+	h.run(14 * time.Second) // alice's turn went at about 4.5 s; bob shows it queued for 10 s
+	if len(bob.inputs) != 0 {
+		t.Fatalf("bob took %q before 14 s: the test needs it queued", bob.inputs)
+	}
+	if len(alice.inputs) != 1 {
+		t.Fatalf("alice got %q while bob's delivery was queued, want only the person's", alice.inputs[1:])
+	}
+	answered := false // bob took it at about 14.5 s and answers 2 s later: its hook then
+	for i := 1; i <= 100 && !answered; i++ {
+		h.run(14*time.Second + time.Duration(i)*100*time.Millisecond)
+		answered = len(bob.inputs) == 1 && !bob.busy
+	}
+	if !answered {
+		t.Fatalf("bob never answered (it took %q)", bob.inputs)
+	}
+	h.handle(TurnEnd{Pane: 2, Text: "bob's exact answer", Source: "test hook"})
+	h.run(h.now.Sub(t0) + 5*time.Second)
+	if want := "bob (2):\n\nbob's exact answer"; len(alice.inputs) < 2 || alice.inputs[1] != want {
+		t.Errorf("alice got %q, want the person's then %q", alice.inputs, want)
+	}
+}

@@ -68,8 +68,13 @@ type paneBaseline struct {
 	printed bool // output arrived since the baseline
 	// turn is set when a turn is under way since the baseline: text was submitted into
 	// the pane, or its program said it was busy. A turn that yields no words is noted.
-	turn  bool
-	typed []string
+	turn bool
+	// worked is set once the program was read busy (or asking the person) since the
+	// baseline: it took up the turn. A program with hooks that was not (Gemini CLI
+	// shows a message typed while its tools still start as queued, idle, for seconds)
+	// has not begun the turn its hook will end (hookWait).
+	worked bool
+	typed  []string
 	// prompt is the program's prompt as its input row showed it, the cursor on it
 	// under everything, nothing typed, for Settle with no output (notePrompt);
 	// promptCand is such a row at the last output, until it stood that long.
@@ -148,16 +153,31 @@ func (p *pane) quiet(cfg Config) (time.Duration, bool) {
 	switch p.state {
 	case parser.Idle:
 		if p.hooks && p.printed {
-			return max(cfg.Settle, cfg.HookWait), true // its hook may yet say more
+			return max(cfg.Settle, p.hookWait(cfg)), true // its hook may yet say more
 		}
 		return cfg.Settle, true
 	case parser.Unknown:
 		if p.hooks && p.printed {
-			return max(cfg.Idle, cfg.HookWait), true
+			return max(cfg.Idle, p.hookWait(cfg)), true
 		}
 		return cfg.Idle, true
 	}
 	return 0, false
+}
+
+// unworkedHookWait is how long a turn of a pane with hooks waits for its hook when its
+// program, which can say it is busy, was never read so since the turn began: what it
+// printed (its echo, the message shown as queued, a redraw) is no answer yet.
+const unworkedHookWait = 30 * time.Second
+
+// hookWait is how long, past its screen's idle, a turn of a pane with hooks waits for
+// the hook's turn end before it ends on the screen's delta: HookWait once the program
+// took the turn up (read busy), longer for a turn under way it never showed busy in.
+func (p *pane) hookWait(cfg Config) time.Duration {
+	if p.turn && !p.worked && (len(p.prof.BusyTitle) > 0 || len(p.prof.BusyMarkers) > 0) {
+		return max(cfg.HookWait, unworkedHookWait)
+	}
+	return cfg.HookWait
 }
 
 // quietFor reports whether the pane is idle at now: its title or screen says idle (or
@@ -268,13 +288,16 @@ func (p *pane) observe() {
 		return
 	}
 	p.state = parser.Classify(p.prof, rd.Title, rd.Rows)
+	if p.state == parser.Busy || p.state == parser.NeedsApproval {
+		p.worked = true
+	}
 	if !p.started && !p.bootTurn && !p.turn && p.state == parser.Busy && p.group != nil && p.outSeen {
 		// Busy before it ever was idle, and not with text typed into it: what it shows now
 		// is its banner, what follows a turn it takes by itself (an agent started with a
 		// task or an opening line).
 		p.bootTurn = true
 		p.baseline(rd)
-		p.printed, p.turn = true, true
+		p.printed, p.turn, p.worked = true, true, true
 		return
 	}
 	if p.state == parser.Busy && p.started {
@@ -372,7 +395,7 @@ func (p *pane) setBaseline() { p.baseline(p.scr.Read(FromTop)) }
 // baseline makes everything a reading shows old: its lines from its main screen's first
 // row on (rd's lines may start higher), its cursor, its frame.
 func (p *pane) baseline(rd Reading) {
-	p.printed, p.turn, p.echo, p.tail = false, false, false, false
+	p.printed, p.turn, p.worked, p.echo, p.tail = false, false, false, false, false
 	p.baseTop = rd.Top
 	i := sort.Search(len(rd.Lines), func(i int) bool { return rd.Lines[i].N >= rd.Top })
 	rd.Lines = rd.Lines[i:]

@@ -131,6 +131,9 @@ type fakeAgent struct {
 	noEcho bool
 	// blank: a full-screen program that cleared its screen and has drawn nothing yet.
 	blank bool
+	// queued: what is submitted is shown as queued ("Queued: …"), the agent idle, for
+	// this long before it takes it up (Gemini CLI while its tools still start).
+	queued time.Duration
 }
 
 // keys is what the agent does with Keys written to it.
@@ -225,6 +228,13 @@ func (a *fakeAgent) enter() {
 	}
 	in := a.draft
 	a.draft = ""
+	if a.queued > 0 {
+		a.print("Queued (press ↑ to edit):", "  "+shorten(strings.ReplaceAll(in, "\n", " "), 20))
+		wait := a.queued
+		a.queued = 0 // the next input is taken at once
+		a.pending = append(a.pending, simEvent{at: a.h.now.Add(wait), fn: func() { a.draft = in; a.enter() }})
+		return
+	}
 	a.inputs = append(a.inputs, in)
 	echo := strings.Split(in, "\n")
 	for i := range echo {
@@ -246,6 +256,14 @@ func (a *fakeAgent) enter() {
 	}
 	out := a.reply(in)
 	a.pending = append(a.pending, simEvent{at: a.h.now.Add(a.think), fn: func() { a.answer(out) }})
+}
+
+// shorten cuts s to n runes, with an ellipsis when it was longer.
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // testProfile reads the fake agents: titles "busy"/"idle", "> " prompts and echoes,

@@ -148,8 +148,9 @@ func pickOption(opts []parser.Option, option string) (parser.Option, error) {
 // HookAsk records that the program in the pane named or numbered pane waits for the
 // person's permission, as its notification hook said (text: its words, e.g. "Claude
 // needs your permission to use Bash"): the pane needs the person even where its screen
-// is not read as a prompt, until they type into it, its screen says it works again, or
-// its turn ends. A pane started without hooks ignores it.
+// is not read as a prompt, until they type into it, its screen says it works again
+// (busy, after it was not since the hook: a program may run the hook before it draws
+// its prompt), or its turn ends. A pane started without hooks ignores it.
 func (s *Session) HookAsk(pane, text, source string) error {
 	return s.command(func() error {
 		p := s.find(pane)
@@ -165,6 +166,9 @@ func (s *Session) HookAsk(pane, text, source string) error {
 			p.hookAsk = "(waits for your permission)"
 		}
 		p.askRead-- // read the ask again, with the hook's words
+		// Busy: its prompt is yet to come (a busy screen ends the ask once it was not).
+		ps, _ := s.rl.Pane(p.id)
+		p.hookAskOut = ps.State != parser.Busy
 		return nil
 	})
 }

@@ -144,6 +144,37 @@ func TestHookAsk(t *testing.T) {
 	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State)
 }
 
+// Gemini CLI runs its notification hook before it draws its prompt, its screen still
+// busy: the pane needs the person from the hook on, through the prompt, until its
+// screen says it works again after that.
+func TestHookAskWhileTheScreenIsStillBusy(t *testing.T) {
+	hooked := func(id int, spec PaneSpec, prof parser.Profile) (PaneSpec, bool) { return spec, true }
+	r := newRig(t, Options{OutputInterval: -1, Hooks: hooked}, "gemini")
+	const working = "\x1b]0;✦  Working… (project)\x07"
+	r.printed(1, working+"\x1b[2J\x1b[H > please run-tool now\r\n\r\n ⠏ Executing Hook: agentmux\r\n")
+	require.NotEqual(t, NeedsYou, r.s.Members()[0].State)
+
+	require.NoError(t, r.s.HookAsk("1", "Tool Shell requires execution", "gemini ask hook"))
+	m := r.s.Members()[0]
+	require.Equal(t, NeedsYou, m.State, "its hook says it waits for the person, its prompt yet to come")
+	require.NotNil(t, m.Asks)
+	assert.Equal(t, "Tool Shell requires execution", m.Asks.Question)
+	since := m.Asks.Since
+
+	r.advance(time.Second)
+	r.printed(1, "\x1b]0;✋  Action Required (project)\x07\x1b[2J\x1b[H > please run-tool now\r\n"+
+		" Allow execution of [Shell]?\r\n\r\n ● 1. Allow once\r\n   2. Allow for this session\r\n   3. No, suggest changes (esc)\r\n")
+	m = r.s.Members()[0]
+	require.Equal(t, NeedsYou, m.State)
+	require.NotNil(t, m.Asks)
+	assert.Equal(t, "Allow execution of [Shell]?", m.Asks.Question, "the screen's words, once it shows them")
+	assert.Len(t, m.Asks.Options, 3)
+	assert.Equal(t, since, m.Asks.Since, "the same ask, read better")
+
+	r.printed(1, working+"\x1b[2J\x1b[H > please run-tool now\r\n\r\n ⠏ Running\r\n") // answered elsewhere
+	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State, "busy again after its prompt: it works")
+}
+
 func TestHookAskIgnoredWithoutHooks(t *testing.T) {
 	r := newRig(t, Options{OutputInterval: -1}, "claude")
 	require.NoError(t, r.s.HookAsk("1", "trust me", "forged"))

@@ -52,6 +52,10 @@ type pane struct {
 	// nothing), until the person types into it, its screen says it works, or its turn
 	// ends (HookAsk).
 	hookAsk string
+	// hookAskOut is set once the pane was read not busy since its hook said it asks: a
+	// busy screen from then on says it works again (an answer). Gemini CLI runs its
+	// hook before it draws its prompt, its screen still busy.
+	hookAskOut bool
 	// personKey is when the person last typed into the pane (toPerson): an answer
 	// from elsewhere is refused while they act at its prompt (Answer).
 	personKey time.Time

@@ -71,7 +71,10 @@ func (s *Session) member(p *pane) Member {
 	if p.exited {
 		return m
 	}
-	if ps.State == parser.Busy {
+	switch {
+	case ps.State != parser.Busy:
+		p.hookAskOut = true
+	case p.hookAskOut:
 		p.hookAsk = "" // answered: it works again
 	}
 	needsYou := ps.State == parser.NeedsApproval || p.hookAsk != ""

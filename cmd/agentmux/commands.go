@@ -250,16 +250,22 @@ when the session no longer runs.`},
 		{name: "events", short: "a live NDJSON stream of what happens", exec: execEvents, synopsis: `agentmux events`, help: `A live stream of what happens in the session, one JSON object a line: states,
 messages, deliveries and their phases, the panes' finished turns (their words), links,
 exits. Ends with the session or Ctrl+C.`},
-		{name: "inbox", short: "every pane that needs you, in every session", exec: offSession(inbox), synopsis: `agentmux inbox [--session NAME] [--json]`, help: `Every pane that needs you, in every session running on this machine (--session: that
+		{name: "inbox", short: "every pane that needs you, in every session", exec: offSession(inbox), flags: []flagSpec{
+			switchFlag("mesh", "also the panes of the mesh's sessions that name one of yours in [mesh] answer_from", func(a *clientArgs) *bool { return &a.meshOn }),
+		}, synopsis: `agentmux inbox [--session NAME] [--mesh] [--json]`, help: `Every pane that needs you, in every session running on this machine (--session: that
 one): the session, the pane, for how long it has waited, what its prompt asks and the
-choices, the longest waiting first. agentmux answer picks one.`},
+choices, the longest waiting first. agentmux answer picks one. With --mesh, also the
+panes of other sessions of the meshes those sessions joined whose person named one of
+them as theirs ([mesh] answer_from): agentmux answer NAME@SESSION picks one there.`},
 		{name: string(session.ActAnswer), short: "pick a choice of the prompt TARGET waits at", exec: onSession(answer), minArgs: 2, maxArgs: 2, flags: []flagSpec{
 			stringFlag("question", "Q", "refuse unless the prompt still asks Q (as inbox showed it)", func(a *clientArgs) *string { return &a.question }),
 		}, synopsis: `agentmux answer TARGET OPTION [--question Q]`, help: `Answers the prompt pane TARGET waits at (agentmux inbox lists them) by typing OPTION's
 key, as you would: OPTION is a choice's number, the start of its label, or yes / no for
 the first / last choice. Refused when the pane waits at no prompt (answered meanwhile),
 when --question is given and the prompt asks something else, and while someone answers
-it at the keyboard. Yours alone: refused from inside a pane.`},
+it at the keyboard. Yours alone: refused from inside a pane. TARGET NAME@SESSION is a
+member of another session of the mesh, which takes it only from the sessions its person
+named ([mesh] answer_from).`},
 		{name: "sessions", short: "the running sessions (--all: ended ones too)", exec: offSession(sessions), flags: []flagSpec{
 			switchFlag("all", "also ended sessions whose messages the store still keeps", func(a *clientArgs) *bool { return &a.all }),
 		}, synopsis: `agentmux sessions [--all] [--json]`, help: `The running sessions: each attached (its terminals, the one in control) or detached,

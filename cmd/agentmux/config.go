@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
 )
@@ -49,6 +50,7 @@ import (
 //	url = "nats://hub:4222"      # the mesh every session joins (--mesh)
 //	creds = "/home/me/l.creds"   # its credentials (--mesh-creds; or nkey, --mesh-nkey)
 //	ca = "/home/me/hub-ca.pem"   # the hub's TLS authority (--mesh-ca; else the system's)
+//	answer_from = ["laptop"]     # your sessions elsewhere: they see and answer your panes' prompts
 //
 //	[web]
 //	web = true                   # serve every session's web view (agentmux web prints its URL)
@@ -83,6 +85,9 @@ type settings struct {
 	// Mesh is the mesh a session joins unless --mesh says otherwise ([mesh] url,
 	// creds, nkey).
 	Mesh meshFlags
+	// MeshAnswerFrom names the sessions of the mesh that are the person's too ([mesh]
+	// answer_from): they see what this session's panes ask and may answer them.
+	MeshAnswerFrom []string
 	// Web starts the session's web view with it ([web]; --web and its flags override).
 	Web webFlags
 	// NoPaneNamespaces starts the panes in the server's own user namespace ([security]
@@ -165,10 +170,11 @@ type configFile struct {
 		Keys           map[string]*tomlValue `toml:"keys"`
 	} `toml:"ui"`
 	Mesh struct {
-		URL   string `toml:"url"`
-		Creds string `toml:"creds"`
-		Nkey  string `toml:"nkey"`
-		CA    string `toml:"ca"`
+		URL        string   `toml:"url"`
+		Creds      string   `toml:"creds"`
+		Nkey       string   `toml:"nkey"`
+		CA         string   `toml:"ca"`
+		AnswerFrom []string `toml:"answer_from"`
 	} `toml:"mesh"`
 	Web struct {
 		Web     *tomlValue `toml:"web"`
@@ -261,6 +267,12 @@ func parseConfig(data []byte) (settings, error) {
 	}
 	var st settings
 	st.Mesh = meshFlags{url: f.Mesh.URL, creds: f.Mesh.Creds, nkey: f.Mesh.Nkey, ca: f.Mesh.CA}
+	for _, name := range f.Mesh.AnswerFrom {
+		if err := mesh.CheckName(name); err != nil {
+			return settings{}, fmt.Errorf("[mesh] answer_from: %w", err)
+		}
+	}
+	st.MeshAnswerFrom = f.Mesh.AnswerFrom
 	d := &st.Delivery
 	c := f.Delivery
 	for _, k := range []struct {

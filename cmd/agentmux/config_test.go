@@ -185,3 +185,19 @@ func TestSessionRestore(t *testing.T) {
 		t.Errorf("no config: %q, %v; want the default (never)", conf.Restore, err)
 	}
 }
+
+func TestMeshAnswerFrom(t *testing.T) {
+	st, err := parseConfig([]byte("[mesh]\nanswer_from = [\"laptop\", \"desk-2\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"laptop", "desk-2"}; !reflect.DeepEqual(st.MeshAnswerFrom, want) {
+		t.Errorf("answer_from = %q, want %q", st.MeshAnswerFrom, want)
+	}
+	if _, err := parseConfig([]byte("[mesh]\nanswer_from = [\"my laptop\"]\n")); err == nil || !strings.Contains(err.Error(), `[mesh] answer_from: session name "my laptop"`) {
+		t.Errorf("a name no mesh takes: %v", err)
+	}
+	if _, err := parseConfig([]byte("[mesh]\nanswer_from = \"laptop\"\n")); err == nil {
+		t.Error("a string, not a list: no error")
+	}
+}

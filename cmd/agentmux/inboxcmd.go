@@ -19,11 +19,15 @@ type inboxEntry struct {
 	Name    string      `json:"name"`
 	Program string      `json:"program"`
 	Asks    *proto.Asks `json:"asks"`
+	// Via is, for a pane of another session of the mesh (--mesh), the session of this
+	// machine that sees it: the one agentmux answer goes through.
+	Via string `json:"via,omitempty"`
 }
 
 // inbox lists every pane that needs the person in every session running on this
-// machine (--session: that one), the longest waiting first. A session that does not
-// answer is said on stderr-free terms: a line at the end.
+// machine (--session: that one) and, with --mesh, in the sessions of their meshes that
+// name one of those as their person's ([mesh] answer_from), the longest waiting first.
+// A session that does not answer is said on stderr-free terms: a line at the end.
 func inbox(a clientArgs, w io.Writer) error {
 	dir, err := dirs.RuntimeDir()
 	if err != nil {
@@ -34,7 +38,12 @@ func inbox(a clientArgs, w io.Writer) error {
 		return err
 	}
 	entries := []inboxEntry{}
-	var unreachable []string
+	var unreachable, meshes []string
+	local := map[string]bool{}
+	for _, s := range ss {
+		local[strings.ToLower(s.Name)] = true
+	}
+	remote := map[string]bool{} // the other sessions listed, by name
 	for _, s := range ss {
 		if a.session != "" && !strings.EqualFold(a.session, s.Name) {
 			continue
@@ -45,21 +54,33 @@ func inbox(a clientArgs, w io.Writer) error {
 			continue
 		}
 		res, err := c.Request(proto.TypeList, struct{}{})
-		c.Close()
 		if err != nil {
+			c.Close()
 			unreachable = append(unreachable, s.Name)
 			continue
 		}
 		for _, m := range res.Members {
-			if m.State != "needs you" {
-				continue
+			if m.State == "needs you" {
+				entries = append(entries, inboxEntry{Session: s.Name, Pane: m.Number, Name: m.Name, Program: m.Program, Asks: orNoAsks(m.Asks)})
 			}
-			asks := m.Asks
-			if asks == nil {
-				asks = &proto.Asks{Options: []proto.Option{}}
-			}
-			entries = append(entries, inboxEntry{Session: s.Name, Pane: m.Number, Name: m.Name, Program: m.Program, Asks: asks})
 		}
+		if a.meshOn {
+			if res, err := c.Request(proto.TypeMesh, struct{}{}); err == nil {
+				meshes = append(meshes, s.Name)
+				for _, ms := range res.Mesh {
+					if local[strings.ToLower(ms.Name)] || remote[ms.Name] {
+						continue
+					}
+					remote[ms.Name] = true
+					for _, m := range ms.Members {
+						if m.State == "needs you" && m.Asks != nil {
+							entries = append(entries, inboxEntry{Session: ms.Name, Pane: m.Pane, Name: m.Name, Program: m.Program, Asks: orNoAsks(m.Asks), Via: s.Name})
+						}
+					}
+				}
+			}
+		}
+		c.Close()
 	}
 	sortInbox(entries)
 	if a.json {
@@ -79,11 +100,25 @@ func inbox(a clientArgs, w io.Writer) error {
 			return err
 		}
 		fmt.Fprintln(w, "answer: agentmux answer --session SESSION PANE OPTION")
+		if len(remote) > 0 && len(meshes) > 0 {
+			fmt.Fprintf(w, "another session's: agentmux answer --session %s NAME@SESSION OPTION\n", line(meshes[0]))
+		}
 	}
-	if len(unreachable) > 0 && !a.json {
+	if len(unreachable) > 0 {
 		fmt.Fprintf(w, "did not answer: %s\n", line(strings.Join(unreachable, ", ")))
 	}
+	if a.meshOn && len(meshes) == 0 {
+		fmt.Fprintln(w, "no session here joined a mesh: only this machine's sessions are listed")
+	}
 	return nil
+}
+
+// orNoAsks is a, or an ask with nothing read when a is nil.
+func orNoAsks(a *proto.Asks) *proto.Asks {
+	if a == nil {
+		return &proto.Asks{Options: []proto.Option{}}
+	}
+	return a
 }
 
 // sortInbox puts the longest waiting first (then by session and pane).

@@ -242,7 +242,7 @@ func dialMesh(f meshFlags, conf settings, sock *sessionSocket, logger *slog.Logg
 		return nil, nil
 	}
 	n, err := mesh.Dial(mesh.Options{URL: f.url, Session: sock.Name, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca,
-		Store: sock.store, Logger: logger, KnownKeys: knownKeys(), Restored: restored})
+		Store: sock.store, Logger: logger, KnownKeys: knownKeys(), Restored: restored, AnswerFrom: conf.MeshAnswerFrom})
 	if err != nil {
 		return nil, err
 	}

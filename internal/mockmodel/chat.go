@@ -9,8 +9,9 @@ import (
 // chatRequest is the part of an OpenAI chat/completions request body the server reads (the
 // API OpenAI-compatible providers speak: opencode's custom providers, Qwen Code).
 type chatRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
+	Model    string          `json:"model"`
+	Stream   bool            `json:"stream"`
+	Tools    json.RawMessage `json:"tools"`
 	Messages []struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
@@ -95,10 +96,16 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request, body []byte,
 		rec.Kind, rec.Reply = KindSide, text
 	} else {
 		rec.Kind, rec.N = KindTurn, s.nextTurn()
-		rec.Reply = s.opts.Reply(Prompt{API: APIOpenAIChat, Model: req.Model, Text: rec.Prompt, N: rec.N, ToolResult: req.toolResult()})
+		p := Prompt{API: APIOpenAIChat, Model: req.Model, Text: rec.Prompt, N: rec.N, ToolResult: req.toolResult()}
+		if c, ok := s.toolCall(p, toolNames(req.Tools), "run_shell_command", body); ok {
+			rec.Reply = c.String()
+			s.chatToolCall(w, &req, c, rec)
+			return
+		}
+		rec.Reply = s.opts.Reply(p)
 	}
 	const id = "chatcmpl-mock"
-	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 9, "total_tokens": 19}
+	usage := chatUsage
 	if !req.Stream || req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
 		rec.Usage = Usage{Input: 10, Output: 9}
 	}
@@ -127,6 +134,44 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request, body []byte,
 	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
 		out.event("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": req.Model,
 			"choices": []any{}, "usage": usage})
+	}
+	if err := out.done(); err != nil {
+		rec.Err = err.Error()
+	}
+}
+
+// chatUsage is the usage every chat/completions answer reports.
+var chatUsage = map[string]any{"prompt_tokens": 10, "completion_tokens": 9, "total_tokens": 19}
+
+// chatToolCall answers with a call of c as the assistant's one tool call: streamed as a
+// chunk with its id and name, one with its arguments, one with finish_reason
+// "tool_calls" (and a usage chunk when asked), then [DONE]; or whole when not streamed.
+func (s *Server) chatToolCall(w http.ResponseWriter, req *chatRequest, c call, rec *Request) {
+	const id, callID = "chatcmpl-mock", "call_mock"
+	args := c.argsJSON()
+	if !req.Stream || req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
+		rec.Usage = Usage{Input: 10, Output: 9}
+	}
+	if !req.Stream {
+		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "chat.completion", "created": 0, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": nil,
+				"tool_calls": []any{map[string]any{"id": callID, "type": "function",
+					"function": map[string]any{"name": c.Name, "arguments": args}}}},
+				"finish_reason": "tool_calls"}}, "usage": chatUsage})
+		return
+	}
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	out := startSSE(w)
+	out.event("", chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
+		"index": 0, "id": callID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": ""}}}}, nil))
+	out.event("", chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "function": map[string]any{"arguments": args}}}}, nil))
+	out.event("", chunk(map[string]any{}, "tool_calls"))
+	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
+		out.event("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": req.Model,
+			"choices": []any{}, "usage": chatUsage})
 	}
 	if err := out.done(); err != nil {
 		rec.Err = err.Error()

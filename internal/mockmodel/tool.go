@@ -143,13 +143,17 @@ func (c call) argsJSON() string {
 }
 
 // toolNames returns the names in a list of tools shaped {"name": ...} (Anthropic, OpenAI
-// Responses) or {"functionDeclarations": [{"name": ...}]} (Gemini).
+// Responses), {"functionDeclarations": [{"name": ...}]} (Gemini) or {"function":
+// {"name": ...}} (OpenAI chat completions).
 func toolNames(raw json.RawMessage) []string {
 	var tools []struct {
 		Name  string `json:"name"`
 		Decls []struct {
 			Name string `json:"name"`
 		} `json:"functionDeclarations"`
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
 	}
 	if json.Unmarshal(raw, &tools) != nil {
 		return nil
@@ -161,6 +165,9 @@ func toolNames(raw json.RawMessage) []string {
 		}
 		for _, d := range t.Decls {
 			out = append(out, d.Name)
+		}
+		if t.Function.Name != "" {
+			out = append(out, t.Function.Name)
 		}
 	}
 	return out

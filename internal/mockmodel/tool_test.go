@@ -7,6 +7,7 @@ package mockmodel
 // request offering no shell tool gets the API's usual one, or Tool.Name when set.
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -95,6 +96,31 @@ func TestGeminiFunctionCall(t *testing.T) {
 	_, _, body = post(t, url, result)
 	evs = parseSSE(t, body)
 	equal(t, "after the response: text", get(evs[0].Data, "candidates", 0, "content", "parts", 0, "text"), any("done"))
+}
+
+func TestChatToolCall(t *testing.T) {
+	_, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: testTool})
+	req := `{"model":"m","stream":true,"tools":[{"type":"function","function":{"name":"read_file"}},
+	 {"type":"function","function":{"name":"run_shell_command"}}],
+	 "messages":[{"role":"user","content":"run-tool please"}]}`
+	const done = "data: [DONE]\n\n"
+	_, _, body := post(t, hs.URL+"/v1/chat/completions", req)
+	evs := parseSSE(t, bytes.TrimSuffix(body, []byte(done)))
+	equal(t, "chunks", len(evs), 3) // the call's name, its arguments, the finish
+	equal(t, "name", get(evs[0].Data, "choices", 0, "delta", "tool_calls", 0, "function", "name"), any("run_shell_command"))
+	var args map[string]any
+	if err := json.Unmarshal([]byte(get(evs[1].Data, "choices", 0, "delta", "tool_calls", 0, "function", "arguments").(string)), &args); err != nil {
+		t.Fatalf("arguments: %v", err)
+	}
+	equal(t, "command", args["command"], any("echo agentmux-tool"))
+	equal(t, "finish", get(evs[2].Data, "choices", 0, "finish_reason"), any("tool_calls"))
+
+	result := `{"model":"m","stream":true,"messages":[{"role":"user","content":"run-tool please"},
+	 {"role":"assistant","content":null,"tool_calls":[{"id":"call_mock","type":"function","function":{"name":"run_shell_command","arguments":"{}"}}]},
+	 {"role":"tool","tool_call_id":"call_mock","content":"agentmux-tool"}]}`
+	_, _, body = post(t, hs.URL+"/v1/chat/completions", result)
+	evs = parseSSE(t, bytes.TrimSuffix(body, []byte(done)))
+	equal(t, "after the result: text", get(evs[1].Data, "choices", 0, "delta", "content"), any("done"))
 }
 
 func TestNoTriggerNoTool(t *testing.T) {
