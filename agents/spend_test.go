@@ -3,7 +3,7 @@
 package agents
 
 // Spend with the real CLIs: `agentmux --link --turns 1 A B`, A answering a prompt and B
-// the delivery, the fake model reporting known usage on every answer (all four kinds
+// the delivery (opencode as B: its usage is read from its own database after its turn), the fake model reporting known usage on every answer (all four kinds
 // on Anthropic's API). Once both borders show what their pane spent, the store's total
 // per pane must equal, exactly, the sum of what the model reported for that pane's
 // conversation turns: read from the CLI's own file, each request counted once.
@@ -22,7 +22,7 @@ import (
 
 func TestSpendIsExact(t *testing.T) {
 	bin := buildAgentmux(t)
-	for _, pair := range [][2]string{{"claude", "codex"}, {"gemini", "claude"}, {"qwen", "codex"}} {
+	for _, pair := range [][2]string{{"claude", "codex"}, {"gemini", "claude"}, {"qwen", "codex"}, {"claude", "opencode"}} {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
 			a, b := cliNamed(t, pair[0]), cliNamed(t, pair[1])
 			p := startPair(t, bin, a, b, mockmodel.Fixed("the answer in a few words"), mockmodel.Fixed("ok then"), "--link", "--turns", "1")
@@ -79,9 +79,15 @@ func spentShown(screen []string) bool {
 	return strings.Count(top, "$")+strings.Count(top, " tok") >= 2
 }
 
-// dumpUsageFiles logs the usage files agentmux.log says it read, and the hooks' reports.
+// dumpUsageFiles logs the usage files agentmux.log says it read, the hooks' reports,
+// and the log's lines about usage it could not read (opencode's database).
 func dumpUsageFiles(t *testing.T, state string) {
 	log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
+	for _, l := range strings.Split(string(log), "\n") {
+		if strings.Contains(l, "usage not read") || strings.Contains(l, "opencode usage") || strings.Contains(l, "usage database") {
+			t.Logf("agentmux.log: %s", l)
+		}
+	}
 	for _, m := range regexp.MustCompile(`msg="?usage[^\n]*file=(\S+)`).FindAllStringSubmatch(string(log), -1) {
 		b, err := os.ReadFile(m[1])
 		if len(b) > 6000 {

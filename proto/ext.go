@@ -315,6 +315,9 @@ type Member struct {
 	Tokens      *Tokens  `json:"tokens,omitempty"`
 	CostUSD     *float64 `json:"cost_usd,omitempty"`
 	CostPartial bool     `json:"cost_partial,omitempty"`
+	// CostOwn: some of the cost is the one the pane's CLI computed itself (opencode,
+	// pi), not the price table's.
+	CostOwn bool `json:"x_cost_own,omitempty"`
 	// Metered: the pane's CLI records usage agentmux reads (false: not known, "?").
 	Metered bool `json:"x_metered,omitempty"`
 	// Asks is what the pane asks the person while its state is "needs you": the

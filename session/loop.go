@@ -260,6 +260,9 @@ func (s *Session) mail() {
 func (s *Session) turns() {
 	for _, t := range s.rl.TakeTurns() {
 		s.emit(Turn{Pane: t.Pane, Name: t.Name, Text: t.Words})
+		if p := s.pane(t.Pane); p != nil {
+			s.readStore(p)
+		}
 	}
 }
 

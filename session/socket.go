@@ -63,6 +63,7 @@ func wireMember(m Member, labels map[int]string, turns map[int]proto.Turns) prot
 			w.CostUSD = &usd
 		}
 		w.CostPartial = sp.Priced && sp.Unpriced
+		w.CostOwn = sp.Own
 	}
 	w.Asks = WireAsks(m.Asks)
 	if m.Group > 0 {

@@ -3,6 +3,8 @@ package session
 import (
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,7 +26,16 @@ import (
 type SpendOptions struct {
 	LinkBudget, SessionBudget, PaneBudget usage.Budget
 	Prices                                usage.Prices
+	// Opencode reads what opencode panes spent from opencode's own database (nil: not
+	// read, their spend shows "?").
+	Opencode StoreUsage
 }
+
+// StoreUsage reads what a CLI that keeps its records in a database of its own
+// (opencode) spent: for a pane started in folder dir at since, with the added
+// environment env, a function that returns what is new at each call, and the file
+// whose writes say something was (watched for a while after each turn; "" for none).
+type StoreUsage func(dir string, env []string, since time.Time) (read func() ([]usage.Request, error), watch string)
 
 // maxUsageFiles bounds the files one pane's meter reads: a program that names a new
 // file each turn (or a prompt-injected one naming many) gets no more readers.
@@ -37,6 +48,10 @@ type meter struct {
 	since   time.Time
 	readers map[string]*usage.Reader
 	watched map[string]bool // files watched for late writes now
+	// store reads the pane's CLI's own database (SpendOptions.Opencode), made at the
+	// first turn's end; storeWatch is the file whose writes say it changed.
+	store      func() ([]usage.Request, error)
+	storeWatch string
 }
 
 // watching marks path watched; false when it was not (the caller starts the watch).
@@ -80,17 +95,19 @@ func (m *meter) read(f usage.Format, path string) ([]usage.Request, error) {
 // Spend is what a pane spent since it started (kept across a restore): its tokens and
 // what the priced part cost. Priced says some of it had a known price, Unpriced some
 // had none (a model the price table does not know): the cost is then a floor, shown
-// with a "?".
+// with a "?". Own says some of the cost is the one the CLI computed itself (opencode,
+// pi), not the price table's.
 type Spend struct {
 	Tokens   usage.Tokens
 	USD      float64
 	Priced   bool
 	Unpriced bool
+	Own      bool
 }
 
 // Add returns s with t more.
 func (s Spend) Add(t Spend) Spend {
-	return Spend{Tokens: s.Tokens.Add(t.Tokens), USD: s.USD + t.USD, Priced: s.Priced || t.Priced, Unpriced: s.Unpriced || t.Unpriced}
+	return Spend{Tokens: s.Tokens.Add(t.Tokens), USD: s.USD + t.USD, Priced: s.Priced || t.Priced, Unpriced: s.Unpriced || t.Unpriced, Own: s.Own || t.Own}
 }
 
 // Short is the spend as a border shows it: "$0.42", "$0.42+?" when part had no price,
@@ -213,7 +230,7 @@ func (s *Session) spend(p *pane, reqs []usage.Request) {
 	var all relay.Spend
 	all.Pane, all.Known = p.id, true
 	for _, q := range reqs {
-		sp := Spend{Tokens: q.Tokens}
+		sp := Spend{Tokens: q.Tokens, Own: q.CostUSD != nil}
 		if usd, ok := s.prices.Cost(q); ok {
 			sp.USD, sp.Priced = usd, true
 		} else {
@@ -240,10 +257,91 @@ func (s *Session) spend(p *pane, reqs []usage.Request) {
 	s.act(s.rl.Handle(all, s.clock.Now()))
 }
 
-// metered reports whether the pane's hooks name a usage file agentmux can read.
+// metered reports whether the pane's hooks name a usage file agentmux can read, or its
+// CLI's own database was read (opencode).
 func (p *pane) metered() bool {
 	_, ok := usage.ParseFormat(p.profile.Hooks)
-	return p.hooks && ok
+	return p.hooks && ok || p.profile.Name == opencodeProfile && !p.spent.Tokens.IsZero()
+}
+
+// opencodeProfile is the profile of the CLI whose usage is read from its own database.
+const opencodeProfile = "opencode"
+
+// readStore reads what pane p's CLI recorded in its own database (opencode's), after a
+// turn of it ended, off the loop: once now, then at each write for lateWrites. A pane
+// that shares its folder with another opencode pane of the session is not read: the
+// database does not say which of the two started a session there.
+func (s *Session) readStore(p *pane) {
+	open := s.opts.Spend.Opencode
+	if open == nil || p.profile.Name != opencodeProfile || p.exited {
+		return
+	}
+	dir := p.spec.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	for _, q := range s.panes {
+		qdir := q.spec.Dir
+		if qdir == "" {
+			qdir, _ = os.Getwd()
+		}
+		if q != p && !q.exited && q.profile.Name == opencodeProfile && qdir == dir {
+			s.log.Debug("opencode usage not read: another opencode pane shares the folder", "pane", p.id, "other", q.id, "dir", dir)
+			return
+		}
+	}
+	m, id, env := p.meter, p.id, slices.Clone(p.spec.Env)
+	if m.watching("\x00store") {
+		return // read and watched already
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer m.unwatch("\x00store")
+		read := func() {
+			m.mu.Lock()
+			if m.store == nil {
+				m.store, m.storeWatch = open(dir, env, m.since)
+			}
+			reqs, err := m.store()
+			m.mu.Unlock()
+			if err != nil {
+				s.log.Debug("usage not read", "pane", id, "err", err)
+				return
+			}
+			if len(reqs) > 0 {
+				_ = s.command(func() error {
+					if p := s.pane(id); p != nil {
+						s.spend(p, reqs)
+					}
+					return nil
+				})
+			}
+		}
+		m.mu.Lock()
+		watch := m.storeWatch
+		m.mu.Unlock()
+		var w *writeWatch
+		if watch != "" {
+			w, _ = watchWrites(watch)
+		}
+		read()
+		if w == nil {
+			m.mu.Lock()
+			watch = m.storeWatch // known after the first read
+			m.mu.Unlock()
+			if watch == "" {
+				return
+			}
+			if w, _ = watchWrites(watch); w == nil {
+				return
+			}
+			read() // what was written between the first read and the watch
+		}
+		if err := w.run(lateWrites, s.done, read); err != nil {
+			s.log.Debug("usage database watch", "pane", id, "err", err)
+		}
+	}()
 }
 
 // SeedSpend adds what the pane named name spent before (the store's total, when a

@@ -148,5 +148,9 @@ func memberSpend(m proto.Member) string {
 		}
 		return "-\t-"
 	}
-	return spend.Short(m.Tokens.Total()) + "\t" + costText(m.CostUSD, m.CostPartial)
+	cost := costText(m.CostUSD, m.CostPartial)
+	if m.CostOwn {
+		cost += " (cli)" // the CLI's own figure, not the price table's
+	}
+	return spend.Short(m.Tokens.Total()) + "\t" + cost
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
 
@@ -58,4 +59,21 @@ func TestSpendCommand(t *testing.T) {
 	code, _, err = runCmd(t, "", "spend", "--by", "week")
 	assert.Equal(t, 2, code)
 	assert.ErrorContains(t, err, "pane, link, session, day, model")
+}
+
+// ls's COST cell marks a cost the pane's CLI computed itself (opencode, pi), and says
+// "?" for a pane whose usage cannot be read.
+func TestMemberSpendCells(t *testing.T) {
+	usd := 0.0125
+	own := proto.Member{Number: 1, Tokens: &proto.Tokens{Input: 120, Output: 37}, CostUSD: &usd, CostOwn: true, Metered: true}
+	if got := memberSpend(own); got != "157\t$0.01 (cli)" {
+		t.Errorf("own cost: %q", got)
+	}
+	own.CostOwn = false
+	if got := memberSpend(own); got != "157\t$0.01" {
+		t.Errorf("table's cost: %q", got)
+	}
+	if got := memberSpend(proto.Member{Number: 2}); got != "?\t?" {
+		t.Errorf("not metered: %q", got)
+	}
 }

@@ -3,12 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/agentmux/agentmux/session"
 	spend "github.com/agentmux/agentmux/usage"
+	"github.com/agentmux/agentmux/usage/opencode"
 )
 
 // config.toml's spend settings:
@@ -115,4 +118,18 @@ func applySpend(o *options, conf session.SpendOptions) {
 	if o.set["link-budget"] {
 		o.sess.Spend.LinkBudget = o.linkBudget
 	}
+	o.sess.Spend.Opencode = opencodeUsage
+}
+
+// opencodeUsage reads what an opencode pane started in dir at since spent, from
+// opencode's database (opencode.Folder), and names the database's write-ahead log,
+// whose writes say a step was recorded.
+func opencodeUsage(dir string, env []string, since time.Time) (func() ([]spend.Request, error), string) {
+	db := opencode.DB(env)
+	if db == "" {
+		return func() ([]spend.Request, error) {
+			return nil, errors.New("usage: opencode: no home folder to find its database in")
+		}, ""
+	}
+	return opencode.NewFolder(db, dir, since).Read, db + "-wal"
 }

@@ -19,7 +19,7 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp", "usage", "notify"},
+	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp", "usage", "usage/opencode", "notify"},
 	"ui":           {"session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	// session names proto's types in what it offers the socket (Panes, Events, Send's
@@ -62,6 +62,9 @@ var allowed = map[string][]string{
 	// What the agents spend: the usage readers, the price table and the budget forms; a
 	// leaf that the relay (budgets), the session (its meters) and cmd (config) use.
 	"usage": {},
+	// opencode's usage, from its SQLite database: apart from usage so that the relay
+	// and the hooks do not link SQLite; cmd hands it to the session.
+	"usage/opencode": {"usage"},
 
 	// The web view: a client of the session core, reading pictures (vterm's types) and
 	// the store's history; never ui or tty, and nothing but cmd imports it.
