@@ -70,12 +70,16 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 
 	tm := startTerm(t, "agentmux", []string{bin, "--session", name, "--log-level", "debug", c.command()}, project, env, 120, 40)
 	tm.waitPaneReady(c)
-	// The first turn goes in as the person's message (agentmux send): the relay types
-	// it when the CLI is ready for it (Gemini CLI takes an Enter typed in its first
-	// seconds as part of a paste). The second is typed at the keyboard.
-	run("send", "--session", name, "1", "first zebra")
+	// The turns are typed at the keyboard, but Gemini CLI's first: it takes an Enter
+	// typed in its first seconds as part of a paste, so that one goes in as the
+	// person's message (agentmux send), which the relay types once the CLI is ready.
+	if c.name == "gemini" {
+		run("send", "--session", name, "1", "first zebra")
+	} else {
+		tm.submit("first zebra")
+	}
 	waitTurn(t, tm, srv, c.name, 1, 120*time.Second)
-	tm.waitText(60*time.Second, "ans-1 to: you:")
+	tm.waitText(60*time.Second, "ans-1 to:")
 	tm.submit("second walrus")
 	waitTurn(t, tm, srv, c.name, 2, 120*time.Second)
 	tm.waitText(60*time.Second, "ans-2 to: second")
