@@ -109,10 +109,11 @@ agent's work in them. A session ended so is not offered by agentmux restore, unl
 		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 			return runRestore(ctx, a, sio)
 		}, synopsis: `agentmux restore [NAME | --session NAME] [--detached | -d]`, help: `Brings back session NAME (the only restorable one when not given) after its server
-died (a reboot, SIGKILL, out of memory): the same panes, names, folders and kept
-worktrees, each agent CLI on its own conversation where agentmux learned it (claude,
-codex, gemini, qwen), links with the turns they spent, and the messages not yet
-confirmed typed again. agentmux sessions --all lists the restorable sessions. Refused
+died (a reboot, SIGKILL, out of memory): the same panes with their numbers, names,
+folders and kept worktrees, each agent CLI on its own conversation where agentmux
+learned it (claude, codex, gemini, qwen, opencode, pi), the layout and zoom, links
+(with other sessions' members too) with the turns they spent, and the messages not
+yet confirmed typed again. agentmux sessions --all lists the restorable sessions. Refused
 while the session runs. See agentmux help restore.`},
 		meshCommand(),
 		mcpCommand(),
