@@ -105,7 +105,7 @@ func conversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries int
 		t.Logf("the opening never reached %s and is not on screen: typed again\n%s", a.name, tm.dump())
 		tm.submit(opening)
 	}
-	prev := waitTurn(t, tm, aSrv, a.name, 1, 60*time.Second)
+	prev := waitTurn(t, tm, aSrv, a.name, 1, 180*time.Second) // opencode's first request: 90 s under load
 	if prev.Prompt != opening {
 		t.Errorf("%s's first message = %q, want the opening %q", a.name, prev.Prompt, opening)
 	}
@@ -115,7 +115,7 @@ func conversation(t *testing.T, bin string, a, b cli, cols, rows, deliveries int
 		if i%2 == 0 {
 			from, to, srv, n = b.name+" (2):", a.name, aSrv, i/2+1
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 		r, err := srv.WaitFor(ctx, func(r mockmodel.Request) bool { return r.Kind == mockmodel.KindTurn && r.N == n })
 		cancel()
 		if err != nil {

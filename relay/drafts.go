@@ -167,6 +167,12 @@ func (r *Relay) dropDraft(p *pane, now time.Time) {
 		what = fmt.Sprintf("the draft agentmux counted there (%q)", p.draftText)
 	}
 	r.notice(now, p.id, "the input in %d %s shows empty: %s is taken as gone", p.id, p.name, what)
+	// The person typed it: shown again and sent (the program had only redrawn its input
+	// empty), its echo is never the agent's words, though the host, told the input is
+	// empty, sends that Enter with no text.
+	if p.draftText != "" {
+		p.remember(p.draftText)
+	}
 	p.draft, p.draftText, p.echo, p.said = false, "", false, false
 	p.draftPrompt, p.draftEchoed = nil, false
 	r.resetInput(p, "")

@@ -290,3 +290,28 @@ func TestUnknownDraftSentIsNoPartOfTheTurn(t *testing.T) {
 		t.Fatalf("alice got %q, want bob's answer alone\nnotes %q", alice.inputs, h.notes())
 	}
 }
+
+// A draft taken as gone that comes back (the program only redrew its input: opencode,
+// starting on a loaded machine, drew its input empty for a moment) and is sent: the host,
+// told the input was empty, sends the Enter with no text, yet what the person typed is
+// still no part of the turn it starts: its echo is not relayed.
+func TestDraftTakenAsGoneThenSentIsNoPartOfTheTurn(t *testing.T) {
+	h, alice, bob := twoAgents(t, Config{}, &fakeAgent{titled: true, bracketed: true, echoBare: true, reply: counter("bob")})
+	h.handle(Link{Pane: 1, With: 2})
+	h.draft(2, "hello from the person")
+	typed := h.now
+	bob.draft = "" // redrawn empty for a moment
+	h.output(2)
+	h.run(typed.Sub(t0) + time.Minute)
+	if !containsNote(h.notes(), `the input in 2 bob shows empty: the draft agentmux counted there ("hello from the person") is taken as gone`) {
+		t.Fatalf("the draft was not taken as gone: notes %q", h.notes())
+	}
+	bob.draft = "hello from the person" // drawn again: it was there all along
+	h.output(2)
+	h.handle(Sent{Pane: 2}) // the host's input was reset: no text
+	bob.enter()
+	h.run(h.now.Sub(t0) + time.Minute)
+	if len(alice.inputs) == 0 || alice.inputs[0] != "bob (2):\n\nbob reply 1" {
+		t.Fatalf("alice got %q, want bob's answer alone\nnotes %q", alice.inputs, h.notes())
+	}
+}
