@@ -26,12 +26,14 @@ func TestUnreadCountsInputTheProgramHasNotRead(t *testing.T) {
 
 	p.Write([]byte("hel"))
 	waitOutput(t, p, out, "the echo of a half line", func(s string) bool { return strings.Contains(s, "hel") })
+	p.queue.waitWritten() // the echo can come before the writer counted its write
 	n, err = p.Unread()
 	require.NoError(t, err)
 	require.Zero(t, n, "a line still being edited is no input in canonical mode")
 
 	p.Write([]byte("lo\r"))
 	waitOutput(t, p, out, "the echo of the carriage return", func(s string) bool { return strings.Contains(s, "hello\r\n") })
+	p.queue.waitWritten()
 	n, err = p.Unread()
 	require.NoError(t, err)
 	require.Equal(t, len("hello\n"), n, "submitted and echoed, but not read")

@@ -17,10 +17,14 @@ type writeQueue struct {
 	unwritten int
 	dead      bool
 	signal    chan struct{}
+	// settled is broadcast (under mu) whenever unwritten falls.
+	settled *sync.Cond
 }
 
 func newWriteQueue() *writeQueue {
-	return &writeQueue{signal: make(chan struct{}, 1)}
+	q := &writeQueue{signal: make(chan struct{}, 1)}
+	q.settled = sync.NewCond(&q.mu)
+	return q
 }
 
 // push copies b onto the queue and wakes the writer. It never blocks.
@@ -62,6 +66,7 @@ func (q *writeQueue) kill() {
 	q.dead = true
 	q.pending = nil
 	q.unwritten = 0
+	q.settled.Broadcast()
 	q.mu.Unlock()
 }
 
@@ -69,7 +74,18 @@ func (q *writeQueue) kill() {
 func (q *writeQueue) written(n int) {
 	q.mu.Lock()
 	q.unwritten = max(q.unwritten-n, 0)
+	q.settled.Broadcast()
 	q.mu.Unlock()
+}
+
+// waitWritten returns once every byte pushed so far has been written (or the queue
+// died). The terminal may echo a write before its writer has counted it written.
+func (q *writeQueue) waitWritten() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.unwritten > 0 && !q.dead {
+		q.settled.Wait()
+	}
 }
 
 // pendingBytes returns how many bytes were pushed and are not written yet.
