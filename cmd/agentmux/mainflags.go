@@ -20,7 +20,7 @@ var mainFlagTable = []mainFlag{
 	mainSwitch("link", "link all panes into one relay group at start", func(o *options) *bool { return &o.sess.Link }),
 	mainSwitch("address", "let agents address panes they are not linked with (@relay:NAME)", func(o *options) *bool { return &o.sess.Address }),
 	mainSwitch("brief", "tell each agent, once ready, its name, the other panes and how to\naddress them", func(o *options) *bool { return &o.sess.Brief }),
-	mainSwitch("no-hooks", "start claude, codex, gemini and qwen (Qwen Code) without\nagentmux's hooks (turn ends from the screen)", func(o *options) *bool { return &o.noHooks }),
+	mainSwitch("no-hooks", "start claude, codex, gemini, qwen (Qwen Code), opencode and pi\nwithout agentmux's hooks (turn ends from the screen)", func(o *options) *bool { return &o.noHooks }),
 	mainSwitch("mcp", "start claude, codex, gemini and qwen with agentmux's MCP server\nadded (their tools: members, send, wait, read, history, capture;\ndocs/mcp.md)", func(o *options) *bool { return &o.mcp }),
 	{flagSpec{name: "turns", arg: "N", usage: "turn budget per link (default 8)"}, func(fs *flag.FlagSet, name string, o *options, _ *mainValues) {
 		fs.IntVar(&o.sess.Turns, name, 8, "")
