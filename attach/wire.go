@@ -169,9 +169,6 @@ func Decode(body []byte) (Frame, error) {
 // Input is the body of an input frame.
 func Input(b []byte) []byte { return append([]byte{KindInput}, b...) }
 
-// Output is the body of an output frame.
-func Output(b []byte) []byte { return append([]byte{KindOutput}, b...) }
-
 // AppendOutput appends b to dst as whole output frames (header and body), each carrying
 // at most MaxFrame-1 bytes of b: a terminal's write goes out as one write of the
 // connection, with no body built on its own.
