@@ -22,7 +22,7 @@ import (
 
 func TestSpendIsExact(t *testing.T) {
 	bin := buildAgentmux(t)
-	for _, pair := range [][2]string{{"claude", "codex"}, {"gemini", "claude"}, {"qwen", "codex"}, {"claude", "opencode"}} {
+	for _, pair := range [][2]string{{"claude", "codex"}, {"gemini", "claude"}, {"qwen", "codex"}, {"claude", "opencode"}, {"pi", "claude"}} {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
 			a, b := cliNamed(t, pair[0]), cliNamed(t, pair[1])
 			p := startPair(t, bin, a, b, mockmodel.Fixed("the answer in a few words"), mockmodel.Fixed("ok then"), "--link", "--turns", "1")

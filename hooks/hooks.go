@@ -338,11 +338,12 @@ func hookReport(event string, payload []byte) (proto.Hook, bool) {
 	case opencodeIdle: // opencode's session.idle, from agentmux's plugin (opencode.go)
 		h.CLI = "opencode"
 		h.Text = str("last_assistant_message")
-	case proto.HookConversation: // pi's extension (pi.go): the conversation id alone
+	case proto.HookConversation: // pi's extension (pi.go): the conversation id and its file
 		h.CLI = str("cli")
 		if !conversationOnly[h.CLI] || h.Conversation == "" {
 			return h, false
 		}
+		h.Usage = str("transcript_path")
 	case "after-agent": // Gemini CLI's AfterAgent hook
 		h.CLI = "gemini"
 		h.Text = lastGeminiText(str("transcript_path"))

@@ -14,8 +14,9 @@ import (
 // session's id (ctx.sessionManager.getSessionId()). So a pi pane gets -e with an
 // extension of agentmux's: after each of the person's prompts (agent_end, when pi
 // has written the turn to its session file) it runs `agentmux hook conversation` with
-// the id, which the hub keeps for agentmux restore. It ends no turn (pi's turns end
-// by its screen) and changes nothing in pi: a handler that returns nothing.
+// the id, which the hub keeps for agentmux restore, and the session file's path, where
+// the session reads what the turn spent. It ends no turn (pi's turns end by its
+// screen) and changes nothing in pi: a handler that returns nothing.
 
 // conversationOnly are the CLIs whose `agentmux hook conversation` reports agentmux
 // keeps: the payload names its CLI, and only these report that way.
@@ -32,8 +33,9 @@ const agentmux = %s;
 export default function (pi) {
 	pi.on("agent_end", async (_event, ctx) => {
 		const id = ctx.sessionManager.getSessionId();
-		if (!id || !ctx.sessionManager.getSessionFile()) return;
-		const payload = JSON.stringify({ cli: "pi", session_id: id });
+		const file = ctx.sessionManager.getSessionFile();
+		if (!id || !file) return;
+		const payload = JSON.stringify({ cli: "pi", session_id: id, transcript_path: file });
 		await new Promise((resolve) => {
 			execFile(agentmux, ["hook", "conversation", payload], { timeout: 5000 }, () => resolve());
 		});

@@ -40,6 +40,9 @@ func TestConversationReport(t *testing.T) {
 	h, ok := hookReport(proto.HookConversation, []byte(`{"cli":"pi","session_id":"019ac2f3-8e1d"}`))
 	require.True(t, ok)
 	assert.Equal(t, proto.Hook{Event: proto.HookConversation, CLI: "pi", Conversation: "019ac2f3-8e1d"}, h)
+	h, ok = hookReport(proto.HookConversation, []byte(`{"cli":"pi","session_id":"019ac2f3-8e1d","transcript_path":"/p/s.jsonl"}`))
+	require.True(t, ok)
+	assert.Equal(t, "/p/s.jsonl", h.Usage, "the session file, where the turn's usage is read")
 	for _, bad := range []string{`{"cli":"claude","session_id":"x"}`, `{"cli":"pi"}`, `{"session_id":"x"}`, `nope`} {
 		_, ok := hookReport(proto.HookConversation, []byte(bad))
 		assert.False(t, ok, bad)

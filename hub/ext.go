@@ -87,7 +87,15 @@ func (s *state) xHook(cs *connState, e *proto.Envelope, _ *proto.Result) error {
 	s.recordConversation(core, pane, p)
 	if ac, ok := core.(Asker); ok && p.Event == proto.HookAsk {
 		return ac.HookAsk(pane, p.Text, hookSource(p.Event, p.CLI))
-	} else if p.Event == proto.HookAsk || p.Event == proto.HookConversation { // a conversation's id alone is kept above
+	} else if p.Event == proto.HookAsk {
+		return nil
+	}
+	if p.Event == proto.HookConversation { // the id is kept above; it ends no turn
+		if p.Usage != "" {
+			if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
+				s.cfg.Logger.Debug("hook usage", "pane", pane, "err", uerr)
+			}
+		}
 		return nil
 	}
 	// The turn's usage first: the delivery of its answer then says what the turn

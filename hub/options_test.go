@@ -147,4 +147,9 @@ func TestConversationHookEndsNoTurn(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[int]store.Conversation{1: {CLI: "pi", ID: "019abc-7f"}}, got)
 	assert.Empty(t, core.Actions(), "no turn ended")
+
+	// With its session file: the usage is read from it, and still no turn ends.
+	_, err = ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: proto.HookConversation, CLI: "pi", Conversation: "019abc-7f", Usage: "/s/019abc-7f.jsonl"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"usage pi pi /s/019abc-7f.jsonl"}, core.Actions(), "pane pi's usage")
 }
