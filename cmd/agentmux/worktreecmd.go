@@ -5,10 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentmux/agentmux/dirs"
-	"github.com/agentmux/agentmux/hooks"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,7 +15,11 @@ import (
 	"sync"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
+	"github.com/agentmux/agentmux/dirs"
+	"github.com/agentmux/agentmux/hooks"
+	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
@@ -279,7 +282,10 @@ func releaseStale(t *worktree.Tree) error {
 }
 
 // holderRuns reports whether the session that locked a tree still runs: its process
-// lives and its session socket answers (a pid reused by another program is not it).
+// lives and the session socket of its name answers from that very process (the
+// kernel's word on the listener, so neither a pid reused by another program nor a
+// new server of the same name, started while the old one's killed process waits to
+// be reaped, is taken for it).
 func holderRuns(h worktree.Holder) bool {
 	if h.PID == os.Getpid() {
 		return true
@@ -291,16 +297,13 @@ func holderRuns(h worktree.Holder) bool {
 	if err != nil {
 		return true // cannot tell: the safe answer
 	}
-	live, err := dirs.Sessions(dir)
+	c, err := net.DialTimeout("unix", dirs.SocketPath(dir, h.Session), 2*time.Second)
 	if err != nil {
-		return true
+		return false
 	}
-	for _, s := range live {
-		if s.Name == h.Session {
-			return true
-		}
-	}
-	return false
+	defer c.Close()
+	pid := peer.PID(c)
+	return pid == 0 || pid == h.PID // a system that does not say the process: it may be
 }
 
 // closed unlocks a gone pane's worktree and removes it when it holds nothing an agent

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/worktree"
 )
@@ -98,4 +99,40 @@ func TestHomeShort(t *testing.T) {
 	assert.Equal(t, "~/x/y", homeShort("/home/ann/x/y"))
 	assert.Equal(t, "/home/annex/y", homeShort("/home/annex/y"))
 	assert.Equal(t, "/tmp/y", homeShort("/tmp/y"))
+}
+
+// TestHolderRunsOnlyWhileItsOwnServerAnswers: a lock names a session and its server's
+// process. A SIGKILLed server's process lingers until it is reaped, and a new server of
+// the same name may already answer on the socket; the lock is stale all the same, since
+// the process that answers is not the one that locked. (This made the e2e reuse after a
+// kill fail now and then under load: the new server called its own tree in use.)
+func TestHolderRunsOnlyWhileItsOwnServerAnswers(t *testing.T) {
+	rt := t.TempDir()
+	require.NoError(t, os.Chmod(rt, 0o700))
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	dir, err := dirs.RuntimeDir()
+	require.NoError(t, err)
+
+	other := exec.Command("sleep", "60") // a live process that serves no socket
+	require.NoError(t, other.Start())
+	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
+	ln, err := dirs.Listen(dirs.SocketPath(dir, "wk"))
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+
+	assert.False(t, holderRuns(worktree.Holder{Session: "wk", Pane: "w1", PID: other.Process.Pid}),
+		"a live process that is not the server answering for session wk")
+	assert.False(t, holderRuns(worktree.Holder{Session: "gone", Pane: "w1", PID: other.Process.Pid}),
+		"a session whose socket nobody answers")
+	assert.True(t, holderRuns(worktree.Holder{Session: "wk", Pane: "w1", PID: os.Getpid()}),
+		"the server that answers")
 }
