@@ -23,6 +23,7 @@ type delivery struct {
 	submitAt time.Time // Typed: when to submit
 	deadline time.Time // Submitted: when the confirm window closes
 	retried  bool      // the carriage return was sent a second time
+	readLate bool      // Typed: its program had not read it when the submit was due
 	unread   bool      // Submitted: its pane reacted while its program had not read it all
 	entry    *Entry
 
@@ -220,8 +221,13 @@ func (r *Relay) flight(p *pane, ph Phase, now time.Time, note string) {
 	}
 }
 
-// advance moves p's in-flight delivery on: the submit after the delay, then a second
-// carriage return or failure when the target does not go busy in time. The second
+// readWait is the longest a typed delivery waits for its program to read the text
+// before it is submitted anyway (a program that never reads its input).
+const readWait = 30 * time.Second
+
+// advance moves p's in-flight delivery on: the submit after the delay (and after its
+// program read the text), then a second carriage return or failure when the target does
+// not go busy in time. The second
 // carriage return is never sent once a person has typed into the pane after the
 // delivery was typed: it would submit their draft.
 func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
@@ -229,6 +235,23 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 	switch d.phase {
 	case Typed:
 		if now.Before(d.submitAt) {
+			return acts
+		}
+		if p.unread() > 0 {
+			if now.Before(d.typedAt.Add(readWait)) {
+				// Its program has not read the text yet (busy starting, loading a
+				// conversation, or stalled by load): a carriage return sent now would
+				// reach it in the same read as the text, and Gemini CLI takes an Enter
+				// read within 30 ms of a paste as a newline, so it would never be
+				// submitted. The submit waits for the read: the program's next output
+				// (its input box drawn with the text) brings the next look.
+				d.readLate = true
+				return acts
+			}
+		} else if d.readLate {
+			// Read since: SubmitDelay from now, as from the typing of a text read at once.
+			d.readLate = false
+			d.submitAt = now.Add(r.cfg.SubmitDelay)
 			return acts
 		}
 		d.deadline = now.Add(r.cfg.Confirm)

@@ -257,6 +257,9 @@ func (r *Relay) NextWake() (time.Time, bool) {
 			switch d.phase {
 			case Typed:
 				consider(d.submitAt)
+				if d.readLate { // the read comes with output; this if it never does
+					consider(d.typedAt.Add(readWait))
+				}
 			case Submitted:
 				consider(d.deadline)
 			}

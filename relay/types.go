@@ -100,7 +100,8 @@ type Config struct {
 	TypingHold time.Duration
 	// SubmitDelay is the wait between typing a delivery and submitting it with a lone
 	// carriage return (200 ms): Codex and Gemini CLI take an Enter that follows input
-	// closely as a newline. It is also the wait after clear keys before anything more is
+	// closely as a newline. A program that has not read the text by then (InputQueue)
+	// gets it SubmitDelay after it is seen to have read it. It is also the wait after clear keys before anything more is
 	// typed, unless the screen shows them read (Claude Code takes keys that arrive
 	// together with text as part of a paste).
 	SubmitDelay time.Duration

@@ -111,3 +111,77 @@ func TestLineStillUnreadIsNotConfirmed(t *testing.T) {
 	r.Tick(at)
 	require.NotEqual(t, Confirmed, phase(r, id))
 }
+
+// stalledRun opens a program that draws its input in a box and sends it one message,
+// running the relay's wake-ups while the program, stalled, reads nothing typed into it
+// (as Gemini CLI does while it loads a resumed conversation under load). It returns
+// when the text was typed and every wake-up up to stall after it ran, and fails on a
+// carriage return sent meanwhile: it would reach the program in the same read as the
+// text, and Gemini CLI takes an Enter read within 30 ms of a paste as a newline.
+func stalledRun(t *testing.T, stall time.Duration) (*Relay, *queueScreen, int, time.Time) {
+	t.Helper()
+	r := New(Config{Idle: 100 * time.Millisecond})
+	scr := &queueScreen{rows: []string{"ready", "> "}}
+	now := t0
+	r.Handle(Open{Pane: 1, Name: "rx", Screen: scr}, now)
+	r.Handle(Output{Pane: 1}, now)
+	id, acts := r.Post(Send{FromName: "ops", To: 1, Text: "m1"}, now)
+	require.NotZero(t, id)
+	var typedAt time.Time
+	for {
+		for _, a := range acts {
+			switch a := a.(type) {
+			case Type:
+				typedAt = now
+				scr.unread = len(a.Bytes()) // nothing of it read
+			case Submit:
+				t.Fatalf("carriage return sent %v after the text, the text unread", now.Sub(typedAt))
+			}
+		}
+		next, ok := r.NextWake()
+		if !ok || (!typedAt.IsZero() && next.Sub(typedAt) > stall) {
+			require.False(t, typedAt.IsZero(), "never typed")
+			return r, scr, id, typedAt.Add(stall)
+		}
+		now = next
+		acts = r.Tick(now)
+	}
+}
+
+// A program stalled when its delivery is due to be submitted gets the carriage return
+// SubmitDelay after its output shows it read the text, and no sooner.
+func TestSubmitWaitsForTheTextToBeRead(t *testing.T) {
+	r, scr, id, now := stalledRun(t, 5*time.Second)
+	require.Equal(t, Typed, phase(r, id))
+
+	scr.unread = 0 // it reads the text and draws its input box
+	scr.rows[len(scr.rows)-1] = "> m1"
+	for _, a := range r.Handle(Output{Pane: 1}, now) {
+		_, sub := a.(Submit)
+		require.False(t, sub, "carriage return sent with the read, not after it")
+	}
+	at, ok := r.NextWake()
+	require.True(t, ok)
+	require.Equal(t, now.Add(Config{}.withDefaults().SubmitDelay), at, "the submit is due SubmitDelay after the read")
+	submitted := false
+	for _, a := range r.Tick(at) {
+		_, submitted = a.(Submit)
+	}
+	require.True(t, submitted, "no carriage return once the text was read")
+	require.Equal(t, Submitted, phase(r, id))
+}
+
+// A program that never reads its input gets the carriage return readWait after the
+// text, as a program that cannot tell would get it at once: the delivery does not wait
+// for good.
+func TestSubmitDoesNotWaitForeverForTheRead(t *testing.T) {
+	r, _, id, _ := stalledRun(t, readWait-time.Millisecond)
+	at, ok := r.NextWake()
+	require.True(t, ok)
+	submitted := false
+	for _, a := range r.Tick(at) {
+		_, submitted = a.(Submit)
+	}
+	require.True(t, submitted, "no carriage return at the end of the read wait")
+	require.Equal(t, Submitted, phase(r, id))
+}
