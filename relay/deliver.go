@@ -245,13 +245,17 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 				// read within 30 ms of a paste as a newline, so it would never be
 				// submitted. The submit waits for the read: the program's next output
 				// (its input box drawn with the text) brings the next look.
-				d.readLate = true
+				if !d.readLate {
+					d.readLate = true
+					r.flight(p, Typed, now, "not read by its program yet: submitted once it is")
+				}
 				return acts
 			}
 		} else if d.readLate {
 			// Read since: SubmitDelay from now, as from the typing of a text read at once.
 			d.readLate = false
 			d.submitAt = now.Add(r.cfg.SubmitDelay)
+			r.flight(p, Typed, now, fmt.Sprintf("read by its program %v after it was typed: submitted after the read", now.Sub(d.typedAt).Round(time.Millisecond)))
 			return acts
 		}
 		d.deadline = now.Add(r.cfg.Confirm)

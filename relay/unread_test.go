@@ -153,6 +153,7 @@ func stalledRun(t *testing.T, stall time.Duration) (*Relay, *queueScreen, int, t
 func TestSubmitWaitsForTheTextToBeRead(t *testing.T) {
 	r, scr, id, now := stalledRun(t, 5*time.Second)
 	require.Equal(t, Typed, phase(r, id))
+	require.Contains(t, note(r, id), "not read by its program yet", "the relay log does not say why it waits")
 
 	scr.unread = 0 // it reads the text and draws its input box
 	scr.rows[len(scr.rows)-1] = "> m1"
@@ -169,6 +170,17 @@ func TestSubmitWaitsForTheTextToBeRead(t *testing.T) {
 	}
 	require.True(t, submitted, "no carriage return once the text was read")
 	require.Equal(t, Submitted, phase(r, id))
+	require.Contains(t, note(r, id), "submitted after the read")
+}
+
+// note is delivery id's note in the relay's log.
+func note(r *Relay, id int) string {
+	for _, e := range r.Log() {
+		if e.Delivery == id {
+			return e.Note
+		}
+	}
+	return ""
 }
 
 // A program that never reads its input gets the carriage return readWait after the
