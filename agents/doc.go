@@ -22,6 +22,6 @@
 // pinned versions install.sh names or, with AGENTS_VERSIONS=latest, the newest ones.
 //
 // The package has no code of its own; its tests import vterm (to read the screens),
-// parser (the built-in profiles), internal/mockmodel and internal/ptytest, and nothing
-// imports it.
+// parser (the built-in profiles), internal/mockmodel, internal/ptytest and
+// internal/oswait (to wait on agentmux's log), and nothing imports it.
 package agents

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/internal/mockmodel"
+	"github.com/agentmux/agentmux/internal/oswait"
 )
 
 func TestStalledCLIGetsItsMessageSubmitted(t *testing.T) {
@@ -58,10 +59,13 @@ func TestStalledCLIGetsItsMessageSubmitted(t *testing.T) {
 	// The turn over (its AfterAgent hook came: the hub logs the conversation kept),
 	// Gemini waits for input; then it stalls.
 	logPath := filepath.Join(state, "agentmux", "agentmux.log")
-	tm.waitFor("the turn's hook", 60*time.Second, func([]string, string) bool {
+	hooked := func() bool {
 		b, _ := os.ReadFile(logPath)
 		return strings.Contains(string(b), `msg="hook: conversation kept" pane=1 `)
-	})
+	}
+	if err := oswait.Until(60*time.Second, hooked, filepath.Dir(logPath)); err != nil {
+		t.Fatalf("no hook after the first turn: %v\n%s", err, tm.dump())
+	}
 
 	typed := deliveryTyped(t, bin, env, name)
 	stopped := signalCLI(t, project, syscall.SIGSTOP)

@@ -102,7 +102,14 @@ func (tm *term) submit(text string) {
 // c.paneReady), as the tests running one CLI alone do.
 func (tm *term) waitPaneReady(c cli) {
 	tm.t.Helper()
-	tm.waitFor(c.name+" ready in its pane", 120*time.Second, func(s []string, _ string) bool {
+	tm.waitPaneReadyWithin(c, 120*time.Second)
+}
+
+// waitPaneReadyWithin is waitPaneReady with its own timeout (opencode has taken 2.3 min
+// to draw its first screen on a loaded machine).
+func (tm *term) waitPaneReadyWithin(c cli, timeout time.Duration) {
+	tm.t.Helper()
+	tm.waitFor(c.name+" ready in its pane", timeout, func(s []string, _ string) bool {
 		for _, r := range c.paneReady {
 			if !contains(s, r) {
 				return false
