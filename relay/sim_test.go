@@ -134,6 +134,13 @@ type fakeAgent struct {
 	// queued: what is submitted is shown as queued ("Queued: …"), the agent idle, for
 	// this long before it takes it up (Gemini CLI while its tools still start).
 	queued time.Duration
+	// newlines: this many carriage returns are taken as a new line in the draft, not a
+	// submit (Gemini CLI under load, the Enter after a paste); redraw is a row it then
+	// prints a second later (Gemini CLI draws its banner again); busyTail: it shows busy
+	// for that second (Gemini CLI still running its hook after the turn it reported).
+	newlines int
+	redraw   string
+	busyTail bool
 }
 
 // keys is what the agent does with Keys written to it.
@@ -224,6 +231,19 @@ func (a *fakeAgent) typeText(text string) {
 // answers after its think time.
 func (a *fakeAgent) enter() {
 	if a.deaf || a.draft == "" {
+		return
+	}
+	if a.newlines > 0 {
+		a.newlines--
+		a.typeText("\n")
+		if a.redraw != "" {
+			a.pending = append(a.pending, simEvent{at: a.h.now.Add(time.Second), fn: func() { a.print(a.redraw) }})
+		}
+		if a.busyTail {
+			a.busy = true
+			a.h.output(a.id)
+			a.pending = append(a.pending, simEvent{at: a.h.now.Add(time.Second), fn: func() { a.busy = false; a.h.output(a.id) }})
+		}
 		return
 	}
 	in := a.draft
