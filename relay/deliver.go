@@ -23,6 +23,7 @@ type delivery struct {
 	submitAt time.Time // Typed: when to submit
 	deadline time.Time // Submitted: when the confirm window closes
 	retried  bool      // the carriage return was sent a second time
+	shown    bool      // its pane's input row was seen showing it (stillInInput)
 	unread   bool      // Submitted: its pane reacted while its program had not read it all
 	entry    *Entry
 
@@ -275,12 +276,18 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 // else (its banner drawn again), or its busy screen the tail of the turn before (Gemini
 // CLI still runs the hook that said that turn ended). Confirmed on that, it would never
 // get the second carriage return.
+//
+// An input that showed the delivery and is empty now, with no key of a person's since,
+// is a reaction: the program took it, to work on or into its queue (Gemini CLI still
+// starting shows it "Queued", idle, for seconds under load).
 func (r *Relay) confirm(p *pane, d *delivery, now time.Time) {
 	switch {
 	case p.state == parser.Unknown:
 	case stillInInput(p, d):
+		d.shown = true
 		return
 	case p.state == parser.Busy:
+	case d.shown && p.lastKey.Before(d.typedAt) && inputEmpty(p):
 	case p.delta().Text != "":
 	default:
 		return
@@ -303,6 +310,13 @@ func stillInInput(p *pane, d *delivery) bool {
 	got, want := squash(shown), squash(d.framed)
 	n := min(len(got), len(want))
 	return n > 0 && got[:n] == want[:n]
+}
+
+// inputEmpty reports whether p's input row is found and shows nothing (or a
+// placeholder).
+func inputEmpty(p *pane) bool {
+	shown, ok := inputRow(p, p.scr.Read(NoLines).Rows)
+	return ok && strings.TrimSpace(shown) == ""
 }
 
 // setPhase records a delivery's new phase in it and its log entry.

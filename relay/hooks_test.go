@@ -219,7 +219,9 @@ func TestHookWhileTheDeliveryIsUnconfirmed(t *testing.T) {
 // (Gemini CLI while its tools still start, seconds under load) has not begun the turn:
 // that screen is no answer after HookWait. The turn goes once its hook says it ended,
 // with the hook's text. It used to go HookWait after the queued row, the row relayed
-// as the answer (and a turn of the link's budget spent on it).
+// as the answer (and a turn of the link's budget spent on it). The delivery is
+// delivered once its input shows it no more: it used to get a second carriage return
+// and be marked failed, never having made the program busy.
 func TestAQueuedDeliveryWaitsForTheHook(t *testing.T) {
 	h := newHarness(t, Config{})
 	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
@@ -233,6 +235,15 @@ func TestAQueuedDeliveryWaitsForTheHook(t *testing.T) {
 	}
 	if len(alice.inputs) != 1 {
 		t.Fatalf("alice got %q while bob's delivery was queued, want only the person's", alice.inputs[1:])
+	}
+	// He took it out of his input into his queue: delivered, with one carriage return.
+	for _, e := range h.r.Log() {
+		if e.To == 2 && e.Delivery > 0 && e.Phase != Confirmed {
+			t.Errorf("the delivery bob queued is %v (%q), want confirmed", e.Phase, e.Note)
+		}
+	}
+	if n := len(h.submits); n != 1 {
+		t.Errorf("%d carriage returns into bob, want 1", n)
 	}
 	answered := false // bob took it at about 14.5 s and answers 2 s later: its hook then
 	for i := 1; i <= 100 && !answered; i++ {

@@ -249,7 +249,7 @@ func (a *fakeAgent) enter() {
 	in := a.draft
 	a.draft = ""
 	if a.queued > 0 {
-		a.print("Queued (press ↑ to edit):", "  "+shorten(strings.ReplaceAll(in, "\n", " "), 20))
+		a.print("Queued (press ↑ to edit):", "    "+shorten(strings.ReplaceAll(in, "\n", " "), 20))
 		wait := a.queued
 		a.queued = 0 // the next input is taken at once
 		a.pending = append(a.pending, simEvent{at: a.h.now.Add(wait), fn: func() { a.draft = in; a.enter() }})
@@ -294,9 +294,11 @@ func testProfile() parser.Profile {
 		IdleTitle:       []parser.Pattern{parser.MustCompile(`^idle$`)},
 		BusyTitle:       []parser.Pattern{parser.MustCompile(`^busy$`)},
 		ApprovalMarkers: []parser.Pattern{parser.MustCompile(`^Do you want to proceed\?`)},
-		Chrome:          []parser.Pattern{parser.MustCompile(`^>\s*$`), parser.MustCompile(`^> 1\. Yes`)},
-		AnswerPrefixes:  []string{"● "},
-		EchoPrefixes:    []string{"> "},
+		Chrome: []parser.Pattern{parser.MustCompile(`^>\s*$`), parser.MustCompile(`^> 1\. Yes`),
+			// The queue (queued): its heading and its rows, as Gemini CLI's.
+			parser.MustCompile(`^Queued \(press ↑ to edit\):$`), parser.MustCompile(`^ {4}\S.*…$`)},
+		AnswerPrefixes: []string{"● "},
+		EchoPrefixes:   []string{"> "},
 	}
 }
 
