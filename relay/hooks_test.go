@@ -259,3 +259,37 @@ func TestAQueuedDeliveryWaitsForTheHook(t *testing.T) {
 		t.Errorf("alice got %q, want the person's then %q", alice.inputs, want)
 	}
 }
+
+// A program whose hook says its turn ended while its screen still says it works
+// (Gemini CLI draws "Executing Hook" and its spinner while its AfterAgent hook runs)
+// is not typed into until its screen says idle: keys typed then were lost (the held
+// delivery after an approval never reached Gemini's model). It used to count as idle
+// the moment its hook spoke.
+func TestNothingIsTypedIntoABusyScreenAfterItsHook(t *testing.T) {
+	h := newHarness(t, Config{})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, hooks: true})
+	h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
+	h.run(2 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "work") // alice works on it; her hook will say when her turn ends
+	h.run(4 * time.Second)
+	h.handle(TurnEnd{Pane: 1, Text: "alice's answer", Source: "test hook"})
+	// Her screen says busy, its spinner turning, until 10 s; bob answers meanwhile.
+	for at := 4*time.Second + 250*time.Millisecond; at < 10*time.Second; at += 250 * time.Millisecond {
+		alice.pending = append(alice.pending, simEvent{at: t0.Add(at), fn: func() { h.output(1) }})
+	}
+	alice.pending = append(alice.pending, simEvent{at: t0.Add(10 * time.Second), fn: func() { alice.busy = false; h.output(1) }})
+	h.run(20 * time.Second)
+	var toAlice []typedRec
+	for _, x := range h.typed {
+		if x.to == 1 {
+			toAlice = append(toAlice, x)
+		}
+	}
+	if len(toAlice) != 1 || toAlice[0].at.Before(t0.Add(10*time.Second)) || !strings.Contains(toAlice[0].text, "bob reply 1") {
+		for _, x := range toAlice {
+			t.Logf("typed into alice at %v: %q", x.at.Sub(t0), x.text)
+		}
+		t.Fatalf("want bob's answer typed into alice once, once her screen said idle at 10 s")
+	}
+}
