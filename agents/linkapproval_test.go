@@ -57,14 +57,18 @@ func TestLinkedApproval(t *testing.T) {
 	env := baseEnv(t, home)
 	env = append(env, setupClaude(t, home, project, claudeURL, "default")...)
 	env = append(env, setupGemini(t, home, project, geminiURL)...)
+	state := t.TempDir()
+	env = append(env, "XDG_STATE_HOME="+state)
 
-	tm := startTerm(t, "agentmux", []string{bin, "--link", "--turns", "3", "claude", "gemini"}, project, env, 220, 50)
+	tm := startTerm(t, "agentmux", []string{bin, "--log-level", "debug", "--link", "--turns", "3", "claude", "gemini"}, project, env, 220, 50)
 	t.Cleanup(func() { // registered after the terminal's: runs before it ends
 		if t.Failed() {
 			h := exec.Command(bin, "history", "--json")
 			h.Dir, h.Env = project, env
 			out, err := h.CombinedOutput()
 			t.Logf("agentmux history (%v):\n%s", err, out)
+			log, _ := os.ReadFile(filepath.Join(state, "agentmux", "agentmux.log"))
+			t.Logf("agentmux.log:\n%s", log)
 		}
 	})
 	tm.waitFor("claude ready in pane 1 and gemini in pane 2", 120*time.Second, func([]string, string) bool {

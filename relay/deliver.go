@@ -24,6 +24,7 @@ type delivery struct {
 	deadline time.Time // Submitted: when the confirm window closes
 	retried  bool      // the carriage return was sent a second time
 	readLate bool      // Typed: its program had not read it when the submit was due
+	shown    bool      // its pane's input row was seen showing it (stillInInput)
 	unread   bool      // Submitted: its pane reacted while its program had not read it all
 	entry    *Entry
 
@@ -295,9 +296,25 @@ func (r *Relay) advance(p *pane, now time.Time, acts []Action) []Action {
 // go busy and idle between two reads); and its program read everything typed into it
 // (InputQueue: what it printed may be its terminal's echo of the carriage return, with
 // the line still waiting for it).
+//
+// Neither printing nor a busy screen is a reaction while the delivery still stands in
+// the input of a program whose state is known: the carriage return was taken as a new
+// line in it (Gemini CLI under load, a paste's Enter), and what it printed is something
+// else (its banner drawn again), or its busy screen the tail of the turn before (Gemini
+// CLI still runs the hook that said that turn ended). Confirmed on that, it would never
+// get the second carriage return.
+//
+// An input that showed the delivery and is empty now, with no key of a person's since,
+// is a reaction: the program took it, to work on or into its queue (Gemini CLI still
+// starting shows it "Queued", idle, for seconds under load).
 func (r *Relay) confirm(p *pane, d *delivery, now time.Time) {
 	switch {
-	case p.state == parser.Busy, p.state == parser.Unknown:
+	case p.state == parser.Unknown:
+	case stillInInput(p, d):
+		d.shown = true
+		return
+	case p.state == parser.Busy:
+	case d.shown && p.lastKey.Before(d.typedAt) && inputEmpty(p):
 	case p.delta().Text != "":
 	default:
 		return
@@ -308,6 +325,25 @@ func (r *Relay) confirm(p *pane, d *delivery, now time.Time) {
 	}
 	r.flight(p, Confirmed, now, "")
 	p.turn = true // it took the delivery: a turn is under way
+}
+
+// stillInInput reports whether p's input row shows the start of d's text: typed and
+// not taken. The row may show only the text's first line, or the start of it.
+func stillInInput(p *pane, d *delivery) bool {
+	shown, ok := inputRow(p, p.scr.Read(NoLines).Rows)
+	if !ok {
+		return false
+	}
+	got, want := squash(shown), squash(d.framed)
+	n := min(len(got), len(want))
+	return n > 0 && got[:n] == want[:n]
+}
+
+// inputEmpty reports whether p's input row is found and shows nothing (or a
+// placeholder).
+func inputEmpty(p *pane) bool {
+	shown, ok := inputRow(p, p.scr.Read(NoLines).Rows)
+	return ok && strings.TrimSpace(shown) == ""
 }
 
 // setPhase records a delivery's new phase in it and its log entry.

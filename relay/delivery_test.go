@@ -151,3 +151,44 @@ func TestTypeBytes(t *testing.T) {
 		t.Errorf("sanitize %q", got)
 	}
 }
+
+// A carriage return taken as a new line (Gemini CLI under load takes the Enter after a
+// paste so) leaves the delivery in the program's input, and the program then prints
+// something else (its banner drawn again), or its screen says busy (the tail of the
+// turn before: Gemini CLI runs the hook that ended it while its screen still says it
+// works). Neither is a reaction: the carriage return goes again 2.5 s after the first,
+// the program takes the delivery and answers, and its answer goes back. Either used to
+// confirm the delivery, left in the input unsent: the pane's turn then ended on the
+// redraw alone, relayed as its answer, or the delivery never reached the model.
+func TestADeliveryLeftInTheInputIsSubmittedAgain(t *testing.T) {
+	for name, bob := range map[string]*fakeAgent{
+		"a redraw":  {redraw: "Gemini CLI v0.61.0"},
+		"busy tail": {busyTail: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, Config{Turns: 2})
+			alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
+			bob.titled, bob.bracketed, bob.reply, bob.newlines = true, true, counter("bob"), 1
+			h.agent(2, "bob", bob)
+			h.run(2 * time.Second)
+			h.handle(Link{Pane: 1, With: 2})
+			h.person(1, "work")
+			h.run(time.Minute)
+			var toBob []typedRec
+			for _, s := range h.submits {
+				if s.to == 2 {
+					toBob = append(toBob, s)
+				}
+			}
+			if len(toBob) != 2 || toBob[1].at.Sub(toBob[0].at) != 2500*time.Millisecond {
+				t.Fatalf("carriage returns into bob at %v, want two, 2.5 s apart", toBob)
+			}
+			if want := "alice (1):\n\nalice reply 1\n"; len(bob.inputs) != 1 || bob.inputs[0] != want {
+				t.Errorf("bob took %q, want %q (with the new line)", bob.inputs, want)
+			}
+			if len(alice.inputs) != 2 || !strings.HasSuffix(alice.inputs[1], "bob reply 1") {
+				t.Errorf("alice got %q, want the person's message, then bob's answer", alice.inputs)
+			}
+		})
+	}
+}

@@ -7,8 +7,10 @@ import "time"
 // session, which hands the relay a TurnEnd. For a pane opened with Hooks:
 //
 //   - the turn ends the moment the TurnEnd comes: the pane counts as idle at once (no
-//     settle wait), until something is typed into it or a person sends there; what it
-//     prints meanwhile is that turn's tail, never a turn read from the screen;
+//     settle wait) unless its screen still says busy (then once it says idle, or after
+//     --idle with nothing drawn), until something is typed into it or a person sends
+//     there; what it prints meanwhile is that turn's tail, never a turn read from the
+//     screen;
 //   - its Text, the answer exactly as the model wrote it (markdown included, whole even
 //     when longer than the screen), is what the turn delivers, instead of the screen's
 //     delta;

@@ -219,7 +219,9 @@ func TestHookWhileTheDeliveryIsUnconfirmed(t *testing.T) {
 // (Gemini CLI while its tools still start, seconds under load) has not begun the turn:
 // that screen is no answer after HookWait. The turn goes once its hook says it ended,
 // with the hook's text. It used to go HookWait after the queued row, the row relayed
-// as the answer (and a turn of the link's budget spent on it).
+// as the answer (and a turn of the link's budget spent on it). The delivery is
+// delivered once its input shows it no more: it used to get a second carriage return
+// and be marked failed, never having made the program busy.
 func TestAQueuedDeliveryWaitsForTheHook(t *testing.T) {
 	h := newHarness(t, Config{})
 	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
@@ -234,6 +236,15 @@ func TestAQueuedDeliveryWaitsForTheHook(t *testing.T) {
 	if len(alice.inputs) != 1 {
 		t.Fatalf("alice got %q while bob's delivery was queued, want only the person's", alice.inputs[1:])
 	}
+	// He took it out of his input into his queue: delivered, with one carriage return.
+	for _, e := range h.r.Log() {
+		if e.To == 2 && e.Delivery > 0 && e.Phase != Confirmed {
+			t.Errorf("the delivery bob queued is %v (%q), want confirmed", e.Phase, e.Note)
+		}
+	}
+	if n := len(h.submits); n != 1 {
+		t.Errorf("%d carriage returns into bob, want 1", n)
+	}
 	answered := false // bob took it at about 14.5 s and answers 2 s later: its hook then
 	for i := 1; i <= 100 && !answered; i++ {
 		h.run(14*time.Second + time.Duration(i)*100*time.Millisecond)
@@ -246,5 +257,39 @@ func TestAQueuedDeliveryWaitsForTheHook(t *testing.T) {
 	h.run(h.now.Sub(t0) + 5*time.Second)
 	if want := "bob (2):\n\nbob's exact answer"; len(alice.inputs) < 2 || alice.inputs[1] != want {
 		t.Errorf("alice got %q, want the person's then %q", alice.inputs, want)
+	}
+}
+
+// A program whose hook says its turn ended while its screen still says it works
+// (Gemini CLI draws "Executing Hook" and its spinner while its AfterAgent hook runs)
+// is not typed into until its screen says idle: keys typed then were lost (the held
+// delivery after an approval never reached Gemini's model). It used to count as idle
+// the moment its hook spoke.
+func TestNothingIsTypedIntoABusyScreenAfterItsHook(t *testing.T) {
+	h := newHarness(t, Config{})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, hooks: true})
+	h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
+	h.run(2 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "work") // alice works on it; her hook will say when her turn ends
+	h.run(4 * time.Second)
+	h.handle(TurnEnd{Pane: 1, Text: "alice's answer", Source: "test hook"})
+	// Her screen says busy, its spinner turning, until 10 s; bob answers meanwhile.
+	for at := 4*time.Second + 250*time.Millisecond; at < 10*time.Second; at += 250 * time.Millisecond {
+		alice.pending = append(alice.pending, simEvent{at: t0.Add(at), fn: func() { h.output(1) }})
+	}
+	alice.pending = append(alice.pending, simEvent{at: t0.Add(10 * time.Second), fn: func() { alice.busy = false; h.output(1) }})
+	h.run(20 * time.Second)
+	var toAlice []typedRec
+	for _, x := range h.typed {
+		if x.to == 1 {
+			toAlice = append(toAlice, x)
+		}
+	}
+	if len(toAlice) != 1 || toAlice[0].at.Before(t0.Add(10*time.Second)) || !strings.Contains(toAlice[0].text, "bob reply 1") {
+		for _, x := range toAlice {
+			t.Logf("typed into alice at %v: %q", x.at.Sub(t0), x.text)
+		}
+		t.Fatalf("want bob's answer typed into alice once, once her screen said idle at 10 s")
 	}
 }

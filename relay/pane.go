@@ -148,6 +148,13 @@ type hookReport struct {
 // profile says, and false when it cannot be idle at all now (busy, needs approval).
 func (p *pane) quiet(cfg Config) (time.Duration, bool) {
 	if p.hookIdle {
+		if p.state == parser.Busy {
+			// Its hook said the turn ended while its screen still says it works
+			// (Gemini CLI draws "Executing Hook" while its AfterAgent hook runs): what
+			// is typed into it then may be lost. It is idle once its screen says so,
+			// or after --idle with nothing drawn.
+			return cfg.Idle, true
+		}
 		return 0, true
 	}
 	switch p.state {

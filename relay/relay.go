@@ -326,6 +326,8 @@ func (r *Relay) output(p *pane, now time.Time) {
 	}
 	if d := p.inflight; d != nil && d.phase == Submitted {
 		r.confirm(p, d, now)
+	} else if d != nil && d.phase == Typed && !d.shown {
+		d.shown = stillInInput(p, d) // the echo of its typing: then whether it goes
 	}
 }
 

@@ -134,6 +134,13 @@ type fakeAgent struct {
 	// queued: what is submitted is shown as queued ("Queued: …"), the agent idle, for
 	// this long before it takes it up (Gemini CLI while its tools still start).
 	queued time.Duration
+	// newlines: this many carriage returns are taken as a new line in the draft, not a
+	// submit (Gemini CLI under load, the Enter after a paste); redraw is a row it then
+	// prints a second later (Gemini CLI draws its banner again); busyTail: it shows busy
+	// for that second (Gemini CLI still running its hook after the turn it reported).
+	newlines int
+	redraw   string
+	busyTail bool
 }
 
 // keys is what the agent does with Keys written to it.
@@ -226,10 +233,23 @@ func (a *fakeAgent) enter() {
 	if a.deaf || a.draft == "" {
 		return
 	}
+	if a.newlines > 0 {
+		a.newlines--
+		a.typeText("\n")
+		if a.redraw != "" {
+			a.pending = append(a.pending, simEvent{at: a.h.now.Add(time.Second), fn: func() { a.print(a.redraw) }})
+		}
+		if a.busyTail {
+			a.busy = true
+			a.h.output(a.id)
+			a.pending = append(a.pending, simEvent{at: a.h.now.Add(time.Second), fn: func() { a.busy = false; a.h.output(a.id) }})
+		}
+		return
+	}
 	in := a.draft
 	a.draft = ""
 	if a.queued > 0 {
-		a.print("Queued (press ↑ to edit):", "  "+shorten(strings.ReplaceAll(in, "\n", " "), 20))
+		a.print("Queued (press ↑ to edit):", "    "+shorten(strings.ReplaceAll(in, "\n", " "), 20))
 		wait := a.queued
 		a.queued = 0 // the next input is taken at once
 		a.pending = append(a.pending, simEvent{at: a.h.now.Add(wait), fn: func() { a.draft = in; a.enter() }})
@@ -274,9 +294,11 @@ func testProfile() parser.Profile {
 		IdleTitle:       []parser.Pattern{parser.MustCompile(`^idle$`)},
 		BusyTitle:       []parser.Pattern{parser.MustCompile(`^busy$`)},
 		ApprovalMarkers: []parser.Pattern{parser.MustCompile(`^Do you want to proceed\?`)},
-		Chrome:          []parser.Pattern{parser.MustCompile(`^>\s*$`), parser.MustCompile(`^> 1\. Yes`)},
-		AnswerPrefixes:  []string{"● "},
-		EchoPrefixes:    []string{"> "},
+		Chrome: []parser.Pattern{parser.MustCompile(`^>\s*$`), parser.MustCompile(`^> 1\. Yes`),
+			// The queue (queued): its heading and its rows, as Gemini CLI's.
+			parser.MustCompile(`^Queued \(press ↑ to edit\):$`), parser.MustCompile(`^ {4}\S.*…$`)},
+		AnswerPrefixes: []string{"● "},
+		EchoPrefixes:   []string{"> "},
 	}
 }
 
