@@ -14,7 +14,8 @@
 // keys must end a busy turn and its clear keys empty the input line, as parser.InputRow
 // reads it (screens recorded into parser/testdata with AGENTS_UPDATE_SCREENS=1); and end
 // to end in agentmux with each CLI (urgent_test.go): `agentmux send --urgent` into it
-// mid-answer must cut the turn and reach the model as its next prompt.
+// mid-answer must cut the turn and reach the model as its next prompt. The web view's
+// inbox is answered in a real headless Chromium at a phone's size (webinbox_test.go).
 //
 // Every test file carries the build tag `agents`, so `go test ./...` builds only this doc:
 // the tests need the CLIs and minutes of wall time, and never run in CI. Run them with
@@ -22,6 +23,6 @@
 // pinned versions install.sh names or, with AGENTS_VERSIONS=latest, the newest ones.
 //
 // The package has no code of its own; its tests import vterm (to read the screens),
-// parser (the built-in profiles), internal/mockmodel, internal/ptytest and
-// internal/oswait (to wait on agentmux's log), and nothing imports it.
+// parser (the built-in profiles), internal/mockmodel, internal/ptytest, internal/oswait
+// (to wait on agentmux's log) and chromedp (the browser), and nothing imports it.
 package agents
