@@ -32,6 +32,11 @@ type Transcript struct {
 	// tops are where frames merged before head was learnt went into rows whole, their
 	// header with them: once it is learnt, those header rows are taken out.
 	tops []top
+	// jumps are where the rows of frames that aligned nowhere went into rows (see
+	// mergeHead): what the program drew between the frame before and such a frame
+	// scrolled by more than a screenful, and the rows right above a jump may be missing
+	// (a long echo drawn at once shows only its tail).
+	jumps []int
 }
 
 // top is where a frame merged whole went into a transcript's rows, and its first row.
@@ -58,6 +63,14 @@ func (t *Transcript) dropTops() {
 			continue
 		}
 		t.rows = slices.Delete(t.rows, at, at+n)
+		for k, j := range t.jumps {
+			switch {
+			case j >= at+n:
+				t.jumps[k] = j - n
+			case j > at:
+				t.jumps[k] = at
+			}
+		}
 	}
 	t.tops = nil
 }
@@ -141,7 +154,11 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	}
 	learnt := t.head > 0 && len(t.tops) > 0
 	prev := len(t.rows)
-	t.rows = mergeHead(t.rows, rows[:cut], t.last, t.gap, head)
+	var jump int
+	t.rows, jump = mergeHead(t.rows, rows[:cut], t.last, t.gap, head)
+	if jump >= 0 && !slices.Contains(t.jumps, jump) {
+		t.jumps = append(t.jumps, jump)
+	}
 	if content := trimBlankEnd(rows[:cut]); head == 0 && len(content) > 0 {
 		if at := len(t.rows) - len(content); (at >= t.old || at >= prev) && slices.Equal(t.rows[at:], content) {
 			t.tops = append(t.tops, top{at, content[0], at >= prev})
@@ -155,6 +172,13 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	if over := len(t.rows) - maxMerged; over > maxMerged/4 {
 		t.tops = nil
 		t.rows = append([]string(nil), t.rows[over:]...)
+		kept := t.jumps[:0]
+		for _, j := range t.jumps {
+			if j >= over {
+				kept = append(kept, j-over)
+			}
+		}
+		t.jumps = kept
 		t.base = t.base[min(over, len(t.base)):]
 		t.old = len(t.base)
 	}
@@ -175,8 +199,36 @@ func (t *Transcript) Words(p Profile, typed []string) Words {
 		start, w.Moved = fresh(chrome, t.base, t.rows, isChrome), true
 	}
 	w.Redrawn = redrawn && trusted
-	w.Text, _ = extract(p, chrome, region{rows: t.rows[start:], isChrome: isChrome[start:], prompt: t.prompt}, typed)
+	rg := region{rows: t.rows[start:], isChrome: isChrome[start:], prompt: t.prompt, clipped: t.clippedAt(start, isChrome)}
+	w.Text, _ = extract(p, chrome, rg, typed)
 	return w
+}
+
+// clippedAt reports whether the first row of words from start on (chrome and blank rows
+// aside) came right after a jump (see Transcript.jumps): the program drew more at once
+// than its screen holds, and what stands there may be the end of a longer block, its
+// start never shown.
+func (t *Transcript) clippedAt(start int, isChrome []bool) bool {
+	k := start
+	for k < len(t.rows) && (isBlank(t.rows[k]) || isChrome[k]) {
+		k++
+	}
+	for _, j := range t.jumps {
+		if j <= k && j >= 0 && allBlank(t.rows[j:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// allBlank reports whether every one of rows is blank.
+func allBlank(rows []string) bool {
+	for _, r := range rows {
+		if !isBlank(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // indexed returns rows as lines numbered by their index.
@@ -207,7 +259,10 @@ const mergeBack = 200
 // appended, without its first rows that are the same as those of the frame before
 // (last), on the same screen rows: a header that stays put. Like append, merge may reuse
 // acc's storage: use only the returned slice afterwards.
-func merge(acc, screen, last []string) []string { return mergeHead(acc, screen, last, false, 0) }
+func merge(acc, screen, last []string) []string {
+	rows, _ := mergeHead(acc, screen, last, false, 0)
+	return rows
+}
 
 // maxHead is the most rows a header that changes may have.
 const maxHead = 2
@@ -247,14 +302,17 @@ func animatedTop(screen, last []string) (k, held int) {
 // rows above its input area (a frame that aligns nowhere scrolled them away, and they
 // were the answer's, a blank line, so one is kept between), and head is how many rows
 // at the frame's top are a header known to change (see animatedTop): like a header that
-// stays put, they never align the frame nor go into the transcript.
-func mergeHead(acc, screen, last []string, gap bool, head int) []string {
+// stays put, they never align the frame nor go into the transcript. jump is where the
+// frame's rows went when it aligned nowhere and was appended though rows of the frame
+// before stood under its header (they scrolled off: see Transcript.jumps), -1
+// otherwise.
+func mergeHead(acc, screen, last []string, gap bool, head int) (rows []string, jump int) {
 	screen = trimBlankEnd(screen)
 	if len(screen) == 0 {
-		return acc
+		return acc, -1
 	}
 	if last != nil && slices.Equal(screen, trimBlankEnd(last)) {
-		return acc // the same frame again
+		return acc, -1 // the same frame again
 	}
 	// The rows at the frame's top that are the previous frame's on the same screen rows
 	// are a header that stays put (or content that did not move): they never align the
@@ -303,22 +361,26 @@ func mergeHead(acc, screen, last []string, gap bool, head int) []string {
 		// The frame is the top of the one before: the rows under it were erased (a logo
 		// that went away).
 		if k := len(trimBlankEnd(last)) - h; k > 0 && k <= len(acc) && slices.Equal(acc[len(acc)-k:], trimBlankEnd(last)[h:]) {
-			return acc[:len(acc)-k]
+			return acc[:len(acc)-k], -1
 		}
-		return acc
+		return acc, -1
 	}
 	if at == len(acc) && h < len(last) && h < len(screen) && !isBlank(last[h]) && strings.HasPrefix(screen[h], last[h]) {
 		// Nothing moved: the rows from h on were written again in place, the first of
 		// them grown (a line streamed word by word).
 		if k := len(last) - h; k <= len(acc) && slices.Equal(acc[len(acc)-k:], last[h:]) {
-			return append(acc[:len(acc)-k], screen[h:]...)
+			return append(acc[:len(acc)-k], screen[h:]...), -1
 		}
 	}
 	if at == len(acc) {
 		if gap && h < len(last) && len(acc) > 0 && !isBlank(acc[len(acc)-1]) {
 			acc = append(acc, "")
 		}
-		return append(acc, screen[h:]...)
+		jump = -1
+		if h < len(last) && !allBlank(last[h:]) {
+			jump = len(acc) // rows of the frame before went away: it scrolled them off
+		}
+		return append(acc, screen[h:]...), jump
 	}
 	keep := h // the frame's leading rows that disagree with acc: acc's are kept
 	for keep < len(screen) && at+keep < len(acc) && (acc[at+keep] != screen[keep] || isBlank(screen[keep])) {
@@ -327,7 +389,7 @@ func mergeHead(acc, screen, last []string, gap bool, head int) []string {
 	if at+keep >= len(acc) || keep == len(screen) {
 		keep = min(h, len(acc)-at) // nothing agrees after them: the frame is taken whole
 	}
-	return append(acc[:at+keep], screen[keep:]...)
+	return append(acc[:at+keep], screen[keep:]...), -1
 }
 
 // trimBlankEnd returns rows without its trailing blank rows.
