@@ -37,6 +37,40 @@ type Transcript struct {
 	// scrolled by more than a screenful, and the rows right above a jump may be missing
 	// (a long echo drawn at once shows only its tail).
 	jumps []int
+	// early holds, for the baseline and each frame merged after it while the transcript
+	// had no new row of words yet, what its input area showed and whether a busy marker
+	// stood on it; news is set once a frame brought a new row of words. Words tells by
+	// them whether the program drew no echo (see quietAfterSubmit).
+	early []earlyFrame
+	news  bool
+}
+
+// earlyFrame is what a transcript keeps of a frame merged before the first new row of
+// words: its input area's text, white space removed and cut to maxInputKept, and whether
+// the frame showed one of the profile's busy markers.
+type earlyFrame struct {
+	input string
+	busy  bool
+}
+
+// maxInputKept bounds the input-area text a transcript keeps per frame, and
+// maxInputFrames the frames it keeps it for (the last ones).
+const (
+	maxInputKept   = 4096
+	maxInputFrames = 64
+)
+
+// keepEarly notes a frame (rows, its input area from cut on) merged while no new row of
+// words came (see Transcript.early).
+func (t *Transcript) keepEarly(p Profile, rows []string, cut int) {
+	in := nonSpace(strings.Join(rows[cut:], ""))
+	if len(in) > maxInputKept {
+		in = in[len(in)-maxInputKept:]
+	}
+	if len(t.early) == maxInputFrames {
+		t.early = append(t.early[:0], t.early[1:]...)
+	}
+	t.early = append(t.early, earlyFrame{input: in, busy: anyRowMatches(p.BusyMarkers, rows)})
 }
 
 // top is where a frame merged whole went into a transcript's rows, and its first row.
@@ -88,6 +122,7 @@ func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
 		t.inTop = cut
 	}
 	t.block = trimBlankEnd(rows[cut:])
+	t.keepEarly(p, rows, cut)
 	t.rows = merge(nil, rows[:cut], nil)
 	t.base = append([]string(nil), t.rows...)
 	t.last = t.base
@@ -167,6 +202,17 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	if learnt {
 		t.dropTops()
 	}
+	if !t.news {
+		for _, r := range t.rows[min(t.old, len(t.rows)):] {
+			if !isBlank(r) && !chrome.match(r) {
+				t.news = true
+				break
+			}
+		}
+		if !t.news {
+			t.keepEarly(p, rows, cut)
+		}
+	}
 	t.gap = gap
 	t.last = append(t.last[:0:0], rows[:cut]...)
 	if over := len(t.rows) - maxMerged; over > maxMerged/4 {
@@ -199,9 +245,58 @@ func (t *Transcript) Words(p Profile, typed []string) Words {
 		start, w.Moved = fresh(chrome, t.base, t.rows, isChrome), true
 	}
 	w.Redrawn = redrawn && trusted
-	rg := region{rows: t.rows[start:], isChrome: isChrome[start:], prompt: t.prompt, clipped: t.clippedAt(start, isChrome)}
+	rg := region{rows: t.rows[start:], isChrome: isChrome[start:], prompt: t.prompt, clipped: t.clippedAt(start, isChrome),
+		noEcho: t.quietAfterSubmit(typed)}
 	w.Text, _ = extract(p, chrome, rg, typed)
 	return w
+}
+
+// quietAfterEcho is how many frames saying the program works, with no new row of words,
+// make it one that draws no echo (see quietAfterSubmit).
+const quietAfterEcho = 2
+
+// quietAfterSubmit reports whether the program drew no echo of what was typed: after
+// the last frame whose input area still showed the text typed (one of typed, its start
+// or its end; the baseline when none did), at least quietAfterEcho frames showed one of
+// its busy markers with no new row of words above the input before the first new row.
+// A program draws its echo when it takes the message, by the time it shows it works on
+// it; rows that come after it showed itself working on it with nothing new, however like
+// an echo (an answer that opens by quoting the message), are its answer. False for a
+// profile without busy markers, and when the first new row came with the work shown.
+func (t *Transcript) quietAfterSubmit(typed []string) bool {
+	if !t.news || len(typed) == 0 {
+		return false
+	}
+	last := 0
+	for i, f := range t.early {
+		if showsTyped(f.input, typed) {
+			last = i
+		}
+	}
+	n := 0
+	for _, f := range t.early[last+1:] {
+		if f.busy {
+			n++
+		}
+	}
+	return n >= quietAfterEcho
+}
+
+// showsTyped reports whether in, an input area's text with white space removed, shows
+// one of typed: its first or its last few characters (a long draft scrolls in its box).
+func showsTyped(in string, typed []string) bool {
+	const piece = 8
+	for _, s := range typed {
+		r := []rune(nonSpace(s))
+		if len(r) == 0 {
+			continue
+		}
+		n := min(piece, len(r))
+		if strings.Contains(in, string(r[:n])) || strings.Contains(in, string(r[len(r)-n:])) {
+			return true
+		}
+	}
+	return false
 }
 
 // clippedAt reports whether the first row of words from start on (chrome and blank rows
