@@ -39,6 +39,10 @@ type region struct {
 	prompt string
 	// noEcho is set when the echo of what was typed is known to lie before the region.
 	noEcho bool
+	// clipped is set when the region's first row of words came right after the screen
+	// jumped by more than a screenful (see Transcript.jumps): an echo there may be
+	// the end of the typed text alone, however short, its start never on the screen.
+	clipped bool
 	// next is the prompt the program printed where the turn's output stops (the
 	// cursor's line), "" when not known. Text typed before the program printed its
 	// prompt (a line-mode program quiet for a while between its answer and its prompt)
@@ -83,7 +87,7 @@ func extract(p Profile, chrome *matcher, rg region, typed []string) (string, int
 			continue
 		}
 		if firstContent && len(targets) > 0 && !rg.noEcho {
-			if j, ok := leadingEcho(p, lines, i, rg.prompt, rg.next, targets); ok {
+			if j, ok := leadingEcho(p, lines, i, rg.prompt, rg.next, targets, rg.clipped); ok {
 				if !p.StrictEcho && p.echoPrefix(line) > 0 {
 					j = max(j, echoBlockEnd(p, lines, isChrome, i, end))
 				}
@@ -155,7 +159,8 @@ func bulleted(p Profile, rows []string, isChrome []bool, lead string) bool {
 // its prompt and the typed text after it), or with nothing; a row that opens with no
 // echo prefix must spell a whole target or enough of one (see prefixlessEcho). Its last
 // row may end with next, the prompt the program printed after it (see region.next).
-func leadingEcho(p Profile, lines []string, i int, prompt, next string, targets []string) (int, bool) {
+// clipped: the rows from i may be the end of an echo however short (see region.clipped).
+func leadingEcho(p Profile, lines []string, i int, prompt, next string, targets []string, clipped bool) (int, bool) {
 	tail := nonSpace(next)
 	line := lines[i]
 	best, found := i, false
@@ -209,8 +214,12 @@ func leadingEcho(p Profile, lines []string, i int, prompt, next string, targets 
 		take(j, ok)
 	}
 	// The echo that reaches furthest is the echo: a target may begin like another's middle.
+	least := echoTailMin
+	if clipped {
+		least = 1
+	}
 	for _, pre := range tailPrefixes(lines, i) {
-		take(matchTypedTail(lines, i, pre, targets))
+		take(matchTypedTail(lines, i, pre, targets, least))
 	}
 	return best, found
 }
@@ -279,11 +288,11 @@ const maxPrompt = 200
 const echoTailMin = 24
 
 // matchTypedTail reports whether the rows from i spell the end of one of the typed
-// targets, at least echoTailMin characters of it, and returns the echo's last row: a
-// full-screen program showed a long echo at once and its first rows scrolled away before
-// they were seen. pre is a prefix the program shows before each line of the echo (see
-// echoRest), "" for none.
-func matchTypedTail(lines []string, i int, pre string, targets []string) (int, bool) {
+// targets, at least least characters of it (white space aside), and returns the echo's
+// last row: a full-screen program showed a long echo at once and its first rows scrolled
+// away before they were seen. pre is a prefix the program shows before each line of the
+// echo (see echoRest), "" for none.
+func matchTypedTail(lines []string, i int, pre string, targets []string, least int) (int, bool) {
 	if nonSpace(lines[i]) == "" {
 		return i, false
 	}
@@ -299,7 +308,7 @@ func matchTypedTail(lines []string, i int, pre string, targets []string) (int, b
 				continue
 			}
 			c = append(c, row...)
-			if len(c) <= len(t) && strings.HasSuffix(t, string(c)) && utf8.RuneCount(c) >= echoTailMin && (!found || j > best) {
+			if len(c) <= len(t) && strings.HasSuffix(t, string(c)) && utf8.RuneCount(c) >= least && (!found || j > best) {
 				best, found = j, true
 			}
 		}

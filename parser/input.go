@@ -23,54 +23,65 @@ func InputRow(p Profile, screen []string) (string, bool) {
 	if len(p.InputBottom) > 0 {
 		return edgedInput(p, screen)
 	}
-	for i := len(screen) - 1; i >= 0; i-- {
-		row := unboxed(inputClean(screen[i]))
-		n := p.echoPrefix(row)
-		if n == 0 {
-			continue
-		}
-		if p.IsChrome(row) {
-			return "", true
-		}
-		text := row[n:]
-		for _, next := range screen[i+1:] {
-			next = inputClean(next)
-			if isBlank(next) || p.IsChrome(next) {
-				break
-			}
-			if next = unboxed(next); isBlank(next) {
-				break
-			}
-			text += "\n" + next
-		}
-		return text, true
+	i, end, ok := echoInputRows(p, screen)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	row := unboxed(inputClean(screen[i]))
+	if p.IsChrome(row) {
+		return "", true
+	}
+	text := row[p.echoPrefix(row):]
+	for _, next := range screen[i+1 : end] {
+		text += "\n" + unboxed(inputClean(next))
+	}
+	return text, true
 }
 
-// edgedInput reads the input of a profile with InputBottom: the rows between the lowest
-// row matching InputBottom and the row above them matching InputTop (or a blank row).
-func edgedInput(p Profile, screen []string) (string, bool) {
-	bottom := -1
-	for i := len(screen) - 1; i >= 0; i-- {
-		if matchAny(p.InputBottom, inputClean(screen[i])) {
-			bottom = i
-			break
-		}
+// inputRows returns the rows of screen that hold the program's input as InputRow reads
+// it, screen[top:end] (a box's edges and its agent row aside); false when InputRow
+// finds none.
+func inputRows(p Profile, screen []string) (top, end int, ok bool) {
+	if len(p.InputBottom) > 0 {
+		return edgedRows(p, screen)
 	}
-	if bottom < 0 {
+	return echoInputRows(p, screen)
+}
+
+// echoInputRows returns the rows of the input of a profile without InputBottom: the
+// lowest row that opens with an echo prefix, with the rows that continue it up to a
+// blank or chrome row.
+func echoInputRows(p Profile, screen []string) (top, end int, ok bool) {
+	for i := len(screen) - 1; i >= 0; i-- {
+		row := unboxed(inputClean(screen[i]))
+		if p.echoPrefix(row) == 0 {
+			continue
+		}
+		end = i + 1
+		if p.IsChrome(row) {
+			return i, end, true
+		}
+		for _, next := range screen[i+1:] {
+			next = inputClean(next)
+			if isBlank(next) || p.IsChrome(next) || isBlank(unboxed(next)) {
+				break
+			}
+			end++
+		}
+		return i, end, true
+	}
+	return 0, 0, false
+}
+
+// edgedInput reads the input of a profile with InputBottom: the rows edgedRows finds.
+func edgedInput(p Profile, screen []string) (string, bool) {
+	top, bottom, ok := edgedRows(p, screen)
+	if !ok {
 		return "", false
 	}
 	var rows []string
-	for i := bottom - 1; i >= 0; i-- {
-		row := inputClean(screen[i])
-		if len(p.InputTop) > 0 && matchAny(p.InputTop, row) || len(p.InputTop) == 0 && isBlank(row) {
-			break
-		}
-		if i == 0 && len(p.InputTop) > 0 {
-			return "", false // no top edge on screen: not the input
-		}
-		rows = append([]string{unboxed(row)}, rows...)
+	for _, row := range screen[top:bottom] {
+		rows = append(rows, unboxed(inputClean(row)))
 	}
 	for len(rows) > 0 && isBlank(rows[0]) {
 		rows = rows[1:]
@@ -95,6 +106,35 @@ func edgedInput(p Profile, screen []string) (string, bool) {
 		return "", true
 	}
 	return text, true
+}
+
+// edgedRows returns the rows of the input of a profile with InputBottom,
+// screen[top:bottom]: the rows between the lowest row matching InputBottom and the row
+// above them matching InputTop (or a blank row). False when no row matches InputBottom,
+// or InputTop is set and no row above matches it.
+func edgedRows(p Profile, screen []string) (top, bottom int, ok bool) {
+	bottom = -1
+	for i := len(screen) - 1; i >= 0; i-- {
+		if matchAny(p.InputBottom, inputClean(screen[i])) {
+			bottom = i
+			break
+		}
+	}
+	if bottom < 0 {
+		return 0, 0, false
+	}
+	top = bottom
+	for i := bottom - 1; i >= 0; i-- {
+		row := inputClean(screen[i])
+		if len(p.InputTop) > 0 && matchAny(p.InputTop, row) || len(p.InputTop) == 0 && isBlank(row) {
+			break
+		}
+		if i == 0 && len(p.InputTop) > 0 {
+			return 0, 0, false // no top edge on screen: not the input
+		}
+		top = i
+	}
+	return top, bottom, true
 }
 
 // inputClean returns row cleaned (see clean) without zero-width spaces.

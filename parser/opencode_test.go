@@ -162,3 +162,36 @@ func TestOpencodeNarrowStartScreen(t *testing.T) {
 		t.Errorf("words %q, want the answer alone", w.Text)
 	}
 }
+
+// The next turn begun: the message the relay submitted stands in its box under the last
+// turn's "▣" row. Recorded from the real opencode (real-opencode-next-turn.txt) with its
+// footer saying it works and the begun turn's "▣" row (no time yet) under the box; the
+// moment before it marks itself working is that screen without those two, its footer
+// as it draws it idle (real-opencode-draft.txt's). The box's rows open with "┃  ", as a
+// draft in the input box does, but only the input box's own rows may stand under a done
+// row of a turn that is over: that screen is not idle.
+func TestOpencodeMessageBoxUnderTheDoneRowIsNoEnd(t *testing.T) {
+	p := ProfileFor("opencode")
+	rs := readRealScreen(t, "testdata/screens/real-opencode-next-turn.txt")
+	idle := readRealScreen(t, "testdata/screens/real-opencode-draft.txt")
+	footer := idle.screen[len(idle.screen)-1]
+	var before []string
+	for _, r := range rs.screen {
+		switch {
+		case strings.TrimSpace(r) == "▣  Build · mock":
+			continue // the begun turn's row: not drawn yet
+		case strings.Contains(r, "esc interrupt"):
+			r = footer
+		}
+		before = append(before, r)
+	}
+	if len(before) != len(rs.screen)-1 {
+		t.Fatalf("the recorded screen has no begun turn's ▣ row:\n%s", strings.Join(rs.screen, "\n"))
+	}
+	if st := Classify(p, rs.title, before); st == Idle {
+		t.Errorf("the message's box alone under the last turn's ▣ row reads idle")
+	}
+	if text, _ := InputRow(p, before); text != "" {
+		t.Errorf("InputRow = %q, want the empty input box", text)
+	}
+}

@@ -67,18 +67,21 @@ func Classify(p Profile, title string, screen []string) State {
 }
 
 // doneShown reports whether no row of words stands under the screen's last done marker
-// (see Profile.DoneMarkers): blank rows, chrome (the input box, the footer) and rows
-// opening with an echo prefix (a draft in the input) aside. A screen with no row of
-// words at all (a start screen) counts as done too.
+// (see Profile.DoneMarkers): blank rows, chrome (the input box, the footer) and the rows
+// of the input (a draft: see InputRow) aside. A row opening with an echo prefix anywhere
+// else is a message the program took (opencode draws one in a box of the same kind as
+// its input): standing under the done marker, it is the next turn, begun. A screen with
+// no row of words at all (a start screen) counts as done too.
 func doneShown(p Profile, screen []string) bool {
 	chrome := newMatcher(p.Chrome)
+	top, end, _ := inputRows(p, screen)
 	for i := len(screen) - 1; i >= 0; i-- {
 		r := clean(screen[i])
 		switch {
 		case isBlank(r):
 		case matchAny(p.DoneMarkers, r):
 			return true
-		case chrome.match(r), p.echoPrefix(r) > 0:
+		case chrome.match(r), i >= top && i < end:
 		default:
 			return false
 		}

@@ -32,6 +32,45 @@ type Transcript struct {
 	// tops are where frames merged before head was learnt went into rows whole, their
 	// header with them: once it is learnt, those header rows are taken out.
 	tops []top
+	// jumps are where the rows of frames that aligned nowhere went into rows (see
+	// mergeHead): what the program drew between the frame before and such a frame
+	// scrolled by more than a screenful, and the rows right above a jump may be missing
+	// (a long echo drawn at once shows only its tail).
+	jumps []int
+	// early holds, for the baseline and each frame merged after it while the transcript
+	// had no new row of words yet, what its input area showed and whether a busy marker
+	// stood on it; news is set once a frame brought a new row of words. Words tells by
+	// them whether the program drew no echo (see quietAfterSubmit).
+	early []earlyFrame
+	news  bool
+}
+
+// earlyFrame is what a transcript keeps of a frame merged before the first new row of
+// words: its input area's text, white space removed and cut to maxInputKept, and whether
+// the frame showed one of the profile's busy markers.
+type earlyFrame struct {
+	input string
+	busy  bool
+}
+
+// maxInputKept bounds the input-area text a transcript keeps per frame, and
+// maxInputFrames the frames it keeps it for (the last ones).
+const (
+	maxInputKept   = 4096
+	maxInputFrames = 64
+)
+
+// keepEarly notes a frame (rows, its input area from cut on) merged while no new row of
+// words came (see Transcript.early).
+func (t *Transcript) keepEarly(p Profile, rows []string, cut int) {
+	in := nonSpace(strings.Join(rows[cut:], ""))
+	if len(in) > maxInputKept {
+		in = in[len(in)-maxInputKept:]
+	}
+	if len(t.early) == maxInputFrames {
+		t.early = append(t.early[:0], t.early[1:]...)
+	}
+	t.early = append(t.early, earlyFrame{input: in, busy: anyRowMatches(p.BusyMarkers, rows)})
 }
 
 // top is where a frame merged whole went into a transcript's rows, and its first row.
@@ -58,6 +97,14 @@ func (t *Transcript) dropTops() {
 			continue
 		}
 		t.rows = slices.Delete(t.rows, at, at+n)
+		for k, j := range t.jumps {
+			switch {
+			case j >= at+n:
+				t.jumps[k] = j - n
+			case j > at:
+				t.jumps[k] = at
+			}
+		}
 	}
 	t.tops = nil
 }
@@ -75,6 +122,7 @@ func NewTranscript(p Profile, screen []string, cursor int) *Transcript {
 		t.inTop = cut
 	}
 	t.block = trimBlankEnd(rows[cut:])
+	t.keepEarly(p, rows, cut)
 	t.rows = merge(nil, rows[:cut], nil)
 	t.base = append([]string(nil), t.rows...)
 	t.last = t.base
@@ -141,7 +189,11 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	}
 	learnt := t.head > 0 && len(t.tops) > 0
 	prev := len(t.rows)
-	t.rows = mergeHead(t.rows, rows[:cut], t.last, t.gap, head)
+	var jump int
+	t.rows, jump = mergeHead(t.rows, rows[:cut], t.last, t.gap, head)
+	if jump >= 0 && !slices.Contains(t.jumps, jump) {
+		t.jumps = append(t.jumps, jump)
+	}
 	if content := trimBlankEnd(rows[:cut]); head == 0 && len(content) > 0 {
 		if at := len(t.rows) - len(content); (at >= t.old || at >= prev) && slices.Equal(t.rows[at:], content) {
 			t.tops = append(t.tops, top{at, content[0], at >= prev})
@@ -150,11 +202,29 @@ func (t *Transcript) Add(p Profile, screen []string, cursor int) {
 	if learnt {
 		t.dropTops()
 	}
+	if !t.news {
+		for _, r := range t.rows[min(t.old, len(t.rows)):] {
+			if !isBlank(r) && !chrome.match(r) {
+				t.news = true
+				break
+			}
+		}
+		if !t.news {
+			t.keepEarly(p, rows, cut)
+		}
+	}
 	t.gap = gap
 	t.last = append(t.last[:0:0], rows[:cut]...)
 	if over := len(t.rows) - maxMerged; over > maxMerged/4 {
 		t.tops = nil
 		t.rows = append([]string(nil), t.rows[over:]...)
+		kept := t.jumps[:0]
+		for _, j := range t.jumps {
+			if j >= over {
+				kept = append(kept, j-over)
+			}
+		}
+		t.jumps = kept
 		t.base = t.base[min(over, len(t.base)):]
 		t.old = len(t.base)
 	}
@@ -175,8 +245,85 @@ func (t *Transcript) Words(p Profile, typed []string) Words {
 		start, w.Moved = fresh(chrome, t.base, t.rows, isChrome), true
 	}
 	w.Redrawn = redrawn && trusted
-	w.Text, _ = extract(p, chrome, region{rows: t.rows[start:], isChrome: isChrome[start:], prompt: t.prompt}, typed)
+	rg := region{rows: t.rows[start:], isChrome: isChrome[start:], prompt: t.prompt, clipped: t.clippedAt(start, isChrome),
+		noEcho: t.quietAfterSubmit(typed)}
+	w.Text, _ = extract(p, chrome, rg, typed)
 	return w
+}
+
+// quietAfterEcho is how many frames saying the program works, with no new row of words,
+// make it one that draws no echo (see quietAfterSubmit).
+const quietAfterEcho = 2
+
+// quietAfterSubmit reports whether the program drew no echo of what was typed: after
+// the last frame whose input area still showed the text typed (one of typed, its start
+// or its end; the baseline when none did), at least quietAfterEcho frames showed one of
+// its busy markers with no new row of words above the input before the first new row.
+// A program draws its echo when it takes the message, by the time it shows it works on
+// it; rows that come after it showed itself working on it with nothing new, however like
+// an echo (an answer that opens by quoting the message), are its answer. False for a
+// profile without busy markers, and when the first new row came with the work shown.
+func (t *Transcript) quietAfterSubmit(typed []string) bool {
+	if !t.news || len(typed) == 0 {
+		return false
+	}
+	last := 0
+	for i, f := range t.early {
+		if showsTyped(f.input, typed) {
+			last = i
+		}
+	}
+	n := 0
+	for _, f := range t.early[last+1:] {
+		if f.busy {
+			n++
+		}
+	}
+	return n >= quietAfterEcho
+}
+
+// showsTyped reports whether in, an input area's text with white space removed, shows
+// one of typed: its first or its last few characters (a long draft scrolls in its box).
+func showsTyped(in string, typed []string) bool {
+	const piece = 8
+	for _, s := range typed {
+		r := []rune(nonSpace(s))
+		if len(r) == 0 {
+			continue
+		}
+		n := min(piece, len(r))
+		if strings.Contains(in, string(r[:n])) || strings.Contains(in, string(r[len(r)-n:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// clippedAt reports whether the first row of words from start on (chrome and blank rows
+// aside) came right after a jump (see Transcript.jumps): the program drew more at once
+// than its screen holds, and what stands there may be the end of a longer block, its
+// start never shown.
+func (t *Transcript) clippedAt(start int, isChrome []bool) bool {
+	k := start
+	for k < len(t.rows) && (isBlank(t.rows[k]) || isChrome[k]) {
+		k++
+	}
+	for _, j := range t.jumps {
+		if j <= k && j >= 0 && allBlank(t.rows[j:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// allBlank reports whether every one of rows is blank.
+func allBlank(rows []string) bool {
+	for _, r := range rows {
+		if !isBlank(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // indexed returns rows as lines numbered by their index.
@@ -207,7 +354,10 @@ const mergeBack = 200
 // appended, without its first rows that are the same as those of the frame before
 // (last), on the same screen rows: a header that stays put. Like append, merge may reuse
 // acc's storage: use only the returned slice afterwards.
-func merge(acc, screen, last []string) []string { return mergeHead(acc, screen, last, false, 0) }
+func merge(acc, screen, last []string) []string {
+	rows, _ := mergeHead(acc, screen, last, false, 0)
+	return rows
+}
 
 // maxHead is the most rows a header that changes may have.
 const maxHead = 2
@@ -247,14 +397,17 @@ func animatedTop(screen, last []string) (k, held int) {
 // rows above its input area (a frame that aligns nowhere scrolled them away, and they
 // were the answer's, a blank line, so one is kept between), and head is how many rows
 // at the frame's top are a header known to change (see animatedTop): like a header that
-// stays put, they never align the frame nor go into the transcript.
-func mergeHead(acc, screen, last []string, gap bool, head int) []string {
+// stays put, they never align the frame nor go into the transcript. jump is where the
+// frame's rows went when it aligned nowhere and was appended though rows of the frame
+// before stood under its header (they scrolled off: see Transcript.jumps), -1
+// otherwise.
+func mergeHead(acc, screen, last []string, gap bool, head int) (rows []string, jump int) {
 	screen = trimBlankEnd(screen)
 	if len(screen) == 0 {
-		return acc
+		return acc, -1
 	}
 	if last != nil && slices.Equal(screen, trimBlankEnd(last)) {
-		return acc // the same frame again
+		return acc, -1 // the same frame again
 	}
 	// The rows at the frame's top that are the previous frame's on the same screen rows
 	// are a header that stays put (or content that did not move): they never align the
@@ -303,22 +456,26 @@ func mergeHead(acc, screen, last []string, gap bool, head int) []string {
 		// The frame is the top of the one before: the rows under it were erased (a logo
 		// that went away).
 		if k := len(trimBlankEnd(last)) - h; k > 0 && k <= len(acc) && slices.Equal(acc[len(acc)-k:], trimBlankEnd(last)[h:]) {
-			return acc[:len(acc)-k]
+			return acc[:len(acc)-k], -1
 		}
-		return acc
+		return acc, -1
 	}
 	if at == len(acc) && h < len(last) && h < len(screen) && !isBlank(last[h]) && strings.HasPrefix(screen[h], last[h]) {
 		// Nothing moved: the rows from h on were written again in place, the first of
 		// them grown (a line streamed word by word).
 		if k := len(last) - h; k <= len(acc) && slices.Equal(acc[len(acc)-k:], last[h:]) {
-			return append(acc[:len(acc)-k], screen[h:]...)
+			return append(acc[:len(acc)-k], screen[h:]...), -1
 		}
 	}
 	if at == len(acc) {
 		if gap && h < len(last) && len(acc) > 0 && !isBlank(acc[len(acc)-1]) {
 			acc = append(acc, "")
 		}
-		return append(acc, screen[h:]...)
+		jump = -1
+		if h < len(last) && !allBlank(last[h:]) {
+			jump = len(acc) // rows of the frame before went away: it scrolled them off
+		}
+		return append(acc, screen[h:]...), jump
 	}
 	keep := h // the frame's leading rows that disagree with acc: acc's are kept
 	for keep < len(screen) && at+keep < len(acc) && (acc[at+keep] != screen[keep] || isBlank(screen[keep])) {
@@ -327,7 +484,7 @@ func mergeHead(acc, screen, last []string, gap bool, head int) []string {
 	if at+keep >= len(acc) || keep == len(screen) {
 		keep = min(h, len(acc)-at) // nothing agrees after them: the frame is taken whole
 	}
-	return append(acc[:at+keep], screen[keep:]...)
+	return append(acc[:at+keep], screen[keep:]...), -1
 }
 
 // trimBlankEnd returns rows without its trailing blank rows.

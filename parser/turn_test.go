@@ -246,6 +246,50 @@ func TestTranscriptEchoScrolledAway(t *testing.T) {
 	}
 }
 
+// A program on a screen of four content rows draws a long message's echo at once, its
+// lines behind an indent: only its last two rows, short ones, ever stand on the screen,
+// right after a frame that scrolled by more than a screenful. Fewer characters than a
+// tail is otherwise asked to spell, they are the echo's end all the same, not words of
+// the answer; the same short rows with no jump before them (the answer's own) are kept.
+func TestTranscriptShortEchoTailAfterAJump(t *testing.T) {
+	g := Generic()
+	frame := func(body []string, input string) []string {
+		body = append([]string(nil), body...)
+		for len(body) < 4 {
+			body = append(body, "")
+		}
+		return append(append([]string{"alice ── chat", ""}, body[len(body)-4:]...), input, "mock-model · 2 messages")
+	}
+	msg := "bob (2):\n\nthe first line of a long message\nthe second line of it\n\nbob · ready\nbob · ready"
+	old := []string{"An earlier answer, row one.", "Row two.", "Row three."}
+	tr := NewTranscript(g, frame(old, "> "), 6)
+	var echo []string
+	for i, l := range strings.Split(msg, "\n") {
+		if i == 0 {
+			echo = append(echo, "you: "+l)
+		} else {
+			echo = append(echo, "     "+l)
+		}
+	}
+	echo = append(echo, "")
+	tr.Add(g, frame(echo, "> "), -1)
+	answer := []string{"The answer's first row.", "Its second row."}
+	tr.Add(g, frame(append(echo, answer...), "> "), 6)
+	if w := tr.Words(g, []string{msg}); w.Text != "The answer's first row.\nIts second row." {
+		t.Errorf("after a jump: words %q, want the answer alone", w.Text)
+	}
+	// No jump: the rows scroll in one by one. The answer's own first rows, though the
+	// message ended with them too, are kept: too short to be taken for an echo's end.
+	tr = NewTranscript(g, frame(old, "> "), 6)
+	own := []string{"     bob · ready", "     bob · ready", "", "The answer's first row."}
+	tr.Add(g, frame(append(append([]string{}, old...), own[:1]...), "> "), -1)
+	tr.Add(g, frame(append(append([]string{}, old...), own[:2]...), "> "), -1)
+	tr.Add(g, frame(append(append([]string{}, old...), own...), "> "), 6)
+	if w := tr.Words(g, []string{msg}); !strings.HasPrefix(strings.TrimSpace(w.Text), "bob · ready") {
+		t.Errorf("no jump: words %q, want the rows kept", w.Text)
+	}
+}
+
 func TestMainTurnWrappedDraft(t *testing.T) {
 	// The person's draft wrapped over two rows of a narrow pane; the cursor is on the
 	// second. Ending the turn there (at the person's Enter) finds nothing to relay.

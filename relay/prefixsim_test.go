@@ -26,13 +26,10 @@ import (
 // prefixedFailed are seeds past the sweep's range that once failed.
 var prefixedFailed []uint64
 
-// prefixedOpen are seeds of the sweep that still fail, skipped (OPEN=1 runs them). A
-// program that shows no echo and begins its answer by quoting the whole message behind
-// "> " has that quote taken for an echo (320, 438: its rows are an echo's, row for row;
-// only when they were drawn tells them apart); a full-screen program that clears its
-// screen shows the tail of a long message it received indented, and that tail reached
-// the turn (59).
-var prefixedOpen = []uint64{59, 320, 438}
+// prefixedOpen are seeds of the sweep that still fail, skipped (OPEN=1 runs them): none
+// now. Seeds fixed from it: 59 (a long echo's short tail after a screen jump), 320 and
+// 438 (no echo, an answer quoting the message: told by when it came).
+var prefixedOpen []uint64
 
 // echoPrefixes are the prefixes a drawn program puts before what it received.
 var echoPrefixes = []string{"you: ", "> ", "user ▸ ", "[me] ", "› "}
