@@ -17,11 +17,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agentmux/agentmux/action"
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
-	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
 	spend "github.com/agentmux/agentmux/usage"
 )
@@ -189,7 +189,7 @@ func execRename(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err := proto.CheckName(proto.PaneName, a.operands[1]); err != nil {
 		return 2, usagef("agentmux rename: %v", err)
 	}
-	return onSession(paneAct(session.ActRename))(ctx, a, sio)
+	return onSession(paneAct(action.Rename))(ctx, a, sio)
 }
 
 // execRemind is remind and wake (cmd): the delay and the message checked, the pane by
@@ -228,7 +228,7 @@ func execLink(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err := checkLinkArgs(a); err != nil {
 		return 2, err
 	}
-	return onSession(act(session.ActLink))(ctx, a, sio)
+	return onSession(act(action.Link))(ctx, a, sio)
 }
 
 // execEvents is events: the stream until the session ends or a signal.
@@ -566,17 +566,17 @@ func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io
 }
 
 // act is link, unlink, hold or release (cmd), asked of the session as its request.
-func act(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) error {
+func act(cmd action.Name) func(c *client.Conn, a clientArgs, w io.Writer) error {
 	return func(c *client.Conn, a clientArgs, w io.Writer) error {
-		if cmd == session.ActLink && (a.accept || a.refuse || a.pending) {
+		if cmd == action.Link && (a.accept || a.refuse || a.pending) {
 			return answerLink(c, a, w)
 		}
 		t := proto.Target{A: a.operands[0]}
-		if cmd == session.ActLink {
+		if cmd == action.Link {
 			t.B, t.Shell, t.Turns, t.Budget = a.operands[1], a.shell, a.turns, a.budget
 		}
 		if _, err := c.Request(cmd.Request(), t); err != nil {
-			if cmd == session.ActLink && strings.Contains(err.Error(), "runs a shell") {
+			if cmd == action.Link && strings.Contains(err.Error(), "runs a shell") {
 				return fmt.Errorf("link: %w (agentmux link --shell A B links it anyway)", err)
 			}
 			return fmt.Errorf("%s: %w", cmd, err)

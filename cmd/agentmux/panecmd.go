@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentmux/agentmux/action"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
@@ -110,10 +111,10 @@ func startPane(c *client.Conn, a clientArgs, np proto.NewPane, w io.Writer) erro
 }
 
 // paneAct is respawn or rename (cmd).
-func paneAct(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) error {
+func paneAct(cmd action.Name) func(c *client.Conn, a clientArgs, w io.Writer) error {
 	return func(c *client.Conn, a clientArgs, w io.Writer) error {
 		var err error
-		if cmd == session.ActRespawn {
+		if cmd == action.Respawn {
 			_, err = c.Request(cmd.Request(), proto.Respawn{A: a.operands[0], Kill: a.kill})
 			if err != nil && strings.Contains(err.Error(), session.ErrRunning.Error()) {
 				return fmt.Errorf("respawn: %w (agentmux respawn --kill %s ends it first)", err, a.operands[0])
