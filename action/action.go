@@ -10,7 +10,11 @@
 // asked with.
 package action
 
-import "github.com/agentmux/agentmux/proto"
+import (
+	"slices"
+
+	"github.com/agentmux/agentmux/proto"
+)
 
 // Name names one action.
 type Name string
@@ -75,85 +79,45 @@ const (
 	Detach   Name = "detach"    // the terminal leaves; the session runs on
 )
 
-// spec is what the vocabulary knows of one action.
-type spec struct {
-	name    Name
-	kind    Kind
-	request string // the frame type it is asked with; "" for none
+// kinds lists every action once, by its kind, in the vocabulary's order.
+var kinds = [...][]Name{
+	KindSession: {Send, Input, Link, Unlink, Hold, Release, Answer, New, Respawn, Rename, Resize, Web, Close, Quit, Address, Brief},
+	KindQuery:   {List, Mesh, Capture, History, Read, Events, Diff},
+	KindView:    {Focus, Zoom, Layout, Swap, Scroll, RelayLog, Help, Sync, Detach},
 }
 
-// vocabulary is every action, once: its kind and its frame.
-var vocabulary = []spec{
-	{Send, KindSession, proto.TypeSend},
-	{Input, KindSession, proto.TypeType},
-	{Link, KindSession, proto.TypeLink},
-	{Unlink, KindSession, proto.TypeUnlink},
-	{Hold, KindSession, proto.TypeHold},
-	{Release, KindSession, proto.TypeRelease},
-	{Answer, KindSession, proto.TypeAnswer},
-	{New, KindSession, proto.TypeNew},
-	{Respawn, KindSession, proto.TypeRespawn},
-	{Rename, KindSession, proto.TypeRename},
-	{Resize, KindSession, proto.TypeResize},
-	{Web, KindSession, proto.TypeWeb},
-	{Close, KindSession, ""},
-	{Quit, KindSession, ""},
-	{Address, KindSession, ""},
-	{Brief, KindSession, ""},
-
-	{List, KindQuery, proto.TypeList},
-	{Mesh, KindQuery, proto.TypeMesh},
-	{Capture, KindQuery, proto.TypeCapture},
-	{History, KindQuery, proto.TypeHistory},
-	{Read, KindQuery, proto.TypeRead},
-	{Events, KindQuery, proto.TypeEvents},
-	{Diff, KindQuery, proto.TypeDiff},
-
-	{Focus, KindView, ""},
-	{Zoom, KindView, ""},
-	{Layout, KindView, ""},
-	{Swap, KindView, ""},
-	{Scroll, KindView, ""},
-	{RelayLog, KindView, ""},
-	{Help, KindView, ""},
-	{Sync, KindView, ""},
-	{Detach, KindView, ""},
+// requests are the frame types the socket asks actions with; the socket does not
+// offer an action missing here.
+var requests = map[Name]string{
+	Send: proto.TypeSend, Input: proto.TypeType, Link: proto.TypeLink, Unlink: proto.TypeUnlink,
+	Hold: proto.TypeHold, Release: proto.TypeRelease, Answer: proto.TypeAnswer, New: proto.TypeNew,
+	Respawn: proto.TypeRespawn, Rename: proto.TypeRename, Resize: proto.TypeResize, Web: proto.TypeWeb,
+	List: proto.TypeList, Mesh: proto.TypeMesh, Capture: proto.TypeCapture, History: proto.TypeHistory,
+	Read: proto.TypeRead, Events: proto.TypeEvents, Diff: proto.TypeDiff,
 }
 
 // All returns every action, in the vocabulary's order.
 func All() []Name {
-	out := make([]Name, len(vocabulary))
-	for i, s := range vocabulary {
-		out[i] = s.name
+	var out []Name
+	for _, names := range kinds {
+		out = append(out, names...)
 	}
 	return out
 }
 
-// lookup returns what the vocabulary knows of n.
-func lookup(n Name) (spec, bool) {
-	for _, s := range vocabulary {
-		if s.name == n {
-			return s, true
-		}
-	}
-	return spec{}, false
-}
-
 // Known reports whether n is an action of the vocabulary.
-func (n Name) Known() bool {
-	_, ok := lookup(n)
-	return ok
-}
+func (n Name) Known() bool { return n.Kind() != 0 }
 
 // Kind is what n touches (0 for no action).
 func (n Name) Kind() Kind {
-	s, _ := lookup(n)
-	return s.kind
+	for k, names := range kinds {
+		if slices.Contains(names, n) {
+			return Kind(k)
+		}
+	}
+	return 0
 }
 
 // Request is the frame type n is asked of the session socket with ("" for an action
 // the socket does not offer, and for no action).
-func (n Name) Request() string {
-	s, _ := lookup(n)
-	return s.request
-}
+func (n Name) Request() string { return requests[n] }

@@ -43,3 +43,10 @@ func TestEveryActionCrossesTheSocketAsItsKindSays(t *testing.T) {
 	assert.Empty(t, frob.Request())
 	assert.Zero(t, frob.Kind())
 }
+
+// Every frame the vocabulary names is an action's that is in it.
+func TestEveryRequestIsAnActions(t *testing.T) {
+	for a := range requests {
+		assert.True(t, a.Known(), "requests names %s, no action", a)
+	}
+}
