@@ -132,7 +132,11 @@ func into[T any](a *clientArgs) *T {
 	if a.own == nil {
 		a.own = new(T)
 	}
-	return a.own.(*T)
+	t, ok := a.own.(*T)
+	if !ok { // code reading a type the command's flags do not set: a bug, said plainly
+		panic(fmt.Sprintf("flags of %T read as %T", a.own, t))
+	}
+	return t
 }
 
 // ownFlag is a flag of T that takes kind, stored by set.
