@@ -7,48 +7,84 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentmux/agentmux/action"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/proto"
 )
 
+// tools is the one table of the tools' names: each tool is the action of the vocabulary
+// (package action) it takes, named as MCP clients call it. addTools declares each tool
+// by its action.
+var tools = []struct {
+	name string
+	act  action.Name
+}{
+	{"members", action.List},
+	{"send", action.Send},
+	{"wait", action.Events}, // follows the session's events for a message or an answer
+	{"read", action.Read},
+	{"history", action.History},
+	{"capture", action.Capture},
+}
+
+// ToolActions are the MCP tools' actions, by the tools' names.
+func ToolActions() map[string]action.Name {
+	m := make(map[string]action.Name, len(tools))
+	for _, t := range tools {
+		m[t.name] = t.act
+	}
+	return m
+}
+
+// tool is the tool that takes act, named as the table names it, with its input
+// schema and description; one whose action reads the session is marked read-only.
+func tool(act action.Name, schema *jsonschema.Schema, desc string) *sdk.Tool {
+	for _, t := range tools {
+		if t.act == act {
+			tl := &sdk.Tool{Name: t.name, InputSchema: schema, Description: desc}
+			if act.Kind() == action.KindQuery {
+				tl.Annotations = &sdk.ToolAnnotations{ReadOnlyHint: true}
+			}
+			return tl
+		}
+	}
+	panic(fmt.Sprintf("no tool takes action %s", act))
+}
+
 // addTools declares every tool: its schema (from its input type), its description and
 // its handler.
 func (s *Server) addTools() {
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "members", InputSchema: schemaFor[membersIn](nil),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
-		Description: "Who is in this agentmux session: each pane's number, name, program and state (idle, busy, " +
-			"needs you, exited), its relay group and turns, messages waiting for it; protocol clients; the other " +
-			"sessions of the mesh and their members (address them as name@session); and who you are here."}, s.members)
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "send", InputSchema: schemaFor[sendIn](map[string][]any{"mode": {"sequential", "important", "urgent"}}),
-		Description: "Send a message to another agent: it is typed into its pane, headed with your name, once that " +
-			"agent is idle and nobody types there. to is a pane's name or number, * for every member, or " +
-			"name@session for a member of another session of the mesh. mode important goes ahead of other waiting " +
-			"messages; urgent interrupts the agent to deliver it now. timeout (e.g. 10m) gives up if it was not typed " +
-			"by then. Returns the message's id and its phase (queued); call wait with the id to follow it or to get " +
-			"the answer."}, s.send)
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "wait", InputSchema: schemaFor[waitIn](map[string][]any{"phase": {"typed", "submitted", "confirmed", "expired"}}),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
-		Description: "Wait for a message sent with send to reach a phase (id; phase typed, submitted, confirmed " +
-			"(the default) or expired: it returns as soon as the message got there or can no longer, with the phase it " +
-			"reached: confirmed, failed, dropped or expired), or for an answer (id with answer true: the recipient's " +
-			"next finished turn after the message went in; or member alone: that member's next finished turn). " +
-			"Returns within max_seconds (default and at most 45) with status pending and a token when nothing came " +
-			"yet: call wait again with just the token; status ended when the session ended."}, s.wait)
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "read", InputSchema: schemaFor[readIn](nil),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
-		Description: "One message whole, by its id (from send, wait or history): sender, kind, time, each " +
-			"recipient with its phase, and the whole body (long ones are cut when typed into a pane)."}, s.read)
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "history", InputSchema: schemaFor[historyIn](nil),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
-		Description: "The session's conversation, oldest first: each message's id, sender, recipient, phase, time " +
-			"and body (long bodies cut: read has them whole). member keeps those to or from one member; since " +
-			"(e.g. 1h) those of the last while; limit at most that many of the newest (default 20, at most 100)."}, s.history)
-	sdk.AddTool(s.sdk, &sdk.Tool{Name: "capture", InputSchema: schemaFor[captureIn](nil),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
-		Description: "A pane's screen as text, with lines of its history above it: what the agent there shows " +
-			"now. target is the pane's name or number."}, s.capture)
+	sdk.AddTool(s.sdk, tool(action.List, schemaFor[membersIn](nil),
+		"Who is in this agentmux session: each pane's number, name, program and state (idle, busy, "+
+			"needs you, exited), its relay group and turns, messages waiting for it; protocol clients; the other "+
+			"sessions of the mesh and their members (address them as name@session); and who you are here."), s.members)
+	sdk.AddTool(s.sdk, tool(action.Send, schemaFor[sendIn](map[string][]any{"mode": {"sequential", "important", "urgent"}}),
+		"Send a message to another agent: it is typed into its pane, headed with your name, once that "+
+			"agent is idle and nobody types there. to is a pane's name or number, * for every member, or "+
+			"name@session for a member of another session of the mesh. mode important goes ahead of other waiting "+
+			"messages; urgent interrupts the agent to deliver it now. timeout (e.g. 10m) gives up if it was not typed "+
+			"by then. Returns the message's id and its phase (queued); call wait with the id to follow it or to get "+
+			"the answer."), s.send)
+	sdk.AddTool(s.sdk, tool(action.Events, schemaFor[waitIn](map[string][]any{"phase": {"typed", "submitted", "confirmed", "expired"}}),
+		"Wait for a message sent with send to reach a phase (id; phase typed, submitted, confirmed "+
+			"(the default) or expired: it returns as soon as the message got there or can no longer, with the phase it "+
+			"reached: confirmed, failed, dropped or expired), or for an answer (id with answer true: the recipient's "+
+			"next finished turn after the message went in; or member alone: that member's next finished turn). "+
+			"Returns within max_seconds (default and at most 45) with status pending and a token when nothing came "+
+			"yet: call wait again with just the token; status ended when the session ended."), s.wait)
+	sdk.AddTool(s.sdk, tool(action.Read, schemaFor[readIn](nil),
+		"One message whole, by its id (from send, wait or history): sender, kind, time, each "+
+			"recipient with its phase, and the whole body (long ones are cut when typed into a pane)."), s.read)
+	sdk.AddTool(s.sdk, tool(action.History, schemaFor[historyIn](nil),
+		"The session's conversation, oldest first: each message's id, sender, recipient, phase, time "+
+			"and body (long bodies cut: read has them whole). member keeps those to or from one member; since "+
+			"(e.g. 1h) those of the last while; limit at most that many of the newest (default 20, at most 100)."), s.history)
+	sdk.AddTool(s.sdk, tool(action.Capture, schemaFor[captureIn](nil),
+		"A pane's screen as text, with lines of its history above it: what the agent there shows "+
+			"now. target is the pane's name or number."), s.capture)
 }
 
 // callErr is how a failed socket request reads in a tool's error: the socket's own

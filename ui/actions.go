@@ -96,7 +96,7 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 // watchable reports whether a read-only terminal may run act: the ones that change only
 // this terminal's own view (focus, zoom, scrolling and copy mode, the relay log, help,
 // a diff), never the session.
-func watchable(act action) bool {
+func watchable(act command) bool {
 	switch act {
 	case actFocusN, actFocusDir, actFocusNext, actZoom, actScroll, actRelayLog, actHelp, actDiff:
 		return true

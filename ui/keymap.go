@@ -10,48 +10,49 @@ import (
 // This file is the prefix key map: the one place that says which key after the prefix
 // does what (the README's table). The help overlay is generated from it.
 
-// action is a command run by a key after the prefix.
-type action uint8
+// command is what a key after the prefix runs (keyActions names each in the action
+// vocabulary).
+type command uint8
 
 const (
-	actNone       action = iota
-	actFocusN            // arg: pane number
-	actFocusDir          // arg: direction
-	actFocusNext         //
-	actLink              // waits for a pane number
-	actLinkAll           //
-	actUnlink            //
-	actHold              //
-	actZoom              //
-	actScroll            //
-	actRelayLog          //
-	actHelp              //
-	actClose             //
-	actQuit              //
-	actSendPrefix        //
-	actAddress           //
-	actBrief             //
-	actDetach            //
+	actNone       command = iota
+	actFocusN             // arg: pane number
+	actFocusDir           // arg: direction
+	actFocusNext          //
+	actLink               // waits for a pane number
+	actLinkAll            //
+	actUnlink             //
+	actHold               //
+	actZoom               //
+	actScroll             //
+	actRelayLog           //
+	actHelp               //
+	actClose              //
+	actQuit               //
+	actSendPrefix         //
+	actAddress            //
+	actBrief              //
+	actDetach             //
 )
 
 // The actions on panes coming and going and their places (panes.go, share.go,
 // diffview.go), numbered apart from the others.
 const (
-	actNewPane  action = iota + 64
-	actRespawn         //
-	actRename          //
-	actLayout          //
-	actSwapPrev        // arg: -1 previous, 1 next
-	actSync            //
-	actShare           // arg: direction
-	actDiff            //
+	actNewPane  command = iota + 64
+	actRespawn          //
+	actRename           //
+	actLayout           //
+	actSwapPrev         // arg: -1 previous, 1 next
+	actSync             //
+	actShare            // arg: direction
+	actDiff             //
 )
 
 // binding is one row of the key map: how it is shown in the help and which keys match.
 type binding struct {
 	label string
 	desc  string
-	act   action
+	act   command
 	// match returns the action's argument and true when k triggers this binding.
 	match func(k, prefix keys.Key) (int, bool)
 }
@@ -158,7 +159,7 @@ var keymap = []binding{
 }
 
 // lookup returns the binding k triggers after the prefix, with its argument.
-func lookup(k, prefix keys.Key) (action, int, bool) {
+func lookup(k, prefix keys.Key) (command, int, bool) {
 	for _, b := range keymap {
 		if arg, ok := b.match(k, prefix); ok {
 			return b.act, arg, true

@@ -5,20 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/coder/websocket"
 
+	"github.com/agentmux/agentmux/action"
 	"github.com/agentmux/agentmux/session"
 )
 
 // ErrReadOnly answers every action of a page of a web view started without control.
 var ErrReadOnly = errors.New("this web view is read-only: start it with --control to send messages, link panes or type into them")
 
-// action is a frame from the page: T is an action's name (session.Action: send, link,
-// unlink, hold, release, answer) or input, the keys typed in a pane's terminal; ID is
-// echoed in the answer.
-type action struct {
+// frame is an action from the page: T is its name in the action vocabulary (send,
+// link, unlink, hold, release, answer, input: the keys typed in a pane's terminal); ID
+// is echoed in the answer.
+type frame struct {
 	T    string `json:"t"`
 	ID   int    `json:"id,omitempty"`
 	To   string `json:"to,omitempty"`   // send: a member's name or number
@@ -31,10 +33,6 @@ type action struct {
 	Key      string `json:"key,omitempty"`
 	Question string `json:"question,omitempty"`
 }
-
-// actInput is the page's own action: the keys typed in a pane's terminal, as it
-// encoded them.
-const actInput session.Action = "input"
 
 // result answers an action.
 type result struct {
@@ -51,7 +49,7 @@ func (p *page) read(ctx context.Context, cancel context.CancelFunc) {
 		if err != nil {
 			return
 		}
-		var a action
+		var a frame
 		if typ != websocket.MessageText || json.Unmarshal(b, &a) != nil {
 			if p.json(ctx, result{T: "error", Text: "bad frame: the page sends JSON actions"}) != nil {
 				return
@@ -63,7 +61,7 @@ func (p *page) read(ctx context.Context, cancel context.CancelFunc) {
 		if err != nil {
 			r = result{T: "error", Re: a.ID, Text: err.Error()}
 		}
-		if a.T == string(actInput) && err == nil {
+		if action.Name(a.T) == action.Input && err == nil {
 			continue // keys need no answer
 		}
 		if p.json(ctx, r) != nil {
@@ -73,13 +71,20 @@ func (p *page) read(ctx context.Context, cancel context.CancelFunc) {
 }
 
 // do carries out an action on the session.
-func (p *page) do(a action) (string, error) {
+func (p *page) do(a frame) (string, error) {
 	if !p.s.o.Control {
 		return "", ErrReadOnly
 	}
-	sess := p.s.sess
-	switch session.Action(a.T) {
-	case session.ActSend:
+	if do, ok := controls[action.Name(a.T)]; ok {
+		return do(p, a)
+	}
+	return "", fmt.Errorf("unknown action %q", a.T)
+}
+
+// controls are the actions the page may take, by their names: its buttons, its
+// message box and its terminals' keys.
+var controls = map[action.Name]func(p *page, a frame) (string, error){
+	action.Send: func(p *page, a frame) (string, error) {
 		if strings.TrimSpace(a.Text) == "" {
 			return "", errors.New("send: nothing to send")
 		}
@@ -91,32 +96,39 @@ func (p *page) do(a action) (string, error) {
 			return fmt.Sprintf("message %s queued for %s", id, a.To), nil
 		}
 		// The page's person is the person: no budget limits them, wherever they type.
-		if err := sess.Send(YouName, a.To, a.Text, session.SendOptions{Person: true}); err != nil {
+		if err := p.s.sess.Send(YouName, a.To, a.Text, session.SendOptions{Person: true}); err != nil {
 			return "", err
 		}
 		return "message queued for " + a.To, nil // no store: no id to give
-	case session.ActLink:
-		return "linked", sess.Link(a.A, a.B)
-	case session.ActUnlink:
-		return "unlinked", sess.Unlink(a.A)
-	case session.ActHold:
-		return "held", sess.Hold(a.A)
-	case session.ActRelease:
-		return "released", sess.Release(a.A)
-	case session.ActAnswer:
+	},
+	action.Link:    func(p *page, a frame) (string, error) { return "linked", p.s.sess.Link(a.A, a.B) },
+	action.Unlink:  func(p *page, a frame) (string, error) { return "unlinked", p.s.sess.Unlink(a.A) },
+	action.Hold:    func(p *page, a frame) (string, error) { return "held", p.s.sess.Hold(a.A) },
+	action.Release: func(p *page, a frame) (string, error) { return "released", p.s.sess.Release(a.A) },
+	action.Answer: func(p *page, a frame) (string, error) {
 		// As agentmux answer: the choice's key typed as the person's, refused when the
 		// prompt is gone or asks something else now, or someone types in the pane.
-		o, err := sess.Answer(a.Pane, a.Key, a.Question)
+		o, err := p.s.sess.Answer(a.Pane, a.Key, a.Question)
 		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("answered pane %d: %s %s", a.Pane, o.Key, o.Label), nil
-	case actInput:
-		if _, ok := sess.Member(a.Pane); !ok {
+	},
+	action.Input: func(p *page, a frame) (string, error) {
+		if _, ok := p.s.sess.Member(a.Pane); !ok {
 			return "", fmt.Errorf("input: %w", session.ErrNoPane)
 		}
-		sess.Input(a.Pane, []byte(a.Data))
+		p.s.sess.Input(a.Pane, []byte(a.Data))
 		return "", nil
+	},
+}
+
+// Actions are the actions the page may take.
+func Actions() []action.Name {
+	out := make([]action.Name, 0, len(controls))
+	for n := range controls {
+		out = append(out, n)
 	}
-	return "", fmt.Errorf("unknown action %q", a.T)
+	slices.Sort(out)
+	return out
 }

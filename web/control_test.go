@@ -1,8 +1,9 @@
 package web
 
-// The page names its control frames by the session's action names: every name app.js
-// sends as a frame's t (auth and input aside, the page's own) is a session.Action, so
-// the page, the keys and the command line name an action alike.
+// The page names its control frames by the action vocabulary's names: every name app.js
+// sends as a frame's t (auth aside, which is no action) is one the control takes, every
+// one it takes is the vocabulary's and app.js sends it, so the page, the keys, the
+// command line and the MCP tools name an action alike.
 
 import (
 	"os"
@@ -13,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/action"
 )
 
 func TestThePageSendsActionsByTheirNames(t *testing.T) {
@@ -27,9 +28,13 @@ func TestThePageSendsActionsByTheirNames(t *testing.T) {
 	}
 	require.Contains(t, sent, "release", "the hold button's other name is read too")
 	for _, name := range sent {
-		if name == "auth" || name == string(actInput) {
+		if name == "auth" {
 			continue
 		}
-		assert.True(t, slices.Contains(session.Actions, session.Action(name)), "app.js sends %q, no session.Action", name)
+		assert.True(t, slices.Contains(Actions(), action.Name(name)), "app.js sends %q, which the control does not take", name)
+	}
+	for _, a := range Actions() {
+		assert.True(t, a.Known(), "the control takes %q, no action of the vocabulary", a)
+		assert.Contains(t, sent, string(a), "the control takes %s, which the page never sends", a)
 	}
 }

@@ -19,7 +19,11 @@ import (
 // runAttachCommand runs agentmux attach [NAME | --session NAME] [--read-only] [-d] and
 // agentmux kill-session [NAME | --session NAME], their flags parsed (commands.go).
 func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Reader, stdout io.Writer) (int, error) {
-	o := attach.Options{ReadOnly: a.readOnly, DetachOthers: a.detachOthers}
+	var o attach.Options
+	if cmd == "attach" {
+		ao := own[attachArgs](a)
+		o = attach.Options{ReadOnly: ao.readOnly, DetachOthers: ao.detachOthers}
+	}
 	var name string
 	if len(a.operands) > 1 {
 		return 2, usagef("agentmux %s: one session name at most (got %q and %q)", cmd, a.operands[0], a.operands[1])
@@ -45,7 +49,7 @@ func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Re
 		return 1, restorableHint(err, asked)
 	}
 	if cmd == "kill-session" {
-		return exit(killSession(socket, a.keep))
+		return exit(killSession(socket, own[killArgs](a).keep))
 	}
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
@@ -54,6 +58,12 @@ func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Re
 	}
 	return attachTo(ctx, name, socket, o, in, out)
 }
+
+// attachArgs are attach's: watch without typing; detach every other terminal first.
+type attachArgs struct{ readOnly, detachOthers bool }
+
+// killArgs are kill-session's: agentmux restore still offers the session afterwards.
+type killArgs struct{ keep bool }
 
 // findSession resolves a session's name (any case) to its socket: the only running
 // session when name is "", else a list of the choices.

@@ -17,62 +17,75 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agentmux/agentmux/action"
 	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/proto"
-	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
 	spend "github.com/agentmux/agentmux/usage"
 )
 
-// clientArgs is a subcommand's parsed flags and operands: each flagSpec of the
-// command table (commands.go) says which field it sets.
+// clientArgs is a subcommand's parsed words: the common flags, the operands, and the
+// command's own flags (own reads them), each set by a flagSpec of the command table
+// (commands.go).
 type clientArgs struct {
-	session, from, member, to string
-	question                  string // answer --question: what the prompt must ask
-	json, escapes, shell      bool
-	// accept, refuse, pending: link answers or lists link requests of other sessions.
-	accept, refuse, pending bool
-	// turns and budget: link's budgets (--turns, --budget).
-	turns        int
-	budget       string
-	lines, limit int
-	since        time.Duration
-	by           string // spend's grouping
-	operands     []string
+	session  string
+	json     bool
+	operands []string
 	// given names the flags given (by their first name).
 	given map[string]bool
-	// send's delivery options; remind's delay is its first operand.
-	mode                 string
+	// own holds the command's own flags (a *sendArgs for send…), nil when none was
+	// given.
+	own any
+}
+
+// sendArgs are send's own flags: its delivery options, its waits, and --raw's.
+type sendArgs struct {
+	from                 string
+	mode                 string // important or urgent
 	timeout, notifyAfter time.Duration
 	notifyOnDelivery     bool
-	// wait: send waits for the message's last phase; reply: for the answer to it. all:
-	// sessions lists ended ones too.
-	wait, reply, all bool
-	// raw: send types the text as it is; noEnter: without the Enter after it. kill:
-	// respawn ends a running program. name, cwd: new's pane.
-	raw, enter, noEnter, kill, worktree bool
-	name, cwd                           string
-	width, height                       int // resize's shares, in percent
-	// web's: where its view listens, and whether its pages may act (listen is also
-	// mesh serve's).
-	listen  string
-	control bool
-	stop    bool // web's: end the view and every page
-	// attach's: watch without typing; detach every other terminal first.
-	readOnly, detachOthers bool
-	force                  bool // worktree rm's
-	keep                   bool // kill-session's: restore still offers the session
-	detached               bool // restore's: no terminal attaches
-	tlsCert, tlsKey        string
-	// ls --mesh: list the mesh (meshOn), with these settings.
-	meshOn bool
-	mesh   meshFlags
-	// parse's: its markers, what it leaves out, its largest block, and --jsonl.
-	prefixes, thinkingPrefixes []string
-	noInline, noBlock, jsonl   bool
-	maxBlockBytes              int
+	// wait: wait for the message's last phase; reply: for the answer to it.
+	wait, reply bool
+	// raw: type the text as it is; noEnter: without the Enter after it.
+	raw, enter, noEnter bool
+}
+
+// remindArgs are remind's and wake's: the pane reminded.
+type remindArgs struct{ to string }
+
+// linkArgs are link's: its budgets and shells, or an answer to another session's
+// link request (accept, refuse) or their list (pending).
+type linkArgs struct {
+	shell                   bool
+	turns                   int
+	budget                  string
+	accept, refuse, pending bool
+}
+
+// captureArgs are capture's: lines of history, and colour.
+type captureArgs struct {
+	lines   int
+	escapes bool
+}
+
+// historyArgs are history's: whose messages, since when, how many.
+type historyArgs struct {
+	member string
+	since  time.Duration
+	limit  int
+}
+
+// sessionsArgs are sessions': ended sessions too.
+type sessionsArgs struct{ all bool }
+
+// webArgs are web's: where its view listens, whether its pages may act, its TLS, and
+// --stop.
+type webArgs struct {
+	listen                  string
+	control, readOnly, stop bool
+	tlsCert, tlsKey         string
 }
 
 // timeFormat is how the commands print a time for a person (JSON has ms since the
@@ -116,7 +129,7 @@ func orFromStore(cmd string, fn func(c *client.Conn, a clientArgs, w io.Writer) 
 
 // execLs is ls: the session's members, or with the mesh flags the mesh's (meshcmd.go).
 func execLs(ctx context.Context, a clientArgs, sio stdio) (int, error) {
-	if a.meshOn || a.mesh != (meshFlags{}) {
+	if o := own[lsArgs](a); o.meshOn || o.mesh != (meshFlags{}) {
 		return lsMesh(a, sio.out)
 	}
 	return onSession(ls)(ctx, a, sio)
@@ -133,9 +146,10 @@ func offSession(fn func(a clientArgs, w io.Writer) error) execFunc {
 // execSend is send: its flags and message checked before the session is asked; then
 // typed as it is (--raw), or sent and waited for (--wait, --reply: sendwait.go).
 func execSend(ctx context.Context, a clientArgs, sio stdio) (int, error) {
-	if a.from != "" {
-		if err := proto.CheckName(proto.SenderName, a.from); err != nil {
-			return 2, usagef("agentmux send: --from %s: %v", strconv.Quote(a.from), err)
+	o := own[sendArgs](a)
+	if o.from != "" {
+		if err := proto.CheckName(proto.SenderName, o.from); err != nil {
+			return 2, usagef("agentmux send: --from %s: %v", strconv.Quote(o.from), err)
 		}
 	}
 	body, err := messageText(a.operands[1:], sio.in)
@@ -145,14 +159,14 @@ func execSend(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err := rawFlags(a); err != nil {
 		return 2, err
 	}
-	if a.wait && a.operands[0] == "*" {
+	if o.wait && a.operands[0] == "*" {
 		return 2, usagef("agentmux send: --wait waits for one recipient, not *")
 	}
 	if err := replyFlags(a); err != nil {
 		return 2, err
 	}
-	if a.from != "" {
-		if err := proto.CheckVisible(a.from); err != nil {
+	if o.from != "" {
+		if err := proto.CheckVisible(o.from); err != nil {
 			return 2, usagef("agentmux send: --from: %v", err)
 		}
 	}
@@ -162,11 +176,11 @@ func execSend(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	}
 	defer c.Close()
 	switch {
-	case a.raw:
+	case o.raw:
 		return exit(typeRaw(c, a, body, sio.out))
-	case a.wait:
+	case o.wait:
 		return sendAndWait(ctx, path, c, a, body, sio.out)
-	case a.reply:
+	case o.reply:
 		return sendAndReply(ctx, path, c, a, body, sio.out) // sendwait.go
 	}
 	_, err = send(c, a, body, sio.out)
@@ -189,7 +203,7 @@ func execRename(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err := proto.CheckName(proto.PaneName, a.operands[1]); err != nil {
 		return 2, usagef("agentmux rename: %v", err)
 	}
-	return onSession(paneAct(session.ActRename))(ctx, a, sio)
+	return onSession(paneAct(action.Rename))(ctx, a, sio)
 }
 
 // execRemind is remind and wake (cmd): the delay and the message checked, the pane by
@@ -209,17 +223,12 @@ func remindExec(ctx context.Context, cmd string, a clientArgs, sio stdio) (int, 
 	if err != nil {
 		return 2, err
 	}
-	if a.to == "" {
-		a.to = os.Getenv("AGENTMUX_NAME")
-	}
-	if a.to == "" {
-		a.to = os.Getenv("AGENTMUX_PANE")
-	}
-	if a.to == "" {
+	to := cmp.Or(own[remindArgs](a).to, os.Getenv("AGENTMUX_NAME"), os.Getenv("AGENTMUX_PANE"))
+	if to == "" {
 		return 2, usagef("agentmux %s: not run in a pane ($AGENTMUX_NAME unset): name one with --to", cmd)
 	}
 	return onSession(func(c *client.Conn, a clientArgs, w io.Writer) error {
-		return remind(c, a, after, body, w)
+		return remind(c, a, to, after, body, w)
 	})(ctx, a, sio)
 }
 
@@ -228,7 +237,7 @@ func execLink(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err := checkLinkArgs(a); err != nil {
 		return 2, err
 	}
-	return onSession(act(session.ActLink))(ctx, a, sio)
+	return onSession(act(action.Link))(ctx, a, sio)
 }
 
 // execEvents is events: the stream until the session ends or a signal.
@@ -286,6 +295,7 @@ func printJSON(w io.Writer, v any) error {
 // the store keeps): --json as before, a list of each; for a person one table, the same
 // columns with and without --all, under a header.
 func sessions(a clientArgs, w io.Writer) error {
+	o := own[sessionsArgs](a)
 	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return err
@@ -298,7 +308,7 @@ func sessions(a clientArgs, w io.Writer) error {
 	if st, err := openStoreIfAny(); err == nil {
 		kept, err = st.Sessions()
 		st.Close()
-		if err != nil && a.all {
+		if err != nil && o.all {
 			return err
 		}
 	}
@@ -311,9 +321,9 @@ func sessions(a clientArgs, w io.Writer) error {
 		}
 		live = append(live, liveSession{Session: s, Attached: len(cl.Clients) > 0, Clients: cl.Clients, Pid: cl.Pid, Isolation: cl.Isolation})
 	}
-	rows := sessionRows(live, kept, a.all)
+	rows := sessionRows(live, kept, o.all)
 	var rs []restorable
-	if a.all {
+	if o.all {
 		if st, err := openStoreIfAny(); err == nil {
 			rs, err = restorables(st)
 			st.Close()
@@ -324,11 +334,11 @@ func sessions(a clientArgs, w io.Writer) error {
 		rows = withRestorables(rows, rs)
 	}
 	switch {
-	case a.json && a.all:
+	case a.json && o.all:
 		return printJSON(w, rows)
 	case a.json:
 		return printJSON(w, live)
-	case len(rows) == 0 && a.all:
+	case len(rows) == 0 && o.all:
 		_, err := fmt.Fprintln(w, "no session is running, and the store keeps no ended one's messages")
 		return err
 	case len(rows) == 0:
@@ -537,26 +547,27 @@ func send(c *client.Conn, a clientArgs, body string, w io.Writer) (string, error
 
 // post sends body to a.operands[0] with send's options and returns the session's ACK.
 func post(c *client.Conn, a clientArgs, body string) (proto.Ack, error) {
+	o := own[sendArgs](a)
 	var meta *proto.SendMeta
-	if a.mode != "" || a.timeout > 0 || a.notifyOnDelivery || a.notifyAfter > 0 {
+	if o.mode != "" || o.timeout > 0 || o.notifyOnDelivery || o.notifyAfter > 0 {
 		meta = &proto.SendMeta{
-			Mode: a.mode, TTLMs: a.timeout.Milliseconds(),
-			XNotifyOnDelivery: a.notifyOnDelivery, XNotifyAfterMs: a.notifyAfter.Milliseconds(),
+			Mode: o.mode, TTLMs: o.timeout.Milliseconds(),
+			XNotifyOnDelivery: o.notifyOnDelivery, XNotifyAfterMs: o.notifyAfter.Milliseconds(),
 		}
 	}
-	ack, err := c.SendAck(a.from, a.operands[0], body, meta)
+	ack, err := c.SendAck(o.from, a.operands[0], body, meta)
 	if err != nil {
 		return proto.Ack{}, fmt.Errorf("send to %s: %w", a.operands[0], err)
 	}
 	return ack, nil
 }
 
-// remind sends a reminder to a.to (a pane; by default the one it runs in), stored with
-// its delay: a session started again on the same store still types it when due.
-func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io.Writer) error {
-	id, err := c.SendMeta("", a.to, body, &proto.SendMeta{XRemindMs: max(after.Milliseconds(), 1)})
+// remind sends a reminder to pane to (by default the one it runs in), stored with its
+// delay: a session started again on the same store still types it when due.
+func remind(c *client.Conn, a clientArgs, to string, after time.Duration, body string, w io.Writer) error {
+	id, err := c.SendMeta("", to, body, &proto.SendMeta{XRemindMs: max(after.Milliseconds(), 1)})
 	if err != nil {
-		return fmt.Errorf("remind %s: %w", a.to, err)
+		return fmt.Errorf("remind %s: %w", to, err)
 	}
 	if a.json {
 		return printJSON(w, map[string]string{"id": id, "status": "scheduled", "due": time.Now().Add(after).UTC().Format(time.RFC3339)})
@@ -566,17 +577,21 @@ func remind(c *client.Conn, a clientArgs, after time.Duration, body string, w io
 }
 
 // act is link, unlink, hold or release (cmd), asked of the session as its request.
-func act(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) error {
+func act(cmd action.Name) func(c *client.Conn, a clientArgs, w io.Writer) error {
 	return func(c *client.Conn, a clientArgs, w io.Writer) error {
-		if cmd == session.ActLink && (a.accept || a.refuse || a.pending) {
+		var link linkArgs
+		if cmd == action.Link {
+			link = *own[linkArgs](a)
+		}
+		if link.accept || link.refuse || link.pending {
 			return answerLink(c, a, w)
 		}
 		t := proto.Target{A: a.operands[0]}
-		if cmd == session.ActLink {
-			t.B, t.Shell, t.Turns, t.Budget = a.operands[1], a.shell, a.turns, a.budget
+		if cmd == action.Link {
+			t.B, t.Shell, t.Turns, t.Budget = a.operands[1], link.shell, link.turns, link.budget
 		}
 		if _, err := c.Request(cmd.Request(), t); err != nil {
-			if cmd == session.ActLink && strings.Contains(err.Error(), "runs a shell") {
+			if cmd == action.Link && strings.Contains(err.Error(), "runs a shell") {
 				return fmt.Errorf("link: %w (agentmux link --shell A B links it anyway)", err)
 			}
 			return fmt.Errorf("%s: %w", cmd, err)
@@ -591,8 +606,9 @@ func act(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) err
 // checkLinkArgs checks link's operands: A and B, or an answer (--accept, --refuse
 // with at most one NAME@SESSION) or --pending alone.
 func checkLinkArgs(a clientArgs) error {
+	o := own[linkArgs](a)
 	n := 0
-	for _, on := range []bool{a.accept, a.refuse, a.pending} {
+	for _, on := range []bool{o.accept, o.refuse, o.pending} {
 		if on {
 			n++
 		}
@@ -600,11 +616,11 @@ func checkLinkArgs(a clientArgs) error {
 	switch {
 	case n == 0 && len(a.operands) != 2:
 		return usagef("agentmux link: wrong number of arguments (agentmux help link shows the usage)")
-	case n > 1 || n == 1 && (len(a.operands) > 1 || a.pending && len(a.operands) > 0 || a.shell || a.turns > 0 || a.given["budget"]):
+	case n > 1 || n == 1 && (len(a.operands) > 1 || o.pending && len(a.operands) > 0 || o.shell || o.turns > 0 || a.given["budget"]):
 		return usagef("agentmux link: --accept [NAME@SESSION], --refuse [NAME@SESSION] or --pending, one of them, alone")
 	}
-	if b, err := spend.ParseBudget(a.budget); a.given["budget"] && (err != nil || b.IsZero()) {
-		return usagef("agentmux link: --budget %q: use tokens like 300k, 1.5M or 12000, or dollars like '$2' or '$0.50'", a.budget)
+	if b, err := spend.ParseBudget(o.budget); a.given["budget"] && (err != nil || b.IsZero()) {
+		return usagef("agentmux link: --budget %q: use tokens like 300k, 1.5M or 12000, or dollars like '$2' or '$0.50'", o.budget)
 	}
 	return nil
 }
@@ -612,7 +628,8 @@ func checkLinkArgs(a clientArgs) error {
 // answerLink answers (--accept, --refuse) or lists (--pending) the link requests of
 // other sessions' members.
 func answerLink(c *client.Conn, a clientArgs, w io.Writer) error {
-	t := proto.Target{Accept: a.accept, Refuse: a.refuse, Pending: a.pending}
+	o := own[linkArgs](a)
+	t := proto.Target{Accept: o.accept, Refuse: o.refuse, Pending: o.pending}
 	if len(a.operands) == 1 {
 		t.A = a.operands[0]
 	}
@@ -621,14 +638,14 @@ func answerLink(c *client.Conn, a clientArgs, w io.Writer) error {
 		return fmt.Errorf("link: %w", err)
 	}
 	switch {
-	case a.json && a.pending:
+	case a.json && o.pending:
 		if res.LinkRequests == nil {
 			res.LinkRequests = []proto.LinkRequest{}
 		}
 		return printJSON(w, res.LinkRequests)
 	case a.json:
 		return printJSON(w, map[string]bool{"ok": true})
-	case a.pending:
+	case o.pending:
 		if len(res.LinkRequests) == 0 {
 			_, err = fmt.Fprintln(w, "no link request waits")
 			return err
@@ -638,7 +655,7 @@ func answerLink(c *client.Conn, a clientArgs, w io.Writer) error {
 				r.Turns, time.UnixMilli(r.At).Format("15:04:05"))
 		}
 		return err
-	case a.accept:
+	case o.accept:
 		_, err = fmt.Fprintln(w, "linked")
 	default:
 		_, err = fmt.Fprintln(w, "refused")
@@ -647,7 +664,8 @@ func answerLink(c *client.Conn, a clientArgs, w io.Writer) error {
 }
 
 func capture(c *client.Conn, a clientArgs, w io.Writer) error {
-	res, err := c.Request(proto.TypeCapture, proto.Capture{Target: a.operands[0], Lines: a.lines, SGR: a.escapes})
+	o := own[captureArgs](a)
+	res, err := c.Request(proto.TypeCapture, proto.Capture{Target: a.operands[0], Lines: o.lines, SGR: o.escapes})
 	if err != nil {
 		return fmt.Errorf("capture %s: %w", a.operands[0], err)
 	}
@@ -658,7 +676,7 @@ func capture(c *client.Conn, a clientArgs, w io.Writer) error {
 	if a.json {
 		return printJSON(w, map[string]string{"screen": screen})
 	}
-	if !a.escapes {
+	if !o.escapes {
 		screen = visible(screen, true) // what a pane's cells hold may still be a C1 control
 	}
 	if screen != "" && !strings.HasSuffix(screen, "\n") {
@@ -691,9 +709,10 @@ func historyPages(c *client.Conn, q proto.History) ([]proto.Message, error) {
 }
 
 func history(c *client.Conn, a clientArgs, w io.Writer) error {
-	q := proto.History{Member: a.member, Limit: a.limit}
-	if a.since > 0 {
-		q.SinceMs = time.Now().Add(-a.since).UnixMilli()
+	o := own[historyArgs](a)
+	q := proto.History{Member: o.member, Limit: o.limit}
+	if o.since > 0 {
+		q.SinceMs = time.Now().Add(-o.since).UnixMilli()
 	}
 	ms, err := historyPages(c, q)
 	if err != nil {
@@ -860,23 +879,24 @@ func eachEvent(ctx context.Context, c *client.Conn, fn func(json.RawMessage) (bo
 // webCommand asks the session to start its web view (or for a fresh link to it, or to
 // stop it) and prints its URL, then what to know about it.
 func webCommand(c *client.Conn, a clientArgs, w io.Writer) error {
-	req := proto.Web{Listen: a.listen, Control: a.control, ReadOnly: a.readOnly, Stop: a.stop}
-	if a.control && a.readOnly {
+	o := own[webArgs](a)
+	req := proto.Web{Listen: o.listen, Control: o.control, ReadOnly: o.readOnly, Stop: o.stop}
+	if o.control && o.readOnly {
 		return usagef("agentmux web: --control and --read-only exclude each other")
 	}
-	if a.stop && (a.control || a.readOnly || a.listen != "" || a.tlsCert != "" || a.tlsKey != "") {
+	if o.stop && (o.control || o.readOnly || o.listen != "" || o.tlsCert != "" || o.tlsKey != "") {
 		return usagef("agentmux web: --stop takes no other flag")
 	}
-	if (a.tlsCert == "") != (a.tlsKey == "") {
+	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return usagef("agentmux web: --tls-cert and --tls-key go together")
 	}
 	var err error
-	if a.tlsCert != "" {
+	if o.tlsCert != "" {
 		// The session's server reads them, from its own working folder.
-		if req.TLSCert, err = filepath.Abs(a.tlsCert); err != nil {
+		if req.TLSCert, err = filepath.Abs(o.tlsCert); err != nil {
 			return err
 		}
-		if req.TLSKey, err = filepath.Abs(a.tlsKey); err != nil {
+		if req.TLSKey, err = filepath.Abs(o.tlsKey); err != nil {
 			return err
 		}
 	}

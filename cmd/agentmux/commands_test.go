@@ -15,12 +15,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentmux/agentmux/action"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/docs"
+	"github.com/agentmux/agentmux/mcp"
 	"github.com/agentmux/agentmux/proto"
-	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
+	"github.com/agentmux/agentmux/web"
 )
 
 func TestEveryCommandHasHelp(t *testing.T) {
@@ -285,18 +287,43 @@ func TestTheTableMakesEveryHelp(t *testing.T) {
 	assert.Equal(t, shown, named, "docs/usage.md's commands are the table's")
 }
 
-// The command line names the session's actions as the keys and the web page do: each
-// session.Action is a session command of that name, and those the keys offer are the
-// names config.toml's [ui.keys] binds.
-func TestEveryActionIsACommandOfItsName(t *testing.T) {
-	for _, a := range session.Actions {
-		c, ok := lookupCommand(string(a))
-		if assert.True(t, ok, "no command %s", a) {
-			assert.True(t, c.session, "%s talks to the session", a)
+// Every road names its actions in the one vocabulary: the command table's, the keys',
+// the web page's control and the MCP tools' names are each an action of it (a road
+// naming one it does not have fails), and every action of it is taken by at least one
+// road (an action no road takes fails). A session command takes one unless it asks no
+// session anything, and one named like an action takes that action.
+func TestEveryRoadNamesTheVocabulary(t *testing.T) {
+	taken := map[action.Name][]string{}
+	take := func(road string, acts ...action.Name) {
+		for _, a := range acts {
+			assert.True(t, a.Known(), "%s takes %q, no action of the vocabulary", road, a)
+			taken[a] = append(taken[a], road)
 		}
 	}
-	for _, a := range []session.Action{session.ActLink, session.ActUnlink, session.ActHold, session.ActRespawn, session.ActRename, session.ActDiff} {
-		assert.NoError(t, ui.CheckAction(string(a)), "a key binds %s by its name", a)
+	var walk func(cs []command)
+	walk = func(cs []command) {
+		for _, c := range cs {
+			take("command "+c.name, c.acts...)
+			if c.session && c.name != "sessions" {
+				assert.NotEmpty(t, c.acts, "session command %s takes no action", c.name)
+			}
+			if a := action.Name(c.name); a.Known() && c.session {
+				assert.Contains(t, c.acts, a, "command %s does not take the action of its name", c.name)
+			}
+			walk(c.parts)
+		}
+	}
+	walk(commandTable)
+	take("the keys", ui.KeyActions()...)
+	take("the web page", web.Actions()...)
+	for tool, a := range mcp.ToolActions() {
+		take("MCP tool "+tool, a)
+	}
+	for _, a := range action.All() {
+		assert.NotEmpty(t, taken[a], "no road takes %s", a)
+	}
+	for _, n := range []string{"link", "unlink", "hold", "respawn", "rename", "diff"} {
+		assert.NoError(t, ui.CheckAction(n), "a key binds %s by the vocabulary's name", n)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,7 +101,8 @@ func scanFlags(args []string, lookup func(name string) (flagDef, bool), stopAtOp
 }
 
 // flagSpec declares one flag of a subcommand, in commandTable: adding a flag is one
-// flagSpec (made by switchFlag, stringFlag… below) and the field it sets.
+// flagSpec (made by switchFlag, stringFlag… below) and the field it sets, in the
+// command's own flags (sendArgs for send…) or, for the common ones, in clientArgs.
 type flagSpec struct {
 	name    string   // without dashes: given as -name or --name
 	aliases []string // other names it answers to (r for read-only)
@@ -110,51 +112,82 @@ type flagSpec struct {
 	// set stores the value in the command's arguments, or says why it is refused (the
 	// error names the flag: the command's name goes before it).
 	set func(a *clientArgs, val string, given bool) error
+	// owner is the type of the flags the value goes to: clientArgs for the common
+	// ones, else the command's own (every own flag of a command has the same).
+	owner reflect.Type
+}
+
+// own is the command's own flags in a, of type T: those its flags set, or none given
+// (a T of zero values). T is the type every flag of the command sets.
+func own[T any](a clientArgs) *T {
+	return into[T](&a)
+}
+
+// into is where a flag of T stores its value in a: clientArgs itself for the common
+// flags, else the command's own flags, made by the first flag given.
+func into[T any](a *clientArgs) *T {
+	if t, ok := any(a).(*T); ok {
+		return t
+	}
+	if a.own == nil {
+		a.own = new(T)
+	}
+	t, ok := a.own.(*T)
+	if !ok { // code reading a type the command's flags do not set: a bug, said plainly
+		panic(fmt.Sprintf("flags of %T read as %T", a.own, t))
+	}
+	return t
+}
+
+// ownFlag is a flag of T that takes kind, stored by set.
+func ownFlag[T any](name, arg, usage string, kind flagKind, set func(o *T, val string, given bool) error) flagSpec {
+	return flagSpec{name: name, kind: kind, arg: arg, usage: usage, owner: reflect.TypeFor[T](),
+		set: func(a *clientArgs, val string, given bool) error { return set(into[T](a), val, given) }}
 }
 
 // switchFlag is a flag that takes nothing and sets *to.
-func switchFlag(name, usage string, to func(*clientArgs) *bool) flagSpec {
-	return flagSpec{name: name, kind: kindSwitch, usage: usage, set: func(a *clientArgs, _ string, _ bool) error {
-		*to(a) = true
+func switchFlag[T any](name, usage string, to func(*T) *bool) flagSpec {
+	return ownFlag(name, "", usage, kindSwitch, func(o *T, _ string, _ bool) error {
+		*to(o) = true
 		return nil
-	}}
+	})
 }
 
 // boolFlag is a switch that may also be given =true or =false, as the main flags.
-func boolFlag(name, usage string, to func(*clientArgs) *bool) flagSpec {
-	return flagSpec{name: name, kind: kindBool, usage: usage, set: func(a *clientArgs, val string, given bool) error {
+func boolFlag[T any](name, usage string, to func(*T) *bool) flagSpec {
+	return ownFlag(name, "", usage, kindBool, func(o *T, val string, given bool) error {
 		if !given {
-			*to(a) = true
+			*to(o) = true
 			return nil
 		}
 		b, err := strconv.ParseBool(val)
 		if err != nil {
 			return fmt.Errorf("--%s=%s: want true or false", name, val)
 		}
-		*to(a) = b
+		*to(o) = b
 		return nil
-	}}
+	})
 }
 
 // stringFlag is a flag whose value is any text.
-func stringFlag(name, arg, usage string, to func(*clientArgs) *string) flagSpec {
-	return flagSpec{name: name, kind: kindValue, arg: arg, usage: usage, set: func(a *clientArgs, val string, _ bool) error {
-		*to(a) = val
+func stringFlag[T any](name, arg, usage string, to func(*T) *string) flagSpec {
+	return ownFlag(name, arg, usage, kindValue, func(o *T, val string, _ bool) error {
+		*to(o) = val
 		return nil
-	}}
+	})
 }
 
 // listFlag is a flag that may be given more than once: each value is added to *to.
-func listFlag(name, arg, usage string, to func(*clientArgs) *[]string) flagSpec {
-	return flagSpec{name: name, kind: kindValue, arg: arg, usage: usage, set: func(a *clientArgs, val string, _ bool) error {
-		*to(a) = append(*to(a), val)
+func listFlag[T any](name, arg, usage string, to func(*T) *[]string) flagSpec {
+	return ownFlag(name, arg, usage, kindValue, func(o *T, val string, _ bool) error {
+		*to(o) = append(*to(o), val)
 		return nil
-	}}
+	})
 }
 
 // durationFlag is a flag whose value is a Go duration (90s, 10m), above 0 when positive.
-func durationFlag(name, arg, usage string, positive bool, to func(*clientArgs) *time.Duration) flagSpec {
-	return flagSpec{name: name, kind: kindValue, arg: arg, usage: usage, set: func(a *clientArgs, val string, _ bool) error {
+func durationFlag[T any](name, arg, usage string, positive bool, to func(*T) *time.Duration) flagSpec {
+	return ownFlag(name, arg, usage, kindValue, func(o *T, val string, _ bool) error {
 		d, err := time.ParseDuration(val)
 		switch {
 		case err != nil:
@@ -166,34 +199,34 @@ func durationFlag(name, arg, usage string, positive bool, to func(*clientArgs) *
 		case positive && d <= 0:
 			return fmt.Errorf("--%s must be a positive duration, not %s", name, val)
 		}
-		*to(a) = d
+		*to(o) = d
 		return nil
-	}}
+	})
 }
 
 // countFlag is a flag whose value is a whole number of at least least; want says what
 // it takes when it is not.
-func countFlag(name, arg, usage string, least int, want string, to func(*clientArgs) *int) flagSpec {
-	return flagSpec{name: name, kind: kindValue, arg: arg, usage: usage, set: func(a *clientArgs, val string, _ bool) error {
+func countFlag[T any](name, arg, usage string, least int, want string, to func(*T) *int) flagSpec {
+	return ownFlag(name, arg, usage, kindValue, func(o *T, val string, _ bool) error {
 		n, err := strconv.Atoi(val)
 		if err != nil || n < least {
 			return fmt.Errorf("--%s %s: %s", name, val, want)
 		}
-		*to(a) = n
+		*to(o) = n
 		return nil
-	}}
+	})
 }
 
 // intFlag is a flag whose value is any whole number, refused as the main flags do.
-func intFlag(name, arg, usage string, to func(*clientArgs) *int) flagSpec {
-	return flagSpec{name: name, kind: kindValue, arg: arg, usage: usage, set: func(a *clientArgs, val string, _ bool) error {
+func intFlag[T any](name, arg, usage string, to func(*T) *int) flagSpec {
+	return ownFlag(name, arg, usage, kindValue, func(o *T, val string, _ bool) error {
 		n, err := strconv.Atoi(val)
 		if err != nil {
 			return fmt.Errorf("--%s %q: want a whole number", name, val)
 		}
-		*to(a) = n
+		*to(o) = n
 		return nil
-	}}
+	})
 }
 
 // alias returns f answering also to names.

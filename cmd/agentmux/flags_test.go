@@ -8,8 +8,10 @@ package main
 // takes, made from the table (agentmux --help: every one of agentmux's own).
 
 import (
+	"cmp"
 	"errors"
 	"flag"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -18,16 +20,31 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// frobArgs are testCommand's own flags.
+type frobArgs struct {
+	force, jsonl, meshOn bool
+	to, meshURL          string
+	timeout              time.Duration
+	lines                int
+	prefixes             []string
+}
+
 // testCommand takes one flag of each kind.
 func testCommand() command {
 	return command{name: "frob", minArgs: 1, maxArgs: 5, flags: []flagSpec{
-		switchFlag("force", "do it anyway", func(a *clientArgs) *bool { return &a.force }).alias("f"),
-		boolFlag("jsonl", "one a line", func(a *clientArgs) *bool { return &a.jsonl }),
-		stringFlag("to", "TARGET", "where it goes\nand more", func(a *clientArgs) *string { return &a.to }),
-		durationFlag("timeout", "D", "give up after D", true, func(a *clientArgs) *time.Duration { return &a.timeout }),
-		countFlag("lines", "N", "N lines", 0, "want a whole number, 0 or more", func(a *clientArgs) *int { return &a.lines }),
-		listFlag("prefix", "P", "a marker (repeat)", func(a *clientArgs) *[]string { return &a.prefixes }),
-		lsMeshFlags[0], // --mesh[=URL]
+		switchFlag("force", "do it anyway", func(a *frobArgs) *bool { return &a.force }).alias("f"),
+		boolFlag("jsonl", "one a line", func(a *frobArgs) *bool { return &a.jsonl }),
+		stringFlag("to", "TARGET", "where it goes\nand more", func(a *frobArgs) *string { return &a.to }),
+		durationFlag("timeout", "D", "give up after D", true, func(a *frobArgs) *time.Duration { return &a.timeout }),
+		countFlag("lines", "N", "N lines", 0, "want a whole number, 0 or more", func(a *frobArgs) *int { return &a.lines }),
+		listFlag("prefix", "P", "a marker (repeat)", func(a *frobArgs) *[]string { return &a.prefixes }),
+		ownFlag("mesh", "URL", lsMeshFlags[0].usage, kindOptional, func(a *frobArgs, val string, given bool) error {
+			a.meshOn = true
+			if given {
+				a.meshURL = val
+			}
+			return nil
+		}),
 	}}
 }
 
@@ -36,29 +53,32 @@ func TestFlagsParseAmongOperands(t *testing.T) {
 	a, err := c.parseFlags([]string{"x", "--to", "bob", "-", "-f", "--timeout=2m", "-lines", "3", "y", "--prefix", "a", "--prefix=b", "--jsonl=false", "--", "--to", "-f"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"x", "-", "y", "--to", "-f"}, a.operands, `"-" is an operand; "--" ends the flags`)
-	assert.Equal(t, "bob", a.to)
-	assert.True(t, a.force, "-f is --force")
-	assert.Equal(t, 2*time.Minute, a.timeout)
-	assert.Equal(t, 3, a.lines)
-	assert.Equal(t, []string{"a", "b"}, a.prefixes)
-	assert.False(t, a.jsonl)
+	f := own[frobArgs](a)
+	assert.Equal(t, "bob", f.to)
+	assert.True(t, f.force, "-f is --force")
+	assert.Equal(t, 2*time.Minute, f.timeout)
+	assert.Equal(t, 3, f.lines)
+	assert.Equal(t, []string{"a", "b"}, f.prefixes)
+	assert.False(t, f.jsonl)
 	assert.Equal(t, map[string]bool{"to": true, "force": true, "timeout": true, "lines": true, "prefix": true, "jsonl": true}, a.given, "by their first names")
 
 	a, err = c.parseFlags([]string{"--mesh", "x", "--jsonl"})
 	require.NoError(t, err)
-	assert.True(t, a.meshOn)
-	assert.Empty(t, a.mesh.url, "a value flag's optional value comes after = only")
+	f = own[frobArgs](a)
+	assert.True(t, f.meshOn)
+	assert.Empty(t, f.meshURL, "a value flag's optional value comes after = only")
 	assert.Equal(t, []string{"x"}, a.operands)
-	assert.True(t, a.jsonl)
+	assert.True(t, f.jsonl)
 	a, err = c.parseFlags([]string{"--mesh=nats://h:4222", "x"})
 	require.NoError(t, err)
-	assert.Equal(t, "nats://h:4222", a.mesh.url)
+	assert.Equal(t, "nats://h:4222", own[frobArgs](a).meshURL)
 
 	c.flagsFirst = true // agentmux new COMMAND: the command's own flags follow it
 	a, err = c.parseFlags([]string{"--to", "bob", "bash", "--to", "-f", "--"})
 	require.NoError(t, err)
-	assert.Equal(t, "bob", a.to)
-	assert.False(t, a.force)
+	f = own[frobArgs](a)
+	assert.Equal(t, "bob", f.to)
+	assert.False(t, f.force)
 	assert.Equal(t, []string{"bash", "--to", "-f", "--"}, a.operands)
 }
 
@@ -241,4 +261,38 @@ func TestEveryCommandRefusesBadFlagsAlike(t *testing.T) {
 	code, _, err = runCmd(t, "", "attach", "-r", "-d")
 	assert.Equal(t, 2, code, "the alias is the flag")
 	assert.EqualError(t, err, "agentmux attach: --read-only and -d do not go together")
+}
+
+// Each command's flags are its own: every flag of the table sets either the common
+// arguments (clientArgs) or its command's own type, one type a command, and no two
+// commands share one (but wake, remind's other name). A flag set on the wrong type
+// would panic when given; one shared would let a command read another's flags.
+func TestEveryCommandsFlagsAreItsOwn(t *testing.T) {
+	common := reflect.TypeFor[clientArgs]()
+	ownedBy := map[reflect.Type]string{}
+	var walk func(cs []command)
+	walk = func(cs []command) {
+		for _, c := range cs {
+			var mine reflect.Type
+			for _, f := range c.takes() {
+				if !assert.NotNil(t, f.owner, "%s --%s: no owner", c.name, f.name) || f.owner == common {
+					continue
+				}
+				if mine != nil {
+					assert.Equal(t, mine, f.owner, "%s --%s sets another type than its other flags", c.name, f.name)
+				}
+				mine = f.owner
+			}
+			if mine != nil {
+				name := cmp.Or(c.sameAs, c.name)
+				if other, ok := ownedBy[mine]; ok {
+					assert.Equal(t, other, name, "%s and %s share their flags (%s)", other, c.name, mine)
+				}
+				ownedBy[mine] = name
+			}
+			walk(c.parts)
+		}
+	}
+	walk(commandTable)
+	assert.Greater(t, len(ownedBy), 15, "the commands with flags of their own")
 }

@@ -24,11 +24,18 @@ type inboxEntry struct {
 	Via string `json:"via,omitempty"`
 }
 
+// inboxArgs are inbox's: the mesh's panes too.
+type inboxArgs struct{ mesh bool }
+
+// answerArgs are answer's: the question the prompt must still ask.
+type answerArgs struct{ question string }
+
 // inbox lists every pane that needs the person in every session running on this
 // machine (--session: that one) and, with --mesh, in the sessions of their meshes that
 // name one of those as their person's ([mesh] answer_from), the longest waiting first.
 // A session that does not answer is said on stderr-free terms: a line at the end.
 func inbox(a clientArgs, w io.Writer) error {
+	o := own[inboxArgs](a)
 	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return err
@@ -64,7 +71,7 @@ func inbox(a clientArgs, w io.Writer) error {
 				entries = append(entries, inboxEntry{Session: s.Name, Pane: m.Number, Name: m.Name, Program: m.Program, Asks: orNoAsks(m.Asks)})
 			}
 		}
-		if a.meshOn {
+		if o.mesh {
 			if res, err := c.Request(proto.TypeMesh, struct{}{}); err == nil {
 				meshes = append(meshes, s.Name)
 				for _, ms := range res.Mesh {
@@ -107,7 +114,7 @@ func inbox(a clientArgs, w io.Writer) error {
 	if len(unreachable) > 0 {
 		fmt.Fprintf(w, "did not answer: %s\n", line(strings.Join(unreachable, ", ")))
 	}
-	if a.meshOn && len(meshes) == 0 {
+	if o.mesh && len(meshes) == 0 {
 		fmt.Fprintln(w, "no session here joined a mesh: only this machine's sessions are listed")
 	}
 	return nil
@@ -167,7 +174,7 @@ func cmpOr(s, def string) string {
 
 // answer picks a choice of the prompt a pane waits at (X_ANSWER) and says which.
 func answer(c *client.Conn, a clientArgs, w io.Writer) error {
-	res, err := c.Request(proto.TypeAnswer, proto.Answer{A: a.operands[0], Option: a.operands[1], Question: a.question})
+	res, err := c.Request(proto.TypeAnswer, proto.Answer{A: a.operands[0], Option: a.operands[1], Question: own[answerArgs](a).question})
 	if err != nil {
 		return fmt.Errorf("answer %s: %w", a.operands[0], err)
 	}

@@ -35,11 +35,11 @@ mesh's sessions and members.`
 func meshCommand() command {
 	return command{name: "mesh", short: "a mesh hub, and a session's credentials for it", synopsis: meshSynopsis, help: meshHelp, parts: []command{
 		{name: "serve", flags: []flagSpec{
-			stringFlag("listen", "HOST:PORT", "where the hub listens (default "+mesh.DefaultListen+")", func(a *clientArgs) *string { return &a.listen }),
-			stringFlag("tls-cert", "FILE", "the hub's TLS certificate (with --tls-key)", func(a *clientArgs) *string { return &a.tlsCert }),
-			stringFlag("tls-key", "FILE", "its private key", func(a *clientArgs) *string { return &a.tlsKey }),
+			stringFlag("listen", "HOST:PORT", "where the hub listens (default "+mesh.DefaultListen+")", func(a *meshServeArgs) *string { return &a.listen }),
+			stringFlag("tls-cert", "FILE", "the hub's TLS certificate (with --tls-key)", func(a *meshServeArgs) *string { return &a.tlsCert }),
+			stringFlag("tls-key", "FILE", "its private key", func(a *meshServeArgs) *string { return &a.tlsKey }),
 		}, exec: func(ctx context.Context, a clientArgs, sio stdio) (int, error) {
-			return meshServe(ctx, a, sio.out)
+			return meshServe(ctx, own[meshServeArgs](a), sio.out)
 		}},
 		{name: "creds", minArgs: 1, maxArgs: 1, exec: func(_ context.Context, a clientArgs, sio stdio) (int, error) {
 			return meshCreds(a.operands[0], sio.out)
@@ -47,19 +47,29 @@ func meshCommand() command {
 	}}
 }
 
+// meshServeArgs are mesh serve's: where the hub listens, and its TLS.
+type meshServeArgs struct{ listen, tlsCert, tlsKey string }
+
+// lsArgs are ls's: the mesh listed instead of the session (meshOn), with these
+// settings.
+type lsArgs struct {
+	meshOn bool
+	mesh   meshFlags
+}
+
 // lsMeshFlags are ls's flags that list the mesh instead of the session.
 var lsMeshFlags = []flagSpec{
-	{name: "mesh", kind: kindOptional, arg: "URL", usage: "the mesh's sessions (live or away) and members instead, at URL\n(else config.toml's [mesh] url, else the mesh the running session joined)",
-		set: func(a *clientArgs, val string, given bool) error {
+	ownFlag("mesh", "URL", "the mesh's sessions (live or away) and members instead, at URL\n(else config.toml's [mesh] url, else the mesh the running session joined)", kindOptional,
+		func(a *lsArgs, val string, given bool) error {
 			a.meshOn = true
 			if given {
 				a.mesh.url = val
 			}
 			return nil
-		}},
-	stringFlag("mesh-creds", "FILE", "the session's mesh credentials (agentmux mesh creds NAME, or a NATS .creds)", func(a *clientArgs) *string { return &a.mesh.creds }),
-	stringFlag("mesh-nkey", "FILE", "an nkey seed file instead of --mesh-creds", func(a *clientArgs) *string { return &a.mesh.nkey }),
-	stringFlag("mesh-ca", "FILE", "the certificate authority of the hub's TLS (else the system's)", func(a *clientArgs) *string { return &a.mesh.ca }),
+		}),
+	stringFlag("mesh-creds", "FILE", "the session's mesh credentials (agentmux mesh creds NAME, or a NATS .creds)", func(a *lsArgs) *string { return &a.mesh.creds }),
+	stringFlag("mesh-nkey", "FILE", "an nkey seed file instead of --mesh-creds", func(a *lsArgs) *string { return &a.mesh.nkey }),
+	stringFlag("mesh-ca", "FILE", "the certificate authority of the hub's TLS (else the system's)", func(a *lsArgs) *string { return &a.mesh.ca }),
 }
 
 // meshFlags are a session's mesh settings: --mesh, --mesh-creds, --mesh-nkey,
@@ -101,7 +111,7 @@ func meshCreds(name string, stdout io.Writer) (int, error) {
 }
 
 // meshServe runs a mesh hub until interrupted.
-func meshServe(ctx context.Context, a clientArgs, stdout io.Writer) (int, error) {
+func meshServe(ctx context.Context, a *meshServeArgs, stdout io.Writer) (int, error) {
 	dir, err := statePath("mesh")
 	if err != nil {
 		return 1, err
@@ -133,14 +143,15 @@ func meshServe(ctx context.Context, a clientArgs, stdout io.Writer) (int, error)
 
 // lsMesh lists the mesh's sessions and members.
 func lsMesh(a clientArgs, stdout io.Writer) (int, error) {
-	if !a.meshOn {
+	o := own[lsArgs](a)
+	if !o.meshOn {
 		return 2, usagef("agentmux ls: --mesh-creds, --mesh-nkey and --mesh-ca go with --mesh")
 	}
 	conf, err := loadConfig()
 	if err != nil {
 		return 2, err
 	}
-	f := a.mesh.or(conf.Mesh)
+	f := o.mesh.or(conf.Mesh)
 	var got []mesh.SessionInfo
 	if f.url == "" {
 		// No mesh named: the running session lists the mesh it joined (its command
@@ -149,11 +160,11 @@ func lsMesh(a clientArgs, stdout io.Writer) (int, error) {
 			return 1, err
 		}
 	} else {
-		o := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: a.session, KnownKeys: knownKeys()}
-		if o.Session == "" {
-			o.Session = credsSession(f.creds)
+		mo := mesh.Options{URL: f.url, CredsFile: f.creds, NkeyFile: f.nkey, CAFile: f.ca, Session: a.session, KnownKeys: knownKeys()}
+		if mo.Session == "" {
+			mo.Session = credsSession(f.creds)
 		}
-		if got, err = mesh.List(o); err != nil {
+		if got, err = mesh.List(mo); err != nil {
 			return 1, err
 		}
 	}

@@ -54,9 +54,10 @@ func fromStore(cmd string, a clientArgs, w io.Writer, live error) (int, error) {
 		}
 		return exit(printStored(w, a, rows))
 	default:
-		q := store.Query{Session: a.session, Member: a.member, Limit: a.limit}
-		if a.since > 0 {
-			q.SinceMs = time.Now().Add(-a.since).UnixMilli()
+		o := own[historyArgs](a)
+		q := store.Query{Session: a.session, Member: o.member, Limit: o.limit}
+		if o.since > 0 {
+			q.SinceMs = time.Now().Add(-o.since).UnixMilli()
 		}
 		ms, err := st.History(q)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentmux/agentmux/action"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
@@ -18,16 +19,17 @@ import (
 
 // rawFlags checks send's flags that go with --raw (and those that do not).
 func rawFlags(a clientArgs) error {
-	if !a.raw {
-		if a.enter || a.noEnter {
+	o := own[sendArgs](a)
+	if !o.raw {
+		if o.enter || o.noEnter {
 			return usagef("agentmux send: --enter and --no-enter go with --raw")
 		}
 		return nil
 	}
 	switch {
-	case a.enter && a.noEnter:
+	case o.enter && o.noEnter:
 		return usagef("agentmux send: --enter and --no-enter exclude each other")
-	case a.from != "" || a.mode != "" || a.timeout != 0 || a.notifyOnDelivery || a.notifyAfter != 0 || a.wait:
+	case o.from != "" || o.mode != "" || o.timeout != 0 || o.notifyOnDelivery || o.notifyAfter != 0 || o.wait:
 		return usagef("agentmux send: --raw types the text as it is, at once: it takes no --from, --important, --urgent, --timeout, --notify-… or --wait")
 	case a.operands[0] == "*":
 		return usagef("agentmux send: --raw types into one pane, not *")
@@ -37,7 +39,8 @@ func rawFlags(a clientArgs) error {
 
 // typeRaw types body into a pane exactly (X_TYPE).
 func typeRaw(c *client.Conn, a clientArgs, body string, w io.Writer) error {
-	if _, err := c.Request(proto.TypeType, proto.TypeText{A: a.operands[0], Text: body, Enter: !a.noEnter}); err != nil {
+	o := own[sendArgs](a)
+	if _, err := c.Request(proto.TypeType, proto.TypeText{A: a.operands[0], Text: body, Enter: !o.noEnter}); err != nil {
 		return fmt.Errorf("send --raw %s: %w", a.operands[0], err)
 	}
 	if a.json {
@@ -46,10 +49,23 @@ func typeRaw(c *client.Conn, a clientArgs, body string, w io.Writer) error {
 	return nil
 }
 
+// newArgs are new's: the pane's name, its folder, and a worktree of its own.
+type newArgs struct {
+	name, cwd string
+	worktree  bool
+}
+
+// respawnArgs are respawn's: end a program that still runs first.
+type respawnArgs struct{ kill bool }
+
+// resizeArgs are resize's: the pane's width and height, in percent of an even share.
+type resizeArgs struct{ width, height int }
+
 // newPane reads new's operands and flags into the pane to start: the operands as one
 // AGENT argument when there is one (NAME=COMMAND, a command line split like a shell's),
 // else NAME=PROGRAM or PROGRAM then its arguments as they are.
 func newPane(a clientArgs) (proto.NewPane, error) {
+	o := own[newArgs](a)
 	spec, err := parseAgent(a.operands[0])
 	if err != nil {
 		return proto.NewPane{}, err
@@ -64,14 +80,14 @@ func newPane(a clientArgs) (proto.NewPane, error) {
 	if n, _, ok := strings.Cut(a.operands[0], "="); ok && n == spec.Name {
 		np.Name = spec.Name // named NAME=COMMAND; otherwise the session picks a free one
 	}
-	if a.name != "" {
-		if err := proto.CheckName(proto.PaneName, a.name); err != nil {
+	if o.name != "" {
+		if err := proto.CheckName(proto.PaneName, o.name); err != nil {
 			return proto.NewPane{}, usagef("agentmux new: --name: %v", err)
 		}
-		np.Name = a.name
+		np.Name = o.name
 	}
-	if a.cwd != "" {
-		dir, err := filepath.Abs(a.cwd)
+	if o.cwd != "" {
+		dir, err := filepath.Abs(o.cwd)
 		if err == nil {
 			var st os.FileInfo
 			if st, err = os.Stat(dir); err == nil && !st.IsDir() {
@@ -79,11 +95,11 @@ func newPane(a clientArgs) (proto.NewPane, error) {
 			}
 		}
 		if err != nil {
-			return proto.NewPane{}, usagef("agentmux new: --cwd %s: %v", a.cwd, err)
+			return proto.NewPane{}, usagef("agentmux new: --cwd %s: %v", o.cwd, err)
 		}
 		np.Dir = dir
 	}
-	if a.worktree {
+	if o.worktree {
 		np.Worktree = true
 		if np.Dir == "" { // the repository of the folder it is asked from
 			wd, err := os.Getwd()
@@ -110,11 +126,11 @@ func startPane(c *client.Conn, a clientArgs, np proto.NewPane, w io.Writer) erro
 }
 
 // paneAct is respawn or rename (cmd).
-func paneAct(cmd session.Action) func(c *client.Conn, a clientArgs, w io.Writer) error {
+func paneAct(cmd action.Name) func(c *client.Conn, a clientArgs, w io.Writer) error {
 	return func(c *client.Conn, a clientArgs, w io.Writer) error {
 		var err error
-		if cmd == session.ActRespawn {
-			_, err = c.Request(cmd.Request(), proto.Respawn{A: a.operands[0], Kill: a.kill})
+		if cmd == action.Respawn {
+			_, err = c.Request(cmd.Request(), proto.Respawn{A: a.operands[0], Kill: own[respawnArgs](a).kill})
 			if err != nil && strings.Contains(err.Error(), session.ErrRunning.Error()) {
 				return fmt.Errorf("respawn: %w (agentmux respawn --kill %s ends it first)", err, a.operands[0])
 			}
@@ -169,7 +185,8 @@ func parsePaneLine(line string) (spec session.PaneSpec, tree bool, err error) {
 
 // resize sets (or, without flags, prints) a pane's share of the screen (X_RESIZE).
 func resize(c *client.Conn, a clientArgs, w io.Writer) error {
-	res, err := c.Request(proto.TypeResize, proto.Resize{A: a.operands[0], Width: a.width, Height: a.height})
+	o := own[resizeArgs](a)
+	res, err := c.Request(proto.TypeResize, proto.Resize{A: a.operands[0], Width: o.width, Height: o.height})
 	if err != nil {
 		return fmt.Errorf("resize %s: %w", a.operands[0], err)
 	}

@@ -31,18 +31,26 @@ input ends its last line.`
 // parseCommandSpec is agentmux parse in the command table; its errors start "parse:".
 func parseCommandSpec() command {
 	return command{name: parseCommand, short: "the relay commands in agent output, as JSON", errPrefix: "parse", maxArgs: -1, synopsis: parseSynopsis, help: parseHelp, flags: []flagSpec{
-		listFlag("prefix", "P", "an inline message marker (repeat for more); replaces @relay: and >>relay:", func(a *clientArgs) *[]string { return &a.prefixes }),
-		listFlag("thinking-prefix", "P", "an inline thinking marker (repeat); replaces @thinking: and >>thinking:", func(a *clientArgs) *[]string { return &a.thinkingPrefixes }),
-		boolFlag("no-inline", "no inline commands", func(a *clientArgs) *bool { return &a.noInline }),
-		boolFlag("no-block", "no [[RELAY]] blocks", func(a *clientArgs) *bool { return &a.noBlock }),
-		intFlag("max-block-bytes", "N", fmt.Sprintf("the largest block (default %d)", parser.DefaultMaxBlockBytes), func(a *clientArgs) *int { return &a.maxBlockBytes }),
+		listFlag("prefix", "P", "an inline message marker (repeat for more); replaces @relay: and >>relay:", func(a *parseCmdArgs) *[]string { return &a.prefixes }),
+		listFlag("thinking-prefix", "P", "an inline thinking marker (repeat); replaces @thinking: and >>thinking:", func(a *parseCmdArgs) *[]string { return &a.thinkingPrefixes }),
+		boolFlag("no-inline", "no inline commands", func(a *parseCmdArgs) *bool { return &a.noInline }),
+		boolFlag("no-block", "no [[RELAY]] blocks", func(a *parseCmdArgs) *bool { return &a.noBlock }),
+		intFlag("max-block-bytes", "N", fmt.Sprintf("the largest block (default %d)", parser.DefaultMaxBlockBytes), func(a *parseCmdArgs) *int { return &a.maxBlockBytes }),
 		boolFlag("jsonl", `each stdin line is a case {"input": "..."} or {"chunks": [...],
 "flush": true} with optional "options": {"prefix", "thinkingPrefix",
 "enableInline", "enableBlock", "maxBlockBytes"}; each stdout line is
-{"commands": [...]} (and "malformed": [reasons]) or {"error": "..."}`, func(a *clientArgs) *bool { return &a.jsonl }),
+{"commands": [...]} (and "malformed": [reasons]) or {"error": "..."}`, func(a *parseCmdArgs) *bool { return &a.jsonl }),
 	}, exec: func(_ context.Context, a clientArgs, sio stdio) (int, error) {
 		return runParse(a, sio.in, sio.out, sio.err)
 	}}
+}
+
+// parseCmdArgs are parse's: its markers, what it leaves out, its largest block, and
+// --jsonl.
+type parseCmdArgs struct {
+	prefixes, thinkingPrefixes []string
+	noInline, noBlock, jsonl   bool
+	maxBlockBytes              int
 }
 
 // jsonCommand is a command as agentmux parse prints it.
@@ -56,12 +64,13 @@ type jsonCommand struct {
 
 // runParse is agentmux parse, its flags parsed.
 func runParse(a clientArgs, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	syn := parser.Syntax{NoInline: a.noInline, NoBlock: a.noBlock, MaxBlockBytes: parser.DefaultMaxBlockBytes,
-		MessagePrefixes: a.prefixes, ThinkingPrefixes: a.thinkingPrefixes}
+	o := own[parseCmdArgs](a)
+	syn := parser.Syntax{NoInline: o.noInline, NoBlock: o.noBlock, MaxBlockBytes: parser.DefaultMaxBlockBytes,
+		MessagePrefixes: o.prefixes, ThinkingPrefixes: o.thinkingPrefixes}
 	if a.given["max-block-bytes"] {
-		syn.MaxBlockBytes = a.maxBlockBytes
+		syn.MaxBlockBytes = o.maxBlockBytes
 	}
-	files, jsonl := a.operands, a.jsonl
+	files, jsonl := a.operands, o.jsonl
 	if syn.MaxBlockBytes <= 0 {
 		return 2, usagef("parse: --max-block-bytes must be positive, not %d", syn.MaxBlockBytes)
 	}

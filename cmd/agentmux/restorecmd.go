@@ -78,6 +78,9 @@ func liveNames() map[string]bool {
 	return out
 }
 
+// restoreArgs are restore's: no terminal attaches.
+type restoreArgs struct{ detached bool }
+
 // runRestore is agentmux restore [NAME]: it starts session NAME's server again from
 // the store and attaches this terminal (or, --detached or without one, prints its name).
 func runRestore(ctx context.Context, a clientArgs, sio stdio) (int, error) {
@@ -99,7 +102,7 @@ func runRestore(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	out, outOK := sio.out.(*os.File)
 	terminal := inOK && outOK && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
 	args := []string{restoreWord, sn.Session}
-	if a.detached || !terminal {
+	if own[restoreArgs](a).detached || !terminal {
 		return runDetached(args, sio.out)
 	}
 	cols, rows, err := term.GetSize(out.Fd())

@@ -92,7 +92,7 @@ func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 		case err != nil:
 			return 1, err
 		case restore:
-			return runRestore(ctx, clientArgs{session: sn.Session, detached: o.detached}, sio)
+			return runRestore(ctx, clientArgs{session: sn.Session, own: &restoreArgs{detached: o.detached}}, sio)
 		}
 	}
 	if o.detached {

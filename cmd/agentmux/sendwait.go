@@ -64,12 +64,13 @@ func sendAndWait(ctx context.Context, path string, c *client.Conn, a clientArgs,
 
 // replyFlags checks send --reply's company: one recipient, and neither --wait nor --raw.
 func replyFlags(a clientArgs) error {
+	o := own[sendArgs](a)
 	switch {
-	case !a.reply:
+	case !o.reply:
 		return nil
 	case a.operands[0] == "*":
 		return usagef("agentmux send: --reply waits for one agent's answer, not *")
-	case a.wait || a.raw:
+	case o.wait || o.raw:
 		return usagef("agentmux send: --reply goes with neither --wait nor --raw")
 	}
 	return nil
@@ -83,6 +84,7 @@ func replyFlags(a clientArgs) error {
 // session ended first. Nothing else is printed on stdout, so a script can take the
 // answer as a function's result.
 func sendAndReply(ctx context.Context, path string, c *client.Conn, a clientArgs, body string, w io.Writer) (int, error) {
+	o := own[sendArgs](a)
 	ev, err := client.DialHere(path)
 	if err != nil {
 		return 1, err
@@ -92,9 +94,9 @@ func sendAndReply(ctx context.Context, path string, c *client.Conn, a clientArgs
 		return 1, fmt.Errorf("send --reply: %w", err)
 	}
 	waitCtx := ctx
-	if a.timeout > 0 {
+	if o.timeout > 0 {
 		var cancel context.CancelFunc
-		waitCtx, cancel = context.WithTimeout(ctx, a.timeout)
+		waitCtx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
 	ack, err := post(c, a, body)
@@ -136,9 +138,9 @@ func sendAndReply(ctx context.Context, path string, c *client.Conn, a clientArgs
 		return 0, nil
 	case errors.Is(err, errInterrupted) && waitCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil:
 		if !landed {
-			return 1, fmt.Errorf("send --reply: %s did not take %s within %s", line(target), line(id), a.timeout)
+			return 1, fmt.Errorf("send --reply: %s did not take %s within %s", line(target), line(id), o.timeout)
 		}
-		return 1, fmt.Errorf("send --reply: no answer from %s within %s", line(target), a.timeout)
+		return 1, fmt.Errorf("send --reply: no answer from %s within %s", line(target), o.timeout)
 	case errors.Is(err, errInterrupted):
 		return 1, fmt.Errorf("send --reply: interrupted; %s is still on its way (agentmux history shows its phase)", line(id))
 	case errors.Is(err, errBye), errors.Is(err, io.EOF):

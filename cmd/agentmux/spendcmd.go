@@ -19,8 +19,8 @@ import (
 // for a running session and an ended one alike.
 func spendCommand() command {
 	return command{name: "spend", short: "what the agents spent: tokens and cost", flags: []flagSpec{
-		stringFlag("by", "KEY", "pane (default), link, session, day or model", func(a *clientArgs) *string { return &a.by }),
-		durationFlag("since", "D", "of the last D (e.g. 24h)", true, func(a *clientArgs) *time.Duration { return &a.since }),
+		stringFlag("by", "KEY", "pane (default), link, session, day or model", func(a *spendArgs) *string { return &a.by }),
+		durationFlag("since", "D", "of the last D (e.g. 24h)", true, func(a *spendArgs) *time.Duration { return &a.since }),
 		stringFlag("session", "NAME", "one session's (default: every session's)", func(a *clientArgs) *string { return &a.session }),
 		switchFlag("json", "one JSON array: key, requests, tokens {input, output, cache_read,\ncache_write}, cost_usd (null: no price known), cost_partial", func(a *clientArgs) *bool { return &a.json }),
 	}, exec: func(_ context.Context, a clientArgs, sio stdio) (int, error) {
@@ -38,6 +38,12 @@ were to a model with no price (set one in config.toml [prices]); "$?" means none
 one. Kept in the store: ended sessions' spend too. See docs/spend.md.`}
 }
 
+// spendArgs are spend's own flags (its --session and --json are the common ones).
+type spendArgs struct {
+	by    string
+	since time.Duration
+}
+
 // spendRow is one row of agentmux spend --json.
 type spendRow struct {
 	Key         string       `json:"key"`
@@ -49,7 +55,8 @@ type spendRow struct {
 
 // runSpend prints the store's spend by a.by.
 func runSpend(a clientArgs, w io.Writer) error {
-	by := a.by
+	o := own[spendArgs](a)
+	by := o.by
 	if by == "" {
 		by = "pane"
 	}
@@ -62,8 +69,8 @@ func runSpend(a clientArgs, w io.Writer) error {
 	}
 	defer st.Close()
 	var since int64
-	if a.since > 0 {
-		since = time.Now().Add(-a.since).UnixMilli()
+	if o.since > 0 {
+		since = time.Now().Add(-o.since).UnixMilli()
 	}
 	totals, err := st.SpendBy(a.session, by, since)
 	if err != nil {

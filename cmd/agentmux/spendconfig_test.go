@@ -101,8 +101,8 @@ func TestLinkBudgetArgs(t *testing.T) {
 	a, err := parseClientArgs("link", []string{"a", "b", "--turns", "12", "--budget", "$2"})
 	require.NoError(t, err)
 	require.NoError(t, checkLinkArgs(a))
-	assert.Equal(t, 12, a.turns)
-	assert.Equal(t, "$2", a.budget)
+	assert.Equal(t, 12, own[linkArgs](a).turns)
+	assert.Equal(t, "$2", own[linkArgs](a).budget)
 	for _, bad := range []string{"2$", "-3k", "abc", "0", ""} {
 		a, err := parseClientArgs("link", []string{"a", "b", "--budget", bad})
 		require.NoError(t, err)

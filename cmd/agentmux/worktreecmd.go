@@ -367,7 +367,7 @@ var worktreeParts = []command{
 		return worktreeLs(sio.out)
 	}},
 	{name: "rm", maxArgs: 1, flags: []flagSpec{
-		switchFlag("force", "remove it even when it holds an agent's work", func(a *clientArgs) *bool { return &a.force }),
+		switchFlag("force", "remove it even when it holds an agent's work", func(a *worktreeRmArgs) *bool { return &a.force }),
 	}, exec: func(_ context.Context, a clientArgs, sio stdio) (int, error) {
 		return worktreeRm(a, sio.out)
 	}},
@@ -375,6 +375,9 @@ var worktreeParts = []command{
 
 // worktreeLs lists the panes' worktrees of the repository of the current folder: what
 // each holds, who runs in it, and the leftovers of interrupted starts.
+// worktreeRmArgs are worktree rm's: remove a tree with an agent's work too.
+type worktreeRmArgs struct{ force bool }
+
 func worktreeLs(stdout io.Writer) (int, error) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -424,7 +427,7 @@ func worktreeRm(a clientArgs, stdout io.Writer) (int, error) {
 	if len(a.operands) == 0 {
 		return 2, usagef("agentmux worktree rm NAME [--force]: which one? (agentmux worktree ls)")
 	}
-	name, force := a.operands[0], a.force
+	name, force := a.operands[0], own[worktreeRmArgs](a).force
 	wd, err := os.Getwd()
 	if err != nil {
 		return 1, err

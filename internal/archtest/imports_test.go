@@ -19,8 +19,8 @@ const module = "github.com/agentmux/agentmux"
 // event loop) and knows nothing of screens; the leaves import nothing of the project
 // but relay's types from parser.
 var allowed = map[string][]string{
-	"cmd/agentmux": {"docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp", "usage", "usage/opencode", "notify"},
-	"ui":           {"session", "tty", "vterm", "keys"},
+	"cmd/agentmux": {"action", "docs", "peer", "ui", "session", "demo", "ptyhost", "keys", "parser", "hub", "client", "proto", "store", "dirs", "server", "attach", "web", "mesh", "worktree", "hooks", "mcp", "usage", "usage/opencode", "notify"},
+	"ui":           {"action", "session", "tty", "vterm", "keys"},
 	"tty":          {"keys", "vterm"},
 	// session names proto's types in what it offers the socket (Panes, Events, Send's
 	// options), so that it is the hub's Core as it is; it never imports hub.
@@ -48,7 +48,11 @@ var allowed = map[string][]string{
 	// core through hub.Core and of the store.
 	"mesh": {"hub", "proto", "store", "internal/mailbox"},
 	// The MCP server: agents' tools, a thin client of the session socket.
-	"mcp": {"proto", "client"},
+	"mcp": {"action", "proto", "client"},
+
+	// The action vocabulary every road names its actions by: a leaf, naming the frame
+	// types the socket asks them with.
+	"action": {"proto"},
 
 	// The session as a server: server runs the ui for each attached terminal and hands
 	// the hub its connections; attach is the attach stream's wire and the thin client.
@@ -68,7 +72,7 @@ var allowed = map[string][]string{
 
 	// The web view: a client of the session core, reading pictures (vterm's types) and
 	// the store's history; never ui or tty, and nothing but cmd imports it.
-	"web": {"session", "store", "vterm"},
+	"web": {"action", "session", "store", "vterm"},
 
 	// Notifications out (a command, a webhook, ntfy): a client of the session core's
 	// events, naming proto's asks in its JSON; nothing but cmd imports it.
