@@ -134,6 +134,31 @@ func benchBuildLog() []byte {
 	return []byte(b.String())
 }
 
+// benchColoredLog is the log of the whole-program cat benchmark (internal/sysbench's
+// genSGR) as a PTY hands it on: a bold file:line:col, a coloured severity, text, a
+// 256-colour or truecolour run and a run on a 256-colour background, each line ended by
+// CR LF (the PTY's onlcr).
+func benchColoredLog() []byte {
+	r := rand.New(rand.NewPCG(2, 2))
+	var b strings.Builder
+	sev := []string{"\x1b[1;31merror:\x1b[0m ", "\x1b[1;35mwarning:\x1b[0m ", "\x1b[1;36mnote:\x1b[0m "}
+	for b.Len() < benchSize {
+		fmt.Fprintf(&b, "\x1b[1m%s/%s.go:%d:%d:\x1b[0m %s", benchWords[r.IntN(len(benchWords))], benchWords[r.IntN(len(benchWords))],
+			1+r.IntN(999), 1+r.IntN(80), sev[r.IntN(3)])
+		benchText(r, &b, 20+r.IntN(30))
+		if r.IntN(2) == 0 {
+			fmt.Fprintf(&b, "\x1b[38;5;%dm", r.IntN(256))
+		} else {
+			fmt.Fprintf(&b, "\x1b[38;2;%d;%d;%dm", r.IntN(256), r.IntN(256), r.IntN(256))
+		}
+		benchText(r, &b, 10+r.IntN(20))
+		fmt.Fprintf(&b, "\x1b[0m\x1b[48;5;%dm", r.IntN(256))
+		benchText(r, &b, 5+r.IntN(10))
+		b.WriteString("\x1b[0m\r\n")
+	}
+	return []byte(b.String())
+}
+
 // benchAgent is the recorded agent streams of testdata/agent-streams played one after
 // another until about 1 MB.
 func benchAgent() []byte {
@@ -157,7 +182,8 @@ var benchInputs = []struct {
 	gen  func() []byte
 }{
 	{"plain", benchPlain}, {"sgr", benchSGR}, {"redraw", benchRedraw},
-	{"wide", benchWide}, {"buildlog", benchBuildLog}, {"agent", benchAgent},
+	{"wide", benchWide}, {"buildlog", benchBuildLog}, {"coloredlog", benchColoredLog},
+	{"agent", benchAgent},
 }
 
 // BenchmarkWrite writes each input whole; the -ref sub-benchmarks write the same through

@@ -35,6 +35,12 @@ var fastSlowSeeds = []string{
 	"a\u200d\U0001F600" + strings.Repeat("👍🏻🇫🇷", 30) + "❤\ufe0f" + strings.Repeat("\u1100\u1161", 30),
 	strings.Repeat("x", 79) + "中" + strings.Repeat("y", 79) + "e\u0301",
 	"\xe4\xb8" + "abc" + "\xf0\x9f\x98" + "\x80\x80\x80\x80" + "\xc3" + "\xa9" + "\xff\xfe",
+	// whole control sequences taken at once (csiRun) and the ones it leaves to the table
+	"\x1b[" + strings.Repeat("1;", 40) + "4m" + "over" + "\x1b[" + strings.Repeat("7:", 33) + "1m" + "x" +
+		"\x1b[99999999;3Hbig\x1b[38;5;4294967297mwrap\x1b[;;31;;mempty\x1b[38:2::10:20:30mcolon\x1b[?25l\x1b[?12hhigh\x1b[>0c" +
+		"\x1b[1;2\x08;4Hbs\x1b[1 qsp\x1b[2;1$pinter\x1b[1;?2mign\x1b[6n\x1b[0m\x1b" + "[" + "3" + "2m" + "cut\r\n",
+	// printable runs ending at every place of an eight-byte word
+	"abcdefg\x7fabcdefgh\x1fabcdefghi\xc3\xa9abcdefghij\x7e~\x7f\x20\x00abcdefghijklmnop\x80q",
 }
 
 func FuzzFastSlow(f *testing.F) {
@@ -141,6 +147,30 @@ func recordedStreams(t testing.TB) [][]byte {
 		out = append(out, b)
 	}
 	return out
+}
+
+// TestPrintableRun checks the eight-at-a-time scan of printable ASCII against a byte
+// loop for every byte value at every place of a 24-byte run.
+func TestPrintableRun(t *testing.T) {
+	want := func(p []byte) int {
+		n := 0
+		for n < len(p) && p[n] >= 0x20 && p[n] < 0x7f {
+			n++
+		}
+		return n
+	}
+	base := bytes.Repeat([]byte("a"), 24)
+	for at := range base {
+		for v := 0; v < 256; v++ {
+			p := slices.Clone(base)
+			p[at] = byte(v)
+			for start := 0; start <= at; start += 3 {
+				if got, w := vterm.PrintableRun(p[start:]), want(p[start:]); got != w {
+					t.Fatalf("byte %#x at %d, from %d: %d printable, want %d", v, at, start, got, w)
+				}
+			}
+		}
+	}
 }
 
 // TestDecode3 checks the inline three-byte decoder against utf8.DecodeRune for every
