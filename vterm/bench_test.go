@@ -6,7 +6,7 @@ package vterm_test
 // plain ≥ 40 MB/s, SGR ≥ 24 MB/s, redraw ≥ 38 MB/s (twice tmux 3.3a through a PTY),
 // 0 allocations per op in steady state; Snapshot of an unchanged screen in constant time,
 // of a fully changed one under 100 µs (also measured together with the Write that changed
-// it, since rows are copied on write); 10,000 lines of 200-column history under 10 MB
+// it, since rows are copied on write); the relay's ReadText of a coloured screen; 10,000 lines of 200-column history under 10 MB
 // (reported as the custom metric MB/10klines). BenchmarkVT10xWrite runs the same inputs
 // through hinshun/vt10x for a ratio.
 
@@ -279,6 +279,19 @@ func BenchmarkSnapshot(b *testing.B) {
 			term.Snapshot()
 		}
 	})
+}
+
+// BenchmarkReadText is the relay's reading of a pane after output (ReadText from the
+// screen's top: the rows and the lines) on a screen of the coloured log.
+func BenchmarkReadText(b *testing.B) {
+	term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})
+	term.Write(benchColoredLog())
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := term.ReadText(-1); len(r.Rows) != benchRows {
+			b.Fatalf("%d rows", len(r.Rows))
+		}
+	}
 }
 
 // BenchmarkHistoryMemory reports the live heap of a terminal holding 10,000 lines of

@@ -2,7 +2,8 @@ package vterm_test
 
 // The fast paths of Write (printable text in bulk, parameter runs, UTF-8 decoded in place)
 // must give exactly what the reference path gives: every byte on its own through the state
-// machine table (vterm.SetSlowPath). FuzzFastSlow plays each input both ways, the fast
+// machine table (vterm.SetSlowPath); so must ReadText's (text read up to each row's used
+// part, a line of one row taken from the screen's rows read with it). FuzzFastSlow plays each input both ways, the fast
 // side in chunks of sizes taken from the input so that sequences and UTF-8 runes are cut
 // at every kind of place, and compares screens, history, text and replies; both
 // terminals must keep the internal invariants (encoded prefixes included).
@@ -74,6 +75,14 @@ func fastSlowOne(c fuzzCase) error {
 	}
 	if a, b := fast.TextFrom(0), slow.TextFrom(0); !slices.Equal(a, b) {
 		return fmt.Errorf("TextFrom(0) differs:\nfast %+v\nslow %+v", a, b)
+	}
+	// the relay's readings: the screen's rows and the lines from the screen's top, and
+	// from the oldest history line
+	for _, from := range []int64{-1, 0} {
+		a, b := fast.ReadText(from), slow.ReadText(from)
+		if !slices.Equal(a.Rows, b.Rows) || !slices.Equal(a.Lines, b.Lines) {
+			return fmt.Errorf("ReadText(%d) differs:\nfast %q\n     %+v\nslow %q\n     %+v", from, a.Rows, a.Lines, b.Rows, b.Lines)
+		}
 	}
 	if !bytes.Equal(fr, sr) {
 		return fmt.Errorf("the fast paths' replies %q differ from %q", fr, sr)
