@@ -6,7 +6,7 @@ package vterm_test
 // plain ≥ 40 MB/s, SGR ≥ 24 MB/s, redraw ≥ 38 MB/s (twice tmux 3.3a through a PTY),
 // 0 allocations per op in steady state; Snapshot of an unchanged screen in constant time,
 // of a fully changed one under 100 µs (also measured together with the Write that changed
-// it, since rows are copied on write); 10,000 lines of 200-column history under 10 MB
+// it, since rows are copied on write); the relay's ReadText of a coloured screen; 10,000 lines of 200-column history under 10 MB
 // (reported as the custom metric MB/10klines). BenchmarkVT10xWrite runs the same inputs
 // through hinshun/vt10x for a ratio.
 
@@ -134,6 +134,31 @@ func benchBuildLog() []byte {
 	return []byte(b.String())
 }
 
+// benchColoredLog is the log of the whole-program cat benchmark (internal/sysbench's
+// genSGR) as a PTY hands it on: a bold file:line:col, a coloured severity, text, a
+// 256-colour or truecolour run and a run on a 256-colour background, each line ended by
+// CR LF (the PTY's onlcr).
+func benchColoredLog() []byte {
+	r := rand.New(rand.NewPCG(2, 2))
+	var b strings.Builder
+	sev := []string{"\x1b[1;31merror:\x1b[0m ", "\x1b[1;35mwarning:\x1b[0m ", "\x1b[1;36mnote:\x1b[0m "}
+	for b.Len() < benchSize {
+		fmt.Fprintf(&b, "\x1b[1m%s/%s.go:%d:%d:\x1b[0m %s", benchWords[r.IntN(len(benchWords))], benchWords[r.IntN(len(benchWords))],
+			1+r.IntN(999), 1+r.IntN(80), sev[r.IntN(3)])
+		benchText(r, &b, 20+r.IntN(30))
+		if r.IntN(2) == 0 {
+			fmt.Fprintf(&b, "\x1b[38;5;%dm", r.IntN(256))
+		} else {
+			fmt.Fprintf(&b, "\x1b[38;2;%d;%d;%dm", r.IntN(256), r.IntN(256), r.IntN(256))
+		}
+		benchText(r, &b, 10+r.IntN(20))
+		fmt.Fprintf(&b, "\x1b[0m\x1b[48;5;%dm", r.IntN(256))
+		benchText(r, &b, 5+r.IntN(10))
+		b.WriteString("\x1b[0m\r\n")
+	}
+	return []byte(b.String())
+}
+
 // benchAgent is the recorded agent streams of testdata/agent-streams played one after
 // another until about 1 MB.
 func benchAgent() []byte {
@@ -157,7 +182,8 @@ var benchInputs = []struct {
 	gen  func() []byte
 }{
 	{"plain", benchPlain}, {"sgr", benchSGR}, {"redraw", benchRedraw},
-	{"wide", benchWide}, {"buildlog", benchBuildLog}, {"agent", benchAgent},
+	{"wide", benchWide}, {"buildlog", benchBuildLog}, {"coloredlog", benchColoredLog},
+	{"agent", benchAgent},
 }
 
 // BenchmarkWrite writes each input whole; the -ref sub-benchmarks write the same through
@@ -253,6 +279,19 @@ func BenchmarkSnapshot(b *testing.B) {
 			term.Snapshot()
 		}
 	})
+}
+
+// BenchmarkReadText is the relay's reading of a pane after output (ReadText from the
+// screen's top: the rows and the lines) on a screen of the coloured log.
+func BenchmarkReadText(b *testing.B) {
+	term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})
+	term.Write(benchColoredLog())
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := term.ReadText(-1); len(r.Rows) != benchRows {
+			b.Fatalf("%d rows", len(r.Rows))
+		}
+	}
 }
 
 // BenchmarkHistoryMemory reports the live heap of a terminal holding 10,000 lines of

@@ -19,3 +19,6 @@ func CheckInvariants(t *Terminal) string {
 	defer t.mu.Unlock()
 	return t.checkInvariants()
 }
+
+// PrintableRun is printableRun, for the test that checks it against a byte loop.
+var PrintableRun = printableRun

@@ -2,7 +2,8 @@ package vterm_test
 
 // The fast paths of Write (printable text in bulk, parameter runs, UTF-8 decoded in place)
 // must give exactly what the reference path gives: every byte on its own through the state
-// machine table (vterm.SetSlowPath). FuzzFastSlow plays each input both ways, the fast
+// machine table (vterm.SetSlowPath); so must ReadText's (text read up to each row's used
+// part, a line of one row taken from the screen's rows read with it). FuzzFastSlow plays each input both ways, the fast
 // side in chunks of sizes taken from the input so that sequences and UTF-8 runes are cut
 // at every kind of place, and compares screens, history, text and replies; both
 // terminals must keep the internal invariants (encoded prefixes included).
@@ -35,6 +36,12 @@ var fastSlowSeeds = []string{
 	"a\u200d\U0001F600" + strings.Repeat("👍🏻🇫🇷", 30) + "❤\ufe0f" + strings.Repeat("\u1100\u1161", 30),
 	strings.Repeat("x", 79) + "中" + strings.Repeat("y", 79) + "e\u0301",
 	"\xe4\xb8" + "abc" + "\xf0\x9f\x98" + "\x80\x80\x80\x80" + "\xc3" + "\xa9" + "\xff\xfe",
+	// whole control sequences taken at once (csiRun) and the ones it leaves to the table
+	"\x1b[" + strings.Repeat("1;", 40) + "4m" + "over" + "\x1b[" + strings.Repeat("7:", 33) + "1m" + "x" +
+		"\x1b[99999999;3Hbig\x1b[38;5;4294967297mwrap\x1b[;;31;;mempty\x1b[38:2::10:20:30mcolon\x1b[?25l\x1b[?12hhigh\x1b[>0c" +
+		"\x1b[1;2\x08;4Hbs\x1b[1 qsp\x1b[2;1$pinter\x1b[1;?2mign\x1b[6n\x1b[0m\x1b" + "[" + "3" + "2m" + "cut\r\n",
+	// printable runs ending at every place of an eight-byte word
+	"abcdefg\x7fabcdefgh\x1fabcdefghi\xc3\xa9abcdefghij\x7e~\x7f\x20\x00abcdefghijklmnop\x80q",
 }
 
 func FuzzFastSlow(f *testing.F) {
@@ -68,6 +75,14 @@ func fastSlowOne(c fuzzCase) error {
 	}
 	if a, b := fast.TextFrom(0), slow.TextFrom(0); !slices.Equal(a, b) {
 		return fmt.Errorf("TextFrom(0) differs:\nfast %+v\nslow %+v", a, b)
+	}
+	// the relay's readings: the screen's rows and the lines from the screen's top, and
+	// from the oldest history line
+	for _, from := range []int64{-1, 0} {
+		a, b := fast.ReadText(from), slow.ReadText(from)
+		if !slices.Equal(a.Rows, b.Rows) || !slices.Equal(a.Lines, b.Lines) {
+			return fmt.Errorf("ReadText(%d) differs:\nfast %q\n     %+v\nslow %q\n     %+v", from, a.Rows, a.Lines, b.Rows, b.Lines)
+		}
 	}
 	if !bytes.Equal(fr, sr) {
 		return fmt.Errorf("the fast paths' replies %q differ from %q", fr, sr)
@@ -141,6 +156,30 @@ func recordedStreams(t testing.TB) [][]byte {
 		out = append(out, b)
 	}
 	return out
+}
+
+// TestPrintableRun checks the eight-at-a-time scan of printable ASCII against a byte
+// loop for every byte value at every place of a 24-byte run.
+func TestPrintableRun(t *testing.T) {
+	want := func(p []byte) int {
+		n := 0
+		for n < len(p) && p[n] >= 0x20 && p[n] < 0x7f {
+			n++
+		}
+		return n
+	}
+	base := bytes.Repeat([]byte("a"), 24)
+	for at := range base {
+		for v := 0; v < 256; v++ {
+			p := slices.Clone(base)
+			p[at] = byte(v)
+			for start := 0; start <= at; start += 3 {
+				if got, w := vterm.PrintableRun(p[start:]), want(p[start:]); got != w {
+					t.Fatalf("byte %#x at %d, from %d: %d printable, want %d", v, at, start, got, w)
+				}
+			}
+		}
+	}
 }
 
 // TestDecode3 checks the inline three-byte decoder against utf8.DecodeRune for every

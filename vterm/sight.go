@@ -39,6 +39,15 @@ func (s *sight) unseen(st Style) bool {
 	return s.lastUnseen
 }
 
+// unseenAt is unseen for the style at st, with the memory's check inlined: a row's
+// cells mostly repeat the style of the one before.
+func (s *sight) unseenAt(st *Style) bool {
+	if s.asked && *st == s.last {
+		return s.lastUnseen
+	}
+	return s.unseen(*st)
+}
+
 // judge is unseen without the memory.
 func (s *sight) judge(st Style) bool {
 	if st.Attr&AttrHidden != 0 {
@@ -73,12 +82,19 @@ func contrast(a, b RGBColor) float64 {
 
 // luminance is c's relative luminance (sRGB, 0 to 1).
 func luminance(c RGBColor) float64 {
-	lin := func(v uint8) float64 {
+	return 0.2126*linear[c.R] + 0.7152*linear[c.G] + 0.0722*linear[c.B]
+}
+
+// linear is each sRGB channel value made linear, worked out once: the relay's every
+// reading of a coloured screen judges its styles.
+var linear = func() (l [256]float64) {
+	for v := range l {
 		x := float64(v) / 255
 		if x <= 0.04045 {
-			return x / 12.92
+			l[v] = x / 12.92
+		} else {
+			l[v] = math.Pow((x+0.055)/1.055, 2.4)
 		}
-		return math.Pow((x+0.055)/1.055, 2.4)
 	}
-	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
-}
+	return l
+}()

@@ -72,10 +72,20 @@ func (t *Terminal) screenTextOf(see *sight) []string {
 	out := make([]string, t.rows)
 	var b []byte
 	for y, r := range t.scr.rows {
-		b = appendCellsText(b[:0], r.cells, false, false, see)
+		b = appendCellsText(b[:0], t.textCells(r), false, false, see)
 		out[y] = string(b)
 	}
 	return out
+}
+
+// textCells are the cells of r whose text is read when r is not soft-wrapped: those
+// before hi, the rest being default blanks, which trimming drops (all of them on the
+// reference path, SetSlowPath).
+func (t *Terminal) textCells(r *row) []Cell {
+	if t.slow {
+		return r.cells
+	}
+	return r.cells[:r.hi]
 }
 
 // appendCellsText appends the text of cells; see hline.appendText for the trimming.
@@ -88,7 +98,7 @@ func appendCellsText(b []byte, cells []Cell, wrapped, padEnd bool, see *sight) [
 		switch {
 		case c.Width == 0:
 			continue
-		case see != nil && see.unseen(c.Style):
+		case see != nil && see.unseenAt(&c.Style):
 			b = append(b, "  "[:c.Width]...)
 			continue
 		case c.Rune == 0:

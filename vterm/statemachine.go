@@ -179,10 +179,7 @@ func (t *Terminal) feed(p []byte) {
 			}
 			if b >= 0x20 && b < 0x7f {
 				if t.activeCharset() == charsetASCII && !t.modes.Insert {
-					j := i + 1
-					for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
-						j++
-					}
+					j := i + 1 + printableRun(p[i+1:])
 					t.printASCII(p[i:j])
 					i = j
 					continue
@@ -210,6 +207,18 @@ func (t *Terminal) feed(p []byte) {
 				}
 				t.printRune(r)
 				i += size
+				continue
+			}
+			if b == 0x1b {
+				if n := t.csiRun(p[i:]); n > 0 {
+					i += n
+					continue
+				}
+			} else if b < 0x20 {
+				// C0 controls: the table executes each and stays in (or returns to)
+				// the ground state; CR and LF end every line
+				t.execute(b)
+				i++
 				continue
 			}
 		} else if (ps.state == stCSIParam || ps.state == stCSIEntry) && b >= '0' && b <= ';' {
@@ -240,6 +249,77 @@ func (t *Terminal) feed(p []byte) {
 		t.step(b)
 		i++
 	}
+}
+
+// printableRun returns how many bytes at the start of p are printable ASCII (0x20-0x7e),
+// looking at eight at a time.
+func printableRun(p []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	n := 0
+	for ; n+8 <= len(p); n += 8 {
+		x := le.Uint64(p[n:])
+		// a byte below 0x20, or above 0x7e (0x7f, or any with its high bit set), sets
+		// its high bit in one of these
+		if ((x-ones*0x20)|(x+ones*(0x80-0x7f))|x)&highs != 0 {
+			break
+		}
+	}
+	for n < len(p) && p[n] >= 0x20 && p[n] < 0x7f {
+		n++
+	}
+	return n
+}
+
+// csiRun runs a whole control sequence at the start of p (ESC [, an optional private
+// marker, parameter bytes and a final byte, all in p) as the table would, byte by byte,
+// and returns its length; it returns 0, having done nothing, for anything else (an
+// intermediate, a control inside, a sequence cut by the end of p), which the table then
+// takes. SGR and cursor addressing go this way: three table steps and a loop per
+// sequence saved.
+func (t *Terminal) csiRun(p []byte) int {
+	if len(p) < 3 || p[1] != '[' {
+		return 0
+	}
+	j := 2
+	var prefix byte
+	if c := p[j]; c >= 0x3c && c <= 0x3f {
+		prefix = c
+		j++
+	}
+	k := j
+	for k < len(p) && p[k] >= '0' && p[k] <= ';' {
+		k++
+	}
+	if k >= len(p) || p[k] < 0x40 || p[k] > 0x7e {
+		return 0
+	}
+	ps := &t.p
+	ps.clear()
+	ps.prefix = prefix
+	if j < k {
+		// param's rules for every byte, with the parameter at hand kept in v
+		ps.np, ps.params[0], ps.sub[0] = 1, -1, false
+		v := int32(-1)
+		for _, c := range p[j:k] {
+			if c <= '9' {
+				v = min(max(v, 0)*10+int32(c-'0'), maxParam)
+				continue
+			}
+			ps.params[ps.np-1] = v
+			if ps.np == maxParams {
+				ps.pover = true // the rest is dropped
+				break
+			}
+			ps.sub[ps.np] = c == ':'
+			ps.np++
+			v = -1
+		}
+		ps.params[ps.np-1] = v
+	}
+	ps.state = stCSIParam // as the table has it while dispatching
+	t.csiDispatch(p[k])
+	ps.state = stGround
+	return k + 1
 }
 
 // feedByte is the reference path the fast paths of feed must agree with: every byte

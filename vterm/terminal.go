@@ -119,7 +119,8 @@ type Terminal struct {
 
 	p parser
 	// slow sends every byte through feedByte, the reference path, instead of the fast
-	// paths of feed (set by tests and benchmarks only).
+	// paths of feed, and reads text cell by cell (ReadText, textCells) (set by tests
+	// and benchmarks only).
 	slow bool
 
 	seq  uint64

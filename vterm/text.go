@@ -106,15 +106,28 @@ func (t *Terminal) ReadText(from int64) TextReading {
 	if from < 0 {
 		from = t.pushed
 	}
+	see := t.sight()
+	rows := t.screenTextOf(see)
+	main := rows
+	if t.scr != t.main || t.slow {
+		main = nil
+	}
 	return TextReading{
 		Title: t.title, Modes: t.modes, AltScreen: t.scr == t.alt, Cursor: t.cursor(),
-		Top: t.pushed, Rows: t.screenTextOf(t.sight()), Lines: t.textFrom(from, t.sight()),
+		Top: t.pushed, Rows: rows, Lines: t.textFromRows(from, see, main),
 	}
 }
 
 // textFrom is TextFrom with the lock held; with see, cells the person cannot see are
 // blank.
 func (t *Terminal) textFrom(n int64, see *sight) []TextLine {
+	return t.textFromRows(n, see, nil)
+}
+
+// textFromRows is textFrom given the main screen's rows as screenTextOf(see) read
+// them (nil: not read): the line of a row that is not soft-wrapped is that row's text,
+// taken from there.
+func (t *Terminal) textFromRows(n int64, see *sight, rows []string) []TextLine {
 	held := int64(t.hist.len())
 	first := t.pushed - held
 	end := t.pushed + int64(t.rows)
@@ -128,6 +141,16 @@ func (t *Terminal) textFrom(n int64, see *sight) []TextLine {
 	lastNonEmpty := -1
 	for a < end {
 		start := a
+		if rows != nil && a >= t.pushed && !t.main.rows[a-t.pushed].wrapped {
+			// a line of one row (a line starts here), read already
+			text := rows[a-t.pushed]
+			out = append(out, TextLine{N: start, Text: text, Rows: 1})
+			if len(text) > 0 {
+				lastNonEmpty = len(out) - 1
+			}
+			a++
+			continue
+		}
 		b = b[:0]
 		for {
 			wrapped := t.rowWrapped(a)
@@ -158,7 +181,10 @@ func (t *Terminal) rowWrapped(a int64) bool {
 func (t *Terminal) appendRowText(b []byte, a int64, padEnd bool, see *sight) []byte {
 	if a >= t.pushed {
 		r := t.main.rows[a-t.pushed]
-		return appendCellsText(b, r.cells, r.wrapped, padEnd, see)
+		if !r.wrapped {
+			return appendCellsText(b, t.textCells(r), false, padEnd, see)
+		}
+		return appendCellsText(b, r.cells, true, padEnd, see)
 	}
 	return t.histAt(a).appendText(b, padEnd, see)
 }

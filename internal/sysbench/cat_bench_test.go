@@ -23,8 +23,13 @@ package sysbench
 // ratio_attached_in_process in_process_s/tmux_attached_s: attaching must not widen it;
 // ratio_floor is agentmux_s/pty_floor_s, agentmux's cost above what the PTY allows (1 at
 // best), the steady one of the lot.
+//
+// With -sysbench.base=PATH another agentmux binary (an older build) runs the same cat
+// right after agentmux_s in every op: base_s, base_server_cpu_s and base_ratio_floor,
+// for a before/after comparison taken under the same load.
 
 import (
+	"flag"
 	"fmt"
 	"testing"
 	"time"
@@ -39,17 +44,23 @@ const (
 	printDone = "printf 'DONE-%s' MARK"
 )
 
+var baseBin = flag.String("sysbench.base", "", "an agentmux binary BenchmarkCatColoredLog runs interleaved with this build's")
+
 func BenchmarkCatColoredLog(b *testing.B) {
 	bin := agentmux(b)
 	log := input(b, kindSGR, catLogSize)
 	tmux := tmuxPath(b)
-	var am, ai, tm, ta, fl time.Duration
-	var amCPU, aiCPU float64
+	var am, ai, tm, ta, fl, bs time.Duration
+	var amCPU, aiCPU, bsCPU float64
 	b.ResetTimer()
 	for range b.N {
 		fl += catThroughPTY(b, log, nil)
 		d, cpu := timeCatCPU(b, bin, fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
 		am, amCPU = am+d, amCPU+cpu
+		if *baseBin != "" {
+			d, cpu = timeCatCPU(b, *baseBin, fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
+			bs, bsCPU = bs+d, bsCPU+cpu
+		}
 		d, cpu = timeCatCPU(b, bin, "--in-process", fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
 		ai, aiCPU = ai+d, aiCPU+cpu
 		if tmux != "" {
@@ -73,6 +84,11 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	b.ReportMetric(aiCPU/n, "in_process_cpu_s")
 	b.ReportMetric(fl.Seconds()/n, "pty_floor_s")
 	b.ReportMetric(am.Seconds()/fl.Seconds(), "ratio_floor")
+	if *baseBin != "" {
+		b.ReportMetric(bs.Seconds()/n, "base_s")
+		b.ReportMetric(bsCPU/n, "base_server_cpu_s")
+		b.ReportMetric(bs.Seconds()/fl.Seconds(), "base_ratio_floor")
+	}
 	if tmux != "" {
 		b.ReportMetric(tm.Seconds()/n, "tmux_s")
 		b.ReportMetric(ta.Seconds()/n, "tmux_attached_s")
