@@ -198,6 +198,9 @@ func flood(t *testing.T, env sockEnv, args []string, trial int, next *int, onSub
 // sendFlood sends to in session numbered tokens (prefix then *next, counted on), three
 // senders at once, and returns once n were acknowledged (their `agentmux send` printed
 // "ID queued"), the senders still sending: stop stops them and returns the acknowledged.
+// It fails when waitLong passes without an acknowledgement: each send is a process
+// start, seconds apart on a loaded machine, so the time n of them take measures the
+// machine; a session that stops acknowledging is what it must catch.
 func sendFlood(t *testing.T, env sockEnv, session, to, prefix string, next *int, n int) (stop func() []string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -207,6 +210,7 @@ func sendFlood(t *testing.T, env sockEnv, session, to, prefix string, next *int,
 		wg    sync.WaitGroup
 	)
 	enough := make(chan struct{})
+	progress := make(chan struct{}, 1) // an acknowledgement came
 	for range 3 {
 		wg.Add(1)
 		go func() {
@@ -229,15 +233,26 @@ func sendFlood(t *testing.T, env sockEnv, session, to, prefix string, next *int,
 					close(enough)
 				}
 				mu.Unlock()
+				select {
+				case progress <- struct{}{}:
+				default:
+				}
 			}
 		}()
 	}
-	select {
-	case <-enough:
-	case <-time.After(waitLong):
-		cancel()
-		wg.Wait()
-		t.Fatalf("%s…: only %d sends acknowledged in %v", prefix, len(acked), waitLong)
+	stall := time.NewTimer(waitLong)
+	defer stall.Stop()
+	for waiting := true; waiting; {
+		select {
+		case <-enough:
+			waiting = false
+		case <-progress:
+			stall.Reset(waitLong)
+		case <-stall.C:
+			cancel()
+			wg.Wait()
+			t.Fatalf("%s…: no send acknowledged for %v (%d of %d so far)", prefix, waitLong, len(acked), n)
+		}
 	}
 	return func() []string {
 		cancel()

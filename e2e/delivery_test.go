@@ -13,6 +13,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -257,10 +258,14 @@ func TestDeliveryRemind(t *testing.T) {
 
 // TestDeliveryFromTheStopHook: the fake claude runs the Stop hook agentmux gives it
 // (--settings), `agentmux hook stop` reports the answer to the session, and the
-// delivery to bob carries it, the relay log naming the hook as its source.
+// delivery to bob carries it, the relay log naming the hook as its source. The fake
+// runs its hook once its answer is drawn, as Claude Code does, and the hook is a new
+// agentmux process: on a loaded machine it reports after the default hook_wait (1 s)
+// past the screen's idle, and the turn is read from the screen instead. hook_wait is
+// the bound of a process start here (a hook that reports ends the turn at once).
 func TestDeliveryFromTheStopHook(t *testing.T) {
 	t.Parallel()
-	de := newDeliveryEnv(t, "hooks", "")
+	de := newDeliveryEnv(t, "hooks", fmt.Sprintf("hook_wait = %q\n", waitLong.String()))
 	alice, bob := newFake(t, 1, "alice", "inline"), newFake(t, 2, "bob", "alt")
 	rs := de.start(t, []string{"--link"}, alice, bob)
 	rs.send("hello there\r")

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,16 +78,8 @@ var remoteGroup = regexp.MustCompile(`⇄\S+@\S+ \d+/\d+`)
 // it runs. alice renamed carol keeps the link, buildbox naming her anew.
 func TestMeshLinkEndToEnd(t *testing.T) {
 	t.Parallel()
-	hub := startMeshHub(t)
-	join := func(name string) []string { return hub.join(name, "--idle", relayIdle) }
-	buildboxEnv, laptopEnv := newSockEnv(t), newSockEnv(t)
-	bob, alice := newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
-	buildbox := &relaySession{session: startWith(t, buildboxEnv.opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
-	buildbox.diag = buildbox.transcripts
-	buildbox.wait("bob ready", bob.ready)
-	laptop := &relaySession{session: startWith(t, laptopEnv.opts(), append(join("laptop"), "--turns", "4", alice.arg())...), agents: []*fake{alice}}
-	laptop.diag = func() string { return laptop.transcripts() + buildbox.transcripts() }
-	laptop.wait("alice ready", alice.ready)
+	p := startMeshPair(t, 4)
+	buildboxEnv, laptopEnv, bob, alice, buildbox, laptop := p.buildboxEnv, p.laptopEnv, p.bob, p.alice, p.buildbox, p.laptop
 
 	laptopEnv.run("link", "--session", "laptop", "alice", "bob@buildbox")
 	// Nothing is linked until buildbox's person says yes; the request shows on its
@@ -134,16 +127,8 @@ func TestMeshLinkEndToEnd(t *testing.T) {
 // `agentmux link` does: the ui reaches the mesh through the session, never importing it.
 func TestMeshLinkByKey(t *testing.T) {
 	t.Parallel()
-	hub := startMeshHub(t)
-	join := func(name string) []string { return hub.join(name, "--idle", relayIdle) }
-	bob, alice := newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
-	buildboxEnv := newSockEnv(t)
-	buildbox := &relaySession{session: startWith(t, buildboxEnv.opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
-	buildbox.diag = buildbox.transcripts
-	buildbox.wait("bob ready", bob.ready)
-	laptop := &relaySession{session: startWith(t, newSockEnv(t).opts(), append(join("laptop"), alice.arg())...), agents: []*fake{alice}}
-	laptop.diag = func() string { return laptop.transcripts() + buildbox.transcripts() }
-	laptop.wait("alice ready", alice.ready)
+	p := startMeshPair(t, 0)
+	buildboxEnv, buildbox, laptop := p.buildboxEnv, p.buildbox, p.laptop
 
 	laptop.send(prefix + "lbob@buildbox")
 	laptop.wait("the name prompt", func(scr *screen) bool { return scr.statusHas("link 1 alice with: bob@buildbox") })
@@ -152,6 +137,39 @@ func TestMeshLinkByKey(t *testing.T) {
 	buildboxEnv.run("link", "--accept", "alice@laptop", "--session", "buildbox")
 	laptop.wait("the link on laptop's status line", func(scr *screen) bool { return scr.statusHas("1⇄bob@buildbox 0/") })
 	buildbox.wait("the link on buildbox's status line", func(scr *screen) bool { return scr.statusHas("1⇄alice@laptop 0/") })
+}
+
+// meshPair is two sessions joined to one mesh hub as two machines, each with its own
+// home and runtime folder: buildbox runs the fake bob, laptop the fake alice, both
+// ready when startMeshPair returns.
+type meshPair struct {
+	hub                    meshHub
+	buildboxEnv, laptopEnv sockEnv
+	bob, alice             *fake
+	buildbox, laptop       *relaySession
+}
+
+// startMeshPair starts the hub, then buildbox, then laptop, whose links get turns
+// turns when turns is above zero (the default budget otherwise). The diagnostics of
+// a failed wait on laptop show both sessions' transcripts.
+func startMeshPair(t *testing.T, turns int) *meshPair {
+	t.Helper()
+	p := &meshPair{hub: startMeshHub(t), buildboxEnv: newSockEnv(t), laptopEnv: newSockEnv(t)}
+	join := func(name string, extra ...string) []string {
+		return p.hub.join(name, append([]string{"--idle", relayIdle}, extra...)...)
+	}
+	p.bob, p.alice = newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
+	p.buildbox = &relaySession{session: startWith(t, p.buildboxEnv.opts(), join("buildbox", p.bob.arg())...), agents: []*fake{p.bob}}
+	p.buildbox.diag = p.buildbox.transcripts
+	p.buildbox.wait("bob ready", p.bob.ready)
+	var budget []string
+	if turns > 0 {
+		budget = []string{"--turns", strconv.Itoa(turns)}
+	}
+	p.laptop = &relaySession{session: startWith(t, p.laptopEnv.opts(), join("laptop", append(budget, p.alice.arg())...)...), agents: []*fake{p.alice}}
+	p.laptop.diag = func() string { return p.laptop.transcripts() + p.buildbox.transcripts() }
+	p.laptop.wait("alice ready", p.alice.ready)
+	return p
 }
 
 // meshHub is a mesh hub in the test process, closed when the test ends (after the

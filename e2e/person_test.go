@@ -5,8 +5,10 @@ package e2e
 // without its proof after setsid, from a grandchild whose parent exited, from
 // session pidA against session pidB, with another pane's proof read from
 // /proc/PID/environ — and each is refused; this test's own process, outside every
-// pane, still acts as the person. The script writes each attempt's exit status to a
-// results file and tells the test it is done through a FIFO (no sleeps, no polling).
+// pane, still acts as the person. The script appends each attempt's exit status to a
+// results file, then done=yes; the test waits on the folder's changes (inotify, no
+// sleeps, no polling), each attempt within its own bound: a dozen process starts one
+// after another take long on a loaded machine, while one that hangs is caught.
 
 import (
 	"bufio"
@@ -15,9 +17,9 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/agentmux/agentmux/internal/oswait"
 )
 
 // attacks is the pane's script: $1 the results folder, $2 agentmux.
@@ -59,7 +61,7 @@ AGENTMUX_PROOF=$proof setsid -f sh -c '"$@" >"$0.out" 2>&1; echo $? >"$0.r"' "$D
 res stolen-send "$(cat "$D/stolen-send.r")"
 detached setsid-kill "$AM" kill-session pidB
 plain cross-kill env -u AGENTMUX_PROOF "$AM" kill-session pidB
-echo done >"$D/done"
+res done yes
 exec cat
 `
 
@@ -87,9 +89,6 @@ func personTrial(t *testing.T, namespaces bool) {
 		}
 	}
 	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "done"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	b := startWith(t, env.opts(), "--session", "pidB", "victimb=sh", "cat")
 	b.waitText(waitLong, "victimb")
 	isolation := regexp.MustCompile(`"isolation":\s*"([a-z-]+)"`).FindStringSubmatch(env.run("sessions", "--json"))
@@ -103,21 +102,17 @@ func personTrial(t *testing.T, namespaces bool) {
 	}
 	startWith(t, env.opts(), "--session", "pidA", "victim=sh", script(t, "evil", attacks, dir, agentmuxBin))
 
-	done := make(chan error, 1)
-	go func() { // opening a FIFO for reading waits for its writer
-		f, err := os.Open(filepath.Join(dir, "done"))
-		if err == nil {
-			f.Close()
+	var seen string // the results file as last read
+	for !strings.Contains(seen, "done=yes") {
+		before := seen
+		changed := func() bool {
+			b, _ := os.ReadFile(filepath.Join(dir, "results"))
+			seen = string(b)
+			return seen != before
 		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
+		if err := oswait.Until(2*waitLong, changed, dir); err != nil {
+			t.Fatalf("the pane's next attempt did not finish within %v (%v); results so far:\n%s", 2*waitLong, err, seen)
 		}
-	case <-time.After(2 * waitLong):
-		t.Fatalf("the pane's attempts never finished; results so far:\n%s", readFile(t, filepath.Join(dir, "results")))
 	}
 	results := map[string]string{}
 	f, err := os.Open(filepath.Join(dir, "results"))

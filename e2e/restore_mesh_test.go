@@ -15,16 +15,8 @@ import (
 
 func TestRestoreRejoinsTheMeshWithItsLink(t *testing.T) {
 	t.Parallel()
-	hub := startMeshHub(t)
-	join := func(name string) []string { return hub.join(name, "--idle", relayIdle) }
-	buildboxEnv, laptopEnv := newSockEnv(t), newSockEnv(t)
-	bob, alice := newFake(t, 1, "bob", "plain"), newFake(t, 1, "alice", "plain")
-	buildbox := &relaySession{session: startWith(t, buildboxEnv.opts(), append(join("buildbox"), bob.arg())...), agents: []*fake{bob}}
-	buildbox.diag = buildbox.transcripts
-	buildbox.wait("bob ready", bob.ready)
-	laptop := &relaySession{session: startWith(t, laptopEnv.opts(), append(join("laptop"), "--turns", "6", alice.arg())...), agents: []*fake{alice}}
-	laptop.diag = func() string { return laptop.transcripts() + buildbox.transcripts() }
-	laptop.wait("alice ready", alice.ready)
+	p := startMeshPair(t, 6)
+	buildboxEnv, laptopEnv, alice, buildbox, laptop := p.buildboxEnv, p.laptopEnv, p.alice, p.buildbox, p.laptop
 
 	laptopEnv.run("link", "--session", "laptop", "alice", "bob@buildbox")
 	buildbox.wait("the request on buildbox", func(scr *screen) bool { return scr.statusHas("link request") })

@@ -154,13 +154,15 @@ func TestSessionSocketEndToEnd(t *testing.T) {
 	rs.wait("bob got alice's agentmux send", func(*screen) bool { return len(bob.read().in) == 1 })
 	checkDelivery(t, bob.read().in[0], alice, bob, "hi from alice", true)
 
+	// The events follower, a process start, is up before the bot connects: the bot
+	// answers the session's PINGs only while it reads.
+	events := env.events("wire")
 	bot, err := client.Dial(env.socket("wire"), proto.Hello{Agent: "bot", CLI: "e2e"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bot.Close()
 	bot.SetDeadline(time.Now().Add(waitLong))
-	events := env.events("wire")
 	f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +185,17 @@ func TestSessionSocketEndToEnd(t *testing.T) {
 	if err := bot.Ack(d); err != nil {
 		t.Fatal(err)
 	}
+	// The bot stays connected for ls below, a process start away: reading on, it answers
+	// the session's PINGs, without which it would be dropped as dead after two
+	// heartbeats (10 s) of silence, which a loaded machine can take.
+	bot.SetDeadline(time.Time{})
+	go func() {
+		for {
+			if _, err := bot.Read(); err != nil {
+				return // closed at the test's end
+			}
+		}
+	}()
 	awaitLine(t, events, "the message event for bot", func(l string) bool {
 		return strings.Contains(l, `"kind":"message"`) && strings.Contains(l, `"member":"alice"`) && strings.Contains(l, `"peer":"bot"`)
 	})

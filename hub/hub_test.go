@@ -323,8 +323,12 @@ func TestBusyWhenQueueFull(t *testing.T) {
 }
 
 func TestHeartbeat(t *testing.T) {
-	// Long enough that a loaded machine answers a PING within a heartbeat.
-	hb := 150 * time.Millisecond
+	// The live client below answers each PING from this test's goroutine, and the hub
+	// rightly drops it when that answer comes more than a heartbeat after the PING: the
+	// heartbeat must stay well above how long a loaded machine leaves a runnable
+	// goroutine waiting under -race. At 150 ms the wait outlasted it in 2 runs of 40
+	// (the PONG written into a socket the hub had closed).
+	hb := time.Second
 	e := start(t, nil, "", func(c *hub.Config) { c.Heartbeat = hb })
 	// A client that does not answer PINGs is dead after two heartbeats of silence.
 	began := time.Now()
@@ -337,7 +341,7 @@ func TestHeartbeat(t *testing.T) {
 	// One that answers them outlives many heartbeats.
 	live := e.member("live", 0)
 	live.NoPong = true
-	for range 4 {
+	for range 3 { // silent but for its PONGs for longer than two heartbeats
 		p := payload[proto.Ping](t, next(t, live, proto.TypePing))
 		_, err := live.Write(proto.TypePong, "", "", p)
 		require.NoError(t, err)
