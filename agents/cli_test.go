@@ -350,6 +350,9 @@ type cli struct {
 	// paneReady are texts that, all on screen inside its pane, show the CLI ready for input
 	// when it runs in agentmux (where the title is not the outer terminal's).
 	paneReady []string
+	// resumedReady, when set, replaces paneReady for the CLI started on an earlier
+	// conversation (opencode shows its "Ask anything" placeholder only in a new one).
+	resumedReady []string
 }
 
 // cliNamed returns the CLI called name.
@@ -483,6 +486,8 @@ var clis = []cli{
 		screenState: true,
 		pasteShows:  "[Pasted ~3 lines]",
 		paneReady:   []string{"Ask anything"},
+		// Resumed: the conversation drawn, and its input box's footer.
+		resumedReady: []string{"ans-2 to: second", "ctrl+p commands"},
 	},
 	{
 		name:  "gemini",

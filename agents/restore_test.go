@@ -128,7 +128,11 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 
 	start := time.Now()
 	tm2 := startTerm(t, "restore", []string{bin, "restore", name}, project, env, 120, 40)
-	tm2.waitPaneReadyWithin(c, ready)
+	resumed := c
+	if c.resumedReady != nil {
+		resumed.paneReady = c.resumedReady
+	}
+	tm2.waitPaneReadyWithin(resumed, ready)
 	t.Logf("%s: restore to the pane ready in %v", c.name, time.Since(start).Round(time.Millisecond))
 	// The hold came back with the session; released, the queued message is typed.
 	run("release", "--session", name, "1")
