@@ -7,9 +7,12 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/agentmux/agentmux/client"
@@ -22,8 +25,15 @@ func TestSocketIdentityAndShellLinks(t *testing.T) {
 	bob := newFake(t, 1, "bob", "plain")
 	carol := newFake(t, 2, "carol", "plain")
 	// mallory, a pane's program, sends once without its proof (as if it were the
-	// person) and once with it.
-	mallory := fmt.Sprintf(`env -u AGENTMUX_PROOF %[1]s send bob hi || echo NOPROOF-REFUSED; %[1]s send bob hello && echo PROOF-SENT; exec cat`, agentmuxBin)
+	// person) and once with it, once the test has read the links (its go FIFO): the
+	// turns its message starts spend the group's budget of 8, and a spent budget
+	// severs the group that agentmux ls must show (a loaded machine took that long
+	// to run ls).
+	gate := filepath.Join(t.TempDir(), "go")
+	if err := syscall.Mkfifo(gate, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mallory := fmt.Sprintf(`read x <%[2]s; env -u AGENTMUX_PROOF %[1]s send bob hi || echo NOPROOF-REFUSED; %[1]s send bob hello && echo PROOF-SENT; exec cat`, agentmuxBin, gate)
 	s := startWith(t, env.opts(), "--session", "ident", "--link", "--idle", relayIdle, bob.arg(), carol.arg(), "sh", shArg("mallory", mallory))
 	rs := &relaySession{session: s, agents: []*fake{bob, carol}}
 	rs.diag = rs.transcripts
@@ -45,6 +55,12 @@ func TestSocketIdentityAndShellLinks(t *testing.T) {
 		t.Errorf("agentmux link 3 1: %v\n%s", err, out)
 	}
 
+	f, err := os.OpenFile(gate, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("go\n")
+	f.Close()
 	if runtime.GOOS == "linux" {
 		rs.wait("mallory's sends answered", func(sc *screen) bool { return strings.Contains(sc.text(), "PROOF-SENT") })
 		if !strings.Contains(s.screen().text(), "NOPROOF-REFUSED") {
