@@ -54,17 +54,22 @@ type asksJSON struct {
 	}
 }
 
-func notifyAndAnswer(t *testing.T, bin string, c cli) {
-	tool := approvalTool
-	if c.name == "qwen" {
-		// Qwen Code 0.24.4 ran the same command again unasked in the session, after
-		// "Yes, allow once": a command of its own each round.
-		n := 0
-		tool = &mockmodel.Tool{Trigger: approvalTool.Trigger, Name: "run_shell_command", ArgsFrom: func([]byte) map[string]any {
-			n++
-			return map[string]any{"command": fmt.Sprintf("%s && echo round %d", approvalTool.Command, n), "description": "Run the command the test asked for"}
-		}}
+// askingTool is the tool call that makes c ask for approval: approvalTool, but for Qwen
+// Code 0.24.4, which ran the same command again unasked in the session after "Yes,
+// allow once", a command of its own each round.
+func askingTool(c cli) *mockmodel.Tool {
+	if c.name != "qwen" {
+		return approvalTool
 	}
+	n := 0
+	return &mockmodel.Tool{Trigger: approvalTool.Trigger, Name: "run_shell_command", ArgsFrom: func([]byte) map[string]any {
+		n++
+		return map[string]any{"command": fmt.Sprintf("%s && echo round %d", approvalTool.Command, n), "description": "Run the command the test asked for"}
+	}}
+}
+
+func notifyAndAnswer(t *testing.T, bin string, c cli) {
+	tool := askingTool(c)
 	srv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("TOOL-DONE the command ran"), Duration: time.Second, Tool: tool})
 	url := serveMock(t, c.name, srv)
 	home, project := c.home(t)

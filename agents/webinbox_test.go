@@ -3,17 +3,18 @@
 package agents
 
 // The web inbox answered in a real browser, for a real CLI: `agentmux --web --web-control
-// claude` (and codex), the mock model answering with a shell tool call that needs approval.
-// The page is Debian's Chromium, headless, driven through chromedp at a phone's size
-// (390×844) as the web package's tests drive it. For each CLI the test checks:
+// claude` (and codex, gemini, qwen), the mock model answering with a shell tool call that
+// needs approval. The page is Debian's Chromium, headless, driven through chromedp at a
+// phone's size (390×844) as the web package's tests drive it. For each CLI the test checks:
 //
-//  1. the prompt appears in the page's inbox (pane 1, its question, a Yes button);
+//  1. the prompt appears in the page's inbox (pane 1, its question, a button for its
+//     first option: "Yes", or Gemini CLI's "Allow once");
 //  2. for Claude Code, an answer from the pane's own program is refused first: the test
 //     gives Claude a Notification hook of its own (as a prompt-injected agent could) that
 //     runs `agentmux answer 1 yes` when its permission prompt comes up. That process runs
 //     inside the pane, so the answer must be refused ("only the person answers", exit
 //     status 1), nothing typed: the command has not run and the inbox still lists it;
-//  3. a tap on the page's Yes button answers: the tool runs (its file appears), its
+//  3. a tap on that button answers: the tool runs (its file appears), its
 //     result reaches the model, the pane leaves `needs you` and the page's inbox empties.
 //
 // Without Chromium the test skips, or fails where AGENTMUX_REQUIRE_BROWSER=1.
@@ -38,13 +39,13 @@ import (
 
 func TestWebInboxAnswers(t *testing.T) {
 	bin := buildAgentmux(t)
-	for _, name := range []string{"claude", "codex"} {
+	for _, name := range []string{"claude", "codex", "gemini", "qwen"} {
 		t.Run(name, func(t *testing.T) { webInboxAnswers(t, bin, cliNamed(t, name)) })
 	}
 }
 
 func webInboxAnswers(t *testing.T, bin string, c cli) {
-	srv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("TOOL-DONE the command ran"), Duration: time.Second, Tool: approvalTool})
+	srv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("TOOL-DONE the command ran"), Duration: time.Second, Tool: askingTool(c)})
 	url := serveMock(t, c.name, srv)
 	home, project := c.home(t)
 	cleanUpAgents(t, home, project)
@@ -54,6 +55,8 @@ func webInboxAnswers(t *testing.T, bin string, c cli) {
 	switch c.name {
 	case "codex":
 		env = append(env, setupCodexWith(t, home, project, url, "approval_policy = \"on-request\"\n")...)
+	case "qwen":
+		env = append(env, setupQwenAsking(t, home, project, url)...)
 	case "claude":
 		env = append(env, setupClaude(t, home, project, url, "default")...)
 		// Claude's own hook, beside agentmux's: run inside the pane when it asks.
@@ -96,8 +99,8 @@ func webInboxAnswers(t *testing.T, bin string, c cli) {
 	tm.waitFor("the pane to say needs you", 60*time.Second, func(s []string, _ string) bool {
 		return strings.Contains(borderRow(s, "1", c.name), "needs you")
 	})
-	yes := `[...document.querySelectorAll('#inboxlist li[data-pane="1"] button.option')].find(b => /^\S+\s+Yes\b/.test(b.textContent))`
-	pageWait(t, page, "the inbox listing pane 1 with a Yes button", yes+` !== undefined`)
+	yes := `[...document.querySelectorAll('#inboxlist li[data-pane="1"] button.option')].find(b => /^1\s+(Yes|Allow once)\b/.test(b.textContent))`
+	pageWait(t, page, "the inbox listing pane 1 with its first option, allowing", yes+` !== undefined`)
 	var entry []struct {
 		Pane     int
 		Question string
@@ -124,7 +127,7 @@ func webInboxAnswers(t *testing.T, bin string, c cli) {
 		pageWait(t, page, "the inbox still listing pane 1", yes+` !== undefined`)
 	}
 
-	// The person taps Yes on the phone.
+	// The person taps the first option (allow) on the phone.
 	var label string
 	pageEval(t, page, `(() => { const b = `+yes+`; b.click(); return b.textContent; })()`, &label)
 	t.Logf("tapped %q", label)
