@@ -121,6 +121,9 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 	// here, the second not before the kill): what it had not written, no restore can
 	// resume, so its record says which answers count.
 	earlier := []string{"first zebra", "second walrus", "ans-1", "ans-2"}
+	if c.name == "qwen" {
+		t.Logf("qwen's record at the kill, the lines holding ans-2:\n%s", qwenRecordLines(home, "ans-2 to:"))
+	}
 	if c.name == "qwen" && !qwenRecordHas(home, "ans-2 to:") {
 		t.Logf("qwen had not written its second answer into its record when it was killed")
 		earlier = earlier[:3]
@@ -149,6 +152,9 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 	for _, earlier := range append(earlier, "ans-3") {
 		if !strings.Contains(r.Body, earlier) {
 			t.Errorf("the request after the restore lacks %q: the conversation was not resumed (%d bytes)\n%s", earlier, len(r.Body), tm2.dump())
+			if c.name == "qwen" {
+				t.Logf("qwen's record, the lines holding %q:\n%s", earlier, qwenRecordLines(home, earlier))
+			}
 		}
 	}
 	if n := strings.Count(r.Body, "queued otter"); n != 1 {
@@ -170,15 +176,34 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 }
 
 // qwenRecordHas reports whether a conversation record of Qwen Code under home holds
-// text.
+// text in an answer's entry (type assistant), whole.
 func qwenRecordHas(home, text string) bool {
-	files, _ := filepath.Glob(filepath.Join(home, ".qwen", "projects", "*", "chats", "*.jsonl"))
-	for _, f := range files {
-		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), text) {
+	for _, l := range strings.Split(qwenRecordLines(home, text), "\n") {
+		// The answer's own entry; a system entry (a hook's, telemetry) may quote it
+		// before the answer is written.
+		if strings.Contains(l, `"type":"assistant"`) {
 			return true
 		}
 	}
 	return false
+}
+
+// qwenRecordLines are the whole lines (JSON, ended by a newline) of Qwen Code's
+// conversation records under home that hold text, each cut to 300 bytes: a line the
+// kill cut short is not in the record.
+func qwenRecordLines(home, text string) string {
+	files, _ := filepath.Glob(filepath.Join(home, ".qwen", "projects", "*", "chats", "*.jsonl"))
+	var out []string
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		lines := strings.Split(string(b), "\n")
+		for _, l := range lines[:len(lines)-1] { // the last is unended, or empty
+			if strings.Contains(l, text) && json.Valid([]byte(l)) {
+				out = append(out, filepath.Base(f)+": "+l[:min(len(l), 300)])
+			}
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // sessionPid is the server pid of session name, as agentmux sessions --json says it.
