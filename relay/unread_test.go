@@ -27,18 +27,27 @@ func (s *queueScreen) Read(from int64) Reading {
 
 func (s *queueScreen) Unread() (int, bool) { return s.unread, true }
 
+// postOne opens a line program ("> " prompt) that has drawn its screen, and posts it
+// one message from ops: the relay, the program's screen, the message's id and the
+// relay's first actions, at t0.
+func postOne(t *testing.T) (*Relay, *queueScreen, int, []Action) {
+	t.Helper()
+	r := New(Config{Idle: 100 * time.Millisecond})
+	scr := &queueScreen{rows: []string{"ready", "> "}}
+	r.Handle(Open{Pane: 1, Name: "rx", Screen: scr}, t0)
+	r.Handle(Output{Pane: 1}, t0)
+	id, acts := r.Post(Send{FromName: "ops", To: 1, Text: "m1"}, t0)
+	require.NotZero(t, id)
+	return r, scr, id, acts
+}
+
 // unreadRun opens a line program ("> " prompt) and sends it one message, running the
 // relay's wake-ups until it submitted: the program's terminal then echoes the carriage
 // return (output) while the line waits unread.
 func unreadRun(t *testing.T) (*Relay, *queueScreen, int, time.Time) {
 	t.Helper()
-	r := New(Config{Idle: 100 * time.Millisecond})
-	scr := &queueScreen{rows: []string{"ready", "> "}}
+	r, scr, id, acts := postOne(t)
 	now := t0
-	r.Handle(Open{Pane: 1, Name: "rx", Screen: scr}, now)
-	r.Handle(Output{Pane: 1}, now)
-	id, acts := r.Post(Send{FromName: "ops", To: 1, Text: "m1"}, now)
-	require.NotZero(t, id)
 	for range 100 {
 		for _, a := range acts {
 			switch a := a.(type) {
@@ -120,13 +129,8 @@ func TestLineStillUnreadIsNotConfirmed(t *testing.T) {
 // text, and Gemini CLI takes an Enter read within 30 ms of a paste as a newline.
 func stalledRun(t *testing.T, stall time.Duration) (*Relay, *queueScreen, int, time.Time) {
 	t.Helper()
-	r := New(Config{Idle: 100 * time.Millisecond})
-	scr := &queueScreen{rows: []string{"ready", "> "}}
+	r, scr, id, acts := postOne(t)
 	now := t0
-	r.Handle(Open{Pane: 1, Name: "rx", Screen: scr}, now)
-	r.Handle(Output{Pane: 1}, now)
-	id, acts := r.Post(Send{FromName: "ops", To: 1, Text: "m1"}, now)
-	require.NotZero(t, id)
 	var typedAt time.Time
 	for {
 		for _, a := range acts {
