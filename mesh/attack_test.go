@@ -45,6 +45,24 @@ func hostileConn(t *testing.T, th *testHub, session string) *hostile {
 	return h
 }
 
+// refused waits for the server's refusal of a publish on subject, failing the test
+// when none comes.
+func (h *hostile) refused(t *testing.T, subject string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case err := <-h.errs:
+			msg := strings.ToLower(err.Error())
+			if strings.Contains(msg, "permissions violation") && strings.Contains(msg, strings.ToLower(subject)) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the hub never refused the publish on %s", subject)
+		}
+	}
+}
+
 // publishAs tries to have subject receive data (with reply, if any) through the reply
 // permission: mallory asks itself on the subject it answers and names subject as the
 // reply. It returns the server's refusal, nil when none came (the publish went).
