@@ -27,6 +27,11 @@ const (
 	cols, rows = 120, 40
 	// waitLong bounds start-up and exit under the race detector on a busy machine.
 	waitLong = 20 * time.Second
+	// commandWait bounds one agentmux client command (sockEnv.run): a process of the
+	// race-built binary, started, connected and answered; once seen past 20 s at a
+	// load of 50 on two cores. It only stops a hang: a command that answers is not
+	// waited for longer.
+	commandWait = time.Minute
 )
 
 type session struct {

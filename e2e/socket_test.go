@@ -67,7 +67,7 @@ func (e sockEnv) command(ctx context.Context, args ...string) *exec.Cmd {
 // command exits 0 with no race report.
 func (e sockEnv) run(args ...string) string {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	ctx, cancel := context.WithTimeout(context.Background(), commandWait)
 	defer cancel()
 	var stderr strings.Builder
 	cmd := e.command(ctx, args...)
