@@ -322,13 +322,6 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 			r.close()
 		}
 	}()
-	if !o.sess.NoPaneNamespaces {
-		// The user-namespace probe (a fork, 6-9 ms) runs while the session is claimed and
-		// its store opened. Its answer, the real one, is taken below, before Harden, and
-		// by session.Start's isolation: ptyhost keeps it behind a sync.Once, so each waits
-		// for the probe if it still runs.
-		go ptyhost.UserNSAllowed()
-	}
 	sock, err := claimSession(o.session)
 	if err != nil {
 		status, err := claimFailed(o.session, err)
