@@ -158,6 +158,15 @@ func migrate(db *sql.DB) error {
 		return err
 	}
 	defer conn.Close()
+	// A database already at this schema (every open but the first) needs no write lock
+	// and no write: read its version first.
+	var now int
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&now); err != nil {
+		return fmt.Errorf("schema version: %w", err)
+	}
+	if now == len(migrations) {
+		return nil
+	}
 	// BEGIN IMMEDIATE: two processes opening a fresh database migrate one after the other.
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return fmt.Errorf("migrate: %w", err)

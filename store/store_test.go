@@ -6,6 +6,7 @@ package store
 
 import (
 	"bufio"
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -55,6 +56,30 @@ func TestOpenMigratesAndReopens(t *testing.T) {
 	require.NoError(t, s2.Close())
 	_, err = Open(path)
 	assert.ErrorContains(t, err, "newer than this agentmux")
+}
+
+// Opening a database already at this schema takes no write lock: a session starts while
+// another session's server holds a write transaction on the same file (before, its open
+// waited for that lock, up to the 5 s busy timeout, then failed).
+func TestOpenUpToDateTakesNoWriteLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agentmux.db")
+	require.NoError(t, open(t, path).Close())
+	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	require.NoError(t, err)
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
+	require.NoError(t, err)
+	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // the test's end
+
+	s, err := Open(path)
+	require.NoError(t, err, "open while another process writes")
+	var v int
+	require.NoError(t, s.db.QueryRow("PRAGMA user_version").Scan(&v))
+	assert.Equal(t, SchemaVersion, v)
+	require.NoError(t, s.Close())
 }
 
 // A database of the first schema (before submitting was recorded) keeps its messages

@@ -21,4 +21,6 @@
 //   - BenchmarkKeystrokeEcho: key written to the outer PTY until its echo from a raw `cat`
 //     is on agentmux's screen (median and p95), typed (keys a little over a frame apart)
 //     and burst (back to back, bounded by agentmux's 60 fps frame cap).
+//   - BenchmarkStartFirstFrame: from the exec of `agentmux --session NAME CMD` until the
+//     pane's first output is on the client's screen (median and max).
 package sysbench
