@@ -53,10 +53,7 @@ func (t *Terminal) printASCII(b []byte) {
 		r.fixWide(x, x+n)
 		r.pre.growASCII(x, b[:n], &pen)
 		cells := r.cells[x : x+n]
-		// cells before the row's used extent may hold anything; those at or after it
-		// are default blanks (width 1, no marks), which only take a rune and a style
-		used := min(max(r.hi-x, 0), n)
-		for i, ch := range b[:used] {
+		for i, ch := range b[:n] {
 			c := &cells[i]
 			c.Rune = rune(ch)
 			c.Width = 1
@@ -64,11 +61,6 @@ func (t *Terminal) printASCII(b []byte) {
 			if c.Comb != "" {
 				c.Comb = ""
 			}
-		}
-		for i, ch := range b[used:n] {
-			c := &cells[used+i]
-			c.Rune = rune(ch)
-			c.Style = pen
 		}
 		r.hi = max(r.hi, x+n)
 		b = b[n:]
