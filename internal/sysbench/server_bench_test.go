@@ -65,9 +65,15 @@ func BenchmarkAttachFirstFrame(b *testing.B) {
 	}
 	b.StopTimer()
 	first.close() // kills the server
+	reportMedianMax(b, "", took)
+}
+
+// reportMedianMax reports the median and the maximum of took, in milliseconds, as
+// prefix+"median_ms" and prefix+"max_ms" (took is sorted).
+func reportMedianMax(b *testing.B, prefix string, took []time.Duration) {
 	slices.Sort(took)
-	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median_ms")
-	b.ReportMetric(float64(took[len(took)-1].Microseconds())/1000, "max_ms")
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, prefix+"median_ms")
+	b.ReportMetric(float64(took[len(took)-1].Microseconds())/1000, prefix+"max_ms")
 }
 
 func BenchmarkServerIdleCPU(b *testing.B) {

@@ -13,7 +13,6 @@ package sysbench
 // same load.
 
 import (
-	"slices"
 	"testing"
 	"time"
 )
@@ -39,9 +38,9 @@ func BenchmarkStartFirstFrame(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	reportStart(b, "", took)
+	reportMedianMax(b, "", took)
 	if *baseBin != "" {
-		reportStart(b, "base_", base)
+		reportMedianMax(b, "base_", base)
 	}
 }
 
@@ -58,12 +57,4 @@ func timeStart(b *testing.B, env []string, bin string) time.Duration {
 	s.close()
 	b.StartTimer()
 	return d
-}
-
-// reportStart reports the median and the maximum of took, in milliseconds, under names
-// prefixed by prefix.
-func reportStart(b *testing.B, prefix string, took []time.Duration) {
-	slices.Sort(took)
-	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, prefix+"median_ms")
-	b.ReportMetric(float64(took[len(took)-1].Microseconds())/1000, prefix+"max_ms")
 }
