@@ -41,7 +41,21 @@ func (s screen) Read(from int64) relay.Reading {
 	if from == relay.FromTop {
 		from = -1
 	}
-	tr := s.t.ReadText(from)
+	return reading(s.t.ReadText(from))
+}
+
+// ReadFrames makes screen a relay.FrameScreen, as the session's is.
+func (s screen) ReadFrames() ([]relay.Reading, relay.Reading) {
+	kept, now := s.t.ReadFrames(-1)
+	rds := make([]relay.Reading, len(kept))
+	for i, k := range kept {
+		rds[i] = reading(k)
+	}
+	return rds, reading(now)
+}
+
+// reading is a vterm reading as the relay takes it.
+func reading(tr vterm.TextReading) relay.Reading {
 	rd := relay.Reading{Info: relay.Info{Title: tr.Title, AltScreen: tr.AltScreen, BracketedPaste: tr.Modes.BracketedPaste,
 		MidFrame: tr.Modes.SyncOutput, HasCursor: true, CursorRow: tr.Cursor.Y}, Top: tr.Top, Rows: tr.Rows}
 	for _, l := range tr.Lines {
@@ -63,6 +77,7 @@ type simPane struct {
 	// pending is what the bot drew and its terminal has not got yet, in order: a
 	// program's writes reach the terminal split and paced as its PTY is read.
 	pending []piece
+	heard   time.Time // when the relay hears of output written and not yet told (lag)
 }
 
 // piece is some bytes a bot drew, written into its terminal at a time (pending) or
@@ -85,6 +100,10 @@ type sim struct {
 	panes []*simPane
 	types []relay.Type
 	split splitter // nil: a bot's drawing reaches its terminal whole, at once
+	// lag, when set, is how long after output reaches a terminal the relay hears of it:
+	// output that comes meanwhile is heard of in the same event, as a busy session's
+	// loop reads a pane's screen once for several reads of its PTY.
+	lag func() time.Duration
 }
 
 var start = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
@@ -112,7 +131,6 @@ func eachSeed(n uint64, extra []uint64, run func(seed uint64)) {
 // one of from's answers under its attribution (newlines read as spaces), and whether
 // there was one.
 func (s *sim) strayTurn(from *simPane, into int) (string, bool) {
-	flat := func(x string) string { return strings.ReplaceAll(x, "\n", " ") }
 	for _, ty := range s.types {
 		if ty.Pane != into {
 			continue
@@ -133,6 +151,7 @@ func newSim(t *testing.T, cfg relay.Config, split splitter, bots ...demo.Config)
 	for i, c := range bots {
 		p := &simPane{id: i + 1, name: c.Name, style: c.Style, bot: demo.New(c),
 			term: vterm.New(vterm.Options{Cols: c.Cols, Rows: c.Rows, Reply: func([]byte) {}})}
+		p.term.KeepFrames(keptFrames)
 		s.panes = append(s.panes, p)
 		s.apply(s.r.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: parser.ProfileFor(p.name), Screen: screen{p.term}}, s.now))
 		s.draw(p, p.bot.Start())
@@ -175,6 +194,12 @@ func (s *sim) write(p *simPane, b []byte) {
 	}
 	if _, err := p.term.Write(b); err != nil {
 		s.t.Fatal(err)
+	}
+	if s.lag != nil {
+		if p.heard.IsZero() {
+			p.heard = s.now.Add(s.lag())
+		}
+		return
 	}
 	s.apply(s.r.Handle(relay.Output{Pane: p.id}, s.now))
 }
@@ -265,8 +290,25 @@ func (s *sim) run(limit time.Duration) {
 			s.t.Fatal("the simulation does not settle")
 		}
 		at, ok := s.r.NextWake()
-		var next, out *simPane
+		var next, out, told *simPane
 		var nextAt time.Time
+		// The relay hears of late output (lag) when nothing else comes first.
+		for _, p := range s.panes {
+			if !p.heard.IsZero() && (told == nil || p.heard.Before(told.heard)) {
+				told = p
+			}
+		}
+		if told != nil && (!ok || !at.Before(told.heard)) {
+			if e, ok2 := s.firstBotEvent(); !ok2 || !e.Before(told.heard) {
+				if told.heard.After(end) {
+					return
+				}
+				s.now = later(s.now, told.heard)
+				told.heard = time.Time{}
+				s.apply(s.r.Handle(relay.Output{Pane: told.id}, s.now))
+				continue
+			}
+		}
 		for _, p := range s.panes {
 			if e, ok := p.event(); ok && (next == nil || e.Before(nextAt)) {
 				next, nextAt = p, e
@@ -303,6 +345,21 @@ func (s *sim) run(limit time.Duration) {
 		s.now = later(s.now, at)
 		s.apply(s.r.Tick(s.now))
 	}
+}
+
+// firstBotEvent returns when the first bot step, spinner tick or pending piece is due.
+func (s *sim) firstBotEvent() (time.Time, bool) {
+	var first time.Time
+	ok := false
+	for _, p := range s.panes {
+		if e, ok2 := p.event(); ok2 && (!ok || e.Before(first)) {
+			first, ok = e, true
+		}
+		if len(p.pending) > 0 && (!ok || p.pending[0].at.Before(first)) {
+			first, ok = p.pending[0].at, true
+		}
+	}
+	return first, ok
 }
 
 func later(a, b time.Time) time.Time {
@@ -492,3 +549,10 @@ func TestLinePromptAroundTheQuietTime(t *testing.T) {
 		}
 	}
 }
+
+// keptFrames is how many unread frames each simulated terminal keeps (KeepFrames), as
+// the session's do.
+const keptFrames = 8
+
+// flat is a text as a line-mode program takes it: newlines read as spaces.
+func flat(x string) string { return strings.ReplaceAll(x, "\n", " ") }

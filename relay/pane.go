@@ -279,7 +279,22 @@ func (p *paneBaseline) remember(text string) {
 // alternate screen the frame, merged into the turn's transcript. One reading gives the
 // title and the rows it judges (and the baseline, when it takes one).
 func (p *pane) observe() {
-	rd := p.scr.Read(FromTop)
+	if fs, ok := p.scr.(FrameScreen); ok {
+		kept, rd := fs.ReadFrames()
+		for _, k := range kept {
+			p.observeReading(k, true)
+		}
+		p.observeReading(rd, false)
+		return
+	}
+	p.observeReading(p.scr.Read(FromTop), false)
+}
+
+// observeReading is observe of one reading of the pane's terminal: the last, or one its
+// FrameScreen kept since the reading before (kept). A kept reading feeds the state and
+// the transcript; the baseline of a turn the program takes by itself waits for the last
+// reading, which has the main screen's lines a baseline needs.
+func (p *pane) observeReading(rd Reading, kept bool) {
 	p.promptOf(rd)
 	if rd.AltScreen {
 		p.keepFrame(rd)
@@ -298,7 +313,7 @@ func (p *pane) observe() {
 	if p.state == parser.Busy || p.state == parser.NeedsApproval {
 		p.worked = true
 	}
-	if !p.started && !p.bootTurn && !p.turn && p.state == parser.Busy && p.group != nil && p.outSeen {
+	if !kept && !p.started && !p.bootTurn && !p.turn && p.state == parser.Busy && p.group != nil && p.outSeen {
 		// Busy before it ever was idle, and not with text typed into it: what it shows now
 		// is its banner, what follows a turn it takes by itself (an agent started with a
 		// task or an opening line).

@@ -30,6 +30,17 @@ type InputQueue interface {
 	Unread() (n int, ok bool)
 }
 
+// FrameScreen is a Screen that also keeps the states of the alternate screen the relay
+// did not read: a busy host reads a pane's screen once for many writes of its program,
+// and a full-screen program's transcript scrolls through its screen with no history,
+// so lines that came and went between two readings would be lost. ReadFrames returns
+// those states (oldest first; with no Lines) and a reading as Read(FromTop) gives it,
+// with no write between them; it is called once per output the relay handles.
+type FrameScreen interface {
+	Screen
+	ReadFrames() (kept []Reading, now Reading)
+}
+
 // The from of Screen.Read that asks for no absolute row.
 const (
 	// FromTop asks for the main screen's lines from its first row.

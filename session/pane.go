@@ -107,7 +107,10 @@ type termScreen struct {
 	proc func() Process
 }
 
-var _ relay.InputQueue = termScreen{}
+var (
+	_ relay.InputQueue  = termScreen{}
+	_ relay.FrameScreen = termScreen{}
+)
 
 // screenOf is the relay's view of pane p.
 func screenOf(p *pane) termScreen {
@@ -147,7 +150,32 @@ func (s termScreen) Read(from int64) relay.Reading {
 	if from == relay.FromTop {
 		from = -1 // vterm: from the main screen's first row
 	}
-	tr := s.t.ReadText(from)
+	return reading(s.t.ReadText(from))
+}
+
+// keptFrames bounds the alternate-screen states a pane's emulator keeps for the relay
+// between two of its readings (vterm.KeepFrames): one per write (a PTY read, 4 KiB at
+// most) while 8 are held, then thinned to states spread over all the writes, so the
+// relay sees a full-screen program's transcript scroll by in small steps however late
+// the loop reads (a chat program draws a step of its answer in a write; in the relay's
+// simulation with the loop up to 1.5 s late, every answer arrives whole). Keeping costs
+// a main screen nothing, a flood of full-screen redraws read late a reading of its
+// screen for one write in ten (BenchmarkKeepFrames).
+const keptFrames = 8
+
+// ReadFrames makes termScreen a relay.FrameScreen: the states of the alternate screen
+// the relay did not read, and a reading from the main screen's first row.
+func (s termScreen) ReadFrames() ([]relay.Reading, relay.Reading) {
+	kept, now := s.t.ReadFrames(-1)
+	rds := make([]relay.Reading, len(kept))
+	for i, k := range kept {
+		rds[i] = reading(k)
+	}
+	return rds, reading(now)
+}
+
+// reading converts an emulator's reading to the relay's.
+func reading(tr vterm.TextReading) relay.Reading {
 	lines := make([]relay.Line, len(tr.Lines))
 	for i, l := range tr.Lines {
 		lines[i] = relay.Line{N: l.N, Text: l.Text}

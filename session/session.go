@@ -233,6 +233,7 @@ func (s *Session) newPane(id int, spec PaneSpec) *pane {
 			s.log.Debug("pane event", "pane", id, "kind", ev.Kind, "text", ev.Text)
 		},
 	})
+	term.KeepFrames(keptFrames) // read by the relay (termScreen.ReadFrames)
 	p := &pane{id: id, name: spec.Name, term: term, screen: &Screen{t: term}, cols: cols, rows: rows, reply: sink, alerts: al}
 	return s.prepare(p, spec)
 }

@@ -423,3 +423,29 @@ func (m cpuMeter) report(b *testing.B, bytes int) {
 		b.ReportMetric(float64(bytes)*float64(b.N)/1e6/used.Seconds(), "cpu_MB/s")
 	}
 }
+
+// BenchmarkKeepFrames writes a full-screen program's unsynchronized redraws (every row
+// of a 200×50 screen, new colours and text) in 4 KiB writes, as a PTY is read, with a
+// reader taking the frames every 256 writes (a loop reading a 64 MB/s flood every
+// 16 ms), keeping frames as a session's panes do (8) or not: what keeping costs a flood
+// on the alternate screen, the worst case (a main screen's costs nothing).
+func BenchmarkKeepFrames(b *testing.B) {
+	data := append([]byte("\x1b[?1049h"), bytes.ReplaceAll(bytes.ReplaceAll(benchRedraw(),
+		[]byte("\x1b[?2026h"), nil), []byte("\x1b[?2026l"), nil)...)
+	for _, keep := range []int{0, 8} {
+		b.Run(fmt.Sprintf("keep=%d", keep), func(b *testing.B) {
+			term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})
+			term.KeepFrames(keep)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				for i, n := 0, 0; i < len(data); i, n = i+4096, n+1 {
+					term.Write(data[i:min(i+4096, len(data))])
+					if n%256 == 255 {
+						term.ReadFrames(-1)
+					}
+				}
+			}
+		})
+	}
+}

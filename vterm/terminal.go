@@ -108,6 +108,8 @@ type Terminal struct {
 	bells  uint64
 
 	hist history
+	// frames are the alternate screen's states no reader saw (KeepFrames).
+	frames frameLog
 	// pushed counts every main-screen row ever pushed into history: the absolute
 	// number of main-screen row 0.
 	pushed int64
@@ -196,6 +198,7 @@ func (t *Terminal) cursorVisible(on bool) { t.cur.hidden = !on }
 func (t *Terminal) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	if len(p) > 0 {
+		t.keepFrame()
 		t.feed(p)
 		t.seq++
 	}

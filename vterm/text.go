@@ -103,6 +103,11 @@ type TextReading struct {
 func (t *Terminal) ReadText(from int64) TextReading {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.readText(from)
+}
+
+// readText is ReadText with the lock held.
+func (t *Terminal) readText(from int64) TextReading {
 	if from < 0 {
 		from = t.pushed
 	}
