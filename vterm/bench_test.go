@@ -186,6 +186,15 @@ var benchInputs = []struct {
 	{"agent", benchAgent},
 }
 
+// BenchmarkNew makes a terminal of a pane's size in a 200x50 window: a pane's start
+// waits for it.
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		vterm.New(vterm.Options{Cols: 198, Rows: 47})
+	}
+}
+
 // BenchmarkWrite writes each input whole; the -ref sub-benchmarks write the same through
 // the reference byte-at-a-time path (vterm.SetSlowPath), for the fast paths' ratio in
 // the same run.

@@ -6,7 +6,8 @@ package vterm
 // cells, cells past a row's used extent (hi) must be default blanks, wide characters
 // must be whole, the cursor and margins must be inside the screen, every row's encoded
 // prefix must encode for history exactly what its cells do, and a history round trip
-// must keep each line's text. Seeds are fixed so failures reproduce.
+// must keep each line's text; the blank template every never-written row shares must still
+// be blank. Seeds are fixed so failures reproduce.
 
 import (
 	"math/rand/v2"
@@ -60,6 +61,11 @@ func (t *Terminal) checkInvariants() string {
 	}
 	if len(t.tabs) != t.cols {
 		return "tab stops do not match the width"
+	}
+	for x, c := range blankRow {
+		if c != (Cell{Width: 1}) {
+			return "blankRow written at " + itoa(x) // every never-written row shares it
+		}
 	}
 	for _, s := range []*screen{t.main, t.alt} {
 		if len(s.rows) != t.rows {

@@ -89,7 +89,8 @@ func blankCell(bg Color) Cell {
 	return Cell{Width: 1, Style: Style{BG: bg}}
 }
 
-// blankRow is a template row of default blank cells, copied to clear rows quickly.
+// blankRow is a template row of default blank cells, copied to clear rows quickly, and
+// the cells of every blank row never written (newRow): it is never written itself.
 var blankRow = func() []Cell {
 	r := make([]Cell, maxSize)
 	for i := range r {
@@ -98,10 +99,11 @@ var blankRow = func() []Cell {
 	return r
 }()
 
+// newRow returns a blank row of cols cells. Its cells are blankRow's own, shared as a
+// snapshot's are: the row's first change copies them (touch), so a row that is never
+// written costs no array, and a new terminal's two screens cost none.
 func newRow(cols int) *row {
-	r := &row{cells: make([]Cell, cols), dirty: true}
-	copy(r.cells, blankRow)
-	return r
+	return &row{cells: blankRow[:cols:cols], shared: true, dirty: true}
 }
 
 func newScreen(cols, rows int) *screen {
@@ -118,10 +120,10 @@ func (r *row) fill(x0, x1 int, bg Color) {
 		return // nothing to do: cells past hi are default blanks already
 	}
 	if r.shared && x0 == 0 && x1 == len(r.cells) && bg == DefaultColor {
-		// the whole row is blanked: a fresh array beats copying the shared one
-		r.cells = make([]Cell, len(r.cells))
-		copy(r.cells, blankRow)
-		r.shared, r.hi, r.dirty = false, 0, true
+		// the whole row is blanked: blankRow's cells, shared, beat copying the shared
+		// ones (the next change copies blanks instead)
+		r.cells = blankRow[:len(r.cells):len(r.cells)]
+		r.hi, r.dirty = 0, true
 		r.pre.cut(0)
 		return
 	}
