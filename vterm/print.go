@@ -53,7 +53,10 @@ func (t *Terminal) printASCII(b []byte) {
 		r.fixWide(x, x+n)
 		r.pre.growASCII(x, b[:n], &pen)
 		cells := r.cells[x : x+n]
-		for i, ch := range b[:n] {
+		// cells before the row's used extent may hold anything; those at or after it
+		// are default blanks (width 1, no marks), which only take a rune and a style
+		used := min(max(r.hi-x, 0), n)
+		for i, ch := range b[:used] {
 			c := &cells[i]
 			c.Rune = rune(ch)
 			c.Width = 1
@@ -61,6 +64,11 @@ func (t *Terminal) printASCII(b []byte) {
 			if c.Comb != "" {
 				c.Comb = ""
 			}
+		}
+		for i, ch := range b[used:n] {
+			c := &cells[used+i]
+			c.Rune = rune(ch)
+			c.Style = pen
 		}
 		r.hi = max(r.hi, x+n)
 		b = b[n:]
