@@ -36,6 +36,13 @@ type encScratch struct {
 // encode). The cells of the row's encoded prefix pre (nil: none) are copied from it, not
 // read.
 func (sc *encScratch) encode(cells []Cell, pre *prefix) (text, runs, comb []byte) {
+	if pre != nil && pre.cells == len(cells) && len(cells) > 0 {
+		// The prefix is the whole used row (a line printed from its start, as most
+		// are): its text and marks are the line's; no blank trails its last cell,
+		// which was printed, so no cell is read.
+		sc.runs = spanRuns(sc.runs[:0], pre.spans, len(cells))
+		return pre.text, sc.runs, pre.comb
+	}
 	end := len(cells)
 	for end > 0 {
 		c := &cells[end-1]
@@ -115,6 +122,25 @@ func (sc *encScratch) encode(cells []Cell, pre *prefix) (text, runs, comb []byte
 	}
 	sc.text, sc.runs, sc.comb = text, runs, comb
 	return text, runs, comb
+}
+
+// spanRuns appends to runs the style runs of a prefix of n cells with spans: none
+// when all are in the default style.
+func spanRuns(runs []byte, spans []span, n int) []byte {
+	var cur Style
+	start := 0
+	for _, sp := range spans {
+		if sp.st != cur {
+			if int(sp.start) > start {
+				runs = appendRun(runs, int(sp.start)-start, &cur)
+			}
+			cur, start = sp.st, int(sp.start)
+		}
+	}
+	if n > start && (len(runs) > 0 || cur != (Style{})) {
+		runs = appendRun(runs, n-start, &cur)
+	}
+	return runs
 }
 
 // A style run is encoded as its cell count (2 bytes), a byte saying which fields of its
