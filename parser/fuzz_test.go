@@ -21,10 +21,25 @@ func slowProfile(p Profile) Profile {
 	p = p.clone()
 	for _, l := range [][]Pattern{p.IdleTitle, p.BusyTitle, p.ApprovalTitle, p.BusyMarkers, p.ApprovalMarkers, p.Chrome} {
 		for i := range l {
-			l[i].first = nil
+			l[i] = withoutShortcut(l[i])
 		}
 	}
 	return p
+}
+
+// withoutShortcut returns a new compilation of p with no first-rune shortcut.
+func withoutShortcut(p Pattern) Pattern {
+	if p.c == nil {
+		return p
+	}
+	c := &compiled{expr: p.String()}
+	c.once.Do(func() {
+		if err := c.compile(); err != nil {
+			panic(err)
+		}
+		c.first = nil
+	})
+	return Pattern{c: c}
 }
 
 func seedScreens(f *testing.F) {

@@ -5,8 +5,8 @@ package parser
 // the rest are screened by the literals they need, and the answer for a row that reached
 // the regexp engine is remembered (transcripts repeat rules, prompts and footers).
 type matcher struct {
-	byRune map[rune][]Pattern
-	rest   []Pattern
+	byRune map[rune][]*compiled
+	rest   []*compiled
 	memo   map[string]bool
 }
 
@@ -17,11 +17,12 @@ const (
 	minMemo = 64
 )
 
-// newMatcher indexes ps.
+// newMatcher indexes ps, compiling those not compiled yet.
 func newMatcher(ps []Pattern) *matcher {
-	m := &matcher{byRune: map[rune][]Pattern{}}
-	for _, p := range ps {
-		if p.re == nil {
+	m := &matcher{byRune: map[rune][]*compiled{}}
+	for _, pat := range ps {
+		p := pat.get()
+		if p == nil {
 			continue
 		}
 		if p.first == nil {
@@ -37,7 +38,7 @@ func newMatcher(ps []Pattern) *matcher {
 
 // match reports whether any pattern matches row. It gives the same answer as matchAny.
 func (m *matcher) match(row string) bool {
-	var cands []Pattern
+	var cands []*compiled
 	if r, ok := firstNonSpace(row); ok {
 		cands = m.byRune[r]
 	}

@@ -5,17 +5,30 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Pattern is a compiled regular expression (Go RE2 syntax) matched against one line of
-// screen text or a title. Patterns anchored at the start of the line remember which
-// characters the first non-space character of a match can be, so a line is only handed to
-// the regexp engine when it could match: that keeps chrome removal over long transcripts
+// Pattern is a regular expression (Go RE2 syntax) matched against one line of screen
+// text or a title. Patterns anchored at the start of the line remember which characters
+// the first non-space character of a match can be, so a line is only handed to the
+// regexp engine when it could match: that keeps chrome removal over long transcripts
 // fast while the patterns stay plain data.
+//
+// A Pattern is a handle on one compilation, shared by its copies: Compile compiles at
+// once; the built-in profiles' patterns compile on their first use instead (compiling
+// them all took every agentmux process ~7 ms at start-up), once, safely from any number
+// of goroutines.
 type Pattern struct {
-	re *regexp.Regexp
+	c *compiled // nil: the zero Pattern, which matches nothing
+}
+
+// compiled is a Pattern's expression and, once done, its compilation.
+type compiled struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
 	// first lists the runes a matching line's first non-space rune must be one of; nil
 	// means the pattern gives no such guarantee.
 	first []rune
@@ -25,21 +38,17 @@ type Pattern struct {
 
 // Compile parses a regular expression into a Pattern.
 func Compile(expr string) (Pattern, error) {
-	re, err := regexp.Compile(expr)
+	c := &compiled{expr: expr}
+	var err error
+	c.once.Do(func() { err = c.compile() })
 	if err != nil {
-		return Pattern{}, fmt.Errorf("pattern %q: %w", expr, err)
+		return Pattern{}, err
 	}
-	p := Pattern{re: re}
-	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
-		tree = tree.Simplify()
-		p.first = firstRunes(tree)
-		p.need = required(tree)
-	}
-	return p, nil
+	return Pattern{c: c}, nil
 }
 
-// MustCompile is Compile for expressions known to be valid, such as the built-in
-// profiles; it panics on a bad expression.
+// MustCompile is Compile for expressions known to be valid; it panics on a bad
+// expression.
 func MustCompile(expr string) Pattern {
 	p, err := Compile(expr)
 	if err != nil {
@@ -48,29 +57,65 @@ func MustCompile(expr string) Pattern {
 	return p
 }
 
+// lazyPattern returns a Pattern of expr compiled on its first use, for expressions
+// known to be valid: the built-in profiles' (TestBuiltinPatternsCompile compiles every
+// one). A bad expression panics on first use.
+func lazyPattern(expr string) Pattern {
+	return Pattern{c: &compiled{expr: expr}}
+}
+
+// compile fills in c from c.expr; it runs once, under c.once.
+func (c *compiled) compile() error {
+	re, err := regexp.Compile(c.expr)
+	if err != nil {
+		return fmt.Errorf("pattern %q: %w", c.expr, err)
+	}
+	c.re = re
+	if tree, err := syntax.Parse(c.expr, syntax.Perl); err == nil {
+		tree = tree.Simplify()
+		c.first = firstRunes(tree)
+		c.need = required(tree)
+	}
+	return nil
+}
+
+// get returns the compilation of p, compiling it on first use; nil for the zero Pattern.
+func (p Pattern) get() *compiled {
+	if p.c == nil {
+		return nil
+	}
+	p.c.once.Do(func() {
+		if err := p.c.compile(); err != nil {
+			panic(err)
+		}
+	})
+	return p.c
+}
+
 // String returns the source expression.
 func (p Pattern) String() string {
-	if p.re == nil {
+	if p.c == nil {
 		return ""
 	}
-	return p.re.String()
+	return p.c.expr
 }
 
 // Match reports whether the pattern matches s. The zero Pattern matches nothing.
 func (p Pattern) Match(s string) bool {
-	if p.re == nil {
+	c := p.get()
+	if c == nil {
 		return false
 	}
-	if p.first != nil {
+	if c.first != nil {
 		r, ok := firstNonSpace(s)
-		if !ok || !containsRune(p.first, r) {
+		if !ok || !containsRune(c.first, r) {
 			return false
 		}
 	}
-	if p.need != nil && !containsAny(s, p.need) {
+	if c.need != nil && !containsAny(s, c.need) {
 		return false
 	}
-	return p.re.MatchString(s)
+	return c.re.MatchString(s)
 }
 
 // matchAny reports whether any of ps matches s.

@@ -3,11 +3,16 @@ package parser
 // Strategy: the first-rune shortcut must never change a pattern's answer. A table pins
 // which expressions get a shortcut and which do not; a differential test and FuzzPattern
 // compare Pattern.Match with the plain regexp on every built-in pattern over real rows.
+// The built-in patterns compile on first use, so a test compiles every one of them (a
+// bad one would otherwise panic only when a pane first met it), and a lazy pattern is
+// matched from many goroutines at once under -race.
 
 import (
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -31,7 +36,7 @@ func TestFirstRunes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := MustCompile(tt.expr)
-		if got := string(p.first); got != tt.want {
+		if got := string(p.get().first); got != tt.want {
 			t.Errorf("%q: first = %q, want %q", tt.expr, got, tt.want)
 		}
 	}
@@ -109,7 +114,7 @@ func TestRequired(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := MustCompile(tt.expr)
-		if got := strings.Join(p.need, "|"); got != tt.want {
+		if got := strings.Join(p.get().need, "|"); got != tt.want {
 			t.Errorf("%q: need = %q, want %q", tt.expr, got, tt.want)
 		}
 	}
@@ -123,4 +128,62 @@ func TestZeroPattern(t *testing.T) {
 	if _, err := Compile("("); err == nil {
 		t.Fatal("Compile accepted a bad expression")
 	}
+}
+
+// TestBuiltinPatternsCompile compiles every pattern of every built-in profile, whatever
+// field holds it.
+func TestBuiltinPatternsCompile(t *testing.T) {
+	n := 0
+	for name, p := range Builtins() {
+		v := reflect.ValueOf(p)
+		for i := range v.NumField() {
+			l, ok := v.Field(i).Interface().([]Pattern)
+			if !ok {
+				continue
+			}
+			for _, pat := range l {
+				if _, err := Compile(pat.String()); err != nil {
+					t.Errorf("profile %s, %s: %v", name, v.Type().Field(i).Name, err)
+				}
+				n++
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d built-in patterns found: the walk over Profile's fields misses some", n)
+	}
+}
+
+// TestLazyPatternShared: a built-in pattern compiles on its first use, once, whichever
+// copy and however many goroutines use it first, and agrees with the regexp.
+func TestLazyPatternShared(t *testing.T) {
+	p := lazyPattern(`^\s*❯ \S+…`)
+	if p.String() != `^\s*❯ \S+…` {
+		t.Fatalf("String = %q", p.String())
+	}
+	if p.c.re != nil {
+		t.Fatal("compiled before first use")
+	}
+	copies := []Pattern{p, p, p, p, p, p, p, p}
+	var wg sync.WaitGroup
+	for _, c := range copies {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if !c.Match("  ❯ thinking…") || c.Match("❯") {
+				t.Error("wrong answer")
+			}
+		}()
+	}
+	wg.Wait()
+	if p.c.re == nil || p.c.first == nil {
+		t.Fatal("a copy's first use did not compile the shared pattern")
+	}
+	bad := lazyPattern(`(`)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a bad built-in expression did not panic on first use")
+		}
+	}()
+	bad.Match("x")
 }
