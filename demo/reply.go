@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -58,15 +59,16 @@ func firstWords(s string, n int) string {
 	return strings.Join(words, " ")
 }
 
-// attribution matches the first line of a relayed message, "NAME (N):".
-var attribution = regexp.MustCompile(`^(\S+) \((\d+)\):$`)
+// attribution matches the first line of a relayed message, "NAME (N):"; compiled on
+// first use, not at every agentmux process's start.
+var attribution = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\S+) \((\d+)\):$`) })
 
 // splitAttribution separates a relayed message into its sender and its words. A message
 // without the attribution line has an empty sender.
 func splitAttribution(msg string) (sender, words string) {
 	msg = strings.TrimSpace(msg)
 	first, rest, _ := strings.Cut(msg, "\n")
-	if m := attribution.FindStringSubmatch(strings.TrimSpace(first)); m != nil {
+	if m := attribution().FindStringSubmatch(strings.TrimSpace(first)); m != nil {
 		return m[1], strings.TrimSpace(rest)
 	}
 	return "", msg

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Price is what a model's tokens cost, in US dollars per million tokens of each kind.
@@ -68,8 +69,9 @@ func DefaultPrices() Prices {
 }
 
 // dated matches a model id's date or version tail: claude-sonnet-4-5-20250929,
-// gpt-4o-2024-08-06, gemini-2.5-pro@001, a "-latest" alias.
-var dated = regexp.MustCompile(`(-\d{8}|-\d{4}-\d{2}-\d{2}|@[\w.-]+|-latest)$`)
+// gpt-4o-2024-08-06, gemini-2.5-pro@001, a "-latest" alias. Compiled on first use, not
+// at every agentmux process's start.
+var dated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(-\d{8}|-\d{4}-\d{2}-\d{2}|@[\w.-]+|-latest)$`) })
 
 // Lookup returns the price of model: its own entry, else the entry of the id without a
 // provider prefix ("anthropic/claude-…") or a date tail; false when the table has none.
@@ -85,7 +87,7 @@ func (p Prices) Lookup(model string) (Price, bool) {
 		if pr, ok := p[m]; ok {
 			return pr, true
 		}
-		next := dated.ReplaceAllString(m, "")
+		next := dated().ReplaceAllString(m, "")
 		if next == m {
 			break
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentmux/agentmux/session"
@@ -86,8 +87,9 @@ func parseSpend(f spendFile, data []byte) (session.SpendOptions, error) {
 	return o, nil
 }
 
-// tableHeader matches a TOML table header line, capturing its name.
-var tableHeader = regexp.MustCompile(`^\s*\[\s*([^\]]+?)\s*\]`)
+// tableHeader matches a TOML table header line, capturing its name; compiled on first
+// use, not at every agentmux process's start.
+var tableHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\s*([^\]]+?)\s*\]`) })
 
 // lineOf returns the line (from 1) where key is set in [table] of a TOML text, 0 when
 // it cannot be told.
@@ -96,7 +98,7 @@ func lineOf(data []byte, table, key string) int {
 	in := false
 	for n := 1; sc.Scan(); n++ {
 		l := sc.Text()
-		if m := tableHeader.FindStringSubmatch(l); m != nil {
+		if m := tableHeader().FindStringSubmatch(l); m != nil {
 			in = m[1] == table
 			continue
 		}
