@@ -40,6 +40,11 @@ var fastSlowSeeds = []string{
 	"\x1b[" + strings.Repeat("1;", 40) + "4m" + "over" + "\x1b[" + strings.Repeat("7:", 33) + "1m" + "x" +
 		"\x1b[99999999;3Hbig\x1b[38;5;4294967297mwrap\x1b[;;31;;mempty\x1b[38:2::10:20:30mcolon\x1b[?25l\x1b[?12hhigh\x1b[>0c" +
 		"\x1b[1;2\x08;4Hbs\x1b[1 qsp\x1b[2;1$pinter\x1b[1;?2mign\x1b[6n\x1b[0m\x1b" + "[" + "3" + "2m" + "cut\r\n",
+	// text left unwritten into cells at a row's end (lazy cells), then edited in place:
+	// inserted, deleted, erased, a mark joined to its last letter, moved back over, and
+	// scrolled away and back
+	"hello world\x1b[6D\x1b[2@ins\x1b[3P\x1b[Kabce\u0301\x1b[1;31mred\x1b[0m plain\x1b[2Ddel\x1b[1K\r\n" +
+		strings.Repeat("\x1b[32mlazy\x1b[0m line\r\n", 6) + "\x1b[3A\x1b[3X\x1b[2Sup\x1b[2Tdown\x1b[4lend",
 	// printable runs ending at every place of an eight-byte word
 	"abcdefg\x7fabcdefgh\x1fabcdefghi\xc3\xa9abcdefghij\x7e~\x7f\x20\x00abcdefghijklmnop\x80q",
 }

@@ -75,11 +75,16 @@ func (t *Terminal) checkInvariants() string {
 			if len(r.cells) != t.cols {
 				return "row width"
 			}
-			for x := r.hi; x < len(r.cells); x++ {
+			if r.lazy < 0 || r.lazy > r.hi || r.lazy > 0 && r.pre.cells != r.hi {
+				return "lazy cells " + itoa(r.lazy) + " with the prefix at " + itoa(r.pre.cells) + ", used " + itoa(r.hi)
+			}
+			for x := r.hi - r.lazy; x < len(r.cells); x++ {
 				if c := r.cells[x]; c != (Cell{Width: 1}) {
 					return "non-blank cell past the used extent at " + itoa(x) + "," + itoa(y)
 				}
 			}
+			// The rest reads the cells as materialize would write them.
+			r = r.materialized()
 			if msg := r.checkPrefix(); msg != "" {
 				return msg + " in row " + itoa(y)
 			}
@@ -123,4 +128,13 @@ func (r *row) checkPrefix() string {
 		return "history encodes the encoded prefix differently"
 	}
 	return ""
+}
+
+// materialized returns a copy of r with its lazy cells written, r left as it is.
+func (r *row) materialized() *row {
+	m := *r
+	m.cells = append([]Cell(nil), r.cells...)
+	r.lazyInto(m.cells)
+	m.lazy = 0
+	return &m
 }

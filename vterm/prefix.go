@@ -89,13 +89,14 @@ func (p *prefix) style(x int, st *Style) bool {
 }
 
 // growASCII records that cells [x, x+len(b)) now hold the printable ASCII bytes b in
-// style st; the prefix grows when it ends at x.
-func (p *prefix) growASCII(x int, b []byte, st *Style) {
+// style st; the prefix grows when it ends at x, and it reports whether it grew.
+func (p *prefix) growASCII(x int, b []byte, st *Style) bool {
 	if p.cells != x || !p.style(x, st) {
-		return
+		return false
 	}
 	p.text = append(p.text, b...)
 	p.cells += len(b)
+	return true
 }
 
 // growRune records that cell x now holds rune r of width w (1, or 2 with its

@@ -49,28 +49,16 @@ func (t *Terminal) printASCII(b []byte) {
 		r := t.scr.rows[c.y]
 		x := c.x
 		n := min(len(b), t.cols-x)
-		r.touchFrom(x)
-		r.fixWide(x, x+n)
-		r.pre.growASCII(x, b[:n], &pen)
-		cells := r.cells[x : x+n]
-		// cells before the row's used extent may hold anything; those at or after it
-		// are default blanks (width 1, no marks), which only take a rune and a style
-		used := min(max(r.hi-x, 0), n)
-		for i, ch := range b[:used] {
-			c := &cells[i]
-			c.Rune = rune(ch)
-			c.Width = 1
-			c.Style = pen
-			if c.Comb != "" {
-				c.Comb = ""
-			}
+		if x == r.hi && r.pre.growASCII(x, b[:n], &pen) {
+			// At the used extent's end, the prefix taking them: the cells (default
+			// blanks) are left to materialize, and most are never read.
+			r.lazy += n
+			r.hi += n
+			r.dirty = true
+		} else {
+			r.writeASCII(x, b[:n], &pen)
 		}
-		for i, ch := range b[used:n] {
-			c := &cells[used+i]
-			c.Rune = rune(ch)
-			c.Style = pen
-		}
-		r.hi = max(r.hi, x+n)
+		t.lastRune, t.lastWidth = rune(b[n-1]), 1
 		b = b[n:]
 		x += n
 		t.lastComb = ""
@@ -90,8 +78,35 @@ func (t *Terminal) printASCII(b []byte) {
 		} else {
 			c.x = x
 		}
-		t.lastRune, t.lastWidth = rune(cells[n-1].Rune), 1
 	}
+}
+
+// writeASCII writes the printable ASCII bytes b into cells [x, x+len(b)) of r in style
+// pen: printASCII's way for cells other than at the used extent's end.
+func (r *row) writeASCII(x int, b []byte, pen *Style) {
+	n := len(b)
+	r.touchFrom(x)
+	r.fixWide(x, x+n)
+	r.pre.growASCII(x, b, pen)
+	cells := r.cells[x : x+n]
+	// cells before the row's used extent may hold anything; those at or after it
+	// are default blanks (width 1, no marks), which only take a rune and a style
+	used := min(max(r.hi-x, 0), n)
+	for i, ch := range b[:used] {
+		c := &cells[i]
+		c.Rune = rune(ch)
+		c.Width = 1
+		c.Style = *pen
+		if c.Comb != "" {
+			c.Comb = ""
+		}
+	}
+	for i, ch := range b[used:] {
+		c := &cells[used+i]
+		c.Rune = rune(ch)
+		c.Style = *pen
+	}
+	r.hi = max(r.hi, x+n)
 }
 
 // wrapLine performs a pending autowrap: mark the row soft-wrapped and move to the start
@@ -140,6 +155,9 @@ func (t *Terminal) previousCell() (*Cell, int) {
 		return nil, 0
 	}
 	r := t.scr.rows[t.cur.y]
+	if r.lazy > 0 {
+		r.materialize() // the cell's rune decides the join
+	}
 	if r.cells[x].Width == 0 && x > 0 {
 		x--
 	}

@@ -18,6 +18,51 @@ type row struct {
 
 	// pre is the row's encoded prefix: see prefix.go.
 	pre prefix
+	// lazy counts the cells at the end of the used extent, [hi-lazy, hi), that printing
+	// wrote only into the prefix: they still hold default blanks, and their text (ASCII,
+	// a byte each, the prefix's last lazy bytes) and style are the prefix's. Most lines
+	// a flood prints scroll into history, from the prefix, before anything reads their
+	// cells; materialize writes them when something does. lazy > 0 only while the prefix
+	// covers the whole used extent.
+	lazy int
+}
+
+// materialize writes the lazy cells (see row.lazy) into the row's cells. Everything
+// that reads or changes cells other than the printing of ASCII at the used extent's
+// end calls it first when r.lazy > 0 (touchFrom does).
+func (r *row) materialize() {
+	if r.shared {
+		cells := make([]Cell, len(r.cells))
+		copy(cells, r.cells)
+		r.cells = cells
+		r.shared = false
+	}
+	r.lazyInto(r.cells)
+	r.lazy = 0
+}
+
+// lazyInto writes the text and style of the row's lazy cells into cells, which hold
+// default blanks there.
+func (r *row) lazyInto(cells []Cell) {
+	x0 := r.hi - r.lazy
+	text := r.pre.text[len(r.pre.text)-r.lazy:]
+	spans := r.pre.spans
+	k := len(spans) - 1
+	for k > 0 && int(spans[k].start) > x0 {
+		k--
+	}
+	for x := x0; x < r.hi; k++ {
+		end := r.hi
+		if k+1 < len(spans) {
+			end = min(end, int(spans[k+1].start))
+		}
+		st := spans[k].st
+		seg := cells[x:end]
+		for i, ch := range text[x-x0 : end-x0] {
+			seg[i].Rune, seg[i].Style = rune(ch), st
+		}
+		x = end
+	}
 }
 
 // touch prepares the row for a change of any of its cells: it takes a private copy when
@@ -28,6 +73,9 @@ func (r *row) touch() { r.touchFrom(0) }
 // touchFrom is touch for a change of cells at x and after only: the encoded prefix is
 // cut to x.
 func (r *row) touchFrom(x int) {
+	if r.lazy > 0 {
+		r.materialize()
+	}
 	if r.shared {
 		cells := make([]Cell, len(r.cells))
 		copy(cells, r.cells)
@@ -118,6 +166,16 @@ func newScreen(cols, rows int) *screen {
 func (r *row) fill(x0, x1 int, bg Color) {
 	if x0 >= x1 || bg == DefaultColor && x0 >= r.hi {
 		return // nothing to do: cells past hi are default blanks already
+	}
+	if r.lazy > 0 && bg == DefaultColor && x0 <= r.hi-r.lazy && x1 >= r.hi {
+		// the lazy cells hold default blanks already: erasing them is forgetting them
+		r.hi -= r.lazy
+		r.lazy = 0
+		r.pre.cut(r.hi)
+		r.dirty = true
+		if x0 >= r.hi {
+			return
+		}
 	}
 	if r.shared && x0 == 0 && x1 == len(r.cells) && bg == DefaultColor {
 		// the whole row is blanked: blankRow's cells, shared, beat copying the shared
@@ -363,7 +421,7 @@ func (t *Terminal) deleteLines(n int) {
 // alignmentTest implements DECALN: fill the screen with 'E'.
 func (t *Terminal) alignmentTest() {
 	for _, r := range t.scr.rows {
-		r.touch()
+		r.touch() // every cell is written: lazy ones too
 		for i := range r.cells {
 			r.cells[i] = Cell{Rune: 'E', Width: 1}
 		}
