@@ -31,14 +31,19 @@ type row struct {
 // that reads or changes cells other than the printing of ASCII at the used extent's
 // end calls it first when r.lazy > 0 (touchFrom does).
 func (r *row) materialize() {
+	r.own()
+	r.lazyInto(r.cells)
+	r.lazy = 0
+}
+
+// own gives the row a cells array of its own when a snapshot (or blankRow) shares it.
+func (r *row) own() {
 	if r.shared {
 		cells := make([]Cell, len(r.cells))
 		copy(cells, r.cells)
 		r.cells = cells
 		r.shared = false
 	}
-	r.lazyInto(r.cells)
-	r.lazy = 0
 }
 
 // lazyInto writes the text and style of the row's lazy cells into cells, which hold
@@ -76,12 +81,7 @@ func (r *row) touchFrom(x int) {
 	if r.lazy > 0 {
 		r.materialize()
 	}
-	if r.shared {
-		cells := make([]Cell, len(r.cells))
-		copy(cells, r.cells)
-		r.cells = cells
-		r.shared = false
-	}
+	r.own()
 	r.dirty = true
 	if x < r.pre.cells {
 		r.pre.cut(x)
