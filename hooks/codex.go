@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/agentmux/agentmux/proto"
 )
 
 // Codex's notify names no file: its usage is in the rollout file of the thread
@@ -15,20 +17,8 @@ import (
 // looks in the newest few rollout files written lately for that turn.
 
 // codexTurnID reports whether s has the form of a turn id the hook looks for (1 to 128
-// ASCII letters, digits, '_' or '-'): anything else is not searched for. A loop, not a
-// regexp: compiling `{1,128}` at package init cost every agentmux process 2-3 ms.
-func codexTurnID(s string) bool {
-	if len(s) < 1 || len(s) > 128 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// ASCII letters, digits, '_' or '-'): anything else is not searched for.
+func codexTurnID(s string) bool { return proto.IsWord(s, 128) }
 
 // codexRecent bounds the search: files written within it, newest first, at most
 // codexFiles of them, each read up to codexRead bytes.

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/agentmux/agentmux/proto"
 )
 
 // validName matches a session or member name that can be a subject token: letters,
@@ -25,18 +27,7 @@ var validName nameForm
 type nameForm struct{}
 
 // MatchString reports whether s is 1 to 64 ASCII letters, digits, '-' or '_'.
-func (nameForm) MatchString(s string) bool {
-	if len(s) < 1 || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+func (nameForm) MatchString(s string) bool { return proto.IsWord(s, 64) }
 
 // CheckName returns an error when name cannot be a session's name in a mesh.
 func CheckName(name string) error {

@@ -73,6 +73,22 @@ func CheckNameShape(s string) error {
 	return nil
 }
 
+// IsWord reports whether s is 1 to max ASCII letters, digits, '_' or '-': the shape of
+// the identifiers agentmux takes from files and peers (a hub's session names, an agent's
+// turn ids). A loop, not a regexp: a counted repeat compiled at package init cost every
+// agentmux process milliseconds.
+func IsWord(s string, max int) bool {
+	if len(s) < 1 || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 // NameKind says what a name is to name, for CheckName: every kind follows one rule;
 // the kind words the error.
 type NameKind string

@@ -67,3 +67,14 @@ func TestSameName(t *testing.T) {
 		t.Error("Reserved: wrong forms")
 	}
 }
+
+func TestIsWord(t *testing.T) {
+	for s, want := range map[string]bool{
+		"a": true, "t_01-Ab": true, strings.Repeat("x", 8): true,
+		"": false, strings.Repeat("x", 9): false, "a b": false, "a.b": false, "é": false, "a\n": false, "a/b": false,
+	} {
+		if got := IsWord(s, 8); got != want {
+			t.Errorf("IsWord(%q, 8) = %v, want %v", s, got, want)
+		}
+	}
+}
