@@ -41,7 +41,9 @@ func TestUsageCountsEachRequestOnceAndPricesIt(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 	require.NoError(t, r.s.Usage("1", "claude", path))
-	r.s.Sync()
+	// r2 is counted by this call or, first, by the watch the first call left on the file
+	// (its write is seen): either way once, in a Spent event of its own.
+	r.await(func(ev Event) bool { sp, ok := ev.(Spent); return ok && sp.Model == "mock-model" })
 	m, ok := r.s.Member(1)
 	require.True(t, ok)
 	assert.Equal(t, want.Add(usage.Tokens{Input: 10, Output: 9}), m.Spend.Tokens)
