@@ -44,7 +44,9 @@ func meshMember(t *testing.T, c *client.Conn, session, name string) proto.MeshMe
 }
 
 // waitNeedsYou waits until pane name of m needs the person at a prompt with choices
-// (want), or no longer does (!want).
+// (want), or no longer needs the person at all (!want). A member that still needs the
+// person but whose screen shows no choices is neither: the pane's screen can be ahead
+// of the loop's reading of its state, and the prompt read then is not one at all.
 func (m *machine) waitNeedsYou(name string, want bool) {
 	m.t.Helper()
 	sub := m.s.Subscribe(0)
@@ -52,7 +54,11 @@ func (m *machine) waitNeedsYou(name string, want bool) {
 	deadline := time.After(20 * time.Second)
 	for {
 		for _, mb := range m.s.Members() {
-			if mb.Name == name && (mb.State == session.NeedsYou && mb.Asks != nil && len(mb.Asks.Options) > 0) == want {
+			if mb.Name != name {
+				continue
+			}
+			asks := mb.State == session.NeedsYou && mb.Asks != nil && len(mb.Asks.Options) > 0
+			if want && asks || !want && mb.State != session.NeedsYou {
 				return
 			}
 		}
