@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	// Before Bubble Tea's init: no query of the terminal behind tty's probe.
+	_ "github.com/agentmux/agentmux/ui/quietterm"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/tty"
