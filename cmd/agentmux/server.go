@@ -322,6 +322,11 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 			r.close()
 		}
 	}()
+	if !o.sess.NoPaneNamespaces {
+		// Whether panes may have user namespaces of their own is known by a fork (some
+		// 5-10 ms); asked now, it is known while the store opens, before Harden needs it.
+		go ptyhost.UserNSAllowed()
+	}
 	sock, err := claimSession(o.session)
 	if err != nil {
 		status, err := claimFailed(o.session, err)
