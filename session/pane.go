@@ -155,7 +155,7 @@ func (s termScreen) Read(from int64) relay.Reading {
 
 // keptFrames bounds the alternate-screen states a pane's emulator keeps for the relay
 // between two of its readings (vterm.KeepFrames): one per write (a PTY read, 4 KiB at
-// most) while 8 are held, then thinned to states spread over all the writes, so the
+// most) or per synchronized frame's end while 8 are held, then thinned to states spread over all the writes, so the
 // relay sees a full-screen program's transcript scroll by in small steps however late
 // the loop reads (a chat program draws a step of its answer in a write; in the relay's
 // simulation with the loop up to 1.5 s late, every answer arrives whole). Keeping costs

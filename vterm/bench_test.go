@@ -433,16 +433,23 @@ func (m cpuMeter) report(b *testing.B, bytes int) {
 	}
 }
 
-// BenchmarkKeepFrames writes a full-screen program's unsynchronized redraws (every row
-// of a 200×50 screen, new colours and text) in 4 KiB writes, as a PTY is read, with a
-// reader taking the frames every 256 writes (a loop reading a 64 MB/s flood every
-// 16 ms), keeping frames as a session's panes do (8) or not: what keeping costs a flood
-// on the alternate screen, the worst case (a main screen's costs nothing).
+// BenchmarkKeepFrames writes a full-screen program's redraws (every row of a 200×50
+// screen, new colours and text) in 4 KiB writes, as a PTY is read, with a reader taking
+// the frames every 256 writes (a loop reading a 64 MB/s flood every 16 ms), keeping
+// frames as a session's panes do (8) or not: what keeping costs a flood on the
+// alternate screen (a main screen's costs nothing), unsynchronized and synchronized
+// (where every frame's end may be kept, not only a write's).
 func BenchmarkKeepFrames(b *testing.B) {
-	data := append([]byte("\x1b[?1049h"), bytes.ReplaceAll(bytes.ReplaceAll(benchRedraw(),
+	unsynced := append([]byte("\x1b[?1049h"), bytes.ReplaceAll(bytes.ReplaceAll(benchRedraw(),
 		[]byte("\x1b[?2026h"), nil), []byte("\x1b[?2026l"), nil)...)
-	for _, keep := range []int{0, 8} {
-		b.Run(fmt.Sprintf("keep=%d", keep), func(b *testing.B) {
+	synced := append([]byte("\x1b[?1049h"), benchRedraw()...)
+	for _, c := range []struct {
+		name string
+		data []byte
+		keep int
+	}{{"keep=0", unsynced, 0}, {"keep=8", unsynced, 8}, {"synced/keep=0", synced, 0}, {"synced/keep=8", synced, 8}} {
+		data, keep := c.data, c.keep
+		b.Run(c.name, func(b *testing.B) {
 			term := vterm.New(vterm.Options{Cols: benchCols, Rows: benchRows})
 			term.KeepFrames(keep)
 			b.SetBytes(int64(len(data)))

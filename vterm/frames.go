@@ -6,15 +6,19 @@ package vterm
 // not only the one its next reading happens to find. A reader late by many writes (a busy
 // host) would miss lines that scrolled through the screen between its readings.
 
+import "bytes"
+
 // KeepFrames makes the terminal keep, for a reader calling ReadFrames, the alternate
 // screen as it stood before each write that came while a reading was due: the states a
-// reader would have seen had it read after every write. A state inside a
-// synchronized-output frame (mode 2026) is no frame and is not kept, nor one that
-// repeats the state kept before it. At most n are held: once n are, every other one is
-// let go and from then on only every other write's state is kept, and so on, so a
-// reader late by any number of writes gets states spread evenly over them, and a flood
-// costs a number of keepings that grows with the logarithm of its writes. n ≤ 0 keeps
-// none (the default).
+// reader would have seen had it read after every write. For a program that marks its
+// frames (synchronized output, mode 2026), the end of each frame counts as the end of a
+// write: a busy host reads several of its frames in one PTY read, and each is a state
+// no reader saw. A state inside a synchronized-output frame is no frame and is not
+// kept, nor one that repeats the state kept before it. At most n are held: once n are,
+// every other one is let go and from then on only every other write's state is kept,
+// and so on, so a reader late by any number of writes gets states spread evenly over
+// them, and a flood costs a number of keepings that grows with the logarithm of its
+// writes. n ≤ 0 keeps none (the default).
 func (t *Terminal) KeepFrames(n int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -43,6 +47,26 @@ type frameLog struct {
 	// stride is how many eligible writes go by for each state kept (doubled each time
 	// the log is thinned), skipped how many went by since the last one kept.
 	stride, skipped int
+	// synced is set once the program opened a synchronized-output frame: from then on
+	// a write is split after each frame's end (frameEnd).
+	synced bool
+}
+
+// syncEnd ends a synchronized-output frame (mode 2026 reset), as programs write it.
+var syncEnd = []byte("\x1b[?2026l")
+
+// frameEnd returns how much of p Write feeds before it keeps a frame again: up to the
+// end of the first synchronized frame p ends before its last byte, all of p when none
+// does or no frame is kept. Feeding a write in pieces is feeding it whole: the parser
+// carries its state across.
+func (t *Terminal) frameEnd(p []byte) int {
+	if t.frames.limit == 0 || !t.frames.synced {
+		return len(p)
+	}
+	if i := bytes.Index(p, syncEnd); i >= 0 && i+len(syncEnd) < len(p) {
+		return i + len(syncEnd)
+	}
+	return len(p)
 }
 
 // keepFrame is called by Write, with the lock held, before the bytes are fed: it keeps

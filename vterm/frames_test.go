@@ -123,3 +123,33 @@ func TestKeepFramesRacingReader(t *testing.T) {
 		}
 	}
 }
+
+// A program that marks its frames and is read late has several of them in one write (a
+// PTY read takes what it wrote meanwhile): each frame that ends before the write's last
+// byte is kept, not only the state before the write.
+func TestKeepFramesKeepsEachSynchronizedFrameOfAWrite(t *testing.T) {
+	term := New(Options{Cols: 6, Rows: 2})
+	term.KeepFrames(8)
+	frame := func(s string) string { return "\x1b[?2026h\x1b[H\x1b[2J" + s + "\x1b[?2026l" }
+	term.Write([]byte("\x1b[?1049h" + frame("zero")))
+	term.ReadFrames(-1)
+	term.Write([]byte(frame("one") + frame("two") + frame("three")))
+	kept, now := term.ReadFrames(-1)
+	if got := rowsOf(kept); fmt.Sprint(got) != "[one two]" {
+		t.Fatalf("kept %q, want [one two]", got)
+	}
+	if now.Rows[0] != "three" {
+		t.Fatalf("the reading shows %q, want the last frame", now.Rows)
+	}
+	// A frame split over two writes is one frame; the state at a write's end inside a
+	// frame is not kept.
+	term.Write([]byte(frame("four") + "\x1b[?2026h\x1b[H\x1b[2Jfi"))
+	term.Write([]byte("ve\x1b[?2026l" + frame("six")))
+	kept, now = term.ReadFrames(-1)
+	if got := rowsOf(kept); fmt.Sprint(got) != "[four five]" {
+		t.Fatalf("kept %q, want [four five]", got)
+	}
+	if now.Rows[0] != "six" {
+		t.Fatalf("the reading shows %q, want the last frame", now.Rows)
+	}
+}

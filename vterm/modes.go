@@ -62,6 +62,7 @@ func (t *Terminal) setPrivateMode(m int, on bool) {
 		md.BracketedPaste = on
 	case 2026:
 		md.SyncOutput = on
+		t.frames.synced = t.frames.synced || on
 	case 47:
 		t.switchScreen(on, false, false)
 	case 1047:

@@ -198,8 +198,12 @@ func (t *Terminal) cursorVisible(on bool) { t.cur.hidden = !on }
 func (t *Terminal) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	if len(p) > 0 {
-		t.keepFrame()
-		t.feed(p)
+		for rest := p; len(rest) > 0; {
+			n := t.frameEnd(rest)
+			t.keepFrame()
+			t.feed(rest[:n])
+			rest = rest[n:]
+		}
 		t.seq++
 	}
 	t.mu.Unlock()
