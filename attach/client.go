@@ -41,6 +41,9 @@ type Options struct {
 	// Serving: the session is served from this process, which ends it on SIGHUP,
 	// SIGTERM and SIGINT; the client follows only SIGWINCH.
 	Serving bool
+	// Terminal is what the terminal answered to the probe the client just made
+	// (Request.Terminal); "" when it made none.
+	Terminal string
 }
 
 // Result is how an attach ended. Reason is empty when the server went away without
@@ -68,7 +71,7 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 	if err != nil {
 		return Result{}, fmt.Errorf("terminal size: %w", err)
 	}
-	acc, err := handshake(nc, Request{Version: Version, Cols: cols, Rows: rows, ReadOnly: o.ReadOnly, DetachOthers: o.DetachOthers, Acks: true})
+	acc, err := handshake(nc, Request{Version: Version, Cols: cols, Rows: rows, ReadOnly: o.ReadOnly, DetachOthers: o.DetachOthers, Acks: true, Terminal: o.Terminal})
 	if err != nil {
 		return Result{}, err
 	}

@@ -50,6 +50,11 @@ type Request struct {
 	// Acks says the client acknowledges the output it has written to its terminal (ack
 	// frames), so the server may pace its output to the terminal's speed.
 	Acks bool `json:"acks,omitempty"`
+	// Terminal is what the terminal answered when the client probed it just before
+	// (ui.TerminalInfo in its one-word form): the server then sets the terminal up
+	// without asking it again, a round trip through the client saved at every start.
+	// Empty: the server probes the terminal through the stream.
+	Terminal string `json:"terminal,omitempty"`
 }
 
 // Validate checks the version and the size.

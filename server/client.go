@@ -224,6 +224,10 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 		window = outputWindow
 	}
 	w := newOut(nc, window, func() { c.end(attach.ReasonDetached, "the terminal stopped reading") })
+	var probed *ui.TerminalInfo
+	if info, err := ui.ParseTerminalInfo(req.Terminal); req.Terminal != "" && err == nil && info.Known {
+		probed = &info // its client asked it just now: not again through the stream
+	}
 	inputs := make(chan []byte, inputQueue)
 	resized := make(chan struct{}, 1)
 	var wg sync.WaitGroup
@@ -232,7 +236,7 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	ending, err := ui.Attach(ctx, s.cfg.Session, s.cfg.UI, ui.Remote{
 		Name: s.cfg.Name, Input: inputs, Out: w, Size: ui.Size{Cols: req.Cols, Rows: req.Rows}, Sizes: sizes,
 		Controls: func() bool { return s.controls(c.id) }, Control: c.control,
-		Active: func() { s.activate(c) }, ReadOnly: req.ReadOnly, Fixed: c.fixed,
+		Active: func() { s.activate(c) }, ReadOnly: req.ReadOnly, Fixed: c.fixed, Probed: probed,
 	})
 	if err != nil {
 		s.log.Warn("attached terminal", "client", c.id, "err", err)

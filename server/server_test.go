@@ -28,6 +28,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/ui"
 	"github.com/agentmux/agentmux/vterm"
+	"sync/atomic"
 )
 
 const wait = 10 * time.Second
@@ -121,6 +122,7 @@ type term struct {
 	updates chan struct{}
 	ended   chan attach.Frame // receives the end frame, closed when the stream ends
 	replies [][]byte          // the emulator's answers, sent after each write
+	asked   atomic.Int32      // how many of the server's queries the emulator answered
 	// accepted is the server's ATTACHED; with its Acks set each output frame is
 	// acknowledged once drawn, as agentmux's client does.
 	accepted attach.Accepted
@@ -155,7 +157,10 @@ func (f *fixture) attachOn(nc net.Conn, req attach.Request) *term {
 		f.t.Fatal(err)
 	}
 	tm := &term{t: f.t, nc: nc, updates: make(chan struct{}, 1), ended: make(chan attach.Frame, 1), accepted: acc}
-	tm.vt = vterm.New(vterm.Options{Cols: req.Cols, Rows: req.Rows, Reply: func(b []byte) { tm.replies = append(tm.replies, bytes.Clone(b)) }})
+	tm.vt = vterm.New(vterm.Options{Cols: req.Cols, Rows: req.Rows, Reply: func(b []byte) {
+		tm.replies = append(tm.replies, bytes.Clone(b))
+		tm.asked.Add(1)
+	}})
 	go tm.read()
 	return tm
 }
@@ -292,6 +297,25 @@ func TestAttachDrawsStateAndDetaches(t *testing.T) {
 	tm2 := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24})
 	tm2.waitText("hello from a", "full screen b")
 	tm2.nc.Close()
+	f.close()
+	goleak.VerifyNone(t, leaks)
+}
+
+// A client that probed its terminal just before it attaches (agentmux starting a
+// session) says what the terminal answered: the server sets the terminal up without
+// asking it again (a round trip through the client saved) and gives the panes its
+// colours.
+func TestAttachWithTheTerminalsAnswersAsksItNothing(t *testing.T) {
+	leaks := goleak.IgnoreCurrent()
+	f := newFixture(t, "a")
+	tm := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24, Terminal: "0:e5e5e5:102030"})
+	tm.waitText("1 a", "^A")
+	if n := tm.asked.Load(); n != 0 {
+		t.Errorf("the server asked the terminal %d questions, want none", n)
+	}
+	f.proc(1).Print("\x1b]11;?\x1b\\")
+	f.waitSent(1, "rgb:1010/2020/3030")
+	tm.nc.Close()
 	f.close()
 	goleak.VerifyNone(t, leaks)
 }

@@ -170,3 +170,12 @@ func (o *Terminal) Setup() error {
 	}
 	return nil
 }
+
+// SetupProbed is Setup for a terminal whose answers to ProbeSeq are known already (its
+// client probed it just before): the modes alone, no question.
+func (o *Terminal) SetupProbed() error {
+	if err := o.send(EnterSeq); err != nil {
+		return fmt.Errorf("set up terminal: %w", err)
+	}
+	return nil
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/tty"
 	"github.com/agentmux/agentmux/vterm"
+	"github.com/agentmux/agentmux/keys"
 )
 
 // This file runs the ui for a terminal attached to a session server, as tmux's server
@@ -63,6 +64,9 @@ type Remote struct {
 	// Fixed is the terminal the session runs in (agentmux demo, --in-process): it
 	// cannot detach, and prefix q only asks whether to quit.
 	Fixed bool
+	// Probed is what the terminal answered to its client's probe just before it
+	// attached (nil: the terminal is probed through Input and Out).
+	Probed *TerminalInfo
 }
 
 // Fit gives the panes of o the sizes the layout gives them on a terminal of the given
@@ -102,12 +106,20 @@ func Attach(ctx context.Context, s *session.Session, cfg Config, r Remote) (e En
 			e, err = EndGone, tty.Recovered(rec)
 		}
 	}()
-	if err := o.Setup(); err != nil {
-		return EndGone, err
-	}
-	probed, early, err := ir.Probe(probeTimeout)
-	if err != nil {
-		return EndGone, fmt.Errorf("read terminal: %w", err)
+	var probed tty.Probed
+	var early []keys.Event
+	if r.Probed != nil {
+		if err := o.SetupProbed(); err != nil {
+			return EndGone, err
+		}
+		probed = r.Probed.probed()
+	} else {
+		if err := o.Setup(); err != nil {
+			return EndGone, err
+		}
+		if probed, early, err = ir.Probe(probeTimeout); err != nil {
+			return EndGone, fmt.Errorf("read terminal: %w", err)
+		}
 	}
 	if probed.Kitty {
 		if err := o.PushKitty(); err != nil {
@@ -215,7 +227,11 @@ func ParseTerminalInfo(s string) (TerminalInfo, error) {
 
 // probed is t as the probe's result.
 func (t TerminalInfo) probed() tty.Probed {
-	return tty.Probed{Kitty: t.Kitty, Colors: vterm.Colors{
+	answers := 0
+	if t.Known {
+		answers = 1
+	}
+	return tty.Probed{Kitty: t.Kitty, Answers: answers, Colors: vterm.Colors{
 		FG: vterm.RGBColor{R: t.FG[0], G: t.FG[1], B: t.FG[2]},
 		BG: vterm.RGBColor{R: t.BG[0], G: t.BG[1], B: t.BG[2]},
 	}}

@@ -90,7 +90,7 @@ func runStarted(ctx context.Context, args []string, in, out *os.File) (int, erro
 	if err != nil {
 		return status, err
 	}
-	return attachTo(ctx, name, socket, attach.Options{}, in, out)
+	return attachTo(ctx, name, socket, attach.Options{Terminal: probedWord(info)}, in, out)
 }
 
 // runHere serves the session o describes from this process and attaches this terminal
@@ -119,7 +119,7 @@ func runHere(ctx context.Context, o *options, conf settings, in, out *os.File) (
 		<-r.ended
 		return 1, err
 	}
-	code, err := attachOver(ctx, r.name, nc, attach.Options{Serving: true}, in, out)
+	code, err := attachOver(ctx, r.name, nc, attach.Options{Serving: true, Terminal: probedWord(info)}, in, out)
 	r.srv.End("its terminal ended")
 	<-r.ended
 	if s, ok := r.signal.(syscall.Signal); ok {
@@ -140,6 +140,15 @@ func probe(ctx context.Context, in, out *os.File) (ui.Size, ui.TerminalInfo, int
 		return ui.Size{}, ui.TerminalInfo{}, 1, err
 	}
 	return ui.Size{Cols: cols, Rows: rows}, info, 0, nil
+}
+
+// probedWord is what a terminal answered to probe, as an attach request carries it: ""
+// when it answered nothing (the server then asks it again, through the stream).
+func probedWord(info ui.TerminalInfo) string {
+	if !info.Known {
+		return ""
+	}
+	return info.String()
 }
 
 // detachedSize is the size a session started without a terminal draws at until one
