@@ -3,6 +3,8 @@ package vterm
 // This file holds the grid: rows of cells owned by the writer, each with a cached
 // immutable copy for snapshots, and the row-level edits (erase, insert, delete, scroll).
 
+import "sync"
+
 // row is one mutable screen row, copied on write: snap is the Line last handed out in a
 // Snapshot, which shares the cells array while shared is set; the first change after
 // that copies the cells (touch). dirty says the cells changed since snap was made.
@@ -138,14 +140,22 @@ func blankCell(bg Color) Cell {
 }
 
 // blankRow is a template row of default blank cells, copied to clear rows quickly, and
-// the cells of every blank row never written (newRow): it is never written itself.
-var blankRow = func() []Cell {
+// the cells of every blank row never written (newRow): it is never written itself. The
+// first New makes it (blankOnce): a process that makes no terminal (an attach client, a
+// client command) never pays for it.
+var (
+	blankRow  []Cell
+	blankOnce sync.Once
+)
+
+// makeBlankRow makes blankRow.
+func makeBlankRow() {
 	r := make([]Cell, maxSize)
 	for i := range r {
 		r[i] = Cell{Width: 1}
 	}
-	return r
-}()
+	blankRow = r
+}
 
 // newRow returns a blank row of cols cells. Its cells are blankRow's own, shared as a
 // snapshot's are: the row's first change copies them (touch), so a row that is never

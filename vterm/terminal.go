@@ -133,6 +133,7 @@ type Terminal struct {
 
 // New returns a Terminal of the given size with a blank screen.
 func New(o Options) *Terminal {
+	blankOnce.Do(makeBlankRow)
 	cols, rows := o.Cols, o.Rows
 	if cols == 0 && rows == 0 {
 		cols, rows = 80, 24
