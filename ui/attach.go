@@ -9,10 +9,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/tty"
 	"github.com/agentmux/agentmux/vterm"
-	"github.com/agentmux/agentmux/keys"
 )
 
 // This file runs the ui for a terminal attached to a session server, as tmux's server

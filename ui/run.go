@@ -12,11 +12,12 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	// Before Bubble Tea's init: no query of the terminal behind tty's probe.
-	_ "github.com/agentmux/agentmux/ui/quietterm"
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/tty"
+
+	// Initialised before Bubble Tea: no query of the terminal behind tty's probe.
+	_ "github.com/agentmux/agentmux/ui/quietterm"
 )
 
 // probeTimeout bounds the wait for the outer terminal's answers at start-up (DA1 ends it
