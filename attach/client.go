@@ -42,8 +42,10 @@ type Options struct {
 	// SIGTERM and SIGINT; the client follows only SIGWINCH.
 	Serving bool
 	// Terminal is what the terminal answered to the probe the client just made
-	// (Request.Terminal); "" when it made none.
+	// (Request.Terminal); "" when it made none. Typed is what the person typed during
+	// that probe, sent as the stream's first input.
 	Terminal string
+	Typed    []byte
 }
 
 // Result is how an attach ended. Reason is empty when the server went away without
@@ -81,6 +83,9 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 	}
 	c := &pipe{nc: nc, acks: acc.Acks}
 	res := Result{Session: acc.Session}
+	if typed := o.Typed; len(typed) > 0 {
+		_ = c.send(Input(typed[:min(len(typed), MaxFrame-1)])) // a failed send ends the stream: the read sees it
+	}
 	stopInput, err := c.pumpInput(in)
 	if err != nil {
 		_ = term.Restore(in.Fd(), saved)

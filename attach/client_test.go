@@ -4,8 +4,9 @@ package attach
 // server: output frames sent together in one write reach the terminal (an os.Pipe) in
 // order and are acknowledged together, in one write of ack frames whose counts add up to
 // exactly the bytes drawn, none over MaxFrame; the end frame ends the loop with its
-// reason. Then the frame encoders on their own: AppendOutput cuts a write into frames
-// that decode back to it, AppendAcks into acks that add up to n.
+// reason. Run over a PTY sends what was typed during the client's probe as the stream's
+// first input. Then the frame encoders on their own: AppendOutput cuts a write into
+// frames that decode back to it, AppendAcks into acks that add up to n.
 
 import (
 	"bytes"
@@ -14,7 +15,10 @@ import (
 	"os"
 	"testing"
 
+	"context"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/creack/pty"
+	"time"
 )
 
 func TestOutputSentTogetherIsAckedTogether(t *testing.T) {
@@ -122,5 +126,46 @@ func TestAppendOutputAndAcks(t *testing.T) {
 		if sum != n {
 			t.Errorf("acks for %d bytes add up to %d", n, sum)
 		}
+	}
+}
+
+// What the person typed while the client probed its terminal (Options.Typed) is the
+// stream's first input, before anything read from the terminal since.
+func TestTypedDuringTheProbeIsTheFirstInput(t *testing.T) {
+	srv, cli := net.Pipe()
+	defer srv.Close()
+	ptmx, pts, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	defer pts.Close()
+	ran := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), cli, pts, pts, Options{Typed: []byte("hi\x1b[A")})
+		ran <- err
+	}()
+	if _, err := proto.ReadFrame(srv, proto.DefaultMaxFrameBytes, nil); err != nil { // ATTACH
+		t.Fatal(err)
+	}
+	ok, _ := Handshake(TypeAttached, Accepted{Version: Version, Session: "s"})
+	if err := proto.WriteFrame(srv, ok); err != nil {
+		t.Fatal(err)
+	}
+	_ = srv.SetReadDeadline(time.Now().Add(10 * time.Second)) // nothing else is sent
+	body, err := proto.ReadFrame(srv, MaxFrame, nil)
+	if err != nil {
+		t.Fatalf("no input after ATTACHED: %v", err)
+	}
+	_ = srv.SetReadDeadline(time.Time{})
+	if f, err := Decode(body); err != nil || f.Kind != KindInput || string(f.Data) != "hi\x1b[A" {
+		t.Errorf("the first frame after ATTACHED is %q (%v), want the typed input", body, err)
+	}
+	if err := proto.WriteFrame(srv, End(ReasonDetached, "")); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, srv) }() // whatever the client still sends
+	if err := <-ran; err != nil {
+		t.Fatal(err)
 	}
 }

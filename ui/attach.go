@@ -175,27 +175,44 @@ type TerminalInfo struct {
 
 // ProbeTerminal asks the terminal (in, out) for its colours and keyboard without
 // changing its screen, and waits for the answers (DA1 ends the wait). It leaves the
-// terminal as it found it.
-func ProbeTerminal(ctx context.Context, in, out *os.File) (TerminalInfo, error) {
+// terminal as it found it. typed is what the person typed meanwhile, the bytes as the
+// terminal sent them, for the session to read as typed (attach.Options.Typed): a key
+// pressed while agentmux starts is not lost.
+func ProbeTerminal(ctx context.Context, in, out *os.File) (info TerminalInfo, typed []byte, err error) {
 	o, err := tty.Open(in, out)
 	if err != nil {
-		return TerminalInfo{}, err
+		return TerminalInfo{}, nil, err
 	}
 	defer o.Restore()
 	ir, err := tty.StartInput(ctx, in)
 	if err != nil {
-		return TerminalInfo{}, err
+		return TerminalInfo{}, nil, err
 	}
 	defer ir.Close()
 	if _, err := o.Write([]byte(tty.ProbeSeq)); err != nil {
-		return TerminalInfo{}, fmt.Errorf("probe terminal: %w", err)
+		return TerminalInfo{}, nil, fmt.Errorf("probe terminal: %w", err)
 	}
-	p, _, err := ir.Probe(probeTimeout)
+	p, early, err := ir.Probe(probeTimeout)
 	if err != nil {
-		return TerminalInfo{}, fmt.Errorf("probe terminal: %w", err)
+		return TerminalInfo{}, nil, fmt.Errorf("probe terminal: %w", err)
 	}
 	fg, bg := p.Colors.FG, p.Colors.BG
-	return TerminalInfo{Kitty: p.Kitty, FG: [3]uint8{fg.R, fg.G, fg.B}, BG: [3]uint8{bg.R, bg.G, bg.B}, Known: p.Answers > 0}, nil
+	return TerminalInfo{Kitty: p.Kitty, FG: [3]uint8{fg.R, fg.G, fg.B}, BG: [3]uint8{bg.R, bg.G, bg.B}, Known: p.Answers > 0}, typedBytes(early), nil
+}
+
+// typedBytes is the bytes the events were decoded from: keys and pastes (the terminal
+// sends nothing else before agentmux sets its modes).
+func typedBytes(evs []keys.Event) []byte {
+	var b []byte
+	for _, ev := range evs {
+		switch e := ev.(type) {
+		case keys.Key:
+			b = append(b, e.Raw...)
+		case keys.Paste:
+			b = append(b, e.Raw...)
+		}
+	}
+	return b
 }
 
 // String is the info as one word: kitty (0/1), then the colours as hex, "-" when unknown.

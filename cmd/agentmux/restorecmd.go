@@ -109,7 +109,7 @@ func runRestore(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err != nil {
 		return 2, errors.New("agentmux restore needs a terminal (or --detached)")
 	}
-	info, err := ui.ProbeTerminal(ctx, in, out)
+	info, typed, err := ui.ProbeTerminal(ctx, in, out)
 	if err != nil {
 		return 1, err
 	}
@@ -117,7 +117,7 @@ func runRestore(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if err != nil {
 		return status, err
 	}
-	return attachTo(ctx, n, socket, attach.Options{}, in, out)
+	return attachTo(ctx, n, socket, attach.Options{Terminal: probedWord(info), Typed: typed}, in, out)
 }
 
 // findRestorable returns the snapshot of the session restore should bring back: name

@@ -82,7 +82,7 @@ func startServer(args []string, cols, rows int, term ui.TerminalInfo) (name, soc
 
 // runStarted starts a server for the agents in args and attaches this terminal to it.
 func runStarted(ctx context.Context, args []string, in, out *os.File) (int, error) {
-	size, info, status, err := probe(ctx, in, out)
+	size, info, typed, status, err := probe(ctx, in, out)
 	if err != nil {
 		return status, err
 	}
@@ -90,7 +90,7 @@ func runStarted(ctx context.Context, args []string, in, out *os.File) (int, erro
 	if err != nil {
 		return status, err
 	}
-	return attachTo(ctx, name, socket, attach.Options{Terminal: probedWord(info)}, in, out)
+	return attachTo(ctx, name, socket, attach.Options{Terminal: probedWord(info), Typed: typed}, in, out)
 }
 
 // runHere serves the session o describes from this process and attaches this terminal
@@ -98,7 +98,7 @@ func runStarted(ctx context.Context, args []string, in, out *os.File) (int, erro
 // cannot detach; the session ends when it quits or goes away, or on a signal (the
 // status is then 128 + the signal's number).
 func runHere(ctx context.Context, o *options, conf settings, in, out *os.File) (int, error) {
-	size, info, status, err := probe(ctx, in, out)
+	size, info, typed, status, err := probe(ctx, in, out)
 	if err != nil {
 		return status, err
 	}
@@ -119,7 +119,7 @@ func runHere(ctx context.Context, o *options, conf settings, in, out *os.File) (
 		<-r.ended
 		return 1, err
 	}
-	code, err := attachOver(ctx, r.name, nc, attach.Options{Serving: true, Terminal: probedWord(info)}, in, out)
+	code, err := attachOver(ctx, r.name, nc, attach.Options{Serving: true, Terminal: probedWord(info), Typed: typed}, in, out)
 	r.srv.End("its terminal ended")
 	<-r.ended
 	if s, ok := r.signal.(syscall.Signal); ok {
@@ -129,17 +129,18 @@ func runHere(ctx context.Context, o *options, conf settings, in, out *os.File) (
 }
 
 // probe reads the terminal's size and asks it for its colours and keyboard, leaving it
-// as it was: what a session's panes start with.
-func probe(ctx context.Context, in, out *os.File) (ui.Size, ui.TerminalInfo, int, error) {
+// as it was: what a session's panes start with. typed is what the person typed
+// meanwhile, for the attach to pass on.
+func probe(ctx context.Context, in, out *os.File) (size ui.Size, info ui.TerminalInfo, typed []byte, status int, err error) {
 	cols, rows, err := term.GetSize(out.Fd())
 	if err != nil || !term.IsTerminal(in.Fd()) {
-		return ui.Size{}, ui.TerminalInfo{}, 2, errors.New("agentmux needs a terminal")
+		return ui.Size{}, ui.TerminalInfo{}, nil, 2, errors.New("agentmux needs a terminal")
 	}
-	info, err := ui.ProbeTerminal(ctx, in, out)
+	info, typed, err = ui.ProbeTerminal(ctx, in, out)
 	if err != nil {
-		return ui.Size{}, ui.TerminalInfo{}, 1, err
+		return ui.Size{}, ui.TerminalInfo{}, nil, 1, err
 	}
-	return ui.Size{Cols: cols, Rows: rows}, info, 0, nil
+	return ui.Size{Cols: cols, Rows: rows}, info, typed, 0, nil
 }
 
 // probedWord is what a terminal answered to probe, as an attach request carries it: ""
