@@ -83,8 +83,10 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 	}
 	c := &pipe{nc: nc, acks: acc.Acks}
 	res := Result{Session: acc.Session}
-	if typed := o.Typed; len(typed) > 0 {
-		_ = c.send(Input(typed[:min(len(typed), MaxFrame-1)])) // a failed send ends the stream: the read sees it
+	for typed := o.Typed; len(typed) > 0; { // a failed send ends the stream: the read sees it
+		n := min(len(typed), MaxFrame-1)
+		_ = c.send(Input(typed[:n]))
+		typed = typed[n:]
 	}
 	stopInput, err := c.pumpInput(in)
 	if err != nil {
