@@ -250,6 +250,12 @@ func (r *Relay) NextWake() (time.Time, bool) {
 			}
 		}
 		if at, ok := p.turnQuietAt(r.cfg); ok && p.started && p.printed && p.inflight == nil {
+			if p.turnEndable() && !at.After(r.now) {
+				// Due already: what kept it (a clearing of its input, a message waiting
+				// there that expired since) went after this step's endTurns. The next
+				// Tick ends it, so this asks for one at once.
+				at = r.now.Add(time.Nanosecond)
+			}
 			consider(at)
 		}
 		idle, idleKnown := p.idleAt(r.cfg)
@@ -397,13 +403,20 @@ func (r *Relay) dropGoneDrafts(now time.Time) {
 func (r *Relay) endTurns(now time.Time) {
 	for _, id := range r.order {
 		p := r.panes[id]
-		if p.exited || !p.started || !p.printed || p.inflight != nil || p.draft || p.clearing != nil {
+		if !p.turnEndable() {
 			continue
 		}
 		if at, ok := p.turnQuietAt(r.cfg); ok && !now.Before(at) {
 			r.turnEnded(p, now)
 		}
 	}
+}
+
+// turnEndable reports whether p's turn ends once it has been quiet long enough
+// (endTurns): it printed since it started, and nothing is in flight, drafted or being
+// cleared in it.
+func (p *pane) turnEndable() bool {
+	return !p.exited && p.started && p.printed && p.inflight == nil && !p.draft && p.clearing == nil
 }
 
 // start marks p started: it finished starting (or its hook said a turn ended).
