@@ -155,9 +155,7 @@ func (t *Terminal) previousCell() (*Cell, int) {
 		return nil, 0
 	}
 	r := t.scr.rows[t.cur.y]
-	if r.lazy > 0 {
-		r.materialize() // the cell's rune decides the join
-	}
+	r.materialize() // the cell's rune decides the join
 	if r.cells[x].Width == 0 && x > 0 {
 		x--
 	}

@@ -78,9 +78,7 @@ func (r *row) resize(cols int) {
 	if cols == old {
 		return
 	}
-	if r.lazy > 0 {
-		r.materialize()
-	}
+	r.materialize()
 	r.dirty = true
 	r.shared = false // both branches build a new cells array
 	r.pre.cut(0)

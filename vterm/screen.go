@@ -29,10 +29,18 @@ type row struct {
 	lazy int
 }
 
-// materialize writes the lazy cells (see row.lazy) into the row's cells. Everything
-// that reads or changes cells other than the printing of ASCII at the used extent's
-// end calls it first when r.lazy > 0 (touchFrom does).
+// materialize writes the lazy cells (see row.lazy), if any, into the row's cells.
+// Everything that reads or changes cells other than the printing of ASCII at the used
+// extent's end calls it first (touchFrom does). Small enough to inline: a row with no
+// lazy cells pays a comparison.
 func (r *row) materialize() {
+	if r.lazy > 0 {
+		r.writeLazy()
+	}
+}
+
+// writeLazy is materialize's work.
+func (r *row) writeLazy() {
 	r.own()
 	r.lazyInto(r.cells)
 	r.lazy = 0
@@ -80,9 +88,7 @@ func (r *row) touch() { r.touchFrom(0) }
 // touchFrom is touch for a change of cells at x and after only: the encoded prefix is
 // cut to x.
 func (r *row) touchFrom(x int) {
-	if r.lazy > 0 {
-		r.materialize()
-	}
+	r.materialize()
 	r.own()
 	r.dirty = true
 	if x < r.pre.cells {

@@ -38,9 +38,7 @@ func (t *Terminal) Snapshot() *Snapshot {
 // the row copies it before its next change (row.touch).
 func (r *row) publish() *Line {
 	if r.snap == nil || r.dirty || r.snap.Wrapped != r.wrapped {
-		if r.lazy > 0 {
-			r.materialize()
-		}
+		r.materialize()
 		r.snap = &Line{Cells: r.cells[:len(r.cells):len(r.cells)], Wrapped: r.wrapped}
 		r.shared = true
 		r.dirty = false
@@ -85,9 +83,7 @@ func (t *Terminal) screenTextOf(see *sight) []string {
 // before hi, the rest being default blanks, which trimming drops (all of them on the
 // reference path, SetSlowPath).
 func (t *Terminal) textCells(r *row) []Cell {
-	if r.lazy > 0 {
-		r.materialize()
-	}
+	r.materialize()
 	if t.slow {
 		return r.cells
 	}

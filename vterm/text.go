@@ -189,9 +189,7 @@ func (t *Terminal) appendRowText(b []byte, a int64, padEnd bool, see *sight) []b
 		if !r.wrapped {
 			return appendCellsText(b, t.textCells(r), false, padEnd, see)
 		}
-		if r.lazy > 0 {
-			r.materialize()
-		}
+		r.materialize()
 		return appendCellsText(b, r.cells, true, padEnd, see)
 	}
 	return t.histAt(a).appendText(b, padEnd, see)
