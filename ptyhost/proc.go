@@ -75,6 +75,11 @@ func Start(s Spec, out io.Writer) (*Proc, error) {
 		return err
 	})
 	if err != nil {
+		// Whether the namespace or the program failed is asked only now, of a fork
+		// that execs nothing: where namespaces are made, a start pays no second fork.
+		if s.UserNS && !UserNSAllowed() {
+			return nil, fmt.Errorf("start %q: %w: %w", s.Argv[0], ErrNoUserNS, err)
+		}
 		return nil, fmt.Errorf("start %q: %w", s.Argv[0], err)
 	}
 	ptm, err := pollable(master)

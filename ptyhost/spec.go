@@ -46,9 +46,10 @@ type Spec struct {
 	// speaks for the pane. agentmux's own AGENTMUX_PROOF (agentmux run inside a pane)
 	// is never inherited.
 	Proof string
-	// UserNS starts the program in a user namespace of its own (Linux: see
-	// UserNSAllowed), which every process started in the pane stays in: the session
-	// tells them from the person by it. setuid programs cannot raise privileges there.
+	// UserNS starts the program in a user namespace of its own (Linux), which every
+	// process started in the pane stays in: the session tells them from the person by
+	// it. setuid programs cannot raise privileges there. Where the system refuses the
+	// namespace, Start fails with ErrNoUserNS.
 	UserNS bool
 	// KillGrace is the time between SIGHUP and SIGKILL in Close (DefaultKillGrace if 0).
 	KillGrace time.Duration
@@ -67,6 +68,11 @@ const ServerComm = "agentmux-server"
 
 // ErrNoCommand is returned by Start when Spec.Argv is empty or Argv[0] is "".
 var ErrNoCommand = errors.New("empty command")
+
+// ErrNoUserNS is returned (wrapped, with the start's own error) by Start when
+// Spec.UserNS is set and this system refuses this process a user namespace (see
+// UserNSAllowed): the program did not start, and may be started without one.
+var ErrNoUserNS = errors.New("this system makes no user namespace for the pane")
 
 // NotFoundError reports a program that LookPath could not find or cannot run. Its
 // message reads `"foo": program not found`; errors.Is(err, exec.ErrNotFound) holds

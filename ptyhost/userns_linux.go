@@ -54,7 +54,7 @@ func startIn(cmd *exec.Cmd, userNS bool, start func() error) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	uid, gid := os.Getuid(), os.Getgid()
-	cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
+	cmd.SysProcAttr.Cloneflags |= newUserNS
 	cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	cmd.SysProcAttr.GidMappingsEnableSetgroups = false
@@ -70,12 +70,16 @@ func startIn(cmd *exec.Cmd, userNS bool, start func() error) error {
 var (
 	userNSOnce    sync.Once
 	userNSAllowed bool
+	// newUserNS is the clone flag that makes a pane's namespace; tests add one the
+	// kernel refuses beside it (CLONE_FS), as a system that makes none refuses it.
+	newUserNS uintptr = syscall.CLONE_NEWUSER
 )
 
 // UserNSAllowed reports whether this process may start a program in a user namespace
 // of its own (the kernel, a container's seccomp filter or an AppArmor rule may refuse
 // it). It forks once, on the first call, towards a program that does not exist: the
-// clone and the id maps succeed or fail before the exec does.
+// clone and the id maps succeed or fail before the exec does. Start asks only when a
+// start in a namespace failed, so where namespaces are made no start pays this fork.
 func UserNSAllowed() bool {
 	userNSOnce.Do(func() {
 		cmd := exec.Command("/nonexistent/agentmux-user-namespace-probe")
@@ -90,12 +94,10 @@ func UserNSAllowed() bool {
 	return userNSAllowed
 }
 
-// Harden names this process ServerComm, makes it (a session server) non-dumpable, so that no process of
-// the same user without privileges (a pane's program) may trace it or read its
-// memory, environment or open files through /proc; and, when subreaper, makes it the
-// reaper of its panes' orphans, so a process whose parent exited still has the server
-// among its parents.
-func Harden(subreaper bool) error {
+// Harden names this process ServerComm and makes it (a session server) non-dumpable,
+// so that no process of the same user without privileges (a pane's program) may trace
+// it or read its memory, environment or open files through /proc.
+func Harden() error {
 	// The name every session's checks look for among a client's parents (the main
 	// thread's, which /proc/PID/comm shows; a thread may name others of its group).
 	if err := os.WriteFile("/proc/self/task/"+strconv.Itoa(os.Getpid())+"/comm", []byte(ServerComm), 0); err != nil {
@@ -104,9 +106,20 @@ func Harden(subreaper bool) error {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
 	}
-	if subreaper {
-		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-			return &os.SyscallError{Syscall: "prctl(PR_SET_CHILD_SUBREAPER)", Err: err}
+	return nil
+}
+
+var subreapOnce sync.Once
+
+// Subreap makes this process the reaper of its panes' orphans, so that a process whose
+// parent exited still has the server among its parents, and reaps them as they exit.
+// A second call does nothing.
+func Subreap() error {
+	var err error
+	subreapOnce.Do(func() {
+		if err = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			err = &os.SyscallError{Syscall: "prctl(PR_SET_CHILD_SUBREAPER)", Err: err}
+			return
 		}
 		chld := make(chan os.Signal, 1)
 		signal.Notify(chld, syscall.SIGCHLD)
@@ -115,8 +128,8 @@ func Harden(subreaper bool) error {
 				reapOrphans()
 			}
 		}()
-	}
-	return nil
+	})
+	return err
 }
 
 // reapOrphans waits for the exited orphans the kernel handed this process as their

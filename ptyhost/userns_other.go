@@ -10,9 +10,12 @@ func startIn(_ *exec.Cmd, _ bool, start func() error) error { return start() }
 // UserNSAllowed is false: user namespaces are Linux's.
 func UserNSAllowed() bool { return false }
 
-// Harden does nothing where prctl is not: the panes are told apart by their parents
+// Harden does nothing where prctl is not.
+func Harden() error { return nil }
+
+// Subreap does nothing where prctl is not: the panes are told apart by their parents
 // alone.
-func Harden(bool) error { return nil }
+func Subreap() error { return nil }
 
 // forget does nothing: no orphans are reaped here.
 func forget(int) {}

@@ -159,9 +159,14 @@ type Options struct {
 	// namespace, where setuid programs (sudo) work: the panes are then told from the
 	// person by their processes' parents alone (best effort; see Origin).
 	NoPaneNamespaces bool
-	// Subreaper says this process reaps its panes' orphans (ptyhost.Harden): a client
+	// Subreaper says this process reaps its panes' orphans (ptyhost.Subreap): a client
 	// with it among its parents was started inside the session.
 	Subreaper bool
+	// Subreap, when not nil, makes this process the reaper of its panes' orphans
+	// (ptyhost.Subreap): called by Start when the panes are told by their parents
+	// (NoPaneNamespaces, or the system refuses user namespaces) and Subreaper is false;
+	// Subreaper is set when it succeeds.
+	Subreap func() error
 	// Start starts a pane's process; nil means StartPTY.
 	Start StartFunc
 	// Clock is the time source; nil means the real clock.

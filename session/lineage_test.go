@@ -1,16 +1,21 @@
 package session
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -97,4 +102,73 @@ func BenchmarkUserNSChain(b *testing.B) {
 	for b.Loop() {
 		_, _ = userNSChain(pid)
 	}
+}
+
+// The session hopes for user namespaces: where the system refuses them, the first
+// pane's start says so, and the session tells its panes by their parents, asks once
+// for their orphans (Subreap) and starts every pane, the first again, without one.
+// Where the system makes them nothing is asked; NoPaneNamespaces asks for the orphans
+// before anything starts.
+func TestARefusedUserNamespaceTurnsTheSessionToLineage(t *testing.T) {
+	if _, self := isolation(Options{}); self == (nsID{}) {
+		t.Skip("this process's user namespace cannot be read here")
+	}
+	for _, tc := range []struct {
+		name         string
+		shared       bool // NoPaneNamespaces
+		refused      bool // the system refuses user namespaces
+		isolation    string
+		starts       []bool // each start's Spec.UserNS, the added pane's last
+		subreaps     int
+		subreaperSet bool
+	}{
+		{"made", false, false, proto.IsolationUserNS, []bool{true, true, true}, 0, false},
+		{"refused", false, true, proto.IsolationLineage, []bool{true, false, false, false}, 1, true},
+		{"not asked for", true, false, proto.IsolationLineage, []bool{false, false, false}, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var starts []bool
+			subreaps := 0
+			o := Options{Clock: newFakeClock(), NoPaneNamespaces: tc.shared,
+				Subreap: func() error { subreaps++; return nil },
+				Start: func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+					mu.Lock()
+					starts = append(starts, spec.UserNS)
+					mu.Unlock()
+					if tc.refused && spec.UserNS {
+						return nil, fmt.Errorf("start %q: %w: %w", spec.Argv[0], ptyhost.ErrNoUserNS, syscall.EPERM)
+					}
+					return fakeproc.New(spec, out), nil
+				}}
+			o.Panes = []PaneSpec{{Name: "a", Argv: []string{"a"}, Cols: 40, Rows: 10}, {Name: "b", Argv: []string{"b"}, Cols: 40, Rows: 10}}
+			s, err := Start(o)
+			require.NoError(t, err)
+			t.Cleanup(func() { require.NoError(t, s.Stop()) })
+			_, err = s.Add(PaneSpec{Argv: []string{"c"}, Cols: 40, Rows: 10})
+			require.NoError(t, err)
+			assert.Equal(t, tc.isolation, s.Isolation())
+			mu.Lock()
+			assert.Equal(t, tc.starts, starts)
+			mu.Unlock()
+			assert.Equal(t, tc.subreaps, subreaps)
+			assert.Equal(t, tc.subreaperSet, s.opts.Subreaper, "Origin knows the orphans stay under this process")
+			assert.Len(t, s.Members(), 3)
+		})
+	}
+}
+
+// A first pane whose program fails for its own sake fails the start as before: no
+// second try, no turn to lineage.
+func TestAFailedFirstProgramIsNotAFailedNamespace(t *testing.T) {
+	starts := 0
+	o := Options{Clock: newFakeClock(), Subreap: func() error { t.Error("Subreap called"); return nil },
+		Start: func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+			starts++
+			return nil, fmt.Errorf("start %q: %w", spec.Argv[0], syscall.ENOEXEC)
+		}}
+	o.Panes = []PaneSpec{{Name: "a", Argv: []string{"a"}, Cols: 40, Rows: 10}}
+	_, err := Start(o)
+	require.ErrorIs(t, err, syscall.ENOEXEC)
+	assert.Equal(t, 1, starts)
 }

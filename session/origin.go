@@ -28,16 +28,34 @@ var errNoUserNS = errors.New("no user namespaces on this system")
 
 // isolation picks how the panes of a session started with o are told apart from the
 // person (proto.IsolationUserNS or proto.IsolationLineage), and this process's own
-// user namespace (the zero nsID when unknown).
+// user namespace (the zero nsID when unknown). It hopes for user namespaces where
+// they may be: the first pane's start tells whether the system makes them
+// (Session.launchFirst), and a system that refuses them costs that start a retry
+// while one that makes them costs no probe.
 func isolation(o Options) (string, nsID) {
 	var self nsID
 	if chain, err := userNSChain(os.Getpid()); err == nil && len(chain) > 0 {
 		self = chain[0]
 	}
-	if o.NoPaneNamespaces || self == (nsID{}) || !ptyhost.UserNSAllowed() {
+	if o.NoPaneNamespaces || self == (nsID{}) {
 		return proto.IsolationLineage, self
 	}
 	return proto.IsolationUserNS, self
+}
+
+// toLineage makes the session tell its panes by their parents (proto.IsolationLineage)
+// and this process the reaper of their orphans (Options.Subreap), which narrows what
+// escapes that: before the loop starts, as isolation is read-only after.
+func (s *Session) toLineage() {
+	s.isolation = proto.IsolationLineage
+	if s.opts.Subreaper || s.opts.Subreap == nil {
+		return
+	}
+	if err := s.opts.Subreap(); err != nil {
+		s.log.Warn("reap the panes' orphans", "err", err)
+		return
+	}
+	s.opts.Subreaper = true
 }
 
 // Isolation says how this session tells its panes' processes from the person's:

@@ -154,7 +154,9 @@ func Start(o Options) (*Session, error) {
 		view:         o.View,
 	}
 	s.isolation, s.selfNS = isolation(o)
-	log.Info("panes told from the person by "+s.isolation, "isolation", s.isolation)
+	if s.isolation == proto.IsolationLineage {
+		s.toLineage()
+	}
 	if s.profiles == nil {
 		s.profiles = parser.Builtins()
 	}
@@ -176,9 +178,14 @@ func Start(o Options) (*Session, error) {
 	}
 	s.publish(false) // the start-up state is the baseline: no events for it
 	panes := slices.Clone(s.panes)
+	// The first pane starts before the loop: its start settles the isolation.
+	proc, userNS, err := s.launchFirst(panes[0])
+	log.Info("panes told from the person by "+s.isolation, "isolation", s.isolation)
 	go s.run()
-	for _, p := range panes {
-		proc, userNS, err := s.launch(p)
+	for i, p := range panes {
+		if i > 0 {
+			proc, userNS, err = s.launch(p)
+		}
 		if err == nil {
 			err = s.command(func() error {
 				s.attach(p, proc, userNS)
@@ -301,6 +308,19 @@ func (s *Session) launch(p *pane) (Process, nsID, error) {
 	}
 	s.log.Info("pane started", "pane", p.id, "name", spec.Name, "argv", spec.Argv, "dir", spec.Dir, "cols", p.cols, "rows", p.rows, "hooks", p.hooks)
 	return proc, userNS, nil
+}
+
+// launchFirst is launch for the session's first pane, which also settles the session's
+// isolation (before the loop starts): where the system refuses the pane a user
+// namespace, the panes are told by their parents and it starts again without one.
+func (s *Session) launchFirst(p *pane) (Process, nsID, error) {
+	proc, userNS, err := s.launch(p)
+	if err == nil || s.isolation != proto.IsolationUserNS || !errors.Is(err, ptyhost.ErrNoUserNS) {
+		return proc, userNS, err
+	}
+	s.log.Warn("this system makes no user namespaces: panes are told from the person by their parents", "err", err)
+	s.toLineage()
+	return s.launch(p)
 }
 
 // attach gives pane p the process launch started for it (on the loop once it runs) and

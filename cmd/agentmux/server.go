@@ -332,11 +332,6 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 			r.close()
 		}
 	}()
-	if !o.sess.NoPaneNamespaces {
-		// Whether panes may have user namespaces of their own is known by a fork (some
-		// 5-10 ms); asked now, it is known while the store opens, before Harden needs it.
-		go ptyhost.UserNSAllowed()
-	}
 	sock, err := claimSession(o.session)
 	if err != nil {
 		status, err := claimFailed(o.session, err)
@@ -375,11 +370,10 @@ func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger
 	o.sess.Logger = logger
 	// No pane's program may trace this process or read its memory; where panes cannot
 	// have user namespaces of their own, their orphans stay under it (session.Origin).
-	subreaper := o.sess.NoPaneNamespaces || !ptyhost.UserNSAllowed()
-	if err := ptyhost.Harden(subreaper); err != nil {
+	if err := ptyhost.Harden(); err != nil {
 		logger.Warn("harden the server", "err", err)
 	} else {
-		o.sess.Subreaper = subreaper
+		o.sess.Subreap = ptyhost.Subreap
 	}
 	hooked := (!o.noHooks || o.mcp) && !o.demo // the demo's simulated agents take no hooks
 	logger.Info("server start", "version", o.sess.Version, "session", sock.Name, "panes", len(o.sess.Panes), "pid", os.Getpid(), "layout", o.cfg.Layout.String())
