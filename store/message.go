@@ -358,6 +358,15 @@ func (s *Store) History(q Query) ([]Message, error) {
 // Prune deletes the messages queued before cutoffMs, remembering per stream the highest
 // seq deleted (so a RESUME from before it is STALE). It returns how many were deleted.
 func (s *Store) Prune(cutoffMs int64) (int64, error) {
+	// Nothing that old (a session's start, mostly): no write lock is taken, which another
+	// session's writer could hold up to the busy timeout.
+	var old bool
+	if err := s.db.QueryRow(`SELECT EXISTS (SELECT 1 FROM messages WHERE queued < ?)`, cutoffMs).Scan(&old); err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
+	}
+	if !old {
+		return 0, nil
+	}
 	tx, err := s.db.Begin()
 	if err != nil {
 		return 0, fmt.Errorf("prune: %w", err)

@@ -207,6 +207,35 @@ func TestPruneKeepsWatermark(t *testing.T) {
 	assert.Equal(t, []Stream{{Topic: "", LastSeq: 3, PrunedThrough: 3}}, st, "the last seq survives pruning")
 }
 
+// A prune with nothing old enough to delete (every session's start) takes no write
+// lock: another process writing meanwhile does not hold it up (for the busy timeout, then
+// "database is locked").
+func TestPruneOfNothingTakesNoWriteLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agentmux.db")
+	s := open(t, path)
+	require.NoError(t, s.Insert(msg("m1", "bob", 1, 10), msg("m2", "bob", 2, 20)))
+	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	require.NoError(t, err)
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
+	require.NoError(t, err)
+
+	n, err := s.Prune(5)
+	require.NoError(t, err, "prune while another process writes")
+	assert.Zero(t, n)
+	_, err = conn.ExecContext(context.Background(), "ROLLBACK")
+	require.NoError(t, err)
+	n, err = s.Prune(15)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n)
+	st, err := s.Streams("s", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, []Stream{{Topic: "", LastSeq: 2, PrunedThrough: 1}}, st)
+}
+
 const crashEnv = "AGENTMUX_STORE_CRASH_CHILD"
 
 // TestCrashChild is the child of TestCrashSafety: it writes, marks, reports, then waits
