@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -58,21 +59,34 @@ func TestOpenMigratesAndReopens(t *testing.T) {
 	assert.ErrorContains(t, err, "newer than this agentmux")
 }
 
+// holdWriteLock takes the write lock of the database at path from a connection of its
+// own, as another session's server writing the same file holds it, until release (or
+// the test's end).
+func holdWriteLock(t *testing.T, path string) (release func()) {
+	t.Helper()
+	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	require.NoError(t, err)
+	conn, err := other.Conn(context.Background())
+	require.NoError(t, err)
+	_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
+	require.NoError(t, err)
+	release = sync.OnceFunc(func() {
+		_, err := conn.ExecContext(context.Background(), "ROLLBACK")
+		assert.NoError(t, err)
+		conn.Close()
+		other.Close()
+	})
+	t.Cleanup(release)
+	return release
+}
+
 // Opening a database already at this schema takes no write lock: a session starts while
 // another session's server holds a write transaction on the same file (before, its open
 // waited for that lock, up to the 5 s busy timeout, then failed).
 func TestOpenUpToDateTakesNoWriteLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "agentmux.db")
 	require.NoError(t, open(t, path).Close())
-	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
-	require.NoError(t, err)
-	defer other.Close()
-	conn, err := other.Conn(context.Background())
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
-	require.NoError(t, err)
-	defer conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // the test's end
+	holdWriteLock(t, path)
 
 	s, err := Open(path)
 	require.NoError(t, err, "open while another process writes")
@@ -214,20 +228,12 @@ func TestPruneOfNothingTakesNoWriteLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "agentmux.db")
 	s := open(t, path)
 	require.NoError(t, s.Insert(msg("m1", "bob", 1, 10), msg("m2", "bob", 2, 20)))
-	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
-	require.NoError(t, err)
-	defer other.Close()
-	conn, err := other.Conn(context.Background())
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
-	require.NoError(t, err)
+	release := holdWriteLock(t, path)
 
 	n, err := s.Prune(5)
 	require.NoError(t, err, "prune while another process writes")
 	assert.Zero(t, n)
-	_, err = conn.ExecContext(context.Background(), "ROLLBACK")
-	require.NoError(t, err)
+	release()
 	n, err = s.Prune(15)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), n)
