@@ -161,7 +161,8 @@ func Start(o Options) (*Session, error) {
 		s.profiles = parser.Builtins()
 	}
 	// Every pane is opened in the relay (and linked) before any program starts, and the
-	// loop runs while they start: the relay reads each pane's output from its first byte.
+	// loop runs while they start (all but the first, which starts just before it to settle
+	// the isolation): the relay reads each pane's output from its first byte.
 	// A program started with a task (an opening turn) may finish that turn before the
 	// last pane has started; had the panes been opened only then, its whole turn would
 	// read as a banner, and not be relayed.
