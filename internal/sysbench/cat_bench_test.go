@@ -13,8 +13,8 @@ package sysbench
 //   - in_process_s: agentmux --in-process (the server in the terminal's own process), as agentmux_s.
 //   - server_cpu_s: the CPU time (user + system) agentmux's session server spent by the
 //     time agentmux_s ends; in_process_cpu_s the same for the --in-process process.
-//   - pty_floor_s: the same cat in a 200×50 PTY whose master a plain goroutine reads and
-//     drops: the kernel's own pace. A PTY hands its reader at most 4 KiB a read, each
+//   - pty_floor_s: the same cat in a 200×50 PTY whose master a plain goroutine reads
+//     (through Go's poller, as agentmux reads its panes) and drops: the kernel's own pace. A PTY hands its reader at most 4 KiB a read, each
 //     refilled by a kernel worker, so on a loaded machine this floor moves with the load
 //     (0.6–2.6 s measured while other work ran) while tmux, which spends its own CPU on
 //     every byte, moves more (tmux_attached_s 3.4–11 s over the same hour): that is why
