@@ -29,13 +29,15 @@ type Option struct {
 
 // Asks-reading bounds: how far above the choices the question may be, how many rows
 // of context are kept, how long a label or question may be, how many choices a prompt
-// has at most, and how many rows with text may follow its last choice.
+// has at most, how many rows with text may follow its last choice, and onto how many
+// rows more than its first a choice's label may wrap.
 const (
 	askQuestionReach = 10
 	askContextRows   = 8
 	askMaxText       = 200
 	askMaxOptions    = 9
 	askTrailRows     = 6
+	askWrapRows      = 3
 )
 
 // ReadAsk reads what a prompt on screen (its rows, top to bottom) asks: the last run of
@@ -71,19 +73,31 @@ func ReadAsk(screen []string) (Ask, bool) {
 	if trail > askTrailRows {
 		return Ask{}, false
 	}
-	// Walk up over the run: numbers must count down to 1, one row each (blank rows
-	// between choices are allowed).
+	// Walk up over the run: numbers must count down to 1 (blank rows between choices are
+	// allowed). A label too long for the pane wraps onto the rows under its number
+	// (Claude Code's "Yes, and always allow access to /long/path/ from this project"
+	// in a pane beside another): up to askWrapRows rows above a choice are read as the
+	// end of the next choice's label.
 	first := last
 	want, _, _ := optionRow(rows[last])
 	var opts []Option
+	var wrapped []string // rows read since the last choice, bottom up
 	for i := last; i >= 0 && want >= 1; i-- {
 		if rows[i] == "" {
 			continue
 		}
 		n, label, ok := optionRow(rows[i])
+		if !ok && len(wrapped) < askWrapRows {
+			wrapped = append(wrapped, rows[i])
+			continue
+		}
 		if !ok || n != want {
 			break
 		}
+		for j := len(wrapped) - 1; j >= 0; j-- {
+			label += " " + wrapped[j]
+		}
+		wrapped = wrapped[:0]
 		opts = append(opts, Option{Key: strconv.Itoa(n), Label: clip(label)})
 		first, want = i, want-1
 	}
@@ -109,9 +123,14 @@ func ReadAsk(screen []string) (Ask, bool) {
 	ask.Question = clip(rows[q])
 	from := q
 	// Context: a few rows with text above the question, up to a rule or two blank rows.
-	for i, blanks, kept := from-1, 0, 0; i >= 0 && kept < askContextRows/2 && blanks < 2 && !isRule(rows[i]); i-- {
+	// A dashed rule is not the prompt's edge: Claude Code 2.1.332 frames the command it
+	// asks about in them.
+	for i, blanks, kept := from-1, 0, 0; i >= 0 && kept < askContextRows/2 && blanks < 2 && (!isRule(rows[i]) || isDashedRule(rows[i])); i-- {
 		if rows[i] == "" {
 			blanks++
+			continue
+		}
+		if isDashedRule(rows[i]) {
 			continue
 		}
 		blanks = 0
@@ -169,6 +188,17 @@ func isRule(row string) bool {
 		}
 	}
 	return row != ""
+}
+
+// isDashedRule reports whether row is a dashed line drawn across (╌, ┄, ┈ and their
+// heavy forms).
+func isDashedRule(row string) bool {
+	for _, r := range row {
+		if !strings.ContainsRune("╌╍┄┅┈┉ ", r) {
+			return false
+		}
+	}
+	return strings.TrimSpace(row) != ""
 }
 
 // clip bounds a text read from a screen.
