@@ -32,14 +32,14 @@ func TestAnswerFromAPaneProgramRefused(t *testing.T) {
 	geminiURL := serveMock(t, "gemini", geminiSrv)
 	cleanUpAgents(t, home, project)
 	env := baseEnv(t, home)
-	env = append(env, setupClaude(t, home, project, claudeURL, "default")...)
+	env = append(env, setupClaudeAsking(t, home, project, claudeURL)...)
 	env = append(env, setupGemini(t, home, project, geminiURL)...)
 	env = append(env, "XDG_STATE_HOME="+t.TempDir(), "XDG_RUNTIME_DIR="+t.TempDir())
 
 	tm := startTerm(t, "agentmux", []string{bin, "claude", "gemini --yolo"}, project, env, 220, 50)
 	tm.waitFor("claude ready in pane 1 and gemini in pane 2", 120*time.Second, func([]string, string) bool {
 		snap := tm.vt.Snapshot()
-		return inHalf(snap, "? for shortcuts", false) && inHalf(snap, "❯", false) && inHalf(snap, "Type your message", true)
+		return inHalf(snap, "❯", false) && inHalf(snap, "Type your message", true) // Claude: its prompt row (cli.paneReady)
 	})
 	tm.typeText("\x01" + "1")
 	tm.submit("please run-tool now")

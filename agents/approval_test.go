@@ -4,8 +4,9 @@ package agents
 
 // Approval prompts of the real CLIs: the mock model answers a prompt holding the trigger
 // word with a call of the CLI's shell tool (internal/mockmodel Tool), each CLI run with its
-// permissions at their default (Codex with approval_policy on-request, the call asking to leave its sandbox), so it stops and
-// asks the person. The test waits for the parser's built-in profile to say NeedsApproval
+// permissions at their default (Codex with approval_policy on-request, the call asking to
+// leave its sandbox; Claude Code in its "default" mode, which 2.1.332 no longer starts
+// in), so it stops and asks the person. The test waits for the parser's built-in profile to say NeedsApproval
 // on the screen and title, then on the rows alone (failing, with the screen, when it never
 // does), records that
 // screen for parser/testdata (AGENTS_UPDATE_SCREENS=1), approves with Enter (the first,
@@ -29,6 +30,10 @@ import (
 // without asking (touch writes; echo and ls are read-only and may be allowed).
 const probeFile = "agentmux-approval-probe"
 
+// readingTime is how long after an approval prompt appears the test, as a person would,
+// answers it.
+const readingTime = 500 * time.Millisecond
+
 // approvalTool is the tool call the mock makes when a prompt holds "run-tool".
 var approvalTool = &mockmodel.Tool{Trigger: "run-tool", Command: "touch " + probeFile}
 
@@ -45,9 +50,12 @@ func approval(t *testing.T, c cli) {
 	cleanUpAgents(t, home, project)
 	_ = os.Remove(filepath.Join(project, probeFile))
 	env := baseEnv(t, home)
-	if c.name == "codex" {
+	switch c.name {
+	case "codex":
 		env = append(env, setupCodexWith(t, home, project, url, "approval_policy = \"on-request\"\n")...)
-	} else {
+	case "claude":
+		env = append(env, setupClaudeAsking(t, home, project, url)...)
+	default:
 		env = append(env, c.setup(t, home, project, url)...)
 	}
 	prof := parser.ProfileFor(c.program())
@@ -93,6 +101,10 @@ func approval(t *testing.T, c cli) {
 		title: title, state: parser.NeedsApproval.String(), screen: screen,
 	})
 
+	// A person answers a prompt once they have read it: Claude Code 2.1.332 drops keys
+	// typed within 100-200 ms of drawing its prompt (typed 0 and 100 ms after the test
+	// saw it: dropped; 200 ms and later: taken), which an Enter sent at once fell into.
+	time.Sleep(time.Until(tm.start.Add(asked + readingTime)))
 	tm.typeText("\r") // approve: the first choice, highlighted
 	left := tm.waitFor("the approval prompt to go", 30*time.Second, func(s []string, title string) bool {
 		st := parser.Classify(prof, title, s)

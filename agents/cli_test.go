@@ -145,6 +145,22 @@ func setupClaude(t *testing.T, home, project, url, renderer string) []string {
 	return []string{"ANTHROPIC_API_KEY=" + dummyKey, "ANTHROPIC_BASE_URL=" + url, "DISABLE_AUTOUPDATER=1"}
 }
 
+// setupClaudeAsking is setupClaude (main screen) for a Claude Code that asks the person
+// before it runs a tool. Since 2.1.332 its default permission mode is auto ("⏵⏵ auto
+// mode on" under its prompt), which runs the mock's shell call unasked; the mode named
+// "default" asks, as every version's default did before.
+func setupClaudeAsking(t *testing.T, home, project, url string) []string {
+	env := setupClaude(t, home, project, url, "default")
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), claudeAsks(map[string]any{"tui": "default"}))
+	return env
+}
+
+// claudeAsks adds the permission mode that asks to Claude Code's settings.
+func claudeAsks(settings map[string]any) map[string]any {
+	settings["permissions"] = map[string]any{"defaultMode": "default"}
+	return settings
+}
+
 // setupCodex writes Codex's config for url into home (reused: see codexHome) and returns
 // the extra environment.
 func setupCodex(t *testing.T, home, project, url string) []string {

@@ -81,6 +81,8 @@ func notifyAndAnswer(t *testing.T, bin string, c cli) {
 		env = append(env, setupCodexWith(t, home, project, url, "approval_policy = \"on-request\"\n")...)
 	case "qwen":
 		env = append(env, setupQwenAsking(t, home, project, url)...)
+	case "claude":
+		env = append(env, setupClaudeAsking(t, home, project, url)...)
 	default:
 		env = append(env, c.setup(t, home, project, url)...)
 	}

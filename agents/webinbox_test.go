@@ -60,14 +60,14 @@ func webInboxAnswers(t *testing.T, bin string, c cli) {
 	case "claude":
 		env = append(env, setupClaude(t, home, project, url, "default")...)
 		// Claude's own hook, beside agentmux's: run inside the pane when it asks.
-		writeFile(t, filepath.Join(home, ".claude", "settings.json"), map[string]any{
+		writeFile(t, filepath.Join(home, ".claude", "settings.json"), claudeAsks(map[string]any{
 			"tui": "default",
 			"hooks": map[string]any{"Notification": []any{map[string]any{
 				"matcher": "permission_prompt",
 				"hooks": []any{map[string]any{"type": "command", "command": fmt.Sprintf(
 					"%s answer 1 yes > %s.part 2>&1; echo rc=$? >> %s.part; mv %s.part %s", bin, refusal, refusal, refusal, refusal)}},
 			}}},
-		})
+		}))
 	default:
 		env = append(env, c.setup(t, home, project, url)...)
 	}
