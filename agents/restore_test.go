@@ -107,6 +107,14 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 	if err := oswait.Until(60*time.Second, func() bool { return kept() >= want }, filepath.Dir(logPath)); err != nil {
 		t.Fatalf("the conversation id kept %d times, want %d: %v\n%s", kept(), want, err, tm.dump())
 	}
+	if c.name == "claude" {
+		// Claude Code 2.1.332 writes a turn into its record once its Stop hook has
+		// returned, after the hook told the hub: the kill would race that write.
+		dirs, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*"))
+		if err := oswait.Until(10*time.Second, func() bool { return recordHas(c.name, home, "ans-2 to:") }, dirs...); err != nil {
+			t.Logf("claude's record lacks its second answer 10 s after its hook: %v", err)
+		}
+	}
 	// A message queued for the pane and not yet typed (the pane held) when the server dies.
 	run("hold", "--session", name, "1")
 	run("send", "--session", name, "1", "queued otter")
@@ -115,17 +123,22 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	// The kill is sent, not done: until the server is gone its socket still answers,
+	// and restore would find the session running.
+	if !oswait.Exited(pid, 10*time.Second) {
+		t.Fatalf("the session server (pid %d) lived on 10 s after SIGKILL", pid)
+	}
 	killStragglers(t, project) // the agents too, as a reboot would
 	// What the restored conversation must hold: the turns before the kill. Qwen Code
 	// writes an answer into its record lazily (the first one 13 s after its Stop hook
-	// here, the second not before the kill): what it had not written, no restore can
-	// resume, so its record says which answers count.
+	// here, the second not before the kill), Claude Code after its Stop hook: what a CLI
+	// had not written, no restore can resume, so its record says which answers count.
 	earlier := []string{"first zebra", "second walrus", "ans-1", "ans-2"}
-	if c.name == "qwen" {
-		t.Logf("qwen's record at the kill, the lines holding ans-2:\n%s", qwenRecordLines(home, "ans-2 to:"))
+	if c.name == "qwen" || c.name == "claude" {
+		t.Logf("%s's record at the kill, the lines holding ans-2:\n%s", c.name, recordLines(c.name, home, "ans-2 to:"))
 	}
-	if c.name == "qwen" && !qwenRecordHas(home, "ans-2 to:") {
-		t.Logf("qwen had not written its second answer into its record when it was killed")
+	if (c.name == "qwen" || c.name == "claude") && !recordHas(c.name, home, "ans-2 to:") {
+		t.Logf("%s had not written its second answer into its record when it was killed", c.name)
 		earlier = earlier[:3]
 	}
 
@@ -152,8 +165,8 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 	for _, earlier := range append(earlier, "ans-3") {
 		if !strings.Contains(r.Body, earlier) {
 			t.Errorf("the request after the restore lacks %q: the conversation was not resumed (%d bytes)\n%s", earlier, len(r.Body), tm2.dump())
-			if c.name == "qwen" {
-				t.Logf("qwen's record, the lines holding %q:\n%s", earlier, qwenRecordLines(home, earlier))
+			if c.name == "qwen" || c.name == "claude" {
+				t.Logf("%s's record, the lines holding %q:\n%s", c.name, earlier, recordLines(c.name, home, earlier))
 			}
 		}
 	}
@@ -175,10 +188,10 @@ func restoreResumes(t *testing.T, bin string, c cli) {
 	}
 }
 
-// qwenRecordHas reports whether a conversation record of Qwen Code under home holds
-// text in an answer's entry (type assistant), whole.
-func qwenRecordHas(home, text string) bool {
-	for _, l := range strings.Split(qwenRecordLines(home, text), "\n") {
+// recordHas reports whether a conversation record of cli (see recordEntries) under
+// home holds text in an answer's entry (type assistant), whole.
+func recordHas(cli, home, text string) bool {
+	for _, l := range recordEntries(cli, home, text) {
 		// The answer's own entry; a system entry (a hook's, telemetry) may quote it
 		// before the answer is written.
 		if strings.Contains(l, `"type":"assistant"`) {
@@ -188,22 +201,35 @@ func qwenRecordHas(home, text string) bool {
 	return false
 }
 
-// qwenRecordLines are the whole lines (JSON, ended by a newline) of Qwen Code's
-// conversation records under home that hold text, each cut to 300 bytes: a line the
-// kill cut short is not in the record.
-func qwenRecordLines(home, text string) string {
-	files, _ := filepath.Glob(filepath.Join(home, ".qwen", "projects", "*", "chats", "*.jsonl"))
+// recordEntries are the whole lines (JSON, ended by a newline) of the conversation
+// records of cli (qwen: Qwen Code's, claude: Claude Code's) under home that hold text,
+// each after its file's name: a line the kill cut short is not in the record.
+func recordEntries(cli, home, text string) []string {
+	pattern := filepath.Join(home, ".qwen", "projects", "*", "chats", "*.jsonl")
+	if cli == "claude" {
+		pattern = filepath.Join(home, ".claude", "projects", "*", "*.jsonl")
+	}
+	files, _ := filepath.Glob(pattern)
 	var out []string
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		lines := strings.Split(string(b), "\n")
 		for _, l := range lines[:len(lines)-1] { // the last is unended, or empty
 			if strings.Contains(l, text) && json.Valid([]byte(l)) {
-				out = append(out, filepath.Base(f)+": "+l[:min(len(l), 300)])
+				out = append(out, filepath.Base(f)+": "+l)
 			}
 		}
 	}
-	return strings.Join(out, "\n")
+	return out
+}
+
+// recordLines is recordEntries for a log: one a line, each cut to 300 bytes.
+func recordLines(cli, home, text string) string {
+	es := recordEntries(cli, home, text)
+	for i, e := range es {
+		es[i] = e[:min(len(e), 300)]
+	}
+	return strings.Join(es, "\n")
 }
 
 // sessionPid is the server pid of session name, as agentmux sessions --json says it.
