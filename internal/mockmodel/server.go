@@ -48,6 +48,8 @@ type Server struct {
 	ids   atomic.Int64 // answers given ids so far (nextID)
 	// then is the call that answers the next tool result (Tool.Then of the last call).
 	then *Tool
+	// loaded are the deferred tools a ToolSearch call loaded (Tool.Offered).
+	loaded map[string]bool
 
 	closeOnce sync.Once
 	done      chan struct{} // closed by Close: streams in flight stop
@@ -63,7 +65,7 @@ func New(o Options) *Server {
 	if o.SideText == "" {
 		o.SideText = "ok"
 	}
-	return &Server{opts: o, log: newRequestLog(o.Log), done: make(chan struct{})}
+	return &Server{opts: o, log: newRequestLog(o.Log), loaded: map[string]bool{}, done: make(chan struct{})}
 }
 
 // Close ends the streams in flight (their clients see a cut stream) and makes later streams

@@ -1,6 +1,7 @@
 package mockmodel
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -28,6 +29,11 @@ type Tool struct {
 	Then *Tool
 	// Offered makes the trigger call only when the request offers the tool Name (a
 	// CLI connects its MCP servers while it starts: an early turn may not have them).
+	// A tool the request names only as deferred (Claude Code 2.1.332 lists its MCP
+	// tools by name in the system prompt and offers ToolSearch to load them) is loaded
+	// first, as a model does: the trigger turn is answered with a call of ToolSearch
+	// selecting Name and the Names of its Then chain, and the turn that brings the
+	// result back with this call.
 	Offered bool
 	// Input, with Name, makes the call one of a freeform (custom) tool taking Input as
 	// it is, not JSON arguments: Codex's exec, which runs JavaScript calling the tools it
@@ -56,7 +62,18 @@ func (s *Server) toolCall(p Prompt, offered []string, fallback string, body []by
 	default:
 		return call{}, false
 	}
-	if (t.Offered && !slices.Contains(offered, t.Name)) || (t.Ready != nil && !t.Ready(body)) {
+	if t.Offered && !slices.Contains(offered, t.Name) && !s.loaded[t.Name] {
+		if !slices.Contains(offered, toolSearch) || !bytes.Contains(body, []byte(t.Name)) {
+			return call{}, false
+		}
+		names := t.chain()
+		for _, n := range names {
+			s.loaded[n] = true
+		}
+		s.then = t
+		return call{Name: toolSearch, Args: map[string]any{"query": "select:" + strings.Join(names, ","), "max_results": len(names)}}, true
+	}
+	if t.Ready != nil && !t.Ready(body) {
 		return call{}, false
 	}
 	s.then = t.Then
@@ -71,6 +88,20 @@ func (s *Server) toolCall(p Prompt, offered []string, fallback string, body []by
 		return call{Name: t.Name, Args: maps.Clone(t.Args)}, true
 	}
 	return t.shellCall(offered, fallback), true
+}
+
+// toolSearch is the tool that loads a deferred tool's schema (Claude Code's).
+const toolSearch = "ToolSearch"
+
+// chain is the names of t's tool and of the tools of its Then chain, in order.
+func (t *Tool) chain() []string {
+	var names []string
+	for ; t != nil; t = t.Then {
+		if t.Name != "" && !slices.Contains(names, t.Name) {
+			names = append(names, t.Name)
+		}
+	}
+	return names
 }
 
 // call is one tool call the server decided to make: the tool's name and its arguments,

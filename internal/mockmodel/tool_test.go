@@ -182,3 +182,58 @@ func TestOpenAICustomToolCall(t *testing.T) {
 	turns := s.Turns()
 	equal(t, "logged call", turns[len(turns)-1].Reply, "tool call exec wait id-42")
 }
+
+// A tool the request names only as deferred (Claude Code 2.1.332's MCP tools) is loaded
+// with ToolSearch first, its chain's tools with it; one the request offers is called at
+// once; one it neither offers nor names is not called.
+func TestDeferredToolIsSearchedFirst(t *testing.T) {
+	tool := func() *Tool {
+		return &Tool{Trigger: "ask-peer", Offered: true, Name: "mcp__x__send", Args: map[string]any{"to": "2"},
+			Then: &Tool{Name: "mcp__x__wait", Args: map[string]any{"id": "m1"}}}
+	}
+	callOf := func(t *testing.T, body []byte) (string, map[string]any) {
+		t.Helper()
+		evs := parseSSE(t, body)
+		if get(evs[1].Data, "content_block", "type") != "tool_use" {
+			return "", nil
+		}
+		var input map[string]any
+		if err := json.Unmarshal([]byte(get(evs[2].Data, "delta", "partial_json").(string)), &input); err != nil {
+			t.Fatalf("partial_json: %v", err)
+		}
+		return get(evs[1].Data, "content_block", "name").(string), input
+	}
+	const ask = `{"role":"user","content":[{"type":"text","text":"ask-peer please"}]}`
+	result := func(id string) string {
+		return `,{"role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"x","input":{}}]},
+		 {"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":"ok"}]}`
+	}
+	deferred := `"system":"deferred tools, loaded by ToolSearch: mcp__x__send\nmcp__x__wait","tools":[{"name":"Bash"},{"name":"ToolSearch"}]`
+
+	t.Run("deferred", func(t *testing.T) {
+		_, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: tool()})
+		_, _, body := post(t, hs.URL+"/v1/messages", `{"model":"m","stream":true,`+deferred+`,"messages":[`+ask+`]}`)
+		name, input := callOf(t, body)
+		equal(t, "first call", name, "ToolSearch")
+		equal(t, "its query", input["query"], any("select:mcp__x__send,mcp__x__wait"))
+		_, _, body = post(t, hs.URL+"/v1/messages", `{"model":"m","stream":true,`+deferred+`,"messages":[`+ask+result("t1")+`]}`)
+		name, input = callOf(t, body)
+		equal(t, "after the search", name, "mcp__x__send")
+		equal(t, "its arguments", input["to"], any("2"))
+		_, _, body = post(t, hs.URL+"/v1/messages", `{"model":"m","stream":true,`+deferred+`,"messages":[`+ask+result("t1")+result("t2")+`]}`)
+		name, _ = callOf(t, body)
+		equal(t, "the chain's next", name, "mcp__x__wait")
+	})
+	t.Run("offered", func(t *testing.T) {
+		_, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: tool()})
+		_, _, body := post(t, hs.URL+"/v1/messages", `{"model":"m","stream":true,"tools":[{"name":"ToolSearch"},{"name":"mcp__x__send"}],"messages":[`+ask+`]}`)
+		name, _ := callOf(t, body)
+		equal(t, "call", name, "mcp__x__send")
+	})
+	t.Run("neither", func(t *testing.T) {
+		_, hs := newTestServer(t, Options{Reply: Fixed("done"), Tool: tool()})
+		_, _, body := post(t, hs.URL+"/v1/messages", `{"model":"m","stream":true,"tools":[{"name":"ToolSearch"}],"messages":[`+ask+`]}`)
+		name, _ := callOf(t, body)
+		equal(t, "call", name, "")
+	})
+}
