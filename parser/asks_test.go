@@ -7,6 +7,7 @@ package parser
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,10 +108,19 @@ func TestAskShort(t *testing.T) {
 func FuzzReadAsk(f *testing.F) {
 	f.Add("Run?\n❯ 1. Yes\n  2. No")
 	f.Add("│ 1) a │\n│ 2) b │")
+	f.Add("Go on?\n 1. Yes\n 2. Yes, and always allow access to\n    /a/long/path\n 3. No")
 	f.Fuzz(func(t *testing.T, s string) {
 		ask, ok := ReadAsk(strings.Split(s, "\n"))
-		if ok && len(ask.Options) < 2 {
-			t.Fatalf("ok with %d options", len(ask.Options))
+		if !ok {
+			return
+		}
+		if len(ask.Options) < 2 || len(ask.Options) > askMaxOptions || ask.Question == "" {
+			t.Fatalf("ok with %d options, question %q", len(ask.Options), ask.Question)
+		}
+		for i, o := range ask.Options {
+			if o.Key != strconv.Itoa(i+1) || o.Label == "" || len(o.Label) > askMaxText+len("…") {
+				t.Fatalf("option %d: %+v", i, o)
+			}
 		}
 	})
 }
