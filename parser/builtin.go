@@ -9,6 +9,11 @@ import (
 // The built-in profiles were measured on Claude Code 2.1.330, Codex CLI 0.169.0 and
 // Gemini CLI 0.61.0 (testdata/agent-streams): the patterns below are exactly
 // what those versions print. A user's profiles file can override or extend any of them.
+// Claude Code 2.1.332 (2026-11) reads the same, checked by `make test-agents
+// AGENTS_VERSIONS=latest`: its "⏵⏵ auto mode on" footer is chrome, its approval prompt
+// matches the same markers (with a fourth choice, and in a narrow pane a wrapped one,
+// which ReadAsk joins), and keys typed within 100-200 ms of that prompt's drawing are
+// dropped by the CLI itself.
 //
 // Interrupt and clear keys, checked on the real CLIs by agents/keys_test.go (`make
 // test-agents`) with Claude Code 2.1.197, Codex CLI 0.169.0 and Gemini CLI 0.61.0:
