@@ -37,9 +37,9 @@ func TestAnswerFromAPaneProgramRefused(t *testing.T) {
 	env = append(env, "XDG_STATE_HOME="+t.TempDir(), "XDG_RUNTIME_DIR="+t.TempDir())
 
 	tm := startTerm(t, "agentmux", []string{bin, "claude", "gemini --yolo"}, project, env, 220, 50)
+	claude, gemini := cliNamed(t, "claude"), cliNamed(t, "gemini")
 	tm.waitFor("claude ready in pane 1 and gemini in pane 2", 120*time.Second, func([]string, string) bool {
-		snap := tm.vt.Snapshot()
-		return inHalf(snap, "❯", false) && inHalf(snap, "Type your message", true) // Claude: its prompt row (cli.paneReady)
+		return panesReady(tm.vt.Snapshot(), claude, gemini)
 	})
 	tm.typeText("\x01" + "1")
 	tm.submit("please run-tool now")

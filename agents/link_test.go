@@ -101,6 +101,22 @@ func inHalf(snap *vterm.Snapshot, s string, right bool) bool {
 	return false
 }
 
+// panesReady reports whether a's CLI shows itself ready (its paneReady texts) in the
+// left half of snap and b's in the right half.
+func panesReady(snap *vterm.Snapshot, a, b cli) bool {
+	for _, s := range a.paneReady {
+		if !inHalf(snap, s, false) {
+			return false
+		}
+	}
+	for _, s := range b.paneReady {
+		if !inHalf(snap, s, true) {
+			return false
+		}
+	}
+	return true
+}
+
 func TestLinkedConversation(t *testing.T) {
 	bin := buildAgentmux(t)
 	for _, pair := range [][2]string{{"claude", "codex"}, {"claude", "gemini"}, {"codex", "gemini"}} {
@@ -210,18 +226,7 @@ func startPairOn(t *testing.T, bin string, a, b cli, cols, rows int, aSrv, bSrv 
 	// Two CLIs starting at once on a loaded machine: opencode alone has taken 2.3 min to
 	// draw its first screen under a load of 28 (with agentmux's plugin or without).
 	tm.waitFor(a.name+" ready in pane 1 and "+b.name+" in pane 2", 6*time.Minute, func([]string, string) bool {
-		snap := tm.vt.Snapshot()
-		for _, s := range a.paneReady {
-			if !inHalf(snap, s, false) {
-				return false
-			}
-		}
-		for _, s := range b.paneReady {
-			if !inHalf(snap, s, true) {
-				return false
-			}
-		}
-		return true
+		return panesReady(tm.vt.Snapshot(), a, b)
 	})
 	tm.typeText("\x01" + "1") // prefix 1: focus pane 1 (it should be already)
 	return pair{tm: tm, aSrv: aSrv, bSrv: bSrv, state: state, env: env, dir: project}

@@ -71,9 +71,9 @@ func TestLinkedApproval(t *testing.T) {
 			t.Logf("agentmux.log:\n%s", log)
 		}
 	})
+	claude, gemini := cliNamed(t, "claude"), cliNamed(t, "gemini")
 	tm.waitFor("claude ready in pane 1 and gemini in pane 2", 120*time.Second, func([]string, string) bool {
-		snap := tm.vt.Snapshot()
-		return inHalf(snap, "❯", false) && inHalf(snap, "Type your message", true) // Claude: its prompt row (cli.paneReady)
+		return panesReady(tm.vt.Snapshot(), claude, gemini)
 	})
 	tm.typeText("\x01" + "1")
 	tm.submit("hello from the approval test")

@@ -179,18 +179,7 @@ screen_reader_detection_done = true
 	args := []string{bin, "--log-level", "debug", "--mcp", aCmd, bCmd}
 	tm := startTerm(t, "agentmux", args, project, env, 220, 50)
 	tm.waitFor(a.name+" and "+b.name+" ready", 120*time.Second, func([]string, string) bool {
-		snap := tm.vt.Snapshot()
-		for _, s := range a.paneReady {
-			if !inHalf(snap, s, false) {
-				return false
-			}
-		}
-		for _, s := range b.paneReady {
-			if !inHalf(snap, s, true) {
-				return false
-			}
-		}
-		return true
+		return panesReady(tm.vt.Snapshot(), a, b)
 	})
 	tm.typeText("\x01" + "1")
 	// The CLI connects its MCP servers while it starts: until it offers the model
