@@ -278,6 +278,10 @@ type Asks struct {
 	Options  []parser.Option
 	Context  []string
 	Since    time.Time
+	// shown is when these choices were first read from the screen (Since may be
+	// earlier: a notification hook can say the program asks before it draws its
+	// prompt). An answer is typed askSettle after it.
+	shown time.Time
 }
 
 // Entry is a relay log entry; Phase a delivery's phase; GroupStatus one relay group.

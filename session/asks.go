@@ -23,7 +23,7 @@ func (s *Session) asksOf(p *pane, needsYou bool, now time.Time) *Asks {
 		return p.ask
 	}
 	p.askRead = p.outputs
-	a := &Asks{Since: now}
+	a := &Asks{Since: now, shown: now}
 	if ask, ok := parser.ReadAsk(p.term.ScreenText()); ok {
 		a.Question, a.Options, a.Context = ask.Question, ask.Options, ask.Context
 	}
@@ -36,6 +36,9 @@ func (s *Session) asksOf(p *pane, needsYou bool, now time.Time) *Asks {
 		}
 		if p.ask.Question == a.Question || p.ask.Options == nil || a.Options == nil {
 			a.Since = p.ask.Since // the same prompt, redrawn or read better
+		}
+		if p.ask.Options != nil && slices.Equal(p.ask.Options, a.Options) {
+			a.shown = p.ask.shown // the same choices, standing since then
 		}
 	}
 	p.ask = a
@@ -64,6 +67,23 @@ func (a *Asks) Short() string {
 // the prompt appeared (the message that led to it) do not count.
 const answerHold = 3 * time.Second
 
+// askSettle is how long a prompt's choices stand on the screen before an answer from
+// elsewhere is typed into it: an answer that comes sooner is held until then. Programs
+// drop keys that come while they draw a prompt: Claude Code 2.1.332 dropped a key
+// typed 0 or 100 ms after its permission prompt was drawn and took one at 200 ms and
+// later (measured with the real CLI). A person reads the prompt first; a script or an
+// agent answering through the socket may not, and its answer would be lost while the
+// pane kept saying it needs you.
+const askSettle = 300 * time.Millisecond
+
+// heldAnswer is an answer (Answer) that waits for its prompt to settle.
+type heldAnswer struct {
+	ask  *Asks     // the prompt it answers, as it was read then
+	key  string    // the key of the choice it picks
+	when time.Time // when it was given
+	at   time.Time // when it is typed (the choices' shown + askSettle)
+}
+
 // ErrNoPrompt means an answer found no prompt to answer: the pane does not need the
 // person (any more: answered in the terminal meanwhile), or the prompt it shows now is
 // not the one the answer was for.
@@ -76,8 +96,11 @@ var ErrNoPrompt = errors.New("no prompt waits for this answer")
 // last choice when no label starts so. question, when not "", must be what the prompt
 // asks now: an answer for a prompt that is gone is refused, never typed into whatever
 // replaced it. It is refused too while the person acts at that prompt at the keyboard
-// (a key since it appeared, within answerHold): the answer is never typed over them. It returns the
-// choice picked.
+// (a key since it appeared, within answerHold): the answer is never typed over them.
+// An answer that comes less than askSettle after the prompt's choices appeared is held
+// until then and typed only if the same prompt still waits and no one typed into the
+// pane meanwhile (a second answer for it meanwhile is refused). It returns the choice
+// picked.
 func (s *Session) Answer(id int, option, question string) (parser.Option, error) {
 	var picked parser.Option
 	err := s.command(func() error {
@@ -103,16 +126,63 @@ func (s *Session) Answer(id int, option, question string) (parser.Option, error)
 		if err != nil {
 			return fmt.Errorf("answer %d %s: %w", id, p.name, err)
 		}
-		picked = o
-		mode, _ := s.mode(p)
-		for _, r := range o.Key {
-			k := keys.Key{Code: keys.KeyRune, Rune: r}
-			s.act(s.rl.Handle(s.drafts.key(id, k), now))
-			s.toPerson(p, keys.Encode(k, mode))
+		if at := m.Asks.shown.Add(askSettle); now.Before(at) {
+			if p.held != nil {
+				return fmt.Errorf("answer %d %s: another answer to this prompt is about to be typed", id, p.name)
+			}
+			p.held = &heldAnswer{ask: m.Asks, key: o.Key, when: now, at: at}
+		} else {
+			s.typeAnswer(p, o.Key, now)
 		}
+		picked = o
 		return nil
 	})
 	return picked, err
+}
+
+// typeAnswer types key into pane p as the person's keys.
+func (s *Session) typeAnswer(p *pane, key string, now time.Time) {
+	mode, _ := s.mode(p)
+	for _, r := range key {
+		k := keys.Key{Code: keys.KeyRune, Rune: r}
+		s.act(s.rl.Handle(s.drafts.key(p.id, k), now))
+		s.toPerson(p, keys.Encode(k, mode))
+	}
+}
+
+// typeHeld types the held answers that are due, each only if its prompt still waits
+// with the same choices and no one typed into the pane since it was given; the others
+// are dropped.
+func (s *Session) typeHeld(now time.Time) {
+	for _, p := range s.panes {
+		h := p.held
+		if h == nil || now.Before(h.at) {
+			continue
+		}
+		p.held = nil
+		m := s.member(p)
+		switch {
+		case m.State != NeedsYou || m.Asks == nil || !m.Asks.Since.Equal(h.ask.Since) || m.Asks.Question != h.ask.Question ||
+			!slices.Equal(m.Asks.Options, h.ask.Options):
+			s.log.Info("held answer dropped: its prompt is gone", "pane", p.id, "key", h.key)
+		case !p.personKey.Before(h.when):
+			s.log.Info("held answer dropped: someone typed into the pane meanwhile", "pane", p.id, "key", h.key)
+		default:
+			s.typeAnswer(p, h.key, now)
+		}
+	}
+}
+
+// nextHeld returns when the earliest held answer is due; false when none waits.
+func (s *Session) nextHeld() (time.Time, bool) {
+	var at time.Time
+	ok := false
+	for _, p := range s.panes {
+		if p.held != nil && (!ok || p.held.at.Before(at)) {
+			at, ok = p.held.at, true
+		}
+	}
+	return at, ok
 }
 
 // pickOption finds option among opts: a key, a label (or its start, without regard to

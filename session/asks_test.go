@@ -66,6 +66,7 @@ func TestAnswer(t *testing.T) {
 	r.s.Sync()
 	assert.Empty(t, r.procs[1].Sent(), "nothing typed for a refused answer")
 
+	r.advance(askSettle) // the prompt has stood a while: typed at once
 	o, err := r.s.Answer(1, "no", "Do you want to proceed?")
 	require.NoError(t, err)
 	assert.Equal(t, parser.Option{Key: "2", Label: "No"}, o)
@@ -93,6 +94,7 @@ func TestAnswerAWrappedChoice(t *testing.T) {
 	require.NotNil(t, m.Asks)
 	assert.Equal(t, []parser.Option{{Key: "1", Label: "Yes"},
 		{Key: "2", Label: "Yes, and always allow access to /tmp/work/ from this project"}, {Key: "3", Label: "No"}}, m.Asks.Options)
+	r.advance(askSettle)
 	o, err := r.s.Answer(1, "yes, and always", "Do you want to proceed?")
 	require.NoError(t, err)
 	assert.Equal(t, "2", o.Key)
@@ -108,6 +110,7 @@ func TestAnswerNotOverTyping(t *testing.T) {
 	r.procs[1].Sent()
 	r.advance(time.Second)
 	r.printed(1, claudePrompt)
+	r.advance(askSettle)
 	_, err := r.s.Answer(1, "1", "")
 	require.NoError(t, err, "the person's message before the prompt is no answer in progress")
 	r.s.Sync()
@@ -125,6 +128,64 @@ func TestAnswerNotOverTyping(t *testing.T) {
 	r.advance(answerHold)
 	_, err = r.s.Answer(2, "1", "")
 	require.NoError(t, err, "once they stopped")
+}
+
+// An answer that comes while the prompt is being drawn (Claude Code drops keys for
+// 100-200 ms after drawing it) is held until the choices have stood askSettle, then
+// typed.
+func TestAnswerWaitsForThePromptToSettle(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	r.printed(1, claudePrompt)
+	r.advance(askSettle / 3)
+	o, err := r.s.Answer(1, "yes", "Do you want to proceed?")
+	require.NoError(t, err)
+	assert.Equal(t, "1", o.Key)
+	r.s.Sync()
+	assert.Empty(t, r.procs[1].Sent(), "not typed while the prompt is new")
+	_, err = r.s.Answer(1, "no", "")
+	require.ErrorContains(t, err, "another answer to this prompt is about to be typed")
+
+	r.advance(askSettle/3*2 - time.Millisecond)
+	assert.Empty(t, r.procs[1].Sent())
+	r.advance(time.Millisecond)
+	assert.Equal(t, "1", r.procs[1].Sent(), "typed once the prompt stood askSettle")
+	r.advance(time.Second)
+	assert.Empty(t, r.procs[1].Sent(), "typed once")
+
+	// The same prompt redrawn (Claude Code draws it again as it settles) is still the
+	// same choices: the time counts from when they first showed.
+	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
+	r.printed(1, claudePrompt)
+	r.advance(askSettle / 2)
+	r.printed(1, claudePrompt+" ")
+	_, err = r.s.Answer(1, "2", "")
+	require.NoError(t, err)
+	r.advance(askSettle / 2)
+	assert.Equal(t, "2", r.procs[1].Sent())
+}
+
+// A held answer is typed only into the prompt it was for, and never after someone
+// typed into the pane.
+func TestHeldAnswerDropped(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude", "claude")
+
+	// Pane 1: answered at the keyboard meanwhile, the prompt gone.
+	r.printed(1, claudePrompt)
+	_, err := r.s.Answer(1, "1", "")
+	require.NoError(t, err)
+	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
+	r.advance(askSettle)
+	assert.Empty(t, r.procs[1].Sent(), "its prompt is gone")
+
+	// Pane 2: the person moved through the choices while it was held.
+	r.printed(2, claudePrompt)
+	_, err = r.s.Answer(2, "2", "")
+	require.NoError(t, err)
+	r.s.Key(2, keys.Key{Code: keys.KeyDown})
+	r.s.Sync()
+	r.procs[2].Sent()
+	r.advance(askSettle)
+	assert.Empty(t, r.procs[2].Sent(), "never typed over the person")
 }
 
 func TestPickOption(t *testing.T) {

@@ -87,11 +87,14 @@ func (r *rig) await(ok func(Event) bool) Event {
 	}
 }
 
-// printed makes pane id print s and waits until the session observed it.
+// printed makes pane id print s and waits until the session observed it and ended that
+// turn of its loop (the Output event comes before the members are read again, at the
+// clock's time then: a test that moves the clock next must not move it under them).
 func (r *rig) printed(id int, s string) {
 	r.t.Helper()
 	r.procs[id].Print(s)
 	r.await(func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == id })
+	r.s.Sync()
 }
 
 // advance moves the clock on and waits until the loop has handled what fell due.

@@ -58,7 +58,8 @@ func (s *Session) timerDue() {
 	}
 }
 
-// onTimer observes held output that is due and advances the relay's clock.
+// onTimer observes held output that is due, advances the relay's clock and types the
+// held answers that are due.
 func (s *Session) onTimer() {
 	now := s.clock.Now()
 	for _, id := range s.pace.due(now) {
@@ -69,14 +70,18 @@ func (s *Session) onTimer() {
 		}
 	}
 	s.act(s.rl.Tick(now))
+	s.typeHeld(now)
 }
 
-// armTimer keeps the loop's one timer for the earliest of the relay's next wake-up and
-// the earliest held output; no timer when neither is pending.
+// armTimer keeps the loop's one timer for the earliest of the relay's next wake-up, the
+// earliest held output and the earliest held answer; no timer when none is pending.
 func (s *Session) armTimer() {
 	at, ok := s.rl.NextWake()
 	if pt, pok := s.pace.next(); pok && (!ok || pt.Before(at)) {
 		at, ok = pt, true
+	}
+	if ht, hok := s.nextHeld(); hok && (!ok || ht.Before(at)) {
+		at, ok = ht, true
 	}
 	if !ok {
 		s.stopTimer()

@@ -59,6 +59,9 @@ type pane struct {
 	// personKey is when the person last typed into the pane (toPerson): an answer
 	// from elsewhere is refused while they act at its prompt (Answer).
 	personKey time.Time
+	// held is an answer from elsewhere that waits for its prompt to settle
+	// (askSettle); nil when none waits.
+	held *heldAnswer
 
 	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
 	// sends on it once it has observed the last one (pacing.go).

@@ -104,11 +104,24 @@ func TestInboxAndAnswer(t *testing.T) {
 	assert.Contains(t, out, "2 claude-2")
 	assert.Contains(t, out, "1 Yes · 2 No")
 
+	// The prompt appeared moments ago: the key is typed once it stood a while (the
+	// session holds it, as programs drop keys that come while they draw a prompt).
+	typed := make(chan struct{}, 1)
+	pa[2].SetOnWrite(func() {
+		select {
+		case typed <- struct{}{}:
+		default:
+		}
+	})
 	code, out, err = runCmd(t, "", "answer", "--session", "alpha", "--question", "Do you want to proceed?", "claude-2", "yes")
 	require.NoError(t, err)
 	require.Equal(t, 0, code)
 	assert.Equal(t, "answered claude-2: 1 Yes\n", out)
-	a.Sync()
+	select {
+	case <-typed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the answer was never typed")
+	}
 	assert.Equal(t, "1", pa[2].Sent(), "the choice's key typed into the pane")
 	assert.Empty(t, pa[1].Sent())
 
