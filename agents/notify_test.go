@@ -40,7 +40,18 @@ const notifyRounds = 3
 func TestNotifyAndAnswer(t *testing.T) {
 	bin := buildAgentmux(t)
 	for _, name := range []string{"claude", "codex", "gemini", "qwen"} {
-		t.Run(name, func(t *testing.T) { notifyAndAnswer(t, bin, cliNamed(t, name)) })
+		t.Run(name, func(t *testing.T) { notifyAndAnswer(t, bin, cliNamed(t, name), false) })
+	}
+}
+
+// TestAnswerAtOnce is TestNotifyAndAnswer with the answer sent the moment the session's
+// member event says the pane needs you, as a script or an agent would send it: Claude
+// Code 2.1.332 drops a key typed within 100-200 ms of drawing its prompt, and the
+// session holds such an answer until the prompt has stood 300 ms (session.askSettle).
+func TestAnswerAtOnce(t *testing.T) {
+	bin := buildAgentmux(t)
+	for _, name := range []string{"claude", "codex", "gemini"} {
+		t.Run(name, func(t *testing.T) { notifyAndAnswer(t, bin, cliNamed(t, name), true) })
 	}
 }
 
@@ -68,7 +79,9 @@ func askingTool(c cli) *mockmodel.Tool {
 	}}
 }
 
-func notifyAndAnswer(t *testing.T, bin string, c cli) {
+// notifyAndAnswer runs notifyRounds prompts of c; atOnce answers each at the member
+// event that says the pane needs you, before anything else is checked.
+func notifyAndAnswer(t *testing.T, bin string, c cli, atOnce bool) {
 	tool := askingTool(c)
 	srv := mockmodel.New(mockmodel.Options{Reply: mockmodel.Fixed("TOOL-DONE the command ran"), Duration: time.Second, Tool: tool})
 	url := serveMock(t, c.name, srv)
@@ -141,19 +154,37 @@ func notifyAndAnswer(t *testing.T, bin string, c cli) {
 		}
 		cancel()
 		waitTurn(t, tm, srv, c.name+" (the tool call)", 2*round-1, 90*time.Second)
-		tm.waitFor("the pane to say needs you", 60*time.Second, func(s []string, _ string) bool {
-			return strings.Contains(borderRow(s, "1", c.name), "needs you")
-		})
+		if !atOnce {
+			tm.waitFor("the pane to say needs you", 60*time.Second, func(s []string, _ string) bool {
+				return strings.Contains(borderRow(s, "1", c.name), "needs you")
+			})
+		}
 		seen := time.Now()
 		// The session's member event says it, with what is asked (this round's prompt:
 		// a program's hook may say it needs you before its prompt's choices are drawn).
-		waitEvent(t, events, 30*time.Second, func(ev eventJSON) bool {
+		ev := waitEvent(t, events, 30*time.Second, func(ev eventJSON) bool {
 			return ev.Kind == "member" && ev.Member == c.name && ev.State == "needs you" && ev.Asks != nil && len(ev.Asks.Options) > 0 &&
 				ev.Asks.Since >= asked
 		})
-		m := ls()
-		if m.State != "needs you" || m.Asks == nil || len(m.Asks.Options) == 0 {
-			t.Fatalf("round %d: ls --json: %+v, want needs you with options\n%s", round, m, tm.dump())
+		answer := func(question string) {
+			ans := exec.Command(bin, "answer", "--question", question, "1", "yes")
+			ans.Dir, ans.Env = project, env
+			start := time.Now()
+			if out, err := ans.CombinedOutput(); err != nil {
+				t.Fatalf("round %d: agentmux answer: %v\n%s", round, err, out)
+			} else {
+				t.Logf("round %d: %s (%d ms after since, taking %d ms)", round, strings.TrimSpace(string(out)),
+					start.UnixMilli()-ev.Asks.Since, time.Since(start).Milliseconds())
+			}
+		}
+		m := asksJSON{Name: ev.Member, State: ev.State, Asks: ev.Asks}
+		if atOnce {
+			answer(ev.Asks.Question)
+		} else {
+			m = ls()
+			if m.State != "needs you" || m.Asks == nil || len(m.Asks.Options) == 0 {
+				t.Fatalf("round %d: ls --json: %+v, want needs you with options\n%s", round, m, tm.dump())
+			}
 		}
 		t.Logf("round %d: asks %q %v (seen on the border %d ms after since)", round, m.Asks.Question, m.Asks.Options,
 			seen.UnixMilli()-m.Asks.Since)
@@ -183,13 +214,8 @@ func notifyAndAnswer(t *testing.T, bin string, c cli) {
 			t.Fatalf("round %d: the webhook got no POST", round)
 		}
 
-		// The person answers from a shell.
-		ans := exec.Command(bin, "answer", "--question", m.Asks.Question, "1", "yes")
-		ans.Dir, ans.Env = project, env
-		if out, err := ans.CombinedOutput(); err != nil {
-			t.Fatalf("round %d: agentmux answer: %v\n%s", round, err, out)
-		} else {
-			t.Logf("round %d: %s", round, strings.TrimSpace(string(out)))
+		if !atOnce { // the person answers from a shell
+			answer(m.Asks.Question)
 		}
 		waitTurn(t, tm, srv, c.name+" (the tool's result)", 2*round, 60*time.Second)
 		tm.waitFor("the pane to leave needs you", 30*time.Second, func(s []string, _ string) bool {
