@@ -33,7 +33,7 @@
 //	│ output ─► pacing (≤ 1 observation per OutputInterval, at once after input) │
 //	│        ─► relay.Output ─► actions ─► gate ─► Proc.Write                    │
 //	│ commands (Key, Paste, Link, Send…) ─► relay events / gate / Proc.Write      │
-//	│ timer (one: the earliest of the relay's NextWake and paced output)         │
+//	│ timer (one: the earliest of relay NextWake, paced output, held answers)    │
 //	│ after each step: diff members, groups, log ─► events ─► subscribers         │
 //	└─────────────────────────────────────────────────────────────────────────────┘
 //	     │ events (non-blocking; output coalesced per pane)
