@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentmux/agentmux/internal/oswait"
 )
 
 func TestRestoreAfterSIGKILL(t *testing.T) {
@@ -162,8 +164,14 @@ func TestRestoreTime(t *testing.T) {
 			env.run(args...)
 			waitAllIdle(t, env, name, n, nil)
 			t.Logf("%d panes: a fresh start's every pane ready after %v", n, time.Since(fresh).Round(time.Millisecond))
-			if err := syscall.Kill(serverPid(t, env.environ(), name), syscall.SIGKILL); err != nil {
+			pid := serverPid(t, env.environ(), name)
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 				t.Fatal(err)
+			}
+			// The kill is delivered, not done: until the process is gone its socket still
+			// answers, and restore would rightly say the session is running.
+			if !oswait.Exited(pid, waitLong) {
+				t.Fatalf("the server (pid %d) still runs %v after SIGKILL", pid, waitLong)
 			}
 			start := time.Now()
 			env.run("restore", "-d", name)
