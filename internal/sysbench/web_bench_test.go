@@ -4,7 +4,7 @@ package sysbench
 // two pages open: the TUI's throughput stays within 10 % of the same run without
 // pages". Each op runs agentmux --web twice in a 200×50 PTY, its pane waiting for Enter
 // before `cat LOG`: once with no page, once with two WebSocket clients that read every
-// frame as a page does (signed in with the URL's token); each is timed from the Enter
+// frame as a page does (each showing a link's token in its first frame); each is timed from the Enter
 // to DONE-MARK on agentmux's screen. ratio is with/without (target ≤ 1.10); page_MB is
 // what each page received.
 
@@ -12,7 +12,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"os/exec"
 	"strings"
@@ -51,35 +50,29 @@ func timeCatAfterEnter(b *testing.B, bin, log, name string, pages int, received,
 	s.waitText(catTimeout, "1 sh")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if pages > 0 {
-		out, err := exec.Command(bin, "web", name).Output()
-		if err != nil {
-			b.Fatalf("agentmux web %s: %v", name, err)
-		}
-		u, err := url.Parse(strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0]))
+	for range pages {
+		host, token := pageLink(b, bin, s.env, name)
+		conn, _, err := websocket.Dial(ctx, "ws://"+host+"/ws", &websocket.DialOptions{
+			HTTPHeader: http.Header{"Origin": {"http://" + host}}})
 		if err != nil {
 			b.Fatal(err)
 		}
-		cookie := signIn(b, u)
-		for range pages {
-			conn, _, err := websocket.Dial(ctx, "ws://"+u.Host+"/ws", &websocket.DialOptions{
-				HTTPHeader: http.Header{"Cookie": {cookie}, "Origin": {"http://" + u.Host}}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			conn.SetReadLimit(-1)
-			go func() {
-				defer conn.CloseNow()
-				for {
-					_, p, err := conn.Read(ctx)
-					if err != nil {
-						return
-					}
-					received.Add(int64(len(p)))
-					frames.Add(1)
-				}
-			}()
+		conn.SetReadLimit(-1)
+		// the page's first frame shows its link's token, as the page's script does
+		if err := conn.Write(ctx, websocket.MessageText, []byte(`{"t":"auth","token":"`+token+`"}`)); err != nil {
+			b.Fatal(err)
 		}
+		go func() {
+			defer conn.CloseNow()
+			for {
+				_, p, err := conn.Read(ctx)
+				if err != nil {
+					return
+				}
+				received.Add(int64(len(p)))
+				frames.Add(1)
+			}
+		}()
 	}
 	start := time.Now()
 	s.send([]byte("\r"))
@@ -87,22 +80,27 @@ func timeCatAfterEnter(b *testing.B, bin, log, name string, pages int, received,
 	return time.Since(start)
 }
 
-// signIn trades the URL's token for the web view's cookie and returns it.
-func signIn(b *testing.B, u *url.URL) string {
+// pageLink asks the session for a page's link (`agentmux web NAME`, one token per page)
+// and returns its host and token.
+func pageLink(b *testing.B, bin string, env []string, name string) (host, token string) {
 	b.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: time.Minute}
-	resp, err := c.Post("http://"+u.Host+"/auth", "text/plain", strings.NewReader(strings.TrimPrefix(u.Fragment, "token=")))
+	cmd := exec.Command(bin, "web", name)
+	cmd.Env = env // the session's own runtime folder
+	out, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		b.Fatalf("agentmux web %s: %v %s", name, err, msg)
+	}
+	u, err := url.Parse(strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0]))
 	if err != nil {
 		b.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNoContent {
-		b.Fatalf("the token was refused: %d", resp.StatusCode)
+	token, ok := strings.CutPrefix(u.Fragment, "token=")
+	if !ok {
+		b.Fatalf("agentmux web %s printed no token: %q", name, out)
 	}
-	var parts []string
-	for _, k := range jar.Cookies(&url.URL{Scheme: "http", Host: u.Host}) {
-		parts = append(parts, k.Name+"="+k.Value)
-	}
-	return strings.Join(parts, "; ")
+	return u.Host, token
 }
