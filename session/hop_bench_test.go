@@ -114,7 +114,7 @@ func hop(b *testing.B, r hopRig) time.Duration {
 				default:
 				}
 				procs[3].Print(chunk)
-				runtime.Gosched() // as ptyhost's reader does after each read
+				runtime.Gosched() // ptyhost's reader yields after each read (through the poller, for the server's one processor)
 			}
 		}()
 	} else {

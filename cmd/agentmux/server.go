@@ -232,8 +232,9 @@ func sayEnded(out io.Writer, name, msg string) {
 // look for work on the spare processor, which finds none: thousands of thread wake-ups
 // a second, on the cores the flooding program and the kernel's PTY worker need. Measured
 // on a 2-core VM (BenchmarkCatColoredLog's 64 MB log attached, 30 paired runs): 4.5-4.8%
-// sooner with one. The cost is paid by ptyhost's reader, which yields through the network
-// poller (see its yielder) so that a key typed meanwhile is read within a PTY read.
+// sooner with one. What one processor would cost, a key typed while a pane floods waiting
+// up to 10 ms for the runtime to poll the network, ptyhost's reader prevents: it yields
+// through the network poller (its yielder), so the key is read within a PTY read.
 // Panes' output is parsed one pane at a time, some 400 MB/s on that VM, far more than
 // agents print.
 func oneProcessor() {
