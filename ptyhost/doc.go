@@ -1,16 +1,18 @@
 // Package ptyhost runs child programs in pseudo-terminals for agentmux.
 //
 // It owns, per child: the PTY master, the child's process group, one reader goroutine
-// (Read → out.Write → a coalesced notification on Updates), one writer goroutine fed by
-// an unbounded FIFO (so Write never blocks its caller and bytes keep their order), one
-// goroutine waiting for the exit status, and the shutdown sequence (SIGHUP to the whole
-// process group, SIGKILL after a grace period, close the PTY, wait for the goroutines).
+// (Read → out.Write → a coalesced notification on Updates; after bytes, QuietAfter with
+// nothing more is a pause, said on Quiet), one writer goroutine fed by an unbounded FIFO
+// (so Write never blocks its caller and bytes keep their order), one goroutine waiting
+// for the exit status, and the shutdown sequence (SIGHUP to the whole process group,
+// SIGKILL after a grace period, close the PTY, wait for the goroutines).
 //
 // Event flow for one Proc:
 //
 //	Write(b) ──► FIFO ──► writer goroutine ──► PTY master ──► child's stdin
 //	child's stdout ──► PTY master ──► reader goroutine ──► out.Write(chunk)
-//	                                                   └──► Updates() (capacity 1, coalesced)
+//	                                                   ├──► Updates() (capacity 1, coalesced)
+//	                                                   └──► Quiet() after QuietAfter of nothing
 //	child exits ──► waiter goroutine ──► ExitStatus(); Done() once the reader drained too
 //
 // The master is kept in non-blocking mode behind Go's poller, so closing it always

@@ -2,8 +2,9 @@ package ptyhost
 
 // Input and output through real PTYs: many small writes reach the child in order
 // (a raw-mode cat echoes them back), resizes reach the child (stty and a SIGWINCH
-// trap), a 50 MB flood drains completely with its notifications coalesced, and writes
-// after the child is gone neither block nor panic.
+// trap), a 50 MB flood drains completely with its notifications coalesced, a burst's
+// pause is said after its bytes, and writes after the child is gone neither block nor
+// panic.
 
 import (
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestOrderedWrites(t *testing.T) {
@@ -139,4 +142,32 @@ func TestWritesAfterExit(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Write([]byte("after close")) // must not panic or block
+}
+
+// A program that prints and then waits is paused: Quiet says so once its bytes are all
+// in out, IsQuiet holds until it prints again, and the next pause comes only after the
+// next bytes.
+func TestQuietAfterABurst(t *testing.T) {
+	p, out := start(t, Spec{Argv: []string{"sh", "-c", "stty -echo; printf one; read x; printf two; read y; exec sleep 100"}})
+	waitQuiet := func(what string) {
+		t.Helper()
+		select {
+		case <-p.Quiet():
+		case <-time.After(testTimeout):
+			t.Fatalf("no pause after %s; output %q", what, out.String())
+		}
+	}
+	waitQuiet("one")
+	require.Equal(t, "one", out.String(), "the burst's bytes are in out before its pause is said")
+	require.True(t, p.IsQuiet())
+
+	p.Write([]byte("go\n"))
+	waitQuiet("two")
+	require.Equal(t, "onetwo", out.String(), "the next pause comes after the next bytes")
+	require.True(t, p.IsQuiet())
+	select {
+	case <-p.Quiet():
+		t.Fatal("a second pause signal for one pause")
+	default:
+	}
 }

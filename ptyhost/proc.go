@@ -1,11 +1,13 @@
 package ptyhost
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -25,8 +27,16 @@ const readBufSize = 32 << 10
 // with runtime.Gosched instead, which never lets the scheduler poll.
 const yieldEvery = 4 << 10
 
+// QuietAfter is how long a program prints nothing, after printing, before its output
+// counts as paused (Quiet): long enough that a flood, whose PTY runs dry for some
+// microseconds between the kernel's refills, does not pause, and short enough that the
+// end of a burst (a command's last line, an agent's finished answer) is drawn at once
+// rather than at the next tick of the frame rate.
+const QuietAfter = time.Millisecond
+
 // Proc is a child program running in its own PTY and process group. Write, Resize,
-// Updates, Done, ExitCode, ExitStatus, ExitState, Pid and Close are safe for concurrent use.
+// Updates, Quiet, IsQuiet, Done, ExitCode, ExitStatus, ExitState, Pid and Close are safe
+// for concurrent use.
 type Proc struct {
 	cmd  *exec.Cmd
 	ptm  *os.File // PTY master, non-blocking (poller-backed); closed only by Close
@@ -36,11 +46,15 @@ type Proc struct {
 
 	queue   *writeQueue
 	updates chan struct{} // capacity 1: "out received new bytes"
-	exited  chan struct{} // closed by the waiter once the exit status is stored
-	drained chan struct{} // closed by the reader when the PTY reports end of output
-	done    chan struct{} // closed by the waiter: exited and (drained or DrainGrace passed)
-	stop    chan struct{} // closed by Close: the writer goroutine ends
-	wg      sync.WaitGroup
+	quiet   chan struct{} // capacity 1: "the output paused" (quietNow is the state)
+	// quietNow is true from a pause (QuietAfter with nothing read after bytes) until the
+	// next bytes; written by the reader only.
+	quietNow atomic.Bool
+	exited   chan struct{} // closed by the waiter once the exit status is stored
+	drained  chan struct{} // closed by the reader when the PTY reports end of output
+	done     chan struct{} // closed by the waiter: exited and (drained or DrainGrace passed)
+	stop     chan struct{} // closed by Close: the writer goroutine ends
+	wg       sync.WaitGroup
 
 	state *os.ProcessState // written by the waiter before exited closes; read after
 
@@ -102,6 +116,7 @@ func Start(s Spec, out io.Writer) (*Proc, error) {
 		spec:    s,
 		queue:   newWriteQueue(),
 		updates: make(chan struct{}, 1),
+		quiet:   make(chan struct{}, 1),
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
 		done:    make(chan struct{}),
@@ -145,23 +160,65 @@ func pollable(master *os.File) (*os.File, error) {
 	return os.NewFile(uintptr(fd), master.Name()), nil
 }
 
-// read is the reader goroutine: Read → out.Write → a non-blocking send on updates,
+// read is the reader goroutine: read → out.Write → a non-blocking send on updates,
 // until the PTY reports end of output (EIO once every holder of the slave side is gone)
-// or Close closes the master.
+// or Close closes the master. When the PTY runs dry after bytes, the wait for more has
+// a deadline QuietAfter away; reaching it is a pause, said on quiet.
 func (p *Proc) read() {
 	defer p.wg.Done()
 	defer close(p.drained)
+	rc, err := p.ptm.SyscallConn()
+	if err != nil {
+		return // only a closed master has no conn: nothing more to read
+	}
 	buf := make([]byte, readBufSize)
 	y := newYielder()
 	defer y.close()
 	unyielded := 0 // bytes written to out since the last yield
 	ef := p.spec.EchoFirst
+	printing := false // bytes came since the last pause (or the start)
+	waiting := false  // a deadline is set for the wait that follows them
+	var n int
+	var rerr error
+	// readOnce reads what the PTY holds; on EAGAIN it returns false and the poller waits
+	// for more. It runs after the poller's readiness was reset, so nothing written
+	// between a dry read and the wait is missed.
+	readOnce := func(fd uintptr) bool {
+		n, rerr = readFD(int(fd), buf)
+		if rerr != unix.EAGAIN {
+			return true
+		}
+		if printing && !waiting {
+			waiting = true
+			_ = p.ptm.SetReadDeadline(time.Now().Add(QuietAfter))
+		}
+		return false
+	}
 	for {
 		if ef != nil {
 			ef.pass(p, p.stop)
 		}
-		n, err := p.ptm.Read(buf)
+		n, rerr = 0, nil
+		err := rc.Read(readOnce)
+		if waiting {
+			waiting = false
+			_ = p.ptm.SetReadDeadline(time.Time{})
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			printing = false
+			p.quietNow.Store(true)
+			select {
+			case p.quiet <- struct{}{}:
+			default:
+			}
+			continue
+		}
+		if err == nil {
+			err = rerr
+		}
 		if n > 0 {
+			printing = true
+			p.quietNow.Store(false)
 			if ef != nil {
 				ef.pass(p, p.stop) // a read that was waiting when the key came
 			}
@@ -177,9 +234,21 @@ func (p *Proc) read() {
 				unyielded = 0
 				y.yield()
 			}
+		} else if err == nil {
+			err = io.EOF
 		}
 		if err != nil {
 			return
+		}
+	}
+}
+
+// readFD is one read(2) of the master, again when a signal interrupted it.
+func readFD(fd int, b []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, b)
+		if err != unix.EINTR {
+			return max(n, 0), err
 		}
 	}
 }
@@ -205,6 +274,15 @@ func (p *Proc) wait() {
 // new bytes to out; bursts coalesce into one value. It is never closed: select on Done
 // as well.
 func (p *Proc) Updates() <-chan struct{} { return p.updates }
+
+// Quiet returns a channel (capacity 1) that receives a value when the program's output
+// pauses: it printed, then nothing for QuietAfter. A burst's last bytes are on Updates
+// before its pause is here. It is never closed: select on Done as well.
+func (p *Proc) Quiet() <-chan struct{} { return p.quiet }
+
+// IsQuiet reports whether the output is paused: true from a pause (Quiet) until the
+// program prints again.
+func (p *Proc) IsQuiet() bool { return p.quietNow.Load() }
 
 // Done returns a channel closed when the child has exited and its output has been
 // drained into out.

@@ -74,6 +74,7 @@ type Process interface {
 var (
 	_ Process  = (*ptyhost.Proc)(nil)
 	_ unreader = (*ptyhost.Proc)(nil)
+	_ quieter  = (*ptyhost.Proc)(nil)
 )
 
 // StartFunc starts a pane's program with its output written to out (the pane's emulator).
@@ -323,7 +324,13 @@ type Event interface{ isEvent() }
 
 // Output says a pane's screen changed since the subscriber last heard of it (coalesced:
 // one pending Output per pane at most). Read the picture through Screen.
-type Output struct{ Pane int }
+type Output struct {
+	Pane int
+	// Quiet says the pane's program had paused when its output was observed (it printed,
+	// then nothing for a moment): the end of a burst, which a screen draws at once, once
+	// per interval (ui's framePacer), instead of at the next tick of its frame rate.
+	Quiet bool
+}
 
 // MemberChanged carries a member whose state, group, hold, typing or waiting count
 // changed (or that appeared).

@@ -26,11 +26,12 @@
 //
 // Event flow (one goroutine, the loop, owns every piece of mutable state here):
 //
-//	ptyhost reader: Read → vterm.Write → Updates() (cap 1)
+//	ptyhost reader: Read → vterm.Write → Updates() (cap 1); a pause → Quiet() (cap 1)
 //	     │ watcher goroutine per pane: one signal, then parked until re-armed
-//	     ▼
+//	     ▼ (a pause while parked is forwarded: the held end of a burst)
 //	┌──────────────────────────── loop (session.run) ────────────────────────────┐
-//	│ output ─► pacing (≤ 1 observation per OutputInterval, at once after input) │
+//	│ output ─► pacing (≤ 1 observation per OutputInterval, at once after input, │
+//	│           at once at a pause once a slot; Output.Quiet says it paused)      │
 //	│        ─► relay.Output ─► actions ─► gate ─► Proc.Write                    │
 //	│ commands (Key, Paste, Link, Send…) ─► relay events / gate / Proc.Write      │
 //	│ timer (one: the earliest of relay NextWake, paced output, held answers)    │

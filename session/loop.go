@@ -25,6 +25,9 @@ func (s *Session) run() {
 		case id := <-s.outputs:
 			s.timerDue()
 			s.onOutput(id)
+		case id := <-s.quiets:
+			s.timerDue()
+			s.onQuiet(id)
 		case p := <-s.exits:
 			s.timerDue()
 			s.onExit(p)
@@ -104,10 +107,13 @@ func (s *Session) stopTimer() {
 }
 
 // watch forwards pane p's output signals and its exit to the loop. After each signal it
-// waits to be re-armed (pacing), so a flood coalesces in the process's signal.
+// waits to be re-armed (pacing), so a flood coalesces in the process's signal; while it
+// waits, a pause of the program's output is forwarded too, so the loop can observe the
+// held end of a burst at once. (A pause signalled while nothing is held is stale by the
+// time the next output is held: onOutput asks the process itself.)
 func (s *Session) watch(p *pane) {
 	// p is this process's pane value: a respawn starts a new one (spawn).
-	updates, done := p.proc.Updates(), p.proc.Done()
+	updates, done, quiet := p.proc.Updates(), p.proc.Done(), quietOf(p.proc)
 	for {
 		select {
 		case <-updates:
@@ -120,13 +126,21 @@ func (s *Session) watch(p *pane) {
 		if !s.send(s.outputs, p.id) {
 			return
 		}
-		select {
-		case <-p.rearm:
-		case <-done:
-			s.sendExit(p)
-			return
-		case <-s.stop:
-			return
+	held:
+		for {
+			select {
+			case <-p.rearm:
+				break held
+			case <-quiet:
+				if !s.send(s.quiets, p.id) {
+					return
+				}
+			case <-done:
+				s.sendExit(p)
+				return
+			case <-s.stop:
+				return
+			}
 		}
 	}
 }
@@ -156,8 +170,20 @@ func (s *Session) onOutput(id int) {
 		return
 	}
 	now := s.clock.Now()
-	if s.pace.offer(id, now) {
+	if s.pace.offer(id, now) || (isQuiet(p.proc) && s.pace.quiet(id)) {
 		s.observe(p, now)
+	}
+}
+
+// onQuiet is a pane's pause while its output may be held: the end of a burst, observed
+// at once if pacing allows it (once per interval).
+func (s *Session) onQuiet(id int) {
+	p := s.pane(id)
+	if p == nil || !isQuiet(p.proc) {
+		return // printing again: its next signal is its output's
+	}
+	if s.pace.quiet(id) {
+		s.observe(p, s.clock.Now())
 	}
 }
 
@@ -178,7 +204,7 @@ func (s *Session) observe(p *pane, now time.Time) {
 		p.clipsSeen = n // writes between two observations: the newest one stands
 		s.emit(Clipboard{Pane: p.id, Text: text})
 	}
-	s.emit(Output{Pane: p.id})
+	s.emit(Output{Pane: p.id, Quiet: isQuiet(p.proc)})
 	if !p.exited {
 		s.act(s.rl.Handle(relay.Output{Pane: p.id}, now))
 	}

@@ -5,7 +5,10 @@ import "time"
 // pacing decides when the loop observes a pane's output (hands it to the relay and tells
 // subscribers): at most once per interval per pane, so a flood costs one observation
 // per interval and not one per read; the first output after a person's input to the
-// pane is observed at once (its echo must not wait for the interval). While a pane's
+// pane is observed at once (its echo must not wait for the interval); held output whose
+// program paused (the end of a burst) is observed at once too, once between two
+// observations in their slots, so a program that pauses every few milliseconds costs
+// at most two observations an interval. While a pane's
 // output is held its watcher stays parked, so further reads coalesce in the process's
 // capacity-1 signal. Owned by the loop.
 //
@@ -16,24 +19,27 @@ import "time"
 // where here the credit lasts until the next observation (observing early costs the
 // relay nothing); and it arms bubbletea ticks, where this feeds the loop's one timer.
 // The part they share (one per interval, at once after a quiet interval, an early slot
-// for the keyed pane's next output, spent once) is the script in internal/pacecase that
+// for the keyed pane's next output, spent once; a paused burst's end at once, once per
+// slot) is the script in internal/pacecase that
 // both packages' tests run.
 type pacing struct {
 	interval time.Duration
 	last     map[int]time.Time // the pane's last observation
 	held     map[int]bool      // output arrived and waits for its slot
 	credit   map[int]bool      // the next output is observed at once
+	paused   map[int]bool      // observed at a pause since its last slot
 }
 
 // newPacing returns a pacing of interval.
 func newPacing(interval time.Duration) pacing {
-	return pacing{interval: interval, last: map[int]time.Time{}, held: map[int]bool{}, credit: map[int]bool{}}
+	return pacing{interval: interval, last: map[int]time.Time{}, held: map[int]bool{}, credit: map[int]bool{}, paused: map[int]bool{}}
 }
 
 // offer says output arrived in pane id at now and reports whether to observe it now;
 // false holds it until due returns it.
 func (p *pacing) offer(id int, now time.Time) bool {
 	if p.credit[id] || !now.Before(p.last[id].Add(p.interval)) {
+		delete(p.paused, id)
 		return true
 	}
 	p.held[id] = true
@@ -46,6 +52,17 @@ func (p *pacing) observed(id int, now time.Time) {
 	p.last[id] = now
 	delete(p.held, id)
 	delete(p.credit, id)
+}
+
+// quiet says pane id's program paused and reports whether to observe its held output
+// now: yes when output is held and the pane was not observed at a pause since its last
+// slot.
+func (p *pacing) quiet(id int) bool {
+	if !p.held[id] || p.paused[id] {
+		return false
+	}
+	p.paused[id] = true
+	return true
 }
 
 // isHeld reports whether pane id's output waits for its slot.
@@ -62,6 +79,7 @@ func (p *pacing) due(now time.Time) []int {
 	for id := range p.held {
 		if !now.Before(p.last[id].Add(p.interval)) {
 			ids = append(ids, id)
+			delete(p.paused, id)
 		}
 	}
 	return ids
@@ -84,4 +102,5 @@ func (p *pacing) forget(id int) {
 	delete(p.last, id)
 	delete(p.held, id)
 	delete(p.credit, id)
+	delete(p.paused, id)
 }

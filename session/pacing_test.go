@@ -1,7 +1,8 @@
 package session
 
 // The session's pacing runs the script it shares with the ui's frame pacer: at most one
-// observation per interval, at once after a quiet interval, early for a key's echo once.
+// observation per interval, at once after a quiet interval, early for a key's echo once,
+// early for a paused burst's end once a slot.
 
 import (
 	"testing"
@@ -21,6 +22,13 @@ func TestPacingKeepsTheSharedRule(t *testing.T) {
 		case pacecase.Output:
 			got := p.offer(s.Pane, now)
 			require.Equal(t, s.Now, got, "step %d: output taken at once", i)
+			if got {
+				p.observed(s.Pane, now)
+			}
+		case pacecase.Pause:
+			require.True(t, p.isHeld(s.Pane), "step %d: the script pauses only with output held", i)
+			got := p.quiet(s.Pane)
+			require.Equal(t, s.Now, got, "step %d: paused output taken at once", i)
 			if got {
 				p.observed(s.Pane, now)
 			}

@@ -126,6 +126,28 @@ type unreader interface {
 	Unread() (int, error)
 }
 
+// quieter is a process that says when its program's output pauses (ptyhost.Proc): the
+// loop then observes held output at once, once per interval (pacing.quiet).
+type quieter interface {
+	Quiet() <-chan struct{}
+	IsQuiet() bool
+}
+
+// quietOf returns proc's pause signal, nil when it has none (a nil channel never
+// receives).
+func quietOf(proc Process) <-chan struct{} {
+	if q, ok := proc.(quieter); ok {
+		return q.Quiet()
+	}
+	return nil
+}
+
+// isQuiet reports whether proc's output is paused; false when it cannot tell.
+func isQuiet(proc Process) bool {
+	q, ok := proc.(quieter)
+	return ok && q.IsQuiet()
+}
+
 // expecter is a process that can give the echo of a key the right of way
 // (ptyhost.Proc.Expect).
 type expecter interface {

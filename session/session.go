@@ -57,6 +57,7 @@ type Session struct {
 
 	cmds    chan func()
 	outputs chan int
+	quiets  chan int // a pane whose output is held paused (its watcher's word)
 	exits   chan *pane
 	stop    chan struct{}
 	done    chan struct{}
@@ -135,6 +136,7 @@ func Start(o Options) (*Session, error) {
 		clock:        o.Clock,
 		cmds:         make(chan func(), 64),
 		outputs:      make(chan int),
+		quiets:       make(chan int),
 		exits:        make(chan *pane),
 		stop:         make(chan struct{}),
 		done:         make(chan struct{}),

@@ -442,3 +442,25 @@ func TestPersonsKeysGoFirstTheRelaysDoNot(t *testing.T) {
 	assert.Equal(t, "ops:  please rebase", r.procs[2].Sent())
 	assert.Zero(t, r.procs[2].Expects())
 }
+
+// Held output whose program paused is the end of a burst: observed at once, said Quiet,
+// without the clock moving, whether the pause comes while the output is held or before
+// the loop has seen the output. (That a second pause inside one slot waits for the slot
+// is pacing's, in the script TestPacingKeepsTheSharedRule runs.)
+func TestPausedOutputIsObservedAtOnce(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: time.Second}, "a")
+	r.printed(1, "first")
+	quietOutput := func(ev Event) bool { o, ok := ev.(Output); return ok && o.Pane == 1 && o.Quiet }
+
+	r.procs[1].Print(" burst") // inside the interval: held
+	r.s.Sync()
+	r.procs[1].Pause()
+	r.await(quietOutput)
+
+	r.advance(time.Second) // a slot later
+	r.procs[1].Print(" more")
+	r.procs[1].Pause() // at once: the loop may see the pause first, or the output already paused
+	r.procs[1].Print(" and more")
+	r.procs[1].Pause()
+	r.await(quietOutput)
+}

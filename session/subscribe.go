@@ -75,6 +75,18 @@ func (s *Subscription) end(err error) {
 	close(s.ready)
 }
 
+// quietPending marks pane id's pending Output as observed at a pause: the pause of the
+// output coalesced into it is the newest word. Called with mu held.
+func (s *Subscription) quietPending(id int) {
+	for i, ev := range s.q {
+		if o, ok := ev.(Output); ok && o.Pane == id {
+			o.Quiet = true
+			s.q[i] = o
+			return
+		}
+	}
+}
+
 // push appends ev without blocking and reports whether the subscription is still open.
 func (s *Subscription) push(ev Event) bool {
 	s.mu.Lock()
@@ -84,6 +96,9 @@ func (s *Subscription) push(ev Event) bool {
 	}
 	if o, ok := ev.(Output); ok {
 		if s.outputs[o.Pane] {
+			if o.Quiet {
+				s.quietPending(o.Pane)
+			}
 			s.mu.Unlock()
 			return true
 		}

@@ -30,7 +30,10 @@
 // typing fast is not held to the 60 Hz cap while floods still are. That early frame takes
 // only the echo's pane: another pane's output (a flood) waits for the next full frame, one
 // frame interval after the last full one (right after the echo's when that is already
-// due), so the echo's frame stays small and never waits behind the flood's rows.
+// due), so the echo's frame stays small and never waits behind the flood's rows. Output
+// observed at a pause of its program (session.Output.Quiet, the end of a burst) draws a
+// full frame at once, once between two frames in their slots: the last lines of a
+// command or an answer never wait up to a frame interval.
 //
 // Nothing runs on a timer while nothing changes: the one frame timer (frameTimer) is
 // armed only by pane output, the session's timer only while the relay or paced output

@@ -42,7 +42,10 @@ func (f *frameState) unshown() bool {
 // frame, once per key (spent by the first frame that carries the echo, so a flood's
 // full frame between the key and its echo leaves it). An echo's early frame takes only the echo's pane (echoFrame), so
 // it never carries a flooding pane's picture: that keeps its own cadence, one frame per
-// interval counted from the last full frame. Owned by the event loop.
+// interval counted from the last full frame. Output observed at a pause of its program
+// (session.Output.Quiet: the end of a burst) draws a full frame at once too, once
+// between two frames in their slots, so the last of a command's or an agent's output
+// never waits for the next tick. Owned by the event loop.
 //
 // The session's pacing (session/pacing.go) keeps the same rule for observing output, but
 // it is a second rule, not a copy: it paces each pane on its own where this paces the one
@@ -51,8 +54,8 @@ func (f *frameState) unshown() bool {
 // echoWindow (output long after a key is not its echo and must not cut the frame rate);
 // and it feeds the session loop's one timer where this arms bubbletea ticks. The part
 // they share (one per interval, at once after a quiet interval, an early slot for the
-// keyed pane's next output, spent once) is the script in internal/pacecase that both
-// packages' tests run.
+// keyed pane's next output, spent once; a paused burst's end at once, once a slot) is
+// the script in internal/pacecase that both packages' tests run.
 type framePacer struct {
 	interval, echoGap, echoWindow time.Duration
 
@@ -63,6 +66,7 @@ type framePacer struct {
 	echoPane int // the pane a key was just written to (0: none), until echoBy
 	echoBy   time.Time
 	echoIn   bool // echoPane's output came since the key: the next frame carries the echo
+	paused   bool // a frame was drawn at a pause since the last one in its slot
 }
 
 // expectEcho grants pane id one early frame for output arriving by now+echoWindow.
@@ -70,16 +74,23 @@ func (p *framePacer) expectEcho(id int, now time.Time) {
 	p.echoPane, p.echoBy, p.echoIn = id, now.Add(p.echoWindow), false
 }
 
-// output says pane id printed at now. It returns true to draw now; otherwise, when arm
-// is set, the caller arms a frame tick at at (a tick no later than that is already
-// coming when both are false).
-func (p *framePacer) output(id int, now time.Time) (drawNow bool, at time.Time, arm bool) {
+// output says pane id printed at now; quiet says its program had paused (the end of a
+// burst). It returns true to draw now; otherwise, when arm is set, the caller arms a
+// frame tick at at (a tick no later than that is already coming when both are false).
+// A pause draws now once a slot: the tick armed for the held output is then not needed
+// (armed is false; a firing already on its way finds nothing left to draw).
+func (p *framePacer) output(id int, now time.Time, quiet bool) (drawNow bool, at time.Time, arm bool) {
 	due := p.lastFull.Add(p.interval)
 	if p.echoPane == id && !now.After(p.echoBy) {
 		p.echoIn = true
 		due = p.last.Add(p.echoGap)
 	}
 	if !due.After(now) {
+		p.paused = false
+		return true, time.Time{}, false
+	}
+	if quiet && !p.paused {
+		p.paused, p.armed = true, false
 		return true, time.Time{}, false
 	}
 	return false, due, p.arm(due)
@@ -100,7 +111,7 @@ func (p *framePacer) tick(now time.Time) bool {
 	if p.armed && now.Before(p.at) {
 		return false
 	}
-	p.armed = false
+	p.armed, p.paused = false, false
 	return true
 }
 

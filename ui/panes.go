@@ -207,7 +207,7 @@ func (m *model) respawnFocused() tea.Cmd {
 			v.member = mb
 		}
 		m.setStatus(fmt.Sprintf("pane %d %s %s", id, v.member.Name, how))
-		m.handleOutput(id)
+		m.handleOutput(id, false)
 		return nil
 	}
 	kill := !v.exited()

@@ -113,7 +113,7 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 	for _, ev := range msg.Events {
 		switch ev := ev.(type) {
 		case session.Output:
-			m.handleOutput(ev.Pane)
+			m.handleOutput(ev.Pane, ev.Quiet)
 		case session.MemberChanged:
 			if v := m.views[ev.Member.Pane]; v != nil {
 				m.noteNeedsYou(v.member.State, ev.Member)
@@ -167,16 +167,20 @@ func (m *model) handleSession(msg sessionMsg) tea.Cmd {
 
 // handleOutput marks a pane dirty and makes sure a frame is coming (the session already
 // paces each pane's output; frames are paced across panes here).
-func (m *model) handleOutput(id int) {
+func (m *model) handleOutput(id int, quiet bool) {
 	v := m.views[id]
 	if v == nil {
 		return
 	}
 	v.dirty = true
 	now := m.now()
-	drawNow, at, arm := m.pace.output(id, now)
+	wasArmed := m.pace.armed
+	drawNow, at, arm := m.pace.output(id, now, quiet)
 	switch {
 	case drawNow:
+		if wasArmed && !m.pace.armed && m.ticks != nil {
+			m.ticks.stop() // drawn at a pause: the tick for the held output is not needed
+		}
 		m.takeFrame(m.pace.echoFrame(now))
 	case arm:
 		m.armFrame(at.Sub(now))
@@ -260,7 +264,7 @@ func (m *model) handleExit(ev session.Exit) {
 	v.member.State, v.member.Code = session.Exited, ev.Code
 	v.dirty, v.stale = true, true
 	m.setStatus(fmt.Sprintf("pane %d %s %s: %s R restarts it, %s x closes it", ev.Pane, v.member.Name, session.ExitText(ev.Code), prefixLabel(m.cfg.PrefixSpec), prefixLabel(m.cfg.PrefixSpec)))
-	m.handleOutput(ev.Pane)
+	m.handleOutput(ev.Pane, true) // an exit ends the output: drawn at once, as a pause
 }
 
 // handleWindowSize re-lays out every pane for the outer terminal's new size, and has the

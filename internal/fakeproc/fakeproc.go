@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentmux/agentmux/ptyhost"
 )
@@ -24,6 +25,8 @@ type Proc struct {
 	in      bytes.Buffer // everything the program was sent and not yet taken
 	sizes   [][2]int
 	updates chan struct{}
+	quiet   chan struct{}
+	paused  atomic.Bool // since Pause, until the next Print
 	done    chan struct{}
 	code    int
 	closed  bool
@@ -34,7 +37,7 @@ type Proc struct {
 
 // New returns a running fake process started with spec, printing into out.
 func New(spec ptyhost.Spec, out io.Writer) *Proc {
-	return &Proc{Spec: spec, Out: out, updates: make(chan struct{}, 1), done: make(chan struct{})}
+	return &Proc{Spec: spec, Out: out, updates: make(chan struct{}, 1), quiet: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // Write keeps b as sent to the program (and echoes it when SetEcho is on).
@@ -111,8 +114,25 @@ func (f *Proc) SetOnWrite(fn func()) {
 	f.onWrite = fn
 }
 
+// Pause says the program's output paused, as ptyhost's reader does QuietAfter after
+// the last bytes it read.
+func (f *Proc) Pause() {
+	f.paused.Store(true)
+	select {
+	case f.quiet <- struct{}{}:
+	default:
+	}
+}
+
+// Quiet receives after Pause.
+func (f *Proc) Quiet() <-chan struct{} { return f.quiet }
+
+// IsQuiet reports whether the output is paused: from Pause until the next Print.
+func (f *Proc) IsQuiet() bool { return f.paused.Load() }
+
 // Print writes s into the pane's emulator and signals it, as ptyhost's reader does.
 func (f *Proc) Print(s string) {
+	f.paused.Store(false)
 	_, _ = f.Out.Write([]byte(s))
 	select {
 	case f.updates <- struct{}{}:

@@ -1,8 +1,9 @@
 // Package pacecase is the rule the two output pacers share, as a script their tests
 // both run: the session's (when the loop observes a pane's output) and the ui's (when a
 // frame built from pane output is drawn). Each is at most one per Interval, at once
-// after a quiet Interval, and early for the first output of the pane a key was just
-// written to, once per key. They differ past that (per pane against per screen; an echo
+// after a quiet Interval, early for the first output of the pane a key was just written
+// to, once per key, and early for held output whose program paused (the end of a
+// burst), once between two slots. They differ past that (per pane against per screen; an echo
 // at once against after a short gap and within a window), which is why they are two
 // types; see session/pacing.go and ui/frame.go. It imports nothing of the project.
 package pacecase
@@ -28,6 +29,9 @@ const (
 	Key
 	// Due: the held output's slot comes at At exactly; the test records it taken then.
 	Due
+	// Pause: the pane's program paused with its output held; Now says whether the pacer
+	// takes it at once (then the test records it taken at At), else it stays held.
+	Pause
 )
 
 // Step is one event of the script.
@@ -35,7 +39,7 @@ type Step struct {
 	At   time.Duration // since the script's start
 	Pane int
 	Kind Kind
-	Now  bool // Output only: taken at once
+	Now  bool // Output and Pause: taken at once
 }
 
 // EchoGapUnder and EchoWindowOver bound an echo's short gap and its window: an echo
@@ -46,8 +50,9 @@ const (
 	EchoWindowOver = 50 * time.Millisecond
 )
 
-// Steps is the script: one pane's flood, a key's echo, the echo's credit spent, and a key
-// to another pane that gives this one nothing. Echoes come EchoGapUnder or more after
+// Steps is the script: one pane's flood, a key's echo, the echo's credit spent, a key
+// to another pane that gives this one nothing, and bursts whose ends are taken at once,
+// once a slot. Echoes come EchoGapUnder or more after
 // the last output taken and EchoWindowOver or less after their key.
 var Steps = []Step{
 	{At: 0, Pane: 1, Kind: Output, Now: true},                      // the first output: at once
@@ -63,4 +68,11 @@ var Steps = []Step{
 	{At: 70 * time.Millisecond, Pane: 1, Kind: Output},             // pane 1 gets no early slot
 	{At: 78 * time.Millisecond, Pane: 1, Kind: Due},                // its slot
 	{At: 100 * time.Millisecond, Pane: 1, Kind: Output, Now: true}, // quiet again: at once
+	{At: 104 * time.Millisecond, Pane: 1, Kind: Output},            // held
+	{At: 106 * time.Millisecond, Pane: 1, Kind: Pause, Now: true},  // the burst ended: at once
+	{At: 110 * time.Millisecond, Pane: 1, Kind: Output},            // held: its slot is 122
+	{At: 112 * time.Millisecond, Pane: 1, Kind: Pause},             // one pause a slot: held
+	{At: 122 * time.Millisecond, Pane: 1, Kind: Due},               // its slot
+	{At: 126 * time.Millisecond, Pane: 1, Kind: Output},            // held
+	{At: 127 * time.Millisecond, Pane: 1, Kind: Pause, Now: true},  // a slot since: at once
 }

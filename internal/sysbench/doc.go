@@ -21,6 +21,8 @@
 //   - BenchmarkKeystrokeEcho: key written to the outer PTY until its echo from a raw `cat`
 //     is on agentmux's screen (median and p95), typed (keys a little over a frame apart)
 //     and burst (back to back, bounded by agentmux's 60 fps frame cap).
+//   - BenchmarkBurstEnd: a key until the second of two writes 3 ms apart that answer it
+//     is on agentmux's screen (median, p95, p99): the end of a burst, drawn at its pause.
 //   - BenchmarkStartFirstFrame: from the exec of `agentmux --session NAME CMD` until the
 //     pane's first output is on the client's screen (median and max).
 package sysbench

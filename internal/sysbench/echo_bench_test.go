@@ -91,3 +91,33 @@ func benchEcho(b *testing.B, gap time.Duration, flags []string, panes ...string)
 	b.ReportMetric(float64(lat[(len(lat)*95)/100].Microseconds()), "p95_us")
 	b.ReportMetric(float64(lat[(len(lat)*99)/100].Microseconds()), "p99_us")
 }
+
+// BenchmarkBurstEnd: how soon the end of a burst of output is on screen. The pane's
+// program answers each key in two writes 3 ms apart, as an agent streams an answer:
+// "one ", then "two-N". The first write is drawn at once (the key's echo slot); the second
+// comes inside the frame interval, so it is held, and is drawn when the program pauses
+// (ptyhost.QuietAfter later) rather than at the next tick of the 60 Hz frame rate. Each
+// op sends echoKeys keys, each typeGap after the previous answer was seen, and times
+// from the key to "two-N" on agentmux's screen: median_us, p95_us and p99_us.
+func BenchmarkBurstEnd(b *testing.B) {
+	bin := agentmux(b)
+	s := startSession(b, bin, `burst=sh -c "stty raw -echo; printf 'READY-%s' MARK; i=0; while :; do dd bs=1 count=1 >/dev/null 2>&1; i=\$((i+1)); printf '\r\033[Kone '; sleep 0.003; printf 'two-%d' \$i; done"`)
+	s.waitText(20*time.Second, "READY-MARK")
+	lat := make([]time.Duration, 0, b.N*echoKeys)
+	pace := time.NewTimer(typeGap)
+	b.ResetTimer()
+	for k := range b.N * echoKeys {
+		<-pace.C
+		want := fmt.Sprintf("two-%d", k+1)
+		start := time.Now()
+		s.send([]byte{'k'})
+		s.waitText(10*time.Second, want)
+		lat = append(lat, time.Since(start))
+		pace.Reset(typeGap)
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "median_us")
+	b.ReportMetric(float64(lat[(len(lat)*95)/100].Microseconds()), "p95_us")
+	b.ReportMetric(float64(lat[(len(lat)*99)/100].Microseconds()), "p99_us")
+}
