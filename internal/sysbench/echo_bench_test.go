@@ -86,10 +86,7 @@ func benchEcho(b *testing.B, gap time.Duration, flags []string, panes ...string)
 		pace.Reset(gap)
 	}
 	b.StopTimer()
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "median_us")
-	b.ReportMetric(float64(lat[(len(lat)*95)/100].Microseconds()), "p95_us")
-	b.ReportMetric(float64(lat[(len(lat)*99)/100].Microseconds()), "p99_us")
+	reportLatencies(b, lat)
 }
 
 // BenchmarkBurstEnd: how soon the end of a burst of output is on screen. The pane's
@@ -116,6 +113,11 @@ func BenchmarkBurstEnd(b *testing.B) {
 		pace.Reset(typeGap)
 	}
 	b.StopTimer()
+	reportLatencies(b, lat)
+}
+
+// reportLatencies reports the median, p95 and p99 of lat (sorted here).
+func reportLatencies(b *testing.B, lat []time.Duration) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "median_us")
 	b.ReportMetric(float64(lat[(len(lat)*95)/100].Microseconds()), "p95_us")
