@@ -286,35 +286,42 @@ func (t *Terminal) csiRun(p []byte) int {
 		prefix = c
 		j++
 	}
-	k := j
-	for k < len(p) && p[k] >= '0' && p[k] <= ';' {
-		k++
-	}
-	if k >= len(p) || p[k] < 0x40 || p[k] > 0x7e {
-		return 0
-	}
+	// One pass reads the parameters with param's rules (the one at hand kept in v) and
+	// finds the final byte; a sequence that turns out not to be one for this path leaves
+	// only the parser's parameters changed, which the table clears as it enters it.
 	ps := &t.p
 	ps.clear()
 	ps.prefix = prefix
-	if j < k {
-		// param's rules for every byte, with the parameter at hand kept in v
+	k := j
+	if k < len(p) && p[k]-'0' <= ';'-'0' {
 		ps.np, ps.params[0], ps.sub[0] = 1, -1, false
 		v := int32(-1)
-		for _, c := range p[j:k] {
-			if c <= '9' {
-				v = min(max(v, 0)*10+int32(c-'0'), maxParam)
+		for ; k < len(p); k++ {
+			c := p[k]
+			if d := c - '0'; d <= 9 {
+				v = min(max(v, 0)*10+int32(d), maxParam)
 				continue
+			}
+			if c != ';' && c != ':' {
+				break
 			}
 			ps.params[ps.np-1] = v
 			if ps.np == maxParams {
 				ps.pover = true // the rest is dropped
+				for k++; k < len(p) && p[k]-'0' <= ';'-'0'; k++ {
+				}
 				break
 			}
 			ps.sub[ps.np] = c == ':'
 			ps.np++
 			v = -1
 		}
-		ps.params[ps.np-1] = v
+		if !ps.pover {
+			ps.params[ps.np-1] = v
+		}
+	}
+	if k >= len(p) || p[k] < 0x40 || p[k] > 0x7e {
+		return 0
 	}
 	ps.state = stCSIParam // as the table has it while dispatching
 	t.csiDispatch(p[k])
