@@ -9,7 +9,9 @@ package hub_test
 import (
 	"errors"
 	"os"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,11 +24,17 @@ import (
 // answeringCore is a core whose panes can be answered (hub.Answerer).
 type answeringCore struct {
 	*fakeCore
-	err error // what AnswerPrompt answers
+	err     error         // what AnswerPrompt answers
+	typed   chan struct{} // when not nil, AnswerPrompt returns once it is closed (a prompt settling)
+	entered chan struct{} // with typed: receives as AnswerPrompt starts waiting
 }
 
 func (c answeringCore) AnswerPrompt(id int, option, question string) (proto.Option, error) {
 	_ = c.act("answer " + c.name(id) + " " + option + " " + question)
+	if c.typed != nil {
+		c.entered <- struct{}{}
+		<-c.typed
+	}
 	return proto.Option{Key: "1", Label: "Yes"}, c.err
 }
 
@@ -59,6 +67,41 @@ func TestAnswerIsThePersons(t *testing.T) {
 	_, err = e2.control().Request(proto.TypeAnswer, proto.Answer{A: "claude", Option: "yes", Question: "Run it?"})
 	require.ErrorAs(t, err, &ce)
 	assert.Contains(t, ce.Message, "it now asks something else")
+}
+
+// An answer waits until its key is typed (a prompt drawn a moment ago settles first):
+// the hub answers everyone else meanwhile, and the answer when it is typed.
+func TestAnswerWaitsOffTheHubsLoop(t *testing.T) {
+	core := newFakeCore("claude")
+	ac := answeringCore{fakeCore: core, typed: make(chan struct{}), entered: make(chan struct{}, 1)}
+	e := start(t, core, "", func(c *hub.Config) { c.Core = ac })
+	var release sync.Once
+	typed := func() { release.Do(func() { close(ac.typed) }) }
+	t.Cleanup(typed) // a failed test lets the hub stop
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.control().Request(proto.TypeAnswer, proto.Answer{A: "claude", Option: "yes"})
+		done <- err
+	}()
+	<-ac.entered // the answer waits for its key to be typed
+	listed := make(chan error, 1)
+	go func() {
+		_, err := e.control().Request(proto.TypeList, struct{}{})
+		listed <- err
+	}()
+	select {
+	case err := <-listed:
+		require.NoError(t, err, "another client is answered while the answer waits")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hub answers no one while an answer waits")
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the answer came back before its key was typed: %v", err)
+	default:
+	}
+	typed()
+	require.NoError(t, <-done)
 }
 
 func TestAnswerFromAPaneProcessRefused(t *testing.T) {

@@ -129,18 +129,60 @@ func (s *state) xAnswer(cs *connState, e *proto.Envelope, res *proto.Result) err
 		if !ok {
 			return errors.New("this session answers no other session's panes: it joined no mesh")
 		}
-		s.answerAcross(cs, e, ra, p) // answered when the other session has
+		ctx := s.h.ctx
+		s.answerOff(cs, e, func() (proto.Option, error) { return ra.AnswerAcross(ctx, p.A, p.Option, p.Question) })
 		return errAnswered
 	case !ok:
 		return errNoCore
 	}
 	return s.onPane(p.A, func(id int) error {
-		o, err := ac.AnswerPrompt(id, p.Option, p.Question)
-		if err == nil {
-			res.Answer = &o
-		}
-		return err
+		s.answerOff(cs, e, func() (proto.Option, error) { return ac.AnswerPrompt(id, p.Option, p.Question) })
+		return errAnswered
 	})
+}
+
+// answered is the result of an X_ANSWER, back on the loop.
+type answered struct {
+	c      *conn
+	re     string
+	option proto.Option
+	err    error
+}
+
+// answerOff runs answer off the loop, for it waits: a pane's prompt drawn a moment ago
+// settles before the key is typed (the answer says typed only then), and another
+// session's member is answered over the network. Its result comes back to the loop as
+// answered.
+func (s *state) answerOff(cs *connState, e *proto.Envelope, answer func() (proto.Option, error)) {
+	h, c, re := s.h, cs.c, e.ID
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		o, err := answer()
+		h.post(answered{c: c, re: re, option: o, err: err})
+	}()
+}
+
+// open returns c's state while it is open (nil once it closes or is closing): where a
+// result computed off the loop goes.
+func (s *state) open(c *conn) *connState {
+	if cs := s.conns[c]; cs != nil && !cs.closing {
+		return cs
+	}
+	return nil
+}
+
+// sendAnswered sends the result of an X_ANSWER to its connection, if still open.
+func (s *state) sendAnswered(ev answered) {
+	cs := s.open(ev.c)
+	if cs == nil {
+		return
+	}
+	if ev.err != nil {
+		s.fail(cs, proto.CodeBadRequest, ev.err.Error(), ev.re)
+		return
+	}
+	s.reply(cs, proto.TypeResult, proto.Result{Re: ev.re, Answer: &ev.option})
 }
 
 // xWeb answers X_WEB: the person starts (or stops) the web view, or asks a new link.

@@ -50,46 +50,10 @@ func (s *state) listMesh(cs *connState, e *proto.Envelope) {
 	}()
 }
 
-// meshAnswered is the result of an X_ANSWER for another session's member, back on the
-// loop.
-type meshAnswered struct {
-	c      *conn
-	re     string
-	option proto.Option
-	err    error
-}
-
-// answerAcross answers (X_ANSWER, from the person: the caller checked) the prompt a
-// member of another session waits at, through the core's RemoteAnswerer off the loop
-// (it waits on the network); the result comes back to the loop as meshAnswered.
-func (s *state) answerAcross(cs *connState, e *proto.Envelope, ra RemoteAnswerer, p proto.Answer) {
-	h, c, re := s.h, cs.c, e.ID
-	h.wg.Add(1)
-	go func() {
-		defer h.wg.Done()
-		o, err := ra.AnswerAcross(h.ctx, p.A, p.Option, p.Question)
-		h.post(meshAnswered{c: c, re: re, option: o, err: err})
-	}()
-}
-
-// answeredAcross sends the result of an X_ANSWER for another session's member to its
-// connection, if still open.
-func (s *state) answeredAcross(ev meshAnswered) {
-	cs := s.conns[ev.c]
-	if cs == nil || cs.closing {
-		return
-	}
-	if ev.err != nil {
-		s.fail(cs, proto.CodeBadRequest, ev.err.Error(), ev.re)
-		return
-	}
-	s.reply(cs, proto.TypeResult, proto.Result{Re: ev.re, Answer: &ev.option})
-}
-
 // answerMesh sends the answer of an X_MESH request to its connection, if still open.
 func (s *state) answerMesh(ev meshListed) {
-	cs := s.conns[ev.c]
-	if cs == nil || cs.closing {
+	cs := s.open(ev.c)
+	if cs == nil {
 		return
 	}
 	if ev.err != nil {

@@ -205,13 +205,13 @@ func (s *state) handle(ev any) {
 			s.fatal(cs, proto.CodeInternal, fmt.Sprintf("too many connections (%d)", s.cfg.MaxConns), "")
 		}
 	case frameIn:
-		if cs := s.conns[ev.c]; cs != nil && !cs.closing {
+		if cs := s.open(ev.c); cs != nil {
 			s.frame(cs, ev.e)
 		}
 	case meshListed:
 		s.answerMesh(ev)
-	case meshAnswered:
-		s.answeredAcross(ev)
+	case answered:
+		s.sendAnswered(ev)
 	case connEnded:
 		cs := s.conns[ev.c]
 		if cs == nil {

@@ -78,10 +78,21 @@ const askSettle = 300 * time.Millisecond
 
 // heldAnswer is an answer (Answer) that waits for its prompt to settle.
 type heldAnswer struct {
-	ask  *Asks     // the prompt it answers, as it was read then
-	key  string    // the key of the choice it picks
-	when time.Time // when it was given
-	at   time.Time // when it is typed (the choices' shown + askSettle)
+	ask  *Asks      // the prompt it answers, as it was read then
+	key  string     // the key of the choice it picks
+	when time.Time  // when it was given
+	at   time.Time  // when it is typed (the choices' shown + askSettle)
+	done chan error // capacity 1: nil once typed, why once dropped (resolve)
+}
+
+// resolve says how the held answer ended; the loop calls it once, as it drops p.held.
+func (h *heldAnswer) resolve(err error) { h.done <- err }
+
+// answerTyped is the outcome of an answer typed at once.
+func answerTyped() <-chan error {
+	c := make(chan error, 1)
+	c <- nil
+	return c
 }
 
 // ErrNoPrompt means an answer found no prompt to answer: the pane does not need the
@@ -100,9 +111,13 @@ var ErrNoPrompt = errors.New("no prompt waits for this answer")
 // An answer that comes less than askSettle after the prompt's choices appeared is held
 // until then and typed only if the same prompt still waits and no one typed into the
 // pane meanwhile (a second answer for it meanwhile is refused). It returns the choice
-// picked.
-func (s *Session) Answer(id int, option, question string) (parser.Option, error) {
+// picked and its outcome: a channel that receives nil once the key is typed (at once,
+// or when a held answer's time comes) or why it was dropped (ErrNoPrompt: the prompt
+// went, or someone typed; ErrNoPane: the pane was closed or restarted). A session that
+// stops first leaves it waiting: select on the session's end too (AnswerTyped does).
+func (s *Session) Answer(id int, option, question string) (parser.Option, <-chan error, error) {
 	var picked parser.Option
+	var typed <-chan error
 	err := s.command(func() error {
 		p := s.pane(id)
 		switch {
@@ -130,14 +145,31 @@ func (s *Session) Answer(id int, option, question string) (parser.Option, error)
 			if p.held != nil {
 				return fmt.Errorf("answer %d %s: another answer to this prompt is about to be typed", id, p.name)
 			}
-			p.held = &heldAnswer{ask: m.Asks, key: o.Key, when: now, at: at}
+			p.held = &heldAnswer{ask: m.Asks, key: o.Key, when: now, at: at, done: make(chan error, 1)}
+			typed = p.held.done
 		} else {
 			s.typeAnswer(p, o.Key, now)
+			typed = answerTyped()
 		}
 		picked = o
 		return nil
 	})
-	return picked, err
+	return picked, typed, err
+}
+
+// AnswerTyped is Answer that returns once the choice is typed, or with why it was not
+// (a held answer dropped, the session stopped).
+func (s *Session) AnswerTyped(id int, option, question string) (parser.Option, error) {
+	o, typed, err := s.Answer(id, option, question)
+	if err != nil {
+		return o, err
+	}
+	select {
+	case err = <-typed:
+		return o, err
+	case <-s.done:
+		return o, fmt.Errorf("answer %d: %w", id, ErrStopped)
+	}
 }
 
 // typeAnswer types key into pane p as the person's keys.
@@ -165,10 +197,13 @@ func (s *Session) typeHeld(now time.Time) {
 		case m.State != NeedsYou || m.Asks == nil || !m.Asks.Since.Equal(h.ask.Since) || m.Asks.Question != h.ask.Question ||
 			!slices.Equal(m.Asks.Options, h.ask.Options):
 			s.log.Info("held answer dropped: its prompt is gone", "pane", p.id, "key", h.key)
+			h.resolve(fmt.Errorf("answer %d %s: its prompt went before the answer could be typed: %w", p.id, p.name, ErrNoPrompt))
 		case !p.personKey.Before(h.when):
 			s.log.Info("held answer dropped: someone typed into the pane meanwhile", "pane", p.id, "key", h.key)
+			h.resolve(fmt.Errorf("answer %d %s: someone typed into the pane before the answer could be: %w", p.id, p.name, ErrNoPrompt))
 		default:
 			s.typeAnswer(p, h.key, now)
+			h.resolve(nil)
 		}
 	}
 }

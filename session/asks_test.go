@@ -55,19 +55,19 @@ func TestAsksFromScreen(t *testing.T) {
 
 func TestAnswer(t *testing.T) {
 	r := newRig(t, Options{OutputInterval: -1}, "claude")
-	_, err := r.s.Answer(1, "yes", "")
+	_, _, err := r.s.Answer(1, "yes", "")
 	require.ErrorIs(t, err, ErrNoPrompt, "no prompt yet: nothing to answer")
 
 	r.printed(1, claudePrompt)
-	_, err = r.s.Answer(1, "yes", "Delete everything?")
+	_, _, err = r.s.Answer(1, "yes", "Delete everything?")
 	require.ErrorIs(t, err, ErrNoPrompt, "an answer for another prompt is refused")
-	_, err = r.s.Answer(1, "maybe", "")
+	_, _, err = r.s.Answer(1, "maybe", "")
 	require.ErrorContains(t, err, `no choice "maybe" (the choices: 1 Yes; 2 No)`)
 	r.s.Sync()
 	assert.Empty(t, r.procs[1].Sent(), "nothing typed for a refused answer")
 
 	r.advance(askSettle) // the prompt has stood a while: typed at once
-	o, err := r.s.Answer(1, "no", "Do you want to proceed?")
+	o, _, err := r.s.Answer(1, "no", "Do you want to proceed?")
 	require.NoError(t, err)
 	assert.Equal(t, parser.Option{Key: "2", Label: "No"}, o)
 	r.s.Sync()
@@ -75,7 +75,7 @@ func TestAnswer(t *testing.T) {
 
 	// Answered in the terminal meanwhile: the prompt is gone, the answer refused.
 	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
-	_, err = r.s.Answer(1, "yes", "Do you want to proceed?")
+	_, _, err = r.s.Answer(1, "yes", "Do you want to proceed?")
 	require.ErrorIs(t, err, ErrNoPrompt)
 	r.s.Sync()
 	assert.Empty(t, r.procs[1].Sent())
@@ -95,7 +95,7 @@ func TestAnswerAWrappedChoice(t *testing.T) {
 	assert.Equal(t, []parser.Option{{Key: "1", Label: "Yes"},
 		{Key: "2", Label: "Yes, and always allow access to /tmp/work/ from this project"}, {Key: "3", Label: "No"}}, m.Asks.Options)
 	r.advance(askSettle)
-	o, err := r.s.Answer(1, "yes, and always", "Do you want to proceed?")
+	o, _, err := r.s.Answer(1, "yes, and always", "Do you want to proceed?")
 	require.NoError(t, err)
 	assert.Equal(t, "2", o.Key)
 	r.s.Sync()
@@ -111,7 +111,7 @@ func TestAnswerNotOverTyping(t *testing.T) {
 	r.advance(time.Second)
 	r.printed(1, claudePrompt)
 	r.advance(askSettle)
-	_, err := r.s.Answer(1, "1", "")
+	_, _, err := r.s.Answer(1, "1", "")
 	require.NoError(t, err, "the person's message before the prompt is no answer in progress")
 	r.s.Sync()
 	assert.Equal(t, "1", r.procs[1].Sent())
@@ -121,12 +121,12 @@ func TestAnswerNotOverTyping(t *testing.T) {
 	r.s.Key(2, keys.Key{Code: keys.KeyDown})
 	r.s.Sync()
 	r.procs[2].Sent()
-	_, err = r.s.Answer(2, "1", "")
+	_, _, err = r.s.Answer(2, "1", "")
 	require.ErrorContains(t, err, "someone is answering it at the keyboard")
 	r.s.Sync()
 	assert.Empty(t, r.procs[2].Sent())
 	r.advance(answerHold)
-	_, err = r.s.Answer(2, "1", "")
+	_, _, err = r.s.Answer(2, "1", "")
 	require.NoError(t, err, "once they stopped")
 }
 
@@ -137,18 +137,21 @@ func TestAnswerWaitsForThePromptToSettle(t *testing.T) {
 	r := newRig(t, Options{OutputInterval: -1}, "claude")
 	r.printed(1, claudePrompt)
 	r.advance(askSettle / 3)
-	o, err := r.s.Answer(1, "yes", "Do you want to proceed?")
+	o, typed, err := r.s.Answer(1, "yes", "Do you want to proceed?")
 	require.NoError(t, err)
 	assert.Equal(t, "1", o.Key)
 	r.s.Sync()
 	assert.Empty(t, r.procs[1].Sent(), "not typed while the prompt is new")
-	_, err = r.s.Answer(1, "no", "")
+	assert.Empty(t, typed, "not said typed while it is held")
+	_, _, err = r.s.Answer(1, "no", "")
 	require.ErrorContains(t, err, "another answer to this prompt is about to be typed")
 
 	r.advance(askSettle/3*2 - time.Millisecond)
 	assert.Empty(t, r.procs[1].Sent())
+	assert.Empty(t, typed)
 	r.advance(time.Millisecond)
 	assert.Equal(t, "1", r.procs[1].Sent(), "typed once the prompt stood askSettle")
+	require.NoError(t, <-typed, "and said typed then")
 	r.advance(time.Second)
 	assert.Empty(t, r.procs[1].Sent(), "typed once")
 
@@ -158,7 +161,7 @@ func TestAnswerWaitsForThePromptToSettle(t *testing.T) {
 	r.printed(1, claudePrompt)
 	r.advance(askSettle / 2)
 	r.printed(1, claudePrompt+" ")
-	_, err = r.s.Answer(1, "2", "")
+	_, _, err = r.s.Answer(1, "2", "")
 	require.NoError(t, err)
 	r.advance(askSettle / 2)
 	assert.Equal(t, "2", r.procs[1].Sent())
@@ -171,21 +174,51 @@ func TestHeldAnswerDropped(t *testing.T) {
 
 	// Pane 1: answered at the keyboard meanwhile, the prompt gone.
 	r.printed(1, claudePrompt)
-	_, err := r.s.Answer(1, "1", "")
+	_, typed, err := r.s.Answer(1, "1", "")
 	require.NoError(t, err)
 	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
 	r.advance(askSettle)
 	assert.Empty(t, r.procs[1].Sent(), "its prompt is gone")
+	err = <-typed
+	require.ErrorIs(t, err, ErrNoPrompt, "the answer says it was dropped")
+	require.ErrorContains(t, err, "its prompt went")
 
 	// Pane 2: the person moved through the choices while it was held.
 	r.printed(2, claudePrompt)
-	_, err = r.s.Answer(2, "2", "")
+	_, typed, err = r.s.Answer(2, "2", "")
 	require.NoError(t, err)
 	r.s.Key(2, keys.Key{Code: keys.KeyDown})
 	r.s.Sync()
 	r.procs[2].Sent()
 	r.advance(askSettle)
 	assert.Empty(t, r.procs[2].Sent(), "never typed over the person")
+	require.ErrorContains(t, <-typed, "someone typed into the pane")
+}
+
+// A held answer whose pane is closed, or whose program is restarted, says so; an
+// answer waited for (AnswerTyped) returns once typed.
+func TestHeldAnswerOutcomes(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude", "claude", "claude")
+
+	r.printed(1, claudePrompt)
+	_, typed, err := r.s.Answer(1, "1", "")
+	require.NoError(t, err)
+	require.NoError(t, r.s.Close(1))
+	require.ErrorIs(t, <-typed, ErrNoPane, "closed while held")
+
+	r.printed(2, claudePrompt)
+	_, typed, err = r.s.Answer(2, "1", "")
+	require.NoError(t, err)
+	r.procs[2].Exit(0)
+	r.await(func(ev Event) bool { e, ok := ev.(Exit); return ok && e.Pane == 2 })
+	require.NoError(t, r.s.Respawn(2, false))
+	require.ErrorIs(t, <-typed, ErrNoPane, "restarted while held")
+
+	r.printed(3, claudePrompt)
+	r.advance(askSettle)
+	_, err = r.s.AnswerTyped(3, "yes", "")
+	require.NoError(t, err)
+	assert.Equal(t, "1", r.procs[3].Sent(), "typed when AnswerTyped returned")
 }
 
 func TestPickOption(t *testing.T) {

@@ -286,6 +286,10 @@ func (s *Session) Close(a int) error {
 				break
 			}
 		}
+		if p.held != nil {
+			p.held.resolve(fmt.Errorf("answer %d %s: the pane was closed before the answer could be typed: %w", a, p.name, ErrNoPane))
+			p.held = nil
+		}
 		s.pace.forget(a)
 		delete(s.drafts, a)
 		s.gate.open(a)

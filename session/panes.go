@@ -147,6 +147,10 @@ func (s *Session) respawn(id int, kill, fresh bool) error {
 				s.panes[i] = np
 			}
 		}
+		if p.held != nil {
+			p.held.resolve(fmt.Errorf("answer %d %s: the pane's program was restarted before the answer could be typed: %w", id, p.name, ErrNoPane))
+			p.held = nil
+		}
 		s.rl.Handle(relay.Open{Pane: np.id, Name: np.name, Profile: np.profile, Screen: screenOf(np), Program: np.argv[0], Hooks: np.hooks}, now)
 		for _, with := range linked {
 			if q := s.pane(with); q != nil && !q.exited {

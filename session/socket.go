@@ -200,8 +200,9 @@ func WireAsks(a *Asks) *proto.Asks {
 	return w
 }
 
-// AnswerPrompt is Answer in the socket's types (the hub's Answerer).
+// AnswerPrompt is AnswerTyped in the socket's types (the hub's Answerer): it returns
+// once the choice is typed, up to askSettle after it is given.
 func (s *Session) AnswerPrompt(id int, option, question string) (proto.Option, error) {
-	o, err := s.Answer(id, option, question)
+	o, err := s.AnswerTyped(id, option, question)
 	return proto.Option{Key: o.Key, Label: o.Label}, err
 }

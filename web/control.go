@@ -107,8 +107,10 @@ var controls = map[action.Name]func(p *page, a frame) (string, error){
 	action.Release: func(p *page, a frame) (string, error) { return "released", p.s.sess.Release(a.A) },
 	action.Answer: func(p *page, a frame) (string, error) {
 		// As agentmux answer: the choice's key typed as the person's, refused when the
-		// prompt is gone or asks something else now, or someone types in the pane.
-		o, err := p.s.sess.Answer(a.Pane, a.Key, a.Question)
+		// prompt is gone or asks something else now, or someone types in the pane; said
+		// once typed (a prompt drawn a moment ago settles first: the page's next
+		// actions, its keys too, come after it).
+		o, err := p.s.sess.AnswerTyped(a.Pane, a.Key, a.Question)
 		if err != nil {
 			return "", err
 		}

@@ -266,9 +266,12 @@ them as theirs ([mesh] answer_from): agentmux answer NAME@SESSION picks one ther
 			stringFlag("question", "Q", "refuse unless the prompt still asks Q (as inbox showed it)", func(a *answerArgs) *string { return &a.question }),
 		}, synopsis: `agentmux answer TARGET OPTION [--question Q]`, help: `Answers the prompt pane TARGET waits at (agentmux inbox lists them) by typing OPTION's
 key, as you would: OPTION is a choice's number, the start of its label, or yes / no for
-the first / last choice. Refused when the pane waits at no prompt (answered meanwhile),
-when --question is given and the prompt asks something else, and while someone answers
-it at the keyboard. Yours alone: refused from inside a pane. TARGET NAME@SESSION is a
+the first / last choice. A prompt drawn less than 300 ms ago settles first (programs drop
+keys while they draw one); agentmux answer says answered once the key is typed, or why it
+was not (the prompt went, or someone typed into the pane, meanwhile). Refused when the
+pane waits at no prompt (answered meanwhile), when --question is given and the prompt
+asks something else, and while someone answers it at the keyboard. Yours alone: refused
+from inside a pane. TARGET NAME@SESSION is a
 member of another session of the mesh, which takes it only from the sessions its person
 named ([mesh] answer_from).`},
 		{name: "sessions", short: "the running sessions (--all: ended ones too)", exec: offSession(sessions), flags: []flagSpec{
