@@ -123,7 +123,8 @@ type Warner interface {
 // Answerer is a Core whose panes can be answered at their prompts (X_ANSWER), for the
 // person only: AnswerPrompt types the key of option (a key, a label's start, yes or
 // no) of the prompt pane id waits at, refused when question is set and is not what it
-// asks now, and returns the choice picked.
+// asks now, and returns the choice picked once its key is typed (it may wait for the
+// prompt to settle: the hub calls it off its loop).
 type Answerer interface {
 	AnswerPrompt(id int, option, question string) (proto.Option, error)
 }
