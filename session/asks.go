@@ -168,7 +168,12 @@ func (s *Session) AnswerTyped(id int, option, question string) (parser.Option, e
 	case err = <-typed:
 		return o, err
 	case <-s.done:
-		return o, fmt.Errorf("answer %d: %w", id, ErrStopped)
+		select {
+		case err = <-typed: // typed as the session stopped: that is the word
+			return o, err
+		default:
+			return o, fmt.Errorf("answer %d: %w", id, ErrStopped)
+		}
 	}
 }
 
