@@ -130,36 +130,44 @@ func (s *state) xAnswer(cs *connState, e *proto.Envelope, res *proto.Result) err
 			return errors.New("this session answers no other session's panes: it joined no mesh")
 		}
 		ctx := s.h.ctx
-		s.answerOff(cs, e, func() (proto.Option, error) { return ra.AnswerAcross(ctx, p.A, p.Option, p.Question) })
+		s.offLoop(cs, e, proto.CodeBadRequest, func() (proto.Result, error) {
+			o, err := ra.AnswerAcross(ctx, p.A, p.Option, p.Question)
+			return proto.Result{Answer: &o}, err
+		})
 		return errAnswered
 	case !ok:
 		return errNoCore
 	}
 	return s.onPane(p.A, func(id int) error {
-		s.answerOff(cs, e, func() (proto.Option, error) { return ac.AnswerPrompt(id, p.Option, p.Question) })
+		// Off the loop: a prompt drawn a moment ago settles before its key is typed, and
+		// the answer says answered only then.
+		s.offLoop(cs, e, proto.CodeBadRequest, func() (proto.Result, error) {
+			o, err := ac.AnswerPrompt(id, p.Option, p.Question)
+			return proto.Result{Answer: &o}, err
+		})
 		return errAnswered
 	})
 }
 
-// answered is the result of an X_ANSWER, back on the loop.
-type answered struct {
-	c      *conn
-	re     string
-	option proto.Option
-	err    error
+// offDone is the result of a request computed off the loop (offLoop), back on it.
+type offDone struct {
+	c    *conn
+	re   string
+	code string // the ERROR code of a failure
+	res  proto.Result
+	err  error
 }
 
-// answerOff runs answer off the loop, for it waits: a pane's prompt drawn a moment ago
-// settles before the key is typed (the answer says typed only then), and another
-// session's member is answered over the network. Its result comes back to the loop as
-// answered.
-func (s *state) answerOff(cs *connState, e *proto.Envelope, answer func() (proto.Option, error)) {
+// offLoop computes the result of request e off the loop, for work that waits (on the
+// network, or on a pane's prompt to settle); the result comes back to the loop as
+// offDone and goes to cs if it is still open then (its Re set; code if it failed).
+func (s *state) offLoop(cs *connState, e *proto.Envelope, code string, work func() (proto.Result, error)) {
 	h, c, re := s.h, cs.c, e.ID
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		o, err := answer()
-		h.post(answered{c: c, re: re, option: o, err: err})
+		res, err := work()
+		h.post(offDone{c: c, re: re, code: code, res: res, err: err})
 	}()
 }
 
@@ -172,17 +180,18 @@ func (s *state) open(c *conn) *connState {
 	return nil
 }
 
-// sendAnswered sends the result of an X_ANSWER to its connection, if still open.
-func (s *state) sendAnswered(ev answered) {
+// sendOff sends a result computed off the loop to its connection, if still open.
+func (s *state) sendOff(ev offDone) {
 	cs := s.open(ev.c)
 	if cs == nil {
 		return
 	}
 	if ev.err != nil {
-		s.fail(cs, proto.CodeBadRequest, ev.err.Error(), ev.re)
+		s.fail(cs, ev.code, ev.err.Error(), ev.re)
 		return
 	}
-	s.reply(cs, proto.TypeResult, proto.Result{Re: ev.re, Answer: &ev.option})
+	ev.res.Re = ev.re
+	s.reply(cs, proto.TypeResult, ev.res)
 }
 
 // xWeb answers X_WEB: the person starts (or stops) the web view, or asks a new link.

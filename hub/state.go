@@ -208,10 +208,8 @@ func (s *state) handle(ev any) {
 		if cs := s.open(ev.c); cs != nil {
 			s.frame(cs, ev.e)
 		}
-	case meshListed:
-		s.answerMesh(ev)
-	case answered:
-		s.sendAnswered(ev)
+	case offDone:
+		s.sendOff(ev)
 	case connEnded:
 		cs := s.conns[ev.c]
 		if cs == nil {
