@@ -19,10 +19,16 @@ package sysbench
 //     (0.6–2.6 s measured while other work ran) while tmux, which spends its own CPU on
 //     every byte, moves more (tmux_attached_s 3.4–11 s over the same hour): that is why
 //     the ratios swing from run to run.
+//   - emulator_floor_s: the same cat in the same kind of PTY, its reader writing every read
+//     into a vterm.Terminal before the next (vtermThroughPTY): the pace of any program
+//     that emulates the pane's output as it reads it, as agentmux's reader does. What
+//     agentmux spends beyond that is its own plumbing: start-up, frames, the relay.
 // ratio is agentmux_s/tmux_s (target ≤ 1); ratio_attached is agentmux_s/tmux_attached_s,
 // ratio_attached_in_process in_process_s/tmux_attached_s: attaching must not widen it;
 // ratio_floor is agentmux_s/pty_floor_s, agentmux's cost above what the PTY allows (1 at
-// best), the steady one of the lot.
+// best), the steady one of the lot; ratio_emulator_floor is emulator_floor_s/pty_floor_s
+// (the emulator's share of that cost) and ratio_above_emulator agentmux_s/emulator_floor_s
+// (the rest).
 //
 // With -sysbench.base=PATH another agentmux binary (an older build) runs the same cat
 // right after agentmux_s in every op: base_s, base_server_cpu_s and base_ratio_floor,
@@ -50,11 +56,12 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	bin := agentmux(b)
 	log := input(b, kindSGR, catLogSize)
 	tmux := tmuxPath(b)
-	var am, ai, tm, ta, fl, bs time.Duration
+	var am, ai, tm, ta, fl, ef, bs time.Duration
 	var amCPU, aiCPU, bsCPU float64
 	b.ResetTimer()
 	for range b.N {
 		fl += catThroughPTY(b, log, nil)
+		ef += vtermThroughPTY(b, log)
 		d, cpu := timeCatCPU(b, bin, fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
 		am, amCPU = am+d, amCPU+cpu
 		if *baseBin != "" {
@@ -84,6 +91,9 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	b.ReportMetric(aiCPU/n, "in_process_cpu_s")
 	b.ReportMetric(fl.Seconds()/n, "pty_floor_s")
 	b.ReportMetric(am.Seconds()/fl.Seconds(), "ratio_floor")
+	b.ReportMetric(ef.Seconds()/n, "emulator_floor_s")
+	b.ReportMetric(ef.Seconds()/fl.Seconds(), "ratio_emulator_floor")
+	b.ReportMetric(am.Seconds()/ef.Seconds(), "ratio_above_emulator")
 	if *baseBin != "" {
 		b.ReportMetric(bs.Seconds()/n, "base_s")
 		b.ReportMetric(bsCPU/n, "base_server_cpu_s")
