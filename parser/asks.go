@@ -40,7 +40,8 @@ const (
 	askWrapRows      = 3
 )
 
-// ReadAsk reads what a prompt on screen (its rows, top to bottom) asks: the last run of
+// ReadAsk reads what a prompt on screen (its rows, top to bottom, rows the terminal
+// soft-wrapped already joined: vterm's ScreenLines) asks: the last run of
 // choices numbered 1, 2, 3… (a pointer such as ❯, › or ● before the chosen one, and box
 // borders, are allowed) near the bottom, the question above them (the nearest row
 // ending in "?" within a few rows), and the rows in between. ok is false when the

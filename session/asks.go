@@ -24,7 +24,7 @@ func (s *Session) asksOf(p *pane, needsYou bool, now time.Time) *Asks {
 	}
 	p.askRead = p.outputs
 	a := &Asks{Since: now, shown: now}
-	if ask, ok := parser.ReadAsk(p.term.ScreenText()); ok {
+	if ask, ok := parser.ReadAsk(p.term.ScreenLines()); ok {
 		a.Question, a.Options, a.Context = ask.Question, ask.Options, ask.Context
 	}
 	if a.Question == "" {

@@ -102,6 +102,21 @@ func TestAnswerAWrappedChoice(t *testing.T) {
 	assert.Equal(t, "2", r.procs[1].Sent())
 }
 
+// A label longer than the pane that the program leaves to the terminal to wrap reads
+// back as the program printed it: the rows are joined where the text soft-wrapped, not
+// with a space in the middle of a word.
+func TestAskALabelTheTerminalWrapped(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude") // 40 columns
+	r.printed(1, "\x1b[2J\x1b[H Bash command\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n"+
+		"   2. Yes, and always allow access to /tmp/work/ from this project\r\n"+
+		"   3. No\r\n\r\n Esc to cancel")
+	m := r.s.Members()[0]
+	require.Equal(t, NeedsYou, m.State)
+	require.NotNil(t, m.Asks)
+	assert.Equal(t, []parser.Option{{Key: "1", Label: "Yes"},
+		{Key: "2", Label: "Yes, and always allow access to /tmp/work/ from this project"}, {Key: "3", Label: "No"}}, m.Asks.Options)
+}
+
 func TestAnswerNotOverTyping(t *testing.T) {
 	r := newRig(t, Options{OutputInterval: -1}, "claude", "claude")
 	// Pane 1: the person's message led to the prompt; keys before it do not count.

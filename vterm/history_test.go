@@ -349,3 +349,39 @@ func TestHistoryKeepsRunsThatDifferInOneField(t *testing.T) {
 		}
 	}
 }
+
+func TestScreenLines(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"soft-wrapped rows are one line", "1. allow /tmp/work/x\r\n2. no",
+			[]string{"1. allow /tmp/work/x", "2. no", ""}},
+		{"a wrap at a space keeps it", "abcdefghi jkl",
+			[]string{"abcdefghi jkl", "", ""}},
+		{"the blank a wide character leaves is not text", "abcdefghi中x",
+			[]string{"abcdefghi中x", "", ""}},
+		{"erased cells inside a wrapped row are spaces", "abcdefghijkl\x1b[1;3H\x1b[2X",
+			[]string{"ab  efghijkl", "", ""}},
+		{"a line begun above the screen starts at its top row", "x\r\n" + strings.Repeat("y", 35),
+			[]string{"yyyyyyyyyyyyyyyyyyyyyyyyy"}},
+		{"the alternate screen", "main\x1b[?1049h\x1b[H0123456789abc\r\nend",
+			[]string{"0123456789abc", "end", ""}},
+		{"rows ended by the program stay apart", "0123456789\r\nabc",
+			[]string{"0123456789", "abc", "", ""}},
+	} {
+		rows := 4
+		if c.name == "a line begun above the screen starts at its top row" {
+			rows = 3
+		}
+		term := newTerm(10, rows, c.in)
+		if got := term.ScreenLines(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: ScreenLines = %q, want %q", c.name, got, c.want)
+		}
+	}
+	// ScreenText still gives the rows
+	term := newTerm(10, 2, "abcdefghijkl")
+	if got := term.ScreenText(); !slices.Equal(got, []string{"abcdefghij", "kl"}) {
+		t.Errorf("ScreenText = %q", got)
+	}
+}

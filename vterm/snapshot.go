@@ -64,6 +64,33 @@ func (t *Terminal) ScreenText() []string {
 	return t.screenText()
 }
 
+// ScreenLines returns the active screen (alternate or main) as logical lines, top to
+// bottom: ScreenText's rows, except that a row the text soft-wrapped from is joined
+// with the next as TextFrom joins them (its trailing blanks kept, they are text). A line
+// that continues from above the screen starts at its top row.
+func (t *Terminal) ScreenLines() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rows := t.scr.rows
+	out := make([]string, 0, len(rows))
+	var b []byte
+	for y := 0; y < len(rows); {
+		b = b[:0]
+		for {
+			r := rows[y]
+			y++
+			if !r.wrapped || y == len(rows) {
+				b = appendCellsText(b, t.textCells(r), false, false, nil)
+				break
+			}
+			r.materialize()
+			b = appendCellsText(b, r.cells, true, rows[y].cells[0].Width == 2, nil)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
 // screenText is ScreenText with the lock held.
 func (t *Terminal) screenText() []string { return t.screenTextOf(nil) }
 
