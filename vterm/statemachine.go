@@ -324,7 +324,11 @@ func (t *Terminal) csiRun(p []byte) int {
 		return 0
 	}
 	ps.state = stCSIParam // as the table has it while dispatching
-	t.csiDispatch(p[k])
+	if p[k] == 'm' && prefix == 0 {
+		t.sgr() // csiDispatch's way for SGR, the commonest sequence by far
+	} else {
+		t.csiDispatch(p[k])
+	}
 	ps.state = stGround
 	return k + 1
 }
