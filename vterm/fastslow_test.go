@@ -164,7 +164,9 @@ func recordedStreams(t testing.TB) [][]byte {
 }
 
 // TestPrintableRun checks the eight-at-a-time scan of printable ASCII against a byte
-// loop for every byte value at every place of a 24-byte run.
+// loop for every byte value at every place of a 24-byte run, and for every pair of
+// places holding the values around the edges (a borrow or a carry of one byte must not
+// hide or fake the other).
 func TestPrintableRun(t *testing.T) {
 	want := func(p []byte) int {
 		n := 0
@@ -181,6 +183,20 @@ func TestPrintableRun(t *testing.T) {
 			for start := 0; start <= at; start += 3 {
 				if got, w := vterm.PrintableRun(p[start:]), want(p[start:]); got != w {
 					t.Fatalf("byte %#x at %d, from %d: %d printable, want %d", v, at, start, got, w)
+				}
+			}
+		}
+	}
+	edges := []byte{0x00, 0x01, 0x1f, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xa0, 0xfe, 0xff}
+	for a := range 16 {
+		for b := a + 1; b < 16; b++ {
+			for _, va := range edges {
+				for _, vb := range edges {
+					p := slices.Clone(base[:16])
+					p[a], p[b] = va, vb
+					if got, w := vterm.PrintableRun(p), want(p); got != w {
+						t.Fatalf("%#x at %d and %#x at %d: %d printable, want %d", va, a, vb, b, got, w)
+					}
 				}
 			}
 		}
