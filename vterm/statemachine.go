@@ -1,9 +1,6 @@
 package vterm
 
-import (
-	"math/bits"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // This file is the input state machine, after Paul Williams' DEC parser (tmux input.c
 // has the same shape): a table from (state, byte) to (action, next state), built once.
@@ -262,10 +259,9 @@ func printableRun(p []byte) int {
 	for ; n+8 <= len(p); n += 8 {
 		x := le.Uint64(p[n:])
 		// a byte below 0x20, or above 0x7e (0x7f, or any with its high bit set), sets
-		// its high bit in one of these; a borrow or carry it causes moves only to the
-		// bytes after it, so the lowest high bit set is the first such byte
-		if m := ((x - ones*0x20) | (x + ones*(0x80-0x7f)) | x) & highs; m != 0 {
-			return n + bits.TrailingZeros64(m)/8
+		// its high bit in one of these
+		if ((x-ones*0x20)|(x+ones*(0x80-0x7f))|x)&highs != 0 {
+			break
 		}
 	}
 	for n < len(p) && p[n] >= 0x20 && p[n] < 0x7f {
