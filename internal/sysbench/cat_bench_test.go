@@ -31,12 +31,14 @@ package sysbench
 // (the rest).
 //
 // With -sysbench.base=PATH another agentmux binary (an older build) runs the same cat
-// right after agentmux_s in every op: base_s, base_server_cpu_s and base_ratio_floor,
-// for a before/after comparison taken under the same load.
+// in every op too: base_s, base_server_cpu_s and base_ratio_floor, for a before/after
+// comparison taken under the same load. An op runs its measurements in a random order.
 
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -58,28 +60,46 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	tmux := tmuxPath(b)
 	var am, ai, tm, ta, fl, ef, bs time.Duration
 	var amCPU, aiCPU, bsCPU float64
-	b.ResetTimer()
-	for range b.N {
-		fl += catThroughPTY(b, log, nil)
-		ef += vtermThroughPTY(b, log)
-		d, cpu := timeCatCPU(b, bin, fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
-		am, amCPU = am+d, amCPU+cpu
-		if *baseBin != "" {
-			d, cpu = timeCatCPU(b, *baseBin, fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
+	cmd := fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone)
+	// Each op runs every measurement once, in a new random order, each after a
+	// collection of this process's garbage: whatever runs first, or after the one that
+	// left the most (the emulator floor's history), must not pay for it.
+	runs := []func(){
+		func() { fl += catThroughPTY(b, log, nil) },
+		func() { ef += vtermThroughPTY(b, log) },
+		func() {
+			d, cpu := timeCatCPU(b, bin, cmd)
+			am, amCPU = am+d, amCPU+cpu
+		},
+		func() {
+			d, cpu := timeCatCPU(b, bin, "--in-process", cmd)
+			ai, aiCPU = ai+d, aiCPU+cpu
+		},
+	}
+	if *baseBin != "" {
+		runs = append(runs, func() {
+			d, cpu := timeCatCPU(b, *baseBin, cmd)
 			bs, bsCPU = bs+d, bsCPU+cpu
-		}
-		d, cpu = timeCatCPU(b, bin, "--in-process", fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))
-		ai, aiCPU = ai+d, aiCPU+cpu
-		if tmux != "" {
+		})
+	}
+	if tmux != "" {
+		runs = append(runs, func() {
 			srv := newTmux(b, tmux)
 			start := time.Now()
 			srv.catDetached(log)
 			tm += time.Since(start)
 			srv.kill()
-
-			srv = newTmux(b, tmux)
-			ta += timeCatIn(b, srv.argv("new-session", fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone))...)
+		}, func() {
+			srv := newTmux(b, tmux)
+			ta += timeCatIn(b, srv.argv("new-session", cmd)...)
 			srv.kill()
+		})
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, i := range rand.Perm(len(runs)) {
+			runtime.GC()
+			runs[i]()
 		}
 	}
 	b.StopTimer()
