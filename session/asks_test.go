@@ -81,40 +81,33 @@ func TestAnswer(t *testing.T) {
 	assert.Empty(t, r.procs[1].Sent())
 }
 
-// Claude Code 2.1.332's prompt in a narrow pane: it wraps its second choice's label
-// onto a second row, and the ask still has its choices, so the person's answer is taken
-// (before parser.ReadAsk read wrapped labels, it was refused as no prompt).
+// A choice's label too long for a narrow pane: Claude Code 2.1.332 wraps it onto a
+// second row itself, another program leaves the terminal to wrap it. Either way the ask
+// has its choices with the label whole (the soft-wrapped rows joined as printed, not with
+// a space inside a word), so the person's answer is taken (before parser.ReadAsk read
+// wrapped labels, it was refused as no prompt).
 func TestAnswerAWrappedChoice(t *testing.T) {
-	r := newRig(t, Options{OutputInterval: -1}, "claude") // 40 columns
-	r.printed(1, "\x1b[2J\x1b[H Bash command\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n"+
-		"   2. Yes, and always allow access to\r\n      /tmp/work/ from this project\r\n"+
-		"   3. No\r\n\r\n Esc to cancel")
-	m := r.s.Members()[0]
-	require.Equal(t, NeedsYou, m.State)
-	require.NotNil(t, m.Asks)
-	assert.Equal(t, []parser.Option{{Key: "1", Label: "Yes"},
-		{Key: "2", Label: "Yes, and always allow access to /tmp/work/ from this project"}, {Key: "3", Label: "No"}}, m.Asks.Options)
-	r.advance(askSettle)
-	o, _, err := r.s.Answer(1, "yes, and always", "Do you want to proceed?")
-	require.NoError(t, err)
-	assert.Equal(t, "2", o.Key)
-	r.s.Sync()
-	assert.Equal(t, "2", r.procs[1].Sent())
-}
-
-// A label longer than the pane that the program leaves to the terminal to wrap reads
-// back as the program printed it: the rows are joined where the text soft-wrapped, not
-// with a space in the middle of a word.
-func TestAskALabelTheTerminalWrapped(t *testing.T) {
-	r := newRig(t, Options{OutputInterval: -1}, "claude") // 40 columns
-	r.printed(1, "\x1b[2J\x1b[H Bash command\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n"+
-		"   2. Yes, and always allow access to /tmp/work/ from this project\r\n"+
-		"   3. No\r\n\r\n Esc to cancel")
-	m := r.s.Members()[0]
-	require.Equal(t, NeedsYou, m.State)
-	require.NotNil(t, m.Asks)
-	assert.Equal(t, []parser.Option{{Key: "1", Label: "Yes"},
-		{Key: "2", Label: "Yes, and always allow access to /tmp/work/ from this project"}, {Key: "3", Label: "No"}}, m.Asks.Options)
+	for name, second := range map[string]string{
+		"wrapped by the program":  "   2. Yes, and always allow access to\r\n      /tmp/work/ from this project\r\n",
+		"wrapped by the terminal": "   2. Yes, and always allow access to /tmp/work/ from this project\r\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := newRig(t, Options{OutputInterval: -1}, "claude") // 40 columns
+			r.printed(1, "\x1b[2J\x1b[H Bash command\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n"+
+				second+"   3. No\r\n\r\n Esc to cancel")
+			m := r.s.Members()[0]
+			require.Equal(t, NeedsYou, m.State)
+			require.NotNil(t, m.Asks)
+			assert.Equal(t, []parser.Option{{Key: "1", Label: "Yes"},
+				{Key: "2", Label: "Yes, and always allow access to /tmp/work/ from this project"}, {Key: "3", Label: "No"}}, m.Asks.Options)
+			r.advance(askSettle)
+			o, _, err := r.s.Answer(1, "yes, and always", "Do you want to proceed?")
+			require.NoError(t, err)
+			assert.Equal(t, "2", o.Key)
+			r.s.Sync()
+			assert.Equal(t, "2", r.procs[1].Sent())
+		})
+	}
 }
 
 func TestAnswerNotOverTyping(t *testing.T) {
