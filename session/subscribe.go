@@ -75,8 +75,10 @@ func (s *Subscription) end(err error) {
 	close(s.ready)
 }
 
-// quietPending marks pane id's pending Output as observed at a pause: the pause of the
-// output coalesced into it is the newest word. Called with mu held.
+// quietPending marks pane id's pending Output as observed at a pause, as the output
+// coalesced into it was. A later Output that is not quiet leaves the mark (the reader
+// draws the pane at once either way, once per interval) and costs no scan of the queue.
+// Called with mu held.
 func (s *Subscription) quietPending(id int) {
 	for i, ev := range s.q {
 		if o, ok := ev.(Output); ok && o.Pane == id {

@@ -72,6 +72,15 @@ func TestSubscriptionCoalescesOutputAndDropsTheSlow(t *testing.T) {
 	assert.ErrorIs(t, s.Err(), ErrSlow)
 	assert.Nil(t, s.Next())
 
+	// A pause coalesced into a pending Output marks it, wherever it is in the queue; a
+	// later Output that is not quiet leaves the mark.
+	q := newSubscription(0)
+	require.True(t, q.push(Output{Pane: 1}))
+	require.True(t, q.push(Output{Pane: 2}))
+	require.True(t, q.push(Output{Pane: 1, Quiet: true}))
+	require.True(t, q.push(Output{Pane: 1}))
+	assert.Equal(t, []Event{Output{Pane: 1, Quiet: true}, Output{Pane: 2}}, q.Next())
+
 	c := newSubscription(0)
 	c.Close()
 	assert.NoError(t, c.Err())
