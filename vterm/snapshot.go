@@ -83,8 +83,7 @@ func (t *Terminal) ScreenLines() []string {
 				b = appendCellsText(b, t.textCells(r), false, false, nil)
 				break
 			}
-			r.materialize()
-			b = appendCellsText(b, r.cells, true, rows[y].cells[0].Width == 2, nil)
+			b = t.appendScreenRow(b, r, rows[y].cells[0].Width == 2, nil)
 		}
 		out = append(out, string(b))
 	}

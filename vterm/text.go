@@ -185,14 +185,19 @@ func (t *Terminal) rowWrapped(a int64) bool {
 // with a wide character (so a blank last cell is wrap padding, not text).
 func (t *Terminal) appendRowText(b []byte, a int64, padEnd bool, see *sight) []byte {
 	if a >= t.pushed {
-		r := t.main.rows[a-t.pushed]
-		if !r.wrapped {
-			return appendCellsText(b, t.textCells(r), false, padEnd, see)
-		}
-		r.materialize()
-		return appendCellsText(b, r.cells, true, padEnd, see)
+		return t.appendScreenRow(b, t.main.rows[a-t.pushed], padEnd, see)
 	}
 	return t.histAt(a).appendText(b, padEnd, see)
+}
+
+// appendScreenRow appends the text of screen row r: trimmed, unless r is soft-wrapped
+// (its trailing blanks are then text), padEnd as appendRowText's.
+func (t *Terminal) appendScreenRow(b []byte, r *row, padEnd bool, see *sight) []byte {
+	if !r.wrapped {
+		return appendCellsText(b, t.textCells(r), false, padEnd, see)
+	}
+	r.materialize()
+	return appendCellsText(b, r.cells, true, padEnd, see)
 }
 
 // rowStartsWide reports whether absolute row a starts with a wide character.
