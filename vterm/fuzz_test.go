@@ -227,6 +227,47 @@ func checkTerminal(term *vterm.Terminal, cols, rows int, when string) error {
 		}
 		prev = tl.N + int64(tl.Rows) - 1
 	}
+	if err := checkScreenLines(term, s); err != nil {
+		return fmt.Errorf("%s: %w", when, err)
+	}
+	return nil
+}
+
+// checkScreenLines checks ScreenLines against the snapshot's soft-wrap flags, ScreenText
+// and, on the main screen, TextFrom: one line per row that starts one, a line of one row
+// is that row's ScreenText, and a line TextFrom reads from the screen has its text.
+func checkScreenLines(term *vterm.Terminal, s *vterm.Snapshot) error {
+	lines := term.ScreenLines()
+	var starts []int // the screen row each line starts at
+	for y := range s.Lines {
+		if y == 0 || !s.Lines[y-1].Wrapped {
+			starts = append(starts, y)
+		}
+	}
+	if len(lines) != len(starts) {
+		return fmt.Errorf("ScreenLines gives %d lines for %d rows starting one: %q", len(lines), len(starts), lines)
+	}
+	text := term.ScreenText()
+	at := make(map[int]int, len(starts)) // start row -> line
+	for k, y := range starts {
+		at[y] = k
+		if !s.Lines[y].Wrapped && lines[k] != text[y] {
+			return fmt.Errorf("ScreenLines line %d is %q, row %d's ScreenText %q", k, lines[k], y, text[y])
+		}
+	}
+	if s.AltScreen {
+		return nil
+	}
+	top := term.ScreenTop()
+	for _, tl := range term.TextFrom(top) {
+		k, ok := at[int(tl.N-top)]
+		if tl.N < top || !ok {
+			return fmt.Errorf("TextFrom(%d) has a line at row %d where ScreenLines starts none", top, tl.N)
+		}
+		if lines[k] != tl.Text {
+			return fmt.Errorf("ScreenLines line %d is %q, TextFrom's %q", k, lines[k], tl.Text)
+		}
+	}
 	return nil
 }
 

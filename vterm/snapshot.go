@@ -66,8 +66,9 @@ func (t *Terminal) ScreenText() []string {
 
 // ScreenLines returns the active screen (alternate or main) as logical lines, top to
 // bottom: ScreenText's rows, except that a row the text soft-wrapped from is joined
-// with the next as TextFrom joins them (its trailing blanks kept, they are text). A line
-// that continues from above the screen starts at its top row.
+// with the next as TextFrom joins them (its trailing blanks kept, they are text, also
+// on a last row whose continuation is not on the screen). A line that continues from
+// above the screen starts at its top row.
 func (t *Terminal) ScreenLines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -79,11 +80,11 @@ func (t *Terminal) ScreenLines() []string {
 		for {
 			r := rows[y]
 			y++
-			if !r.wrapped || y == len(rows) {
-				b = appendCellsText(b, t.textCells(r), false, false, nil)
+			more := r.wrapped && y < len(rows)
+			b = t.appendScreenRow(b, r, more && rows[y].cells[0].Width == 2, nil)
+			if !more {
 				break
 			}
-			b = t.appendScreenRow(b, r, rows[y].cells[0].Width == 2, nil)
 		}
 		out = append(out, string(b))
 	}
