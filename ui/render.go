@@ -163,12 +163,20 @@ func appendCHA(b []byte, col int) []byte {
 	return append(b, 'G')
 }
 
-// appendLinkOpen appends an OSC 8 hyperlink opener for uri, dropping control bytes so
-// the URI cannot end the sequence early.
+// appendLinkOpen appends an OSC 8 hyperlink opener for uri (a pane's program chose it).
+// A URI is printable ASCII: control bytes are dropped, so it cannot end the sequence
+// early, and a space or any byte from 0x80 up is percent-encoded, as a URI writes it, so
+// no C1 control (U+0080-U+009F in UTF-8, which some terminals obey) reaches the
+// person's terminal either.
 func appendLinkOpen(b []byte, uri string) []byte {
+	const hex = "0123456789ABCDEF"
 	b = append(b, "\x1b]8;;"...)
 	for i := 0; i < len(uri); i++ {
-		if c := uri[i]; c >= 0x20 && c != 0x7f {
+		switch c := uri[i]; {
+		case c < 0x20 || c == 0x7f:
+		case c == ' ' || c >= 0x80:
+			b = append(b, '%', hex[c>>4], hex[c&0xf])
+		default:
 			b = append(b, c)
 		}
 	}

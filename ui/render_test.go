@@ -144,6 +144,20 @@ func TestRenderHyperlink(t *testing.T) {
 	}
 }
 
+// TestRenderHyperlinkAddress: the address a pane's program gave a link reaches the
+// person's terminal as printable ASCII only. C1 controls in UTF-8 (U+009C ends the OSC
+// in a terminal that obeys them, U+009B and U+009D would then start a CSI or another
+// OSC) and other non-ASCII bytes are percent-encoded, C0 controls dropped.
+func TestRenderHyperlinkAddress(t *testing.T) {
+	term := vterm.New(vterm.Options{Cols: 20, Rows: 2})
+	term.WriteString("\x1b]8;;http://x/\u009c\u009b2J\u009d52;c;ZXZpbA==\u009c/é a\x1b\\A\x1b]8;;\x1b\\")
+	got := string(renderLine(nil, term.Snapshot().Lines[0], 1, 0, -1, term.Link))
+	want := "\x1b]8;;http://x/%C2%9C%C2%9B2J%C2%9D52;c;ZXZpbA==%C2%9C/%C3%A9%20a\x1b\\A\x1b]8;;\x1b\\"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
 // TestRenderRoundTrip feeds rendered rows back into vterm and checks the cells come out
 // equal: the bytes mean what the cells say.
 func TestRenderRoundTrip(t *testing.T) {
