@@ -262,7 +262,7 @@ func TestResumeSyncReplay(t *testing.T) {
 	require.NoError(t, err)
 	defer c.Raw().Close()
 	deadline(c)
-	_, err = c.Write(proto.TypeResume, "", "", proto.Resume{SessionID: "test/bob", Agent: "bob", Streams: map[string]proto.StreamPos{"": {LastSeq: 3}}})
+	_, err = c.Write(proto.TypeResume, "", "", proto.Resume{SessionID: "test/bob", Agent: "bob", ResumeToken: bob.Welcome.ResumeToken, Streams: map[string]proto.StreamPos{"": {LastSeq: 3}}})
 	require.NoError(t, err)
 	next(t, c, proto.TypeWelcome)
 	sync := payload[proto.Sync](t, next(t, c, proto.TypeSync))
@@ -275,6 +275,28 @@ func TestResumeSyncReplay(t *testing.T) {
 	r, err := deadline(c).Request(proto.TypeRead, proto.Read{ID: ids[2]})
 	require.NoError(t, err)
 	assert.NotZero(t, r.Message.Confirmed, "seq 3 ≤ last_seq counts as received")
+}
+
+// TestResumeTakesNoConnectedMemberWithoutItsToken: a RESUME that spells a connected
+// member's session id (SESSION/NAME, which `agentmux ls` shows anyone) but not its
+// resume token is refused, and the member keeps its connection and its messages.
+func TestResumeTakesNoConnectedMemberWithoutItsToken(t *testing.T) {
+	e := start(t, nil, "", nil)
+	alice := e.member("alice", 0)
+	bob := e.member("bob", 0)
+	for _, tok := range []string{"", "0123456789abcdef0123456789abcdef"} {
+		c, err := client.DialRaw(e.path)
+		require.NoError(t, err)
+		deadline(c)
+		_, err = c.Write(proto.TypeResume, "", "", proto.Resume{SessionID: "test/bob", Agent: "bob", ResumeToken: tok, Streams: map[string]proto.StreamPos{}})
+		require.NoError(t, err)
+		f := next(t, c, proto.TypeError)
+		assert.Equal(t, proto.CodeNameTaken, payload[proto.Error](t, f).Code, "token %q", tok)
+		c.Raw().Close()
+	}
+	id, err := alice.Send("", "bob", "for bob only")
+	require.NoError(t, err)
+	assert.Equal(t, id, next(t, bob, proto.TypeDeliver).ID, "bob keeps his connection")
 }
 
 func TestResumeStale(t *testing.T) {
@@ -292,7 +314,7 @@ func TestResumeStale(t *testing.T) {
 	require.NoError(t, err)
 	defer c.Raw().Close()
 	deadline(c)
-	_, err = c.Write(proto.TypeResume, "", "", proto.Resume{SessionID: "test/bob", Streams: map[string]proto.StreamPos{"": {LastSeq: 1}}})
+	_, err = c.Write(proto.TypeResume, "", "", proto.Resume{SessionID: "test/bob", ResumeToken: bob.Welcome.ResumeToken, Streams: map[string]proto.StreamPos{"": {LastSeq: 1}}})
 	require.NoError(t, err)
 	next(t, c, proto.TypeWelcome)
 	n := payload[proto.Nack](t, next(t, c, proto.TypeNack))

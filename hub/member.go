@@ -2,6 +2,7 @@ package hub
 
 import (
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -51,7 +52,7 @@ func (s *state) hello(cs *connState, e *proto.Envelope) {
 	if p.Session != nil {
 		tok = p.Session.ResumeToken
 	}
-	if m := s.join(cs, e, p, tok, ""); m != nil {
+	if m := s.join(cs, e, p, tok); m != nil {
 		s.welcome(cs, m.sessionID, m.token, m.name)
 		s.pump(m)
 	}
@@ -59,10 +60,11 @@ func (s *state) hello(cs *connState, e *proto.Envelope) {
 
 // join makes cs a control connection or the connection of member p.Agent, answering
 // failures itself; it returns the member (nil for control and failures; cs.hello says
-// which). A member still connected is taken over when the client proves it is the same
-// one: its resume token, or (RESUME) its session id. The client reconnecting may well
-// be faster than the hub noticing its old connection died.
-func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessionID string) *member {
+// which). A member still connected is taken over only when the client proves it is the
+// same one by its resume token (the client reconnecting may well be faster than the hub
+// noticing its old connection died). Its session id proves nothing: anyone who can run
+// `agentmux ls` can spell SESSION/NAME.
+func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok string) *member {
 	if err := s.proveProof(cs, p.Proof); err != nil {
 		s.fatal(cs, proto.CodeBadRequest, err.Error(), e.ID)
 		return nil
@@ -113,7 +115,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok, sessi
 		}
 		s.members[name] = m
 	} else if m.cs != nil {
-		if (tok == "" || tok != m.token) && (sessionID == "" || sessionID != m.sessionID) {
+		if tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(m.token)) != 1 {
 			s.fatal(cs, proto.CodeNameTaken, "a connected member is named "+name, e.ID)
 			return nil
 		}
@@ -154,7 +156,7 @@ func (s *state) resume(cs *connState, e *proto.Envelope) {
 	}
 	m := cs.member
 	if !cs.hello {
-		if m = s.join(cs, e, proto.Hello{Agent: agent}, p.ResumeToken, p.SessionID); m == nil {
+		if m = s.join(cs, e, proto.Hello{Agent: agent}, p.ResumeToken); m == nil {
 			return
 		}
 		s.welcome(cs, m.sessionID, m.token, m.name)
