@@ -42,9 +42,12 @@ type Core interface {
 	// runs: the person, a pane of this session, or neither.
 	Origin(pid int) proto.Origin
 	// Link, LinkShell (which takes a pane that runs a shell), Unlink, Hold and Release
-	// act on panes by number.
+	// act on panes by number, for the person. LinkByPane is Link for a pane's program:
+	// it renews no budget, and refuses a link whose budget was spent since the person
+	// linked it.
 	Link(a, b int) error
 	LinkShell(a, b int) error
+	LinkByPane(a, b int) error
 	Unlink(a int) error
 	Hold(a int) error
 	Release(a int) error

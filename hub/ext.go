@@ -258,6 +258,8 @@ func (s *state) xRelay(cs *connState, e *proto.Envelope, res *proto.Result) erro
 			return core.(LinkBudgeter).LinkWithBudget(a, b, p.Shell, p.Turns, p.Budget)
 		case p.Shell:
 			return core.LinkShell(a, b)
+		case !cs.person():
+			return core.LinkByPane(a, b)
 		}
 		return core.Link(a, b)
 	case proto.TypeUnlink:

@@ -151,6 +151,9 @@ func (f *fakeCore) Link(a, b int) error { return f.act("link " + f.name(a) + " "
 func (f *fakeCore) LinkShell(a, b int) error {
 	return f.act("link " + f.name(a) + " " + f.name(b) + " shell")
 }
+func (f *fakeCore) LinkByPane(a, b int) error {
+	return f.act("link " + f.name(a) + " " + f.name(b) + " by pane")
+}
 func (f *fakeCore) Unlink(a int) error  { return f.act("unlink " + f.name(a)) }
 func (f *fakeCore) Hold(a int) error    { return f.act("hold " + f.name(a)) }
 func (f *fakeCore) Release(a int) error { return f.act("release " + f.name(a)) }

@@ -380,7 +380,7 @@ func TestLinkAcrossSessionsIsThePersons(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	_, err = e.control().Request(proto.TypeUnlink, proto.Target{A: "bob@buildbox"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"link claude codex", "link codex bob@buildbox", "unlink bob@buildbox"}, core.Actions())
+	assert.Equal(t, []string{"link claude codex by pane", "link codex bob@buildbox", "unlink bob@buildbox"}, core.Actions())
 
 	core.runIn(os.Getpid(), "codex") // a process of pane codex, without its proof
 	_, err = e.control().Request(proto.TypeLink, proto.Target{A: "codex", B: "bob@buildbox"})
@@ -481,7 +481,7 @@ func TestPanesRelayOnlyWhatIsTheirs(t *testing.T) {
 		}
 		refused = append(refused, c.t)
 	}
-	assert.Equal(t, []string{"link claude gemini", "unlink codex", "unlink claude", "hold claude", "release claude"}, core.Actions())
+	assert.Equal(t, []string{"link claude gemini by pane", "unlink codex", "unlink claude", "hold claude", "release claude"}, core.Actions())
 	assert.Len(t, refused, 5)
 
 	// The person does all of it.
@@ -512,7 +512,8 @@ func (c budgetCore) LinkWithBudget(a, b int, shell bool, turns int, budget strin
 }
 
 // X_LINK with budgets goes to the core's LinkBudgeter, from the person only: a pane's
-// program links with the session's budgets, never with ones of its own choosing.
+// program links with the session's budgets, never with ones of its own choosing, and
+// through LinkByPane, which renews none.
 func TestLinkBudgetsAreThePersons(t *testing.T) {
 	core := newFakeCore("claude", "codex")
 	e := start(t, core, "", func(c *hub.Config) { c.Core = budgetCore{core} })
@@ -526,7 +527,7 @@ func TestLinkBudgetsAreThePersons(t *testing.T) {
 	require.NoError(t, err)
 	_, err = e.paneControl("claude").Request(proto.TypeLink, proto.Target{A: "claude", B: "codex"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"link claude codex shell=false turns=12 budget=300k", "link claude codex"}, core.Actions())
+	assert.Equal(t, []string{"link claude codex shell=false turns=12 budget=300k", "link claude codex by pane"}, core.Actions())
 
 	// A core that sets no budgets says so, and links nothing.
 	plain := newFakeCore("claude", "codex")

@@ -199,9 +199,11 @@ func (r *Relay) newID(now time.Time) string {
 	return r.cfg.NewID(now)
 }
 
-// renewDirect restores the direct budgets of every pair with pane id (a person linked it).
+// renewDirect restores the direct budgets of every pair with pane id and forgets what
+// its last group spent (a person linked it).
 func (r *Relay) renewDirect(id int) {
 	r.renewExternal(id)
+	delete(r.left, id)
 	for k := range r.direct {
 		if k[0] == id || k[1] == id {
 			delete(r.direct, k)

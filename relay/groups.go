@@ -58,8 +58,70 @@ func (r *Relay) join(g *group, p *pane) {
 	p.setBaseline()
 }
 
-// link puts pane a into the group of pane b.
-func (r *Relay) link(a, b int, now time.Time) {
+// spent is what a group had spent: its turns (the other session's too) and its spend.
+type spent struct {
+	turns int
+	spend SpendTotal
+}
+
+// add makes s at least c in every measure.
+func (s *spent) add(c spent) {
+	s.turns = max(s.turns, c.turns)
+	if c.spend.Tokens.Total() > s.spend.Tokens.Total() {
+		s.spend.Tokens = c.spend.Tokens
+	}
+	s.spend.USD = max(s.spend.USD, c.spend.USD)
+	s.spend.Unknown = s.spend.Unknown || c.spend.Unknown
+}
+
+// LinkByPane is Link as a pane's program asks for it (`agentmux link` from inside a
+// pane): no budget is renewed, which only a person's link does, and a new group starts
+// from the most the two panes' groups had spent since a person linked them, so a
+// program that unlinks and links again buys no turns. A link whose budget that already
+// spent is refused (ErrBudgetSpent): a person must link it.
+func (r *Relay) LinkByPane(a, b int, now time.Time) ([]Action, error) {
+	if now.After(r.now) {
+		r.now = now
+	}
+	acts := r.step(now)
+	err := r.linkByPane(a, b, now)
+	return append(acts, r.step(now)...), err
+}
+
+func (r *Relay) linkByPane(a, b int, now time.Time) error {
+	pa, pb := r.live(a), r.live(b)
+	if pa == nil || pb == nil || a == b || (pa.group != nil && pa.group == pb.group) {
+		return nil
+	}
+	if pb.group != nil && pb.group.remote == "" {
+		r.link(a, b, now, nil) // into b's group, on its budget
+		return nil
+	}
+	var from spent
+	from.add(r.left[a])
+	from.add(r.left[b])
+	for _, g := range []*group{pa.group, pb.group} {
+		if g != nil {
+			from.add(spent{g.spent(), g.spend})
+		}
+	}
+	switch {
+	case from.turns >= r.cfg.Turns:
+		r.notice(now, a, "%d %s asked to link with %d %s: not linked, its budget was spent (%d/%d); a person links it again",
+			a, pa.name, b, pb.name, from.turns, r.cfg.Turns)
+		return fmt.Errorf("link %d with %d: %w (%d/%d turns)", a, b, ErrBudgetSpent, from.turns, r.cfg.Turns)
+	case !r.cfg.LinkBudget.IsZero() && from.spend.crossed(r.cfg.LinkBudget):
+		r.notice(now, a, "%d %s asked to link with %d %s: not linked, its spend budget was spent (%s of %s); a person links it again",
+			a, pa.name, b, pb.name, from.spend, r.cfg.LinkBudget)
+		return fmt.Errorf("link %d with %d: %w (%s of %s)", a, b, ErrBudgetSpent, from.spend, r.cfg.LinkBudget)
+	}
+	r.link(a, b, now, &from)
+	return nil
+}
+
+// link puts pane a into the group of pane b. A person's link (start nil) renews the two
+// panes' budgets; a pane's (LinkByPane) gives a new group what start says it spent.
+func (r *Relay) link(a, b int, now time.Time, start *spent) {
 	pa, pb := r.live(a), r.live(b)
 	if pa == nil || pb == nil || a == b || (pa.group != nil && pa.group == pb.group) {
 		return
@@ -76,8 +138,10 @@ func (r *Relay) link(a, b int, now time.Time) {
 			moved = fmt.Sprintf("; pane %d left %s, now %s", a, label, old.label())
 		}
 	}
-	r.renewDirect(a)
-	r.renewDirect(b)
+	if start == nil {
+		r.renewDirect(a)
+		r.renewDirect(b)
+	}
 	g := pb.group
 	if g != nil && g.remote != "" { // a link with another session stays a pair
 		r.leave(pb, now, "target moved to another group")
@@ -85,6 +149,9 @@ func (r *Relay) link(a, b int, now time.Time) {
 	}
 	if g == nil {
 		g = r.newGroup()
+		if start != nil {
+			g.used, g.spend = start.turns, start.spend
+		}
 		r.join(g, pb)
 	}
 	r.join(g, pa)
@@ -152,6 +219,7 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 		return
 	}
 	label := g.label() // the members as the status line showed them, before p leaves
+	r.left[p.id] = spent{g.spent(), g.spend}
 	p.group = nil
 	p.setBaseline()
 	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })
@@ -177,6 +245,7 @@ func (r *Relay) sever(g *group, now time.Time) {
 // dissolve removes g and frees its members.
 func (r *Relay) dissolve(g *group) {
 	for _, id := range g.members {
+		r.left[id] = spent{g.spent(), g.spend}
 		if p := r.panes[id]; p != nil && p.group == g {
 			p.group = nil
 			p.setBaseline()

@@ -17,6 +17,10 @@ type Relay struct {
 	nGroups int          // groups ever made, for IDs
 	nDeliv  int          // deliveries ever made, for IDs
 	direct  map[pair]int // turns spent by @relay commands between panes not in one group
+	// left is what each pane's last group had spent when the pane left it, until a
+	// person links the pane again: a link a pane's program makes starts there
+	// (LinkByPane).
+	left map[int]spent
 	// external counts the turns external members spent into each pane (message.go).
 	external map[extPair]int
 	entries  []*Entry
@@ -45,6 +49,7 @@ func New(c Config) *Relay {
 		panes:  map[int]*pane{},
 		groups: map[int]*group{},
 		direct: map[pair]int{},
+		left:   map[int]spent{},
 	}
 }
 
@@ -134,7 +139,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 			}
 		}
 	case Link:
-		r.link(e.Pane, e.With, now)
+		r.link(e.Pane, e.With, now, nil)
 	case LinkAll:
 		r.linkAll(e, now)
 	case Unlink:

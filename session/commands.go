@@ -139,11 +139,18 @@ func (s *Session) Link(a, b int) error { return s.link(a, b, false) }
 func (s *Session) LinkShell(a, b int) error { return s.link(a, b, true) }
 
 func (s *Session) link(a, b int, shell bool) error {
-	return s.command(func() error { return s.linkNow(a, b, shell) })
+	return s.command(func() error { return s.linkNow(a, b, shell, false) })
 }
 
-// linkNow links pane a with pane b, in the loop.
-func (s *Session) linkNow(a, b int, shell bool) error {
+// LinkByPane is Link as a pane's program asks for it (`agentmux link` from inside a
+// pane): it renews no budget, and a link whose budget was spent since a person linked
+// it is refused (relay.ErrBudgetSpent) until a person links it (relay.LinkByPane).
+func (s *Session) LinkByPane(a, b int) error {
+	return s.command(func() error { return s.linkNow(a, b, false, true) })
+}
+
+// linkNow links pane a with pane b, in the loop; byPane says a pane's program asked.
+func (s *Session) linkNow(a, b int, shell, byPane bool) error {
 	pa, pb := s.pane(a), s.pane(b)
 	switch {
 	case pa == nil || pa.exited:
@@ -156,6 +163,11 @@ func (s *Session) linkNow(a, b int, shell bool) error {
 		return fmt.Errorf("link %d %s (%s): %w", a, pa.name, pa.program(), ErrShell)
 	case !shell && IsShell(pb.argv):
 		return fmt.Errorf("link with %d %s (%s): %w", b, pb.name, pb.program(), ErrShell)
+	}
+	if byPane {
+		acts, err := s.rl.LinkByPane(a, b, s.clock.Now())
+		s.act(acts)
+		return err
 	}
 	s.act(s.rl.Handle(relay.Link{Pane: a, With: b}, s.clock.Now()))
 	return nil

@@ -4,6 +4,7 @@ package session_test
 // (and PaneCore, Warner) as it is, with no adapter between them.
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -29,14 +30,48 @@ var (
 // seconds).
 func serve(t *testing.T, panes ...session.PaneSpec) (*session.Session, *client.Conn) {
 	t.Helper()
-	s, err := session.Start(session.Options{Panes: panes, Idle: 50 * time.Millisecond})
+	s, c, _ := serveWith(t, session.Options{Panes: panes})
+	return s, c
+}
+
+// serveWith is serve with the session's options (Idle 50 ms unless set); it also
+// returns the socket's path.
+func serveWith(t *testing.T, o session.Options) (*session.Session, *client.Conn, string) {
+	t.Helper()
+	if o.Idle == 0 {
+		o.Idle = 50 * time.Millisecond
+	}
+	s, err := session.Start(o)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Stop() })
-	c, err := client.DialControl(hubtest.Start(t, "", hub.Config{Session: "e2e", Core: s}).Path)
+	path := hubtest.Start(t, "", hub.Config{Session: "e2e", Core: s}).Path
+	c, err := client.DialControl(path)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	c.SetDeadline(time.Now().Add(20 * time.Second))
-	return s, c
+	return s, c, path
+}
+
+// waitCapture captures pane target through c again on each output of the session
+// (out, a subscription) until its screen satisfies cond, and returns that screen; after
+// 20 seconds it fails the test with the last screen.
+func waitCapture(t *testing.T, c *client.Conn, out *session.Subscription, target, what string, cond func(string) bool) string {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		res, err := c.Request(proto.TypeCapture, proto.Capture{Target: target})
+		require.NoError(t, err)
+		if cond(*res.Screen) {
+			return *res.Screen
+		}
+		select {
+		case <-out.Ready():
+			require.NoError(t, out.Err(), "the test's subscription ended")
+			out.Next()
+		case <-deadline:
+			t.Fatalf("%s never showed in pane %s; screen:\n%s", what, target, *res.Screen)
+		}
+	}
 }
 
 // A real session core (cat in a PTY) behind a real hub: a control client's SEND is
@@ -72,23 +107,10 @@ func TestSendReachesAPane(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotZero(t, r.Message.Typed, "the phase reached the store")
 	// "typed" means the bytes were handed to the pane's writer; cat's echo reaches the
-	// screen after that, so capture again on each output the pane makes until it shows
-	// (or the deadline fails the test with the last screen).
-	deadline := time.After(20 * time.Second)
-	for {
-		res, err = c.Request(proto.TypeCapture, proto.Capture{Target: "cat"})
-		require.NoError(t, err)
-		if strings.Contains(*res.Screen, "ops:") && strings.Contains(*res.Screen, "please rebase") {
-			break
-		}
-		select {
-		case <-out.Ready():
-			require.NoError(t, out.Err(), "the test's subscription ended")
-			out.Next()
-		case <-deadline:
-			t.Fatalf("the message never showed in the pane; screen:\n%s", *res.Screen)
-		}
-	}
+	// screen after that.
+	waitCapture(t, c, out, "cat", "the message", func(scr string) bool {
+		return strings.Contains(scr, "ops:") && strings.Contains(scr, "please rebase")
+	})
 	// Names are read in any case, by every command (the session's one resolver).
 	upper, err := c.Request(proto.TypeCapture, proto.Capture{Target: "CAT"})
 	require.NoError(t, err)
@@ -139,4 +161,40 @@ func TestEveryPaneCommandFoldsCase(t *testing.T) {
 	if assert.NotNil(t, history) {
 		assert.NotEmpty(t, history.Messages, "history of CAT: the messages sent to cat")
 	}
+}
+
+// A pane's program (here with its own proof, as `agentmux link` from inside it speaks)
+// links and unlinks: that renews no budget, which only the person's link does. The
+// direct budget into bob (one turn) spent by a client stays spent, and once the
+// person links, it is renewed.
+func TestAPanesLinkRenewsNoBudget(t *testing.T) {
+	s, c, path := serveWith(t, session.Options{Turns: 1, Panes: []session.PaneSpec{
+		{Name: "bob", Argv: []string{"cat"}, Cols: 80, Rows: 10},
+		{Name: "eve", Argv: []string{"sh", "-c", `printf 'P=%s=\n' "$AGENTMUX_PROOF"; exec cat`}, Cols: 80, Rows: 10},
+	}})
+	out := s.Subscribe(0)
+	defer out.Close()
+	scr := waitCapture(t, c, out, "eve", "eve's proof", func(scr string) bool { return regexp.MustCompile(`P=[0-9a-f]+=`).MatchString(scr) })
+	proof := regexp.MustCompile(`P=([0-9a-f]+)=`).FindStringSubmatch(scr)[1]
+
+	_, err := c.Send("ci", "bob", "one")
+	require.NoError(t, err)
+	_, err = c.Send("ci", "bob", "two")
+	require.ErrorContains(t, err, "budget spent (1/1)")
+
+	eve, err := client.DialPane(path, proof)
+	require.NoError(t, err)
+	defer eve.Close()
+	eve.SetDeadline(time.Now().Add(20 * time.Second))
+	_, err = eve.Request(proto.TypeLink, proto.Target{A: "eve", B: "bob"})
+	require.NoError(t, err, "a pane's program may link agent panes")
+	_, err = eve.Request(proto.TypeUnlink, proto.Target{A: "eve"})
+	require.NoError(t, err, "a pane's program may leave its own link")
+	_, err = c.Send("ci", "bob", "three")
+	require.ErrorContains(t, err, "budget spent (1/1)", "a pane's link renewed the budget only the person's renews")
+
+	_, err = c.Request(proto.TypeLink, proto.Target{A: "eve", B: "bob"})
+	require.NoError(t, err)
+	_, err = c.Send("ci", "bob", "four")
+	require.NoError(t, err, "the person's link renews it")
 }

@@ -405,7 +405,7 @@ func (s *Session) LinkWithBudget(a, b int, shell bool, turns int, budget string)
 		return fmt.Errorf("link %d with %d: %w", a, b, err)
 	}
 	return s.command(func() error {
-		if err := s.linkNow(a, b, shell); err != nil {
+		if err := s.linkNow(a, b, shell, false); err != nil {
 			return err
 		}
 		if turns > 0 || !limit.IsZero() {
