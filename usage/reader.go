@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -79,7 +80,10 @@ func (r *Reader) Format() Format { return r.format }
 // for the next Read. A missing or unreadable file is an error that loses nothing: the
 // next Read tries again from where this one started.
 func (r *Reader) Read() ([]Request, error) {
-	f, err := os.Open(r.path)
+	// The path comes from a pane's hook: a FIFO there must not hold the caller (the
+	// hub's loop) in open(2) until someone writes to it. O_NONBLOCK makes that open
+	// return at once; the check below then refuses it. A regular file ignores the flag.
+	f, err := os.OpenFile(r.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("usage: read %s: %w", r.format, err)
 	}

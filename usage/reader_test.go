@@ -12,6 +12,8 @@ package usage
 import (
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -213,4 +215,30 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("%s read in pieces counted %+v, whole %+v", fm, got, w)
 		}
 	})
+}
+
+// TestReadRefusesAFIFO: a usage path naming a FIFO (a pane's hook chose it) is refused
+// at once, not waited on until something writes to it.
+func TestReadRefusesAFIFO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "usage.jsonl")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := NewReader(Claude, path, time.Time{}).Read()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Read of a FIFO: %v, want not a regular file", err)
+		}
+	case <-time.After(10 * time.Second):
+		// Unblock the open so the goroutine ends, then fail.
+		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("Read of a FIFO waited for a writer")
+	}
 }
