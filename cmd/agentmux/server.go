@@ -260,7 +260,6 @@ func runServer(args []string) (int, error) {
 		say("error %d %s", status, strings.ReplaceAll(err.Error(), "\n", " "))
 		return status, err
 	}
-	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
 	if len(args) < 3 {
 		return fail(2, errors.New("session server: no terminal size"))
 	}
@@ -307,6 +306,22 @@ func runServer(args []string) (int, error) {
 	return 0, nil
 }
 
+// panesGetDefaultSignals makes the panes' programs start with every signal at its
+// default action, as a terminal's shell would. A signal this process ignores stays
+// ignored across fork and exec (SIGPIPE ignored turns `yes | head -1` into "Broken
+// pipe" errors and endless loops, SIGHUP ignored keeps a pane's program running after
+// its server died, SIGINT or SIGTTOU ignored by whatever started agentmux reach every
+// pane), while one the Go runtime handles is reset to its default in the child. The
+// runtime leaves alone SIGHUP and SIGINT when they came in ignored, and the job-control
+// signals; handling them here makes them default in the panes, and this process still
+// ignores what it does not ask for elsewhere: SIGHUP (the server outlives its
+// terminal), SIGPIPE (a write to a closed pipe or socket returns EPIPE), job control.
+// SIGINT and SIGTERM end the session (running.wait).
+func panesGetDefaultSignals() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP, syscall.SIGPIPE,
+		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGCONT)
+}
+
 // recording is what a session server records its session from, for a restore: the
 // words it was started with, and the plan it was restored by (nil: none).
 type recording struct {
@@ -345,6 +360,7 @@ type running struct {
 // socket's backlog. On an error everything set up is undone. A session server records
 // its session for a restore (recd; nil: not recorded).
 func serve(o *options, conf settings, size ui.Size, term ui.TerminalInfo, logger *slog.Logger, recd *recording) (_ *running, status int, err error) {
+	panesGetDefaultSignals()
 	r := &running{log: logger, ended: make(chan struct{})}
 	defer func() {
 		if err != nil {
