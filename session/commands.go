@@ -47,7 +47,7 @@ func (s *Session) Paste(id int, text string) {
 		}
 		_, md := s.mode(p)
 		s.toPerson(p, keys.EncodePaste(text, md.BracketedPaste))
-		if ev := s.drafts.paste(id, text); ev != nil {
+		for _, ev := range s.drafts.paste(id, text, !md.BracketedPaste) {
 			s.act(s.rl.Handle(ev, s.clock.Now()))
 		}
 	})

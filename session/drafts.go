@@ -65,19 +65,38 @@ func (d drafts) key(id int, k keys.Key) relay.Event {
 	return d.event(id)
 }
 
-// paste records text pasted into pane id: it goes in at the cursor. Nil for an empty
-// paste.
-func (d drafts) paste(id int, text string) relay.Event {
-	if text == "" {
-		return nil
+// paste records text pasted into pane id: it goes in at the cursor, and returns the
+// relay events it makes (none for an empty paste). When the program takes the paste
+// unbracketed (submits: it did not ask for bracketed paste, so keys.EncodePaste sends
+// each line break as a carriage return), every line break is an Enter that submits
+// the input as it then is: a Sent (or an empty input's Keystroke) each, then what
+// follows the last line break as the draft. A bracketed paste is all draft: its line
+// breaks are text the program inserts.
+func (d drafts) paste(id int, text string, submits bool) []relay.Event {
+	var evs []relay.Event
+	if submits {
+		lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\r"), "\n", "\r"), "\r")
+		for _, line := range lines[:len(lines)-1] {
+			d.insert(id, line)
+			evs = append(evs, d.key(id, keys.Key{Code: keys.KeyEnter}))
+		}
+		text = lines[len(lines)-1]
 	}
+	if text == "" {
+		return evs
+	}
+	d.insert(id, text)
+	return append(evs, d.event(id))
+}
+
+// insert puts text into pane id's draft at its cursor.
+func (d drafts) insert(id int, text string) {
 	cur := d[id]
 	if cur == nil {
 		cur = &draft{}
 	}
 	cur.insert([]rune(text)...)
 	d.set(id, cur)
-	return d.event(id)
 }
 
 // reset starts pane id's draft again from text, the cursor at its end: the relay

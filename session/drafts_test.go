@@ -70,7 +70,10 @@ func feed(d drafts, steps []any) relay.Event {
 		case keys.Key:
 			ev = d.key(1, s)
 		case paste:
-			ev = d.paste(1, string(s))
+			ev = nil
+			if evs := d.paste(1, string(s), false); len(evs) > 0 {
+				ev = evs[len(evs)-1]
+			}
 		}
 	}
 	return ev

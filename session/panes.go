@@ -199,7 +199,7 @@ func (s *Session) TypeText(id int, text string, enter bool) error {
 			return fmt.Errorf("type into %d %s: %w", id, p.name, ErrExited)
 		}
 		now := s.clock.Now()
-		if ev := s.drafts.paste(id, text); ev != nil {
+		for _, ev := range s.drafts.paste(id, text, false) {
 			s.act(s.rl.Handle(ev, now))
 		}
 		b := []byte(text)

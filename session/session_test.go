@@ -464,3 +464,37 @@ func TestPausedOutputIsObservedAtOnce(t *testing.T) {
 	r.procs[1].Pause()
 	r.await(quietOutput)
 }
+
+// A paste into a program that did not ask for bracketed paste reaches it with each line
+// break as Enter: the lines are sent, and nothing stays behind as a draft to hold the
+// agents' messages back. Bracketed, the same paste is the program's to insert: a draft
+// the relay does not type over.
+func TestAnUnbracketedPasteIsSent(t *testing.T) {
+	for _, bracketed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "unbracketed", true: "bracketed"}[bracketed], func(t *testing.T) {
+			r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+			r.started(1, 2)
+			if bracketed {
+				r.printed(2, "\x1b[?2004h")
+			}
+			r.s.Paste(2, "alpha\nbeta\n")
+			r.s.Sync()
+			if bracketed {
+				require.Equal(t, "\x1b[200~alpha\nbeta\n\x1b[201~", r.procs[2].Sent())
+				r.procs[2].Print("alpha\r\nbeta\r\n")
+			} else {
+				require.Equal(t, "alpha\rbeta\r", r.procs[2].Sent())
+				r.procs[2].Print("alpha\r\nbeta\r\ngot: alpha\r\n> got: beta\r\n> ")
+			}
+			r.observed(2)
+			r.advance(3 * time.Second)
+			require.NoError(t, r.s.Send("ops", "bob", "first", SendOptions{}))
+			r.advance(3 * time.Second)
+			if bracketed {
+				assert.Empty(t, r.procs[2].Sent(), "a message typed over the pasted draft")
+			} else {
+				assert.Contains(t, r.procs[2].Sent(), "ops:  first", "the message waits behind a paste that was sent")
+			}
+		})
+	}
+}

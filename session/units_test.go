@@ -93,11 +93,30 @@ func TestDraftsFollowKeysAndPastes(t *testing.T) {
 	assert.Equal(t, relay.Keystroke{Pane: 1, Draft: true, Text: "h"}, d.key(1, r('h')))
 	d.key(1, r('i'))
 	d.key(1, keys.Key{Code: keys.KeyEnter, Mod: keys.ModShift})
-	assert.Equal(t, relay.Keystroke{Pane: 1, Draft: true, Text: "hi\nthere"}, d.paste(1, "there"))
+	assert.Equal(t, []relay.Event{relay.Keystroke{Pane: 1, Draft: true, Text: "hi\nthere"}}, d.paste(1, "there", false))
 	assert.Equal(t, relay.Keystroke{Pane: 1, Draft: true, Text: "hi\nther"}, d.key(1, keys.Key{Code: keys.KeyBackspace}))
 	assert.Equal(t, relay.Sent{Pane: 1, Text: "hi\nther"}, d.key(1, keys.Key{Code: keys.KeyEnter}))
 	assert.Equal(t, relay.Keystroke{Pane: 1}, d.key(1, keys.Key{Code: keys.KeyEnter}))
 	d.key(1, r('x'))
 	assert.Equal(t, relay.Keystroke{Pane: 1}, d.key(1, keys.Key{Code: keys.KeyRune, Rune: 'u', Mod: keys.ModCtrl}))
-	assert.Nil(t, d.paste(1, ""))
+	assert.Nil(t, d.paste(1, "", false))
+	assert.Nil(t, d.paste(1, "", true))
+}
+
+// An unbracketed paste reaches the program with its line breaks as Enter: each submits
+// the input as it then is, and what follows the last is the draft; a bracketed one is
+// draft throughout.
+func TestDraftsPasteUnbracketedSubmits(t *testing.T) {
+	d := drafts{}
+	d.key(1, keys.Key{Code: keys.KeyRune, Rune: 'x'})
+	assert.Equal(t, []relay.Event{
+		relay.Sent{Pane: 1, Text: "x = 1"},
+		relay.Sent{Pane: 1, Text: "y = 2"},
+		relay.Keystroke{Pane: 1}, // an empty line: Enter on an empty input
+		relay.Sent{Pane: 1, Text: "print(x + y)"},
+	}, d.paste(1, " = 1\ny = 2\r\n\rprint(x + y)\n", true))
+	assert.Empty(t, d, "nothing left in the input")
+	assert.Equal(t, []relay.Event{relay.Sent{Pane: 1, Text: "alpha"}, relay.Keystroke{Pane: 1, Draft: true, Text: "be"}},
+		d.paste(1, "alpha\nbe", true))
+	assert.Equal(t, []relay.Event{relay.Keystroke{Pane: 1, Draft: true, Text: "beta\ngamma\n"}}, d.paste(1, "ta\ngamma\n", false))
 }
