@@ -376,7 +376,8 @@ var ErrNoSession = errors.New("no running agentmux session")
 
 // Socket finds the socket to use: $AGENTMUX_SOCKET when session is "" and it is set;
 // else session's socket (session "" means $AGENTMUX_SESSION, else the only running
-// session).
+// session). A session name is read in any case, as attach reads it: names that differ
+// only in case cannot run side by side.
 func Socket(session string) (string, error) {
 	if session == "" {
 		if s := os.Getenv("AGENTMUX_SOCKET"); s != "" {
@@ -390,10 +391,17 @@ func Socket(session string) (string, error) {
 	}
 	if session != "" {
 		p := dirs.SocketPath(dir, session)
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("no session %q (%s)", session, p)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
 		}
-		return p, nil
+		if ss, err := dirs.Sessions(dir); err == nil {
+			for _, s := range ss {
+				if strings.EqualFold(s.Name, session) {
+					return s.Socket, nil
+				}
+			}
+		}
+		return "", fmt.Errorf("no session %q (%s)", session, p)
 	}
 	ss, err := dirs.Sessions(dir)
 	if err != nil {

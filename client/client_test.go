@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/dirs"
 )
 
 // silentSocket listens at a new socket and accepts connections without a word; it closes
@@ -108,4 +110,33 @@ func TestRefusesSocketsOfOthers(t *testing.T) {
 		_, err := DialRaw(f)
 		assert.ErrorContains(t, err, "not a socket")
 	})
+}
+
+// A session is found by its name in any case, as attach finds it.
+func TestSocketFoldsTheSessionsCase(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_SOCKET", "")
+	t.Setenv("AGENTMUX_SESSION", "")
+	dir, err := dirs.RuntimeDir()
+	require.NoError(t, err)
+	l, err := net.Listen("unix", dirs.SocketPath(dir, "MyS"))
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	for _, name := range []string{"MyS", "mys", "MYS"} {
+		p, err := Socket(name)
+		if assert.NoError(t, err, name) {
+			assert.Equal(t, dirs.SocketPath(dir, "MyS"), p, name)
+		}
+	}
+	_, err = Socket("other")
+	assert.ErrorContains(t, err, `no session "other"`)
 }
