@@ -65,3 +65,21 @@ func TestPrefixQTellsTheOtherTerminal(t *testing.T) {
 		}
 	}
 }
+
+// Closing the session's last pane ends it, and the terminal says so, not "prefix q".
+func TestClosingTheLastPaneSaysSo(t *testing.T) {
+	t.Parallel()
+	env := newSockEnv(t)
+	s := startWith(t, env.opts(), "--session", "lp", "a=sh -c 'echo A-READY; exec cat'")
+	s.waitScreen("the pane", func(sc *screen) bool { return sc.paneHas(1, "A-READY") }, waitLong)
+	s.send(prefix + "x")
+	s.waitScreen("the close question", func(sc *screen) bool { return sc.statusHas("(y/n)") }, waitLong)
+	s.send("y")
+	if code := s.waitExit(waitLong); code != 0 {
+		t.Errorf("exit %d after closing the last pane, want 0", code)
+	}
+	<-s.eof
+	if sc := s.screen(); !sc.has("session lp ended (its last pane closed)") {
+		t.Errorf("the terminal was not told the last pane closed:\n%s", sc.dump())
+	}
+}

@@ -243,7 +243,14 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	}
 	switch ending {
 	case ui.EndQuit:
-		s.End("prefix q")
+		if err != nil {
+			s.End("its terminal's program failed: " + err.Error())
+		} else {
+			s.End(QuitKey)
+		}
+		c.end(attach.ReasonEnded, s.farewell())
+	case ui.EndClosed:
+		s.End(EndLastPane)
 		c.end(attach.ReasonEnded, s.farewell())
 	case ui.EndDetach:
 		c.end(attach.ReasonDetached, "")

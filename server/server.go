@@ -109,9 +109,15 @@ func Start(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// KillKeep is Why for a session that kill-session --keep ended: restore still offers
-// it.
-const KillKeep = "kill-session --keep"
+// Why a session ended, as Why says it, for the ends the person chose. KillKeep is a
+// session that kill-session --keep ended: restore still offers it. The others
+// restore does not offer.
+const (
+	KillKeep    = "kill-session --keep"
+	Killed      = "kill-session"
+	QuitKey     = "prefix q"
+	EndLastPane = "its last pane closed"
+)
 
 // Done is closed when the session should end; Why then says why.
 func (s *Server) Done() <-chan struct{} { return s.done }
@@ -242,7 +248,7 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 			if k.Keep {
 				s.End(KillKeep)
 			} else {
-				s.End("kill-session")
+				s.End(Killed)
 			}
 			reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
 			nc.Close()

@@ -340,7 +340,7 @@ func (m *model) closePane(id int) tea.Cmd {
 	m.dropView(id)
 	m.setStatus(fmt.Sprintf("closed pane %d %s", id, v.member.Name))
 	if len(m.order) == 0 {
-		return m.quit()
+		return m.end(EndClosed)
 	}
 	return nil
 }

@@ -29,12 +29,15 @@ import (
 type Ending int
 
 const (
-	// EndQuit: the person ended the session (prefix q, y), or closed its last pane.
+	// EndQuit: the person ended the session (prefix q, y), or the terminal's program
+	// failed (Attach's error says how).
 	EndQuit Ending = iota
 	// EndDetach: the person detached (prefix d, or d at prefix q's question).
 	EndDetach
 	// EndGone: the terminal went away (its input ended) or the session stopped.
 	EndGone
+	// EndClosed: the person closed the session's last pane.
+	EndClosed
 )
 
 // Size is a terminal's size in cells.
@@ -92,7 +95,7 @@ type controlMsg struct{}
 // Attach runs the ui on an attached client's terminal over session s until the person
 // detaches or ends the session, the client goes away or ctx ends; the terminal's modes
 // are undone (through Out) before it returns. It does not stop the session: the caller
-// does that on EndQuit.
+// does that on EndQuit and EndClosed.
 func Attach(ctx context.Context, s *session.Session, cfg Config, r Remote) (e Ending, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

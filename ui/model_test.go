@@ -176,8 +176,8 @@ func TestCloseAndQuit(t *testing.T) {
 func TestClosingTheLastPaneQuits(t *testing.T) {
 	hs := newHarness(t, 80, 24, "a")
 	hs.press(testPrefix, runeKey('x'), runeKey('y'))
-	if !hs.m.quitting {
-		t.Error("closing the last pane did not quit")
+	if !hs.m.quitting || hs.m.ending != EndClosed {
+		t.Errorf("closing the last pane: quitting %v, ending %v; want EndClosed (not prefix q's)", hs.m.quitting, hs.m.ending)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentmux/agentmux/server"
 	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
 	spend "github.com/agentmux/agentmux/usage"
@@ -199,7 +200,8 @@ func (r *recorder) describe() ([]byte, bool) {
 }
 
 // endOffered says whether a session that ended for why is offered by restore: not
-// when the person ended it (kill-session, prefix q), unless kill-session --keep.
+// when the person ended it (kill-session, prefix q, closing its last pane), unless
+// kill-session --keep.
 func endOffered(why string) bool {
-	return why != "kill-session" && why != "prefix q"
+	return why != server.Killed && why != server.QuitKey && why != server.EndLastPane
 }
