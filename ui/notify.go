@@ -65,11 +65,11 @@ func terminalNote(mode string, batch []session.Member) string {
 	return "\x1b]9;" + title + "\x1b\\"
 }
 
-// oscText makes s safe inside an OSC string: no control characters (a pane's program
-// chose the words on its screen), no ";" (OSC 777's separator), bounded.
+// oscText makes s safe inside an OSC string: nothing invisible (a pane's program chose
+// the words on its screen), no ";" (OSC 777's separator), bounded.
 func oscText(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == ';' {
+		if invisible(r) || r == ';' {
 			return ' '
 		}
 		return r

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -301,23 +302,32 @@ func (m *model) statusLine() string {
 	return strings.Join(parts, "")
 }
 
-// sanitize drops control characters from text agentmux itself shows (pane names,
-// messages), so nothing in them can act on the terminal.
+// sanitize drops what a terminal would obey or not show (invisible) from text
+// agentmux itself shows that programs chose (pane titles, names, notes, questions), so
+// nothing in it can act on the terminal or turn the rest of a border row around.
 func sanitize(s string) string {
-	clean := true
-	for _, r := range s {
-		if r < 0x20 || r >= 0x7f && r < 0xa0 {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if strings.IndexFunc(s, invisible) < 0 {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+		if invisible(r) {
 			return -1
 		}
 		return r
 	}, s)
+}
+
+// invisible reports whether a terminal would obey r rather than show it, or show
+// nothing: a C0 or C1 control or DEL, a format character (bidi overrides and isolates,
+// zero-width ones, tags; the zero-width joiner of emoji sequences excepted) and the line
+// and paragraph separators. The client commands escape the same characters
+// (cmd/agentmux's visible); the screen drops them.
+func invisible(r rune) bool {
+	switch {
+	case r < 0x20 || r >= 0x7f && r < 0xa0:
+		return true
+	case r < 0x7f || r == 0x200d:
+		return false
+	}
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r)
 }
