@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -175,7 +176,9 @@ func cmpOr(s, def string) string {
 // answer picks a choice of the prompt a pane waits at (X_ANSWER) and says which.
 func answer(c *client.Conn, a clientArgs, w io.Writer) error {
 	res, err := c.Request(proto.TypeAnswer, proto.Answer{A: a.operands[0], Option: a.operands[1], Question: own[answerArgs](a).question})
-	if err != nil {
+	if ce := (*client.Error)(nil); errors.As(err, &ce) {
+		return err // the session's refusal says what it refused ("answer 1 bot: ...")
+	} else if err != nil {
 		return fmt.Errorf("answer %s: %w", a.operands[0], err)
 	}
 	if a.json {

@@ -131,6 +131,7 @@ func TestInboxAndAnswer(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, err.Error(), "does not wait at a prompt")
+	assert.Equal(t, 1, strings.Count(err.Error(), "answer "), "the refusal says answer once: %s", err)
 	b.Sync()
 	assert.Empty(t, pb[1].Sent(), "nothing typed")
 
