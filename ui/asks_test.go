@@ -24,18 +24,26 @@ func TestBorderStateAsks(t *testing.T) {
 	assert.Equal(t, "needs you · Do you want to proceed? 1 Yes 2 No", got)
 	assert.Equal(t, kindNeedsYou, kind)
 
-	mb.Asks.Question = "Would you like to run the following command and everything after it?"
+	long := "Would you like to run the following command and everything after it?"
+	mb.Asks.Question = long
 	got, _ = borderState(mb, false)
-	assert.Equal(t, "needs you · Would you like to run the following command and…", got)
+	assert.Equal(t, "needs you · "+long+" 1 Yes 2 No", got)
 
-	// Linked with a delivery waiting: the flags first, the ask last; a border too
-	// narrow for the ask keeps the flags, one too narrow for them "needs you".
+	// Linked with a delivery waiting: the flags first, the ask last, as much of it as
+	// the border has room for; a border with too little room for a useful part of it
+	// keeps the flags, one too narrow for them "needs you".
 	mb.Group, mb.Waiting = 1, 1
 	got, _ = borderState(mb, false)
-	assert.Equal(t, "needs you · linked · 1 waiting · Would you like to run the following command and…", got)
+	assert.Equal(t, "needs you · linked · 1 waiting · "+long+" 1 Yes 2 No", got)
 	st := newStyles(lipgloss.NewRenderer(io.Discard))
-	assert.Contains(t, ansi.Strip(st.topBorder(60, "2 gemini", got, false, kindNeedsYou, false, "")), "─ needs you · linked · 1 waiting ─")
-	assert.Contains(t, ansi.Strip(st.topBorder(30, "2 gemini", got, false, kindNeedsYou, false, "")), "─ needs you ─")
+	border := func(w int) string { return ansi.Strip(st.topBorder(w, "2 gemini", got, false, kindNeedsYou, false, "")) }
+	assert.Contains(t, border(200), "─ needs you · linked · 1 waiting · "+long+" 1 Yes 2 No ─")
+	assert.Contains(t, border(60), "─ needs you · linked · 1 waiting · Would you l… ╮")
+	assert.Contains(t, border(50), "─ needs you · linked · 1 waiting ─")
+	assert.Contains(t, border(30), "─ needs you ─")
+	for _, w := range []int{200, 60, 50, 30} {
+		assert.Equal(t, w, ansi.StringWidth(border(w)), "border width %d", w)
+	}
 
 	mb.Asks = nil
 	got, _ = borderState(mb, false)

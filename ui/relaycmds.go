@@ -268,8 +268,11 @@ func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 }
 
 // maxAskTitle bounds what a border says of a pane's question (the title is cut to
-// the border's width besides).
-const maxAskTitle = 48
+// the border's width besides: topBorder shows as much as fits, minAskShown at least).
+const (
+	maxAskTitle = 160
+	minAskShown = 12
+)
 
 // clipRunes is s cut to n runes, "…" ending it when cut.
 func clipRunes(s string, n int) string {

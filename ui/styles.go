@@ -141,8 +141,19 @@ func (s styles) topBorder(w int, title, state string, focused bool, kind stateKi
 	full := whole(state, ss)
 	if !full {
 		word, _, _ := strings.Cut(state, " · ")
-		// A pane that needs you says what it asks last: without it, the rest may fit.
-		if i := strings.LastIndex(state, " · "); kind != kindNeedsYou || i < 0 || !whole(state[:i], ss) {
+		// A pane that needs you says what it asks last: as much of it as fits, else
+		// nothing of it, and the rest may fit.
+		i := strings.LastIndex(state, " · ")
+		if kind == kindNeedsYou && i >= 0 {
+			room := inner - used - 3 - ansi.StringWidth(state[:i]+" · ")
+			if bell {
+				room -= ansi.StringWidth(bellMark) + 3 // the bell keeps its place after it
+			}
+			if room >= minAskShown {
+				full = whole(state[:i]+" · "+ansi.Truncate(state[i+len(" · "):], room, "…"), ss)
+			}
+		}
+		if !full && (kind != kindNeedsYou || i < 0 || !whole(state[:i], ss)) {
 			whole(word, ss)
 		}
 	}
