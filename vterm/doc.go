@@ -103,7 +103,9 @@
 // Lines do not reflow on resize, because the relay depends on stable absolute row
 // numbers: it asks for "everything printed after row N" (TextFrom), and reflowing
 // would renumber rows it has already read and move text across them. A narrower
-// screen cuts rows (a cut wide character becomes a blank) and a wider one pads them;
+// screen cuts rows (a cut wide character becomes a blank) and a wider one pads them,
+// or shows again what a narrower one cut off a row nothing changed since (a pane
+// zoomed out and back in keeps its lines);
 // a shorter screen moves the rows above the cursor into history when the cursor would
 // fall off, otherwise it drops bottom rows; a taller screen adds blank rows at the
 // bottom (history is not pulled back, so absolute row numbers stay unique). The cursor

@@ -125,6 +125,7 @@ func fastSlowReplay(c fuzzCase, slow bool) (*vterm.Terminal, []byte) {
 	write(c.body[:c.split])
 	term.Resize(c.rcols, c.rrows)
 	write(c.body[c.split:])
+	term.Resize(c.cols, c.rows) // what a narrower screen hid shows again, alike
 	return term, replies
 }
 

@@ -1,7 +1,7 @@
 package vterm_test
 
 // Robustness: FuzzWrite plays arbitrary bytes, with sizes and a resize taken from the
-// first bytes of the input, and checks after every step that nothing panicked, Write
+// first bytes of the input (and a resize back to the first size at the end), and checks after every step that nothing panicked, Write
 // consumed everything, the cursor is inside the screen, every row (history included) is
 // whole (exactly Cols cells on screen, no orphan wide halves), ScreenText agrees with
 // the cells, and that feeding the same bytes one at a time gives the identical terminal.
@@ -194,7 +194,11 @@ func fuzzReplay(c fuzzCase, bytewise bool) (*vterm.Terminal, []byte, error) {
 			return checkTerminal(term, cols, rows, fmt.Sprintf("after Resize(%d, %d)", c.rcols, c.rrows))
 		},
 		func() error { return write(c.body[c.split:]) },
-		func() error { return checkTerminal(term, cols, rows, "at the end") },
+		func() error { return checkTerminal(term, cols, rows, "after the rest") },
+		// back to the first size: what a narrower screen hid of rows the rest left
+		// alone shows again
+		func() error { term.Resize(c.cols, c.rows); return nil },
+		func() error { return checkTerminal(term, c.cols, c.rows, "back at the first size") },
 	} {
 		if err := step(); err != nil {
 			return nil, nil, err

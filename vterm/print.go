@@ -55,6 +55,9 @@ func (t *Terminal) printASCII(b []byte) {
 			r.lazy += n
 			r.hi += n
 			r.dirty = true
+			if r.tail != nil {
+				r.tail = nil
+			}
 		} else {
 			r.writeASCII(x, b[:n], &pen)
 		}

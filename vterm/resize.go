@@ -1,7 +1,8 @@
 package vterm
 
 // This file resizes the terminal. Lines do not reflow: a narrower screen cuts rows (a
-// wide character cut in half becomes a blank), a wider one pads them with blanks. When
+// wide character cut in half becomes a blank), a wider one pads them with blanks, or
+// shows again what a narrower one cut off a row that nothing changed since. When
 // the screen gets shorter, rows above the cursor go to history (main screen) so the
 // cursor's line stays visible; otherwise rows are dropped from the bottom. A taller
 // screen adds blank rows at the bottom. Tab stops set by the program survive; new
@@ -72,7 +73,8 @@ func (t *Terminal) resizeScreen(s *screen, cols, rows, shift int) {
 	}
 }
 
-// resize cuts or pads a row to cols cells.
+// resize cuts or pads a row to cols cells. What a cut takes off the end is kept in
+// the row's tail until the row changes, and a wider resize shows it again.
 func (r *row) resize(cols int) {
 	old := len(r.cells)
 	if cols == old {
@@ -82,16 +84,45 @@ func (r *row) resize(cols int) {
 	r.dirty = true
 	r.shared = false // both branches build a new cells array
 	r.pre.cut(0)
-	if cols < old {
-		r.cells = append([]Cell(nil), r.cells[:cols]...)
-		r.hi = min(r.hi, cols)
-		if r.cells[cols-1].Width == 2 {
+	full, restored := r.cells, r.tail != nil
+	if restored {
+		full = append(append(make([]Cell, 0, r.tailAt+len(r.tail)), r.cells[:r.tailAt]...), r.tail...)
+		r.tail = nil
+	}
+	if cols < len(full) {
+		r.cells = append([]Cell(nil), full[:cols]...)
+		at := cols
+		if r.cells[cols-1].Width == 2 { // its continuation is cut: the tail keeps both
+			at = cols - 1
 			r.cells[cols-1] = blankCell(r.cells[cols-1].Style.BG)
+		}
+		for _, c := range full[at:] {
+			if c != (Cell{Width: 1}) {
+				r.tail, r.tailAt = append([]Cell(nil), full[at:]...), at
+				break
+			}
+		}
+		if restored {
+			r.hi = usedExtent(r.cells)
+		} else {
+			r.hi = min(r.hi, cols)
 		}
 		return
 	}
 	cells := make([]Cell, cols)
-	copy(cells, r.cells)
-	copy(cells[old:], blankRow)
+	n := copy(cells, full)
+	copy(cells[n:], blankRow)
 	r.cells = cells
+	if restored {
+		r.hi = usedExtent(cells)
+	}
+}
+
+// usedExtent is the row.hi of cells: one past the last that is not a default blank.
+func usedExtent(cells []Cell) int {
+	n := len(cells)
+	for n > 0 && cells[n-1] == (Cell{Width: 1}) {
+		n--
+	}
+	return n
 }

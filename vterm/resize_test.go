@@ -79,3 +79,39 @@ func TestResizeAnySize(t *testing.T) {
 		}
 	}
 }
+
+// A narrower resize hides the end of a row rather than losing it: widening again shows
+// it, as long as nothing changed the row meanwhile (a pane zoomed out and back in).
+// A change to the row (printing, an erase, a clear by scrolling) drops what it hid.
+func TestResizeShowsWhatANarrowerOneHid(t *testing.T) {
+	line := "bot> AAAAAAAAAABBBBBBBBBBCCCCCCCCCCDDDDDDDDDDEEEEEEEEEE-end"
+	wide := "中文中文中文中文中文中文中文中文中文中文中文" // 44 columns: cuts at 33 and 11 split one
+	cases := []struct {
+		name  string
+		in    string // written at the first narrower width
+		steps []int  // the narrower widths in turn; back to 70 at the end
+		want  []string
+	}{
+		{"back to the width", "", []int{33}, rows(4, line, "got: x", wide)},
+		{"through narrower widths", "", []int{33, 11, 50}, rows(4, line, "got: x", wide)},
+		{"a wide character split at the cut", "", []int{33, 11, 33}, rows(4, line, "got: x", wide)},
+		{"a row written after the cut keeps what it shows", "\x1b[1;1Hbot> new", []int{33}, rows(4, "bot> newAAAAAAABBBBBBBBBBCCCCCCCC", "got: x", wide)},
+		{"an erase to the end takes the hidden part", "\x1b[1;20H\x1b[K", []int{33}, rows(4, "bot> AAAAAAAAAABBBB", "got: x", wide)},
+		{"an erased row shows nothing of it", "\x1b[1;1H\x1b[2K", []int{33}, rows(4, "", "got: x", wide)},
+		{"rows scrolled up keep it, the one scrolled in is new", "\x1b[4;1H\n", []int{33}, rows(4, "got: x", wide, "", "")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			term := newTerm(70, 4, line+"\r\ngot: x\r\n"+wide+"\x1b[2;7H")
+			term.Resize(c.steps[0], 4)
+			term.Write([]byte(c.in))
+			for _, w := range c.steps[1:] {
+				term.Resize(w, 4)
+			}
+			term.Resize(70, 4)
+			if got := term.ScreenText(); strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("screen\n%q\nwant\n%q", got, c.want)
+			}
+		})
+	}
+}

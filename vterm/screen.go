@@ -27,6 +27,14 @@ type row struct {
 	// cells; materialize writes them when something does. lazy > 0 only while the prefix
 	// covers the whole used extent.
 	lazy int
+	// tail is what a narrower resize cut off the row's end (from tailAt, which is the
+	// width it was cut to, or one less when that split a wide character: its lead then
+	// shows as a blank), kept while nothing changes the row: a wider resize shows it
+	// again, so a pane zoomed out and back in (prefix z) has its lines whole. Any change
+	// to the row drops it (touchFrom, fill, printing): the program wrote to a line it
+	// saw end at the narrower width. Nil when the cut part was blank.
+	tail   []Cell
+	tailAt int
 }
 
 // materialize writes the lazy cells (see row.lazy), if any, into the row's cells.
@@ -91,6 +99,9 @@ func (r *row) touchFrom(x int) {
 	r.materialize()
 	r.own()
 	r.dirty = true
+	if r.tail != nil { // (a test, not a store: the hot path pays no write barrier)
+		r.tail = nil
+	}
 	if x < r.pre.cells {
 		r.pre.cut(x)
 	}
@@ -180,6 +191,9 @@ func newScreen(cols, rows int) *screen {
 
 // fill sets cells [x0, x1) of r to blanks with background bg.
 func (r *row) fill(x0, x1 int, bg Color) {
+	if x0 < x1 && r.tail != nil {
+		r.tail = nil // an erase to the end erases what the row hides there too
+	}
 	if x0 >= x1 || bg == DefaultColor && x0 >= r.hi {
 		return // nothing to do: cells past hi are default blanks already
 	}
