@@ -58,13 +58,22 @@ func (r *Relay) join(g *group, p *pane) {
 	p.setBaseline()
 }
 
-// spent is what a group had spent: its turns (the other session's too) and its spend.
+// spent is what a group had spent, its turns (the other session's too) and its spend,
+// and of what: its turn budget and spend budget, which a person may have set.
 type spent struct {
-	turns int
-	spend SpendTotal
+	turns  int
+	spend  SpendTotal
+	budget int
+	limit  usage.Budget
 }
 
-// add makes s at least c in every measure.
+// spentOf is what g has spent, of what.
+func spentOf(g *group) spent {
+	return spent{turns: g.spent(), spend: g.spend, budget: g.budget, limit: g.limit}
+}
+
+// add makes s at least c in every measure spent; of the turn budgets it keeps the
+// tightest, of the spend budgets the first set.
 func (s *spent) add(c spent) {
 	s.turns = max(s.turns, c.turns)
 	if c.spend.Tokens.Total() > s.spend.Tokens.Total() {
@@ -72,13 +81,20 @@ func (s *spent) add(c spent) {
 	}
 	s.spend.USD = max(s.spend.USD, c.spend.USD)
 	s.spend.Unknown = s.spend.Unknown || c.spend.Unknown
+	if c.budget > 0 && (s.budget == 0 || c.budget < s.budget) {
+		s.budget = c.budget
+	}
+	if s.limit.IsZero() {
+		s.limit = c.limit
+	}
 }
 
 // LinkByPane is Link as a pane's program asks for it (`agentmux link` from inside a
 // pane): no budget is renewed, which only a person's link does, and a new group starts
-// from the most the two panes' groups had spent since a person linked them, so a
-// program that unlinks and links again buys no turns. A link whose budget that already
-// spent is refused (ErrBudgetSpent): a person must link it.
+// from the most the two panes' groups had spent since a person linked them, on those
+// groups' budgets (the session's when none), so a program that unlinks and links again
+// buys no turns. A link whose budget that already spent is refused (ErrBudgetSpent): a
+// person must link it.
 func (r *Relay) LinkByPane(a, b int, now time.Time) ([]Action, error) {
 	if now.After(r.now) {
 		r.now = now
@@ -98,22 +114,28 @@ func (r *Relay) linkByPane(a, b int, now time.Time) error {
 		return nil
 	}
 	var from spent
-	from.add(r.left[a])
-	from.add(r.left[b])
 	for _, g := range []*group{pa.group, pb.group} {
 		if g != nil {
-			from.add(spent{g.spent(), g.spend})
+			from.add(spentOf(g))
 		}
 	}
+	from.add(r.left[a])
+	from.add(r.left[b])
+	if from.budget == 0 {
+		from.budget = r.cfg.Turns
+	}
+	if from.limit.IsZero() {
+		from.limit = r.cfg.LinkBudget
+	}
 	switch {
-	case from.turns >= r.cfg.Turns:
+	case from.turns >= from.budget:
 		r.notice(now, a, "%d %s asked to link with %d %s: not linked, its budget was spent (%d/%d); a person links it again",
-			a, pa.name, b, pb.name, from.turns, r.cfg.Turns)
-		return fmt.Errorf("link %d with %d: %w (%d/%d turns)", a, b, ErrBudgetSpent, from.turns, r.cfg.Turns)
-	case !r.cfg.LinkBudget.IsZero() && from.spend.crossed(r.cfg.LinkBudget):
+			a, pa.name, b, pb.name, from.turns, from.budget)
+		return fmt.Errorf("link %d with %d: %w (%d/%d turns)", a, b, ErrBudgetSpent, from.turns, from.budget)
+	case !from.limit.IsZero() && from.spend.crossed(from.limit):
 		r.notice(now, a, "%d %s asked to link with %d %s: not linked, its spend budget was spent (%s of %s); a person links it again",
-			a, pa.name, b, pb.name, from.spend, r.cfg.LinkBudget)
-		return fmt.Errorf("link %d with %d: %w (%s of %s)", a, b, ErrBudgetSpent, from.spend, r.cfg.LinkBudget)
+			a, pa.name, b, pb.name, from.spend, from.limit)
+		return fmt.Errorf("link %d with %d: %w (%s of %s)", a, b, ErrBudgetSpent, from.spend, from.limit)
 	}
 	r.link(a, b, now, &from)
 	return nil
@@ -150,7 +172,7 @@ func (r *Relay) link(a, b int, now time.Time, start *spent) {
 	if g == nil {
 		g = r.newGroup()
 		if start != nil {
-			g.used, g.spend = start.turns, start.spend
+			g.used, g.spend, g.budget, g.limit = start.turns, start.spend, start.budget, start.limit
 		}
 		r.join(g, pb)
 	}
@@ -219,7 +241,7 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 		return
 	}
 	label := g.label() // the members as the status line showed them, before p leaves
-	r.left[p.id] = spent{g.spent(), g.spend}
+	r.left[p.id] = spentOf(g)
 	p.group = nil
 	p.setBaseline()
 	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })
@@ -245,7 +267,7 @@ func (r *Relay) sever(g *group, now time.Time) {
 // dissolve removes g and frees its members.
 func (r *Relay) dissolve(g *group) {
 	for _, id := range g.members {
-		r.left[id] = spent{g.spent(), g.spend}
+		r.left[id] = spentOf(g)
 		if p := r.panes[id]; p != nil && p.group == g {
 			p.group = nil
 			p.setBaseline()

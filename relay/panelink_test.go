@@ -128,3 +128,36 @@ func TestPaneLinkAfterItsSpendBudget(t *testing.T) {
 		t.Errorf("after the person's link: %+v, want one group that spent nothing", g)
 	}
 }
+
+// A pane's link goes on under the turn budget the person gave the link it left, tighter
+// or wider than the session's.
+func TestPaneLinkKeepsThePersonsBudget(t *testing.T) {
+	h := newHarness(t, Config{Turns: 8})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true})
+	h.agent(2, "bob", &fakeAgent{titled: true})
+	h.agent(3, "carol", &fakeAgent{titled: true})
+	h.run(2 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.handle(SetBudget{Pane: 1, Turns: 2})
+	alice.answer("one")
+	h.run(10 * time.Second)
+	alice.answer("two")
+	h.run(20 * time.Second)
+	if !containsNote(h.notes(), "budget spent (2/2): 1⇄2 severed") {
+		t.Fatalf("notes %q: want 1⇄2 severed at 2/2", h.notes())
+	}
+	if err := h.linkByPane(1, 3); !errors.Is(err, ErrBudgetSpent) {
+		t.Errorf("alice's program linking with carol after the person's 2 turns: %v, want ErrBudgetSpent", err)
+	}
+	h.handle(Link{Pane: 1, With: 3})
+	h.handle(SetBudget{Pane: 1, Turns: 20})
+	alice.answer("three")
+	h.run(30 * time.Second)
+	h.handle(Unlink{Pane: 1})
+	if err := h.linkByPane(1, 3); err != nil {
+		t.Fatal(err)
+	}
+	if s := h.r.Status().String(); !strings.Contains(s, "1⇄3 1/20") {
+		t.Errorf("status %q, want 1⇄3 going on at 1/20", s)
+	}
+}
