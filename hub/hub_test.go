@@ -299,6 +299,32 @@ func TestResumeTakesNoConnectedMemberWithoutItsToken(t *testing.T) {
 	assert.Equal(t, id, next(t, bob, proto.TypeDeliver).ID, "bob keeps his connection")
 }
 
+// A client that takes the name of a member who is away, without its token, gets the
+// name and a new token, not the member's: with the member's it could take over the
+// member's own connection once that is back.
+func TestAnAwayMembersNameComesWithANewToken(t *testing.T) {
+	e := start(t, nil, "", nil)
+	bob := e.member("bob", 0)
+	tok := bob.Welcome.ResumeToken
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	bob.Raw().Close()
+	for {
+		x := next(t, ctl, proto.TypeEvent)
+		if p := payload[proto.Event](t, x); p.Kind == "member" && p.Member == "bob" && p.State == "disconnected" {
+			break
+		}
+	}
+	other := e.member("bob", 0)
+	assert.NotEqual(t, tok, other.Welcome.ResumeToken, "the away member's token handed to a client that did not show it")
+	// bob, back with his own token, finds his name taken, and the other keeps it.
+	_, err = client.Dial(e.path, proto.Hello{Agent: "bob", Session: &proto.HelloSession{ResumeToken: tok}})
+	var ce *client.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, proto.CodeNameTaken, ce.Code)
+}
+
 func TestResumeStale(t *testing.T) {
 	e := start(t, nil, "", nil)
 	alice := e.member("alice", 0)

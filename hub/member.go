@@ -114,8 +114,8 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok string
 			unregister: unregister,
 		}
 		s.members[name] = m
-	} else if m.cs != nil {
-		if tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(m.token)) != 1 {
+	} else if proved := tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(m.token)) == 1; m.cs != nil {
+		if !proved {
 			s.fatal(cs, proto.CodeNameTaken, "a connected member is named "+name, e.ID)
 			return nil
 		}
@@ -123,6 +123,11 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok string
 		old := m.cs
 		s.close(old, errors.New("replaced by a resumed connection"))
 		old.c.nc.Close()
+	} else if !proved {
+		// A client taking the name of a member that is away, without its token: the
+		// name is its, but not the token, which would let it take over the member's
+		// own connection once that is back.
+		m.token = token()
 	}
 	m.program = p.Program
 	if m.program == "" {
