@@ -18,7 +18,12 @@ import (
 // them when the test ends.
 func silentSocket(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "s.sock")
+	return silentSocketAt(t, filepath.Join(t.TempDir(), "s.sock"))
+}
+
+// silentSocketAt is silentSocket at path.
+func silentSocketAt(t *testing.T, path string) string {
+	t.Helper()
 	l, err := net.Listen("unix", path)
 	require.NoError(t, err)
 	var mu sync.Mutex
@@ -119,18 +124,7 @@ func TestSocketFoldsTheSessionsCase(t *testing.T) {
 	t.Setenv("AGENTMUX_SESSION", "")
 	dir, err := dirs.RuntimeDir()
 	require.NoError(t, err)
-	l, err := net.Listen("unix", dirs.SocketPath(dir, "MyS"))
-	require.NoError(t, err)
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	silentSocketAt(t, dirs.SocketPath(dir, "MyS"))
 	for _, name := range []string{"MyS", "mys", "MYS"} {
 		p, err := Socket(name)
 		if assert.NoError(t, err, name) {

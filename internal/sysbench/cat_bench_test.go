@@ -61,9 +61,7 @@ func BenchmarkCatColoredLog(b *testing.B) {
 	var am, ai, tm, ta, fl, ef, bs time.Duration
 	var amCPU, aiCPU, bsCPU float64
 	cmd := fmt.Sprintf(`sh -c "cat %s; %s; exec cat"`, log, printDone)
-	// Each op runs every measurement once, in a new random order, each after a
-	// collection of this process's garbage: whatever runs first, or after the one that
-	// left the most (the emulator floor's history), must not pay for it.
+	// runShuffled: the emulator floor's history is what leaves the most garbage.
 	runs := []func(){
 		func() { fl += catThroughPTY(b, log, nil) },
 		func() { ef += vtermThroughPTY(b, log) },
@@ -95,14 +93,7 @@ func BenchmarkCatColoredLog(b *testing.B) {
 			srv.kill()
 		})
 	}
-	b.ResetTimer()
-	for range b.N {
-		for _, i := range rand.Perm(len(runs)) {
-			runtime.GC()
-			runs[i]()
-		}
-	}
-	b.StopTimer()
+	runShuffled(b, runs)
 	n := float64(b.N)
 	b.ReportMetric(am.Seconds()/n, "agentmux_s")
 	b.ReportMetric(float64(catLogSize)/(1<<20)/(am.Seconds()/n), "agentmux_MB/s")
@@ -126,6 +117,20 @@ func BenchmarkCatColoredLog(b *testing.B) {
 		b.ReportMetric(am.Seconds()/ta.Seconds(), "ratio_attached")
 		b.ReportMetric(ai.Seconds()/ta.Seconds(), "ratio_attached_in_process")
 	}
+}
+
+// runShuffled runs every measurement of runs once per op, in a new random order each
+// op and each after a collection of this process's garbage: whatever runs first, or
+// after the one that left the most, must not pay for it. The timer runs for them only.
+func runShuffled(b *testing.B, runs []func()) {
+	b.ResetTimer()
+	for range b.N {
+		for _, i := range rand.Perm(len(runs)) {
+			runtime.GC()
+			runs[i]()
+		}
+	}
+	b.StopTimer()
 }
 
 // timeCatCPU is timeCatIn for agentmux, with the CPU time (user and system) its session

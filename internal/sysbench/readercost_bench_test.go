@@ -14,8 +14,6 @@ package sysbench
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -67,14 +65,7 @@ func BenchmarkPTYReaderCost(b *testing.B) {
 		s := &spinSink{perRead: time.Duration(us) * time.Microsecond, loops: loops}
 		runs = append(runs, func() { total[i] += catThroughPTY(b, log, s.write) })
 	}
-	b.ResetTimer()
-	for range b.N {
-		for _, i := range rand.Perm(len(runs)) {
-			runtime.GC()
-			runs[i]()
-		}
-	}
-	b.StopTimer()
+	runShuffled(b, runs)
 	b.ReportMetric(floor.Seconds()/float64(b.N), "pty_floor_s")
 	for i, us := range costs {
 		b.ReportMetric(total[i].Seconds()/floor.Seconds(), fmt.Sprintf("ratio_%dus", us))
