@@ -70,12 +70,21 @@ func TestAddressDirectBudget(t *testing.T) {
 	if !strings.Contains(strings.Join(h.notes(), "\n"), "direct budget spent (2/2) between 1 and 2") {
 		t.Errorf("no notice of the spent budget: %q", h.notes())
 	}
-	// A person's link renews it.
-	h.handle(Link{Pane: 1, With: 3})
+	// A link a pane's program makes does not renew it (LinkByPane); a person's does.
+	if err := h.linkByPane(1, 3); err != nil {
+		t.Fatalf("alice's program linking with carol: %v", err)
+	}
 	alice.answer("@relay:bob message D")
 	h.run(40 * time.Second)
+	if got := h.typedTo(2); len(got) != 2 {
+		t.Errorf("after alice's program linked, bob was typed %d messages, want still 2: %q", len(got), got)
+	}
+	h.handle(Unlink{Pane: 1})
+	h.handle(Link{Pane: 1, With: 3})
+	alice.answer("@relay:bob message E")
+	h.run(50 * time.Second)
 	if got := h.typedTo(2); len(got) != 3 {
-		t.Errorf("after a link, bob was typed %d messages, want 3", len(got))
+		t.Errorf("after the person's link, bob was typed %d messages, want 3", len(got))
 	}
 }
 

@@ -20,25 +20,6 @@ func (h *harness) linkByPane(a, b int) error {
 	return err
 }
 
-func TestPaneLinkRenewsNoDirectBudget(t *testing.T) {
-	h, alice := trio(t, Config{Address: true, Turns: 2})
-	for i, at := range []time.Duration{10, 20, 30} {
-		alice.answer("@relay:bob message " + string(rune('A'+i)))
-		h.run(at * time.Second)
-	}
-	if got := h.typedTo(2); len(got) != 2 {
-		t.Fatalf("bob was typed %d messages, want 2 (the direct budget): %q", len(got), got)
-	}
-	if err := h.linkByPane(1, 3); err != nil {
-		t.Fatalf("alice's program linking with carol: %v", err)
-	}
-	alice.answer("@relay:bob message D")
-	h.run(40 * time.Second)
-	if got := h.typedTo(2); len(got) != 2 {
-		t.Errorf("after alice's program linked, bob was typed %d messages, want still 2: %q", len(got), got)
-	}
-}
-
 func TestPaneLinkBuysNoTurns(t *testing.T) {
 	h := newHarness(t, Config{Turns: 3})
 	alice := h.agent(1, "alice", &fakeAgent{titled: true})
