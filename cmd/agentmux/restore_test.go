@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/agentmux/agentmux/server"
 	"github.com/agentmux/agentmux/store"
 )
 
@@ -101,4 +102,17 @@ func TestWantRestore(t *testing.T) {
 	got, _ = wantRestore("ask", sn, strings.NewReader("y\n"), &errb, false)
 	assert.False(t, got, "no terminal to ask on: started anew")
 	assert.Contains(t, errb.String(), "could have been restored")
+}
+
+// Restore offers a session that ended by accident, not one the person ended.
+func TestEndOffered(t *testing.T) {
+	for why, want := range map[string]bool{
+		server.QuitKey: false, server.Killed: false, server.EndLastPane: false,
+		server.KillKeep: true, "its terminal's program failed: read terminal input: EIO": true,
+		"signal terminated": true, "every pane exited and no terminal is attached": true,
+	} {
+		if got := endOffered(why); got != want {
+			t.Errorf("endOffered(%q) = %v, want %v", why, got, want)
+		}
+	}
 }
