@@ -310,13 +310,13 @@ func runServer(args []string) (int, error) {
 // default action, as a terminal's shell would. A signal this process ignores stays
 // ignored across fork and exec (SIGPIPE ignored turns `yes | head -1` into "Broken
 // pipe" errors and endless loops, SIGHUP ignored keeps a pane's program running after
-// its server died, SIGINT or SIGTTOU ignored by whatever started agentmux reach every
-// pane), while one the Go runtime handles is reset to its default in the child. The
-// runtime leaves alone SIGHUP and SIGINT when they came in ignored, and the job-control
-// signals; handling them here makes them default in the panes, and this process still
-// ignores what it does not ask for elsewhere: SIGHUP (the server outlives its
-// terminal), SIGPIPE (a write to a closed pipe or socket returns EPIPE), job control.
-// SIGINT and SIGTERM end the session (running.wait).
+// its server died, and job-control signals ignored by whatever started agentmux would
+// reach every pane), while one the Go runtime handles is reset to its default in the
+// child. The runtime leaves alone SIGHUP and SIGINT when they came in ignored, and the
+// job-control signals; handling them here makes them default in the panes, and this
+// process still shrugs them off: SIGHUP (the server outlives its terminal), SIGPIPE (a
+// write to a closed pipe or socket returns EPIPE), job control. SIGINT and SIGTERM end
+// the session (running.wait), which handles them before any pane starts.
 func panesGetDefaultSignals() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP, syscall.SIGPIPE,
 		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGCONT)
