@@ -20,12 +20,19 @@ func (h *harness) linkByPane(a, b int) error {
 	return err
 }
 
-func TestPaneLinkBuysNoTurns(t *testing.T) {
-	h := newHarness(t, Config{Turns: 3})
+// quietTrio is trio with bob and carol answering nothing: every turn is alice's
+// answer, so the tests count each one.
+func quietTrio(t *testing.T, cfg Config) (*harness, *fakeAgent) {
+	h := newHarness(t, cfg)
 	alice := h.agent(1, "alice", &fakeAgent{titled: true})
 	h.agent(2, "bob", &fakeAgent{titled: true})
 	h.agent(3, "carol", &fakeAgent{titled: true})
 	h.run(2 * time.Second)
+	return h, alice
+}
+
+func TestPaneLinkBuysNoTurns(t *testing.T) {
+	h, alice := quietTrio(t, Config{Turns: 3})
 	if err := h.linkByPane(1, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +92,7 @@ func TestPaneLinkBuysNoTurns(t *testing.T) {
 }
 
 func TestPaneLinkAfterItsSpendBudget(t *testing.T) {
-	h := newHarness(t, Config{Turns: 8, LinkBudget: usage.Budget{Tokens: 5000}})
-	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
-	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
-	alice.onSubmit, bob.onSubmit = spender(h, 3000, 0), spender(h, 3000, 0)
-	h.run(5 * time.Second)
+	h := spendingPair(t, Config{Turns: 8, LinkBudget: usage.Budget{Tokens: 5000}}, 3000)
 	if err := h.linkByPane(1, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +116,7 @@ func TestPaneLinkAfterItsSpendBudget(t *testing.T) {
 // A pane's link goes on under the turn budget the person gave the link it left, tighter
 // or wider than the session's.
 func TestPaneLinkKeepsThePersonsBudget(t *testing.T) {
-	h := newHarness(t, Config{Turns: 8})
-	alice := h.agent(1, "alice", &fakeAgent{titled: true})
-	h.agent(2, "bob", &fakeAgent{titled: true})
-	h.agent(3, "carol", &fakeAgent{titled: true})
-	h.run(2 * time.Second)
+	h, alice := quietTrio(t, Config{Turns: 8})
 	h.handle(Link{Pane: 1, With: 2})
 	h.handle(SetBudget{Pane: 1, Turns: 2})
 	alice.answer("one")

@@ -23,12 +23,19 @@ func spender(h *harness, tokens int64, usd float64) func(a *fakeAgent, in string
 	}
 }
 
-func TestLinkBudgetSeversAfterTheTurnThatCrossedIt(t *testing.T) {
-	h := newHarness(t, Config{Turns: 8, LinkBudget: usage.Budget{Tokens: 5000}})
+// spendingPair opens alice and bob, each answering every message and spending tokens
+// on each turn, and lets them start.
+func spendingPair(t *testing.T, cfg Config, tokens int64) *harness {
+	h := newHarness(t, cfg)
 	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
 	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
-	alice.onSubmit, bob.onSubmit = spender(h, 3000, 0), spender(h, 3000, 0)
+	alice.onSubmit, bob.onSubmit = spender(h, tokens, 0), spender(h, tokens, 0)
 	h.run(5 * time.Second)
+	return h
+}
+
+func TestLinkBudgetSeversAfterTheTurnThatCrossedIt(t *testing.T) {
+	h := spendingPair(t, Config{Turns: 8, LinkBudget: usage.Budget{Tokens: 5000}}, 3000)
 	h.handle(Link{Pane: 1, With: 2})
 	h.person(1, "start") // alice's first turn is the person's: 3000 to her pane only
 	h.run(120 * time.Second)
@@ -140,11 +147,7 @@ func TestTurnLinkOfASeveredLinksLastDelivery(t *testing.T) {
 // still goes, and they are told. What a restored session spent before (SpentBefore)
 // counts towards the cap.
 func TestPaneCapHoldsDeliveriesIntoThatPane(t *testing.T) {
-	h := newHarness(t, Config{Turns: 8, PaneBudget: usage.Budget{Tokens: 5000}})
-	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
-	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
-	alice.onSubmit, bob.onSubmit = spender(h, 1000, 0), spender(h, 1000, 0)
-	h.run(5 * time.Second)
+	h := spendingPair(t, Config{Turns: 8, PaneBudget: usage.Budget{Tokens: 5000}}, 1000)
 	h.handle(SpentBefore{Pane: 2, Total: SpendTotal{Tokens: usage.Tokens{Output: 3500}}})
 	h.handle(Link{Pane: 1, With: 2})
 	h.person(1, "start")
@@ -190,11 +193,7 @@ func TestPaneCapHoldsDeliveriesIntoThatPane(t *testing.T) {
 // A restored link (LinkAll with Limit and Spent) counts from what it spent before:
 // with 4000 of 5000 spent, the first link turn of 1000 severs it.
 func TestRestoredLinkCountsFromItsSpend(t *testing.T) {
-	h := newHarness(t, Config{Turns: 8})
-	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
-	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
-	alice.onSubmit, bob.onSubmit = spender(h, 1000, 0), spender(h, 1000, 0)
-	h.run(5 * time.Second)
+	h := spendingPair(t, Config{Turns: 8}, 1000)
 	h.handle(LinkAll{Panes: []int{1, 2}, Used: 2, Budget: 8, Limit: usage.Budget{Tokens: 5000},
 		Spent: SpendTotal{Tokens: usage.Tokens{Input: 4000}}})
 	if st := h.r.Status(); len(st.Groups) != 1 || st.Groups[0].String() != "1⇄2 2/8 4k/5k tok" {

@@ -69,7 +69,7 @@ func terminalNote(mode string, batch []session.Member) string {
 // the words on its screen), no ";" (OSC 777's separator), bounded.
 func oscText(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if invisible(r) || r == ';' {
+		if Invisible(r) || r == ';' {
 			return ' '
 		}
 		return r

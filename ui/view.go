@@ -302,27 +302,28 @@ func (m *model) statusLine() string {
 	return strings.Join(parts, "")
 }
 
-// sanitize drops what a terminal would obey or not show (invisible) from text
+// sanitize drops what a terminal would obey or not show (Invisible) from text
 // agentmux itself shows that programs chose (pane titles, names, notes, questions), so
 // nothing in it can act on the terminal or turn the rest of a border row around.
 func sanitize(s string) string {
-	if strings.IndexFunc(s, invisible) < 0 {
+	if strings.IndexFunc(s, Invisible) < 0 {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if invisible(r) {
+		if Invisible(r) {
 			return -1
 		}
 		return r
 	}, s)
 }
 
-// invisible reports whether a terminal would obey r rather than show it, or show
+// Invisible reports whether a terminal would obey r rather than show it, or show
 // nothing: a C0 or C1 control or DEL, a format character (bidi overrides and isolates,
 // zero-width ones, tags; the zero-width joiner of emoji sequences excepted) and the line
-// and paragraph separators. The client commands escape the same characters
-// (cmd/agentmux's visible); the screen drops them.
-func invisible(r rune) bool {
+// and paragraph separators. The one rule for text programs chose that agentmux shows:
+// the screen drops these characters (sanitize, oscText), the client commands escape
+// them (cmd/agentmux's visible).
+func Invisible(r rune) bool {
 	switch {
 	case r < 0x20 || r >= 0x7f && r < 0xa0:
 		return true

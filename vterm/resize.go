@@ -96,11 +96,8 @@ func (r *row) resize(cols int) {
 			at = cols - 1
 			r.cells[cols-1] = blankCell(r.cells[cols-1].Style.BG)
 		}
-		for _, c := range full[at:] {
-			if c != (Cell{Width: 1}) {
-				r.tail, r.tailAt = append([]Cell(nil), full[at:]...), at
-				break
-			}
+		if usedExtent(full[at:]) > 0 {
+			r.tail, r.tailAt = append([]Cell(nil), full[at:]...), at
 		}
 		if restored {
 			r.hi = usedExtent(r.cells)

@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentmux/agentmux/ui"
 )
 
 // What agentmux prints for a person is text agents and other programs wrote (names,
@@ -52,19 +53,13 @@ func visible(s string, lines bool) string {
 // line is visible for a one-line field.
 func line(s string) string { return visible(s, false) }
 
-// hidden reports whether a terminal would obey r or show nothing for it.
+// hidden reports whether a terminal would obey r or show nothing for it (ui.Invisible,
+// the screen's rule too); lines keeps newline and tab.
 func hidden(r rune, lines bool) bool {
-	switch {
-	case r == '\n' || r == '\t':
+	if r == '\n' || r == '\t' {
 		return !lines
-	case r == 0x200d: // zero-width joiner: part of emoji sequences
-		return false
-	case r < 0x20 || r >= 0x7f && r <= 0x9f:
-		return true
-	case r < 0x7f:
-		return false
 	}
-	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r)
+	return ui.Invisible(r)
 }
 
 // needsEscape reports whether visible would change s.
