@@ -60,10 +60,13 @@ type Tree struct {
 func (t *Tree) Name() string { return strings.TrimPrefix(t.Branch, BranchPrefix) }
 
 // git runs git with args in dir and returns its output, trailing newline trimmed; its
-// error (a *gitError) carries git's own message.
+// error (a *gitError) carries git's own message. GIT_OPTIONAL_LOCKS=0: agentmux reads
+// a tree's state while an agent works in it, and git status would otherwise refresh
+// the index under index.lock as a side effect, failing the agent's own git add or
+// commit of that moment ("Unable to create .../index.lock: File exists").
 func git(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -122,4 +123,37 @@ func TestCreateOutsideARepository(t *testing.T) {
 	_, err := Create(t.TempDir(), t.TempDir(), "s", "a")
 	assert.True(t, errors.Is(err, ErrNotRepo), "%v", err)
 	assert.ErrorContains(t, err, "not inside a git repository")
+}
+
+// Reading a tree's state takes no lock an agent's git in the tree could run into: a
+// file whose stat data the index holds stale would make git status rewrite the index
+// (under index.lock) to refresh it; State leaves the index as it was.
+func TestStateTakesNoIndexLock(t *testing.T) {
+	r := repo(t, false)
+	tr, err := Create(r, t.TempDir(), "s1", "claude")
+	require.NoError(t, err)
+	index := strings.TrimSpace(gitOut(t, tr.Path, "rev-parse", "--git-path", "index"))
+	if !filepath.IsAbs(index) {
+		index = filepath.Join(tr.Path, index)
+	}
+	later := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(tr.Path, "a.txt"), later, later)) // stale stat data
+	before, err := os.ReadFile(index)
+	require.NoError(t, err)
+	for range 2 {
+		st, err := tr.State()
+		require.NoError(t, err)
+		assert.Equal(t, "clean", st.String())
+	}
+	after, err := os.ReadFile(index)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "git status refreshed the index: it took index.lock to write it")
+}
+
+// gitOut runs git in dir and returns its output.
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+	require.NoError(t, err)
+	return string(out)
 }
