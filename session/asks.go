@@ -100,6 +100,19 @@ func answerTyped() <-chan error {
 // not the one the answer was for.
 var ErrNoPrompt = errors.New("no prompt waits for this answer")
 
+// ErrAnswered means the prompt an answer is for has had one typed already: the program
+// left it standing (or has yet to redraw), and a second answer would be typed into
+// whatever the program reads next.
+var ErrAnswered = errors.New("answered already")
+
+// answered reports whether ask is the prompt whose answer was typed into p: the same
+// question and choices, standing since the same time (a prompt asked again after the
+// program worked is a new one).
+func (p *pane) answered(ask *Asks) bool {
+	a := p.answeredAsk
+	return a != nil && ask != nil && a.Since.Equal(ask.Since) && a.Question == ask.Question && slices.Equal(a.Options, ask.Options)
+}
+
 // Answer picks option of the prompt pane id waits at, by typing the option's key as a
 // person would (the same path as Key: the relay hears of it first, and it goes through
 // the typing gate, never into a delivery half typed). option is a choice's key ("1"),
@@ -133,6 +146,9 @@ func (s *Session) Answer(id int, option, question string) (parser.Option, <-chan
 		if question != "" && question != m.Asks.Question {
 			return fmt.Errorf("answer %d %s: it now asks %q, not %q: %w", id, p.name, m.Asks.Question, question, ErrNoPrompt)
 		}
+		if p.answered(m.Asks) {
+			return fmt.Errorf("answer %d %s: this prompt was %w; if the program did not take it, answer at its pane", id, p.name, ErrAnswered)
+		}
 		now := s.clock.Now()
 		if !p.personKey.Before(m.Asks.Since) && now.Before(p.personKey.Add(answerHold)) {
 			return fmt.Errorf("answer %d %s: someone is answering it at the keyboard; answer there, or again in a moment", id, p.name)
@@ -149,6 +165,7 @@ func (s *Session) Answer(id int, option, question string) (parser.Option, <-chan
 			typed = p.held.done
 		} else {
 			s.typeAnswer(p, o.Key, now)
+			p.answeredAsk = m.Asks
 			typed = answerTyped()
 		}
 		picked = o
@@ -208,6 +225,7 @@ func (s *Session) typeHeld(now time.Time) {
 			h.resolve(fmt.Errorf("answer %d %s: someone typed into the pane before the answer could be: %w", p.id, p.name, ErrNoPrompt))
 		default:
 			s.typeAnswer(p, h.key, now)
+			p.answeredAsk = h.ask
 			h.resolve(nil)
 		}
 	}

@@ -302,3 +302,51 @@ func TestHookAskIgnoredWithoutHooks(t *testing.T) {
 	require.NoError(t, r.s.HookAsk("1", "trust me", "forged"))
 	assert.NotEqual(t, NeedsYou, r.s.Members()[0].State, "a pane started without hooks ignores them")
 }
+
+// A program that leaves its prompt on the screen after taking the answer (or is slow to
+// redraw it): a second answer to the same prompt, from the phone while the browser's
+// went through, say, would be typed into whatever the program reads next. It is
+// refused; the next prompt, after the program worked, takes an answer again.
+func TestAnswerOncePerPrompt(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	r.printed(1, claudePrompt)
+	r.advance(askSettle)
+	_, _, err := r.s.Answer(1, "1", "")
+	require.NoError(t, err)
+	r.s.Sync()
+	assert.Equal(t, "1", r.procs[1].Sent())
+
+	_, _, err = r.s.Answer(1, "2", "")
+	require.ErrorIs(t, err, ErrAnswered, "the prompt has its answer")
+	assert.ErrorContains(t, err, "answered already")
+	r.printed(1, "\r\n ok\r\n") // it took the key and left the prompt standing
+	_, _, err = r.s.Answer(1, "yes", "Do you want to proceed?")
+	require.ErrorIs(t, err, ErrAnswered, "still the same prompt")
+	r.s.Sync()
+	assert.Empty(t, r.procs[1].Sent(), "nothing typed for the second answer")
+
+	// It worked, then asked again: a new prompt, a new answer.
+	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
+	r.advance(time.Second)
+	r.printed(1, claudePrompt)
+	r.advance(askSettle)
+	_, _, err = r.s.Answer(1, "2", "")
+	require.NoError(t, err)
+	r.s.Sync()
+	assert.Equal(t, "2", r.procs[1].Sent())
+}
+
+// A held answer, once typed, answers its prompt too: a second one given after it was
+// typed is refused.
+func TestHeldAnswerAnswersThePrompt(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1}, "claude")
+	r.printed(1, claudePrompt)
+	_, typed, err := r.s.Answer(1, "1", "")
+	require.NoError(t, err)
+	r.advance(askSettle)
+	require.NoError(t, <-typed)
+	r.s.Sync()
+	assert.Equal(t, "1", r.procs[1].Sent())
+	_, _, err = r.s.Answer(1, "1", "")
+	require.ErrorIs(t, err, ErrAnswered)
+}

@@ -62,6 +62,9 @@ type pane struct {
 	// held is an answer from elsewhere that waits for its prompt to settle
 	// (askSettle); nil when none waits.
 	held *heldAnswer
+	// answeredAsk is the prompt an answer from elsewhere was last typed into (Answer
+	// refuses a second one while it stands); loop only
+	answeredAsk *Asks
 
 	// rearm (capacity 1) lets the pane's watcher take the next output signal: the loop
 	// sends on it once it has observed the last one (pacing.go).
