@@ -233,7 +233,7 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	var wg sync.WaitGroup
 	wg.Go(func() { s.read(ctx, c, nc, inputs, resized, w) })
 	wg.Go(func() { forwardSizes(ctx, c, resized, sizes) })
-	ending, err := ui.Attach(ctx, s.cfg.Session, s.cfg.UI, ui.Remote{
+	ending, err := s.cfg.runUI(ctx, s.cfg.Session, s.cfg.UI, ui.Remote{
 		Name: s.cfg.Name, Input: inputs, Out: w, Size: ui.Size{Cols: req.Cols, Rows: req.Rows}, Sizes: sizes,
 		Controls: func() bool { return s.controls(c.id) }, Control: c.control,
 		Active: func() { s.activate(c) }, ReadOnly: req.ReadOnly, Fixed: c.fixed, Probed: probed,
@@ -243,12 +243,19 @@ func (s *Server) attach(nc net.Conn, e *proto.Envelope) {
 	}
 	switch ending {
 	case ui.EndQuit:
-		if err != nil {
-			s.End("its terminal's program failed: " + err.Error())
-		} else {
+		switch {
+		case err != nil && !c.fixed:
+			// The ui failed for this terminal alone: the agents go on working, and the
+			// person attaches again.
+			s.log.Error("attached terminal's ui failed: detached, the session goes on", "client", c.id, "err", err)
+			c.end(attach.ReasonDetached, "agentmux's screen for this terminal failed, the session goes on: "+err.Error())
+		case err != nil:
+			s.End("its terminal's program failed: " + err.Error()) // the session's own terminal: it ends with it
+			c.end(attach.ReasonEnded, s.farewell())
+		default:
 			s.End(QuitKey)
+			c.end(attach.ReasonEnded, s.farewell())
 		}
-		c.end(attach.ReasonEnded, s.farewell())
 	case ui.EndClosed:
 		s.End(EndLastPane)
 		c.end(attach.ReasonEnded, s.farewell())

@@ -50,6 +50,9 @@ type Config struct {
 	// terminal is told and before kill-session is answered: what it records is there
 	// when they hear of the end.
 	OnEnd func(why string)
+
+	// runUI runs a terminal's ui: ui.Attach, or a failing stand-in in tests.
+	runUI func(context.Context, *session.Session, ui.Config, ui.Remote) (ui.Ending, error)
 }
 
 // Server serves one session's terminals.
@@ -88,6 +91,9 @@ func Start(cfg Config) (*Server, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, log: log, ctx: ctx, stop: stop, done: make(chan struct{}), clients: map[int]*client{}, locals: map[net.Conn]bool{}, waiting: true}
 	s.farewell = sync.OnceValue(s.makeFarewell)
+	if s.cfg.runUI == nil {
+		s.cfg.runUI = ui.Attach
+	}
 	s.dm = newDemux(cfg.Listener, s.handle, log)
 	if err := cfg.ServeHub(s.dm); err != nil {
 		s.dm.Close()

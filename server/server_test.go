@@ -8,7 +8,9 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -18,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"github.com/agentmux/agentmux/attach"
@@ -45,6 +49,13 @@ type fixture struct {
 }
 
 func newFixture(t *testing.T, names ...string) *fixture {
+	t.Helper()
+	return newFixtureWith(t, nil, names...)
+}
+
+// newFixtureWith is newFixture with the server's Config changed by with (when not nil)
+// before it starts.
+func newFixtureWith(t *testing.T, with func(*Config), names ...string) *fixture {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "srv") // short: a socket path must fit in 108 bytes
 	if err != nil {
@@ -75,7 +86,11 @@ func newFixture(t *testing.T, names ...string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.srv, err = Start(Config{Name: "proj", Session: s, UI: cfg, Listener: l, ServeHub: f.echoHub})
+	c := Config{Name: "proj", Session: s, UI: cfg, Listener: l, ServeHub: f.echoHub}
+	if with != nil {
+		with(&c)
+	}
+	f.srv, err = Start(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,16 +254,20 @@ func (tm *term) waitText(xs ...string) {
 // waitEnd waits for the end frame and returns its reason.
 func (tm *term) waitEnd() attach.Reason {
 	tm.t.Helper()
+	return tm.waitEndFrame().Reason
+}
+
+// waitEndFrame waits for the end frame (its zero value when the stream ended without
+// one) and closes the connection.
+func (tm *term) waitEndFrame() attach.Frame {
+	tm.t.Helper()
 	select {
-	case fr, ok := <-tm.ended:
+	case fr := <-tm.ended:
 		tm.nc.Close()
-		if !ok {
-			return ""
-		}
-		return fr.Reason
+		return fr
 	case <-time.After(wait):
 		tm.t.Fatal("no end frame")
-		return ""
+		return attach.Frame{}
 	}
 }
 
@@ -501,4 +520,42 @@ func TestAttachDetachOthersAndReadOnly(t *testing.T) {
 	only.nc.Close()
 	f.close()
 	goleak.VerifyNone(t, leaks)
+}
+
+// The ui that fails for one attached terminal (a panic it caught, a subscription it let
+// fall behind) detaches that terminal, saying why: the agents go on, and the person
+// attaches again. The session's own terminal (Local) failing ends the session, with the
+// failure as the reason.
+func TestAUIFailureDetachesThatTerminalOnly(t *testing.T) {
+	var calls atomic.Int32
+	f := newFixtureWith(t, func(c *Config) {
+		c.runUI = func(ctx context.Context, s *session.Session, cfg ui.Config, r ui.Remote) (ui.Ending, error) {
+			if calls.Add(1) != 2 {
+				return ui.EndQuit, errors.New("ui: program experienced a panic")
+			}
+			return ui.Attach(ctx, s, cfg, r)
+		}
+	}, "a")
+	defer f.close()
+
+	tm := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24})
+	fr := tm.waitEndFrame()
+	assert.Equal(t, attach.ReasonDetached, fr.Reason)
+	assert.Equal(t, "agentmux's screen for this terminal failed, the session goes on: ui: program experienced a panic", string(fr.Data))
+	select {
+	case <-f.srv.Done():
+		t.Fatalf("one terminal's ui failing ended the session: %s", f.srv.Why())
+	default:
+	}
+	again := f.attach(attach.Request{Version: attach.Version, Cols: 80, Rows: 24})
+	again.waitText("1 a")
+	_ = again.send(attach.Detach())
+	again.waitEnd()
+
+	nc, err := f.srv.Local()
+	require.NoError(t, err)
+	local := f.attachOn(nc, attach.Request{Version: attach.Version, Cols: 80, Rows: 24})
+	assert.Equal(t, attach.ReasonEnded, local.waitEnd())
+	<-f.srv.Done()
+	assert.Equal(t, "its terminal's program failed: ui: program experienced a panic", f.srv.Why())
 }

@@ -195,7 +195,11 @@ func attachOver(ctx context.Context, name string, nc net.Conn, o attach.Options,
 	}
 	switch res.Reason {
 	case attach.ReasonDetached:
-		fmt.Fprintf(out, "detached from session %s (agentmux attach %s to return)\r\n", name, name)
+		why := ""
+		if m := strings.TrimSpace(res.Message); m != "" {
+			why = ": " + line(m) // the server detached it (its ui failed, it stopped reading)
+		}
+		fmt.Fprintf(out, "detached from session %s%s (agentmux attach %s to return)\r\n", name, why, name)
 	case attach.ReasonReplaced:
 		fmt.Fprintf(out, "detached from session %s: another terminal attached with -d (agentmux attach %s to return)\r\n", name, name)
 	case attach.ReasonEnded:
