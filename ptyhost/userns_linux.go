@@ -166,3 +166,15 @@ func reapOrphans() {
 		_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 	}
 }
+
+// RunConfined runs cmd to its end as a pane's program starts: in a user namespace of
+// its own where the system makes them, so that nothing it starts (a program named in
+// a repository's config that git runs, say) is told for the person at a session
+// socket. Where no namespace can be made it runs cmd as is.
+func RunConfined(cmd *exec.Cmd) error {
+	if err := startIn(cmd, UserNSAllowed(), cmd.Start); err != nil {
+		return err
+	}
+	defer forget(cmd.Process.Pid)
+	return cmd.Wait()
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"runtime"
 	"slices"
@@ -171,4 +172,37 @@ func TestAFailedFirstProgramIsNotAFailedNamespace(t *testing.T) {
 	_, err := Start(o)
 	require.ErrorIs(t, err, syscall.ENOEXEC)
 	assert.Equal(t, 1, starts)
+}
+
+// A program the server process starts itself, outside every pane (the git it runs for
+// a pane's worktree, a notification command), and whatever that starts, is not the
+// person: a program an agent named in a repository's config would otherwise act at the
+// socket as the person.
+func TestAProgramTheServerStartsIsNotThePerson(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("processes are followed through /proc on Linux only")
+	}
+	for _, shared := range []bool{false, true} {
+		s, err := Start(Options{NoPaneNamespaces: shared, Subreap: func() error { return nil }, Panes: []PaneSpec{
+			{Name: "alice", Argv: []string{"sh", "-c", "exec sleep 30"}, Cols: 40, Rows: 5},
+		}})
+		require.NoError(t, err)
+		helper := exec.Command("sh", "-c", "sleep 30 & echo $!; wait")
+		out, err := helper.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, helper.Start())
+		var grandchild int
+		_, err = fmt.Fscan(out, &grandchild)
+		require.NoError(t, err)
+		for _, pid := range []int{helper.Process.Pid, grandchild} {
+			o := s.Origin(pid)
+			assert.False(t, o.Person, "shared=%v: pid %d", shared, pid)
+			assert.Empty(t, o.Pane)
+			assert.Contains(t, o.Why, "started inside this session")
+		}
+		assert.True(t, s.Origin(os.Getpid()).Person, "the server itself is the person's")
+		_ = syscall.Kill(grandchild, syscall.SIGKILL)
+		_ = helper.Wait()
+		require.NoError(t, s.Stop())
+	}
 }

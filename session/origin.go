@@ -14,7 +14,9 @@ import (
 // its own (ptyhost.Spec.UserNS), and no process started in the pane can leave it:
 // a client in this server's own namespace is the person; one in a pane's namespace
 // (or one nested in it) is that pane; any other (another session's pane, a namespace
-// this server cannot read) is neither. Elsewhere a process is told by its parents
+// this server cannot read) is neither, and so is one this server started itself
+// outside its panes (what it runs for them: a program a repository's config names, which
+// an agent may have written). Elsewhere a process is told by its parents
 // alone (lineage), which a process whose parent exited escapes unless the server is
 // the reaper of its panes' orphans (Options.Subreaper), and a process with another
 // session's server (ptyhost.ServerComm) among its parents is not the person either:
@@ -114,7 +116,9 @@ func (s *Session) Origin(pid int) proto.Origin {
 	}
 	for _, q := range line[1:] {
 		switch {
-		case q == os.Getpid() && s.opts.Subreaper:
+		case q == os.Getpid():
+			// Started by this server outside its panes (the git it runs for a pane's
+			// worktree, a notification command) or an orphan of a pane it reaped.
 			return proto.Origin{Why: "a process started inside this session (its pane unknown)"}
 		case q != os.Getpid() && commOf(q) == ptyhost.ServerComm:
 			return proto.Origin{Why: "a process started inside another session"}

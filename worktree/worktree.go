@@ -6,13 +6,16 @@
 // no commits, no uncommitted change, no untracked and no ignored file (an agent's
 // notes/ or .env is its work too, though git does not track it).
 //
-// Every git operation runs the git command (the person's own git, hooks and config).
+// Every git operation runs the git command (the person's own git and config), with none
+// of the programs a repository's config may name for git to run on its own (hooks, the
+// file system monitor, external diffs), in a user namespace of its own where the system
+// makes them, as a pane's program runs: an agent owns its tree and the config with it.
 // The starting commit is kept in the repository's config (branch.BRANCH.agentmuxbase),
 // written before the tree is made, so `agentmux worktree ls` and `rm` find it from any
 // process, and find a tree whose making was interrupted (list.go). A tree a pane runs
 // in is locked with git's own lock (lock.go), naming the session, pane and process.
 //
-// It imports nothing of the project.
+// It imports nothing of the project but ptyhost (RunConfined).
 package worktree
 
 import (
@@ -22,8 +25,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentmux/agentmux/ptyhost"
 )
 
 // BranchPrefix starts every branch a pane's worktree is made on.
@@ -64,12 +70,19 @@ func (t *Tree) Name() string { return strings.TrimPrefix(t.Branch, BranchPrefix)
 // a tree's state while an agent works in it, and git status would otherwise refresh
 // the index under index.lock as a side effect, failing the agent's own git add or
 // commit of that moment ("Unable to create .../index.lock: File exists").
+//
+// A tree is the agent's, and so is the repository's config it shares: an agent could
+// name a program there for git to run (core.fsmonitor on every status, a hook, an
+// external diff). git is told to run none of those (noPrograms, and the diffs'
+// --no-ext-diff --no-textconv), and runs where a pane's program would
+// (ptyhost.RunConfined), so that what it cannot be told not to run (a clean or smudge
+// filter) is never taken for the person at a session socket.
 func git(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd := exec.Command("git", slices.Concat([]string{"-C", dir}, noPrograms, args)...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := ptyhost.RunConfined(cmd); err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
@@ -83,6 +96,10 @@ func git(dir string, args ...string) (string, error) {
 	}
 	return strings.TrimRight(out.String(), "\n"), nil
 }
+
+// noPrograms are git's options that keep it from running the programs a repository's
+// config may name on its own: the file system monitor and the hooks.
+var noPrograms = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"}
 
 // gitError is a git command that failed: its words, its message, its exit status (-1
 // when it did not run).
@@ -277,11 +294,11 @@ func (t *Tree) Diff(color bool) (string, error) {
 		c = "--color=always"
 	}
 	var b strings.Builder
-	log, err := git(t.Path, "log", c, "--oneline", t.Base+"..HEAD")
+	log, err := git(t.Path, "log", c, "--no-ext-diff", "--no-textconv", "--oneline", t.Base+"..HEAD")
 	if err != nil {
 		return "", err
 	}
-	stat, err := git(t.Path, "diff", c, "--stat", t.Base)
+	stat, err := git(t.Path, "diff", c, "--no-ext-diff", "--no-textconv", "--stat", t.Base)
 	if err != nil {
 		return "", err
 	}
@@ -293,7 +310,7 @@ func (t *Tree) Diff(color bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	patch, err := git(t.Path, "diff", c, t.Base)
+	patch, err := git(t.Path, "diff", c, "--no-ext-diff", "--no-textconv", t.Base)
 	if err != nil {
 		return "", err
 	}

@@ -77,6 +77,9 @@ var allowed = map[string][]string{
 	// Notifications out (a command, a webhook, ntfy): a client of the session core's
 	// events, naming proto's asks in its JSON; nothing but cmd imports it.
 	"notify": {"session", "proto"},
+
+	// Agents' git worktrees: git run where a pane's program runs (ptyhost.RunConfined).
+	"worktree": {"ptyhost"},
 }
 
 // tuiOnly are external packages that only ui (and its own packages below it) may import.
