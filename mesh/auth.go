@@ -34,6 +34,11 @@ func CheckName(name string) error {
 	if !validName.MatchString(name) {
 		return fmt.Errorf("session name %q: a mesh needs 1-64 letters, digits, '-' or '_' (pick one with --session)", name)
 	}
+	if strings.EqualFold(name, "who") || strings.EqualFold(name, "whois") {
+		// amux.SESSION.> is a session's stream: amux.who.> and amux.whois.> carry every
+		// question and answer of the mesh (what panes ask, for the asker alone).
+		return fmt.Errorf("session name %q is the mesh's own (pick another with --session)", name)
+	}
 	return nil
 }
 
@@ -153,7 +158,7 @@ func (a *authenticator) Check(c server.ClientAuthentication) bool {
 		c.RegisterUser(&server.User{Username: adminUser})
 		return true
 	}
-	if !validName.MatchString(o.Username) {
+	if CheckName(o.Username) != nil {
 		return false
 	}
 	if subtle.ConstantTimeCompare([]byte(o.Password), []byte(password(a.secret, o.Username))) != 1 {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Drained waits, at most d, until n's outbox is empty: JetStream acknowledged all it
@@ -26,3 +27,14 @@ func SignedMsg(credsPath, subject string, data []byte) (*nats.Msg, error) {
 	}
 	return s.msg(subject, "", data)
 }
+
+// SessionPassword is the password the hub whose state folder is dir takes from session,
+// made whether or not the session's name is allowed.
+func SessionPassword(dir, session string) (string, error) {
+	secret, err := loadSecret(dir)
+	return password(secret, session), err
+}
+
+// TeamStream is the stream a team's administrator makes for session
+// (docs/mesh-security.md): what a session would make itself.
+func TeamStream(session string) jetstream.StreamConfig { return streamConfig(session, 10*time.Minute) }

@@ -233,7 +233,7 @@ func (n *Node) dial() error {
 		// A NATS server that is not an agentmux hub: make the stream ourselves.
 		_, err = js.CreateStream(ctx, streamConfig(o.Session, 10*time.Minute))
 		if err != nil {
-			return fmt.Errorf("mesh: making stream %s: %w", stream, err)
+			return fmt.Errorf("mesh: stream %s is not on the server, and making it failed (%w): on a team's own NATS server its administrator makes it (docs/mesh-security.md)", stream, err)
 		}
 	} else if err != nil {
 		return fmt.Errorf("mesh: stream %s: %w", stream, err)
