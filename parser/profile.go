@@ -111,6 +111,10 @@ const (
 const (
 	DefaultInterruptKeys = "\x1b"
 	DefaultClearKeys     = "\x15"
+	// EndKey moves the cursor to the end of the input line (Ctrl+E: readline, libedit,
+	// prompt_toolkit and the agent CLIs' inputs): the clear keys empty a line only from
+	// the cursor back.
+	EndKey = "\x05"
 )
 
 // Interrupt returns the keys that interrupt the program's turn.

@@ -121,7 +121,17 @@ func (r *Relay) setAsideBlind(p *pane, now time.Time, acts []Action) []Action {
 	p.draft = false
 	r.resetInput(p, "")
 	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm), full: true, blind: true}
-	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})
+	return append(acts, Keys{Pane: p.id, Seq: clearKeys(p), Purpose: ClearLine})
+}
+
+// clearKeys are the keys that empty p's input line: the profile's, after the end key
+// when the person's cursor is inside their draft (readline's Ctrl+U kills only what is
+// before the cursor, and what it killed would be lost).
+func clearKeys(p *pane) string {
+	if p.draftAfter > 0 {
+		return parser.EndKey + p.prof.Clear()
+	}
+	return p.prof.Clear()
 }
 
 // bottomKey returns the bottom rows of a screen (its blank rows at the bottom aside),
@@ -231,7 +241,7 @@ func (r *Relay) setAside(p *pane, now time.Time, acts []Action) []Action {
 	r.resetInput(p, "")
 	rd := p.scr.Read(NoLines)
 	p.clearing = &clearing{at: now, deadline: now.Add(r.cfg.Confirm), full: !rd.MidFrame && !r.rowEmpty(p, rd)}
-	return append(acts, Keys{Pane: p.id, Seq: p.prof.Clear(), Purpose: ClearLine})
+	return append(acts, Keys{Pane: p.id, Seq: clearKeys(p), Purpose: ClearLine})
 }
 
 // clearRead reports whether p's program has read the clear keys sent at c as far as
@@ -274,7 +284,7 @@ func (r *Relay) cleared(p *pane, now time.Time, acts []Action) []Action {
 	p.clearing = nil
 	if a := p.aside; a != nil {
 		p.aside, p.noAside = nil, a.text
-		p.draft, p.draftText, p.said = true, a.text, true
+		p.draft, p.draftText, p.draftAfter, p.said = true, a.text, 0, true // the end key went first
 		r.resetInput(p, a.text)
 		wait := "; messages wait for you"
 		if now.Sub(later(p.lastKey, p.restoredAt)) >= 2*r.cfg.InputStale {
@@ -320,7 +330,7 @@ func (r *Relay) restore(p *pane, now time.Time, acts []Action) []Action {
 		return acts
 	}
 	p.aside = nil
-	p.draft, p.draftText, p.restoredAt, p.said = true, a.text, now, false
+	p.draft, p.draftText, p.draftAfter, p.restoredAt, p.said = true, a.text, 0, now, false
 	// What the pane prints until the person's Enter is the draft's echo, as for a draft
 	// the person typed: its input drawn again with the draft, never a turn of its own
 	// (an input shown masked, or where the relay cannot read it, would not be told from

@@ -315,3 +315,23 @@ func TestMaskedDraft(t *testing.T) {
 		}
 	}
 }
+
+// The person's cursor inside their draft (Left keys): readline's Ctrl+U kills only what
+// is before it, so the rest stayed on the line, nothing was typed, and what the clear
+// killed was lost. The end key goes first: the whole draft is set aside and comes back.
+func TestDraftAsideWithTheCursorInside(t *testing.T) {
+	h, _, bob := twoAgents(t, Config{}, &fakeAgent{prompt: ">>> ", reply: counter("bob")})
+	h.draft(2, "print('hello world')")
+	h.left(2, 8)
+	typed := h.now
+	h.run(typed.Sub(t0) + 10*time.Second)
+	h.handle(Send{FromName: "ops", To: 2, Text: "3+3", Options: Options{Mode: Urgent}})
+	h.run(typed.Sub(t0) + time.Minute)
+	want := []string{"\x05\x15", "ops:  3+3", "\r", "print('hello world')"}
+	if got := h.writes[2]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("writes to bob %q\nwant            %q", got, want)
+	}
+	if !reflect.DeepEqual(bob.inputs, []string{"ops:  3+3"}) || bob.draft != "print('hello world')" {
+		t.Errorf("bob got %q, input row %q", bob.inputs, bob.draft)
+	}
+}

@@ -173,7 +173,7 @@ func (r *Relay) dropDraft(p *pane, now time.Time) {
 	if p.draftText != "" {
 		p.remember(p.draftText)
 	}
-	p.draft, p.draftText, p.echo, p.said = false, "", false, false
+	p.draft, p.draftText, p.draftAfter, p.echo, p.said = false, "", 0, false, false
 	p.draftPrompt, p.draftEchoed = nil, false
 	r.resetInput(p, "")
 }

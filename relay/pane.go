@@ -112,6 +112,7 @@ type personInput struct {
 // pane.
 type draftRules struct {
 	draftText  string
+	draftAfter int // how many characters of draftText follow the person's cursor
 	aside      *aside
 	restoredAt time.Time
 	noAside    string // a draft whose clear the screen did not confirm: never set aside again

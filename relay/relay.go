@@ -96,9 +96,9 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 			if e.Draft != p.draft || e.Text != p.draftText {
 				p.said = false // a new draft: said anew if it cannot be set aside
 			}
-			p.draft, p.lastKey, p.draftText = e.Draft, now, e.Text
+			p.draft, p.lastKey, p.draftText, p.draftAfter = e.Draft, now, e.Text, e.After
 			if !e.Draft {
-				p.draftText, p.draftPrompt = "", nil
+				p.draftText, p.draftPrompt, p.draftAfter = "", nil, 0
 			}
 		}
 	case Sent:
@@ -114,7 +114,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 			if text != "" {
 				p.remember(text)
 			}
-			p.draft, p.lastKey, p.draftText, p.echo, p.said, p.draftPrompt = false, now, "", false, false, nil
+			p.draft, p.lastKey, p.draftText, p.draftAfter, p.echo, p.said, p.draftPrompt = false, now, "", 0, false, false, nil
 			p.turn = true
 		}
 	case Send:

@@ -121,6 +121,7 @@ type fakeAgent struct {
 	clearLag             time.Duration
 	hooks                bool   // opened with Hooks: TurnEnd events say when its turns end
 	clearKeep            int    // the clear keys leave the draft's last clearKeep bytes (a cursor inside it)
+	after                int    // the draft's bytes after the cursor: readline's Ctrl+U leaves them, the end key moves past them
 	placeholder          string // what the input row shows when it is empty
 	// prompt: a program no profile knows (a shell's read loop, a REPL): its input row is
 	// prompt then the draft, echoed so when submitted, and the screen tells the cursor,
@@ -152,8 +153,11 @@ func (a *fakeAgent) keys(k Keys) {
 			a.h.output(a.id)
 		}
 	case ClearLine:
+		if strings.HasPrefix(k.Seq, parser.EndKey) {
+			a.after = 0
+		}
 		clear := func() {
-			if kept := a.draft[len(a.draft)-min(a.clearKeep, len(a.draft)):]; kept != a.draft {
+			if kept := a.draft[len(a.draft)-min(max(a.clearKeep, a.after), len(a.draft)):]; kept != a.draft {
 				a.draft = kept
 				a.h.output(a.id) // an input row already empty is not drawn again
 			}
@@ -433,6 +437,13 @@ func (h *harness) draft(id int, text string) {
 		h.handle(Keystroke{Pane: id, Draft: true, Text: a.draft})
 		h.output(id)
 	}
+}
+
+// left moves the cursor in pane id's draft n bytes to the left, as a person's Left keys.
+func (h *harness) left(id, n int) {
+	a := h.agents[id]
+	a.after = min(a.after+n, len(a.draft))
+	h.handle(Keystroke{Pane: id, Draft: true, Text: a.draft, After: a.after})
 }
 
 // run advances the clock through relay wake-ups and agent events up to d after t0.

@@ -251,11 +251,14 @@ type Output struct{ Pane int }
 // Text is that draft as the host tracks it, "" when it cannot (a key it cannot follow,
 // such as Up recalling history or Tab completing, made it unknown): a known draft on one
 // line can be set aside and put back (aside.go); any other holds deliveries for a
-// bounded time. The host starts its tracking again from what TakeInputResets says.
+// bounded time. After is how many characters of Text follow the cursor (0: the cursor is
+// at its end): the clear keys, which empty a line only from the cursor back, go to its
+// end first. The host starts its tracking again from what TakeInputResets says.
 type Keystroke struct {
 	Pane  int
 	Draft bool
 	Text  string
+	After int
 }
 
 // Sent reports that a person submitted Text in a pane (pressed Enter on a draft; Text

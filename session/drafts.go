@@ -115,7 +115,7 @@ func (d drafts) event(id int) relay.Event {
 	if cur.unknown {
 		return relay.Keystroke{Pane: id, Draft: true}
 	}
-	return relay.Keystroke{Pane: id, Draft: true, Text: string(cur.text)}
+	return relay.Keystroke{Pane: id, Draft: true, Text: string(cur.text), After: len(cur.text) - cur.cur}
 }
 
 // set stores pane id's draft, forgetting empty ones.

@@ -81,6 +81,11 @@ func feed(d drafts, steps []any) relay.Event {
 
 func known(text string) relay.Event { return relay.Keystroke{Pane: 1, Draft: true, Text: text} }
 
+// knownAt is known with the cursor after runes characters before the end.
+func knownAt(text string, after int) relay.Event {
+	return relay.Keystroke{Pane: 1, Draft: true, Text: text, After: after}
+}
+
 var (
 	empty   relay.Event = relay.Keystroke{Pane: 1}
 	unknown relay.Event = relay.Keystroke{Pane: 1, Draft: true}
@@ -93,26 +98,26 @@ func TestDraftTrackerModelsLineEditing(t *testing.T) {
 		want  relay.Event
 	}{
 		{"typing", seq("hello"), known("hello")},
-		{"left then type inserts", seq("helo", left, "l"), known("hello")},
-		{"ctrl+b then type", seq("helo", ctrl('b'), "l"), known("hello")},
-		{"left stops at the start", seq("ab", left, left, left, "x"), known("xab")},
+		{"left then type inserts", seq("helo", left, "l"), knownAt("hello", 1)},
+		{"ctrl+b then type", seq("helo", ctrl('b'), "l"), knownAt("hello", 1)},
+		{"left stops at the start", seq("ab", left, left, left, "x"), knownAt("xab", 2)},
 		{"right stops at the end", seq("ab", left, right, right, "x"), known("abx")},
-		{"ctrl+f", seq("ac", left, left, ctrl('f'), "b"), known("abc")},
-		{"home", seq("world", home, "hello "), known("hello world")},
-		{"ctrl+a", seq("world", ctrl('a'), "hello "), known("hello world")},
+		{"ctrl+f", seq("ac", left, left, ctrl('f'), "b"), knownAt("abc", 1)},
+		{"home", seq("world", home, "hello "), knownAt("hello world", 5)},
+		{"ctrl+a", seq("world", ctrl('a'), "hello "), knownAt("hello world", 5)},
 		{"end", seq("hello", home, end, "!"), known("hello!")},
 		{"ctrl+e", seq("hello", ctrl('a'), ctrl('e'), "!"), known("hello!")},
-		{"backspace at the cursor", seq("hexllo", left, left, left, backspace), known("hello")},
-		{"backspace at the start", seq("ab", home, backspace), known("ab")},
+		{"backspace at the cursor", seq("hexllo", left, left, left, backspace), knownAt("hello", 3)},
+		{"backspace at the start", seq("ab", home, backspace), knownAt("ab", 2)},
 		{"ctrl+h is backspace", seq("abc", ctrl('h')), known("ab")},
-		{"delete under the cursor", seq("helxlo", left, left, left, del), known("hello")},
+		{"delete under the cursor", seq("helxlo", left, left, left, del), knownAt("hello", 2)},
 		{"delete at the end", seq("ab", del), known("ab")},
 		{"ctrl+w the word before", seq("say hello  ", ctrl('w')), known("say ")},
-		{"ctrl+w mid-line", seq("one two three", left, left, left, left, left, left, ctrl('w')), known("one  three")},
+		{"ctrl+w mid-line", seq("one two three", left, left, left, left, left, left, ctrl('w')), knownAt("one  three", 6)},
 		{"ctrl+w takes punctuation", seq("a foo.bar", ctrl('w')), known("a ")},
 		{"alt+backspace stops at punctuation", seq("a foo.bar", altBS), known("a foo.")},
 		{"ctrl+k to the end", seq("hello world", left, left, left, left, left, left, ctrl('k')), known("hello")},
-		{"paste at the cursor", seq("held", left, paste("lo worl")), known("hello world")},
+		{"paste at the cursor", seq("held", left, paste("lo worl")), knownAt("hello world", 1)},
 		{"shift+enter adds a line", seq("a", shiftEnt, "b"), known("a\nb")},
 		{"shifted rune", seq(keys.Key{Code: keys.KeyRune, Rune: 'H', Mod: keys.ModShift}, "i"), known("Hi")},
 		{"release changes nothing", seq("ab", keys.Key{Code: keys.KeyRune, Rune: 'c', Event: keys.KeyRelease}), known("ab")},
