@@ -154,5 +154,16 @@ func (t *Terminal) pushHistory(r *row) {
 	if t.hist.limit <= 0 {
 		return
 	}
+	if r.resized() {
+		t.pushWritten(r)
+		return
+	}
 	t.hist.push(r.cells[:r.hi], len(r.cells), r.wrapped, &r.pre)
+}
+
+// pushWritten appends a main-screen row a resize cut or padded to history as the
+// program wrote it (row.written): what the cut hid, or up to where it wrapped.
+func (t *Terminal) pushWritten(r *row) {
+	cells := r.written()
+	t.hist.push(cells[:usedExtent(cells)], len(cells), r.wrapped, &r.pre)
 }

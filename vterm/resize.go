@@ -84,11 +84,9 @@ func (r *row) resize(cols int) {
 	r.dirty = true
 	r.shared = false // both branches build a new cells array
 	r.pre.cut(0)
-	full, restored := r.cells, r.tail != nil
-	if restored {
-		full = append(append(make([]Cell, 0, r.tailAt+len(r.tail)), r.cells[:r.tailAt]...), r.tail...)
-		r.tail = nil
-	}
+	restored := r.resized()
+	full := r.written() // the cells are rebuilt from it below
+	r.tail = nil
 	if cols < len(full) {
 		r.cells = append([]Cell(nil), full[:cols]...)
 		at := cols
@@ -96,7 +94,8 @@ func (r *row) resize(cols int) {
 			at = cols - 1
 			r.cells[cols-1] = blankCell(r.cells[cols-1].Style.BG)
 		}
-		if usedExtent(full[at:]) > 0 {
+		if usedExtent(full[at:]) > 0 || r.wrapped {
+			// (a soft-wrapped row's blanks up to where it wrapped are its text)
 			r.tail, r.tailAt = append([]Cell(nil), full[at:]...), at
 		}
 		if restored {
@@ -110,10 +109,16 @@ func (r *row) resize(cols int) {
 	n := copy(cells, full)
 	copy(cells[n:], blankRow)
 	r.cells = cells
+	if r.wrapped && n < cols {
+		r.tail, r.tailAt = padded, n // its text ends where it wrapped
+	}
 	if restored {
 		r.hi = usedExtent(cells)
 	}
 }
+
+// padded is the empty tail of a soft-wrapped row a wider resize padded (row.tail).
+var padded = []Cell{}
 
 // usedExtent is the row.hi of cells: one past the last that is not a default blank.
 func usedExtent(cells []Cell) int {

@@ -7,6 +7,8 @@ package vterm
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestResize(t *testing.T) {
@@ -114,4 +116,52 @@ func TestResizeShowsWhatANarrowerOneHid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A pane resized while a program's lines are on its screen (zoomed, a pane added beside
+// it, the terminal resized) shows them cut or padded, as lines do not reflow; but what
+// the program wrote is read whole (TextFrom, ScreenLines, and history once the rows
+// scroll up): the relay reads a turn by its text. A soft-wrapped row widened joins the
+// next where it wrapped, not after the blanks the resize padded it with; a row
+// narrowed keeps the text the cut hides, until the row changes.
+func TestTextIsReadAsWrittenAcrossAResize(t *testing.T) {
+	long := "the quick brown fox jumps over the lazy dog and then some more words to wrap"
+	cases := []struct {
+		name  string
+		cols  int // the width it was written at
+		steps [][2]int
+	}{
+		{"a wrapped line widened", 30, [][2]int{{100, 6}}},
+		{"a wrapped line narrowed", 30, [][2]int{{12, 6}}},
+		{"a line narrowed", 100, [][2]int{{20, 6}}},
+		{"narrowed, then widened past it", 30, [][2]int{{12, 6}, {90, 6}}},
+		{"widened, then narrowed", 30, [][2]int{{90, 6}, {12, 6}}},
+		{"narrowed and shortened: into history", 100, [][2]int{{20, 2}}},
+		{"a wrapped line widened and shortened: into history", 30, [][2]int{{100, 1}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			term := newTerm(c.cols, 6, "bot> "+long+"\r\nbot> ")
+			for _, s := range c.steps {
+				term.Resize(s[0], s[1])
+			}
+			var got []string
+			for _, l := range term.TextFrom(0) {
+				got = append(got, l.Text)
+			}
+			assert.Equal(t, []string{"bot> " + long, "bot>"}, got)
+			if c.steps[len(c.steps)-1][1] == 6 {
+				assert.Equal(t, "bot> "+long, term.ScreenLines()[0])
+			}
+		})
+	}
+}
+
+// What the program changes on such a row is read as it shows: the row is the program's
+// again, at the new width.
+func TestAResizedRowChangedIsReadAsItShows(t *testing.T) {
+	term := newTerm(10, 4, "0123456789abcde\r\n")
+	term.Resize(20, 4)
+	term.Write([]byte("\x1b[1;12HX")) // onto the padding of the wrapped row
+	assert.Equal(t, "0123456789 X        abcde", term.TextFrom(0)[0].Text)
 }

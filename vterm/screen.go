@@ -30,12 +30,30 @@ type row struct {
 	// tail is what a narrower resize cut off the row's end (from tailAt, which is the
 	// width it was cut to, or one less when that split a wide character: its lead then
 	// shows as a blank), kept while nothing changes the row: a wider resize shows it
-	// again, so a pane zoomed out and back in (prefix z) has its lines whole. Any change
-	// to the row drops it (touchFrom, fill, printing): the program wrote to a line it
-	// saw end at the narrower width. Nil when the cut part was blank.
+	// again, so a pane zoomed out and back in (prefix z) has its lines whole, and the
+	// text readers read the row as written. Any change to the row drops it (touchFrom,
+	// fill, printing): the program wrote to a line it saw end at the narrower width.
+	// Nil when the cut part was blank and the row is not soft-wrapped; empty (not nil)
+	// for a soft-wrapped row a wider resize padded: tailAt is where it wrapped, and its
+	// text joins the next row's there, not after the padding.
 	tail   []Cell
 	tailAt int
 }
+
+// written returns r's cells as the program wrote them, for the text readers (the
+// screen shows r.cells): those a resize left, then what it cut off (tail), or only
+// up to where a soft-wrapped row wrapped when it padded the row.
+func (r *row) written() []Cell {
+	r.materialize()
+	if r.tail == nil {
+		return r.cells
+	}
+	return append(r.cells[:r.tailAt:r.tailAt], r.tail...)
+}
+
+// resized reports whether r's text differs from what it shows (written): a resize cut
+// or padded it, and nothing changed it since.
+func (r *row) resized() bool { return r.tail != nil }
 
 // materialize writes the lazy cells (see row.lazy), if any, into the row's cells.
 // Everything that reads or changes cells other than the printing of ASCII at the used

@@ -146,7 +146,7 @@ func (t *Terminal) textFromRows(n int64, see *sight, rows []string) []TextLine {
 	lastNonEmpty := -1
 	for a < end {
 		start := a
-		if rows != nil && a >= t.pushed && !t.main.rows[a-t.pushed].wrapped {
+		if rows != nil && a >= t.pushed && !t.main.rows[a-t.pushed].wrapped && !t.main.rows[a-t.pushed].resized() {
 			// a line of one row (a line starts here), read already
 			text := rows[a-t.pushed]
 			out = append(out, TextLine{N: start, Text: text, Rows: 1})
@@ -193,7 +193,10 @@ func (t *Terminal) appendRowText(b []byte, a int64, padEnd bool, see *sight) []b
 // appendScreenRow appends the text of screen row r: trimmed, unless r is soft-wrapped
 // (its trailing blanks are then text), padEnd as appendRowText's.
 func (t *Terminal) appendScreenRow(b []byte, r *row, padEnd bool, see *sight) []byte {
-	if !r.wrapped {
+	switch {
+	case r.resized():
+		return appendCellsText(b, r.written(), r.wrapped, padEnd, see)
+	case !r.wrapped:
 		return appendCellsText(b, t.textCells(r), false, padEnd, see)
 	}
 	r.materialize()
