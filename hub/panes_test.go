@@ -537,3 +537,33 @@ func TestLinkBudgetsAreThePersons(t *testing.T) {
 	assert.Contains(t, ce.Message, "sets no link budgets")
 	assert.Empty(t, plain.Actions())
 }
+
+// A pane renamed while a message waits for it (held, say) has that message waiting
+// under its new name: after a restart, it is typed again into the pane as it is
+// called now, and it is not settled as for a pane gone.
+func TestARenamedPanesWaitingMessagesFollowIt(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("alice", "bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	id, err := ctl.Send("ops", "bob", "pending-1")
+	require.NoError(t, err)
+	require.Equal(t, id, sent(t, core).id)
+	_, err = ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	core.ev.Emit(proto.Event{Kind: proto.EventRenamed, Member: "robert", From: "bob"})
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == proto.EventRenamed && ev.Member == "robert" })
+	_, err = ctl.Request(proto.TypeHistory, proto.History{}) // what the event changed is written
+	require.NoError(t, err)
+	e.h.Close()
+
+	core2 := newFakeCore("alice", "robert")
+	start(t, core2, db, nil)
+	got := sent(t, core2)
+	assert.Equal(t, "pending-1", got.text)
+	assert.Equal(t, "robert", got.to)
+	ms, err := e.st.Get(id)
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+	assert.Equal(t, "robert", ms[0].To)
+}

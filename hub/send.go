@@ -460,6 +460,12 @@ func (s *state) coreEvent(ev proto.Event) {
 	if ev.Kind == proto.EventDelivery && ev.ID != "" && ev.Phase.Recorded() {
 		s.mark(ev.ID, ev.Member, store.Phase(ev.Phase), s.now().UnixMilli())
 	}
+	if ev.Kind == proto.EventRenamed && s.cfg.Store != nil {
+		s.commit() // the marks before, under the old name
+		if err := s.cfg.Store.Readdress(s.cfg.Session, ev.From, ev.Member); err != nil {
+			s.cfg.Logger.Error("waiting messages of a renamed pane", "from", ev.From, "to", ev.Member, "err", err)
+		}
+	}
 	s.event(ev)
 }
 

@@ -42,6 +42,8 @@ const (
 	// EventSpend is what pane Member's program spent on a turn (Spend), To the link the
 	// turn counts to ("" for the pane alone).
 	EventSpend EventKind = "spend"
+	// EventRenamed says the pane named From is named Member now.
+	EventRenamed EventKind = "renamed"
 )
 
 // Phase is a delivery's phase as the wire names it.

@@ -393,6 +393,12 @@ type Turn struct {
 	Text string
 }
 
+// Renamed says pane Pane, named From, is named To now.
+type Renamed struct {
+	Pane     int
+	From, To string
+}
+
 // Mail is a notice for a sender that is not a pane (an external member, a client of
 // the socket): "[agentmux] delivered to bob (2): …" or a reminder about a message it
 // sent (SendOptions.NotifyOnDelivery, NotifyAfter). To names it; Delivery is the
@@ -415,6 +421,7 @@ func (Notice) isEvent()        {}
 func (StatusChanged) isEvent() {}
 func (Mail) isEvent()          {}
 func (Turn) isEvent()          {}
+func (Renamed) isEvent()       {}
 
 // Message is a relay message for an external member (RegisterMember): From is the
 // sender's name and FromPane its pane; To the external member's name; Kind the relay

@@ -179,7 +179,11 @@ func (s *Session) Rename(id int, name string) error {
 			return fmt.Errorf("rename %d to %s: %w", id, name, ErrNameTaken)
 		}
 		s.act(s.rl.Handle(relay.Rename{Pane: id, Name: name}, s.clock.Now()))
+		old := p.name
 		p.name = name
+		if old != name {
+			s.emit(Renamed{Pane: id, From: old, To: name})
+		}
 		return nil
 	})
 }

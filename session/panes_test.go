@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/keys"
+	"github.com/agentmux/agentmux/proto"
 )
 
 func TestAddTakesTheNextNumberAndAFreeName(t *testing.T) {
@@ -95,7 +96,11 @@ func TestRenameFollowsInMembersAndAddressing(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "a", "b")
 	r.started(1, 2)
 	require.NoError(t, r.s.Rename(2, "reviewer"))
-	r.await(func(ev Event) bool { m, ok := ev.(MemberChanged); return ok && m.Member.Name == "reviewer" })
+	ev := r.await(func(ev Event) bool { _, ok := ev.(Renamed); return ok })
+	assert.Equal(t, Renamed{Pane: 2, From: "b", To: "reviewer"}, ev)
+	assert.Equal(t, []proto.Event{{Kind: proto.EventRenamed, Member: "reviewer", From: "b"}}, wireEvent(ev),
+		"the socket hears of it: what waits for b follows it (the store)")
+	assert.Equal(t, "reviewer", r.s.Members()[1].Name)
 	err := r.s.Send("ops", "reviewer", "look", SendOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "ops:  look", r.procs[2].Sent())

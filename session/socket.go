@@ -140,6 +140,8 @@ func wireEvent(ev Event) []proto.Event {
 		return []proto.Event{{Kind: proto.EventMail, ID: ev.ID, Member: ev.To, Text: ev.Text}}
 	case Turn:
 		return []proto.Event{{Kind: proto.EventTurn, Member: ev.Name, Text: ev.Text}}
+	case Renamed:
+		return []proto.Event{{Kind: proto.EventRenamed, Member: ev.To, From: ev.From}}
 	case Notice:
 		return []proto.Event{{Kind: proto.EventNotice, Text: ev.Entry.Note}}
 	}

@@ -192,6 +192,20 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 	return scan(rows)
 }
 
+// Readdress gives the messages of session to recipient from that no phase ended yet
+// (not confirmed, failed, dropped nor expired) the recipient to: a pane renamed while
+// they waited for it, so that they follow it (typed again under its new name after a
+// restart). The history of the ones that ended keeps the name they were sent to.
+func (s *Store) Readdress(session, from, to string) error {
+	_, err := s.db.Exec(`UPDATE messages SET recipient = ?
+		WHERE session = ? AND recipient = ? AND confirmed IS NULL AND failed IS NULL AND dropped IS NULL AND expired IS NULL`,
+		to, session, from)
+	if err != nil {
+		return fmt.Errorf("readdress %s's messages to %s: %w", from, to, err)
+	}
+	return nil
+}
+
 // Unsettled returns the messages of session whose carriage return was about to be
 // written or was written (submitting or submitted) and that reached no final phase
 // (confirmed, failed, dropped, expired), oldest first: after a restart, the ones the
