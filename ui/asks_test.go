@@ -37,7 +37,7 @@ func TestBorderStateAsks(t *testing.T) {
 	assert.Equal(t, "needs you · linked · 1 waiting · "+long+" 1 Yes 2 No", got)
 	st := newStyles(lipgloss.NewRenderer(io.Discard))
 	border := func(w int) string {
-		return ansi.Strip(st.topBorder(w, "2 gemini", got, false, kindNeedsYou, false, ""))
+		return ansi.Strip(st.topBorder(w, "2 gemini", got, "", false, kindNeedsYou, false, ""))
 	}
 	assert.Contains(t, border(200), "─ needs you · linked · 1 waiting · "+long+" 1 Yes 2 No ─")
 	assert.Contains(t, border(60), "─ needs you · linked · 1 waiting · Would you l… ╮")

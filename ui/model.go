@@ -73,6 +73,7 @@ type borderKey struct {
 	focused bool
 	name    string
 	state   string // what the border says about the pane (borderState)
+	after   string // where it runs, how it was restored (" · " between)
 	kind    stateKind
 	bell    bool   // the pane rang while not focused
 	ptitle  string // the title the pane's program set (OSC 0/2)

@@ -229,9 +229,33 @@ func TestBorderStateBeforeProgramTitle(t *testing.T) {
 		{12, "idle · linked · 2 waiting", "╭ 1 alice ─", "✳"},  // nothing but the name
 		{30, "idle · linked · 2 waiting", "─ idle ─", "✳"},     // a cut state: no title after it
 	} {
-		got := ansi.Strip(st.topBorder(c.w, "1 alice", c.state, false, kindBusy, false, "✳ alice"))
+		got := ansi.Strip(st.topBorder(c.w, "1 alice", c.state, "", false, kindBusy, false, "✳ alice"))
 		if !strings.Contains(got, c.want) || (c.lose != "" && strings.Contains(got, c.lose)) {
 			t.Errorf("%d columns, state %q: %q; want %q and no %q", c.w, c.state, got, c.want, c.lose)
+		}
+		if w := ansi.StringWidth(got); w != c.w {
+			t.Errorf("%d columns: border is %d wide: %q", c.w, w, got)
+		}
+	}
+}
+
+// Where a pane runs and how it was restored come after its state, each only when it fits
+// whole: a restored pane's border in a long folder still says it is linked, held and
+// has messages waiting (they hid it, for the whole life of a restored session).
+func TestBorderStateBeforeFolderAndRestore(t *testing.T) {
+	st := newStyles(lipgloss.NewRenderer(io.Discard))
+	state, after := "idle · linked · held · 1 waiting", "in /home/someone/projects/a-long-name · fresh (not resumed)"
+	for _, c := range []struct {
+		w          int
+		want, lose string
+	}{
+		{60, "─ idle · linked · held · 1 waiting ─", "in /home"},
+		{200, "─ idle · linked · held · 1 waiting · in /home/someone/projects/a-long-name · fresh (not resumed) ─ ✳ alice", ""},
+		{20, "─ idle ─", "linked"},
+	} {
+		got := ansi.Strip(st.topBorder(c.w, "1 alice", state, after, false, kindIdle, false, "✳ alice"))
+		if !strings.Contains(got, c.want) || (c.lose != "" && strings.Contains(got, c.lose)) {
+			t.Errorf("%d columns: %q; want %q and no %q", c.w, got, c.want, c.lose)
 		}
 		if w := ansi.StringWidth(got); w != c.w {
 			t.Errorf("%d columns: border is %d wide: %q", c.w, w, got)

@@ -92,9 +92,10 @@ func (p paint) wrap(text string) string { return p.pre + text + p.suf }
 // "╭ 1 alice ─ idle ─ 🔔 ─ ✳ Claude Code ───╮". The "N name" title comes first and is cut
 // to fit; then the state (or, when it does not fit, its first word; for a pane that needs
 // you, first the state without what it asks), the bell mark when
-// bell is set, and the program's own title (ptitle) after a whole state, each only when it
-// fits whole. A pane narrower than its corners gets spaces.
-func (s styles) topBorder(w int, title, state string, focused bool, kind stateKind, bell bool, ptitle string) string {
+// bell is set, and after a whole state what follows it (after: where the pane runs, how
+// it was restored, " · " between them) and the program's own title (ptitle), each only
+// when it fits whole. A pane narrower than its corners gets spaces.
+func (s styles) topBorder(w int, title, state, after string, focused bool, kind stateKind, bell bool, ptitle string) string {
 	if w < 2 {
 		return strings.Repeat(" ", max(w, 0))
 	}
@@ -138,6 +139,18 @@ func (s styles) topBorder(w int, title, state string, focused bool, kind stateKi
 	// The state before anything else: whole, or else its first word ("busy" of
 	// "busy · linked"), and then nothing after it, so the program's title never stands
 	// where the state should be.
+	if state != "" {
+		room := inner - used // what follows the state fits only where it leaves the bell its place
+		if bell {
+			room -= ansi.StringWidth(bellMark) + 3
+		}
+		for part := range strings.SplitSeq(after, " · ") {
+			if part == "" || room < ansi.StringWidth(state+" · "+part)+3 {
+				break
+			}
+			state += " · " + part
+		}
+	}
 	full := whole(state, ss)
 	if !full {
 		word, _, _ := strings.Cut(state, " · ")

@@ -215,13 +215,15 @@ func (m *model) borders(id int, v *paneView, w int, focused bool) {
 	if m.sync && !v.exited() {
 		state = "SYNC · " + state
 	}
+	// Where it runs and how it was restored: after the state, only when they fit.
+	var after []string
 	if f := folderLabel(v); f != "" {
-		state += " · " + sanitize(f)
+		after = append(after, sanitize(f))
 	}
 	if r := v.member.Restored; r != "" {
-		state += " · " + sanitize(r)
+		after = append(after, sanitize(r))
 	}
-	key := borderKey{w: w, focused: focused, name: v.member.Name, state: state, kind: kind, bell: v.bell && !focused}
+	key := borderKey{w: w, focused: focused, name: v.member.Name, state: state, after: strings.Join(after, " · "), kind: kind, bell: v.bell && !focused}
 	if v.snap != nil {
 		key.ptitle = v.snap.Title
 	}
@@ -230,7 +232,7 @@ func (m *model) borders(id int, v *paneView, w int, focused bool) {
 	}
 	v.borderKey = key
 	title := fmt.Sprintf("%d %s", id, sanitize(v.member.Name))
-	v.top = m.st.topBorder(w, title, state, focused, kind, key.bell, sanitize(key.ptitle))
+	v.top = m.st.topBorder(w, title, state, key.after, focused, kind, key.bell, sanitize(key.ptitle))
 	v.bottom = m.st.bottomBorder(w, focused)
 }
 
