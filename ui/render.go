@@ -86,6 +86,12 @@ func renderSpan(b []byte, l *vterm.Line, from, to, x0, cursorX int, link func(ui
 			col++
 			continue
 		case c.Width == 2:
+			if !sure {
+				// A terminal that draws it one column wide (tmux 3.3a with ❤️) leaves
+				// the second as it was, as the CHA after it steps over it: erase both
+				// first, in the style the character is drawn in (ECH).
+				b = append(b, "\x1b[2X"...)
+			}
 			b = appendRune(b, c.Rune)
 			b = appendComb(b, c.Comb)
 			col += 2

@@ -73,7 +73,7 @@ func TestRenderLine(t *testing.T) {
 			"\x1b[4:4mx\x1b[0;4:5my\x1b[m"},
 		{"underline colour without underline is dropped", line(vterm.Style{UL: vterm.Indexed(5)}, "x"), 1, -1, "x"},
 		{"CJK is certain: no resync", line("a世界b"), 6, -1, "a世界b"},
-		{"emoji resyncs after each", line("a👍👍b"), 6, -1, "a👍\x1b[4G👍\x1b[6Gb"},
+		{"emoji resyncs after each, its cells erased first", line("a👍👍b"), 6, -1, "a\x1b[2X👍\x1b[4G\x1b[2X👍\x1b[6Gb"},
 		{"ambiguous run resyncs once", line("──╮x"), 4, -1, "──╮\x1b[4Gx"},
 		{"ambiguous run at the end resyncs", line("a─"), 2, -1, "a─\x1b[3G"},
 		{"latin-1 is certain", line("café"), 4, -1, "café"},
@@ -100,7 +100,7 @@ func TestRenderLine(t *testing.T) {
 
 func TestRenderLineCHAUsesOuterColumn(t *testing.T) {
 	got := string(renderLine(nil, line("👍x"), 3, 10, -1, nil))
-	if want := "👍\x1b[13Gx"; got != want {
+	if want := "\x1b[2X👍\x1b[13Gx"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
