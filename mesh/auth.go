@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nkeys"
 
 	"github.com/agentmux/agentmux/proto"
 )
@@ -141,6 +143,8 @@ type authenticator struct {
 	secret    []byte
 	adminPass string
 	ensure    func(session string) error
+	// keyOf returns a session's public key, from the credentials the hub made for it.
+	keyOf func(session string) (string, error)
 }
 
 func (a *authenticator) Check(c server.ClientAuthentication) bool {
@@ -148,7 +152,7 @@ func (a *authenticator) Check(c server.ClientAuthentication) bool {
 		return false
 	}
 	o := c.GetOpts()
-	if o.Username == "" || o.Password == "" {
+	if o.Username == "" || o.Password == "" && o.Nkey == "" {
 		return false
 	}
 	if o.Username == adminUser {
@@ -161,14 +165,38 @@ func (a *authenticator) Check(c server.ClientAuthentication) bool {
 	if CheckName(o.Username) != nil {
 		return false
 	}
-	if subtle.ConstantTimeCompare([]byte(o.Password), []byte(password(a.secret, o.Username))) != 1 {
-		return false
+	if o.Nkey != "" {
+		if !a.signed(o.Username, o.Nkey, o.Sig, c.GetNonce()) {
+			return false
+		}
+	} else if subtle.ConstantTimeCompare([]byte(o.Password), []byte(password(a.secret, o.Username))) != 1 {
+		return false // (a session of an agentmux from before it signed its login)
 	}
 	if a.ensure != nil && a.ensure(o.Username) != nil {
 		return false
 	}
 	c.RegisterUser(&server.User{Username: o.Username, Permissions: permissions(o.Username)})
 	return true
+}
+
+// signed reports whether sig is session's signature of nonce (this connection's, which
+// the hub made): by the key of the credentials the hub made for session, pub.
+func (a *authenticator) signed(session, pub, sig string, nonce []byte) bool {
+	if a.keyOf == nil || len(nonce) == 0 {
+		return false
+	}
+	want, err := a.keyOf(session)
+	if err != nil || subtle.ConstantTimeCompare([]byte(pub), []byte(want)) != 1 {
+		return false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil {
+		if raw, err = base64.StdEncoding.DecodeString(sig); err != nil {
+			return false
+		}
+	}
+	kp, err := nkeys.FromPublicKey(pub)
+	return err == nil && kp.Verify(nonce, raw) == nil
 }
 
 // adminUser is the hub's own connection (it makes the streams); its password is

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 )
 
 // connectOptions are the NATS options for o's credentials.
@@ -59,9 +60,42 @@ func connectOptions(o Options) ([]nats.Option, error) {
 			return nil, fmt.Errorf("--mesh-creds %s: the credentials are session %q's; start with --session %s, or have the hub's owner run `agentmux mesh creds %s`",
 				o.CredsFile, session, session, o.Session)
 		}
-		opts = append(opts, nats.UserInfo(session, pass))
+		_ = pass // the hub's secret for this session: never sent (below)
+		// The login is a signature of the hub's nonce by the session's key: whatever
+		// holds the hub's address (another user on the loopback port while the hub is
+		// down) reads nothing it could log in with. The hub checks the key against the
+		// credentials it made.
+		seed, err := loadSeed(o)
+		if err != nil {
+			return nil, err
+		}
+		kp, err := nkeys.FromSeed(seed)
+		if err != nil {
+			return nil, fmt.Errorf("--mesh-creds %s: its signing key: %w", o.CredsFile, err)
+		}
+		pub, err := kp.PublicKey()
+		if err != nil {
+			return nil, fmt.Errorf("--mesh-creds %s: its signing key: %w", o.CredsFile, err)
+		}
+		opts = append(opts, nats.UserInfo(session, ""), nats.Nkey(pub, kp.Sign))
 	}
 	return opts, nil
+}
+
+// connect connects to o's hub with opts (connectOptions' and more). A server that
+// offers no nonce to sign (a NATS server without authentication; a hub of an agentmux
+// from before sessions signed their login, which then refuses) is logged in to with
+// the session's name alone: nothing secret is ever sent in place of the signature.
+func connect(o Options, opts []nats.Option) (*nats.Conn, error) {
+	nc, err := nats.Connect(o.URL, opts...)
+	if errors.Is(err, nats.ErrNkeysNotSupported) && o.CredsFile != "" {
+		unsigned := func(no *nats.Options) error {
+			no.Nkey, no.SignatureCB = "", nil
+			return nil
+		}
+		nc, err = nats.Connect(o.URL, append(opts, unsigned)...)
+	}
+	return nc, err
 }
 
 // parseCreds reads the file WriteCreds writes.
@@ -84,7 +118,7 @@ func parseCreds(text string) (session, pass string, err error) {
 // explainConnect says what a refused login means.
 func explainConnect(err error) error {
 	if errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization") {
-		return fmt.Errorf("refused: wrong or missing credentials (--mesh-creds / --mesh-nkey): %w", err)
+		return fmt.Errorf("refused: wrong or missing credentials (--mesh-creds / --mesh-nkey), or a hub of an agentmux older than this session's, which takes passwords only: %w", err)
 	}
 	return err
 }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -143,7 +145,12 @@ func TestWrongCredentialsAreRefused(t *testing.T) {
 	good := th.creds("laptop")
 	b, err := os.ReadFile(good)
 	require.NoError(t, err)
-	wrong := writePrivate(t, strings.Replace(string(b), "password ", "password 00", 1))
+	kp, err := nkeys.CreateUser()
+	require.NoError(t, err)
+	seed, err := kp.Seed()
+	require.NoError(t, err)
+	// The login is signed by the session's key: another key, whatever the password.
+	wrong := writePrivate(t, regexp.MustCompile(`seed \S+`).ReplaceAllString(string(b), "seed "+string(seed)))
 	for name, creds := range map[string]string{"wrong": wrong, "missing": "", "other hub": other.creds("laptop")} {
 		_, err := mesh.Dial(mesh.Options{URL: th.url, Session: "laptop", CredsFile: creds, Store: st, Timeout: 5 * time.Second})
 		require.Error(t, err, name)

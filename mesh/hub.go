@@ -91,7 +91,8 @@ func Serve(c HubConfig) (*Hub, error) {
 		return nil, err
 	}
 	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, streams: map[string]bool{}, ready: make(chan struct{}), closing: make(chan struct{})}
-	auth := &authenticator{secret: secret, adminPass: hex.EncodeToString(adminPass), ensure: h.ensureStream}
+	auth := &authenticator{secret: secret, adminPass: hex.EncodeToString(adminPass), ensure: h.ensureStream,
+		keyOf: func(session string) (string, error) { return PublicKey(credsPath(c.Dir, session), false) }}
 	opts := &server.Options{
 		ServerName:                 "agentmux-mesh",
 		Host:                       host,
@@ -103,6 +104,7 @@ func Serve(c HubConfig) (*Hub, error) {
 		NoSigs:                     true,
 		MaxPayload:                 1 << 20,
 		CustomClientAuthentication: auth,
+		AlwaysEnableNonce:          true, // sessions sign it to log in (authenticator.signed)
 	}
 	if c.TLSCert != "" || c.TLSKey != "" {
 		if c.TLSCert == "" || c.TLSKey == "" {
@@ -198,7 +200,7 @@ func WriteCreds(dir, session string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, "creds", session+".creds")
+	path := credsPath(dir, session)
 	seed, err := loadSeed(Options{Session: session, CredsFile: path})
 	if err != nil {
 		kp, err := nkeys.CreateUser()
@@ -216,6 +218,9 @@ func WriteCreds(dir, session string) (string, error) {
 	}
 	return path, nil
 }
+
+// credsPath is where the hub whose state folder is dir keeps session's credentials.
+func credsPath(dir, session string) string { return filepath.Join(dir, "creds", session+".creds") }
 
 // PublicKey is the public signing key of the session whose credentials (an agentmux
 // credentials file, a NATS .creds or, with nkey, an nkey seed file) are at path: what

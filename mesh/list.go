@@ -30,7 +30,7 @@ func List(o Options) ([]SessionInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	nc, err := nats.Connect(o.URL, opts...)
+	nc, err := connect(o, opts)
 	if err != nil {
 		return nil, fmt.Errorf("mesh %s: %w", o.URL, explainConnect(err))
 	}

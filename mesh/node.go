@@ -175,7 +175,7 @@ func Dial(o Options) (*Node, error) {
 			n.warn(fmt.Sprintf("mesh: hub %s unreachable: messages to other sessions wait in the outbox (%d now) until it is back", o.URL, n.out.len()))
 		}),
 	)
-	nc, err := nats.Connect(o.URL, opts...)
+	nc, err := connect(o, opts)
 	if err != nil {
 		return nil, fmt.Errorf("mesh %s: %w", o.URL, explainConnect(err))
 	}

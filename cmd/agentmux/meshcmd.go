@@ -123,13 +123,13 @@ func meshServe(ctx context.Context, a *meshServeArgs, stdout io.Writer) (int, er
 	}
 	defer h.Close()
 	_, err = fmt.Fprintf(stdout, "agentmux mesh hub: %s (JetStream state in %s)\n"+
-		"Credentials: `agentmux mesh creds NAME` writes session NAME's file (a password derived from %s/secret).\n"+
+		"Credentials: `agentmux mesh creds NAME` writes session NAME's file (its signing key, and a password derived from %s/secret for older sessions).\n"+
 		"Join: agentmux --mesh %s --mesh-creds FILE --session NAME …\n", h.URL(), dir, dir, h.URL())
 	if err != nil {
 		return 1, err
 	}
 	if host, _, _ := net.SplitHostPort(listen); !h.TLS() && !isLoopback(host) {
-		fmt.Fprintln(stdout, "Warning: no TLS (--tls-cert, --tls-key): passwords and messages cross the network in clear.")
+		fmt.Fprintln(stdout, "Warning: no TLS (--tls-cert, --tls-key): messages cross the network in clear (and the passwords of sessions of an older agentmux).")
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
