@@ -183,18 +183,25 @@ func (n *Node) asking(tag string, a askedLink) {
 	n.links.asked[tag] = a
 }
 
-// answered takes the request tag this session sent, if it waits.
-func (n *Node) answered(tag string) (askedLink, bool) {
+// answered takes the request tag this session sent, if it waits for an answer from
+// session: the one it asked, and no other that learnt the tag.
+func (n *Node) answered(tag, session string) (askedLink, bool) {
 	n.links.mu.Lock()
 	defer n.links.mu.Unlock()
 	a, ok := n.links.asked[tag]
+	if !ok {
+		return a, false
+	}
+	if _, asked, _ := strings.Cut(a.addr, "@"); !strings.EqualFold(asked, session) {
+		return askedLink{}, false
+	}
 	delete(n.links.asked, tag)
-	return a, ok
+	return a, true
 }
 
 // accepted links this side of a request the other side said yes to (on the loop).
 func (n *Node) accepted(fromSession string, l *wireLink) {
-	a, ok := n.answered(l.Tag)
+	a, ok := n.answered(l.Tag, fromSession)
 	if !ok {
 		return // not asked for (or answered before): nothing is linked on its word
 	}

@@ -37,8 +37,8 @@ type linker interface {
 	// with budget turns for the pair (0: the session's); it returns the pane's name
 	// and the budget in force.
 	LinkRemote(a, name, tag string, budget int, shell bool) (pane string, turns int, err error)
-	// UnlinkRemote ends link tag, which its other side ended (why).
-	UnlinkRemote(tag, why string)
+	// UnlinkRemote ends link tag, which its other side, session, ended (why).
+	UnlinkRemote(tag, session, why string)
 	// RenameRemote names the other side's member of link tag anew: name, NAME@SESSION
 	// (registered: learn).
 	RenameRemote(tag, name string)
@@ -143,13 +143,13 @@ func (n *Node) onLink(fromSession string, l *wireLink) {
 	}
 	switch l.Op {
 	case "end":
-		if a, ok := n.answered(l.Tag); ok { // our request, answered no
+		if a, ok := n.answered(l.Tag, fromSession); ok { // our request, answered no
 			text := fmt.Sprintf("link of %s with %s not made: %s", a.pane, a.addr, l.Why)
 			lk.Note(a.pane, text)
 			n.warn(text)
 			return
 		}
-		lk.UnlinkRemote(l.Tag, l.From+"@"+fromSession+" "+l.Why)
+		lk.UnlinkRemote(l.Tag, fromSession, l.From+"@"+fromSession+" "+l.Why)
 	case "accept":
 		n.accepted(fromSession, l)
 	case "rename":

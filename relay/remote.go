@@ -45,8 +45,9 @@ type LinkRemote struct {
 }
 
 // UnlinkRemote ends the link Tag because its other side ended it (Why says how, for
-// the notice): nothing is mailed back.
-type UnlinkRemote struct{ Tag, Why string }
+// the notice): nothing is mailed back. Session, when not "", is the session that said
+// so (the hub checked it): an end from any other than the link's is not taken.
+type UnlinkRemote struct{ Tag, Session, Why string }
 
 // Tell tells the member named To Text After from now, as the relay tells a sender that
 // its message was delivered: typed into a pane like a delivery notice (no turn is
@@ -117,8 +118,8 @@ func (r *Relay) linkRemote(e LinkRemote, now time.Time) {
 // unlinkRemote handles UnlinkRemote.
 func (r *Relay) unlinkRemote(e UnlinkRemote, now time.Time) {
 	g := r.linkTagged(e.Tag)
-	if g == nil {
-		return // ended here already, or an earlier link's
+	if g == nil || e.Session != "" && sessionOf(g.remote) != e.Session {
+		return // ended here already, or an earlier link's; or not the other side's word
 	}
 	why := e.Why
 	if why == "" {
@@ -139,12 +140,18 @@ func (r *Relay) unlinkRemote(e UnlinkRemote, now time.Time) {
 func (r *Relay) renameRemote(e RenameRemote, now time.Time) {
 	g := r.linkTagged(e.Tag)
 	name, ok := r.externalNamed(e.Name)
-	if g == nil || !ok || g.remote == name {
-		return // ended here already, or an earlier link's; or no news
+	if g == nil || !ok || g.remote == name || sessionOf(name) != sessionOf(g.remote) {
+		return // ended here already, or an earlier link's; or no news; or not its side's
 	}
 	was := g.remote
 	g.remote = name
 	r.notice(now, g.members[0], "%s renamed %s: linked %s", was, name, g.label())
+}
+
+// sessionOf is the session of a member of another session (NAME@SESSION).
+func sessionOf(addr string) string {
+	_, s, _ := strings.Cut(addr, "@")
+	return strings.ToLower(s)
 }
 
 // renamedLocal tells the other side of p's link with another session, if any, that p

@@ -230,3 +230,20 @@ func TestRemoteLinkRestoredCountsOn(t *testing.T) {
 		t.Errorf("laptop's group %q, want 4/6", g)
 	}
 }
+
+// A link with another session is ended or renamed by that session only: an end or a
+// rename that names the link's tag from any other session (one that learnt the tag)
+// changes nothing.
+func TestRemoteLinkEndedOrRenamedByItsSessionOnly(t *testing.T) {
+	s := newSides(t, 8)
+	s.lap.handle(UnlinkRemote{Tag: "L1", Session: "mallory", Why: "eve@mallory unlinked"})
+	s.lap.handle(External{Name: "eve@mallory"})
+	s.lap.handle(RenameRemote{Tag: "L1", Name: "eve@mallory"})
+	if g := groupOf(s.lap); g != "1⇄bob@buildbox 0/8" {
+		t.Errorf("laptop's link after mallory's end and rename: %q", g)
+	}
+	s.lap.handle(UnlinkRemote{Tag: "L1", Session: "buildbox", Why: "bob@buildbox unlinked"})
+	if g := groupOf(s.lap); g != "" {
+		t.Errorf("laptop still has %q after buildbox ended it", g)
+	}
+}

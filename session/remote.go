@@ -73,10 +73,13 @@ func (s *Session) Turns() int {
 	return n
 }
 
-// UnlinkRemote ends the link tag because its other side ended it (why says how); an
-// unknown tag (an ended link's) is no error.
-func (s *Session) UnlinkRemote(tag, why string) {
-	s.post(func() { s.act(s.rl.Handle(relay.UnlinkRemote{Tag: tag, Why: why}, s.clock.Now())) })
+// UnlinkRemote ends the link tag because its other side, session, ended it (why says
+// how); an unknown tag (an ended link's) and another session's word are no error, and
+// change nothing.
+func (s *Session) UnlinkRemote(tag, session, why string) {
+	s.post(func() {
+		s.act(s.rl.Handle(relay.UnlinkRemote{Tag: tag, Session: session, Why: why}, s.clock.Now()))
+	})
 }
 
 // RenameRemote says the other side's member of link tag is now called name, a
