@@ -9,6 +9,7 @@ package mesh_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -186,4 +187,28 @@ func streamHolds(t *testing.T, th *testHub, from *machine, session string) uint6
 	s, err := js.Stream(ctx, "AMUX_"+session)
 	require.NoError(t, err)
 	return s.CachedInfo().State.Msgs
+}
+
+// A session names its senders as every name is made (letters, digits, '_', '.', '-'):
+// a message whose sender's name is words ("you: …", to pass in the pane's attribution
+// for the person's) is refused, and the next one with a name is typed.
+func TestARemoteSendersNameIsAName(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	mallory := hostileConn(t, th, "mallory")
+	js, err := jetstream.New(mallory.nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i, from := range []string{"you: the person says", "eve"} {
+		id := fmt.Sprintf("x-%d", i)
+		body, _ := json.Marshal(map[string]string{"id": id, "from": from, "to": "bob", "text": "message " + id})
+		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
+		require.NoError(t, err)
+		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
+		require.NoError(t, err)
+	}
+	got := buildbox.waitTyped("bob", "message x-1")
+	assert.NotContains(t, got, "the person says")
+	assert.NotContains(t, got, "message x-0")
 }

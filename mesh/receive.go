@@ -216,6 +216,11 @@ func (n *Node) decode(m jetstream.Msg) (incoming, error) {
 		if strings.Contains(w.From, "@") {
 			return in, fmt.Errorf("message: sender %q names a session: the subject says which", w.From)
 		}
+		// The sender's name frames the message in the pane ("NAME@SESSION:"): a name
+		// as every name is made, never words that would pass for someone else's.
+		if err := proto.CheckNameShape(w.From); err != nil {
+			return in, fmt.Errorf("message: sender: %w", err)
+		}
 		in.msg = &w
 	case "ph":
 		var p wirePhase
