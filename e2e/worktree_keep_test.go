@@ -105,9 +105,13 @@ func TestWorktreeKilledStartIsListedAndRemoved(t *testing.T) {
 		t.Skip("no git")
 	}
 	bin := t.TempDir()
+	// git -C DIR [-c K=V]… worktree add -b BRANCH PATH BASE: the branch, then the kill.
 	wrapper := `#!/bin/sh
 case " $* " in
-*" worktree add -b "*) "$REALGIT" "$1" "$2" branch "$6" "$8"; kill -9 $PPID; exit 1;;
+*" worktree add -b "*)
+	dir=$2
+	while [ "$1" != "-b" ]; do shift; done
+	"$REALGIT" -C "$dir" branch "$2" "$4"; kill -9 $PPID; exit 1;;
 esac
 exec "$REALGIT" "$@"
 `
