@@ -2,7 +2,9 @@ package worktree
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,32 +56,54 @@ func TestGitRunsNoProgramTheTreeConfigures(t *testing.T) {
 	assert.ErrorIs(t, err, os.ErrNotExist, "git ran a program the tree's config named")
 }
 
-func TestGitsFiltersRunOutsideThePersonsNamespace(t *testing.T) {
+// A clean filter runs when git status reads a file whose stat data changed: the
+// state is read with every filter the config names emptied, so none runs, in any
+// process (agentmux ls runs it in the person's own shell).
+func TestStateRunsNoFilter(t *testing.T) {
+	tr, err := Create(repo(t, false), t.TempDir(), "s1", "claude")
+	require.NoError(t, err)
+	proof := filepath.Join(t.TempDir(), "proof")
+	info := trimNL(gitOut(t, tr.Path, "rev-parse", "--git-path", "info/attributes"))
+	attrs := info
+	if !filepath.IsAbs(info) {
+		attrs = filepath.Join(tr.Path, info)
+	}
+	require.NoError(t, os.MkdirAll(filepath.Dir(attrs), 0o700))
+	require.NoError(t, os.WriteFile(attrs, []byte("a.txt filter=probe\n"), 0o600))
+	setIn(t, tr.Path, "filter.probe.clean", proofCommand(proof)+"; cat")
+	setIn(t, tr.Path, "filter.probe.required", "true")
+	later := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(tr.Path, "a.txt"), later, later))
+	require.NoError(t, os.WriteFile(filepath.Join(tr.Path, "a.txt"), []byte("changed\n"), 0o600))
+
+	st, err := tr.State()
+	require.NoError(t, err)
+	assert.Equal(t, "changed", st.String())
+	d, err := tr.Diff(false)
+	require.NoError(t, err)
+	assert.Contains(t, d, "+changed")
+	_, err = os.Stat(proof)
+	assert.ErrorIs(t, err, os.ErrNotExist, "a filter the tree's config names ran")
+}
+
+// The checkout of a new tree runs the smudge filters it needs (Git LFS), as a pane's
+// program runs: in a user namespace of its own, where the system makes them.
+func TestACheckoutsFiltersRunOutsideThePersonsNamespace(t *testing.T) {
 	if !ptyhost.UserNSAllowed() {
 		t.Skip("this system makes no user namespaces: panes are told by their parents")
 	}
 	self, err := os.Readlink("/proc/self/ns/user")
 	require.NoError(t, err)
-	tr, err := Create(repo(t, false), t.TempDir(), "s1", "claude")
-	require.NoError(t, err)
+	r := repo(t, false)
+	require.NoError(t, os.WriteFile(filepath.Join(r, ".gitattributes"), []byte("a.txt filter=probe\n"), 0o600))
+	commitIn(t, r, ".gitattributes", "a.txt filter=probe\n")
 	proof := filepath.Join(t.TempDir(), "proof")
-	// A clean filter on a.txt, and its stat data made stale: git status reads the file
-	// through the filter to see whether it changed.
-	info := gitOut(t, tr.Path, "rev-parse", "--git-path", "info/attributes")
-	attrs := filepath.Join(tr.Path, trimNL(info))
-	if filepath.IsAbs(trimNL(info)) {
-		attrs = trimNL(info)
-	}
-	require.NoError(t, os.MkdirAll(filepath.Dir(attrs), 0o700))
-	require.NoError(t, os.WriteFile(attrs, []byte("a.txt filter=probe\n"), 0o600))
-	setIn(t, tr.Path, "filter.probe.clean", proofCommand(proof)+"; cat")
-	later := time.Now().Add(time.Hour)
-	require.NoError(t, os.Chtimes(filepath.Join(tr.Path, "a.txt"), later, later))
+	setIn(t, r, "filter.probe.smudge", proofCommand(proof)+"; cat")
 
-	_, err = tr.State()
+	_, err = Create(r, t.TempDir(), "s1", "claude")
 	require.NoError(t, err)
 	ns, err := os.ReadFile(proof)
-	require.NoError(t, err, "the filter ran (the test's premise)")
+	require.NoError(t, err, "the smudge filter ran (the test's premise)")
 	assert.NotEqual(t, self, trimNL(string(ns)), "git's filter ran in the person's user namespace")
 }
 
@@ -88,4 +112,31 @@ func trimNL(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// A commit that carries a signature, with log.showSignature set: git log would run the
+// signature's checker (gpg.program) that the config names.
+func TestDiffRunsNoSignatureChecker(t *testing.T) {
+	tr, err := Create(repo(t, false), t.TempDir(), "s1", "claude")
+	require.NoError(t, err)
+	proof := filepath.Join(t.TempDir(), "proof")
+	script := filepath.Join(t.TempDir(), "gpg.sh")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\n"+proofCommand(proof)+"\nexit 1\n"), 0o700))
+	tree := trimNL(gitOut(t, tr.Path, "rev-parse", "HEAD^{tree}"))
+	parent := trimNL(gitOut(t, tr.Path, "rev-parse", "HEAD"))
+	commit := "tree " + tree + "\nparent " + parent + "\nauthor t <t@x> 1 +0000\ncommitter t <t@x> 1 +0000\n" +
+		"gpgsig -----BEGIN PGP SIGNATURE-----\n \n -----END PGP SIGNATURE-----\n\nsigned work\n"
+	cmd := exec.Command("git", "-C", tr.Path, "hash-object", "-t", "commit", "-w", "--stdin")
+	cmd.Stdin = strings.NewReader(commit)
+	sha, err := cmd.Output()
+	require.NoError(t, err)
+	gitOut(t, tr.Path, "update-ref", "HEAD", trimNL(string(sha)))
+	setIn(t, tr.Path, "log.showSignature", "true")
+	setIn(t, tr.Path, "gpg.program", script)
+
+	d, err := tr.Diff(false)
+	require.NoError(t, err)
+	assert.Contains(t, d, "signed work")
+	_, err = os.Stat(proof)
+	assert.ErrorIs(t, err, os.ErrNotExist, "git ran the signature checker the tree's config names")
 }

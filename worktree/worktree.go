@@ -73,12 +73,24 @@ func (t *Tree) Name() string { return strings.TrimPrefix(t.Branch, BranchPrefix)
 //
 // A tree is the agent's, and so is the repository's config it shares: an agent could
 // name a program there for git to run (core.fsmonitor on every status, a hook, an
-// external diff). git is told to run none of those (noPrograms, and the diffs'
-// --no-ext-diff --no-textconv), and runs where a pane's program would
-// (ptyhost.RunConfined), so that what it cannot be told not to run (a clean or smudge
-// filter) is never taken for the person at a session socket.
+// external diff, a signature's checker, a clean filter for a file whose stat changed).
+// git is told to run none of those (noPrograms, the diffs' --no-ext-diff
+// --no-textconv, and each filter the config names emptied where git reads the tree's
+// files: noFilters), and runs where a pane's program would (ptyhost.RunConfined):
+// `agentmux ls` and `worktree ls/rm` run it in the person's own shell, and a system
+// that makes no user namespaces leaves git there. Only git worktree add (a tree made
+// for the person's new pane) runs the filters its checkout needs (Git LFS's smudge).
 func git(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", slices.Concat([]string{"-C", dir}, noPrograms, args)...)
+	pre := slices.Concat([]string{"-C", dir}, noPrograms)
+	if readsFiles(args) {
+		pre = append(pre, noFilters(dir)...)
+	}
+	return runGit(pre, args)
+}
+
+// runGit runs git with pre then args (the command), as git says.
+func runGit(pre, args []string) (string, error) {
+	cmd := exec.Command("git", slices.Concat(pre, args)...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -98,8 +110,44 @@ func git(dir string, args ...string) (string, error) {
 }
 
 // noPrograms are git's options that keep it from running the programs a repository's
-// config may name on its own: the file system monitor and the hooks.
-var noPrograms = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"}
+// config may name on its own: the file system monitor, the hooks, and the programs
+// that check commits' signatures (log.showSignature).
+var noPrograms = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
+	"-c", "log.showSignature=false", "-c", "gpg.program=false", "-c", "gpg.ssh.program=false", "-c", "gpg.x509.program=false"}
+
+// readsFiles reports whether git command args may read the tree's files (through a
+// clean filter): status, diff, and the check worktree remove makes first.
+func readsFiles(args []string) bool {
+	return len(args) > 0 && (args[0] == "status" || args[0] == "diff") ||
+		len(args) > 1 && args[0] == "worktree" && args[1] == "remove"
+}
+
+// noFilters are the options that empty every filter dir's config names (git then
+// reads the files as they are): none when it names none.
+func noFilters(dir string) []string {
+	out, err := runGit(slices.Concat([]string{"-C", dir}, noPrograms), []string{"config", "--name-only", "--get-regexp", `^filter\.`})
+	if err != nil {
+		return nil // none (git config exits 1), or none readable: git will say so itself
+	}
+	var opts []string
+	seen := map[string]bool{}
+	for key := range strings.Lines(out) {
+		key = strings.TrimSpace(key)
+		i := strings.LastIndexByte(key, '.')
+		if i <= len("filter.") {
+			continue
+		}
+		drv := key[len("filter."):i]
+		if seen[drv] {
+			continue
+		}
+		seen[drv] = true
+		for _, k := range []string{"clean=", "smudge=", "process=", "required=false"} {
+			opts = append(opts, "-c", "filter."+drv+"."+k)
+		}
+	}
+	return opts
+}
 
 // gitError is a git command that failed: its words, its message, its exit status (-1
 // when it did not run).
@@ -294,7 +342,7 @@ func (t *Tree) Diff(color bool) (string, error) {
 		c = "--color=always"
 	}
 	var b strings.Builder
-	log, err := git(t.Path, "log", c, "--no-ext-diff", "--no-textconv", "--oneline", t.Base+"..HEAD")
+	log, err := git(t.Path, "log", c, "--no-ext-diff", "--no-textconv", "--no-show-signature", "--oneline", t.Base+"..HEAD")
 	if err != nil {
 		return "", err
 	}
