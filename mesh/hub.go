@@ -92,7 +92,7 @@ func Serve(c HubConfig) (*Hub, error) {
 	}
 	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, streams: map[string]bool{}, ready: make(chan struct{}), closing: make(chan struct{})}
 	auth := &authenticator{secret: secret, adminPass: hex.EncodeToString(adminPass), ensure: h.ensureStream,
-		keyOf: func(session string) (string, error) { return PublicKey(credsPath(c.Dir, session), false) }}
+		keyOf: func(session string) (string, error) { return sessionKey(c.Dir, session) }}
 	opts := &server.Options{
 		ServerName:                 "agentmux-mesh",
 		Host:                       host,
@@ -201,6 +201,13 @@ func WriteCreds(dir, session string) (string, error) {
 		return "", err
 	}
 	path := credsPath(dir, session)
+	if b, err := os.ReadFile(path); err == nil {
+		// On a file system that ignores case, BOB's file is bob's: its seed is not BOB's.
+		if other, _, err := parseCreds(string(b)); err == nil && other != session {
+			return "", fmt.Errorf("mesh creds %s: %s holds session %s's credentials (this file system ignores case?): pick another name",
+				session, path, other)
+		}
+	}
 	seed, err := loadSeed(Options{Session: session, CredsFile: path})
 	if err != nil {
 		kp, err := nkeys.CreateUser()
@@ -221,6 +228,21 @@ func WriteCreds(dir, session string) (string, error) {
 
 // credsPath is where the hub whose state folder is dir keeps session's credentials.
 func credsPath(dir, session string) string { return filepath.Join(dir, "creds", session+".creds") }
+
+// sessionKey is the public key of the credentials the hub whose state folder is dir
+// made for session: those of that session exactly (a file system that ignores case
+// would hand BOB bob's file).
+func sessionKey(dir, session string) (string, error) {
+	path := credsPath(dir, session)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if s, _, err := parseCreds(string(b)); err != nil || s != session {
+		return "", fmt.Errorf("mesh: %s holds no credentials of session %s", path, session)
+	}
+	return PublicKey(path, false)
+}
 
 // PublicKey is the public signing key of the session whose credentials (an agentmux
 // credentials file, a NATS .creds or, with nkey, an nkey seed file) are at path: what

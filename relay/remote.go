@@ -148,10 +148,12 @@ func (r *Relay) renameRemote(e RenameRemote, now time.Time) {
 	r.notice(now, g.members[0], "%s renamed %s: linked %s", was, name, g.label())
 }
 
-// sessionOf is the session of a member of another session (NAME@SESSION).
+// sessionOf is the session of a member of another session (NAME@SESSION). Session
+// names are exact in a mesh (its subjects, streams and credentials): BuildBox is not
+// buildbox.
 func sessionOf(addr string) string {
 	_, s, _ := strings.Cut(addr, "@")
-	return strings.ToLower(s)
+	return s
 }
 
 // renamedLocal tells the other side of p's link with another session, if any, that p

@@ -239,6 +239,10 @@ func TestRemoteLinkEndedOrRenamedByItsSessionOnly(t *testing.T) {
 	s.lap.handle(UnlinkRemote{Tag: "L1", Session: "mallory", Why: "eve@mallory unlinked"})
 	s.lap.handle(External{Name: "eve@mallory"})
 	s.lap.handle(RenameRemote{Tag: "L1", Name: "eve@mallory"})
+	// Session names are exact: BuildBox is another session than buildbox.
+	s.lap.handle(UnlinkRemote{Tag: "L1", Session: "BuildBox", Why: "eve@BuildBox unlinked"})
+	s.lap.handle(External{Name: "eve@BuildBox"})
+	s.lap.handle(RenameRemote{Tag: "L1", Name: "eve@BuildBox"})
 	if g := groupOf(s.lap); g != "1⇄bob@buildbox 0/8" {
 		t.Errorf("laptop's link after mallory's end and rename: %q", g)
 	}

@@ -197,7 +197,9 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 // they waited for it, so that they follow it (typed again under its new name after a
 // restart). The history of the ones that ended keeps the name they were sent to.
 func (s *Store) Readdress(session, from, to string) error {
-	_, err := s.db.Exec(`UPDATE messages SET recipient = ?
+	// OR IGNORE: a message with a row for the new name already (sent to both, that copy
+	// ended) keeps its row for the old one; the others follow.
+	_, err := s.db.Exec(`UPDATE OR IGNORE messages SET recipient = ?
 		WHERE session = ? AND recipient = ? AND confirmed IS NULL AND failed IS NULL AND dropped IS NULL AND expired IS NULL`,
 		to, session, from)
 	if err != nil {

@@ -43,3 +43,32 @@ func TestExpiredIsAPhase(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, p, "an expired message is not sent again")
 }
+
+// A pane renamed: what waits for it follows (Readdress), what ended keeps the name it
+// was sent to, and a message that already has a row for the new name (sent to both
+// before, its copy there ended) does not stop the others from following.
+func TestReaddressMovesWhatWaits(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "agentmux.db"))
+	require.NoError(t, err)
+	defer s.Close()
+	for _, m := range []Message{
+		{ID: "b1", Session: "x", From: "ops", To: "alice", Kind: "message", Body: "to both", Queued: 1},
+		{ID: "b1", Session: "x", From: "ops", To: "carol", Kind: "message", Body: "to both", Queued: 1},
+		{ID: "m2", Session: "x", From: "ops", To: "alice", Kind: "message", Body: "waits", Queued: 2},
+		{ID: "m3", Session: "x", From: "ops", To: "alice", Kind: "message", Body: "done", Queued: 3},
+	} {
+		require.NoError(t, s.Insert(m))
+	}
+	_, err = s.Mark("b1", "carol", Dropped, 5)
+	require.NoError(t, err)
+	_, err = s.Mark("m3", "alice", Confirmed, 5)
+	require.NoError(t, err)
+	require.NoError(t, s.Readdress("x", "alice", "carol"))
+	p, err := s.Pending("x", "carol", Confirmed)
+	require.NoError(t, err)
+	require.Len(t, p, 1)
+	assert.Equal(t, "m2", p[0].ID)
+	done, err := s.Get("m3")
+	require.NoError(t, err)
+	assert.Equal(t, "alice", done[0].To, "history keeps the name it was sent to")
+}
