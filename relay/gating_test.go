@@ -6,6 +6,7 @@ package relay
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -193,5 +194,36 @@ func TestQuietLinkedPanesNeedNoWake(t *testing.T) {
 	}
 	if _, ok := h.r.Pane(7); ok {
 		t.Errorf("status for a pane never opened")
+	}
+}
+
+// A program no profile knows that printed nothing since it started (a read loop with
+// no prompt) waits for input: once it stayed quiet for 4×Idle it has started, and what
+// waits for it is typed. A program its profile knows (an agent CLI) draws something
+// first: one that printed nothing has not started.
+func TestASilentProgramStartsOnceQuiet(t *testing.T) {
+	for _, known := range []bool{false, true} {
+		h := newHarness(t, Config{})
+		bot := &fakeAgent{reply: func(s string) string { return "got: " + s }}
+		bot.h, bot.id, bot.rows, bot.think = h, 1, 12, time.Second
+		h.agents[1] = bot
+		prof := parser.Generic()
+		if known {
+			prof = testProfile()
+		}
+		h.handle(Open{Pane: 1, Name: "bot", Profile: prof, Screen: fakeScreen{bot}})
+		h.handle(Send{FromName: "ops", To: 1, Text: "hi"})
+		h.run(4*1500*time.Millisecond - time.Millisecond) // 4×Idle (1.5 s by default) from the start
+		if got := h.typedTo(1); len(got) != 0 {
+			t.Fatalf("known %v: typed %q before the program was quiet for 4×Idle", known, got)
+		}
+		h.run(time.Minute)
+		got := h.typedTo(1)
+		switch {
+		case known && len(got) != 0:
+			t.Errorf("typed %q into an agent CLI that drew nothing yet", got)
+		case !known && (len(got) != 1 || !strings.Contains(got[0], "hi")):
+			t.Errorf("typed %q into the silent read loop, want the message", got)
+		}
 	}
 }

@@ -217,10 +217,13 @@ func (p *pane) idleAt(cfg Config) (time.Time, bool) {
 // be idle, and it has been quiet for the full --idle time whatever its title says (Ink
 // programs set an idle title before they finish painting their banner). A program whose
 // profile reads idle titles must also show one; if it never does, four times --idle of
-// quiet will do, so a changed title format never leaves a pane unusable.
+// quiet will do, so a changed title format never leaves a pane unusable. A program no
+// profile knows that printed nothing at all (a read loop with no prompt) waits for
+// input once it has been quiet that long since it started (silentStart).
 func (p *pane) startedBy(now time.Time, cfg Config) bool {
 	if !p.outSeen {
-		return false
+		at, ok := p.silentStart(cfg)
+		return ok && !now.Before(at)
 	}
 	switch {
 	case p.state == parser.Idle:
@@ -249,12 +252,22 @@ func blank(rows []string) bool {
 // runs and takes input.
 func (p *pane) personTurn() bool { return !p.started && p.outSeen && len(p.typed) > 0 }
 
+// silentStart returns when a pane that printed nothing since it started has started:
+// four times --idle after, for a program no profile knows; false for one its profile
+// knows (an agent CLI draws its input first: typed into before, it drops keys).
+func (p *pane) silentStart(cfg Config) (time.Time, bool) {
+	if p.prof.Name != parser.Generic().Name {
+		return time.Time{}, false
+	}
+	return p.lastOut.Add(4 * cfg.Idle), true // lastOut: when it started, as it printed nothing
+}
+
 // startAt returns when the pane will have started if nothing else arrives, and false
 // when that needs more output first.
 func (p *pane) startAt(cfg Config) (time.Time, bool) {
 	switch {
 	case !p.outSeen:
-		return time.Time{}, false
+		return p.silentStart(cfg)
 	case p.state == parser.Idle, p.state == parser.Unknown && len(p.prof.IdleTitle) == 0:
 		return p.lastOut.Add(cfg.Idle), true
 	case p.state == parser.Unknown:
