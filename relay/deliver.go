@@ -75,6 +75,14 @@ func (r *Relay) endTurn(p *pane, now time.Time) {
 		}
 		via = cost
 	}
+	if strings.TrimSpace(text) == "" || echoOf(text, p.typed) {
+		if turn {
+			// A turn under way (a message typed into it, a person's line) ended with no
+			// words of its own: said as a turn of none, so whoever waits for its answer
+			// (send --reply) gets that, not the next turn's.
+			r.turns = append(r.turns, Turn{Pane: p.id, Name: p.name, At: now})
+		}
+	}
 	if strings.TrimSpace(text) == "" {
 		if p.group != nil && (turn || w.Redrawn) {
 			// Never silent: the person sees why nothing moved.

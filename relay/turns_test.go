@@ -36,3 +36,29 @@ func TestTurnsAreTakenLinkedOrNot(t *testing.T) {
 		}
 	}
 }
+
+// A message typed into a pane whose program takes it and prints nothing (python's
+// `you:  4`, an annotation) ends a turn of no words: the host hears of it, so whoever
+// waits for that message's answer gets none rather than the next turn's words.
+func TestATurnOfNoWordsIsTaken(t *testing.T) {
+	h, _ := trio(t, Config{})
+	bob := h.agents[2]
+	bob.reply = func(string) string { return "" }
+	h.r.TakeTurns() // start-up
+	h.handle(Send{FromName: "ops", To: 2, Text: "4"})
+	h.run(20 * time.Second)
+	got := h.r.TakeTurns()
+	if len(got) != 1 || got[0].Pane != 2 || got[0].Words != "" {
+		t.Fatalf("turns after a message bob took silently: %+v", got)
+	}
+	bob.reply = counter("bob")
+	h.handle(Send{FromName: "ops", To: 2, Text: "next"})
+	h.run(40 * time.Second)
+	if got := h.r.TakeTurns(); len(got) != 1 || got[0].Words == "" {
+		t.Fatalf("the next turn: %+v", got)
+	}
+	h.run(60 * time.Second)
+	if got := h.r.TakeTurns(); len(got) != 0 {
+		t.Fatalf("a turn of no words while nothing was under way: %+v", got)
+	}
+}

@@ -125,6 +125,9 @@ func sendAndReply(ctx context.Context, path string, c *client.Conn, a clientArgs
 				return true, printJSON(w, map[string]string{"id": id, "from": e.Member, "text": e.Text})
 			}
 			text := visible(e.Text, true)
+			if text == "" {
+				return true, nil // a turn of no words: the answer is nothing
+			}
 			if !strings.HasSuffix(text, "\n") {
 				text += "\n"
 			}
