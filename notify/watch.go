@@ -24,7 +24,7 @@ type Source interface {
 // own; done is closed when that ends. What happened before ctx ended is still told.
 func Watch(ctx context.Context, src Source, n *Notifier) (done <-chan struct{}) {
 	sub := src.Subscribe(0)
-	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{}, pending: map[int]Note{}}
+	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{}, pending: map[int]Note{}, asked: map[int]time.Time{}}
 	for _, m := range src.Members() {
 		w.state[m.Pane], w.names[m.Pane] = m.State, m.Name // waiting already: no note for it
 	}
@@ -83,6 +83,9 @@ type watcher struct {
 	names map[int]string
 	// pending are needs-you notes waiting for their choices to be read, by pane.
 	pending map[int]Note
+	// asked is when the prompt each pane's last needs-you note was for began (its
+	// Asks.Since): a prompt that began later is news, while still needing the person.
+	asked map[int]time.Time
 }
 
 func (w *watcher) handle(ev session.Event) {
@@ -95,11 +98,14 @@ func (w *watcher) handle(ev session.Event) {
 		was := w.state[m.Pane]
 		w.state[m.Pane], w.names[m.Pane] = m.State, m.Name
 		_, waiting := w.pending[m.Pane]
+		fresh := m.Asks != nil && !m.Asks.Since.Equal(w.asked[m.Pane])
 		switch {
 		case m.State != session.NeedsYou:
 			delete(w.pending, m.Pane) // answered before its choices were read: no news
-		case m.Asks != nil && len(m.Asks.Options) > 0 && (was != session.NeedsYou || waiting):
+			delete(w.asked, m.Pane)
+		case m.Asks != nil && len(m.Asks.Options) > 0 && (was != session.NeedsYou || waiting || fresh):
 			delete(w.pending, m.Pane)
+			w.asked[m.Pane] = m.Asks.Since
 			w.n.Notify(needsYou(m))
 		case was != session.NeedsYou:
 			w.pending[m.Pane] = needsYou(m) // its choices may come in the next frame

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/internal/fakeproc"
+	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/relay"
 	"github.com/agentmux/agentmux/session"
@@ -239,4 +240,31 @@ func TestWatcherNotesSpendCaps(t *testing.T) {
 		events = append(events, note.Event+": "+note.Title)
 	}
 	assert.Equal(t, []string{"budget: session spend cap reached", "budget: pane spend cap reached"}, events, "%s", ls[0])
+}
+
+// A new prompt while the pane still needs the person (its last one left on the screen,
+// a second question under it) is news: a note of its own; the same prompt redrawn is
+// not.
+func TestWatchANewPromptWhileStillNeedingYou(t *testing.T) {
+	argv, lines := recorder(t)
+	n := New(Config{Session: "main", Command: argv, Events: AllEvents, Window: time.Hour})
+	w := watcher{n: n, state: map[int]session.State{}, names: map[int]string{}, pending: map[int]Note{}, asked: map[int]time.Time{}}
+	opts := []parser.Option{{Key: "1", Label: "Yes"}, {Key: "2", Label: "No"}}
+	first := time.UnixMilli(1_700_000_000_000)
+	ask := func(q string, since time.Time) session.Member {
+		return session.Member{Pane: 1, Name: "bot", State: session.NeedsYou, Asks: &session.Asks{Question: q, Options: opts, Since: since}}
+	}
+	w.handle(session.MemberChanged{Member: ask("Do you want to proceed?", first)})
+	w.handle(session.MemberChanged{Member: ask("Do you want to proceed?", first)}) // redrawn
+	w.handle(session.MemberChanged{Member: ask("Again? Do you want to proceed?", first.Add(6*time.Second))})
+	n.Close()
+	ls := lines()
+	require.Len(t, ls, 1)
+	var got Note
+	require.NoError(t, json.Unmarshal([]byte(ls[0]), &got))
+	var qs []string
+	for _, note := range got.Notes {
+		qs = append(qs, note.Message)
+	}
+	assert.Equal(t, []string{"Do you want to proceed?", "Again? Do you want to proceed?"}, qs)
 }
