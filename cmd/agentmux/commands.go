@@ -246,10 +246,11 @@ answered in 10 minutes expires. Yours alone.`},
 (--escapes: the SGR sequences; without it, control characters are shown escaped).`},
 		{name: "history", acts: []action.Name{action.History}, short: "the messages and their phases", exec: orFromStore("history", history), flags: []flagSpec{
 			stringFlag("member", "X", "messages to or from member X", func(a *historyArgs) *string { return &a.member }),
-			durationFlag("since", "D", "of the last D (e.g. 1h)", false, func(a *historyArgs) *time.Duration { return &a.since }),
-			countFlag("limit", "N", "at most N", 0, "want a whole number, 0 or more", func(a *historyArgs) *int { return &a.limit }),
+			durationFlag("since", "D", "of the last D (e.g. 1h)", true, func(a *historyArgs) *time.Duration { return &a.since }),
+			countFlag("limit", "N", "the newest N (default 100)", 0, "want a whole number, 0 or more", func(a *historyArgs) *int { return &a.limit }),
 		}, synopsis: `agentmux history [--member X] [--since D] [--limit N]`, help: `The messages and their phases, newest last: to or from member X, of the last D (e.g.
-1h), at most N. Reads the store directly when the session no longer runs.`},
+1h), the newest N (100 unless --limit says; 0 is that default too). Reads the store
+directly when the session no longer runs.`},
 		{name: "read", acts: []action.Name{action.Read}, short: "one message whole", exec: orFromStore("read", read), minArgs: 1, maxArgs: 1, synopsis: `agentmux read ID`, help: `One message whole (long ones are cut when typed into a pane). Reads the store directly
 when the session no longer runs.`},
 		{name: "events", acts: []action.Name{action.Events}, short: "a live NDJSON stream of what happens", exec: execEvents, synopsis: `agentmux events`, help: `A live stream of what happens in the session, one JSON object a line: states,
