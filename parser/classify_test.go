@@ -91,3 +91,21 @@ func TestBuiltinsAreCopies(t *testing.T) {
 		t.Fatal("changing a copy changed the built-ins")
 	}
 }
+
+// A profile of the person's may list a program by its file's name ("prompt.sh", as
+// agentmux ls shows it) or without the extension ("prompt"): either is taken.
+func TestProfileListsAProgramWithItsExtension(t *testing.T) {
+	ps := Profiles{"askbot": {Name: "askbot", Programs: []string{"prompt.sh"}}, "py": {Name: "py", Programs: []string{"tool"}}}
+	for argv0, want := range map[string]string{
+		"./prompt.sh":          "askbot",
+		"/tmp/prompt.sh":       "askbot",
+		"prompt.py":            "generic",
+		"/usr/bin/tool.py":     "py",
+		"/usr/bin/tool":        "py",
+		"/usr/bin/prompt.bash": "generic",
+	} {
+		if got := ps.For(argv0).Name; got != want {
+			t.Errorf("For(%q) = %q, want %q", argv0, got, want)
+		}
+	}
+}

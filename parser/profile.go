@@ -189,18 +189,20 @@ func prefixLen(line string, prefixes []string) int {
 // Profiles is a set of profiles by name.
 type Profiles map[string]Profile
 
-// For returns the profile whose Programs list the base name of argv0 (with any
-// extension such as ".exe" or ".js" removed), or the "generic" profile. It never fails:
-// with no generic profile in the set it returns the built-in one.
+// For returns the profile whose Programs list the base name of argv0, with any
+// extension such as ".exe" or ".js" removed or as it is ("prompt.sh"), or the "generic"
+// profile. It never fails: with no generic profile in the set it returns the built-in
+// one.
 func (ps Profiles) For(argv0 string) Profile {
 	base := programName(argv0)
+	full := filepath.Base(strings.TrimSpace(argv0))
 	// Prefer a profile named after the program, then any that lists it.
-	if p, ok := ps[base]; ok && listed(p.Programs, base) {
+	if p, ok := ps[base]; ok && (listed(p.Programs, base) || listed(p.Programs, full)) {
 		return p
 	}
 	best := ""
 	for name, p := range ps {
-		if listed(p.Programs, base) && (best == "" || name < best) {
+		if (listed(p.Programs, base) || listed(p.Programs, full)) && (best == "" || name < best) {
 			best = name
 		}
 	}
