@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -391,8 +392,31 @@ func (s *Session) SetLinkBudget(a, turns int, budget string) error {
 			return fmt.Errorf("budget of pane %d: it is %w", a, ErrNotLinked)
 		}
 		s.act(s.rl.Handle(relay.SetBudget{Pane: a, Turns: turns, Limit: limit}, s.clock.Now()))
+		s.unmeteredBudget(a, limit)
 		return nil
 	})
+}
+
+// unmeteredBudget says so when pane a's link was given a spend budget (limit) that no
+// member of it can spend: none reports what it spends (only agent CLIs whose usage
+// agentmux reads do), so the budget is never reached and its turns alone bound it.
+// Loop only.
+func (s *Session) unmeteredBudget(a int, limit usage.Budget) {
+	ps, ok := s.rl.Pane(a)
+	if limit.IsZero() || !ok || ps.Group == 0 {
+		return
+	}
+	var names []string
+	for _, p := range s.panes {
+		if q, ok := s.rl.Pane(p.id); ok && q.Group == ps.Group {
+			if p.metered() {
+				return
+			}
+			names = append(names, fmt.Sprintf("%d %s", p.id, p.name))
+		}
+	}
+	s.act(s.rl.Handle(relay.Note{Pane: a, Text: fmt.Sprintf("the spend budget of the link of %s is never reached: none of them reports usage agentmux can read (agent CLIs with their hooks do); its turns bound it",
+		strings.Join(names, " and "))}, s.clock.Now()))
 }
 
 // LinkWithBudget links pane a with pane b (a pane that runs a shell only when shell,
@@ -410,6 +434,7 @@ func (s *Session) LinkWithBudget(a, b int, shell bool, turns int, budget string)
 		}
 		if turns > 0 || !limit.IsZero() {
 			s.act(s.rl.Handle(relay.SetBudget{Pane: a, Turns: turns, Limit: limit}, s.clock.Now()))
+			s.unmeteredBudget(a, limit)
 		}
 		return nil
 	})

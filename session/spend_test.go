@@ -96,6 +96,20 @@ func TestSetLinkBudget(t *testing.T) {
 	assert.Error(t, r.s.SetLinkBudget(1, -1, ""))
 	assert.ErrorIs(t, r.s.SetLinkBudget(1, 0, "2$"), usage.ErrBudget)
 	assert.Equal(t, "1⇄2 0/12 $0.00/$2", r.s.Status().Groups[0].String(), "a bad budget changes nothing")
+	// Neither of them reports usage (no hooks): the person is told the spend budget
+	// is never reached.
+	entries, _ := r.s.Log()
+	var notes []string
+	for _, e := range entries {
+		notes = append(notes, e.Note)
+	}
+	assert.Contains(t, notes, "the spend budget of the link of 1 alice and 2 bob is never reached: none of them reports usage agentmux can read (agent CLIs with their hooks do); its turns bound it")
+	before := len(notes)
+	require.NoError(t, r.s.SetLinkBudget(2, 10, ""))
+	entries, _ = r.s.Log()
+	for _, e := range entries[before:] {
+		assert.NotContains(t, e.Note, "never reached", "a turn budget alone says nothing of spend")
+	}
 }
 
 // A CLI that writes its last answer's usage just after its hook ran (Claude Code
