@@ -52,7 +52,7 @@ func connectOptions(o Options) ([]nats.Option, error) {
 			opts = append(opts, nats.UserCredentials(o.CredsFile))
 			break
 		}
-		session, pass, err := parseCreds(string(b))
+		session, _, err := parseCreds(string(b)) // its password: only for sessions of an older agentmux
 		if err != nil {
 			return nil, fmt.Errorf("--mesh-creds %s: %w", o.CredsFile, err)
 		}
@@ -60,7 +60,6 @@ func connectOptions(o Options) ([]nats.Option, error) {
 			return nil, fmt.Errorf("--mesh-creds %s: the credentials are session %q's; start with --session %s, or have the hub's owner run `agentmux mesh creds %s`",
 				o.CredsFile, session, session, o.Session)
 		}
-		_ = pass // the hub's secret for this session: never sent (below)
 		// The login is a signature of the hub's nonce by the session's key: whatever
 		// holds the hub's address (another user on the loopback port while the hub is
 		// down) reads nothing it could log in with. The hub checks the key against the
