@@ -110,7 +110,7 @@ func (r *Relay) linkByPane(a, b int, now time.Time) error {
 		return nil
 	}
 	if pb.group != nil && pb.group.remote == "" {
-		r.link(a, b, now, nil) // into b's group, on its budget
+		r.link(a, b, now, nil, 0) // into b's group, on its budget
 		return nil
 	}
 	var from spent
@@ -137,13 +137,14 @@ func (r *Relay) linkByPane(a, b int, now time.Time) error {
 			a, pa.name, b, pb.name, from.spend, from.limit)
 		return fmt.Errorf("link %d with %d: %w (%s of %s)", a, b, ErrBudgetSpent, from.spend, from.limit)
 	}
-	r.link(a, b, now, &from)
+	r.link(a, b, now, &from, 0)
 	return nil
 }
 
 // link puts pane a into the group of pane b. A person's link (start nil) renews the two
-// panes' budgets; a pane's (LinkByPane) gives a new group what start says it spent.
-func (r *Relay) link(a, b int, now time.Time, start *spent) {
+// panes' budgets, and turns (above 0) is the group's turn budget; a pane's (LinkByPane)
+// gives a new group what start says it spent.
+func (r *Relay) link(a, b int, now time.Time, start *spent, turns int) {
 	pa, pb := r.live(a), r.live(b)
 	if pa == nil || pb == nil || a == b || (pa.group != nil && pa.group == pb.group) {
 		return
@@ -177,6 +178,9 @@ func (r *Relay) link(a, b int, now time.Time, start *spent) {
 		r.join(g, pb)
 	}
 	r.join(g, pa)
+	if turns > 0 {
+		g.budget = turns
+	}
 	r.notice(now, a, "linked %s (%d/%d turns)%s", g.label(), g.used, g.budget, moved)
 }
 

@@ -139,7 +139,7 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 			}
 		}
 	case Link:
-		r.link(e.Pane, e.With, now, nil)
+		r.link(e.Pane, e.With, now, nil, e.Turns)
 	case LinkAll:
 		r.linkAll(e, now)
 	case Unlink:

@@ -277,8 +277,9 @@ type Hold struct {
 }
 
 // Link puts Pane into the group of With (creating a group of the two if With has
-// none), leaving Pane's old group.
-type Link struct{ Pane, With int }
+// none), leaving Pane's old group. Turns, when above 0, is the group's turn budget from
+// now on (a person's link with --turns), said in the link's own notice.
+type Link struct{ Pane, With, Turns int }
 
 // LinkAll puts every listed pane into one new group with a fresh budget.
 //

@@ -139,18 +139,19 @@ func (s *Session) Link(a, b int) error { return s.link(a, b, false) }
 func (s *Session) LinkShell(a, b int) error { return s.link(a, b, true) }
 
 func (s *Session) link(a, b int, shell bool) error {
-	return s.command(func() error { return s.linkNow(a, b, shell, false) })
+	return s.command(func() error { return s.linkNow(a, b, shell, false, 0) })
 }
 
 // LinkByPane is Link as a pane's program asks for it (`agentmux link` from inside a
 // pane): it renews no budget, and a link whose budget was spent since a person linked
 // it is refused (relay.ErrBudgetSpent) until a person links it (relay.LinkByPane).
 func (s *Session) LinkByPane(a, b int) error {
-	return s.command(func() error { return s.linkNow(a, b, false, true) })
+	return s.command(func() error { return s.linkNow(a, b, false, true, 0) })
 }
 
-// linkNow links pane a with pane b, in the loop; byPane says a pane's program asked.
-func (s *Session) linkNow(a, b int, shell, byPane bool) error {
+// linkNow links pane a with pane b, in the loop; byPane says a pane's program asked;
+// turns (above 0) is the link's turn budget, a person's.
+func (s *Session) linkNow(a, b int, shell, byPane bool, turns int) error {
 	pa, pb := s.pane(a), s.pane(b)
 	switch {
 	case pa == nil || pa.exited:
@@ -169,7 +170,7 @@ func (s *Session) linkNow(a, b int, shell, byPane bool) error {
 		s.act(acts)
 		return err
 	}
-	s.act(s.rl.Handle(relay.Link{Pane: a, With: b}, s.clock.Now()))
+	s.act(s.rl.Handle(relay.Link{Pane: a, With: b, Turns: turns}, s.clock.Now()))
 	return nil
 }
 

@@ -429,11 +429,18 @@ func (s *Session) LinkWithBudget(a, b int, shell bool, turns int, budget string)
 		return fmt.Errorf("link %d with %d: %w", a, b, err)
 	}
 	return s.command(func() error {
-		if err := s.linkNow(a, b, shell, false); err != nil {
+		pa, _ := s.rl.Pane(a)
+		pb, _ := s.rl.Pane(b)
+		standing := pa.Group != 0 && pa.Group == pb.Group // linked already: its budgets change
+		lt := turns
+		if standing {
+			lt = 0
+		}
+		if err := s.linkNow(a, b, shell, false, lt); err != nil { // a new link's notice says its turns
 			return err
 		}
-		if turns > 0 || !limit.IsZero() {
-			s.act(s.rl.Handle(relay.SetBudget{Pane: a, Turns: turns, Limit: limit}, s.clock.Now()))
+		if !limit.IsZero() || standing && turns > 0 {
+			s.act(s.rl.Handle(relay.SetBudget{Pane: a, Turns: turns - lt, Limit: limit}, s.clock.Now()))
 			s.unmeteredBudget(a, limit)
 		}
 		return nil

@@ -135,3 +135,23 @@ func TestUsageWrittenAfterTheHookIsRead(t *testing.T) {
 	m, _ := r.s.Member(1)
 	assert.Equal(t, ev.Spend.Tokens, m.Spend.Tokens)
 }
+
+// A link made with its own turn budget says that budget as it is made (not the
+// session's, then the new one); given again on the standing link, it replaces it.
+func TestLinkWithBudgetSaysItsTurns(t *testing.T) {
+	r := newRig(t, Options{Turns: 4}, "alice", "bob")
+	require.NoError(t, r.s.LinkWithBudget(1, 2, false, 2, ""))
+	notes := func() []string {
+		entries, _ := r.s.Log()
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.Note)
+		}
+		return out
+	}
+	assert.Contains(t, notes(), "linked 1⇄2 (0/2 turns)")
+	assert.NotContains(t, notes(), "linked 1⇄2 (0/4 turns)")
+	require.NoError(t, r.s.LinkWithBudget(1, 2, false, 6, ""))
+	assert.Equal(t, "1⇄2 0/6", r.s.Status().Groups[0].String())
+	assert.Contains(t, notes(), "budget of 1⇄2: 0/6 turns")
+}
