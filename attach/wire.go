@@ -65,8 +65,14 @@ func (r *Request) Validate() error {
 	if r.Cols < 1 || r.Rows < 1 || r.Cols > 10000 || r.Rows > 10000 {
 		return fmt.Errorf("terminal size %dx%d out of range", r.Cols, r.Rows)
 	}
+	r.Cols, r.Rows = min(r.Cols, MaxCols), min(r.Rows, MaxRows)
 	return nil
 }
+
+// MaxCols and MaxRows bound the terminal size a session draws for (a larger terminal
+// is drawn in its top left corner, as a client that sent a size it cannot have): what
+// a session allocates for a terminal's pictures grows with its size.
+const MaxCols, MaxRows = 2000, 1000
 
 // Accepted is ATTACHED's payload: the stream version and the session's name.
 type Accepted struct {
@@ -150,6 +156,7 @@ func Decode(body []byte) (Frame, error) {
 		if f.Cols < 1 || f.Rows < 1 {
 			return Frame{}, fmt.Errorf("%w: size %dx%d", ErrBadFrame, f.Cols, f.Rows)
 		}
+		f.Cols, f.Rows = min(f.Cols, MaxCols), min(f.Rows, MaxRows)
 	case KindAck:
 		if len(rest) != 4 {
 			return Frame{}, fmt.Errorf("%w: ack of %d bytes", ErrBadFrame, len(rest))

@@ -85,3 +85,17 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A size larger than any terminal's (a client's bug, a script's) is drawn at the
+// largest the session draws: what it allocates for a terminal's pictures grows with it
+// (65535×65535 grew a server by 100 MB a second, for good).
+func TestSizesAreBounded(t *testing.T) {
+	f, err := Decode(Resize(65535, 65535))
+	if err != nil || f.Cols != MaxCols || f.Rows != MaxRows {
+		t.Errorf("resize 65535×65535: %+v %v", f, err)
+	}
+	r := Request{Version: Version, Cols: 9000, Rows: 120}
+	if err := r.Validate(); err != nil || r.Cols != MaxCols || r.Rows != 120 {
+		t.Errorf("attach at 9000×120: %+v %v", r, err)
+	}
+}

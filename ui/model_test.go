@@ -348,3 +348,12 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
+
+// A terminal size past any real terminal's is drawn at the largest the ui draws.
+func TestWindowSizeIsBounded(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a")
+	hs.send(tea.WindowSizeMsg{Width: 65535, Height: 65535})
+	if hs.m.width != maxWidth || hs.m.height != maxHeight {
+		t.Errorf("drawn at %dx%d, want %dx%d", hs.m.width, hs.m.height, maxWidth, maxHeight)
+	}
+}

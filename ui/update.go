@@ -269,16 +269,21 @@ func (m *model) handleExit(ev session.Exit) {
 
 // handleWindowSize re-lays out every pane for the outer terminal's new size, and has the
 // next frame drawn whole.
+// maxWidth and maxHeight bound the size the ui draws at (attach.MaxCols and MaxRows, for
+// terminals attached over a socket): what a frame allocates grows with it.
+const maxWidth, maxHeight = 2000, 1000
+
 func (m *model) handleWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 	if r, ok := m.scr.(interface{ Repaint() }); ok {
 		// Every resize report redraws whole, also one that ends at the size already
 		// drawn (reports coalesce): the terminal may have cut its picture meanwhile.
 		r.Repaint()
 	}
-	if msg.Width == m.width && msg.Height == m.height {
+	w, h := min(max(msg.Width, 1), maxWidth), min(max(msg.Height, 1), maxHeight)
+	if w == m.width && h == m.height {
 		return nil
 	}
-	m.width, m.height = max(msg.Width, 1), max(msg.Height, 1)
+	m.width, m.height = w, h
 	m.relayout()
 	return nil
 }
