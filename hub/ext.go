@@ -51,10 +51,23 @@ func (s *state) xHistory(cs *connState, e *proto.Envelope, res *proto.Result) er
 	if err != nil {
 		return err
 	}
-	ms, err := s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: s.canonical(p.Member), SinceMs: p.SinceMs, Before: p.Before, Limit: p.Limit})
+	// At most historyRows rows are read for one page, whatever the limit asks: each is
+	// held whole until the page is cut to a frame (and the loop waits meanwhile). A
+	// limit past it goes on where the page stops (Next), as one a frame cut short does.
+	limit := min(p.Limit, historyRows)
+	if limit <= 0 {
+		limit = historyRows
+	}
+	ms, err := s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: s.canonical(p.Member), SinceMs: p.SinceMs, Before: p.Before, Limit: limit})
 	res.Messages, res.Next = s.historyPage(e.ID, ms)
+	if res.Next == 0 && p.Limit > historyRows && len(ms) == limit {
+		res.Next = ms[0].Row // older ones may wait: the client asks again from here
+	}
 	return err
 }
+
+// historyRows is the most stored messages one X_HISTORY page reads.
+const historyRows = 100
 
 // xRead answers X_READ: one message, its body from an offset.
 func (s *state) xRead(cs *connState, e *proto.Envelope, res *proto.Result) error {

@@ -157,3 +157,35 @@ func TestCaptureFitsTheFrameLimit(t *testing.T) {
 	assert.Contains(t, lines[len(lines)-1], "line 9999 of claude")
 	assert.Greater(t, len(lines), 100)
 }
+
+// A limit past what one page reads (a huge one, from any client) reads historyRows
+// stored messages at most, and the page says where the older ones go on: paging with
+// the limit gets them all, in order.
+func TestHistoryReadsAPageAtATime(t *testing.T) {
+	e := start(t, nil, "", nil)
+	var want []store.Message
+	now := time.Now().UnixMilli()
+	for i := range 250 {
+		want = append(want, store.Message{ID: fmt.Sprintf("m%03d", i), Session: "test", From: "alice", To: "bob", Kind: "message",
+			Body: "small", Seq: int64(i + 1), Queued: now + int64(i)})
+	}
+	require.NoError(t, e.st.Insert(want...))
+	ctl := e.control()
+	q := proto.History{Limit: 1 << 30}
+	r := strictRequest(t, ctl, proto.TypeHistory, q)
+	require.Len(t, r.Messages, 100, "one page reads 100 rows at most")
+	assert.Equal(t, "m249", r.Messages[99].ID)
+	assert.NotZero(t, r.Next)
+	var got []proto.Message
+	for pages := 0; ; pages++ {
+		got = append(r.Messages, got...)
+		if r.Next == 0 {
+			break
+		}
+		require.Less(t, pages, 10)
+		q.Before = r.Next
+		r = strictRequest(t, ctl, proto.TypeHistory, q)
+	}
+	require.Len(t, got, 250)
+	assert.Equal(t, "m000", got[0].ID)
+}
