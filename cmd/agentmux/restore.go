@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/mesh"
+	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/session"
@@ -38,6 +39,16 @@ func resumeArgv(argv []string, c store.Conversation) ([]string, bool) {
 		return append([]string{argv[0], "resume", c.ID}, argv[1:]...), true
 	}
 	return nil, false
+}
+
+// runsCLI reports whether pane p, whose command is argv, runs the agent CLI cli: its
+// program is that CLI, by agentmux's own profiles or by the profile the session read it
+// with (a person's, for a wrapper of theirs). Never a shell.
+func runsCLI(p savedPane, argv []string, cli string) bool {
+	if len(argv) == 0 || cli == "" || session.IsShell(argv) {
+		return false
+	}
+	return parser.ProfileFor(argv[0]).Name == cli || p.Profile == cli
 }
 
 // restorePlan is what a restore does besides starting the panes: the links, holds and
@@ -197,6 +208,12 @@ func (plan *restorePlan) pane(n int, p savedPane, c store.Conversation, folder s
 		ex := exitedPane(spec, why)
 		ex.Fresh = spec.Argv // prefix R then f: the program, once installed again
 		return ex, why + ": it stays exited (prefix R then f starts it once installed again; agentmux new starts another program)"
+	}
+	if c.ID != "" && !runsCLI(p, spec.Argv, c.CLI) {
+		// What a pane's hook said it ran is that pane's word: its conversation's CLI
+		// must be the program the person started there, whose command it shapes.
+		notes = append(notes, fmt.Sprintf("a conversation of %s was recorded, but the pane runs %s: started fresh", c.CLI, filepath.Base(spec.Argv[0])))
+		c = store.Conversation{}
 	}
 	switch argv, ok := resumeArgv(spec.Argv, c); {
 	case ok:

@@ -68,7 +68,7 @@ func TestRestorePlanPane(t *testing.T) {
 	// and the note say so.
 	spec, _ = plan.pane(4, savedPane{Name: "d", Command: []string{"sh", "-c", "true"}, Dir: folder}, store.Conversation{}, folder)
 	assert.Equal(t, notResumed, spec.Restored)
-	plan.pane(5, savedPane{Name: "e", Command: []string{"cat"}, Dir: folder}, store.Conversation{CLI: "claude", ID: "c5"}, folder)
+	plan.pane(5, savedPane{Name: "e", Command: []string{"cat"}, Dir: folder, Profile: "claude"}, store.Conversation{CLI: "claude", ID: "c5"}, folder)
 	assert.Contains(t, plan.convs, 5)
 	spec, _ = plan.pane(6, savedPane{Name: "f", Command: []string{"cat", "-u"}, Dir: folder}, store.Conversation{CLI: "aider", ID: "a6"}, folder)
 	assert.Equal(t, notResumed, spec.Restored)
@@ -78,11 +78,35 @@ func TestRestorePlanPane(t *testing.T) {
 func TestRestorePlanResumes(t *testing.T) {
 	folder := t.TempDir()
 	plan := &restorePlan{given: map[int][]string{}, convs: map[int]store.Conversation{}, treeDirs: map[int]string{}}
-	spec, note := plan.pane(1, savedPane{Name: "a", Command: []string{"cat", "-u"}, Dir: folder}, store.Conversation{CLI: "claude", ID: "c1"}, folder)
+	spec, note := plan.pane(1, savedPane{Name: "a", Command: []string{"cat", "-u"}, Dir: folder, Profile: "claude"}, store.Conversation{CLI: "claude", ID: "c1"}, folder)
 	assert.Equal(t, []string{"cat", "-u", "--resume", "c1"}, spec.Argv)
 	assert.Equal(t, []string{"cat", "-u"}, spec.Fresh)
 	assert.Equal(t, "resumed", spec.Restored)
 	assert.Empty(t, note)
+}
+
+// The CLI a pane's hook reported is the pane's word: a conversation recorded as
+// codex's (or claude's) for a pane that runs a shell or another program does not shape
+// its command (bash resume x, sh resume x -c …): it starts as the person started it.
+func TestRestoreResumesOnlyTheCLIThePaneRuns(t *testing.T) {
+	folder := t.TempDir()
+	plan := &restorePlan{given: map[int][]string{}, convs: map[int]store.Conversation{}, treeDirs: map[int]string{}}
+	for i, tc := range []struct {
+		argv    []string
+		profile string
+		cli     string
+	}{
+		{[]string{"sh"}, "generic", "codex"},
+		{[]string{"sh", "-c", "make test"}, "generic", "codex"},
+		{[]string{"cat", "-u"}, "generic", "codex"},
+		{[]string{"sh"}, "claude", "claude"}, // a shell, whatever its profile
+		{[]string{"cat"}, "claude", "codex"}, // another CLI than its own
+	} {
+		spec, note := plan.pane(i+1, savedPane{Name: "p", Command: tc.argv, Dir: folder, Profile: tc.profile}, store.Conversation{CLI: tc.cli, ID: "x"}, folder)
+		assert.Equal(t, tc.argv, spec.Argv, "%v", tc)
+		assert.NotContains(t, plan.convs, i+1)
+		assert.Contains(t, note, "a conversation of "+tc.cli+" was recorded, but the pane runs", "%v", tc)
+	}
 }
 
 func TestWantRestore(t *testing.T) {
