@@ -44,16 +44,22 @@ func TestGitRunsNoProgramTheTreeConfigures(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(tr.Path, "hooks", "post-checkout"), []byte("#!/bin/sh\n"+proofCommand(proof)+"\n"), 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(tr.Path, "a.txt"), []byte("changed\n"), 0o600))
 
+	readsChanged(t, tr)
+	_, err = Create(tr.Repo, t.TempDir(), "s1", "codex") // checks out a tree: post-checkout
+	require.NoError(t, err)
+	_, err = os.Stat(proof)
+	assert.ErrorIs(t, err, os.ErrNotExist, "git ran a program the tree's config named")
+}
+
+// readsChanged reads tr's state and diff, which its a.txt changed to "changed".
+func readsChanged(t *testing.T, tr *Tree) {
+	t.Helper()
 	st, err := tr.State()
 	require.NoError(t, err)
 	assert.Equal(t, "changed", st.String())
 	d, err := tr.Diff(false)
 	require.NoError(t, err)
 	assert.Contains(t, d, "+changed")
-	_, err = Create(tr.Repo, t.TempDir(), "s1", "codex") // checks out a tree: post-checkout
-	require.NoError(t, err)
-	_, err = os.Stat(proof)
-	assert.ErrorIs(t, err, os.ErrNotExist, "git ran a program the tree's config named")
 }
 
 // A clean filter runs when git status reads a file whose stat data changed: the
@@ -76,12 +82,7 @@ func TestStateRunsNoFilter(t *testing.T) {
 	require.NoError(t, os.Chtimes(filepath.Join(tr.Path, "a.txt"), later, later))
 	require.NoError(t, os.WriteFile(filepath.Join(tr.Path, "a.txt"), []byte("changed\n"), 0o600))
 
-	st, err := tr.State()
-	require.NoError(t, err)
-	assert.Equal(t, "changed", st.String())
-	d, err := tr.Diff(false)
-	require.NoError(t, err)
-	assert.Contains(t, d, "+changed")
+	readsChanged(t, tr)
 	_, err = os.Stat(proof)
 	assert.ErrorIs(t, err, os.ErrNotExist, "a filter the tree's config names ran")
 }
