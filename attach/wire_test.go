@@ -68,10 +68,15 @@ func FuzzDecode(f *testing.F) {
 		}
 		switch fr.Kind {
 		case KindResize:
-			if fr.Cols < 1 || fr.Rows < 1 {
+			if fr.Cols < 1 || fr.Rows < 1 || fr.Cols > MaxCols || fr.Rows > MaxRows {
 				t.Fatalf("Decode(%q): size %dx%d", body, fr.Cols, fr.Rows)
 			}
-			if got := Resize(fr.Cols, fr.Rows); string(got) != string(body) {
+			// A size within the bounds re-encodes as it came; one past them, clamped.
+			cols, rows := int(body[1])<<8|int(body[2]), int(body[3])<<8|int(body[4])
+			if fr.Cols != min(cols, MaxCols) || fr.Rows != min(rows, MaxRows) {
+				t.Fatalf("Decode(%q): size %dx%d", body, fr.Cols, fr.Rows)
+			}
+			if got := Resize(fr.Cols, fr.Rows); cols <= MaxCols && rows <= MaxRows && string(got) != string(body) {
 				t.Fatalf("resize %q re-encodes as %q", body, got)
 			}
 		case KindAck:
