@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentmux/agentmux/proto"
+	"github.com/agentmux/agentmux/tty"
 )
 
 // The handshake: the first frame of a connection is an envelope of one of these types
@@ -69,10 +70,8 @@ func (r *Request) Validate() error {
 	return nil
 }
 
-// MaxCols and MaxRows bound the terminal size a session draws for (a larger terminal
-// is drawn in its top left corner, as a client that sent a size it cannot have): what
-// a session allocates for a terminal's pictures grows with its size.
-const MaxCols, MaxRows = 2000, 1000
+// MaxCols and MaxRows bound the terminal size a session draws for: tty's.
+const MaxCols, MaxRows = tty.MaxCols, tty.MaxRows
 
 // Accepted is ATTACHED's payload: the stream version and the session's name.
 type Accepted struct {

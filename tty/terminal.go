@@ -179,3 +179,8 @@ func (o *Terminal) SetupProbed() error {
 	}
 	return nil
 }
+
+// MaxCols and MaxRows bound the outer terminal size agentmux draws for (a larger
+// terminal is drawn in its top left corner): what a frame allocates grows with the
+// size, and a client may send any (the attach stream clamps to them, the ui too).
+const MaxCols, MaxRows = 2000, 1000

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/session"
+	"github.com/agentmux/agentmux/tty"
 )
 
 // syncTimeout bounds how long a pane in synchronized output (mode 2026) may hold back
@@ -269,9 +270,8 @@ func (m *model) handleExit(ev session.Exit) {
 
 // handleWindowSize re-lays out every pane for the outer terminal's new size, and has the
 // next frame drawn whole.
-// maxWidth and maxHeight bound the size the ui draws at (attach.MaxCols and MaxRows, for
-// terminals attached over a socket): what a frame allocates grows with it.
-const maxWidth, maxHeight = 2000, 1000
+// maxWidth and maxHeight bound the size the ui draws at (tty.MaxCols, tty.MaxRows).
+const maxWidth, maxHeight = tty.MaxCols, tty.MaxRows
 
 func (m *model) handleWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 	if r, ok := m.scr.(interface{ Repaint() }); ok {
