@@ -192,7 +192,7 @@ func (n *Node) answered(tag, session string) (askedLink, bool) {
 	if !ok {
 		return a, false
 	}
-	if _, asked, _ := strings.Cut(a.addr, "@"); asked != session { // exact, as subjects are
+	if _, asked, _ := SplitAddress(a.addr); asked != session { // exact, as subjects are
 		return askedLink{}, false
 	}
 	delete(n.links.asked, tag)
