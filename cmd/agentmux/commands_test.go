@@ -171,6 +171,7 @@ func TestClientValueErrorsSayWhatIsWanted(t *testing.T) {
 		"send --timeout 3 bot x":  "agentmux send: --timeout 3 needs a unit, e.g. 3s or 3m",
 		"send --timeout 0s bot x": "agentmux send: --timeout must be a positive duration, not 0s",
 		"history --since soon":    `agentmux history: --since "soon": want a duration such as 90s, 10m or 1h`,
+		"history --since -1h":     "agentmux history: --since must be a positive duration, not -1h",
 		"capture 1 --lines -5":    "agentmux capture: --lines -5: want a whole number, 0 or more",
 		"history --limit x":       "agentmux history: --limit x: want a whole number, 0 or more",
 	} {
