@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/agentmux/agentmux/keys"
 )
 
@@ -147,4 +151,28 @@ func TestWheelOnTheAlternateScreenSendsArrows(t *testing.T) {
 	if hs.procs[1].Sent() != "" || hs.m.views[1].scroll == nil {
 		t.Error("the wheel on the main screen did not scroll history")
 	}
+}
+
+// A terminal made shorter and then taller again (a smaller one attached and gone) shows
+// a pane's lines again, taken back from its history, live and in scroll mode alike:
+// the scroll view at the bottom moves up with the screen's top.
+func TestAPaneGrownBackShowsItsLines(t *testing.T) {
+	hs := newHarness(t, 120, 40, "a")
+	var b strings.Builder
+	for i := 1; i <= 100; i++ {
+		b.WriteString("line " + itoa(i) + "\r\n")
+	}
+	hs.output(1, b.String())
+	// 37 rows: lines 65 to 100 and the empty row of the cursor
+	firstRow := func() string { return strings.Trim(strings.Split(hs.text(), "\n")[1], "│ ") }
+	require.Equal(t, "line 65", firstRow())
+	hs.send(tea.WindowSizeMsg{Width: 120, Height: 20})
+	hs.settle()
+	hs.press(testPrefix, runeKey('['))
+	hs.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	hs.settle()
+	assert.Equal(t, "line 65", firstRow(), "scroll mode's first row")
+	assert.Contains(t, hs.text(), "SCROLL bottom")
+	hs.press(runeKey('q'))
+	assert.Equal(t, "line 65", firstRow(), "the live screen's first row")
 }

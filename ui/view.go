@@ -110,6 +110,10 @@ func (m *model) buildRows(id int, v *paneView) {
 	v.cache.reset(c.W, c.X, v.screen.Link)
 	lines := v.snap.Lines
 	if v.scroll != nil {
+		// history dropped at the top, or taken back by a taller screen at the bottom,
+		// can leave the view's top outside what is held
+		oldest, bottom := scrollBounds(v)
+		v.scroll.top = min(max(v.scroll.top, oldest), bottom)
 		lines = scrollLines(v, c.H)
 	}
 	v.rows = resize(v.rows, c.H)

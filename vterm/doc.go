@@ -122,7 +122,8 @@
 // behind a 16-byte header per line (about 100 bytes for an 80-column line of text).
 // Every row carries a soft-wrap flag, so TextFrom can join wrapped rows back into the
 // lines the program printed. Absolute row numbers count every row ever pushed into
-// history and are never reused.
+// history; a taller screen takes the newest lines back (with their numbers), as xterm
+// and tmux do.
 //
 // # Speed
 //

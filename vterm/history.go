@@ -108,6 +108,25 @@ func (h *history) dropOldest() {
 	}
 }
 
+// dropNewest forgets the newest line (a taller screen took it back); its bytes, the
+// newest block's last, are given back to that block, and a block left without lines
+// goes (the spare when it has the usual size), unless it is the only one.
+func (h *history) dropNewest() {
+	l := h.lines[h.index(h.n-1)]
+	k := len(h.blocks) - 1 // the newest line is always in the newest block
+	blk := h.blocks[k]
+	blk.lines--
+	blk.used = l.off()
+	h.n--
+	if blk.lines == 0 && k > 0 {
+		if h.spare == nil && len(blk.data) == blockSize {
+			h.spare = blk
+		}
+		h.blocks[k] = nil
+		h.blocks = h.blocks[:k]
+	}
+}
+
 // add returns the header slot of a new newest line.
 func (h *history) add() *hline {
 	if h.n == len(h.lines) {
@@ -159,6 +178,26 @@ func (t *Terminal) pushHistory(r *row) {
 		return
 	}
 	t.hist.push(r.cells[:r.hi], len(r.cells), r.wrapped, &r.pre)
+}
+
+// pullHistory takes the newest history line back as a new main-screen row of width cols,
+// for a taller screen's top: the line keeps its absolute number (pushed goes down by
+// one), and a resize cut shows as any cut row's does (row.tail).
+func (t *Terminal) pullHistory(cols int) *row {
+	h := t.hist.at(t.hist.len() - 1)
+	r := &row{cells: h.decode(max(h.cols, cols)), wrapped: h.wrapped, dirty: true}
+	r.hi = usedExtent(r.cells)
+	if h.wrapped && h.cols < cols {
+		r.tail, r.tailAt = padded, h.cols // its text ends where it wrapped
+	}
+	r.resize(cols)
+	t.hist.dropNewest()
+	t.pushed--
+	// the number is the same, the line no longer history's: its decoding may change
+	if slot := &t.hcache[t.pushed%int64(len(t.hcache))]; slot.abs == t.pushed {
+		*slot = hcacheEntry{}
+	}
+	return r
 }
 
 // pushWritten appends a main-screen row a resize cut or padded to history as the

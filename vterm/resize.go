@@ -5,8 +5,10 @@ package vterm
 // shows again what a narrower one cut off a row that nothing changed since. When
 // the screen gets shorter, rows above the cursor go to history (main screen) so the
 // cursor's line stays visible; otherwise rows are dropped from the bottom. A taller
-// screen adds blank rows at the bottom. Tab stops set by the program survive; new
-// columns get the default stops.
+// main screen takes history's newest lines back at its top, as xterm and tmux do, so a
+// pane shrunk and grown again shows what it showed (each line keeps its absolute
+// number: ScreenTop goes down); what history cannot give is blank rows at the bottom.
+// Tab stops set by the program survive; new columns get the default stops.
 
 // Resize changes the screen size. Sizes below 1 become 1 (and above 4096, 4096).
 func (t *Terminal) Resize(cols, rows int) {
@@ -16,8 +18,12 @@ func (t *Terminal) Resize(cols, rows int) {
 	if cols == t.cols && rows == t.rows {
 		return
 	}
-	// rows above the cursor leave the top when the screen gets shorter than the cursor row
+	// rows above the cursor leave the top when the screen gets shorter than the cursor
+	// row; a taller main screen takes history's newest lines back at its top
 	shift := max(0, t.cur.y-(rows-1))
+	if t.scr == t.main && rows > t.rows {
+		shift = -min(rows-t.rows, t.hist.len())
+	}
 	for _, s := range []*screen{t.main, t.alt} {
 		n := 0
 		if s == t.scr {
@@ -51,8 +57,16 @@ func (t *Terminal) Resize(cols, rows int) {
 }
 
 // resizeScreen gives s the new size; the first shift rows leave the top (into history
-// for the main screen).
+// for the main screen), or with a negative shift, as many lines come back from history
+// (main screen only).
 func (t *Terminal) resizeScreen(s *screen, cols, rows, shift int) {
+	if shift < 0 {
+		back := make([]*row, -shift, -shift+len(s.rows))
+		for i := len(back) - 1; i >= 0; i-- {
+			back[i] = t.pullHistory(cols)
+		}
+		s.rows = append(back, s.rows...)
+	}
 	if shift > 0 {
 		if s == t.main {
 			for _, r := range s.rows[:shift] {

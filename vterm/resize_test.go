@@ -1,14 +1,17 @@
 package vterm
 
 // Resize: no reflow. Rows are cut or padded, the cursor stays on screen, rows above the
-// cursor go to history when the screen gets shorter, tab stops survive, and every size
-// down to 1×1 keeps the structural invariants (row widths, whole wide characters).
+// cursor go to history when the screen gets shorter and come back when it gets taller,
+// tab stops survive, and every size down to 1×1 keeps the structural invariants (row
+// widths, whole wide characters).
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestResize(t *testing.T) {
@@ -27,6 +30,10 @@ func TestResize(t *testing.T) {
 		{"shorter with cursor at the bottom pushes to history", 5, 4, "1\r\n2\r\n3\r\n4", 5, 2, rows(2, "3", "4"), 1, 1, []string{"1", "2"}},
 		{"shorter with cursor at the top drops the bottom", 5, 4, "1\r\n2\r\n3\r\n4\x1b[H", 5, 2, rows(2, "1", "2"), 0, 0, nil},
 		{"taller adds rows at the bottom", 5, 2, "1\r\n2", 5, 4, rows(4, "1", "2"), 1, 1, nil},
+		{"taller takes history back at the top", 5, 2, "1\r\n2\r\n3\r\n4", 5, 4, rows(4, "1", "2", "3", "4"), 1, 3, nil},
+		{"taller takes back what history holds", 5, 2, "1\r\n2\r\n3", 5, 5, rows(5, "1", "2", "3"), 1, 2, nil},
+		{"taller takes back only as many rows", 5, 2, "1\r\n2\r\n3\r\n4", 5, 3, rows(3, "2", "3", "4"), 1, 2, []string{"1"}},
+		{"a taller alternate screen takes nothing back", 5, 2, "1\r\n2\r\n3\x1b[?1049h\x1b[Hx", 5, 4, rows(4, "x"), 1, 0, []string{"1"}},
 		{"cursor clamps into a narrower screen", 10, 2, "\x1b[1;9H", 4, 2, rows(2), 3, 0, nil},
 		{"one by one", 10, 3, "hello\r\nworld", 1, 1, rows(1, "w"), 0, 0, []string{"h"}},
 		{"zero becomes one", 10, 3, "x", 0, -5, rows(1, "x"), 0, 0, nil},
@@ -164,4 +171,54 @@ func TestAResizedRowChangedIsReadAsItShows(t *testing.T) {
 	term.Resize(20, 4)
 	term.Write([]byte("\x1b[1;12HX")) // onto the padding of the wrapped row
 	assert.Equal(t, "0123456789 X        abcde", term.TextFrom(0)[0].Text)
+}
+
+// A pane shrunk and grown back (a smaller terminal attached and gone, zoom, a pane
+// added and closed) shows what it showed, as in tmux: the rows the shorter screen
+// pushed into history come back, with their colours, wide characters and soft wraps,
+// and their absolute numbers, so the text readers read the same lines.
+func TestShrunkAndGrownBackShowsTheSame(t *testing.T) {
+	in := "\x1b[31mred\x1b[0m plain\r\n中文 wide\r\n" +
+		"a soft-wrapped line longer than twenty columns\r\n" +
+		"\x1b[44mblue background\x1b[K\x1b[0m\r\nbot> "
+	for _, steps := range [][][2]int{
+		{{20, 3}},
+		{{20, 1}},
+		{{12, 2}, {20, 4}},
+		{{20, 30}, {20, 2}}, // taller first: nothing to take back, the prompt stays
+	} {
+		term := newTerm(20, 8, "old\r\n"+in)
+		before, top, text := term.Snapshot(), term.ScreenTop(), term.TextFrom(0)
+		for _, s := range steps {
+			term.Resize(s[0], s[1])
+		}
+		term.Resize(20, 8)
+		after := term.Snapshot()
+		name := fmt.Sprint(steps)
+		if steps[0][1] > 8 {
+			// the prompt row stayed where it was; the rows added below it went again
+			assert.Equal(t, before.Cursor, after.Cursor, name)
+		}
+		for y := range before.Lines {
+			assert.Equal(t, before.Lines[y].Cells, after.Lines[y].Cells, "%v row %d", steps, y)
+			assert.Equal(t, before.Lines[y].Wrapped, after.Lines[y].Wrapped, "%v row %d", steps, y)
+		}
+		assert.Equal(t, before.Cursor, after.Cursor, name)
+		assert.Equal(t, top, term.ScreenTop(), name)
+		assert.Equal(t, text, term.TextFrom(0), name)
+	}
+}
+
+// A line taken back from history is the screen's: what the program then writes on it
+// is what history holds when it leaves again, not what a reader read of it before.
+func TestALineTakenBackIsReadAsItIsNow(t *testing.T) {
+	term := newTerm(10, 2, "one\r\ntwo\r\nthree")
+	require.Equal(t, []string{"one"}, historyText(term)) // read, and so cached
+	term.Resize(10, 3)
+	assert.Equal(t, int64(0), term.ScreenTop())
+	term.Write([]byte("\x1b[1;1HONE\x1b[3;6H"))
+	term.Resize(10, 2)
+	assert.Equal(t, []string{"ONE"}, historyText(term))
+	assert.Equal(t, []string{"two", "three"}, rowsText(term))
+	assert.Equal(t, int64(1), term.ScreenTop())
 }

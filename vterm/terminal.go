@@ -110,8 +110,8 @@ type Terminal struct {
 	hist history
 	// frames are the alternate screen's states no reader saw (KeepFrames).
 	frames frameLog
-	// pushed counts every main-screen row ever pushed into history: the absolute
-	// number of main-screen row 0.
+	// pushed counts every main-screen row ever pushed into history, less those a taller
+	// screen took back: the absolute number of main-screen row 0.
 	pushed int64
 
 	links  linkTable

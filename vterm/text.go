@@ -2,8 +2,9 @@ package vterm
 
 // This file gives readers the main screen's history and plain text with absolute row
 // numbers: row r of the main screen is number ScreenTop()+r, history line i (0 = oldest
-// held) is ScreenTop()-HistoryLen+i, and numbers are never reused when old history is
-// dropped or cleared.
+// held) is ScreenTop()-HistoryLen+i. A line keeps its number: dropping or clearing old
+// history reuses none, and a taller screen taking lines back from history (resize.go)
+// gives them the same numbers on the screen, so ScreenTop mostly grows but can go down.
 
 // TextLine is one logical line of text: physical rows joined where the program's text
 // soft-wrapped.
@@ -17,7 +18,7 @@ type TextLine struct {
 }
 
 // ScreenTop returns the absolute number of the main screen's first row: the number of
-// rows ever pushed into history.
+// rows ever pushed into history, less those a taller screen took back.
 func (t *Terminal) ScreenTop() int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
