@@ -3,6 +3,7 @@ package hub
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -179,9 +180,21 @@ func (s *state) offLoop(cs *connState, e *proto.Envelope, code string, work func
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		res, err := work()
+		res, err := offWork(h, e.Type, work)
 		h.post(offDone{c: c, re: re, code: code, res: res, err: err})
 	}()
+}
+
+// offWork runs an offLoop's work; a panic in it (a bug) is its request's error, logged
+// with its stack, instead of the end of the session.
+func offWork(h *Hub, typ string, work func() (proto.Result, error)) (res proto.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.cfg.Logger.Error("panic handling a request off the loop", "type", typ, "panic", p, "stack", string(debug.Stack()))
+			res, err = proto.Result{}, fmt.Errorf("internal error handling %s: %v", typ, p)
+		}
+	}()
+	return work()
 }
 
 // open returns c's state while it is open (nil once it closes or is closing): where a

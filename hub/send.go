@@ -559,12 +559,7 @@ func (s *state) settle() {
 		return
 	}
 	s.flush()
-	text := fmt.Sprintf("after the restart, %d messages that were being submitted to panes no longer here were settled as dropped: they may have been read before (`agentmux read ID` shows each)", n)
-	if w, ok := s.cfg.Core.(Warner); ok {
-		w.Warn(text)
-		return
-	}
-	s.event(proto.Event{Kind: proto.EventNotice, Text: text})
+	s.warn(fmt.Sprintf("after the restart, %d messages that were being submitted to panes no longer here were settled as dropped: they may have been read before (`agentmux read ID` shows each)", n))
 }
 
 // prune applies retention.

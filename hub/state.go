@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"time"
@@ -87,12 +88,7 @@ func (s *state) flush() {
 	}
 	s.markFailing = true
 	s.cfg.Logger.Error("delivery phases not recorded: kept to be written again", "n", n, "err", err)
-	text := fmt.Sprintf("could not record %d delivery phases in the store (%v): they are written once it takes them again; if agentmux ends before, these messages may be typed again", n, err)
-	if w, ok := s.cfg.Core.(Warner); ok {
-		w.Warn(text) // the status line; subscribers get it from the core as a notice
-		return
-	}
-	s.event(proto.Event{Kind: proto.EventNotice, Text: text})
+	s.warn(fmt.Sprintf("could not record %d delivery phases in the store (%v): they are written once it takes them again; if agentmux ends before, these messages may be typed again", n, err))
 }
 
 // armRetry starts the wait before the kept marks are written again (doubling each
@@ -206,7 +202,7 @@ func (s *state) handle(ev any) {
 		}
 	case frameIn:
 		if cs := s.open(ev.c); cs != nil {
-			s.frame(cs, ev.e)
+			s.guard(cs, ev.e, func() { s.frame(cs, ev.e) })
 		}
 	case offDone:
 		s.sendOff(ev)
@@ -221,6 +217,33 @@ func (s *state) handle(ev any) {
 		s.close(cs, ev.err)
 		delete(s.conns, ev.c)
 	}
+}
+
+// guard runs handle, the handling of frame e from cs. A panic in it (a bug reached
+// by what a client sent) ends that connection with an INTERNAL error and is logged
+// with its stack, and the person is told: the hub, and every pane's program with it,
+// goes on.
+func (s *state) guard(cs *connState, e *proto.Envelope, handle func()) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		s.cfg.Logger.Error("panic handling a frame: the connection is closed", "conn", cs.c.id, "type", e.Type, "panic", p, "stack", string(debug.Stack()))
+		s.fatal(cs, proto.CodeInternal, fmt.Sprintf("internal error handling %s: %v", e.Type, p), e.ID)
+		s.warn(fmt.Sprintf("agentmux hit an internal error handling a %s request and closed that client's connection; the session goes on (the log has the details)", e.Type))
+	}()
+	handle()
+}
+
+// warn tells the person of a fault: on the status line through the core, else as a
+// notice to subscribers.
+func (s *state) warn(text string) {
+	if w, ok := s.cfg.Core.(Warner); ok {
+		w.Warn(text) // the status line; subscribers get it from the core as a notice
+		return
+	}
+	s.event(proto.Event{Kind: proto.EventNotice, Text: text})
 }
 
 // batchable reports whether ev may be handled with SENDs still waiting in the batch:
