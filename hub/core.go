@@ -80,7 +80,7 @@ type PaneCore interface {
 	// leaves one) and returns them as now in force.
 	SetShare(id, width, height int) ([2]int, error)
 	// Diff is what pane id's agent changed in its own worktree (an error when it has
-	// none).
+	// none). The hub calls it off its loop: it may take a while.
 	Diff(id int) (string, error)
 }
 

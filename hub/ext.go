@@ -502,18 +502,24 @@ func xRename(s *state, cs *connState, pc PaneCore, e *proto.Envelope, _ *proto.R
 }
 
 // xDiff answers with what a pane's agent changed in its worktree, cut to fit a frame.
-func xDiff(s *state, cs *connState, pc PaneCore, e *proto.Envelope, res *proto.Result) error {
+// git runs off the loop: a large tree takes it a while, and the hub answers others
+// meanwhile.
+func xDiff(s *state, cs *connState, pc PaneCore, e *proto.Envelope, _ *proto.Result) error {
 	p, err := payload[proto.Target](s, cs, e)
 	if err != nil {
 		return err
 	}
 	return s.onPane(p.A, func(id int) error {
-		text, err := pc.Diff(id)
-		if err == nil {
-			text = fitScreen(text, s.budget(e.ID))
-			res.Screen = &text
-		}
-		return err
+		budget := s.budget(e.ID)
+		s.offLoop(cs, e, proto.CodeBadRequest, func() (proto.Result, error) {
+			text, err := pc.Diff(id)
+			if err != nil {
+				return proto.Result{}, err
+			}
+			text = fitScreen(text, budget)
+			return proto.Result{Screen: &text}, nil
+		})
+		return errAnswered
 	})
 }
 

@@ -514,20 +514,29 @@ func TestEveryExtensionRequestIsDispatched(t *testing.T) {
 
 // paneFake is a core that runs pane commands: it starts pane 3 and sets every share to
 // what was asked.
-type paneFake struct{ *fakeCore }
+type paneFake struct {
+	*fakeCore
+	diffing chan struct{} // when set, Diff says it began there and ends when told
+}
 
 func (paneFake) New(proto.NewPane) (int, string, error) { return 3, "new", nil }
 func (paneFake) Respawn(int, bool) error                { return nil }
 func (paneFake) Rename(int, string) error               { return nil }
 func (paneFake) TypeText(int, string, bool) error       { return nil }
 func (paneFake) SetShare(_, w, h int) ([2]int, error)   { return [2]int{w, h}, nil }
-func (paneFake) Diff(int) (string, error)               { return "diff", nil }
+func (f paneFake) Diff(int) (string, error) {
+	if f.diffing != nil {
+		f.diffing <- struct{}{}
+		<-f.diffing
+	}
+	return "diff", nil
+}
 
 // The pane commands keep their rule through the handler table: a pane's program is
 // refused (BAD_REQUEST, the connection lives), a payload that does not validate closes
 // the person's connection, and a good one is answered.
 func TestPaneCommandsThroughTheTable(t *testing.T) {
-	core := paneFake{newFakeCore("alice")}
+	core := paneFake{fakeCore: newFakeCore("alice")}
 	e := start(t, nil, "", func(c *hub.Config) { c.Core = core })
 	for _, typ := range []string{proto.TypeNew, proto.TypeRespawn, proto.TypeRename, proto.TypeType, proto.TypeResize, proto.TypeDiff} {
 		pane := e.paneControl("alice")
@@ -553,4 +562,38 @@ func TestPaneCommandsThroughTheTable(t *testing.T) {
 	res, err = person.Request(proto.TypeNew, proto.NewPane{Argv: []string{"bash"}})
 	require.NoError(t, err)
 	assert.Equal(t, 3, res.Number)
+}
+
+// X_DIFF runs git off the hub's loop: while a large tree's diff is read, the hub
+// answers others, and the diff reaches the person who asked when it is done.
+func TestDiffDoesNotHoldTheHub(t *testing.T) {
+	core := paneFake{fakeCore: newFakeCore("alice"), diffing: make(chan struct{})}
+	e := start(t, nil, "", func(c *hub.Config) { c.Core = core })
+	type got struct {
+		res *proto.Result
+		err error
+	}
+	done := make(chan got, 1)
+	person := e.control()
+	go func() {
+		res, err := person.Request(proto.TypeDiff, proto.Target{A: "Alice"})
+		done <- got{res, err}
+	}()
+	<-core.diffing
+	listed := make(chan got, 1)
+	go func() {
+		res, err := e.control().Request(proto.TypeList, struct{}{})
+		listed <- got{res, err}
+	}()
+	select {
+	case l := <-listed:
+		require.NoError(t, l.err)
+		assert.Len(t, l.res.Members, 1)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hub answered nothing while git ran")
+	}
+	core.diffing <- struct{}{}
+	g := <-done
+	require.NoError(t, g.err)
+	assert.Equal(t, "diff", *g.res.Screen)
 }
