@@ -50,4 +50,13 @@ func TestBorderStateAsks(t *testing.T) {
 	mb.Asks = nil
 	got, _ = borderState(mb, false)
 	assert.Equal(t, "needs you · linked · 1 waiting", got, "nothing read: nothing said of it")
+
+	// What a pane's hook says it asks is its program's text: escape sequences (OSC 52
+	// would write the person's clipboard, OSC 0 retitle their terminal), C1 controls
+	// and bidi overrides are shown as nothing, never reach the terminal.
+	mb.Group, mb.Waiting = 0, 0
+	mb.Asks = &session.Asks{Question: "Allow \x1b]52;c;cHduZWQ=\x07\x1b]0;T\x07\x1b[31mRED\u009b2J \u202eit?"}
+	got, _ = borderState(mb, false)
+	assert.Equal(t, "needs you · Allow ]52;c;cHduZWQ=]0;T[31mRED2J it?", got)
+	assert.NotContains(t, border(200), "\x1b]")
 }

@@ -258,10 +258,11 @@ func borderState(mb session.Member, sessionAddress bool) (string, stateKind) {
 		parts = append(parts, "addressing")
 	}
 	if sp := mb.Spend.Short(); sp != "" { // what it spent: "$0.42", "120k tok"
-		parts = append(parts, sp)
+		parts = append(parts, sanitize(sp))
 	}
 	// What it asks comes last: a border too narrow for it keeps the rest (topBorder).
-	if short := mb.Asks.Short(); mb.State == session.NeedsYou && short != "" {
+	// It is the program's text (its screen, or what its hook said): shown, never obeyed.
+	if short := sanitize(mb.Asks.Short()); mb.State == session.NeedsYou && short != "" {
 		parts = append(parts, clipRunes(short, maxAskTitle))
 	}
 	return strings.Join(parts, " · "), kind
