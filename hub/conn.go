@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -21,7 +22,10 @@ import (
 type conn struct {
 	id  int
 	nc  net.Conn
-	pid int         // the client's process id, as the kernel said when it connected (0: unknown)
+	// proc is the client's process as the kernel named it when it connected (PID 0:
+	// unknown), held so that a PID read later is known to still name it; the reader
+	// lets it go when the connection ends.
+	proc *peer.Process
 	out chan []byte // framed bytes; closed by the loop to end the writer
 	// queued counts the bytes in out: the loop adds, the writer subtracts once written.
 	queued atomic.Int64
@@ -52,6 +56,7 @@ type (
 // that would pass it is closed with an ERROR saying so), and no buffer is kept between
 // frames: an idle connection holds no frame memory.
 func (h *Hub) read(c *conn) {
+	defer c.proc.Close()
 	for {
 		c.nc.SetReadDeadline(time.Now().Add(2 * h.cfg.Heartbeat))
 		body, err := proto.ReadFrameIn(c.nc, h.cfg.MaxFrameBytes, h.budget)

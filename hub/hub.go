@@ -304,15 +304,26 @@ func (h *Hub) accept() {
 			}
 			return
 		}
-		c := &conn{id: id, nc: nc, pid: peer.PID(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
+		c := &conn{id: id, nc: nc, proc: heldPeer(nc), out: make(chan []byte, h.cfg.OutQueue), gone: make(chan struct{})}
 		if !h.post(connOpened{c}) {
 			nc.Close()
+			c.proc.Close()
 			return
 		}
 		h.wg.Add(2)
 		go func() { defer h.wg.Done(); h.read(c) }()
 		go func() { defer h.wg.Done(); h.write(c) }()
 	}
+}
+
+// heldPeer is nc's client process (peer.Hold): the one a listener in front held as it
+// accepted nc (a session server's, which reads the first frame before the hub sees
+// nc), else held now.
+func heldPeer(nc net.Conn) *peer.Process {
+	if h, ok := nc.(interface{ Peer() *peer.Process }); ok {
+		return h.Peer()
+	}
+	return peer.Hold(nc)
 }
 
 func (h *Hub) loop() {

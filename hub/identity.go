@@ -41,7 +41,12 @@ func (s *state) proveProof(cs *connState, proof string) error {
 		}
 		return nil
 	}
-	cs.origin = s.cfg.Core.Origin(cs.c.pid)
+	cs.origin = s.cfg.Core.Origin(cs.c.proc.PID)
+	if !cs.c.proc.Alive() {
+		// Its number may name another process now: one that waited for it to come
+		// around would pass for whatever took it (the person's shell, say).
+		cs.origin = proto.Origin{Why: "a process that ended after it connected"}
+	}
 	if proof == "" {
 		return nil
 	}

@@ -25,7 +25,36 @@ import (
 // names, prints "connected", and exits once the server closes the connection.
 const dialEnv = "AGENTMUX_PEER_TEST_DIAL"
 
+// handoffEnv makes a dialing copy hand its connection to a copy of its own (which
+// holds it until the server closes it), print "connected", and exit when its stdin
+// gives a line: the client that connected ends while its connection lives on.
+const handoffEnv = "AGENTMUX_PEER_TEST_HANDOFF"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(handoffEnv) == "hold" {
+		_, _ = io.Copy(io.Discard, os.NewFile(3, "conn"))
+		os.Exit(0)
+	}
+	if path := os.Getenv(dialEnv); path != "" && os.Getenv(handoffEnv) == "1" {
+		c, err := net.Dial("unix", path)
+		if err != nil {
+			os.Exit(2)
+		}
+		f, err := c.(*net.UnixConn).File()
+		if err != nil {
+			os.Exit(2)
+		}
+		self, _ := os.Executable()
+		holder := exec.Command(self)
+		holder.Env = append(os.Environ(), handoffEnv+"=hold")
+		holder.ExtraFiles = []*os.File{f}
+		if holder.Start() != nil {
+			os.Exit(2)
+		}
+		os.Stdout.WriteString("connected\n")
+		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+		os.Exit(0)
+	}
 	if path := os.Getenv(dialEnv); path != "" {
 		c, err := net.Dial("unix", path)
 		if err != nil {

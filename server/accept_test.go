@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/internal/fdtest"
+	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -25,7 +26,7 @@ func TestDemuxSurvivesOutOfFileDescriptors(t *testing.T) {
 		sp := fdtest.NewSpell()
 		l, err := net.Listen("unix", path)
 		require.NoError(t, err)
-		d := newDemux(l, func(nc net.Conn, _ *proto.Envelope) { nc.Close() }, sp.Logger())
+		d := newDemux(l, func(nc net.Conn, _ *proto.Envelope, p *peer.Process) { nc.Close(); p.Close() }, sp.Logger())
 		defer d.Close()
 		go func() {
 			for {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentmux/agentmux/accept"
 	"github.com/agentmux/agentmux/attach"
+	"github.com/agentmux/agentmux/peer"
 	"github.com/agentmux/agentmux/proto"
 )
 
@@ -36,7 +37,7 @@ const sortBudget = 8 << 20
 // server's.
 type demux struct {
 	l      net.Listener
-	handle func(net.Conn, *proto.Envelope)
+	handle func(net.Conn, *proto.Envelope, *peer.Process)
 	conns  chan net.Conn
 	quit   chan struct{}
 	log    *slog.Logger
@@ -49,7 +50,7 @@ type demux struct {
 
 // newDemux starts sorting l's connections; handle gets the server's (it owns them);
 // log gets accept failures.
-func newDemux(l net.Listener, handle func(net.Conn, *proto.Envelope), log *slog.Logger) *demux {
+func newDemux(l net.Listener, handle func(net.Conn, *proto.Envelope, *peer.Process), log *slog.Logger) *demux {
 	d := &demux{l: l, handle: handle, log: log, budget: proto.NewBudget(sortBudget), conns: make(chan net.Conn), quit: make(chan struct{})}
 	d.wg.Go(d.acceptLoop)
 	return d
@@ -84,25 +85,28 @@ func (d *demux) serve(nc net.Conn) bool {
 	return true
 }
 
-// sort reads nc's first frame and hands nc to its owner.
+// sort reads nc's first frame and hands nc to its owner, with its client's process
+// held from its accept on (peer.Hold): the owner asks where it runs after the first
+// frame, which the client may send seconds later.
 func (d *demux) sort(nc net.Conn) {
+	proc := peer.Hold(nc)
 	_ = nc.SetReadDeadline(time.Now().Add(firstFrameWait))
 	var hdr [4]byte
 	n, err := io.ReadFull(nc, hdr[:])
 	if err != nil {
-		d.toHub(nc, hdr[:n])
+		d.toHub(nc, hdr[:n], proc)
 		return
 	}
 	size := binary.BigEndian.Uint32(hdr[:])
 	if size == 0 || size > attach.MaxFrame {
-		d.toHub(nc, hdr[:])
+		d.toHub(nc, hdr[:], proc)
 		return
 	}
 	body, err := proto.ReadBody(nc, int(size), d.budget)
 	read := append(hdr[:], body...)
 	if err != nil {
 		// Cut short, or over the budget: the hub reads on under its own and answers.
-		d.toHub(nc, read)
+		d.toHub(nc, read, proc)
 		return
 	}
 	e, err := proto.Decode(body)
@@ -110,21 +114,23 @@ func (d *demux) sort(nc net.Conn) {
 		switch e.Type {
 		case attach.TypeAttach, attach.TypeKill, attach.TypeClients:
 			_ = nc.SetReadDeadline(time.Time{})
-			d.handle(nc, e)
+			d.handle(nc, e, proc)
 			return
 		}
 	}
-	d.toHub(nc, read)
+	d.toHub(nc, read, proc)
 }
 
-// toHub gives the hub nc with the bytes already read put back in front.
-func (d *demux) toHub(nc net.Conn, read []byte) {
+// toHub gives the hub nc with the bytes already read put back in front, and its
+// client's process, which the hub lets go.
+func (d *demux) toHub(nc net.Conn, read []byte, proc *peer.Process) {
 	_ = nc.SetReadDeadline(time.Time{})
-	c := &replayConn{Conn: nc, r: io.MultiReader(bytes.NewReader(bytes.Clone(read)), nc)}
+	c := &replayConn{Conn: nc, r: io.MultiReader(bytes.NewReader(bytes.Clone(read)), nc), proc: proc}
 	select {
 	case d.conns <- c:
 	case <-d.quit:
 		nc.Close()
+		proc.Close()
 	}
 }
 
@@ -159,10 +165,14 @@ func (d *demux) Addr() net.Addr { return d.l.Addr() }
 // back first.
 type replayConn struct {
 	net.Conn
-	r io.Reader
+	r    io.Reader
+	proc *peer.Process
 }
 
 func (c *replayConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// Peer is the client's process, held since the connection was accepted.
+func (c *replayConn) Peer() *peer.Process { return c.proc }
 
 // Unwrap is the connection underneath (for peer credentials, say).
 func (c *replayConn) Unwrap() net.Conn { return c.Conn }

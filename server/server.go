@@ -224,8 +224,10 @@ func (s *Server) local(nc net.Conn) bool {
 	return ok
 }
 
-// handle takes a connection whose first frame is one of the server's.
-func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
+// handle takes a connection whose first frame is one of the server's, and proc, its
+// client's process, which it lets go.
+func (s *Server) handle(nc net.Conn, e *proto.Envelope, proc *peer.Process) {
+	defer proc.Close()
 	select {
 	case <-s.ctx.Done():
 		refuse(nc, e, "the session is ending")
@@ -236,7 +238,12 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope) {
 		// A pane's program (maybe prompt-injected) must not type as the person or end
 		// the session: a process running in one of the panes is refused, by what the
 		// kernel says of the connecting process, not by anything it sends.
-		switch o := s.cfg.Session.Origin(peer.PID(nc)); {
+		o := s.cfg.Session.Origin(proc.PID)
+		if !proc.Alive() {
+			// Its number may name another process now (the person's shell, say).
+			o = proto.Origin{Why: "a process that ended after it connected"}
+		}
+		switch {
 		case o.Pane != "":
 			refuse(nc, e, fmt.Sprintf("a process of pane %s cannot attach to or end its own session", o.Pane))
 			return

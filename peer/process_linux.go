@@ -1,0 +1,45 @@
+package peer
+
+import (
+	"errors"
+	"net"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// holdFD returns a pidfd of nc's peer, pid: SO_PEERPIDFD's, the very process that
+// connected, or on a kernel without it (before 6.5) pidfd_open's of pid; -1 when
+// neither works. ended says the peer had ended and been waited for.
+func holdFD(nc net.Conn, pid int) (fd int, ended bool) {
+	err := errors.ErrUnsupported
+	if sc, ok := nc.(syscall.Conn); ok && peerPIDFD {
+		if raw, rerr := sc.SyscallConn(); rerr == nil {
+			_ = raw.Control(func(s uintptr) {
+				fd, err = unix.GetsockoptInt(int(s), unix.SOL_SOCKET, unix.SO_PEERPIDFD)
+			})
+		}
+	}
+	switch {
+	case err == nil:
+		return fd, false
+	case errors.Is(err, unix.ESRCH):
+		return -1, true
+	}
+	fd, err = unix.PidfdOpen(pid, 0)
+	switch {
+	case err == nil:
+		return fd, false
+	case errors.Is(err, unix.ESRCH):
+		return -1, true
+	}
+	return -1, false
+}
+
+// peerPIDFD is false in tests that run the path of a kernel before 6.5.
+var peerPIDFD = true
+
+// alive reports whether pidfd fd's process has not been waited for yet.
+func alive(fd int) bool { return unix.PidfdSendSignal(fd, 0, nil, 0) == nil }
+
+func closeFD(fd int) { _ = unix.Close(fd) }
