@@ -20,13 +20,13 @@ import (
 // sends PING when nothing was written for a heartbeat. The loop owns everything else
 // (connState); out is only sent to, and closed, by the loop.
 type conn struct {
-	id  int
-	nc  net.Conn
+	id int
+	nc net.Conn
 	// proc is the client's process as the kernel named it when it connected (PID 0:
 	// unknown), held so that a PID read later is known to still name it; the reader
 	// lets it go when the connection ends.
 	proc *peer.Process
-	out chan []byte // framed bytes; closed by the loop to end the writer
+	out  chan []byte // framed bytes; closed by the loop to end the writer
 	// queued counts the bytes in out: the loop adds, the writer subtracts once written.
 	queued atomic.Int64
 	// gone is closed by the writer when it has closed the socket.
