@@ -25,8 +25,8 @@ type Core interface {
 	// carry o.ID back in Event.ID.
 	Send(from, to, text string, o proto.SendOptions) error
 	// Remind types "[agentmux] reminder: TEXT" into the pane named or numbered to
-	// after the delay; its delivery events carry id.
-	Remind(to, text string, after time.Duration, id string) error
+	// after the delay, for from (o.Person: the person); its delivery events carry o.ID.
+	Remind(from, to, text string, after time.Duration, o proto.SendOptions) error
 	// Hook reports that the program in the pane named or numbered pane ended its turn,
 	// as its hook said, with its answer text ("" when none); source names the hook for
 	// the relay log.

@@ -82,8 +82,8 @@ func (f *fakeCore) Send(from, to, text string, o proto.SendOptions) error {
 	return nil
 }
 
-func (f *fakeCore) Remind(to, text string, after time.Duration, id string) error {
-	f.reminds <- fakeRemind{id, to, text, after}
+func (f *fakeCore) Remind(_, to, text string, after time.Duration, o proto.SendOptions) error {
+	f.reminds <- fakeRemind{o.ID, to, text, after}
 	return nil
 }
 

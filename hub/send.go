@@ -355,7 +355,8 @@ func (s *state) toPane(msg store.Message) error {
 	var err error
 	switch {
 	case meta.XRemindMs > 0:
-		err = s.cfg.Core.Remind(msg.To, text, max(queued.Add(time.Duration(meta.XRemindMs)*time.Millisecond).Sub(now), 0), msg.ID)
+		err = s.cfg.Core.Remind(msg.From, msg.To, text, max(queued.Add(time.Duration(meta.XRemindMs)*time.Millisecond).Sub(now), 0),
+			proto.SendOptions{ID: msg.ID, Person: isPerson(msg.From)})
 	default:
 		o := proto.SendOptions{
 			// Only the person's own connection stores PersonName as the sender (sender).

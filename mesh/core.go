@@ -89,11 +89,11 @@ func (n *Node) checkAddress(name, session string) error {
 }
 
 // Remind reminds panes of this session only.
-func (c *Core) Remind(to, text string, after time.Duration, id string) error {
+func (c *Core) Remind(from, to, text string, after time.Duration, o proto.SendOptions) error {
 	if _, session, ok := SplitAddress(to); ok && session != c.n.o.Session {
 		return errors.New("remind: reminders are for members of this session")
 	}
-	return c.Core.Remind(to, text, after, id)
+	return c.Core.Remind(from, to, text, after, o)
 }
 
 // Events returns the wrapped core's events and the delivery phases of the messages

@@ -377,6 +377,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 			}
 			return fmt.Errorf("send to %q: %w", to, relay.ErrNoAddressee)
 		}
+		if err := s.intoShell(msg.To, from, o.Person, o.Link); err != nil {
+			return fmt.Errorf("send to %q: %w", to, err)
+		}
 		if n := s.live(from); n != 0 {
 			msg.From, msg.FromName = n, ""
 		}
@@ -390,8 +393,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 }
 
 // Remind types "[agentmux] reminder: TEXT" into the pane named or numbered to after
-// the delay. Its Delivery events carry id (Entry.ID), the caller's id of the reminder.
-func (s *Session) Remind(to, text string, after time.Duration, id string) error {
+// the delay, for the member named from (the person when o.Person). Its Delivery events
+// carry o.ID (Entry.ID), the caller's id of the reminder.
+func (s *Session) Remind(from, to, text string, after time.Duration, o SendOptions) error {
 	return s.command(func() error {
 		n := s.live(to)
 		if n == 0 {
@@ -400,10 +404,33 @@ func (s *Session) Remind(to, text string, after time.Duration, id string) error 
 		if strings.TrimSpace(text) == "" {
 			return fmt.Errorf("remind %q: %w", to, relay.ErrEmpty)
 		}
-		_, acts := s.rl.Reminder(relay.Remind{Pane: n, Text: text, After: after, ID: id}, s.clock.Now())
+		if err := s.intoShell(n, from, o.Person, ""); err != nil {
+			return fmt.Errorf("remind %q: %w", to, err)
+		}
+		_, acts := s.rl.Reminder(relay.Remind{Pane: n, Text: text, After: after, ID: o.ID}, s.clock.Now())
 		s.act(acts)
 		return nil
 	})
+}
+
+// intoShell refuses what from sends into pane to when it runs an interactive shell,
+// which would run the text as commands (ErrShellSend), as linking one is refused
+// (ErrShell): the person may send to it, and so may the pane itself (whatever runs in
+// it runs commands there already), and a link with another session the person made
+// with --shell may bring it its turns (link, the link's tag). The sender's name is
+// the hub's, checked: a pane's program sends as its pane, or as a name it picks that
+// names no pane.
+func (s *Session) intoShell(to int, from string, person bool, link string) error {
+	p := s.pane(to)
+	switch {
+	case p == nil || !IsShell(p.argv) || person:
+		return nil
+	case link != "" && s.rl.LinkedPane(link) == to:
+		return nil
+	case proto.SameName(p.name, from): // by name: a number is no sender's name
+		return nil
+	}
+	return fmt.Errorf("%d %s (%s): %w", p.id, p.name, p.program(), ErrShellSend)
 }
 
 // Hook reports that the program in the pane named or numbered pane ended its turn, as

@@ -36,6 +36,9 @@ var (
 	// ErrShell means a pane runs a shell, which is linked only when asked for by name
 	// (LinkShell): it would run as commands whatever an agent answered.
 	ErrShell = errors.New("it runs a shell, which would run an agent's answer as commands")
+	// ErrShellSend means a message (or reminder) from anyone but the person went to a
+	// pane that runs a shell: it would run as commands.
+	ErrShellSend = errors.New("it runs a shell, which would run the message as commands: only the person sends to a shell")
 )
 
 // defaultInterval is the least time between two observations of a pane's output.

@@ -212,7 +212,7 @@ func TestSendNotifiesAnExternalSenderByMail(t *testing.T) {
 func TestRemindTypesIntoThePaneAfterTheDelay(t *testing.T) {
 	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
 	r.started(1, 2)
-	err := r.s.Remind("alice", "check the build", time.Minute, "m3")
+	err := r.s.Remind("bob", "alice", "check the build", time.Minute, SendOptions{ID: "m3"})
 	require.NoError(t, err)
 	r.advance(time.Minute - time.Millisecond)
 	assert.Empty(t, r.procs[1].Sent())
@@ -220,8 +220,28 @@ func TestRemindTypesIntoThePaneAfterTheDelay(t *testing.T) {
 	assert.Equal(t, "[agentmux] reminder: check the build", r.procs[1].Sent())
 	ev := r.await(func(ev Event) bool { d, ok := ev.(Delivery); return ok && d.Entry.Phase == relay.Typed })
 	assert.Equal(t, "m3", ev.(Delivery).Entry.ID)
-	err = r.s.Remind("carol", "x", time.Second, "")
+	err = r.s.Remind("bob", "carol", "x", time.Second, SendOptions{})
 	assert.ErrorIs(t, err, relay.ErrNoAddressee)
+}
+
+// A shell runs what is typed into it: a message or a reminder from a pane's program
+// (maybe prompt-injected), a client or another session into a pane running a shell
+// would run as commands, which a link to it is refused for too. The person may send
+// to it, and so may the shell's own pane.
+func TestOnlyThePersonSendsIntoAShell(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bash")
+	r.started(1, 2)
+	for _, from := range []string{"alice", "ops", "bob@laptop"} {
+		err := r.s.Send(from, "bash", "hi; touch pwned", SendOptions{})
+		assert.ErrorIs(t, err, ErrShellSend, from)
+		err = r.s.Remind(from, "2", "x; touch pwned", time.Second, SendOptions{})
+		assert.ErrorIs(t, err, ErrShellSend, from)
+	}
+	assert.ErrorIs(t, r.s.Send("ops", "bash", "x", SendOptions{Link: "no such link"}), ErrShellSend)
+	require.NoError(t, r.s.Send("you", "bash", "ls", SendOptions{Person: true}))
+	require.NoError(t, r.s.Remind("you", "bash", "ls", time.Second, SendOptions{Person: true}))
+	require.NoError(t, r.s.Remind("bash", "bash", "ls", time.Second, SendOptions{}), "its own pane")
+	require.NoError(t, r.s.Send("ops", "alice", "hi; there", SendOptions{}), "no shell")
 }
 
 func TestHooksAddTheSettingsAndEndTheTurnWithTheHooksText(t *testing.T) {
