@@ -276,14 +276,17 @@ func sendable(k keys.Key) error {
 // parseAgents turns AGENT arguments into pane specs with unique names.
 func parseAgents(args []string) ([]ui.PaneSpec, error) {
 	specs := make([]ui.PaneSpec, 0, len(args))
+	given := make([]bool, 0, len(args))
 	for _, a := range args {
-		spec, err := parseAgent(a)
+		spec, named, err := parseAgentNamed(a)
 		if err != nil {
 			return nil, err
 		}
-		specs = append(specs, spec)
+		specs, given = append(specs, spec), append(given, named)
 	}
-	uniqueNames(specs)
+	if err := uniqueNames(specs, given); err != nil {
+		return nil, err
+	}
 	return specs, nil
 }
 
@@ -292,13 +295,19 @@ func parseAgents(args []string) ([]ui.PaneSpec, error) {
 // whose leading VAR=value words are environment assignments for the program, as in a
 // shell (VAR upper-case: see envName).
 func parseAgent(a string) (ui.PaneSpec, error) {
+	spec, _, err := parseAgentNamed(a)
+	return spec, err
+}
+
+// parseAgentNamed is parseAgent, saying whether the pane's name was given (NAME=).
+func parseAgentNamed(a string) (ui.PaneSpec, bool, error) {
 	name, line := "", a
 	if i := strings.IndexByte(a, '='); i > 0 && validName(a[:i]) && !envName(a[:i]) {
 		name, line = a[:i], a[i+1:]
 	}
 	words, err := splitWords(line)
 	if err != nil {
-		return ui.PaneSpec{}, usagef("agent %q: %v", a, err)
+		return ui.PaneSpec{}, false, usagef("agent %q: %v", a, err)
 	}
 	var env []string
 	for len(words) > 0 {
@@ -311,23 +320,23 @@ func parseAgent(a string) (ui.PaneSpec, error) {
 	switch {
 	case len(words) == 0 && len(env) > 0:
 		k, v, _ := strings.Cut(env[len(env)-1], "=")
-		return ui.PaneSpec{}, usagef("agent %q: %s=… sets an environment variable and no command follows "+
+		return ui.PaneSpec{}, false, usagef("agent %q: %s=… sets an environment variable and no command follows "+
 			"(upper-case NAME=VALUE words are assignments, as in a shell; to name a pane, use a name with a lower-case letter: %s=%s)",
 			a, k, strings.ToLower(k), v)
 	case len(words) == 0 || words[0] == "":
-		return ui.PaneSpec{}, usagef("agent %q: empty command", a)
+		return ui.PaneSpec{}, false, usagef("agent %q: empty command", a)
 	case name == "" && intendedName(words[0]):
 		n, _, _ := strings.Cut(words[0], "=")
-		return ui.PaneSpec{}, usagef("agent %q: %q is not a pane name: %s", a, n, nameRule)
+		return ui.PaneSpec{}, false, usagef("agent %q: %q is not a pane name: %s", a, n, nameRule)
 	}
 	given := name != ""
 	if !given {
 		name = filepath.Base(words[0])
 	}
 	if err := paneName(name, given); err != nil {
-		return ui.PaneSpec{}, usagef("agent %q: %v", a, err)
+		return ui.PaneSpec{}, false, usagef("agent %q: %v", a, err)
 	}
-	return ui.PaneSpec{Name: name, Argv: words, Env: env}, nil
+	return ui.PaneSpec{Name: name, Argv: words, Env: env}, given, nil
 }
 
 // paneName reports why name cannot be a pane's (proto.CheckName, the rule of every
@@ -385,16 +394,33 @@ func withNameHint(err error, argv []string) error {
 	return err
 }
 
-// uniqueNames gives repeated names a suffix, in order: claude, claude-2, claude-3.
-func uniqueNames(specs []ui.PaneSpec) {
+// uniqueNames keeps the names given (NAME=, given[i]) as they are, refusing one given
+// twice, and gives repeated default names a suffix, in order, past every name given:
+// claude, claude-2, claude-3. Names are one name in any case, as the session compares
+// them (a pane named Bot could not be told from bot).
+func uniqueNames(specs []ui.PaneSpec, given []bool) error {
 	used := make(map[string]bool, len(specs))
+	for i, s := range specs {
+		if !given[i] {
+			continue
+		}
+		k := strings.ToLower(s.Name)
+		if used[k] {
+			return usagef("pane name %q is given twice (names are compared in any case)", s.Name)
+		}
+		used[k] = true
+	}
 	for i := range specs {
+		if given[i] {
+			continue
+		}
 		base := specs[i].Name
 		name := base
-		for n := 2; used[name]; n++ {
+		for n := 2; used[strings.ToLower(name)]; n++ {
 			name = base + "-" + strconv.Itoa(n)
 		}
-		used[name] = true
+		used[strings.ToLower(name)] = true
 		specs[i].Name = name
 	}
+	return nil
 }

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/agentmux/agentmux/keys"
 	"github.com/agentmux/agentmux/ui"
 )
@@ -36,8 +38,11 @@ func TestParseAgents(t *testing.T) {
 		{[]string{`sh -c 'echo a=b'`}, []ui.PaneSpec{{Name: "sh", Argv: []string{"sh", "-c", "echo a=b"}}}},
 		{[]string{`x="a b"`}, []ui.PaneSpec{{Name: "x", Argv: []string{"a b"}}}},
 		{[]string{`--opt=1 prog`}, []ui.PaneSpec{{Name: "--opt=1", Argv: []string{"--opt=1", "prog"}}}},
-		{[]string{"a=sh", "a=sh", "sh"}, []ui.PaneSpec{
-			{Name: "a", Argv: []string{"sh"}}, {Name: "a-2", Argv: []string{"sh"}}, {Name: "sh", Argv: []string{"sh"}}}},
+		// A name given is kept: default names step past it.
+		{[]string{"bash", "bash", "bash-2=python3 -q"}, []ui.PaneSpec{
+			{Name: "bash", Argv: []string{"bash"}}, {Name: "bash-3", Argv: []string{"bash"}}, {Name: "bash-2", Argv: []string{"python3", "-q"}}}},
+		{[]string{"Claude=sh", "claude"}, []ui.PaneSpec{
+			{Name: "Claude", Argv: []string{"sh"}}, {Name: "claude-2", Argv: []string{"claude"}}}},
 		// Leading upper-case NAME=VALUE words are environment assignments, as in a shell.
 		{[]string{"FOO=bar bash"}, []ui.PaneSpec{{Name: "bash", Argv: []string{"bash"}, Env: []string{"FOO=bar"}}}},
 		{[]string{`A=1 B_2="x y" sh -c 'echo $A'`}, []ui.PaneSpec{
@@ -56,6 +61,17 @@ func TestParseAgents(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%q:\n got %+v\nwant %+v", c.args, got, c.want)
+		}
+	}
+}
+
+// A name given twice, in any case, is refused: the session could not tell the panes
+// apart by it (send Bot would reach bot).
+func TestParseAgentsRefusesANameGivenTwice(t *testing.T) {
+	for _, args := range [][]string{{"a=sh", "a=sh"}, {"bot=bash", "Bot=bash"}} {
+		_, err := parseAgents(args)
+		if assert.ErrorIs(t, err, errUsage, "%q", args) {
+			assert.Contains(t, err.Error(), "is given twice", "%q", args)
 		}
 	}
 }
