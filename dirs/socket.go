@@ -65,20 +65,33 @@ func RuntimeDir() (string, error) {
 // SocketPath is the socket of session name in dir.
 func SocketPath(dir, name string) string { return filepath.Join(dir, name+".sock") }
 
-// SessionName turns s (the base name of a folder, or --session) into a session name:
-// letters, digits, '.', '_' and '-', others replaced by '-'; never empty or hidden.
+// SessionName turns s (the base name of a folder) into a session name ValidSessionName
+// takes, with room for Claim's suffix (-100): letters, digits, '.', '_' and '-', any
+// other character replaced by one '-'; no '.' or '-' first (a name read as a flag by
+// attach NAME, or hidden); at most maxDerived bytes; "agentmux" when nothing is left.
 func SessionName(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			b[i] = '-'
+	name := strings.Map(func(r rune) rune {
+		if r < 0x80 && nameByte(byte(r)) {
+			return r
 		}
+		return '-'
+	}, s)
+	name = strings.TrimLeft(name, ".-")
+	if len(name) > maxDerived {
+		name = name[:maxDerived]
 	}
-	name := strings.TrimLeft(string(b), ".")
 	if name == "" {
 		return "agentmux"
 	}
 	return name
+}
+
+// maxDerived bounds a session name SessionName derives: 64, less Claim's "-100".
+const maxDerived = 60
+
+// nameByte reports whether c may be in a session name.
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 }
 
 // ValidSessionName says why s cannot be a session's name as given (nil when it can):
@@ -95,7 +108,7 @@ func ValidSessionName(s string) error {
 		return fmt.Errorf("%q: a session name cannot start with %q", s, s[0])
 	}
 	for _, c := range []byte(s) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+		if !nameByte(c) {
 			return fmt.Errorf("%q: a session name may hold only ASCII letters, digits, '.', '_' and '-'", s)
 		}
 	}

@@ -94,9 +94,17 @@ func TestRuntimeDirWithoutXDG(t *testing.T) {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
+// A folder's name becomes a session name the documented rules take, whatever the
+// folder is called: one '-' per character not allowed, nothing that reads as a flag or
+// is hidden first, short enough that Claim's suffix still fits in 64.
 func TestSessionName(t *testing.T) {
-	for in, want := range map[string]string{"agentmux": "agentmux", "my proj/x": "my-proj-x", ".hidden": "hidden", "": "agentmux", "é": "--"} {
-		assert.Equal(t, want, dirs.SessionName(in), in)
+	long := strings.Repeat("z", 80)
+	for in, want := range map[string]string{"agentmux": "agentmux", "my proj/x": "my-proj-x", ".hidden": "hidden", "": "agentmux",
+		"é": "agentmux", "ärger": "rger", "éclair": "clair", "日本": "agentmux", "projet-é": "projet--", "-x": "x", ".-.x": "x",
+		long: long[:60]} {
+		got := dirs.SessionName(in)
+		assert.Equal(t, want, got, in)
+		assert.NoError(t, dirs.ValidSessionName(got+"-100"), in)
 	}
 }
 
