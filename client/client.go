@@ -199,11 +199,23 @@ func (c *Conn) SetDeadline(t time.Time) error { return c.nc.SetDeadline(t) }
 // Raw is the underlying connection (tests write bad bytes through it).
 func (c *Conn) Raw() net.Conn { return c.nc }
 
-// WriteEnvelope writes e as one frame.
+// ErrTooLarge refuses a frame longer than the session takes, before it is written (the
+// session would close the connection on it).
+var ErrTooLarge = errors.New("too large for the session")
+
+// WriteEnvelope writes e as one frame; one longer than the session's max_frame_bytes
+// (WELCOME's; 1 MiB before it) is refused with ErrTooLarge and not written.
 func (c *Conn) WriteEnvelope(e *proto.Envelope) error {
 	body, err := proto.Encode(e)
 	if err != nil {
 		return err
+	}
+	limit := c.Welcome.Server.MaxFrameBytes
+	if limit <= 0 {
+		limit = proto.DefaultMaxFrameBytes
+	}
+	if len(body) > limit {
+		return fmt.Errorf("%s of %d bytes as encoded: %w, which takes frames of up to %d bytes", e.Type, len(body), ErrTooLarge, limit)
 	}
 	return proto.WriteFrame(c.nc, body)
 }

@@ -267,9 +267,12 @@ func exit(err error) (int, error) {
 func messageText(words []string, stdin io.Reader) (string, error) {
 	text := strings.Join(words, " ")
 	if len(words) == 1 && words[0] == "-" {
-		b, err := io.ReadAll(io.LimitReader(stdin, proto.DefaultMaxFrameBytes))
+		b, err := io.ReadAll(io.LimitReader(stdin, proto.DefaultMaxFrameBytes+1))
 		if err != nil {
 			return "", fmt.Errorf("read stdin: %w", err)
+		}
+		if len(b) > proto.DefaultMaxFrameBytes {
+			return "", usagef("agentmux send: the message on stdin is longer than %d bytes, the most one message holds: send a shorter one (or a file's path)", proto.DefaultMaxFrameBytes)
 		}
 		text = strings.TrimRight(string(b), "\n")
 	}

@@ -274,3 +274,31 @@ func TestSendOptionsAndRemindOnTheWire(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "myself", body(t, next(t, bot)))
 }
+
+// A message too long for one frame says so before anything is sent: stdin past the
+// most a message holds is a usage error (exit 2), and one just under it that grows past
+// the frame limit as JSON (escaped newlines) is refused by the client before it is
+// written, not cut, and not an EPIPE when the session closes the connection on it.
+func TestSendTooLongSaysSo(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	dir := startSession(t, "proj")
+	bot, err := client.Dial(dirs.SocketPath(dir, "proj"), proto.Hello{Agent: "bot", CLI: "script"})
+	require.NoError(t, err)
+	defer bot.Raw().Close()
+
+	code, _, err := runCmd(t, strings.Repeat("x", 1_100_000), "send", "bot", "-")
+	assert.Equal(t, 2, code)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "longer than 1048576 bytes")
+
+	code, _, err = runCmd(t, strings.Repeat("x\n", 1_000_000/2)+"end", "send", "bot", "-")
+	assert.Equal(t, 1, code)
+	require.ErrorIs(t, err, client.ErrTooLarge)
+	assert.Contains(t, err.Error(), "takes frames of up to 1048576 bytes")
+
+	code, _, err = runCmd(t, "", "send", "bot", "still", "here")
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+}
