@@ -302,3 +302,16 @@ func TestSendTooLongSaysSo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, code)
 }
+
+// An empty target, message id or command (an unset "$VAR", say) is a usage error that
+// says which argument, before any session is asked: exit 2, not a protocol error.
+func TestAnEmptyArgumentIsAUsageError(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	for _, args := range [][]string{{"capture", ""}, {"read", " "}, {"send", "", "x"}, {"send", "bot", ""}, {"new", ""}, {"answer", "bot", ""}} {
+		code, _, err := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%q", args)
+		if assert.Error(t, err, "%q", args) {
+			assert.Contains(t, err.Error(), "is empty", "%q", args)
+		}
+	}
+}

@@ -274,6 +274,12 @@ func (c command) parseFlags(args []string) (clientArgs, error) {
 	if n := len(ops); n < c.minArgs || c.maxArgs >= 0 && n > c.maxArgs {
 		return a, usagef("%s: wrong number of arguments (agentmux help %s shows the usage)", c.errName(), c.helpName())
 	}
+	for i, op := range ops[:c.minArgs] {
+		// A target, a message id, a duration: an empty one is a slip ("$VAR" unset).
+		if strings.TrimSpace(op) == "" {
+			return a, usagef("%s: argument %d is empty (agentmux help %s shows the usage)", c.errName(), i+1, c.helpName())
+		}
+	}
 	return a, nil
 }
 
