@@ -315,3 +315,24 @@ func TestAnEmptyArgumentIsAUsageError(t *testing.T) {
 		}
 	}
 }
+
+// A number out of its range is refused, saying the range, never clamped without a word;
+// one too large to read says it is too large.
+func TestNumbersOutOfRangeAreRefused(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"resize", "bot", "--width", "10"}, "from 20 to 500"},
+		{[]string{"resize", "bot", "--height", "501"}, "too large: want a percentage of an even share from 20 to 500"},
+		{[]string{"capture", "bot", "--lines", "99999999999999999999"}, "too large: want a whole number, 0 or more"},
+		{[]string{"link", "a", "b", "--turns", "99999999999999999999"}, "too large"},
+	} {
+		code, _, err := runCmd(t, "", c.args...)
+		assert.Equal(t, 2, code, "%q", c.args)
+		if assert.Error(t, err, "%q", c.args) {
+			assert.Contains(t, err.Error(), c.want, "%q", c.args)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentmux/agentmux/demo"
 	"github.com/agentmux/agentmux/docs"
 	"github.com/agentmux/agentmux/hooks"
+	"github.com/agentmux/agentmux/session"
 )
 
 // command is one subcommand of agentmux: its name, what it takes, its help and what
@@ -203,8 +204,8 @@ and name. Yours alone: refused from inside a pane.`},
 		}, synopsis: `agentmux respawn TARGET [--kill]`, help: `Starts TARGET's program again, with the command, name, number, folder and links it had.
 A program that still runs is refused unless --kill, which ends it first. Yours alone.`},
 		{name: string(action.Resize), acts: []action.Name{action.Resize}, short: "a pane's share of the screen", exec: onSession(resize), minArgs: 1, maxArgs: 1, flags: []flagSpec{
-			countFlag("width", "P", "its width, P percent of an even share (100: even; 20 to 500)", 1, "want a percentage of an even share, e.g. 150", func(a *resizeArgs) *int { return &a.width }),
-			countFlag("height", "P", "its height, P percent of an even share", 1, "want a percentage of an even share, e.g. 150", func(a *resizeArgs) *int { return &a.height }),
+			rangeFlag("width", "P", "its width, P percent of an even share (100: even; 20 to 500)", session.MinShare, session.MaxShare, "want a percentage of an even share from 20 to 500, e.g. 150", func(a *resizeArgs) *int { return &a.width }),
+			rangeFlag("height", "P", "its height, P percent of an even share", session.MinShare, session.MaxShare, "want a percentage of an even share from 20 to 500, e.g. 150", func(a *resizeArgs) *int { return &a.height }),
 		}, synopsis: `agentmux resize TARGET [--width P] [--height P]`, help: `Sets pane TARGET's width and height as P percent of an even share of the screen (100:
 even; 20 to 500), as prefix ctrl+arrow does; every attached terminal follows, and a
 terminal's resize keeps it. Without flags it prints the share. Yours alone.`},

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -207,9 +208,18 @@ func durationFlag[T any](name, arg, usage string, positive bool, to func(*T) *ti
 // countFlag is a flag whose value is a whole number of at least least; want says what
 // it takes when it is not.
 func countFlag[T any](name, arg, usage string, least int, want string, to func(*T) *int) flagSpec {
+	return rangeFlag(name, arg, usage, least, math.MaxInt, want, to)
+}
+
+// rangeFlag is countFlag for a value from least to most: one outside is refused, as a
+// number too large to read is (never clamped without a word).
+func rangeFlag[T any](name, arg, usage string, least, most int, want string, to func(*T) *int) flagSpec {
 	return ownFlag(name, arg, usage, kindValue, func(o *T, val string, _ bool) error {
 		n, err := strconv.Atoi(val)
-		if err != nil || n < least {
+		switch {
+		case errors.Is(err, strconv.ErrRange) || err == nil && n > most:
+			return fmt.Errorf("--%s %s: too large: %s", name, val, want)
+		case err != nil || n < least:
 			return fmt.Errorf("--%s %s: %s", name, val, want)
 		}
 		*to(o) = n
