@@ -33,6 +33,9 @@ func (e *usageError) Is(target error) bool { return target == errUsage }
 // usagef returns a usageError.
 func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
+// errNoAgents is agentmux's error with nothing to run.
+var errNoAgents = usagef("no agents given (agentmux [flags] AGENT [AGENT...], or agentmux demo)")
+
 // options is the parsed command line.
 type options struct {
 	// trees says which panes start in worktrees of their own (--worktree), by index;
@@ -154,7 +157,7 @@ func parseArgs(args []string) (options, error) {
 		return o, usagef("--detached and --in-process exclude each other (an in-process session ends with its terminal)")
 	}
 	if len(rest) == 0 {
-		return o, usagef("no agents given (agentmux [flags] AGENT [AGENT...], or agentmux demo)")
+		return o, errNoAgents
 	}
 	if sub, ok := subcommands[rest[0]]; ok {
 		return o, sub(&o, rest[1:])

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/server"
 	"github.com/agentmux/agentmux/store"
@@ -139,4 +140,34 @@ func TestEndOffered(t *testing.T) {
 			t.Errorf("endOffered(%q) = %v, want %v", why, got, want)
 		}
 	}
+}
+
+// After a reboot the first things a person types are agentmux and agentmux attach:
+// with no session running, both name the sessions restore can bring back.
+func TestNoSessionNamesTheRestorableOnes(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_PANE", "")
+	code, _, err := runCmd(t, "", "attach")
+	assert.Equal(t, 1, code)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "restorable", "nothing to restore: nothing said")
+
+	path, err := statePath("agentmux.db")
+	require.NoError(t, err)
+	st, err := store.Open(path)
+	require.NoError(t, err)
+	require.NoError(t, st.StartSnapshot("proj", "/tmp", []byte(`{"panes":[]}`), 1<<30, 1))
+	require.NoError(t, st.Close())
+
+	code, _, err = runCmd(t, "", "attach")
+	assert.Equal(t, 1, code)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "restorable: proj (agentmux restore NAME brings one back)")
+	code, _, err = runCmd(t, "")
+	assert.Equal(t, 2, code)
+	require.ErrorIs(t, err, errUsage)
+	assert.Contains(t, err.Error(), "no agents given")
+	assert.Contains(t, err.Error(), "restorable: proj")
 }

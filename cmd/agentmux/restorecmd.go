@@ -167,10 +167,10 @@ func findRestorable(name string) (store.Snapshot, error) {
 }
 
 // restorableHint adds to attach's "no such session" how to restore name, when the
-// store can bring it back.
+// store can bring it back; with no name, the sessions it can (restorablesNamed).
 func restorableHint(err error, name string) error {
 	if name == "" {
-		return err
+		return restorablesNamed(err)
 	}
 	st, serr := openStoreIfAny()
 	if serr != nil {
@@ -187,6 +187,26 @@ func restorableHint(err error, name string) error {
 		}
 	}
 	return err
+}
+
+// restorablesNamed adds to err (no session runs, no agents given) the sessions the
+// store can bring back, if any: after a reboot, plain agentmux and attach are what
+// the person types first.
+func restorablesNamed(err error) error {
+	st, serr := openStoreIfAny()
+	if serr != nil {
+		return err
+	}
+	defer st.Close()
+	rs, serr := restorables(st)
+	if serr != nil || len(rs) == 0 {
+		return err
+	}
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.Name
+	}
+	return fmt.Errorf("%w; restorable: %s (agentmux restore NAME brings one back)", err, strings.Join(names, ", "))
 }
 
 // printRestorables writes the restorable sessions' table (sessions --all).

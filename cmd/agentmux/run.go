@@ -72,6 +72,8 @@ func runCommand(ctx context.Context, c command, args []string, sio stdio) (int, 
 func runSession(ctx context.Context, args []string, sio stdio) (int, error) {
 	o, err := parseArgs(args)
 	switch {
+	case errors.Is(err, errNoAgents):
+		return 2, restorablesNamed(err) // plain agentmux after a reboot
 	case err != nil:
 		return 2, err
 	case o.help:
