@@ -413,7 +413,7 @@ func Socket(session string) (string, error) {
 				}
 			}
 		}
-		return "", fmt.Errorf("no session %q (%s)", session, p)
+		return "", fmt.Errorf("no session %q is running (agentmux sessions lists them; its socket would be %s)", session, p)
 	}
 	ss, err := dirs.Sessions(dir)
 	if err != nil {
