@@ -39,7 +39,12 @@ func holdFD(nc net.Conn, pid int) (fd int, ended bool) {
 // peerPIDFD is false in tests that run the path of a kernel before 6.5.
 var peerPIDFD = true
 
-// alive reports whether pidfd fd's process has not been waited for yet.
-func alive(fd int) bool { return unix.PidfdSendSignal(fd, 0, nil, 0) == nil }
+// alive reports whether pidfd fd's process has not been waited for yet: signal 0
+// checks without sending, and EPERM (a client of root's, which this user may not
+// signal) says it is there; ESRCH that it is gone.
+func alive(fd int) bool {
+	err := unix.PidfdSendSignal(fd, 0, nil, 0)
+	return err == nil || errors.Is(err, unix.EPERM)
+}
 
 func closeFD(fd int) { _ = unix.Close(fd) }
