@@ -10,9 +10,12 @@ import (
 
 // holdFD returns a pidfd of nc's peer, pid: SO_PEERPIDFD's, the very process that
 // connected, or on a kernel without it (before 6.5) pidfd_open's of pid; -1 when
-// neither works. ended says the peer had ended and been waited for.
+// neither is to be had (a kernel before 5.3, a seccomp filter): nothing held, Alive
+// cannot tell. ended says the peer had ended and been waited for, or that this
+// process is out of file descriptors (a client that filled them must not pass for
+// the person unheld: fail closed).
 func holdFD(nc net.Conn, pid int) (fd int, ended bool) {
-	err := errors.ErrUnsupported
+	err := error(unix.ENOPROTOOPT)
 	if sc, ok := nc.(syscall.Conn); ok && peerPIDFD {
 		if raw, rerr := sc.SyscallConn(); rerr == nil {
 			_ = raw.Control(func(s uintptr) {
@@ -23,14 +26,14 @@ func holdFD(nc net.Conn, pid int) (fd int, ended bool) {
 	switch {
 	case err == nil:
 		return fd, false
-	case errors.Is(err, unix.ESRCH):
-		return -1, true
+	case !errors.Is(err, unix.ENOPROTOOPT) && !errors.Is(err, unix.EINVAL):
+		return -1, true // ESRCH (ended), EMFILE, ENFILE
 	}
 	fd, err = unix.PidfdOpen(pid, 0)
 	switch {
 	case err == nil:
 		return fd, false
-	case errors.Is(err, unix.ESRCH):
+	case errors.Is(err, unix.ESRCH), errors.Is(err, unix.EMFILE), errors.Is(err, unix.ENFILE):
 		return -1, true
 	}
 	return -1, false

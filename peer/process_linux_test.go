@@ -2,10 +2,13 @@ package peer
 
 import (
 	"bufio"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,4 +70,65 @@ func holdTellsTheConnectingProcessEnded(t *testing.T) {
 	defer a.Close()
 	defer b.Close()
 	assert.True(t, Hold(a).Alive(), "no process to hold: cannot tell")
+}
+
+// emfileEnv makes the test binary hold a connection of its own with no file
+// descriptor left, print what Alive says, and exit.
+const emfileEnv = "AGENTMUX_PEER_TEST_EMFILE"
+
+func init() {
+	if os.Getenv(emfileEnv) != "" {
+		os.Stdout.WriteString(holdWithoutDescriptors() + "\n")
+		os.Exit(0)
+	}
+}
+
+// holdWithoutDescriptors is the child's side of TestHoldWithoutDescriptorsFailsClosed.
+func holdWithoutDescriptors() string {
+	dir, err := os.MkdirTemp("", "peer-emfile-")
+	if err != nil {
+		return err.Error()
+	}
+	defer os.RemoveAll(dir)
+	l, err := net.Listen("unix", dir+"/s")
+	if err != nil {
+		return err.Error()
+	}
+	c, err := net.Dial("unix", l.Addr().String())
+	if err != nil {
+		return err.Error()
+	}
+	defer c.Close()
+	s, err := l.Accept()
+	if err != nil {
+		return err.Error()
+	}
+	if os.Getenv(emfileEnv) == "old" {
+		peerPIDFD = false
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: 64, Max: 64}); err != nil {
+		return err.Error()
+	}
+	for {
+		if _, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+			break // EMFILE: none left
+		}
+	}
+	p := Hold(s)
+	return fmt.Sprintf("pid=%v alive=%v", p.PID == os.Getpid(), p.Alive())
+}
+
+// A client held while this process is out of file descriptors (one that opened
+// connections until none was left, say) is not taken as alive unheld: were it, its
+// process id could be read later and name another process.
+func TestHoldWithoutDescriptorsFailsClosed(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	for _, kernel := range []string{"new", "old"} {
+		cmd := exec.Command(self, "-test.run=^$")
+		cmd.Env = append(os.Environ(), emfileEnv+"="+kernel)
+		out, err := cmd.Output()
+		require.NoError(t, err, kernel)
+		assert.Equal(t, "pid=true alive=false\n", string(out), kernel)
+	}
 }
