@@ -118,8 +118,11 @@ func TestWantRestore(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Contains(t, errb.String(), "restoring session work")
 
+	errb.Reset()
 	got, _ = wantRestore("never", sn, nil, &errb, false)
 	assert.False(t, got)
+	assert.Contains(t, errb.String(), "starting it anew replaces that (agentmux restore work would bring it back)",
+		"the record it replaces is said")
 	got, _ = wantRestore("", sn, nil, &errb, false)
 	assert.False(t, got)
 

@@ -264,5 +264,9 @@ func wantRestore(mode string, sn store.Snapshot, stdin io.Reader, stderr io.Writ
 		}
 		return strings.EqualFold(answer, "y") || strings.EqualFold(answer, "yes"), nil
 	}
+	// "never": started anew, which replaces the record; said, as a session that
+	// stopped by accident (a reboot) is often started again by habit.
+	fmt.Fprintf(stderr, "agentmux: session %s could have been restored (%s, %d panes); starting it anew replaces that (agentmux restore %s would bring it back)\n",
+		r.Name, line(r.Why), r.Panes, r.Name)
 	return false, nil
 }
