@@ -65,6 +65,9 @@ func (r *Relay) route(p *pane, cmds []parser.Command, now time.Time) {
 		case q == p:
 			r.notice(now, p.id, "%d %s addressed itself: not sent", p.id, p.name)
 			continue
+		case !r.mayAddress(p, q) && q.shell:
+			r.notice(now, p.id, "%d %s addressed %d %s: not sent: it runs a shell, which would run it as commands (a person's link with it lets its group's turns in)", p.id, p.name, q.id, q.name)
+			continue
 		case !r.mayAddress(p, q):
 			r.notice(now, p.id, "%d %s addressed %d %s: not sent: addressing panes not linked with it is off (--address, or prefix a in pane %d)", p.id, p.name, q.id, q.name, p.id)
 			continue
@@ -94,9 +97,10 @@ func (r *Relay) broadcast(p *pane, c parser.Command, now time.Time) {
 }
 
 // mayAddress reports whether p's commands may reach q: members of one group always;
-// others when addressing is on for the session or for p.
+// others when addressing is on for the session or for p, unless q runs a shell (only a
+// group the person made with it reaches a shell).
 func (r *Relay) mayAddress(p, q *pane) bool {
-	return p.group != nil && p.group == q.group || r.cfg.Address || p.address
+	return p.group != nil && p.group == q.group || !q.shell && (r.cfg.Address || p.address)
 }
 
 // send delivers one command from p to q: typed, within the budgets, for a message or an

@@ -7,6 +7,7 @@ package relay
 // what happens when it is off.
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -139,5 +140,55 @@ func TestRefers(t *testing.T) {
 		if got := Refers(c.ref, 2, "alice"); got != c.want {
 			t.Errorf("Refers(%q, 2, alice) = %v, want %v", c.ref, got, c.want)
 		}
+	}
+}
+
+// A shell runs what is typed into it: no pane's relay command reaches a pane running
+// one, addressed by name or to every pane (*), addressing on or not; a group the
+// person made with it (LinkShell) does, as its turns do.
+func TestNoRelayCommandReachesAShell(t *testing.T) {
+	h := newHarness(t, Config{Address: true})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true})
+	h.agent(2, "sh", &fakeAgent{titled: true, shell: true, reply: counter("sh")})
+	h.agent(3, "carol", &fakeAgent{titled: true, reply: counter("carol")})
+	h.run(3 * time.Second)
+	alice.answer("@relay:sh touch PWNED\n@relay:* hello all")
+	h.run(10 * time.Second)
+	if got := h.typedTo(2); len(got) != 0 {
+		t.Fatalf("the shell was typed %q", got)
+	}
+	if got := h.typedTo(3); len(got) != 1 || !strings.HasSuffix(got[0], "hello all") {
+		t.Errorf("carol was typed %q: the broadcast reaches the panes that are no shell", got)
+	}
+	if !strings.Contains(strings.Join(h.notes(), "\n"), "2 sh: not sent: it runs a shell") {
+		t.Errorf("the refusal is not said: %q", h.notes())
+	}
+
+	h.handle(Link{Pane: 1, With: 2}) // the person links the shell with alice
+	alice.answer("@relay:sh ls")
+	h.run(20 * time.Second)
+	if got := h.typedTo(2); len(got) == 0 || !strings.HasSuffix(got[len(got)-1], "ls") {
+		t.Errorf("a group the person made with the shell: its command was not typed (%q)", got)
+	}
+}
+
+// A pane's program may link agent panes, but not into a group that holds a shell a
+// person linked, from either side: the person's link with the shell was for the panes
+// they chose.
+func TestAPaneLinksIntoNoGroupWithAShell(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.agent(1, "alice", &fakeAgent{titled: true})
+	h.agent(2, "sh", &fakeAgent{titled: true, shell: true})
+	h.agent(3, "mallory", &fakeAgent{titled: true})
+	h.run(3 * time.Second)
+	h.handle(Link{Pane: 2, With: 1})
+	for _, ab := range [][2]int{{3, 1}, {1, 3}, {3, 2}} {
+		_, err := h.r.LinkByPane(ab[0], ab[1], h.now)
+		if !errors.Is(err, ErrShellGroup) {
+			t.Errorf("LinkByPane(%d, %d): %v, want ErrShellGroup", ab[0], ab[1], err)
+		}
+	}
+	if g := h.r.Status().Groups; len(g) != 1 || len(g[0].Members) != 2 {
+		t.Errorf("groups %+v: the person's link alone", g)
 	}
 }

@@ -89,6 +89,19 @@ func (s *spent) add(c spent) {
 	}
 }
 
+// shellIn returns a pane of g (nil: none) that runs a shell.
+func (r *Relay) shellIn(g *group) *pane {
+	if g == nil {
+		return nil
+	}
+	for _, id := range g.members {
+		if p := r.live(id); p != nil && p.shell {
+			return p
+		}
+	}
+	return nil
+}
+
 // LinkByPane is Link as a pane's program asks for it (`agentmux link` from inside a
 // pane): no budget is renewed, which only a person's link does, and a new group starts
 // from the most the two panes' groups had spent since a person linked them, on those
@@ -108,6 +121,13 @@ func (r *Relay) linkByPane(a, b int, now time.Time) error {
 	pa, pb := r.live(a), r.live(b)
 	if pa == nil || pb == nil || a == b || (pa.group != nil && pa.group == pb.group) {
 		return nil
+	}
+	for _, g := range []*group{pa.group, pb.group} {
+		if s := r.shellIn(g); s != nil {
+			r.notice(now, a, "%d %s asked to link with %d %s: not linked, the group holds %d %s, a shell a person linked: only a person links into it",
+				a, pa.name, b, pb.name, s.id, s.name)
+			return fmt.Errorf("link %d with %d: %w", a, b, ErrShellGroup)
+		}
 	}
 	if pb.group != nil && pb.group.remote == "" {
 		r.link(a, b, now, nil, 0) // into b's group, on its budget

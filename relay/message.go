@@ -18,6 +18,9 @@ var (
 	ErrGone = errors.New("the pane is gone")
 	// ErrBudgetSpent means the pair's budget is spent: a person must link to renew it.
 	ErrBudgetSpent = errors.New("budget spent")
+	// ErrShellGroup means a pane's program asked to link into a group that holds a
+	// shell: only a person links panes with a shell.
+	ErrShellGroup = errors.New("its group holds a shell: only a person links into it")
 	// ErrEmpty means the message has no words.
 	ErrEmpty = errors.New("empty message")
 )

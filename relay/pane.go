@@ -21,6 +21,7 @@ type pane struct {
 	scr     Screen
 	group   *group
 	program string         // its program, for the brief
+	shell   bool           // it runs an interactive shell (Open.Shell)
 	cmds    *parser.Parser // relay commands in its turns (a fence lasts across turns)
 	address bool           // the person let its output address panes not linked with it
 	brief   *delivery      // the brief typed into it, until the turn answering it ends

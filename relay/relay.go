@@ -307,7 +307,7 @@ func (r *Relay) open(e Open, now time.Time) {
 		r.exit(old, now, false, "")
 	}
 	p := &pane{id: e.Pane, name: e.Name, program: e.Program, prof: e.Profile, scr: e.Screen}
-	p.lastOut, p.hooks = now, e.Hooks
+	p.lastOut, p.hooks, p.shell = now, e.Hooks, e.Shell
 	if p.prof.Name == "" {
 		p.prof = parser.Generic()
 	}

@@ -108,6 +108,7 @@ type fakeAgent struct {
 	deaf      bool                   // ignores carriage returns
 	approval  bool                   // shows a permission prompt
 	echoBare  bool                   // echoes input without the "> " prefix
+	shell     bool                   // the host says it runs a shell (Open.Shell)
 	lines     []string               // transcript
 	draft     string                 // text in the input row
 	busy      bool                   // working on a turn
@@ -343,7 +344,7 @@ func (h *harness) agent(id int, name string, a *fakeAgent) *fakeAgent {
 		a.think = 2 * time.Second
 	}
 	h.agents[id] = a
-	h.handle(Open{Pane: id, Name: name, Profile: testProfile(), Screen: fakeScreen{a}, Hooks: a.hooks})
+	h.handle(Open{Pane: id, Name: name, Profile: testProfile(), Screen: fakeScreen{a}, Hooks: a.hooks, Shell: a.shell})
 	h.output(id) // the program draws its prompt
 	return a
 }

@@ -239,6 +239,10 @@ type Open struct {
 	// Hooks: the program reports its turn ends and answers through its hooks
 	// (TurnEnd events, hooks.go).
 	Hooks bool
+	// Shell: the pane runs an interactive shell, which runs as commands whatever is
+	// typed into it: no pane's relay command reaches it, and no pane's program links
+	// into a group that holds it; only a group the person made with it does.
+	Shell bool
 }
 
 // Output reports that a pane's terminal received new bytes (coalesced: once per burst

@@ -85,7 +85,7 @@ func (s *Session) Add(spec PaneSpec) (int, error) {
 		s.next++
 		id = p.id
 		s.panes = append(s.panes, p)
-		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0], Hooks: p.hooks}, s.clock.Now())
+		s.rl.Handle(openOf(p), s.clock.Now())
 		return nil
 	})
 	return id, err
@@ -151,7 +151,7 @@ func (s *Session) respawn(id int, kill, fresh bool) error {
 			p.held.resolve(fmt.Errorf("answer %d %s: the pane's program was restarted before the answer could be typed: %w", id, p.name, ErrNoPane))
 			p.held = nil
 		}
-		s.rl.Handle(relay.Open{Pane: np.id, Name: np.name, Profile: np.profile, Screen: screenOf(np), Program: np.argv[0], Hooks: np.hooks}, now)
+		s.rl.Handle(openOf(np), now)
 		for _, with := range linked {
 			if q := s.pane(with); q != nil && !q.exited {
 				s.act(s.rl.Handle(relay.Link{Pane: id, With: with}, now))
@@ -244,4 +244,10 @@ func (s *Session) SetShare(id, width, height int) ([2]int, error) {
 		return nil
 	})
 	return out, err
+}
+
+// openOf is pane p as the relay is told of it when it starts (or starts again).
+func openOf(p *pane) relay.Open {
+	return relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0],
+		Hooks: p.hooks, Shell: IsShell(p.argv)}
 }

@@ -176,7 +176,7 @@ func Start(o Options) (*Session, error) {
 	for i, spec := range o.Panes {
 		p := s.newPane(ids[i], spec)
 		s.panes = append(s.panes, p)
-		s.rl.Handle(relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0], Hooks: p.hooks}, now)
+		s.rl.Handle(openOf(p), now)
 	}
 	if o.Link {
 		ids, shells := s.agentIDs()
