@@ -48,13 +48,30 @@ func TestLinkRefusesAShell(t *testing.T) {
 }
 
 func TestIsShell(t *testing.T) {
-	for _, argv := range []string{"sh", "/bin/bash", "-zsh", "fish", "nu", "dash", "ksh", "tcsh", "csh", "pwsh",
-		"/usr/local/bin/pwsh.exe", "bash -l", "zsh --login", "bash --norc -i", "bash -i script.sh", "sh -s", "bash +o history"} {
-		assert.True(t, IsShell(strings.Fields(argv)), argv)
+	for _, argv := range [][]string{
+		{"sh"}, {"/bin/bash"}, {"-zsh"}, {"fish"}, {"nu"}, {"dash"}, {"ksh"}, {"tcsh"}, {"csh"}, {"pwsh"},
+		{"/usr/local/bin/pwsh.exe"}, {"bash", "-l"}, {"zsh", "--login"}, {"bash", "--norc", "-i"},
+		{"bash", "-i", "script.sh"}, {"sh", "-s"}, {"bash", "+o", "history"},
+		// behind a launcher, or given a command that is a shell
+		{"env", "bash"}, {"/usr/bin/env", "-i", "bash"}, {"env", "-u", "HOME", "FOO=1", "zsh"}, {"busybox", "sh"},
+		{"toybox", "sh", "-i"}, {"sudo", "-s"}, {"sudo", "-i"}, {"sudo", "-u", "bob", "bash"}, {"doas", "zsh"},
+		{"nice", "-n", "5", "bash"}, {"nohup", "bash"}, {"setsid", "bash"}, {"bash", "-ic", "exec bash"},
+		{"bash", "-c", "exec zsh -l"}, {"sh", "-c", "env bash"},
+		// another machine, a container, a multiplexer, su
+		{"ssh", "prod"}, {"ssh", "-p", "2222", "-t", "user@prod"}, {"ssh", "prod", "bash", "-l"}, {"mosh", "prod"},
+		{"docker", "exec", "-it", "c", "bash"}, {"podman", "run", "-it", "img", "/bin/sh"}, {"kubectl", "exec", "-it", "pod", "--", "bash"},
+		{"tmux"}, {"tmux", "new", "-s", "x"}, {"screen"}, {"su"}, {"su", "-", "bob"}, {"nix-shell"}, {"nix-shell", "-p", "go"},
+	} {
+		assert.True(t, IsShell(argv), "%q", argv)
 	}
 	// Programs, and shells running a program (a script, -c) rather than reading commands.
-	for _, argv := range []string{"claude", "codex", "gemini", "/usr/bin/python3", "bashful", "",
-		"bash bot.sh a", "sh -c exec-cat", "bash -- script", "zsh -l chat.zsh"} {
-		assert.False(t, IsShell(strings.Fields(argv)), argv)
+	for _, argv := range [][]string{
+		{"claude"}, {"codex"}, {"gemini"}, {"/usr/bin/python3"}, {"bashful"}, {}, {""},
+		{"bash", "bot.sh", "a"}, {"sh", "-c", "exec-cat"}, {"bash", "--", "script"}, {"zsh", "-l", "chat.zsh"},
+		{"bash", "-c", "while read -p 'bot> ' l; do echo $l; done"}, {"env", "claude"}, {"env", "FOO=1", "codex"},
+		{"sudo", "-u", "bob", "claude"}, {"busybox", "cat"}, {"nice", "python3", "-q"}, {"ssh", "prod", "claude"},
+		{"docker", "run", "-it", "img", "my-agent"}, {"su", "-c", "make", "bob"}, {"nix-shell", "--run", "claude"},
+	} {
+		assert.False(t, IsShell(argv), "%q", argv)
 	}
 }

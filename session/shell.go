@@ -1,0 +1,193 @@
+package session
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// A pane that runs an interactive shell runs as commands whatever is typed into it, so
+// only the person links it (LinkShell), sends or reminds it (intoShell), and no relay
+// command reaches it (relay.Open.Shell). IsShell tells such a pane by its command line:
+// a shell reading the terminal, also behind the launchers people put in front of one
+// (env, sudo -s, busybox sh, nice), a login to another machine (ssh host), a shell in
+// a container (docker exec -it c bash), or a terminal multiplexer or su. A program
+// (an agent CLI, a chat loop a shell runs as a script) is no shell.
+
+// shells are the base names of interactive shells.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "fish": true, "nu": true, "dash": true, "ksh": true,
+	"mksh": true, "pdksh": true, "oksh": true, "yash": true, "tcsh": true, "csh": true, "ash": true,
+	"pwsh": true, "powershell": true, "elvish": true, "xonsh": true, "ion": true,
+	"rc": true, "es": true, "oil": true, "osh": true, "ysh": true, "murex": true, "cmd": true, "cmd.exe": true,
+}
+
+// shellHosts run a shell for what is typed, whatever follows them: terminal
+// multiplexers, su and login, nix-shell.
+var shellHosts = map[string]bool{
+	"tmux": true, "screen": true, "zellij": true, "byobu": true, "abduco": true, "dtach": true,
+	"su": true, "login": true, "nix-shell": true, "machinectl": true,
+}
+
+// remoteShells log in to another machine: a shell there unless given a command.
+var remoteShells = map[string]bool{"ssh": true, "mosh": true, "et": true}
+
+// containerTools run a program in a container: a shell when one is named among
+// their words (docker exec -it c bash).
+var containerTools = map[string]bool{
+	"docker": true, "podman": true, "nerdctl": true, "kubectl": true, "oc": true, "lxc": true,
+	"incus": true, "distrobox": true, "toolbox": true, "flatpak-spawn": true, "systemd-run": true,
+}
+
+// optionWithValue are the shells' options whose value is the next argument.
+var optionWithValue = map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "--rcfile": true, "--init-file": true}
+
+// IsShell reports whether argv runs an interactive shell (see above): a shell by its
+// program's base name ("-bash", a login shell's name, and "bash.exe" count) reading its
+// commands from the terminal, that is with options only (`bash`, `zsh -l`), or -i or
+// -s, or given -c a command that is itself one (`bash -c 'exec zsh'`). A shell given a
+// script or another -c command runs that program instead (a chat loop written in
+// bash): what is typed goes to the program.
+func IsShell(argv []string) bool {
+	argv = unwrapLauncher(argv)
+	if len(argv) == 0 {
+		return false
+	}
+	b := baseName(argv[0])
+	args := argv[1:]
+	switch {
+	case shells[b]:
+		return readsTerminal(args)
+	case shellHosts[b]:
+		return !hasCommandFlag(args) || b == "tmux" || b == "screen" || b == "zellij" || b == "byobu"
+	case remoteShells[b]:
+		return remoteIsShell(args)
+	case containerTools[b]:
+		for _, w := range args {
+			if shells[baseName(w)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// baseName is a program's name as IsShell compares it: no folder, no leading '-' (a
+// login shell's), no ".exe".
+func baseName(w string) string {
+	b := strings.TrimPrefix(filepath.Base(w), "-")
+	if shells[b] {
+		return b
+	}
+	return strings.TrimSuffix(b, ".exe")
+}
+
+// readsTerminal reports whether a shell given args reads its commands from the
+// terminal.
+func readsTerminal(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case optionWithValue[a]:
+			i++ // its value is no script
+		case a == "-i" || a == "-s" || a == "--interactive":
+			return true
+		case a == "--":
+			return false // a script follows
+		case a == "-c" || a == "-Command" || len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c'):
+			// -c CMD (alone, or among short options: -ic, -lc): the command is the program
+			return i+1 < len(args) && IsShell(strings.Fields(args[i+1]))
+		case a == "-File" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+			return false
+		}
+	}
+	return true
+}
+
+// hasCommandFlag reports whether args give su, script or nix-shell a command to run
+// (-c CMD, --command, --run): that command, not a shell, then takes the terminal.
+func hasCommandFlag(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-c", "--command", "--run", "--session-command":
+			return true
+		}
+	}
+	return false
+}
+
+// sshValued are ssh's options that take a value (the next word).
+var sshValued = "bcDEeFIiJLlmOopQRSWw"
+
+// remoteIsShell reports whether ssh (mosh, et) given args opens a shell on the other
+// machine: no command after the host, or a command that is one.
+func remoteIsShell(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			continue
+		case len(a) == 2 && a[0] == '-' && strings.ContainsRune(sshValued, rune(a[1])):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default: // the host; what follows is the command
+			rest := args[i+1:]
+			return len(rest) == 0 || IsShell(strings.Fields(strings.Join(rest, " ")))
+		}
+	}
+	return false
+}
+
+// unwrapLauncher returns the command a launcher in front of it runs (env, sudo, doas,
+// busybox, nice, nohup, setsid, stdbuf, exec, command, time), repeatedly; sudo -s or -i
+// is a shell itself (returned as "sh").
+func unwrapLauncher(argv []string) []string {
+	for range 8 { // launchers in front of launchers, not for ever
+		if len(argv) == 0 {
+			return nil
+		}
+		b, args := baseName(argv[0]), argv[1:]
+		var valued string // short options whose value is the next word
+		switch b {
+		case "busybox", "toybox":
+			argv = args // the applet
+			continue
+		case "env":
+			valued = "uCS"
+		case "sudo", "doas":
+			for _, a := range args {
+				if a == "-s" || a == "-i" || a == "--shell" || a == "--login" {
+					return []string{"sh"}
+				}
+				if !strings.HasPrefix(a, "-") {
+					break
+				}
+			}
+			valued = "ugCDhpUrtTa"
+		case "nice", "ionice":
+			valued = "ncpt"
+		case "nohup", "setsid", "stdbuf", "exec", "command", "time", "chpst":
+			valued = ""
+			if b == "stdbuf" {
+				valued = "ioe"
+			}
+		default:
+			return argv
+		}
+		i := 0
+		for i < len(args) {
+			a := args[i]
+			switch {
+			case a == "--":
+				i++
+			case len(a) == 2 && a[0] == '-' && strings.ContainsRune(valued, rune(a[1])):
+				i += 2
+				continue
+			case strings.HasPrefix(a, "-"), b == "env" && strings.Contains(a, "="):
+				i++
+				continue
+			}
+			break
+		}
+		argv = args[min(i, len(args)):]
+	}
+	return argv
+}
