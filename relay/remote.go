@@ -202,11 +202,16 @@ func (r *Relay) toRemote(g *group, p *pane, words, source string, now time.Time)
 }
 
 // fromRemote checks a message that came as a turn of the link s.Link, spending no turn
-// here: it returns its group, or why it is refused.
+// here: it returns its group, or why it is refused. The turn must come from the link's
+// other session (the mesh names it, checked; the member there may have been renamed
+// since): a tag another session learnt names no link of its own.
 func (r *Relay) fromRemote(s Send, q *pane) (*group, error) {
 	g := r.linkTagged(s.Link)
 	if g == nil || q.group != g {
 		return nil, fmt.Errorf("turn from %s for %d %s: %w: the link ended", s.FromName, q.id, q.name, ErrNotLinked)
+	}
+	if from, _, _ := strings.Cut(s.FromName, " ("); sessionOf(from) != sessionOf(g.remote) { // NAME@SESSION (N)
+		return nil, fmt.Errorf("turn from %s for %d %s: %w: the link is with %s", s.FromName, q.id, q.name, ErrNotLinked, g.remote)
 	}
 	g.peer = max(g.peer, s.Spent)
 	return g, nil

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agentmux/agentmux/relay"
 )
 
 func TestLinkRemote(t *testing.T) {
@@ -94,6 +96,10 @@ func TestLinkRemoteRename(t *testing.T) {
 	err = r.s.Send("dave@buildbox (1)", "alice", "sent before it heard", SendOptions{Link: "L1", LinkSpent: 1})
 	require.NoError(t, err, "the link names its pane, whatever the turn calls it")
 	assert.Equal(t, "dave@buildbox (1):  sent before it heard", r.procs[1].Sent())
+	// A third session that learnt the tag has no link of its own by it.
+	err = r.s.Send("eve@laptop (2)", "1", "a turn of a link not mine", SendOptions{Link: "L1", LinkSpent: 1})
+	assert.ErrorIs(t, err, relay.ErrNotLinked)
+	assert.Contains(t, err.Error(), "the link is with dave@buildbox")
 	assert.Error(t, r.s.Send("ops", "alice", "not a turn", SendOptions{}), "the old name reaches the pane through its link only")
 }
 
