@@ -51,6 +51,10 @@ func inbox(a clientArgs, w io.Writer) error {
 	for _, s := range ss {
 		local[strings.ToLower(s.Name)] = true
 	}
+	if a.session != "" && !local[strings.ToLower(a.session)] {
+		// a typo must not read as "nothing waits for you"
+		return fmt.Errorf("no session %q is running (agentmux sessions lists them)", a.session)
+	}
 	remote := map[string]bool{} // the other sessions listed, by name
 	for _, s := range ss {
 		if a.session != "" && !strings.EqualFold(a.session, s.Name) {

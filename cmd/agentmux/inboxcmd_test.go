@@ -85,6 +85,11 @@ func TestInboxAndAnswer(t *testing.T) {
 	needsYou(t, a, pa[2], 2)
 	needsYou(t, b, pb[1], 1)
 
+	// A session named that is not running is said, not "nothing waits for you".
+	code, _, err := runCmd(t, "", "inbox", "--session", "alpah")
+	assert.Equal(t, 1, code)
+	assert.ErrorContains(t, err, `no session "alpah" is running`)
+
 	code, out, err := runCmd(t, "", "inbox", "--json")
 	require.NoError(t, err)
 	require.Equal(t, 0, code)
