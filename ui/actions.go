@@ -312,6 +312,7 @@ func (m *model) ask(prompt string, yes func() tea.Cmd) {
 func (m *model) answerConfirm(k keys.Key) tea.Cmd {
 	c := m.confirm
 	m.mode, m.confirm = modeNormal, nil
+	m.setStatus("") // what the line said before the question (link mode's reminder) is over
 	m.fr.invalidate()
 	r, ok := plainRune(k)
 	switch {

@@ -49,6 +49,9 @@ func TestLinkShellAsksFirst(t *testing.T) {
 	if hs.member(2).Group != 0 {
 		t.Fatal("linked after n")
 	}
+	if s := hs.statusLine(); strings.Contains(s, "link with pane") {
+		t.Errorf("status line %q after n: link mode's reminder is still there, but link mode ended", s)
+	}
 	hs.press(testPrefix, runeKey('l'), runeKey('2'))
 	hs.press(runeKey('y'))
 	if hs.member(2).Group == 0 || hs.member(2).Group != hs.member(1).Group {
