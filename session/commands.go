@@ -105,6 +105,9 @@ func (s *Session) Resize(id, cols, rows int) {
 				s.log.Warn("resize pane", "pane", id, "err", err)
 			}
 		}
+		// Its picture changed, whether or not its program draws again: a web page
+		// (or another subscriber) redraws it at the new size now.
+		s.emit(Output{Pane: id, Quiet: true})
 	})
 }
 

@@ -108,6 +108,17 @@ func checkZoom(t *testing.T, open opener) {
 	r.waitOn(p, `agentmux.zoomed() === 0 && document.querySelector('.pane[data-pane="1"]').offsetParent !== null`)
 }
 
+// A pane resized (the person's terminal, zoom) is drawn at its new size at once, also
+// one whose program sits quiet at a prompt and draws nothing after the resize: the
+// pane a person opens the page for.
+func TestBrowserFollowsAQuietPanesResize(t *testing.T) {
+	r := newRig(t, Options{}, "alice", "bob")
+	p := chromeTab(r, r.url())
+	r.waitOn(p, `JSON.stringify(agentmux.size(1)) === '[60,12]'`)
+	r.sess.Resize(1, 40, 8)
+	r.waitOn(p, `JSON.stringify(agentmux.size(1)) === '[40,8]' && agentmux.text(1).includes('alice ready')`)
+}
+
 func TestBrowserControlSendsAndTypes(t *testing.T) { checkControlSendsAndTypes(t, chromeTab) }
 
 // checkControlSendsAndTypes: with control, a message sent from the page's form is

@@ -411,6 +411,7 @@
     zoomed: () => state.zoomed,
     inputs: () => state.inputs || 0,
     scrollback: (pane) => { const p = state.panes.get(pane); return p ? p.term.buffer.normal.length - p.term.rows : 0; },
+    size: (pane) => { const p = state.panes.get(pane); return p ? [p.term.cols, p.term.rows] : null; },
   };
   connect();
 })();
