@@ -54,7 +54,7 @@ func TestIsShell(t *testing.T) {
 		{"bash", "-i", "script.sh"}, {"sh", "-s"}, {"bash", "+o", "history"},
 		// behind a launcher, or given a command that is a shell
 		{"env", "bash"}, {"/usr/bin/env", "-i", "bash"}, {"env", "-u", "HOME", "FOO=1", "zsh"}, {"busybox", "sh"},
-		{"toybox", "sh", "-i"}, {"sudo", "-s"}, {"sudo", "-i"}, {"sudo", "-u", "bob", "bash"}, {"doas", "zsh"},
+		{"toybox", "sh", "-i"}, {"sudo", "-s"}, {"sudo", "-i"}, {"sudo", "-u", "bob", "-s"}, {"doas", "-u", "bob", "-s"}, {"sudo", "-u", "bob", "bash"}, {"doas", "zsh"},
 		{"nice", "-n", "5", "bash"}, {"nohup", "bash"}, {"setsid", "bash"}, {"bash", "-ic", "exec bash"},
 		{"bash", "-c", "exec zsh -l"}, {"sh", "-c", "env bash"},
 		// another machine, a container, a multiplexer, su

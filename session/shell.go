@@ -153,14 +153,6 @@ func unwrapLauncher(argv []string) []string {
 		case "env":
 			valued = "uCS"
 		case "sudo", "doas":
-			for _, a := range args {
-				if a == "-s" || a == "-i" || a == "--shell" || a == "--login" {
-					return []string{"sh"}
-				}
-				if !strings.HasPrefix(a, "-") {
-					break
-				}
-			}
 			valued = "ugCDhpUrtTa"
 		case "nice", "ionice":
 			valued = "ncpt"
@@ -181,6 +173,8 @@ func unwrapLauncher(argv []string) []string {
 			case len(a) == 2 && a[0] == '-' && strings.ContainsRune(valued, rune(a[1])):
 				i += 2
 				continue
+			case (b == "sudo" || b == "doas") && (a == "-s" || a == "-i" || a == "--shell" || a == "--login"):
+				return []string{"sh"} // the user's shell
 			case strings.HasPrefix(a, "-"), b == "env" && strings.Contains(a, "="):
 				i++
 				continue
