@@ -194,13 +194,15 @@ func (s *Session) AnswerTyped(id int, option, question string) (parser.Option, e
 	}
 }
 
-// typeAnswer types key into pane p as the person's keys.
+// typeAnswer types key into pane p as the person's keys. The prompt takes them: they
+// are no draft in the pane's input (which stays as it was), though the relay hears of
+// a key (the pane's quiet time counts from it). Counted as a draft, the key made the
+// relay say after every answer that a draft was taken as gone.
 func (s *Session) typeAnswer(p *pane, key string, now time.Time) {
 	mode, _ := s.mode(p)
+	s.act(s.rl.Handle(s.drafts.event(p.id), now))
 	for _, r := range key {
-		k := keys.Key{Code: keys.KeyRune, Rune: r}
-		s.act(s.rl.Handle(s.drafts.key(p.id, k), now))
-		s.toPerson(p, keys.Encode(k, mode))
+		s.toPerson(p, keys.Encode(keys.Key{Code: keys.KeyRune, Rune: r}, mode))
 	}
 }
 

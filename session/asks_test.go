@@ -350,3 +350,35 @@ func TestHeldAnswerAnswersThePrompt(t *testing.T) {
 	_, _, err = r.s.Answer(1, "1", "")
 	require.ErrorIs(t, err, ErrAnswered)
 }
+
+// An answer typed at a prompt is the prompt's, no draft in the pane's input: once the
+// prompt goes and the input shows empty, nothing is said of a draft taken as gone
+// (which every answer made the relay say).
+func TestAnAnswerIsNoDraft(t *testing.T) {
+	r := newRig(t, Options{OutputInterval: -1, Idle: time.Second}, "claude", "bob")
+	r.started(1, 2)
+	require.NoError(t, r.s.Link(1, 2))
+	r.printed(1, claudePrompt)
+	r.printed(2, "\r\nhere is my answer\r\n> ") // a turn for claude: it waits for the prompt
+	r.advance(askSettle)
+	_, _, err := r.s.Answer(1, "no", "")
+	require.NoError(t, err)
+	r.s.Sync()
+	r.printed(1, "\x1b[2J\x1b[H● done\r\n\r\n❯ \r\n")
+	for range 5 {
+		r.advance(5 * time.Second)
+	}
+	for {
+		select {
+		case <-r.sub.Ready():
+		default:
+			assert.Contains(t, r.procs[1].Sent(), "here is my answer", "bob's turn went in once the prompt was answered")
+			return
+		}
+		for _, ev := range r.sub.Next() {
+			if n, ok := ev.(Notice); ok {
+				assert.NotContains(t, n.Entry.Note, "taken as gone")
+			}
+		}
+	}
+}
