@@ -45,7 +45,7 @@ func (s *state) proveProof(cs *connState, proof string) error {
 	if !cs.c.proc.Alive() {
 		// Its number may name another process now: one that waited for it to come
 		// around would pass for whatever took it (the person's shell, say).
-		cs.origin = proto.Origin{Why: "a process that ended after it connected"}
+		cs.origin = proto.OriginEnded
 	}
 	if proof == "" {
 		return nil

@@ -107,6 +107,11 @@ type Origin struct {
 	Why string
 }
 
+// OriginEnded is the origin of a client whose connecting process ended before where it
+// runs was read (peer.Process.Alive): its id may name another process by then, so it
+// is neither the person nor a pane, whatever runs with that id.
+var OriginEnded = Origin{Why: "a process that ended after it connected"}
+
 // Where names o for an error message: "pane NAME", Why, or "the person".
 func (o Origin) Where() string {
 	switch {

@@ -241,7 +241,7 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope, proc *peer.Process) {
 		o := s.cfg.Session.Origin(proc.PID)
 		if !proc.Alive() {
 			// Its number may name another process now (the person's shell, say).
-			o = proto.Origin{Why: "a process that ended after it connected"}
+			o = proto.OriginEnded
 		}
 		switch {
 		case o.Pane != "":

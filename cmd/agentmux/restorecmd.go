@@ -172,16 +172,7 @@ func restorableHint(err error, name string) error {
 	if name == "" {
 		return restorablesNamed(err)
 	}
-	st, serr := openStoreIfAny()
-	if serr != nil {
-		return err
-	}
-	defer st.Close()
-	rs, serr := restorables(st)
-	if serr != nil {
-		return err
-	}
-	for _, r := range rs {
+	for _, r := range storedRestorables() {
 		if strings.EqualFold(r.Name, name) {
 			return fmt.Errorf("session %s is not running: it stopped (%s) and can be restored: agentmux restore %s", r.Name, r.Why, r.Name)
 		}
@@ -193,13 +184,8 @@ func restorableHint(err error, name string) error {
 // store can bring back, if any: after a reboot, plain agentmux and attach are what
 // the person types first.
 func restorablesNamed(err error) error {
-	st, serr := openStoreIfAny()
-	if serr != nil {
-		return err
-	}
-	defer st.Close()
-	rs, serr := restorables(st)
-	if serr != nil || len(rs) == 0 {
+	rs := storedRestorables()
+	if len(rs) == 0 {
 		return err
 	}
 	names := make([]string, len(rs))
@@ -207,6 +193,18 @@ func restorablesNamed(err error) error {
 		names[i] = r.Name
 	}
 	return fmt.Errorf("%w; restorable: %s (agentmux restore NAME brings one back)", err, strings.Join(names, ", "))
+}
+
+// storedRestorables is restorables of the store, if there is one (none when it cannot
+// be read: a hint, never an error of its own).
+func storedRestorables() []restorable {
+	st, err := openStoreIfAny()
+	if err != nil {
+		return nil
+	}
+	defer st.Close()
+	rs, _ := restorables(st)
+	return rs
 }
 
 // printRestorables writes the restorable sessions' table (sessions --all).
