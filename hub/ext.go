@@ -59,12 +59,35 @@ func (s *state) xHistory(cs *connState, e *proto.Envelope, res *proto.Result) er
 	if limit <= 0 {
 		limit = historyRows
 	}
-	ms, err := s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: s.canonical(p.Member), SinceMs: p.SinceMs, Before: p.Before, Limit: limit})
+	name := s.canonical(p.Member)
+	ms, err := s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: name, SinceMs: p.SinceMs, Before: p.Before, Limit: limit})
+	if err == nil && len(ms) == 0 && name != "" {
+		if err = s.knownMember(name); err != nil {
+			return err
+		}
+	}
 	res.Messages, res.Next = s.historyPage(e.ID, ms)
 	if res.Next == 0 && p.Limit > historyRows && len(ms) == limit {
 		res.Next = ms[0].Row // older ones may wait: the client asks again from here
 	}
 	return err
+}
+
+// knownMember is nil when name is a member or pane of the session now, or was one in a
+// message the store holds; else the error that names no member, as send's does: a name
+// mistyped is told, not answered with an empty history.
+func (s *state) knownMember(name string) error {
+	if s.member(name) != nil {
+		return nil
+	}
+	if _, ok := s.resolve(name); ok {
+		return nil
+	}
+	found, err := s.cfg.Store.HasMember(s.cfg.Session, name)
+	if err != nil || found {
+		return err
+	}
+	return fmt.Errorf("no member %q, now or in this session's stored messages", name)
 }
 
 // historyRows is the most stored messages one X_HISTORY page reads.

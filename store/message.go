@@ -319,7 +319,7 @@ func (s *Store) Get(id string) ([]Message, error) {
 }
 
 // Query selects history: Session and Member ("" for any: Member matches sender or
-// recipient), messages queued at or after SinceMs and written before the message with
+// recipient, its case aside), messages queued at or after SinceMs and written before the message with
 // Row Before (0: any), the newest Limit (0: 100) of them.
 type Query struct {
 	Session string
@@ -337,7 +337,7 @@ func (s *Store) History(q Query) ([]Message, error) {
 		where, args = append(where, "session = ?"), append(args, q.Session)
 	}
 	if q.Member != "" {
-		where, args = append(where, "(sender = ? OR recipient = ?)"), append(args, q.Member, q.Member)
+		where, args = append(where, "(sender = ? COLLATE NOCASE OR recipient = ? COLLATE NOCASE)"), append(args, q.Member, q.Member)
 	}
 	if q.SinceMs > 0 {
 		where, args = append(where, "queued >= ?"), append(args, q.SinceMs)
@@ -369,6 +369,18 @@ func (s *Store) History(q Query) ([]Message, error) {
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+// HasMember reports whether any message of session (any: "") was sent by or to name,
+// its case aside (SameName: no two members' names differ only in case).
+func (s *Store) HasMember(session, name string) (bool, error) {
+	var found bool
+	err := s.db.QueryRow(`SELECT EXISTS (SELECT 1 FROM messages WHERE (? = '' OR session = ?) AND
+		(sender = ? COLLATE NOCASE OR recipient = ? COLLATE NOCASE))`, session, session, name, name).Scan(&found)
+	if err != nil {
+		return false, fmt.Errorf("history: %w", err)
+	}
+	return found, nil
 }
 
 // Prune deletes the messages queued before cutoffMs, remembering per stream the highest

@@ -200,6 +200,18 @@ func TestHistory(t *testing.T) {
 	h, err = s.History(Query{Session: "other"})
 	require.NoError(t, err)
 	assert.Empty(t, h)
+	h, err = s.History(Query{Member: "Carol"})
+	require.NoError(t, err)
+	require.Len(t, h, 1, "a member's name in another case is the member")
+
+	for name, want := range map[string]bool{"carol": true, "BOB": true, "dave": false} {
+		got, err := s.HasMember("s", name)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, name)
+	}
+	got, err := s.HasMember("other", "bob")
+	require.NoError(t, err)
+	assert.False(t, got, "another session's messages are not this one's")
 }
 
 func TestPruneKeepsWatermark(t *testing.T) {
