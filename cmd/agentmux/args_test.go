@@ -205,6 +205,9 @@ func TestRunFailsBeforeTheScreen(t *testing.T) {
 	}{
 		{[]string{"--bogus"}, 2, "unknown flag --bogus"},
 		{[]string{"no-such-program-agentmux-test"}, 2, "program not found"},
+		// a first argument that is no program but a command mistyped is named
+		{[]string{"atach"}, 2, `"atach": program not found; did you mean ` + "`agentmux attach`?"},
+		{[]string{"sned", "bot", "hi"}, 2, "did you mean `agentmux send`?"},
 		{[]string{"sh", "no-such-program-agentmux-test --flag"}, 2, `"no-such-program-agentmux-test": program not found`},
 		{[]string{"my bot=no-such-program-agentmux-test"}, 2, "to name a pane write NAME=COMMAND; a name may hold only"},
 		{[]string{"sh"}, 2, "needs a terminal"}, // a bytes.Buffer is not a terminal
@@ -222,6 +225,24 @@ func TestRunFailsBeforeTheScreen(t *testing.T) {
 		}
 		if out.Len() != 0 {
 			t.Errorf("%q: wrote to stdout: %q", c.args, out.String())
+		}
+	}
+}
+
+func TestNearCommand(t *testing.T) {
+	for word, want := range map[string]string{"atach": "attach", "sned": "send", "HISTROY": "history", "lss": "ls", "captur": "capture",
+		"x": "", "kil": "", "claude2": "", "": "", "__server": ""} {
+		got, ok := nearCommand(word)
+		if got != want || ok != (want != "") {
+			t.Errorf("nearCommand(%q) = %q, %v; want %q", word, got, ok, want)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "abc", 3}, {"abc", "", 3}, {"send", "sned", 1}, {"kitten", "sitting", 3}, {"ab", "ba", 1}, {"same", "same", 0}} {
+		if got := typoDistance(c.a, c.b); got != c.d {
+			t.Errorf("typoDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
 	}
 }

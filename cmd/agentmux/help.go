@@ -103,6 +103,50 @@ func lookupCommand(name string) (command, bool) {
 	return command{}, false
 }
 
+// nearCommand is the command word was most likely meant for, a typo away from its
+// name (two edits at most, a swap of neighbours one, and fewer than its length), as
+// `agentmux atach` or `agentmux sned`: a first argument that is no program. Hidden
+// commands are never suggested.
+func nearCommand(word string) (string, bool) {
+	best, bestD := "", 3
+	for _, c := range commandTable {
+		if c.hidden {
+			continue
+		}
+		if d := typoDistance(strings.ToLower(word), c.name); d < bestD && d < len(word) {
+			best, bestD = c.name, d
+		}
+	}
+	return best, best != ""
+}
+
+// typoDistance is the optimal string alignment distance of a and b (by bytes): the
+// insertions, deletions, substitutions and swaps of two neighbours that make one the
+// other.
+func typoDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
 // isClientCommand reports whether word names a session command.
 func isClientCommand(word string) bool {
 	c, ok := lookupCommand(word)

@@ -121,8 +121,11 @@ func configure(o *options) (conf settings, status int, err error) {
 		}
 		o.sess.Link = true
 	}
-	for _, p := range o.sess.Panes {
+	for i, p := range o.sess.Panes {
 		if _, err := ptyhost.LookPath(p.Argv[0]); err != nil {
+			if c, ok := nearCommand(p.Argv[0]); ok && i == 0 {
+				return conf, 2, fmt.Errorf("%w; did you mean `agentmux %s`?", err, c)
+			}
 			return conf, 2, withNameHint(err, p.Argv)
 		}
 	}
