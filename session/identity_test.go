@@ -61,15 +61,23 @@ func TestIsShell(t *testing.T) {
 		{"ssh", "prod"}, {"ssh", "-p", "2222", "-t", "user@prod"}, {"ssh", "prod", "bash", "-l"}, {"mosh", "prod"},
 		{"docker", "exec", "-it", "c", "bash"}, {"podman", "run", "-it", "img", "/bin/sh"}, {"kubectl", "exec", "-it", "pod", "--", "bash"},
 		{"tmux"}, {"tmux", "new", "-s", "x"}, {"screen"}, {"su"}, {"su", "-", "bob"}, {"nix-shell"}, {"nix-shell", "-p", "go"},
+		// a REPL: an interpreter given no program, or -i; a tool's shell given no commands
+		{"/usr/bin/python3"}, {"python3", "-q"}, {"nice", "python3", "-q"}, {"python3.12"}, {"python", "-W", "ignore"},
+		{"python3", "-i", "setup.py"}, {"ipython"}, {"node"}, {"node", "-r", "dotenv/config"}, {"node", "--interactive", "-e", "x=1"},
+		{"irb"}, {"lua5.4"}, {"R"}, {"deno"}, {"deno", "repl"}, {"bun", "repl"}, {"env", "node"},
+		{"psql", "mydb"}, {"sqlite3", "app.db"}, {"gdb", "./a.out"}, {"ghci", "Main.hs"}, {"docker", "exec", "-it", "db", "psql"},
 	} {
 		assert.True(t, IsShell(argv), "%q", argv)
 	}
 	// Programs, and shells running a program (a script, -c) rather than reading commands.
 	for _, argv := range [][]string{
-		{"claude"}, {"codex"}, {"gemini"}, {"/usr/bin/python3"}, {"bashful"}, {}, {""},
+		{"claude"}, {"codex"}, {"gemini"}, {"bashful"}, {}, {""},
+		{"python3", "bot.py"}, {"python3", "-u", "chat.py"}, {"python3", "-m", "http.server"}, {"python3", "-c", "print(1)"},
+		{"node", "server.js"}, {"node", "-e", "1"}, {"deno", "run", "x.ts"}, {"bun", "x.ts"}, {"bun"}, {"irb", "x.rb"},
+		{"psql", "-c", "select 1"}, {"gdb", "-batch", "-ex", "bt"}, {"Rscript", "x.R"}, {"pythonista"}, {"nodemon"},
 		{"bash", "bot.sh", "a"}, {"sh", "-c", "exec-cat"}, {"bash", "--", "script"}, {"zsh", "-l", "chat.zsh"},
 		{"bash", "-c", "while read -p 'bot> ' l; do echo $l; done"}, {"env", "claude"}, {"env", "FOO=1", "codex"},
-		{"sudo", "-u", "bob", "claude"}, {"busybox", "cat"}, {"nice", "python3", "-q"}, {"ssh", "prod", "claude"},
+		{"sudo", "-u", "bob", "claude"}, {"busybox", "cat"}, {"ssh", "prod", "claude"},
 		{"docker", "run", "-it", "img", "my-agent"}, {"su", "-c", "make", "bob"}, {"nix-shell", "--run", "claude"},
 	} {
 		assert.False(t, IsShell(argv), "%q", argv)

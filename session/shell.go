@@ -2,6 +2,7 @@ package session
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -10,8 +11,10 @@ import (
 // command reaches it (relay.Open.Shell). IsShell tells such a pane by its command line:
 // a shell reading the terminal, also behind the launchers people put in front of one
 // (env, sudo -s, busybox sh, nice), a login to another machine (ssh host), a shell in
-// a container (docker exec -it c bash), or a terminal multiplexer or su. A program
-// (an agent CLI, a chat loop a shell runs as a script) is no shell.
+// a container (docker exec -it c bash, or a REPL there), or a terminal multiplexer or su. A REPL (python3,
+// node, irb, psql, gdb: a language's or a tool's own shell, each able to run a command)
+// runs what is typed as code, so it counts as one. A program (an agent CLI, a chat loop
+// a shell or an interpreter runs as a script) is no shell.
 
 // shells are the base names of interactive shells.
 var shells = map[string]bool{
@@ -38,6 +41,66 @@ var containerTools = map[string]bool{
 	"incus": true, "distrobox": true, "toolbox": true, "flatpak-spawn": true, "systemd-run": true,
 }
 
+// repls are interpreters that read code from the terminal when given no program: no
+// script and no code to run (-c, -e, -m), or -i. Versioned names (python3.12, lua5.4)
+// count by the name before the version.
+var repls = map[string]bool{
+	"python": true, "pypy": true, "ipython": true, "bpython": true, "ptpython": true,
+	"node": true, "nodejs": true, "irb": true, "pry": true, "julia": true, "R": true,
+	"lua": true, "luajit": true, "ocaml": true, "utop": true, "scala": true, "racket": true,
+	"guile": true, "sbcl": true, "clisp": true, "tclsh": true, "wish": true, "swipl": true,
+	"octave": true, "erl": true, "iex": true, "clj": true, "clojure": true, "jshell": true,
+	"groovysh": true, "kotlinc": true,
+}
+
+// replSubcommands are the tools whose REPL is a subcommand (deno repl, bun repl),
+// deno's also what it runs given nothing (bun given nothing says how to use it).
+var replSubcommands = map[string]bool{"deno": true, "bun": true}
+
+// toolShells read commands from the terminal whatever file they are given (a database,
+// a program to debug), each with a way out to the system's shell (\!, .shell, shell),
+// unless given commands to run instead.
+var toolShells = map[string]bool{
+	"ghci": true, "gdb": true, "lldb": true, "sqlite3": true, "psql": true, "mysql": true,
+	"mariadb": true, "mongosh": true, "duckdb": true,
+}
+
+// replCode are the interpreters' options that give them code to run, or commands to
+// run and leave (a database's -c, a debugger's -batch): no REPL then, unless with -i.
+var replCode = map[string]bool{
+	"-c": true, "-e": true, "-m": true, "-p": true, "--eval": true, "--print": true,
+	"--command": true, "--execute": true, "-f": true, "--file": true, "-batch": true, "--batch": true,
+}
+
+// replValued are the interpreters' options whose value is the next argument (python's
+// -W and -X, a module or a folder to load first).
+var replValued = map[string]bool{"-W": true, "-X": true, "-r": true, "--require": true, "-I": true}
+
+// isREPL reports whether the program b (a base name) given args reads code from the
+// terminal (see repls).
+func isREPL(b string, args []string) bool {
+	name := strings.TrimRight(b, "0123456789.")
+	switch {
+	case replSubcommands[b]:
+		return len(args) == 0 && b == "deno" || len(args) > 0 && args[0] == "repl"
+	case toolShells[b]:
+		return !slices.ContainsFunc(args, func(a string) bool { return replCode[a] })
+	case !repls[name]:
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-i" || a == "--interactive":
+			return true
+		case replValued[a]:
+			i++
+		case replCode[a], !strings.HasPrefix(a, "-"):
+			return false // code to run, or a script
+		}
+	}
+	return true
+}
+
 // optionWithValue are the shells' options whose value is the next argument.
 var optionWithValue = map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "--rcfile": true, "--init-file": true}
 
@@ -62,11 +125,13 @@ func IsShell(argv []string) bool {
 	case remoteShells[b]:
 		return remoteIsShell(args)
 	case containerTools[b]:
-		for _, w := range args {
-			if shells[baseName(w)] {
+		for i, w := range args {
+			if shells[baseName(w)] || isREPL(baseName(w), args[i+1:]) {
 				return true
 			}
 		}
+	default:
+		return isREPL(b, args)
 	}
 	return false
 }
