@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -205,4 +206,42 @@ func TestAProgramTheServerStartsIsNotThePerson(t *testing.T) {
 		_ = helper.Wait()
 		require.NoError(t, s.Stop())
 	}
+}
+
+// A pane's program runs in a Place the server's does not admit for a restore of its
+// session: the kernel's facts Place.Admits stands on, read in a real pane's user
+// namespace (its own namespace, a uid map that is not the server's).
+func TestAPaneIsNotWhereThePersonRuns(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("user namespaces are Linux's")
+	}
+	s, err := Start(Options{Panes: []PaneSpec{{Name: "alice", Argv: []string{"sh", "-c",
+		`printf 'PLACE %s %s [%s]\n' "$(stat -L -c %d:%i /proc/self/ns/user)" "$(cat /proc/sys/kernel/random/boot_id)" "$(cat /proc/self/uid_map)"; exec sleep 30`},
+		Cols: 120, Rows: 5}}})
+	require.NoError(t, err)
+	defer s.Stop()
+	person := Here()
+	require.NotEmpty(t, person.Boot)
+	require.NoError(t, person.Admits(Here()), "the person restores their own")
+	if s.Isolation() != proto.IsolationUserNS {
+		t.Skip("this machine refuses user namespaces")
+	}
+	re := regexp.MustCompile(`PLACE (\d+):(\d+) (\S+) \[([^\]]*)\]`)
+	var m []string
+	require.Eventually(t, func() bool {
+		text, _ := s.Capture(1, 0, false)
+		m = re.FindStringSubmatch(text)
+		return m != nil
+	}, 10*time.Second, 10*time.Millisecond, "the pane never printed its place")
+	dev, _ := strconv.ParseUint(m[1], 10, 64)
+	ino, _ := strconv.ParseUint(m[2], 10, 64)
+	pane := Place{Boot: m[3], Dev: dev, Ino: ino, UIDMap: strings.Join(strings.Fields(m[4]), " ")}
+	t.Logf("person %+v, pane %+v", person, pane)
+	assert.Equal(t, person.Boot, pane.Boot)
+	assert.NotEqual(t, person.Ino, pane.Ino, "the pane has a namespace of its own")
+	assert.NotEqual(t, person.UIDMap, pane.UIDMap, "and a uid map of its own, which tells it after a reboot too")
+	assert.ErrorIs(t, (&person).Admits(pane), ErrNotThePersonsPlace)
+	rebooted := pane
+	rebooted.Boot = "another boot"
+	assert.ErrorIs(t, (&person).Admits(rebooted), ErrNotThePersonsPlace)
 }

@@ -52,3 +52,20 @@ func commOf(pid int) string {
 	}
 	return strings.TrimSuffix(string(b), "\n")
 }
+
+// Here is this process's Place; the zero Place when its namespace cannot be read.
+func Here() Place {
+	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return Place{}
+	}
+	chain, err := userNSChain(os.Getpid())
+	if err != nil || len(chain) == 0 {
+		return Place{}
+	}
+	uidMap, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return Place{}
+	}
+	return Place{Boot: strings.TrimSpace(string(boot)), Dev: chain[0].dev, Ino: chain[0].ino, UIDMap: strings.Join(strings.Fields(string(uidMap)), " ")}
+}

@@ -19,6 +19,9 @@ import (
 	spend "github.com/agentmux/agentmux/usage"
 )
 
+// here is where this process runs (session.Here); tests set it.
+var here = session.Here
+
 // restoreWord is the word after the terminal's size and kind that makes the server
 // restore the session named after it from the store instead of reading agents.
 const restoreWord = "--restore-session"
@@ -121,6 +124,9 @@ func restoredOptions(name string) (options, *restorePlan, error) {
 	}
 	if len(sv.Panes) == 0 {
 		return options{}, nil, fmt.Errorf("restore %s: the store holds no panes of it", name)
+	}
+	if err := sv.Person.Admits(here()); err != nil {
+		return options{}, nil, fmt.Errorf("restore %s: %w", name, err)
 	}
 	convs, err := st.Conversations(name)
 	if err != nil {

@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/server"
+	"github.com/agentmux/agentmux/session"
 	"github.com/agentmux/agentmux/store"
 )
 
@@ -173,4 +175,49 @@ func TestNoSessionNamesTheRestorableOnes(t *testing.T) {
 	require.ErrorIs(t, err, errUsage)
 	assert.Contains(t, err.Error(), "no agents given")
 	assert.Contains(t, err.Error(), "restorable: proj")
+}
+
+// A restore runs only where the session's server ran (its person's user namespace):
+// one from a pane's namespace, the record's own in the same boot or not, is refused;
+// after a reboot, one with the same uid map is the person again. A record from before
+// places were kept is restored only from the system's own namespace.
+func TestRestoreOnlyWhereThePersonRan(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	path, err := statePath("agentmux.db")
+	require.NoError(t, err)
+	st, err := store.Open(path)
+	require.NoError(t, err)
+	person := session.Place{Boot: "b1", Dev: 4, Ino: 0xEFFFFFFD, UIDMap: "0 0 4294967295"}
+	rec := func(name string, p *session.Place) {
+		spec, err := json.Marshal(savedSession{Args: []string{"sh"}, Panes: []savedPane{{Number: 1, Name: "sh", Command: []string{"sh"}}}, Person: p})
+		require.NoError(t, err)
+		require.NoError(t, st.StartSnapshot(name, t.TempDir(), spec, 1<<30, 1))
+	}
+	rec("mine", &person)
+	rec("old", nil)
+	require.NoError(t, st.Close())
+	t.Cleanup(func() { here = session.Here })
+	pane := session.Place{Boot: "b1", Dev: 4, Ino: 4026532840, UIDMap: "1000 1000 1"}
+	for _, tc := range []struct {
+		name string
+		here session.Place
+		ok   bool
+	}{
+		{"mine", person, true},
+		{"mine", pane, false},
+		{"mine", session.Place{Boot: "b1", Dev: 4, Ino: 4026532841, UIDMap: person.UIDMap}, false},
+		{"mine", session.Place{Boot: "b2", Dev: 5, Ino: 0xEFFFFFFD, UIDMap: person.UIDMap}, true}, // rebooted
+		{"mine", session.Place{Boot: "b2", Dev: 5, Ino: 4026532840, UIDMap: pane.UIDMap}, false},
+		{"mine", session.Place{}, false}, // where it runs cannot be read
+		{"old", person, true},
+		{"old", pane, false},
+	} {
+		here = func() session.Place { return tc.here }
+		_, _, err := restoredOptions(tc.name)
+		if tc.ok {
+			assert.NoError(t, err, "%s from %+v", tc.name, tc.here)
+		} else {
+			assert.ErrorIs(t, err, session.ErrNotThePersonsPlace, "%s from %+v", tc.name, tc.here)
+		}
+	}
 }

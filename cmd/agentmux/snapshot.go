@@ -35,6 +35,9 @@ type savedSession struct {
 	// View is the layout's kind, the panes' order and the zoomed pane, as the
 	// terminals left them.
 	View session.View `json:"view,omitzero"`
+	// Person is where the server ran (the person's user namespace): a restore from
+	// elsewhere is refused (session.Place.Admits). nil where there are no namespaces.
+	Person *session.Place `json:"person,omitempty"`
 }
 
 // savedPane is one pane as a restore starts it again.
@@ -88,7 +91,9 @@ type recorder struct {
 	// given are the commands of restored panes as they were given, by pane number: what
 	// runs is that with the CLI's resume words (or, for a pane that could not start, a
 	// note), and the next restore must start from what was given.
-	given   map[int][]string
+	given map[int][]string
+	// person is where this server runs (savedSession.Person).
+	person  *session.Place
 	sub     *session.Subscription
 	done    chan struct{}
 	last    []byte // owned by the recorder's goroutine until done
@@ -99,6 +104,9 @@ type recorder struct {
 func startRecorder(st *store.Store, name string, args []string, s *session.Session, given map[int][]string, log *slog.Logger) *recorder {
 	folder, _ := os.Getwd()
 	r := &recorder{st: st, name: name, folder: folder, args: args, s: s, log: log, given: given, done: make(chan struct{})}
+	if here := session.Here(); here.Boot != "" {
+		r.person = &here
+	}
 	r.sub = s.Subscribe(1 << 10)
 	spec, _ := r.describe()
 	r.last = spec
@@ -160,7 +168,7 @@ func (r *recorder) stop(why string, offered bool) {
 // describe is the session's description as JSON; false when the session has no panes
 // to describe (it is stopping).
 func (r *recorder) describe() ([]byte, bool) {
-	sv := savedSession{Args: r.args, View: r.s.View()}
+	sv := savedSession{Args: r.args, View: r.s.View(), Person: r.person}
 	for _, m := range r.s.Members() {
 		if m.External {
 			continue
