@@ -83,3 +83,13 @@ func signalGroup(pgid int, sig syscall.Signal) error {
 	}
 	return fmt.Errorf("signal %v to process group %d: %w", sig, pgid, err)
 }
+
+// ForegroundCommand returns the command line of the program in the terminal's
+// foreground (its process group's leader), the one that reads what is typed now; nil
+// when it cannot be read (see CommandLine).
+func (p *Proc) ForegroundCommand() []string {
+	if pgrp := p.foreground(); pgrp > 0 {
+		return CommandLine(pgrp)
+	}
+	return nil
+}

@@ -151,6 +151,14 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		if p := r.live(e.Pane); p != nil {
 			r.exit(p, now, e.Closed, e.Status)
 		}
+	case Shell:
+		if p := r.live(e.Pane); p != nil {
+			p.shell = e.On
+			if e.On && !e.Kept && p.group != nil {
+				r.leave(p, now, "target runs a shell")
+				r.notice(now, p.id, "%d %s now runs a shell (%s), which would run agents' answers as commands: unlinked (prefix l then %d links it, asking first)", p.id, p.name, e.Program, p.id)
+			}
+		}
 	case Rename:
 		if p := r.panes[e.Pane]; p != nil && e.Name != "" && e.Name != p.name {
 			r.notice(now, p.id, "%d %s renamed %s", p.id, p.name, e.Name)

@@ -322,6 +322,19 @@ type Rename struct {
 	Name string
 }
 
+// Shell reports that a pane now runs a shell (On), or no longer does: the program in its
+// terminal's foreground changed (an agent exited into a shell, a shell ran a program in
+// its place). Program names it for the notice. A pane that comes to run one while in a
+// group leaves the group, with a notice, unless Kept (the person linked it knowing it
+// runs a shell): no agent's answer is typed into a shell the person did not link.
+type Shell struct {
+	Pane    int
+	On      bool
+	Kept    bool
+	Program string
+}
+
+func (Shell) isEvent()     {}
 func (Rename) isEvent()    {}
 func (Open) isEvent()      {}
 func (Output) isEvent()    {}

@@ -163,10 +163,15 @@ func (s *Session) linkNow(a, b int, shell, byPane bool, turns int) error {
 		return fmt.Errorf("link with %d: %w", b, ErrNoPane)
 	case a == b:
 		return ErrSelf
-	case !shell && IsShell(pa.argv):
+	case !shell && runsShell(pa):
 		return fmt.Errorf("link %d %s (%s): %w", a, pa.name, pa.program(), ErrShell)
-	case !shell && IsShell(pb.argv):
+	case !shell && runsShell(pb):
 		return fmt.Errorf("link with %d %s (%s): %w", b, pb.name, pb.program(), ErrShell)
+	}
+	if shell {
+		// The person links them knowing: a shell among them stays linked (shellOK).
+		pa.shellOK = pa.shellOK || runsShell(pa)
+		pb.shellOK = pb.shellOK || runsShell(pb)
 	}
 	if byPane {
 		acts, err := s.rl.LinkByPane(a, b, s.clock.Now())
@@ -182,13 +187,15 @@ func (s *Session) linkNow(a, b int, shell, byPane bool, turns int) error {
 func (s *Session) LinkAll(ids ...int) error {
 	return s.command(func() error {
 		var shells []int
-		if len(ids) == 0 {
+		named := len(ids) > 0 // the person named them, shells too
+		if !named {
 			ids, shells = s.agentIDs()
 		}
 		var live []int
 		for _, id := range ids {
 			if p := s.pane(id); p != nil && !p.exited {
 				live = append(live, id)
+				p.shellOK = p.shellOK || named && runsShell(p)
 			}
 		}
 		if len(live) < 2 {
@@ -222,6 +229,7 @@ func (s *Session) LinkRestored(l RestoredLink) error {
 		for _, id := range l.Members {
 			if p := s.pane(id); p != nil && !p.exited {
 				live = append(live, id)
+				p.shellOK = p.shellOK || runsShell(p)
 			}
 		}
 		if len(live) < 2 {
@@ -426,7 +434,7 @@ func (s *Session) Remind(from, to, text string, after time.Duration, o SendOptio
 func (s *Session) intoShell(to int, from string, person bool, link string) error {
 	p := s.pane(to)
 	switch {
-	case p == nil || !IsShell(p.argv) || person:
+	case p == nil || person || !runsShell(p):
 		return nil
 	case link != "" && s.rl.LinkedPane(link) == to:
 		return nil

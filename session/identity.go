@@ -42,7 +42,7 @@ func (s *Session) agentIDs() (ids, shells []int) {
 	for _, p := range s.panes {
 		switch {
 		case p.exited:
-		case IsShell(p.argv):
+		case runsShell(p):
 			shells = append(shells, p.id)
 		default:
 			ids = append(ids, p.id)

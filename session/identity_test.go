@@ -66,6 +66,13 @@ func TestIsShell(t *testing.T) {
 		{"python3", "-i", "setup.py"}, {"ipython"}, {"node"}, {"node", "-r", "dotenv/config"}, {"node", "--interactive", "-e", "x=1"},
 		{"irb"}, {"lua5.4"}, {"R"}, {"deno"}, {"deno", "repl"}, {"bun", "repl"}, {"env", "node"},
 		{"psql", "mydb"}, {"sqlite3", "app.db"}, {"gdb", "./a.out"}, {"ghci", "Main.hs"}, {"docker", "exec", "-it", "db", "psql"},
+		// wrappers (a review's list): they run what follows, or a shell given nothing
+		{"timeout", "1d", "bash"}, {"timeout", "-s", "KILL", "5m", "zsh"}, {"script", "-q", "/dev/null"}, {"rlwrap", "bash"},
+		{"unbuffer", "bash"}, {"bash", "-c", "cd /tmp && bash"}, {"bash", "-lc", "source venv/bin/activate; exec bash"},
+		{"env", "-S", "bash -l"}, {"docker", "run", "-it", "ubuntu"}, {"podman", "run", "--rm", "-it", "-v", "/a:/b", "fedora"},
+		{"chroot", "/srv/root"}, {"chroot", "/srv/root", "bash"}, {"bwrap", "--ro-bind", "/", "/", "bash"}, {"firejail"},
+		{"firejail", "--net=none", "bash"}, {"unshare", "-r"}, {"nsenter", "-t", "1", "-m"}, {"strace", "-o", "/tmp/t", "bash"},
+		{"flock", "/tmp/lock", "bash"}, {"pkexec"}, {"telnet", "host"}, {"bash", "-c", "claude; exec bash"},
 	} {
 		assert.True(t, IsShell(argv), "%q", argv)
 	}
@@ -75,6 +82,9 @@ func TestIsShell(t *testing.T) {
 		{"python3", "bot.py"}, {"python3", "-u", "chat.py"}, {"python3", "-m", "http.server"}, {"python3", "-c", "print(1)"},
 		{"node", "server.js"}, {"node", "-e", "1"}, {"deno", "run", "x.ts"}, {"bun", "x.ts"}, {"bun"}, {"irb", "x.rb"},
 		{"psql", "-c", "select 1"}, {"gdb", "-batch", "-ex", "bt"}, {"Rscript", "x.R"}, {"pythonista"}, {"nodemon"},
+		{"timeout", "1h", "claude"}, {"script", "-q", "-c", "claude", "/dev/null"}, {"rlwrap", "my-bot"}, {"chroot", "/srv", "make"},
+		{"docker", "run", "-it", "img", "my-agent"}, {"docker", "run", "-d", "nginx"}, {"bash", "-c", "cd /srv && exec claude"},
+		{"strace", "-f", "claude"}, {"env", "-S", "claude --model x"},
 		{"bash", "bot.sh", "a"}, {"sh", "-c", "exec-cat"}, {"bash", "--", "script"}, {"zsh", "-l", "chat.zsh"},
 		{"bash", "-c", "while read -p 'bot> ' l; do echo $l; done"}, {"env", "claude"}, {"env", "FOO=1", "codex"},
 		{"sudo", "-u", "bob", "claude"}, {"busybox", "cat"}, {"ssh", "prod", "claude"},

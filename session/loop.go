@@ -207,6 +207,7 @@ func (s *Session) observe(p *pane, now time.Time) {
 	s.emit(Output{Pane: p.id, Quiet: isQuiet(p.proc)})
 	if !p.exited {
 		s.act(s.rl.Handle(relay.Output{Pane: p.id}, now))
+		s.checkShell(p, now)
 	}
 	select {
 	case p.rearm <- struct{}{}:

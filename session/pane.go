@@ -70,6 +70,11 @@ type pane struct {
 	// sends on it once it has observed the last one (pacing.go).
 	rearm chan struct{}
 
+	// shellNow is whether it runs a shell as the relay was last told (runsShell);
+	// shellOK that the person linked it knowing it does (a link with --shell, the y/n
+	// of prefix l). Loop only.
+	shellNow, shellOK bool
+
 	// meter reads its usage files (spend.go); spent is what it spent, kept across a
 	// respawn.
 	meter *meter

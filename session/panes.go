@@ -248,6 +248,7 @@ func (s *Session) SetShare(id, width, height int) ([2]int, error) {
 
 // openOf is pane p as the relay is told of it when it starts (or starts again).
 func openOf(p *pane) relay.Open {
+	p.shellNow = runsShell(p)
 	return relay.Open{Pane: p.id, Name: p.name, Profile: p.profile, Screen: screenOf(p), Program: p.argv[0],
-		Hooks: p.hooks, Shell: IsShell(p.argv)}
+		Hooks: p.hooks, Shell: p.shellNow}
 }

@@ -30,9 +30,10 @@ func (s *Session) LinkRemote(a, name, tag string, budget int, shell bool) (pane 
 			return fmt.Errorf("link with %q: no such member", name)
 		case tag == "":
 			return fmt.Errorf("link with %q: no tag", name)
-		case !shell && IsShell(p.argv):
+		case !shell && runsShell(p):
 			return fmt.Errorf("link %d %s (%s): %w", p.id, p.name, p.program(), ErrShell)
 		}
+		p.shellOK = p.shellOK || shell && runsShell(p)
 		if turns := s.rl.Config().Turns; budget <= 0 || budget > turns {
 			budget = turns
 		}

@@ -7,6 +7,7 @@ package session
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -222,6 +223,41 @@ func TestRemindTypesIntoThePaneAfterTheDelay(t *testing.T) {
 	assert.Equal(t, "m3", ev.(Delivery).Entry.ID)
 	err = r.s.Remind("bob", "carol", "x", time.Second, SendOptions{})
 	assert.ErrorIs(t, err, relay.ErrNoAddressee)
+}
+
+// A pane can come to run a shell after it started (an agent that exits into one, as
+// `claude; exec bash` does, a wrapper IsShell cannot see through): from the output that
+// follows, read from its terminal's foreground, it leaves its group, saying why, and
+// refuses sends and links as a shell does; a link the person makes with it knowing
+// (LinkShell) stands when it runs one again.
+func TestAPaneThatComesToRunAShell(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bot")
+	r.started(1, 2)
+	require.NoError(t, r.s.LinkAll())
+	group := func() int { m, _ := r.s.Member(2); return m.Group }
+	require.NotZero(t, group())
+
+	r.procs[2].SetForeground("bash", "--norc")
+	r.printed(2, "$ ")
+	assert.Zero(t, group(), "unlinked once it runs a shell")
+	entries, _ := r.s.Log()
+	assert.True(t, slices.ContainsFunc(entries, func(e Entry) bool {
+		return strings.HasPrefix(e.Note, "2 bot now runs a shell (bash), which would run agents' answers as commands: unlinked")
+	}), "the log says why: %v", entries)
+	assert.ErrorIs(t, r.s.Send("alice", "bot", "hi; touch pwned", SendOptions{}), ErrShellSend)
+	assert.ErrorIs(t, r.s.Link(1, 2), ErrShell)
+	_, shells := func() (ids, shells []int) { r.s.call(func() { ids, shells = r.s.agentIDs() }); return }()
+	assert.Equal(t, []int{2}, shells, "--link and prefix L leave it out")
+
+	require.NoError(t, r.s.LinkShell(1, 2))
+	r.procs[2].SetForeground() // back to its own program
+	r.advance(time.Second)     // the next observation's time
+	r.printed(2, "> ")
+	require.NoError(t, r.s.Send("alice", "bot", "hi", SendOptions{}), "no shell any more")
+	r.procs[2].SetForeground("bash")
+	r.advance(time.Second)
+	r.printed(2, "$ ")
+	assert.NotZero(t, group(), "the person linked it knowing")
 }
 
 // A shell runs what is typed into it: a message or a reminder from a pane's program

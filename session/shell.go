@@ -2,8 +2,12 @@ package session
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/agentmux/agentmux/relay"
 )
 
 // A pane that runs an interactive shell runs as commands whatever is typed into it, so
@@ -28,7 +32,7 @@ var shells = map[string]bool{
 // multiplexers, su and login, nix-shell.
 var shellHosts = map[string]bool{
 	"tmux": true, "screen": true, "zellij": true, "byobu": true, "abduco": true, "dtach": true,
-	"su": true, "login": true, "nix-shell": true, "machinectl": true,
+	"su": true, "login": true, "nix-shell": true, "machinectl": true, "script": true, "telnet": true,
 }
 
 // remoteShells log in to another machine: a shell there unless given a command.
@@ -39,6 +43,40 @@ var remoteShells = map[string]bool{"ssh": true, "mosh": true, "et": true}
 var containerTools = map[string]bool{
 	"docker": true, "podman": true, "nerdctl": true, "kubectl": true, "oc": true, "lxc": true,
 	"incus": true, "distrobox": true, "toolbox": true, "flatpak-spawn": true, "systemd-run": true,
+	"bwrap": true, "firejail": true, "systemd-nspawn": true, "proot": true,
+}
+
+// containerRunsShell reports whether a container tool given args runs its image's own
+// command in a terminal (docker run -it IMAGE, no command after the image): most
+// images' is a shell. firejail given nothing runs the user's.
+func containerRunsShell(tool string, args []string) bool {
+	if tool == "firejail" {
+		return !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") })
+	}
+	if len(args) == 0 || args[0] != "run" {
+		return false
+	}
+	interactive, positional := false, 0
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-i" || a == "-it" || a == "-ti" || a == "--interactive" || a == "--interactive=true":
+			interactive = true
+		case len(a) == 2 && a[0] == '-' && strings.ContainsRune("evpwuhlmcaL", rune(a[1])):
+			i++ // its value
+		case strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && !containerFlags[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			positional++
+		}
+	}
+	return interactive && positional == 1
+}
+
+// containerFlags are container tools' long options that take no value.
+var containerFlags = map[string]bool{
+	"--rm": true, "--tty": true, "--privileged": true, "--init": true, "--detach": true,
+	"--read-only": true, "--publish-all": true, "--no-healthcheck": true, "--quiet": true,
 }
 
 // repls are interpreters that read code from the terminal when given no program: no
@@ -125,6 +163,9 @@ func IsShell(argv []string) bool {
 	case remoteShells[b]:
 		return remoteIsShell(args)
 	case containerTools[b]:
+		if containerRunsShell(b, args) {
+			return true
+		}
 		for i, w := range args {
 			if shells[baseName(w)] || isREPL(baseName(w), args[i+1:]) {
 				return true
@@ -159,12 +200,32 @@ func readsTerminal(args []string) bool {
 			return false // a script follows
 		case a == "-c" || a == "-Command" || len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c'):
 			// -c CMD (alone, or among short options: -ic, -lc): the command is the program
-			return i+1 < len(args) && IsShell(strings.Fields(args[i+1]))
+			return i+1 < len(args) && commandRunsShell(args[i+1])
 		case a == "-File" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
 			return false
 		}
 	}
 	return true
+}
+
+// commandSeparators split a shell's -c command into the simple commands it runs.
+var commandSeparators = regexp.MustCompile(`[;&|\n(){}]+`)
+
+// commandRunsShell reports whether a shell's -c command runs an interactive shell among
+// its commands (cd /tmp && bash, source venv/bin/activate; exec bash), as far as
+// splitting it at ; & | and newlines tells: no quoting is read, so a separator quoted
+// counts too, which errs towards a shell.
+func commandRunsShell(cmd string) bool {
+	for _, part := range commandSeparators.Split(cmd, -1) {
+		words := strings.Fields(part)
+		for len(words) > 0 && (words[0] == "then" || words[0] == "do" || words[0] == "else" || words[0] == "!") {
+			words = words[1:]
+		}
+		if IsShell(words) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasCommandFlag reports whether args give su, script or nix-shell a command to run
@@ -201,52 +262,125 @@ func remoteIsShell(args []string) bool {
 	return false
 }
 
-// unwrapLauncher returns the command a launcher in front of it runs (env, sudo, doas,
-// busybox, nice, nohup, setsid, stdbuf, exec, command, time), repeatedly; sudo -s or -i
-// is a shell itself (returned as "sh").
+// launcher is how a program that runs a command given after its own words reads them.
+type launcher struct {
+	valued string // its short options whose value is the next word
+	words  int    // its own words before the command (timeout's duration, chroot's folder)
+	// shell: given no command, it runs a shell (chroot, unshare, nsenter, pkexec).
+	shell bool
+}
+
+// launchers are the programs people put in front of the one a pane runs: what they
+// run is what IsShell judges.
+var launchers = map[string]launcher{
+	"env": {valued: "uCS"}, "sudo": {valued: "ugCDhpUrtTa"}, "doas": {valued: "uC"},
+	"nice": {valued: "n"}, "ionice": {valued: "cnpt"}, "nohup": {}, "setsid": {},
+	"stdbuf": {valued: "ioe"}, "exec": {valued: "a"}, "command": {}, "time": {valued: "fo"},
+	"chpst": {valued: "ugUbn/lmdofcpr"}, "timeout": {valued: "sk", words: 1},
+	"flock": {valued: "wE", words: 1}, "strace": {valued: "abeEIoOpPsSuX"}, "ltrace": {valued: "aAeEnopsSuX"},
+	"rlwrap": {valued: "bCfHlPsSw"}, "unbuffer": {}, "caffeinate": {valued: "tw"}, "taskset": {words: 1},
+	"chroot": {words: 1, shell: true}, "unshare": {valued: "SGR", shell: true},
+	"nsenter": {valued: "tSGrw", shell: true}, "pkexec": {shell: true}, "systemd-inhibit": {},
+}
+
+// longValued are the launchers' long options whose value is the next word (those
+// written --opt=value are one word).
+var longValued = map[string]bool{
+	"--user": true, "--group": true, "--signal": true, "--kill-after": true, "--chdir": true,
+	"--split-string": true, "--unset": true, "--output": true, "--target": true, "--what": true, "--why": true,
+}
+
+// unwrapLauncher returns the command the launchers in front of it run (launchers,
+// busybox), repeatedly; sudo -s or -i, and a launcher that runs a shell given no
+// command, is a shell itself (returned as "sh"). env -S splits its value into the
+// command's first words.
 func unwrapLauncher(argv []string) []string {
 	for range 8 { // launchers in front of launchers, not for ever
 		if len(argv) == 0 {
 			return nil
 		}
 		b, args := baseName(argv[0]), argv[1:]
-		var valued string // short options whose value is the next word
-		switch b {
-		case "busybox", "toybox":
+		if b == "busybox" || b == "toybox" {
 			argv = args // the applet
 			continue
-		case "env":
-			valued = "uCS"
-		case "sudo", "doas":
-			valued = "ugCDhpUrtTa"
-		case "nice", "ionice":
-			valued = "ncpt"
-		case "nohup", "setsid", "stdbuf", "exec", "command", "time", "chpst":
-			valued = ""
-			if b == "stdbuf" {
-				valued = "ioe"
-			}
-		default:
+		}
+		l, ok := launchers[b]
+		if !ok {
 			return argv
 		}
-		i := 0
+		i, own := 0, 0
+	words:
 		for i < len(args) {
-			a := args[i]
-			switch {
+			switch a := args[i]; {
 			case a == "--":
 				i++
-			case len(a) == 2 && a[0] == '-' && strings.ContainsRune(valued, rune(a[1])):
+				break words
+			case b == "env" && (a == "-S" || a == "--split-string") && i+1 < len(args):
+				return unwrapLauncher(append(strings.Fields(args[i+1]), args[i+2:]...))
+			case len(a) == 2 && a[0] == '-' && strings.ContainsRune(l.valued, rune(a[1])), longValued[a]:
 				i += 2
-				continue
 			case (b == "sudo" || b == "doas") && (a == "-s" || a == "-i" || a == "--shell" || a == "--login"):
 				return []string{"sh"} // the user's shell
-			case strings.HasPrefix(a, "-"), b == "env" && strings.Contains(a, "="):
+			case strings.HasPrefix(a, "-") && a != "-", b == "env" && strings.Contains(a, "="):
 				i++
-				continue
+			case own < l.words:
+				i, own = i+1, own+1
+			default:
+				break words
 			}
-			break
+		}
+		for ; own < l.words && i < len(args); own++ {
+			i++ // after --
 		}
 		argv = args[min(i, len(args)):]
+		if len(argv) == 0 && l.shell {
+			return []string{"sh"}
+		}
 	}
 	return argv
+}
+
+// foregrounder is a Process that says which program reads its terminal now: the
+// command line of its foreground process group's leader (*ptyhost.Proc).
+type foregrounder interface{ ForegroundCommand() []string }
+
+// runsShell reports whether pane p runs a shell now: its command line is one (IsShell),
+// or the program in its terminal's foreground is (a shell started later: the agent
+// exited into `bash -c 'claude; exec bash'`, a wrapper IsShell does not know, a `:sh`).
+// Loop only: it reads the foreground's command line from the system each time.
+func runsShell(p *pane) bool {
+	if IsShell(p.argv) {
+		return true
+	}
+	return foregroundShell(p) != ""
+}
+
+// foregroundShell is the program of pane p's terminal's foreground when it is a shell
+// (by IsShell), else "".
+func foregroundShell(p *pane) string {
+	f, ok := p.proc.(foregrounder)
+	if !ok || p.exited {
+		return ""
+	}
+	if argv := f.ForegroundCommand(); IsShell(argv) {
+		return baseName(argv[0])
+	}
+	return ""
+}
+
+// checkShell tells the relay when pane p came to run a shell, or stopped: read after
+// each output it printed (a shell that takes the terminal prints its prompt). Loop only.
+func (s *Session) checkShell(p *pane, now time.Time) {
+	program := p.program()
+	on := IsShell(p.argv)
+	if !on {
+		program = foregroundShell(p)
+		on = program != ""
+	}
+	if on == p.shellNow {
+		return
+	}
+	p.shellNow = on
+	s.log.Info("the pane's shell changed", "pane", p.id, "shell", on, "program", program)
+	s.act(s.rl.Handle(relay.Shell{Pane: p.id, On: on, Kept: p.shellOK, Program: program}, now))
 }

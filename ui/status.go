@@ -55,10 +55,10 @@ func rankOf(note string) noticeRank {
 	return rankRoutine
 }
 
-// needsAttention reports whether a relay notice says something was not sent or a
-// budget is spent.
+// needsAttention reports whether a relay notice says something was not sent, a
+// budget is spent, or a pane left its group as it came to run a shell.
 func needsAttention(note string) bool {
-	return strings.Contains(note, "budget spent") || strings.Contains(note, "not sent")
+	return strings.Contains(note, "budget spent") || strings.Contains(note, "not sent") || strings.Contains(note, " now runs a shell ")
 }
 
 // notice shows a relay notice, unless a notice of a higher rank has shown for less

@@ -42,6 +42,17 @@ func TestSeveredOutranksDeliveryNotices(t *testing.T) {
 	}
 }
 
+// A pane that came to run a shell leaves its group: the group's end comes first, and
+// why must stay on the status line rather than yield to it.
+func TestShellUnlinkSaysWhy(t *testing.T) {
+	hs := newHarness(t, 160, 12, "alice")
+	hs.notice("1⇄2 ended: pane 2 left")
+	hs.notice("2 bot now runs a shell (bash), which would run agents' answers as commands: unlinked (prefix l then 2 links it, asking first)")
+	if got := hs.statusLine(); !strings.Contains(got, "2 bot now runs a shell (bash)") {
+		t.Fatalf("the group's end hid why: %q", got)
+	}
+}
+
 func TestNewPanePromptStaysOpenOnError(t *testing.T) {
 	hs := newHarness(t, 120, 12, "alice")
 	hs.m.cfg.ParsePane = func(line string) (session.PaneSpec, error) {

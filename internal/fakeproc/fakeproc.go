@@ -30,9 +30,25 @@ type Proc struct {
 	done    chan struct{}
 	code    int
 	closed  bool
-	echo    bool   // echo what is written at once, as a terminal's line discipline does
-	expects int    // Expect calls: keys whose echo was given the right of way
-	onWrite func() // called after each Write
+	echo    bool     // echo what is written at once, as a terminal's line discipline does
+	expects int      // Expect calls: keys whose echo was given the right of way
+	onWrite func()   // called after each Write
+	fg      []string // the foreground program's command line (SetForeground)
+}
+
+// SetForeground makes argv the command line of the program its terminal's foreground
+// runs, as a real pane's shell would be when its program ran one.
+func (p *Proc) SetForeground(argv ...string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.fg = argv
+}
+
+// ForegroundCommand is what SetForeground set (nil: the program itself).
+func (p *Proc) ForegroundCommand() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.fg
 }
 
 // New returns a running fake process started with spec, printing into out.
