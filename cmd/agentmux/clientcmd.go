@@ -679,7 +679,9 @@ func capture(c *client.Conn, a clientArgs, w io.Writer) error {
 	if a.json {
 		return printJSON(w, map[string]string{"screen": screen})
 	}
-	if !o.escapes {
+	if o.escapes {
+		screen = visibleStyled(screen) // the styles pass, what the cells hold does not
+	} else {
 		screen = visible(screen, true) // what a pane's cells hold may still be a C1 control
 	}
 	if screen != "" && !strings.HasSuffix(screen, "\n") {

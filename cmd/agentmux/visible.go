@@ -50,6 +50,33 @@ func visible(s string, lines bool) string {
 	return b.String()
 }
 
+// visibleStyled is visible (lines kept) for a screen captured with --escapes: its SGR
+// sequences (ESC [ parameters m), which the server wrote for the cells' styles, pass;
+// the cells' text, the pane's program's, is made visible as any other.
+func visibleStyled(s string) string {
+	var b strings.Builder
+	for s != "" {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			b.WriteString(visible(s, true))
+			break
+		}
+		b.WriteString(visible(s[:i], true))
+		j := i + 2
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+			j++
+		}
+		if j < len(s) && s[j] == 'm' {
+			b.WriteString(s[i : j+1])
+		} else {
+			j = i // no SGR: the ESC is shown
+			b.WriteString(visible(s[i:i+1], true))
+		}
+		s = s[j+1:]
+	}
+	return b.String()
+}
+
 // line is visible for a one-line field.
 func line(s string) string { return visible(s, false) }
 

@@ -35,6 +35,19 @@ func TestVisible(t *testing.T) {
 	}
 }
 
+// capture --escapes keeps the styles the server wrote and shows what the cells hold
+// that a terminal would obey (a bidi override reordering the line, a C1 CSI).
+func TestVisibleStyled(t *testing.T) {
+	for in, want := range map[string]string{
+		"\x1b[0;1;38;2;1:2:3mred\x1b[0m \u202eevil\n":     "\x1b[0;1;38;2;1:2:3mred\x1b[0m \\u202eevil\n",
+		"csi\u009b31m \x1b[0mok\x1b]0;t\x07 \x1b[2J\x1b[": `csi\u009b31m ` + "\x1b[0m" + `ok\x1b]0;t\x07 \x1b[2J\x1b[`,
+		"plain": "plain",
+		"":      "",
+	} {
+		assert.Equal(t, want, visibleStyled(in), "%q", in)
+	}
+}
+
 func TestSafeJSON(t *testing.T) {
 	in := map[string]string{"body": "esc\x1b csi\u009b del\x7f bidi\u202e tag\U000E0041 nl\n ok é"}
 	var raw strings.Builder
