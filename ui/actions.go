@@ -36,6 +36,13 @@ func (m *model) handleKey(k keys.Key) tea.Cmd {
 		m.fr.invalidate()
 		return m.runCommand(k)
 	case modePrompt:
+		if m.prefix.Matches(k) {
+			// The prefix leaves the prompt for the key after it, as it leaves a search:
+			// never taken as text with the next key typed into the line.
+			m.mode, m.prompt = modePrefix, nil
+			m.setStatus("")
+			return nil
+		}
 		return m.promptKey(k)
 	case modeSearch:
 		if m.prefix.Matches(k) {

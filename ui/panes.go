@@ -239,12 +239,13 @@ func (m *model) renamePrompt() {
 		return
 	}
 	id := m.focus
-	m.openPrompt(fmt.Sprintf("rename pane %d: ", id), v.member.Name, nil, func(name string) tea.Cmd {
+	var p *linePrompt
+	p = m.openPrompt(fmt.Sprintf("rename pane %d: ", id), v.member.Name, nil, func(name string) tea.Cmd {
 		if name == "" || name == v.member.Name {
 			return nil
 		}
 		if err := m.s.Rename(id, name); err != nil {
-			m.setStatus(err.Error())
+			m.refuse(p, err.Error()) // open still: a retry goes to the prompt, not the agent
 			return nil
 		}
 		if mb, ok := m.s.Member(id); ok {

@@ -75,3 +75,43 @@ func TestNewPanePromptStaysOpenOnError(t *testing.T) {
 		t.Fatalf("the pane was sent %q while the prompt was open", sent)
 	}
 }
+
+// A name refused by the rename prompt (prefix ,) keeps it open with why, so the retry
+// typed next is the prompt's and not the agent's, Enter included.
+func TestRenamePromptStaysOpenOnError(t *testing.T) {
+	hs := newHarness(t, 160, 12, "alice", "bob")
+	hs.procs[1].Sent()
+	hs.press(testPrefix, runeKey(','), keys.Key{Code: keys.KeyRune, Rune: 'u', Mod: keys.ModCtrl})
+	for _, r := range "my bot" {
+		hs.press(runeKey(r))
+	}
+	hs.press(codeKey(keys.KeyEnter))
+	if got := hs.statusLine(); hs.m.prompt == nil || string(hs.m.prompt.buf) != "my bot" || !strings.Contains(got, "PROMPT  rename pane 1: rename 1: pane name") {
+		t.Fatalf("the prompt closed on a refused name: %q", got)
+	}
+	hs.press(keys.Key{Code: keys.KeyRune, Rune: 'u', Mod: keys.ModCtrl})
+	for _, r := range "bot2" {
+		hs.press(runeKey(r))
+	}
+	hs.press(codeKey(keys.KeyEnter))
+	if m, _ := hs.m.s.Member(1); m.Name != "bot2" {
+		t.Fatalf("the retry did not rename the pane: %q", m.Name)
+	}
+	if sent := hs.procs[1].Sent(); sent != "" {
+		t.Fatalf("the pane was sent %q while the prompt was open", sent)
+	}
+}
+
+// The prefix typed in a prompt leaves it for the key after it (here prefix c again, a
+// new prompt): neither the prefix nor that key is taken as text.
+func TestPrefixLeavesAPrompt(t *testing.T) {
+	hs := newHarness(t, 160, 12, "alice")
+	hs.press(testPrefix, runeKey('c'), runeKey('x'), testPrefix, runeKey('c'))
+	if got := hs.statusLine(); !strings.Contains(got, "new pane") || strings.Contains(got, "xc") || !strings.Contains(got, "COMMAND): ▏") {
+		t.Fatalf("the prefix was not taken as the prefix: %q", got)
+	}
+	hs.press(codeKey(keys.KeyEscape))
+	if sent := hs.procs[1].Sent(); sent != "" {
+		t.Fatalf("the pane was sent %q", sent)
+	}
+}
