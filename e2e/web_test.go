@@ -161,6 +161,9 @@ func TestWebCommand(t *testing.T) {
 	if _, err := http.Get("http://" + u3.Host + "/"); err == nil && u3.Host != "" {
 		t.Errorf("the view still answers at %s after --stop", u3.Host)
 	}
+	if out := env.run("web", "--session", "webby", "--stop"); !strings.Contains(out, "no web view was running") {
+		t.Errorf("agentmux web --stop with no view running: %s", out)
+	}
 	s.send("echo bye\r")
 	s.waitScreen("the status line without web", func(scr *screen) bool { return !scr.has("web (control)") && scr.has("bye") }, waitLong)
 }

@@ -214,7 +214,7 @@ type WebView struct {
 	Control bool   `json:"control,omitempty"`
 	Warning string `json:"warning,omitempty"`
 	// Running is true when the view was running already (listen and control as it
-	// was started).
+	// was started); with Stopped, that there was a view to stop.
 	Running bool `json:"running,omitempty"`
 	// Restarted says why a running view was stopped and started anew (its pages
 	// closed, its links void), e.g. "it was read-only".

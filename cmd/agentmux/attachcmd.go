@@ -44,7 +44,7 @@ func runAttachCommand(ctx context.Context, cmd string, a clientArgs, stdin io.Re
 		return 2, usagef("agentmux attach: this runs inside a pane of session %s: attaching would nest it", os.Getenv("AGENTMUX_SESSION"))
 	}
 	asked := name
-	name, socket, err := findSession(name)
+	name, socket, err := findSession(cmd, name)
 	if err != nil {
 		return 1, restorableHint(err, asked)
 	}
@@ -66,8 +66,8 @@ type attachArgs struct{ readOnly, detachOthers bool }
 type killArgs struct{ keep bool }
 
 // findSession resolves a session's name (any case) to its socket: the only running
-// session when name is "", else a list of the choices.
-func findSession(name string) (string, string, error) {
+// session when name is "", else a list of the choices for cmd (attach, kill-session).
+func findSession(cmd, name string) (string, string, error) {
 	dir, err := dirs.RuntimeDir()
 	if err != nil {
 		return "", "", err
@@ -87,7 +87,7 @@ func findSession(name string) (string, string, error) {
 		for i, s := range ss {
 			names[i] = s.Name
 		}
-		return "", "", fmt.Errorf("%d sessions are running: %s; name one (agentmux attach NAME)", len(ss), strings.Join(names, ", "))
+		return "", "", fmt.Errorf("%d sessions are running: %s; name one (agentmux %s NAME)", len(ss), strings.Join(names, ", "), cmd)
 	}
 	for _, s := range ss {
 		if strings.EqualFold(s.Name, name) {

@@ -918,6 +918,8 @@ func webCommand(c *client.Conn, a clientArgs, w io.Writer) error {
 	}
 	if v.Stopped {
 		switch {
+		case !v.Running:
+			fmt.Fprintln(w, "no web view was running")
 		case v.Pages == 1:
 			fmt.Fprintln(w, "web view stopped (1 page closed)")
 		case v.Pages > 0:

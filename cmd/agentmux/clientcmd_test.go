@@ -141,6 +141,10 @@ func TestClientCommandErrors(t *testing.T) {
 	code, _, err = runCmd(t, "", "ls")
 	assert.Equal(t, 1, code)
 	assert.EqualError(t, err, "2 sessions are running (one two); name one with --session")
+	for _, cmd := range []string{"attach", "kill-session"} {
+		_, _, err = runCmd(t, "", cmd)
+		assert.ErrorContains(t, err, "2 sessions are running: one, two; name one (agentmux "+cmd+" NAME)")
+	}
 	code, _, err = runCmd(t, "", "send", "--session", "one", "nobody", "hi")
 	assert.Equal(t, 1, code)
 	assert.EqualError(t, err, `send to nobody: no member "nobody"`)

@@ -123,7 +123,7 @@ func TestWantRestore(t *testing.T) {
 	errb.Reset()
 	got, _ = wantRestore("never", sn, nil, &errb, false)
 	assert.False(t, got)
-	assert.Contains(t, errb.String(), "starting it anew replaces that (agentmux restore work would bring it back)",
+	assert.Contains(t, errb.String(), "it starts anew, which replaces its record (agentmux restore work, instead of starting it, brings one back; [session] restore = \"ask\" asks first)",
 		"the record it replaces is said")
 	got, _ = wantRestore("", sn, nil, &errb, false)
 	assert.False(t, got)

@@ -264,7 +264,7 @@ func wantRestore(mode string, sn store.Snapshot, stdin io.Reader, stderr io.Writ
 	}
 	// "never": started anew, which replaces the record; said, as a session that
 	// stopped by accident (a reboot) is often started again by habit.
-	fmt.Fprintf(stderr, "agentmux: session %s could have been restored (%s, %d panes); starting it anew replaces that (agentmux restore %s would bring it back)\n",
+	fmt.Fprintf(stderr, "agentmux: session %s could have been restored (%s, %d panes); it starts anew, which replaces its record (agentmux restore %s, instead of starting it, brings one back; [session] restore = \"ask\" asks first)\n",
 		r.Name, line(r.Why), r.Panes, r.Name)
 	return false, nil
 }

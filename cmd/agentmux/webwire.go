@@ -82,7 +82,7 @@ func (w *webView) Start(req proto.Web) (proto.WebView, error) {
 		w.srv.Close()
 		w.srv = nil
 		w.logger.Info("web view stopped", "pages", pages)
-		return proto.WebView{Stopped: true, Pages: pages}, nil
+		return proto.WebView{Stopped: true, Running: true, Pages: pages}, nil
 	}
 	restarted := ""
 	if w.srv != nil {
