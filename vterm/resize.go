@@ -10,6 +10,17 @@ package vterm
 // number: ScreenTop goes down); what history cannot give is blank rows at the bottom.
 // Tab stops set by the program survive; new columns get the default stops.
 
+// cursorCut is the cursor a narrower resize pulled in to column x from column want
+// (pending: the wrap it had pending there), the terminal's seq after that resize. A
+// wider resize with nothing written since puts it back, as it shows the cut text again:
+// a program that does not redraw on a resize (a read loop, cat) would otherwise have
+// what is typed next shown over the middle of the line it reads.
+type cursorCut struct {
+	seq     uint64
+	x, want int
+	pending bool
+}
+
 // Resize changes the screen size. Sizes below 1 become 1 (and above 4096, 4096).
 func (t *Terminal) Resize(cols, rows int) {
 	t.mu.Lock()
@@ -17,6 +28,10 @@ func (t *Terminal) Resize(cols, rows int) {
 	cols, rows = clampSize(cols, rows)
 	if cols == t.cols && rows == t.rows {
 		return
+	}
+	want, pending := t.cur.x, t.cur.pending
+	if c := t.cut; c.seq == t.seq && c.x == t.cur.x && c.want > c.x {
+		want, pending = c.want, c.pending // pulled in by the resize before, nothing since
 	}
 	// rows above the cursor leave the top when the screen gets shorter than the cursor
 	// row; a taller main screen takes history's newest lines back at its top
@@ -34,8 +49,11 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.cur.y -= shift
 	t.scr.saved.y -= shift
 	t.cols, t.rows = cols, rows
-	t.cur.x = min(t.cur.x, cols-1)
+	t.cur.x = min(want, cols-1)
 	t.cur.y = max(0, min(t.cur.y, rows-1))
+	if t.cur.x == want {
+		t.cur.pending = pending // where it was, or back there
+	}
 	if t.cur.x < cols-1 {
 		t.cur.pending = false
 	}
@@ -54,6 +72,10 @@ func (t *Terminal) Resize(cols, rows int) {
 		t.tabs = tabs
 	}
 	t.seq++
+	t.cut = cursorCut{}
+	if want > t.cur.x {
+		t.cut = cursorCut{seq: t.seq, x: t.cur.x, want: want, pending: pending}
+	}
 }
 
 // resizeScreen gives s the new size; the first shift rows leave the top (into history

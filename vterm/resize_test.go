@@ -125,6 +125,51 @@ func TestResizeShowsWhatANarrowerOneHid(t *testing.T) {
 	}
 }
 
+// The cursor a narrower resize pulled in goes back where it was when a wider one shows
+// the cut text again and nothing was written meanwhile (a read loop does not redraw:
+// what is typed next must show where the program reads it, at the end of the line);
+// once something is written, the cursor stays where that left it.
+func TestResizeBringsTheCursorBack(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		from  int    // the width "bot> abc" is written at
+		steps []int  // widths in turn
+		in    string // written after the first step
+		x     int    // the cursor's column at the end
+		text  string // after XYZ is written
+	}{
+		{"back to the width", 60, []int{8, 60}, "", 8, "bot> abcXYZ"},
+		{"through narrower widths", 60, []int{30, 4, 12, 60}, "", 8, "bot> abcXYZ"},
+		{"wider still", 60, []int{6, 100}, "", 8, "bot> abcXYZ"},
+		{"written to meanwhile", 60, []int{6, 60}, "\r", 0, "XYZ> abc"},
+		{"at the last column, its wrap pending", 8, []int{3, 8}, "", 7, "bot> abc|XYZ"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			term := newTerm(c.from, 3, "bot> abc")
+			term.Resize(c.steps[0], 3)
+			term.Write([]byte(c.in))
+			for _, w := range c.steps[1:] {
+				term.Resize(w, 3)
+			}
+			if x := term.Snapshot().Cursor.X; x != c.x {
+				t.Errorf("cursor at column %d, want %d", x, c.x)
+			}
+			term.Write([]byte("XYZ"))
+			if got := strings.Join(trimRows(term.ScreenText()), "|"); got != c.text {
+				t.Errorf("screen %q, want %q", got, c.text)
+			}
+		})
+	}
+}
+
+// trimRows drops the blank rows at the end.
+func trimRows(rows []string) []string {
+	for len(rows) > 0 && strings.TrimSpace(rows[len(rows)-1]) == "" {
+		rows = rows[:len(rows)-1]
+	}
+	return rows
+}
+
 // A pane resized while a program's lines are on its screen (zoomed, a pane added beside
 // it, the terminal resized) shows them cut or padded, as lines do not reflow; but what
 // the program wrote is read whole (TextFrom, ScreenLines, and history once the rows

@@ -127,6 +127,8 @@ type Terminal struct {
 
 	seq  uint64
 	snap *Snapshot
+	// cut is where a narrower resize pulled the cursor in from (Resize).
+	cut cursorCut
 
 	rbuf []byte // scratch for replies
 }
