@@ -40,7 +40,7 @@ func (m *model) openPrompt(label, text string, history *[]string, done func(stri
 	}
 	m.prompt = p
 	m.mode = modePrompt
-	m.fr.invalidate()
+	m.setStatus("") // the hint that led here (link with pane: …) is the prompt's now
 	return p
 }
 

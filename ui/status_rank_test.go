@@ -115,3 +115,20 @@ func TestPrefixLeavesAPrompt(t *testing.T) {
 		t.Fatalf("the pane was sent %q", sent)
 	}
 }
+
+// A prompt opened from a hint (prefix l, then $) shows no more of the hint.
+func TestPromptReplacesTheHint(t *testing.T) {
+	hs := newHarness(t, 200, 12, "alice", "bob")
+	if err := hs.m.s.LinkAll(); err != nil {
+		t.Fatal(err)
+	}
+	hs.settle()
+	hs.press(testPrefix, runeKey('l'))
+	if got := hs.statusLine(); !strings.Contains(got, "link with pane") {
+		t.Fatalf("no link hint: %q", got)
+	}
+	hs.press(runeKey('$'))
+	if got := hs.statusLine(); !strings.Contains(got, "spend budget of") || strings.Contains(got, "link with pane") {
+		t.Fatalf("the budget prompt kept the link hint: %q", got)
+	}
+}
