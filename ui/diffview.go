@@ -46,7 +46,7 @@ func (m *model) handleTreeState(msg treeStateMsg) {
 }
 
 // folderLabel is what a pane's border says of its folder: its worktree's branch and
-// state, or the last part of a folder of its own ("" for the session's).
+// state, or a folder of its own ("" for the session's).
 func folderLabel(v *paneView) string {
 	if t := v.member.Tree; t != nil {
 		s := "⎇ " + t.Branch()

@@ -205,6 +205,8 @@ func (plan *restorePlan) pane(n int, p savedPane, c store.Conversation, folder s
 	}
 	if p.Worktree {
 		plan.treeDirs[n-1] = folder
+	} else if spec.Dir == folder {
+		spec.Dir = "" // the session's own, where the restored server starts: no folder of its own
 	}
 	if len(spec.Argv) == 0 {
 		return exitedPane(spec, "no command was recorded for it"), "no command was recorded: it stays exited"

@@ -48,7 +48,7 @@ func TestRestorePlanPane(t *testing.T) {
 	plan := &restorePlan{given: map[int][]string{}, convs: map[int]store.Conversation{}, treeDirs: map[int]string{}}
 
 	spec, note := plan.pane(1, savedPane{Name: "a", Command: []string{"sh", "-c", "true"}, Dir: filepath.Join(folder, "gone")}, store.Conversation{}, folder)
-	assert.Equal(t, folder, spec.Dir)
+	assert.Empty(t, spec.Dir, "the session's folder, where the restored server starts")
 	assert.Contains(t, note, "is gone, started in "+folder)
 	assert.Contains(t, note, "started fresh")
 
@@ -63,7 +63,10 @@ func TestRestorePlanPane(t *testing.T) {
 
 	spec, note = plan.pane(3, savedPane{Name: "c", Command: []string{"sh"}, Dir: folder}, store.Conversation{}, folder)
 	assert.Equal(t, []string{"sh"}, spec.Argv)
+	assert.Empty(t, spec.Dir, "the session's folder is no folder of its own: its border names none")
 	assert.Empty(t, note, "a shell starts again in its folder, nothing to say")
+	spec, _ = plan.pane(3, savedPane{Name: "c", Command: []string{"sh"}, Dir: t.TempDir()}, store.Conversation{}, folder)
+	assert.NotEmpty(t, spec.Dir, "a folder of its own stays")
 	assert.Empty(t, spec.Restored, "a shell's border says nothing of it")
 
 	// An agent on its conversation: resumed, and fresh is one prefix R f away; one with
