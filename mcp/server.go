@@ -133,6 +133,10 @@ func (s *Server) dial(ctx context.Context) (*client.Conn, error) {
 // callTimeout bounds one request on the socket.
 const callTimeout = 15 * time.Second
 
+// ClientGone says the client closed its side (its input ended): calls still waiting
+// give up now, and are answered with what they have.
+func (s *Server) ClientGone() { s.once.Do(func() { close(s.gone) }) }
+
 // errEnded answers a call once the session is gone.
 var errEnded = errors.New("the session has ended")
 
