@@ -138,26 +138,88 @@ func TestClientThatNeverReadsIsDropped(t *testing.T) {
 	stillWorks(t, alice, bob)
 }
 
+// A member that never reads holds the hub to its bounds in bytes: no more than half a
+// connection's OutBytes of bodies goes out to it unanswered, and its queue takes no
+// more than QueueBytes: a SEND past it gets BUSY. Others are served all along.
 func TestMemberThatNeverReadsIsBoundedInBytes(t *testing.T) {
-	// A heartbeat of a minute: only the byte bound can drop bob within this test.
 	e := start(t, nil, "", func(c *hub.Config) {
 		c.MaxFrameBytes = 64 << 10
 		c.OutBytes = 128 << 10
+		c.QueueBytes = 1 << 20
 		c.Heartbeat = time.Minute
 	})
 	alice := e.member("alice", 0)
 	carol := e.member("carol", 0)
 	e.member("bob", 512) // says HELLO, then never reads
-	ctl := e.control()
-	_, err := ctl.Request(proto.TypeEvents, struct{}{})
-	require.NoError(t, err)
 	big := strings.Repeat("x", 60<<10)
-	for range 40 { // 2.4 MB: more than the socket's buffers and the bound together
-		_, err := deadline(alice).Send("", "bob", big)
-		require.NoError(t, err)
+	sent := 0
+	var err error
+	for ; sent < 40 && err == nil; sent++ { // 2.4 MB: more than the bound
+		_, err = deadline(alice).Send("", "bob", big)
 	}
-	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Member == "bob" && ev.State == "disconnected" })
+	var busy *client.Error
+	require.ErrorAs(t, err, &busy)
+	assert.Equal(t, "BUSY", busy.Code)
+	assert.Equal(t, 1<<20/(60<<10)+1, sent, "the queue takes what fits in QueueBytes, the next is BUSY")
 	id, err := deadline(alice).Send("", "carol", "still here")
 	require.NoError(t, err)
 	assert.Equal(t, id, next(t, carol, proto.TypeDeliver).ID)
+}
+
+// Every member's queue together is bounded too (HeldBytes): names are many, and a
+// member away (or one that does not read, as here) keeps its queue in memory.
+func TestMembersAreBoundedTogether(t *testing.T) {
+	e := start(t, nil, "", func(c *hub.Config) {
+		c.MaxFrameBytes = 64 << 10
+		c.HeldBytes = 1 << 20
+	})
+	alice := e.member("alice", 0)
+	sent := 0
+	var err error
+	for n := 0; err == nil && n < 100; n++ {
+		name := fmt.Sprintf("member%d", n)
+		e.member(name, 1) // never reads
+		for range 3 {
+			if _, err = deadline(alice).Send("", name, strings.Repeat("z", 60<<10)); err == nil {
+				sent++
+			}
+		}
+	}
+	var busy *client.Error
+	require.ErrorAs(t, err, &busy)
+	assert.Equal(t, 1<<20/(60<<10), sent, "what fits in HeldBytes, over every member")
+}
+
+// No more than half a connection's OutBytes of bodies is in flight to a member (one
+// message at least): the rest waits for its answers, so a member that reads and
+// answers is never sent more than its connection holds.
+func TestInFlightBytesAreBounded(t *testing.T) {
+	e := start(t, nil, "", func(c *hub.Config) {
+		c.MaxFrameBytes = 64 << 10
+		c.OutBytes = 128 << 10
+	})
+	alice := e.member("alice", 0)
+	e.member("carol", 0)
+	bob := e.member("bob", 256) // reads only at the end
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	for range 5 {
+		_, err := deadline(alice).Send("", "bob", strings.Repeat("w", 40<<10))
+		require.NoError(t, err)
+	}
+	_, err = deadline(alice).Send("", "carol", "after them")
+	require.NoError(t, err)
+	delivered := 0 // to bob, before carol's (the hub's events come in its order)
+	waitEvent(t, ctl, func(ev proto.Event) bool {
+		if ev.Phase == proto.PhaseDelivered && ev.Member == "bob" {
+			delivered++
+		}
+		return ev.Phase == proto.PhaseDelivered && ev.Member == "carol"
+	})
+	assert.Equal(t, 1, delivered, "40 KiB in flight, and 40 more would pass 64 KiB")
+	for i := range 5 {
+		d := next(t, bob, proto.TypeDeliver)
+		require.NoError(t, bob.Ack(d), "message %d", i)
+	}
 }

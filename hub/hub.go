@@ -23,6 +23,8 @@ const (
 	DefaultMaxQueue    = 1024
 	DefaultOutQueue    = 1024
 	DefaultOutBytes    = 16 << 20
+	DefaultQueueBytes  = 64 << 20
+	DefaultHeldBytes   = 256 << 20
 	DefaultMaxConns    = 4096
 	DefaultCutChars    = 4000
 	pruneEvery         = time.Hour
@@ -45,6 +47,11 @@ type Config struct {
 	// MaxQueue bounds the messages waiting for one client member (sent and unacked,
 	// or not yet sent): a SEND to a member whose queue is full gets BUSY.
 	MaxQueue int
+	// QueueBytes bounds the bytes (bodies and data) waiting for one client member, as
+	// MaxQueue bounds the messages (64 MiB); HeldBytes bounds them for every member
+	// together (256 MiB): members away keep theirs in memory, and names are many. A
+	// SEND past either gets BUSY. The store holds every message anyway.
+	QueueBytes, HeldBytes int
 	// OutQueue bounds the frames waiting to be written to one connection: a client
 	// that lets it fill (it does not read) is disconnected.
 	OutQueue int
@@ -91,6 +98,12 @@ func (c *Config) defaults() error {
 	}
 	if c.OutQueue <= 0 {
 		c.OutQueue = DefaultOutQueue
+	}
+	if c.QueueBytes <= 0 {
+		c.QueueBytes = DefaultQueueBytes
+	}
+	if c.HeldBytes <= 0 {
+		c.HeldBytes = DefaultHeldBytes
 	}
 	if c.OutBytes <= 0 {
 		c.OutBytes = DefaultOutBytes

@@ -114,6 +114,9 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok string
 			unregister: unregister,
 		}
 		s.members[name] = m
+		for _, msg := range pending {
+			s.hold(m, msg)
+		}
 	} else if proved := tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(m.token)) == 1; m.cs != nil {
 		if !proved {
 			s.fatal(cs, proto.CodeNameTaken, "a connected member is named "+name, e.ID)
@@ -204,12 +207,15 @@ func (s *state) resume(cs *connState, e *proto.Envelope) {
 	for id, msg := range m.inflight {
 		if has(msg) {
 			delete(m.inflight, id)
+			s.unhold(m, msg, true)
 		}
 	}
 	kept := m.backlog[:0]
 	for _, msg := range m.backlog {
 		if !has(msg) {
 			kept = append(kept, msg)
+		} else {
+			s.unhold(m, msg, false)
 		}
 	}
 	m.backlog = kept
@@ -222,9 +228,13 @@ func (s *state) resume(cs *connState, e *proto.Envelope) {
 	s.pump(m)
 }
 
-// pump sends m's backlog while its window has room.
+// pump sends m's backlog while its window has room: fewer than its maxInflight in
+// flight, and at most half the connection's OutBytes of bodies (one message at least):
+// a member that comes back to a backlog of large messages would otherwise be sent more
+// than its connection may hold and be dropped, every time.
 func (s *state) pump(m *member) {
-	for m.cs != nil && !m.cs.closing && len(m.inflight) < m.maxInflight && len(m.backlog) > 0 {
+	for m.cs != nil && !m.cs.closing && len(m.inflight) < m.maxInflight && len(m.backlog) > 0 &&
+		(len(m.inflight) == 0 || m.flying+size(m.backlog[0]) <= s.cfg.OutBytes/2) {
 		msg := m.backlog[0]
 		m.backlog[0] = store.Message{}
 		m.backlog = m.backlog[1:]
@@ -234,18 +244,22 @@ func (s *state) pump(m *member) {
 		}
 		now := s.now().UnixMilli()
 		if meta.TTLMs > 0 && now > msg.Queued+meta.TTLMs {
+			s.unhold(m, msg, false)
 			s.mark(msg.ID, m.name, store.Expired, now)
 			s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: m.name, To: m.name, From: msg.From, Phase: proto.PhaseExpired, Text: "not delivered within its timeout"})
 			continue
 		}
 		if !s.deliver(m, msg) {
+			s.unhold(m, msg, false) // the connection closes: the store has it for a new one
 			return
 		}
 		if meta.RequiresAck != nil && !*meta.RequiresAck {
+			s.unhold(m, msg, false)
 			s.mark(msg.ID, m.name, store.Confirmed, now)
 			continue
 		}
 		m.inflight[msg.ID] = msg
+		m.flying += size(msg)
 	}
 }
 
@@ -281,10 +295,12 @@ func (s *state) ack(cs *connState, e *proto.Envelope) {
 	if m == nil {
 		return
 	}
-	if _, ok := m.inflight[p.AckID]; !ok {
+	msg, ok := m.inflight[p.AckID]
+	if !ok {
 		return // a duplicate, or not ours: at-least-once makes both harmless
 	}
 	delete(m.inflight, p.AckID)
+	s.unhold(m, msg, true)
 	s.mark(p.AckID, m.name, store.Confirmed, s.now().UnixMilli())
 	s.event(proto.Event{Kind: proto.EventDelivery, ID: p.AckID, Member: m.name, To: m.name, Phase: proto.PhaseConfirmed})
 	s.pump(m)
@@ -308,9 +324,11 @@ func (s *state) nack(cs *connState, e *proto.Envelope) {
 	}
 	delete(m.inflight, p.AckID)
 	if p.Code == proto.NackBusy || p.Reason == "busy" {
+		m.flying -= size(msg)
 		m.backlog = append([]store.Message{msg}, m.backlog...)
 		return
 	}
+	s.unhold(m, msg, true)
 	s.mark(p.AckID, m.name, store.Failed, s.now().UnixMilli())
 	s.event(proto.Event{Kind: proto.EventDelivery, ID: p.AckID, Member: m.name, To: m.name, Phase: proto.PhaseFailed, Text: p.Code + " " + p.Message})
 	s.pump(m)

@@ -186,7 +186,10 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 		if t.member == nil {
 			continue
 		}
-		if d := t.member.depth() + s.batched[t.member]; d >= s.cfg.MaxQueue {
+		d := t.member.depth() + s.batched[t.member]
+		n := len(p.Body) + len(p.Data)
+		if d >= s.cfg.MaxQueue || d > 0 && t.member.bytes+s.batchedBytes[t.member]+n > s.cfg.QueueBytes ||
+			s.held+s.batchBytes+n > s.cfg.HeldBytes {
 			s.reply(cs, proto.TypeBusy, proto.Busy{RetryAfterMs: s.cfg.Heartbeat.Milliseconds() / 10, QueueDepth: d, AckID: e.ID})
 			return
 		}
@@ -238,6 +241,8 @@ func (s *state) prepare(cs *connState, ackID, id, from, topic string, p proto.Se
 		}
 		if t.member != nil {
 			s.batched[t.member]++
+			s.batchedBytes[t.member] += size(rows[i])
+			s.batchBytes += size(rows[i])
 		}
 	}
 	s.batch = append(s.batch, pendingSend{cs: cs, ackID: ackID, rows: rows, ts: ts})
@@ -258,6 +263,8 @@ func (s *state) commit() {
 	batch := s.batch
 	s.batch, s.batchRows = nil, 0
 	clear(s.batched)
+	clear(s.batchedBytes)
+	s.batchBytes = 0
 	rows := make([]store.Message, 0, len(batch))
 	for _, ps := range batch {
 		rows = append(rows, ps.rows...)
@@ -281,7 +288,9 @@ func (s *state) commit() {
 				continue
 			}
 			if t.member != nil {
-				t.member.backlog = append(t.member.backlog, ps.rows[i])
+				if s.hold(t.member, ps.rows[i]) {
+					t.member.backlog = append(t.member.backlog, ps.rows[i])
+				}
 				s.pump(t.member)
 			} else if err := s.toPane(ps.rows[i]); err != nil {
 				failed++

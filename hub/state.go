@@ -35,6 +35,37 @@ type state struct {
 	batch     []pendingSend
 	batchRows int
 	batched   map[*member]int
+	// batchedBytes are the bytes of its rows per client member; held the bytes every
+	// member's queue holds (member.bytes summed). For BUSY (Config.HeldBytes).
+	batchedBytes map[*member]int
+	batchBytes   int
+	held         int
+}
+
+// size is what a queued message holds in memory: its body and data.
+func size(msg store.Message) int { return len(msg.Body) + len(msg.Data) }
+
+// hold counts msg, queued for m, in m's bytes and the hub's; a member forgotten (no
+// longer s.members') holds nothing: what is stored for it is read again if it comes back.
+func (s *state) hold(m *member, msg store.Message) bool {
+	if s.members[m.name] != m {
+		return false
+	}
+	m.bytes += size(msg)
+	s.held += size(msg)
+	return true
+}
+
+// unhold takes msg, which left m's queue (answered, failed, expired, dropped), off the
+// counts; flying says it was in flight.
+func (s *state) unhold(m *member, msg store.Message, flying bool) {
+	if flying {
+		m.flying -= size(msg)
+	}
+	if s.members[m.name] == m {
+		m.bytes -= size(msg)
+		s.held -= size(msg)
+	}
 }
 
 // mark records a phase; the loop writes marks in one transaction when it has nothing
@@ -172,6 +203,9 @@ type member struct {
 	unregister func()
 	// awaySeq orders the members by when they went away (trimAway).
 	awaySeq int64
+	// bytes are the bytes its queue (inflight and backlog) holds; flying those in
+	// flight (hold, unhold).
+	bytes, flying int
 }
 
 func (m *member) depth() int { return len(m.inflight) + len(m.backlog) }
@@ -183,7 +217,7 @@ func newState(h *Hub) *state {
 		members: map[string]*member{},
 		seqs:    map[streamKey]int64{},
 		loaded:  map[string]bool{},
-		batched: map[*member]int{},
+		batched: map[*member]int{}, batchedBytes: map[*member]int{},
 	}
 }
 
@@ -370,8 +404,10 @@ func (s *state) trimAway() {
 // forget drops m: coming back, it is a new member (messages stored for it are read
 // from the store again).
 func (s *state) forget(m *member) {
+	s.held -= m.bytes
 	delete(s.members, m.name)
 	delete(s.batched, m)
+	delete(s.batchedBytes, m)
 	if m.unregister != nil {
 		m.unregister()
 		m.unregister = nil
@@ -395,6 +431,7 @@ func (s *state) away(m *member) {
 	})
 	m.backlog = append(back, m.backlog...)
 	clear(m.inflight)
+	m.flying = 0
 	s.event(proto.Event{Kind: proto.EventMember, Member: m.name, State: "disconnected"})
 }
 
