@@ -8,9 +8,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -223,4 +225,27 @@ func TestRestoreOnlyWhereThePersonRan(t *testing.T) {
 			assert.ErrorIs(t, err, session.ErrNotThePersonsPlace, "%s from %+v", tc.name, tc.here)
 		}
 	}
+}
+
+// A burst of events that overflows the recorder's queue does not end the record: it
+// subscribes again and saves the session as it is (here a queue of one, which a
+// rename's two events overflow).
+func TestRecorderFollowsPastABurst(t *testing.T) {
+	recorderQueue = 1
+	t.Cleanup(func() { recorderQueue = 1 << 10 })
+	st, err := store.Open(filepath.Join(t.TempDir(), "agentmux.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	s, err := session.Start(session.Options{Panes: []session.PaneSpec{{Name: "cat", Argv: []string{"sh", "-c", "exec cat"}, Cols: 40, Rows: 5}}})
+	require.NoError(t, err)
+	defer s.Stop()
+	r := startRecorder(st, "burst", []string{"cat"}, s, nil, slog.New(slog.DiscardHandler))
+	defer r.stop("test", true)
+	for _, name := range []string{"first", "second", "third"} {
+		require.NoError(t, s.Rename(1, name))
+	}
+	require.Eventually(t, func() bool {
+		sn, err := st.Snapshot("burst")
+		return err == nil && strings.Contains(string(sn.Spec), `"name":"third"`)
+	}, 10*time.Second, 10*time.Millisecond, "the record stopped following the session")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
 	"slices"
@@ -93,8 +94,12 @@ type recorder struct {
 	// note), and the next restore must start from what was given.
 	given map[int][]string
 	// person is where this server runs (savedSession.Person).
-	person  *session.Place
+	person *session.Place
+	// mu guards sub (the run goroutine subscribes again when it fell behind) and
+	// closed (stop ends it).
+	mu      sync.Mutex
 	sub     *session.Subscription
+	closed  bool
 	done    chan struct{}
 	last    []byte // owned by the recorder's goroutine until done
 	stopped sync.Once
@@ -107,7 +112,7 @@ func startRecorder(st *store.Store, name string, args []string, s *session.Sessi
 	if here := session.Here(); here.Boot != "" {
 		r.person = &here
 	}
-	r.sub = s.Subscribe(1 << 10)
+	r.sub = s.Subscribe(recorderQueue)
 	spec, _ := r.describe()
 	r.last = spec
 	if err := st.StartSnapshot(name, folder, spec, os.Getpid(), time.Now().UnixMilli()); err != nil {
@@ -117,18 +122,28 @@ func startRecorder(st *store.Store, name string, args []string, s *session.Sessi
 	return r
 }
 
-// run saves the snapshot after each batch of events that may change it.
+// run saves the snapshot after each batch of events that may change it. Fallen behind
+// (a burst of events overflowed its queue), it subscribes again and saves the session
+// as it is then: the events only say when to look, and what they said is in it.
 func (r *recorder) run() {
 	defer close(r.done)
+	r.mu.Lock()
+	sub := r.sub
+	r.mu.Unlock()
 	for {
-		if _, ok := <-r.sub.Ready(); !ok {
-			if err := r.sub.Err(); err != nil {
-				r.log.Warn("restore: the session's record stops following its changes", "err", err)
+		if _, ok := <-sub.Ready(); !ok {
+			if !errors.Is(sub.Err(), session.ErrSlow) {
+				return // stopped
 			}
-			return
+			if sub = r.resubscribe(); sub == nil {
+				return
+			}
+			r.log.Info("restore: events came faster than the record followed them; it reads the session again")
+			r.save()
+			continue
 		}
 		changed := false
-		for _, ev := range r.sub.Next() {
+		for _, ev := range sub.Next() {
 			if _, out := ev.(session.Output); !out {
 				changed = true
 			}
@@ -138,6 +153,21 @@ func (r *recorder) run() {
 		}
 	}
 }
+
+// resubscribe replaces the subscription that fell behind; nil once stop has begun.
+func (r *recorder) resubscribe() *session.Subscription {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.sub = r.s.Subscribe(recorderQueue)
+	return r.sub
+}
+
+// recorderQueue is how many events the recorder's subscription holds before it falls
+// behind.
+var recorderQueue = 1 << 10
 
 // save writes the snapshot when it differs from the last one written.
 func (r *recorder) save() {
@@ -157,7 +187,11 @@ func (r *recorder) save() {
 // Only the first call counts.
 func (r *recorder) stop(why string, offered bool) {
 	r.stopped.Do(func() {
-		r.sub.Close()
+		r.mu.Lock()
+		r.closed = true
+		sub := r.sub
+		r.mu.Unlock()
+		sub.Close()
 		<-r.done
 		if err := r.st.StopSnapshot(r.name, why, offered, time.Now().UnixMilli()); err != nil {
 			r.log.Error("restore: record the session's end", "err", err)
