@@ -60,14 +60,17 @@ func (s *state) xHistory(cs *connState, e *proto.Envelope, res *proto.Result) er
 		limit = historyRows
 	}
 	name := s.canonical(p.Member)
-	ms, err := s.cfg.Store.History(store.Query{Session: s.cfg.Session, Member: name, SinceMs: p.SinceMs, Before: p.Before, Limit: limit})
+	// Read no more than a page can carry: rows of large messages are many megabytes,
+	// read while the loop waits.
+	ms, more, err := s.cfg.Store.HistoryWithin(store.Query{Session: s.cfg.Session, Member: name, SinceMs: p.SinceMs, Before: p.Before, Limit: limit,
+		Bytes: s.budget(e.ID)})
 	if err == nil && len(ms) == 0 && name != "" {
 		if err = s.knownMember(name); err != nil {
 			return err
 		}
 	}
 	res.Messages, res.Next = s.historyPage(e.ID, ms)
-	if res.Next == 0 && p.Limit > historyRows && len(ms) == limit {
+	if res.Next == 0 && len(ms) > 0 && (more || p.Limit > historyRows && len(ms) == limit) {
 		res.Next = ms[0].Row // older ones may wait: the client asks again from here
 	}
 	return err
@@ -470,6 +473,9 @@ func WireMessage(m store.Message) proto.Message {
 	}
 	if m.Data != "" {
 		w.Data = []byte(m.Data)
+	}
+	if m.BodyBytes > 0 { // read cut (store.Query.Bytes): X_READ gives it whole
+		w.Cut, w.BodyBytes = true, m.BodyBytes
 	}
 	return w
 }

@@ -100,7 +100,7 @@ func (s *state) historyPage(id string, ms []store.Message) ([]proto.Message, int
 // fits room bytes.
 func cutMessage(w proto.Message, room int) proto.Message {
 	body := w.Body
-	w.Body, w.Cut, w.BodyBytes = "", true, len(body)
+	w.Body, w.Cut, w.BodyBytes = "", true, max(w.BodyBytes, len(body))
 	if jsonSize(w) > room/2 {
 		w.Data = nil
 	}

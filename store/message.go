@@ -33,6 +33,9 @@ type Message struct {
 	// Row is the message's place in the store, in the order of writing (History sets
 	// it): Query.Before takes it to page through older messages.
 	Row int64
+	// BodyBytes is the whole body's size when a bounded read (Query.Bytes) cut Body;
+	// 0 when Body is whole.
+	BodyBytes int
 }
 
 // Phase is a delivery phase with a time column.
@@ -327,10 +330,83 @@ type Query struct {
 	SinceMs int64
 	Before  int64
 	Limit   int
+	// Bytes, when above 0, bounds what is read (HistoryWithin): the newest messages
+	// while their bodies and data add up to at most Bytes (one at least), each body
+	// read up to Bytes characters (BodyBytes then says its size).
+	Bytes int
 }
 
 // History returns the messages matching q, newest last.
 func (s *Store) History(q Query) ([]Message, error) {
+	ms, _, err := s.HistoryWithin(q)
+	return ms, err
+}
+
+// HistoryWithin is History that also says whether older messages matching q were left
+// out for q.Bytes (more): the next page starts before the first one returned. The
+// sizes are read first, from the rows' headers (octet_length reads no large value),
+// then the rows kept: a page of large messages reads about Bytes, not Limit of them.
+func (s *Store) HistoryWithin(q Query) (ms []Message, more bool, err error) {
+	if q.Bytes <= 0 {
+		ms, err = s.history(q)
+		return ms, false, err
+	}
+	cond, args := q.where()
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := s.db.Query(`SELECT rowid, octet_length(body) + octet_length(COALESCE(data, '')) FROM messages `+cond+
+		` ORDER BY rowid DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, false, fmt.Errorf("history: %w", err)
+	}
+	var keep []any
+	total := 0
+	for rows.Next() {
+		var row int64
+		var n int
+		if err := rows.Scan(&row, &n); err != nil {
+			rows.Close()
+			return nil, false, fmt.Errorf("history: %w", err)
+		}
+		if len(keep) > 0 && total+n > q.Bytes {
+			more = true
+			break
+		}
+		keep, total = append(keep, row), total+n
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("history: %w", err)
+	}
+	if len(keep) == 0 {
+		return nil, false, nil
+	}
+	cut := strings.Replace(columns, "body,", "substr(body, 1, ?), octet_length(body),", 1)
+	rows, err = s.db.Query(`SELECT `+cut+`, rowid FROM messages WHERE rowid IN (?`+strings.Repeat(", ?", len(keep)-1)+`) ORDER BY rowid`,
+		append([]any{q.Bytes}, keep...)...)
+	if err != nil {
+		return nil, false, fmt.Errorf("history: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m Message
+		var whole int
+		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &whole, &m.Data, &m.Meta, &m.Seq, &m.Queued,
+			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired, &m.Row); err != nil {
+			return nil, false, fmt.Errorf("history: %w", err)
+		}
+		if whole > len(m.Body) {
+			m.BodyBytes = whole
+		}
+		ms = append(ms, m)
+	}
+	return ms, more, rows.Err()
+}
+
+// where is q's condition and its arguments.
+func (q Query) where() (string, []any) {
 	var where []string
 	var args []any
 	if q.Session != "" {
@@ -345,13 +421,18 @@ func (s *Store) History(q Query) ([]Message, error) {
 	if q.Before > 0 {
 		where, args = append(where, "rowid < ?"), append(args, q.Before)
 	}
+	if len(where) == 0 {
+		return "", nil
+	}
+	return "WHERE " + strings.Join(where, " AND "), args
+}
+
+// history is History without a bound in bytes.
+func (s *Store) history(q Query) ([]Message, error) {
+	cond, args := q.where()
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 100
-	}
-	cond := ""
-	if len(where) > 0 {
-		cond = "WHERE " + strings.Join(where, " AND ")
 	}
 	rows, err := s.db.Query(`SELECT * FROM (SELECT `+columns+`, rowid AS r FROM messages `+cond+
 		` ORDER BY rowid DESC LIMIT ?) ORDER BY r`, append(args, limit)...)

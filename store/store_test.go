@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -398,4 +399,55 @@ func BenchmarkMarkSubmitting(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A history read bounded in bytes takes the newest messages while they fit (one at
+// least, its body cut to the bound, BodyBytes its size) and says older ones were left.
+func TestHistoryWithinBytes(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "db"))
+	for i := 1; i <= 5; i++ {
+		m := msg(fmt.Sprint("m", i), "bob", int64(i), int64(100*i))
+		m.Body = strings.Repeat(fmt.Sprint(i), 100)
+		require.NoError(t, s.Insert(m))
+	}
+	ms, more, err := s.HistoryWithin(Query{Session: "s", Bytes: 250})
+	require.NoError(t, err)
+	assert.True(t, more)
+	require.Len(t, ms, 2)
+	assert.Equal(t, []string{"m4", "m5"}, []string{ms[0].ID, ms[1].ID}, "the newest, newest last")
+	assert.Zero(t, ms[1].BodyBytes, "whole")
+	ms, more, err = s.HistoryWithin(Query{Session: "s", Bytes: 40, Before: ms[0].Row})
+	require.NoError(t, err)
+	assert.True(t, more)
+	require.Len(t, ms, 1, "one at least, however large")
+	assert.Equal(t, "m3", ms[0].ID)
+	assert.Equal(t, strings.Repeat("3", 40), ms[0].Body)
+	assert.Equal(t, 100, ms[0].BodyBytes)
+	ms, more, err = s.HistoryWithin(Query{Session: "s", Bytes: 1 << 20})
+	require.NoError(t, err)
+	assert.False(t, more)
+	assert.Len(t, ms, 5)
+}
+
+// BenchmarkHistoryOfLargeMessages: a page of the history of 100 messages of 900 KB,
+// read whole (History) and within a frame's bytes (HistoryWithin, as X_HISTORY reads).
+func BenchmarkHistoryOfLargeMessages(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "db"))
+	require.NoError(b, err)
+	defer s.Close()
+	for i := range 100 {
+		m := msg(fmt.Sprint("m", i), "bob", int64(i+1), int64(i+1))
+		m.Body = strings.Repeat("x", 900<<10)
+		require.NoError(b, s.Insert(m))
+	}
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = s.History(Query{Session: "s", Limit: 100})
+		}
+	})
+	b.Run("within", func(b *testing.B) {
+		for b.Loop() {
+			_, _, _ = s.HistoryWithin(Query{Session: "s", Limit: 100, Bytes: 1 << 20})
+		}
+	})
 }
