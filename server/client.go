@@ -106,6 +106,10 @@ type out struct {
 	fail func()
 
 	buf []byte // the frames of one write, reused (under mu)
+	// broken is the first write's error (under mu): every later write, the end frame
+	// too, fails at once with it rather than wait out writeWait again on a terminal
+	// that stopped reading (four such waits held a detach for 40 s).
+	broken error
 
 	window  int           // 0: the client sends no acks
 	patient time.Duration // how long a write waits for an ack
@@ -123,7 +127,11 @@ func newOut(nc net.Conn, window int, fail func()) *out {
 func (o *out) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if o.broken != nil {
+		return 0, o.broken
+	}
 	if err := o.room(len(p)); err != nil {
+		o.broken = err
 		o.fail()
 		return 0, err
 	}
@@ -132,6 +140,7 @@ func (o *out) Write(p []byte) (int, error) {
 	o.buf = attach.AppendOutput(o.buf[:0], p)
 	_ = o.nc.SetWriteDeadline(time.Now().Add(writeWait))
 	if _, err := o.nc.Write(o.buf); err != nil {
+		o.broken = err
 		o.fail()
 		return 0, err
 	}
@@ -197,7 +206,9 @@ func (o *out) frame(body []byte) error {
 func (o *out) endFrame(r attach.Reason, msg string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	_ = o.frame(attach.End(r, msg))
+	if o.broken == nil {
+		_ = o.frame(attach.End(r, msg))
+	}
 }
 
 // attach runs one terminal's stream to its end.

@@ -63,14 +63,9 @@ func TestOutputWaitsForAcksPastTheWindow(t *testing.T) {
 		t.Fatalf("a write that fills the window: %v", err)
 	}
 	<-got
-	if err := write(1); !errors.Is(err, errNoAcks) {
-		t.Fatalf("a write past the window with no ack coming: %v, want errNoAcks", err)
-	}
-	<-failed // the client is ended as one that stopped reading
 
 	// An ack frees its bytes: a write waiting for it goes once it comes.
 	done := make(chan error, 1)
-	o.patient = writeWait
 	go func() { done <- write(50) }()
 	if err := o.ack(60); err != nil {
 		t.Fatal(err)
@@ -96,6 +91,16 @@ func TestOutputWaitsForAcksPastTheWindow(t *testing.T) {
 	if err := o.ack(251); !errors.Is(err, errExtraAck) {
 		t.Errorf("an ack for more than was sent: %v, want errExtraAck", err)
 	}
+	if err := write(1); !errors.Is(err, errNoAcks) {
+		t.Fatalf("a write past the window with no ack coming: %v, want errNoAcks", err)
+	}
+	<-failed // the client is ended as one that stopped reading
+	o.patient = time.Hour
+	if err := write(1); !errors.Is(err, errNoAcks) {
+		t.Fatalf("a write after the failure: %v, want errNoAcks at once, not another wait", err)
+	}
+	o = newOut(a, 100, func() {})
+	o.unacked = 100 // its window full
 	if err := newOut(a, 0, func() {}).ack(1); !errors.Is(err, errNoWindow) {
 		t.Errorf("an ack from a client that sends none: %v, want errNoWindow", err)
 	}
