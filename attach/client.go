@@ -202,12 +202,14 @@ func (c *pipe) pumpInput(in *os.File) (stop func(), err error) {
 }
 
 // followSignals sends a resize frame on SIGWINCH and, with ending set, detaches on
-// SIGHUP, SIGTERM and SIGINT (the terminal closed, or the client was told to go).
+// SIGHUP, SIGTERM, SIGINT and SIGQUIT (the terminal closed, or the client was told to
+// go): the terminal is restored, where SIGQUIT's stack dump would have been printed on
+// the alternate screen and left the terminal raw.
 func (c *pipe) followSignals(ctx context.Context, out *os.File, ending bool) (stop func()) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGWINCH)
 	if ending {
-		signal.Notify(sigs, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT)
+		signal.Notify(sigs, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})

@@ -116,6 +116,28 @@ func TestClientKilledServerGoesOn(t *testing.T) {
 	wholePicture(a)
 }
 
+// SIGQUIT to the client (kill -QUIT) detaches it as SIGTERM does: the terminal is
+// restored, where Go's stack dump landed on the alternate screen and left it raw.
+func TestClientQuitSignalDetaches(t *testing.T) {
+	e := newAttachEnv(t)
+	s := e.readyPair()
+	pid := e.serverPid(s, "att")
+	if s.term.Stop(syscall.SIGQUIT, waitLong) {
+		t.Fatal("the client did not end on SIGQUIT")
+	}
+	<-s.eof
+	scr := s.screen()
+	if !scr.has("detached from session att") || scr.has("goroutine ") {
+		t.Errorf("the client did not detach cleanly:\n%s", scr.dump())
+	}
+	if s.term.VT().Snapshot().AltScreen {
+		t.Error("the terminal was left on the alternate screen")
+	}
+	if !alive(pid) {
+		t.Error("the server ended with its client")
+	}
+}
+
 func TestServerKilledClientRestoresTheTerminal(t *testing.T) {
 	e := newAttachEnv(t)
 	s := e.readyPair()
