@@ -207,7 +207,7 @@ func (s *state) resume(cs *connState, e *proto.Envelope) {
 	for id, msg := range m.inflight {
 		if has(msg) {
 			delete(m.inflight, id)
-			s.unhold(m, msg, true)
+			s.unhold(m, msg)
 		}
 	}
 	kept := m.backlog[:0]
@@ -215,7 +215,7 @@ func (s *state) resume(cs *connState, e *proto.Envelope) {
 		if !has(msg) {
 			kept = append(kept, msg)
 		} else {
-			s.unhold(m, msg, false)
+			s.unhold(m, msg)
 		}
 	}
 	m.backlog = kept
@@ -229,12 +229,13 @@ func (s *state) resume(cs *connState, e *proto.Envelope) {
 }
 
 // pump sends m's backlog while its window has room: fewer than its maxInflight in
-// flight, and at most half the connection's OutBytes of bodies (one message at least):
-// a member that comes back to a backlog of large messages would otherwise be sent more
-// than its connection may hold and be dropped, every time.
+// flight, and room for a whole frame among the bytes its connection has yet to write
+// (OutBytes), one message at least: a member that comes back to a backlog of large
+// messages (escaped, they grow) would otherwise be sent more than its connection may
+// hold and be dropped, every time. Its ACKs pump again.
 func (s *state) pump(m *member) {
 	for m.cs != nil && !m.cs.closing && len(m.inflight) < m.maxInflight && len(m.backlog) > 0 &&
-		(len(m.inflight) == 0 || m.flying+size(m.backlog[0]) <= s.cfg.OutBytes/2) {
+		(len(m.inflight) == 0 || m.cs.c.queued.Load()+int64(s.cfg.MaxFrameBytes) <= int64(s.cfg.OutBytes)) {
 		msg := m.backlog[0]
 		m.backlog[0] = store.Message{}
 		m.backlog = m.backlog[1:]
@@ -244,22 +245,21 @@ func (s *state) pump(m *member) {
 		}
 		now := s.now().UnixMilli()
 		if meta.TTLMs > 0 && now > msg.Queued+meta.TTLMs {
-			s.unhold(m, msg, false)
+			s.unhold(m, msg)
 			s.mark(msg.ID, m.name, store.Expired, now)
 			s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: m.name, To: m.name, From: msg.From, Phase: proto.PhaseExpired, Text: "not delivered within its timeout"})
 			continue
 		}
 		if !s.deliver(m, msg) {
-			s.unhold(m, msg, false) // the connection closes: the store has it for a new one
+			m.backlog = append([]store.Message{msg}, m.backlog...) // the next connection's
 			return
 		}
 		if meta.RequiresAck != nil && !*meta.RequiresAck {
-			s.unhold(m, msg, false)
+			s.unhold(m, msg)
 			s.mark(msg.ID, m.name, store.Confirmed, now)
 			continue
 		}
 		m.inflight[msg.ID] = msg
-		m.flying += size(msg)
 	}
 }
 
@@ -300,7 +300,7 @@ func (s *state) ack(cs *connState, e *proto.Envelope) {
 		return // a duplicate, or not ours: at-least-once makes both harmless
 	}
 	delete(m.inflight, p.AckID)
-	s.unhold(m, msg, true)
+	s.unhold(m, msg)
 	s.mark(p.AckID, m.name, store.Confirmed, s.now().UnixMilli())
 	s.event(proto.Event{Kind: proto.EventDelivery, ID: p.AckID, Member: m.name, To: m.name, Phase: proto.PhaseConfirmed})
 	s.pump(m)
@@ -324,11 +324,10 @@ func (s *state) nack(cs *connState, e *proto.Envelope) {
 	}
 	delete(m.inflight, p.AckID)
 	if p.Code == proto.NackBusy || p.Reason == "busy" {
-		m.flying -= size(msg)
 		m.backlog = append([]store.Message{msg}, m.backlog...)
 		return
 	}
-	s.unhold(m, msg, true)
+	s.unhold(m, msg)
 	s.mark(p.AckID, m.name, store.Failed, s.now().UnixMilli())
 	s.event(proto.Event{Kind: proto.EventDelivery, ID: p.AckID, Member: m.name, To: m.name, Phase: proto.PhaseFailed, Text: p.Code + " " + p.Message})
 	s.pump(m)

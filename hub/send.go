@@ -182,14 +182,15 @@ func (s *state) sendIn(cs *connState, e *proto.Envelope) {
 		s.reply(cs, proto.TypeNack, proto.Nack{AckID: e.ID, Code: proto.NackInvalid, Message: "no recipient"})
 		return
 	}
+	n, all := len(p.Body)+len(p.Data), 0 // a copy for each client member it goes to
 	for _, t := range ts {
 		if t.member == nil {
 			continue
 		}
+		all += n
 		d := t.member.depth() + s.batched[t.member]
-		n := len(p.Body) + len(p.Data)
 		if d >= s.cfg.MaxQueue || d > 0 && t.member.bytes+s.batchedBytes[t.member]+n > s.cfg.QueueBytes ||
-			s.held+s.batchBytes+n > s.cfg.HeldBytes {
+			s.held+s.batchBytes+all > s.cfg.HeldBytes {
 			s.reply(cs, proto.TypeBusy, proto.Busy{RetryAfterMs: s.cfg.Heartbeat.Milliseconds() / 10, QueueDepth: d, AckID: e.ID})
 			return
 		}

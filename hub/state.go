@@ -57,11 +57,8 @@ func (s *state) hold(m *member, msg store.Message) bool {
 }
 
 // unhold takes msg, which left m's queue (answered, failed, expired, dropped), off the
-// counts; flying says it was in flight.
-func (s *state) unhold(m *member, msg store.Message, flying bool) {
-	if flying {
-		m.flying -= size(msg)
-	}
+// counts.
+func (s *state) unhold(m *member, msg store.Message) {
 	if s.members[m.name] == m {
 		m.bytes -= size(msg)
 		s.held -= size(msg)
@@ -203,9 +200,8 @@ type member struct {
 	unregister func()
 	// awaySeq orders the members by when they went away (trimAway).
 	awaySeq int64
-	// bytes are the bytes its queue (inflight and backlog) holds; flying those in
-	// flight (hold, unhold).
-	bytes, flying int
+	// bytes are the bytes its queue (inflight and backlog) holds (hold, unhold).
+	bytes int
 }
 
 func (m *member) depth() int { return len(m.inflight) + len(m.backlog) }
@@ -431,7 +427,6 @@ func (s *state) away(m *member) {
 	})
 	m.backlog = append(back, m.backlog...)
 	clear(m.inflight)
-	m.flying = 0
 	s.event(proto.Event{Kind: proto.EventMember, Member: m.name, State: "disconnected"})
 }
 
