@@ -168,11 +168,10 @@ func (s *Session) linkNow(a, b int, shell, byPane bool, turns int) error {
 	case !shell && runsShell(pb):
 		return fmt.Errorf("link with %d %s (%s): %w", b, pb.name, pb.program(), ErrShell)
 	}
-	if shell {
-		// The person links them knowing: a shell among them stays linked (shellOK).
-		pa.shellOK = pa.shellOK || runsShell(pa)
-		pb.shellOK = pb.shellOK || runsShell(pb)
-	}
+	// The person links them knowing (shell): a shell among them stays linked
+	// (shellOK); any other link is made without that word, for either pane.
+	pa.shellOK = shell && runsShell(pa)
+	pb.shellOK = shell && runsShell(pb)
 	if byPane {
 		acts, err := s.rl.LinkByPane(a, b, s.clock.Now())
 		s.act(acts)
@@ -249,6 +248,7 @@ func (s *Session) Unlink(a int) error {
 			return fmt.Errorf("pane %d is %w", a, ErrNotLinked)
 		}
 		s.act(s.rl.Handle(relay.Unlink{Pane: a}, s.clock.Now()))
+		s.pane(a).shellOK = false // the person's word was for that link
 		return nil
 	})
 }

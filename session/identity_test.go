@@ -73,6 +73,12 @@ func TestIsShell(t *testing.T) {
 		{"chroot", "/srv/root"}, {"chroot", "/srv/root", "bash"}, {"bwrap", "--ro-bind", "/", "/", "bash"}, {"firejail"},
 		{"firejail", "--net=none", "bash"}, {"unshare", "-r"}, {"nsenter", "-t", "1", "-m"}, {"strace", "-o", "/tmp/t", "bash"},
 		{"flock", "/tmp/lock", "bash"}, {"pkexec"}, {"telnet", "host"}, {"bash", "-c", "claude; exec bash"},
+		// a second review's: script given a shell, a remote or su command that is one,
+		// sudo's options run together, containers entered
+		{"script", "-c", "bash", "/dev/null"}, {"script", "-q", "-c", "bash", "/dev/null"}, {"script", "-qc", "zsh -l", "/dev/null"},
+		{"script", "-q", "/dev/null", "bash"}, {"ssh", "-t", "prod", "cd /srv && bash"}, {"su", "-c", "bash"}, {"nix-shell", "--run", "bash"},
+		{"sudo", "-iu", "postgres"}, {"sudo", "-su", "root"}, {"sudo", "-Hu", "bob", "bash"}, {"toolbox", "enter"}, {"distrobox", "enter", "x"},
+		{"systemd-run", "--user", "--shell"}, {"env", "-", "bash"},
 	} {
 		assert.True(t, IsShell(argv), "%q", argv)
 	}
@@ -85,6 +91,8 @@ func TestIsShell(t *testing.T) {
 		{"timeout", "1h", "claude"}, {"script", "-q", "-c", "claude", "/dev/null"}, {"rlwrap", "my-bot"}, {"chroot", "/srv", "make"},
 		{"docker", "run", "-it", "img", "my-agent"}, {"docker", "run", "-d", "nginx"}, {"bash", "-c", "cd /srv && exec claude"},
 		{"strace", "-f", "claude"}, {"env", "-S", "claude --model x"},
+		{"script", "-qc", "claude", "/dev/null"}, {"script", "-qfc", "claude", "/dev/null"}, {"script", "-q", "/dev/null", "claude"},
+		{"sudo", "-Hu", "bob", "claude"}, {"ssh", "-t", "prod", "cd /srv && claude"}, {"su", "-c", "make test", "bob"},
 		{"bash", "bot.sh", "a"}, {"sh", "-c", "exec-cat"}, {"bash", "--", "script"}, {"zsh", "-l", "chat.zsh"},
 		{"bash", "-c", "while read -p 'bot> ' l; do echo $l; done"}, {"env", "claude"}, {"env", "FOO=1", "codex"},
 		{"sudo", "-u", "bob", "claude"}, {"busybox", "cat"}, {"ssh", "prod", "claude"},

@@ -554,3 +554,26 @@ func TestAnUnbracketedPasteIsSent(t *testing.T) {
 		})
 	}
 }
+
+// The person's word that a pane running a shell may stay linked holds for that link
+// only: unlinked and linked again by an agent, the pane leaves the group once it runs a
+// shell again (a review's case).
+func TestAShellLinkEndsWithItsLink(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bot")
+	r.started(1, 2)
+	group := func() int { m, _ := r.s.Member(2); return m.Group }
+	r.procs[2].SetForeground("bash")
+	r.advance(time.Second)
+	r.printed(2, "$ ")
+	require.NoError(t, r.s.LinkShell(1, 2))
+	require.NoError(t, r.s.Unlink(2))
+	r.procs[2].SetForeground()
+	r.advance(time.Second)
+	r.printed(2, "> ")
+	require.NoError(t, r.s.LinkByPane(1, 2), "an agent links them")
+	require.NotZero(t, group())
+	r.procs[2].SetForeground("bash")
+	r.advance(time.Second)
+	r.printed(2, "$ ")
+	assert.Zero(t, group(), "no word of the person's for this link")
+}

@@ -32,7 +32,7 @@ var shells = map[string]bool{
 // multiplexers, su and login, nix-shell.
 var shellHosts = map[string]bool{
 	"tmux": true, "screen": true, "zellij": true, "byobu": true, "abduco": true, "dtach": true,
-	"su": true, "login": true, "nix-shell": true, "machinectl": true, "script": true, "telnet": true,
+	"su": true, "login": true, "nix-shell": true, "machinectl": true, "telnet": true,
 }
 
 // remoteShells log in to another machine: a shell there unless given a command.
@@ -158,6 +158,11 @@ func IsShell(argv []string) bool {
 	switch {
 	case shells[b]:
 		return readsTerminal(args)
+	case b == "script":
+		return scriptRunsShell(args)
+	case (b == "toolbox" || b == "distrobox") && len(args) > 0 && args[0] == "enter",
+		b == "systemd-run" && slices.Contains(args, "--shell"):
+		return true
 	case shellHosts[b]:
 		return !hasCommandFlag(args) || b == "tmux" || b == "screen" || b == "zellij" || b == "byobu"
 	case remoteShells[b]:
@@ -231,13 +236,36 @@ func commandRunsShell(cmd string) bool {
 // hasCommandFlag reports whether args give su, script or nix-shell a command to run
 // (-c CMD, --command, --run): that command, not a shell, then takes the terminal.
 func hasCommandFlag(args []string) bool {
-	for _, a := range args {
+	for i, a := range args {
 		switch a {
 		case "-c", "--command", "--run", "--session-command":
-			return true
+			// the command runs instead, unless it is a shell itself (su -c bash)
+			return i+1 >= len(args) || !commandRunsShell(args[i+1])
 		}
 	}
 	return false
+}
+
+// scriptRunsShell reports whether script (recording a terminal) given args runs a
+// shell: its -c command when given one (also among short options: -qc), else the
+// command after the file (macOS's script FILE COMMAND…), else the user's shell.
+func scriptRunsShell(args []string) bool {
+	var positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || a == "--command" || len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "c"):
+			return i+1 >= len(args) || commandRunsShell(args[i+1])
+		case strings.HasPrefix(a, "--command="):
+			return commandRunsShell(strings.TrimPrefix(a, "--command="))
+		case a == "-t" || a == "-T" || a == "-B" || a == "-I" || a == "-O" || a == "-E" || a == "-m":
+			i++ // their values (timing, log files, echo, type)
+		case strings.HasPrefix(a, "-"):
+		default:
+			positional = append(positional, a)
+		}
+	}
+	return len(positional) <= 1 || IsShell(positional[1:])
 }
 
 // sshValued are ssh's options that take a value (the next word).
@@ -256,7 +284,7 @@ func remoteIsShell(args []string) bool {
 		case strings.HasPrefix(a, "-"):
 		default: // the host; what follows is the command
 			rest := args[i+1:]
-			return len(rest) == 0 || IsShell(strings.Fields(strings.Join(rest, " ")))
+			return len(rest) == 0 || commandRunsShell(strings.Join(rest, " "))
 		}
 	}
 	return false
@@ -317,10 +345,13 @@ func unwrapLauncher(argv []string) []string {
 				break words
 			case b == "env" && (a == "-S" || a == "--split-string") && i+1 < len(args):
 				return unwrapLauncher(append(strings.Fields(args[i+1]), args[i+2:]...))
-			case len(a) == 2 && a[0] == '-' && strings.ContainsRune(l.valued, rune(a[1])), longValued[a]:
-				i += 2
-			case (b == "sudo" || b == "doas") && (a == "-s" || a == "-i" || a == "--shell" || a == "--login"):
-				return []string{"sh"} // the user's shell
+			case (b == "sudo" || b == "doas") && (a == "--shell" || a == "--login" ||
+				len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "si")):
+				return []string{"sh"} // the user's shell (-s, -i, also among others: -iu bob)
+			case len(a) >= 2 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(l.valued, rune(a[len(a)-1])), longValued[a]:
+				i += 2 // an option whose value follows, alone or last among others (-Hu bob)
+			case b == "env" && a == "-":
+				i++ // an empty environment
 			case strings.HasPrefix(a, "-") && a != "-", b == "env" && strings.Contains(a, "="):
 				i++
 			case own < l.words:
@@ -371,6 +402,9 @@ func foregroundShell(p *pane) string {
 // checkShell tells the relay when pane p came to run a shell, or stopped: read after
 // each output it printed (a shell that takes the terminal prints its prompt). Loop only.
 func (s *Session) checkShell(p *pane, now time.Time) {
+	if ps, ok := s.rl.Pane(p.id); ok && ps.Group == 0 {
+		p.shellOK = false // unlinked, by whoever: the person's word was for that link
+	}
 	program := p.program()
 	on := IsShell(p.argv)
 	if !on {
