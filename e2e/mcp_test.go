@@ -6,8 +6,8 @@ package e2e
 // (started by the test) lists and calls every tool and gets each bad input refused
 // with the field named; a server started inside a pane (its stdio on FIFOs the test
 // holds) speaks for that pane, proved as the socket proves any client. The session
-// ending turns a pending wait into "ended"; a client closing mid-call leaves a server
-// that exits cleanly.
+// ending turns a pending wait into "ended"; a client closing mid-call gets the call
+// answered ("pending", with a token) from a server that then exits cleanly.
 
 import (
 	"bufio"
@@ -280,8 +280,11 @@ func TestMCPClientClosingMidCall(t *testing.T) {
 	}
 	stdin.Close()
 	exited := make(chan error, 1)
+	var rest strings.Builder
 	go func() {
-		_, _ = io.Copy(io.Discard, stdout) // until the process closed it: then Wait
+		for lines.Scan() { // until the process closed it: then Wait
+			rest.WriteString(lines.Text() + "\n")
+		}
 		exited <- cmd.Wait()
 	}()
 	timer := time.NewTimer(10 * time.Second)
@@ -295,6 +298,10 @@ func TestMCPClientClosingMidCall(t *testing.T) {
 		_ = cmd.Process.Kill()
 		<-exited
 		t.Fatalf("agentmux mcp still ran 10 s after its client closed mid-call (its wait holds it)\n%s", stderr.String())
+	}
+	// The wait was answered with what it had, a token to go on from.
+	if out := rest.String(); !strings.Contains(out, `"id":2`) || !strings.Contains(out, `\"status\":\"pending\"`) {
+		t.Errorf("the wait in flight was not answered when the client closed: %q", out)
 	}
 	// The session is unharmed.
 	if out := env.run("ls", "--session", "mx"); !strings.Contains(out, "bob") {

@@ -250,20 +250,17 @@ func (s *Server) wait(ctx context.Context, _ *sdk.CallToolRequest, in waitIn) (*
 		}
 		select {
 		case <-changed:
+			continue
 		case <-timer.C:
-			st.spec.Cursor = cursor
-			phase, member, _ := st.summary()
-			return nil, waitOut{Status: "pending", ID: st.spec.ID, Member: cmpOr(member, st.spec.Member), Phase: phase, Token: st.spec.token()}, nil
+		case <-s.gone: // its client's input ended: answered now with what it has, as at the timeout
 		case <-ctx.Done():
 			return nil, waitOut{}, ctx.Err()
-		case <-s.gone:
-			return nil, waitOut{}, errClientGone
 		}
+		st.spec.Cursor = cursor
+		phase, member, _ := st.summary()
+		return nil, waitOut{Status: "pending", ID: st.spec.ID, Member: cmpOr(member, st.spec.Member), Phase: phase, Token: st.spec.token()}, nil
 	}
 }
-
-// errClientGone ends a call whose client closed its side.
-var errClientGone = errors.New("the client closed the connection")
 
 // startWait reads what the session knows already: the message's phases so far (its
 // store has every one recorded), or the member's name when given by number.

@@ -28,14 +28,16 @@ var ErrNotThePersonsPlace = errors.New("only the person who ran a session restor
 
 // Admits says whether a process at here may restore a session whose server ran at
 // rec (nil: a record from before places were kept). A Boot "" on both sides is a system
-// without user namespaces, where processes are told apart by their parents: no check. In the
+// without user namespaces (not Linux), where processes are told apart by their parents:
+// no check; on Linux a place that cannot be read (a pane can hide /proc/sys in a mount
+// namespace of its own) admits nothing. In the
 // same boot the namespace must be rec's own; after a reboot, when namespaces are made
 // anew, one with the same uid map (the system's own is the whole identity map, which
 // a pane's never is). A record without a place is restored only from the system's
 // own namespace.
 func (rec *Place) Admits(here Place) error {
 	switch {
-	case here.Boot == "" && (rec == nil || rec.Boot == ""):
+	case here.Boot == "" && !placesKnown && (rec == nil || rec.Boot == ""):
 		return nil
 	case here.Boot == "":
 		return fmt.Errorf("%w: where this process runs cannot be read", ErrNotThePersonsPlace)

@@ -12,6 +12,10 @@ import (
 // client it does not name is not the person.
 const peersKnown = true
 
+// placesKnown says Here reads where a process runs (Place.Admits): one it cannot read
+// is no one's.
+const placesKnown = true
+
 // maxNesting bounds the user namespaces userNSChain walks up (the kernel allows 32).
 const maxNesting = 33
 

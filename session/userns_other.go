@@ -9,6 +9,9 @@ import "runtime"
 // client counts as the person, best effort (docs/security.md).
 const peersKnown = runtime.GOOS == "darwin"
 
+// placesKnown: there are no user namespaces to read a Place from (Place.Admits).
+const placesKnown = false
+
 // userNSChain fails: user namespaces are Linux's.
 func userNSChain(int) ([]nsID, error) { return nil, errNoUserNS }
 
