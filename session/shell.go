@@ -14,11 +14,12 @@ import (
 // only the person links it (LinkShell), sends or reminds it (intoShell), and no relay
 // command reaches it (relay.Open.Shell). IsShell tells such a pane by its command line:
 // a shell reading the terminal, also behind the launchers people put in front of one
-// (env, sudo -s, busybox sh, nice), a login to another machine (ssh host), a shell in
-// a container (docker exec -it c bash, or a REPL there), or a terminal multiplexer or su. A REPL (python3,
-// node, irb, psql, gdb: a language's or a tool's own shell, each able to run a command)
-// runs what is typed as code, so it counts as one. A program (an agent CLI, a chat loop
-// a shell or an interpreter runs as a script) is no shell.
+// (env, sudo -s, busybox sh, nice, timeout), a login to another machine (ssh host), a
+// shell in a container (docker exec -it c bash, or a REPL there), or a terminal
+// multiplexer or su. A REPL (python3, node, irb, psql, gdb: a language's or a tool's
+// own shell, each able to run a command) runs what is typed as code, so it counts as
+// one. A program (an agent CLI, a chat loop a shell or an interpreter runs as a script)
+// is no shell. runsShell also reads the program in the pane's terminal's foreground.
 
 // shells are the base names of interactive shells.
 var shells = map[string]bool{
