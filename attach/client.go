@@ -210,6 +210,11 @@ func (c *pipe) followSignals(ctx context.Context, out *os.File, ending bool) (st
 	signal.Notify(sigs, syscall.SIGWINCH)
 	if ending {
 		signal.Notify(sigs, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT)
+		// SIGTSTP (kill -TSTP: ctrl+z reaches the pane, the terminal being raw) would
+		// stop the client with the terminal raw, on the alternate screen, its mouse
+		// reporting on; it is ignored, as tmux's client does, for the rest of the
+		// process (which ends with the stream).
+		signal.Ignore(syscall.SIGTSTP)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})

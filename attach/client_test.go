@@ -10,15 +10,19 @@ package attach
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"os"
+	"os/signal"
+	"syscall"
 	"testing"
-
-	"context"
-	"github.com/agentmux/agentmux/proto"
-	"github.com/creack/pty"
 	"time"
+
+	"github.com/creack/pty"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/agentmux/agentmux/proto"
 )
 
 func TestOutputSentTogetherIsAckedTogether(t *testing.T) {
@@ -168,4 +172,17 @@ func TestTypedDuringTheProbeIsTheFirstInput(t *testing.T) {
 	if err := <-ran; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Attached, the client ignores SIGTSTP (kill -TSTP from the shell it was started
+// from): stopped, it would leave the terminal raw, on the alternate screen, its mouse
+// reporting on. (Ignored for the rest of the process: the other tests here may have.)
+func TestClientIgnoresStopWhileAttached(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	c := &pipe{nc: a}
+	stop := c.followSignals(context.Background(), os.Stdout, true)
+	defer stop()
+	assert.True(t, signal.Ignored(syscall.SIGTSTP), "attached")
 }
