@@ -152,13 +152,19 @@ func (s *Store) MarkAll(marks []Mark) error {
 const columns = `id, session, sender, recipient, topic, kind, body, COALESCE(data, ''), COALESCE(meta, ''), seq, queued,
 	COALESCE(typed, 0), COALESCE(submitting, 0), COALESCE(submitted, 0), COALESCE(confirmed, 0), COALESCE(failed, 0), COALESCE(dropped, 0), COALESCE(expired, 0)`
 
+// fields are where a row of columns goes in m, in their order; extra follow them (the
+// further columns a query selects).
+func fields(m *Message, extra ...any) []any {
+	return append([]any{&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
+		&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired}, extra...)
+}
+
 func scan(rows *sql.Rows) ([]Message, error) {
 	defer rows.Close()
 	var out []Message
 	for rows.Next() {
 		var m Message
-		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired); err != nil {
+		if err := rows.Scan(fields(&m)...); err != nil {
 			return nil, err
 		}
 		out = append(out, m)
@@ -383,8 +389,8 @@ func (s *Store) HistoryWithin(q Query) (ms []Message, more bool, err error) {
 	if len(keep) == 0 {
 		return nil, false, nil
 	}
-	cut := strings.Replace(columns, "body,", "substr(body, 1, ?), octet_length(body),", 1)
-	rows, err = s.db.Query(`SELECT `+cut+`, rowid FROM messages WHERE rowid IN (?`+strings.Repeat(", ?", len(keep)-1)+`) ORDER BY rowid`,
+	cut := strings.Replace(columns, "body,", "substr(body, 1, ?),", 1)
+	rows, err = s.db.Query(`SELECT `+cut+`, octet_length(body), rowid FROM messages WHERE rowid IN (?`+strings.Repeat(", ?", len(keep)-1)+`) ORDER BY rowid`,
 		append([]any{q.Bytes}, keep...)...)
 	if err != nil {
 		return nil, false, fmt.Errorf("history: %w", err)
@@ -393,8 +399,7 @@ func (s *Store) HistoryWithin(q Query) (ms []Message, more bool, err error) {
 	for rows.Next() {
 		var m Message
 		var whole int
-		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &whole, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired, &m.Row); err != nil {
+		if err := rows.Scan(fields(&m, &whole, &m.Row)...); err != nil {
 			return nil, false, fmt.Errorf("history: %w", err)
 		}
 		if whole > len(m.Body) {
@@ -443,8 +448,7 @@ func (s *Store) history(q Query) ([]Message, error) {
 	var out []Message
 	for rows.Next() {
 		var m Message
-		if err := rows.Scan(&m.ID, &m.Session, &m.From, &m.To, &m.Topic, &m.Kind, &m.Body, &m.Data, &m.Meta, &m.Seq, &m.Queued,
-			&m.Typed, &m.Submitting, &m.Submitted, &m.Confirmed, &m.Failed, &m.Dropped, &m.Expired, &m.Row); err != nil {
+		if err := rows.Scan(fields(&m, &m.Row)...); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		out = append(out, m)
