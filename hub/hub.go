@@ -272,14 +272,18 @@ func (h *Hub) recoverReserve() {
 	}
 }
 
-// closeReserve closes the reserve when the loop ends.
+// closeReserve closes the reserve when the loop ends, and removes it when it holds
+// nothing for the next start.
 func (h *Hub) closeReserve() {
 	h.lostMu.Lock()
 	defer h.lostMu.Unlock()
-	if h.reserve != nil {
-		h.reserve.Close()
-		h.reserve = nil
+	if h.reserve == nil {
+		return
 	}
+	if _, err := h.reserve.Discard(); err != nil {
+		h.cfg.Logger.Warn("reserve: close", "err", err)
+	}
+	h.reserve = nil
 }
 
 func (h *Hub) takeLost() []store.Mark {

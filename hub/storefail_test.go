@@ -146,6 +146,7 @@ func TestWriteAheadRefusedUntilAKillIsKeptInTheReserve(t *testing.T) {
 	require.Equal(t, id, sent(t, core).id)
 	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full")
 	e.h.Close() // the store still refuses: nothing kept in memory reaches it
+	require.FileExists(t, db+".test.reserve", "what it holds is kept for the next start")
 	ms, err := e.st.Get(id)
 	require.NoError(t, err)
 	require.Zero(t, ms[0].Submitting)
@@ -157,7 +158,9 @@ func TestWriteAheadRefusedUntilAKillIsKeptInTheReserve(t *testing.T) {
 	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core2).text)
 	e2.h.Close()
 
-	// Emptied once recorded: a third start types it again from the store alone.
+	assert.NoFileExists(t, db+".test.reserve", "emptied once recorded, and gone with its session")
+
+	// A third start types it again from the store alone.
 	core3 := newFakeCore("bob")
 	start(t, core3, db, nil)
 	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core3).text)
