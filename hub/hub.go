@@ -244,18 +244,19 @@ func (h *Hub) clearReserve() {
 // recoverReserve records in the store what the reserve says an earlier run could not
 // (submissions that began while the disk was full), before messages are handed to
 // panes again, so that those are typed with the possible-repeat note; then it empties
-// the reserve.
-func (h *Hub) recoverReserve() {
+// the reserve. It returns the records the store still refused (the disk is still
+// full), which stay in the reserve until they are written.
+func (h *Hub) recoverReserve() []store.Mark {
 	res, held, err := h.cfg.Store.OpenReserve(h.cfg.Session)
 	if err != nil {
 		h.cfg.Logger.Error("reserve: none for this run", "err", err)
-		return
+		return nil
 	}
 	h.lostMu.Lock()
 	h.reserve = res
 	h.lostMu.Unlock()
 	if len(held) == 0 {
-		return
+		return nil
 	}
 	ms := make([]store.Mark, 0, len(held))
 	now := h.cfg.Now().UnixMilli()
@@ -264,12 +265,13 @@ func (h *Hub) recoverReserve() {
 	}
 	if err := h.cfg.Store.MarkAll(ms); err != nil {
 		h.cfg.Logger.Error("reserve: not recorded yet", "n", len(ms), "err", err)
-		return // kept in the reserve for the next start
+		return ms // kept in the reserve until the store takes them
 	}
 	h.cfg.Logger.Info("reserve: submissions an earlier run could not record are recorded", "n", len(ms))
 	if err := res.Clear(); err != nil {
 		h.cfg.Logger.Error("reserve: clear", "err", err)
 	}
+	return nil
 }
 
 // closeReserve closes the reserve when the loop ends, and removes it when it holds
@@ -354,9 +356,10 @@ func (h *Hub) loop() {
 		defer s.events.Close()
 	}
 	s.prune()
-	h.recoverReserve()
+	s.keepUnrecorded(h.recoverReserve())
 	defer h.closeReserve()
 	s.resumePanes()
+	s.unrecorded = nil
 	prune := time.NewTimer(pruneEvery)
 	defer prune.Stop()
 	defer s.stopRetry()

@@ -347,13 +347,14 @@ func (s *state) outboxNote(rows []store.Message) string {
 // return that submits the message, and it records the phase submitting at once, in the
 // store, not in the loop's batch of marks. A message handed again after a restart that
 // was submitting or submitted may have been read by the pane's program: it starts with
-// RepeatNote. One only typed was not: its text died with the program's terminal.
+// RepeatNote, and so does one whose submitting only the reserve holds (unrecorded).
+// One only typed was not: its text died with the program's terminal.
 func (s *state) toPane(msg store.Message) error {
 	text := msg.Body
 	if r := []rune(text); len(r) > s.cfg.CutChars {
 		text = string(r[:s.cfg.CutChars]) + "\n[cut: `agentmux read " + msg.ID + "` shows the rest]"
 	}
-	if msg.Submitting != 0 || msg.Submitted != 0 {
+	if msg.Submitting != 0 || msg.Submitted != 0 || s.unrecorded[msg.ID+"\x00"+msg.To] {
 		text = RepeatNote(msg.ID) + text
 	}
 	var meta proto.SendMeta

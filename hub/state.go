@@ -25,6 +25,11 @@ type state struct {
 	nextID  int
 	awaySeq int64        // members gone away so far
 	marks   []store.Mark // phases reached, not yet written (flush)
+	// unrecorded are the submissions an earlier run began that the reserve holds and
+	// the store refused at this start (a disk still full), keyed id NUL recipient:
+	// typed again with RepeatNote as the store would have them. Kept until resumePanes
+	// has handed them.
+	unrecorded map[string]bool
 	// markFailing is set from a flush that failed to the next that succeeds; the marks
 	// are kept meanwhile, and retry waits retryWait to write them again.
 	markFailing bool
@@ -117,6 +122,21 @@ func (s *state) flush() {
 	s.markFailing = true
 	s.cfg.Logger.Error("delivery phases not recorded: kept to be written again", "n", n, "err", err)
 	s.warn(fmt.Sprintf("could not record %d delivery phases in the store (%v): they are written once it takes them again; if agentmux ends before, these messages may be typed again", n, err))
+}
+
+// keepUnrecorded takes the reserve's records the store refused at this start: the
+// messages they name are typed again with RepeatNote (toPane), and the records are
+// written with the loop's marks once the store takes them, which empties the reserve.
+func (s *state) keepUnrecorded(ms []store.Mark) {
+	if len(ms) == 0 {
+		return
+	}
+	s.unrecorded = make(map[string]bool, len(ms))
+	for _, m := range ms {
+		s.unrecorded[m.ID+"\x00"+m.To] = true
+	}
+	s.marks = append(s.marks, ms...)
+	s.flush() // refused again, most likely: said to the person, and tried again later
 }
 
 // armRetry starts the wait before the kept marks are written again (doubling each

@@ -165,3 +165,40 @@ func TestWriteAheadRefusedUntilAKillIsKeptInTheReserve(t *testing.T) {
 	start(t, core3, db, nil)
 	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core3).text)
 }
+
+// Started again while the disk is still full: the store refuses the reserve's records
+// too, and the message is typed again with the note all the same; the reserve keeps
+// them until a start whose store takes them.
+func TestReserveStillRefusedAtTheNextStart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)")
+	require.NoError(t, err)
+	defer raw.Close()
+	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	require.NoError(t, err)
+	id, err := ctl.Send("alice", "bob", "one")
+	require.NoError(t, err)
+	require.Equal(t, id, sent(t, core).id)
+	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full")
+	e.h.Close()
+
+	core2 := newFakeCore("bob")
+	e2 := start(t, core2, db, nil)
+	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core2).text, "the store refuses, the reserve says")
+	e2.h.Close()
+	require.FileExists(t, db+".test.reserve")
+
+	_, err = raw.Exec(`DROP TRIGGER full`)
+	require.NoError(t, err)
+	core3 := newFakeCore("bob")
+	e3 := start(t, core3, db, nil)
+	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core3).text)
+	e3.h.Close()
+	assert.NoFileExists(t, db+".test.reserve")
+	ms, err := e3.st.Get(id)
+	require.NoError(t, err)
+	assert.NotZero(t, ms[0].Submitting)
+}
