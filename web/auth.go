@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -152,8 +153,27 @@ func (s *Server) hostsFor(a *net.TCPAddr) {
 	s.any = a.IP.IsUnspecified()
 }
 
+// withPort is host as HOST:PORT. Browsers leave the scheme's default port out of Host
+// and Origin (:80 for http, :443 for https), so a host without one names that port:
+// this server's own when it listens there. Otherwise host is returned as it is, which
+// names no server here.
+func (s *Server) withPort(host string) string {
+	if _, _, err := net.SplitHostPort(host); err == nil {
+		return host
+	}
+	def := "80"
+	if s.tls {
+		def = "443"
+	}
+	if s.port != def || host == "" {
+		return host
+	}
+	return net.JoinHostPort(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"), def)
+}
+
 // hostOK reports whether a request's Host names this server.
 func (s *Server) hostOK(host string) bool {
+	host = s.withPort(host)
 	if s.hosts[host] {
 		return true
 	}
@@ -186,5 +206,5 @@ func (s *Server) guard(next http.Handler) http.Handler {
 // HOST is the request's (already checked) Host.
 func (s *Server) originOK(origin, host string) bool {
 	u, err := url.Parse(origin)
-	return err == nil && u.Scheme == s.scheme() && u.Host == host && s.hostOK(u.Host)
+	return err == nil && u.Scheme == s.scheme() && s.withPort(u.Host) == s.withPort(host) && s.hostOK(u.Host)
 }

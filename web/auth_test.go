@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -307,4 +308,40 @@ func TestConversationEmptyIsAList(t *testing.T) {
 	items, ok := frameOf(t, conn, "conv")["items"].([]any)
 	require.True(t, ok, "items is a JSON list")
 	assert.Empty(t, items)
+}
+
+// Browsers leave the scheme's default port out of Host and Origin: a view listening on
+// :443 with TLS (or :80 without) is named by the bare host, and only then.
+func TestDefaultPortLeftOut(t *testing.T) {
+	for _, c := range []struct {
+		tls  bool
+		ip   string
+		port int
+		host string
+		ok   bool
+	}{
+		{true, "127.0.0.1", 443, "127.0.0.1", true},
+		{true, "127.0.0.1", 443, "127.0.0.1:443", true},
+		{true, "127.0.0.1", 443, "localhost", true},
+		{false, "127.0.0.1", 80, "127.0.0.1", true},
+		{false, "0.0.0.0", 80, "192.168.1.7", true},
+		{false, "::", 80, "[fd00::7]", true},
+		{true, "0.0.0.0", 443, "evil.example", false}, // a DNS-rebinding name, even so
+		{false, "127.0.0.1", 443, "127.0.0.1", false}, // plain http's default is 80
+		{true, "127.0.0.1", 8443, "127.0.0.1", false},
+		{false, "127.0.0.1", 80, "", false},
+	} {
+		s := &Server{tls: c.tls}
+		s.hostsFor(&net.TCPAddr{IP: net.ParseIP(c.ip), Port: c.port})
+		assert.Equal(t, c.ok, s.hostOK(c.host), "%+v", c)
+		scheme := "http://"
+		if c.tls {
+			scheme = "https://"
+		}
+		assert.Equal(t, c.ok, c.host != "" && s.originOK(scheme+c.host, c.host), "origin %+v", c)
+	}
+	s := &Server{tls: true}
+	s.hostsFor(&net.TCPAddr{IP: net.ParseIP("127.0.0.1"), Port: 443})
+	assert.True(t, s.originOK("https://127.0.0.1", "127.0.0.1:443"), "one leaves the port out, the other not")
+	assert.False(t, s.originOK("http://127.0.0.1", "127.0.0.1"), "another scheme")
 }
