@@ -212,3 +212,59 @@ func TestARemoteSendersNameIsAName(t *testing.T) {
 	assert.NotContains(t, got, "the person says")
 	assert.NotContains(t, got, "message x-0")
 }
+
+// A session that knows how another makes its message ids can publish first under the
+// next ones: the stream and the receiving store drop a repeated id whoever sent it, so
+// the real message would be dropped as a repeat. Ids of linked turns, link tags and
+// who-questions were nats inbox names, a counter in the process (which a who-question's
+// reply subject shows): mallory published 300 expired messages under the counter's
+// next values, and the next turn of a link never crossed. The ids are random now.
+func TestPredictedIDsDropNoTurn(t *testing.T) {
+	th := startHub(t)
+	laptop := newMachine(t, th, "laptop", "alice")
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	laptop.waitIdle("alice")
+	buildbox.waitIdle("bob")
+	linkAccepted(t, laptop, "alice", "bob@buildbox", buildbox)
+	laptop.waitFor("linked", func() bool { return strings.Contains(laptop.summary(), "1⇄bob@buildbox") })
+
+	mallory := hostileConn(t, th, "mallory")
+	asked := make(chan string, 4)
+	_, err := mallory.nc.Subscribe("amux.who.mallory", func(m *nats.Msg) { asked <- m.Reply })
+	require.NoError(t, err)
+	_, _ = laptop.control().Send("ops", "x@mallory", "hi") // laptop asks mallory who it is
+	<-asked
+	// The nats inbox counter of this process, which laptop's node shares: what laptop
+	// drew its ids from. Its next values are what mallory would claim.
+	const b62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	seqOf := func(s string) (v int64) {
+		for _, c := range s[12:] {
+			v = v*62 + int64(strings.IndexRune(b62, c))
+		}
+		return v
+	}
+	idAt := func(pre string, seq int64) string {
+		b := []byte(pre + "0000000000")
+		for i := len(b) - 1; i >= 12; i-- {
+			b[i], seq = b62[seq%62], seq/62
+		}
+		return string(b)
+	}
+	a, b := nats.NewInbox()[len(nats.InboxPrefix):], nats.NewInbox()[len(nats.InboxPrefix):]
+	inc, seq := seqOf(b)-seqOf(a), seqOf(b)
+	js, err := jetstream.New(mallory.nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for k := int64(1); k <= 300; k++ {
+		id := idAt(a[:12], seq+k*inc)
+		body, _ := json.Marshal(map[string]any{"id": id, "from": "m", "to": "bob", "text": "x", "deadline_ms": 1})
+		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
+		require.NoError(t, err)
+		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
+		require.NoError(t, err)
+	}
+
+	laptop.proc("alice").Print("\r\nTURN-THAT-MUST-CROSS\r\nalice> ")
+	buildbox.waitTyped("bob", "TURN-THAT-MUST-CROSS")
+}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/proto"
-	"github.com/nats-io/nats.go"
 )
 
 // Links across sessions: `agentmux link alice bob@buildbox` links a pane of this
@@ -106,7 +105,7 @@ func (n *Node) link(pane, addr string, shell bool) error {
 		return fmt.Errorf("link %s with %s: no such pane", pane, addr)
 	}
 	n.learn(addr)
-	tag := nats.NewInbox()[len(nats.InboxPrefix):]
+	tag := unguessable()
 	budget := lk.Turns()
 	n.asking(tag, askedLink{pane: local, addr: addr, shell: shell})
 	n.sendLink(session, wireLink{Op: "link", Tag: tag, From: local, To: name, Budget: budget})
@@ -130,7 +129,7 @@ func (n *Node) sendLink(session string, l wireLink) {
 	b, _ := json.Marshal(l)
 	id := l.Tag + "/" + l.Op
 	if l.Op == "rename" { // a link may be renamed again, even back: each is news
-		id += "/" + nats.NewInbox()[len(nats.InboxPrefix):]
+		id += "/" + unguessable()
 	}
 	n.out.push(outItem{subject: "amux." + session + ".ln." + n.o.Session, data: b, id: id})
 }

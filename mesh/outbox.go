@@ -253,7 +253,7 @@ func (n *Node) send(from string, fromPane int, to, toSession, text, kind string,
 	}
 	id := o.ID
 	if id == "" {
-		id = nats.NewInbox()[len(nats.InboxPrefix):]
+		id = proto.NewID(time.Now()) // as the store's: unguessable (unguessable says why)
 	}
 	w := wireMsg{ID: id, From: from, FromPane: fromPane, To: to, Text: text, Kind: kind, Mode: o.Mode, Link: o.Link, Spent: o.LinkSpent}
 	if o.Timeout > 0 {

@@ -19,7 +19,7 @@ import (
 
 // whoReply is the subject asker's question to target is answered on.
 func whoReply(asker, target string) string {
-	return "amux.whois." + asker + "." + target + "." + nats.NewInbox()[len(nats.InboxPrefix):]
+	return "amux.whois." + asker + "." + target + "." + unguessable()
 }
 
 // asker asks sessions who they are.
