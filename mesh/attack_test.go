@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -213,6 +214,36 @@ func TestARemoteSendersNameIsAName(t *testing.T) {
 	assert.NotContains(t, got, "message x-0")
 }
 
+// Messages for no member of the session are refused without being stored: another
+// session sending large ones to a name nobody has fills no disk here (the review's
+// 200 messages of 1 MB took 315 MB of the store).
+func TestMessagesToNoMemberAreNotStored(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	mallory := hostileConn(t, th, "mallory")
+	js, err := jetstream.New(mallory.nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	big := strings.Repeat("x", 512<<10)
+	for i, to := range []string{"nobody", "Nobody2", "bob"} {
+		id := fmt.Sprintf("n-%d", i)
+		body, _ := json.Marshal(map[string]string{"id": id, "from": "eve", "to": to, "text": id + " " + big[:min(len(big), (2-i)*len(big))]})
+		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
+		require.NoError(t, err)
+		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
+		require.NoError(t, err)
+	}
+	buildbox.waitTyped("bob", "n-2") // handled in order: the two before it were too
+	for _, id := range []string{"n-0", "n-1"} {
+		_, err := buildbox.st.Get(id)
+		assert.ErrorContains(t, err, "no such message", id)
+	}
+	ms, err := buildbox.st.Get("n-2")
+	require.NoError(t, err)
+	assert.Len(t, ms, 1, "a message for a member is stored")
+}
+
 // A session that knows how another makes its message ids can publish first under the
 // next ones: the stream and the receiving store drop a repeated id whoever sent it, so
 // the real message would be dropped as a repeat. Ids of linked turns, link tags and
@@ -267,4 +298,33 @@ func TestPredictedIDsDropNoTurn(t *testing.T) {
 
 	laptop.proc("alice").Print("\r\nTURN-THAT-MUST-CROSS\r\nalice> ")
 	buildbox.waitTyped("bob", "TURN-THAT-MUST-CROSS")
+}
+
+// Each session's inbox on the hub is bounded: another session's flood pushes out the
+// oldest messages instead of filling the hub's disk (the review's flood took 192 MB of
+// it in a second).
+func TestAFloodFillsNoMoreThanTheInbox(t *testing.T) {
+	th := &testHub{t: t, dir: filepath.Join(t.TempDir(), "mesh"), inbox: 4 << 20}
+	th.start("127.0.0.1:0")
+	t.Cleanup(th.stop)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	buildbox.stop() // its inbox stays, and fills while it is away
+	mallory := hostileConn(t, th, "mallory")
+	js, err := jetstream.New(mallory.nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	big := strings.Repeat("x", 900<<10)
+	for i := range 12 {
+		id := fmt.Sprintf("f-%d", i)
+		body, _ := json.Marshal(map[string]string{"id": id, "from": "eve", "to": "bob", "text": big})
+		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
+		require.NoError(t, err)
+		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
+		require.NoError(t, err)
+	}
+	n, err := th.h.InboxBytes("buildbox")
+	require.NoError(t, err)
+	assert.LessOrEqual(t, n, uint64(4<<20), "the inbox keeps to its bound")
+	assert.Greater(t, n, uint64(2<<20), "and holds the newest messages")
 }

@@ -1,6 +1,7 @@
 package mesh
 
 import (
+	"context"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -37,4 +38,19 @@ func SessionPassword(dir, session string) (string, error) {
 
 // TeamStream is the stream a team's administrator makes for session
 // (docs/mesh-security.md): what a session would make itself.
-func TeamStream(session string) jetstream.StreamConfig { return streamConfig(session, 10*time.Minute) }
+func TeamStream(session string) jetstream.StreamConfig {
+	return streamConfig(session, 10*time.Minute, DefaultInboxBytes)
+}
+
+// InboxBytes is how many bytes session's inbox stream on h holds.
+func (h *Hub) InboxBytes(session string) (uint64, error) {
+	s, err := h.js.Stream(context.Background(), streamName(session))
+	if err != nil {
+		return 0, err
+	}
+	info, err := s.Info(context.Background())
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Bytes, nil
+}

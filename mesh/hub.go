@@ -23,6 +23,15 @@ import (
 // DefaultListen is where `agentmux mesh serve` listens without --listen.
 const DefaultListen = "127.0.0.1:4222"
 
+// maxPayload is the largest message the hub takes (a message of 1 MiB as the session
+// socket takes it, and its signature).
+const maxPayload = 1 << 20
+
+// DefaultInboxBytes is how much of the hub's disk each session's inbox stream may take
+// at most: past it the oldest messages go first, so that another session's flood
+// fills no disk (a hub keeps messages 7 days). One message is at most MaxPayload.
+const DefaultInboxBytes = 1 << 30
+
 // HubConfig configures a hub.
 type HubConfig struct {
 	// Dir is the hub's state folder ($XDG_STATE_HOME/agentmux/mesh): its secret and
@@ -32,6 +41,8 @@ type HubConfig struct {
 	Listen string
 	// Dedupe is how long JetStream remembers a message id (0: 10 minutes).
 	Dedupe time.Duration
+	// InboxBytes bounds each session's inbox stream (0: DefaultInboxBytes).
+	InboxBytes int64
 	// TLSCert and TLSKey, when set, are the PEM files of the certificate the hub
 	// presents: every session must then speak TLS (and trust it: Options.CAFile).
 	TLSCert, TLSKey string
@@ -45,6 +56,7 @@ type Hub struct {
 	dir    string
 	secret []byte
 	dedupe time.Duration
+	inbox  int64 // each stream's MaxBytes
 
 	tls bool
 
@@ -86,11 +98,14 @@ func Serve(c HubConfig) (*Hub, error) {
 	if c.Dedupe <= 0 {
 		c.Dedupe = 10 * time.Minute
 	}
+	if c.InboxBytes <= 0 {
+		c.InboxBytes = DefaultInboxBytes
+	}
 	adminPass := make([]byte, 16)
 	if _, err := rand.Read(adminPass); err != nil {
 		return nil, err
 	}
-	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, streams: map[string]bool{}, ready: make(chan struct{}), closing: make(chan struct{})}
+	h := &Hub{dir: c.Dir, secret: secret, dedupe: c.Dedupe, inbox: c.InboxBytes, streams: map[string]bool{}, ready: make(chan struct{}), closing: make(chan struct{})}
 	auth := &authenticator{secret: secret, adminPass: hex.EncodeToString(adminPass), ensure: h.ensureStream,
 		keyOf: func(session string) (string, error) { return sessionKey(c.Dir, session) }}
 	opts := &server.Options{
@@ -102,7 +117,7 @@ func Serve(c HubConfig) (*Hub, error) {
 		JetStreamMaxMemory:         64 << 20,
 		NoLog:                      true,
 		NoSigs:                     true,
-		MaxPayload:                 1 << 20,
+		MaxPayload:                 maxPayload,
 		CustomClientAuthentication: auth,
 		AlwaysEnableNonce:          true, // sessions sign it to log in (authenticator.signed)
 	}
@@ -157,7 +172,7 @@ func (h *Hub) ensureStream(session string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := h.js.CreateOrUpdateStream(ctx, streamConfig(session, h.dedupe))
+	_, err := h.js.CreateOrUpdateStream(ctx, streamConfig(session, h.dedupe, h.inbox))
 	if err != nil {
 		return fmt.Errorf("stream for %s: %w", session, err)
 	}
@@ -167,8 +182,9 @@ func (h *Hub) ensureStream(session string) error {
 	return nil
 }
 
-// streamConfig is session's inbox stream.
-func streamConfig(session string, dedupe time.Duration) jetstream.StreamConfig {
+// streamConfig is session's inbox stream, of at most maxBytes (the oldest messages
+// go first) in messages of at most maxPayload.
+func streamConfig(session string, dedupe time.Duration, maxBytes int64) jetstream.StreamConfig {
 	return jetstream.StreamConfig{
 		Name:       streamName(session),
 		Subjects:   []string{"amux." + session + ".>"},
@@ -176,6 +192,9 @@ func streamConfig(session string, dedupe time.Duration) jetstream.StreamConfig {
 		Retention:  jetstream.LimitsPolicy,
 		MaxAge:     7 * 24 * time.Hour,
 		Duplicates: dedupe,
+		MaxBytes:   maxBytes,
+		MaxMsgSize: maxPayload,
+		Discard:    jetstream.DiscardOld,
 	}
 }
 

@@ -231,7 +231,7 @@ func (n *Node) dial() error {
 	stream := streamName(o.Session)
 	if _, err := js.Stream(ctx, stream); errors.Is(err, jetstream.ErrStreamNotFound) {
 		// A NATS server that is not an agentmux hub: make the stream ourselves.
-		_, err = js.CreateStream(ctx, streamConfig(o.Session, 10*time.Minute))
+		_, err = js.CreateStream(ctx, streamConfig(o.Session, 10*time.Minute, DefaultInboxBytes))
 		if err != nil {
 			return fmt.Errorf("mesh: stream %s is not on the server, and making it failed (%w): on a team's own NATS server its administrator makes it (docs/mesh-security.md)", stream, err)
 		}

@@ -104,6 +104,7 @@ type incoming struct {
 	phase       *wirePhase // or a phase of one a member here sent
 	link        *wireLink  // or a link made or ended
 	dup         bool       // crossed before: acknowledged, not typed again
+	refused     string     // why a message for no member here is refused, unstored
 }
 
 // handle takes a batch of the session's stream, in order: the new messages for its
@@ -146,6 +147,12 @@ func (n *Node) handle(batch []jetstream.Msg) {
 		}
 		known[in.msg.ID] = true
 		w := in.msg
+		if _, err := (*n.core.Load()).Resolve(w.To); err != nil {
+			// No such pane here: refused at once and not stored, so that another
+			// session's messages to no one take no room in the store.
+			in.refused = err.Error()
+			continue
+		}
 		kind := w.Kind
 		if kind == "" {
 			kind = proto.KindMessage
@@ -171,6 +178,8 @@ func (n *Node) handle(batch []jetstream.Msg) {
 			n.onLink(in.fromSession, in.link)
 		case in.dup:
 			n.phaseAgain(in.fromSession, in.msg)
+		case in.refused != "":
+			n.sendPhase(in.fromSession, wirePhase{ID: in.msg.ID, To: in.msg.To, Phase: proto.PhaseFailed, Text: in.refused})
 		default:
 			n.learn(in.msg.From + "@" + in.fromSession)
 			n.deliver(in.fromSession, in.msg, now)

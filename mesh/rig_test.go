@@ -51,10 +51,11 @@ func TestMain(m *testing.M) {
 
 // testHub is a hub whose state folder outlives a restart.
 type testHub struct {
-	t   *testing.T
-	dir string
-	h   *mesh.Hub
-	url string
+	t     *testing.T
+	dir   string
+	h     *mesh.Hub
+	url   string
+	inbox int64 // each inbox's bound (0: the hub's default)
 }
 
 func startHub(t *testing.T) *testHub {
@@ -67,7 +68,7 @@ func startHub(t *testing.T) *testHub {
 
 func (th *testHub) start(listen string) {
 	th.t.Helper()
-	h, err := mesh.Serve(mesh.HubConfig{Dir: th.dir, Listen: listen})
+	h, err := mesh.Serve(mesh.HubConfig{Dir: th.dir, Listen: listen, InboxBytes: th.inbox})
 	require.NoError(th.t, err)
 	th.h, th.url = h, h.URL()
 }
