@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go"
@@ -53,6 +55,10 @@ func (n *Node) forget() {
 	n.known = nil
 }
 
+// discoverWait is how long joining waits for one session's answer: a live session
+// answers in milliseconds.
+const discoverWait = 2 * time.Second
+
 // discover learns the members of the live sessions of the mesh.
 func (n *Node) discover() {
 	ctx, cancel := context.WithTimeout(context.Background(), n.o.Timeout)
@@ -64,18 +70,26 @@ func (n *Node) discover() {
 			sessions = append(sessions, s)
 		}
 	}
+	// Asked all at once, each for at most discoverWait: a session that does not
+	// answer holds up the join that long, and keeps no other from being learnt.
+	var wg sync.WaitGroup
 	for _, s := range sessions {
-		w, err := n.asker().ask(ctx, s)
-		if err != nil {
-			if errors.Is(err, ErrBadSignature) {
-				n.log.Warn("mesh: who: answer refused", "session", s, "err", err)
-			} else if !errors.Is(err, nats.ErrNoResponders) {
-				n.log.Debug("mesh: who", "session", s, "err", err)
+		wg.Go(func() {
+			actx, cancel := context.WithTimeout(ctx, discoverWait)
+			defer cancel()
+			w, err := n.asker().ask(actx, s)
+			if err != nil {
+				if errors.Is(err, ErrBadSignature) {
+					n.log.Warn("mesh: who: answer refused", "session", s, "err", err)
+				} else if !errors.Is(err, nats.ErrNoResponders) {
+					n.log.Info("mesh: who: no answer", "session", s, "err", err)
+				}
+				return
 			}
-			continue
-		}
-		for _, m := range w.Members {
-			n.learn(m.Name + "@" + s)
-		}
+			for _, m := range w.Members {
+				n.learn(m.Name + "@" + s)
+			}
+		})
 	}
+	wg.Wait()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentmux/agentmux/hub"
@@ -101,21 +102,26 @@ func listSessions(ctx context.Context, a asker, js jetstream.JetStream, timeout 
 		return nil, fmt.Errorf("mesh: listing sessions: %w", err)
 	}
 	sort.Strings(names)
-	out := make([]SessionInfo, 0, len(names))
-	for _, name := range names {
-		info := SessionInfo{Name: name, Members: []WhoMember{}}
-		rctx, cancel := context.WithTimeout(ctx, timeout)
-		w, err := a.ask(rctx, name)
-		cancel()
-		switch {
-		case err == nil:
-			info.Live, info.Members = true, w.Members
-		case errors.Is(err, ErrBadSignature):
-			info.Untrusted = err.Error()
-		case !errors.Is(err, nats.ErrNoResponders):
-			return nil, fmt.Errorf("mesh: asking %s: %w", name, err)
-		}
-		out = append(out, info)
+	// Asked all at once: one session that does not answer costs the list one timeout,
+	// and is shown so, not the whole list.
+	out := make([]SessionInfo, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		out[i] = SessionInfo{Name: name, Members: []WhoMember{}}
+		wg.Go(func() {
+			rctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			w, err := a.ask(rctx, name)
+			switch {
+			case err == nil:
+				out[i].Live, out[i].Members = true, w.Members
+			case errors.Is(err, ErrBadSignature):
+				out[i].Untrusted = err.Error()
+			case !errors.Is(err, nats.ErrNoResponders):
+				out[i].Silent = err.Error()
+			}
+		})
 	}
+	wg.Wait()
 	return out, nil
 }

@@ -2,6 +2,9 @@ package mesh_test
 
 import (
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -89,4 +92,31 @@ func TestTwoSessionsOneStore(t *testing.T) {
 		require.Len(t, h.Messages, 1, m.name)
 		assert.Equal(t, id, h.Messages[0].ID, m.name)
 	}
+}
+
+// A session whose server is stopped or stuck (subscribed, never answering) costs the
+// list one wait and is shown so; sessions asked after it are listed, and joining learns
+// them too (before, the list failed at it, and joining spent its whole wait on it).
+func TestASilentSessionHoldsUpNoOther(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	silent := hostileConn(t, th, "aardvark") // listed and asked first
+	_, err := silent.nc.Subscribe("amux.who.aardvark", func(*nats.Msg) {})
+	require.NoError(t, err)
+	require.NoError(t, silent.nc.Flush())
+	laptop := newMachine(t, th, "laptop", "alice")
+
+	got, err := mesh.List(mesh.Options{URL: th.url, Session: "laptop", CredsFile: th.creds("laptop"), Timeout: 2 * time.Second})
+	require.NoError(t, err, "one silent session does not fail the list")
+	require.Len(t, got, 3)
+	assert.Equal(t, "aardvark", got[0].Name)
+	assert.False(t, got[0].Live)
+	assert.NotEmpty(t, got[0].Silent)
+	assert.Equal(t, "buildbox", got[1].Name)
+	assert.True(t, got[1].Live)
+
+	laptop.waitIdle("alice")
+	buildbox.waitIdle("bob")
+	laptop.proc("alice").Print("\r\n@relay:bob@buildbox past the silent one\r\nalice> ")
+	buildbox.waitTyped("bob", "alice@laptop (1):", "past the silent one")
 }

@@ -90,6 +90,9 @@ type MeshSession struct {
 	// Untrusted, when set, says why the session's answer was refused (not signed
 	// with the key known for it): it is shown away.
 	Untrusted string `json:"x_untrusted,omitempty"`
+	// Silent, when set, says the session has a subscriber that did not answer in time
+	// (its server stopped or stuck): it is shown away.
+	Silent string `json:"x_silent,omitempty"`
 }
 
 // MeshMember is a member of a session in a mesh.

@@ -177,7 +177,10 @@ func lsMesh(a clientArgs, stdout io.Writer) (int, error) {
 			state = "live"
 		}
 		if s.Untrusted != "" {
-			state = "away; its answer refused: " + s.Untrusted
+			state = "away; its answer refused: " + visible(s.Untrusted, false)
+		}
+		if s.Silent != "" {
+			state = "not answering: " + visible(s.Silent, false) + " (its server may be stopped or stuck)"
 		}
 		fmt.Fprintf(stdout, "%s (%s)\n", visible(s.Name, false), state)
 		for _, m := range s.Members {
