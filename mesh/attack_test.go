@@ -328,3 +328,29 @@ func TestAFloodFillsNoMoreThanTheInbox(t *testing.T) {
 	assert.LessOrEqual(t, n, uint64(4<<20), "the inbox keeps to its bound")
 	assert.Greater(t, n, uint64(2<<20), "and holds the newest messages")
 }
+
+// Every message names its sender, a name its session chooses, and each name learnt is a
+// member of the receiving core: one session's names are learnt up to a bound, however
+// many it makes up.
+func TestASessionsNamesAreLearntUpToABound(t *testing.T) {
+	th := startHub(t)
+	buildbox := newMachine(t, th, "buildbox", "bob")
+	mallory := hostileConn(t, th, "mallory")
+	js, err := jetstream.New(mallory.nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	publish := func(id, from string, deadline int64) {
+		body, _ := json.Marshal(map[string]any{"id": id, "from": from, "to": "bob", "text": "from " + from, "deadline_ms": deadline})
+		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
+		require.NoError(t, err)
+		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
+		require.NoError(t, err)
+	}
+	for i := range 300 {
+		publish(fmt.Sprintf("l-%d", i), fmt.Sprintf("name%d", i), 1) // expired: not typed, its sender learnt
+	}
+	publish("l-last", "last", 0)
+	buildbox.waitTyped("bob", "from last") // handled in order
+	assert.Equal(t, 256, mesh.Learnt(buildbox.node, "mallory"))
+}

@@ -54,3 +54,16 @@ func (h *Hub) InboxBytes(session string) (uint64, error) {
 	}
 	return info.State.Bytes, nil
 }
+
+// Learnt is how many names of session n learnt.
+func Learnt(n *Node, session string) int {
+	n.knownMu.Lock()
+	defer n.knownMu.Unlock()
+	k := 0
+	for addr := range n.known {
+		if _, s, ok := SplitAddress(addr); ok && s == session {
+			k++
+		}
+	}
+	return k
+}

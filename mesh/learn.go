@@ -17,6 +17,12 @@ import (
 // A name is learnt when the session starts (the members of the live sessions) and
 // from every message that arrives (its sender), so an agent can answer.
 
+// maxLearnt is how many names of one other session are learnt: every message names
+// its sender, whose name the sending session chooses, and each learnt name is a member
+// of this session's core; past it, a session's further names are not learnt (their
+// messages are typed all the same; a pane's @relay line to them is refused).
+const maxLearnt = 256
+
 // learn registers addr (NAME@SESSION) unless it is known.
 func (n *Node) learn(addr string) {
 	name, session, ok := SplitAddress(addr)
@@ -35,6 +41,17 @@ func (n *Node) learn(addr string) {
 	if _, ok := n.known[addr]; ok {
 		return
 	}
+	if n.learnt[session] >= maxLearnt {
+		if n.learnt[session] == maxLearnt {
+			n.log.Warn("mesh: learn: too many names of one session, no more learnt", "session", session, "max", maxLearnt)
+			n.learnt[session]++
+		}
+		return
+	}
+	if n.learnt == nil {
+		n.learnt = map[string]int{}
+	}
+	n.learnt[session]++
 	unregister, err := (*core).RegisterMember(addr, func(m proto.RelayMessage) { n.relayMail(name, session, m) })
 	if err != nil {
 		n.log.Debug("mesh: learn", "name", addr, "err", err)
@@ -52,7 +69,7 @@ func (n *Node) forget() {
 	for _, f := range n.known {
 		f()
 	}
-	n.known = nil
+	n.known, n.learnt = nil, nil
 }
 
 // discoverWait is how long joining waits for one session's answer: a live session

@@ -84,6 +84,7 @@ type Node struct {
 
 	knownMu sync.Mutex
 	known   map[string]func() // learnt names of other sessions' members (learn.go)
+	learnt  map[string]int    // how many names of each session known holds
 
 	// Owned by the loop: the core's events' Ready; ended once they ended (the
 	// session stopped); signalled when coreGone took a signal of theirs.
