@@ -108,8 +108,8 @@ func TestBrowserOtherPortGetsNoKey(t *testing.T) {
 	r := newRig(t, Options{Control: true}, "alice")
 	ctx := r.tab(r.url())
 	r.waitJS(ctx, `agentmux.panes().length === 1 && document.getElementById('conn').textContent === 'live'`)
-	secret := eval[string](t, ctx, `sessionStorage.getItem('agentmux.page') || ''`)
-	require.Len(t, secret, 64, "the page keeps its secret in sessionStorage")
+	secret := eval[string](t, ctx, `localStorage.getItem('agentmux.page') || ''`)
+	require.Len(t, secret, 64, "the page keeps its secret in localStorage")
 
 	atk, other := newAttacker(t, r.srv.Addr())
 	r.tab(other)

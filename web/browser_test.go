@@ -49,7 +49,7 @@ func checkPanesLive(t *testing.T, open opener) {
 	assert.NotContains(t, address, "token", "the token leaves the address bar")
 	assert.Empty(t, evalOn[string](t, p, `document.cookie`), "no cookie")
 
-	// A reload opens the page again (its secret is in sessionStorage), with no token.
+	// A reload opens the page again (its secret is in localStorage), with no token.
 	_ = p.eval(`(window.beforeReload = true, setTimeout(() => location.reload(), 0), true)`, new(bool))
 	r.waitOn(p, `!window.beforeReload && document.getElementById('conn').textContent === 'live' && agentmux.text(1).includes('line 29')`)
 }

@@ -29,9 +29,9 @@
 //
 // Security: the server listens on loopback unless told otherwise. No cookie (a host's
 // cookies reach every port of it): the URL's fragment carries a one-use token, which
-// the page keeps in sessionStorage (scoped by origin, port included) and shows in the
-// WebSocket's first frame; the server trades it for a page secret that reloads and
-// reconnects show (auth.go). The Host header must name the listen address and a
+// the page keeps in sessionStorage and shows in the WebSocket's first frame; the server
+// trades it for a page secret, kept in localStorage (scoped by origin, port included),
+// that reloads, reconnects and later tabs of the browser show (auth.go). The Host header must name the listen address and a
 // WebSocket's Origin the same host, or 403 (a page of another site, a DNS-rebinding
 // name). Connections that showed no key are capped and timed out (conns.go).
 //

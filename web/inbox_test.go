@@ -55,3 +55,22 @@ func TestBrowserInboxReadOnly(t *testing.T) {
 	r.waitJS(ctx, `document.getElementById('inboxanswer').textContent.includes('read-only')`)
 	assert.Empty(t, r.proc(1).Sent())
 }
+
+// A notification's link is the view's address without its secret: tapped, it opens a
+// new tab, which opens the view in a browser that opened the view's link before (the
+// page secret is the browser's for that address, not one tab's). A link opened again
+// in a second tab is refused without taking the first tab's secret with it.
+func TestANotificationsLinkOpensTheView(t *testing.T) {
+	r := newRig(t, Options{Control: true}, "alice")
+	url := r.url()
+	p := chromeTab(r, url)
+	r.waitOn(p, `document.getElementById('conn').textContent === 'live' && agentmux.panes().length === 1`)
+	q := chromeTab(r, r.base())
+	r.waitOn(q, `document.getElementById('conn').textContent === 'live' && agentmux.panes().length === 1`)
+	assert.True(t, evalOn[bool](t, q, `document.getElementById('notice').hidden`))
+
+	used := chromeTab(r, url)
+	r.waitOn(used, `document.getElementById('conn').textContent === 'refused'`)
+	again := chromeTab(r, r.base())
+	r.waitOn(again, `document.getElementById('conn').textContent === 'live' && agentmux.panes().length === 1`)
+}

@@ -93,7 +93,8 @@ type hello struct {
 	// You is the name a message sent from the page goes out as.
 	You string `json:"you"`
 	// Page is the page's secret, given once for the URL's token: the page keeps it
-	// (sessionStorage) to reconnect and reload with.
+	// (localStorage: this browser, this origin) to reconnect, reload and open the view
+	// in another tab with.
 	Page string `json:"page,omitempty"`
 }
 

@@ -2,11 +2,11 @@
 // session's emulator; the conversation beside them. Text from agents only ever goes
 // into the page through textContent or the terminals, never as HTML.
 //
-// The page's key: the URL's #token (one use) is moved into sessionStorage, which the
-// browser keeps per origin (port included) and per tab, and out of the address bar;
-// the WebSocket's first frame shows it, and the server answers with a page secret
-// kept in its place for reloads and reconnects. No cookie: a host's cookies reach
-// every port of it.
+// The page's key: the URL's #token (one use) is moved into sessionStorage (this tab's)
+// and out of the address bar; the WebSocket's first frame shows it, and the server
+// answers with a page secret kept in localStorage, which the browser keeps per origin
+// (port included), for reloads, reconnects and tabs opened later at the view's address
+// (a notification's link). No cookie: a host's cookies reach every port of it.
 (function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
@@ -14,8 +14,8 @@
   (function takeToken() {
     const m = /[#&]token=([0-9a-f]+)/.exec(location.hash);
     if (!m) return;
-    // A new link wins over the page secret of an earlier view in this tab.
-    sessionStorage.removeItem(PAGE);
+    // Shown before the page secret another tab keeps (connect), which the secret this
+    // link is traded for replaces: a link that is refused (used already) leaves it.
     sessionStorage.setItem(TOKEN, m[1]);
     history.replaceState(null, '', location.pathname + location.search);
   })();
@@ -318,8 +318,9 @@
   // ---- connection ----
   function refuse(text) {
     state.refused = true;
+    // What this tab showed is forgotten; a secret another tab got since is kept.
     sessionStorage.removeItem(TOKEN);
-    sessionStorage.removeItem(PAGE);
+    if (state.shown && localStorage.getItem(PAGE) === state.shown) localStorage.removeItem(PAGE);
     $('notice').textContent = text;
     $('notice').hidden = false;
     $('conn').textContent = 'refused';
@@ -327,7 +328,8 @@
   }
 
   function connect() {
-    const page = sessionStorage.getItem(PAGE), token = sessionStorage.getItem(TOKEN);
+    // A link just opened wins over a secret another tab keeps.
+    const token = sessionStorage.getItem(TOKEN), page = token ? null : localStorage.getItem(PAGE);
     if (!page && !token) {
       refuse('This page needs the URL agentmux printed (it carries a token): run agentmux web for one.');
       return;
@@ -336,6 +338,7 @@
     ws.binaryType = 'arraybuffer';
     state.ws = ws;
     ws.onopen = () => {
+      state.shown = page;
       ws.send(JSON.stringify(page ? { t: 'auth', page: page } : { t: 'auth', token: token }));
       state.retry = 0; $('conn').textContent = 'live'; $('conn').className = 'badge up';
     };
@@ -356,7 +359,7 @@
           refuse('The web view refused this page: ' + f.text);
           break;
         case 'hello':
-          if (f.page) { sessionStorage.setItem(PAGE, f.page); sessionStorage.removeItem(TOKEN); }
+          if (f.page) { localStorage.setItem(PAGE, f.page); sessionStorage.removeItem(TOKEN); }
           // A fresh start: the server sends every pane and the conversation next.
           state.panes.forEach((p) => { p.term.dispose(); p.el.remove(); });
           state.panes.clear();
