@@ -74,3 +74,32 @@ func TestANotificationsLinkOpensTheView(t *testing.T) {
 	again := chromeTab(r, r.base())
 	r.waitOn(again, `document.getElementById('conn').textContent === 'live' && agentmux.panes().length === 1`)
 }
+
+// The recipient the person picked is never swapped for another: renamed while they
+// type, the list says it is gone and the send waits for them to pick, through further
+// changes of the members, and goes to whom they pick then.
+func TestARecipientGoneIsNotSwapped(t *testing.T) {
+	r := newRig(t, Options{Control: true}, "alice", "bob", "carol")
+	r.proc(1).SetEcho(true)
+	r.proc(3).SetEcho(true)
+	p := chromeTab(r, r.url())
+	r.waitOn(p, `!document.getElementById('sendform').hidden && document.getElementById('to').options.length === 3`)
+	evalOn[bool](t, p, `(document.getElementById('to').value = 'carol', document.getElementById('to').dispatchEvent(new Event('change')), true)`)
+	require.NoError(t, p.click(`#msg`))
+	require.NoError(t, p.keys("deploy to prod now"))
+	require.NoError(t, r.sess.Rename(3, "dave"))
+	r.waitOn(p, `[...document.getElementById('to').options].some(o => o.value === 'dave')`)
+	assert.Equal(t, "", evalOn[string](t, p, `document.getElementById('to').value`))
+	require.NoError(t, p.click(`#sendbtn`))
+	r.waitOn(p, `document.getElementById('answer').textContent === 'pick who to send to'`)
+	assert.Equal(t, "deploy to prod now", evalOn[string](t, p, `document.getElementById('msg').value`), "the text is kept")
+
+	require.NoError(t, r.sess.Hold(2)) // the members change again meanwhile
+	r.waitOn(p, `document.querySelector('.pane[data-pane="2"] .bar').textContent.includes('held')`)
+	assert.Equal(t, "", evalOn[string](t, p, `document.getElementById('to').value`), "still waiting for the person")
+
+	evalOn[bool](t, p, `(document.getElementById('to').value = 'dave', document.getElementById('to').dispatchEvent(new Event('change')), true)`)
+	require.NoError(t, p.click(`#sendbtn`))
+	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('deploy to prod now'))`)
+	assert.NotContains(t, r.proc(1).Peek(), "deploy to prod now", "alice was never chosen")
+}

@@ -197,14 +197,27 @@
       const p = paneFor(m);
       drawBar(p, m);
     });
-    // Filters and the recipient list follow the members.
+    // Filters and the recipient list follow the members. A recipient the person chose
+    // that is gone (renamed, closed) is never swapped for another member: the list then
+    // says so and sending waits until they pick one.
     ['who', 'to'].forEach((id) => {
-      const sel = $(id), keep = sel.value;
+      const sel = $(id), keep = sel.value, chosen = sel.options.length > 0 && keep !== '';
+      // Still waiting for the person to pick: the same notice stays.
+      const waiting = keep === '' && sel.options.length > 0 && sel.options[0].disabled ? sel.options[0].textContent : '';
       sel.textContent = '';
       if (id === 'who') sel.append(new Option('everyone', ''));
       f.members.forEach((m) => sel.append(new Option((m.pane ? m.pane + ' ' : '') + m.name, m.name)));
       sel.value = keep;
-      if (sel.selectedIndex < 0) sel.selectedIndex = 0;
+      if (sel.selectedIndex >= 0 && !waiting) return;
+      if (id === 'to' && (chosen || waiting)) {
+        const gone = new Option(waiting || keep + ' is gone: pick who', '');
+        gone.disabled = true;
+        sel.prepend(gone);
+        sel.value = '';
+        gone.selected = true;
+        return;
+      }
+      sel.selectedIndex = 0;
     });
     placePanes();
     drawInbox();
@@ -290,9 +303,14 @@
   // ---- sending ----
   $('sendform').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const text = $('msg').value;
+    const text = $('msg').value, to = $('to').value;
     if (!text.trim()) return;
-    send({ t: 'send', to: $('to').value, text: text });
+    if (!to) { // kept, to send once the person picks a recipient
+      $('answer').textContent = 'pick who to send to';
+      $('answer').className = 'bad';
+      return;
+    }
+    send({ t: 'send', to: to, text: text });
     $('msg').value = '';
   });
 
