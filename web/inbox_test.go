@@ -8,8 +8,11 @@ package web
 // shows the buttons disabled, and the server refuses an answer from it.
 
 import (
+	"context"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -102,4 +105,29 @@ func TestARecipientGoneIsNotSwapped(t *testing.T) {
 	require.NoError(t, p.click(`#sendbtn`))
 	r.waitOn(p, `[...document.querySelectorAll('#conv li')].some(li => li.textContent.includes('deploy to prod now'))`)
 	assert.NotContains(t, r.proc(1).Peek(), "deploy to prod now", "alice was never chosen")
+}
+
+// A tap on an inbox button whose press and release straddle a members frame (another
+// pane held meanwhile) still answers: the inbox is redrawn only when what it lists
+// changed, so the button pressed is the one released.
+func TestATapAnswersWhileOtherPanesChange(t *testing.T) {
+	r := newRig(t, Options{Control: true}, "alice", "claude")
+	ctx := r.tab("about:blank")
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(r.url())))
+	r.waitJS(ctx, `agentmux.panes().length === 2 && document.getElementById('conn').textContent === 'live'`)
+	r.proc(2).Print(approval)
+	r.waitJS(ctx, `agentmux.inbox().length === 1`)
+	xy := eval[[]float64](t, ctx, `(() => { const b = document.querySelector('#inboxlist button[data-key="1"]').getBoundingClientRect(); return [b.x + b.width/2, b.y + b.height/2]; })()`)
+	mouse := func(typ input.DispatchMouseEventType) {
+		require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(c context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(c, tg, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: typ, X: xy[0], Y: xy[1], Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1})
+			return err
+		})))
+	}
+	mouse(input.DispatchMouseEventTypeMousePressed)
+	require.NoError(t, r.sess.Hold(1)) // another pane changes meanwhile
+	r.waitJS(ctx, `document.querySelector('.pane[data-pane="1"] .bar').textContent.includes('held')`)
+	mouse(input.DispatchMouseEventTypeMouseReleased)
+	r.waitJS(ctx, `document.getElementById('inboxanswer').textContent.includes('answer')`)
+	assert.Contains(t, eval[string](t, ctx, `document.getElementById('inboxanswer').textContent`), "claude")
 }

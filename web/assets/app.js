@@ -127,8 +127,17 @@
   }
   window.addEventListener('resize', fit);
 
+  // drawBar and drawInbox redraw only what changed: a members frame comes with every
+  // change of any pane, and a button replaced between a tap's press and release takes
+  // no click (nor keeps an open "link with…" list).
   function drawBar(p, m) {
     const bar = p.bar;
+    const g0 = state.groups.find((x) => x.id === m.group);
+    const key = JSON.stringify([m.pane, m.name, m.exit, m.state, m.group, g0 && g0.label, g0 && g0.spend,
+      m.spend, m.held, m.waiting, state.control,
+      state.control && state.members.filter((x) => x.pane && x.pane !== m.pane && x.state !== 'exited').map((x) => [x.pane, x.name])]);
+    if (p.barKey === key) return;
+    p.barKey = key;
     bar.textContent = '';
     bar.append(el('span', 'num', String(m.pane)), el('span', 'name', m.name));
     const st = m.exit || m.state;
@@ -159,9 +168,12 @@
   // ---- the inbox: every pane that needs the person, its options as buttons ----
   function drawInbox() {
     const list = $('inboxlist');
-    list.textContent = '';
     const waiting = state.members.filter((m) => m.pane && m.state === 'needs you')
       .sort((a, b) => ((a.asks && a.asks.since) || 0) - ((b.asks && b.asks.since) || 0));
+    const key = JSON.stringify([state.control, waiting.map((m) => [m.pane, m.name, m.asks])]);
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
+    list.textContent = '';
     $('inbox').hidden = waiting.length === 0;
     waiting.forEach((m) => {
       const asks = m.asks || { question: '', options: [], rows: [] };
@@ -200,8 +212,11 @@
     // Filters and the recipient list follow the members. A recipient the person chose
     // that is gone (renamed, closed) is never swapped for another member: the list then
     // says so and sending waits until they pick one.
+    const names = JSON.stringify(f.members.map((m) => [m.pane, m.name]));
     ['who', 'to'].forEach((id) => {
       const sel = $(id), keep = sel.value, chosen = sel.options.length > 0 && keep !== '';
+      if (sel.dataset.key === names) return; // unchanged: an open list stays open
+      sel.dataset.key = names;
       // Still waiting for the person to pick: the same notice stays.
       const waiting = keep === '' && sel.options.length > 0 && sel.options[0].disabled ? sel.options[0].textContent : '';
       sel.textContent = '';
