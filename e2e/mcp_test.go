@@ -193,6 +193,8 @@ func TestMCPToolsOverStdio(t *testing.T) {
 		{"wait", map[string]any{"id": id, "max_seconds": 60}, "max_seconds"},
 		{"wait", map[string]any{"id": id, "phase": "eaten"}, "phase"},
 		{"wait", map[string]any{"id": "m0000000000000000000000"}, "id: no message"},
+		{"wait", map[string]any{"member": "ghost"}, "member: no member ghost in this session"},
+		{"wait", map[string]any{"member": "77"}, "member: no pane numbered 77"},
 		{"read", map[string]any{}, `"id"`},
 		{"capture", map[string]any{"target": "bob", "lines": -1}, "lines"},
 		{"capture", map[string]any{"target": "9"}, "9"},
@@ -202,6 +204,9 @@ func TestMCPToolsOverStdio(t *testing.T) {
 		if got := refused(t, cs, c.tool, c.args); !strings.Contains(got, c.want) {
 			t.Errorf("%s %v: %q, want it to name %q", c.tool, c.args, got, c.want)
 		}
+	}
+	if got := refused(t, cs, "send", map[string]any{"to": "nobody", "message": "hi"}); strings.Count(got, "send to") != 1 {
+		t.Errorf("an error says what failed once: %q", got)
 	}
 	// A message over the frame limit is refused with the limit, before the socket.
 	if got := refused(t, cs, "send", map[string]any{"to": "bob", "message": strings.Repeat("x", 1<<20)}); !strings.Contains(got, "limit of 1048576 bytes") {

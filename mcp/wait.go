@@ -225,7 +225,8 @@ func (s *Server) wait(ctx context.Context, _ *sdk.CallToolRequest, in waitIn) (*
 	}
 	st := &waitState{spec: spec, phases: map[string]string{}, why: map[string]string{}}
 	if err := s.startWait(ctx, st); err != nil {
-		if s.awaitEnd(ctx) {
+		// A refusal is the session's answer: it is up. Another error may be its end.
+		if r := (refusal{}); !errors.As(err, &r) && s.awaitEnd(ctx) {
 			return nil, waitOut{Status: "ended", ID: spec.ID, Member: spec.Member}, nil
 		}
 		return nil, waitOut{}, err
@@ -272,26 +273,29 @@ func (s *Server) startWait(ctx context.Context, st *waitState) error {
 	}
 	defer c.Close()
 	if spec.ID == "" {
-		n, err := strconv.Atoi(spec.Member)
-		if err != nil {
-			return nil
+		if strings.Contains(spec.Member, "@") {
+			return nil // another session's member: its turns come over the mesh
 		}
 		res, err := c.Request(proto.TypeList, struct{}{})
 		if err != nil {
 			return s.callErr("wait", err)
 		}
+		n, numbered := strconv.Atoi(spec.Member)
 		for _, m := range res.Members {
-			if m.Number == n {
+			if numbered == nil && m.Number == n || numbered != nil && strings.EqualFold(m.Name, spec.Member) {
 				spec.Member = m.Name
 				return nil
 			}
 		}
-		return fmt.Errorf("member: no pane numbered %d", n)
+		if numbered == nil {
+			return refusal{fmt.Errorf("member: no pane numbered %d", n)}
+		}
+		return refusal{fmt.Errorf("member: no member %s in this session", spec.Member)}
 	}
 	res, err := c.Request(proto.TypeRead, proto.Read{ID: spec.ID})
 	if err != nil {
 		if ce := (*client.Error)(nil); errors.As(err, &ce) && ce.Code == proto.CodeNotFound {
-			return fmt.Errorf("id: no message %s in this session", spec.ID)
+			return refusal{fmt.Errorf("id: no message %s in this session", spec.ID)}
 		}
 		return s.callErr("wait "+spec.ID, err)
 	}
@@ -300,7 +304,7 @@ func (s *Server) startWait(ctx context.Context, st *waitState) error {
 	}
 	if spec.Answer {
 		if len(st.order) > 1 {
-			return fmt.Errorf("answer: %s went to %d members: wait for one of them with member", spec.ID, len(st.order))
+			return refusal{fmt.Errorf("answer: %s went to %d members: wait for one of them with member", spec.ID, len(st.order))}
 		}
 		if len(st.order) == 1 {
 			spec.Member = st.order[0]
@@ -314,6 +318,12 @@ func (s *Server) startWait(ctx context.Context, st *waitState) error {
 	}
 	return nil
 }
+
+// refusal is startWait's error when the session answered that the wait names nothing
+// it has: the session is up, so the call fails at once.
+type refusal struct{ error }
+
+func (r refusal) Unwrap() error { return r.error }
 
 // endGrace is how long a call that could not reach the socket waits for the events
 // connection to say whether the session ended (its BYE may still be on its way).
