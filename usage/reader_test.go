@@ -242,3 +242,22 @@ func TestReadRefusesAFIFO(t *testing.T) {
 		t.Fatal("Read of a FIFO waited for a writer")
 	}
 }
+
+// A usage file is the pane's program's to write: a forged count past any model's is
+// counted as MaxRequestTokens, and sums stop at MaxTokens, so that no count wraps a
+// total below zero (which turned every cap off) or overflows the store's sums.
+func TestHugeCountsDoNotWrap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	appendFile(t, path, `{"type":"assistant","requestId":"req_9","timestamp":"2026-01-01T10:00:01Z","message":{"id":"msg_9","model":"claude-sonnet-4-5-20250929","role":"assistant","content":[],"usage":{"input_tokens":9223372036854775807,"output_tokens":1,"cache_read_input_tokens":-5}}}`+"\n")
+	got := mustRead(t, NewReader(Claude, path, time.Time{}))
+	if want := (Tokens{Input: MaxRequestTokens, Output: 1}); len(got) != 1 || got[0].Tokens != want {
+		t.Fatalf("read = %+v, want %+v", got, want)
+	}
+	total := Tokens{Input: MaxTokens - 1}
+	for range 3 {
+		total = total.Add(Tokens{Input: MaxRequestTokens, Output: MaxTokens})
+	}
+	if total.Input != MaxTokens || total.Output != MaxTokens || total.Total() != MaxTokens {
+		t.Fatalf("sums = %+v (total %d), want each at most %d", total, total.Total(), int64(MaxTokens))
+	}
+}

@@ -12,13 +12,38 @@ type Tokens struct {
 	CacheWrite int64 `json:"cache_write"`
 }
 
-// Add returns t plus u.
-func (t Tokens) Add(u Tokens) Tokens {
-	return Tokens{t.Input + u.Input, t.Output + u.Output, t.CacheRead + u.CacheRead, t.CacheWrite + u.CacheWrite}
+// MaxRequestTokens is the most tokens of one kind one request is counted for. A
+// usage file is the pane's program's to write: a count past any model's (a billion)
+// is taken as this, and sums stop at MaxTokens, so that a forged huge count can
+// neither wrap a total around to below zero (which turned every cap off) nor
+// overflow the store's sums.
+const (
+	MaxRequestTokens = 1_000_000_000
+	MaxTokens        = 1 << 62
+)
+
+// Clamped is t with each kind within 0..MaxRequestTokens.
+func (t Tokens) Clamped() Tokens {
+	c := func(n int64) int64 { return min(max(n, 0), MaxRequestTokens) }
+	return Tokens{c(t.Input), c(t.Output), c(t.CacheRead), c(t.CacheWrite)}
 }
 
-// Total is the sum of the four kinds.
-func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+// Add returns t plus u, each kind at most MaxTokens (counts are never negative).
+func (t Tokens) Add(u Tokens) Tokens {
+	return Tokens{sat(t.Input, u.Input), sat(t.Output, u.Output), sat(t.CacheRead, u.CacheRead), sat(t.CacheWrite, u.CacheWrite)}
+}
+
+// Total is the sum of the four kinds, at most MaxTokens.
+func (t Tokens) Total() int64 { return sat(sat(t.Input, t.Output), sat(t.CacheRead, t.CacheWrite)) }
+
+// sat is a+b for counts (not negative), at most MaxTokens.
+func sat(a, b int64) int64 {
+	a, b = min(max(a, 0), MaxTokens), min(max(b, 0), MaxTokens)
+	if a > MaxTokens-b {
+		return MaxTokens
+	}
+	return a + b
+}
 
 // IsZero reports whether no token of any kind was counted.
 func (t Tokens) IsZero() bool { return t == Tokens{} }
@@ -27,6 +52,7 @@ func (t Tokens) IsZero() bool { return t == Tokens{} }
 // the field-wise maximum of the two: a request's usage seen again with larger counts
 // adds only the difference.
 func grow(was, now Tokens) (delta, most Tokens) {
+	now = now.Clamped()
 	d := func(a, b int64) (int64, int64) {
 		if b > a {
 			return b - a, b

@@ -120,9 +120,10 @@ func step(id, part, msg string) (usage.Request, bool) {
 		model = m.ProviderID + "/" + model
 	}
 	t := p.Tokens
+	one := func(n int64) int64 { return min(max(n, 0), usage.MaxRequestTokens) }
 	q := usage.Request{ID: id, Model: model, Tokens: usage.Tokens{
-		Input: max(t.Input, 0), Output: max(t.Output, 0) + max(t.Reasoning, 0), CacheRead: max(t.Cache.Read, 0), CacheWrite: max(t.Cache.Write, 0),
-	}}
+		Input: t.Input, Output: one(t.Output) + one(t.Reasoning), CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write,
+	}.Clamped()}
 	if p.Cost != nil && *p.Cost >= 0 {
 		c := *p.Cost
 		q.CostUSD = &c
