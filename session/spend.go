@@ -38,8 +38,11 @@ type SpendOptions struct {
 // whose writes say something was (watched for a while after each turn; "" for none).
 type StoreUsage func(dir string, env []string, since time.Time) (read func() ([]usage.Request, error), watch string)
 
-// maxUsageFiles bounds the files one pane's meter reads: a program that names a new
-// file each turn (or a prompt-injected one naming many) gets no more readers.
+// maxUsageFiles bounds the files one pane's meter reads at once: a program that names a
+// new file each turn (or a prompt-injected one naming many) makes the reader of the
+// file named longest ago go. A file named again after its reader went is read from the
+// pane's start again: what it holds may be counted twice, never hidden (a program that
+// named many files first cannot keep its CLI's real one from being read).
 const maxUsageFiles = 16
 
 // meter reads one pane's usage files. Its lock serialises the reads of its pane's
@@ -48,6 +51,8 @@ type meter struct {
 	mu      sync.Mutex
 	since   time.Time
 	readers map[string]*usage.Reader
+	named   map[string]uint64 // when each reader's file was last named (tick)
+	tick    uint64
 	watched map[string]bool // files watched for late writes now
 	// store reads the pane's CLI's own database (SpendOptions.Opencode), made at the
 	// first turn's end; storeWatch is the file whose writes say it changed.
@@ -75,21 +80,30 @@ func (m *meter) unwatch(path string) {
 
 // newMeter returns a meter that counts entries written from since on.
 func newMeter(since time.Time) *meter {
-	return &meter{since: since, readers: map[string]*usage.Reader{}, watched: map[string]bool{}}
+	return &meter{since: since, readers: map[string]*usage.Reader{}, named: map[string]uint64{}, watched: map[string]bool{}}
 }
 
 // read returns the requests new in the file at path, in format f.
 func (m *meter) read(f usage.Format, path string) ([]usage.Request, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.tick++
 	r := m.readers[path]
 	if r == nil || r.Format() != f {
-		if len(m.readers) >= maxUsageFiles {
-			return nil, fmt.Errorf("usage: more than %d files named", maxUsageFiles)
+		if r == nil && len(m.readers) >= maxUsageFiles {
+			oldest := ""
+			for p, t := range m.named {
+				if oldest == "" || t < m.named[oldest] {
+					oldest = p
+				}
+			}
+			delete(m.readers, oldest)
+			delete(m.named, oldest)
 		}
 		r = usage.NewReader(f, path, m.since)
 		m.readers[path] = r
 	}
+	m.named[path] = m.tick
 	return r.Read()
 }
 

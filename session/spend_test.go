@@ -7,10 +7,12 @@ package session
 // model the price table lacks shows tokens and no cost.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentmux/agentmux/usage"
 	"github.com/stretchr/testify/assert"
@@ -154,4 +156,31 @@ func TestLinkWithBudgetSaysItsTurns(t *testing.T) {
 	require.NoError(t, r.s.LinkWithBudget(1, 2, false, 6, ""))
 	assert.Equal(t, "1⇄2 0/6", r.s.Status().Groups[0].String())
 	assert.Contains(t, notes(), "budget of 1⇄2: 0/6 turns")
+}
+
+// A program that names many files before its CLI's turn ends cannot keep the CLI's own
+// file from being read: past maxUsageFiles the reader named longest ago goes, and the
+// file read and named again keeps its reader (nothing counted twice).
+func TestManyFilesNamedHideNoSpend(t *testing.T) {
+	dir := t.TempDir()
+	m := newMeter(time.Time{})
+	for i := range maxUsageFiles {
+		empty := filepath.Join(dir, fmt.Sprintf("empty-%d", i))
+		require.NoError(t, os.WriteFile(empty, nil, 0o600))
+		got, err := m.read(usage.Pi, empty)
+		require.NoError(t, err)
+		require.Empty(t, got)
+	}
+	real := filepath.Join(dir, "t.jsonl")
+	require.NoError(t, os.WriteFile(real, []byte(spendLine1), 0o600))
+	got, err := m.read(usage.Claude, real)
+	require.NoError(t, err)
+	require.Len(t, got, 1, "the real file is read")
+	assert.Equal(t, int64(1000), got[0].Tokens.Input)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "one-more"), nil, 0o600))
+	_, err = m.read(usage.Pi, filepath.Join(dir, "one-more"))
+	require.NoError(t, err)
+	got, err = m.read(usage.Claude, real)
+	require.NoError(t, err)
+	assert.Empty(t, got, "named since: its reader stayed, nothing counted again")
 }
