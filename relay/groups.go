@@ -130,7 +130,7 @@ func (r *Relay) linkByPane(a, b int, now time.Time) error {
 		}
 	}
 	if pb.group != nil && pb.group.remote == "" {
-		r.link(a, b, now, nil, 0) // into b's group, on its budget
+		r.link(a, b, now, &spent{}, 0) // into b's group, on its budget: nothing renewed
 		return nil
 	}
 	var from spent
@@ -163,7 +163,7 @@ func (r *Relay) linkByPane(a, b int, now time.Time) error {
 
 // link puts pane a into the group of pane b. A person's link (start nil) renews the two
 // panes' budgets, and turns (above 0) is the group's turn budget; a pane's (LinkByPane)
-// gives a new group what start says it spent.
+// renews nothing, and gives a new group what start says it spent.
 func (r *Relay) link(a, b int, now time.Time, start *spent, turns int) {
 	pa, pb := r.live(a), r.live(b)
 	if pa == nil || pb == nil || a == b || (pa.group != nil && pa.group == pb.group) {
@@ -265,7 +265,11 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 		return
 	}
 	label := g.label() // the members as the status line showed them, before p leaves
-	r.left[p.id] = spentOf(g)
+	// Added to what its earlier groups had spent, since a person's link last renewed
+	// it: joining a group and leaving it launders nothing.
+	was := r.left[p.id]
+	was.add(spentOf(g))
+	r.left[p.id] = was
 	p.group = nil
 	p.setBaseline()
 	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })

@@ -104,7 +104,9 @@ func TestPaneLinkAfterItsSpendBudget(t *testing.T) {
 	if err := h.linkByPane(2, 1); !errors.Is(err, ErrBudgetSpent) {
 		t.Errorf("bob's program linking with alice after the spend budget was spent: %v, want ErrBudgetSpent", err)
 	}
-	if !containsNote(h.notes(), "not linked, its spend budget was spent (6k tokens, $0.00 of 5k)") {
+	// 9k: the turn the severed link had already delivered spent its 3k after the sever,
+	// and that counts too.
+	if !containsNote(h.notes(), "not linked, its spend budget was spent (9k tokens, $0.00 of 5k)") {
 		t.Errorf("no notice of the refusal: %q", h.notes())
 	}
 	h.handle(Link{Pane: 2, With: 1})
@@ -139,5 +141,98 @@ func TestPaneLinkKeepsThePersonsBudget(t *testing.T) {
 	}
 	if s := h.r.Status().String(); !strings.Contains(s, "1⇄3 1/20") {
 		t.Errorf("status %q, want 1⇄3 going on at 1/20", s)
+	}
+}
+
+// A pane's program that joins a group the person made and leaves it again renews
+// nothing: what its own spent link and its direct budget had spent still holds (the
+// review's laundering: a link severed at its budget, then link a c; link b c; unlink
+// b; unlink a; link a b made 1⇄2 afresh).
+func TestPaneLinkThroughAnotherGroupRenewsNothing(t *testing.T) {
+	h := newHarness(t, Config{Turns: 2})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true})
+	for i, n := range []string{"bob", "carol", "dave"} {
+		h.agent(i+2, n, &fakeAgent{titled: true})
+	}
+	h.run(2 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	alice.answer("one")
+	h.run(10 * time.Second)
+	alice.answer("two")
+	h.run(20 * time.Second)
+	if !containsNote(h.notes(), "budget spent (2/2): 1⇄2 severed") {
+		t.Fatalf("notes %q", h.notes())
+	}
+	h.handle(Link{Pane: 3, With: 4})
+	for _, step := range []func() error{
+		func() error { return h.linkByPane(1, 3) },
+		func() error { return h.linkByPane(2, 3) },
+		func() error { h.handle(Unlink{Pane: 2}); return nil },
+		func() error { h.handle(Unlink{Pane: 1}); return nil },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.linkByPane(1, 2); !errors.Is(err, ErrBudgetSpent) {
+		t.Errorf("1⇄2, whose budget was spent, linked again by a pane's program (%v): %q", err, h.r.Status().String())
+	}
+}
+
+// Joining another group by a pane's link does not renew its direct budget either.
+func TestPaneLinkRenewsNoDirectBudget(t *testing.T) {
+	h := newHarness(t, Config{Address: true, Turns: 2})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true})
+	h.agent(2, "bob", &fakeAgent{titled: true, reply: counter("bob")})
+	h.agent(3, "carol", &fakeAgent{titled: true})
+	h.agent(4, "dave", &fakeAgent{titled: true})
+	h.run(3 * time.Second)
+	h.handle(Link{Pane: 3, With: 4})
+	at, n := 10*time.Second, 0
+	say := func(s string) {
+		n++
+		alice.answer(s + " " + string(rune('A'+n)))
+		h.run(at)
+		at += 10 * time.Second
+	}
+	for round := 0; round < 3; round++ {
+		say("@relay:bob message")
+		say("@relay:bob message")
+		if err := h.linkByPane(1, 3); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		h.handle(Unlink{Pane: 1})
+	}
+	if got := h.typedTo(2); len(got) > 2 {
+		t.Errorf("bob was typed %d messages, want at most 2: %q", len(got), got)
+	}
+}
+
+// The spend of a turn a link started still counts to a budget when its pane unlinks
+// and links again while the turn runs: the group it went to pays it.
+func TestRelinkMidTurnHidesNoSpend(t *testing.T) {
+	h := newHarness(t, Config{Turns: 20, LinkBudget: usage.Budget{Tokens: 5000}})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
+	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
+	launder := func(a *fakeAgent, in string) {
+		other := 3 - a.id
+		a.pending = append(a.pending,
+			simEvent{at: h.now.Add(a.think / 4), fn: func() {
+				h.handle(Unlink{Pane: a.id})
+				if err := h.linkByPane(a.id, other); err != nil {
+					t.Logf("relink: %v", err)
+				}
+			}},
+			simEvent{at: h.now.Add(a.think / 2), fn: func() {
+				h.handle(Spend{Pane: a.id, Tokens: usage.Tokens{Input: 3000}, Known: true})
+			}})
+	}
+	alice.onSubmit, bob.onSubmit = launder, launder
+	h.run(5 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	h.person(1, "start")
+	h.run(300 * time.Second)
+	if len(h.typed) > 3 {
+		t.Errorf("%d deliveries under a 5k-token link budget with 3k-token turns, want at most 3; notes %q", len(h.typed), h.notes())
 	}
 }

@@ -125,10 +125,22 @@ func (r *Relay) spent(e Spend, now time.Time) {
 	p.turnSpent.add(e)
 	p.spent.add(e)
 	r.session.add(e)
-	if g := p.turnLink; g != nil && r.groups[g.id] == g {
-		g.spend.add(e)
-		if !p.turn { // its turn ended already: the budget is checked now, else at its end
-			r.checkSpend(g, p, now)
+	if g := p.turnLink; g != nil {
+		if r.groups[g.id] != g {
+			// The turn's group ended while the turn ran (its pane unlinked, and may have
+			// linked again): the spend still counts, to what the pane's groups spent
+			// and to the group it is in now, so relinking mid-turn hides none of it.
+			if l, ok := r.left[p.id]; ok {
+				l.spend.add(e)
+				r.left[p.id] = l
+			}
+			g = p.group
+		}
+		if g != nil {
+			g.spend.add(e)
+			if !p.turn { // its turn ended already: the budget is checked now, else at its end
+				r.checkSpend(g, p, now)
+			}
 		}
 	}
 	r.checkPane(p, now)
