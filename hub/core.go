@@ -33,7 +33,7 @@ type Core interface {
 	Hook(pane, text, source string) error
 	// Usage reads what the program in the pane spent from the file its CLI (cli)
 	// records usage in (path, as its hook named it): what is new there since the last
-	// read. It reads the file on the caller's goroutine.
+	// read. It reads the file on the caller's goroutine: the hub calls it off its loop.
 	Usage(pane, cli, path string) error
 	// PaneOf returns the live pane whose secret (its $AGENTMUX_PROOF) is proof; ok is
 	// false for any other string.

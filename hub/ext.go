@@ -130,22 +130,27 @@ func (s *state) xHook(cs *connState, e *proto.Envelope, _ *proto.Result) error {
 	} else if p.Event == proto.HookAsk {
 		return nil
 	}
-	if p.Event == proto.HookConversation { // the id is kept above; it ends no turn
-		if p.Usage != "" {
-			if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
-				s.cfg.Logger.Debug("hook usage", "pane", pane, "err", uerr)
-			}
+	if p.Usage == "" {
+		if p.Event == proto.HookConversation { // the id is kept above; it ends no turn
+			return nil
 		}
-		return nil
+		return core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
 	}
-	// The turn's usage first: the delivery of its answer then says what the turn
-	// spent, and a link's spend budget is checked as the turn ends.
-	if p.Usage != "" {
+	// The usage file is the pane's program's to name, and may be large: it is read off
+	// the loop, which answers other clients meanwhile (the pane's meter reads one file
+	// of the pane at a time). The turn's usage first: the delivery of its answer then
+	// says what the turn spent, and a link's spend budget is checked as the turn ends.
+	log := s.cfg.Logger
+	s.offLoop(cs, e, proto.CodeBadRequest, func() (proto.Result, error) {
 		if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
-			s.cfg.Logger.Debug("hook usage", "pane", pane, "err", uerr)
+			log.Debug("hook usage", "pane", pane, "err", uerr)
 		}
-	}
-	return core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
+		if p.Event == proto.HookConversation { // the id is kept above; it ends no turn
+			return proto.Result{}, nil
+		}
+		return proto.Result{}, core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
+	})
+	return errAnswered
 }
 
 // xAnswer answers X_ANSWER: the person picks a choice of the prompt a pane waits at.

@@ -26,6 +26,9 @@ type fakeCore struct {
 	reminds    chan fakeRemind
 	warned     chan string    // what Warn told the person
 	inside     map[int]string // process id → the pane it runs in
+	// usageIn, when set, is told each Usage call begins, which then waits for
+	// usageGate to close.
+	usageIn, usageGate chan struct{}
 }
 
 type fakeRemind struct {
@@ -102,6 +105,10 @@ func (f *fakeCore) Hook(pane, text, source string) error {
 }
 
 func (f *fakeCore) Usage(pane, cli, path string) error {
+	if f.usageIn != nil {
+		f.usageIn <- struct{}{}
+		<-f.usageGate
+	}
 	return f.act("usage " + pane + " " + cli + " " + path)
 }
 

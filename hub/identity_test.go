@@ -143,3 +143,25 @@ func TestProcessInsideAPaneIsNotThePerson(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "alice", sent(t, core).from)
 }
+
+// A hook's usage file is the pane's program's to name, and a large one takes a while to
+// read: the hub reads it off its loop and answers others meanwhile; the turn's end
+// still comes after its usage.
+func TestAHooksUsageIsReadOffTheLoop(t *testing.T) {
+	core := newFakeCore("alice", "bob")
+	core.usageIn, core.usageGate = make(chan struct{}), make(chan struct{})
+	e := start(t, core, "", nil)
+	bob := e.paneControl("bob")
+	done := make(chan error, 1)
+	go func() {
+		_, err := bob.Request(proto.TypeHook, proto.Hook{Pane: "bob", Event: "stop", CLI: "claude", Text: "done", Usage: "/big.jsonl"})
+		done <- err
+	}()
+	<-core.usageIn
+	res, err := deadline(e.control()).Request(proto.TypeList, struct{}{})
+	require.NoError(t, err, "answered while the usage is read")
+	assert.Len(t, res.Members, 2)
+	close(core.usageGate)
+	require.NoError(t, <-done)
+	assert.Equal(t, []string{"usage bob claude /big.jsonl", "hook bob claude stop hook done"}, core.Actions())
+}

@@ -61,6 +61,12 @@ type Reader struct {
 	model string            // Codex: the model of the current turn
 	total Tokens            // Codex: the thread's running total last seen
 	n     int               // Codex: token_count events read, for ids
+	// unfinished is the size and time of the file when the last Read found no whole
+	// line after off: read again only once it changed.
+	unfinished struct {
+		size int64
+		mod  time.Time
+	}
 }
 
 // NewReader returns a Reader of the file at path in format f. Entries stamped before
@@ -111,6 +117,10 @@ func (r *Reader) Read() ([]Request, error) {
 		}
 		return out.reqs, nil
 	}
+	if r.unfinished.size > 0 && st.Size() == r.unfinished.size && st.ModTime().Equal(r.unfinished.mod) {
+		return nil, nil // the same unfinished line as last time: nothing to read again
+	}
+	r.unfinished.size = 0
 	if st.Size() < r.off {
 		// Rewritten shorter: read it again; the ids and running totals already counted
 		// keep it from being counted twice.
@@ -127,6 +137,8 @@ func (r *Reader) Read() ([]Request, error) {
 	if end < 0 {
 		if len(b) == maxRead { // one line longer than a Read: no usage line is, skip it
 			r.off += int64(len(b))
+		} else {
+			r.unfinished.size, r.unfinished.mod = st.Size(), st.ModTime()
 		}
 		return nil, nil
 	}
