@@ -63,7 +63,11 @@ func TestIncompleteTreesAreListedAndRemoved(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(checkout.Path, "a.txt"))) // not checked out yet
 	gone, err := Create(r, root, "s", "gone")
 	require.NoError(t, err)
+	inUse, err := Create(r, root, "s", "goneinuse") // locked by its pane, its folder deleted
+	require.NoError(t, err)
+	gitIn(t, r, "worktree", "lock", "--reason", "held by a pane", inUse.Path)
 	require.NoError(t, os.RemoveAll(gone.Path))
+	require.NoError(t, os.RemoveAll(inUse.Path))
 	gitIn(t, r, "worktree", "add", "-q", "-b", "agentmux/s/nobase", filepath.Join(root, "nobase"), base)
 	require.NoError(t, os.WriteFile(filepath.Join(root, "nobase", "by-hand.txt"), []byte("x\n"), 0o600))
 	gitIn(t, r, "branch", "agentmux/s/work") // its branch holds a commit nothing else has
@@ -84,13 +88,14 @@ func TestIncompleteTreesAreListedAndRemoved(t *testing.T) {
 		problems[tr.Name()] = tr.Problem
 	}
 	assert.Equal(t, map[string]string{
-		"s/recorded": problemNoBranch,
-		"s/legacy":   problemNoTree,
-		"s/branch":   problemNoTree,
-		"s/checkout": problemCheckout,
-		"s/gone":     problemFolderGone,
-		"s/nobase":   problemNoBase,
-		"s/work":     problemNoTree,
+		"s/recorded":  problemNoBranch,
+		"s/legacy":    problemNoTree,
+		"s/branch":    problemNoTree,
+		"s/checkout":  problemCheckout,
+		"s/gone":      problemFolderGone,
+		"s/goneinuse": problemFolderGone,
+		"s/nobase":    problemNoBase,
+		"s/work":      problemNoTree,
 	}, problems)
 	_, err = Create(r, root, "s", "branch")
 	assert.ErrorIs(t, err, ErrTaken, "a leftover branch is not taken over silently")
@@ -98,6 +103,12 @@ func TestIncompleteTreesAreListedAndRemoved(t *testing.T) {
 	for _, tr := range trees {
 		_, err := tr.State()
 		assert.Error(t, err, "%s has no state to read", tr.Name())
+		if tr.Name() == "s/goneinuse" {
+			_, err := tr.Remove(false)
+			assert.ErrorIs(t, err, ErrLocked, "in use: its pane holds it")
+			gitIn(t, r, "worktree", "unlock", tr.Path) // its pane ended
+			tr.Locked, tr.LockReason = false, ""
+		}
 		removed, err := tr.Remove(false)
 		require.NoError(t, err, tr.Name())
 		switch tr.Name() {

@@ -3,6 +3,7 @@ package worktree
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -74,6 +75,13 @@ func List(dir string) ([]*Tree, error) {
 			cur.Locked, cur.LockReason = true, rest
 		case word == "prunable":
 			cur.Problem = problemFolderGone
+		}
+	}
+	// git calls a tree prunable only when it is not locked: a tree in use (locked by
+	// its pane) whose folder was deleted is gone all the same.
+	for _, e := range entries {
+		if _, err := os.Lstat(e.Path); e.Problem == "" && errors.Is(err, fs.ErrNotExist) {
+			e.Problem = problemFolderGone
 		}
 	}
 	// git worktree add writes the entry before it checks the branch out: killed then,

@@ -399,6 +399,9 @@ func worktreeLs(stdout io.Writer) (int, error) {
 // leftover, why it is incomplete.
 func treeState(t *worktree.Tree) string {
 	if t.Problem != "" {
+		if h, ok := worktree.ParseHolder(t.LockReason); t.Locked && ok && holderRuns(h) {
+			return "incomplete (" + t.Problem + "), in use by session " + h.Session + " pane " + h.Pane
+		}
 		return "incomplete (" + t.Problem + "): agentmux worktree rm " + t.Name() + " clears it"
 	}
 	st, err := t.State()
