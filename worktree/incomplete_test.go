@@ -231,3 +231,26 @@ func TestKilledBeforeCommondir(t *testing.T) {
 	assert.Empty(t, leftovers(t, r))
 	assert.NoDirExists(t, tr.Path)
 }
+
+// The starting commit recorded in the repository's config is a pane's to rewrite: one
+// that is no commit id (an option such as --output=FILE, which git diff would obey) is
+// taken as none recorded, and never reaches git.
+func TestARecordedBaseIsACommitID(t *testing.T) {
+	r := repo(t, false)
+	tr, err := Create(r, t.TempDir(), "s", "forged")
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "written")
+	gitIn(t, r, "config", "branch."+tr.Branch+"."+baseKey, "--output="+out)
+	trees, err := List(r)
+	require.NoError(t, err)
+	require.Len(t, trees, 1)
+	assert.Equal(t, problemNoBase, trees[0].Problem)
+	assert.Empty(t, trees[0].Base)
+	_, _ = trees[0].Unmerged()
+	assert.NoFileExists(t, out)
+	assert.True(t, objectID(strings.Repeat("a", 40)))
+	assert.True(t, objectID(strings.Repeat("0", 64)))
+	for _, bad := range []string{"", "HEAD", "--output=x", strings.Repeat("A", 40), strings.Repeat("a", 39) + "~"} {
+		assert.False(t, objectID(bad), bad)
+	}
+}

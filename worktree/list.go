@@ -163,9 +163,25 @@ func recordedBases(repo string) (map[string]string, error) {
 			continue
 		}
 		b := strings.TrimSuffix(strings.TrimPrefix(key, "branch."), "."+strings.ToLower(baseKey))
-		bases[b] = val
+		if objectID(val) { // the repository's config is a pane's to write: never an option for git
+			bases[b] = val
+		}
 	}
 	return bases, nil
+}
+
+// objectID reports whether s is a commit's id as agentmux records it (hex, SHA-1 or
+// SHA-256), not anything git would read as an option or a revision expression.
+func objectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Find returns the tree named name (SESSION/NAME, or NAME when one session's tree has
