@@ -129,10 +129,8 @@ func (r *Relay) linkByPane(a, b int, now time.Time) error {
 			return fmt.Errorf("link %d with %d: %w", a, b, ErrShellGroup)
 		}
 	}
-	if pb.group != nil && pb.group.remote == "" {
-		r.link(a, b, now, &spent{}, 0) // into b's group, on its budget: nothing renewed
-		return nil
-	}
+	// What the two panes' groups spent, and what their earlier ones had since a person
+	// linked them: a pane whose link's budget was spent joins no group by itself.
 	var from spent
 	for _, g := range []*group{pa.group, pb.group} {
 		if g != nil {
@@ -156,6 +154,10 @@ func (r *Relay) linkByPane(a, b int, now time.Time) error {
 		r.notice(now, a, "%d %s asked to link with %d %s: not linked, its spend budget was spent (%s of %s); a person links it again",
 			a, pa.name, b, pb.name, from.spend, from.limit)
 		return fmt.Errorf("link %d with %d: %w (%s of %s)", a, b, ErrBudgetSpent, from.spend, from.limit)
+	}
+	if pb.group != nil && pb.group.remote == "" {
+		r.link(a, b, now, &spent{}, 0) // into b's group, on its budget: nothing renewed
+		return nil
 	}
 	r.link(a, b, now, &from, 0)
 	return nil
@@ -265,11 +267,7 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 		return
 	}
 	label := g.label() // the members as the status line showed them, before p leaves
-	// Added to what its earlier groups had spent, since a person's link last renewed
-	// it: joining a group and leaving it launders nothing.
-	was := r.left[p.id]
-	was.add(spentOf(g))
-	r.left[p.id] = was
+	r.remember(p.id, g)
 	p.group = nil
 	p.setBaseline()
 	g.members = slices.DeleteFunc(g.members, func(id int) bool { return id == p.id })
@@ -279,6 +277,15 @@ func (r *Relay) leave(p *pane, now time.Time, why string) {
 		r.notice(now, 0, "%s ended: pane %d left", label, p.id)
 		r.dissolve(g)
 	}
+}
+
+// remember adds what g spent to what pane id's earlier groups had spent since a
+// person's link last renewed it (renewDirect forgets it): a pane that joins a group and
+// leaves it, or is left alone in it, launders nothing.
+func (r *Relay) remember(id int, g *group) {
+	was := r.left[id]
+	was.add(spentOf(g))
+	r.left[id] = was
 }
 
 // sever ends a group whose budget is spent. Deliveries already paid for still go.
@@ -295,7 +302,7 @@ func (r *Relay) sever(g *group, now time.Time) {
 // dissolve removes g and frees its members.
 func (r *Relay) dissolve(g *group) {
 	for _, id := range g.members {
-		r.left[id] = spentOf(g)
+		r.remember(id, g)
 		if p := r.panes[id]; p != nil && p.group == g {
 			p.group = nil
 			p.setBaseline()

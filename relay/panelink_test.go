@@ -144,41 +144,6 @@ func TestPaneLinkKeepsThePersonsBudget(t *testing.T) {
 	}
 }
 
-// A pane's program that joins a group the person made and leaves it again renews
-// nothing: what its own spent link and its direct budget had spent still holds (the
-// review's laundering: a link severed at its budget, then link a c; link b c; unlink
-// b; unlink a; link a b made 1⇄2 afresh).
-func TestPaneLinkThroughAnotherGroupRenewsNothing(t *testing.T) {
-	h := newHarness(t, Config{Turns: 2})
-	alice := h.agent(1, "alice", &fakeAgent{titled: true})
-	for i, n := range []string{"bob", "carol", "dave"} {
-		h.agent(i+2, n, &fakeAgent{titled: true})
-	}
-	h.run(2 * time.Second)
-	h.handle(Link{Pane: 1, With: 2})
-	alice.answer("one")
-	h.run(10 * time.Second)
-	alice.answer("two")
-	h.run(20 * time.Second)
-	if !containsNote(h.notes(), "budget spent (2/2): 1⇄2 severed") {
-		t.Fatalf("notes %q", h.notes())
-	}
-	h.handle(Link{Pane: 3, With: 4})
-	for _, step := range []func() error{
-		func() error { return h.linkByPane(1, 3) },
-		func() error { return h.linkByPane(2, 3) },
-		func() error { h.handle(Unlink{Pane: 2}); return nil },
-		func() error { h.handle(Unlink{Pane: 1}); return nil },
-	} {
-		if err := step(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := h.linkByPane(1, 2); !errors.Is(err, ErrBudgetSpent) {
-		t.Errorf("1⇄2, whose budget was spent, linked again by a pane's program (%v): %q", err, h.r.Status().String())
-	}
-}
-
 // Joining another group by a pane's link does not renew its direct budget either.
 func TestPaneLinkRenewsNoDirectBudget(t *testing.T) {
 	h := newHarness(t, Config{Address: true, Turns: 2})
@@ -214,6 +179,7 @@ func TestRelinkMidTurnHidesNoSpend(t *testing.T) {
 	h := newHarness(t, Config{Turns: 20, LinkBudget: usage.Budget{Tokens: 5000}})
 	alice := h.agent(1, "alice", &fakeAgent{titled: true, bracketed: true, reply: counter("alice")})
 	bob := h.agent(2, "bob", &fakeAgent{titled: true, bracketed: true, reply: counter("bob")})
+	relinked := 0
 	launder := func(a *fakeAgent, in string) {
 		other := 3 - a.id
 		a.pending = append(a.pending,
@@ -221,6 +187,8 @@ func TestRelinkMidTurnHidesNoSpend(t *testing.T) {
 				h.handle(Unlink{Pane: a.id})
 				if err := h.linkByPane(a.id, other); err != nil {
 					t.Logf("relink: %v", err)
+				} else {
+					relinked++
 				}
 			}},
 			simEvent{at: h.now.Add(a.think / 2), fn: func() {
@@ -235,4 +203,35 @@ func TestRelinkMidTurnHidesNoSpend(t *testing.T) {
 	if len(h.typed) > 3 {
 		t.Errorf("%d deliveries under a 5k-token link budget with 3k-token turns, want at most 3; notes %q", len(h.typed), h.notes())
 	}
+	if relinked == 0 {
+		t.Errorf("no relink mid-turn was made: the test tried nothing")
+	}
+}
+
+// A pane whose link's budget was spent joins no group by itself, even one the person
+// made (the review's laundering: after 1⇄2 was severed at its budget, link a c; link b
+// c; unlink b; unlink a; link a b made 1⇄2 afresh).
+func TestASpentPaneJoinsNoGroup(t *testing.T) {
+	h := newHarness(t, Config{Turns: 2})
+	alice := h.agent(1, "alice", &fakeAgent{titled: true})
+	for i, n := range []string{"bob", "carol", "dave", "erin", "frank"} {
+		h.agent(i+2, n, &fakeAgent{titled: true})
+	}
+	h.run(2 * time.Second)
+	h.handle(Link{Pane: 1, With: 2})
+	alice.answer("one")
+	h.run(10 * time.Second)
+	alice.answer("two")
+	h.run(20 * time.Second)
+	if !containsNote(h.notes(), "budget spent (2/2): 1⇄2 severed") {
+		t.Fatalf("notes %q", h.notes())
+	}
+	h.handle(Link{Pane: 3, With: 4})
+	h.handle(Link{Pane: 5, With: 6})
+	for _, j := range [][2]int{{1, 3}, {2, 5}, {1, 2}} {
+		if err := h.linkByPane(j[0], j[1]); !errors.Is(err, ErrBudgetSpent) {
+			t.Errorf("link %d with %d by a pane's program after 1⇄2's budget was spent: %v; %q", j[0], j[1], err, h.r.Status().String())
+		}
+	}
+
 }

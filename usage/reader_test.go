@@ -10,6 +10,7 @@ package usage
 // counts exactly what reading it whole counts.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -259,5 +260,23 @@ func TestHugeCountsDoNotWrap(t *testing.T) {
 	}
 	if total.Input != MaxTokens || total.Output != MaxTokens || total.Total() != MaxTokens {
 		t.Fatalf("sums = %+v (total %d), want each at most %d", total, total.Total(), int64(MaxTokens))
+	}
+}
+
+// Codex writes a thread's running total: a long thread passes a billion cached tokens,
+// and what each request adds is still counted (the clamp is one request's).
+func TestCodexLongThreadKeepsCounting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout.jsonl")
+	line := func(sec int, cached int64) string {
+		return fmt.Sprintf(`{"timestamp":"2026-01-01T10:00:%02dZ","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":%d,"cached_input_tokens":%d,"output_tokens":50}}}}`+"\n", sec, cached+1000, cached)
+	}
+	r := NewReader(Codex, path, time.Time{})
+	appendFile(t, path, line(1, 999_000_000))
+	mustRead(t, r)
+	for i, cached := range []int64{999_800_000, 1_000_600_000, 1_001_400_000} {
+		appendFile(t, path, line(2+i, cached))
+		if got := mustRead(t, r); len(got) != 1 || got[0].Tokens.CacheRead != 800_000 {
+			t.Errorf("request %d, 800k cached tokens %d into the thread: %+v", i, cached, got)
+		}
 	}
 }

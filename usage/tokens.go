@@ -24,9 +24,11 @@ const (
 
 // Clamped is t with each kind within 0..MaxRequestTokens.
 func (t Tokens) Clamped() Tokens {
-	c := func(n int64) int64 { return min(max(n, 0), MaxRequestTokens) }
-	return Tokens{c(t.Input), c(t.Output), c(t.CacheRead), c(t.CacheWrite)}
+	return Tokens{Clamp(t.Input), Clamp(t.Output), Clamp(t.CacheRead), Clamp(t.CacheWrite)}
 }
+
+// Clamp is one request's count of one kind within 0..MaxRequestTokens.
+func Clamp(n int64) int64 { return min(max(n, 0), MaxRequestTokens) }
 
 // Add returns t plus u, each kind at most MaxTokens (counts are never negative).
 func (t Tokens) Add(u Tokens) Tokens {
@@ -51,8 +53,13 @@ func (t Tokens) IsZero() bool { return t == Tokens{} }
 // grow returns the part of now that exceeds was, field by field (never negative), and
 // the field-wise maximum of the two: a request's usage seen again with larger counts
 // adds only the difference.
+//
+// What now counts may be a running total (Codex's, of a whole thread, which passes a
+// billion in a long one): the total is kept up to MaxTokens, and what one request
+// adds, the delta, is clamped as one request's count.
 func grow(was, now Tokens) (delta, most Tokens) {
-	now = now.Clamped()
+	now = Tokens{}.Add(now) // within 0..MaxTokens
+	defer func() { delta = delta.Clamped() }()
 	d := func(a, b int64) (int64, int64) {
 		if b > a {
 			return b - a, b

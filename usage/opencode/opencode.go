@@ -120,9 +120,8 @@ func step(id, part, msg string) (usage.Request, bool) {
 		model = m.ProviderID + "/" + model
 	}
 	t := p.Tokens
-	one := func(n int64) int64 { return min(max(n, 0), usage.MaxRequestTokens) }
 	q := usage.Request{ID: id, Model: model, Tokens: usage.Tokens{
-		Input: t.Input, Output: one(t.Output) + one(t.Reasoning), CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write,
+		Input: t.Input, Output: usage.Clamp(t.Output) + usage.Clamp(t.Reasoning), CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write,
 	}.Clamped()}
 	if p.Cost != nil && *p.Cost >= 0 {
 		c := *p.Cost
