@@ -130,25 +130,35 @@ func (s *state) xHook(cs *connState, e *proto.Envelope, _ *proto.Result) error {
 	} else if p.Event == proto.HookAsk {
 		return nil
 	}
-	if p.Usage == "" {
+	// The turn's usage first: the delivery of its answer then says what the turn
+	// spent, and a link's spend budget is checked as the turn ends.
+	log := s.cfg.Logger
+	end := func(pane string) error {
+		if p.Usage != "" {
+			if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
+				log.Debug("hook usage", "pane", pane, "err", uerr)
+			}
+		}
 		if p.Event == proto.HookConversation { // the id is kept above; it ends no turn
 			return nil
 		}
 		return core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
 	}
+	if p.Usage == "" {
+		return end(pane)
+	}
 	// The usage file is the pane's program's to name, and may be large: it is read off
 	// the loop, which answers other clients meanwhile (the pane's meter reads one file
-	// of the pane at a time). The turn's usage first: the delivery of its answer then
-	// says what the turn spent, and a link's spend budget is checked as the turn ends.
-	log := s.cfg.Logger
+	// of the pane at a time). The pane goes by its number, taken now: a pane renamed
+	// meanwhile, or another taking its name, gets nothing of this hook. (A later ask of
+	// the same pane is handled on the loop at once, and may come before this turn's
+	// end; the CLIs wait for each hook's answer before the next.)
+	id, err := core.Resolve(pane)
+	if err != nil {
+		return err
+	}
 	s.offLoop(cs, e, proto.CodeBadRequest, func() (proto.Result, error) {
-		if uerr := core.Usage(pane, p.CLI, p.Usage); uerr != nil {
-			log.Debug("hook usage", "pane", pane, "err", uerr)
-		}
-		if p.Event == proto.HookConversation { // the id is kept above; it ends no turn
-			return proto.Result{}, nil
-		}
-		return proto.Result{}, core.Hook(pane, p.Text, hookSource(p.Event, p.CLI))
+		return proto.Result{}, end(strconv.Itoa(id))
 	})
 	return errAnswered
 }

@@ -274,18 +274,15 @@ func (h *Hub) recoverReserve() []store.Mark {
 	return nil
 }
 
-// closeReserve closes the reserve when the loop ends, and removes it when it holds
-// nothing for the next start.
+// closeReserve closes the reserve when the loop ends. The file stays, empty or not: a
+// next start onto a disk that filled meanwhile could not make it again.
 func (h *Hub) closeReserve() {
 	h.lostMu.Lock()
 	defer h.lostMu.Unlock()
-	if h.reserve == nil {
-		return
+	if h.reserve != nil {
+		h.reserve.Close()
+		h.reserve = nil
 	}
-	if _, err := h.reserve.Discard(); err != nil {
-		h.cfg.Logger.Warn("reserve: close", "err", err)
-	}
-	h.reserve = nil
 }
 
 func (h *Hub) takeLost() []store.Mark {

@@ -163,5 +163,5 @@ func TestAHooksUsageIsReadOffTheLoop(t *testing.T) {
 	assert.Len(t, res.Members, 2)
 	close(core.usageGate)
 	require.NoError(t, <-done)
-	assert.Equal(t, []string{"usage bob claude /big.jsonl", "hook bob claude stop hook done"}, core.Actions())
+	assert.Equal(t, []string{"usage 2 claude /big.jsonl", "hook 2 claude stop hook done"}, core.Actions())
 }

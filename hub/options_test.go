@@ -151,5 +151,5 @@ func TestConversationHookEndsNoTurn(t *testing.T) {
 	// With its session file: the usage is read from it, and still no turn ends.
 	_, err = ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: proto.HookConversation, CLI: "pi", Conversation: "019abc-7f", Usage: "/s/019abc-7f.jsonl"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"usage pi pi /s/019abc-7f.jsonl"}, core.Actions(), "pane pi's usage")
+	assert.Equal(t, []string{"usage 1 pi /s/019abc-7f.jsonl"}, core.Actions(), "pane pi's usage")
 }

@@ -47,5 +47,5 @@ func TestHookUsageIsReadBeforeTheTurnEnds(t *testing.T) {
 	ctl := e.paneControl("claude")
 	_, err := ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: "stop", CLI: "claude", Text: "done", Usage: "/tmp/t.jsonl"})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"usage claude claude /tmp/t.jsonl", "hook claude claude stop hook done"}, core.Actions())
+	assert.Equal(t, []string{"usage 1 claude /tmp/t.jsonl", "hook 1 claude stop hook done"}, core.Actions())
 }

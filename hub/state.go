@@ -137,6 +137,9 @@ func (s *state) keepUnrecorded(ms []store.Mark) {
 	}
 	s.marks = append(s.marks, ms...)
 	s.flush() // refused again, most likely: said to the person, and tried again later
+	if !s.markFailing {
+		s.h.clearReserve() // taken after all: the reserve holds nothing more
+	}
 }
 
 // armRetry starts the wait before the kept marks are written again (doubling each

@@ -93,7 +93,7 @@ func (s *Server) callErr(what string, err error) error {
 	var ce *client.Error
 	switch {
 	case errors.As(err, &ce):
-		if verb, _, _ := strings.Cut(what, " "); strings.HasPrefix(ce.Message, verb+" ") { // the session's words say it already
+		if strings.HasPrefix(strings.ReplaceAll(ce.Message, `"`, ""), what+":") { // the session's words say it already
 			return errors.New(ce.Message)
 		}
 		return fmt.Errorf("%s: %s", what, ce.Message)

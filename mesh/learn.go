@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agentmux/agentmux/proto"
@@ -51,13 +50,13 @@ func (n *Node) learn(addr string) {
 	if n.learnt == nil {
 		n.learnt = map[string]int{}
 	}
-	n.learnt[session]++
 	unregister, err := (*core).RegisterMember(addr, func(m proto.RelayMessage) { n.relayMail(name, session, m) })
 	if err != nil {
 		n.log.Debug("mesh: learn", "name", addr, "err", err)
 		n.known[addr] = func() {}
 		return
 	}
+	n.learnt[session]++
 	n.log.Debug("mesh: learnt", "name", addr)
 	n.known[addr] = unregister
 }
@@ -89,24 +88,18 @@ func (n *Node) discover() {
 	}
 	// Asked all at once, each for at most discoverWait: a session that does not
 	// answer holds up the join that long, and keeps no other from being learnt.
-	var wg sync.WaitGroup
-	for _, s := range sessions {
-		wg.Go(func() {
-			actx, cancel := context.WithTimeout(ctx, discoverWait)
-			defer cancel()
-			w, err := n.asker().ask(actx, s)
-			if err != nil {
-				if errors.Is(err, ErrBadSignature) {
-					n.log.Warn("mesh: who: answer refused", "session", s, "err", err)
-				} else if !errors.Is(err, nats.ErrNoResponders) {
-					n.log.Info("mesh: who: no answer", "session", s, "err", err)
-				}
-				return
+	n.asker().askAll(ctx, sessions, discoverWait, func(i int, w who, err error) {
+		s := sessions[i]
+		if err != nil {
+			if errors.Is(err, ErrBadSignature) {
+				n.log.Warn("mesh: who: answer refused", "session", s, "err", err)
+			} else if !errors.Is(err, nats.ErrNoResponders) {
+				n.log.Info("mesh: who: no answer", "session", s, "err", err)
 			}
-			for _, m := range w.Members {
-				n.learn(m.Name + "@" + s)
-			}
-		})
-	}
-	wg.Wait()
+			return
+		}
+		for _, m := range w.Members {
+			n.learn(m.Name + "@" + s)
+		}
+	})
 }

@@ -50,7 +50,9 @@ func List(o Options) ([]SessionInfo, error) {
 			a.own = s.pub
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
+	// Two steps, each within the timeout: the sessions' names, then their answers (a
+	// session not answering within it is shown so).
+	ctx, cancel := context.WithTimeout(context.Background(), 2*o.Timeout)
 	defer cancel()
 	return listSessions(ctx, a, js, o.Timeout)
 }
@@ -65,7 +67,7 @@ func (c *Core) ListMesh(ctx context.Context) ([]proto.MeshSession, error) {
 	if err := c.n.Unreachable(); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.n.o.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, 2*c.n.o.Timeout) // as List's
 	defer cancel()
 	return listSessions(ctx, c.n.asker(), c.n.js, c.n.o.Timeout)
 }
@@ -102,26 +104,33 @@ func listSessions(ctx context.Context, a asker, js jetstream.JetStream, timeout 
 		return nil, fmt.Errorf("mesh: listing sessions: %w", err)
 	}
 	sort.Strings(names)
-	// Asked all at once: one session that does not answer costs the list one timeout,
+	// Asked all at once: one session that does not answer costs the list one wait,
 	// and is shown so, not the whole list.
 	out := make([]SessionInfo, len(names))
-	var wg sync.WaitGroup
 	for i, name := range names {
 		out[i] = SessionInfo{Name: name, Members: []WhoMember{}}
-		wg.Go(func() {
-			rctx, cancel := context.WithTimeout(ctx, timeout)
-			defer cancel()
-			w, err := a.ask(rctx, name)
-			switch {
-			case err == nil:
-				out[i].Live, out[i].Members = true, w.Members
-			case errors.Is(err, ErrBadSignature):
-				out[i].Untrusted = err.Error()
-			case !errors.Is(err, nats.ErrNoResponders):
-				out[i].Silent = err.Error()
-			}
-		})
 	}
-	wg.Wait()
+	var mu sync.Mutex
+	var failed error
+	a.askAll(ctx, names, timeout, func(i int, w who, err error) {
+		switch {
+		case err == nil:
+			out[i].Live, out[i].Members = true, w.Members
+		case errors.Is(err, ErrBadSignature):
+			out[i].Untrusted = err.Error()
+		case errors.Is(err, nats.ErrNoResponders):
+		case errors.Is(err, nats.ErrTimeout) && ctx.Err() == nil:
+			out[i].Silent = fmt.Sprintf("no answer within %s", timeout)
+		default: // the connection, not the session: the list cannot be told
+			mu.Lock()
+			if failed == nil {
+				failed = fmt.Errorf("mesh: asking %s: %w", names[i], err)
+			}
+			mu.Unlock()
+		}
+	})
+	if failed != nil {
+		return nil, failed
+	}
 	return out, nil
 }

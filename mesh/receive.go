@@ -147,10 +147,10 @@ func (n *Node) handle(batch []jetstream.Msg) {
 		}
 		known[in.msg.ID] = true
 		w := in.msg
-		if _, err := (*n.core.Load()).Resolve(w.To); err != nil {
+		if why := n.noPane(w); why != "" {
 			// No such pane here: refused at once and not stored, so that another
 			// session's messages to no one take no room in the store.
-			in.refused = err.Error()
+			in.refused = why
 			continue
 		}
 		kind := w.Kind
@@ -186,6 +186,22 @@ func (n *Node) handle(batch []jetstream.Msg) {
 		}
 		_ = in.m.Ack()
 	}
+}
+
+// noPane says why message w names no pane of this session ("" when it does, or when
+// that cannot be told now). A linked turn is taken whatever it names (the core finds
+// the pane through its link, renamed since), and so is any message while the core is
+// stopping (kept, and typed at the next start).
+func (n *Node) noPane(w *wireMsg) string {
+	if w.Link != "" {
+		return ""
+	}
+	core := *n.core.Load()
+	_, err := core.Resolve(w.To)
+	if err == nil || len(core.Panes()) == 0 || n.coreGone() {
+		return ""
+	}
+	return err.Error()
 }
 
 // decode reads a message of the stream; its subject names the sending session, as

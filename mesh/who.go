@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 )
@@ -20,6 +22,32 @@ import (
 // whoReply is the subject asker's question to target is answered on.
 func whoReply(asker, target string) string {
 	return "amux.whois." + asker + "." + target + "." + unguessable()
+}
+
+// maxAsking is how many sessions askAll asks at once.
+const maxAsking = 32
+
+// askAll asks each of sessions who it is, at most maxAsking at once and each for at
+// most wait, and hands answer each one's answer (by its index), or why there is none.
+func (a asker) askAll(ctx context.Context, sessions []string, wait time.Duration, answer func(i int, w who, err error)) {
+	slots := make(chan struct{}, maxAsking)
+	var wg sync.WaitGroup
+	for i, s := range sessions {
+		wg.Go(func() {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				answer(i, who{}, ctx.Err())
+				return
+			}
+			defer func() { <-slots }()
+			actx, cancel := context.WithTimeout(ctx, wait)
+			defer cancel()
+			w, err := a.ask(actx, s)
+			answer(i, w, err)
+		})
+	}
+	wg.Wait()
 }
 
 // asker asks sessions who they are.

@@ -121,23 +121,3 @@ func (r *Reserve) Clear() error {
 
 // Close closes the reserve's file.
 func (r *Reserve) Close() error { return r.f.Close() }
-
-// Discard closes the reserve and removes its file when it holds no record: a session
-// that ends with nothing to record leaves no reserve behind (every session name would
-// otherwise keep its 64 KiB for good). One that holds records is kept for the next
-// start, which records them. It reports whether the file was removed.
-func (r *Reserve) Discard() (bool, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	path := r.f.Name()
-	if err := r.f.Close(); err != nil {
-		return false, fmt.Errorf("reserve: %w", err)
-	}
-	if r.used > 0 {
-		return false, nil
-	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return false, fmt.Errorf("reserve: %w", err)
-	}
-	return true, nil
-}

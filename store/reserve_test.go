@@ -56,37 +56,3 @@ func TestReserveKeepsRecordsAcrossOpensInPlace(t *testing.T) {
 	require.NoError(t, syscall.Stat(path+".proj.reserve", &st))
 	assert.Equal(t, int64(reserveSlot*reserveSlots), st.Size, "never grows")
 }
-
-// A reserve with nothing in it goes with its session; one holding records stays for the
-// next start, which reads them.
-func TestReserveDiscardedOnlyWhenEmpty(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "agentmux.db")
-	s, err := Open(path)
-	require.NoError(t, err)
-	defer s.Close()
-	file := path + ".proj.reserve"
-
-	r, _, err := s.OpenReserve("proj")
-	require.NoError(t, err)
-	require.NoError(t, r.Add("m1", "bob"))
-	removed, err := r.Discard()
-	require.NoError(t, err)
-	assert.False(t, removed)
-	require.FileExists(t, file)
-
-	r, held, err := s.OpenReserve("proj")
-	require.NoError(t, err)
-	assert.Equal(t, []Reserved{{"m1", "bob"}}, held)
-	removed, err = r.Discard()
-	require.NoError(t, err)
-	assert.False(t, removed, "held records, not yet recorded, keep it")
-	require.FileExists(t, file)
-
-	r, _, err = s.OpenReserve("proj")
-	require.NoError(t, err)
-	require.NoError(t, r.Clear())
-	removed, err = r.Discard()
-	require.NoError(t, err)
-	assert.True(t, removed)
-	assert.NoFileExists(t, file)
-}

@@ -17,15 +17,17 @@ import (
 
 // How a page proves it may see the session. No cookie: browsers send a host's cookies
 // to every port of it, so any other local user's page on another port would receive
-// one. The secret lives where the browser scopes it by origin, port included, and by
-// tab (sessionStorage), and travels only in the WebSocket's first frame:
+// one. The secret lives where the browser scopes it by origin, port included, and
+// travels only in the WebSocket's first frame:
 //
 //   - `agentmux web` prints a URL whose fragment (never sent in a request) holds a
-//     one-use token. The page moves it into sessionStorage and out of the address bar.
+//     one-use token. The page moves it into sessionStorage (its tab's) and out of the
+//     address bar.
 //   - The page's first frame shows the token; the server spends it (a second page, or
 //     a second browser, showing it is refused) and answers with a page secret of its
-//     own, which the page keeps in sessionStorage in the token's place.
-//   - A reload or a reconnect shows the page secret. It is valid until the view stops
+//     own, which the page keeps in localStorage (the browser's, for this origin).
+//   - A reload, a reconnect, or another tab of that browser opened at the view's
+//     address (a notification's link) shows the page secret. It is valid until the view stops
 //     (`agentmux web --stop`, a change of mode, the session's end), which also ends
 //     every page.
 //

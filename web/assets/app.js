@@ -209,9 +209,10 @@
       const p = paneFor(m);
       drawBar(p, m);
     });
-    // Filters and the recipient list follow the members. A recipient the person chose
-    // that is gone (renamed, closed) is never swapped for another member: the list then
-    // says so and sending waits until they pick one.
+    // Filters and the recipient list follow the members. The recipient shown (picked by
+    // the person, or the first member shown at the start) that is gone (renamed,
+    // closed) is never swapped for another member: the list then says so and sending
+    // waits until they pick one.
     const names = JSON.stringify(f.members.map((m) => [m.pane, m.name]));
     ['who', 'to'].forEach((id) => {
       const sel = $(id), keep = sel.value, chosen = sel.options.length > 0 && keep !== '';
