@@ -9,6 +9,7 @@ package agents
 // conversation turns: read from the CLI's own file, each request counted once.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,29 +42,42 @@ func TestSpendIsExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			got, err := st.SpendBy("", "pane", 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, srv := range []*mockmodel.Server{p.aSrv, p.bSrv} {
-				var want mockmodel.Usage
-				for _, r := range srv.Turns() {
-					want.Input += r.Usage.Input
-					want.Output += r.Usage.Output
-					want.CacheRead += r.Usage.CacheRead
-					want.CacheWrite += r.Usage.CacheWrite
+			// The borders show a spend as the session counts it; the store records it
+			// from the session's events a moment later: wait for the rows, up to 10 s.
+			var wrong []string
+			for deadline := time.Now().Add(10 * time.Second); ; {
+				got, err := st.SpendBy("", "pane", 0)
+				if err != nil {
+					t.Fatal(err)
 				}
-				name := []string{a.name, b.name}[i]
-				var row store.SpendTotal
-				for _, g := range got {
-					if strings.HasSuffix(g.Key, "/"+name) {
-						row = g
+				wrong = wrong[:0]
+				for i, srv := range []*mockmodel.Server{p.aSrv, p.bSrv} {
+					var want mockmodel.Usage
+					for _, r := range srv.Turns() {
+						want.Input += r.Usage.Input
+						want.Output += r.Usage.Output
+						want.CacheRead += r.Usage.CacheRead
+						want.CacheWrite += r.Usage.CacheWrite
+					}
+					name := []string{a.name, b.name}[i]
+					var row store.SpendTotal
+					for _, g := range got {
+						if strings.HasSuffix(g.Key, "/"+name) {
+							row = g
+						}
+					}
+					have := mockmodel.Usage{Input: int(row.Input), Output: int(row.Output), CacheRead: int(row.CacheRead), CacheWrite: int(row.CacheWrite)}
+					if have != want {
+						wrong = append(wrong, fmt.Sprintf("%s spent %+v, the model reported %+v for its %d turns (all requests: %v)", name, have, want, len(srv.Turns()), srv.Requests()))
 					}
 				}
-				have := mockmodel.Usage{Input: int(row.Input), Output: int(row.Output), CacheRead: int(row.CacheRead), CacheWrite: int(row.CacheWrite)}
-				if have != want {
-					t.Errorf("%s spent %+v, the model reported %+v for its %d turns (all requests: %v)", name, have, want, len(srv.Turns()), srv.Requests())
+				if len(wrong) == 0 || time.Now().After(deadline) {
+					break
 				}
+				<-time.After(100 * time.Millisecond) // the store has no signal to wait on: read it again
+			}
+			for _, w := range wrong {
+				t.Error(w)
 			}
 		})
 	}
