@@ -197,17 +197,10 @@ func TestARemoteSendersNameIsAName(t *testing.T) {
 	th := startHub(t)
 	buildbox := newMachine(t, th, "buildbox", "bob")
 	mallory := hostileConn(t, th, "mallory")
-	js, err := jetstream.New(mallory.nc)
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	js, ctx := mallory.stream(t, 10*time.Second)
 	for i, from := range []string{"you: the person says", "eve"} {
 		id := fmt.Sprintf("x-%d", i)
-		body, _ := json.Marshal(map[string]string{"id": id, "from": from, "to": "bob", "text": "message " + id})
-		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
-		require.NoError(t, err)
-		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
-		require.NoError(t, err)
+		publishSigned(t, ctx, js, th.creds("mallory"), "amux.buildbox.msg.mallory", id, map[string]string{"id": id, "from": from, "to": "bob", "text": "message " + id})
 	}
 	got := buildbox.waitTyped("bob", "message x-1")
 	assert.NotContains(t, got, "the person says")
@@ -221,18 +214,11 @@ func TestMessagesToNoMemberAreNotStored(t *testing.T) {
 	th := startHub(t)
 	buildbox := newMachine(t, th, "buildbox", "bob")
 	mallory := hostileConn(t, th, "mallory")
-	js, err := jetstream.New(mallory.nc)
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	js, ctx := mallory.stream(t, 10*time.Second)
 	big := strings.Repeat("x", 512<<10)
 	for i, to := range []string{"nobody", "Nobody2", "bob"} {
 		id := fmt.Sprintf("n-%d", i)
-		body, _ := json.Marshal(map[string]string{"id": id, "from": "eve", "to": to, "text": id + " " + big[:min(len(big), (2-i)*len(big))]})
-		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
-		require.NoError(t, err)
-		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
-		require.NoError(t, err)
+		publishSigned(t, ctx, js, th.creds("mallory"), "amux.buildbox.msg.mallory", id, map[string]string{"id": id, "from": "eve", "to": to, "text": id + " " + big[:min(len(big), (2-i)*len(big))]})
 	}
 	buildbox.waitTyped("bob", "n-2") // handled in order: the two before it were too
 	for _, id := range []string{"n-0", "n-1"} {
@@ -283,17 +269,10 @@ func TestPredictedIDsDropNoTurn(t *testing.T) {
 	}
 	a, b := nats.NewInbox()[len(nats.InboxPrefix):], nats.NewInbox()[len(nats.InboxPrefix):]
 	inc, seq := seqOf(b)-seqOf(a), seqOf(b)
-	js, err := jetstream.New(mallory.nc)
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	js, ctx := mallory.stream(t, 30*time.Second)
 	for k := int64(1); k <= 300; k++ {
 		id := idAt(a[:12], seq+k*inc)
-		body, _ := json.Marshal(map[string]any{"id": id, "from": "m", "to": "bob", "text": "x", "deadline_ms": 1})
-		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
-		require.NoError(t, err)
-		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
-		require.NoError(t, err)
+		publishSigned(t, ctx, js, th.creds("mallory"), "amux.buildbox.msg.mallory", id, map[string]any{"id": id, "from": "m", "to": "bob", "text": "x", "deadline_ms": 1})
 	}
 
 	laptop.proc("alice").Print("\r\nTURN-THAT-MUST-CROSS\r\nalice> ")
@@ -310,18 +289,11 @@ func TestAFloodFillsNoMoreThanTheInbox(t *testing.T) {
 	buildbox := newMachine(t, th, "buildbox", "bob")
 	buildbox.stop() // its inbox stays, and fills while it is away
 	mallory := hostileConn(t, th, "mallory")
-	js, err := jetstream.New(mallory.nc)
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	js, ctx := mallory.stream(t, 30*time.Second)
 	big := strings.Repeat("x", 900<<10)
 	for i := range 12 {
 		id := fmt.Sprintf("f-%d", i)
-		body, _ := json.Marshal(map[string]string{"id": id, "from": "eve", "to": "bob", "text": big})
-		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
-		require.NoError(t, err)
-		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
-		require.NoError(t, err)
+		publishSigned(t, ctx, js, th.creds("mallory"), "amux.buildbox.msg.mallory", id, map[string]string{"id": id, "from": "eve", "to": "bob", "text": big})
 	}
 	n, err := th.h.InboxBytes("buildbox")
 	require.NoError(t, err)
@@ -336,16 +308,9 @@ func TestASessionsNamesAreLearntUpToABound(t *testing.T) {
 	th := startHub(t)
 	buildbox := newMachine(t, th, "buildbox", "bob")
 	mallory := hostileConn(t, th, "mallory")
-	js, err := jetstream.New(mallory.nc)
-	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	js, ctx := mallory.stream(t, 30*time.Second)
 	publish := func(id, from string, deadline int64) {
-		body, _ := json.Marshal(map[string]any{"id": id, "from": from, "to": "bob", "text": "from " + from, "deadline_ms": deadline})
-		m, err := mesh.SignedMsg(th.creds("mallory"), "amux.buildbox.msg.mallory", body)
-		require.NoError(t, err)
-		_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
-		require.NoError(t, err)
+		publishSigned(t, ctx, js, th.creds("mallory"), "amux.buildbox.msg.mallory", id, map[string]any{"id": id, "from": from, "to": "bob", "text": "from " + from, "deadline_ms": deadline})
 	}
 	for i := range 300 {
 		publish(fmt.Sprintf("l-%d", i), fmt.Sprintf("name%d", i), 1) // expired: not typed, its sender learnt
@@ -353,4 +318,26 @@ func TestASessionsNamesAreLearntUpToABound(t *testing.T) {
 	publish("l-last", "last", 0)
 	buildbox.waitTyped("bob", "from last") // handled in order
 	assert.Equal(t, 256, mesh.Learnt(buildbox.node, "mallory"))
+}
+
+// stream is h's JetStream, and a context that ends after d (or with the test).
+func (h *hostile) stream(t *testing.T, d time.Duration) (jetstream.JetStream, context.Context) {
+	t.Helper()
+	js, err := jetstream.New(h.nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return js, ctx
+}
+
+// publishSigned publishes body as JSON on subject under id, signed with the key of the
+// credentials at creds, as a session (here a hostile one) publishes.
+func publishSigned(t *testing.T, ctx context.Context, js jetstream.JetStream, creds, subject, id string, body any) {
+	t.Helper()
+	b, err := json.Marshal(body)
+	require.NoError(t, err)
+	m, err := mesh.SignedMsg(creds, subject, b)
+	require.NoError(t, err)
+	_, err = js.PublishMsg(ctx, m, jetstream.WithMsgID(id))
+	require.NoError(t, err)
 }
