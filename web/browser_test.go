@@ -186,8 +186,11 @@ func TestBrowserWithoutTokenRefused(t *testing.T) { checkWithoutTokenRefused(t, 
 func checkWithoutTokenRefused(t *testing.T, open opener) {
 	r := newRig(t, Options{}, "alice")
 	r.proc(1).Print("secret screen\r\n")
-	p := open(r, r.base()) // no #token
-	r.waitOn(p, `document.body.innerText.includes('needs the URL agentmux printed')`)
+	// No #token: the page asks for the link. (A browser that kept the secret of an
+	// earlier view on the same port, which the server no longer knows, is told that
+	// key is void: both say to run agentmux web.)
+	p := open(r, r.base())
+	r.waitOn(p, `document.getElementById('conn').textContent === 'refused' && document.body.innerText.includes('run agentmux web')`)
 	assert.Zero(t, evalOn[int](t, p, `document.querySelectorAll('.pane').length`))
 	body := evalOn[string](t, p, `document.documentElement.outerHTML`)
 	assert.NotContains(t, body, "secret screen")
