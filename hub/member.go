@@ -1,9 +1,7 @@
 package hub
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,12 +11,6 @@ import (
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
 )
-
-func token() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 func (s *state) welcome(cs *connState, sessionID, tok, name string) {
 	ext := map[string]int{proto.ExtFamily: proto.ExtVersion, proto.HookFamily: proto.HookVersion}
@@ -109,7 +101,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok string
 			return nil
 		}
 		m = &member{
-			name: name, sessionID: s.cfg.Session + "/" + name, token: token(),
+			name: name, sessionID: s.cfg.Session + "/" + name, token: proto.NewToken(),
 			inflight: map[string]store.Message{}, backlog: pending, topics: map[string]bool{},
 			unregister: unregister,
 		}
@@ -130,7 +122,7 @@ func (s *state) join(cs *connState, e *proto.Envelope, p proto.Hello, tok string
 		// A client taking the name of a member that is away, without its token: the
 		// name is its, but not the token, which would let it take over the member's
 		// own connection once that is back.
-		m.token = token()
+		m.token = proto.NewToken()
 	}
 	m.program = p.Program
 	if m.program == "" {

@@ -105,7 +105,7 @@ func (n *Node) link(pane, addr string, shell bool) error {
 		return fmt.Errorf("link %s with %s: no such pane", pane, addr)
 	}
 	n.learn(addr)
-	tag := unguessable()
+	tag := proto.NewToken()
 	budget := lk.Turns()
 	n.asking(tag, askedLink{pane: local, addr: addr, shell: shell})
 	n.sendLink(session, wireLink{Op: "link", Tag: tag, From: local, To: name, Budget: budget})
@@ -129,7 +129,7 @@ func (n *Node) sendLink(session string, l wireLink) {
 	b, _ := json.Marshal(l)
 	id := l.Tag + "/" + l.Op
 	if l.Op == "rename" { // a link may be renamed again, even back: each is news
-		id += "/" + unguessable()
+		id += "/" + proto.NewToken()
 	}
 	n.out.push(outItem{subject: "amux." + session + ".ln." + n.o.Session, data: b, id: id})
 }

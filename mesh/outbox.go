@@ -253,7 +253,10 @@ func (n *Node) send(from string, fromPane int, to, toSession, text, kind string,
 	}
 	id := o.ID
 	if id == "" {
-		id = proto.NewID(time.Now()) // as the store's: unguessable (unguessable says why)
+		// As the store's, unguessable: the stream and the receiving store drop a repeated
+		// id whoever sent it, so an id another session could predict (nats' inbox names
+		// are a counter) would let it claim the id first and have this message dropped.
+		id = proto.NewID(time.Now())
 	}
 	w := wireMsg{ID: id, From: from, FromPane: fromPane, To: to, Text: text, Kind: kind, Mode: o.Mode, Link: o.Link, Spent: o.LinkSpent}
 	if o.Timeout > 0 {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentmux/agentmux/proto"
 	"github.com/nats-io/nats.go"
 )
 
@@ -21,7 +22,7 @@ import (
 
 // whoReply is the subject asker's question to target is answered on.
 func whoReply(asker, target string) string {
-	return "amux.whois." + asker + "." + target + "." + unguessable()
+	return "amux.whois." + asker + "." + target + "." + proto.NewToken()
 }
 
 // maxAsking is how many sessions askAll asks at once.

@@ -1,23 +1,10 @@
 package mesh
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"strings"
 
 	"github.com/agentmux/agentmux/proto"
 )
-
-// unguessable is a token no other session can tell in advance (128 random bits, in
-// hex: a subject's token too): link tags, who-questions' reply subjects, what tells a
-// rename from the last. The stream and the receiving store drop a repeated id, whoever
-// sent it, so an id another session could predict would let it claim the id first and
-// have a real message dropped as its repeat; nats' inbox names are a counter.
-func unguessable() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 // wireMsg is a message crossing to another session (subject amux.TO.msg.FROM).
 type wireMsg struct {

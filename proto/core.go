@@ -83,6 +83,14 @@ type Events interface {
 	Close()
 }
 
+// NewToken returns 128 random bits in hex: a secret, or a name no one can tell in
+// advance (a pane's proof, a resume token, a mesh link's tag).
+func NewToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 // NewID returns a new message id made at now: the milliseconds in hex (ids sort by
 // time), then random bits. Ids are unique across restarts of a session, so one made
 // by the core for a delivery of its own is a message id in the store as well.

@@ -1,9 +1,7 @@
 package session
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 )
 
 // A pane's identity on the session socket is a secret only its process tree gets: a
@@ -12,13 +10,6 @@ import (
 // `agentmux send` run inside it) shows the proof; a pane's number or name alone proves
 // nothing, since every pane's program can reach the socket. The proof is never shown:
 // not in Members, events, logs or captures.
-
-// newProof returns 128 random bits in hex.
-func newProof() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 // PaneOf returns the live pane whose proof is proof (its number and name); ok is false
 // for any other string, the empty one included.

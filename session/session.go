@@ -290,7 +290,7 @@ func (s *Session) prepare(old *pane, spec PaneSpec) *pane {
 		spec, hooks = s.opts.Hooks(old.id, spec, prof)
 	}
 	return &pane{
-		id: old.id, name: spec.Name, spec: orig, run: spec, argv: spec.Argv, profile: prof, term: old.term, hooks: hooks, proof: newProof(),
+		id: old.id, name: spec.Name, spec: orig, run: spec, argv: spec.Argv, profile: prof, term: old.term, hooks: hooks, proof: proto.NewToken(),
 		screen: old.screen, cols: old.cols, rows: old.rows, reply: old.reply, alerts: old.alerts,
 		alertsSeen: old.alertsSeen, noteSeen: old.noteSeen, clipsSeen: old.clipsSeen, share: old.share,
 		rearm: make(chan struct{}, 1), meter: newMeter(time.Now()), spent: old.spent,
