@@ -47,11 +47,7 @@ func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	_, err := ctl.Request(proto.TypeEvents, struct{}{})
 	require.NoError(t, err)
 
-	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)") // waits out the hub's own writes
-	require.NoError(t, err)
-	defer raw.Close()
-	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
-	require.NoError(t, err)
+	room := diskFull(t, db)
 
 	_, err = ctl.Send("alice", "bob", "one")
 	require.NoError(t, err)
@@ -83,8 +79,7 @@ func TestDeliveryMarkFailureIsSaid(t *testing.T) {
 	assert.Len(t, got, 1, "logged once while it keeps failing")
 
 	// Room again: every phase kept is written, and that is logged.
-	_, err = raw.Exec(`DROP TRIGGER full`)
-	require.NoError(t, err)
+	room()
 	_, err = ctl.Request(proto.TypeHistory, proto.History{})
 	require.NoError(t, err)
 	ms, err := e.st.Get(one.id)
@@ -104,11 +99,7 @@ func TestWriteAheadRefusedByAFullDiskStillMarksTheRepeat(t *testing.T) {
 	core := newFakeCore("bob")
 	e := start(t, core, db, nil)
 	ctl := e.control()
-	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)") // waits out the hub's own writes
-	require.NoError(t, err)
-	defer raw.Close()
-	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
-	require.NoError(t, err)
+	room := diskFull(t, db)
 
 	id, err := ctl.Send("alice", "bob", "one")
 	require.NoError(t, err)
@@ -116,8 +107,7 @@ func TestWriteAheadRefusedByAFullDiskStillMarksTheRepeat(t *testing.T) {
 	require.ErrorContains(t, core.sentOptions()[0].BeforeSubmit(), "disk is full")
 
 	// Room again: the next write of the loop records the phase it could not.
-	_, err = raw.Exec(`DROP TRIGGER full`)
-	require.NoError(t, err)
+	room()
 	_, err = ctl.Request(proto.TypeHistory, proto.History{}) // a read writes the marks first
 	require.NoError(t, err)
 	e.h.Close()
@@ -135,11 +125,7 @@ func TestWriteAheadRefusedUntilAKillIsKeptInTheReserve(t *testing.T) {
 	core := newFakeCore("bob")
 	e := start(t, core, db, nil)
 	ctl := e.control()
-	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)") // waits out the hub's own writes
-	require.NoError(t, err)
-	defer raw.Close()
-	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
-	require.NoError(t, err)
+	room := diskFull(t, db)
 
 	id, err := ctl.Send("alice", "bob", "one")
 	require.NoError(t, err)
@@ -151,8 +137,7 @@ func TestWriteAheadRefusedUntilAKillIsKeptInTheReserve(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, ms[0].Submitting)
 
-	_, err = raw.Exec(`DROP TRIGGER full`)
-	require.NoError(t, err)
+	room()
 	core2 := newFakeCore("bob")
 	e2 := start(t, core2, db, nil)
 	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core2).text)
@@ -172,11 +157,7 @@ func TestReserveStillRefusedAtTheNextStart(t *testing.T) {
 	core := newFakeCore("bob")
 	e := start(t, core, db, nil)
 	ctl := e.control()
-	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)")
-	require.NoError(t, err)
-	defer raw.Close()
-	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
-	require.NoError(t, err)
+	room := diskFull(t, db)
 	id, err := ctl.Send("alice", "bob", "one")
 	require.NoError(t, err)
 	require.Equal(t, id, sent(t, core).id)
@@ -189,8 +170,7 @@ func TestReserveStillRefusedAtTheNextStart(t *testing.T) {
 	e2.h.Close()
 	require.FileExists(t, db+".test.reserve")
 
-	_, err = raw.Exec(`DROP TRIGGER full`)
-	require.NoError(t, err)
+	room()
 	core3 := newFakeCore("bob")
 	e3 := start(t, core3, db, nil)
 	assert.Equal(t, hub.RepeatNote(id)+"one", sent(t, core3).text)
@@ -198,4 +178,20 @@ func TestReserveStillRefusedAtTheNextStart(t *testing.T) {
 	ms, err := e3.st.Get(id)
 	require.NoError(t, err)
 	assert.NotZero(t, ms[0].Submitting)
+}
+
+// diskFull makes the store at db refuse every update, as a full disk does (through a
+// connection of its own that waits out the hub's writes), until room gives it room again.
+func diskFull(t *testing.T, db string) (room func()) {
+	t.Helper()
+	raw, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(5000)")
+	require.NoError(t, err)
+	t.Cleanup(func() { raw.Close() })
+	_, err = raw.Exec(`CREATE TRIGGER full BEFORE UPDATE ON messages BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	require.NoError(t, err)
+	return func() {
+		t.Helper()
+		_, err := raw.Exec(`DROP TRIGGER full`)
+		require.NoError(t, err)
+	}
 }

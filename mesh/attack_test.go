@@ -238,12 +238,7 @@ func TestMessagesToNoMemberAreNotStored(t *testing.T) {
 // next values, and the next turn of a link never crossed. The ids are random now.
 func TestPredictedIDsDropNoTurn(t *testing.T) {
 	th := startHub(t)
-	laptop := newMachine(t, th, "laptop", "alice")
-	buildbox := newMachine(t, th, "buildbox", "bob")
-	laptop.waitIdle("alice")
-	buildbox.waitIdle("bob")
-	linkAccepted(t, laptop, "alice", "bob@buildbox", buildbox)
-	laptop.waitFor("linked", func() bool { return strings.Contains(laptop.summary(), "1⇄bob@buildbox") })
+	laptop, buildbox := linkedPair(t, th)
 
 	mallory := hostileConn(t, th, "mallory")
 	asked := make(chan string, 4)

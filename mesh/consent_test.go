@@ -135,3 +135,17 @@ func TestARawLinkOpWaitsAndIsCapped(t *testing.T) {
 	require.NoError(t, err)
 	buildbox.waitFor("linked", func() bool { return strings.Contains(buildbox.summary(), "1⇄eve@mallory 0/5") })
 }
+
+// linkedPair is laptop (pane alice) and buildbox (pane bob) on th, alice linked with
+// bob@buildbox by laptop's person and accepted by buildbox's, as both sides show.
+func linkedPair(t *testing.T, th *testHub) (laptop, buildbox *machine) {
+	t.Helper()
+	laptop = newMachine(t, th, "laptop", "alice")
+	buildbox = newMachine(t, th, "buildbox", "bob")
+	laptop.waitIdle("alice")
+	buildbox.waitIdle("bob")
+	linkAccepted(t, laptop, "alice", "bob@buildbox", buildbox)
+	buildbox.waitFor("linked", func() bool { return strings.Contains(buildbox.summary(), "1⇄alice@laptop 0/1000") })
+	laptop.waitFor("linked", func() bool { return strings.Contains(laptop.summary(), "1⇄bob@buildbox 0/1000") })
+	return laptop, buildbox
+}

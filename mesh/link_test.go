@@ -53,14 +53,8 @@ func (m *machine) logHas(words ...string) bool {
 // on buildbox ends it on laptop too, and alice's next turn stays home.
 func TestLinkAcrossSessions(t *testing.T) {
 	th := startHub(t)
-	laptop := newMachine(t, th, "laptop", "alice")
-	buildbox := newMachine(t, th, "buildbox", "bob")
-	laptop.waitIdle("alice")
-	buildbox.waitIdle("bob")
+	laptop, buildbox := linkedPair(t, th)
 	c := laptop.control()
-	linkAccepted(t, laptop, "alice", "bob@buildbox", buildbox)
-	buildbox.waitFor("linked", func() bool { return strings.Contains(buildbox.summary(), "1⇄alice@laptop 0/1000") })
-	laptop.waitFor("linked", func() bool { return strings.Contains(laptop.summary(), "1⇄bob@buildbox 0/1000") })
 
 	laptop.proc("alice").Print("\r\nthe plan: split the parser\r\nalice> ")
 	buildbox.waitTyped("bob", "alice@laptop (1):", "the plan: split the parser")
@@ -174,13 +168,7 @@ func TestNotifyOnDeliveryAcross(t *testing.T) {
 // (status line, relay log), and turns keep crossing both ways under the new names.
 func TestLinkFollowsRename(t *testing.T) {
 	th := startHub(t)
-	laptop := newMachine(t, th, "laptop", "alice")
-	buildbox := newMachine(t, th, "buildbox", "bob")
-	laptop.waitIdle("alice")
-	buildbox.waitIdle("bob")
-	linkAccepted(t, laptop, "alice", "bob@buildbox", buildbox)
-	buildbox.waitFor("linked", func() bool { return strings.Contains(buildbox.summary(), "1⇄alice@laptop 0/1000") })
-	laptop.waitFor("linked", func() bool { return strings.Contains(laptop.summary(), "1⇄bob@buildbox 0/1000") })
+	laptop, buildbox := linkedPair(t, th)
 
 	require.NoError(t, laptop.s.Rename(1, "carol"))
 	buildbox.waitFor("the link renamed", func() bool { return strings.Contains(buildbox.summary(), "1⇄carol@laptop 0/1000") })

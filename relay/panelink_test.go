@@ -121,13 +121,7 @@ func TestPaneLinkKeepsThePersonsBudget(t *testing.T) {
 	h, alice := quietTrio(t, Config{Turns: 8})
 	h.handle(Link{Pane: 1, With: 2})
 	h.handle(SetBudget{Pane: 1, Turns: 2})
-	alice.answer("one")
-	h.run(10 * time.Second)
-	alice.answer("two")
-	h.run(20 * time.Second)
-	if !containsNote(h.notes(), "budget spent (2/2): 1⇄2 severed") {
-		t.Fatalf("notes %q: want 1⇄2 severed at 2/2", h.notes())
-	}
+	spendTwoTurns(t, h, alice)
 	if err := h.linkByPane(1, 3); !errors.Is(err, ErrBudgetSpent) {
 		t.Errorf("alice's program linking with carol after the person's 2 turns: %v, want ErrBudgetSpent", err)
 	}
@@ -219,13 +213,7 @@ func TestASpentPaneJoinsNoGroup(t *testing.T) {
 	}
 	h.run(2 * time.Second)
 	h.handle(Link{Pane: 1, With: 2})
-	alice.answer("one")
-	h.run(10 * time.Second)
-	alice.answer("two")
-	h.run(20 * time.Second)
-	if !containsNote(h.notes(), "budget spent (2/2): 1⇄2 severed") {
-		t.Fatalf("notes %q", h.notes())
-	}
+	spendTwoTurns(t, h, alice)
 	h.handle(Link{Pane: 3, With: 4})
 	h.handle(Link{Pane: 5, With: 6})
 	for _, j := range [][2]int{{1, 3}, {2, 5}, {1, 2}} {
@@ -234,4 +222,16 @@ func TestASpentPaneJoinsNoGroup(t *testing.T) {
 		}
 	}
 
+}
+
+// spendTwoTurns has alice answer twice, which spends 1⇄2's budget of 2 turns.
+func spendTwoTurns(t *testing.T, h *harness, alice *fakeAgent) {
+	t.Helper()
+	alice.answer("one")
+	h.run(10 * time.Second)
+	alice.answer("two")
+	h.run(20 * time.Second)
+	if !containsNote(h.notes(), "budget spent (2/2): 1⇄2 severed") {
+		t.Fatalf("notes %q: want 1⇄2 severed at 2/2", h.notes())
+	}
 }
