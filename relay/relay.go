@@ -127,6 +127,8 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 		r.spent(e, now)
 	case SpentBefore:
 		r.spentBefore(e, now)
+	case RestoreBudgets:
+		r.restoreBudgets(e, now)
 	case SetBudget:
 		r.setBudget(e, now)
 	case Hold:

@@ -293,6 +293,12 @@ type (
 	GroupStatus = relay.GroupStatus
 	// SpendTotal is a running total of spend, as a link's (GroupStatus.Spent).
 	SpendTotal = relay.SpendTotal
+	// Budgets is what the budgets outside the live groups spent (Session.Budgets), of
+	// LeftBudget, DirectBudget and ExternalBudget.
+	Budgets        = relay.Budgets
+	LeftBudget     = relay.LeftBudget
+	DirectBudget   = relay.DirectBudget
+	ExternalBudget = relay.ExternalBudget
 )
 
 // The phases of a delivery (relay.Phase), for clients that show them.

@@ -239,6 +239,24 @@ func (s *Session) LinkRestored(l RestoredLink) error {
 	})
 }
 
+// Budgets returns what the budgets outside the live groups have spent (relay.Budgets),
+// for a record that a restore hands back (RestoreBudgets).
+func (s *Session) Budgets() Budgets {
+	var b Budgets
+	s.call(func() { b = s.rl.Budgets() })
+	return b
+}
+
+// RestoreBudgets hands a restored session's Budgets back, by pane number, so a restart
+// renews no budget a person did not. Call it after LinkRestored: a link renews its
+// members' budgets as a person's does.
+func (s *Session) RestoreBudgets(b Budgets) error {
+	return s.command(func() error {
+		s.act(s.rl.Handle(relay.RestoreBudgets{Budgets: b}, s.clock.Now()))
+		return nil
+	})
+}
+
 // Unlink takes pane a out of its group; deliveries waiting for it are dropped.
 func (s *Session) Unlink(a int) error {
 	return s.command(func() error {

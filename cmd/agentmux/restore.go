@@ -320,6 +320,12 @@ func (plan *restorePlan) apply(s *session.Session, st *store.Store, name string,
 			log.Warn("restore: link", "members", g.Members, "err", err)
 		}
 	}
+	// After the links, which renew their members' budgets as a person's link does.
+	if b := plan.saved.Budgets.budgets(plan.names, log); !b.IsZero() {
+		if err := s.RestoreBudgets(b); err != nil {
+			log.Warn("restore: what the budgets outside the links spent", "err", err)
+		}
+	}
 	for _, p := range plan.saved.Panes {
 		if p.Share != [2]int{} && plan.names[p.Number] != "" {
 			if _, err := s.SetShare(p.Number, p.Share[0], p.Share[1]); err != nil {

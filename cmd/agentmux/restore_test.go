@@ -253,3 +253,53 @@ func TestRecorderFollowsPastABurst(t *testing.T) {
 		return err == nil && strings.Contains(string(sn.Spec), `"name":"third"`)
 	}, 10*time.Second, 10*time.Millisecond, "the record stopped following the session")
 }
+
+// What the budgets outside the links spent goes into the record and comes back with a
+// restore, after the links (which renew their members' budgets as a person's link
+// does), for the panes that came back.
+func TestRestoreKeepsSpentBudgets(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	path, err := statePath("agentmux.db")
+	require.NoError(t, err)
+	st, err := store.Open(path)
+	require.NoError(t, err)
+	defer st.Close()
+	cat := func(name string) session.PaneSpec {
+		return session.PaneSpec{Name: name, Argv: []string{"sh", "-c", "exec cat"}, Cols: 40, Rows: 5}
+	}
+	s, err := session.Start(session.Options{Panes: []session.PaneSpec{cat("a"), cat("b"), cat("c"), cat("d")}})
+	require.NoError(t, err)
+	defer s.Stop()
+	r := startRecorder(st, "kept", []string{"a=cat", "b=cat", "c=cat", "d=cat"}, s, nil, slog.New(slog.DiscardHandler))
+	spent := session.Budgets{
+		Left:     []session.LeftBudget{{Pane: 1, Used: 8, Budget: 8}, {Pane: 3, Used: 2, Budget: 8}},
+		Direct:   []session.DirectBudget{{A: 1, B: 2, Used: 8}, {A: 1, B: 4, Used: 8}, {A: 2, B: 3, Used: 1}},
+		External: []session.ExternalBudget{{Pane: 2, Used: 8}, {From: "ops", Pane: 2, Used: 8}},
+	}
+	require.NoError(t, s.RestoreBudgets(spent))
+	require.Equal(t, spent, s.Budgets())
+	require.NoError(t, s.Link(2, 3)) // a person's link renews 2's and 3's
+	require.Eventually(t, func() bool {
+		sn, err := st.Snapshot("kept")
+		return err == nil && strings.Contains(string(sn.Spec), `"budgets"`) && strings.Contains(string(sn.Spec), `"groups"`)
+	}, 10*time.Second, 10*time.Millisecond, "the record holds no budgets")
+	want := session.Budgets{
+		Left:   []session.LeftBudget{{Pane: 1, Used: 8, Budget: 8}},
+		Direct: []session.DirectBudget{{A: 1, B: 4, Used: 8}},
+	}
+	require.Equal(t, want, s.Budgets())
+	r.stop("test", true)
+	s.Stop()
+
+	o, plan, err := restoredOptions("kept")
+	require.NoError(t, err)
+	for i := range o.sess.Panes {
+		o.sess.Panes[i].Cols, o.sess.Panes[i].Rows = 40, 5
+	}
+	s2, err := session.Start(o.sess)
+	require.NoError(t, err)
+	defer s2.Stop()
+	plan.apply(s2, st, "kept", slog.New(slog.DiscardHandler))
+	assert.Equal(t, want, s2.Budgets(), "what the restored session's budgets spent")
+	assert.Equal(t, "2⇄3 0/8", s2.Status().Summary)
+}

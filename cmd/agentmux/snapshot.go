@@ -33,6 +33,9 @@ type savedSession struct {
 	Args   []string     `json:"args"`
 	Panes  []savedPane  `json:"panes"`
 	Groups []savedGroup `json:"groups,omitempty"`
+	// Budgets are what the budgets outside the groups spent, which a restore does not
+	// renew (session.Budgets).
+	Budgets *savedBudgets `json:"budgets,omitempty"`
 	// View is the layout's kind, the panes' order and the zoomed pane, as the
 	// terminals left them.
 	View session.View `json:"view,omitzero"`
@@ -70,6 +73,101 @@ type savedGroup struct {
 	Peer    int         `json:"peer,omitempty"`
 	Limit   string      `json:"limit,omitempty"`
 	Spent   *savedSpend `json:"spent,omitempty"`
+}
+
+// savedBudgets is session.Budgets as the snapshot keeps it: what each pane's earlier
+// groups spent since a person linked it, the @relay turns between two panes in no group
+// together, and the turns external members spent into a pane.
+type savedBudgets struct {
+	Left     []savedLeft     `json:"left,omitempty"`
+	Direct   []savedDirect   `json:"direct,omitempty"`
+	External []savedExternal `json:"external,omitempty"`
+}
+
+// savedLeft is what pane Pane's earlier groups spent (relay.LeftBudget); Limit as
+// savedGroup's.
+type savedLeft struct {
+	Pane   int         `json:"pane"`
+	Used   int         `json:"used"`
+	Budget int         `json:"budget"`
+	Limit  string      `json:"limit,omitempty"`
+	Spent  *savedSpend `json:"spent,omitempty"`
+}
+
+// savedDirect is the turns @relay lines spent between panes A and B.
+type savedDirect struct {
+	A    int `json:"a"`
+	B    int `json:"b"`
+	Used int `json:"used"`
+}
+
+// savedExternal is the turns the external member From ("" for all of them together)
+// spent into pane Pane.
+type savedExternal struct {
+	From string `json:"from,omitempty"`
+	Pane int    `json:"pane"`
+	Used int    `json:"used"`
+}
+
+// saveBudgets is b as the snapshot keeps it; nil when nothing was spent.
+func saveBudgets(b session.Budgets) *savedBudgets {
+	if b.IsZero() {
+		return nil
+	}
+	sb := &savedBudgets{}
+	for _, l := range b.Left {
+		sl := savedLeft{Pane: l.Pane, Used: l.Used, Budget: l.Budget}
+		if !l.Limit.IsZero() {
+			sl.Limit = l.Limit.String()
+		}
+		if !l.Spent.Tokens.IsZero() {
+			sl.Spent = &savedSpend{Tokens: l.Spent.Tokens, USD: l.Spent.USD, Unknown: l.Spent.Unknown}
+		}
+		sb.Left = append(sb.Left, sl)
+	}
+	for _, d := range b.Direct {
+		sb.Direct = append(sb.Direct, savedDirect{A: d.A, B: d.B, Used: d.Used})
+	}
+	for _, x := range b.External {
+		sb.External = append(sb.External, savedExternal{From: x.From, Pane: x.Pane, Used: x.Used})
+	}
+	return sb
+}
+
+// budgets is what sb keeps as session.Budgets, of the panes restored (names, by number);
+// a spend budget that no longer reads is left out, with a warning.
+func (sb *savedBudgets) budgets(names map[int]string, log *slog.Logger) session.Budgets {
+	var b session.Budgets
+	if sb == nil {
+		return b
+	}
+	for _, l := range sb.Left {
+		if names[l.Pane] == "" {
+			continue
+		}
+		lb := session.LeftBudget{Pane: l.Pane, Used: l.Used, Budget: l.Budget}
+		if l.Limit != "" {
+			var err error
+			if lb.Limit, err = spend.ParseBudget(l.Limit); err != nil {
+				log.Warn("restore: a pane's earlier link's spend budget", "pane", l.Pane, "err", err)
+			}
+		}
+		if l.Spent != nil {
+			lb.Spent = session.SpendTotal{Tokens: l.Spent.Tokens, USD: l.Spent.USD, Unknown: l.Spent.Unknown}
+		}
+		b.Left = append(b.Left, lb)
+	}
+	for _, d := range sb.Direct {
+		if names[d.A] != "" && names[d.B] != "" {
+			b.Direct = append(b.Direct, session.DirectBudget{A: d.A, B: d.B, Used: d.Used})
+		}
+	}
+	for _, x := range sb.External {
+		if names[x.Pane] != "" {
+			b.External = append(b.External, session.ExternalBudget{From: x.From, Pane: x.Pane, Used: x.Used})
+		}
+	}
+	return b
 }
 
 // savedSpend is a link's spend: its tokens, the cost of the priced part, and whether
@@ -237,6 +335,7 @@ func (r *recorder) describe() ([]byte, bool) {
 		}
 		sv.Groups = append(sv.Groups, sg)
 	}
+	sv.Budgets = saveBudgets(r.s.Budgets())
 	b, err := json.Marshal(sv)
 	return b, err == nil
 }
