@@ -42,6 +42,9 @@ type LinkRemote struct {
 	Name, Tag  string
 	Budget     int
 	Used, Peer int
+	// Restored says a restore makes the link again: it renews none of the pane's
+	// budgets (RestoreBudgets handed back what they had spent), as a new link does.
+	Restored bool
 }
 
 // UnlinkRemote ends the link Tag because its other side ended it (Why says how, for
@@ -104,7 +107,9 @@ func (r *Relay) linkRemote(e LinkRemote, now time.Time) {
 	if p.group != nil {
 		r.leave(p, now, "target moved to another group")
 	}
-	r.renewDirect(p.id)
+	if !e.Restored {
+		r.renewDirect(p.id)
+	}
 	g := r.newGroup()
 	g.remote, g.tag = name, e.Tag
 	if e.Budget > 0 {

@@ -8,6 +8,7 @@ package relay
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -228,6 +229,23 @@ func TestRemoteLinkRestoredCountsOn(t *testing.T) {
 	}
 	if g := groupOf(lap); g != "1⇄bob@buildbox 4/6" {
 		t.Errorf("laptop's group %q, want 4/6", g)
+	}
+}
+
+// A link with another session made again by a restore renews none of its pane's
+// budgets; one a person makes does.
+func TestRemoteLinkRestoredRenewsNothing(t *testing.T) {
+	h, _ := trio(t, Config{Turns: 2})
+	h.handle(External{Name: "bob@buildbox"})
+	spent := Budgets{Left: []LeftBudget{{Pane: 1, Used: 2, Budget: 2}}, Direct: []DirectBudget{{A: 1, B: 2, Used: 2}}}
+	h.handle(RestoreBudgets{Budgets: spent})
+	h.handle(LinkRemote{Pane: 1, Name: "bob@buildbox", Tag: "L1", Budget: 6, Used: 2, Restored: true})
+	if got := h.r.Budgets(); !reflect.DeepEqual(got, spent) {
+		t.Errorf("budgets after the restored link %+v, want %+v", got, spent)
+	}
+	h.handle(LinkRemote{Pane: 1, Name: "bob@buildbox", Tag: "L2", Budget: 6})
+	if got := h.r.Budgets(); !got.IsZero() {
+		t.Errorf("budgets after a person's new link %+v, want them renewed", got)
 	}
 }
 

@@ -62,7 +62,7 @@ func (s *Session) LinkRemoteRestored(a, name, tag string, used, peer, budget int
 		case budget > 0 && used+peer >= budget:
 			return fmt.Errorf("link with %q again: its budget was spent (%d/%d)", name, used+peer, budget)
 		}
-		s.act(s.rl.Handle(relay.LinkRemote{Pane: p.id, Name: name, Tag: tag, Budget: budget, Used: used, Peer: peer}, s.clock.Now()))
+		s.act(s.rl.Handle(relay.LinkRemote{Pane: p.id, Name: name, Tag: tag, Budget: budget, Used: used, Peer: peer, Restored: true}, s.clock.Now()))
 		return nil
 	})
 }
