@@ -141,3 +141,60 @@ func TestDiffRunsNoSignatureChecker(t *testing.T) {
 	_, err = os.Stat(proof)
 	assert.ErrorIs(t, err, os.ErrNotExist, "git ran the signature checker the tree's config names")
 }
+
+// A submodule has a config of its own, which noFilters does not read: git status and
+// git diff run git status inside it to see whether it is dirty, and that reads the
+// submodule's files through the clean filter its config names. An agent that adds a
+// submodule to its tree and names a filter there must not have it run by agentmux ls
+// or worktree ls in the person's shell either.
+func TestStateRunsNoSubmodulesFilter(t *testing.T) {
+	tr, err := Create(repo(t, false), t.TempDir(), "s1", "claude")
+	require.NoError(t, err)
+	sub := repo(t, false)
+	add := exec.Command("git", "-C", tr.Path, "-c", "protocol.file.allow=always", "submodule", "-q", "add", sub, "sub")
+	out, err := add.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	commitIn(t, tr.Path, "b.txt", "with a submodule\n")
+	inSub := filepath.Join(tr.Path, "sub")
+	proof := filepath.Join(t.TempDir(), "proof")
+	attrs := trimNL(gitOut(t, inSub, "rev-parse", "--path-format=absolute", "--git-path", "info/attributes"))
+	require.NoError(t, os.MkdirAll(filepath.Dir(attrs), 0o700))
+	require.NoError(t, os.WriteFile(attrs, []byte("a.txt filter=probe\n"), 0o600))
+	setIn(t, inSub, "filter.probe.clean", proofCommand(proof)+"; cat")
+	later := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(inSub, "a.txt"), later, later)) // stat changed, content not
+
+	_, err = tr.State()
+	require.NoError(t, err)
+	_, err = os.Stat(proof)
+	assert.ErrorIs(t, err, os.ErrNotExist, "git status ran the clean filter a submodule's config names")
+	require.NoError(t, os.RemoveAll(proof))
+	_, err = tr.Diff(false)
+	require.NoError(t, err)
+	_, err = os.Stat(proof)
+	assert.ErrorIs(t, err, os.ErrNotExist, "git diff ran the clean filter a submodule's config names")
+}
+
+// Its submodules' own changes are not read (TestStateRunsNoSubmodulesFilter): a tree
+// whose only change is in a submodule reads clean, but git still refuses to remove a
+// tree with a submodule without --force, so that change is kept.
+func TestATreeWithASubmoduleIsKept(t *testing.T) {
+	r := repo(t, false)
+	add := exec.Command("git", "-C", r, "-c", "protocol.file.allow=always", "submodule", "-q", "add", repo(t, false), "sub")
+	out, err := add.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	commitIn(t, r, "b.txt", "with a submodule\n")
+	tr, err := Create(r, t.TempDir(), "s1", "claude")
+	require.NoError(t, err)
+	update := exec.Command("git", "-C", tr.Path, "-c", "protocol.file.allow=always", "submodule", "-q", "update", "--init")
+	out, err = update.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	work := filepath.Join(tr.Path, "sub", "a.txt")
+	require.NoError(t, os.WriteFile(work, []byte("the agent's work\n"), 0o600))
+
+	removed, _ := tr.Remove(false)
+	assert.False(t, removed)
+	got, err := os.ReadFile(work)
+	require.NoError(t, err)
+	assert.Equal(t, "the agent's work\n", string(got))
+}

@@ -275,7 +275,7 @@ func (t *Tree) removeIncomplete(force bool) (bool, error) {
 	}
 	if t.Problem == problemNoBase && !force {
 		// Checked out whole, by an older agentmux or by hand: what is in it counts.
-		out, err := git(t.Path, "status", "--porcelain", "--ignored")
+		out, err := git(t.Path, append([]string{"status", "--porcelain", "--ignored"}, noSubmodules...)...)
 		if err != nil || out != "" {
 			return false, err
 		}

@@ -76,7 +76,7 @@ func (t *Tree) Name() string { return strings.TrimPrefix(t.Branch, BranchPrefix)
 // external diff, a signature's checker, a clean filter for a file whose stat changed).
 // git is told to run none of those (noPrograms, the diffs' --no-ext-diff
 // --no-textconv, and each filter the config names emptied where git reads the tree's
-// files: noFilters), and runs where a pane's program would (ptyhost.RunConfined):
+// files: noFilters, and no look inside a submodule: noSubmodules), and runs where a pane's program would (ptyhost.RunConfined):
 // `agentmux ls` and `worktree ls/rm` run it in the person's own shell, and a system
 // that makes no user namespaces leaves git there. Only git worktree add (a tree made
 // for the person's new pane) runs the filters its checkout needs (Git LFS's smudge).
@@ -114,6 +114,14 @@ func runGit(pre, args []string) (string, error) {
 // that check commits' signatures (log.showSignature).
 var noPrograms = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
 	"-c", "log.showSignature=false", "-c", "gpg.program=false", "-c", "gpg.ssh.program=false", "-c", "gpg.x509.program=false"}
+
+// noSubmodules keeps git status and git diff out of the tree's submodules. Each has a
+// config of its own, which noFilters does not read: to tell whether one is dirty git
+// runs git status inside it, which reads its files through the clean filters its
+// config names. A submodule that points at another commit still shows; the diff shows
+// it as the commit it points at (--submodule=short, whatever diff.submodule says), as
+// the commits themselves are the submodule's.
+var noSubmodules = []string{"--ignore-submodules=dirty"}
 
 // readsFiles reports whether git command args may read the tree's files (through a
 // clean filter): status, diff, and the check worktree remove makes first.
@@ -303,7 +311,7 @@ func (t *Tree) State() (State, error) {
 	if t.Problem != "" {
 		return st, fmt.Errorf("%s is incomplete: %s", t.Branch, t.Problem)
 	}
-	out, err := git(t.Path, "status", "--porcelain", "--ignored", "--untracked-files=normal")
+	out, err := git(t.Path, slices.Concat([]string{"status", "--porcelain", "--ignored", "--untracked-files=normal"}, noSubmodules)...)
 	if err != nil {
 		return st, err
 	}
@@ -346,7 +354,7 @@ func (t *Tree) Diff(color bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	stat, err := git(t.Path, "diff", c, "--no-ext-diff", "--no-textconv", "--stat", t.Base)
+	stat, err := git(t.Path, slices.Concat([]string{"diff", c, "--no-ext-diff", "--no-textconv", "--submodule=short", "--stat"}, noSubmodules, []string{t.Base})...)
 	if err != nil {
 		return "", err
 	}
@@ -358,7 +366,7 @@ func (t *Tree) Diff(color bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	patch, err := git(t.Path, "diff", c, "--no-ext-diff", "--no-textconv", t.Base)
+	patch, err := git(t.Path, slices.Concat([]string{"diff", c, "--no-ext-diff", "--no-textconv", "--submodule=short"}, noSubmodules, []string{t.Base})...)
 	if err != nil {
 		return "", err
 	}
