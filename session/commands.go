@@ -423,7 +423,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 
 // Remind types "[agentmux] reminder: TEXT" into the pane named or numbered to after
 // the delay, for the member named from (the person when o.Person). Its Delivery events
-// carry o.ID (Entry.ID), the caller's id of the reminder.
+// carry o.ID (Entry.ID), the caller's id of the reminder. A reminder names no sender and
+// spends no budget: from anyone but the person it goes only into the sender's own pane
+// (ErrRemindOther).
 func (s *Session) Remind(from, to, text string, after time.Duration, o SendOptions) error {
 	return s.command(func() error {
 		n := s.live(to)
@@ -435,6 +437,9 @@ func (s *Session) Remind(from, to, text string, after time.Duration, o SendOptio
 		}
 		if err := s.intoShell(n, from, o.Person, ""); err != nil {
 			return fmt.Errorf("remind %q: %w", to, err)
+		}
+		if p := s.pane(n); !o.Person && p != nil && !proto.SameName(p.name, from) {
+			return fmt.Errorf("remind %q from %s: %w", to, from, ErrRemindOther)
 		}
 		_, acts := s.rl.Reminder(relay.Remind{Pane: n, Text: text, After: after, ID: o.ID}, s.clock.Now())
 		s.act(acts)

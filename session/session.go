@@ -39,6 +39,11 @@ var (
 	// ErrShellSend means a message (or reminder) from anyone but the person went to a
 	// pane that runs a shell: it would run as commands.
 	ErrShellSend = errors.New("it runs a shell, which would run the message as commands: only the person sends to a shell")
+	// ErrRemindOther means a reminder from anyone but the person went to a pane other
+	// than the sender's own: typed as "[agentmux] reminder: …", it names no sender and
+	// spends no budget, so from a pane's program it would be a message past the
+	// relay's rules, passing for agentmux's own words.
+	ErrRemindOther = errors.New("a reminder names no sender and spends no budget: only the person reminds another pane, a pane's program its own")
 )
 
 // defaultInterval is the least time between two observations of a pane's output.

@@ -138,7 +138,7 @@ func TestEveryPaneCommandFoldsCase(t *testing.T) {
 		{"send", func() error { _, err := c.Send("ops", "CAT", "hello"); return err }},
 		{"send NAME@SESSION", func() error { _, err := c.Send("ops", "Cat@e2e", "hello"); return err }},
 		{"remind", func() error {
-			_, err := c.SendMeta("ops", "cAT", "later", &proto.SendMeta{XRemindMs: 60_000})
+			_, err := c.SendMeta("", "cAT", "later", &proto.SendMeta{XRemindMs: 60_000}) // the person's: only it reminds another pane
 			return err
 		}},
 		{"capture", request(proto.TypeCapture, proto.Capture{Target: "CAT"})},

@@ -217,7 +217,7 @@ it inside agentmux). Yours alone.`},
 Yours alone.`},
 		{name: "remind", acts: []action.Name{action.Send}, short: "a reminder typed into a pane after D", exec: execRemind("remind"), minArgs: 2, maxArgs: -1, flags: remindFlags, synopsis: `agentmux remind D MESSAGE... [--to TARGET]
 agentmux wake D MESSAGE... [--to TARGET]`, help: `Types "[agentmux] reminder: MESSAGE" into this pane ($AGENTMUX_NAME) or TARGET after D
-(e.g. 10m, 90s); kept across a restart of the session.`},
+(e.g. 10m, 90s); kept across a restart of the session. Inside a pane, only this pane.`},
 		{name: "wake", acts: []action.Name{action.Send}, sameAs: "remind", exec: execRemind("wake"), minArgs: 2, maxArgs: -1, flags: remindFlags},
 		{name: string(action.Link), acts: []action.Name{action.Link}, short: "put pane A in pane B's relay group", exec: execLink, minArgs: 0, maxArgs: 2, flags: []flagSpec{
 			switchFlag("shell", "link a pane that runs a shell", func(a *linkArgs) *bool { return &a.shell }),
