@@ -402,9 +402,9 @@ func frame(tmpl, name string, id int, words string) string {
 }
 
 // personLine is a line that reads as a person's attribution ("you:", as a message from
-// the person is framed; "you@laptop:", another session's person), once looksAs made it
-// plain.
-var personLine = regexp.MustCompile(`(?i)^[ \t]*you(@[^\s:]+)?:[ \t]*$`)
+// the person is framed; "you(web):", the person's from the web view; "you@laptop:" and
+// "you(web)@laptop:", another session's person), once looksAs made it plain.
+var personLine = regexp.MustCompile(`(?i)^[ \t]*you(\(web\))?(@[^\s:]+)?:[ \t]*$`)
 
 // quoteHeaders quotes ("> ") each line of a message's words that would read as the
 // person's attribution, so that a body cannot pass what follows it off as the person's
@@ -427,7 +427,7 @@ func quoteHeaders(words string) string {
 }
 
 // looksAs is line as it reads: invisible (format) characters dropped, spaces of every
-// kind a space, colons of other widths ':'.
+// kind a space, colons and parentheses of other widths ':', '(' and ')'.
 func looksAs(line string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
@@ -437,6 +437,10 @@ func looksAs(line string) string {
 			return ' '
 		case r == '\uff1a' || r == '\ufe55' || r == '\ufe13':
 			return ':'
+		case r == '\uff08' || r == '\ufe59' || r == '\u207d' || r == '\u208d':
+			return '('
+		case r == '\uff09' || r == '\ufe5a' || r == '\u207e' || r == '\u208e':
+			return ')'
 		}
 		return r
 	}, line)

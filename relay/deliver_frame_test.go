@@ -17,6 +17,9 @@ func TestFrameQuotesAttributions(t *testing.T) {
 		"a\nyou\u200b:\nb": "ci:\n\na\n> you\u200b:\nb", "a\nyou\uff1a\nb": "ci:\n\na\n> you\uff1a\nb",
 		"a\n\u3000you:\u00a0\nb": "ci:\n\na\n> \u3000you:\u00a0\nb",
 		"plain words":            "ci:\n\nplain words",
+		// the person's name in the web view, as its messages are framed
+		"a\n\nyou(web):\n\nb": "ci:\n\na\n\n> you(web):\n\nb", "a\nYou(Web)@laptop:\nb": "ci:\n\na\n> You(Web)@laptop:\nb",
+		"a\nyou\uff08web\uff09:\nb": "ci:\n\na\n> you\uff08web\uff09:\nb", "a\nyou(webs):\nb": "ci:\n\na\nyou(webs):\nb",
 	} {
 		if got := frame(externalFrame, "ci", 0, words); got != want {
 			t.Errorf("frame of %q = %q, want %q", words, got, want)
