@@ -69,7 +69,7 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 	if !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
 		return Result{}, errors.New("attach needs a terminal")
 	}
-	cols, rows, err := term.GetSize(out.Fd())
+	cols, rows, err := TerminalSize(out)
 	if err != nil {
 		return Result{}, fmt.Errorf("terminal size: %w", err)
 	}
@@ -94,7 +94,7 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 		return res, err
 	}
 	stopSignals := c.followSignals(ctx, out, !o.Serving)
-	if cols2, rows2, err := term.GetSize(out.Fd()); err == nil && (cols2 != cols || rows2 != rows) {
+	if cols2, rows2, err := TerminalSize(out); err == nil && (cols2 != cols || rows2 != rows) {
 		_ = c.send(Resize(cols2, rows2)) // resized before the signal was watched
 	}
 	res.Reason, res.Message = c.drawOutput(out)
@@ -105,6 +105,27 @@ func Run(ctx context.Context, nc net.Conn, in, out *os.File, o Options) (Result,
 	}
 	_ = term.Restore(in.Fd(), saved)
 	return res, nil
+}
+
+// UnknownCols and UnknownRows stand for a size the terminal reports as 0: a PTY whose
+// size nobody set (ssh -tt from a script, docker exec -t before its first resize) says
+// 0x0, which is no size to draw at. tmux takes 80x24 for it too.
+const UnknownCols, UnknownRows = 80, 24
+
+// TerminalSize returns the size of the terminal f, a dimension it reports as 0 taken
+// as UnknownCols or UnknownRows.
+func TerminalSize(f *os.File) (cols, rows int, err error) {
+	cols, rows, err = term.GetSize(f.Fd())
+	if err != nil {
+		return 0, 0, err
+	}
+	if cols <= 0 {
+		cols = UnknownCols
+	}
+	if rows <= 0 {
+		rows = UnknownRows
+	}
+	return cols, rows, nil
 }
 
 // handshake sends ATTACH and reads the answer: the server's acceptance (the session's
@@ -230,7 +251,7 @@ func (c *pipe) followSignals(ctx context.Context, out *os.File, ending bool) (st
 					_ = c.nc.SetReadDeadline(time.Now().Add(time.Second)) // the server's end frame, or not
 					continue
 				}
-				if cols, rows, err := term.GetSize(out.Fd()); err == nil {
+				if cols, rows, err := TerminalSize(out); err == nil {
 					_ = c.send(Resize(cols, rows))
 				}
 			}

@@ -186,3 +186,47 @@ func TestClientIgnoresStopWhileAttached(t *testing.T) {
 	defer stop()
 	assert.True(t, signal.Ignored(syscall.SIGTSTP), "attached")
 }
+
+// A terminal that reports its size as 0x0 (a PTY nobody sized: ssh -tt from a script,
+// docker exec -t before its first resize) still attaches: the request carries 80x24,
+// which the server accepts, where a 0x0 one is refused after the session has started.
+func TestUnsizedTerminalAttachesAtTheDefaultSize(t *testing.T) {
+	srv, cli := net.Pipe()
+	defer srv.Close()
+	ptmx, pts, err := pty.Open() // a new PTY's size is 0x0
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	defer pts.Close()
+	ran := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), cli, pts, pts, Options{})
+		ran <- err
+	}()
+	body, err := proto.ReadFrame(srv, proto.DefaultMaxFrameBytes, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := proto.Decode(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := proto.DecodePayload[Request](e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assert.NoError(t, req.Validate(), "the server's check of the request")
+	assert.Equal(t, [2]int{UnknownCols, UnknownRows}, [2]int{req.Cols, req.Rows})
+	ok, _ := Handshake(TypeAttached, Accepted{Version: Version, Session: "s"})
+	if err := proto.WriteFrame(srv, ok); err != nil {
+		t.Fatal(err)
+	}
+	if err := proto.WriteFrame(srv, End(ReasonDetached, "")); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, srv) }() // whatever the client still sends
+	if err := <-ran; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -105,7 +105,7 @@ func runRestore(ctx context.Context, a clientArgs, sio stdio) (int, error) {
 	if own[restoreArgs](a).detached || !terminal {
 		return runDetached(args, sio.out)
 	}
-	cols, rows, err := term.GetSize(out.Fd())
+	cols, rows, err := attach.TerminalSize(out)
 	if err != nil {
 		return 2, errors.New("agentmux restore needs a terminal (or --detached)")
 	}

@@ -133,7 +133,7 @@ func runHere(ctx context.Context, o *options, conf settings, in, out *os.File) (
 // as it was: what a session's panes start with. typed is what the person typed
 // meanwhile, for the attach to pass on.
 func probe(ctx context.Context, in, out *os.File) (size ui.Size, info ui.TerminalInfo, typed []byte, status int, err error) {
-	cols, rows, err := term.GetSize(out.Fd())
+	cols, rows, err := attach.TerminalSize(out)
 	if err != nil || !term.IsTerminal(in.Fd()) {
 		return ui.Size{}, ui.TerminalInfo{}, nil, 2, errors.New("agentmux needs a terminal")
 	}
