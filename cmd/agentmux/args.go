@@ -339,13 +339,16 @@ func parseAgentNamed(a string) (ui.PaneSpec, bool, error) {
 	if err := paneName(name, given); err != nil {
 		return ui.PaneSpec{}, false, usagef("agent %q: %v", a, err)
 	}
+	if !given {
+		name = proto.DefaultName(words[0]) // "pane" for a base name the rule refuses, as at run time
+	}
 	return ui.PaneSpec{Name: name, Argv: words, Env: env}, given, nil
 }
 
 // paneName reports why name cannot be a pane's (proto.CheckName, the rule of every
 // name), saying how to name it otherwise; given says the person wrote it (NAME=), else
-// it is the program's base name, which the session fits to the rule, and only a number
-// or a form of a reserved name is refused.
+// it is the program's base name, and only a number or a form of a reserved name is
+// refused: any other base name the rule refuses becomes "pane" (proto.DefaultName).
 func paneName(name string, given bool) error {
 	err := proto.CheckName(proto.PaneName, name)
 	if _, numErr := strconv.Atoi(name); err != nil && (given || numErr == nil || proto.Reserved(name) != "") {

@@ -37,7 +37,14 @@ func TestParseAgents(t *testing.T) {
 			{Name: "gemini", Argv: []string{"/usr/local/bin/gemini", "--yolo"}}, {Name: "gemini-2", Argv: []string{"gemini"}}}},
 		{[]string{`sh -c 'echo a=b'`}, []ui.PaneSpec{{Name: "sh", Argv: []string{"sh", "-c", "echo a=b"}}}},
 		{[]string{`x="a b"`}, []ui.PaneSpec{{Name: "x", Argv: []string{"a b"}}}},
-		{[]string{`--opt=1 prog`}, []ui.PaneSpec{{Name: "--opt=1", Argv: []string{"--opt=1", "prog"}}}},
+		{[]string{`--opt=1 prog`}, []ui.PaneSpec{{Name: "pane", Argv: []string{"--opt=1", "prog"}}}},
+		// A base name the name rule refuses is "pane", as for a pane added at run time
+		// (proto.DefaultName): a name a person could not give, type in @relay: or rename
+		// back to.
+		{[]string{`'/tmp/my bot.sh'`, "/tmp/.hidden.sh", "./-x", "/tmp/日本.sh", "/tmp/ok.sh"}, []ui.PaneSpec{
+			{Name: "pane", Argv: []string{"/tmp/my bot.sh"}}, {Name: "pane-2", Argv: []string{"/tmp/.hidden.sh"}},
+			{Name: "pane-3", Argv: []string{"./-x"}}, {Name: "pane-4", Argv: []string{"/tmp/日本.sh"}},
+			{Name: "ok.sh", Argv: []string{"/tmp/ok.sh"}}}},
 		// A name given is kept: default names step past it.
 		{[]string{"bash", "bash", "bash-2=python3 -q"}, []ui.PaneSpec{
 			{Name: "bash", Argv: []string{"bash"}}, {Name: "bash-3", Argv: []string{"bash"}}, {Name: "bash-2", Argv: []string{"python3", "-q"}}}},
