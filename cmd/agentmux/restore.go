@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentmux/agentmux/hub"
 	"github.com/agentmux/agentmux/mesh"
 	"github.com/agentmux/agentmux/parser"
 	"github.com/agentmux/agentmux/proto"
@@ -94,6 +95,32 @@ func (plan *restorePlan) retyped(st *store.Store, name string, members []int) in
 			if in[m.From] && m.From != plan.names[n] {
 				k++
 			}
+		}
+	}
+	return k
+}
+
+// retypedInto counts the messages into pane n from the external senders named from (in
+// lower case; "" for any of them) that the store will type again: each spent the
+// client budget into the pane when it was first queued and spends it again when it is
+// queued anew.
+func (plan *restorePlan) retypedInto(st *store.Store, name string, n int, from string) int {
+	ms, err := st.Pending(name, plan.names[n], store.Confirmed)
+	if err != nil {
+		return 0
+	}
+	panes := map[string]bool{}
+	for _, p := range plan.names {
+		panes[strings.ToLower(p)] = true
+	}
+	k := 0
+	for _, m := range ms {
+		f := strings.ToLower(m.From)
+		if panes[f] || m.From == hub.PersonName || m.From == hub.WebPersonName {
+			continue // a pane's (its direct budget) or the person's (none)
+		}
+		if from == "" || f == from {
+			k++
 		}
 	}
 	return k
@@ -320,8 +347,15 @@ func (plan *restorePlan) apply(s *session.Session, st *store.Store, name string,
 			log.Warn("restore: link", "members", g.Members, "err", err)
 		}
 	}
-	// After the links, which renew their members' budgets as a person's link does.
+	// After the links, which renew their members' budgets as a person's link does. As
+	// for a group's turns, a message the store types again spends its turn anew.
 	if b := plan.saved.Budgets.budgets(plan.names, log); !b.IsZero() {
+		for i, d := range b.Direct {
+			b.Direct[i].Used = max(d.Used-plan.retyped(st, name, []int{d.A, d.B}), 0)
+		}
+		for i, x := range b.External {
+			b.External[i].Used = max(x.Used-plan.retypedInto(st, name, x.Pane, x.From), 0)
+		}
 		if err := s.RestoreBudgets(b); err != nil {
 			log.Warn("restore: what the budgets outside the links spent", "err", err)
 		}

@@ -303,3 +303,64 @@ func TestRestoreKeepsSpentBudgets(t *testing.T) {
 	assert.Equal(t, want, s2.Budgets(), "what the restored session's budgets spent")
 	assert.Equal(t, "2⇄3 0/8", s2.Status().Summary)
 }
+
+// Budgets spent by real sends come back spent, less what the store types again: a
+// message not confirmed before the crash is queued anew and spends its turn again.
+func TestRestoreCountsRetypedMessagesOnce(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	path, err := statePath("agentmux.db")
+	require.NoError(t, err)
+	st, err := store.Open(path)
+	require.NoError(t, err)
+	defer st.Close()
+	cat := func(name string) session.PaneSpec {
+		return session.PaneSpec{Name: name, Argv: []string{"sh", "-c", "exec cat"}, Cols: 40, Rows: 5}
+	}
+	panes := []session.PaneSpec{cat("alice"), cat("bob")}
+	args := []string{"--turns", "3", "alice=cat", "bob=cat"}
+	s, err := session.Start(session.Options{Turns: 3, Panes: panes})
+	require.NoError(t, err)
+	defer s.Stop()
+	r := startRecorder(st, "again", args, s, nil, slog.New(slog.DiscardHandler))
+	for _, text := range []string{"one", "two", "three"} {
+		require.NoError(t, s.Send("alice", "bob", text, session.SendOptions{}))
+		require.NoError(t, s.Send("Ops", "bob", text, session.SendOptions{}))
+	}
+	spent := session.Budgets{
+		Direct:   []session.DirectBudget{{A: 1, B: 2, Used: 3}},
+		External: []session.ExternalBudget{{Pane: 2, Used: 3}, {From: "ops", Pane: 2, Used: 3}},
+	}
+	require.Equal(t, spent, s.Budgets())
+	require.Eventually(t, func() bool {
+		sn, err := st.Snapshot("again")
+		return err == nil && strings.Contains(string(sn.Spec), `"direct":[{"a":1,"b":2,"used":3}]`)
+	}, 10*time.Second, 10*time.Millisecond, "the record holds no budgets")
+	r.stop("test", true)
+	s.Stop()
+	// Of what was sent, one message of each sender was not confirmed: the store types it
+	// again (the person's is no client's and spends nothing).
+	now := time.Now().UnixMilli()
+	require.NoError(t, st.Insert(
+		store.Message{ID: "m1", Session: "again", From: "alice", To: "bob", Kind: "message", Body: "three", Queued: now},
+		store.Message{ID: "m2", Session: "again", From: "Ops", To: "bob", Kind: "message", Body: "three", Queued: now},
+		store.Message{ID: "m3", Session: "again", From: "you", To: "bob", Kind: "message", Body: "mine", Queued: now},
+	))
+
+	_, plan, err := restoredOptions("again")
+	require.NoError(t, err)
+	s2, err := session.Start(session.Options{Turns: 3, Panes: panes})
+	require.NoError(t, err)
+	defer s2.Stop()
+	plan.apply(s2, st, "again", slog.New(slog.DiscardHandler))
+	assert.Equal(t, session.Budgets{
+		Direct:   []session.DirectBudget{{A: 1, B: 2, Used: 2}},
+		External: []session.ExternalBudget{{Pane: 2, Used: 2}, {From: "ops", Pane: 2, Used: 2}},
+	}, s2.Budgets(), "the budgets less the messages typed again")
+	// Typed again, each spends its turn: the budgets stand where they stood.
+	require.NoError(t, s2.Send("alice", "bob", "three", session.SendOptions{}))
+	require.NoError(t, s2.Send("Ops", "bob", "three", session.SendOptions{}))
+	assert.Equal(t, spent, s2.Budgets())
+	assert.Error(t, s2.Send("Ops", "bob", "four", session.SendOptions{}), "a fourth message from ops")
+	_ = s2.Send("alice", "bob", "four", session.SendOptions{}) // refused on the relay's log
+	assert.Equal(t, spent, s2.Budgets(), "after a fourth message of each")
+}
