@@ -477,6 +477,9 @@ func (s *state) coreEvent(ev proto.Event) {
 		if err := s.cfg.Store.Readdress(s.cfg.Session, ev.From, ev.Member); err != nil {
 			s.cfg.Logger.Error("waiting messages of a renamed pane", "from", ev.From, "to", ev.Member, "err", err)
 		}
+		if err := s.cfg.Store.RenameSpend(s.cfg.Session, ev.From, ev.Member); err != nil {
+			s.cfg.Logger.Error("spend of a renamed pane", "from", ev.From, "to", ev.Member, "err", err)
+		}
 	}
 	s.event(ev)
 }

@@ -49,3 +49,27 @@ func TestHookUsageIsReadBeforeTheTurnEnds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"usage 1 claude /tmp/t.jsonl", "hook 1 claude stop hook done"}, core.Actions())
 }
+
+// A pane renamed keeps what it spent: the store's spend by pane name (what a restore
+// gives each pane back, and its spend cap counts from) holds its whole total under the
+// name it has now, not part of it under a name no pane has.
+func TestARenamedPanesSpendFollowsIt(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("alice", "bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	core.ev.Emit(proto.Event{Kind: "spend", Member: "bob", Spend: &proto.Spend{Model: "mock", Requests: 1, Tokens: proto.Tokens{Input: 800, Output: 200}}})
+	core.ev.Emit(proto.Event{Kind: proto.EventRenamed, Member: "robert", From: "bob"})
+	core.ev.Emit(proto.Event{Kind: "spend", Member: "robert", Spend: &proto.Spend{Model: "mock", Requests: 1, Tokens: proto.Tokens{Input: 800, Output: 200}}})
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == "spend" && ev.Member == "robert" })
+	e.h.Close()
+
+	st, err := store.Open(db)
+	require.NoError(t, err)
+	defer st.Close()
+	got, err := st.SpendBy("test", "pane", 0)
+	require.NoError(t, err)
+	assert.Equal(t, []store.SpendTotal{{Key: "robert", Requests: 2, Input: 1600, Output: 400, Unpriced: 2}}, got)
+}

@@ -33,6 +33,16 @@ func (s *Store) AddSpend(sp Spend) error {
 	return nil
 }
 
+// RenameSpend gives what pane from of session spent to the name to: a pane renamed, so
+// that its total follows it (what a restore gives each pane back, and what its spend cap
+// counts, is the store's spend by pane name).
+func (s *Store) RenameSpend(session, from, to string) error {
+	if _, err := s.db.Exec(`UPDATE spend SET pane = ? WHERE session = ? AND pane = ?`, to, session, from); err != nil {
+		return fmt.Errorf("rename %s's spend to %s: %w", from, to, err)
+	}
+	return nil
+}
+
 // SpendTotal is the spend of one key of a SpendBy: its requests, tokens by kind, the
 // cost of its priced part, and how many of its records had a price and how many none.
 type SpendTotal struct {
