@@ -576,3 +576,42 @@ func TestARenamedPanesWaitingMessagesFollowIt(t *testing.T) {
 	require.Len(t, ms, 1)
 	assert.Equal(t, "robert", ms[0].To)
 }
+
+// A message for a pane whose program did not start (a restored pane whose CLI is gone)
+// is kept, not failed: the sender's send is queued, the event says held, and once the
+// pane's program runs (its next member event) the core gets it, once.
+func TestMessageForAPaneNotStartedIsKept(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("bob")
+	core.refuse["bob"] = fmt.Errorf("send to %q: %w", "bob", proto.ErrNotStarted)
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	id, err := ctl.Send("alice", "bob", "kept for bob")
+	require.NoError(t, err, "the send is queued, not refused")
+	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == proto.EventDelivery && ev.ID == id })
+	assert.Equal(t, proto.PhaseHeld, ev.Phase)
+	assert.Contains(t, ev.Text, "did not start")
+
+	// The stand-in's own state changes: refused again, still kept.
+	core.ev.Emit(proto.Event{Kind: proto.EventMember, Member: "bob", State: "exited (127)"})
+	ev = waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == proto.EventDelivery && ev.ID == id })
+	assert.Equal(t, proto.PhaseHeld, ev.Phase)
+
+	// A respawn started its program: the next member event hands it to the core.
+	core.mu.Lock()
+	delete(core.refuse, "bob")
+	core.mu.Unlock()
+	core.ev.Emit(proto.Event{Kind: proto.EventMember, Member: "bob", State: "idle"})
+	got := sent(t, core)
+	assert.Equal(t, fakeSend{id, "alice", "bob", "kept for bob"}, got)
+	// Handed once: later member events hand nothing again, and a new message is next.
+	core.ev.Emit(proto.Event{Kind: proto.EventMember, Member: "bob", State: "busy"})
+	id2, err := ctl.Send("alice", "bob", "after")
+	require.NoError(t, err)
+	assert.Equal(t, id2, sent(t, core).id)
+	_, err = ctl.Request(proto.TypeList, struct{}{}) // the loop is past the events
+	require.NoError(t, err)
+	assert.Empty(t, core.sent)
+}

@@ -385,6 +385,19 @@ func (s *state) toPane(msg store.Message) error {
 		}
 		err = s.cfg.Core.Send(msg.From, msg.To, text, o)
 	}
+	if errors.Is(err, proto.ErrNotStarted) && !strings.Contains(msg.From, "@") {
+		// Kept, not failed: typed once the pane's program runs (a message from another
+		// session fails, as the mesh hands it no more).
+		if s.notStarted == nil {
+			s.notStarted = map[string]map[string]bool{}
+		}
+		if s.notStarted[msg.To] == nil {
+			s.notStarted[msg.To] = map[string]bool{}
+		}
+		s.notStarted[msg.To][msg.ID] = true
+		s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: msg.To, To: msg.To, From: msg.From, Phase: proto.PhaseHeld, Text: err.Error()})
+		return nil
+	}
 	if err != nil {
 		s.mark(msg.ID, msg.To, store.Failed, now.UnixMilli())
 		s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: msg.To, To: msg.To, From: msg.From, Phase: proto.PhaseFailed, Text: err.Error()})
@@ -472,6 +485,14 @@ func (s *state) coreEvent(ev proto.Event) {
 	if ev.Kind == proto.EventDelivery && ev.ID != "" && ev.Phase.Recorded() {
 		s.mark(ev.ID, ev.Member, store.Phase(ev.Phase), s.now().UnixMilli())
 	}
+	if kept := s.notStarted[ev.Member]; ev.Kind == proto.EventMember && kept != nil {
+		delete(s.notStarted, ev.Member)
+		s.resumePane(ev.Member, kept) // refused again, and kept, while its program has not started
+	}
+	if kept := s.notStarted[ev.From]; ev.Kind == proto.EventRenamed && kept != nil {
+		delete(s.notStarted, ev.From)
+		s.notStarted[ev.Member] = kept
+	}
 	if ev.Kind == proto.EventRenamed && s.cfg.Store != nil {
 		s.commit() // the marks before, under the old name
 		if err := s.cfg.Store.Readdress(s.cfg.Session, ev.From, ev.Member); err != nil {
@@ -513,17 +534,7 @@ func (s *state) relayed(ev proto.Event) {
 func (s *state) resumePanes() {
 	defer s.settle()
 	for _, p := range s.panes() {
-		pending, err := s.cfg.Store.Pending(s.cfg.Session, p.Name, store.Confirmed)
-		if err != nil {
-			s.cfg.Logger.Error("pending for pane", "pane", p.Name, "err", err)
-			continue
-		}
-		for _, msg := range pending {
-			if strings.Contains(msg.From, "@") {
-				continue // from another session: the mesh hands it again itself
-			}
-			_ = s.toPane(msg) // a refusal is marked failed and said as an event
-		}
+		s.resumePane(p.Name, nil)
 	}
 	// Messages to members of other sessions (NAME@SESSION) go to the core again too:
 	// the mesh in front of it sends each under its id, which the other side keeps once.
@@ -536,6 +547,22 @@ func (s *state) resumePanes() {
 		return
 	}
 	for _, msg := range remote {
+		_ = s.toPane(msg) // a refusal is marked failed and said as an event
+	}
+}
+
+// resumePane hands the core again the messages for pane name it has not taken (see
+// resumePanes): those of ids only, when ids is not nil.
+func (s *state) resumePane(name string, ids map[string]bool) {
+	pending, err := s.cfg.Store.Pending(s.cfg.Session, name, store.Confirmed)
+	if err != nil {
+		s.cfg.Logger.Error("pending for pane", "pane", name, "err", err)
+		return
+	}
+	for _, msg := range pending {
+		if strings.Contains(msg.From, "@") || ids != nil && !ids[msg.ID] {
+			continue // from another session (the mesh hands it again itself), or not asked for
+		}
 		_ = s.toPane(msg) // a refusal is marked failed and said as an event
 	}
 }

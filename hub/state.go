@@ -30,6 +30,10 @@ type state struct {
 	// typed again with RepeatNote as the store would have them. Kept until resumePanes
 	// has handed them.
 	unrecorded map[string]bool
+	// notStarted are the messages the core refused because their pane's program did
+	// not start (proto.ErrNotStarted), by pane name then id: kept in the store, and
+	// handed again at the pane's next member event (a respawn that starts its program).
+	notStarted map[string]map[string]bool
 	// markFailing is set from a flush that failed to the next that succeeds; the marks
 	// are kept meanwhile, and retry waits retryWait to write them again.
 	markFailing bool

@@ -1,6 +1,9 @@
 package proto
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"errors"
+)
 
 // This file is X_EVENT's vocabulary: what kinds of events there are and the phases of
 // a delivery, each with its wire name, so that writers and readers share constants
@@ -65,6 +68,12 @@ const (
 	PhaseDropped       Phase = "dropped"
 	PhaseExpired       Phase = "expired"
 )
+
+// ErrNotStarted is a core's refusal of a message for a pane whose program could not
+// start (a restored pane whose CLI is not installed any more, which shows a note): the
+// hub keeps the message, held, and hands it to the pane once its program runs (prefix
+// R then f after installing it again, or a later restore).
+var ErrNotStarted = errors.New("its program did not start: the message is kept until it runs")
 
 // legacyPhases are the relay log's words that sessions before the wire names sent for
 // the waiting phases (over the socket and the mesh): read as the phase they meant.

@@ -40,6 +40,10 @@ type PaneSpec struct {
 	// border: "resumed" (on its own conversation) or "fresh (not resumed)"; "" for
 	// any other pane.
 	Restored string
+	// NotStarted says Argv is a note in place of a program that cannot start (a
+	// restored pane whose CLI is gone): messages and reminders for the pane are refused
+	// with proto.ErrNotStarted, so the hub keeps them, until a respawn starts Fresh.
+	NotStarted bool
 }
 
 // Workspace is a pane's own working tree as clients see it. Its methods run git: call

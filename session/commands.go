@@ -394,6 +394,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 		if from == "" {
 			return fmt.Errorf("send: no sender name")
 		}
+		if err := s.notStarted(to); err != nil {
+			return fmt.Errorf("send to %q: %w", to, err)
+		}
 		msg := relay.Send{FromName: from, To: s.live(to), Text: text, Options: ro}
 		if msg.To == 0 && o.Link != "" {
 			// A turn of a link with another session, sent before that side heard the
@@ -428,6 +431,9 @@ func (s *Session) Send(from, to, text string, o SendOptions) error {
 // (ErrRemindOther).
 func (s *Session) Remind(from, to, text string, after time.Duration, o SendOptions) error {
 	return s.command(func() error {
+		if err := s.notStarted(to); err != nil {
+			return fmt.Errorf("remind %q: %w", to, err)
+		}
 		n := s.live(to)
 		if n == 0 {
 			return fmt.Errorf("remind %q: %w", to, relay.ErrNoAddressee)
@@ -445,6 +451,15 @@ func (s *Session) Remind(from, to, text string, after time.Duration, o SendOptio
 		s.act(acts)
 		return nil
 	})
+}
+
+// notStarted is proto.ErrNotStarted when the pane named or numbered to shows a note
+// in place of a program that could not start (PaneSpec.NotStarted), else nil.
+func (s *Session) notStarted(to string) error {
+	if p := s.find(to); p != nil && p.spec.NotStarted {
+		return proto.ErrNotStarted
+	}
+	return nil
 }
 
 // intoShell refuses what from sends into pane to when it runs an interactive shell,

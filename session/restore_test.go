@@ -7,12 +7,14 @@ package session
 import (
 	"io"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/internal/fakeproc"
 	"github.com/agentmux/agentmux/parser"
+	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/ptyhost"
 	"github.com/agentmux/agentmux/usage"
 )
@@ -124,4 +126,34 @@ func TestViewIsKeptAndAnnounced(t *testing.T) {
 		_, again := ev.(ViewChanged)
 		assert.False(t, again, "the same view announced twice")
 	}
+}
+
+// A restored pane whose program could not start shows a note (NotStarted): messages
+// and reminders for it are refused with proto.ErrNotStarted, which the hub keeps, until
+// RespawnFresh starts its program.
+func TestAPaneNotStartedRefusesMessagesUntilItsProgramRuns(t *testing.T) {
+	o := Options{Clock: newFakeClock()}
+	procs := make(chan *fakeProc, 8)
+	o.Start = func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+		f := fakeproc.New(spec, out)
+		procs <- f
+		return f, nil
+	}
+	o.Panes = []PaneSpec{
+		{Name: "a", Argv: []string{"claude"}, Cols: 40, Rows: 10},
+		{Name: "b", Argv: []string{"/bin/sh", "-c", "printf gone; exit 127"}, Fresh: []string{"codex"}, NotStarted: true, Cols: 40, Rows: 10},
+	}
+	s, err := Start(o)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, s.Stop()) })
+	<-procs
+	<-procs
+	assert.ErrorIs(t, s.Send("you", "b", "hello", SendOptions{Person: true}), proto.ErrNotStarted)
+	assert.ErrorIs(t, s.Send("a", "B", "hello", SendOptions{}), proto.ErrNotStarted, "by name in any case")
+	assert.ErrorIs(t, s.Remind("you", "2", "later", time.Minute, SendOptions{Person: true}), proto.ErrNotStarted, "by number")
+	require.NoError(t, s.Send("you", "a", "hello", SendOptions{Person: true}), "another pane takes messages")
+
+	require.NoError(t, s.RespawnFresh(2, true))
+	assert.Equal(t, []string{"codex"}, (<-procs).Spec.Argv)
+	assert.NoError(t, s.Send("you", "b", "hello", SendOptions{Person: true}), "its program runs")
 }

@@ -272,6 +272,7 @@ const notResumed = "fresh (not resumed)"
 // exits 127 (command not found), as the pane then shows.
 func exitedPane(spec session.PaneSpec, why string) session.PaneSpec {
 	spec.Argv = []string{"/bin/sh", "-c", `printf 'agentmux restore: %s\n' "$1"; exit 127`, "agentmux", why}
+	spec.NotStarted = true // what waits for it is kept for when its program runs
 	return spec
 }
 
