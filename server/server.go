@@ -77,6 +77,11 @@ type Server struct {
 	waiting    bool   // no terminal has attached yet and the first may still come
 	activity   uint64 // counts clients' activity: the latest is the highest
 	why        string
+	// enders are the connections of the kill-session commands that ended the session,
+	// answered and held open until Finished: the command returns once the session has
+	// wholly ended, not as it begins to.
+	enders   []net.Conn
+	finished bool
 }
 
 // Start serves cfg's session: the hub gets its connections and terminals may attach.
@@ -157,6 +162,34 @@ func (s *Server) Close() {
 	s.stop()
 	s.dm.Close()
 	s.wg.Wait()
+}
+
+// Finished says the session has wholly ended (its panes stopped, their worktrees
+// kept or removed, the store closed): the kill-session commands waiting for that are
+// let go. A process that never calls it lets them go as it exits.
+func (s *Server) Finished() {
+	s.mu.Lock()
+	s.finished = true
+	enders := s.enders
+	s.enders = nil
+	s.mu.Unlock()
+	for _, nc := range enders {
+		nc.Close()
+	}
+}
+
+// holdEnder keeps nc, a kill-session command's answered connection, open until
+// Finished.
+func (s *Server) holdEnder(nc net.Conn) {
+	s.mu.Lock()
+	if !s.finished {
+		s.enders = append(s.enders, nc)
+		nc = nil
+	}
+	s.mu.Unlock()
+	if nc != nil {
+		nc.Close()
+	}
 }
 
 // Local returns a connection to the server from this process, for the terminal a
@@ -264,7 +297,7 @@ func (s *Server) handle(nc net.Conn, e *proto.Envelope, proc *peer.Process) {
 				s.End(Killed)
 			}
 			reply(nc, attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: s.cfg.Name})
-			nc.Close()
+			s.holdEnder(nc)
 		case attach.TypeClients:
 			reply(nc, attach.TypeClients, s.list())
 			nc.Close()

@@ -469,6 +469,36 @@ func TestKillSessionEndsItAndTellsTheTerminals(t *testing.T) {
 	}
 }
 
+// kill-session is answered at once but let go only once the whole session has ended
+// (Finished): its panes stopped and their worktrees judged after the server closed, so
+// that a script may start the same session right after the command returns.
+func TestKillSessionIsLetGoOnceTheSessionFinished(t *testing.T) {
+	f := newFixture(t, "a")
+	nc, err := net.Dial("unix", f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	body, _ := attach.Handshake(attach.TypeKill, struct{}{})
+	if err := proto.WriteFrame(nc, body); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := proto.ReadFrame(nc, proto.DefaultMaxFrameBytes, nil); err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	<-f.srv.Done()
+	f.close() // the server, the hub and the panes: what the session process ends before Finished
+	_ = nc.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	if _, err := nc.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the connection ended before Finished (%v): kill-session would return while the session still ends", err)
+	}
+	f.srv.Finished()
+	_ = nc.SetReadDeadline(time.Now().Add(wait))
+	if _, err := nc.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("after Finished: %v, want EOF", err)
+	}
+}
+
 func TestAttachOfAnotherVersionIsRefused(t *testing.T) {
 	f := newFixture(t, "a")
 	defer f.close()

@@ -97,15 +97,29 @@ func findSession(cmd, name string) (string, string, error) {
 	return "", "", fmt.Errorf("no session %q is running (agentmux sessions lists them)", name)
 }
 
-// killSession asks the session on socket to end; keep: restore still offers it.
+// killEndWait bounds how long kill-session waits, once the session said it ends, for
+// it to have ended: its panes stopped, their worktrees kept or removed.
+var killEndWait = time.Minute
+
+// killSession asks the session on socket to end; keep: restore still offers it. It
+// returns once the session has ended (the server closes the connection then; an older
+// one closes it at once), so that a script may start the same session, or look at its
+// worktrees, right after.
 func killSession(socket string, keep bool) error {
 	nc, err := net.DialTimeout("unix", socket, 5*time.Second)
 	if err != nil {
 		return fmt.Errorf("kill-session: %w", err)
 	}
 	defer nc.Close()
-	_, err = handshake(nc, attach.TypeKill, attach.Kill{Keep: keep})
-	return err
+	if _, err = handshake(nc, attach.TypeKill, attach.Kill{Keep: keep}); err != nil {
+		return err
+	}
+	_ = nc.SetDeadline(time.Now().Add(killEndWait))
+	_, err = io.Copy(io.Discard, nc)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("kill-session: the session is ending, but has not ended within %s", killEndWait)
+	}
+	return nil
 }
 
 // handshakeOnce sends one server request of type typ and returns the answer.

@@ -7,6 +7,9 @@ package main
 
 import (
 	"errors"
+	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentmux/agentmux/action"
+	"github.com/agentmux/agentmux/attach"
 	"github.com/agentmux/agentmux/client"
 	"github.com/agentmux/agentmux/dirs"
 	"github.com/agentmux/agentmux/docs"
@@ -225,6 +229,37 @@ func TestAttachAndKillTakeSession(t *testing.T) {
 		assert.Equal(t, 2, code, cmd)
 		assert.ErrorContains(t, err, "two sessions named (one and --session two)", cmd)
 	}
+}
+
+// kill-session returns once the session has ended, which its server says by closing
+// the connection it answered on, not as soon as the session is answered: a script may
+// start the same session, with the same worktrees, right after.
+func TestKillSessionWaitsForTheSessionToEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.sock")
+	l, err := net.Listen("unix", path)
+	require.NoError(t, err)
+	defer l.Close()
+	leftEarly := make(chan bool, 1)
+	go func() {
+		nc, err := l.Accept()
+		if err != nil {
+			leftEarly <- true
+			return
+		}
+		defer nc.Close()
+		if _, err := proto.ReadFrame(nc, proto.DefaultMaxFrameBytes, nil); err != nil {
+			leftEarly <- true
+			return
+		}
+		body, _ := attach.Handshake(attach.TypeAttached, attach.Accepted{Version: attach.Version, Session: "s"})
+		_ = proto.WriteFrame(nc, body)
+		// The session still ends: a client that waits for it is still there.
+		_ = nc.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		_, err = nc.Read(make([]byte, 1))
+		leftEarly <- !errors.Is(err, os.ErrDeadlineExceeded)
+	}()
+	require.NoError(t, killSession(path, false))
+	assert.False(t, <-leftEarly, "kill-session returned before the session closed its connection")
 }
 
 // The table is the help: every command a person can run has a synopsis, a line and a

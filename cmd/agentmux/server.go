@@ -506,6 +506,7 @@ func (r *running) wait(sigs <-chan os.Signal) {
 	}
 	r.close()
 	r.log.Info("server end", "why", r.srv.Why())
+	r.srv.Finished() // kill-session returns now: nothing of the session is left to end
 }
 
 // stopSession stops the session's panes, logging a failure.
