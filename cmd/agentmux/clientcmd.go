@@ -418,6 +418,9 @@ type sessionRow struct {
 	// Restore, for a session that is not running, is what agentmux restore would bring
 	// back (nil: it cannot).
 	Restore *restorable `json:"restore,omitempty"`
+	// A running session's row says what sessions --json says of it too (attached, its
+	// terminals, the server's pid, isolation): --all adds rows, it takes nothing away.
+	*liveSession
 }
 
 // sessionRows are the running sessions, with what the store keeps of each, then with
@@ -426,7 +429,7 @@ func sessionRows(live []liveSession, kept []store.SessionSummary, all bool) []se
 	rows := map[string]*sessionRow{}
 	var order []string
 	for _, e := range live {
-		r := &sessionRow{Name: e.Name, Running: true, Socket: e.Socket, State: "detached"}
+		r := &sessionRow{Name: e.Name, Running: true, Socket: e.Socket, State: "detached", liveSession: &e}
 		switch {
 		case e.InProcess:
 			r.State = "in its terminal"

@@ -4,6 +4,7 @@ package main
 // sessions with history; with none running, sessions says so.
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,4 +73,32 @@ func TestHistoryOfAnEndedSession(t *testing.T) {
 	assert.ErrorContains(t, err, `no session "nope" runs, and the store has no messages of one by that name`)
 	_, _, err = runCmd(t, "", "read", "m-no-such")
 	assert.ErrorContains(t, err, "no such message in the store")
+}
+
+// sessions --all --json says of a running session what sessions --json says (attached,
+// its terminals, ...), and adds its messages: a script that adds --all keeps its fields.
+func TestSessionsAllJSONKeepsWhatSessionsJSONSays(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("AGENTMUX_SESSION", "")
+	t.Setenv("AGENTMUX_SOCKET", "")
+	dir, err := dirs.RuntimeDir()
+	require.NoError(t, err)
+	hubtest.Start(t, dir, hub.Config{Session: "proj"})
+
+	_, out, err := runCmd(t, "", "sessions", "--json")
+	require.NoError(t, err)
+	var plain []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &plain))
+	require.Len(t, plain, 1)
+	_, out, err = runCmd(t, "", "sessions", "--all", "--json")
+	require.NoError(t, err)
+	var all []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &all))
+	require.Len(t, all, 1)
+	require.Contains(t, plain[0], "attached")
+	for k, v := range plain[0] {
+		assert.Equal(t, v, all[0][k], "sessions --all --json: %s", k)
+	}
+	assert.Equal(t, true, all[0]["running"])
 }
