@@ -67,6 +67,18 @@ func fromStore(cmd string, a clientArgs, w io.Writer, live error) (int, error) {
 			if ss, _ := st.Sessions(); !hasSession(ss, a.session) {
 				return 1, fmt.Errorf("no session %q runs, and the store has no messages of one by that name (agentmux sessions --all lists them)", a.session)
 			}
+			// As a running session's history says it: a member mistyped (or a pane's
+			// number, which names a pane only while the session runs) is told, not
+			// answered with an empty history.
+			if o.member != "" {
+				found, err := st.HasMember(a.session, o.member)
+				if err != nil {
+					return 1, err
+				}
+				if !found {
+					return 1, fmt.Errorf("history: no member %q in the stored messages of session %s, which no longer runs (name a member: pane numbers name panes of a running session)", o.member, a.session)
+				}
+			}
 		}
 		out := make([]proto.Message, len(ms))
 		for i, m := range ms {

@@ -66,6 +66,18 @@ func TestHistoryOfAnEndedSession(t *testing.T) {
 	require.NoError(t, err)
 	assert.Regexp(t, `(?m)^NAME\s+STATE\s+TERMINALS\s+MESSAGES\s+LAST\s+SOCKET\nproj\s+ended\s+-\s+1\s+\d{4}-\S+ \S+\s+-$`, out)
 
+	// A member that none of the ended session's messages names (mistyped, or a pane's
+	// number) is an error, as a running session's history says it, not an empty history.
+	for _, m := range []string{"nope", "1"} {
+		code, out, err = runCmd(t, "", "history", "--session", "proj", "--member", m)
+		assert.Equal(t, 1, code, m)
+		assert.ErrorContains(t, err, `no member "`+m+`" in the stored messages of session proj`, m)
+		assert.Empty(t, out, m)
+	}
+	_, out, err = runCmd(t, "", "history", "--session", "proj", "--member", "BOT")
+	require.NoError(t, err)
+	assert.Contains(t, out, "kept after the end")
+
 	code, _, err = runCmd(t, "", "history")
 	assert.Equal(t, 1, code)
 	assert.ErrorContains(t, err, "no session is running: agentmux history --session NAME shows an ended one's")
