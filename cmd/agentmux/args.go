@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -152,6 +153,9 @@ func parseArgs(args []string) (options, error) {
 	}
 	if err := o.notify.check("flags"); err != nil {
 		return o, usagef("%v", err)
+	}
+	if err := checkListen(o.web.listen); err != nil {
+		return o, usagef("--web-listen %q: %v", o.web.listen, err)
 	}
 	if o.detached && o.inProcess {
 		return o, usagef("--detached and --in-process exclude each other (an in-process session ends with its terminal)")
@@ -427,6 +431,25 @@ func uniqueNames(specs []ui.PaneSpec, given []bool) error {
 		}
 		used[strings.ToLower(name)] = true
 		specs[i].Name = name
+	}
+	return nil
+}
+
+// checkListen says why addr ("" for the default) is no HOST:PORT a web view could listen
+// on: a usage error, told before the session starts rather than on its status line
+// after it started without its web view.
+func checkListen(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		if _, perr := strconv.ParseUint(port, 10, 16); perr != nil {
+			err = fmt.Errorf("port %q is no number from 0 to 65535", port)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("want HOST:PORT, e.g. 127.0.0.1:8080 (%v)", err)
 	}
 	return nil
 }
