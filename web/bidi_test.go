@@ -107,7 +107,8 @@ func startFirefox(path, dir string) (*bidi, error) {
 		b.kill()
 		return nil, errors.New("firefox did not listen for WebDriver BiDi within 30s")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// A loaded machine (CI beside other builds) has seen session.new take over 10 s.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	conn, _, err := websocket.Dial(ctx, addr+"/session", nil)
 	if err != nil {

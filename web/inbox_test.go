@@ -128,6 +128,7 @@ func TestATapAnswersWhileOtherPanesChange(t *testing.T) {
 	require.NoError(t, r.sess.Hold(1)) // another pane changes meanwhile
 	r.waitJS(ctx, `document.querySelector('.pane[data-pane="1"] .bar').textContent.includes('held')`)
 	mouse(input.DispatchMouseEventTypeMouseReleased)
-	r.waitJS(ctx, `document.getElementById('inboxanswer').textContent.includes('answer')`)
-	assert.Contains(t, eval[string](t, ctx, `document.getElementById('inboxanswer').textContent`), "claude")
+	// The page says "answering claude: Yes…" until the session's answer replaces it.
+	r.waitJS(ctx, `document.getElementById('inboxanswer').textContent.startsWith('answered ')`)
+	assert.Equal(t, "answered pane 2: 1 Yes", eval[string](t, ctx, `document.getElementById('inboxanswer').textContent`))
 }
