@@ -34,6 +34,7 @@ type fakeCore struct {
 type fakeRemind struct {
 	id, to, text string
 	after        time.Duration
+	from         string
 }
 
 // fakeSend is a Send the core got: id is the caller's message id (SendOptions.ID).
@@ -85,8 +86,8 @@ func (f *fakeCore) Send(from, to, text string, o proto.SendOptions) error {
 	return nil
 }
 
-func (f *fakeCore) Remind(_, to, text string, after time.Duration, o proto.SendOptions) error {
-	f.reminds <- fakeRemind{o.ID, to, text, after}
+func (f *fakeCore) Remind(from, to, text string, after time.Duration, o proto.SendOptions) error {
+	f.reminds <- fakeRemind{o.ID, to, text, after, from}
 	return nil
 }
 

@@ -53,7 +53,7 @@ func TestReminderAndTimeoutSurviveARestart(t *testing.T) {
 	rid, err := e.paneControl("bob").SendMeta("", "bob", "check the build", &proto.SendMeta{XRemindMs: 600000})
 	require.NoError(t, err)
 	r := <-core.reminds
-	assert.Equal(t, fakeRemind{rid, "bob", "check the build", 10 * time.Minute}, r, "the core gets the reminder's id")
+	assert.Equal(t, fakeRemind{rid, "bob", "check the build", 10 * time.Minute, "bob"}, r, "the core gets the reminder's id")
 	stale, err := ctl.SendMeta("you", "bob", "soon stale", &proto.SendMeta{TTLMs: 60000})
 	require.NoError(t, err)
 	sent(t, core)
@@ -152,4 +152,36 @@ func TestConversationHookEndsNoTurn(t *testing.T) {
 	_, err = ctl.Request(proto.TypeHook, proto.Hook{Pane: "1", Event: proto.HookConversation, CLI: "pi", Conversation: "019abc-7f", Usage: "/s/019abc-7f.jsonl"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"usage 1 pi /s/019abc-7f.jsonl"}, core.Actions(), "pane pi's usage")
+}
+
+// A pane's reminder to itself, kept in the store, still comes from it after the pane is
+// renamed: once handed again after a restart, the session takes a reminder from a pane
+// into its own pane only (session.ErrRemindOther), so one still from the old name into
+// the new one would be refused and marked failed, lost.
+func TestARenamedPanesOwnReminderStaysItsOwn(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("alice", "bob")
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	rid, err := e.paneControl("bob").SendMeta("", "bob", "check the build", &proto.SendMeta{XRemindMs: 600000})
+	require.NoError(t, err)
+	require.Equal(t, "bob", (<-core.reminds).from)
+	_, err = ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	core.ev.Emit(proto.Event{Kind: proto.EventRenamed, Member: "robert", From: "bob"})
+	waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == proto.EventRenamed && ev.Member == "robert" })
+	_, err = ctl.Request(proto.TypeHistory, proto.History{}) // what the event changed is written
+	require.NoError(t, err)
+	e.h.Close()
+
+	core2 := newFakeCore("alice", "robert")
+	start(t, core2, db, nil)
+	select {
+	case r := <-core2.reminds:
+		assert.Equal(t, rid, r.id)
+		assert.Equal(t, "robert", r.to)
+		assert.Equal(t, "robert", r.from, "the renamed pane's own reminder, from it")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the reminder was not scheduled again")
+	}
 }

@@ -204,7 +204,8 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 // Readdress gives the messages of session to recipient from that no phase ended yet
 // (not confirmed, failed, dropped nor expired) the recipient to: a pane renamed while
 // they waited for it, so that they follow it (typed again under its new name after a
-// restart). The history of the ones that ended keeps the name they were sent to.
+// restart), and those it sent itself come from to. The history of the ones that ended
+// keeps the names they were sent from and to.
 func (s *Store) Readdress(session, from, to string) error {
 	// OR IGNORE: a message with a row for the new name already (sent to both, that copy
 	// ended) keeps its row for the old one; the others follow.
@@ -213,6 +214,15 @@ func (s *Store) Readdress(session, from, to string) error {
 		to, session, from)
 	if err != nil {
 		return fmt.Errorf("readdress %s's messages to %s: %w", from, to, err)
+	}
+	// What the pane sent itself (a reminder, agentmux remind) is from it under its new
+	// name too: the session takes a pane's reminder into its own pane only, and one from
+	// the old name would be refused when it is handed again after a restart.
+	_, err = s.db.Exec(`UPDATE messages SET sender = ?
+		WHERE session = ? AND recipient = ? AND sender = ? AND confirmed IS NULL AND failed IS NULL AND dropped IS NULL AND expired IS NULL`,
+		to, session, to, from)
+	if err != nil {
+		return fmt.Errorf("readdress %s's messages to itself as %s: %w", from, to, err)
 	}
 	return nil
 }
