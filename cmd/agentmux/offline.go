@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -75,7 +76,7 @@ func fromStore(cmd string, a clientArgs, w io.Writer, live error) (int, error) {
 				if err != nil {
 					return 1, err
 				}
-				if !found {
+				if !found && !recordedPane(st, a.session, o.member) {
 					return 1, fmt.Errorf("history: no member %q in the stored messages of session %s, which no longer runs (name a member: pane numbers name panes of a running session)", o.member, a.session)
 				}
 			}
@@ -86,6 +87,26 @@ func fromStore(cmd string, a clientArgs, w io.Writer, live error) (int, error) {
 		}
 		return exit(printHistory(w, a, out))
 	}
+}
+
+// recordedPane reports whether the store's record of session (the one a restore reads)
+// names a pane name: a member although no message names it, as a running session's
+// history takes one of its panes.
+func recordedPane(st *store.Store, session, name string) bool {
+	sn, err := st.Snapshot(session)
+	if err != nil {
+		return false
+	}
+	var sv savedSession
+	if json.Unmarshal(sn.Spec, &sv) != nil {
+		return false
+	}
+	for _, p := range sv.Panes {
+		if proto.SameName(p.Name, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // printStored prints one stored message as read does.

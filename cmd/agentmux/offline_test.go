@@ -77,6 +77,20 @@ func TestHistoryOfAnEndedSession(t *testing.T) {
 	_, out, err = runCmd(t, "", "history", "--session", "proj", "--member", "BOT")
 	require.NoError(t, err)
 	assert.Contains(t, out, "kept after the end")
+	// A pane of the session that no message names is a member all the same, as a running
+	// session's history takes it: an empty history, not an error. The store's record of
+	// the session (for a restore) names its panes.
+	st, err = store.Open(path)
+	require.NoError(t, err)
+	require.NoError(t, st.StartSnapshot("proj", t.TempDir(), []byte(`{"panes":[{"number":1,"name":"carol"}]}`), 1, time.Now().UnixMilli()))
+	require.NoError(t, st.Close())
+	code, out, err = runCmd(t, "", "history", "--session", "proj", "--member", "Carol")
+	assert.NoError(t, err, "a pane no message names")
+	assert.Equal(t, 0, code)
+	assert.NotContains(t, out, "kept after the end")
+	code, _, err = runCmd(t, "", "history", "--session", "proj", "--member", "nope")
+	assert.Equal(t, 1, code, "still an error for a name no pane had either")
+	assert.ErrorContains(t, err, `no member "nope"`)
 
 	code, _, err = runCmd(t, "", "history")
 	assert.Equal(t, 1, code)
