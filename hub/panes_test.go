@@ -593,6 +593,7 @@ func TestMessageForAPaneNotStartedIsKept(t *testing.T) {
 	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == proto.EventDelivery && ev.ID == id })
 	assert.Equal(t, proto.PhaseHeld, ev.Phase)
 	assert.Contains(t, ev.Text, "did not start")
+	assert.Contains(t, ev.Text, "kept until it runs")
 
 	// The stand-in's own state changes: refused again, still kept.
 	core.ev.Emit(proto.Event{Kind: proto.EventMember, Member: "bob", State: "exited (127)"})

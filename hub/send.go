@@ -395,7 +395,7 @@ func (s *state) toPane(msg store.Message) error {
 			s.notStarted[msg.To] = map[string]bool{}
 		}
 		s.notStarted[msg.To][msg.ID] = true
-		s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: msg.To, To: msg.To, From: msg.From, Phase: proto.PhaseHeld, Text: err.Error()})
+		s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: msg.To, To: msg.To, From: msg.From, Phase: proto.PhaseHeld, Text: err.Error() + ": the message is kept until it runs"})
 		return nil
 	}
 	if err != nil {

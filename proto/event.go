@@ -72,8 +72,10 @@ const (
 // ErrNotStarted is a core's refusal of a message for a pane whose program could not
 // start (a restored pane whose CLI is not installed any more, which shows a note): the
 // hub keeps the message, held, and hands it to the pane once its program runs (prefix
-// R then f after installing it again, or a later restore).
-var ErrNotStarted = errors.New("its program did not start: the message is kept until it runs")
+// R then f after installing it again, or a later restore). The hub says it keeps it:
+// another caller (a message from another session, the web view without a store) keeps
+// nothing, and its refusal must not say otherwise.
+var ErrNotStarted = errors.New("its program did not start")
 
 // legacyPhases are the relay log's words that sessions before the wire names sent for
 // the waiting phases (over the socket and the mesh): read as the phase they meant.

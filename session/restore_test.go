@@ -152,6 +152,9 @@ func TestAPaneNotStartedRefusesMessagesUntilItsProgramRuns(t *testing.T) {
 	assert.ErrorIs(t, s.Send("a", "B", "hello", SendOptions{}), proto.ErrNotStarted, "by name in any case")
 	assert.ErrorIs(t, s.Remind("you", "2", "later", time.Minute, SendOptions{Person: true}), proto.ErrNotStarted, "by number")
 	require.NoError(t, s.Send("you", "a", "hello", SendOptions{Person: true}), "another pane takes messages")
+	// The session keeps nothing: a caller that does not keep the message either (a
+	// message from another session, marked failed) must not be told it is kept.
+	assert.NotContains(t, s.Send("a", "b", "hello", SendOptions{}).Error(), "kept")
 
 	require.NoError(t, s.RespawnFresh(2, true))
 	assert.Equal(t, []string{"codex"}, (<-procs).Spec.Argv)
