@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -374,7 +373,7 @@ func parseConfig(data []byte) (settings, error) {
 	}
 	if v := f.Web.Listen; v != nil {
 		addr, ok := v.v.(string)
-		if _, _, err := net.SplitHostPort(addr); !ok || err != nil {
+		if err := checkListen(addr); !ok || addr == "" || err != nil { // --web-listen's rule
 			return settings{}, fmt.Errorf("[web] web_listen = %s: write HOST:PORT in quotes, e.g. web_listen = \"127.0.0.1:8080\"", tomlText(v.v))
 		}
 		st.Web.listen = addr

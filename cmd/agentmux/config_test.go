@@ -107,6 +107,9 @@ func TestWebSettings(t *testing.T) {
 		{"[web]\nweb = \"yes\"\n", `[web] web = "yes": want true or false, without quotes`},
 		{"[web]\nweb_listen = 8080\n", `[web] web_listen = 8080: write HOST:PORT in quotes`},
 		{"[web]\nweb_listen = \"localhost\"\n", `[web] web_listen = "localhost": write HOST:PORT`},
+		// The flag's rule (checkListen): a port that is no number from 0 to 65535 too.
+		{"[web]\nweb_listen = \"127.0.0.1:70000\"\n", `[web] web_listen = "127.0.0.1:70000": write HOST:PORT`},
+		{"[web]\nweb_listen = \"localhost:http\"\n", `[web] web_listen = "localhost:http": write HOST:PORT`},
 		{"[web]\nport = 1\n", "unknown keys: web.port"},
 	} {
 		if _, err := parseConfig([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.err) {
