@@ -134,11 +134,14 @@ func (s *Session) respawn(id int, kill, fresh bool) error {
 		}
 		// The old screen scrolls into the history; RIS then resets the modes and title.
 		p.term.WriteString(fmt.Sprintf("\x1b[?1049l\x1b[%d;1H%s\x1bc", p.rows, strings.Repeat("\n", p.rows)))
-		if fresh && len(p.spec.Fresh) > 0 {
-			p.spec.Argv, p.spec.Fresh, p.spec.Restored, p.spec.NotStarted = slices.Clone(p.spec.Fresh), nil, "", false
-			s.log.Info("respawn: the pane starts its program fresh", "pane", id, "argv", p.spec.Argv)
+		// The new spec is the pane's once its program started: a fresh start that fails
+		// (the CLI still not installed) leaves it as it was, NotStarted and Fresh kept.
+		spec := p.spec
+		if fresh && len(spec.Fresh) > 0 {
+			spec.Argv, spec.Fresh, spec.Restored, spec.NotStarted = slices.Clone(spec.Fresh), nil, "", false
+			s.log.Info("respawn: the pane starts its program fresh", "pane", id, "argv", spec.Argv)
 		}
-		np, err := s.spawn(p, p.spec)
+		np, err := s.spawn(p, spec)
 		if err != nil {
 			return err
 		}

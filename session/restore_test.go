@@ -5,6 +5,7 @@ package session
 // again with its spent turns, and panes started with the numbers they had.
 
 import (
+	"errors"
 	"io"
 	"testing"
 	"time"
@@ -159,4 +160,42 @@ func TestAPaneNotStartedRefusesMessagesUntilItsProgramRuns(t *testing.T) {
 	require.NoError(t, s.RespawnFresh(2, true))
 	assert.Equal(t, []string{"codex"}, (<-procs).Spec.Argv)
 	assert.NoError(t, s.Send("you", "b", "hello", SendOptions{Person: true}), "its program runs")
+}
+
+// A respawn that cannot start the program either (prefix R then f before the CLI is
+// installed again) leaves the pane as it was: still not started, its messages still
+// refused with proto.ErrNotStarted (kept by the hub), and a later respawn, once the
+// program is there, starts it fresh.
+func TestAFailedRespawnLeavesThePaneNotStarted(t *testing.T) {
+	o := Options{Clock: newFakeClock()}
+	procs := make(chan *fakeProc, 8)
+	installed := make(chan struct{})
+	o.Start = func(spec ptyhost.Spec, out io.Writer) (Process, error) {
+		if spec.Argv[0] == "codex" {
+			select {
+			case <-installed:
+			default:
+				return nil, &ptyhost.NotFoundError{Name: "codex", Err: errors.New("not installed")}
+			}
+		}
+		f := fakeproc.New(spec, out)
+		procs <- f
+		return f, nil
+	}
+	o.Panes = []PaneSpec{
+		{Name: "a", Argv: []string{"claude"}, Cols: 40, Rows: 10},
+		{Name: "b", Argv: []string{"/bin/sh", "-c", "printf gone; exit 127"}, Fresh: []string{"codex"}, NotStarted: true, Cols: 40, Rows: 10},
+	}
+	s, err := Start(o)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, s.Stop()) })
+	<-procs
+	<-procs
+	require.Error(t, s.RespawnFresh(2, true), "codex is not installed yet")
+	assert.ErrorIs(t, s.Send("a", "b", "hello", SendOptions{}), proto.ErrNotStarted, "still not started")
+
+	close(installed)
+	require.NoError(t, s.RespawnFresh(2, true))
+	assert.Equal(t, []string{"codex"}, (<-procs).Spec.Argv, "started fresh once installed")
+	assert.NoError(t, s.Send("a", "b", "hello", SendOptions{}), "its program runs")
 }
