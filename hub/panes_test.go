@@ -616,3 +616,33 @@ func TestMessageForAPaneNotStartedIsKept(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, core.sent)
 }
+
+// A message kept for a pane whose program did not start ends when the pane is closed
+// before its program ran: failed, said as an event and in the store, not left waiting
+// for a pane that is gone (no member event of its will hand it again).
+func TestMessageKeptForAClosedPaneFails(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "agentmux.db")
+	core := newFakeCore("alice", "bob")
+	core.refuse["bob"] = fmt.Errorf("send to %q: %w", "bob", proto.ErrNotStarted)
+	e := start(t, core, db, nil)
+	ctl := e.control()
+	_, err := ctl.Request(proto.TypeEvents, struct{}{})
+	require.NoError(t, err)
+	id, err := ctl.Send("ops", "bob", "kept for bob")
+	require.NoError(t, err)
+	ev := waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == proto.EventDelivery && ev.ID == id })
+	require.Equal(t, proto.PhaseHeld, ev.Phase)
+
+	core.mu.Lock()
+	core.panes = core.panes[:1] // bob closed
+	core.mu.Unlock()
+	core.ev.Emit(proto.Event{Kind: proto.EventClosed, Member: "2"})
+	ev = waitEvent(t, ctl, func(ev proto.Event) bool { return ev.Kind == proto.EventDelivery && ev.ID == id })
+	assert.Equal(t, proto.PhaseFailed, ev.Phase)
+	_, err = ctl.Request(proto.TypeHistory, proto.History{}) // what the event changed is written
+	require.NoError(t, err)
+	ms, err := e.st.Get(id)
+	require.NoError(t, err)
+	require.Len(t, ms, 1)
+	assert.NotZero(t, ms[0].Failed, "marked failed in the store")
+}

@@ -489,6 +489,9 @@ func (s *state) coreEvent(ev proto.Event) {
 		delete(s.notStarted, ev.Member)
 		s.resumePane(ev.Member, kept) // refused again, and kept, while its program has not started
 	}
+	if ev.Kind == proto.EventClosed && len(s.notStarted) > 0 {
+		s.failKeptOfGone()
+	}
 	if kept := s.notStarted[ev.From]; ev.Kind == proto.EventRenamed && kept != nil {
 		delete(s.notStarted, ev.From)
 		s.notStarted[ev.Member] = kept
@@ -548,6 +551,29 @@ func (s *state) resumePanes() {
 	}
 	for _, msg := range remote {
 		_ = s.toPane(msg) // a refusal is marked failed and said as an event
+	}
+}
+
+// failKeptOfGone ends the messages kept for a pane whose program did not start
+// (notStarted) once no pane has its name any more (closed before its program ran): no
+// member event of its will hand them again, so they are failed, as the relay fails what
+// waited for a pane closed, not left waiting.
+func (s *state) failKeptOfGone() {
+	here := map[string]bool{}
+	for _, p := range s.panes() {
+		here[p.Name] = true
+	}
+	now := s.now().UnixMilli()
+	for name, ids := range s.notStarted {
+		if here[name] {
+			continue
+		}
+		delete(s.notStarted, name)
+		for id := range ids {
+			s.mark(id, name, store.Failed, now)
+			s.event(proto.Event{Kind: proto.EventDelivery, ID: id, Member: name, To: name, Phase: proto.PhaseFailed,
+				Text: "its pane was closed before its program ran"})
+		}
 	}
 }
 
