@@ -77,9 +77,10 @@ func (t *Tree) Name() string { return strings.TrimPrefix(t.Branch, BranchPrefix)
 // git is told to run none of those (noPrograms, the diffs' --no-ext-diff
 // --no-textconv, each filter the config names emptied where git reads the tree's
 // files: noFilters, and no look inside a submodule: noSubmodules), and runs where a
-// pane's program would (ptyhost.RunConfined): `agentmux ls` and `worktree ls/rm` run it in the person's own shell, and a system
-// that makes no user namespaces leaves git there. Only git worktree add (a tree made
-// for the person's new pane) runs the filters its checkout needs (Git LFS's smudge).
+// pane's program would (ptyhost.RunConfined): `agentmux ls` and `worktree ls/rm` run
+// it in the person's own shell, and a system that makes no user namespaces leaves git
+// there. Only git worktree add (a tree made for the person's new pane) runs the
+// filters its checkout needs (Git LFS's smudge).
 func git(dir string, args ...string) (string, error) {
 	pre := slices.Concat([]string{"-C", dir}, noPrograms)
 	if readsFiles(args) {
