@@ -87,12 +87,8 @@ func (plan *restorePlan) retyped(st *store.Store, name string, members []int) in
 	}
 	k := 0
 	for _, n := range members {
-		ms, err := st.Pending(name, plan.names[n], store.Confirmed)
-		if err != nil {
-			continue
-		}
-		for _, m := range ms {
-			if in[m.From] && m.From != plan.names[n] {
+		for _, from := range plan.retypedFrom(st, name, n) {
+			if in[from] && from != plan.names[n] {
 				k++
 			}
 		}
@@ -100,23 +96,33 @@ func (plan *restorePlan) retyped(st *store.Store, name string, members []int) in
 	return k
 }
 
+// retypedFrom is the senders of the messages into pane n that the store will type
+// again (not confirmed before the server died), one for each.
+func (plan *restorePlan) retypedFrom(st *store.Store, name string, n int) []string {
+	ms, err := st.Pending(name, plan.names[n], store.Confirmed)
+	if err != nil {
+		return nil
+	}
+	from := make([]string, len(ms))
+	for i, m := range ms {
+		from[i] = m.From
+	}
+	return from
+}
+
 // retypedInto counts the messages into pane n from the external senders named from (in
 // lower case; "" for any of them) that the store will type again: each spent the
 // client budget into the pane when it was first queued and spends it again when it is
 // queued anew.
 func (plan *restorePlan) retypedInto(st *store.Store, name string, n int, from string) int {
-	ms, err := st.Pending(name, plan.names[n], store.Confirmed)
-	if err != nil {
-		return 0
-	}
 	panes := map[string]bool{}
 	for _, p := range plan.names {
 		panes[strings.ToLower(p)] = true
 	}
 	k := 0
-	for _, m := range ms {
-		f := strings.ToLower(m.From)
-		if panes[f] || m.From == hub.PersonName || m.From == hub.WebPersonName {
+	for _, sender := range plan.retypedFrom(st, name, n) {
+		f := strings.ToLower(sender)
+		if panes[f] || sender == hub.PersonName || sender == hub.WebPersonName {
 			continue // a pane's (its direct budget) or the person's (none)
 		}
 		if from == "" || f == from {
@@ -335,14 +341,9 @@ func (plan *restorePlan) apply(s *session.Session, st *store.Store, name string,
 	plan.seedSpend(s, st, name, log)
 	for _, g := range plan.groups {
 		l := session.RestoredLink{Members: g.Members, Used: max(g.Used-plan.retyped(st, name, g.Members), 0), Budget: g.Budget}
-		if g.Limit != "" {
-			var err error
-			if l.Limit, err = spend.ParseBudget(g.Limit); err != nil {
-				log.Warn("restore: a link's spend budget", "members", g.Members, "err", err)
-			}
-			if g.Spent != nil {
-				l.Spent = session.SpendTotal{Tokens: g.Spent.Tokens, USD: g.Spent.USD, Unknown: g.Spent.Unknown}
-			}
+		var err error
+		if l.Limit, l.Spent, err = readLimit(g.Limit, g.Spent); err != nil {
+			log.Warn("restore: a link's spend budget", "members", g.Members, "err", err)
 		}
 		if err := s.LinkRestored(l); err != nil {
 			log.Warn("restore: link", "members", g.Members, "err", err)

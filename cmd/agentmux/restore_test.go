@@ -258,15 +258,7 @@ func TestRecorderFollowsPastABurst(t *testing.T) {
 // restore, after the links (which renew their members' budgets as a person's link
 // does), for the panes that came back.
 func TestRestoreKeepsSpentBudgets(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	path, err := statePath("agentmux.db")
-	require.NoError(t, err)
-	st, err := store.Open(path)
-	require.NoError(t, err)
-	defer st.Close()
-	cat := func(name string) session.PaneSpec {
-		return session.PaneSpec{Name: name, Argv: []string{"sh", "-c", "exec cat"}, Cols: 40, Rows: 5}
-	}
+	st := stateStore(t)
 	s, err := session.Start(session.Options{Panes: []session.PaneSpec{cat("a"), cat("b"), cat("c"), cat("d")}})
 	require.NoError(t, err)
 	defer s.Stop()
@@ -307,15 +299,7 @@ func TestRestoreKeepsSpentBudgets(t *testing.T) {
 // Budgets spent by real sends come back spent, less what the store types again: a
 // message not confirmed before the crash is queued anew and spends its turn again.
 func TestRestoreCountsRetypedMessagesOnce(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	path, err := statePath("agentmux.db")
-	require.NoError(t, err)
-	st, err := store.Open(path)
-	require.NoError(t, err)
-	defer st.Close()
-	cat := func(name string) session.PaneSpec {
-		return session.PaneSpec{Name: name, Argv: []string{"sh", "-c", "exec cat"}, Cols: 40, Rows: 5}
-	}
+	st := stateStore(t)
 	panes := []session.PaneSpec{cat("alice"), cat("bob")}
 	args := []string{"--turns", "3", "alice=cat", "bob=cat"}
 	s, err := session.Start(session.Options{Turns: 3, Panes: panes})
@@ -363,4 +347,20 @@ func TestRestoreCountsRetypedMessagesOnce(t *testing.T) {
 	assert.Error(t, s2.Send("Ops", "bob", "four", session.SendOptions{}), "a fourth message from ops")
 	_ = s2.Send("alice", "bob", "four", session.SendOptions{}) // refused on the relay's log
 	assert.Equal(t, spent, s2.Budgets(), "after a fourth message of each")
+}
+
+// stateStore opens the store where restore reads it, in a state folder of the test's.
+func stateStore(t *testing.T) *store.Store {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	path, err := statePath("agentmux.db")
+	require.NoError(t, err)
+	st, err := store.Open(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// cat is a pane named name that runs cat, at a small size.
+func cat(name string) session.PaneSpec {
+	return session.PaneSpec{Name: name, Argv: []string{"sh", "-c", "exec cat"}, Cols: 40, Rows: 5}
 }

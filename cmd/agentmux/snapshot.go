@@ -117,12 +117,7 @@ func saveBudgets(b session.Budgets) *savedBudgets {
 	sb := &savedBudgets{}
 	for _, l := range b.Left {
 		sl := savedLeft{Pane: l.Pane, Used: l.Used, Budget: l.Budget}
-		if !l.Limit.IsZero() {
-			sl.Limit = l.Limit.String()
-		}
-		if !l.Spent.Tokens.IsZero() {
-			sl.Spent = &savedSpend{Tokens: l.Spent.Tokens, USD: l.Spent.USD, Unknown: l.Spent.Unknown}
-		}
+		sl.Limit, sl.Spent = saveLimit(l.Limit, l.Spent)
 		sb.Left = append(sb.Left, sl)
 	}
 	for _, d := range b.Direct {
@@ -146,14 +141,9 @@ func (sb *savedBudgets) budgets(names map[int]string, log *slog.Logger) session.
 			continue
 		}
 		lb := session.LeftBudget{Pane: l.Pane, Used: l.Used, Budget: l.Budget}
-		if l.Limit != "" {
-			var err error
-			if lb.Limit, err = spend.ParseBudget(l.Limit); err != nil {
-				log.Warn("restore: a pane's earlier link's spend budget", "pane", l.Pane, "err", err)
-			}
-		}
-		if l.Spent != nil {
-			lb.Spent = session.SpendTotal{Tokens: l.Spent.Tokens, USD: l.Spent.USD, Unknown: l.Spent.Unknown}
+		var err error
+		if lb.Limit, lb.Spent, err = readLimit(l.Limit, l.Spent); err != nil {
+			log.Warn("restore: a pane's earlier link's spend budget", "pane", l.Pane, "err", err)
 		}
 		b.Left = append(b.Left, lb)
 	}
@@ -168,6 +158,27 @@ func (sb *savedBudgets) budgets(names map[int]string, log *slog.Logger) session.
 		}
 	}
 	return b
+}
+
+// saveLimit is a link's spend budget and what it spent of it as the snapshot keeps
+// them ("" and nil for none: the turns are the whole budget).
+func saveLimit(limit spend.Budget, spent session.SpendTotal) (string, *savedSpend) {
+	if limit.IsZero() {
+		return "", nil
+	}
+	return limit.String(), &savedSpend{Tokens: spent.Tokens, USD: spent.USD, Unknown: spent.Unknown}
+}
+
+// readLimit is what saveLimit kept; a budget that no longer reads is none, and said.
+func readLimit(limit string, spent *savedSpend) (spend.Budget, session.SpendTotal, error) {
+	if limit == "" {
+		return spend.Budget{}, session.SpendTotal{}, nil
+	}
+	b, err := spend.ParseBudget(limit)
+	if err != nil || spent == nil {
+		return b, session.SpendTotal{}, err
+	}
+	return b, session.SpendTotal{Tokens: spent.Tokens, USD: spent.USD, Unknown: spent.Unknown}, nil
 }
 
 // savedSpend is a link's spend: its tokens, the cost of the priced part, and whether
@@ -329,10 +340,7 @@ func (r *recorder) describe() ([]byte, bool) {
 	for _, g := range r.s.Status().Groups {
 		sg := savedGroup{Members: slices.Clone(g.Members), Used: g.Used, Budget: g.Budget,
 			Remote: g.Remote, Tag: g.Tag, Peer: g.Peer}
-		if !g.Limit.IsZero() {
-			sg.Limit = g.Limit.String()
-			sg.Spent = &savedSpend{Tokens: g.Spent.Tokens, USD: g.Spent.USD, Unknown: g.Spent.Unknown}
-		}
+		sg.Limit, sg.Spent = saveLimit(g.Limit, g.Spent)
 		sv.Groups = append(sv.Groups, sg)
 	}
 	sv.Budgets = saveBudgets(r.s.Budgets())
