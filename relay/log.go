@@ -2,6 +2,7 @@ package relay
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -146,9 +147,30 @@ func (r *Relay) log(e Entry) *Entry {
 	r.logged++
 	r.entries = append(r.entries, p)
 	if over := len(r.entries) - r.cfg.LogLimit; over > 0 {
+		for _, old := range r.entries[:over] {
+			if old.Delivery != 0 && !old.Phase.Final() {
+				r.rolled = append(r.rolled, old)
+			}
+		}
 		r.entries = append(r.entries[:0], r.entries[over:]...)
 	}
 	return p
+}
+
+// Rolled returns copies of the entries of deliveries that left the log (past
+// Config.LogLimit) before they ended, oldest first, and forgets the ones that have
+// ended: a host that reads after every event it handles sees each one's final phase
+// once. They are as many as the deliveries still on their way.
+func (r *Relay) Rolled() []Entry {
+	if len(r.rolled) == 0 {
+		return nil
+	}
+	out := make([]Entry, len(r.rolled))
+	for i, e := range r.rolled {
+		out[i] = *e
+	}
+	r.rolled = slices.DeleteFunc(r.rolled, func(e *Entry) bool { return e.Phase.Final() })
+	return out
 }
 
 // notice logs a notice about pane (0 for none).

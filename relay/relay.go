@@ -40,6 +40,9 @@ type Relay struct {
 	// Config.SessionBudget (spend.go).
 	session SpendTotal
 	capped  bool
+	// rolled are the entries of deliveries that left the log (past Config.LogLimit)
+	// before they ended: their phase still changes, and the host reads it (Rolled).
+	rolled []*Entry
 }
 
 // New returns a relay with no panes.

@@ -7,3 +7,10 @@ func (g *gate) isClosed(id int) bool {
 	_, ok := g.held[id]
 	return ok
 }
+
+// tracked returns how many deliveries the session follows as on their way.
+func (s *Session) tracked() int {
+	var n int
+	s.call(func() { n = len(s.open) })
+	return n
+}

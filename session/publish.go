@@ -45,14 +45,29 @@ func (s *Session) publish(send bool) {
 				s.emit(Delivery{Entry: e, Fresh: fresh})
 			}
 		}
-		if e.Phase.Final() {
-			delete(s.open, e.Delivery)
-			delete(s.beforeSubmit, e.Delivery) // never submitted: nothing to record
-		} else {
-			s.open[e.Delivery] = e
+		s.track(e)
+	}
+	// A delivery whose entry left the log before it ended (more than the log's limit
+	// logged meanwhile: a held pane, a long queue) is followed to its end all the same.
+	for _, e := range s.rl.Rolled() {
+		if old, tracked := s.open[e.Delivery]; tracked {
+			if send && (old.Phase != e.Phase || old.Note != e.Note) {
+				s.emit(Delivery{Entry: e})
+			}
+			s.track(e)
 		}
 	}
 	s.logged = n
+}
+
+// track keeps delivery entry e while it is on its way, and forgets it once it ended.
+func (s *Session) track(e Entry) {
+	if e.Phase.Final() {
+		delete(s.open, e.Delivery)
+		delete(s.beforeSubmit, e.Delivery) // never submitted: nothing to record
+	} else {
+		s.open[e.Delivery] = e
+	}
 }
 
 // member describes pane p.

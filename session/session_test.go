@@ -7,6 +7,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -593,4 +594,27 @@ func TestAShellLinkEndsWithItsLink(t *testing.T) {
 	r.advance(time.Second)
 	r.printed(2, "$ ")
 	assert.Zero(t, group(), "no word of the person's for this link")
+}
+
+// A delivery whose log entry leaves the relay log (more than its limit logged while the
+// delivery waits) is still followed to its end: its final phase is published (the hub
+// records it in the store from that event) and the session stops tracking it.
+func TestADeliveryOlderThanTheLogIsFollowedToItsEnd(t *testing.T) {
+	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	r.started(1, 2)
+	require.NoError(t, r.s.Hold(2))
+	const n = 520 // past the relay log's 500 entries
+	for i := range n {
+		require.NoError(t, r.s.Send("you", "bob", "hi", SendOptions{ID: fmt.Sprintf("m%d", i), Person: true, Timeout: time.Minute}))
+	}
+	r.advance(2 * time.Minute) // every one expires, still held
+	ended := map[string]relay.Phase{}
+	for _, ev := range r.sub.Next() {
+		if d, ok := ev.(Delivery); ok && d.Entry.Phase.Final() {
+			ended[d.Entry.ID] = d.Entry.Phase
+		}
+	}
+	assert.Equal(t, n, len(ended), "every delivery's end published")
+	assert.Equal(t, relay.Expired, ended["m0"], "the oldest, out of the log, too")
+	assert.Zero(t, r.s.tracked(), "no delivery tracked once all ended")
 }
