@@ -102,3 +102,27 @@ func TestMembersThatLeftAreForgotten(t *testing.T) {
 	assert.LessOrEqual(t, len(got), 256)
 	assert.NotContains(t, got, "drop000", "the one away longest is forgotten first")
 }
+
+// A member forgotten takes its streams' seqs with it (a hub that lives for weeks meets
+// members without number), and one that comes back continues them from the store.
+func TestAForgottenMembersSeqsGo(t *testing.T) {
+	e := start(t, newFakeCore("claude"), "", func(c *hub.Config) { c.Heartbeat = time.Minute })
+	ctl := e.control()
+	say := func(name, body string) *proto.Envelope {
+		t.Helper()
+		m := e.member(name, 0)
+		_, err := ctl.Send("you", name, body)
+		require.NoError(t, err)
+		d := next(t, m, proto.TypeDeliver)
+		require.NoError(t, m.Ack(d))
+		bye(t, m)
+		return d
+	}
+	for i := range 50 {
+		say(fmt.Sprintf("w%d", i), "hi")
+	}
+	d := say("w7", "again")
+	assert.Equal(t, int64(2), d.Delivery.Seq, "seqs go on from the store")
+	require.NoError(t, e.h.Close())
+	assert.Zero(t, e.h.Recipients(), "no seqs kept for members forgotten")
+}

@@ -139,19 +139,20 @@ func (s *state) sortedMembers() []*member {
 // nextSeq gives the next seq of (to, topic), reading the recipient's streams from the
 // store the first time so seqs continue across restarts.
 func (s *state) nextSeq(to, topic string) (int64, error) {
-	if !s.loaded[to] {
+	seqs := s.seqs[to]
+	if seqs == nil {
 		streams, err := s.cfg.Store.Streams(s.cfg.Session, to)
 		if err != nil {
 			return 0, err
 		}
+		seqs = make(map[string]int64, len(streams)+1)
 		for _, st := range streams {
-			s.seqs[streamKey{to, st.Topic}] = st.LastSeq
+			seqs[st.Topic] = st.LastSeq
 		}
-		s.loaded[to] = true
+		s.seqs[to] = seqs
 	}
-	k := streamKey{to, topic}
-	s.seqs[k]++
-	return s.seqs[k], nil
+	seqs[topic]++
+	return seqs[topic], nil
 }
 
 // sendIn answers SEND: the message is written to the store for every recipient, then

@@ -18,10 +18,11 @@ type state struct {
 	h       *Hub
 	cfg     *Config
 	conns   map[*conn]*connState
-	members map[string]*member  // protocol clients that said HELLO with a name
-	seqs    map[streamKey]int64 // last seq given per (recipient, topic)
-	loaded  map[string]bool     // recipients whose streams were read from the store
-	events  proto.Events        // the core's, or nil
+	members map[string]*member // protocol clients that said HELLO with a name
+	// seqs are the last seq given per recipient, per topic: a recipient's are read from
+	// the store the first time (nextSeq), and dropped with a member forgotten.
+	seqs    map[string]map[string]int64
+	events  proto.Events // the core's, or nil
 	nextID  int
 	awaySeq int64        // members gone away so far
 	marks   []store.Mark // phases reached, not yet written (flush)
@@ -172,8 +173,6 @@ func (s *state) retryC() <-chan time.Time {
 	return s.retry.C
 }
 
-type streamKey struct{ to, topic string }
-
 // connState is the loop's view of one connection.
 type connState struct {
 	c       *conn
@@ -238,8 +237,7 @@ func newState(h *Hub) *state {
 		h: h, cfg: &h.cfg,
 		conns:   map[*conn]*connState{},
 		members: map[string]*member{},
-		seqs:    map[streamKey]int64{},
-		loaded:  map[string]bool{},
+		seqs:    map[string]map[string]int64{},
 		batched: map[*member]int{}, batchedBytes: map[*member]int{},
 	}
 }
@@ -424,11 +422,13 @@ func (s *state) trimAway() {
 	}
 }
 
-// forget drops m: coming back, it is a new member (messages stored for it are read
-// from the store again).
+// forget drops m: coming back, it is a new member (messages stored for it, and its
+// streams' seqs, are read from the store again). It is idle: none of its rows wait in
+// the batch, so the store has its last seqs.
 func (s *state) forget(m *member) {
 	s.held -= m.bytes
 	delete(s.members, m.name)
+	delete(s.seqs, m.name)
 	delete(s.batched, m)
 	delete(s.batchedBytes, m)
 	if m.unregister != nil {
