@@ -335,7 +335,21 @@ func (r *Relay) exit(p *pane, now time.Time, closed bool, status string) {
 	}
 	p.gone = how
 	r.notice(now, p.id, "%d %s %s", p.id, p.name, how)
+	if closed {
+		p.letGo()
+	}
 }
+
+// letGo is for a closed pane, which stays known by its number and name (Gone) and is
+// never read again: it lets go of its terminal, its history and what was read of them.
+func (p *pane) letGo() {
+	p.scr, p.paneBaseline, p.altFrames = closedScreen{}, paneBaseline{}, altFrames{}
+}
+
+// closedScreen is the screen of a closed pane: nothing.
+type closedScreen struct{}
+
+func (closedScreen) Read(int64) Reading { return Reading{} }
 
 // dropQueue drops every delivery waiting for p.
 func (r *Relay) dropQueue(p *pane, now time.Time, why string) {

@@ -155,6 +155,8 @@ func (r *Relay) Handle(ev Event, now time.Time) []Action {
 	case Exit:
 		if p := r.live(e.Pane); p != nil {
 			r.exit(p, now, e.Closed, e.Status)
+		} else if p := r.panes[e.Pane]; p != nil && e.Closed {
+			p.letGo() // its program had exited before
 		}
 	case Shell:
 		if p := r.live(e.Pane); p != nil {
