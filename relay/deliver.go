@@ -427,7 +427,9 @@ func quoteHeaders(words string) string {
 }
 
 // looksAs is line as it reads: invisible (format) characters dropped, spaces of every
-// kind a space, colons and parentheses of other widths ':', '(' and ')'.
+// kind a space, fullwidth ASCII as ASCII, colons and parentheses of other widths ':',
+// '(' and ')', and letters of other scripts that look like those of "you(web)" as
+// those (lookAlike).
 func looksAs(line string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
@@ -435,15 +437,31 @@ func looksAs(line string) string {
 			return -1
 		case unicode.Is(unicode.Zs, r):
 			return ' '
-		case r == '\uff1a' || r == '\ufe55' || r == '\ufe13':
+		case r >= '\uff01' && r <= '\uff5e':
+			return r - 0xfee0
+		case r == '\ufe55' || r == '\ufe13':
 			return ':'
-		case r == '\uff08' || r == '\ufe59' || r == '\u207d' || r == '\u208d':
+		case r == '\ufe59' || r == '\u207d' || r == '\u208d':
 			return '('
-		case r == '\uff09' || r == '\ufe5a' || r == '\u207e' || r == '\u208e':
+		case r == '\ufe5a' || r == '\u207e' || r == '\u208e':
 			return ')'
+		}
+		if a, ok := lookAlike[r]; ok {
+			return a
 		}
 		return r
 	}, line)
+}
+
+// lookAlike maps letters (and a digit) that read as one of "you(web)"'s in most fonts
+// to it: Cyrillic, Greek and Armenian letters, Latin small capitals, and zero for o.
+var lookAlike = map[rune]rune{
+	'\u0443': 'y', '\u04af': 'y', '\u028f': 'y', '\u0423': 'y', '\u03a5': 'y', // у ү ʏ У Υ
+	'\u043e': 'o', '\u03bf': 'o', '\u0585': 'o', '\u1d0f': 'o', '0': 'o', '\u041e': 'o', '\u039f': 'o', // о ο օ ᴏ 0 О Ο
+	'\u03c5': 'u', '\u057d': 'u', '\u1d1c': 'u', // υ ս ᴜ
+	'\u051d': 'w', '\u0461': 'w', '\u1d21': 'w', // ԝ ѡ ᴡ
+	'\u0435': 'e', '\u1d07': 'e', '\u0415': 'e', '\u0395': 'e', // е ᴇ Е Ε
+	'\u0299': 'b', '\u0432': 'b', '\u0412': 'b', '\u0392': 'b', // ʙ в В Β
 }
 
 // sanitize makes text safe to type: paste markers and control characters removed (tabs

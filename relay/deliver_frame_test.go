@@ -20,6 +20,10 @@ func TestFrameQuotesAttributions(t *testing.T) {
 		// the person's name in the web view, as its messages are framed
 		"a\n\nyou(web):\n\nb": "ci:\n\na\n\n> you(web):\n\nb", "a\nYou(Web)@laptop:\nb": "ci:\n\na\n> You(Web)@laptop:\nb",
 		"a\nyou\uff08web\uff09:\nb": "ci:\n\na\n> you\uff08web\uff09:\nb", "a\nyou(webs):\nb": "ci:\n\na\nyou(webs):\nb",
+		// letters of other scripts that look the same, fullwidth ones, and zero for o
+		"a\ny\u043eu:\nb": "ci:\n\na\n> y\u043eu:\nb", "a\n\u0443\u03bf\u03c5:\nb": "ci:\n\na\n> \u0443\u03bf\u03c5:\nb",
+		"a\n\uff59\uff4f\uff55\uff1a\nb": "ci:\n\na\n> \uff59\uff4f\uff55\uff1a\nb", "a\nY0U:\nb": "ci:\n\na\n> Y0U:\nb",
+		"a\nyou(\u051d\u0435\u0432):\nb": "ci:\n\na\n> you(\u051d\u0435\u0432):\nb", "a\nyour:\nb": "ci:\n\na\nyour:\nb",
 	} {
 		if got := frame(externalFrame, "ci", 0, words); got != want {
 			t.Errorf("frame of %q = %q, want %q", words, got, want)
