@@ -204,8 +204,9 @@ func (s *Store) Pending(session, to string, done Phase) ([]Message, error) {
 // Readdress gives the messages of session to recipient from that no phase ended yet
 // (not confirmed, failed, dropped nor expired) the recipient to: a pane renamed while
 // they waited for it, so that they follow it (typed again under its new name after a
-// restart), and those it sent itself come from to. The history of the ones that ended
-// keeps the names they were sent from and to.
+// restart). A message the pane sent that still waits somewhere comes from to, on all its
+// rows: typed again after a restart it is the pane's, under the name it has. The history
+// of the others keeps the names they were sent from and to.
 func (s *Store) Readdress(session, from, to string) error {
 	// OR IGNORE: a message with a row for the new name already (sent to both, that copy
 	// ended) keeps its row for the old one; the others follow.
@@ -215,14 +216,14 @@ func (s *Store) Readdress(session, from, to string) error {
 	if err != nil {
 		return fmt.Errorf("readdress %s's messages to %s: %w", from, to, err)
 	}
-	// What the pane sent itself (a reminder, agentmux remind) is from it under its new
-	// name too: the session takes a pane's reminder into its own pane only, and one from
-	// the old name would be refused when it is handed again after a restart.
-	_, err = s.db.Exec(`UPDATE messages SET sender = ?
-		WHERE session = ? AND recipient = ? AND sender = ? AND confirmed IS NULL AND failed IS NULL AND dropped IS NULL AND expired IS NULL`,
-		to, session, to, from)
+	// What the pane sent that waits is from it under its new name: the session takes a
+	// pane's reminder into its own pane only, and a message from the old name would be
+	// framed as an outsider's ("a:", not "alpha (1):") when it is handed again.
+	_, err = s.db.Exec(`UPDATE messages SET sender = ? WHERE session = ? AND sender = ? AND id IN
+		(SELECT id FROM messages WHERE session = ? AND sender = ? AND confirmed IS NULL AND failed IS NULL AND dropped IS NULL AND expired IS NULL)`,
+		to, session, from, session, from)
 	if err != nil {
-		return fmt.Errorf("readdress %s's messages to itself as %s: %w", from, to, err)
+		return fmt.Errorf("readdress %s's waiting messages as from %s: %w", from, to, err)
 	}
 	return nil
 }

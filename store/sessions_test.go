@@ -72,3 +72,35 @@ func TestReaddressMovesWhatWaits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "alice", done[0].To, "history keeps the name it was sent to")
 }
+
+// A pane renamed: what it sent that still waits is from its new name, on every row of
+// the message; what it sent that ended keeps the name it was sent from.
+func TestReaddressGivesWhatThePaneSentItsNewName(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "agentmux.db"))
+	require.NoError(t, err)
+	defer s.Close()
+	for _, m := range []Message{
+		{ID: "w1", Session: "x", From: "alice", To: "bob", Kind: "message", Body: "waits", Queued: 1},
+		{ID: "w1", Session: "x", From: "alice", To: "carol", Kind: "message", Body: "waits", Queued: 1},
+		{ID: "d2", Session: "x", From: "alice", To: "bob", Kind: "message", Body: "done", Queued: 2},
+		{ID: "o3", Session: "y", From: "alice", To: "bob", Kind: "message", Body: "another session's", Queued: 3},
+	} {
+		require.NoError(t, s.Insert(m))
+	}
+	_, err = s.Mark("w1", "carol", Confirmed, 5)
+	require.NoError(t, err)
+	_, err = s.Mark("d2", "bob", Confirmed, 5)
+	require.NoError(t, err)
+	require.NoError(t, s.Readdress("x", "alice", "alpha"))
+	p, err := s.Pending("x", "bob", Confirmed)
+	require.NoError(t, err)
+	require.Len(t, p, 1)
+	assert.Equal(t, "alpha", p[0].From)
+	for id, want := range map[string]string{"w1": "alpha", "d2": "alice", "o3": "alice"} {
+		rows, err := s.Get(id)
+		require.NoError(t, err)
+		for _, r := range rows {
+			assert.Equal(t, want, r.From, "%s to %s", id, r.To)
+		}
+	}
+}
