@@ -262,6 +262,21 @@ func TestKillSessionWaitsForTheSessionToEnd(t *testing.T) {
 	assert.False(t, <-leftEarly, "kill-session returned before the session closed its connection")
 }
 
+// A first attach that fails after the session started says the session runs on, and
+// how to see or end it, when its server still answers; otherwise the failure alone.
+func TestAFailedFirstAttachSaysTheSessionRunsOn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.sock")
+	failed := errors.New("session s refused this terminal: bad size")
+	assert.Equal(t, failed, stillRuns(failed, "s", path), "no server: the failure alone")
+	l, err := net.Listen("unix", path)
+	require.NoError(t, err)
+	defer l.Close()
+	err = stillRuns(failed, "s", path)
+	assert.ErrorIs(t, err, failed)
+	assert.ErrorContains(t, err, "session s runs on without a terminal: agentmux attach s shows it, agentmux kill-session s ends it")
+	assert.NoError(t, stillRuns(nil, "s", path), "attached and ended well")
+}
+
 // The table is the help: every command a person can run has a synopsis, a line and a
 // longer help; its synopsis names every flag it takes, so agentmux --help, which shows
 // every synopsis, names every flag of every command; the overview fits 100 columns;

@@ -91,7 +91,23 @@ func runStarted(ctx context.Context, args []string, in, out *os.File) (int, erro
 	if err != nil {
 		return status, err
 	}
-	return attachTo(ctx, name, socket, attach.Options{Terminal: probedWord(info), Typed: typed}, in, out)
+	status, err = attachTo(ctx, name, socket, attach.Options{Terminal: probedWord(info), Typed: typed}, in, out)
+	return status, stillRuns(err, name, socket)
+}
+
+// stillRuns is err, the failure of the first attach to a session just started, saying
+// that the session runs on when its server still answers on socket: no terminal shows
+// it, and the next start with its name is refused.
+func stillRuns(err error, name, socket string) error {
+	if err == nil {
+		return nil
+	}
+	nc, derr := net.DialTimeout("unix", socket, time.Second)
+	if derr != nil {
+		return err
+	}
+	nc.Close()
+	return fmt.Errorf("%w\nsession %s runs on without a terminal: agentmux attach %s shows it, agentmux kill-session %s ends it", err, name, name, name)
 }
 
 // runHere serves the session o describes from this process and attaches this terminal
