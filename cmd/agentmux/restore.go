@@ -72,8 +72,10 @@ type restorePlan struct {
 	// joins its mesh (mesh/relink.go).
 	remote []mesh.RestoredLink
 	names  map[int]string
-	held   []int
-	notes  []paneNote
+	// notStarted are the panes (by number) whose program cannot start: each runs a note.
+	notStarted map[int]bool
+	held       []int
+	notes      []paneNote
 }
 
 // retyped counts the messages between members of a group that the store will type
@@ -97,15 +99,29 @@ func (plan *restorePlan) retyped(st *store.Store, name string, members []int) in
 }
 
 // retypedFrom is the senders of the messages into pane n that the store will type
-// again (not confirmed before the server died), one for each.
+// again (not confirmed before the server died), one for each: not a reminder (it
+// spends no budget), nor one whose timeout has passed (it expires unsent), nor any into
+// a pane whose program cannot start (kept, unsent, until it runs).
 func (plan *restorePlan) retypedFrom(st *store.Store, name string, n int) []string {
+	if plan.notStarted[n] {
+		return nil
+	}
 	ms, err := st.Pending(name, plan.names[n], store.Confirmed)
 	if err != nil {
 		return nil
 	}
-	from := make([]string, len(ms))
-	for i, m := range ms {
-		from[i] = m.From
+	now := time.Now()
+	var from []string
+	for _, m := range ms {
+		var meta proto.SendMeta
+		if m.Meta != "" {
+			_ = json.Unmarshal([]byte(m.Meta), &meta) // written by the hub: valid JSON
+		}
+		ttl := time.Duration(meta.TTLMs) * time.Millisecond
+		if meta.XRemindMs > 0 || ttl > 0 && !now.Before(time.UnixMilli(m.Queued).Add(ttl)) {
+			continue
+		}
+		from = append(from, m.From)
 	}
 	return from
 }
@@ -172,7 +188,7 @@ func restoredOptions(name string) (options, *restorePlan, error) {
 	o.session, o.detached, o.sess.Link = name, false, false
 	o.set["session"] = true
 	plan := &restorePlan{saved: sv, given: map[int][]string{}, convs: map[int]store.Conversation{},
-		trees: map[int]bool{}, treeDirs: map[int]string{}, names: map[int]string{}}
+		trees: map[int]bool{}, treeDirs: map[int]string{}, names: map[int]string{}, notStarted: map[int]bool{}}
 	o.sess.Panes = nil
 	last := 0
 	for i, p := range sv.Panes {
@@ -185,6 +201,9 @@ func restoredOptions(name string) (options, *restorePlan, error) {
 		plan.names[n] = p.Name
 		spec, note := plan.pane(n, p, convs[p.Number], sn.Folder)
 		spec.Number = n
+		if spec.NotStarted {
+			plan.notStarted[n] = true
+		}
 		if note != "" {
 			plan.notes = append(plan.notes, paneNote{pane: p.Name, text: note})
 		}

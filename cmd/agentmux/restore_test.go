@@ -328,6 +328,9 @@ func TestRestoreCountsRetypedMessagesOnce(t *testing.T) {
 		store.Message{ID: "m1", Session: "again", From: "alice", To: "bob", Kind: "message", Body: "three", Queued: now},
 		store.Message{ID: "m2", Session: "again", From: "Ops", To: "bob", Kind: "message", Body: "three", Queued: now},
 		store.Message{ID: "m3", Session: "again", From: "you", To: "bob", Kind: "message", Body: "mine", Queued: now},
+		// neither typed again nor charged: one whose timeout passed, and a reminder
+		store.Message{ID: "m4", Session: "again", From: "alice", To: "bob", Kind: "message", Body: "late", Meta: `{"ttl_ms":1000}`, Queued: now - 60000},
+		store.Message{ID: "m5", Session: "again", From: "Ops", To: "bob", Kind: "message", Body: "later", Meta: `{"x_remind_ms":60000}`, Queued: now},
 	))
 
 	_, plan, err := restoredOptions("again")
@@ -363,4 +366,17 @@ func stateStore(t *testing.T) *store.Store {
 // cat is a pane named name that runs cat, at a small size.
 func cat(name string) session.PaneSpec {
 	return session.PaneSpec{Name: name, Argv: []string{"sh", "-c", "exec cat"}, Cols: 40, Rows: 5}
+}
+
+// Into a pane whose program cannot start nothing is typed again (the hub keeps it until
+// the program runs), so nothing of it is charged again and no turn is given back.
+func TestNothingIsRetypedIntoAPaneNotStarted(t *testing.T) {
+	st := stateStore(t)
+	require.NoError(t, st.Insert(store.Message{ID: "m1", Session: "s", From: "alice", To: "bob", Kind: "message", Body: "kept", Queued: time.Now().UnixMilli()}))
+	plan := &restorePlan{names: map[int]string{1: "alice", 2: "bob"}, notStarted: map[int]bool{}}
+	assert.Equal(t, []string{"alice"}, plan.retypedFrom(st, "s", 2))
+	assert.Equal(t, 1, plan.retyped(st, "s", []int{1, 2}))
+	plan.notStarted[2] = true
+	assert.Empty(t, plan.retypedFrom(st, "s", 2))
+	assert.Equal(t, 0, plan.retyped(st, "s", []int{1, 2}))
 }
