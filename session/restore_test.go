@@ -133,22 +133,9 @@ func TestViewIsKeptAndAnnounced(t *testing.T) {
 // and reminders for it are refused with proto.ErrNotStarted, which the hub keeps, until
 // RespawnFresh starts its program.
 func TestAPaneNotStartedRefusesMessagesUntilItsProgramRuns(t *testing.T) {
-	o := Options{Clock: newFakeClock()}
-	procs := make(chan *fakeProc, 8)
-	o.Start = func(spec ptyhost.Spec, out io.Writer) (Process, error) {
-		f := fakeproc.New(spec, out)
-		procs <- f
-		return f, nil
-	}
-	o.Panes = []PaneSpec{
-		{Name: "a", Argv: []string{"claude"}, Cols: 40, Rows: 10},
-		{Name: "b", Argv: []string{"/bin/sh", "-c", "printf gone; exit 127"}, Fresh: []string{"codex"}, NotStarted: true, Cols: 40, Rows: 10},
-	}
-	s, err := Start(o)
-	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, s.Stop()) })
-	<-procs
-	<-procs
+	installed := make(chan struct{})
+	close(installed)
+	s, procs := startNotStarted(t, installed)
 	assert.ErrorIs(t, s.Send("you", "b", "hello", SendOptions{Person: true}), proto.ErrNotStarted)
 	assert.ErrorIs(t, s.Send("a", "B", "hello", SendOptions{}), proto.ErrNotStarted, "by name in any case")
 	assert.ErrorIs(t, s.Remind("you", "2", "later", time.Minute, SendOptions{Person: true}), proto.ErrNotStarted, "by number")
@@ -167,9 +154,24 @@ func TestAPaneNotStartedRefusesMessagesUntilItsProgramRuns(t *testing.T) {
 // refused with proto.ErrNotStarted (kept by the hub), and a later respawn, once the
 // program is there, starts it fresh.
 func TestAFailedRespawnLeavesThePaneNotStarted(t *testing.T) {
+	installed := make(chan struct{})
+	s, procs := startNotStarted(t, installed)
+	require.Error(t, s.RespawnFresh(2, true), "codex is not installed yet")
+	assert.ErrorIs(t, s.Send("a", "b", "hello", SendOptions{}), proto.ErrNotStarted, "still not started")
+
+	close(installed)
+	require.NoError(t, s.RespawnFresh(2, true))
+	assert.Equal(t, []string{"codex"}, (<-procs).Spec.Argv, "started fresh once installed")
+	assert.NoError(t, s.Send("a", "b", "hello", SendOptions{}), "its program runs")
+}
+
+// startNotStarted starts a session of pane a (claude) and pane b, a restored pane whose
+// program (codex, its Fresh command) could not start: it runs a note, and codex starts
+// only once installed is closed. It returns the session once both started, and their
+// fake processes, and those started later, in order.
+func startNotStarted(t *testing.T, installed <-chan struct{}) (*Session, chan *fakeProc) {
 	o := Options{Clock: newFakeClock()}
 	procs := make(chan *fakeProc, 8)
-	installed := make(chan struct{})
 	o.Start = func(spec ptyhost.Spec, out io.Writer) (Process, error) {
 		if spec.Argv[0] == "codex" {
 			select {
@@ -191,11 +193,5 @@ func TestAFailedRespawnLeavesThePaneNotStarted(t *testing.T) {
 	t.Cleanup(func() { require.NoError(t, s.Stop()) })
 	<-procs
 	<-procs
-	require.Error(t, s.RespawnFresh(2, true), "codex is not installed yet")
-	assert.ErrorIs(t, s.Send("a", "b", "hello", SendOptions{}), proto.ErrNotStarted, "still not started")
-
-	close(installed)
-	require.NoError(t, s.RespawnFresh(2, true))
-	assert.Equal(t, []string{"codex"}, (<-procs).Spec.Argv, "started fresh once installed")
-	assert.NoError(t, s.Send("a", "b", "hello", SendOptions{}), "its program runs")
+	return s, procs
 }
