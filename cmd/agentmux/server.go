@@ -171,7 +171,7 @@ func probedWord(info ui.TerminalInfo) string {
 
 // detachedSize is the size a session started without a terminal draws at until one
 // attaches and sets its own (tmux's default for new-session -d).
-var detachedSize = ui.Size{Cols: 80, Rows: 24}
+var detachedSize = ui.Size{Cols: attach.UnknownCols, Rows: attach.UnknownRows}
 
 // runDetached starts a server for the agents in args without attaching a terminal
 // (--detached) and prints the session's name: the size is the terminal's when stdout
@@ -179,7 +179,7 @@ var detachedSize = ui.Size{Cols: 80, Rows: 24}
 func runDetached(args []string, stdout io.Writer) (int, error) {
 	size := detachedSize
 	if f, ok := stdout.(*os.File); ok {
-		if c, r, err := term.GetSize(f.Fd()); err == nil && c > 0 && r > 0 {
+		if c, r, err := attach.TerminalSize(f); err == nil {
 			size = ui.Size{Cols: c, Rows: r}
 		}
 	}
