@@ -24,8 +24,9 @@
 // few milliseconds passed, so an echo never queues behind a flood for a processor.
 //
 // A reader yields its processor after every 4 KiB through the poller (a byte into a pipe
-// of its own, waited for there), not runtime.Gosched: on the session server's one
-// processor that is what lets the scheduler poll the network while a pane floods.
+// of its own, waited for there), not runtime.Gosched: on one processor (the session
+// server's while a person types) that is what lets the scheduler poll the network while
+// a pane floods.
 //
 // Package ptyhost must not import anything of the agentmux project (vterm, ui, relay,
 // parser, keys) nor bubbletea: the host passes an io.Writer (the pane's emulator) in.

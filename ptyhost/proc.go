@@ -20,11 +20,14 @@ const readBufSize = 32 << 10
 
 // yieldEvery is how much output the reader writes to out between two yields of its
 // processor (yielder): a PTY hands out 4 KiB a read, so a flood yields after every read.
-// On the server's one processor a yield is what lets a key just typed, or another pane's
-// echo, in while a pane floods: measured on a 2-core VM with a 64 MB log flooding
-// another pane, the echo of a key took 0.7 ms (median) and 2.8 ms (p99) yielding every
-// 4 KiB, 1.0 and 3.2-4.0 every 16 KiB, 2.0 and 4.8-5.5 every 64 KiB; and 6.6 and 19.5 ms
-// with runtime.Gosched instead, which never lets the scheduler poll.
+// On one processor (the session server's while a person types) a yield is what lets a
+// key just typed, or another pane's echo, in while a pane floods: measured on a 2-core
+// VM with a 64 MB log flooding another pane, the echo of a key took 0.7 ms (median) and
+// 2.8 ms (p99) yielding every 4 KiB, 1.0 and 3.2-4.0 every 16 KiB, 2.0 and 4.8-5.5 every
+// 64 KiB; and 6.6 and 19.5 ms with runtime.Gosched instead, which never lets the
+// scheduler poll. On two processors the yields help the flood itself:
+// BenchmarkCatColoredLog's 64 MB printed in 0.63-0.71 s with them against 1.00-1.12 s
+// without (two interleaved runs of eight, 2-core VM, 2026-12-01).
 const yieldEvery = 4 << 10
 
 // QuietAfter is how long a program prints nothing, after printing, before its output

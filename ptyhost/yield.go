@@ -7,9 +7,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// yielder hands the reader's processor over through Go's network poller. The session
-// server runs on one processor (cmd/agentmux), and a flooding pane's reader keeps it
-// busy: its PTY always holds bytes, so it never waits in the poller, and the scheduler
+// yielder hands the reader's processor over through Go's network poller. While a
+// person types, the session server runs on one processor (cmd/agentmux), and a flooding
+// pane's reader keeps it busy: its PTY always holds bytes, so it never waits in the poller, and the scheduler
 // polls the network (a key on the terminal's socket, another pane's echo) only when no
 // goroutine is runnable, or from its monitor thread every 10 ms. runtime.Gosched does not
 // help: the yielding goroutine is runnable again at once and the poll never comes. So

@@ -160,6 +160,10 @@ type Options struct {
 	AddEnv []string
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Typing, when set, is called on the loop each time a person's input (a key, a
+	// paste, a mouse report) goes to a pane: where the process gives the echo's path
+	// the processors while a person types (cmd/agentmux). It must return at once.
+	Typing func()
 	// NoPaneNamespaces starts the panes' programs in this process's own user
 	// namespace, where setuid programs (sudo) work: the panes are then told from the
 	// person by their processes' parents alone (best effort; see Origin).

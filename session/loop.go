@@ -326,6 +326,9 @@ func (s *Session) toPerson(p *pane, b []byte) {
 	}
 	p.hookAsk = "" // the person acted on it
 	p.personKey = s.clock.Now()
+	if s.opts.Typing != nil {
+		s.opts.Typing()
+	}
 	if !s.gate.hold(p.id, b) {
 		p.proc.Write(b)
 		if e, ok := p.proc.(expecter); ok {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -498,10 +499,12 @@ func TestDraftTrackingStartsAgainFromTheRelaysReset(t *testing.T) {
 }
 
 // A person's keys and pastes give their pane's echo the right of way over the other
-// panes' output (ptyhost.EchoFirst, shared by the session's panes); what the relay
-// types does not: no person waits for its echo.
+// panes' output (ptyhost.EchoFirst, shared by the session's panes) and are said to
+// Options.Typing (where the process gives the echo its processors); what the relay
+// types is neither: no person waits for its echo.
 func TestPersonsKeysGoFirstTheRelaysDoNot(t *testing.T) {
-	r := newRig(t, Options{Idle: time.Second}, "alice", "bob")
+	var typed atomic.Int32
+	r := newRig(t, Options{Idle: time.Second, Typing: func() { typed.Add(1) }}, "alice", "bob")
 	r.started(1, 2)
 	ef := r.procs[1].Spec.EchoFirst
 	require.NotNil(t, ef)
@@ -511,10 +514,12 @@ func TestPersonsKeysGoFirstTheRelaysDoNot(t *testing.T) {
 	r.s.Paste(1, "yz")
 	r.s.Sync()
 	assert.Equal(t, 2, r.procs[1].Expects())
+	assert.Equal(t, int32(2), typed.Load(), "the key and the paste")
 
 	require.NoError(t, r.s.Send("ops", "bob", "please rebase", SendOptions{}))
 	assert.Equal(t, "ops:  please rebase", r.procs[2].Sent())
 	assert.Zero(t, r.procs[2].Expects())
+	assert.Equal(t, int32(2), typed.Load(), "the relay's typing is no person's")
 }
 
 // Held output whose program paused is the end of a burst: observed at once, said Quiet,

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -246,28 +245,10 @@ func sayEnded(out io.Writer, name, msg string) {
 	fmt.Fprintf(out, "the kept worktrees hold the agents' work: agentmux worktree ls lists them, agentmux worktree rm NAME removes one\r\n")
 }
 
-// oneProcessor runs the session server's Go code on one processor, as tmux runs on one
-// thread, unless the environment sets GOMAXPROCS. With a second processor, every time a
-// flooding pane's reader waits for its PTY and wakes, the runtime also wakes a thread to
-// look for work on the spare processor, which finds none: thousands of thread wake-ups
-// a second, on the cores the flooding program and the kernel's PTY worker need. Measured
-// on a 2-core VM (BenchmarkCatColoredLog's 64 MB log attached, 30 paired runs): 4.5-4.8%
-// sooner with one. What one processor would cost, a key typed while a pane floods waiting
-// up to 10 ms for the runtime to poll the network, ptyhost's reader prevents: it yields
-// through the network poller (its yielder), so the key is read within a PTY read.
-// Panes' output is parsed one pane at a time, some 400 MB/s on that VM, far more than
-// agents print.
-func oneProcessor() {
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(1)
-	}
-}
-
 // runServer is the hidden server subcommand: COLS ROWS TERMINFO (ui.TerminalInfo) then
 // the agentmux arguments. It reports ready or its failure on the ready pipe, then serves
 // until the session ends.
 func runServer(args []string) (int, error) {
-	oneProcessor()
 	ready := os.NewFile(readyFD, "ready")
 	say := func(format string, a ...any) {
 		if ready != nil {
@@ -317,6 +298,9 @@ func runServer(args []string) (int, error) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	defer signal.Stop(sigs)
+	// The server's processors step back while a person types (processors.go); the
+	// in-process session (runHere) shares its process with the terminal and keeps them.
+	o.sess.Typing = newProcessors().hook()
 	r, status, err := serve(&o, conf, ui.Size{Cols: cols, Rows: rows}, info, logger, &recording{args: saveArgs, plan: plan})
 	if err != nil {
 		return fail(status, err)
