@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"bufio"
 	"encoding/binary"
 	"os"
 	"os/exec"
@@ -16,10 +17,20 @@ func TestCommandLine(t *testing.T) {
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 		t.Skip("processes are not read here")
 	}
-	cmd := exec.Command("sleep", "30")
+	// Start returns once the exec is under way, before the kernel has set the new
+	// program's arguments out (a read then finds none): the shell's first line says
+	// that it runs. It then waits on its input, which the test holds open.
+	cmd := exec.Command("sh", "-c", "echo ready; read _")
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	assert.Equal(t, []string{"sleep", "30"}, CommandLine(cmd.Process.Pid))
+	t.Cleanup(func() { _ = in.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "ready\n", line)
+	assert.Equal(t, []string{"sh", "-c", "echo ready; read _"}, CommandLine(cmd.Process.Pid))
 	assert.Equal(t, os.Args, CommandLine(os.Getpid()))
 	assert.Nil(t, CommandLine(1<<30), "no such process")
 }
