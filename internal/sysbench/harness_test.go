@@ -78,7 +78,8 @@ func moduleRoot() (string, error) {
 	}
 }
 
-// agentmux returns the path of agentmux built from this tree (once per test binary).
+// agentmux returns the path of agentmux built from this tree (once per test binary),
+// without cgo as make build and the release archives build it.
 func agentmux(tb testing.TB) string {
 	tb.Helper()
 	dir := scratch(tb)
@@ -91,6 +92,7 @@ func agentmux(tb testing.TB) string {
 		agentmuxBin = filepath.Join(dir, "agentmux")
 		cmd := exec.Command("go", "build", "-o", agentmuxBin, "./cmd/agentmux")
 		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd/agentmux: %w\n%s", err, out)
 		}
