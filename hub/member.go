@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentmux/agentmux/proto"
 	"github.com/agentmux/agentmux/store"
@@ -231,12 +232,9 @@ func (s *state) pump(m *member) {
 		msg := m.backlog[0]
 		m.backlog[0] = store.Message{}
 		m.backlog = m.backlog[1:]
-		var meta proto.SendMeta
-		if msg.Meta != "" {
-			_ = json.Unmarshal([]byte(msg.Meta), &meta)
-		}
+		meta := proto.StoredSendMeta(msg.Meta)
 		now := s.now().UnixMilli()
-		if meta.TTLMs > 0 && now > msg.Queued+meta.TTLMs {
+		if exp := meta.Expiry(time.UnixMilli(msg.Queued)); !exp.IsZero() && now > exp.UnixMilli() {
 			s.unhold(m, msg)
 			s.mark(msg.ID, m.name, store.Expired, now)
 			s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: m.name, To: m.name, From: msg.From, Phase: proto.PhaseExpired, Text: "not delivered within its timeout"})

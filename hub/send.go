@@ -358,10 +358,7 @@ func (s *state) toPane(msg store.Message) error {
 	if msg.Submitting != 0 || msg.Submitted != 0 || s.unrecorded[msg.ID+"\x00"+msg.To] {
 		text = RepeatNote(msg.ID) + text
 	}
-	var meta proto.SendMeta
-	if msg.Meta != "" {
-		_ = json.Unmarshal([]byte(msg.Meta), &meta) // written by sendIn: valid JSON
-	}
+	meta := proto.StoredSendMeta(msg.Meta)
 	now := s.now()
 	queued := time.UnixMilli(msg.Queued)
 	var err error
@@ -377,8 +374,8 @@ func (s *state) toPane(msg store.Message) error {
 			NotifyAfter:  time.Duration(meta.XNotifyAfterMs) * time.Millisecond,
 			BeforeSubmit: s.submitting(msg.ID, msg.To),
 		}
-		if meta.TTLMs > 0 {
-			if o.Timeout = queued.Add(time.Duration(meta.TTLMs) * time.Millisecond).Sub(now); o.Timeout <= 0 {
+		if exp := meta.Expiry(queued); !exp.IsZero() {
+			if o.Timeout = exp.Sub(now); o.Timeout <= 0 {
 				s.mark(msg.ID, msg.To, store.Expired, now.UnixMilli())
 				s.event(proto.Event{Kind: proto.EventDelivery, ID: msg.ID, Member: msg.To, To: msg.To, From: msg.From, Phase: proto.PhaseExpired, Text: "not typed within its timeout"})
 				return errExpired

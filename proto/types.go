@@ -3,6 +3,7 @@ package proto
 import (
 	"encoding/json"
 	"errors"
+	"time"
 )
 
 // The relay protocol v1 message types (agent-relay's seed spec).
@@ -148,6 +149,25 @@ type SendMeta struct {
 	// XRemindMs makes the message a reminder, typed into the pane as
 	// "[agentmux] reminder: BODY" that long after it was queued (agentmux remind).
 	XRemindMs int64 `json:"x_remind_ms,omitempty"`
+}
+
+// StoredSendMeta reads the SendMeta a message was stored with ("" is none). The hub
+// stores it from a SEND it decoded, so it reads; what does not is taken as none.
+func StoredSendMeta(s string) SendMeta {
+	var m SendMeta
+	if s != "" {
+		_ = json.Unmarshal([]byte(s), &m)
+	}
+	return m
+}
+
+// Expiry is when a message queued at queued may no longer be typed or handed on: its
+// TTL after queued, the zero time when it has none.
+func (m SendMeta) Expiry(queued time.Time) time.Time {
+	if m.TTLMs <= 0 {
+		return time.Time{}
+	}
+	return queued.Add(time.Duration(m.TTLMs) * time.Millisecond)
 }
 
 // The modes of SendMeta.Mode.

@@ -113,12 +113,10 @@ func (plan *restorePlan) retypedFrom(st *store.Store, name string, n int) []stri
 	now := time.Now()
 	var from []string
 	for _, m := range ms {
-		var meta proto.SendMeta
-		if m.Meta != "" {
-			_ = json.Unmarshal([]byte(m.Meta), &meta) // written by the hub: valid JSON
-		}
-		ttl := time.Duration(meta.TTLMs) * time.Millisecond
-		if meta.XRemindMs > 0 || ttl > 0 && !now.Before(time.UnixMilli(m.Queued).Add(ttl)) {
+		meta := proto.StoredSendMeta(m.Meta)
+		// As the hub judges it when it types the message (hub/send.go): expired at
+		// its expiry.
+		if exp := meta.Expiry(time.UnixMilli(m.Queued)); meta.XRemindMs > 0 || !exp.IsZero() && !now.Before(exp) {
 			continue
 		}
 		from = append(from, m.From)
